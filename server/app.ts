@@ -1,0 +1,68 @@
+import express, { type Express } from 'express';
+import { z } from 'zod';
+import { registerApiKeyRoutes } from './auth/routes.ts';
+import type { AppContext } from './context.ts';
+import { Api } from './http/api.ts';
+import { renderDocsPage } from './http/docs-page.ts';
+import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
+import { openApiDocument } from './http/openapi.ts';
+import { requestLog } from './http/request-log.ts';
+import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
+import { registerTaskRoutes } from './tasks/routes.ts';
+import { APP_VERSION } from './version.ts';
+
+export interface BuiltApp {
+  app: Express;
+  api: Api;
+  liveStreams: LiveStreams;
+}
+
+/** The whole HTTP surface: guards, every capability's routes, the API reference, and the error contract. */
+export function buildApp(ctx: AppContext): BuiltApp {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const api = new Api(ctx);
+  const liveStreams = new LiveStreams();
+
+  registerApiKeyRoutes(api, ctx);
+  registerTaskRoutes(api, ctx);
+  registerLiveRoutes(api, ctx, liveStreams);
+  registerMetaRoutes(api);
+
+  app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));
+  app.use(api.router);
+  app.use('/api', apiNotFound);
+  app.get('/', (_req, res) => {
+    res.type('html').send('<!doctype html><title>QR Sandbox</title><p>QR Sandbox is running. API reference: <a href="/api/docs">/api/docs</a></p>');
+  });
+  app.use(errorHandler(ctx.logger));
+  return { app, api, liveStreams };
+}
+
+function registerMetaRoutes(api: Api): void {
+  let cachedDocument: Record<string, unknown> | undefined;
+  const document = () => (cachedDocument ??= openApiDocument(api.routes, APP_VERSION));
+
+  api.publicRoute(
+    {
+      method: 'get',
+      path: '/api/health',
+      tag: 'Meta',
+      summary: 'Is the server up, and which version.',
+      response: z.object({ status: z.literal('ok'), version: z.string() }),
+    },
+    async () => ({ status: 'ok' as const, version: APP_VERSION }),
+  );
+  api.publicRoute(
+    { method: 'get', path: '/api/openapi.json', tag: 'Meta', summary: 'This API as an OpenAPI 3.1 document.' },
+    async () => document(),
+  );
+  api.publicRoute(
+    { method: 'get', path: '/api/docs', tag: 'Meta', summary: 'Readable API reference (works offline).', responseContent: { 'text/html': 'The reference page' } },
+    async ({ res }) => {
+      res.type('html').send(renderDocsPage(document()));
+    },
+  );
+}

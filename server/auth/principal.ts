@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { ApiError, forbidden } from '../http/errors.ts';
+import { parseAuthorization, secretMatches } from './credentials.ts';
+import { roleAtLeast, type Role } from './roles.ts';
+import { findActiveKey } from './store.ts';
+
+/** Who is calling: one API key of one organization, with one role. */
+export interface Principal {
+  keyUuid: string;
+  apiKey: string;
+  role: Role;
+  organizationUuid: string;
+}
+
+export async function authenticate(db: Kysely<Database>, authorization: string | undefined): Promise<Principal> {
+  if (!authorization) {
+    throw new ApiError('UNAUTHORIZED', 'Missing credential. Send the header Authorization: Bearer <api_key>:<api_secret>.');
+  }
+  const credential = parseAuthorization(authorization);
+  if (!credential) {
+    throw new ApiError('UNAUTHORIZED', 'Malformed credential. The header must read Authorization: Bearer <api_key>:<api_secret>.');
+  }
+  const key = await findActiveKey(db, credential.apiKey);
+  if (!key || !secretMatches(credential.apiSecret, key.secret_hash)) {
+    throw new ApiError('UNAUTHORIZED', 'Invalid API key or secret.');
+  }
+  return { keyUuid: key.uuid, apiKey: key.api_key, role: key.role, organizationUuid: key.organization_uuid };
+}
+
+export function requireRole(principal: Principal, needed: Role): void {
+  if (!roleAtLeast(principal.role, needed)) {
+    throw forbidden(`This needs the ${needed} role; the API key in use has the ${principal.role} role.`);
+  }
+}
+
+/** The key may act only on its own organization's data. */
+export function requireOrganization(principal: Principal, organizationUuid: string): void {
+  if (principal.organizationUuid !== organizationUuid) {
+    throw forbidden(`The API key in use does not belong to organization ${organizationUuid}.`);
+  }
+}

@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { Db } from './db/database.ts';
+import type { LiveBus } from './live/bus.ts';
+
+export interface ServerConfig {
+  dataDir: string;
+  host: string;
+  /** The port actually bound (known after listen). */
+  port: number;
+  /** Extra Host header names accepted besides the loopback names (DNS rebinding guard). */
+  allowedHosts: string[];
+}
+
+/** What every capability's routes and logic get: one database, one logger, one live bus. */
+export interface AppContext {
+  db: Db;
+  logger: Logger;
+  live: LiveBus;
+  config: ServerConfig;
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Migrator, type MigrationProvider } from 'kysely/migration';
+import { StartupError } from '../startup-error.ts';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export const DATABASE_FILE = 'qr-sandbox.db';
+
+export interface Db {
+  /** Every query goes through kysely. */
+  kysely: Kysely<Database>;
+  /** The raw handle, for pragmas and synchronous transactions only. */
+  sqlite: SQLite.Database;
+  file: string;
+  close(): Promise<void>;
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export function databasePath(dataDir: string): string {
+  return path.join(dataDir, DATABASE_FILE);
+}
+
+/** Opens (creating if needed) the data dir's database, in WAL mode, with every migration applied. */
+export async function openDatabase(dataDir: string): Promise<Db> {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = databasePath(dataDir);
+  const sqlite = openSqlite(file);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let closed = false;
+  const db: Db = {
+    kysely,
+    sqlite,
+    file,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await kysely.destroy();
+    },
+  };
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** A second connection for a worker thread or CLI command; it expects migrations to be done. */
+export function openConnection(dataDir: string): Db {
+  const file = databasePath(dataDir);
+  const sqlite = openSqlite(file);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, sqlite, file, close: () => kysely.destroy() };
+}
+
+function openSqlite(file: string): SQLite.Database {
+  let sqlite: SQLite.Database;
+  try {
+    sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+  } catch (error) {
+    throw new StartupError(
+      `${file} is not a QR Sandbox database (${describe(error)}). ` +
+        'Point --data-dir at an empty folder or at a folder QR Sandbox created.',
+    );
+  }
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  return sqlite;
+}
+
+async function migrate(db: Db): Promise<void> {
+  const applied = await appliedMigrations(db);
+  const unknown = applied.filter((name) => !(name in migrations));
+  if (unknown.length > 0) {
+    throw new StartupError(
+      `${db.file} was written by a newer version of QR Sandbox (it has migration ${unknown.join(', ')}, ` +
+        'which this version does not know). Upgrade QR Sandbox or use another --data-dir.',
+    );
+  }
+  const migrator = new Migrator({ db: db.kysely, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new StartupError(`Could not upgrade ${db.file}: migration ${failed} failed (${describe(error)}).`);
+  }
+}
+
+async function appliedMigrations(db: Db): Promise<string[]> {
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(db.kysely);
+  if (tables.rows.length === 0) return [];
+  const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
+  return rows.rows.map((r) => r.name);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

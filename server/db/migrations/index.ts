@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as core from './001_core.ts';
+
+/** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '001_core': core,
+};

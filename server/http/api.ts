@@ -1,0 +1,148 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import typeis from 'type-is';
+import type { z } from 'zod';
+import { authenticate, requireRole, type Principal } from '../auth/principal.ts';
+import type { Role } from '../auth/roles.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError, validationError } from './errors.ts';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Schema = z.ZodType | undefined;
+type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+
+export const JSON_BODY_LIMIT = '1mb';
+
+/** Everything the OpenAPI document and the request pipeline need to know about one route. */
+export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema> {
+  method: Method;
+  /** OpenAPI form, e.g. /api/background-tasks/uuid/{uuid} */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Least role needed. Default: viewer to read (GET), editor to write. */
+  role?: Role;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** 'custom': the handler reads the request itself (uploads, raw bodies); document it in requestBody. */
+  bodyKind?: 'json' | 'custom';
+  requestBody?: Record<string, unknown>;
+  /** Success status; default 200. */
+  status?: number;
+  response?: z.ZodType;
+  /** Non-JSON success content, e.g. { 'text/csv': 'The template' }. */
+  responseContent?: Record<string, string>;
+  /** Extra documented statuses besides those every route can answer. */
+  errors?: number[];
+}
+
+export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  req: Request;
+  res: Response;
+}
+
+export type AuthedInput<P extends Schema, Q extends Schema, B extends Schema> = RouteInput<P, Q, B> & { principal: Principal };
+
+export interface RegisteredRoute {
+  spec: RouteSpec<Schema, Schema, Schema>;
+  isPublic: boolean;
+}
+
+/**
+ * The one way routes are added: input parsed by the route's zod schemas, the caller
+ * authenticated and its role checked, the answer sent as JSON, and the route recorded for
+ * the OpenAPI document.
+ */
+export class Api {
+  readonly router: Router = express.Router();
+  readonly routes: RegisteredRoute[] = [];
+  private readonly ctx: AppContext;
+
+  constructor(ctx: AppContext) {
+    this.ctx = ctx;
+  }
+
+  route<P extends Schema, Q extends Schema, B extends Schema>(
+    spec: RouteSpec<P, Q, B>,
+    handler: (input: AuthedInput<P, Q, B>) => Promise<unknown>,
+  ): void {
+    const needed = spec.role ?? (spec.method === 'get' ? 'viewer' : 'editor');
+    this.add(spec, false, async (req, res) => {
+      const principal = await authenticate(this.ctx.db.kysely, req.headers.authorization);
+      requireRole(principal, needed);
+      return handler({ ...(await parseInput(spec, req, res)), principal });
+    });
+  }
+
+  publicRoute<P extends Schema, Q extends Schema, B extends Schema>(
+    spec: RouteSpec<P, Q, B>,
+    handler: (input: RouteInput<P, Q, B>) => Promise<unknown>,
+  ): void {
+    this.add(spec, true, async (req, res) => handler(await parseInput(spec, req, res)));
+  }
+
+  private add(spec: RouteSpec<Schema, Schema, Schema>, isPublic: boolean, run: (req: Request, res: Response) => Promise<unknown>) {
+    this.routes.push({ spec, isPublic });
+    const handler: RequestHandler = async (req, res, next) => {
+      try {
+        const result = await run(req, res);
+        if (res.headersSent) return;
+        const status = spec.status ?? 200;
+        if (status === 204) res.status(204).end();
+        else res.status(status).json(result);
+      } catch (error) {
+        next(error);
+      }
+    };
+    this.router[spec.method](toExpressPath(spec.path), handler);
+  }
+}
+
+export function toExpressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
+}
+
+async function parseInput<P extends Schema, Q extends Schema, B extends Schema>(
+  spec: RouteSpec<P, Q, B>,
+  req: Request,
+  res: Response,
+): Promise<RouteInput<P, Q, B>> {
+  const params = parsePart(spec.params, req.params, 'path');
+  const query = parsePart(spec.query, req.query, 'query');
+  let body: unknown;
+  if (spec.body && spec.bodyKind !== 'custom') {
+    await readJsonBody(req, res);
+    body = parsePart(spec.body, req.body, 'body');
+  }
+  return { params, query, body, req, res } as RouteInput<P, Q, B>;
+}
+
+function parsePart(schema: Schema, value: unknown, where: string): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(where, result.error);
+  return result.data;
+}
+
+const jsonParser = express.json({ limit: JSON_BODY_LIMIT, strict: false, type: () => true });
+
+/** A JSON body, or a 415 when the request says it is something else. A request without a body leaves `undefined`. */
+export function readJsonBody(req: Request, res: Response): Promise<void> {
+  if (!typeis.hasBody(req)) {
+    req.body = undefined;
+    return Promise.resolve();
+  }
+  if (!typeis(req, ['application/json', '+json'])) {
+    const given = req.headers['content-type'] ?? 'none';
+    return Promise.reject(
+      new ApiError('UNSUPPORTED_MEDIA_TYPE', `This endpoint takes Content-Type application/json; the request sent ${given}.`),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    jsonParser(req, res, ((error?: unknown) => (error ? reject(error) : resolve())) as NextFunction);
+  });
+}

@@ -1,0 +1,44 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from './errors.ts';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+/** Errors thrown by express's own body parsers, mapped onto the error contract. */
+function fromBodyParser(error: BodyParserError): ApiError | null {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new ApiError('VALIDATION_ERROR', 'The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
+    case 'entity.too.large':
+      return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${error.limit ?? '?'} bytes.`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body uses an unsupported charset or encoding; send UTF-8.');
+    case 'request.aborted':
+      return new ApiError('VALIDATION_ERROR', 'The request body ended early.');
+    default:
+      return null;
+  }
+}
+
+export const apiNotFound: RequestHandler = (req, _res, next) => {
+  next(new ApiError('NOT_FOUND', `No API route ${req.method} ${req.originalUrl.split("?")[0]}. See /api/docs for the routes.`));
+};
+
+/** Every error becomes {"error": {...}}: ApiErrors as they are, anything unexpected as a generic 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const known = error instanceof ApiError ? error : fromBodyParser(error as BodyParserError);
+    const apiError = known ?? new ApiError('INTERNAL', 'An unexpected error occurred. The details are in the server log.');
+    if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(apiError.status).json(apiError.toBody());
+  };
+}

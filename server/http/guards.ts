@@ -1,0 +1,52 @@
+import type { RequestHandler } from 'express';
+import type { ServerConfig } from '../context.ts';
+import { ApiError } from './errors.ts';
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+export function isLoopbackHost(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** Host headers this server answers to; null means any (bound to a non-loopback address). */
+export function acceptedHosts(config: ServerConfig): Set<string> | null {
+  if (!isLoopbackHost(config.host)) return null;
+  const names = [...LOOPBACK_NAMES, config.host, ...config.allowedHosts];
+  return new Set([...names.map((name) => `${name}:${config.port}`), ...config.allowedHosts].map((h) => h.toLowerCase()));
+}
+
+/**
+ * DNS rebinding guard: a page on evil.example that resolves to 127.0.0.1 still sends
+ * Host: evil.example, so such requests are refused.
+ */
+export function hostGuard(config: ServerConfig): RequestHandler {
+  return (req, _res, next) => {
+    const accepted = acceptedHosts(config);
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (accepted && !accepted.has(host)) {
+      next(new ApiError('FORBIDDEN', `Host ${host || '(none)'} is not served here. Use http://127.0.0.1:${config.port}, or start with --allowed-host.`));
+      return;
+    }
+    next();
+  };
+}
+
+/** No CORS: a browser request that comes from another origin (or an opaque one) is refused outright. */
+export function originGuard(): RequestHandler {
+  return (req, _res, next) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+      next(new ApiError('FORBIDDEN', `Cross-origin requests from ${origin} are not allowed.`));
+      return;
+    }
+    next();
+  };
+}
+
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  next();
+};

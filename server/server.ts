@@ -1,0 +1,86 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase } from './db/database.ts';
+import { LiveBus } from './live/bus.ts';
+import { createLogger } from './logger.ts';
+import { ensureDemoOrganization } from './orgs/bootstrap.ts';
+import type { OrganizationCredentials } from './orgs/organizations.ts';
+import { StartupError } from './startup-error.ts';
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = '127.0.0.1';
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface ServeOptions {
+  dataDir: string;
+  port?: number;
+  host?: string;
+  allowedHosts?: string[];
+  logLevel?: string;
+}
+
+export interface RunningServer {
+  /** http://<host>:<port>, the address clients use. */
+  url: string;
+  port: number;
+  ctx: AppContext;
+  /** The demo organization's credential from credentials.json, when that file exists. */
+  credentials: OrganizationCredentials | null;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the data dir, migrates, seeds the demo organization on first start, and listens. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const db = await openDatabase(options.dataDir);
+  const logger = createLogger(options.dataDir, options.logLevel);
+  const ctx: AppContext = {
+    db,
+    logger,
+    live: new LiveBus(),
+    config: { dataDir: options.dataDir, host, port: options.port ?? DEFAULT_PORT, allowedHosts: options.allowedHosts ?? [] },
+  };
+  try {
+    const credentials = await ensureDemoOrganization(db.kysely, options.dataDir);
+    const { app, liveStreams } = buildApp(ctx);
+    const server = http.createServer(app);
+    await listen(server, ctx.config.port, host);
+    ctx.config.port = (server.address() as AddressInfo).port;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
+    logger.info({ url }, 'listening');
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        logger.info('shutting down');
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        liveStreams.endAll();
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await closed;
+        clearTimeout(force);
+        await db.close();
+        logger.info('stopped');
+        logger.flush();
+      })());
+    return { url, port: ctx.config.port, ctx, credentials, close };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new StartupError(`Port ${port} on ${host} is already in use. Choose another with --port.`));
+      else if (error.code === 'EADDRNOTAVAIL') reject(new StartupError(`Cannot listen on ${host}: no such address on this machine.`));
+      else if (error.code === 'EACCES') reject(new StartupError(`Not allowed to listen on port ${port}. Use a port above 1023.`));
+      else reject(error);
+    });
+    server.listen(port, host, () => resolve());
+  });
+}

@@ -1,0 +1,41 @@
+import { requireOrganization } from '../auth/principal.ts';
+import type { Api } from '../http/api.ts';
+import { notFound } from '../http/errors.ts';
+import { toPage } from '../http/pagination.ts';
+import { backgroundTaskPageSchema, backgroundTaskSchema, taskListQuerySchema, taskUuidParamsSchema } from './schemas.ts';
+import { findTask, listTasks } from './store.ts';
+import type { AppContext } from '../context.ts';
+
+export function registerTaskRoutes(api: Api, ctx: AppContext): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/background-tasks/uuid/{uuid}',
+      tag: 'Background tasks',
+      summary: 'Get one background task (spec 4.1). Poll every 2 to 5 seconds until COMPLETED or FAILED.',
+      params: taskUuidParamsSchema,
+      response: backgroundTaskSchema,
+    },
+    async ({ params, principal }) => {
+      const task = await findTask(ctx.db.kysely, params.uuid);
+      if (!task || task.organization_uuid !== principal.organizationUuid) throw notFound(`Background task ${params.uuid}`);
+      return task;
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/background-tasks',
+      tag: 'Background tasks',
+      summary: 'List background tasks of an organization, newest first (spec 4.2).',
+      query: taskListQuerySchema,
+      response: backgroundTaskPageSchema,
+    },
+    async ({ query, principal }) => {
+      requireOrganization(principal, query.organization_uuid);
+      const { items, total } = await listTasks(ctx.db.kysely, query);
+      return toPage(items, total, query.page, query.per_page);
+    },
+  );
+}

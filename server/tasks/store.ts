@@ -1,0 +1,55 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { BackgroundTaskTable, Database } from '../db/schema.ts';
+import type { BackgroundTask, TaskListQuery } from './schemas.ts';
+
+type Row = Selectable<BackgroundTaskTable>;
+
+export function toTask(row: Row): BackgroundTask {
+  return {
+    uuid: row.uuid,
+    task_id: row.task_id,
+    task_type: row.task_type,
+    status: row.status,
+    progress: row.progress,
+    created_by_uuid: row.created_by_uuid,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as BackgroundTask['metadata']),
+    organization_uuid: row.organization_uuid,
+    results: row.results === null ? null : (JSON.parse(row.results) as BackgroundTask['results']),
+    error_message: row.error_message,
+    created_on: row.created_on,
+    updated_on: row.updated_on,
+  };
+}
+
+export async function insertTask(db: Kysely<Database>, task: BackgroundTask): Promise<void> {
+  await db
+    .insertInto('background_tasks')
+    .values({
+      ...task,
+      metadata: task.metadata === null ? null : JSON.stringify(task.metadata),
+      results: task.results === null ? null : JSON.stringify(task.results),
+    })
+    .execute();
+}
+
+export async function findTask(db: Kysely<Database>, uuid: string): Promise<BackgroundTask | undefined> {
+  const row = await db.selectFrom('background_tasks').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  return row && toTask(row);
+}
+
+/** Newest first. */
+export async function listTasks(db: Kysely<Database>, query: TaskListQuery): Promise<{ items: BackgroundTask[]; total: number }> {
+  let base = db.selectFrom('background_tasks').where('organization_uuid', '=', query.organization_uuid);
+  if (query.task_type) base = base.where('task_type', '=', query.task_type);
+  if (query.status) base = base.where('status', '=', query.status);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('seq', 'desc')
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toTask), total: Number(count.n) };
+}
