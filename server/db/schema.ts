@@ -34,9 +34,48 @@ export interface BackgroundTaskTable {
   updated_on: string;
 }
 
+export interface QrCodeTable {
+  uuid: string;
+  organization_uuid: string;
+  type: string;
+  name: string;
+  label: string | null;
+  location: string;
+  address_line_1: string | null;
+  suburb: string | null;
+  state: string | null;
+  postcode: string | null;
+  country: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** How closely the address was located; see server/geocoding. */
+  precision: string | null;
+  timezone_name: string | null;
+  /** The QR code's data payload (free text). */
+  data: string | null;
+  qr_code_name: string | null;
+  external_reference_id: string | null;
+  created_on: string;
+  updated_on: string;
+  /** Soft delete: a deleted record reads as 404 and is restored by a matching import. */
+  deleted_on: string | null;
+}
+
+export interface QrCodeTagTable {
+  uuid: string;
+  organization_uuid: string;
+  qr_code_uuid: string;
+  tag_name: string;
+  tag_number: string;
+  tag_display_name: string;
+  created_on: string;
+}
+
 /** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
   api_keys: ApiKeyTable;
   background_tasks: BackgroundTaskTable;
+  qrcodes: QrCodeTable;
+  qr_code_tags: QrCodeTagTable;
 }

@@ -1,0 +1,42 @@
+/** What an import row or a QR code body says about where it is. Any part may be missing. */
+export interface AddressInput {
+  location?: string | null;
+  address_line_1?: string | null;
+  suburb?: string | null;
+  state?: string | null;
+  postcode?: string | null;
+  /** Name or ISO 3166 alpha-2 code, e.g. "Australia" or "AU". */
+  country?: string | null;
+}
+
+/**
+ * How closely an address was located:
+ * - postcode: suburb/place, state and postcode agree (a confident match)
+ * - place: matched on place name (and state) but the postcode disagreed or was missing
+ * - city: a city-level match outside Australia
+ * - postcode_only: only the postcode was recognised
+ */
+export type GeoPrecision = 'postcode' | 'place' | 'city' | 'postcode_only';
+
+export interface GeoResult {
+  latitude: number;
+  longitude: number;
+  precision: GeoPrecision;
+  /** Normalised address parts as the gazetteer has them. */
+  suburb: string;
+  state: string;
+  postcode: string;
+  /** ISO 3166 alpha-2, e.g. AU */
+  country: string;
+  /** IANA zone of the place, e.g. Australia/Melbourne */
+  timezone_name: string;
+}
+
+/** The spec's message (part 7, rule 3) for an address that cannot be located. */
+export const ADDRESS_NOT_LOCATED =
+  'Address could not be located. Please check the street address, suburb, state, postcode and country.';
+
+/** Synchronous and in-memory once loaded: imports call it for every row. */
+export interface Geocoder {
+  locate(address: AddressInput): GeoResult | null;
+}
