@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 import { parseAuthorization, secretMatches } from './credentials.ts';
 import { roleAtLeast, type Role } from './roles.ts';
+import type { FailedAuthThrottle } from './throttle.ts';
 import { findActiveKey } from './store.ts';
 
 /** Who is calling: one API key of one organization, with one role. */
@@ -13,7 +14,15 @@ export interface Principal {
   organizationUuid: string;
 }
 
-export async function authenticate(db: Kysely<Database>, authorization: string | undefined): Promise<Principal> {
+/**
+ * Who sent this Authorization header, or a 401 that says what is wrong with it. With a throttle,
+ * wrong secrets count against the (client address, key) pair and too many get 429.
+ */
+export async function authenticate(
+  db: Kysely<Database>,
+  authorization: string | undefined,
+  throttle?: { instance: FailedAuthThrottle; clientAddress: string },
+): Promise<Principal> {
   if (!authorization) {
     throw new ApiError('UNAUTHORIZED', 'Missing credential. Send the header Authorization: Bearer <api_key>:<api_secret>.');
   }
@@ -21,10 +30,14 @@ export async function authenticate(db: Kysely<Database>, authorization: string |
   if (!credential) {
     throw new ApiError('UNAUTHORIZED', 'Malformed credential. The header must read Authorization: Bearer <api_key>:<api_secret>.');
   }
+  const client = `${throttle?.clientAddress}|${credential.apiKey}`;
+  throttle?.instance.check(client);
   const key = await findActiveKey(db, credential.apiKey);
   if (!key || !secretMatches(credential.apiSecret, key.secret_hash)) {
+    throttle?.instance.fail(client);
     throw new ApiError('UNAUTHORIZED', 'Invalid API key or secret.');
   }
+  throttle?.instance.succeed(client);
   return { keyUuid: key.uuid, apiKey: key.api_key, role: key.role, organizationUuid: key.organization_uuid };
 }
 

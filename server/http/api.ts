@@ -3,6 +3,7 @@ import typeis from 'type-is';
 import type { z } from 'zod';
 import { authenticate, requireRole, type Principal } from '../auth/principal.ts';
 import type { Role } from '../auth/roles.ts';
+import { FailedAuthThrottle } from '../auth/throttle.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from './errors.ts';
 
@@ -61,9 +62,18 @@ export class Api {
   readonly router: Router = express.Router();
   readonly routes: RegisteredRoute[] = [];
   private readonly ctx: AppContext;
+  private readonly throttle = new FailedAuthThrottle();
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
+  }
+
+  /** The caller of this request, authenticated from its Authorization header (throttled). */
+  authenticate(req: Request): Promise<Principal> {
+    return authenticate(this.ctx.db.kysely, req.headers.authorization, {
+      instance: this.throttle,
+      clientAddress: req.socket.remoteAddress ?? 'unknown',
+    });
   }
 
   route<P extends Schema, Q extends Schema, B extends Schema>(
@@ -72,7 +82,7 @@ export class Api {
   ): void {
     const needed = spec.role ?? (spec.method === 'get' ? 'viewer' : 'editor');
     this.add(spec, false, async (req, res) => {
-      const principal = await authenticate(this.ctx.db.kysely, req.headers.authorization);
+      const principal = await this.authenticate(req);
       requireRole(principal, needed);
       return handler({ ...(await parseInput(spec, req, res)), principal });
     });

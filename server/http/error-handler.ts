@@ -39,6 +39,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    res.status(apiError.status).json(apiError.toBody());
+    res.set(apiError.headers).status(apiError.status).json(apiError.toBody());
   };
 }

@@ -44,12 +44,15 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: FieldProblem[] | undefined;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, details?: FieldProblem[]) {
+  constructor(code: ErrorCode, message: string, details?: FieldProblem[], headers: Record<string, string> = {}) {
     super(message);
     this.code = code;
     this.status = statusOf[code];
     this.details = details;
+    this.headers = headers;
   }
 
   toBody(): ErrorBody {

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import { authenticate, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
@@ -54,7 +54,7 @@ export function registerLiveRoutes(api: Api, ctx: AppContext, streams: LiveStrea
         principal = tokens.resolve(query.token);
         if (!principal) throw new ApiError('UNAUTHORIZED', 'The live token is unknown or expired; get a new one from POST /api/live/tokens.');
       } else {
-        principal = await authenticate(ctx.db.kysely, req.headers.authorization);
+        principal = await api.authenticate(req);
       }
       const organization = principal.organizationUuid;
       res.writeHead(200, {

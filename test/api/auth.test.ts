@@ -118,4 +118,18 @@ describe('authentication and roles (spec part 5)', () => {
     const raw = server.ctx.db.sqlite.prepare('select count(*) as n from api_keys where secret_hash like ?').get(`%${secret}%`) as { n: number };
     assert.equal(raw.n, 0);
   });
+
+  it('slows down repeated wrong secrets for a key with 429 and Retry-After, without locking out other keys', async () => {
+    const target = (await (await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'guessed at' }))).json()) as { api_key: string; api_secret: string };
+    const guess = (n: number) => server.request(tasksPath(), { headers: { authorization: `Bearer ${target.api_key}:guess${n}` } });
+    for (let n = 0; n < 10; n++) assert.equal((await guess(n)).status, 401, `attempt ${n + 1}`);
+    const blocked = await guess(10);
+    const body = await expectError(blocked, 429, 'TOO_MANY_REQUESTS');
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    assert.match(body.error.message, /Try again in \d+ s/);
+    const right = await server.request(tasksPath(), { headers: { authorization: bearer(target) } });
+    assert.equal(right.status, 429, 'even the right secret waits out the window');
+    assert.equal((await server.request(tasksPath())).status, 200, 'other keys are unaffected');
+  });
 });
