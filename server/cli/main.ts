@@ -2,9 +2,18 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
 import { orgCreateCommand } from './org-create.ts';
+import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
 import { serveCommand } from './serve.ts';
+import { tasksWatchCommand } from './tasks-watch.ts';
 
-const commands: Command[] = [serveCommand, orgCreateCommand];
+const commands: Command[] = [
+  serveCommand,
+  orgCreateCommand,
+  tasksWatchCommand,
+  profileAddCommand,
+  profileListCommand,
+  profileRemoveCommand,
+];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 4;

@@ -1,0 +1,71 @@
+import { profilesPath, readProfiles, removeProfile, saveProfile } from '../remote/profiles.ts';
+import { StartupError } from '../startup-error.ts';
+import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
+
+export const profileAddCommand: Command = {
+  name: 'profile add',
+  summary: 'Save a connection profile for a real deployment of the service (base URL and key).',
+  usage: 'profile add NAME --url https://service.example --key API_KEY:API_SECRET [--organization UUID]',
+  allowPositionals: true,
+  options: { url: { type: 'string' }, key: { type: 'string' }, organization: { type: 'string' }, ...dataDirOption },
+  help: {
+    url: 'Base URL of the service (paths such as /api/qrcodes/bulk are added to it)',
+    key: 'Credential as API_KEY:API_SECRET',
+    organization: 'Organization uuid to import into by default',
+    ...dataDirHelp,
+  },
+  async run(values, positionals) {
+    const name = positionals[0];
+    if (!name || positionals.length > 1) throw new StartupError('profile add takes one NAME.');
+    if (typeof values.url !== 'string' || typeof values.key !== 'string') throw new StartupError('profile add needs --url and --key.');
+    const [apiKey, ...rest] = values.key.split(':');
+    if (!apiKey || rest.length === 0) throw new StartupError('--key must be API_KEY:API_SECRET.');
+    const dataDir = resolveDataDir(values);
+    try {
+      saveProfile(dataDir, {
+        name,
+        base_url: values.url,
+        api_key: apiKey,
+        api_secret: rest.join(':'),
+        ...(typeof values.organization === 'string' ? { organization_uuid: values.organization } : {}),
+      });
+    } catch (error) {
+      throw new StartupError(`Profile not saved: ${(error as Error).message}`);
+    }
+    process.stderr.write(
+      `Saved profile ${name}. Warning: its secret is stored unencrypted in ${profilesPath(dataDir)} (readable by you only); ` +
+        'the desktop app keeps secrets in the system keychain instead.\n',
+    );
+    return 0;
+  },
+};
+
+export const profileListCommand: Command = {
+  name: 'profile list',
+  summary: 'List saved connection profiles (never their secrets).',
+  usage: 'profile list [--data-dir DIR]',
+  options: { ...dataDirOption },
+  help: { ...dataDirHelp },
+  async run(values) {
+    const profiles = readProfiles(resolveDataDir(values));
+    if (profiles.length === 0) process.stderr.write('No profiles yet. Add one with: qr-sandbox profile add NAME --url URL --key KEY:SECRET\n');
+    for (const p of profiles) process.stdout.write(`${p.name}\t${p.base_url}\t${p.api_key}\t${p.organization_uuid ?? ''}\n`);
+    return 0;
+  },
+};
+
+export const profileRemoveCommand: Command = {
+  name: 'profile remove',
+  summary: 'Delete a saved connection profile.',
+  usage: 'profile remove NAME [--data-dir DIR]',
+  allowPositionals: true,
+  options: { ...dataDirOption },
+  help: { ...dataDirHelp },
+  async run(values, positionals) {
+    const name = positionals[0];
+    if (!name) throw new StartupError('profile remove takes a NAME.');
+    if (!removeProfile(resolveDataDir(values), name)) throw new StartupError(`No profile named "${name}".`);
+    process.stderr.write(`Removed profile ${name}.\n`);
+    return 0;
+  },
+};
