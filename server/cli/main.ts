@@ -1,6 +1,7 @@
 import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
+import { importCommand } from './import.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
 import { serveCommand } from './serve.ts';
@@ -9,6 +10,7 @@ import { tasksWatchCommand } from './tasks-watch.ts';
 const commands: Command[] = [
   serveCommand,
   orgCreateCommand,
+  importCommand,
   tasksWatchCommand,
   profileAddCommand,
   profileListCommand,

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ServiceError } from '../remote/service-client.ts';
+import { downloadErrorReport, uploadImport, type ImportKind } from '../remote/upload-import.ts';
+import { watchTask } from '../remote/watch-task.ts';
+import { StartupError } from '../startup-error.ts';
+import { dataDirHelp, dataDirOption, type Command } from './command.ts';
+import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { createProgressPrinter, summarise } from './progress.ts';
+
+const KINDS: Record<string, ImportKind> = { qrcodes: 'qrcodes', appointments: 'appointments' };
+
+function excludedCount(results: Record<string, unknown> | null): number {
+  if (!results) return 0;
+  for (const key of ['excluded', 'excluded_qr_codes', 'excluded_appointments']) {
+    const value = results[key];
+    if (typeof value === 'number') return value;
+    if (Array.isArray(value)) return value.length;
+  }
+  return 0;
+}
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'Send an import file (CSV, XLSX or JSON) to the sandbox or a real service, follow its task, fetch its error report.',
+  usage: 'import FILE --type qrcodes|appointments [--profile NAME] [--sync] [--org-identifier SLUG] [--dry-run]',
+  allowPositionals: true,
+  options: {
+    type: { type: 'string' },
+    sync: { type: 'boolean' },
+    'org-identifier': { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    'no-watch': { type: 'boolean' },
+    ...connectionOptions,
+    ...dataDirOption,
+  },
+  help: {
+    type: 'qrcodes (QR code addresses) or appointments (appointment schedules)',
+    sync: 'Wait for the whole result in one answer instead of a background task',
+    'org-identifier': 'Import handler (column mapping) to read the file with. Default: default',
+    'dry-run': 'Check the file (validation, addresses, services, times) without writing anything',
+    'no-watch': 'Print the task uuid and return without following the task',
+    ...connectionHelp,
+    ...dataDirHelp,
+  },
+  async run(values, positionals) {
+    const given = positionals[0];
+    if (!given || positionals.length > 1) throw new StartupError('import takes one FILE.');
+    const kind = KINDS[String(values.type)];
+    if (!kind) throw new StartupError('import needs --type qrcodes or --type appointments.');
+    const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
+    if (!fs.existsSync(file)) throw new StartupError(`No such file: ${file}`);
+    const target = resolveTarget(values);
+    if (!target.organizationUuid) throw new StartupError('Which organization? Pass --organization UUID or save it in the profile.');
+    const printer = createProgressPrinter();
+    try {
+      process.stderr.write(`Sending ${path.basename(file)} to ${target.label}...\n`);
+      const answer = await uploadImport(target.client, {
+        kind,
+        file,
+        organizationUuid: target.organizationUuid,
+        processingMode: values.sync ? 'sync' : 'background',
+        ...(typeof values['org-identifier'] === 'string' ? { orgIdentifier: values['org-identifier'] } : {}),
+        ...(values['dry-run'] ? { dryRun: true } : {}),
+      });
+      if ('result' in answer) {
+        process.stdout.write(`${JSON.stringify(answer.result, null, 2)}\n`);
+        process.stderr.write(`Done. Excluded rows: ${excludedCount(answer.result)}.\n`);
+        return 0;
+      }
+      const uuid = answer.accepted.background_task_uuid;
+      process.stderr.write(`Background task ${uuid} started.\n`);
+      if (values['no-watch']) {
+        process.stdout.write(`${uuid}\n`);
+        return 0;
+      }
+      const task = await watchTask(target.client, uuid, {
+        onUpdate: (t) => printer.update(t),
+        onRetry: (error, delay) => printer.message(`${error.message} Retrying in ${Math.round(delay / 1000)} s.`),
+      });
+      printer.end();
+      process.stderr.write(`${summarise(task)}\n`);
+      if (task.status === 'COMPLETED' && excludedCount(task.results) > 0) {
+        const report = await downloadErrorReport(target.client, kind, uuid, file);
+        process.stderr.write(`The excluded rows and their reasons are in ${report}. Fix them there and import that file.\n`);
+      }
+      process.stdout.write(`${JSON.stringify(task, null, 2)}\n`);
+      return task.status === 'COMPLETED' ? 0 : 1;
+    } catch (error) {
+      printer.end();
+      if (error instanceof ServiceError) throw new StartupError(error.message);
+      throw error;
+    }
+  },
+};
