@@ -18,6 +18,8 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema>
   method: Method;
   /** OpenAPI form, e.g. /api/background-tasks/uuid/{uuid} */
   path: string;
+  /** Express form when it cannot be derived from `path`, e.g. a trailing wildcard `*path`. */
+  expressPath?: string;
   tag: string;
   summary: string;
   description?: string;
@@ -108,7 +110,7 @@ export class Api {
         next(error);
       }
     };
-    this.router[spec.method](toExpressPath(spec.path), handler);
+    this.router[spec.method](spec.expressPath ?? toExpressPath(spec.path), handler);
   }
 }
 

@@ -10,6 +10,7 @@ export const errorCodes = [
   'CONFLICT',
   'TOO_MANY_REQUESTS',
   'INTERNAL',
+  'BAD_GATEWAY',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -37,6 +38,7 @@ const statusOf: Record<ErrorCode, number> = {
   CONFLICT: 409,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
+  BAD_GATEWAY: 502,
 };
 
 /** An error that becomes a JSON error response with the matching status. */

@@ -14,6 +14,7 @@ const errorDescriptions: Record<number, string> = {
   415: 'Wrong Content-Type',
   429: 'Too many failed attempts; see Retry-After',
   500: 'Unexpected error (details only in the server log)',
+  502: 'A remote service could not be reached or refused the credential',
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {

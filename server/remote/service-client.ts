@@ -6,10 +6,15 @@ export class ServiceError extends Error {
   override name = 'ServiceError';
   /** HTTP status, or null when no answer came (network error, timeout). */
   readonly status: number | null;
+  /** The answer's body text, when there was an answer. */
+  readonly body: string;
+  readonly contentType: string;
 
-  constructor(message: string, status: number | null) {
+  constructor(message: string, status: number | null, body = '', contentType = '') {
     super(message);
     this.status = status;
+    this.body = body;
+    this.contentType = contentType;
   }
 }
 
@@ -42,7 +47,8 @@ export class ServiceClient {
       throw new ServiceError(describeNetworkError(this.baseUrl, error, this.timeoutMs), null);
     }
     if (res.ok) return res;
-    throw new ServiceError(await describeFailure(this.baseUrl, res), res.status);
+    const body = await res.text().catch(() => '');
+    throw new ServiceError(describeFailure(this.baseUrl, res, body), res.status, body, res.headers.get('content-type') ?? '');
   }
 
   async json<T>(pathname: string, init?: RequestInit): Promise<T> {
@@ -66,8 +72,7 @@ function describeNetworkError(baseUrl: string, error: unknown, timeoutMs: number
   }
 }
 
-async function describeFailure(baseUrl: string, res: Response): Promise<string> {
-  const text = await res.text().catch(() => '');
+function describeFailure(baseUrl: string, res: Response, text: string): string {
   let detail = '';
   try {
     const body = JSON.parse(text) as { error?: { message?: string } | string; message?: string; detail?: string };

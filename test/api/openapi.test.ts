@@ -15,7 +15,7 @@ function servedApiRoutes(app: Express): string[] {
     for (const layer of stack) {
       if (layer.route) {
         for (const method of Object.keys(layer.route.methods)) {
-          if (layer.route.path.startsWith('/api')) found.push(`${method} ${layer.route.path}`);
+          if (layer.route.path.startsWith('/api')) found.push(`${method} ${layer.route.path.replace(/\*(\w+)$/, ':$1')}`);
         }
       } else if (layer.handle?.stack) walk(layer.handle.stack);
     }

@@ -1,0 +1,126 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { Api } from '../http/api.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { profileSchema, readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
+import { ServiceClient, ServiceError } from './service-client.ts';
+
+const PROXY_TIMEOUT_MS = 10 * 60_000;
+/** Request headers worth passing on; never the sandbox credential, cookies or Host. */
+const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept'];
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-disposition', 'retry-after'];
+
+const publicProfileSchema = profileSchema.omit({ api_secret: true });
+const publicProfile = ({ api_secret: _secret, ...rest }: Profile) => rest;
+const nameParams = z.object({ name: profileSchema.shape.name });
+
+export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
+  const dataDir = ctx.config.dataDir;
+  const findProfile = (name: string) => readProfiles(dataDir).find((p) => p.name === name);
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/profiles',
+      tag: 'Remote service',
+      summary: 'Connection profiles of real service deployments saved on this machine (never their secrets).',
+      response: z.object({ items: z.array(publicProfileSchema) }),
+    },
+    async () => ({ items: readProfiles(dataDir).map(publicProfile) }),
+  );
+
+  api.route(
+    {
+      method: 'put',
+      path: '/api/profiles/{name}',
+      tag: 'Remote service',
+      role: 'admin',
+      summary: 'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600.',
+      params: nameParams,
+      body: profileSchema.omit({ name: true }),
+      response: publicProfileSchema,
+    },
+    async ({ params, body }) => {
+      const profile = { ...body, name: params.name };
+      saveProfile(dataDir, profile);
+      ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
+      return publicProfile(profile);
+    },
+  );
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/profiles/{name}',
+      tag: 'Remote service',
+      role: 'admin',
+      summary: 'Delete a connection profile.',
+      params: nameParams,
+      status: 204,
+    },
+    async ({ params }) => {
+      if (!removeProfile(dataDir, params.name)) throw notFound(`Profile ${params.name}`);
+    },
+  );
+
+  for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+    api.route(
+      {
+        method,
+        path: '/api/remote/{name}/{path}',
+        expressPath: '/api/remote/:name/*path',
+        tag: 'Remote service',
+        role: 'editor',
+        summary: "Forward this request to the profile's service with the profile's credential (path may contain slashes).",
+        description:
+          'Lets the browser GUI reach a real deployment without CORS and without the secret reaching the page. ' +
+          "The remote's answer comes back as it is, except that its 401/403 and network failures become 502 with a plain message.",
+        params: z.object({ name: z.string(), path: z.union([z.string(), z.array(z.string())]) }),
+        bodyKind: 'custom',
+        requestBody: { description: 'Passed on unchanged (JSON or multipart).', content: { '*/*': {} } },
+        errors: [404, 502],
+      },
+      async ({ params, req, res }) => {
+        const profile = findProfile(params.name);
+        if (!profile) throw notFound(`Profile ${params.name}`);
+        const rest = Array.isArray(params.path) ? params.path.join('/') : params.path;
+        const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+        const client = new ServiceClient({ baseUrl: profile.base_url, apiKey: profile.api_key, apiSecret: profile.api_secret }, PROXY_TIMEOUT_MS);
+        const headers = new Headers();
+        for (const name of FORWARDED_REQUEST_HEADERS) {
+          const value = req.headers[name];
+          if (typeof value === 'string') headers.set(name, value);
+        }
+        const hasBody = method !== 'get' && method !== 'delete';
+        let answer: Response;
+        try {
+          answer = await client.request(`/${rest}${query}`, {
+            method: method.toUpperCase(),
+            headers,
+            ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+          } as RequestInit);
+        } catch (error) {
+          if (!(error instanceof ServiceError)) throw error;
+          if (error.status === null || error.status === 401 || error.status === 403 || (error.status >= 300 && error.status < 400)) {
+            throw new ApiError('BAD_GATEWAY', error.message);
+          }
+          res.status(error.status).type(error.contentType || 'text/plain').send(error.body);
+          return;
+        }
+        res.status(answer.status);
+        for (const name of FORWARDED_RESPONSE_HEADERS) {
+          const value = answer.headers.get(name);
+          if (value) res.setHeader(name, value);
+        }
+        if (!answer.body) {
+          res.end();
+          return;
+        }
+        await new Promise<void>((resolve, reject) => {
+          Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
+        });
+      },
+    );
+  }
+}
