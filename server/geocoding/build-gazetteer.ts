@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import tzLookup from '@photostructure/tz-lookup';
 import { EXTRA_STATE_NAMES, GAZETTEER_COUNTRIES } from './countries.ts';
 import { GAZETTEER_FILE, GAZETTEER_HEADER } from './gazetteer-format.ts';
+import { nameKey } from './normalize.ts';
 import { zoneOfPlace } from './zones.ts';
 
 export const DEFAULT_RAW_DIR = resolve(fileURLToPath(new URL('../../../shared/data/geonames-postal', import.meta.url)));
@@ -73,7 +74,11 @@ export function buildGazetteerText(rawDir: string): string {
         zoneIndex.set(place.zone, index);
       }
       const fields = [place.postcode, place.name, place.state, coordinate(place.latitude), coordinate(place.longitude), String(index)];
-      if (place.aliases.length > 0) fields.push(place.aliases.join('|'));
+      // Name keys are stored where they differ from the lower-cased name, so loading needs no normalising.
+      const key = nameKey(place.name);
+      const aliasKeys = [...new Set(place.aliases.map(nameKey))].filter((alias) => alias !== key && alias !== '');
+      if (key !== place.name.toLowerCase() || aliasKeys.length > 0) fields.push(key === place.name.toLowerCase() ? '' : key);
+      if (aliasKeys.length > 0) fields.push(aliasKeys.join('|'));
       lines.push(fields.join('\t'));
     }
     placeBlocks.push(lines.join('\n'));

@@ -6,7 +6,10 @@
  *   Z <tab> zone 0 <tab> zone 1 ...            IANA zones, referred to by index
  *   S <tab> CC <tab> code <tab> name ...        a state/province code and the names it goes by
  *   C <tab> CC                                  the place lines that follow are in country CC
- *   postcode <tab> place <tab> state <tab> latitude <tab> longitude <tab> zone index [<tab> alias|alias]
+ *   postcode <tab> place <tab> state <tab> latitude <tab> longitude <tab> zone index [<tab> key [<tab> alias key|alias key]]
+ *
+ * key is nameKey(place) when that differs from the lower-cased place name (else empty or absent);
+ * alias keys are further name keys the place is found by (Canadian FSA descriptions).
  */
 import { fileURLToPath } from 'node:url';
 

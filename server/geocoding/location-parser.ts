@@ -152,8 +152,8 @@ function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
       if (span.some((w) => w.used || w.segment !== span[0]?.segment)) break;
       if (/^\d/.test(span[0]?.text ?? '')) break;
       const text = span.map((w) => w.text).join(' ');
-      const places = g.byName.get(`${country} ${nameKey(text)}`);
-      if (!places) continue;
+      const places = geocoder.placesNamed(country, nameKey(text));
+      if (places.length === 0) continue;
       let score = end * 10 + n;
       if (postcode !== '' && places.some((i) => g.postcode[i] === postcode || g.postcode[i] === postcode.slice(0, g.postcode[i]?.length))) score += 10000;
       if (states && places.some((i) => states.includes(g.state[i] ?? ''))) score += 1000;

@@ -2,8 +2,22 @@
 
 const ABBREVIATIONS: Record<string, string> = { mt: 'mount', st: 'saint', ste: 'sainte', pt: 'port', ft: 'fort' };
 
+const MEMO_LIMIT = 50_000;
+const memo = new Map<string, string>();
+
 /** "St. Kilda", "saint  kilda", "SAINT-KILDA" all give "saint kilda". */
 export function nameKey(text: string): string {
+  let key = memo.get(text);
+  if (key === undefined) {
+    // Import rows repeat the same suburbs, states and countries: remember recent keys.
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    key = computeNameKey(text);
+    memo.set(text, key);
+  }
+  return key;
+}
+
+function computeNameKey(text: string): string {
   let s = text.toLowerCase();
   if (!/^[a-z ]*$/.test(s)) {
     s = s

@@ -20,11 +20,15 @@ export function createOfflineGeocoder(gazetteer: Gazetteer = loadGazetteer()): G
   return new OfflineGeocoder(gazetteer);
 }
 
-let cached: Geocoder | undefined;
+let cached: OfflineGeocoder | undefined;
 
 /** One geocoder per thread (each worker thread has its own module instance), loaded on first use. */
 export function loadGeocoder(): Geocoder {
-  cached ??= createOfflineGeocoder();
+  return loadOfflineGeocoder();
+}
+
+export function loadOfflineGeocoder(): OfflineGeocoder {
+  cached ??= new OfflineGeocoder(loadGazetteer());
   return cached;
 }
 
@@ -71,8 +75,10 @@ export class OfflineGeocoder implements Geocoder {
     const states = country === 'GB' || parts.state === '' ? undefined : this.stateCodes(country, parts.state);
     // Without a country, a place name alone is too weak: another country may have it too.
     if (!countryGiven && postcode === '' && !states) return null;
-    const named = parts.suburb === '' ? EMPTY : (g.byName.get(`${country} ${nameKey(parts.suburb)}`) ?? EMPTY);
-    const coded = postcode === '' ? EMPTY : (g.byPostcode.get(country + postcode) ?? EMPTY);
+    const index = g.countries.get(country);
+    if (!index) return null;
+    const named = parts.suburb === '' ? EMPTY : (index.byName.get(nameKey(parts.suburb)) ?? EMPTY);
+    const coded = postcode === '' ? EMPTY : (index.byPostcode.get(postcode) ?? EMPTY);
     const stateOk = (i: number): boolean => !states || states.includes(g.state[i] ?? '');
     const confident: GeoPrecision = country === 'AU' ? 'postcode' : 'city';
     const placeLevel: GeoPrecision = country === 'AU' ? 'place' : 'city';
@@ -106,9 +112,14 @@ export class OfflineGeocoder implements Geocoder {
     return null;
   }
 
+  /** Places of the country named so (nameKey of the name); empty when none. */
+  placesNamed(country: GazetteerCountry, key: string): number[] {
+    return this.gazetteer.countries.get(country)?.byName.get(key) ?? EMPTY;
+  }
+
   /** State codes a state name or code stands for; empty when it names no state of the country. */
   stateCodes(country: GazetteerCountry, state: string): string[] {
-    return this.gazetteer.stateCodes.get(`${country} ${nameKey(state)}`) ?? EMPTY_CODES;
+    return this.gazetteer.countries.get(country)?.stateCodes.get(nameKey(state)) ?? EMPTY_CODES;
   }
 
   private result(i: number, precision: GeoPrecision, name?: string): GeoResult {
@@ -145,14 +156,38 @@ export class OfflineGeocoder implements Geocoder {
 const EMPTY: number[] = [];
 const EMPTY_CODES: string[] = [];
 
-/** Of several places with the same name, the one whose postcode is nearest the given one (else the lowest). */
+/**
+ * Of several places with the same name, the one whose postcode is nearest the given one; without
+ * a postcode, the one nearest their middle (a city with many postcodes is placed near its centre).
+ */
 function closestPostcode(g: Gazetteer, pool: number[], postcode: string): number {
   let best = pool[0] ?? 0;
   const wanted = Number.parseInt(postcode, 10);
-  if (Number.isNaN(wanted)) return best;
+  if (Number.isNaN(wanted)) return pool.length > 2 ? nearestMiddle(g, pool) : best;
   let bestGap = Infinity;
   for (const i of pool) {
     const gap = Math.abs(Number.parseInt(g.postcode[i] ?? '', 10) - wanted);
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = i;
+    }
+  }
+  return best;
+}
+
+function nearestMiddle(g: Gazetteer, pool: number[]): number {
+  let latitude = 0;
+  let longitude = 0;
+  for (const i of pool) {
+    latitude += g.latitude[i] ?? 0;
+    longitude += g.longitude[i] ?? 0;
+  }
+  latitude /= pool.length;
+  longitude /= pool.length;
+  let best = pool[0] ?? 0;
+  let bestGap = Infinity;
+  for (const i of pool) {
+    const gap = ((g.latitude[i] ?? 0) - latitude) ** 2 + ((g.longitude[i] ?? 0) - longitude) ** 2;
     if (gap < bestGap) {
       bestGap = gap;
       best = i;
