@@ -10,7 +10,10 @@ import { nameKey } from './normalize.ts';
 interface Word {
   text: string;
   segment: number;
+  /** Part of the postcode or the country. */
   used: boolean;
+  /** Part of the state (which may also be the place's name: "Firenze", "New York"). */
+  inState: boolean;
 }
 
 const LONGEST_PLACE_WORDS = 5;
@@ -72,7 +75,7 @@ function readParts(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
 function splitWords(location: string): Word[] {
   const words: Word[] = [];
   location.split(/[,;\n\r]+/).forEach((segment, index) => {
-    for (const text of segment.split(/\s+/)) if (text !== '') words.push({ text, segment: index, used: false });
+    for (const text of segment.split(/\s+/)) if (text !== '') words.push({ text, segment: index, used: false, inState: false });
   });
   return words;
 }
@@ -129,7 +132,7 @@ function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
       if (span.some((w) => w.used || w.segment !== span[0]?.segment)) continue;
       const text = span.map((w) => w.text).join(' ');
       if (geocoder.stateCodes(country, text).length > 0) {
-        for (const w of span) w.used = true;
+        for (const w of span) w.inState = true;
         return text;
       }
     }
@@ -139,7 +142,8 @@ function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
 
 /**
  * The run of words that names a place: one that agrees with the postcode wins, then one in
- * the state, then the one nearest the end, then the longest.
+ * the state (better if it is not the state's own words), then the one nearest the end, then
+ * the longest.
  */
 function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, postcode: string, state: string): string {
   const g = geocoder.gazetteer;
@@ -155,6 +159,7 @@ function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
       const places = geocoder.placesNamed(country, nameKey(text));
       if (places.length === 0) continue;
       let score = end * 10 + n;
+      if (span.some((w) => w.inState)) score -= 500;
       if (postcode !== '' && places.some((i) => g.postcode[i] === postcode || g.postcode[i] === postcode.slice(0, g.postcode[i]?.length))) score += 10000;
       if (states && places.some((i) => states.includes(g.state[i] ?? ''))) score += 1000;
       if (score > bestScore) {

@@ -53,12 +53,12 @@ export function normalizePostcode(country: string, raw: string, padded: boolean)
   if (compact === '') return '';
   switch (country) {
     case 'AU':
-      return digits(compact, 4, padded);
+      return digits(compact, 4, padded ? 3 : 4); // lowest is 0200
     case 'IT':
-      return digits(compact, 5, padded);
+      return digits(compact, 5, padded ? 2 : 5); // e.g. 00010
     case 'US': {
       const zip = /^(\d{3,5})(-\d{4})?$/.exec(compact);
-      return zip?.[1] ? digits(zip[1], 5, padded) : '';
+      return zip?.[1] ? digits(zip[1], 5, padded ? 3 : 5) : ''; // lowest is 00501
     }
     case 'CA': {
       const fsa = /^([A-Z]\d[A-Z])(\d[A-Z]\d)?$/.exec(compact);
@@ -73,9 +73,8 @@ export function normalizePostcode(country: string, raw: string, padded: boolean)
   }
 }
 
-function digits(text: string, width: number, padded: boolean): string {
-  if (!/^\d+$/.test(text)) return '';
-  if (text.length === width) return text;
-  if (padded && text.length < width && text.length >= width - 2) return text.padStart(width, '0');
-  return '';
+/** Digits padded to width with zeros when at least `shortest` long. */
+function digits(text: string, width: number, shortest: number): string {
+  if (!/^\d+$/.test(text) || text.length > width || text.length < shortest) return '';
+  return text.padStart(width, '0');
 }
