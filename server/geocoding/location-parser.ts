@@ -28,19 +28,18 @@ export function parseLocation(
 ): GeoResult | null {
   const words = splitWords(location);
   if (words.length === 0) return null;
-  let searched = countries;
-  let known = countryGiven;
-  if (!countryGiven) {
-    const named = takeCountry(words);
-    if (named) {
-      const found = bestOver(geocoder, words, [named], true, stateHint);
-      if (found) return found;
-      for (const word of words) word.used = false; // "CA" may be California, not Canada
-    }
-    searched = countries;
-    known = false;
+  const named = takeCountry(words);
+  if (countryGiven) {
+    // The country column wins; a different trailing "country" may be a state ("CA").
+    if (named && named !== countries[0]) for (const word of words) word.used = false;
+    return bestOver(geocoder, words, countries, true, stateHint);
   }
-  return bestOver(geocoder, words, searched, known, stateHint);
+  if (named) {
+    const found = bestOver(geocoder, words, [named], true, stateHint);
+    if (found) return found;
+    for (const word of words) word.used = false; // "CA" may be California, not Canada
+  }
+  return bestOver(geocoder, words, countries, false, stateHint);
 }
 
 function bestOver(
@@ -115,7 +114,9 @@ function takePostcode(words: Word[], country: GazetteerCountry): string {
       previous.used = true;
       return previous.text + word.text;
     }
-    if (POSTCODE_WORD[country].test(word.text.replace(/[.]$/, ''))) {
+    // "1234 Smith St": a street number opens its part of an Australian or US address.
+    const streetNumber = (country === 'AU' || country === 'US') && words[i - 1]?.segment !== word.segment && words[i + 1]?.segment === word.segment;
+    if (!streetNumber && POSTCODE_WORD[country].test(word.text.replace(/[.]$/, ''))) {
       word.used = true;
       return word.text;
     }

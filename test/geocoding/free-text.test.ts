@@ -18,6 +18,15 @@ test('a full Australian address is read into suburb, state and postcode', () => 
   assert.equal(where('Fitzroy, Victoria'), 'place Fitzroy VIC 3065 AU');
 });
 
+test('a street number is not taken for the postcode; a country already given may end the text', () => {
+  assert.equal(where('1234 Smith St, Fitzroy VIC 3065'), 'postcode Fitzroy VIC 3065 AU');
+  assert.equal(where('1234 Smith St, Fitzroy VIC'), 'place Fitzroy VIC 3065 AU');
+  assert.equal(where('2000 Bogus Rd, Nowheresville', 'AU'), null);
+  assert.equal(where('2000, Sydney', 'AU'), 'postcode Sydney NSW 2000 AU');
+  assert.equal(where('12 Smith St, Fitzroy VIC 3065, Australia', 'AU'), 'postcode Fitzroy VIC 3065 AU');
+  assert.equal(where('Los Angeles, CA 90012', 'US'), 'city Los Angeles CA 90012 US');
+});
+
 test('a street name that is also a suburb does not win over the suburb by the postcode', () => {
   assert.equal(where('5 Richmond Rd, Fitzroy VIC 3065'), 'postcode Fitzroy VIC 3065 AU');
 });
