@@ -36,7 +36,11 @@ export interface GeoResult {
 export const ADDRESS_NOT_LOCATED =
   'Address could not be located. Please check the street address, suburb, state, postcode and country.';
 
-/** Synchronous and in-memory once loaded: imports call it for every row. */
+/**
+ * Synchronous and in-memory once loaded: imports call it for every row.
+ * The offline implementation: `loadGeocoder()` (one per thread) or `createOfflineGeocoder()`
+ * in `offline-geocoder.ts`; matching rules in the README's Geocoding section.
+ */
 export interface Geocoder {
   locate(address: AddressInput): GeoResult | null;
 }

@@ -1,0 +1,207 @@
+import { countryCode, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
+import { loadGazetteer, type Gazetteer } from './gazetteer.ts';
+import type { AddressInput, Geocoder, GeoPrecision, GeoResult } from './geocoder.ts';
+import { parseLocation } from './location-parser.ts';
+import { cellText, nameKey, normalizePostcode } from './normalize.ts';
+
+/** Address parts as text, before matching. */
+export interface AddressParts {
+  suburb: string;
+  state: string;
+  postcode: string;
+}
+
+const RANK: Record<GeoPrecision, number> = { postcode: 4, city: 3, place: 2, postcode_only: 1 };
+
+/** A named place this close to the given postcode's place counts as agreeing with it (GB, CA, US, IT). */
+const NEARBY_KM = 25;
+
+export function createOfflineGeocoder(gazetteer: Gazetteer = loadGazetteer()): Geocoder {
+  return new OfflineGeocoder(gazetteer);
+}
+
+let cached: OfflineGeocoder | undefined;
+
+/** One geocoder per thread (each worker thread has its own module instance), loaded on first use. */
+export function loadGeocoder(): Geocoder {
+  return loadOfflineGeocoder();
+}
+
+export function loadOfflineGeocoder(): OfflineGeocoder {
+  cached ??= new OfflineGeocoder(loadGazetteer());
+  return cached;
+}
+
+export class OfflineGeocoder implements Geocoder {
+  readonly gazetteer: Gazetteer;
+
+  constructor(gazetteer: Gazetteer) {
+    this.gazetteer = gazetteer;
+  }
+
+  locate(address: AddressInput): GeoResult | null {
+    const countryText = cellText(address.country);
+    let countries: readonly GazetteerCountry[] = GAZETTEER_COUNTRIES;
+    if (countryText !== '') {
+      const code = countryCode(countryText);
+      if (!code) return null;
+      countries = [code];
+    }
+    const parts: AddressParts = {
+      suburb: cellText(address.suburb),
+      state: cellText(address.state),
+      postcode: cellText(address.postcode),
+    };
+    if (parts.suburb !== '' || parts.postcode !== '') return this.best(countries, parts, countryText !== '');
+    const location = cellText(address.location);
+    if (location === '') return null;
+    return parseLocation(this, location, countries, countryText !== '', parts.state);
+  }
+
+  /** The best match among the countries; ties go to the earlier country. */
+  best(countries: readonly GazetteerCountry[], parts: AddressParts, countryGiven: boolean): GeoResult | null {
+    let best: GeoResult | null = null;
+    for (const country of countries) {
+      const result = this.matchParts(country, parts, countryGiven);
+      if (result && (!best || RANK[result.precision] > RANK[best.precision])) best = result;
+    }
+    return best;
+  }
+
+  matchParts(country: GazetteerCountry, parts: AddressParts, countryGiven: boolean): GeoResult | null {
+    const g = this.gazetteer;
+    // A spreadsheet's numeric cell drops leading zeros; restore them only when the country is known.
+    const postcode = normalizePostcode(country, parts.postcode, countryGiven || country === 'AU');
+    const states = country === 'GB' || parts.state === '' ? undefined : this.stateCodes(country, parts.state);
+    // Without a country, a place name alone is too weak: another country may have it too.
+    if (!countryGiven && postcode === '' && !states) return null;
+    const index = g.countries.get(country);
+    if (!index) return null;
+    const named = parts.suburb === '' ? EMPTY : (index.byName.get(nameKey(parts.suburb)) ?? EMPTY);
+    const coded = postcode === '' ? EMPTY : (index.byPostcode.get(postcode) ?? EMPTY);
+    const stateOk = (i: number): boolean => !states || states.includes(g.state[i] ?? '');
+    const confident: GeoPrecision = country === 'AU' ? 'postcode' : 'city';
+    const placeLevel: GeoPrecision = country === 'AU' ? 'place' : 'city';
+
+    for (const i of named) if (g.postcode[i] === postcode && stateOk(i)) return this.result(i, confident);
+
+    const codedInState = coded.filter(stateOk);
+    if (country !== 'AU' && codedInState.length > 0) {
+      for (const i of named) {
+        if (!stateOk(i)) continue;
+        for (const j of codedInState) {
+          if (distanceKm(g, i, j) <= NEARBY_KM) return this.result(j, confident, g.name[i]);
+        }
+      }
+    }
+
+    if (named.length > 0) {
+      let pool = named.filter(stateOk);
+      if (!states && pool.length > 0) {
+        const postcodeStates = new Set(coded.map((i) => g.state[i]));
+        const inPostcodeState = pool.filter((i) => postcodeStates.has(g.state[i]));
+        if (inPostcodeState.length > 0) pool = inPostcodeState;
+        else if (country !== 'GB' && new Set(pool.map((i) => g.state[i])).size > 1) pool = EMPTY; // ambiguous
+      }
+      if (pool.length > 0) return this.result(closestPostcode(g, pool, postcode), placeLevel);
+      const samePostcode = named.find((i) => g.postcode[i] === postcode);
+      if (samePostcode !== undefined) return this.result(samePostcode, placeLevel);
+    }
+
+    if (codedInState.length > 0) return this.postcodeOnly(codedInState);
+    return null;
+  }
+
+  /** Places of the country named so (nameKey of the name); empty when none. */
+  placesNamed(country: GazetteerCountry, key: string): number[] {
+    return this.gazetteer.countries.get(country)?.byName.get(key) ?? EMPTY;
+  }
+
+  /** State codes a state name or code stands for; empty when it names no state of the country. */
+  stateCodes(country: GazetteerCountry, state: string): string[] {
+    return this.gazetteer.countries.get(country)?.stateCodes.get(nameKey(state)) ?? EMPTY_CODES;
+  }
+
+  private result(i: number, precision: GeoPrecision, name?: string): GeoResult {
+    const g = this.gazetteer;
+    return {
+      latitude: g.latitude[i] ?? 0,
+      longitude: g.longitude[i] ?? 0,
+      precision,
+      suburb: name ?? g.name[i] ?? '',
+      state: g.state[i] ?? '',
+      postcode: g.postcode[i] ?? '',
+      country: g.country[i] ?? '',
+      timezone_name: g.zones[g.zone[i] ?? 0] ?? '',
+    };
+  }
+
+  /** The middle of the postcode's places; named after its first place. */
+  private postcodeOnly(places: number[]): GeoResult {
+    const g = this.gazetteer;
+    const first = places[0] ?? 0;
+    let latitude = 0;
+    let longitude = 0;
+    for (const i of places) {
+      latitude += g.latitude[i] ?? 0;
+      longitude += g.longitude[i] ?? 0;
+    }
+    const result = this.result(first, 'postcode_only');
+    result.latitude = Math.round((latitude / places.length) * 1e4) / 1e4;
+    result.longitude = Math.round((longitude / places.length) * 1e4) / 1e4;
+    return result;
+  }
+}
+
+const EMPTY: number[] = [];
+const EMPTY_CODES: string[] = [];
+
+/**
+ * Of several places with the same name, the one whose postcode is nearest the given one; without
+ * a postcode, the one nearest their middle (a city with many postcodes is placed near its centre).
+ */
+function closestPostcode(g: Gazetteer, pool: number[], postcode: string): number {
+  let best = pool[0] ?? 0;
+  const wanted = Number.parseInt(postcode, 10);
+  if (Number.isNaN(wanted)) return pool.length > 2 ? nearestMiddle(g, pool) : best;
+  let bestGap = Infinity;
+  for (const i of pool) {
+    const gap = Math.abs(Number.parseInt(g.postcode[i] ?? '', 10) - wanted);
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = i;
+    }
+  }
+  return best;
+}
+
+function nearestMiddle(g: Gazetteer, pool: number[]): number {
+  let latitude = 0;
+  let longitude = 0;
+  for (const i of pool) {
+    latitude += g.latitude[i] ?? 0;
+    longitude += g.longitude[i] ?? 0;
+  }
+  latitude /= pool.length;
+  longitude /= pool.length;
+  let best = pool[0] ?? 0;
+  let bestGap = Infinity;
+  for (const i of pool) {
+    const gap = ((g.latitude[i] ?? 0) - latitude) ** 2 + ((g.longitude[i] ?? 0) - longitude) ** 2;
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = i;
+    }
+  }
+  return best;
+}
+
+function distanceKm(g: Gazetteer, a: number, b: number): number {
+  const rad = Math.PI / 180;
+  const lat1 = (g.latitude[a] ?? 0) * rad;
+  const lat2 = (g.latitude[b] ?? 0) * rad;
+  const dLat = lat2 - lat1;
+  const dLon = ((g.longitude[b] ?? 0) - (g.longitude[a] ?? 0)) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1) * Math.cos(lat2) * Math.sin(dLon / 2) ** 2;
+  return 12742 * Math.asin(Math.sqrt(h));
+}
