@@ -95,7 +95,9 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     if (options.platform !== 'darwin') app.quit();
   });
   app.on('activate', () => {
-    if (server && shutdown === 'running' && (!window || window.isDestroyed())) void openWindow(server);
+    if (server && shutdown === 'running' && (!window || window.isDestroyed())) {
+      void openWindow(server).catch((error: unknown) => log(`the window could not load the GUI: ${String(error)}`));
+    }
   });
   app.on('before-quit', (event) => {
     if (shutdown === 'done') return;

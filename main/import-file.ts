@@ -37,7 +37,8 @@ export async function readImportFile(filePath: string): Promise<PickedFile> {
     throw new ImportFileError(`${name} cannot be read: ${(error as Error).message}`);
   }
   if (size > MAX_IMPORT_FILE_BYTES) {
-    throw new ImportFileError(`${name} is ${(size / 1024 / 1024).toFixed(0)} MB; an import file can be at most ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MB.`);
+    const mb = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MB`;
+    throw new ImportFileError(`${name} is too large to import: ${mb(size)}, the limit is ${mb(MAX_IMPORT_FILE_BYTES)}. Split it into smaller files.`);
   }
   const data = new Uint8Array(await fs.readFile(filePath));
   return { name, size: data.byteLength, type: TYPES[path.extname(name).toLowerCase()] ?? '', data };
