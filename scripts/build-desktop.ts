@@ -39,19 +39,28 @@ function copyAssets(from: string, to: string): void {
   }
 }
 
-export function buildDesktop(log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
+export interface BuildOptions {
+  /** Default dist/app/ (what package.json's "main" and electron-builder.yml use); tests may build elsewhere inside the repository. */
+  outDir?: string;
+  log?: (line: string) => void;
+}
+
+export function buildDesktop(options: BuildOptions = {}): void {
+  const outDir = options.outDir ?? appDir;
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   if (fs.existsSync(rendererBuildScript)) run(process.execPath, [rendererBuildScript, '--if-stale']);
-  fs.rmSync(appDir, { recursive: true, force: true });
-  run(process.execPath, [path.join(rootDir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(rootDir, 'tsconfig.desktop.json')]);
-  copyAssets(path.join(rootDir, 'server'), path.join(appDir, 'server'));
+  fs.rmSync(outDir, { recursive: true, force: true });
+  const tsc = path.join(rootDir, 'node_modules', 'typescript', 'bin', 'tsc');
+  run(process.execPath, [tsc, '-p', path.join(rootDir, 'tsconfig.desktop.json'), '--outDir', outDir]);
+  copyAssets(path.join(rootDir, 'server'), path.join(outDir, 'server'));
   const pkg = JSON.parse(fs.readFileSync(path.join(rootDir, 'package.json'), 'utf8')) as { name: string; version: string };
-  fs.writeFileSync(path.join(appDir, 'package.json'), `${JSON.stringify({ name: `${pkg.name}-app`, version: pkg.version, private: true, type: 'module' }, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, 'package.json'), `${JSON.stringify({ name: `${pkg.name}-app`, version: pkg.version, private: true, type: 'module' }, null, 2)}\n`);
   if (fs.existsSync(path.join(rendererDist, 'index.html'))) {
-    fs.cpSync(rendererDist, path.join(appDir, 'dist', 'renderer'), { recursive: true });
+    fs.cpSync(rendererDist, path.join(outDir, 'dist', 'renderer'), { recursive: true });
   } else {
     log('Note: the GUI is not built (no dist/renderer/index.html); the window will show the server\'s "GUI not built" page.');
   }
-  log(`Desktop app built into ${path.relative(rootDir, appDir)}/`);
+  log(`Desktop app built into ${path.relative(rootDir, outDir)}/`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
