@@ -4,7 +4,8 @@
  *   main/, preload/, server/   compiled by tsc (tsconfig.desktop.json; .ts -> .js, .cts -> .cjs,
  *                              relative imports rewritten to .js)
  *   server/** other files      copied as they are (data files the server reads next to its code)
- *   package.json               name, version and "type": "module" (server/version.ts reads ../package.json)
+ *   package.json               name, version, "type": "module" (server/version.ts reads ../package.json)
+ *                              and "main", so `electron dist/app` runs it too
  *   dist/renderer/             the built GUI (npm run build:renderer), which server/http/gui.ts finds
  *                              at ../../dist/renderer/ from its own file, as in the source tree
  * Every path the server resolves from import.meta.url therefore resolves the same in dist/app/.
@@ -54,7 +55,7 @@ export function buildDesktop(options: BuildOptions = {}): void {
   run(process.execPath, [tsc, '-p', path.join(rootDir, 'tsconfig.desktop.json'), '--outDir', outDir]);
   copyAssets(path.join(rootDir, 'server'), path.join(outDir, 'server'));
   const pkg = JSON.parse(fs.readFileSync(path.join(rootDir, 'package.json'), 'utf8')) as { name: string; version: string };
-  fs.writeFileSync(path.join(outDir, 'package.json'), `${JSON.stringify({ name: `${pkg.name}-app`, version: pkg.version, private: true, type: 'module' }, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, 'package.json'), `${JSON.stringify({ name: `${pkg.name}-app`, version: pkg.version, private: true, type: 'module', main: 'main/main.js' }, null, 2)}\n`);
   if (fs.existsSync(path.join(rendererDist, 'index.html'))) {
     fs.cpSync(rendererDist, path.join(outDir, 'dist', 'renderer'), { recursive: true });
   } else {

@@ -51,6 +51,7 @@ describe('desktop build (dist/app)', () => {
       version: pkg.version,
       private: true,
       type: 'module',
+      main: 'main/main.js',
     });
   });
 
