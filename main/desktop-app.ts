@@ -177,7 +177,13 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
       { platform: options.platform, dev: !app.isPackaged, appName: APP_NAME },
     );
     electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menu));
-    await openWindow(running);
+    try {
+      await openWindow(running);
+    } catch (error) {
+      showError(`${APP_NAME} could not open its window`, error);
+      app.quit();
+      return 'failed';
+    }
     return 'running';
   }
 

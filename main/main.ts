@@ -7,7 +7,7 @@ import type { DesktopElectron } from './electron-api.ts';
 
 const electron: DesktopElectron = { app, BrowserWindow, dialog, ipcMain, Menu, session, shell };
 
-runDesktopApp({
+const desktop = runDesktopApp({
   electron,
   argv: process.argv,
   cwd: process.cwd(),
@@ -15,6 +15,11 @@ runDesktopApp({
   preloadPath: fileURLToPath(new URL('../preload/preload.cjs', import.meta.url)),
   startServer,
   log: (message) => process.stderr.write(`${message}\n`),
+});
+
+desktop.started.catch((error: unknown) => {
+  dialog.showErrorBox('QR Sandbox stopped', error instanceof Error ? (error.stack ?? error.message) : String(error));
+  app.exit(1);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());

@@ -11,7 +11,9 @@ import { FakeElectron } from './support/fake-electron.ts';
 const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-sandbox-desktop-'));
 after(() => fs.rmSync(tempRoot, { recursive: true, force: true }));
 
-function launch(options: { argv?: string[]; platform?: NodeJS.Platform; gotSingleInstanceLock?: boolean; startServer?: typeof startServer } = {}) {
+type StartServer = (options: { dataDir: string; port: number; host: string; logLevel?: string }) => Promise<DesktopServer>;
+
+function launch(options: { argv?: string[]; platform?: NodeJS.Platform; gotSingleInstanceLock?: boolean; startServer?: StartServer } = {}) {
   const userDataDir = fs.mkdtempSync(path.join(tempRoot, 'user-data-'));
   const electron = new FakeElectron({ userDataDir, gotSingleInstanceLock: options.gotSingleInstanceLock ?? true });
   const logs: string[] = [];
@@ -126,6 +128,18 @@ describe('desktop app start-up', () => {
     assert.equal(electron.app.exitCode, 1);
     assert.equal(electron.windows.length, 0);
     await desktop.stopped;
+  });
+
+  it('explains a window that cannot load the GUI, and quits closing the server', async () => {
+    let closed = 0;
+    const { electron, desktop } = launch({
+      startServer: async () => ({ url: 'http://127.0.0.1:1', credentials: null, close: async () => void closed++ }),
+    });
+    assert.equal(await desktop.started, 'failed');
+    assert.equal(electron.errorBoxes[0]?.title, 'QR Sandbox could not open its window');
+    await desktop.stopped;
+    assert.equal(closed, 1);
+    assert.equal(electron.app.quitted, true);
   });
 
   it('explains a --data-dir without a folder', async () => {
