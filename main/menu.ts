@@ -1,0 +1,51 @@
+import type { MenuItemConstructorOptions } from 'electron';
+
+export interface MenuActions {
+  importFile(): void;
+  openDataFolder(): void;
+  openApiDocs(): void;
+  showAbout(): void;
+}
+
+/** The native menu bar: File (import, data folder), Edit, View, Help (API docs, about). */
+export function buildMenuTemplate(actions: MenuActions, options: { platform: NodeJS.Platform; dev: boolean; appName: string }): MenuItemConstructorOptions[] {
+  const mac = options.platform === 'darwin';
+  const about: MenuItemConstructorOptions = { label: `About ${options.appName}`, click: () => actions.showAbout() };
+  const template: MenuItemConstructorOptions[] = [];
+  if (mac) {
+    template.push({
+      label: options.appName,
+      submenu: [about, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+    });
+  }
+  template.push(
+    {
+      label: '&File',
+      submenu: [
+        { label: 'Import a File…', accelerator: 'CmdOrCtrl+O', click: () => actions.importFile() },
+        { label: 'Open Data Folder', click: () => actions.openDataFolder() },
+        { type: 'separator' },
+        mac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    { role: 'editMenu' },
+    {
+      label: '&View',
+      submenu: [
+        { role: 'reload' },
+        ...(options.dev ? ([{ role: 'toggleDevTools' }] as MenuItemConstructorOptions[]) : []),
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    {
+      label: '&Help',
+      submenu: [{ label: 'API Reference', click: () => actions.openApiDocs() }, ...(mac ? [] : [{ type: 'separator' } as const, about])],
+    },
+  );
+  return template;
+}

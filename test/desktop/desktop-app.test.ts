@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runDesktopApp, type DesktopServer } from '../../main/desktop-app.ts';
+import type { DesktopConnection } from '../../preload/api.ts';
+import { startServer } from '../../server/server.ts';
+import { FakeElectron } from './support/fake-electron.ts';
+
+const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-sandbox-desktop-'));
+after(() => fs.rmSync(tempRoot, { recursive: true, force: true }));
+
+type StartServer = (options: { dataDir: string; port: number; host: string; logLevel?: string }) => Promise<DesktopServer>;
+
+function launch(options: { argv?: string[]; platform?: NodeJS.Platform; gotSingleInstanceLock?: boolean; startServer?: StartServer } = {}) {
+  const userDataDir = fs.mkdtempSync(path.join(tempRoot, 'user-data-'));
+  const electron = new FakeElectron({ userDataDir, gotSingleInstanceLock: options.gotSingleInstanceLock ?? true });
+  const logs: string[] = [];
+  const started: DesktopServer[] = [];
+  const desktop = runDesktopApp({
+    electron,
+    argv: ['/usr/lib/electron', '.', ...(options.argv ?? [])],
+    cwd: tempRoot,
+    platform: options.platform ?? 'linux',
+    preloadPath: '/app/preload/preload.cjs',
+    startServer: async (serverOptions) => {
+      const server = await (options.startServer ?? startServer)({ ...serverOptions, logLevel: 'warn' });
+      started.push(server);
+      return server;
+    },
+    log: (line) => logs.push(line),
+  });
+  /** Quits as the user would, and waits until the server stopped. */
+  const quit = async () => {
+    electron.app.quit();
+    await desktop.stopped;
+  };
+  return { electron, desktop, userDataDir, logs, started, quit };
+}
+
+async function connectionOf(electron: FakeElectron): Promise<DesktopConnection> {
+  const window = electron.windows[0];
+  assert.ok(window, 'a window was opened');
+  const page = window.loaded[0]?.url;
+  assert.ok(page);
+  return (await electron.invoke('qr-sandbox:get-connection', window.webContents.ipcEvent(page))) as DesktopConnection;
+}
+
+describe('desktop app start-up', () => {
+  it('starts the server on a loopback port with data in userData and opens one secured window on it', async () => {
+    const { electron, desktop, userDataDir, quit } = launch();
+    assert.equal(await desktop.started, 'running');
+    const server = desktop.server();
+    assert.ok(server);
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.notEqual(new URL(server.url).port, '8787', 'a free port, not the headless default');
+    assert.equal(desktop.dataDir(), path.join(userDataDir, 'data'));
+    assert.ok(fs.existsSync(path.join(userDataDir, 'data', 'credentials.json')));
+
+    assert.equal(electron.windows.length, 1);
+    const window = electron.windows[0];
+    assert.ok(window);
+    assert.equal(window.options.webPreferences?.preload, '/app/preload/preload.cjs');
+    assert.equal(window.options.webPreferences?.sandbox, true);
+    assert.equal(window.options.webPreferences?.devTools, true, 'not packaged: development');
+    assert.deepEqual(window.loaded.map((page) => page.url), [`${server.url}/`]);
+    // 200 with the GUI, or 503 with the server's "GUI not built" explanation when dist/renderer is absent.
+    assert.ok([200, 503].includes(window.loaded[0]?.status ?? 0), `the server answered the page (${window.loaded[0]?.status})`);
+    assert.match(window.loaded[0]?.contentType ?? '', /text\/html/);
+    assert.equal(window.visible, true, 'shown once ready');
+    assert.equal(window.webContents.navigate('https://example.com/'), false, 'the window is guarded');
+    assert.deepEqual(electron.defaultSession.headersFilter, { urls: [`${server.url}/*`] });
+    await quit();
+  });
+
+  it('signs the window in: the preload connection is a working admin credential of this server', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    const connection = await connectionOf(electron);
+    assert.equal(connection.baseUrl, desktop.server()?.url);
+    const response = await fetch(`${connection.baseUrl}/api/background-tasks?organization_uuid=${connection.organizationUuid}`, {
+      headers: { authorization: `Bearer ${connection.apiKey}:${connection.apiSecret}` },
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { items: [], total: 0, pages: 0, page: 1, per_page: 10 });
+    await quit();
+  });
+
+  it('uses --data-dir instead of userData, relative to the working directory', async () => {
+    const { desktop, userDataDir, quit } = launch({ argv: ['--data-dir', 'portable-demo'] });
+    await desktop.started;
+    assert.equal(desktop.dataDir(), path.join(tempRoot, 'portable-demo'));
+    assert.ok(fs.existsSync(path.join(tempRoot, 'portable-demo', 'credentials.json')));
+    assert.ok(!fs.existsSync(path.join(userDataDir, 'data')));
+    await quit();
+    const second = launch({ argv: [`--data-dir=${path.join(tempRoot, 'portable-demo')}`] });
+    await second.desktop.started;
+    assert.equal(second.desktop.dataDir(), path.join(tempRoot, 'portable-demo'));
+    await second.quit();
+  });
+
+  it('a second instance starts nothing and quits; the first one comes to the front', async () => {
+    const second = launch({ gotSingleInstanceLock: false });
+    assert.equal(await second.desktop.started, 'second-instance');
+    assert.equal(second.started.length, 0);
+    assert.equal(second.electron.windows.length, 0);
+    assert.equal(second.electron.app.quitted, true);
+
+    const first = launch();
+    await first.desktop.started;
+    const window = first.electron.windows[0];
+    assert.ok(window);
+    window.minimized = true;
+    first.electron.app.emit('second-instance');
+    assert.equal(window.minimized, false);
+    assert.equal(window.focused, 1);
+    await first.quit();
+  });
+
+  it('shows why it cannot start and exits with status 1', async () => {
+    const blocker = path.join(tempRoot, 'not-a-folder');
+    fs.writeFileSync(blocker, 'x');
+    const { electron, desktop } = launch({ argv: ['--data-dir', blocker] });
+    assert.equal(await desktop.started, 'failed');
+    assert.equal(electron.errorBoxes[0]?.title, 'QR Sandbox could not start');
+    assert.ok((electron.errorBoxes[0]?.content ?? '').length > 0);
+    assert.equal(electron.app.exitCode, 1);
+    assert.equal(electron.windows.length, 0);
+    await desktop.stopped;
+  });
+
+  it('explains a window that cannot load the GUI, and quits closing the server', async () => {
+    let closed = 0;
+    const { electron, desktop } = launch({
+      startServer: async () => ({ url: 'http://127.0.0.1:1', credentials: null, close: async () => void closed++ }),
+    });
+    assert.equal(await desktop.started, 'failed');
+    assert.equal(electron.errorBoxes[0]?.title, 'QR Sandbox could not open its window');
+    await desktop.stopped;
+    assert.equal(closed, 1);
+    assert.equal(electron.app.quitted, true);
+  });
+
+  it('explains a --data-dir without a folder', async () => {
+    const { electron, desktop } = launch({ argv: ['--data-dir'] });
+    assert.equal(await desktop.started, 'failed');
+    assert.match(electron.errorBoxes[0]?.content ?? '', /--data-dir needs a folder/);
+    assert.equal(electron.app.exitCode, 1);
+  });
+});
+
+describe('desktop app menus', () => {
+  it('File > Import a File… reads the chosen file and hands it to the window', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    const file = path.join(tempRoot, 'import.json');
+    fs.writeFileSync(file, '[{"location":"1 Main St"}]');
+    electron.openDialogAnswers.push([file]);
+    electron.clickMenuItem('Import a File…');
+    const window = electron.windows[0];
+    assert.ok(window);
+    while (window.webContents.sent.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const [message] = window.webContents.sent;
+    assert.equal(message?.channel, 'qr-sandbox:import-file');
+    const picked = message?.args[0] as { name: string; type: string; data: Uint8Array };
+    assert.equal(picked.name, 'import.json');
+    assert.equal(picked.type, 'application/json');
+    assert.equal(Buffer.from(picked.data).toString(), '[{"location":"1 Main St"}]');
+    assert.equal(electron.menuItem('Import a File…')?.accelerator, 'CmdOrCtrl+O');
+    await quit();
+  });
+
+  it('File > Import a File… explains a file it cannot read', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    electron.openDialogAnswers.push([path.join(tempRoot, 'missing.csv')]);
+    electron.clickMenuItem('Import a File…');
+    while (electron.errorBoxes.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(electron.errorBoxes[0]?.title, 'Cannot import this file');
+    assert.match(electron.errorBoxes[0]?.content ?? '', /missing\.csv cannot be read/);
+    assert.deepEqual(electron.windows[0]?.webContents.sent, []);
+    await quit();
+  });
+
+  it('opens the data folder, the API reference in the browser, and the about panel', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    electron.clickMenuItem('Open Data Folder');
+    electron.clickMenuItem('API Reference');
+    electron.clickMenuItem('About QR Sandbox');
+    assert.deepEqual(electron.openedPaths, [desktop.dataDir()]);
+    assert.deepEqual(electron.externalUrls, [`${desktop.server()?.url}/api/docs`]);
+    assert.equal(electron.app.aboutPanelShown, 1);
+    const docs = await fetch(`${desktop.server()?.url}/api/docs`);
+    assert.equal(docs.status, 200);
+    await quit();
+  });
+
+  it('has no DevTools item in the packaged app', async () => {
+    const userDataDir = fs.mkdtempSync(path.join(tempRoot, 'packaged-'));
+    const electron = new FakeElectron({ userDataDir, isPackaged: true });
+    const desktop = runDesktopApp({
+      electron,
+      argv: ['/opt/QR Sandbox/qr-sandbox'],
+      cwd: tempRoot,
+      platform: 'linux',
+      preloadPath: '/p.cjs',
+      startServer: (options) => startServer({ ...options, logLevel: 'warn' }),
+      log: () => {},
+    });
+    await desktop.started;
+    const roles = JSON.stringify(electron.applicationMenu);
+    assert.ok(!roles.includes('toggleDevTools'));
+    assert.equal(electron.windows[0]?.options.webPreferences?.devTools, false);
+    electron.app.quit();
+    await desktop.stopped;
+  });
+});
+
+describe('desktop app quit', () => {
+  it('waits for the server to close (database closed, port released) before quitting', async () => {
+    const { electron, desktop, started } = launch();
+    await desktop.started;
+    const server = started[0];
+    assert.ok(server);
+    let closed = false;
+    const close = server.close.bind(server);
+    server.close = async () => {
+      await close();
+      closed = true;
+    };
+    electron.app.quit();
+    assert.equal(electron.app.quitted, false, 'the first quit is held while the server closes');
+    await desktop.stopped;
+    assert.equal(closed, true);
+    assert.equal(electron.app.quitted, true, 'then the app quits');
+    assert.equal(electron.app.quitRequests, 2);
+    await assert.rejects(fetch(`${server.url}/api/openapi.json`), 'nothing listens any more');
+    // The database was closed: the same data folder starts again at once.
+    const again = await startServer({ dataDir: desktop.dataDir() ?? '', port: 0, logLevel: 'warn' });
+    await again.close();
+  });
+
+  it('closing the last window quits on Linux and Windows, not on macOS', async () => {
+    const linux = launch({ platform: 'linux' });
+    await linux.desktop.started;
+    linux.electron.windows[0]?.close();
+    linux.electron.app.emit('window-all-closed');
+    await linux.desktop.stopped;
+    assert.equal(linux.electron.app.quitted, true);
+
+    const mac = launch({ platform: 'darwin' });
+    await mac.desktop.started;
+    mac.electron.windows[0]?.close();
+    mac.electron.app.emit('window-all-closed');
+    assert.equal(mac.electron.app.quitRequests, 0);
+    mac.electron.app.emit('activate');
+    assert.equal(mac.electron.windows.length, 2, 'the dock icon opens a new window');
+    await mac.quit();
+  });
+
+  it('a quit during start-up closes the server as soon as it is up', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { electron, desktop, started } = launch({
+      startServer: async (options) => {
+        await gate;
+        return startServer(options);
+      },
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    electron.app.quit();
+    release();
+    assert.equal(await desktop.started, 'failed');
+    await desktop.stopped;
+    assert.equal(electron.windows.length, 0);
+    assert.equal(electron.app.quitted, true);
+    const server = started[0];
+    assert.ok(server);
+    await assert.rejects(fetch(`${server.url}/api/openapi.json`));
+  });
+});
