@@ -6,7 +6,7 @@ import { ServiceClient, ServiceError } from '../../server/remote/service-client.
 import { watchTask } from '../../server/remote/watch-task.ts';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
 import { insertTask } from '../../server/tasks/store.ts';
-import { runCli } from '../support/cli.ts';
+import { runCli, startCli } from '../support/cli.ts';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 
 function task(server: TestServer, uuid: string, fields: Partial<BackgroundTask>): BackgroundTask {
@@ -60,16 +60,16 @@ describe('remote service mode: profiles and tasks watch', () => {
   });
 
   it('follows progress until the task ends', async () => {
-    const watching = runCli(['tasks', 'watch', 'moving-task', '--profile', 'staging', '--data-dir', local]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const watching = startCli(['tasks', 'watch', 'moving-task', '--profile', 'staging', '--data-dir', local]);
+    await watching.waitFor(/ 10\.0%/);
     await remote.ctx.db.kysely.updateTable('background_tasks').set({ progress: 60 }).where('uuid', '=', 'moving-task').execute();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await watching.waitFor(/ 60\.0%/);
     await remote.ctx.db.kysely
       .updateTable('background_tasks')
       .set({ status: 'COMPLETED', progress: 100, results: JSON.stringify({ inserted: 3, excluded: 0, excluded_data: [] }) })
       .where('uuid', '=', 'moving-task')
       .execute();
-    const result = await watching;
+    const result = await watching.done;
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stderr.split('\n').filter((l) => /%$/.test(l));
     assert.match(lines[0] ?? '', /^PROCESSING .* 10\.0%$/);

@@ -11,24 +11,59 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `qr-sandbox ARGS` as a real child process with this test's Node. */
-export function runCli(args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, INIT_CWD: REPO_ROOT } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+export interface RunningCli {
+  /** Resolves once stderr or stdout matches, so a test can act on what the command has shown. */
+  waitFor(pattern: RegExp): Promise<void>;
+  done: Promise<CliResult>;
+}
+
+/** Starts `qr-sandbox ARGS` as a real child process with this test's Node. */
+export function startCli(args: string[], options: { input?: string; timeoutMs?: number } = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, INIT_CWD: REPO_ROOT } });
+  let stdout = '';
+  let stderr = '';
+  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
+  const check = () => {
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(stderr) || waiter.pattern.test(stdout)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    check();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    check();
+  });
+  const done = new Promise<CliResult>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`qr-sandbox ${args.join(' ')} did not finish\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, options.timeoutMs ?? 30_000);
+    }, options.timeoutMs ?? 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
   });
+  child.stdin.end(options.input ?? '');
+  return {
+    waitFor: (pattern) =>
+      new Promise<void>((resolve, reject) => {
+        waiters.push({ pattern, resolve });
+        check();
+        done.then(() => reject(new Error(`qr-sandbox ended before printing ${pattern}:\n${stderr}`)), reject);
+      }),
+    done,
+  };
+}
+
+/** Runs `qr-sandbox ARGS` to the end. */
+export function runCli(args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return startCli(args, options).done;
 }
 
 export interface ServeProcess {
