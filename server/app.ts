@@ -10,6 +10,9 @@ import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
+import { registerConfirmationRoutes } from './confirmations/routes.ts';
+import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -29,6 +32,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerApiKeyRoutes(api, ctx);
   registerTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
+  registerWebhookRoutes(api, ctx);
+  registerConfirmationRoutes(api, ctx);
+  registerSettingsRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));
