@@ -133,6 +133,8 @@ export interface WebhookDeliveryTable {
   in_flight: number;
   /** Why a delivery stopped without a successful attempt (schedule used up, webhook deactivated, URL refused). */
   status_reason: string | null;
+  /** When the attempt in flight started (ISO); recovery logs it as interrupted after a crash. */
+  claimed_on: string | null;
   created_on: string;
   updated_on: string;
 }
@@ -142,8 +144,6 @@ export interface WebhookDeliveryAttemptTable {
   delivery_id: string;
   attempt: number;
   attempted_on: string;
-  /** 0 while the attempt is in flight. */
-  finished: number;
   status_code: number | null;
   duration_ms: number | null;
   error: string | null;

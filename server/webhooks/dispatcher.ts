@@ -1,16 +1,16 @@
 import type { AppContext } from '../context.ts';
-import { getSettings } from '../settings/settings.ts';
 import { nowIso } from '../time.ts';
 import { defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
 import {
   claimDueDeliveries,
-  finishAttempt,
+  finishAttempts,
   nextDueAt,
   recoverInterruptedDeliveries,
   type ClaimedAttempt,
   type DeliveryAfterAttempt,
+  type FinishedAttempt,
 } from './dispatch-store.ts';
-import { maxAttempts, nextRetryDelay } from './retry-schedule.ts';
+import { maxAttempts, nextRetryDelay, type RetryScheduleName } from './retry-schedule.ts';
 import { sendDelivery, type SendResult } from './sender.ts';
 import { checkDeliveryTarget } from './url-policy.ts';
 
@@ -44,6 +44,8 @@ export class Dispatcher {
   private pumpAgain = false;
   private stopping = false;
   private unsubscribe: (() => void) | undefined;
+  /** Finished attempts waiting to be written together. */
+  private batch: { items: FinishedAttempt[]; written: Promise<void> } | undefined;
 
   constructor(ctx: AppContext, options: DispatcherOptions = {}) {
     this.ctx = ctx;
@@ -98,7 +100,8 @@ export class Dispatcher {
         for (const claim of claims) this.launch(claim);
         if (claims.length === free) this.pumpAgain = true;
       } while (this.pumpAgain);
-      if (!this.stopping) await this.scheduleNextLook();
+      // While attempts are in flight, each one that ends looks again; when idle, sleep until the next is due.
+      if (!this.stopping && this.inFlight.size === 0) await this.scheduleNextLook();
     } catch (error) {
       this.ctx.logger.error({ err: error }, 'webhook dispatcher could not read the outbox');
       if (!this.stopping) this.setTimer(this.maxIdleMs);
@@ -131,9 +134,7 @@ export class Dispatcher {
   }
 
   private async attempt(claim: ClaimedAttempt): Promise<void> {
-    const { kysely } = this.ctx.db;
-    const settings = await getSettings(kysely, claim.organization_uuid, defaultRetrySchedule(this.ctx.config));
-    const target = await checkDeliveryTarget(claim.url, { allowHttp: settings.allow_http_webhooks });
+    const target = await checkDeliveryTarget(claim.url, { allowHttp: claim.allow_http });
     let result: SendResult;
     let refused = false;
     if (target.ok) {
@@ -145,9 +146,10 @@ export class Dispatcher {
       refused = true;
       result = { ok: false, interrupted: false, status_code: null, duration_ms: 0, error: `Not sent: ${target.problem}`, response_excerpt: null };
     }
-    const next = this.nextState(claim, result, refused, settings.webhook_retry_schedule);
+    const schedule = claim.retry_schedule ?? defaultRetrySchedule(this.ctx.config);
+    const next = this.nextState(claim, result, refused, schedule);
     const { ok: _ok, interrupted: _interrupted, ...outcome } = result;
-    await finishAttempt(kysely, claim, outcome, next, nowIso());
+    await this.record({ claim, outcome, next });
     this.ctx.live.publish({
       type: 'delivery.attempt',
       organization_uuid: claim.organization_uuid,
@@ -157,15 +159,31 @@ export class Dispatcher {
         event_id: claim.event_id,
         event_type: claim.event_type,
         attempt: claim.attempt,
+        attempted_on: claim.attempted_on,
         ...outcome,
         status: next.status,
         next_attempt_on: next.next_attempt_at === null ? null : new Date(next.next_attempt_at).toISOString(),
       },
     });
-    this.ctx.logger.debug({ delivery_id: claim.delivery_id, attempt: claim.attempt, status_code: result.status_code, status: next.status }, 'webhook attempt');
   }
 
-  private nextState(claim: ClaimedAttempt, result: SendResult, refused: boolean, schedule: 'standard' | 'fast'): DeliveryAfterAttempt {
+  /** Attempts that end in the same turn of the event loop are written in one transaction. */
+  private record(finished: FinishedAttempt): Promise<void> {
+    if (!this.batch) {
+      const items: FinishedAttempt[] = [];
+      const written = new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          this.batch = undefined;
+          finishAttempts(this.ctx.db.kysely, items, nowIso()).then(resolve, reject);
+        });
+      });
+      this.batch = { items, written };
+    }
+    this.batch.items.push(finished);
+    return this.batch.written;
+  }
+
+  private nextState(claim: ClaimedAttempt, result: SendResult, refused: boolean, schedule: RetryScheduleName): DeliveryAfterAttempt {
     if (result.ok) return { status: 'delivered', next_attempt_at: null, status_reason: null };
     if (refused) return { status: 'failed', next_attempt_at: null, status_reason: result.error };
     if (result.interrupted) return { status: 'pending', next_attempt_at: Date.now(), status_reason: null };

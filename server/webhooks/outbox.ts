@@ -42,6 +42,7 @@ export async function queueEvent<T>(trx: Kysely<Database>, organizationUuid: str
       schedule_base: 0,
       next_attempt_at: now.getTime(),
       in_flight: 0,
+      claimed_on: null,
       created_on: envelope.created_at,
       updated_on: envelope.created_at,
     })),

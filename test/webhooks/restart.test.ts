@@ -78,11 +78,14 @@ describe('deliveries survive a restart', () => {
         return d?.attempts[0]?.status_code === 500 ? d : undefined;
       });
       await first.stop();
-      // What a crash in the middle of attempt 2 leaves behind: the claim and an unfinished attempt row.
+      // What a crash in the middle of attempt 2 leaves behind: the claim of attempt 2, no outcome.
       const { openConnection } = await import('../../server/db/database.ts');
       const db = openConnection(dataDir);
-      await db.kysely.updateTable('webhook_deliveries').set({ in_flight: 1, attempt_count: 2, next_attempt_at: Date.now() + 3_600_000 }).where('delivery_id', '=', failed.delivery_id).execute();
-      await db.kysely.insertInto('webhook_delivery_attempts').values({ delivery_id: failed.delivery_id, attempt: 2, attempted_on: new Date().toISOString(), finished: 0 }).execute();
+      await db.kysely
+        .updateTable('webhook_deliveries')
+        .set({ in_flight: 1, attempt_count: 2, claimed_on: new Date().toISOString(), next_attempt_at: Date.now() + 3_600_000 })
+        .where('delivery_id', '=', failed.delivery_id)
+        .execute();
       await db.close();
 
       const second = await startWebhookServer({ dataDir, webhookRetrySchedule: 'standard' });

@@ -62,6 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('next_attempt_at', 'integer')
     .addColumn('in_flight', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('status_reason', 'text')
+    .addColumn('claimed_on', 'text')
     .addColumn('created_on', 'text', (c) => c.notNull())
     .addColumn('updated_on', 'text', (c) => c.notNull())
     .execute();
@@ -74,7 +75,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.delivery_id'))
     .addColumn('attempt', 'integer', (c) => c.notNull())
     .addColumn('attempted_on', 'text', (c) => c.notNull())
-    .addColumn('finished', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('status_code', 'integer')
     .addColumn('duration_ms', 'integer')
     .addColumn('error', 'text')
