@@ -36,6 +36,7 @@ describe('webhook delivery to a real local receiver', () => {
       if (request.path === '/flaky') return flaky++ === 0 ? { status: 500, body: 'boom' } : { status: 200, body: 'thanks' };
       if (request.path === '/redirect') return { status: 302, headers: { location: '/elsewhere' } };
       if (request.path === '/slow') return { status: 200, delayMs: 5000 };
+      if (request.path === '/down') return { status: 500, body: 'down' };
       return { status: 200, body: 'ok' };
     });
   });
@@ -131,6 +132,70 @@ describe('webhook delivery to a real local receiver', () => {
     assert.match(delivery.attempts[0]?.error ?? '', /timeout/);
     assert.equal(delivery.status, 'pending');
     assert.ok(delivery.next_attempt_on);
+    await server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
+  });
+
+  test('redeliver sends a delivered delivery again: same delivery id, next attempt number', async () => {
+    const webhook = await register(server, { url: `${receiver.url}/again`, events: ['service_confirmation.check_in'] });
+    await simulate(server, 'service_confirmation.check_in');
+    const first = await waitFor('the first delivery', async () => {
+      const [d] = await deliveries(server, webhook.uuid);
+      return d?.status === 'delivered' ? d : undefined;
+    });
+    const res = await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/${first.delivery_id}/redeliver`, { method: 'POST' });
+    assert.equal(res.status, 202, await res.clone().text());
+    assert.equal(((await res.json()) as Delivery).status, 'pending');
+    const again = await waitFor('the redelivery', async () => {
+      const [d] = await deliveries(server, webhook.uuid);
+      return d?.status === 'delivered' && d.attempt_count === 2 ? d : undefined;
+    });
+    assert.deepEqual(again.attempts.map((a) => [a.attempt, a.status_code]), [
+      [1, 200],
+      [2, 200],
+    ]);
+    const requests = receiver.received.filter((r) => r.path === '/again');
+    assert.deepEqual(requests.map((r) => [r.headers['x-service-delivery-id'], r.headers['x-service-attempt']]), [
+      [first.delivery_id, '1'],
+      [first.delivery_id, '2'],
+    ]);
+    assert.equal((await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/no-such-id/redeliver`, { method: 'POST' })).status, 404);
+    await server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
+  });
+
+  test('deactivating a webhook stops its pending retries; redeliver then asks to activate it', async () => {
+    const webhook = await register(server, { url: `${receiver.url}/down`, events: ['service_confirmation.check_out'] });
+    await simulate(server, 'service_confirmation.check_out');
+    const failing = await waitFor('the first failed attempt', async () => {
+      const [d] = await deliveries(server, webhook.uuid);
+      return d?.attempts[0]?.status_code === 500 ? d : undefined;
+    });
+    const patched = await server.request(`/api/webhooks/uuid/${webhook.uuid}`, jsonBody({ is_active: false }, 'PATCH'));
+    assert.equal(patched.status, 200);
+    const stopped = await waitFor('the delivery to stop', async () => {
+      const [d] = await deliveries(server, webhook.uuid);
+      return d?.status === 'failed' ? d : undefined;
+    });
+    assert.match(stopped.status_reason ?? '', /inactive|deactivated/);
+    assert.equal(stopped.next_attempt_on, null);
+    const res = await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/${failing.delivery_id}/redeliver`, { method: 'POST' });
+    assert.equal(res.status, 409);
+    assert.match(((await res.json()) as { error: { message: string } }).error.message, /activate/);
+    await server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
+  });
+
+  test('the URL is checked again before each attempt', async () => {
+    const allow = (value: boolean) => server.request('/api/settings', jsonBody({ allow_http_webhooks: value }, 'PATCH'));
+    assert.equal((await allow(true)).status, 200);
+    const webhook = await register(server, { url: 'http://192.0.2.10:9/hook', events: ['service_confirmation.check_out'] });
+    assert.equal((await allow(false)).status, 200);
+    await simulate(server, 'service_confirmation.check_out');
+    const refused = await waitFor('the refused attempt', async () => {
+      const [d] = await deliveries(server, webhook.uuid);
+      return d?.status === 'failed' ? d : undefined;
+    });
+    assert.match(refused.attempts[0]?.error ?? '', /^Not sent: Plain http:\/\/ is allowed only to this machine/);
+    assert.equal(refused.attempts[0]?.status_code, null);
+    assert.equal(refused.attempt_count, 1);
     await server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
   });
 });
