@@ -78,7 +78,10 @@ export const createConfirmationBodySchema = z.strictObject({
   note: z.string().max(2000).optional(),
   user: userSchema.partial({ uuid: true }).optional().describe("Default the organization's demo field worker"),
   company: companySchema.partial({ uuid: true }).optional(),
-  user_geolocation: geolocationSchema.partial({ address: true }).optional().describe('Default a position at the QR code'),
+  user_geolocation: z
+    .object({ address: z.string().optional(), lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
+    .optional()
+    .describe('Default a position at the QR code'),
   location_verified: z.boolean().optional(),
   checked_in_at: isoMillis.optional(),
   checked_out_at: isoMillis.optional(),

@@ -198,4 +198,37 @@ describe('webhook delivery to a real local receiver', () => {
     assert.equal(refused.attempt_count, 1);
     await server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
   });
+
+  test('POST /api/service-confirmations emits its event, and each attempt is published on the live bus', async () => {
+    const webhook = await register(server, { url: `${receiver.url}/created`, events: ['service_confirmation.delivery'] });
+    const attempts: unknown[] = [];
+    const unsubscribe = server.ctx.live.subscribe((event) => {
+      if (event.type === 'delivery.attempt') attempts.push(event.data);
+    });
+    try {
+      const qr = (await simulate(server, 'service_confirmation.check_in')).event.data as { qr_code_uuid?: string };
+      const res = await server.request(
+        '/api/service-confirmations',
+        jsonBody({ organization_uuid: server.organizationUuid, qr_code_uuid: qr.qr_code_uuid, status: 'DELIVERY', note: 'Signed by reception' }),
+      );
+      assert.equal(res.status, 201, await res.clone().text());
+      const record = (await res.json()) as { uuid: string };
+      const request = await waitFor('the delivery', () => receiver.received.find((r) => r.path === '/created'));
+      const signature = String(request.headers['x-service-signature']);
+      const opened = open(request.body, signature, webhook.secret);
+      assert.equal(opened.verified, true);
+      const envelope = opened.json as { type: string; data: unknown };
+      assert.equal(envelope.type, 'service_confirmation.delivery');
+      assert.deepEqual(envelope.data, record);
+      const published = await waitFor('the live event', () =>
+        attempts.find((a) => (a as { webhook_uuid: string }).webhook_uuid === webhook.uuid) as { status: string; status_code: number; attempt: number } | undefined,
+      );
+      assert.equal(published.status, 'delivered');
+      assert.equal(published.status_code, 200);
+      assert.equal(published.attempt, 1);
+    } finally {
+      unsubscribe();
+      await server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
+    }
+  });
 });
