@@ -29,9 +29,10 @@ export interface DispatcherOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 16;
-const BUSY_LOOK_MS = 1000;
 /** Half the slots: a webhook whose receiver hangs cannot hold up the others. */
 export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 8;
+/** While attempts are in flight, look at the outbox at least this often (retries falling due). */
+const BUSY_LOOK_MS = 1000;
 
 /**
  * Sends due deliveries from the SQLite outbox: wakes on new events and on a timer, claims due
