@@ -11,6 +11,9 @@ import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
+import { registerConfirmationRoutes } from './confirmations/routes.ts';
+import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -31,6 +34,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
+  registerWebhookRoutes(api, ctx);
+  registerConfirmationRoutes(api, ctx);
+  registerSettingsRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

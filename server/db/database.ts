@@ -84,7 +84,8 @@ async function migrate(db: Db): Promise<void> {
         'which this version does not know). Upgrade QR Sandbox or use another --data-dir.',
     );
   }
-  const migrator = new Migrator({ db: db.kysely, provider });
+  // Capabilities land in any order and own separate tables, so a later-numbered one may already be applied.
+  const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer } from '../../server/server.ts';
+import { startServer, type RunningServer, type ServeOptions } from '../../server/server.ts';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -22,10 +22,10 @@ export function bearer(credentials: { api_key: string; api_secret: string }): st
   return `Bearer ${credentials.api_key}:${credentials.api_secret}`;
 }
 
-/** A real server on an ephemeral loopback port with a fresh data dir. */
-export async function startTestServer(options: { dataDir?: string } = {}): Promise<TestServer> {
+/** A real server on an ephemeral loopback port with a fresh data dir (removed at stop unless given). */
+export async function startTestServer(options: Partial<ServeOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const running = await startServer({ dataDir, port: 0, logLevel: 'debug' });
+  const running = await startServer({ port: 0, logLevel: 'debug', ...options, dataDir });
   const credentials = running.credentials;
   if (!credentials) throw new Error('test server started without demo credentials');
   const auth = bearer(credentials);
