@@ -9,10 +9,11 @@ export function shellQuote(text: string): string {
 
 /** The curl command that makes the same call, with the secret masked unless revealed. */
 export function toCurl(request: ApiRequest, options: { origin: string; credential: Credential | null; revealSecret: boolean; download?: boolean }): string {
-  const parts = ['curl -sS'];
-  if (options.download) parts[0] += ' -OJ';
-  if (request.method !== 'GET') parts.push(`-X ${request.method}`);
-  parts.push(shellQuote(requestUrl(request, options.origin)));
+  const first = ['curl -sS'];
+  if (options.download) first.push('-OJ');
+  if (request.method !== 'GET') first.push(`-X ${request.method}`);
+  first.push(shellQuote(requestUrl(request, options.origin)));
+  const parts = [first.join(' ')];
   if (options.credential) {
     const secret = options.revealSecret ? options.credential.apiSecret : MASKED_SECRET;
     parts.push(`-H ${shellQuote(`Authorization: Bearer ${options.credential.apiKey}:${secret}`)}`);

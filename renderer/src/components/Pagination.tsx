@@ -1,3 +1,5 @@
+import { SelectField } from './SelectField.tsx';
+
 const PER_PAGE_CHOICES = [10, 25, 50, 100];
 
 export function Pagination({
@@ -24,16 +26,13 @@ export function Pagination({
       <span className="pagination-summary" role="status">
         {total === 0 ? `No ${noun[1]}` : `${first.toLocaleString()}–${last.toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? noun[0] : noun[1]}`}
       </span>
-      <label className="inline-field">
-        Per page
-        <select value={perPage} onChange={(e) => onPerPage(Number(e.target.value))}>
-          {PER_PAGE_CHOICES.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label="Per page" value={perPage} onChange={(v) => onPerPage(Number(v))}>
+        {PER_PAGE_CHOICES.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </SelectField>
       <div className="pagination-buttons">
         <button type="button" className="button button-small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
           Previous page

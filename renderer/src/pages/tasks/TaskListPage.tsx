@@ -9,6 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Pagination } from '../../components/Pagination.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
+import { SelectField } from '../../components/SelectField.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, useSearchParams } from '../../router.tsx';
@@ -67,28 +68,22 @@ export function TaskListPage() {
       />
       <section className="panel" aria-label="Task list">
         <div className="toolbar">
-          <label className="inline-field">
-            Task type
-            <select value={taskType} onChange={(e) => setParams({ task_type: e.target.value, page: null })}>
-              <option value="">All types</option>
-              {TASK_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {taskTypeLabel(t)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="inline-field">
-            Status
-            <select value={status} onChange={(e) => setParams({ status: e.target.value, page: null })}>
-              <option value="">All statuses</option>
-              {TASK_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s.charAt(0) + s.slice(1).toLowerCase()}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="Task type" value={taskType} onChange={(v) => setParams({ task_type: v, page: null })}>
+            <option value="">All types</option>
+            {TASK_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {taskTypeLabel(t)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Status" value={status} onChange={(v) => setParams({ status: v, page: null })}>
+            <option value="">All statuses</option>
+            {TASK_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.charAt(0) + s.slice(1).toLowerCase()}
+              </option>
+            ))}
+          </SelectField>
           {filtered && (
             <button type="button" className="button button-small button-quiet" onClick={() => setParams({ task_type: null, status: null, page: null })}>
               Clear filters
