@@ -146,6 +146,13 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await row.getByText('Completed').waitFor();
     await row.getByText('7 inserted, 0 excluded').waitFor();
     assert.equal(await bar.getAttribute('aria-valuenow'), '100');
+
+    // A task started after the page loaded shows up at the top of the first page.
+    const started = makeTask(org, { status: 'PROCESSING', progress: 3, results: null, created_on: at(50), updated_on: at(50), metadata: { filename: 'new.csv' } });
+    await seedTasks(server.ctx.db.kysely, [started]);
+    server.ctx.live.publish({ type: 'task.progress', organization_uuid: org, data: started });
+    await table.locator(`tbody tr:first-child[data-task-uuid="${started.uuid}"]`).waitFor();
+    await page.getByText('1–10 of 24 tasks').waitFor();
   });
 
   test('task page: 12,000 excluded rows stay windowed while scrolling and filtering', async () => {
@@ -194,8 +201,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('table', { name: 'API keys' }).waitFor();
 
     await page.getByRole('button', { name: 'Create API key' }).click();
-    await page.locator('#key-name-problem').waitFor();
-    await page.getByRole('alert').filter({ hasText: 'Please check the input' }).waitFor();
+    await page.locator('#key-name-problem').filter({ hasText: 'Give the key a name' }).waitFor();
     assert.equal(await page.getByLabel('Name').getAttribute('aria-invalid'), 'true');
 
     await page.getByLabel('Name').fill('CI import job');
@@ -244,6 +250,20 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     const notice = other.getByRole('alert').filter({ hasText: 'You were signed out' });
     await notice.waitFor();
     await other.getByRole('button', { name: 'Sign in' }).waitFor();
+
+    // An API error appears in plain words where it happened: the key was revoked elsewhere meanwhile.
+    const gone = await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'Old script' }));
+    const goneKey = ((await gone.json()) as { api_key: string }).api_key;
+    await page.reload();
+    await page.getByRole('button', { name: 'Revoke Old script' }).click();
+    assert.equal((await server.request(`/api/api-keys/${goneKey}`, { method: 'DELETE' })).status, 204);
+    const goneDialog = page.getByRole('dialog', { name: 'Revoke “Old script”?' });
+    await goneDialog.getByRole('button', { name: 'Revoke key' }).click();
+    const goneAlert = goneDialog.getByRole('alert');
+    await goneAlert.waitFor();
+    assert.match(await goneAlert.innerText(), new RegExp(`Not found\\. API key ${goneKey} not found`));
+    await goneDialog.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await page.getByRole('dialog').count(), 0);
 
     const mine = page.getByRole('button', { name: 'Revoke Demo Organization admin' });
     assert.equal(await mine.isDisabled(), true, 'the key in use cannot be revoked from here');

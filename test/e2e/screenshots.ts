@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
+import { createOrganization } from '../../server/orgs/organizations.ts';
 import { startTestServer } from '../support/server.ts';
 import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
@@ -29,6 +30,7 @@ await seedTasks(server.ctx.db.kysely, [
 ]);
 const credential = server.credentials;
 if (!credential) throw new Error('no credential');
+const empty = await createOrganization(server.ctx.db.kysely, { name: 'Empty Org' });
 const browser = await launchBrowser();
 const pages = ['/tasks', `/tasks/${big.uuid}`, '/settings', '/imports', '/qrcodes', '/appointments', '/webhooks', '/inspector', '/decrypt', '/nowhere'];
 try {
@@ -50,6 +52,38 @@ try {
         const name = pagePath.split('/').filter(Boolean).join('-').replace(big.uuid, 'detail') || 'home';
         await gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
       }
+      const shot = (name: string) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
+      await gui.page.goto(`${server.url}/tasks`);
+      await gui.page.getByText('Show curl').click();
+      await shot('state-tasks-curl');
+      await gui.page.goto(`${server.url}/settings`);
+      await gui.page.getByLabel('Name').fill('CI import job');
+      await gui.page.getByRole('button', { name: 'Create API key' }).click();
+      await gui.page.getByRole('region', { name: /created/ }).waitFor();
+      await shot('state-settings-new-key');
+      await gui.page.getByRole('button', { name: 'Done' }).click();
+      await gui.page.getByRole('button', { name: 'Revoke CI import job' }).click();
+      await gui.page.getByRole('dialog').waitFor();
+      await shot('state-settings-revoke-dialog');
+      await gui.page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+      await gui.page.getByRole('button', { name: 'Create API key' }).click();
+      await gui.page.getByRole('alert').waitFor();
+      await shot('state-settings-validation');
+      await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
+      await gui.page.getByText('No tasks match these filters').waitFor();
+      await shot('state-tasks-no-match');
+      await gui.page.goto(`${server.url}/tasks/00000000-0000-0000-0000-000000000000`);
+      await gui.page.getByRole('alert').waitFor();
+      await shot('state-task-not-found');
+      await gui.page.getByRole('button', { name: 'Sign out' }).click();
+      await gui.page.goto(`${server.url}/tasks#key=${empty.api_key}:${empty.api_secret}`);
+      await gui.page.getByText('No background tasks yet').waitFor();
+      await shot('state-tasks-empty');
+      await gui.page.getByRole('button', { name: 'Sign out' }).click();
+      await gui.page.getByLabel('API key and secret').fill('qrs_abc:wrong');
+      await gui.page.getByRole('button', { name: 'Sign in' }).click();
+      await gui.page.getByRole('alert').waitFor();
+      await shot('state-signin-wrong');
       if (gui.problems.length) process.stderr.write(`${gui.problems.join('\n')}\n`);
       await gui.close();
     }

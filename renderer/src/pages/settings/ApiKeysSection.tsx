@@ -98,11 +98,14 @@ export function ApiKeysSection() {
     setName('');
     keys.reload();
   });
-  const nameProblem = fieldProblem(create.error, 'name');
+  const [nameMissing, setNameMissing] = useState(false);
+  const nameProblem = nameMissing ? 'Give the key a name that says what it is for.' : fieldProblem(create.error, 'name');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setRevokedName(null);
+    setNameMissing(name.trim() === '');
+    if (name.trim() === '') return;
     void create.run();
   };
 
@@ -185,7 +188,10 @@ export function ApiKeysSection() {
               <span className="field-label">Name</span>
               <input
                 value={name}
-                onChange={(e) => setName(e.target.value)}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  setNameMissing(false);
+                }}
                 placeholder="What the key is for, e.g. CI import job"
                 maxLength={200}
                 aria-invalid={nameProblem ? true : undefined}
@@ -216,7 +222,7 @@ export function ApiKeysSection() {
               </button>
             </div>
           </div>
-          <ErrorNotice error={create.error} onDismiss={create.clearError} />
+          <ErrorNotice error={create.error} onDismiss={create.clearError} fieldsShown={['name']} />
           <CurlDisclosure request={createRequest} />
         </form>
       )}

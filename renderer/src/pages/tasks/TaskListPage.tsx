@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import { type BackgroundTask, type Page, TASK_STATUSES, TASK_TYPES } from '../../api/types.ts';
 import { useApiQuery } from '../../api/use-api.ts';
@@ -39,13 +39,20 @@ export function TaskListPage() {
   const tasks = useApiQuery<Page<BackgroundTask>>(request);
   const { data, setData, reload } = tasks;
 
+  const lastReload = useRef(0);
   const applyLive = (task: BackgroundTask) => {
-    if (!data?.items.some((t) => t.uuid === task.uuid)) {
-      // A task this page does not show yet: the first page of an unfiltered list should show it.
-      if (page === 1 && !filtered) reload();
+    if (!data) return;
+    if (data.items.some((t) => t.uuid === task.uuid)) {
+      setData((current) => current && { ...current, items: current.items.map((t) => (t.uuid === task.uuid ? { ...t, ...task } : t)) });
       return;
     }
-    setData((current) => current && { ...current, items: current.items.map((t) => (t.uuid === task.uuid ? { ...t, ...task } : t)) });
+    // A task started after this page was loaded belongs at the top of the first page.
+    const newest = data.items[0]?.created_on ?? '';
+    const matches = (taskType === '' || task.task_type === taskType) && (status === '' || task.status === status);
+    if (page === 1 && matches && task.created_on >= newest && Date.now() - lastReload.current > 1_000) {
+      lastReload.current = Date.now();
+      reload();
+    }
   };
   useLiveEvent('task.progress', applyLive);
   useLiveEvent('task.finished', applyLive);
