@@ -83,7 +83,12 @@ async function main(args: string[]): Promise<number> {
     const reason = error instanceof Error ? error.message : String(error);
     process.stderr.write(`Could not build the GUI: ${reason}\n`);
     if (!warnOnly) return 1;
-    process.stderr.write('Starting without it; the API works, and / explains how to build the GUI (npm ci, then npm run build:renderer).\n');
+    const previous = fs.existsSync(path.join(rendererDistDir, 'index.html'));
+    process.stderr.write(
+      previous
+        ? 'Serving the previous build of the GUI; run npm run build:renderer after fixing the error.\n'
+        : 'Starting without it; the API works, and / explains how to build the GUI (npm ci, then npm run build:renderer).\n',
+    );
     return 0;
   }
 }

@@ -67,7 +67,7 @@ try {
       await shot('state-settings-revoke-dialog');
       await gui.page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
       await gui.page.getByRole('button', { name: 'Create API key' }).click();
-      await gui.page.getByRole('alert').waitFor();
+      await gui.page.locator('#key-name-problem').waitFor();
       await shot('state-settings-validation');
       await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
       await gui.page.getByText('No tasks match these filters').waitFor();
