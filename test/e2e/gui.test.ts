@@ -3,10 +3,12 @@
  * whole file, one fresh context (own sessionStorage) per flow.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
+import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
@@ -82,13 +84,44 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'joined by a colon' }).waitFor();
 
-    await field.fill(`${server.credentials?.api_key}:${server.credentials?.api_secret}`);
+    // The whole sign-in link pasted into the form works too.
+    await field.fill(signInLink);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('qr-sandbox.credential')), null);
+  });
+
+  test('live updates come back after the server restarts, with a fresh token', async () => {
+    const dataDir = tempDataDir();
+    const first = await startServer({ dataDir, port: 0, logLevel: 'warn' });
+    let second: RunningServer | undefined;
+    try {
+      const c = first.credentials;
+      assert.ok(c);
+      const task = makeTask(c.organization_uuid, { status: 'PROCESSING', progress: 5, results: null });
+      await seedTasks(first.ctx.db.kysely, [task]);
+      const page = await newPage();
+      await page.goto(`${first.url}/tasks/${task.uuid}#key=${c.api_key}:${c.api_secret}`);
+      await waitForLive(page);
+      let tokens = 0;
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/live/tokens')) tokens += 1;
+      });
+      await first.close();
+      await page.getByRole('status', { name: 'Live updates' }).filter({ hasText: 'Reconnecting' }).waitFor();
+      second = await startServer({ dataDir, port: first.port, logLevel: 'warn' });
+      await waitForLive(page);
+      assert.ok(tokens >= 1, 'a new live token was fetched');
+      second.ctx.live.publish({ type: 'task.progress', organization_uuid: c.organization_uuid, data: { ...task, progress: 64 } });
+      await page.locator('[role=progressbar][aria-label="Task progress"][aria-valuenow="64"]').waitFor();
+    } finally {
+      await first.close();
+      await second?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('a wrong key in the link brings the form with a plain message', async () => {
