@@ -12,8 +12,8 @@ import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from 
 import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
+// The runner prints the reason next to SKIP when Chromium is missing.
 const skip = browserUnavailable();
-if (skip) process.stdout.write(`# ${skip}\n`);
 
 describe('GUI in Chromium', { skip: skip ?? false }, () => {
   let server: TestServer;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Debian's Chromium; QR_SANDBOX_CHROMIUM points elsewhere. */
+export const CHROMIUM_PATH = process.env.QR_SANDBOX_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Why browser tests cannot run here, or null when they can. */
 export function browserUnavailable(): string | null {
