@@ -195,7 +195,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await seedTasks(server.ctx.db.kysely, [task]);
 
     const page = await signedInPage(`/tasks/${task.uuid}`);
-    const table = page.getByRole('table', { name: 'Excluded rows' });
+    const table = page.getByRole('grid', { name: 'Excluded rows' });
     await table.waitFor();
     assert.equal(await table.getAttribute('aria-rowcount'), String(rows.length + 1));
     const rendered = () => table.getByRole('row').count();
@@ -208,10 +208,24 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     assert.ok(last);
     const lastRow = table.locator(`[role=row][aria-rowindex="${rows.length + 1}"]`);
     await lastRow.waitFor();
-    const cells = await lastRow.getByRole('cell').allInnerTexts();
+    const cells = await lastRow.getByRole('gridcell').allInnerTexts();
     assert.deepEqual(cells.slice(0, 3), [String(last.index), String(last.index + 2), last.error], 'index, row number, reason');
     assert.equal(cells[3], last.row.location);
     assert.ok((await rendered()) < 80, 'still windowed at the bottom');
+
+    await lastRow.click();
+    const details = page.getByRole('region', { name: `Excluded row ${last.index + 2}` });
+    await details.getByText(last.error).waitFor();
+    assert.equal(await details.getByText(last.row.address_line_1, { exact: true }).count(), 1);
+
+    // Keyboard: Home then Enter opens the first row.
+    await table.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    const first = rows[0];
+    assert.ok(first);
+    await page.getByRole('region', { name: `Excluded row ${first.index + 2}` }).waitFor();
+    assert.ok((await rendered()) < 80, 'back at the top, still windowed');
 
     await page.getByLabel('Find in excluded rows').fill('could not be located');
     await page.getByText('4,000 of 12,000 rows match').waitFor();

@@ -53,6 +53,10 @@ try {
         await gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
       }
       const shot = (name: string) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
+      await gui.page.goto(`${server.url}/tasks/${big.uuid}`);
+      await gui.page.getByRole('grid', { name: 'Excluded rows' }).locator('[aria-rowindex="4"]').click();
+      await gui.page.getByRole('region', { name: /Excluded row \d/ }).scrollIntoViewIfNeeded();
+      await shot('state-task-row-details');
       await gui.page.goto(`${server.url}/tasks`);
       await gui.page.getByText('Show curl').click();
       await shot('state-tasks-curl');
