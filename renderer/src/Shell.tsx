@@ -92,7 +92,7 @@ export function Shell() {
               {session.name} · {session.role}
             </span>
           </div>
-          <button type="button" className="button button-small button-quiet" onClick={() => signOut()}>
+          <button type="button" className="button button-small sign-out" onClick={() => signOut()}>
             Sign out
           </button>
         </div>

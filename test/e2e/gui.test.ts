@@ -268,6 +268,10 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     const panel = page.getByRole('region', { name: /API key “CI import job” created/ });
     await panel.waitFor();
     const credential = await panel.getByLabel('Key and secret').inputValue();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await panel.getByRole('button', { name: 'Copy key and secret' }).click();
+    await panel.getByText('✓ Copied').waitFor();
+    assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), credential);
     const [apiKey, apiSecret] = credential.split(':');
     assert.ok(apiKey && apiSecret);
     const session = await fetch(`${server.url}/api/session`, { headers: { authorization: bearer({ api_key: apiKey, api_secret: apiSecret }) } });
