@@ -233,6 +233,7 @@ export function ApiKeysSection() {
           onRevoked={() => {
             setRevokedName(revoking.name);
             setRevoking(null);
+            keys.setData((current) => current && { items: current.items.filter((k) => k.api_key !== revoking.api_key) });
             keys.reload();
           }}
         />
