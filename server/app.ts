@@ -4,6 +4,7 @@ import { registerApiKeyRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { Api } from './http/api.ts';
 import { renderDocsPage } from './http/docs-page.ts';
+import { registerGuiRoutes } from './http/gui.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
@@ -42,9 +43,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));
   app.use(api.router);
   app.use('/api', apiNotFound);
-  app.get('/', (_req, res) => {
-    res.type('html').send('<!doctype html><title>QR Sandbox</title><p>QR Sandbox is running. API reference: <a href="/api/docs">/api/docs</a></p>');
-  });
+  registerGuiRoutes(app);
   app.use(errorHandler(ctx.logger));
   return { app, api, liveStreams };
 }

@@ -4,10 +4,26 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { nowIso } from '../time.ts';
 import { issueApiKey } from './keys.ts';
 import { requireOrganization } from './principal.ts';
-import { apiKeyListSchema, apiKeyParamsSchema, createApiKeyBodySchema, issuedApiKeySchema } from './schemas.ts';
-import { listKeys, revokeKey } from './store.ts';
+import { apiKeyListSchema, apiKeyParamsSchema, createApiKeyBodySchema, issuedApiKeySchema, sessionSchema } from './schemas.ts';
+import { findKeyWithOrganization, listKeys, revokeKey } from './store.ts';
 
 export function registerApiKeyRoutes(api: Api, ctx: AppContext): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/session',
+      tag: 'API keys',
+      summary: 'Who the credential in use is: its key, name, role and organization.',
+      description: 'Clients that hold only <api_key>:<api_secret> (the GUI after signing in) learn their organization_uuid here.',
+      response: sessionSchema,
+    },
+    async ({ principal }) => {
+      const session = await findKeyWithOrganization(ctx.db.kysely, principal.apiKey);
+      if (!session) throw new ApiError('UNAUTHORIZED', 'Invalid API key or secret.');
+      return session;
+    },
+  );
+
   api.route(
     {
       method: 'post',

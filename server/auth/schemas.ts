@@ -24,3 +24,13 @@ export const apiKeySchema = z.object({
 
 export const apiKeyListSchema = z.object({ items: z.array(apiKeySchema) });
 export const apiKeyParamsSchema = z.object({ api_key: z.string() });
+
+/** Who the credential in use is: what a client (the GUI) needs to know after signing in. */
+export const sessionSchema = z.object({
+  api_key: z.string(),
+  name: z.string().describe('Name of the API key'),
+  role: roleSchema,
+  organization_uuid: z.string(),
+  organization_name: z.string(),
+});
+export type Session = z.infer<typeof sessionSchema>;

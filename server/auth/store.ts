@@ -29,3 +29,14 @@ export async function revokeKey(db: Kysely<Database>, organizationUuid: string, 
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The active key with its organization's name, or undefined once revoked. */
+export function findKeyWithOrganization(db: Kysely<Database>, apiKey: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('organizations', 'organizations.uuid', 'api_keys.organization_uuid')
+    .select(['api_keys.api_key', 'api_keys.name', 'api_keys.role', 'api_keys.organization_uuid', 'organizations.name as organization_name'])
+    .where('api_keys.api_key', '=', apiKey)
+    .where('api_keys.revoked_on', 'is', null)
+    .executeTakeFirst();
+}

@@ -1,11 +1,7 @@
 import { EventEmitter } from 'node:events';
+import type { LiveEvent } from './schemas.ts';
 
-/** One update for GUI clients, e.g. task.progress, task.finished, delivery.attempt, inbox.message. */
-export interface LiveEvent {
-  type: string;
-  organization_uuid: string;
-  data: unknown;
-}
+export type { LiveEvent };
 
 /** In-process fan-out of live events to the open /api/live streams. */
 export class LiveBus {

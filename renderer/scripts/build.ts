@@ -1,0 +1,98 @@
+/**
+ * Builds the GUI (renderer/) into dist/renderer/, which the server serves at /.
+ *   node renderer/scripts/build.ts               build now
+ *   node renderer/scripts/build.ts --if-stale    build only when the sources changed since the last build
+ *   ... --warn-only                              a failed build prints a warning and exits 0 (npm run serve: the API still starts)
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const rootDir = fileURLToPath(new URL('../../', import.meta.url));
+export const rendererDistDir = path.join(rootDir, 'dist', 'renderer');
+const STAMP_FILE = '.build-stamp';
+const INPUTS = ['renderer/src', 'renderer/public', 'renderer/index.html', 'renderer/vite.config.ts', 'package-lock.json'];
+
+function listFiles(entry: string): string[] {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return [];
+  if (!stat.isDirectory()) return [entry];
+  return fs
+    .readdirSync(entry)
+    .sort()
+    .flatMap((name) => listFiles(path.join(entry, name)));
+}
+
+/** Changes when any input file is added, removed, or touched. */
+export function sourceFingerprint(): string {
+  const hash = createHash('sha256');
+  for (const file of INPUTS.flatMap((input) => listFiles(path.join(rootDir, input)))) {
+    const stat = fs.statSync(file);
+    hash.update(`${path.relative(rootDir, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
+  }
+  return hash.digest('hex');
+}
+
+export function isBuildFresh(): boolean {
+  try {
+    const stamp = fs.readFileSync(path.join(rendererDistDir, STAMP_FILE), 'utf8').trim();
+    return stamp === sourceFingerprint() && fs.existsSync(path.join(rendererDistDir, 'index.html'));
+  } catch {
+    return false;
+  }
+}
+
+/** Builds into a fresh folder and swaps it in, so a running server never serves half a build. */
+export async function buildRenderer(): Promise<void> {
+  const fingerprint = sourceFingerprint();
+  const { build } = await import('vite');
+  const { default: config } = await import('../vite.config.ts');
+  const staging = `${rendererDistDir}.building-${process.pid}`;
+  const previous = `${rendererDistDir}.previous-${process.pid}`;
+  try {
+    await build({ ...config, configFile: false, build: { ...config.build, outDir: staging } });
+    fs.writeFileSync(path.join(staging, STAMP_FILE), `${fingerprint}\n`);
+    if (fs.existsSync(rendererDistDir)) fs.renameSync(rendererDistDir, previous);
+    fs.renameSync(staging, rendererDistDir);
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.rmSync(previous, { recursive: true, force: true });
+  }
+}
+
+export async function ensureRendererBuild(options: { quiet?: boolean } = {}): Promise<void> {
+  if (isBuildFresh()) return;
+  const started = performance.now();
+  if (!options.quiet) process.stdout.write('Building the GUI (renderer/ -> dist/renderer/)...\n');
+  await buildRenderer();
+  if (!options.quiet) process.stdout.write(`GUI built in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
+}
+
+async function main(args: string[]): Promise<number> {
+  const warnOnly = args.includes('--warn-only');
+  try {
+    if (args.includes('--if-stale')) await ensureRendererBuild();
+    else {
+      process.stdout.write('Building the GUI (renderer/ -> dist/renderer/)...\n');
+      await buildRenderer();
+      process.stdout.write('GUI built.\n');
+    }
+    return 0;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`Could not build the GUI: ${reason}\n`);
+    if (!warnOnly) return 1;
+    const previous = fs.existsSync(path.join(rendererDistDir, 'index.html'));
+    process.stderr.write(
+      previous
+        ? 'Serving the previous build of the GUI; run npm run build:renderer after fixing the error.\n'
+        : 'Starting without it; the API works, and / explains how to build the GUI (npm ci, then npm run build:renderer).\n',
+    );
+    return 0;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,46 @@
+import { ApiFailure } from './client.ts';
+
+export interface PlainError {
+  /** A short headline in plain words. */
+  title: string;
+  /** What happened and what to do, mostly the server's own message. */
+  message: string;
+  /** Field problems: the field as a person would name it, and what is wrong with it. */
+  fields: { field: string; message: string }[];
+}
+
+const titles: Record<string, string> = {
+  UNAUTHORIZED: 'Not signed in',
+  FORBIDDEN: 'Not allowed',
+  NOT_FOUND: 'Not found',
+  VALIDATION_ERROR: 'Please check the input',
+  PAYLOAD_TOO_LARGE: 'Too large',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported format',
+  CONFLICT: 'Cannot do that now',
+  TOO_MANY_REQUESTS: 'Too many attempts',
+  INTERNAL: 'Something went wrong in the server',
+};
+
+/** "body.name" → "name", "query.per_page" → "per page". */
+export function fieldLabel(path: string): string {
+  return path.replace(/^(body|query|path)\.?/, '').replace(/_/g, ' ') || 'the request';
+}
+
+export function describeError(error: unknown): PlainError {
+  if (error instanceof ApiFailure) {
+    const fields = error.details.map((d) => ({ field: fieldLabel(d.path), message: d.message }));
+    let message = error.message;
+    if (error.code === 'VALIDATION_ERROR' && fields.length > 0) message = 'The server did not accept some fields:';
+    if (error.code === 'TOO_MANY_REQUESTS' && error.retryAfterSeconds) message += ` Try again in ${error.retryAfterSeconds} s.`;
+    const title = error.status === 0 ? 'Server not reachable' : (error.code && titles[error.code]) || `Request failed (${error.status})`;
+    return { title, message, fields };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { title: 'Something went wrong in this page', message, fields: [] };
+}
+
+/** The problem the server named for one field, to show next to that field. */
+export function fieldProblem(error: unknown, field: string): string | undefined {
+  if (!(error instanceof ApiFailure)) return undefined;
+  return error.details.find((d) => d.path === `body.${field}` || d.path === `query.${field}` || d.path === field)?.message;
+}

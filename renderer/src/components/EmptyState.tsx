@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <svg className="empty-icon" viewBox="0 0 48 48" aria-hidden="true">
+        <rect x="6" y="6" width="14" height="14" rx="3" />
+        <rect x="28" y="6" width="14" height="14" rx="3" />
+        <rect x="6" y="28" width="14" height="14" rx="3" />
+        <path d="M28 28h5v5h-5zM37 28h5v5h-5zM28 37h5v5h-5zM37 37h5v5h-5z" />
+      </svg>
+      <h2 className="empty-title">{title}</h2>
+      {children && <div className="empty-text">{children}</div>}
+      {action && <div className="empty-action">{action}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { type ReactNode, useId } from 'react';
+
+/**
+ * A label beside a select. The label points at the select (for) instead of wrapping it, so
+ * its accessible name is just the label, not the label plus every option.
+ */
+export function SelectField({ label, value, onChange, children }: { label: string; value: string | number; onChange(value: string): void; children: ReactNode }) {
+  const id = useId();
+  return (
+    <span className="inline-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {children}
+      </select>
+    </span>
+  );
+}

@@ -1,0 +1,12 @@
+import type { BackgroundTask } from '../api/types.ts';
+
+/**
+ * The data of each live event type the GUI listens to (GET /api/live). A capability that
+ * publishes a new type (delivery.attempt, inbox.message…) adds it here with its data type.
+ */
+export interface LiveEventData {
+  'task.progress': BackgroundTask;
+  'task.finished': BackgroundTask;
+}
+
+export type LiveEventType = keyof LiveEventData;

@@ -1,0 +1,243 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type ApiRequest, call } from '../../api/client.ts';
+import { fieldProblem } from '../../api/describe-error.ts';
+import { type ApiKey, type IssuedApiKey, ROLES, type Role } from '../../api/types.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+
+const roleHelp: Record<Role, string> = {
+  viewer: 'Reads only.',
+  editor: 'Creates, changes and deletes data, runs imports, manages webhooks.',
+  admin: 'Everything, including API keys and settings.',
+};
+
+const listRequest: ApiRequest = { method: 'GET', path: '/api/api-keys' };
+
+function NewKeyPanel({ issued, name, onDone }: { issued: IssuedApiKey; name: string; onDone(): void }) {
+  const credential = `${issued.api_key}:${issued.api_secret}`;
+  const link = `${window.location.origin}/#key=${credential}`;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className="new-key" role="region" aria-labelledby="new-key-title">
+      <h3 id="new-key-title" ref={heading} tabIndex={-1}>
+        API key “{name}” created
+      </h3>
+      <p>
+        <strong>Copy the secret now: it is shown only this once.</strong> Only its hash is stored.
+      </p>
+      <label className="field">
+        <span className="field-label">Key and secret</span>
+        <span className="secret-row">
+          <input readOnly value={credential} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+          <CopyButton text={credential} label="Copy key and secret" />
+        </span>
+        <span className="field-hint">
+          Send it as <code>Authorization: Bearer {issued.api_key}:…</code>, or sign in with this link: <code className="break">{window.location.origin}/#key={issued.api_key}:…</code>
+        </span>
+      </label>
+      <div className="row-actions">
+        <CopyButton text={link} label="Copy sign-in link" />
+        <button type="button" className="button button-primary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function RevokeDialog({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCancel(): void; onRevoked(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const request: ApiRequest = { method: 'DELETE', path: `/api/api-keys/${encodeURIComponent(apiKey.api_key)}` };
+  const revoke = useApiAction(async () => {
+    await call(request);
+    onRevoked();
+  });
+  useEffect(() => {
+    const d = dialog.current;
+    d?.showModal();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog ref={dialog} className="dialog" aria-labelledby="revoke-title" onCancel={onCancel}>
+      <h2 id="revoke-title">Revoke “{apiKey.name}”?</h2>
+      <p>
+        Key <code>{apiKey.api_key}</code> ({apiKey.role}) stops working at once. Scripts and apps that use it will get 401 Unauthorized. This cannot be undone.
+      </p>
+      <ErrorNotice error={revoke.error} />
+      <CurlDisclosure request={request} />
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-danger" onClick={() => void revoke.run()} disabled={revoke.running}>
+          {revoke.running ? 'Revoking…' : 'Revoke key'}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export function ApiKeysSection() {
+  const { credential } = useSignedIn();
+  const keys = useApiQuery<{ items: ApiKey[] }>(listRequest);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('editor');
+  const [issued, setIssued] = useState<{ key: IssuedApiKey; name: string } | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [revokedName, setRevokedName] = useState<string | null>(null);
+  const createRequest: ApiRequest = { method: 'POST', path: '/api/api-keys', body: { name: name.trim(), role } };
+  const create = useApiAction(async () => {
+    const key = await call<IssuedApiKey>(createRequest);
+    setIssued({ key, name: name.trim() });
+    setName('');
+    keys.reload();
+  });
+  const [nameMissing, setNameMissing] = useState(false);
+  const nameProblem = nameMissing ? 'Give the key a name that says what it is for.' : fieldProblem(create.error, 'name');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setRevokedName(null);
+    setNameMissing(name.trim() === '');
+    if (name.trim() === '') return;
+    void create.run();
+  };
+
+  return (
+    <section className="panel" aria-labelledby="keys-title">
+      <div className="panel-header">
+        <h2 id="keys-title">API keys</h2>
+      </div>
+      <p className="muted">
+        Keys let scripts, apps and this GUI call the API. Each request sends <code>Authorization: Bearer &lt;api_key&gt;:&lt;api_secret&gt;</code>.
+      </p>
+      <ErrorNotice error={keys.error} onRetry={keys.reload} />
+      {revokedName && (
+        <p className="notice notice-success" role="status">
+          API key “{revokedName}” was revoked.
+        </p>
+      )}
+      {keys.data && keys.data.items.length === 0 && (
+        <EmptyState title="No API keys">
+          <p>Create one below.</p>
+        </EmptyState>
+      )}
+      {keys.data && keys.data.items.length > 0 && (
+        <div className="table-scroll">
+          <table className="table" aria-label="API keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Role</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.items.map((k) => {
+                const mine = k.api_key === credential.apiKey;
+                return (
+                  <tr key={k.api_key}>
+                    <td>
+                      {k.name} {mine && <span className="badge badge-neutral">this session</span>}
+                    </td>
+                    <td>
+                      <code>{k.api_key}</code>
+                    </td>
+                    <td>{k.role}</td>
+                    <td className="nowrap" title={formatDateTime(k.created_on)}>
+                      {formatShortDateTime(k.created_on)}
+                    </td>
+                    <td className="cell-actions">
+                      <button
+                        type="button"
+                        className="button button-small button-danger-quiet"
+                        onClick={() => setRevoking(k)}
+                        disabled={mine}
+                        title={mine ? 'This GUI is signed in with this key; sign in with another admin key to revoke it.' : undefined}
+                        aria-label={`Revoke ${k.name}`}
+                      >
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <CurlDisclosure request={listRequest} />
+
+      {issued ? (
+        <NewKeyPanel issued={issued.key} name={issued.name} onDone={() => setIssued(null)} />
+      ) : (
+        <form className="subform" onSubmit={submit} aria-labelledby="create-key-title" noValidate>
+          <h3 id="create-key-title">Create an API key</h3>
+          <div className="form-row">
+            <label className="field">
+              <span className="field-label">Name</span>
+              <input
+                value={name}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  setNameMissing(false);
+                }}
+                placeholder="What the key is for, e.g. CI import job"
+                maxLength={200}
+                aria-invalid={nameProblem ? true : undefined}
+                aria-describedby={nameProblem ? 'key-name-problem' : undefined}
+              />
+              {nameProblem && (
+                <span id="key-name-problem" className="field-problem">
+                  {nameProblem}
+                </span>
+              )}
+            </label>
+            <label className="field">
+              <span className="field-label">Role</span>
+              <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby="key-role-hint">
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+              <span id="key-role-hint" className="field-hint">
+                {roleHelp[role]}
+              </span>
+            </label>
+            <div className="field field-button">
+              <button type="submit" className="button button-primary" disabled={create.running}>
+                {create.running ? 'Creating…' : 'Create API key'}
+              </button>
+            </div>
+          </div>
+          <ErrorNotice error={create.error} onDismiss={create.clearError} fieldsShown={['name']} />
+          <CurlDisclosure request={createRequest} />
+        </form>
+      )}
+      {revoking && (
+        <RevokeDialog
+          apiKey={revoking}
+          onCancel={() => setRevoking(null)}
+          onRevoked={() => {
+            setRevokedName(revoking.name);
+            setRevoking(null);
+            keys.setData((current) => current && { items: current.items.filter((k) => k.api_key !== revoking.api_key) });
+            keys.reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}

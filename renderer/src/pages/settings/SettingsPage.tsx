@@ -1,0 +1,50 @@
+import { useSignedIn } from '../../auth/session-store.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { ApiKeysSection } from './ApiKeysSection.tsx';
+
+export function SettingsPage() {
+  const { session } = useSignedIn();
+  return (
+    <>
+      <PageHeader title="Settings" description="API keys of your organization, and how this QR Sandbox runs." />
+      <section className="panel" aria-labelledby="org-title">
+        <h2 id="org-title">Organization</h2>
+        <dl className="facts">
+          <div className="fact">
+            <dt>Name</dt>
+            <dd>{session.organization_name}</dd>
+          </div>
+          <div className="fact">
+            <dt>organization_uuid</dt>
+            <dd>
+              <code>{session.organization_uuid}</code>
+            </dd>
+          </div>
+          <div className="fact">
+            <dt>Signed in with</dt>
+            <dd>
+              {session.name}, {session.role} role
+              <br />
+              <code>{session.api_key}</code>
+            </dd>
+          </div>
+        </dl>
+      </section>
+      {session.role === 'admin' ? (
+        <ApiKeysSection />
+      ) : (
+        <section className="panel" aria-labelledby="keys-title">
+          <h2 id="keys-title">API keys</h2>
+          <p className="muted">Only an admin key can see and create API keys. This session uses a {session.role} key.</p>
+        </section>
+      )}
+      <section className="panel" aria-labelledby="more-title">
+        <h2 id="more-title">Server settings</h2>
+        <p className="muted">
+          The webhook retry schedule, allowed webhook URLs, the geocoder, the data folder and resetting the demo data are set here once this server offers
+          them (<code>/api/settings</code>).
+        </p>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,155 @@
+import { useEffect, useMemo } from 'react';
+import { type ApiRequest, download } from '../../api/client.ts';
+import type { BackgroundTask } from '../../api/types.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
+import { Link } from '../../router.tsx';
+import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
+import { errorReportPath, excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
+
+const POLL_WITHOUT_LIVE_MS = 3_000;
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function Metadata({ task }: { task: BackgroundTask }) {
+  const entries: [string, string][] = [
+    ['Task uuid', task.uuid],
+    ['Worker task id', task.task_id],
+    ['Type', `${taskTypeLabel(task.task_type)} (${task.task_type})`],
+    ['Created', formatDateTime(task.created_on)],
+    ['Last update', formatDateTime(task.updated_on)],
+    ['Created by', task.created_by_uuid],
+    ...Object.entries(task.metadata ?? {}).map<[string, string]>(([k, v]) => [capitalize(k.replace(/_/g, ' ')), typeof v === 'string' ? v : JSON.stringify(v)]),
+  ];
+  return (
+    <dl className="facts">
+      {entries.map(([label, value]) => (
+        <div key={label} className="fact">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function TaskPage({ uuid }: { uuid: string }) {
+  const request: ApiRequest = { method: 'GET', path: `/api/background-tasks/uuid/${encodeURIComponent(uuid)}` };
+  const query = useApiQuery<BackgroundTask>(request);
+  const { data: task, setData, reload } = query;
+
+  const applyLive = (update: BackgroundTask) => {
+    if (update.uuid === uuid) setData((current) => (current ? { ...current, ...update } : update));
+  };
+  useLiveEvent('task.progress', applyLive);
+  useLiveEvent('task.finished', applyLive);
+  useRefetchOnReconnect(reload);
+
+  const liveOpen = useLiveStore((s) => s.status === 'open');
+  const running = task ? isRunning(task) : false;
+  useEffect(() => {
+    if (liveOpen || !running) return;
+    const timer = setInterval(reload, POLL_WITHOUT_LIVE_MS);
+    return () => clearInterval(timer);
+  }, [liveOpen, running, reload]);
+
+  const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
+  const report = useApiAction((t: BackgroundTask) => download({ method: 'GET', path: errorReportPath(t) }, `errors-${t.uuid}.csv`));
+  const back = <Link to="/tasks">← All tasks</Link>;
+
+  if (!task) {
+    return (
+      <>
+        <PageHeader title="Task" back={back} />
+        {query.loading && (
+          <p className="loading" role="status">
+            Loading the task…
+          </p>
+        )}
+        <ErrorNotice error={query.error} onRetry={reload} />
+      </>
+    );
+  }
+
+  const counts = resultCounts(task);
+  const total = excludedTotal(task, rows.length);
+  return (
+    <>
+      <PageHeader title={taskTypeLabel(task.task_type)} description={<>{fileName(task) ? `${fileName(task)} · ` : ''}Task {task.uuid}</>} back={back} actions={<StatusBadge status={task.status} />} />
+      <ErrorNotice error={query.error} onRetry={reload} />
+      <section className="panel" aria-labelledby="progress-title">
+        <h2 id="progress-title">Progress</h2>
+        <ProgressBar value={task.progress} label="Task progress" />
+        {task.status === 'FAILED' && (
+          <div className="notice notice-error" role="alert">
+            <strong>The task failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+          </div>
+        )}
+        {running && <p className="muted">The task is running; this page updates by itself.</p>}
+      </section>
+
+      <section className="panel" aria-labelledby="results-title">
+        <h2 id="results-title">Results</h2>
+        {task.results === null ? (
+          <p className="muted">{running ? 'Results appear when the task finishes.' : 'This task has no results.'}</p>
+        ) : counts.length > 0 ? (
+          <ul className="stats">
+            {counts.map((c) => (
+              <li key={c.key} className="stat">
+                <span className="stat-value">{c.value.toLocaleString()}</span>
+                <span className="stat-label">{c.label}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">The results hold no counts.</p>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="excluded-title">
+        <div className="panel-header">
+          <h2 id="excluded-title">Excluded rows</h2>
+          {total > 0 && (
+            <div className="panel-actions">
+              <button type="button" className="button" onClick={() => void report.run(task)} disabled={report.running}>
+                {report.running ? 'Downloading…' : 'Download error report'}
+              </button>
+            </div>
+          )}
+        </div>
+        <ErrorNotice error={report.error} onDismiss={report.clearError} />
+        {total > 0 && <CurlDisclosure request={{ method: 'GET', path: errorReportPath(task) }} download label="Show curl for the error report" />}
+        {rows.length === 0 ? (
+          task.results === null ? (
+            <p className="muted">Rows the import rejects are listed here with the reason.</p>
+          ) : (
+            <EmptyState title="No rows were excluded">
+              <p>Every row of this import was accepted.</p>
+            </EmptyState>
+          )
+        ) : (
+          <>
+            {total > rows.length && (
+              <p className="notice notice-info">
+                The task keeps the first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows. The error report has all of them.
+              </p>
+            )}
+            <ExcludedRowsTable rows={rows} />
+          </>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="details-title">
+        <h2 id="details-title">Details</h2>
+        <Metadata task={task} />
+        <CurlDisclosure request={request} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import type { BackgroundTask, TaskType } from '../../api/types.ts';
+
+const typeLabels: Record<TaskType, string> = {
+  IMPORT: 'QR code import (JSON)',
+  QR_IMPORT: 'QR code file import',
+  APPOINTMENT_IMPORT: 'Appointment import',
+};
+
+export function taskTypeLabel(type: string): string {
+  return (typeLabels as Record<string, string>)[type] ?? type;
+}
+
+export function isRunning(task: BackgroundTask): boolean {
+  return task.status === 'PENDING' || task.status === 'PROCESSING';
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+const shortThisYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const shortOtherYear = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Compact, for tables: no year when it is this year's. */
+export function formatShortDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return (date.getFullYear() === new Date().getFullYear() ? shortThisYear : shortOtherYear).format(date);
+}
+
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+export function fileName(task: BackgroundTask): string | null {
+  const name = task.metadata?.filename;
+  return typeof name === 'string' && name !== '' ? name : null;
+}
+
+/** The whole-number counts of a task's results, e.g. inserted 120, excluded 3, with readable names. */
+export function resultCounts(task: BackgroundTask): { key: string; label: string; value: number }[] {
+  if (!task.results) return [];
+  return Object.entries(task.results)
+    .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
+    .map(([key, value]) => ({ key, label: key.replace(/_/g, ' '), value }));
+}
+
+export function resultSummary(task: BackgroundTask): string {
+  if (task.status === 'FAILED') return task.error_message ?? 'Failed';
+  const counts = resultCounts(task);
+  if (counts.length === 0) return '';
+  return counts.map((c) => `${c.value.toLocaleString()} ${c.label}`).join(', ');
+}
+
+/** One row an import excluded, whatever the result shape it came in (spec 2.1, 2.4; DESIGN.md). */
+export interface ExcludedRow {
+  index: number;
+  /** The row's line in the uploaded file (DESIGN.md: index + 2 with a header row, index + 1 for JSON). */
+  rowNumber: number;
+  error: string;
+  row: Record<string, unknown>;
+}
+
+const EXCLUDED_KEYS = ['excluded_data', 'excluded_qr_codes', 'excluded_appointments'] as const;
+
+function isJsonSource(task: BackgroundTask): boolean {
+  if (task.task_type === 'IMPORT') return true;
+  const name = fileName(task);
+  if (name !== null) return /\.json$/i.test(name);
+  // No file: a JSON body, except for QR_IMPORT, which is always a file upload.
+  return task.task_type !== 'QR_IMPORT';
+}
+
+export function excludedRows(task: BackgroundTask): ExcludedRow[] {
+  const results = task.results;
+  if (!results) return [];
+  const list = EXCLUDED_KEYS.map((key) => results[key]).find(Array.isArray);
+  if (!list) return [];
+  const offset = isJsonSource(task) ? 1 : 2;
+  return list.map((item: unknown, position: number) => {
+    const entry = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    const index = typeof entry.index === 'number' ? entry.index : position;
+    const row = entry.row ?? entry.data;
+    const error = entry.error ?? entry.error_message;
+    return {
+      index,
+      rowNumber: index + offset,
+      error: typeof error === 'string' ? error : '',
+      row: typeof row === 'object' && row !== null ? (row as Record<string, unknown>) : {},
+    };
+  });
+}
+
+/** How many rows were excluded in all: the exact count when the results have one (the list keeps the first 1,000). */
+export function excludedTotal(task: BackgroundTask, listed: number): number {
+  const count = task.results?.excluded;
+  return typeof count === 'number' ? Math.max(count, listed) : listed;
+}
+
+/** Where the full error report of this task downloads from (spec 4.5, 4.9). */
+export function errorReportPath(task: BackgroundTask): string {
+  return task.task_type === 'APPOINTMENT_IMPORT'
+    ? `/api/appointment_schedule/bulk/errors/${encodeURIComponent(task.uuid)}`
+    : `/api/qrcodes/bulk/${encodeURIComponent(task.uuid)}/errors`;
+}
+
+/** Column names across the excluded rows, in first-seen order (looks at the first 200 rows). */
+export function rowColumns(rows: ExcludedRow[]): string[] {
+  const seen = new Set<string>();
+  for (const r of rows.slice(0, 200)) for (const key of Object.keys(r.row)) seen.add(key);
+  return [...seen];
+}
+
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+import { AppointmentsPage } from './pages/appointments/AppointmentsPage.tsx';
+import { DecryptPage } from './pages/decrypt/DecryptPage.tsx';
+import { ImportsPage } from './pages/imports/ImportsPage.tsx';
+import { InspectorPage } from './pages/inspector/InspectorPage.tsx';
+import { QrCodesPage } from './pages/qrcodes/QrCodesPage.tsx';
+import { SettingsPage } from './pages/settings/SettingsPage.tsx';
+import { TaskListPage } from './pages/tasks/TaskListPage.tsx';
+import { TaskPage } from './pages/tasks/TaskPage.tsx';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage.tsx';
+
+export interface PageRoute {
+  /** "/tasks/:uuid": segments starting with ":" are parameters. */
+  path: string;
+  /** The navigation entry this page belongs to (highlighted while it is open). */
+  section: string;
+  render(params: Record<string, string>): ReactNode;
+}
+
+export interface NavEntry {
+  section: string;
+  label: string;
+  path: string;
+}
+
+/** The side navigation, in order. */
+export const NAV: NavEntry[] = [
+  { section: 'imports', label: 'Imports', path: '/imports' },
+  { section: 'tasks', label: 'Tasks', path: '/tasks' },
+  { section: 'qrcodes', label: 'QR codes', path: '/qrcodes' },
+  { section: 'appointments', label: 'Appointments', path: '/appointments' },
+  { section: 'webhooks', label: 'Webhooks', path: '/webhooks' },
+  { section: 'inspector', label: 'Inspector', path: '/inspector' },
+  { section: 'decrypt', label: 'Decrypt', path: '/decrypt' },
+  { section: 'settings', label: 'Settings', path: '/settings' },
+];
+
+export const HOME_PATH = '/tasks';
+
+/** Every page; the first whose path matches wins. A capability adds its pages here. */
+export const ROUTES: PageRoute[] = [
+  { path: '/imports', section: 'imports', render: () => <ImportsPage /> },
+  { path: '/tasks', section: 'tasks', render: () => <TaskListPage /> },
+  { path: '/tasks/:uuid', section: 'tasks', render: (p) => <TaskPage uuid={p.uuid ?? ''} /> },
+  { path: '/qrcodes', section: 'qrcodes', render: () => <QrCodesPage /> },
+  { path: '/appointments', section: 'appointments', render: () => <AppointmentsPage /> },
+  { path: '/webhooks', section: 'webhooks', render: () => <WebhooksPage /> },
+  { path: '/inspector', section: 'inspector', render: () => <InspectorPage /> },
+  { path: '/decrypt', section: 'decrypt', render: () => <DecryptPage /> },
+  { path: '/settings', section: 'settings', render: () => <SettingsPage /> },
+];

@@ -1,0 +1,99 @@
+/**
+ * Screenshots of every GUI page at 1280x800 and 800x600, light and dark, into
+ * test-results/screenshots/ (ignored by git), to look at while building pages:
+ *   node test/e2e/screenshots.ts
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
+import { createOrganization } from '../../server/orgs/organizations.ts';
+import { startTestServer } from '../support/server.ts';
+import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
+import { excludedData, makeTask, seedTasks } from './support/seed.ts';
+
+const outDir = path.resolve('test-results/screenshots');
+const reason = browserUnavailable();
+if (reason) {
+  process.stderr.write(`${reason}\n`);
+  process.exit(1);
+}
+await ensureRendererBuild();
+fs.mkdirSync(outDir, { recursive: true });
+const server = await startTestServer();
+const org = server.organizationUuid;
+const big = makeTask(org, { results: { inserted: 88_000, excluded: 12_000, excluded_data: excludedData(1000) }, metadata: { filename: 'all-sites-2026.csv', import_type: 'qr_code', source: 'file' } });
+await seedTasks(server.ctx.db.kysely, [
+  makeTask(org, { task_type: 'IMPORT', metadata: null, results: { qr_code_inserted: 40, qr_code_restored: 2, qr_code_tags_created: 40, excluded_qr_codes: [] } }),
+  makeTask(org, { task_type: 'APPOINTMENT_IMPORT', status: 'FAILED', progress: 35, results: null, error_message: 'The file is not a valid XLSX workbook.', metadata: { filename: 'march.xlsx', source: 'file' } }),
+  big,
+  makeTask(org, { status: 'PROCESSING', progress: 42.5, results: null }),
+]);
+const credential = server.credentials;
+if (!credential) throw new Error('no credential');
+const empty = await createOrganization(server.ctx.db.kysely, { name: 'Empty Org' });
+const browser = await launchBrowser();
+const pages = ['/tasks', `/tasks/${big.uuid}`, '/settings', '/imports', '/qrcodes', '/appointments', '/webhooks', '/inspector', '/decrypt', '/nowhere'];
+try {
+  for (const [width, height] of [
+    [1280, 800],
+    [800, 600],
+  ] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      const gui = await openPage(browser, { width, height, colorScheme: scheme });
+      await gui.page.goto(`${server.url}/`);
+      await gui.page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await gui.page.screenshot({ path: path.join(outDir, `signin-${width}x${height}-${scheme}.png`) });
+      await gui.page.goto(`${server.url}/tasks#key=${credential.api_key}:${credential.api_secret}`);
+      await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
+      for (const pagePath of pages) {
+        await gui.page.goto(`${server.url}${pagePath}`);
+        await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
+        await gui.page.waitForLoadState('networkidle').catch(() => undefined);
+        const name = pagePath.split('/').filter(Boolean).join('-').replace(big.uuid, 'detail') || 'home';
+        await gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
+      }
+      const shot = (name: string) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
+      await gui.page.goto(`${server.url}/tasks/${big.uuid}`);
+      await gui.page.getByRole('grid', { name: 'Excluded rows' }).locator('[aria-rowindex="4"]').click();
+      await gui.page.getByRole('region', { name: /Excluded row \d/ }).scrollIntoViewIfNeeded();
+      await shot('state-task-row-details');
+      await gui.page.goto(`${server.url}/tasks`);
+      await gui.page.getByText('Show curl').click();
+      await shot('state-tasks-curl');
+      await gui.page.goto(`${server.url}/settings`);
+      await gui.page.getByLabel('Name').fill('CI import job');
+      await gui.page.getByRole('button', { name: 'Create API key' }).click();
+      await gui.page.getByRole('region', { name: /created/ }).waitFor();
+      await shot('state-settings-new-key');
+      await gui.page.getByRole('button', { name: 'Done' }).click();
+      await gui.page.getByRole('button', { name: 'Revoke CI import job' }).click();
+      await gui.page.getByRole('dialog').waitFor();
+      await shot('state-settings-revoke-dialog');
+      await gui.page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+      await gui.page.getByRole('button', { name: 'Create API key' }).click();
+      await gui.page.locator('#key-name-problem').waitFor();
+      await shot('state-settings-validation');
+      await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
+      await gui.page.getByText('No tasks match these filters').waitFor();
+      await shot('state-tasks-no-match');
+      await gui.page.goto(`${server.url}/tasks/00000000-0000-0000-0000-000000000000`);
+      await gui.page.getByRole('alert').waitFor();
+      await shot('state-task-not-found');
+      await gui.page.getByRole('button', { name: 'Sign out' }).click();
+      await gui.page.goto(`${server.url}/tasks#key=${empty.api_key}:${empty.api_secret}`);
+      await gui.page.getByText('No background tasks yet').waitFor();
+      await shot('state-tasks-empty');
+      await gui.page.getByRole('button', { name: 'Sign out' }).click();
+      await gui.page.getByLabel('API key and secret').fill('qrs_abc:wrong');
+      await gui.page.getByRole('button', { name: 'Sign in' }).click();
+      await gui.page.getByRole('alert').waitFor();
+      await shot('state-signin-wrong');
+      if (gui.problems.length) process.stderr.write(`${gui.problems.join('\n')}\n`);
+      await gui.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+process.stdout.write(`Screenshots in ${outDir}\n`);
