@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 
@@ -17,8 +18,16 @@ export function logFile(dataDir: string): string {
   return path.join(dataDir, 'logs', 'qr-sandbox.log');
 }
 
-/** JSON lines in <dataDir>/logs/qr-sandbox.log. */
-export function createLogger(dataDir: string, level = 'info'): Logger {
-  const destination = pino.destination({ dest: logFile(dataDir), mkdir: true, sync: false });
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+export interface LogSink {
+  logger: Logger;
+  close(): void;
+}
+
+/** JSON lines in <dataDir>/logs/qr-sandbox.log, written synchronously so a crash loses none. */
+export function createLogger(dataDir: string, level = 'info'): LogSink {
+  const file = logFile(dataDir);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const destination = pino.destination({ dest: file, sync: true });
+  const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+  return { logger, close: () => destination.end() };
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import type { AppContext } from './context.ts';
@@ -26,6 +27,7 @@ export interface RunningServer {
   url: string;
   port: number;
   ctx: AppContext;
+  app: Express;
   /** The demo organization's credential from credentials.json, when that file exists. */
   credentials: OrganizationCredentials | null;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
@@ -36,7 +38,8 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const db = await openDatabase(options.dataDir);
-  const logger = createLogger(options.dataDir, options.logLevel);
+  const logSink = createLogger(options.dataDir, options.logLevel);
+  const logger = logSink.logger;
   const ctx: AppContext = {
     db,
     logger,
@@ -64,11 +67,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         clearTimeout(force);
         await db.close();
         logger.info('stopped');
-        logger.flush();
+        logSink.close();
       })());
-    return { url, port: ctx.config.port, ctx, credentials, close };
+    return { url, port: ctx.config.port, ctx, app, credentials, close };
   } catch (error) {
     await db.close();
+    logSink.close();
     throw error;
   }
 }

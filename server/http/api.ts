@@ -132,7 +132,7 @@ const jsonParser = express.json({ limit: JSON_BODY_LIMIT, strict: false, type: (
 
 /** A JSON body, or a 415 when the request says it is something else. A request without a body leaves `undefined`. */
 export function readJsonBody(req: Request, res: Response): Promise<void> {
-  if (!typeis.hasBody(req)) {
+  if (!typeis.hasBody(req) || req.headers['content-length'] === '0') {
     req.body = undefined;
     return Promise.resolve();
   }
