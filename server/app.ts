@@ -10,6 +10,7 @@ import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
+import { registerToolRoutes } from './tools/routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -29,6 +30,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerApiKeyRoutes(api, ctx);
   registerTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
+  registerToolRoutes(api);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

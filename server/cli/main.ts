@@ -1,10 +1,11 @@
 import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
+import { decryptCommand } from './decrypt.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { serveCommand } from './serve.ts';
 
-const commands: Command[] = [serveCommand, orgCreateCommand];
+const commands: Command[] = [serveCommand, orgCreateCommand, decryptCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 4;
