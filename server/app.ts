@@ -9,6 +9,7 @@ import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
+import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { registerToolRoutes } from './tools/routes.ts';
 import { APP_VERSION } from './version.ts';
@@ -31,6 +32,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerToolRoutes(api);
+  registerReceiverRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

@@ -7,6 +7,7 @@ import { openDatabase } from './db/database.ts';
 import { LiveBus } from './live/bus.ts';
 import { createLogger } from './logger.ts';
 import { ensureDemoOrganization } from './orgs/bootstrap.ts';
+import { stopReceiver } from './receiver/runtime.ts';
 import type { OrganizationCredentials } from './orgs/organizations.ts';
 import { StartupError } from './startup-error.ts';
 
@@ -61,10 +62,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         logger.info('shutting down');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         liveStreams.endAll();
+        const receiverStopped = stopReceiver(ctx);
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
+        await receiverStopped;
         await db.close();
         logger.info('stopped');
         logSink.close();

@@ -24,7 +24,7 @@ export class DecryptFailure extends Error {
 /** The decrypt tool of the API and the CLI: plaintext, JSON and signature verdict, or a DecryptFailure. */
 export function decryptDelivery(input: DecryptInput): DecryptResult {
   const secrets = input.secret ? [{ label: 'the given secret', secret: input.secret }] : [];
-  const inspection = inspectDelivery(input.payloadOrBody, input.signature, secrets, { requireJson: false });
+  const inspection = inspectDelivery(input.payloadOrBody, input.signature, secrets, { strict: false });
   if (!inspection.decrypted || inspection.plaintext === null) {
     throw new DecryptFailure(inspection.problem ?? 'DECRYPTION_FAILED', inspection.error ?? 'The payload could not be decrypted.', inspection.hints);
   }

@@ -76,7 +76,7 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
     hints.push({
       code: 'SIGNATURE_IS_BASE64',
       field: 'signature',
-      message: `The signature is the ${url} of the raw 32-byte HMAC digest. The service sends it as 64 lowercase hex characters: sha256=${hex.slice(0, 8)}… (digest("hex"), not digest("base64")).${worksWith(hex)}`,
+      message: `The signature is the ${url} of the raw 32-byte HMAC digest. The service sends it as "sha256=" and 64 lowercase hex characters (digest("hex"), not digest("base64")).${worksWith(hex)}`,
     });
     return hints;
   }
@@ -113,7 +113,7 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
 /** Repairs of a payload string that a transport or a copy-paste commonly applies. */
 function payloadRepairs(payload: string): Array<{ code: string; repaired: string; message: string }> {
   const repairs: Array<{ code: string; repaired: string; message: string }> = [];
-  if (/[-_]/.test(payload) || (/^[A-Za-z0-9+/]+$/.test(payload.trim()) && payload.trim().length % 4 !== 0)) {
+  if (/[-_]/.test(payload) || (/^[A-Za-z0-9+/]+$/.test(payload.trim()) && payload.trim().length % 4 !== 0 && payload.trim().length > 40)) {
     const standard = payload.trim().replace(/-/g, '+').replace(/_/g, '/');
     repairs.push({
       code: 'PAYLOAD_IS_BASE64URL',

@@ -3,7 +3,8 @@ import { diagnoseDecryption, diagnoseVerification, noSecretHint, uppercaseSignat
 import type { Hint } from './schemas.ts';
 
 export type SignatureStatus = 'valid' | 'invalid' | 'unknown';
-export type DecryptionProblem = CryptoProblem | 'SIGNATURE_MISSING' | 'PLAINTEXT_NOT_JSON';
+/** BODY_INCOMPLETE: set by the inbox for a body cut off by its size cap or by the sender. */
+export type DecryptionProblem = CryptoProblem | 'SIGNATURE_MISSING' | 'PLAINTEXT_NOT_JSON' | 'BODY_INCOMPLETE' | 'BODY_NOT_A_DELIVERY';
 
 /** A secret to verify with, and where it came from (shown as `verified_with`). */
 export interface SecretCandidate {
@@ -29,18 +30,33 @@ export interface Inspection {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+export interface InspectOptions {
+  /**
+   * An inbox is strict: the body must be the delivery object {"payload": "..."} and the plaintext
+   * JSON (a wrong key passes the padding check about once in 256 tries). The decrypt tool also
+   * takes a bare payload and a plaintext that is not JSON.
+   */
+  strict: boolean;
+}
+
+function notADelivery(body: string): string | null {
+  const trimmed = body.trim();
+  if (trimmed === '') return 'The body is empty; a delivery body is {"payload": "<base64>"}.';
+  if (!trimmed.startsWith('{')) return 'The body is not a JSON object; a delivery body is {"payload": "<base64>"}.';
+  return null;
+}
+
 /**
  * Decrypts a delivery (the body text or the bare payload) with the key from its signature, then
- * verifies the signature with each known secret. `requireJson`: a plaintext that is not JSON counts
- * as a failed decryption (a wrong key passes the padding check about once in 256 tries).
+ * verifies the signature with each known secret.
  */
-export function inspectDelivery(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: { requireJson: boolean }): Inspection {
+export function inspectDelivery(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: InspectOptions): Inspection {
   const inspection = inspectStrictly(payloadOrBody, signature, secrets, options);
   const uppercase = signature === undefined ? null : uppercaseSignatureHint(signature);
   return uppercase ? { ...inspection, hints: [uppercase, ...inspection.hints] } : inspection;
 }
 
-function inspectStrictly(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: { requireJson: boolean }): Inspection {
+function inspectStrictly(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: InspectOptions): Inspection {
   const failed = (problem: DecryptionProblem, error: string, hints: Hint[], signatureHex: string | null = null): Inspection => ({
     decrypted: false,
     problem,
@@ -53,6 +69,8 @@ function inspectStrictly(payloadOrBody: string, signature: string | undefined, s
     hints,
   });
 
+  const bodyProblem = options.strict ? notADelivery(payloadOrBody) : null;
+  if (bodyProblem) return failed('BODY_NOT_A_DELIVERY', bodyProblem, [{ code: 'BODY_NOT_A_DELIVERY', field: 'payload', message: bodyProblem }]);
   if (signature === undefined || signature.trim() === '') {
     return failed('SIGNATURE_MISSING', 'The X-Service-Signature header is missing; without it the payload cannot be decrypted (the key comes from the signature).', [
       { code: 'SIGNATURE_MISSING', field: 'signature', message: 'Send the header X-Service-Signature: sha256=<64 hex> with the delivery.' },
@@ -81,7 +99,7 @@ function inspectStrictly(payloadOrBody: string, signature: string | undefined, s
   } catch {
     json = null;
   }
-  if (plaintext === null || (options.requireJson && json === null)) {
+  if (plaintext === null || (options.strict && json === null)) {
     return failed(
       'PLAINTEXT_NOT_JSON',
       `The payload decrypted to bytes that are not ${plaintext === null ? 'UTF-8 text' : 'JSON'}: the key from this signature is not the one it was encrypted with.`,
