@@ -12,6 +12,9 @@ import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { registerToolRoutes } from './tools/routes.ts';
+import { registerConfirmationRoutes } from './confirmations/routes.ts';
+import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -31,6 +34,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerApiKeyRoutes(api, ctx);
   registerTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
+  registerWebhookRoutes(api, ctx);
+  registerConfirmationRoutes(api, ctx);
+  registerSettingsRoutes(api, ctx);
   registerToolRoutes(api);
   registerReceiverRoutes(api, ctx);
   registerMetaRoutes(api);

@@ -9,6 +9,10 @@ export interface ServerConfig {
   port: number;
   /** Extra Host header names accepted besides the loopback names (DNS rebinding guard). */
   allowedHosts: string[];
+  /** Default webhook retry schedule (serve --retry-schedule); organizations may override it in settings. */
+  webhookRetrySchedule?: 'standard' | 'fast';
+  /** Timeout of one webhook delivery attempt; default 15 s. */
+  webhookTimeoutMs?: number;
 }
 
 /** What every capability's routes and logic get: one database, one logger, one live bus. */

@@ -10,6 +10,7 @@ import { ensureDemoOrganization } from './orgs/bootstrap.ts';
 import { stopReceiver } from './receiver/runtime.ts';
 import type { OrganizationCredentials } from './orgs/organizations.ts';
 import { StartupError } from './startup-error.ts';
+import { Dispatcher } from './webhooks/dispatcher.ts';
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -21,6 +22,10 @@ export interface ServeOptions {
   host?: string;
   allowedHosts?: string[];
   logLevel?: string;
+  /** Default webhook retry schedule (serve --retry-schedule). */
+  webhookRetrySchedule?: 'standard' | 'fast';
+  /** Timeout of one webhook delivery attempt (tests); default 15 s. */
+  webhookTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -45,7 +50,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     db,
     logger,
     live: new LiveBus(),
-    config: { dataDir: options.dataDir, host, port: options.port ?? DEFAULT_PORT, allowedHosts: options.allowedHosts ?? [] },
+    config: {
+      dataDir: options.dataDir,
+      host,
+      port: options.port ?? DEFAULT_PORT,
+      allowedHosts: options.allowedHosts ?? [],
+      webhookRetrySchedule: options.webhookRetrySchedule,
+      webhookTimeoutMs: options.webhookTimeoutMs,
+    },
   };
   try {
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir);
@@ -55,6 +67,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
     logger.info({ url }, 'listening');
+    const dispatcher = new Dispatcher(ctx);
+    await dispatcher.start();
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -67,6 +81,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
+        await dispatcher.stop();
         await receiverStopped;
         await db.close();
         logger.info('stopped');

@@ -5,6 +5,7 @@ import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './comm
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
 import path from 'node:path';
+import { retryScheduleNameSchema, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
 
 function parsePort(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
@@ -13,15 +14,23 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
+function parseRetrySchedule(value: string | undefined): RetryScheduleName {
+  if (value === undefined) return 'standard';
+  const parsed = retryScheduleNameSchema.safeParse(value);
+  if (!parsed.success) throw new StartupError(`--retry-schedule must be standard or fast, not "${value}".`);
+  return parsed.data;
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the QR Sandbox server (API, GUI and webhook inbox) until Ctrl+C.',
-  usage: 'serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR]',
+  usage: 'serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--retry-schedule standard|fast]',
   options: {
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
     'log-level': { type: 'string' },
+    'retry-schedule': { type: 'string' },
     ...dataDirOption,
   },
   help: {
@@ -29,6 +38,7 @@ export const serveCommand: Command = {
     host: `Address to bind. Default ${DEFAULT_HOST} (this machine only)`,
     'allowed-host': 'Extra Host header to accept, e.g. a tunnel name (repeatable)',
     'log-level': 'Log detail: error, warn, info, debug. Default info',
+    'retry-schedule': 'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
     ...dataDirHelp,
   },
   async run(values) {
@@ -39,6 +49,7 @@ export const serveCommand: Command = {
       host: (values.host as string | undefined) ?? DEFAULT_HOST,
       allowedHosts: (values['allowed-host'] as string[] | undefined) ?? [],
       logLevel: (values['log-level'] as string | undefined) ?? 'info',
+      webhookRetrySchedule: parseRetrySchedule(values['retry-schedule'] as string | undefined),
     });
     const { credentials, url } = server;
     const lines = [

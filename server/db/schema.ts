@@ -71,6 +71,85 @@ export interface QrCodeTagTable {
   created_on: string;
 }
 
+export interface OrganizationSettingsTable {
+  organization_uuid: string;
+  /** null: the server's default (serve --retry-schedule). */
+  webhook_retry_schedule: 'standard' | 'fast' | null;
+  allow_http_webhooks: number;
+  updated_on: string;
+}
+
+export interface WebhookTable {
+  seq: Generated<number>;
+  uuid: string;
+  organization_uuid: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  is_active: number;
+  secret: string;
+  /** Date, space, time with microseconds (spec 2.7). */
+  created_on: string;
+  updated_on: string;
+  deleted_on: string | null;
+}
+
+export interface ServiceConfirmationTable {
+  seq: Generated<number>;
+  uuid: string;
+  organization_uuid: string;
+  qr_code_uuid: string;
+  user_uuid: string;
+  status: 'CHECK_IN' | 'CHECK_OUT' | 'DELIVERY';
+  /** The full record of spec 2.8 as JSON. */
+  data: string;
+  created_on: string;
+}
+
+export interface WebhookEventTable {
+  seq: Generated<number>;
+  /** evt_<uuid> */
+  id: string;
+  organization_uuid: string;
+  type: string;
+  created_at: string;
+  /** The plaintext envelope (spec 6.3), exactly the bytes that are signed and encrypted. */
+  envelope: string;
+}
+
+export interface WebhookDeliveryTable {
+  seq: Generated<number>;
+  delivery_id: string;
+  event_id: string;
+  webhook_uuid: string;
+  organization_uuid: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempt_count: number;
+  /** attempt_count when the delivery was (re)queued; the retry schedule counts from here. */
+  schedule_base: number;
+  /** Epoch milliseconds; null unless pending. */
+  next_attempt_at: number | null;
+  /** 1 while an attempt is being sent. */
+  in_flight: number;
+  /** Why a delivery stopped without a successful attempt (schedule used up, webhook deactivated, URL refused). */
+  status_reason: string | null;
+  /** When the attempt in flight started (ISO); recovery logs it as interrupted after a crash. */
+  claimed_on: string | null;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface WebhookDeliveryAttemptTable {
+  seq: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  attempted_on: string;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
 export interface InboxTable {
   uuid: string;
   organization_uuid: string;
@@ -147,6 +226,12 @@ export interface Database {
   background_tasks: BackgroundTaskTable;
   qrcodes: QrCodeTable;
   qr_code_tags: QrCodeTagTable;
+  organization_settings: OrganizationSettingsTable;
+  webhooks: WebhookTable;
+  service_confirmations: ServiceConfirmationTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
   inboxes: InboxTable;
   inbox_messages: InboxMessageTable;
   inbox_relays: InboxRelayTable;

@@ -1,0 +1,81 @@
+import type { AppContext } from '../context.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { toPage, type Page } from '../http/pagination.ts';
+import type { EventType } from '../webhooks/events.ts';
+import { announceEvent, queueEvent, type QueuedEvent } from '../webhooks/outbox.ts';
+import { composeConfirmation, resolveUser, type Overrides } from './compose.ts';
+import { findQrCode, qrCodeForSimulation, type QrCodeForConfirmation } from './qr-lookup.ts';
+import type { ConfirmationListQuery, ConfirmationStatus, CreateConfirmationBody, ServiceConfirmation, SimulateBody } from './schemas.ts';
+import { findConfirmation, insertConfirmation, latestOfUser, listConfirmations, openCheckIn } from './store.ts';
+
+export const eventOfStatus: Record<ConfirmationStatus, EventType> = {
+  CHECK_IN: 'service_confirmation.check_in',
+  CHECK_OUT: 'service_confirmation.check_out',
+  DELIVERY: 'service_confirmation.delivery',
+};
+
+export const statusOfEvent: Record<EventType, ConfirmationStatus> = {
+  'service_confirmation.check_in': 'CHECK_IN',
+  'service_confirmation.check_out': 'CHECK_OUT',
+  'service_confirmation.delivery': 'DELIVERY',
+};
+
+/**
+ * Composes the confirmation, then stores it together with its event and the event's deliveries
+ * in one transaction (the outbox), and wakes the dispatcher once committed.
+ */
+async function record(
+  ctx: AppContext,
+  organizationUuid: string,
+  status: ConfirmationStatus,
+  qrCode: QrCodeForConfirmation,
+  overrides: Overrides,
+  random: () => number,
+): Promise<QueuedEvent<ServiceConfirmation>> {
+  const user = resolveUser(organizationUuid, overrides.user);
+  const queued = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const previous = await latestOfUser(trx, organizationUuid, user.uuid);
+    const checkIn = status === 'CHECK_OUT' ? await openCheckIn(trx, organizationUuid, user.uuid, qrCode.uuid) : undefined;
+    const confirmation = composeConfirmation({ organizationUuid, status, qrCode, user, overrides, previous, openCheckIn: checkIn, now: new Date(), random });
+    await insertConfirmation(trx, confirmation);
+    return queueEvent(trx, organizationUuid, eventOfStatus[status], confirmation);
+  });
+  announceEvent(ctx, organizationUuid, queued);
+  return queued;
+}
+
+export async function createConfirmation(ctx: AppContext, body: CreateConfirmationBody): Promise<ServiceConfirmation> {
+  const { organization_uuid, qr_code_uuid, status, ...overrides } = body;
+  const qrCode = await findQrCode(ctx.db.kysely, organization_uuid, qr_code_uuid);
+  if (!qrCode) throw notFound(`QR code ${qr_code_uuid}`);
+  if (overrides.qr_code_tag_uuid && !qrCode.tags.some((t) => t.uuid === overrides.qr_code_tag_uuid)) {
+    const message = `Tag ${overrides.qr_code_tag_uuid} is not a tag of QR code ${qr_code_uuid}.`;
+    throw new ApiError('VALIDATION_ERROR', `Invalid request. body.qr_code_tag_uuid: ${message}`, [{ path: 'body.qr_code_tag_uuid', message }]);
+  }
+  const queued = await record(ctx, organization_uuid, status, qrCode, overrides, Math.random);
+  return queued.envelope.data;
+}
+
+/** A realistic, fully populated confirmation for the event, at the given QR code or one of the organization's. */
+export async function simulateConfirmation(ctx: AppContext, body: SimulateBody): Promise<QueuedEvent<ServiceConfirmation>> {
+  const db = ctx.db.kysely;
+  let qrCode: QrCodeForConfirmation | undefined;
+  if (body.qr_code_uuid) {
+    qrCode = await findQrCode(db, body.organization_uuid, body.qr_code_uuid);
+    if (!qrCode) throw notFound(`QR code ${body.qr_code_uuid}`);
+  } else {
+    qrCode = await qrCodeForSimulation(db, body.organization_uuid, Math.random);
+  }
+  return record(ctx, body.organization_uuid, statusOfEvent[body.event], qrCode, {}, Math.random);
+}
+
+export async function pageOfConfirmations(ctx: AppContext, query: ConfirmationListQuery): Promise<Page<ServiceConfirmation>> {
+  const { items, total } = await listConfirmations(ctx.db.kysely, query);
+  return toPage(items, total, query.page, query.per_page);
+}
+
+export async function getConfirmation(ctx: AppContext, organizationUuid: string, uuid: string): Promise<ServiceConfirmation> {
+  const found = await findConfirmation(ctx.db.kysely, organizationUuid, uuid);
+  if (!found) throw notFound(`Service confirmation ${uuid}`);
+  return found;
+}

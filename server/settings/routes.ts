@@ -1,0 +1,41 @@
+import { requireOrganization } from '../auth/principal.ts';
+import type { AppContext } from '../context.ts';
+import type { Api } from '../http/api.ts';
+import { defaultRetrySchedule } from '../webhooks/config.ts';
+import { settingsPatchSchema, settingsQuerySchema, settingsSchema } from './schemas.ts';
+import { getSettings, updateSettings } from './settings.ts';
+
+export function registerSettingsRoutes(api: Api, ctx: AppContext): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/settings',
+      tag: 'Settings',
+      summary: "The organization's settings: webhook retry schedule and whether plain http webhook URLs are allowed.",
+      query: settingsQuerySchema,
+      response: settingsSchema,
+    },
+    async ({ query, principal }) => {
+      const organizationUuid = query.organization_uuid ?? principal.organizationUuid;
+      requireOrganization(principal, organizationUuid);
+      return getSettings(ctx.db.kysely, organizationUuid, defaultRetrySchedule(ctx.config));
+    },
+  );
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/api/settings',
+      tag: 'Settings',
+      role: 'admin',
+      summary: 'Change settings (admin). webhook_retry_schedule applies to the next retry of every pending delivery.',
+      body: settingsPatchSchema,
+      response: settingsSchema,
+    },
+    async ({ body, principal }) => {
+      const organizationUuid = body.organization_uuid ?? principal.organizationUuid;
+      requireOrganization(principal, organizationUuid);
+      return updateSettings(ctx.db.kysely, organizationUuid, body, defaultRetrySchedule(ctx.config));
+    },
+  );
+}

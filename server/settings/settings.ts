@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { nowIso } from '../time.ts';
+import type { RetryScheduleName } from '../webhooks/retry-schedule.ts';
+import type { Settings, SettingsPatch } from './schemas.ts';
+import { findSettings, saveSettings } from './store.ts';
+
+/** The organization's settings, with the server's defaults where it has chosen nothing. */
+export async function getSettings(db: Kysely<Database>, organizationUuid: string, defaultSchedule: RetryScheduleName): Promise<Settings> {
+  const row = await findSettings(db, organizationUuid);
+  return {
+    organization_uuid: organizationUuid,
+    webhook_retry_schedule: row?.webhook_retry_schedule ?? defaultSchedule,
+    allow_http_webhooks: row ? row.allow_http_webhooks === 1 : false,
+    updated_on: row?.updated_on ?? null,
+  };
+}
+
+export async function updateSettings(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  patch: SettingsPatch,
+  defaultSchedule: RetryScheduleName,
+): Promise<Settings> {
+  const row = await findSettings(db, organizationUuid);
+  await saveSettings(db, {
+    organization_uuid: organizationUuid,
+    webhook_retry_schedule: patch.webhook_retry_schedule ?? row?.webhook_retry_schedule ?? null,
+    allow_http_webhooks: patch.allow_http_webhooks === undefined ? (row?.allow_http_webhooks ?? 0) : Number(patch.allow_http_webhooks),
+    updated_on: nowIso(),
+  });
+  return getSettings(db, organizationUuid, defaultSchedule);
+}

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { Database, OrganizationSettingsTable } from '../db/schema.ts';
+
+export function findSettings(db: Kysely<Database>, organizationUuid: string): Promise<OrganizationSettingsTable | undefined> {
+  return db.selectFrom('organization_settings').selectAll().where('organization_uuid', '=', organizationUuid).executeTakeFirst();
+}
+
+export async function saveSettings(db: Kysely<Database>, row: OrganizationSettingsTable): Promise<void> {
+  await db
+    .insertInto('organization_settings')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('organization_uuid').doUpdateSet({
+        webhook_retry_schedule: row.webhook_retry_schedule,
+        allow_http_webhooks: row.allow_http_webhooks,
+        updated_on: row.updated_on,
+      }),
+    )
+    .execute();
+}

@@ -1,0 +1,111 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEventTable } from '../db/schema.ts';
+import type { EventType } from './events.ts';
+import type { Delivery, DeliveryAttempt, DeliveryListQuery } from './schemas.ts';
+
+type DeliveryRow = Selectable<WebhookDeliveryTable> & { event_type: string };
+type AttemptRow = Selectable<WebhookDeliveryAttemptTable>;
+
+export async function insertEvent(db: Kysely<Database>, row: Omit<WebhookEventTable, 'seq'>): Promise<void> {
+  await db.insertInto('webhook_events').values(row).execute();
+}
+
+export async function insertDeliveries(db: Kysely<Database>, rows: Omit<WebhookDeliveryTable, 'seq'>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+function toAttempt(row: AttemptRow): DeliveryAttempt {
+  return {
+    attempt: row.attempt,
+    attempted_on: row.attempted_on,
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    error: row.error,
+    response_excerpt: row.response_excerpt,
+  };
+}
+
+function toDelivery(row: DeliveryRow, attempts: AttemptRow[]): Delivery {
+  return {
+    delivery_id: row.delivery_id,
+    event_id: row.event_id,
+    event_type: row.event_type as EventType,
+    webhook_uuid: row.webhook_uuid,
+    status: row.status,
+    status_reason: row.status_reason,
+    attempt_count: row.attempt_count,
+    next_attempt_on: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
+    created_on: row.created_on,
+    attempts: attempts.map(toAttempt),
+  };
+}
+
+function deliveriesOf(db: Kysely<Database>, webhookUuid: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .where('d.webhook_uuid', '=', webhookUuid);
+}
+
+async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<Delivery[]> {
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where(
+      'delivery_id',
+      'in',
+      rows.map((r) => r.delivery_id),
+    )
+    .orderBy('attempt')
+    .execute();
+  const byDelivery = new Map<string, AttemptRow[]>();
+  for (const attempt of attempts) byDelivery.set(attempt.delivery_id, [...(byDelivery.get(attempt.delivery_id) ?? []), attempt]);
+  return rows.map((row) => toDelivery(row, byDelivery.get(row.delivery_id) ?? []));
+}
+
+/** Newest first, each with its attempts in order. */
+export async function listDeliveries(db: Kysely<Database>, webhookUuid: string, query: DeliveryListQuery): Promise<{ items: Delivery[]; total: number }> {
+  let base = deliveriesOf(db, webhookUuid);
+  if (query.status) base = base.where('d.status', '=', query.status);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('d')
+      .select('e.type as event_type')
+      .orderBy('d.seq', 'desc')
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: await withAttempts(db, rows), total: Number(count.n) };
+}
+
+export async function findDelivery(db: Kysely<Database>, webhookUuid: string, deliveryId: string): Promise<Delivery | undefined> {
+  const row = await deliveriesOf(db, webhookUuid).selectAll('d').select('e.type as event_type').where('d.delivery_id', '=', deliveryId).executeTakeFirst();
+  if (!row) return undefined;
+  const [delivery] = await withAttempts(db, [row]);
+  return delivery;
+}
+
+/** Pending deliveries of a webhook that are not being sent right now stop, with the reason. */
+export async function cancelPendingDeliveries(db: Kysely<Database>, webhookUuid: string, reason: string, now: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', status_reason: reason, next_attempt_at: null, updated_on: now })
+    .where('webhook_uuid', '=', webhookUuid)
+    .where('status', '=', 'pending')
+    .where('in_flight', '=', 0)
+    .execute();
+}
+
+/** Due at once again, with a fresh retry schedule; the delivery id and attempt numbering continue. */
+export async function requeueDelivery(db: Kysely<Database>, deliveryId: string, nowMs: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ status: 'pending', status_reason: null, next_attempt_at: nowMs, schedule_base: eb.ref('attempt_count'), updated_on: now }))
+    .where('delivery_id', '=', deliveryId)
+    .where('in_flight', '=', 0)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

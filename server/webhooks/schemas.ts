@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { eventListSchema, eventTypes } from './events.ts';
+
+const timestamp = z.string().describe('UTC, date, space, time with microseconds, e.g. 2026-11-21 20:14:21.123456');
+
+/** Spec 2.7; `secret` only in the registration answer and with ?include_secret=true. */
+export const webhookSchema = z
+  .object({
+    uuid: z.string(),
+    created_on: timestamp,
+    updated_on: timestamp,
+    organization_uuid: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(eventTypes)),
+    is_active: z.boolean(),
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof webhookSchema>;
+
+export const webhookWithSecretSchema = webhookSchema
+  .extend({ secret: z.string().describe('Keys the HMAC of every delivery; the AES key is derived from that HMAC') })
+  .meta({ id: 'WebhookWithSecret' });
+export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
+
+const urlField = z.string().trim().min(1).describe('https:// anywhere; http:// to this machine (127.0.0.1, localhost, [::1]) or anywhere when settings allow it');
+const eventsField = eventListSchema.describe(`Event names: ${eventTypes.join(', ')}`);
+
+/** Spec 4.10 registration body. */
+export const registerWebhookBodySchema = z.strictObject({
+  organization_uuid: z.string().min(1),
+  url: urlField,
+  events: eventsField,
+  is_active: z.boolean().default(true),
+});
+export type RegisterWebhookBody = z.infer<typeof registerWebhookBodySchema>;
+
+export const updateWebhookBodySchema = z
+  .strictObject({ url: urlField.optional(), events: eventsField.optional(), is_active: z.boolean().optional() })
+  .refine((b) => b.url !== undefined || b.events !== undefined || b.is_active !== undefined, { message: 'Give at least one of url, events, is_active.' });
+export type UpdateWebhookBody = z.infer<typeof updateWebhookBodySchema>;
+
+export const webhookListQuerySchema = pageQuerySchema.extend({
+  organization_uuid: z.string().min(1).describe('Organization whose webhooks to list. Required.'),
+});
+export type WebhookListQuery = z.infer<typeof webhookListQuerySchema>;
+export const webhookPageSchema = pageSchema(webhookSchema);
+
+export const webhookParamsSchema = z.object({ uuid: z.string().describe('Webhook uuid') });
+export const webhookGetQuerySchema = z.object({
+  include_secret: z.enum(['true', 'false']).default('false').describe('true: include the secret (needs the editor role)'),
+});
+
+export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
+
+export const deliveryAttemptSchema = z.object({
+  attempt: z.number().int().describe('1 for the first attempt; the X-Service-Attempt header'),
+  attempted_on: z.string().describe('ISO 8601 UTC'),
+  status_code: z.number().int().nullable().describe('HTTP status of the answer; null when none came'),
+  duration_ms: z.number().int().nullable().describe('null while the attempt is in flight'),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable().describe('The first 1 KB of the answer body'),
+});
+export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
+
+export const deliverySchema = z
+  .object({
+    delivery_id: z.string().describe('The X-Service-Delivery-Id header, the same for every attempt: receivers de-duplicate on it'),
+    event_id: z.string(),
+    event_type: z.enum(eventTypes),
+    webhook_uuid: z.string(),
+    status: z.enum(deliveryStatuses),
+    status_reason: z.string().nullable().describe('Why a delivery failed without a successful attempt, e.g. schedule used up'),
+    attempt_count: z.number().int(),
+    next_attempt_on: z.string().nullable().describe('ISO 8601 UTC; null unless pending'),
+    created_on: z.string().describe('ISO 8601 UTC'),
+    attempts: z.array(deliveryAttemptSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type Delivery = z.infer<typeof deliverySchema>;
+export const deliveryPageSchema = pageSchema(deliverySchema);
+
+export const deliveryListQuerySchema = pageQuerySchema.extend({
+  organization_uuid: z.string().min(1).describe('Organization of the webhook. Required.'),
+  status: z.enum(deliveryStatuses).optional(),
+});
+export type DeliveryListQuery = z.infer<typeof deliveryListQuerySchema>;
+export const deliveryParamsSchema = z.object({ uuid: z.string().describe('Webhook uuid'), delivery_id: z.string() });

@@ -1,0 +1,122 @@
+import { APP_VERSION } from '../version.ts';
+import { seal, SIGNATURE_HEADER } from './crypto.ts';
+import type { AttemptOutcome } from './dispatch-store.ts';
+
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+export interface OutgoingDelivery {
+  url: string;
+  secret: string;
+  /** The plaintext envelope, exactly the bytes that are signed. */
+  envelope: string;
+  eventType: string;
+  deliveryId: string;
+  attempt: number;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  /** Aborts the attempt when the app stops. */
+  stopSignal?: AbortSignal;
+}
+
+export interface SendResult extends AttemptOutcome {
+  /** A 2xx answer. */
+  ok: boolean;
+  /** Cut short because the app is stopping (not the receiver's fault). */
+  interrupted: boolean;
+}
+
+/** The headers of one attempt (DESIGN.md); no Authorization, the signature authenticates. */
+export function deliveryHeaders(delivery: OutgoingDelivery, signatureHeader: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    [SIGNATURE_HEADER]: signatureHeader,
+    'X-Service-Event': delivery.eventType,
+    'X-Service-Delivery-Id': delivery.deliveryId,
+    'X-Service-Attempt': String(delivery.attempt),
+    'User-Agent': `QR-Sandbox-Webhooks/${APP_VERSION}`,
+  };
+}
+
+/** One POST: freshly encrypted (new IV), redirects not followed, bounded by the timeout. Never throws. */
+export async function sendDelivery(delivery: OutgoingDelivery, options: SendOptions): Promise<SendResult> {
+  const sealed = seal(delivery.envelope, delivery.secret);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.stopSignal ? AbortSignal.any([timeout, options.stopSignal]) : timeout;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let statusCode: number | null = null;
+  try {
+    const response = await fetch(delivery.url, {
+      method: 'POST',
+      headers: deliveryHeaders(delivery, sealed.signatureHeader),
+      body: sealed.body,
+      redirect: 'manual',
+      signal,
+    });
+    statusCode = response.status;
+    const excerpt = await readExcerpt(response);
+    const ok = response.status >= 200 && response.status < 300;
+    return { ok, interrupted: false, status_code: response.status, duration_ms: elapsed(), error: ok ? null : describeStatus(response), response_excerpt: excerpt };
+  } catch (error) {
+    const interrupted = options.stopSignal?.aborted === true && !timeout.aborted;
+    const message = interrupted
+      ? 'Interrupted: the app was stopping; the delivery is sent again after restart with the same delivery id.'
+      : timeout.aborted
+        ? `No complete answer within ${options.timeoutMs / 1000} s (timeout).`
+        : describeNetworkError(error);
+    return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, response_excerpt: null };
+  }
+}
+
+function describeStatus(response: Response): string {
+  if (response.status >= 300 && response.status < 400) {
+    const location = response.headers.get('location');
+    return `Redirect ${response.status}${location ? ` to ${location}` : ''} not followed: register the final URL.`;
+  }
+  return `The receiver answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}; only 2xx counts as delivered.`;
+}
+
+/** The first bytes of the answer, as text; the rest is not read. */
+async function readExcerpt(response: Response): Promise<string | null> {
+  if (!response.body) return null;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < RESPONSE_EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    if (size >= RESPONSE_EXCERPT_BYTES) await reader.cancel().catch(() => undefined);
+    else reader.releaseLock();
+  }
+  if (size === 0) return null;
+  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+const networkErrors: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused: nothing listens at that address and port.',
+  ECONNRESET: 'The receiver closed the connection before answering.',
+  ENOTFOUND: 'The host name does not resolve (DNS).',
+  EAI_AGAIN: 'The host name could not be resolved right now (DNS).',
+  EHOSTUNREACH: 'The host is unreachable.',
+  ENETUNREACH: 'The network is unreachable.',
+  UND_ERR_SOCKET: 'The connection failed while sending or reading.',
+  CERT_HAS_EXPIRED: 'The receiver\'s TLS certificate has expired.',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'The receiver uses a self-signed TLS certificate.',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'The receiver\'s TLS certificate cannot be verified.',
+};
+
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  const known = code ? networkErrors[code] : undefined;
+  return known ? `${known} (${code}: ${detail})` : `Request failed: ${detail}`;
+}

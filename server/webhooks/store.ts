@@ -1,0 +1,72 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, WebhookTable } from '../db/schema.ts';
+import type { EventType } from './events.ts';
+import type { Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
+
+type Row = Selectable<WebhookTable>;
+
+export function toWebhook(row: Row): Webhook {
+  return {
+    uuid: row.uuid,
+    created_on: row.created_on,
+    updated_on: row.updated_on,
+    organization_uuid: row.organization_uuid,
+    url: row.url,
+    events: JSON.parse(row.events) as EventType[],
+    is_active: row.is_active === 1,
+  };
+}
+
+export function toWebhookWithSecret(row: Row): WebhookWithSecret {
+  return { ...toWebhook(row), secret: row.secret };
+}
+
+export async function insertWebhook(db: Kysely<Database>, row: Omit<WebhookTable, 'seq'>): Promise<void> {
+  await db.insertInto('webhooks').values(row).execute();
+}
+
+/** A live (not deleted) webhook of the organization. */
+export function findWebhook(db: Kysely<Database>, organizationUuid: string, uuid: string): Promise<Row | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('uuid', '=', uuid)
+    .where('organization_uuid', '=', organizationUuid)
+    .where('deleted_on', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function listWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<{ items: Row[]; total: number }> {
+  const base = db.selectFrom('webhooks').where('organization_uuid', '=', query.organization_uuid).where('deleted_on', 'is', null);
+  const [items, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('seq', 'desc')
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
+}
+
+/** Active webhooks of the organization subscribed to the event. */
+export async function subscribedWebhooks(db: Kysely<Database>, organizationUuid: string, eventType: EventType): Promise<Row[]> {
+  const rows = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('organization_uuid', '=', organizationUuid)
+    .where('is_active', '=', 1)
+    .where('deleted_on', 'is', null)
+    .orderBy('seq')
+    .execute();
+  return rows.filter((row) => (JSON.parse(row.events) as string[]).includes(eventType));
+}
+
+export async function updateWebhookRow(
+  db: Kysely<Database>,
+  uuid: string,
+  changes: Partial<Pick<WebhookTable, 'url' | 'events' | 'is_active' | 'updated_on' | 'deleted_on'>>,
+): Promise<void> {
+  await db.updateTable('webhooks').set(changes).where('uuid', '=', uuid).execute();
+}

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, describe, test } from 'node:test';
+import type { Delivery, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
+import { jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
+import { sleep, startReceiver, startWebhookServer, waitFor } from './support.ts';
+
+async function register(server: TestServer, url: string): Promise<WebhookWithSecret> {
+  const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url, events: ['service_confirmation.check_in'] }));
+  assert.equal(res.status, 201);
+  return (await res.json()) as WebhookWithSecret;
+}
+
+async function onlyDelivery(server: TestServer, webhookUuid: string): Promise<Delivery | undefined> {
+  const res = await server.request(`/api/webhooks/uuid/${webhookUuid}/deliveries?organization_uuid=${server.organizationUuid}`);
+  return ((await res.json()) as { items: Delivery[] }).items[0];
+}
+
+async function simulate(server: TestServer): Promise<void> {
+  const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+  assert.equal(res.status, 201);
+}
+
+describe('deliveries survive a restart', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a retry that fell due while the app was stopped goes out after restart, same delivery id, attempt 2', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    let failing = true;
+    const receiver = await startReceiver(() => (failing ? { status: 503 } : { status: 204 }));
+    try {
+      const first = await startWebhookServer({ dataDir, webhookRetrySchedule: 'fast' });
+      const webhook = await register(first, `${receiver.url}/hook`);
+      await simulate(first);
+      const pending = await waitFor('attempt 1 to fail', async () => {
+        const d = await onlyDelivery(first, webhook.uuid);
+        return d?.attempts[0]?.status_code === 503 ? d : undefined;
+      });
+      await first.stop();
+      assert.equal(pending.status, 'pending');
+      const due = Date.parse(pending.next_attempt_on ?? '');
+      await sleep(Math.max(0, due - Date.now()) + 200);
+      assert.equal(receiver.received.length, 1, 'nothing is sent while the app is stopped');
+      failing = false;
+
+      const second = await startWebhookServer({ dataDir, webhookRetrySchedule: 'fast' });
+      try {
+        const delivered = await waitFor('the retry after restart', async () => {
+          const d = await onlyDelivery(second, webhook.uuid);
+          return d?.status === 'delivered' ? d : undefined;
+        });
+        assert.equal(delivered.delivery_id, pending.delivery_id);
+        assert.deepEqual(delivered.attempts.map((a) => a.status_code), [503, 204]);
+        assert.deepEqual(receiver.received.map((r) => r.headers['x-service-attempt']), ['1', '2']);
+        assert.deepEqual(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id'])), new Set([pending.delivery_id]));
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('an attempt cut short by a crash is closed as interrupted and sent again with the same delivery id', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const receiver = await startReceiver(() => ({ status: 500 }));
+    try {
+      const first = await startWebhookServer({ dataDir, webhookRetrySchedule: 'standard' });
+      const webhook = await register(first, `${receiver.url}/hook`);
+      await simulate(first);
+      const failed = await waitFor('attempt 1 to fail', async () => {
+        const d = await onlyDelivery(first, webhook.uuid);
+        return d?.attempts[0]?.status_code === 500 ? d : undefined;
+      });
+      await first.stop();
+      // What a crash in the middle of attempt 2 leaves behind: the claim of attempt 2, no outcome.
+      const { openConnection } = await import('../../server/db/database.ts');
+      const db = openConnection(dataDir);
+      await db.kysely
+        .updateTable('webhook_deliveries')
+        .set({ in_flight: 1, attempt_count: 2, claimed_on: new Date().toISOString(), next_attempt_at: Date.now() + 3_600_000 })
+        .where('delivery_id', '=', failed.delivery_id)
+        .execute();
+      await db.close();
+
+      const second = await startWebhookServer({ dataDir, webhookRetrySchedule: 'standard' });
+      try {
+        const after3 = await waitFor('attempt 3 after recovery', async () => {
+          const d = await onlyDelivery(second, webhook.uuid);
+          return d?.attempts[2]?.status_code === 500 ? d : undefined;
+        });
+        assert.equal(after3.attempts[1]?.status_code, null);
+        assert.match(after3.attempts[1]?.error ?? '', /Interrupted/);
+        assert.equal(after3.delivery_id, failed.delivery_id);
+        assert.equal(after3.status, 'pending');
+        assert.deepEqual(receiver.received.map((r) => r.headers['x-service-attempt']), ['1', '3']);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('stopping during an attempt leaves the delivery due; it goes out after restart', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    let hang = true;
+    const receiver = await startReceiver(() => (hang ? { status: 200, delayMs: 60_000 } : { status: 200, body: 'ok' }));
+    try {
+      const first = await startWebhookServer({ dataDir });
+      const webhook = await register(first, `${receiver.url}/hook`);
+      await simulate(first);
+      await waitFor('the attempt to reach the receiver', () => (receiver.received.length > 0 ? true : undefined));
+      await first.stop();
+      hang = false;
+
+      const second = await startWebhookServer({ dataDir });
+      try {
+        const delivered = await waitFor('delivery after restart', async () => {
+          const d = await onlyDelivery(second, webhook.uuid);
+          return d?.status === 'delivered' ? d : undefined;
+        });
+        assert.match(delivered.attempts[0]?.error ?? '', /Interrupted/);
+        assert.equal(delivered.attempts[1]?.status_code, 200);
+        assert.equal(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id'])).size, 1);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
