@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext, ServerConfig } from '../context.ts';
 import { isLoopbackHost } from '../http/guards.ts';
+import { getSettings } from '../settings/settings.ts';
+import { checkWebhookUrl, isLoopbackHostname } from '../webhooks/url-policy.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
@@ -43,20 +45,17 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
 }
 
 /**
- * Where messages may be relayed: https anywhere, http only to this machine (the signature header
- * is key material), and never back into one of this server's inboxes (a forwarding loop).
+ * Where messages may be relayed: the rules of a webhook URL (https anywhere; http only to this
+ * machine unless the organization allows http webhooks; never a metadata address). A forward_to
+ * never points back into one of this server's inboxes, which would relay in a loop; a one-off replay may.
  */
-export function checkRelayUrl(config: ServerConfig, url: string, field: string): void {
-  const target = new URL(url);
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  const loopback = isLoopbackHost(host);
-  if (target.protocol === 'http:' && !loopback) {
-    throw new ApiError('VALIDATION_ERROR', `${field} must be https://, or http:// to this machine (127.0.0.1, localhost): relayed messages carry the signature header, which is the decryption key.`, [
-      { path: field, message: 'http:// only to a loopback address' },
-    ]);
-  }
+export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<void> {
+  const settings = await getSettings(ctx.db.kysely, organizationUuid, ctx.config.webhookRetrySchedule ?? 'standard');
+  const check = checkWebhookUrl(url, { allowHttp: settings.allow_http_webhooks });
+  if (!check.ok) throw new ApiError('VALIDATION_ERROR', `${field}: ${check.problem}`, [{ path: field, message: check.problem }]);
+  const target = check.url;
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  if (loopback && port === config.port && target.pathname.startsWith(INBOX_PATH_PREFIX)) {
+  if (purpose === 'forward' && isLoopbackHostname(target.hostname.replace(/^\[|\]$/g, '')) && port === ctx.config.port && target.pathname.startsWith(INBOX_PATH_PREFIX)) {
     throw new ApiError('VALIDATION_ERROR', `${field} points at an inbox of this server, which would relay messages in a loop. Replay a message there instead.`, [
       { path: field, message: 'must not be an inbox of this server' },
     ]);
@@ -71,7 +70,7 @@ export async function requireInbox(ctx: AppContext, organizationUuid: string, uu
 }
 
 export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promise<Inbox> {
-  if (body.forward_to) checkRelayUrl(ctx.config, body.forward_to, 'body.forward_to');
+  if (body.forward_to) await checkRelayUrl(ctx, body.organization_uuid, body.forward_to, 'body.forward_to');
   const now = nowIso();
   const row: InboxRow = {
     uuid: randomUUID(),
@@ -108,7 +107,7 @@ export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promi
 
 export async function updateInbox(ctx: AppContext, organizationUuid: string, uuid: string, body: UpdateInboxBody): Promise<Inbox> {
   const row = await requireInbox(ctx, organizationUuid, uuid);
-  if (body.forward_to) checkRelayUrl(ctx.config, body.forward_to, 'body.forward_to');
+  if (body.forward_to) await checkRelayUrl(ctx, organizationUuid, body.forward_to, 'body.forward_to');
   const response = { ...inboxResponse(row), ...body.response };
   await updateInboxRow(ctx.db.kysely, uuid, {
     ...(body.name !== undefined ? { name: body.name } : {}),

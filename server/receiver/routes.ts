@@ -183,7 +183,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       const inbox = await getInbox(ctx, principal.organizationUuid, params.uuid, false);
       const url = body?.url ?? inbox.forward_to;
       if (!url) throw new ApiError('VALIDATION_ERROR', 'Give the url to replay to; this inbox has no forward_to to default to.', [{ path: 'body.url', message: 'Required' }]);
-      checkRelayUrl(ctx.config, url, 'body.url');
+      await checkRelayUrl(ctx, principal.organizationUuid, url, 'body.url', 'replay');
       return relayMessage(ctx, row, 'replay', url);
     },
   );

@@ -145,3 +145,25 @@ export async function relaysOf(db: Kysely<Database>, messageUuids: string[]): Pr
   }
   return grouped;
 }
+
+/**
+ * A read-only look at the webhooks capability's table: the live webhooks of the organization whose
+ * URL path is /inbox/{uuid} (any host: 127.0.0.1, localhost or a tunnel), with their secrets.
+ */
+export async function webhooksPointingAt(db: Kysely<Database>, organizationUuid: string, inboxUuid: string): Promise<Array<{ uuid: string; secret: string }>> {
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(['uuid', 'url', 'secret'])
+    .where('organization_uuid', '=', organizationUuid)
+    .where('deleted_on', 'is', null)
+    .where('url', 'like', `%/inbox/${inboxUuid}%`)
+    .orderBy('seq')
+    .execute();
+  return rows.filter((row) => {
+    try {
+      return new URL(row.url).pathname.replace(/\/+$/, '') === `/inbox/${inboxUuid}`;
+    } catch {
+      return false;
+    }
+  });
+}
