@@ -18,11 +18,19 @@ function maskPairs(pairs: Array<[string, string]>, keep: boolean): Array<[string
   return keep ? pairs : pairs.map(([name, value]) => [name, name.toLowerCase() === 'x-service-signature' ? MASKED_SIGNATURE : value]);
 }
 
+/** The message as exported: the signature header masked, and the error that quotes a malformed one too. */
 function exportedMessage(row: MessageRow, message: Message, keepSignature: boolean): Message {
-  return { ...message, headers: headerObject(maskPairs(parsePairs(row.raw_headers), keepSignature)) };
+  if (keepSignature) return message;
+  const quotesSignature = message.decryption_problem === 'MALFORMED_SIGNATURE';
+  return {
+    ...message,
+    headers: headerObject(maskPairs(parsePairs(row.raw_headers), false)),
+    decryption_error: quotesSignature ? 'The X-Service-Signature header is malformed (its value is masked in this export).' : message.decryption_error,
+  };
 }
 
-function harEntry(ctx: AppContext, row: MessageRow, message: Message, keepSignature: boolean): Record<string, unknown> {
+function harEntry(ctx: AppContext, row: MessageRow, original: Message, keepSignature: boolean): Record<string, unknown> {
+  const message = exportedMessage(row, original, keepSignature);
   const url = new URL(message.path, inboxUrl(ctx.config, message.inbox_uuid));
   const headers = maskPairs(parsePairs(row.raw_headers), keepSignature).map(([name, value]) => ({ name, value }));
   const mimeType = message.headers['content-type'] ?? 'application/octet-stream';

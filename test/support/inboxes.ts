@@ -90,7 +90,7 @@ export interface CapturedRequest {
 export interface CaptureServer {
   url: string;
   requests: CapturedRequest[];
-  /** Resolves once `count` requests have arrived. */
+  /** Resolves once `count` requests have arrived; rejects after 20 s so a missing request fails the test instead of hanging it. */
   waitFor(count: number): Promise<CapturedRequest[]>;
   close(): Promise<void>;
 }
@@ -117,7 +117,13 @@ export async function startCaptureServer(answer: (req: CapturedRequest, res: htt
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    waitFor: (count) => (requests.length >= count ? Promise.resolve([...requests]) : new Promise((resolve) => waiters.push({ count, resolve }))),
+    waitFor: (count) =>
+      requests.length >= count
+        ? Promise.resolve([...requests])
+        : new Promise((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`only ${requests.length} of ${count} requests arrived within 20 s`)), 20_000);
+            waiters.push({ count, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+          }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
