@@ -112,7 +112,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     kind = plan.kind;
     status = plan.status;
     res.setHeader('X-Inbox-Message-Uuid', stored.uuid);
-    if (raw.truncated) res.setHeader('Connection', 'close');
+    if (raw.truncated || waited === 'stopping') res.setHeader('Connection', 'close');
     if (status === 204 || status === 304) res.status(status).end();
     else res.status(status).json(plan.body);
   }

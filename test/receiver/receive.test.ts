@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { craft, deliveryHeaders, envelope, SECRET } from '../support/deliveries.ts';
@@ -246,3 +247,36 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     assert.equal((await listMessages(server, box.uuid)).total, 0);
   });
 });
+
+describe('inbox receiver at shutdown', () => {
+  it('answers a request held by a long fault-injection delay at once when the server stops, and keeps it', async () => {
+    const server = await startTestServer();
+    const inbox = await createInbox(server, { response: { delay_ms: 60_000 } });
+    const d = craft(envelope());
+    const answer = deliver(inbox.url, d.body, deliveryHeaders(d));
+    await waitForMessage(server, inbox.uuid);
+    const dataDir = server.dataDir;
+    await server.close();
+    const { status } = await answer;
+    assert.equal(status, 200, 'answered, not cut off');
+
+    const reopened = await startTestServer({ dataDir });
+    try {
+      const page = await listMessages(reopened, inbox.uuid);
+      assert.equal(page.items[0]?.answer.kind, 'ok');
+      assert.equal(page.items[0]?.signature_status, 'unknown');
+      assert.equal(page.items[0]?.decrypted, true);
+    } finally {
+      await reopened.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+async function waitForMessage(server: TestServer, inboxUuid: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if ((await listMessages(server, inboxUuid)).total > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the message was never stored');
+}
