@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { inspectDelivery, type Inspection } from '../tools/inspect.ts';
+import { inspectDelivery, type Inspection, type SecretCandidate } from '../tools/inspect.ts';
 import { nowIso } from '../time.ts';
 import { headerObject, headerPairs } from './headers.ts';
 import { inboxResponse } from './inboxes.ts';
@@ -81,32 +81,30 @@ function envelopeField(json: unknown, field: 'id' | 'type'): string | null {
   return typeof value === 'string' ? value.slice(0, 500) : null;
 }
 
-/** The two verdicts and the duplicate check, written onto the stored message. */
-export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
-  const headers = headerObject(headerPairs(raw.rawHeaders));
-  const secrets = await knownSecrets(ctx, inbox);
-  let inspection = inspectDelivery(raw.body.toString('utf8'), headers['x-service-signature'], secrets, { strict: true });
-  if (raw.truncated || raw.aborted) {
-    const why = raw.truncated
-      ? `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes; only its start was kept.`
-      : `The sender closed the connection after ${raw.body.length} bytes of the body.`;
-    inspection = {
-      ...inspection,
+/**
+ * The two verdicts on a stored request. `incomplete` explains a body cut off by the cap or by the
+ * sender, which is never judged as a delivery.
+ */
+export function inspectRequest(body: Buffer, headers: Record<string, string>, secrets: SecretCandidate[], incomplete: string | null): Inspection {
+  if (incomplete !== null) {
+    return {
       decrypted: false,
       problem: 'BODY_INCOMPLETE',
-      error: why,
+      error: incomplete,
+      signatureHex: null,
       plaintext: null,
       json: null,
       signatureStatus: 'unknown',
       verifiedWith: null,
-      hints: [{ code: 'BODY_INCOMPLETE', field: 'payload', message: why }],
+      hints: [{ code: 'BODY_INCOMPLETE', field: 'payload', message: incomplete }],
     };
   }
-  const eventId = envelopeField(inspection.json, 'id');
-  const eventType = envelopeField(inspection.json, 'type');
-  const deliveryId = headers['x-service-delivery-id']?.slice(0, 500) ?? null;
-  const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, { deliveryId, signature: inspection.signatureHex, eventId });
-  await updateMessage(ctx.db.kysely, stored.uuid, {
+  return inspectDelivery(body.toString('utf8'), headers['x-service-signature'], secrets, { strict: true });
+}
+
+/** The message columns that hold the verdicts and what decryption recovered. */
+export function verdictColumns(inspection: Inspection, headers: Record<string, string>) {
+  return {
     analyzed: 1,
     decrypted: inspection.decrypted ? 1 : 0,
     decryption_problem: inspection.problem,
@@ -115,14 +113,26 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
     verified_with: inspection.verifiedWith,
     hints: JSON.stringify(inspection.hints),
     signature: inspection.signatureHex,
-    delivery_id: deliveryId,
-    event_id: eventId,
-    event_type: eventType,
+    delivery_id: headers['x-service-delivery-id']?.slice(0, 500) ?? null,
+    event_id: envelopeField(inspection.json, 'id'),
+    event_type: envelopeField(inspection.json, 'type'),
     plaintext: inspection.decrypted ? inspection.plaintext : null,
-    duplicate_of: duplicate?.uuid ?? null,
-    duplicate_by: duplicate?.by ?? null,
-  });
-  return { inspection, eventId, eventType, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
+  };
+}
+
+/** The two verdicts and the duplicate check, written onto the stored message. */
+export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
+  const headers = headerObject(headerPairs(raw.rawHeaders));
+  const incomplete = raw.truncated
+    ? `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes; only its start was kept.`
+    : raw.aborted
+      ? `The sender closed the connection after ${raw.body.length} bytes of the body.`
+      : null;
+  const inspection = inspectRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
+  const columns = verdictColumns(inspection, headers);
+  const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, { deliveryId: columns.delivery_id, signature: columns.signature, eventId: columns.event_id });
+  await updateMessage(ctx.db.kysely, stored.uuid, { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null });
+  return { inspection, eventId: columns.event_id, eventType: columns.event_type, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
 }
 
 /**

@@ -117,9 +117,14 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     else res.status(status).json(plan.body);
   }
 
-  await recordAnswer(ctx, stored.uuid, kind, status, elapsed());
-  const message = await loadMessage(ctx, inbox.uuid, stored.uuid);
-  if (message) ctx.live.publish({ type: 'inbox.message', organization_uuid: inbox.organization_uuid, data: messageSummary(message) });
+  // The answer is out; what follows is bookkeeping, and a failure in it is only logged.
+  try {
+    await recordAnswer(ctx, stored.uuid, kind, status, elapsed());
+    const message = await loadMessage(ctx, inbox.uuid, stored.uuid);
+    if (message) ctx.live.publish({ type: 'inbox.message', organization_uuid: inbox.organization_uuid, data: messageSummary(message) });
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
+  }
   if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
 }
 

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { z } from 'zod';
 import { requireOrganization, requireRole } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
@@ -9,6 +10,7 @@ import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateI
 import { clearMessages, findMessageRow, getMessage, listMessages } from './messages.ts';
 import { registerInboxReceiver } from './receiver-route.ts';
 import { relayMessage } from './relay.ts';
+import { reverifyMessages } from './reverify.ts';
 import {
   createInboxBodySchema,
   exportQuerySchema,
@@ -135,6 +137,18 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
     async ({ params, principal }) => {
       await clearMessages(ctx, principal.organizationUuid, params.uuid);
     },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/inboxes/uuid/{uuid}/reverify',
+      tag: TAG,
+      summary: 'Judge every stored message again with the secrets known now (after adding a secret or registering a webhook here).',
+      params: inboxParamsSchema,
+      response: z.object({ checked: z.number().int(), changed: z.number().int().describe('Messages whose verdicts changed') }),
+    },
+    async ({ params, principal }) => reverifyMessages(ctx, principal.organizationUuid, params.uuid),
   );
 
   api.route(

@@ -116,6 +116,11 @@ export async function listMessageRows(
   return { rows, total: Number(count.n) };
 }
 
+/** Messages of the inbox after `seq`, oldest first. */
+export async function messagesAfter(db: Kysely<Database>, inboxUuid: string, seq: number, limit: number): Promise<MessageRow[]> {
+  return db.selectFrom('inbox_messages').selectAll().where('inbox_uuid', '=', inboxUuid).where('seq', '>', seq).orderBy('seq', 'asc').limit(limit).execute();
+}
+
 export async function deleteMessages(db: Kysely<Database>, inboxUuid: string): Promise<number> {
   const result = await db.deleteFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid).executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -239,6 +239,38 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     assert.equal(received.data.event_type, 'service_confirmation.check_in');
   });
 
+  it('judges stored messages again once a secret is added, and finishes one the server never judged', async () => {
+    const box = await createInbox(server, { name: 'secret later' });
+    const d = craft(envelope());
+    const first = await deliver(box.url, d.body, deliveryHeaders(d));
+    const second = await deliver(box.url, d.body, deliveryHeaders(d));
+    assert.equal((await getMessage(server, box.uuid, first.messageUuid)).signature_status, 'unknown');
+    await server.ctx.db.kysely
+      .updateTable('inbox_messages')
+      .set({ analyzed: 0, decrypted: 0, signature_status: 'unknown', duplicate_of: null, duplicate_by: null, hints: '[]' })
+      .where('uuid', '=', second.messageUuid)
+      .execute();
+    const unjudged = await getMessage(server, box.uuid, second.messageUuid);
+    assert.match(unjudged.decryption_error ?? '', /Not judged yet/);
+
+    await server.request(`/api/inboxes/uuid/${box.uuid}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secrets: ['wrong', SECRET] }) });
+    const res = await server.request(`/api/inboxes/uuid/${box.uuid}/reverify`, { method: 'POST' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { checked: 2, changed: 2 });
+    const m1 = await getMessage(server, box.uuid, first.messageUuid);
+    assert.equal(m1.signature_status, 'valid');
+    assert.equal(m1.verified_with, 'inbox secret 2 of 2');
+    assert.deepEqual(m1.hints, []);
+    const m2 = await getMessage(server, box.uuid, second.messageUuid);
+    assert.equal(m2.decrypted, true);
+    assert.equal(m2.signature_status, 'valid');
+    assert.equal(m2.duplicate_of, first.messageUuid);
+    assert.equal(m2.answer.kind, 'ok', 'the answer given at the time stays');
+
+    const again = await server.request(`/api/inboxes/uuid/${box.uuid}/reverify`, { method: 'POST' });
+    assert.deepEqual(await again.json(), { checked: 2, changed: 0 });
+  });
+
   it('clears an inbox', async () => {
     const box = await createInbox(server, { name: 'to clear' });
     await deliver(box.url, 'x', {});
