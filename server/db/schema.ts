@@ -198,7 +198,7 @@ export interface InboxMessageTable {
   plaintext: string | null;
   duplicate_of: string | null;
   duplicate_by: string | null;
-  /** How the inbox answered: ok, rejected, too_large, fault_status, dropped, aborted. */
+  /** How the inbox answered: ok, rejected, too_large, fault_status, dropped, client_gone. */
   answer: string | null;
   answered_status: number | null;
   answered_after_ms: number | null;
