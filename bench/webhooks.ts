@@ -15,12 +15,13 @@ import { parseArgs } from 'node:util';
 import { simulateConfirmation } from '../server/confirmations/confirmations.ts';
 import { startServer } from '../server/server.ts';
 import { seal } from '../server/webhooks/crypto.ts';
-import { DEFAULT_CONCURRENCY } from '../server/webhooks/dispatcher.ts';
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_WEBHOOK_CONCURRENCY } from '../server/webhooks/dispatcher.ts';
 import { queueEvent } from '../server/webhooks/outbox.ts';
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' } } });
 const EVENTS = Number(values.events);
-const CONCURRENCY = DEFAULT_CONCURRENCY;
+/** All events go to one webhook, so the dispatcher sends at most this many at once; the bare loop uses the same. */
+const CONCURRENCY = Math.min(DEFAULT_CONCURRENCY, DEFAULT_PER_WEBHOOK_CONCURRENCY);
 
 const nowMs = () => performance.timeOrigin + performance.now();
 

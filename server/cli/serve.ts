@@ -58,6 +58,7 @@ export const serveCommand: Command = {
       credentials
         ? `  Sign in        ${url}/#key=${credentials.api_key}:${credentials.api_secret}`
         : `  Sign in        ${path.join(dataDir, CREDENTIALS_FILE)} is missing; create a key with: qr-sandbox org create --name NAME`,
+      ...(server.ctx.config.webhookRetrySchedule === 'fast' ? ['  Webhooks       fast retry schedule (1 s, 2 s, 5 s, 10 s, 30 s)'] : []),
       `  Data folder    ${dataDir}`,
       `  Credential     ${path.join(dataDir, CREDENTIALS_FILE)}`,
       `  Log            ${logFile(dataDir)}`,

@@ -6,13 +6,7 @@ import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
 import { findDelivery, listDeliveries, requeueDelivery } from './outbox-store.ts';
 import type { Delivery, DeliveryListQuery } from './schemas.ts';
-import { findWebhook } from './store.ts';
-
-async function requireWebhook(db: Kysely<Database>, organizationUuid: string, uuid: string) {
-  const row = await findWebhook(db, organizationUuid, uuid);
-  if (!row) throw notFound(`Webhook ${uuid}`);
-  return row;
-}
+import { requireWebhook } from './webhooks.ts';
 
 export async function pageOfDeliveries(db: Kysely<Database>, webhookUuid: string, query: DeliveryListQuery): Promise<Page<Delivery>> {
   await requireWebhook(db, query.organization_uuid, webhookUuid);

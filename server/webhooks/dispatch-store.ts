@@ -39,12 +39,23 @@ export interface FinishedAttempt {
   next: DeliveryAfterAttempt;
 }
 
+export interface ClaimLimits {
+  /** Attempts to start now. */
+  limit: number;
+  /** Attempts in flight to one webhook at most, so one slow receiver cannot hold every slot. */
+  perWebhook: number;
+  /** Attempts in flight now, by webhook uuid. */
+  inFlightByWebhook: ReadonlyMap<string, number>;
+}
+
 /**
- * Claims up to `limit` due deliveries in one transaction: each is marked in flight with its new
- * attempt number and start time, so a crash during the send is found and logged by recovery.
- * Deliveries whose webhook was deactivated or deleted meanwhile fail instead.
+ * Claims due deliveries in one transaction: each is marked in flight with its new attempt number
+ * and start time, so a crash during the send is found and logged by recovery. Deliveries whose
+ * webhook was deactivated or deleted meanwhile fail instead.
  */
-export async function claimDueDeliveries(db: Kysely<Database>, limit: number, nowMs: number, now: string): Promise<ClaimedAttempt[]> {
+export async function claimDueDeliveries(db: Kysely<Database>, limits: ClaimLimits, nowMs: number, now: string): Promise<ClaimedAttempt[]> {
+  const busy = new Map(limits.inFlightByWebhook);
+  const saturated = [...busy].filter(([, n]) => n >= limits.perWebhook).map(([uuid]) => uuid);
   return db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('webhook_deliveries as d')
@@ -70,12 +81,21 @@ export async function claimDueDeliveries(db: Kysely<Database>, limit: number, no
       .where('d.status', '=', 'pending')
       .where('d.in_flight', '=', 0)
       .where('d.next_attempt_at', '<=', nowMs)
+      .$if(saturated.length > 0, (qb) => qb.where('d.webhook_uuid', 'not in', saturated))
       .orderBy('d.next_attempt_at')
       .orderBy('d.seq')
-      .limit(limit)
+      .limit(limits.limit * 2)
       .execute();
-    const live = due.filter((row) => row.is_active === 1 && row.deleted_on === null);
-    for (const row of due.filter((r) => !live.includes(r))) {
+    const stopped = due.filter((row) => row.is_active !== 1 || row.deleted_on !== null);
+    const live: typeof due = [];
+    for (const row of due) {
+      if (live.length >= limits.limit || stopped.includes(row)) continue;
+      const inFlight = busy.get(row.webhook_uuid) ?? 0;
+      if (inFlight >= limits.perWebhook) continue;
+      busy.set(row.webhook_uuid, inFlight + 1);
+      live.push(row);
+    }
+    for (const row of stopped) {
       await trx
         .updateTable('webhook_deliveries')
         .set({ status: 'failed', status_reason: row.deleted_on !== null ? 'The webhook was deleted.' : 'The webhook is inactive.', next_attempt_at: null, updated_on: now })

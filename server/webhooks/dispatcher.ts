@@ -20,6 +20,8 @@ export const OUTBOX_WAKE_EVENTS = new Set(['webhook.event', 'delivery.queued']);
 export interface DispatcherOptions {
   /** Attempts in flight at once. */
   concurrency?: number;
+  /** Attempts in flight to one webhook at once. */
+  perWebhookConcurrency?: number;
   /** Longest sleep between looks at the outbox. */
   maxIdleMs?: number;
   /** How long stop() lets in-flight attempts finish before cutting them short. */
@@ -27,6 +29,10 @@ export interface DispatcherOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 16;
+/** Half the slots: a webhook whose receiver hangs cannot hold up the others. */
+export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 8;
+/** While attempts are in flight, look at the outbox at least this often (retries falling due). */
+const BUSY_LOOK_MS = 1000;
 
 /**
  * Sends due deliveries from the SQLite outbox: wakes on new events and on a timer, claims due
@@ -35,6 +41,8 @@ export const DEFAULT_CONCURRENCY = 16;
 export class Dispatcher {
   private readonly ctx: AppContext;
   private readonly concurrency: number;
+  private readonly perWebhookConcurrency: number;
+  private readonly inFlightByWebhook = new Map<string, number>();
   private readonly maxIdleMs: number;
   private readonly stopGraceMs: number;
   private readonly inFlight = new Set<Promise<void>>();
@@ -50,6 +58,7 @@ export class Dispatcher {
   constructor(ctx: AppContext, options: DispatcherOptions = {}) {
     this.ctx = ctx;
     this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.perWebhookConcurrency = options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY;
     this.maxIdleMs = options.maxIdleMs ?? 5000;
     this.stopGraceMs = options.stopGraceMs ?? 2000;
   }
@@ -96,12 +105,17 @@ export class Dispatcher {
         if (this.stopping) break;
         const free = this.concurrency - this.inFlight.size;
         if (free <= 0) break;
-        const claims = await claimDueDeliveries(this.ctx.db.kysely, free, Date.now(), nowIso());
+        const limits = { limit: free, perWebhook: this.perWebhookConcurrency, inFlightByWebhook: this.inFlightByWebhook };
+        const claims = await claimDueDeliveries(this.ctx.db.kysely, limits, Date.now(), nowIso());
         for (const claim of claims) this.launch(claim);
         if (claims.length === free) this.pumpAgain = true;
       } while (this.pumpAgain);
-      // While attempts are in flight, each one that ends looks again; when idle, sleep until the next is due.
-      if (!this.stopping && this.inFlight.size === 0) await this.scheduleNextLook();
+      // Idle: sleep until the next delivery is due. Busy: every attempt that ends looks again, and a
+      // short timer catches retries falling due while slow attempts hold their slots.
+      if (!this.stopping) {
+        if (this.inFlight.size === 0) await this.scheduleNextLook();
+        else this.setTimer(BUSY_LOOK_MS);
+      }
     } catch (error) {
       this.ctx.logger.error({ err: error }, 'webhook dispatcher could not read the outbox');
       if (!this.stopping) this.setTimer(this.maxIdleMs);
@@ -124,9 +138,14 @@ export class Dispatcher {
   }
 
   private launch(claim: ClaimedAttempt): void {
+    const webhook = claim.webhook_uuid;
+    this.inFlightByWebhook.set(webhook, (this.inFlightByWebhook.get(webhook) ?? 0) + 1);
     const running = this.attempt(claim)
       .catch((error: unknown) => this.ctx.logger.error({ err: error, delivery_id: claim.delivery_id }, 'webhook attempt could not be recorded'))
       .finally(() => {
+        const left = (this.inFlightByWebhook.get(webhook) ?? 1) - 1;
+        if (left > 0) this.inFlightByWebhook.set(webhook, left);
+        else this.inFlightByWebhook.delete(webhook);
         this.inFlight.delete(running);
         this.wake();
       });

@@ -56,7 +56,8 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
       signal,
     });
     statusCode = response.status;
-    const excerpt = await readExcerpt(response);
+    // The status decides; a body that breaks off or never ends only loses the excerpt.
+    const excerpt = await readExcerpt(response).catch(() => null);
     const ok = response.status >= 200 && response.status < 300;
     return { ok, interrupted: false, status_code: response.status, duration_ms: elapsed(), error: ok ? null : describeStatus(response), response_excerpt: excerpt };
   } catch (error) {

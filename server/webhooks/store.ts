@@ -4,8 +4,9 @@ import type { EventType } from './events.ts';
 import type { Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
 
 type Row = Selectable<WebhookTable>;
+type StoredWebhook = Omit<Row, 'seq'>;
 
-export function toWebhook(row: Row): Webhook {
+export function toWebhook(row: StoredWebhook): Webhook {
   return {
     uuid: row.uuid,
     created_on: row.created_on,
@@ -17,7 +18,7 @@ export function toWebhook(row: Row): Webhook {
   };
 }
 
-export function toWebhookWithSecret(row: Row): WebhookWithSecret {
+export function toWebhookWithSecret(row: StoredWebhook): WebhookWithSecret {
   return { ...toWebhook(row), secret: row.secret };
 }
 

@@ -38,7 +38,7 @@ export async function registerWebhook(db: Kysely<Database>, body: RegisterWebhoo
     deleted_on: null,
   };
   await insertWebhook(db, row);
-  return toWebhookWithSecret({ seq: 0, ...row });
+  return toWebhookWithSecret(row);
 }
 
 export async function pageOfWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<Page<Webhook>> {
@@ -46,7 +46,8 @@ export async function pageOfWebhooks(db: Kysely<Database>, query: WebhookListQue
   return toPage(items.map(toWebhook), total, query.page, query.per_page);
 }
 
-async function requireWebhook(db: Kysely<Database>, organizationUuid: string, uuid: string) {
+/** The organization's live webhook, or 404 (another organization's reads as missing). */
+export async function requireWebhook(db: Kysely<Database>, organizationUuid: string, uuid: string) {
   const row = await findWebhook(db, organizationUuid, uuid);
   if (!row) throw notFound(`Webhook ${uuid}`);
   return row;
