@@ -99,31 +99,30 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   }
   const elapsed = () => Math.round(performance.now() - started);
 
-  let kind: AnswerKind;
-  let status: number | null = null;
   const plan = planAnswer(inbox, stored, raw, verdict);
   const waited = raw.aborted ? 'gone' : plan.delayMs > 0 ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
-  if (waited === 'gone') {
-    kind = 'client_gone';
-  } else if (plan.status === null) {
-    kind = 'dropped';
+  const kind: AnswerKind = waited === 'gone' ? 'client_gone' : plan.kind;
+  const status = waited === 'gone' ? null : plan.status;
+  // Recorded before it is sent, so whoever got the answer finds it in the message.
+  try {
+    await recordAnswer(ctx, stored.uuid, kind, status, elapsed());
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
+  }
+  if (kind === 'dropped') {
     res.socket?.destroy();
-  } else {
-    kind = plan.kind;
-    status = plan.status;
+  } else if (status !== null) {
     res.setHeader('X-Inbox-Message-Uuid', stored.uuid);
     if (raw.truncated || waited === 'stopping') res.setHeader('Connection', 'close');
     if (status === 204 || status === 304) res.status(status).end();
     else res.status(status).json(plan.body);
   }
 
-  // The answer is out; what follows is bookkeeping, and a failure in it is only logged.
   try {
-    await recordAnswer(ctx, stored.uuid, kind, status, elapsed());
     const message = await loadMessage(ctx, inbox.uuid, stored.uuid);
     if (message) ctx.live.publish({ type: 'inbox.message', organization_uuid: inbox.organization_uuid, data: messageSummary(message) });
   } catch (error) {
-    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not publish the message');
   }
   if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
 }
