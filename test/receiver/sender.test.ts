@@ -5,7 +5,7 @@ import { createInbox, listMessages, patchInbox, type InboxView, type MessageView
 import { jsonBody, type TestServer } from '../support/server.ts';
 import { startWebhookServer, waitFor } from '../webhooks/support.ts';
 
-const SENDER_TIMEOUT_MS = 1000;
+const SENDER_TIMEOUT_MS = 2000;
 
 async function register(server: TestServer, url: string, events = ['service_confirmation.check_in']): Promise<WebhookWithSecret> {
   const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url, events }));
