@@ -11,7 +11,9 @@ import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
+import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
+import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
@@ -38,6 +40,8 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerWebhookRoutes(api, ctx);
   registerConfirmationRoutes(api, ctx);
   registerSettingsRoutes(api, ctx);
+  registerToolRoutes(api);
+  registerReceiverRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

@@ -2,6 +2,7 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
 import { importCommand } from './import.ts';
+import { decryptCommand } from './decrypt.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
 import { serveCommand } from './serve.ts';
@@ -11,6 +12,7 @@ const commands: Command[] = [
   serveCommand,
   orgCreateCommand,
   importCommand,
+  decryptCommand,
   tasksWatchCommand,
   profileAddCommand,
   profileListCommand,

@@ -150,6 +150,75 @@ export interface WebhookDeliveryAttemptTable {
   response_excerpt: string | null;
 }
 
+export interface InboxTable {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  /** JSON array of secrets to verify signatures with (several, for rotation). */
+  secrets: string;
+  /** Fault injection: answer with this status instead of the normal one. */
+  response_status: number | null;
+  response_delay_ms: number;
+  /** 1: close the connection without an answer. */
+  response_drop: number;
+  forward_to: string | null;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface InboxMessageTable {
+  seq: Generated<number>;
+  uuid: string;
+  inbox_uuid: string;
+  organization_uuid: string;
+  received_on: string;
+  method: string;
+  /** Path and query string as requested. */
+  path: string;
+  /** JSON array of [name, value] pairs, as sent (order, case and repeats kept). */
+  raw_headers: string;
+  /** The exact body bytes (at most the receiver's cap). */
+  body: Buffer;
+  body_truncated: number;
+  remote_address: string | null;
+  /** 0 until the verdicts are written (a crash in between leaves the raw request). */
+  analyzed: number;
+  decrypted: number;
+  decryption_problem: string | null;
+  decryption_error: string | null;
+  signature_status: 'valid' | 'invalid' | 'unknown';
+  verified_with: string | null;
+  /** JSON array of doctor hints. */
+  hints: string;
+  /** Lowercase hex of a well-formed signature header. */
+  signature: string | null;
+  delivery_id: string | null;
+  event_id: string | null;
+  event_type: string | null;
+  plaintext: string | null;
+  duplicate_of: string | null;
+  duplicate_by: string | null;
+  /** How the inbox answered: ok, rejected, too_large, fault_status, dropped, client_gone. */
+  answer: string | null;
+  answered_status: number | null;
+  answered_after_ms: number | null;
+}
+
+export interface InboxRelayTable {
+  seq: Generated<number>;
+  uuid: string;
+  message_uuid: string;
+  kind: 'forward' | 'replay';
+  url: string;
+  requested_on: string;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  /** JSON array of [name, value] pairs of the answer. */
+  response_headers: string | null;
+  response_excerpt: string | null;
+}
+
 /** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
@@ -163,4 +232,7 @@ export interface Database {
   webhook_events: WebhookEventTable;
   webhook_deliveries: WebhookDeliveryTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptTable;
+  inboxes: InboxTable;
+  inbox_messages: InboxMessageTable;
+  inbox_relays: InboxRelayTable;
 }

@@ -80,7 +80,15 @@ export function encrypt(plaintext: Bytes, signatureHex: string, iv: Uint8Array =
 
 /** The plaintext bytes of a payload. Throws WebhookCryptoError naming the step that failed. */
 export function decrypt(payloadBase64: string, signatureHex: string): Buffer {
-  const key = deriveKey(signatureHex);
+  return decryptWithKey(payloadBase64, deriveKey(signatureHex));
+}
+
+/**
+ * decrypt() with the AES key given directly. Only for diagnosing senders that derived the key
+ * the wrong way (e.g. from uppercase hex); a receiver always uses decrypt().
+ */
+export function decryptWithKey(payloadBase64: string, key: Buffer): Buffer {
+  if (key.length !== KEY_CHARS) throw new RangeError(`The AES-256 key must be ${KEY_CHARS} bytes, not ${key.length}.`);
   const compact = payloadBase64.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0) {
     throw new WebhookCryptoError(

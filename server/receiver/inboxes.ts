@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext, ServerConfig } from '../context.ts';
+import { isLoopbackHost } from '../http/guards.ts';
+import { getSettings } from '../settings/settings.ts';
+import { checkWebhookUrl, isLoopbackHostname } from '../webhooks/url-policy.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { toPage, type Page } from '../http/pagination.ts';
+import { nowIso } from '../time.ts';
+import type { CreateInboxBody, Inbox, InboxListQuery, InboxResponse, UpdateInboxBody } from './schemas.ts';
+import { countMessages, deleteInboxRow, findInbox, insertInbox, listInboxRows, updateInboxRow, type InboxRow } from './store.ts';
+
+export const INBOX_PATH_PREFIX = '/inbox/';
+
+/** The address deliveries use: http://127.0.0.1:P/inbox/{uuid} (the bound host when it is not a wildcard). */
+export function inboxUrl(config: ServerConfig, uuid: string): string {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::' || isLoopbackHost(config.host);
+  const host = config.host === '::1' ? '[::1]' : wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}${INBOX_PATH_PREFIX}${uuid}`;
+}
+
+export function inboxSecrets(row: InboxRow): string[] {
+  const parsed = JSON.parse(row.secrets) as unknown;
+  return Array.isArray(parsed) ? parsed.filter((s): s is string => typeof s === 'string') : [];
+}
+
+export function inboxResponse(row: InboxRow): InboxResponse {
+  return { status: row.response_status, delay_ms: row.response_delay_ms, drop: row.response_drop === 1 };
+}
+
+function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, includeSecrets: boolean): Inbox {
+  const secrets = inboxSecrets(row);
+  return {
+    uuid: row.uuid,
+    organization_uuid: row.organization_uuid,
+    name: row.name,
+    url: inboxUrl(config, row.uuid),
+    secret_count: secrets.length,
+    ...(includeSecrets ? { secrets } : {}),
+    response: inboxResponse(row),
+    forward_to: row.forward_to,
+    message_count: messageCount,
+    created_on: row.created_on,
+    updated_on: row.updated_on,
+  };
+}
+
+/**
+ * Where messages may be relayed: the rules of a webhook URL (https anywhere; http only to this
+ * machine unless the organization allows http webhooks; never a metadata address). A forward_to
+ * never points back into one of this server's inboxes, which would relay in a loop; a one-off replay may.
+ */
+export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<void> {
+  const settings = await getSettings(ctx.db.kysely, organizationUuid, ctx.config.webhookRetrySchedule ?? 'standard');
+  const check = checkWebhookUrl(url, { allowHttp: settings.allow_http_webhooks });
+  if (!check.ok) throw new ApiError('VALIDATION_ERROR', `${field}: ${check.problem}`, [{ path: field, message: check.problem }]);
+  const target = check.url;
+  const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+  if (purpose === 'forward' && isLoopbackHostname(target.hostname.replace(/^\[|\]$/g, '')) && port === ctx.config.port && target.pathname.startsWith(INBOX_PATH_PREFIX)) {
+    throw new ApiError('VALIDATION_ERROR', `${field} points at an inbox of this server, which would relay messages in a loop. Replay a message there instead.`, [
+      { path: field, message: 'must not be an inbox of this server' },
+    ]);
+  }
+}
+
+/** The inbox, when this organization may see it; 404 otherwise. */
+export async function requireInbox(ctx: AppContext, organizationUuid: string, uuid: string): Promise<InboxRow> {
+  const row = await findInbox(ctx.db.kysely, uuid);
+  if (!row || row.organization_uuid !== organizationUuid) throw notFound(`Inbox ${uuid}`);
+  return row;
+}
+
+export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promise<Inbox> {
+  if (body.forward_to) await checkRelayUrl(ctx, body.organization_uuid, body.forward_to, 'body.forward_to');
+  const now = nowIso();
+  const row: InboxRow = {
+    uuid: randomUUID(),
+    organization_uuid: body.organization_uuid,
+    name: body.name,
+    secrets: JSON.stringify(body.secrets ?? []),
+    response_status: body.response?.status ?? null,
+    response_delay_ms: body.response?.delay_ms ?? 0,
+    response_drop: body.response?.drop ? 1 : 0,
+    forward_to: body.forward_to ?? null,
+    created_on: now,
+    updated_on: now,
+  };
+  await insertInbox(ctx.db.kysely, row);
+  return toInbox(ctx.config, row, 0, false);
+}
+
+export async function getInbox(ctx: AppContext, organizationUuid: string, uuid: string, includeSecrets: boolean): Promise<Inbox> {
+  const row = await requireInbox(ctx, organizationUuid, uuid);
+  const counts = await countMessages(ctx.db.kysely, [row.uuid]);
+  return toInbox(ctx.config, row, counts.get(row.uuid) ?? 0, includeSecrets);
+}
+
+export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promise<Page<Inbox>> {
+  const { rows, total } = await listInboxRows(ctx.db.kysely, query.organization_uuid, query.page, query.per_page);
+  const counts = await countMessages(ctx.db.kysely, rows.map((r) => r.uuid));
+  return toPage(
+    rows.map((row) => toInbox(ctx.config, row, counts.get(row.uuid) ?? 0, false)),
+    total,
+    query.page,
+    query.per_page,
+  );
+}
+
+export async function updateInbox(ctx: AppContext, organizationUuid: string, uuid: string, body: UpdateInboxBody): Promise<Inbox> {
+  const row = await requireInbox(ctx, organizationUuid, uuid);
+  if (body.forward_to) await checkRelayUrl(ctx, organizationUuid, body.forward_to, 'body.forward_to');
+  const response = { ...inboxResponse(row), ...body.response };
+  await updateInboxRow(ctx.db.kysely, uuid, {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.secrets !== undefined ? { secrets: JSON.stringify(body.secrets) } : {}),
+    ...(body.forward_to !== undefined ? { forward_to: body.forward_to } : {}),
+    response_status: response.status,
+    response_delay_ms: response.delay_ms,
+    response_drop: response.drop ? 1 : 0,
+    updated_on: nowIso(),
+  });
+  return getInbox(ctx, organizationUuid, uuid, false);
+}
+
+export async function deleteInbox(ctx: AppContext, organizationUuid: string, uuid: string): Promise<void> {
+  await requireInbox(ctx, organizationUuid, uuid);
+  await deleteInboxRow(ctx.db.kysely, uuid);
+}

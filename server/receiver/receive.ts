@@ -1,0 +1,194 @@
+/**
+ * What an inbox does with one request, without req/res: store it raw, then judge it (decryption,
+ * signature, duplicate), then decide the answer (spec 6.2 item 7, or the inbox's fault injection).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { inspectDelivery, type Inspection, type SecretCandidate } from '../tools/inspect.ts';
+import { nowIso } from '../time.ts';
+import { headerObject, headerPairs } from './headers.ts';
+import { inboxResponse } from './inboxes.ts';
+import type { answerKinds } from './schemas.ts';
+import { knownSecrets } from './secrets.ts';
+import { findFirstDuplicate, insertMessage, updateMessage, type InboxRow } from './store.ts';
+
+export const MAX_INBOX_BODY_BYTES = 1024 * 1024;
+
+export interface RawDelivery {
+  method: string;
+  /** Path and query string as requested. */
+  path: string;
+  /** Node's flat rawHeaders list. */
+  rawHeaders: string[];
+  body: Buffer;
+  /** The body was longer than the cap; `body` holds its start. */
+  truncated: boolean;
+  /** The sender went away before the body ended. */
+  aborted: boolean;
+  remoteAddress: string | null;
+}
+
+export interface StoredDelivery {
+  uuid: string;
+  seq: number;
+  receivedOn: string;
+}
+
+export type AnswerKind = (typeof answerKinds)[number];
+
+export interface PlannedAnswer {
+  kind: AnswerKind;
+  /** null: drop the connection. */
+  status: number | null;
+  body: unknown;
+  delayMs: number;
+}
+
+export interface Verdict {
+  inspection: Inspection;
+  eventId: string | null;
+  eventType: string | null;
+  duplicateOf: string | null;
+  duplicateBy: 'delivery_id' | 'signature' | 'event_id' | null;
+}
+
+/** First thing, before any judging: the request as it came, so nothing is lost whatever follows. */
+export async function storeRaw(ctx: AppContext, inbox: InboxRow, raw: RawDelivery): Promise<StoredDelivery> {
+  const uuid = randomUUID();
+  const receivedOn = nowIso();
+  const seq = await insertMessage(ctx.db.kysely, {
+    uuid,
+    inbox_uuid: inbox.uuid,
+    organization_uuid: inbox.organization_uuid,
+    received_on: receivedOn,
+    method: raw.method,
+    path: raw.path,
+    raw_headers: JSON.stringify(headerPairs(raw.rawHeaders)),
+    body: raw.body,
+    body_truncated: raw.truncated ? 1 : 0,
+    remote_address: raw.remoteAddress,
+    analyzed: 0,
+    decrypted: 0,
+    signature_status: 'unknown',
+    hints: '[]',
+  });
+  return { uuid, seq, receivedOn };
+}
+
+function envelopeField(json: unknown, field: 'id' | 'type'): string | null {
+  if (typeof json !== 'object' || json === null || !(field in json)) return null;
+  const value = (json as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value.slice(0, 500) : null;
+}
+
+/**
+ * The two verdicts on a stored request. `incomplete` explains a body cut off by the cap or by the
+ * sender, which is never judged as a delivery.
+ */
+export function inspectRequest(body: Buffer, headers: Record<string, string>, secrets: SecretCandidate[], incomplete: string | null): Inspection {
+  if (incomplete !== null) {
+    return {
+      decrypted: false,
+      problem: 'BODY_INCOMPLETE',
+      error: incomplete,
+      signatureHex: null,
+      plaintext: null,
+      json: null,
+      signatureStatus: 'unknown',
+      verifiedWith: null,
+      hints: [{ code: 'BODY_INCOMPLETE', field: 'payload', message: incomplete }],
+    };
+  }
+  return inspectDelivery(body.toString('utf8'), headers['x-service-signature'], secrets, { strict: true });
+}
+
+/** The message columns that hold the verdicts and what decryption recovered. */
+export function verdictColumns(inspection: Inspection, headers: Record<string, string>) {
+  return {
+    analyzed: 1,
+    decrypted: inspection.decrypted ? 1 : 0,
+    decryption_problem: inspection.problem,
+    decryption_error: inspection.error,
+    signature_status: inspection.signatureStatus,
+    verified_with: inspection.verifiedWith,
+    hints: JSON.stringify(inspection.hints),
+    signature: inspection.signatureHex,
+    delivery_id: headers['x-service-delivery-id']?.slice(0, 500) ?? null,
+    event_id: envelopeField(inspection.json, 'id'),
+    event_type: envelopeField(inspection.json, 'type'),
+    plaintext: inspection.decrypted ? inspection.plaintext : null,
+  };
+}
+
+/** The two verdicts and the duplicate check, written onto the stored message. */
+export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
+  const headers = headerObject(headerPairs(raw.rawHeaders));
+  const incomplete = raw.truncated
+    ? `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes; only its start was kept.`
+    : raw.aborted
+      ? `The sender closed the connection after ${raw.body.length} bytes of the body.`
+      : null;
+  const inspection = inspectRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
+  const columns = verdictColumns(inspection, headers);
+  const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, { deliveryId: columns.delivery_id, signature: columns.signature, eventId: columns.event_id });
+  await updateMessage(ctx.db.kysely, stored.uuid, { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null });
+  return { inspection, eventId: columns.event_id, eventType: columns.event_type, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
+}
+
+/**
+ * How to answer: the inbox's fault injection first (drop, or a fixed status), else 413 for an
+ * oversized body, 400 when the delivery cannot be decrypted or its signature header is malformed,
+ * and 200 otherwise. A verdict of null means judging failed; the raw request is stored all the same.
+ */
+export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery, verdict: Verdict | null): PlannedAnswer {
+  const fault = inboxResponse(inbox);
+  const delayMs = fault.delay_ms;
+  if (fault.drop) return { kind: 'dropped', status: null, body: null, delayMs };
+  if (fault.status !== null) {
+    return {
+      kind: 'fault_status',
+      status: fault.status,
+      body: { fault_injection: true, status: fault.status, message_uuid: stored.uuid, message: `This inbox is set to answer ${fault.status}; change it with PATCH /api/inboxes/uuid/${inbox.uuid}.` },
+      delayMs,
+    };
+  }
+  if (raw.truncated) {
+    return {
+      kind: 'too_large',
+      status: 413,
+      body: { error: { code: 'PAYLOAD_TOO_LARGE', message: `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes. Its start is stored as message ${stored.uuid}.` } },
+      delayMs,
+    };
+  }
+  const inspection = verdict?.inspection;
+  if (inspection && !inspection.decrypted) {
+    return {
+      kind: 'rejected',
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: `Delivery rejected: ${inspection.error ?? 'it cannot be decrypted.'} Stored as message ${stored.uuid}.`,
+          details: inspection.hints.map((h) => ({ path: h.field === 'signature' ? 'headers.x-service-signature' : 'body.payload', message: `${h.code}: ${h.message}` })),
+        },
+      },
+      delayMs,
+    };
+  }
+  return {
+    kind: 'ok',
+    status: 200,
+    body: {
+      received: true,
+      message_uuid: stored.uuid,
+      decrypted: inspection?.decrypted ?? false,
+      signature_status: inspection?.signatureStatus ?? 'unknown',
+      duplicate_of: verdict?.duplicateOf ?? null,
+    },
+    delayMs,
+  };
+}
+
+export async function recordAnswer(ctx: AppContext, uuid: string, kind: AnswerKind, status: number | null, afterMs: number): Promise<void> {
+  await updateMessage(ctx.db.kysely, uuid, { answer: kind, answered_status: status, answered_after_ms: afterMs });
+}

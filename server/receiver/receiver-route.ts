@@ -1,0 +1,139 @@
+import type { Request, Response } from 'express';
+import type { AppContext } from '../context.ts';
+import type { Api } from '../http/api.ts';
+import { notFound } from '../http/errors.ts';
+import { loadMessage, messageSummary } from './messages.ts';
+import { readRawBody } from './raw-body.ts';
+import { MAX_INBOX_BODY_BYTES, judge, planAnswer, recordAnswer, storeRaw, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
+import { relayMessage } from './relay.ts';
+import { receiverRuntime } from './runtime.ts';
+import { inboxParamsSchema } from './schemas.ts';
+import { findInbox, findMessage, type InboxRow } from './store.ts';
+
+const DESCRIPTION =
+  'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
+  'before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the ' +
+  'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over 1 MB; ' +
+  "unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. " +
+  'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid.';
+
+const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
+
+export function registerInboxReceiver(api: Api, ctx: AppContext): void {
+  for (const method of METHODS) {
+    api.publicRoute(
+      {
+        method,
+        path: '/inbox/{uuid}',
+        tag: 'Inbox receiver',
+        summary: method === 'post' ? 'Receive a webhook delivery.' : `Receive a ${method.toUpperCase()} request (stored like a delivery).`,
+        description: DESCRIPTION,
+        params: inboxParamsSchema,
+        bodyKind: 'custom',
+        ...(method === 'get' || method === 'delete'
+          ? {}
+          : {
+              requestBody: {
+                description: 'A delivery body, {"payload": "<base64>"}, with the header X-Service-Signature: sha256=<hex>. Any bytes are stored.',
+                content: { 'application/json': { schema: { type: 'object', properties: { payload: { type: 'string' } } } }, '*/*': { schema: {} } },
+              },
+            }),
+        responseContent: { 'application/json': '{received, message_uuid, decrypted, signature_status, duplicate_of}, or the fault-injection answer' },
+        errors: [404, 413],
+      },
+      async ({ params, req, res }) => {
+        const inbox = await findInbox(ctx.db.kysely, params.uuid);
+        if (!inbox) throw notFound(`Inbox ${params.uuid}`);
+        await receive(ctx, inbox, req, res);
+      },
+    );
+  }
+}
+
+/** Resolves 'elapsed' after ms, or earlier when the sender hangs up or the server stops. */
+function waitUnlessGone(ms: number, res: Response, stop: AbortSignal): Promise<'elapsed' | 'gone' | 'stopping'> {
+  return new Promise((resolve) => {
+    const done = (outcome: 'elapsed' | 'gone' | 'stopping') => {
+      clearTimeout(timer);
+      res.off('close', onClose);
+      stop.removeEventListener('abort', onStop);
+      resolve(outcome);
+    };
+    if (stop.aborted) {
+      resolve('stopping');
+      return;
+    }
+    const onClose = () => done('gone');
+    const onStop = () => done('stopping');
+    const timer = setTimeout(() => done('elapsed'), ms);
+    res.on('close', onClose);
+    stop.addEventListener('abort', onStop);
+  });
+}
+
+async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Response): Promise<void> {
+  const runtime = receiverRuntime(ctx);
+  const started = performance.now();
+  const read = await readRawBody(req, MAX_INBOX_BODY_BYTES);
+  const raw: RawDelivery = {
+    method: req.method,
+    path: req.originalUrl,
+    rawHeaders: req.rawHeaders,
+    ...read,
+    remoteAddress: req.socket.remoteAddress ?? null,
+  };
+  let stored: StoredDelivery;
+  try {
+    stored = await storeRaw(ctx, inbox, raw);
+  } catch (error) {
+    // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
+    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
+    res.status(503).setHeader('Retry-After', '5').json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
+    return;
+  }
+  let verdict: Verdict | null = null;
+  try {
+    verdict = await judge(ctx, inbox, stored, raw);
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not judge a stored request');
+  }
+  const elapsed = () => Math.round(performance.now() - started);
+
+  const plan = planAnswer(inbox, stored, raw, verdict);
+  const waited = raw.aborted ? 'gone' : plan.delayMs > 0 ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
+  const kind: AnswerKind = waited === 'gone' ? 'client_gone' : plan.kind;
+  const status = waited === 'gone' ? null : plan.status;
+  // Recorded before it is sent, so whoever got the answer finds it in the message.
+  try {
+    await recordAnswer(ctx, stored.uuid, kind, status, elapsed());
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
+  }
+  if (kind === 'dropped') {
+    res.socket?.destroy();
+  } else if (status !== null) {
+    res.setHeader('X-Inbox-Message-Uuid', stored.uuid);
+    if (raw.truncated || waited === 'stopping') res.setHeader('Connection', 'close');
+    if (status === 204 || status === 304) res.status(status).end();
+    else res.status(status).json(plan.body);
+  }
+
+  try {
+    const message = await loadMessage(ctx, inbox.uuid, stored.uuid);
+    if (message) ctx.live.publish({ type: 'inbox.message', organization_uuid: inbox.organization_uuid, data: messageSummary(message) });
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not publish the message');
+  }
+  if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
+}
+
+async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): Promise<void> {
+  try {
+    const row = await findMessage(ctx.db.kysely, inbox.uuid, messageUuid);
+    if (!row) return;
+    const relay = await relayMessage(ctx, row, 'forward', url);
+    ctx.live.publish({ type: 'inbox.relay', organization_uuid: inbox.organization_uuid, data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay } });
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');
+  }
+}

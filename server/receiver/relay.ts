@@ -1,0 +1,107 @@
+/** Forward and replay: send a stored request, byte for byte with its headers, to another URL, and log the answer. */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { nowIso } from '../time.ts';
+import { HOP_BY_HOP, parsePairs } from './headers.ts';
+import { receiverRuntime } from './runtime.ts';
+import type { Relay } from './schemas.ts';
+import { insertRelay, updateRelay, type MessageRow, type RelayRow } from './store.ts';
+
+export const RELAY_TIMEOUT_MS = 15_000;
+const EXCERPT_BYTES = 2048;
+
+export function toRelay(row: RelayRow): Relay {
+  const headers = row.response_headers === null ? null : Object.fromEntries(parsePairs(row.response_headers));
+  return {
+    uuid: row.uuid,
+    kind: row.kind,
+    url: row.url,
+    requested_on: row.requested_on,
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    error: row.error,
+    response_headers: headers,
+    response_excerpt: row.response_excerpt,
+  };
+}
+
+/** The stored headers that can go on: all but those of one connection or hop. */
+function relayHeaders(message: MessageRow): { headers: Headers; skipped: string[] } {
+  const headers = new Headers();
+  const skipped: string[] = [];
+  for (const [name, value] of parsePairs(message.raw_headers)) {
+    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+    try {
+      headers.append(name, value);
+    } catch {
+      skipped.push(name);
+    }
+  }
+  return { headers, skipped };
+}
+
+async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+}
+
+function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSignal): string {
+  if (stopping.aborted) return 'Not finished: the server shut down.';
+  if (signal.aborted) return `No answer within ${RELAY_TIMEOUT_MS / 1000} s.`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const codes: Record<string, string> = {
+    ECONNREFUSED: 'Connection refused: nothing listens at that address.',
+    ECONNRESET: 'The connection was reset before an answer came.',
+    ENOTFOUND: 'The host name does not resolve.',
+    UND_ERR_SOCKET: 'The connection closed before an answer came.',
+  };
+  if (cause?.code && codes[cause.code]) return `${codes[cause.code]} (${cause.code})`;
+  return cause?.message ?? (error as Error).message;
+}
+
+/** Sends the message to `url` and records the attempt; resolves with the record, never rejects for network failures. */
+export async function relayMessage(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string): Promise<Relay> {
+  const runtime = receiverRuntime(ctx);
+  const uuid = randomUUID();
+  const requestedOn = nowIso();
+  await insertRelay(ctx.db.kysely, { uuid, message_uuid: message.uuid, kind, url, requested_on: requestedOn });
+  const { headers, skipped } = relayHeaders(message);
+  const timeout = AbortSignal.timeout(RELAY_TIMEOUT_MS);
+  const started = performance.now();
+  let result: { status_code: number | null; error: string | null; response_headers: string | null; response_excerpt: string | null };
+  try {
+    const hasBody = message.method !== 'GET' && message.method !== 'HEAD';
+    const response = await fetch(url, {
+      method: message.method,
+      headers,
+      body: hasBody ? new Uint8Array(message.body) : undefined,
+      redirect: 'manual',
+      signal: AbortSignal.any([timeout, runtime.signal]),
+    });
+    const excerpt = await readExcerpt(response.body);
+    result = {
+      status_code: response.status,
+      error: skipped.length > 0 ? `Headers that could not be relayed: ${skipped.join(', ')}.` : null,
+      response_headers: JSON.stringify([...response.headers.entries()]),
+      response_excerpt: excerpt,
+    };
+  } catch (error) {
+    result = { status_code: null, error: describeFailure(error, timeout, runtime.signal), response_headers: null, response_excerpt: null };
+  }
+  const duration = Math.round(performance.now() - started);
+  await updateRelay(ctx.db.kysely, uuid, { ...result, duration_ms: duration });
+  return toRelay({ seq: 0, uuid, message_uuid: message.uuid, kind, url, requested_on: requestedOn, ...result, duration_ms: duration });
+}

@@ -1,0 +1,233 @@
+import type { Response } from 'express';
+import { z } from 'zod';
+import { requireOrganization, requireRole } from '../auth/principal.ts';
+import type { AppContext } from '../context.ts';
+import type { Api } from '../http/api.ts';
+import { ApiError } from '../http/errors.ts';
+import { writeExport } from './export.ts';
+import { headerObject, parsePairs } from './headers.ts';
+import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from './inboxes.ts';
+import { clearMessages, findMessageRow, getMessage, listMessages } from './messages.ts';
+import { registerInboxReceiver } from './receiver-route.ts';
+import { relayMessage } from './relay.ts';
+import { reverifyMessages } from './reverify.ts';
+import {
+  createInboxBodySchema,
+  exportQuerySchema,
+  inboxGetQuerySchema,
+  inboxListQuerySchema,
+  inboxPageSchema,
+  inboxParamsSchema,
+  inboxSchema,
+  messageListQuerySchema,
+  messagePageSchema,
+  messageParamsSchema,
+  messageSchema,
+  relaySchema,
+  replayBodySchema,
+  updateInboxBodySchema,
+} from './schemas.ts';
+
+const TAG = 'Webhook inspector';
+
+/** Writes a chunk, waiting while the client's buffer is full; stops quietly when the client went away. */
+function writer(res: Response): (chunk: string) => Promise<void> {
+  return (chunk) =>
+    new Promise((resolve, reject) => {
+      if (res.destroyed) {
+        reject(new Error('client gone'));
+        return;
+      }
+      if (res.write(chunk)) resolve();
+      else {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          if (res.destroyed) reject(new Error('client gone'));
+          else resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
+      }
+    });
+}
+
+export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
+  registerInboxReceiver(api, ctx);
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/inboxes',
+      tag: TAG,
+      summary: 'Create an inbox: a URL that receives, stores, decrypts and verifies webhook deliveries.',
+      body: createInboxBodySchema,
+      status: 201,
+      response: inboxSchema,
+    },
+    async ({ body, principal }) => {
+      requireOrganization(principal, body.organization_uuid);
+      return createInbox(ctx, body);
+    },
+  );
+
+  api.route(
+    { method: 'get', path: '/api/inboxes', tag: TAG, summary: "List the organization's inboxes.", query: inboxListQuerySchema, response: inboxPageSchema },
+    async ({ query, principal }) => {
+      requireOrganization(principal, query.organization_uuid);
+      return listInboxes(ctx, query);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/inboxes/uuid/{uuid}',
+      tag: TAG,
+      summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.',
+      params: inboxParamsSchema,
+      query: inboxGetQuerySchema,
+      response: inboxSchema,
+    },
+    async ({ params, query, principal }) => {
+      if (query.include_secrets) requireRole(principal, 'editor');
+      return getInbox(ctx, principal.organizationUuid, params.uuid, query.include_secrets === true);
+    },
+  );
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/api/inboxes/uuid/{uuid}',
+      tag: TAG,
+      summary: 'Change the name, secrets, fault injection (response) or forward_to of an inbox.',
+      params: inboxParamsSchema,
+      body: updateInboxBodySchema,
+      response: inboxSchema,
+    },
+    async ({ params, body, principal }) => updateInbox(ctx, principal.organizationUuid, params.uuid, body),
+  );
+
+  api.route(
+    { method: 'delete', path: '/api/inboxes/uuid/{uuid}', tag: TAG, summary: 'Delete an inbox with all its messages.', params: inboxParamsSchema, status: 204 },
+    async ({ params, principal }) => {
+      await deleteInbox(ctx, principal.organizationUuid, params.uuid);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/inboxes/uuid/{uuid}/messages',
+      tag: TAG,
+      summary: 'List received messages, newest first, with verdicts and the decrypted envelope.',
+      description: 'Filters: event_type, decrypted, signature_status, duplicate, from, to (received time). Pages like every list.',
+      params: inboxParamsSchema,
+      query: messageListQuerySchema,
+      response: messagePageSchema,
+    },
+    async ({ params, query, principal }) => {
+      requireOrganization(principal, query.organization_uuid);
+      return listMessages(ctx, params.uuid, query);
+    },
+  );
+
+  api.route(
+    { method: 'delete', path: '/api/inboxes/uuid/{uuid}/messages', tag: TAG, summary: 'Delete all messages of an inbox.', params: inboxParamsSchema, status: 204 },
+    async ({ params, principal }) => {
+      await clearMessages(ctx, principal.organizationUuid, params.uuid);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/inboxes/uuid/{uuid}/reverify',
+      tag: TAG,
+      summary: 'Judge every stored message again with the secrets known now (after adding a secret or registering a webhook here).',
+      params: inboxParamsSchema,
+      response: z.object({ checked: z.number().int(), changed: z.number().int().describe('Messages whose verdicts changed') }),
+    },
+    async ({ params, principal }) => reverifyMessages(ctx, principal.organizationUuid, params.uuid),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/inboxes/uuid/{uuid}/messages/{message_uuid}',
+      tag: TAG,
+      summary: 'Get one message: raw request, verdicts, hints, envelope, forwards and replays.',
+      params: messageParamsSchema,
+      response: messageSchema,
+    },
+    async ({ params, principal }) => getMessage(ctx, principal.organizationUuid, params.uuid, params.message_uuid),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/inboxes/uuid/{uuid}/messages/{message_uuid}/body',
+      tag: TAG,
+      summary: 'The exact body bytes of a message, with the Content-Type it came with.',
+      params: messageParamsSchema,
+      responseContent: { 'application/octet-stream': 'The body as received' },
+    },
+    async ({ params, principal, res }) => {
+      const row = await findMessageRow(ctx, principal.organizationUuid, params.uuid, params.message_uuid);
+      const contentType = headerObject(parsePairs(row.raw_headers))['content-type'];
+      res.status(200).type(contentType && /^[\w.+-]+\/[\w.+-]+/.test(contentType) ? contentType : 'application/octet-stream');
+      res.setHeader('Content-Disposition', `attachment; filename="message-${row.uuid}.body"`);
+      res.end(row.body);
+    },
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/inboxes/uuid/{uuid}/messages/{message_uuid}/replay',
+      tag: TAG,
+      summary: 'Send a stored message again, bytes and headers unchanged, to a URL; answers with what that URL answered.',
+      description: "url defaults to the inbox's forward_to. https anywhere; http only to this machine. Redirects are not followed; 15 s timeout.",
+      params: messageParamsSchema,
+      body: replayBodySchema,
+      response: relaySchema,
+    },
+    async ({ params, body, principal }) => {
+      const row = await findMessageRow(ctx, principal.organizationUuid, params.uuid, params.message_uuid);
+      const inbox = await getInbox(ctx, principal.organizationUuid, params.uuid, false);
+      const url = body?.url ?? inbox.forward_to;
+      if (!url) throw new ApiError('VALIDATION_ERROR', 'Give the url to replay to; this inbox has no forward_to to default to.', [{ path: 'body.url', message: 'Required' }]);
+      await checkRelayUrl(ctx, principal.organizationUuid, url, 'body.url', 'replay');
+      return relayMessage(ctx, row, 'replay', url);
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/inboxes/uuid/{uuid}/export',
+      tag: TAG,
+      summary: 'Download messages as JSON or HAR 1.2 (oldest first). X-Service-Signature is masked unless include_signature=true.',
+      description: 'Takes the filters of the messages list.',
+      params: inboxParamsSchema,
+      query: exportQuerySchema,
+      responseContent: { 'application/json': 'The export (HAR: a HAR 1.2 log)' },
+    },
+    async ({ params, query, principal, res }) => {
+      requireOrganization(principal, query.organization_uuid);
+      const inbox = await getInbox(ctx, principal.organizationUuid, params.uuid, false);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const filename = `inbox-${inbox.uuid.slice(0, 8)}-${stamp}.${query.format === 'har' ? 'har' : 'json'}`;
+      res.status(200).type('application/json');
+      res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+      try {
+        await writeExport(ctx, inbox, query, writer(res));
+        res.end();
+      } catch (error) {
+        if (res.destroyed) return;
+        ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox export failed midway');
+        res.destroy();
+      }
+    },
+  );
+}

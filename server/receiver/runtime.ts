@@ -1,0 +1,50 @@
+import type { AppContext } from '../context.ts';
+
+/**
+ * The receiver's work that outlives a request: relays in flight and delayed answers. On shutdown
+ * delays end at once and relays are aborted, so the server closes quickly and nothing writes to a
+ * closed database.
+ */
+export class ReceiverRuntime {
+  private readonly stopping = new AbortController();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  get signal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  /** Runs work in the background, tracked until it settles. The work reports its own errors. */
+  track(work: Promise<unknown>): void {
+    const tracked: Promise<unknown> = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    void tracked.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort(new Error('The server is shutting down.'));
+    await Promise.allSettled([...this.pending]);
+  }
+}
+
+const runtimes = new WeakMap<AppContext, ReceiverRuntime>();
+
+export function receiverRuntime(ctx: AppContext): ReceiverRuntime {
+  let runtime = runtimes.get(ctx);
+  if (!runtime) {
+    runtime = new ReceiverRuntime();
+    runtimes.set(ctx, runtime);
+  }
+  return runtime;
+}
+
+/** For server.ts: before the database closes. */
+export async function stopReceiver(ctx: AppContext): Promise<void> {
+  await runtimes.get(ctx)?.stop();
+}

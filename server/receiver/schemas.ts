@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { hintSchema } from '../tools/schemas.ts';
+
+export const MAX_SECRETS = 10;
+export const MAX_DELAY_MS = 60_000;
+
+const secretSchema = z
+  .string()
+  .min(1)
+  .max(512)
+  .describe('A webhook secret to verify signatures with');
+
+const secretsSchema = z
+  .array(secretSchema)
+  .max(MAX_SECRETS)
+  .describe(`Secrets to verify deliveries with, tried in order (several during a rotation), at most ${MAX_SECRETS}`);
+
+/** The scheme and the rest of the webhook URL rules are checked by checkRelayUrl. */
+const relayUrlSchema = z.string().min(1).max(2048);
+
+/** Fault injection: how the inbox answers deliveries. */
+export const inboxResponseSchema = z
+  .object({
+    status: z
+      .number()
+      .int()
+      .min(200)
+      .max(599)
+      .nullable()
+      .describe('Answer every delivery with this status instead of the normal 200/400 (e.g. 500, 503, 429). null: normal answers'),
+    delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
+    drop: z.boolean().describe('Close the connection without any answer (after the delay)'),
+  })
+  .meta({ id: 'InboxResponse' });
+export type InboxResponse = z.infer<typeof inboxResponseSchema>;
+
+export const inboxSchema = z
+  .object({
+    uuid: z.string(),
+    organization_uuid: z.string(),
+    name: z.string(),
+    url: z.string().describe('Where deliveries go: http://127.0.0.1:P/inbox/{uuid}; no Authorization needed'),
+    secret_count: z.number().int().describe('How many secrets of its own the inbox holds'),
+    secrets: z.array(z.string()).optional().describe('The secrets themselves, only with include_secrets=true'),
+    response: inboxResponseSchema,
+    forward_to: z.string().nullable().describe('Every delivery is relayed, bytes and headers unchanged, to this URL'),
+    message_count: z.number().int(),
+    created_on: z.string(),
+    updated_on: z.string(),
+  })
+  .meta({ id: 'Inbox' });
+export type Inbox = z.infer<typeof inboxSchema>;
+
+export const createInboxBodySchema = z.object({
+  organization_uuid: z.string().min(1).describe('Owning organization'),
+  name: z.string().trim().min(1).max(200).describe('A name to recognise the inbox by'),
+  secrets: secretsSchema.optional(),
+  response: inboxResponseSchema.partial().optional().describe('Fault injection; default: normal answers at once'),
+  forward_to: relayUrlSchema.nullable().optional().describe("Relay every delivery to your own app's URL"),
+});
+export type CreateInboxBody = z.infer<typeof createInboxBodySchema>;
+
+export const updateInboxBodySchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    secrets: secretsSchema.optional().describe('Replaces the whole list'),
+    response: inboxResponseSchema.partial().optional().describe('Changes only the fields given'),
+    forward_to: relayUrlSchema.nullable().optional().describe('null stops forwarding'),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Give at least one of name, secrets, response, forward_to.' });
+export type UpdateInboxBody = z.infer<typeof updateInboxBodySchema>;
+
+export const inboxParamsSchema = z.object({ uuid: z.string().describe('Inbox uuid') });
+export const messageParamsSchema = z.object({ uuid: z.string().describe('Inbox uuid'), message_uuid: z.string().describe('Message uuid') });
+
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const inboxGetQuerySchema = z.object({
+  include_secrets: flag.optional().describe('true: include the secrets in the answer'),
+});
+
+export const inboxListQuerySchema = pageQuerySchema.extend({
+  organization_uuid: z.string().min(1).describe('Organization whose inboxes to list. Required.'),
+});
+export type InboxListQuery = z.infer<typeof inboxListQuerySchema>;
+
+const timestamp = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'Must be an ISO 8601 timestamp, e.g. 2026-11-21T10:00:00Z')
+  .transform((v) => new Date(v).toISOString());
+
+export const messageFilterSchema = z.object({
+  organization_uuid: z.string().min(1).describe('Organization of the inbox. Required.'),
+  event_type: z.string().optional().describe('Only messages whose decrypted envelope has this type, e.g. service_confirmation.check_in'),
+  decrypted: flag.optional().describe('true: only decrypted messages; false: only those that could not be decrypted'),
+  signature_status: z.enum(['valid', 'invalid', 'unknown']).optional().describe('Only messages with this signature verdict'),
+  duplicate: flag.optional().describe('true: only duplicates; false: only first arrivals'),
+  from: timestamp.optional().describe('Received at or after this time (ISO 8601)'),
+  to: timestamp.optional().describe('Received before this time (ISO 8601)'),
+});
+export type MessageFilter = z.infer<typeof messageFilterSchema>;
+
+export const messageListQuerySchema = pageQuerySchema.extend(messageFilterSchema.shape);
+export type MessageListQuery = z.infer<typeof messageListQuerySchema>;
+
+export const relaySchema = z
+  .object({
+    uuid: z.string(),
+    kind: z.enum(['forward', 'replay']),
+    url: z.string(),
+    requested_on: z.string(),
+    status_code: z.number().int().nullable().describe('Status your app answered; null when there was no answer'),
+    duration_ms: z.number().int().nullable(),
+    error: z.string().nullable().describe('Why there was no answer (refused, timeout, ...)'),
+    response_headers: z.record(z.string(), z.string()).nullable(),
+    response_excerpt: z.string().nullable().describe('The first 2 KB of the answer body'),
+  })
+  .meta({ id: 'InboxRelay' });
+export type Relay = z.infer<typeof relaySchema>;
+
+export const answerKinds = ['ok', 'rejected', 'too_large', 'fault_status', 'dropped', 'client_gone'] as const;
+
+export const messageSchema = z
+  .object({
+    uuid: z.string(),
+    inbox_uuid: z.string(),
+    received_on: z.string(),
+    method: z.string(),
+    path: z.string(),
+    headers: z.record(z.string(), z.string()).describe('Request headers, names lowercased, repeats joined with ", "'),
+    body: z.string().describe('The body as UTF-8 text'),
+    body_base64: z.string().nullable().describe('The exact body bytes in base64 when they are not valid UTF-8; null otherwise'),
+    body_size: z.number().int(),
+    body_truncated: z.boolean().describe('The body was larger than the cap and only its start was kept'),
+    decrypted: z.boolean(),
+    decryption_problem: z.string().nullable().describe('Why decryption failed, as a code (MALFORMED_SIGNATURE, DECRYPTION_FAILED, ...)'),
+    decryption_error: z.string().nullable(),
+    signature_status: z.enum(['valid', 'invalid', 'unknown']).describe('unknown: no secret known, or not decrypted'),
+    verified_with: z.string().nullable().describe('Which secret verified it (an inbox secret, or a webhook registered here)'),
+    hints: z.array(hintSchema),
+    delivery_id: z.string().nullable().describe('X-Service-Delivery-Id, same across retries'),
+    event_id: z.string().nullable(),
+    event_type: z.string().nullable(),
+    envelope: z.unknown().nullable().describe('The decrypted envelope {id, type, created_at, data}'),
+    duplicate_of: z.string().nullable().describe('The first message with the same delivery id, signature or event id'),
+    duplicate_by: z.enum(['delivery_id', 'signature', 'event_id']).nullable(),
+    answer: z.object({
+      kind: z.enum(answerKinds).nullable(),
+      status: z.number().int().nullable(),
+      after_ms: z.number().int().nullable(),
+    }),
+    relays: z.array(relaySchema),
+  })
+  .meta({ id: 'InboxMessage' });
+export type Message = z.infer<typeof messageSchema>;
+
+export const inboxPageSchema = pageSchema(inboxSchema);
+export const messagePageSchema = pageSchema(messageSchema);
+
+export const replayBodySchema = z
+  .object({
+    url: relayUrlSchema.optional().describe("Where to send it; default the inbox's forward_to"),
+  })
+  .optional();
+
+export const exportQuerySchema = messageFilterSchema.extend({
+  format: z.enum(['json', 'har']).default('json').describe('json (default) or har (HAR 1.2, opens in browser dev tools)'),
+  include_signature: flag.optional().describe('true: keep X-Service-Signature; by default it is masked, since it is the decryption key'),
+});
+export type ExportQuery = z.infer<typeof exportQuerySchema>;

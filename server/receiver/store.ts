@@ -1,0 +1,174 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, InboxMessageTable, InboxRelayTable, InboxTable } from '../db/schema.ts';
+import type { MessageFilter } from './schemas.ts';
+
+export type InboxRow = Selectable<InboxTable>;
+export type MessageRow = Selectable<InboxMessageTable>;
+export type RelayRow = Selectable<InboxRelayTable>;
+
+export async function insertInbox(db: Kysely<Database>, row: Insertable<InboxTable>): Promise<void> {
+  await db.insertInto('inboxes').values(row).execute();
+}
+
+export async function findInbox(db: Kysely<Database>, uuid: string): Promise<InboxRow | undefined> {
+  return db.selectFrom('inboxes').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+}
+
+export async function updateInboxRow(db: Kysely<Database>, uuid: string, changes: Updateable<InboxTable>): Promise<void> {
+  await db.updateTable('inboxes').set(changes).where('uuid', '=', uuid).execute();
+}
+
+/** Deletes the inbox with its messages and relays (cascade). */
+export async function deleteInboxRow(db: Kysely<Database>, uuid: string): Promise<boolean> {
+  const result = await db.deleteFrom('inboxes').where('uuid', '=', uuid).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Oldest first, so an inbox keeps its place in the list. */
+export async function listInboxRows(db: Kysely<Database>, organizationUuid: string, page: number, perPage: number): Promise<{ rows: InboxRow[]; total: number }> {
+  const base = db.selectFrom('inboxes').where('organization_uuid', '=', organizationUuid);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('created_on', 'asc').orderBy('uuid').limit(perPage).offset((page - 1) * perPage).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function countMessages(db: Kysely<Database>, inboxUuids: string[]): Promise<Map<string, number>> {
+  if (inboxUuids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('inbox_messages')
+    .select(['inbox_uuid', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('inbox_uuid', 'in', inboxUuids)
+    .groupBy('inbox_uuid')
+    .execute();
+  return new Map(rows.map((r) => [r.inbox_uuid, Number(r.n)]));
+}
+
+export async function insertMessage(db: Kysely<Database>, row: Insertable<InboxMessageTable>): Promise<number> {
+  const inserted = await db.insertInto('inbox_messages').values(row).returning('seq').executeTakeFirstOrThrow();
+  return inserted.seq;
+}
+
+export async function updateMessage(db: Kysely<Database>, uuid: string, changes: Updateable<InboxMessageTable>): Promise<void> {
+  await db.updateTable('inbox_messages').set(changes).where('uuid', '=', uuid).execute();
+}
+
+export async function findMessage(db: Kysely<Database>, inboxUuid: string, uuid: string): Promise<MessageRow | undefined> {
+  return db.selectFrom('inbox_messages').selectAll().where('inbox_uuid', '=', inboxUuid).where('uuid', '=', uuid).executeTakeFirst();
+}
+
+export interface DuplicateKeys {
+  deliveryId: string | null;
+  signature: string | null;
+  eventId: string | null;
+}
+
+/** The earliest earlier message of the inbox sharing a delivery id, signature or event id, and which one matched. */
+export async function findFirstDuplicate(
+  db: Kysely<Database>,
+  inboxUuid: string,
+  beforeSeq: number,
+  keys: DuplicateKeys,
+): Promise<{ uuid: string; by: 'delivery_id' | 'signature' | 'event_id' } | null> {
+  const candidates: Array<{ uuid: string; seq: number; by: 'delivery_id' | 'signature' | 'event_id' }> = [];
+  const probes = [
+    ['delivery_id', keys.deliveryId],
+    ['signature', keys.signature],
+    ['event_id', keys.eventId],
+  ] as const;
+  for (const [column, value] of probes) {
+    if (value === null) continue;
+    const row = await db
+      .selectFrom('inbox_messages')
+      .select(['uuid', 'seq'])
+      .where('inbox_uuid', '=', inboxUuid)
+      .where(column, '=', value)
+      .where('seq', '<', beforeSeq)
+      .orderBy('seq', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) candidates.push({ ...row, by: column });
+  }
+  candidates.sort((a, b) => a.seq - b.seq);
+  const first = candidates[0];
+  return first ? { uuid: first.uuid, by: first.by } : null;
+}
+
+/** Newest first (or oldest first), with the filters of the messages list. */
+export async function listMessageRows(
+  db: Kysely<Database>,
+  inboxUuid: string,
+  filter: MessageFilter,
+  page: { limit: number; offset: number; oldestFirst?: boolean },
+): Promise<{ rows: MessageRow[]; total: number }> {
+  let base = db.selectFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid);
+  if (filter.event_type !== undefined) base = base.where('event_type', '=', filter.event_type);
+  if (filter.decrypted !== undefined) base = base.where('decrypted', '=', filter.decrypted ? 1 : 0);
+  if (filter.signature_status !== undefined) base = base.where('signature_status', '=', filter.signature_status);
+  if (filter.duplicate !== undefined) base = base.where('duplicate_of', filter.duplicate ? 'is not' : 'is', null);
+  if (filter.from !== undefined) base = base.where('received_on', '>=', filter.from);
+  if (filter.to !== undefined) base = base.where('received_on', '<', filter.to);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('seq', page.oldestFirst ? 'asc' : 'desc').limit(page.limit).offset(page.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Messages of the inbox after `seq`, oldest first. */
+export async function messagesAfter(db: Kysely<Database>, inboxUuid: string, seq: number, limit: number): Promise<MessageRow[]> {
+  return db.selectFrom('inbox_messages').selectAll().where('inbox_uuid', '=', inboxUuid).where('seq', '>', seq).orderBy('seq', 'asc').limit(limit).execute();
+}
+
+export async function deleteMessages(db: Kysely<Database>, inboxUuid: string): Promise<number> {
+  const result = await db.deleteFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function insertRelay(db: Kysely<Database>, row: Insertable<InboxRelayTable>): Promise<void> {
+  await db.insertInto('inbox_relays').values(row).execute();
+}
+
+export async function updateRelay(db: Kysely<Database>, uuid: string, changes: Updateable<InboxRelayTable>): Promise<void> {
+  await db.updateTable('inbox_relays').set(changes).where('uuid', '=', uuid).execute();
+}
+
+export async function findRelay(db: Kysely<Database>, uuid: string): Promise<RelayRow | undefined> {
+  return db.selectFrom('inbox_relays').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** Relays of these messages, oldest first, grouped by message. */
+export async function relaysOf(db: Kysely<Database>, messageUuids: string[]): Promise<Map<string, RelayRow[]>> {
+  const grouped = new Map<string, RelayRow[]>();
+  if (messageUuids.length === 0) return grouped;
+  const rows = await db.selectFrom('inbox_relays').selectAll().where('message_uuid', 'in', messageUuids).orderBy('seq', 'asc').execute();
+  for (const row of rows) {
+    const list = grouped.get(row.message_uuid) ?? [];
+    list.push(row);
+    grouped.set(row.message_uuid, list);
+  }
+  return grouped;
+}
+
+/**
+ * A read-only look at the webhooks capability's table: the live webhooks of the organization whose
+ * URL path is /inbox/{uuid} (any host: 127.0.0.1, localhost or a tunnel), with their secrets.
+ */
+export async function webhooksPointingAt(db: Kysely<Database>, organizationUuid: string, inboxUuid: string): Promise<Array<{ uuid: string; secret: string }>> {
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(['uuid', 'url', 'secret'])
+    .where('organization_uuid', '=', organizationUuid)
+    .where('deleted_on', 'is', null)
+    .where('url', 'like', `%/inbox/${inboxUuid}%`)
+    .orderBy('seq')
+    .execute();
+  return rows.filter((row) => {
+    try {
+      return new URL(row.url).pathname.replace(/\/+$/, '') === `/inbox/${inboxUuid}`;
+    } catch {
+      return false;
+    }
+  });
+}
