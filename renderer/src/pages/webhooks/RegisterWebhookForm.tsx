@@ -90,9 +90,12 @@ export function RegisterWebhookForm({
   return (
     <form onSubmit={submit} aria-labelledby="register-title" noValidate>
       <h2 id="register-title">Register a webhook</h2>
-      <label className="field">
-        <span className="field-label">URL</span>
+      <div className="field">
+        <label className="field-label" htmlFor="webhook-url">
+          URL
+        </label>
         <input
+          id="webhook-url"
           type="url"
           value={url}
           onChange={(e) => {
@@ -115,11 +118,11 @@ export function RegisterWebhookForm({
           <code>https://</code> to any address. Plain <code>http://</code> only to this machine (<code>127.0.0.1</code>, <code>localhost</code>, <code>[::1]</code>)
           {allowHttp ? ', and to other machines because an admin allowed it in Settings.' : ', unless an admin allows it in Settings.'} Link-local and cloud metadata
           addresses are always refused. Redirects are not followed: give the final URL.
-          {kind === 'remote-http' && allowHttp === false && (
+          {kind === 'remote-http' && allowHttp === false && !urlProblem && (
             <span className="hint-warning"> This http:// address is not on this machine, so it will be refused: use https://, or ask an admin to allow http webhooks.</span>
           )}
         </span>
-      </label>
+      </div>
       <fieldset className="fieldset" aria-describedby={eventsProblem ? 'webhook-events-problem' : undefined}>
         <legend className="field-label">Events</legend>
         <div className="checkbox-list">
@@ -127,7 +130,8 @@ export function RegisterWebhookForm({
             <label key={event} className="checkbox checkbox-card">
               <input type="checkbox" checked={events.includes(event)} onChange={(e) => toggleEvent(event, e.target.checked)} />
               <span>
-                <span className="checkbox-title">{eventLabel(event)}</span> <code className="checkbox-code">{event}</code>
+                <span className="checkbox-title">{eventLabel(event)}</span>
+                <code className="checkbox-code">{event}</code>
                 <span className="field-hint checkbox-hint">{eventHelp[event]}</span>
               </span>
             </label>

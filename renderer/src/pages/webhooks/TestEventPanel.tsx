@@ -75,19 +75,23 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
         Makes a realistic, fully filled-in service confirmation and sends its event to every active webhook subscribed to it, exactly as the real service would.
       </p>
       <div className="form-row form-row-test">
-        <label className="field">
-          <span className="field-label">Event</span>
-          <select value={event} onChange={(e) => setEvent(e.target.value as EventType)}>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-event`}>
+            Event
+          </label>
+          <select id={`${id}-event`} value={event} onChange={(e) => setEvent(e.target.value as EventType)}>
             {EVENT_TYPES.map((t) => (
               <option key={t} value={t}>
                 {eventLabel(t)}
               </option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          <span className="field-label">QR code</span>
-          <select value={qrCode} onChange={(e) => setQrCode(e.target.value)} aria-describedby={`${id}-qr-hint`}>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-qr`}>
+            QR code
+          </label>
+          <select id={`${id}-qr`} value={qrCode} onChange={(e) => setQrCode(e.target.value)} aria-describedby={`${id}-qr-hint`}>
             <option value={ANY}>Any QR code</option>
             {(qrCodes.data?.items ?? []).map((qr) => (
               <option key={qr.uuid} value={qr.uuid}>
@@ -100,7 +104,7 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
               ? 'QR codes cannot be listed on this server yet: the server uses one of your QR codes, or creates a demo site.'
               : 'Any: the server uses one of your QR codes, or creates a demo site when there is none.'}
           </span>
-        </label>
+        </div>
         <div className="field field-button">
           <button type="submit" className="button button-primary" disabled={send.running}>
             {send.running ? 'Sending…' : 'Send test event'}

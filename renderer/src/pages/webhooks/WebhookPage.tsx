@@ -65,7 +65,7 @@ function SecretReveal({ uuid }: { uuid: string }) {
         </label>
       )}
       <ErrorNotice error={reveal.error} onDismiss={reveal.clearError} />
-      <CurlDisclosure request={request} />
+      <CurlDisclosure request={request} label="Show curl to reveal the secret" />
     </div>
   );
 }
@@ -204,7 +204,6 @@ export function WebhookPage({ uuid }: { uuid: string }) {
         </dl>
         <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => webhook.setData(() => next)} />
         {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
-        <CurlDisclosure request={webhookRequest} label="Show curl to read this webhook" />
       </section>
 
       <section className="panel" aria-labelledby="deliveries-title">

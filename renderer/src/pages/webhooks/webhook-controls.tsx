@@ -18,14 +18,16 @@ export function useActiveToggle(webhook: Webhook, onChanged: (webhook: Webhook) 
 }
 
 export function ActiveSwitch({ webhook, disabled, running, onToggle }: { webhook: Webhook; disabled?: boolean; running: boolean; onToggle(): void }) {
+  // It moves at once; if the server refuses, it moves back and the error says why.
+  const on = running ? !webhook.is_active : webhook.is_active;
   return (
     <label className="switch">
-      <input type="checkbox" role="switch" checked={webhook.is_active} disabled={disabled || running} onChange={onToggle} aria-label={`Active: ${webhook.url}`} />
+      <input type="checkbox" role="switch" checked={on} disabled={disabled} aria-busy={running} onChange={() => !running && onToggle()} aria-label={`Active: ${webhook.url}`} />
       <span className="switch-track" aria-hidden="true">
         <span className="switch-thumb" />
       </span>
       <span className="switch-text" aria-hidden="true">
-        {webhook.is_active ? 'Active' : 'Inactive'}
+        {on ? 'Active' : 'Inactive'}
       </span>
     </label>
   );
