@@ -125,7 +125,7 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
           </span>
         </div>
       )}
-      {canChange && <CurlDisclosure request={request} />}
+      {canChange && <CurlDisclosure request={request} label="Show curl to save" />}
     </form>
   );
 }

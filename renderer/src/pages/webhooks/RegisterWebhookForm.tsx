@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
@@ -131,7 +131,19 @@ export function RegisterWebhookForm({
               <input type="checkbox" checked={events.includes(event)} onChange={(e) => toggleEvent(event, e.target.checked)} />
               <span>
                 <span className="checkbox-title">{eventLabel(event)}</span>
-                <code className="checkbox-code">{event}</code>
+                <code className="checkbox-code">
+                  {/* Breaks after a dot, never inside a name. */}
+                  {event.split('.').map((part, i) => (
+                    <Fragment key={part}>
+                      {i > 0 && (
+                        <>
+                          .<wbr />
+                        </>
+                      )}
+                      {part}
+                    </Fragment>
+                  ))}
+                </code>
                 <span className="field-hint checkbox-hint">{eventHelp[event]}</span>
               </span>
             </label>

@@ -117,6 +117,11 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   useLiveEvent('delivery.attempt', (event) => {
     if (event.webhook_uuid !== uuid || !data) return;
     if (data.items.some((d) => d.delivery_id === event.delivery_id)) {
+      // It no longer matches the status filter: the page is read again.
+      if (status !== '' && event.status !== status) {
+        reload();
+        return;
+      }
       setData((current) => current && { ...current, items: current.items.map((d) => (d.delivery_id === event.delivery_id ? withAttempt(d, event) : d)) });
       // The attempt that ends a delivery also sets its reason (e.g. schedule used up): read it back.
       if (event.status === 'failed') reload();
