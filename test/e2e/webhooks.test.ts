@@ -318,6 +318,13 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     assert.equal(await viewerPage.getByRole('radio', { name: /^Fast/ }).isDisabled(), true);
     assert.equal(await viewerPage.getByRole('button', { name: 'Save settings' }).count(), 0);
     await viewerPage.getByText(path.resolve(server.dataDir), { exact: true }).waitFor();
+    // On the Webhooks page a viewer reads the list, without the forms that would be refused.
+    await viewerPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+    await viewerPage.getByText('This session uses a viewer key, which reads only.').waitFor();
+    await viewerPage.getByRole('list', { name: 'Webhooks' }).waitFor();
+    assert.equal(await viewerPage.getByRole('button', { name: 'Register webhook' }).count(), 0);
+    assert.equal(await viewerPage.getByRole('button', { name: 'Send test event' }).count(), 0);
+    assert.equal(await viewerPage.getByRole('switch').first().isDisabled(), true);
     assert.equal((await fetch(`${server.url}/api/settings`, { method: 'PATCH', headers: { authorization: bearer(viewer), 'content-type': 'application/json' }, body: '{"webhook_retry_schedule":"fast"}' })).status, 403);
   });
 });

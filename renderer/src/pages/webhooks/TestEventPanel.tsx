@@ -24,17 +24,22 @@ function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventTyp
       </p>
       {deliveries.length === 0 ? (
         <p className="notice notice-info">
-          No active webhook subscribes to {eventLabel(sent.event).toLowerCase()} events, so nothing was delivered. Register one, or turn one on and tick this event.
+          No active webhook subscribes to {eventLabel(sent.event).toLowerCase()} events, so nothing was delivered. Register a webhook for it above, or turn on one that has it.
         </p>
       ) : (
-        <ul className="sent-deliveries" aria-label="Deliveries of this event">
-          {deliveries.map((d) => (
-            <li key={d.delivery_id}>
-              <code className="break">{d.url}</code>{' '}
-              <Link to={`/webhooks/${d.webhook_uuid}?delivery=${encodeURIComponent(d.delivery_id)}`}>See the delivery</Link>
-            </li>
-          ))}
-        </ul>
+        <>
+          <p>
+            Queued for {deliveries.length} {deliveries.length === 1 ? 'webhook' : 'webhooks'}; each delivery’s page shows its attempts as they happen:
+          </p>
+          <ul className="sent-deliveries" aria-label="Deliveries of this event">
+            {deliveries.map((d) => (
+              <li key={d.delivery_id}>
+                <code className="break">{d.url}</code>{' '}
+                <Link to={`/webhooks/${d.webhook_uuid}?delivery=${encodeURIComponent(d.delivery_id)}`}>See the delivery</Link>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <details className="curl">
         <summary>Show the event as the receiver decrypts it</summary>
