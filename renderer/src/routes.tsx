@@ -7,6 +7,7 @@ import { QrCodesPage } from './pages/qrcodes/QrCodesPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { TaskListPage } from './pages/tasks/TaskListPage.tsx';
 import { TaskPage } from './pages/tasks/TaskPage.tsx';
+import { WebhookPage } from './pages/webhooks/WebhookPage.tsx';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage.tsx';
 
 export interface PageRoute {
@@ -45,6 +46,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/qrcodes', section: 'qrcodes', render: () => <QrCodesPage /> },
   { path: '/appointments', section: 'appointments', render: () => <AppointmentsPage /> },
   { path: '/webhooks', section: 'webhooks', render: () => <WebhooksPage /> },
+  { path: '/webhooks/:uuid', section: 'webhooks', render: (p) => <WebhookPage uuid={p.uuid ?? ''} /> },
   { path: '/inspector', section: 'inspector', render: () => <InspectorPage /> },
   { path: '/decrypt', section: 'decrypt', render: () => <DecryptPage /> },
   { path: '/settings', section: 'settings', render: () => <SettingsPage /> },

@@ -3,22 +3,23 @@ import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { defaultRetrySchedule } from '../webhooks/config.ts';
 import { settingsPatchSchema, settingsQuerySchema, settingsSchema } from './schemas.ts';
-import { getSettings, updateSettings } from './settings.ts';
+import { getSettings, type ServerDefaults, updateSettings } from './settings.ts';
 
 export function registerSettingsRoutes(api: Api, ctx: AppContext): void {
+  const server = (): ServerDefaults => ({ retrySchedule: defaultRetrySchedule(ctx.config), dataDir: ctx.config.dataDir });
   api.route(
     {
       method: 'get',
       path: '/api/settings',
       tag: 'Settings',
-      summary: "The organization's settings: webhook retry schedule and whether plain http webhook URLs are allowed.",
+      summary: "The organization's settings: webhook retry schedule and whether plain http webhook URLs are allowed; and the server's data folder.",
       query: settingsQuerySchema,
       response: settingsSchema,
     },
     async ({ query, principal }) => {
       const organizationUuid = query.organization_uuid ?? principal.organizationUuid;
       requireOrganization(principal, organizationUuid);
-      return getSettings(ctx.db.kysely, organizationUuid, defaultRetrySchedule(ctx.config));
+      return getSettings(ctx.db.kysely, organizationUuid, server());
     },
   );
 
@@ -35,7 +36,7 @@ export function registerSettingsRoutes(api: Api, ctx: AppContext): void {
     async ({ body, principal }) => {
       const organizationUuid = body.organization_uuid ?? principal.organizationUuid;
       requireOrganization(principal, organizationUuid);
-      return updateSettings(ctx.db.kysely, organizationUuid, body, defaultRetrySchedule(ctx.config));
+      return updateSettings(ctx.db.kysely, organizationUuid, body, server());
     },
   );
 }

@@ -9,6 +9,7 @@ export const settingsSchema = z
     ),
     allow_http_webhooks: z.boolean().describe('Allow plain http:// webhook URLs to hosts other than this machine (loopback is always allowed)'),
     updated_on: z.string().nullable().describe('ISO 8601 UTC; null while the defaults apply'),
+    data_dir: z.string().describe('Absolute path of the data folder of this server (database, uploads, logs); set with --data-dir, read-only here'),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
@@ -5,14 +6,21 @@ import type { RetryScheduleName } from '../webhooks/retry-schedule.ts';
 import type { Settings, SettingsPatch } from './schemas.ts';
 import { findSettings, saveSettings } from './store.ts';
 
+/** What the server was started with: the fallbacks of every organization, and where its data lives. */
+export interface ServerDefaults {
+  retrySchedule: RetryScheduleName;
+  dataDir: string;
+}
+
 /** The organization's settings, with the server's defaults where it has chosen nothing. */
-export async function getSettings(db: Kysely<Database>, organizationUuid: string, defaultSchedule: RetryScheduleName): Promise<Settings> {
+export async function getSettings(db: Kysely<Database>, organizationUuid: string, server: ServerDefaults): Promise<Settings> {
   const row = await findSettings(db, organizationUuid);
   return {
     organization_uuid: organizationUuid,
-    webhook_retry_schedule: row?.webhook_retry_schedule ?? defaultSchedule,
+    webhook_retry_schedule: row?.webhook_retry_schedule ?? server.retrySchedule,
     allow_http_webhooks: row ? row.allow_http_webhooks === 1 : false,
     updated_on: row?.updated_on ?? null,
+    data_dir: path.resolve(server.dataDir),
   };
 }
 
@@ -20,7 +28,7 @@ export async function updateSettings(
   db: Kysely<Database>,
   organizationUuid: string,
   patch: SettingsPatch,
-  defaultSchedule: RetryScheduleName,
+  server: ServerDefaults,
 ): Promise<Settings> {
   const row = await findSettings(db, organizationUuid);
   await saveSettings(db, {
@@ -29,5 +37,5 @@ export async function updateSettings(
     allow_http_webhooks: patch.allow_http_webhooks === undefined ? (row?.allow_http_webhooks ?? 0) : Number(patch.allow_http_webhooks),
     updated_on: nowIso(),
   });
-  return getSettings(db, organizationUuid, defaultSchedule);
+  return getSettings(db, organizationUuid, server);
 }

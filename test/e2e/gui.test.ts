@@ -253,15 +253,17 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
 
     await page.getByLabel('Name').fill('CI import job');
     await page.getByLabel('Role').selectOption('viewer');
-    const curl = page.locator('form').getByText('Show curl');
+    // The Settings page has more forms (webhook delivery settings): this one creates API keys.
+    const keyForm = page.getByRole('form', { name: 'Create an API key' });
+    const curl = keyForm.getByText('Show curl');
     await curl.click();
-    const command = page.locator('form').getByLabel('curl command');
+    const command = keyForm.getByLabel('curl command');
     const masked = await command.innerText();
     assert.match(masked, /-X POST '.*\/api\/api-keys'/);
     assert.match(masked, /<api_secret>/);
     assert.ok(!masked.includes(server.credentials?.api_secret ?? '?'), 'the secret is masked');
     assert.match(masked, /"name":"CI import job","role":"viewer"/);
-    await page.locator('form').getByLabel('Show the secret').check();
+    await keyForm.getByLabel('Show the secret').check();
     assert.ok((await command.innerText()).includes(server.credentials?.api_secret ?? '?'), 'revealed on request');
 
     await page.getByRole('button', { name: 'Create API key' }).click();

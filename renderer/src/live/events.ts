@@ -1,4 +1,8 @@
 import type { BackgroundTask } from '../api/types.ts';
+import type { Delivery, DeliveryAttempt } from '../pages/webhooks/webhook-types.ts';
+
+/** One finished attempt of a webhook delivery, with the delivery's state after it. */
+export type DeliveryAttemptEvent = DeliveryAttempt & Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
 
 /**
  * The data of each live event type the GUI listens to (GET /api/live). A capability that
@@ -7,6 +11,8 @@ import type { BackgroundTask } from '../api/types.ts';
 export interface LiveEventData {
   'task.progress': BackgroundTask;
   'task.finished': BackgroundTask;
+  'delivery.attempt': DeliveryAttemptEvent;
+  'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;
 }
 
 export type LiveEventType = keyof LiveEventData;

@@ -1,12 +1,13 @@
 import { useSignedIn } from '../../auth/session-store.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
+import { ServerSettingsSections } from './ServerSettingsSection.tsx';
 
 export function SettingsPage() {
   const { session } = useSignedIn();
   return (
     <>
-      <PageHeader title="Settings" description="API keys of your organization, and how this QR Sandbox runs." />
+      <PageHeader title="Settings" description="Your organization, its API keys, how webhooks are delivered, and where this QR Sandbox keeps its data." />
       <section className="panel" aria-labelledby="org-title">
         <h2 id="org-title">Organization</h2>
         <dl className="facts">
@@ -38,13 +39,7 @@ export function SettingsPage() {
           <p className="muted">Only an admin key can see and create API keys. This session uses a {session.role} key.</p>
         </section>
       )}
-      <section className="panel" aria-labelledby="more-title">
-        <h2 id="more-title">Server settings</h2>
-        <p className="muted">
-          The webhook retry schedule, allowed webhook URLs, the geocoder, the data folder and resetting the demo data are set here once this server offers
-          them (<code>/api/settings</code>).
-        </p>
-      </section>
+      <ServerSettingsSections />
     </>
   );
 }

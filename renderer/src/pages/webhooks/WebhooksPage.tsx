@@ -1,13 +1,176 @@
-import { NotInThisBuild } from '../placeholders/NotInThisBuild.tsx';
+import { useState } from 'react';
+import type { ApiRequest } from '../../api/client.ts';
+import type { Page } from '../../api/types.ts';
+import { useApiQuery } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Pagination } from '../../components/Pagination.tsx';
+import { Link, useSearchParams } from '../../router.tsx';
+import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+import { NewWebhookPanel, RegisterWebhookForm } from './RegisterWebhookForm.tsx';
+import { TestEventPanel } from './TestEventPanel.tsx';
+import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle } from './webhook-controls.tsx';
+import { microsToIso } from './webhook-format.ts';
+import type { Settings, Webhook, WebhookWithSecret } from './webhook-types.ts';
+
+function positiveInt(text: string | null, fallback: number): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+function WebhookCard({ webhook, canEdit, onChanged, onDelete }: { webhook: Webhook; canEdit: boolean; onChanged(w: Webhook): void; onDelete(): void }) {
+  const created = microsToIso(webhook.created_on);
+  const toggle = useActiveToggle(webhook, onChanged);
+  return (
+    <li className={`webhook-card ${webhook.is_active ? '' : 'webhook-card-inactive'}`} aria-label={webhook.url}>
+      <div className="webhook-card-main">
+        <Link to={`/webhooks/${webhook.uuid}`} className="webhook-url" title="Open the delivery log">
+          {webhook.url}
+        </Link>
+        <div className="webhook-meta">
+          <EventBadges events={webhook.events} />
+          <span className="muted" title={formatDateTime(created)}>
+            Registered {formatShortDateTime(created)}
+          </span>
+        </div>
+      </div>
+      <div className="webhook-card-actions">
+        <ActiveSwitch webhook={webhook} disabled={!canEdit} running={toggle.running} onToggle={() => void toggle.run()} />
+        <Link to={`/webhooks/${webhook.uuid}`} className="button button-small">
+          Delivery log
+        </Link>
+        {canEdit && (
+          <button type="button" className="button button-small button-danger-quiet" onClick={onDelete} aria-label={`Delete ${webhook.url}`}>
+            Delete
+          </button>
+        )}
+      </div>
+      {canEdit && (
+        <div className="webhook-card-feedback">
+          <ToggleFeedback toggle={toggle} webhook={webhook} />
+        </div>
+      )}
+    </li>
+  );
+}
 
 export function WebhooksPage() {
+  const { session } = useSignedIn();
+  const canEdit = session.role !== 'viewer';
+  const [params, setParams] = useSearchParams();
+  const page = positiveInt(params.get('page'), 1);
+  const perPage = positiveInt(params.get('per_page'), 10);
+  const request: ApiRequest = { method: 'GET', path: '/api/webhooks', query: { organization_uuid: session.organization_uuid, page, per_page: perPage } };
+  const webhooks = useApiQuery<Page<Webhook>>(request);
+  const settings = useApiQuery<Settings>({ method: 'GET', path: '/api/settings' });
+  const [registered, setRegistered] = useState<WebhookWithSecret | null>(null);
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [deleted, setDeleted] = useState<string | null>(null);
+  const { data, setData, reload } = webhooks;
+
+  const replace = (next: Webhook) => setData((current) => current && { ...current, items: current.items.map((w) => (w.uuid === next.uuid ? next : w)) });
+
   return (
-    <NotInThisBuild
-      title="Webhooks"
-      description="Register webhook URLs, see every delivery attempt, redeliver, and trigger check-in, check-out and delivery events."
-      what="Webhook management"
-      api={['POST /api/webhooks/register', 'GET /api/webhooks']}
-      next="When the server offers it, this page lists your webhooks and their delivery logs."
-    />
+    <>
+      <PageHeader
+        title="Webhooks"
+        description="Where this organization's check-in, check-out and delivery events are sent: encrypted, signed, retried, and every attempt logged."
+      />
+      <section className="panel" aria-labelledby="webhooks-title">
+        <div className="panel-header">
+          <h2 id="webhooks-title">Your webhooks</h2>
+          <button type="button" className="button button-small" onClick={reload} disabled={webhooks.loading}>
+            Refresh
+          </button>
+        </div>
+        <ErrorNotice error={webhooks.error} onRetry={reload} />
+        {deleted && (
+          <p className="notice notice-success" role="status">
+            Webhook <code className="break">{deleted}</code> was deleted.
+          </p>
+        )}
+        {!data && webhooks.loading && (
+          <p className="loading" role="status">
+            Loading webhooks…
+          </p>
+        )}
+        {data && data.items.length === 0 && (
+          page > 1 && data.total > 0 ? (
+            <EmptyState title={`There is no page ${page}`} action={<button type="button" className="button" onClick={() => setParams({ page: null })}>Go to the first page</button>} />
+          ) : (
+            <EmptyState title="No webhooks yet">
+              <p>
+                {canEdit
+                  ? 'Register the address of your app below (for a local app, e.g. http://127.0.0.1:9000/hooks), then send a test event to see the delivery arrive.'
+                  : 'An editor or admin can register one; this session uses a viewer key.'}
+              </p>
+            </EmptyState>
+          )
+        )}
+        {data && data.items.length > 0 && (
+          <ul className="webhook-list" aria-label="Webhooks" aria-busy={webhooks.loading}>
+            {data.items.map((w) => (
+              <WebhookCard key={w.uuid} webhook={w} canEdit={canEdit} onChanged={replace} onDelete={() => setDeleting(w)} />
+            ))}
+          </ul>
+        )}
+        {data && data.total > data.per_page && (
+          <Pagination
+            page={data.page}
+            pages={data.pages}
+            total={data.total}
+            perPage={data.per_page}
+            noun={['webhook', 'webhooks']}
+            onPage={(p) => setParams({ page: p === 1 ? null : p })}
+            onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null })}
+          />
+        )}
+        <CurlDisclosure request={request} />
+      </section>
+
+      {canEdit ? (
+        <>
+          <section className="panel">
+            {registered ? (
+              <NewWebhookPanel webhook={registered} onDone={() => setRegistered(null)} />
+            ) : (
+              <RegisterWebhookForm
+                organizationUuid={session.organization_uuid}
+                allowHttp={settings.data?.allow_http_webhooks}
+                onRegistered={(w) => {
+                  setDeleted(null);
+                  setRegistered(w);
+                  reload();
+                }}
+              />
+            )}
+          </section>
+          <section className="panel">
+            <TestEventPanel organizationUuid={session.organization_uuid} />
+          </section>
+        </>
+      ) : (
+        <section className="panel">
+          <h2>Register a webhook or send a test event</h2>
+          <p className="muted">This session uses a viewer key, which reads only. Sign in with an editor or admin key to register webhooks and send test events.</p>
+        </section>
+      )}
+
+      {deleting && (
+        <DeleteWebhookDialog
+          webhook={deleting}
+          onCancel={() => setDeleting(null)}
+          onDeleted={() => {
+            setDeleted(deleting.url);
+            setDeleting(null);
+            setData((current) => current && { ...current, items: current.items.filter((w) => w.uuid !== deleting.uuid) });
+            reload();
+          }}
+        />
+      )}
+    </>
   );
 }

@@ -1,0 +1,182 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { type ApiRequest, call } from '../../api/client.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { formatDateTime } from '../tasks/task-format.ts';
+import { scheduleLabels } from '../webhooks/webhook-format.ts';
+import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webhooks/webhook-types.ts';
+
+const readRequest: ApiRequest = { method: 'GET', path: '/api/settings' };
+
+/** Webhook delivery settings of the organization (GET/PATCH /api/settings; changing needs an admin key). */
+function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; role: string; onSaved(next: Settings): void }) {
+  const canChange = role === 'admin';
+  const [schedule, setSchedule] = useState<RetryScheduleName>(settings.webhook_retry_schedule);
+  const [allowHttp, setAllowHttp] = useState(settings.allow_http_webhooks);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    setSchedule(settings.webhook_retry_schedule);
+    setAllowHttp(settings.allow_http_webhooks);
+  }, [settings]);
+  const changed = schedule !== settings.webhook_retry_schedule || allowHttp !== settings.allow_http_webhooks;
+  const request: ApiRequest = {
+    method: 'PATCH',
+    path: '/api/settings',
+    body: {
+      ...(schedule !== settings.webhook_retry_schedule || !changed ? { webhook_retry_schedule: schedule } : {}),
+      ...(allowHttp !== settings.allow_http_webhooks ? { allow_http_webhooks: allowHttp } : {}),
+    },
+  };
+  const save = useApiAction(async () => {
+    onSaved(await call<Settings>(request));
+    setSaved(true);
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save.run();
+  };
+  const edit = () => {
+    setSaved(false);
+    save.clearError();
+  };
+
+  return (
+    <form onSubmit={submit} aria-labelledby="webhook-settings-title">
+      <h2 id="webhook-settings-title">Webhook delivery</h2>
+      {!canChange && (
+        <p className="notice notice-info">Only an admin key can change these settings. This session uses {role === 'editor' ? 'an' : 'a'} {role} key, so they are shown read-only.</p>
+      )}
+      <fieldset className="fieldset" disabled={!canChange}>
+        <legend className="field-label">Retry schedule</legend>
+        <p className="field-hint fieldset-hint">When a delivery fails (no 2xx answer), it is tried again after these waits; then it is marked failed. A change applies to the next retry of every pending delivery.</p>
+        <div className="checkbox-list">
+          {RETRY_SCHEDULES.map((name) => (
+            <label key={name} className="checkbox checkbox-card">
+              <input
+                type="radio"
+                name="retry-schedule"
+                value={name}
+                checked={schedule === name}
+                onChange={() => {
+                  setSchedule(name);
+                  edit();
+                }}
+              />
+              <span>
+                <span className="checkbox-title">{scheduleLabels[name].title}</span>
+                <span className="field-hint checkbox-hint">{scheduleLabels[name].detail}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset className="fieldset" disabled={!canChange}>
+        <legend className="field-label">Allowed webhook URLs</legend>
+        <p className="field-hint fieldset-hint">
+          <code>https://</code> is always allowed, and plain <code>http://</code> to this machine (<code>127.0.0.1</code>, <code>localhost</code>, <code>[::1]</code>).
+          Link-local and cloud metadata addresses are always refused.
+        </p>
+        <label className="checkbox checkbox-card">
+          <input
+            type="checkbox"
+            checked={allowHttp}
+            onChange={(e) => {
+              setAllowHttp(e.target.checked);
+              edit();
+            }}
+          />
+          <span>
+            <span className="checkbox-title">Allow plain http:// webhooks to other machines</span>
+            <span className="field-hint checkbox-hint">
+              Deliveries stay encrypted and signed, but the request itself travels unprotected. Switching this off again stops retries to such URLs.
+            </span>
+          </span>
+        </label>
+      </fieldset>
+      <ErrorNotice error={save.error} onDismiss={save.clearError} />
+      {saved && !changed && (
+        <p className="notice notice-success" role="status">
+          Settings saved.
+        </p>
+      )}
+      {canChange && (
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={!changed || save.running}>
+            {save.running ? 'Saving…' : 'Save settings'}
+          </button>
+          {changed && (
+            <button
+              type="button"
+              className="button button-quiet"
+              onClick={() => {
+                setSchedule(settings.webhook_retry_schedule);
+                setAllowHttp(settings.allow_http_webhooks);
+                edit();
+              }}
+            >
+              Undo changes
+            </button>
+          )}
+          <span className="muted form-actions-note">
+            {settings.updated_on ? `Last changed ${formatDateTime(settings.updated_on)}` : 'The defaults of this server apply.'}
+          </span>
+        </div>
+      )}
+      {canChange && <CurlDisclosure request={request} label="Show curl to save" />}
+    </form>
+  );
+}
+
+export function ServerSettingsSections() {
+  const { session } = useSignedIn();
+  const settings = useApiQuery<Settings>(readRequest);
+  const data = settings.data;
+  return (
+    <>
+      <section className="panel">
+        {data ? (
+          <WebhookSettingsForm settings={data} role={session.role} onSaved={(next) => settings.setData(() => next)} />
+        ) : (
+          <>
+            <h2>Webhook delivery</h2>
+            {settings.loading && (
+              <p className="loading" role="status">
+                Loading settings…
+              </p>
+            )}
+          </>
+        )}
+        <ErrorNotice error={settings.error} onRetry={settings.reload} />
+        <CurlDisclosure request={readRequest} label="Show curl to read the settings" />
+      </section>
+      <section className="panel" aria-labelledby="server-title">
+        <h2 id="server-title">This server</h2>
+        {data && (
+          <dl className="facts">
+            <div className="fact fact-wide">
+              <dt>Data folder</dt>
+              <dd>
+                <span className="secret-row">
+                  <code className="break path">{data.data_dir}</code>
+                  <CopyButton text={data.data_dir} label="Copy path" />
+                </span>
+                <span className="field-hint">
+                  The database, uploads and logs. Chosen when the server starts (<code>--data-dir</code>); to start over, stop the server and delete the folder.
+                </span>
+              </dd>
+            </div>
+          </dl>
+        )}
+        {!data && settings.loading && (
+          <p className="loading" role="status">
+            Loading…
+          </p>
+        )}
+        {!data && !settings.loading && <p className="muted">Not known: the settings could not be read (see above).</p>}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,151 @@
+import { useEffect, useRef } from 'react';
+import { type ApiRequest, call } from '../../api/client.ts';
+import { useApiAction } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { formatDateTime } from '../tasks/task-format.ts';
+import { webhookPath } from './webhook-controls.tsx';
+import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from './webhook-format.ts';
+import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
+
+const timeOnly = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+function formatTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toDateString() === new Date().toDateString() ? timeOnly.format(date) : formatDateTime(iso);
+}
+
+function AttemptRow({ attempt }: { attempt: DeliveryAttempt }) {
+  const inFlight = attempt.duration_ms === null && attempt.status_code === null && attempt.error === null;
+  const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
+  return (
+    <tr>
+      <td className="num">{attempt.attempt}</td>
+      <td className="nowrap" title={formatDateTime(attempt.attempted_on)}>
+        {formatTime(attempt.attempted_on)}
+      </td>
+      <td>
+        {inFlight ? (
+          <span className="muted">Sending…</span>
+        ) : attempt.status_code === null ? (
+          <span className="status-code status-code-bad">no answer</span>
+        ) : (
+          <span className={`status-code ${ok ? 'status-code-ok' : 'status-code-bad'}`}>{attempt.status_code}</span>
+        )}
+      </td>
+      <td className="nowrap num">{formatDuration(attempt.duration_ms)}</td>
+      <td className="attempt-answer">
+        {attempt.error && <span className="text-error attempt-error">{attempt.error}</span>}
+        {attempt.response_excerpt ? (
+          <code className="response-excerpt" title={attempt.response_excerpt}>
+            {attempt.response_excerpt}
+          </code>
+        ) : (
+          !attempt.error && !inFlight && <span className="muted">empty body</span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function DeliveryCard({
+  delivery,
+  webhookActive,
+  canEdit,
+  highlighted,
+  now,
+  onRedelivered,
+}: {
+  delivery: Delivery;
+  webhookActive: boolean;
+  canEdit: boolean;
+  highlighted: boolean;
+  now: number;
+  onRedelivered(delivery: Delivery): void;
+}) {
+  const card = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (highlighted) card.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
+  const request: ApiRequest = {
+    method: 'POST',
+    path: `${webhookPath(delivery.webhook_uuid)}/deliveries/${encodeURIComponent(delivery.delivery_id)}/redeliver`,
+  };
+  const redeliver = useApiAction(async () => onRedelivered(await call<Delivery>(request)));
+  const attempts = [...delivery.attempts].sort((a, b) => b.attempt - a.attempt);
+  return (
+    <article ref={card} className={`delivery ${highlighted ? 'delivery-highlighted' : ''}`} aria-label={`Delivery ${delivery.delivery_id}`}>
+      <header className="delivery-header">
+        <div className="delivery-title">
+          <span className={`badge badge-delivery-${delivery.status}`}>{deliveryStatusLabels[delivery.status]}</span>
+          <strong>{eventLabel(delivery.event_type)}</strong>
+          <span className="muted" title={formatDateTime(delivery.created_on)}>
+            {formatTime(delivery.created_on)}
+          </span>
+          <span className="muted">
+            · {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
+          </span>
+        </div>
+        {canEdit && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => void redeliver.run()}
+            disabled={redeliver.running || !webhookActive}
+            title={webhookActive ? 'Send it again now: same delivery id, next attempt number' : 'Turn the webhook on to redeliver'}
+          >
+            {redeliver.running ? 'Redelivering…' : 'Redeliver'}
+          </button>
+        )}
+      </header>
+      <dl className="delivery-ids">
+        <div>
+          <dt>Delivery id</dt>
+          <dd>
+            <code>{delivery.delivery_id}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Event id</dt>
+          <dd>
+            <code>{delivery.event_id}</code>
+          </dd>
+        </div>
+        {delivery.status === 'pending' && delivery.next_attempt_on && (
+          <div>
+            <dt>Next attempt</dt>
+            <dd>
+              {formatTime(delivery.next_attempt_on)} ({untilText(delivery.next_attempt_on, now)})
+            </dd>
+          </div>
+        )}
+      </dl>
+      {delivery.status_reason && <p className={delivery.status === 'failed' ? 'text-error delivery-reason' : 'delivery-reason'}>{delivery.status_reason}</p>}
+      {attempts.length > 0 ? (
+        <div className="table-scroll">
+          <table className="table table-compact" aria-label={`Attempts of delivery ${delivery.delivery_id}`}>
+            <thead>
+              <tr>
+                <th scope="col">Attempt</th>
+                <th scope="col">Time</th>
+                <th scope="col">Status</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Answer or error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {attempts.map((a) => (
+                <AttemptRow key={a.attempt} attempt={a} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted">No attempt yet: the first goes out in a moment.</p>
+      )}
+      <ErrorNotice error={redeliver.error} onDismiss={redeliver.clearError} />
+      {canEdit && <CurlDisclosure request={request} label="Show curl to redeliver" />}
+    </article>
+  );
+}

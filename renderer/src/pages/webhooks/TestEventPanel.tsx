@@ -1,0 +1,125 @@
+import { type FormEvent, useId, useState } from 'react';
+import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
+import type { Page } from '../../api/types.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Link } from '../../router.tsx';
+import { eventLabel } from './webhook-format.ts';
+import { EVENT_TYPES, type EventType, type QrCodeChoice, type SimulateResponse } from './webhook-types.ts';
+
+const ANY = '';
+
+function qrCodeLabel(qr: QrCodeChoice): string {
+  const name = qr.name?.trim() || qr.location?.trim() || qr.uuid;
+  return qr.location && qr.location !== name ? `${name} — ${qr.location}` : name;
+}
+
+function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventType } }) {
+  const { event, deliveries } = sent.answer;
+  return (
+    <div className="sent-event" role="region" aria-label="Event sent">
+      <p>
+        <strong>{eventLabel(sent.event)} event sent.</strong> Event id <code>{event.id}</code>, at {event.data.location || 'a QR code'}.
+      </p>
+      {deliveries.length === 0 ? (
+        <p className="notice notice-info">
+          No active webhook subscribes to {eventLabel(sent.event).toLowerCase()} events, so nothing was delivered. Register a webhook for it above, or turn on one that has it.
+        </p>
+      ) : (
+        <>
+          <p>
+            Queued for {deliveries.length} {deliveries.length === 1 ? 'webhook' : 'webhooks'}; each delivery’s page shows its attempts as they happen:
+          </p>
+          <ul className="sent-deliveries" aria-label="Deliveries of this event">
+            {deliveries.map((d) => (
+              <li key={d.delivery_id}>
+                <code className="break">{d.url}</code>{' '}
+                <Link to={`/webhooks/${d.webhook_uuid}?delivery=${encodeURIComponent(d.delivery_id)}`}>See the delivery</Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <details className="curl">
+        <summary>Show the event as the receiver decrypts it</summary>
+        <pre className="code json-block">{JSON.stringify(event, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
+
+/** POST /api/service-confirmations/simulate: a realistic confirmation and its event, sent to every subscribed webhook. */
+export function TestEventPanel({ organizationUuid }: { organizationUuid: string }) {
+  const id = useId();
+  const [event, setEvent] = useState<EventType>('service_confirmation.check_in');
+  const [qrCode, setQrCode] = useState(ANY);
+  const [sent, setSent] = useState<{ answer: SimulateResponse; event: EventType } | null>(null);
+  const qrCodes = useApiQuery<Page<QrCodeChoice>>({ method: 'GET', path: '/api/qrcodes', query: { organization_uuid: organizationUuid, per_page: 100 } });
+  // The QR code capability may not be on this server: then the server picks (or makes) one.
+  const noQrCodeApi = qrCodes.error instanceof ApiFailure && qrCodes.error.status === 404;
+  const request: ApiRequest = {
+    method: 'POST',
+    path: '/api/service-confirmations/simulate',
+    body: { organization_uuid: organizationUuid, event, ...(qrCode === ANY ? {} : { qr_code_uuid: qrCode }) },
+  };
+  const send = useApiAction(async () => {
+    const answer = await call<SimulateResponse>(request);
+    setSent({ answer, event });
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSent(null);
+    void send.run();
+  };
+
+  return (
+    <form onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Send a test event</h2>
+      <p className="muted">
+        Makes a realistic, fully filled-in service confirmation and sends its event to every active webhook subscribed to it, exactly as the real service would.
+      </p>
+      <div className="form-row form-row-test">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-event`}>
+            Event
+          </label>
+          <select id={`${id}-event`} value={event} onChange={(e) => setEvent(e.target.value as EventType)}>
+            {EVENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {eventLabel(t)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-qr`}>
+            QR code
+          </label>
+          <select id={`${id}-qr`} value={qrCode} onChange={(e) => setQrCode(e.target.value)} aria-describedby={`${id}-qr-hint`}>
+            <option value={ANY}>Any QR code</option>
+            {(qrCodes.data?.items ?? []).map((qr) => (
+              <option key={qr.uuid} value={qr.uuid}>
+                {qrCodeLabel(qr)}
+              </option>
+            ))}
+          </select>
+          <span id={`${id}-qr-hint`} className="field-hint">
+            {noQrCodeApi
+              ? 'QR codes cannot be listed on this server yet: the server uses one of your QR codes, or creates a demo site.'
+              : 'Any: the server uses one of your QR codes, or creates a demo site when there is none.'}
+          </span>
+        </div>
+        <div className="field field-button">
+          <button type="submit" className="button button-primary" disabled={send.running}>
+            {send.running ? 'Sending…' : 'Send test event'}
+          </button>
+        </div>
+      </div>
+      {!noQrCodeApi && <ErrorNotice error={qrCodes.error} onRetry={qrCodes.reload} />}
+      <ErrorNotice error={send.error} onDismiss={send.clearError} />
+      {sent && <SentEvent sent={sent} />}
+      <CurlDisclosure request={request} />
+    </form>
+  );
+}

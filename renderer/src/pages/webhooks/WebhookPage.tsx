@@ -1,0 +1,305 @@
+import { useEffect, useRef, useState } from 'react';
+import { type ApiRequest, call } from '../../api/client.ts';
+import type { Page } from '../../api/types.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Pagination } from '../../components/Pagination.tsx';
+import { SelectField } from '../../components/SelectField.tsx';
+import type { DeliveryAttemptEvent } from '../../live/events.ts';
+import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
+import { Link, navigate, useSearchParams } from '../../router.tsx';
+import { formatDateTime } from '../tasks/task-format.ts';
+import { DeliveryCard } from './DeliveryLog.tsx';
+import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
+import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
+import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from './webhook-types.ts';
+
+const POLL_WITHOUT_LIVE_MS = 3_000;
+
+function positiveInt(text: string | null, fallback: number): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** The delivery after one more attempt, as the live event tells it. */
+function withAttempt(delivery: Delivery, event: DeliveryAttemptEvent): Delivery {
+  const { attempt, attempted_on, status_code, duration_ms, error, response_excerpt } = event;
+  const attempts = [...delivery.attempts.filter((a) => a.attempt !== attempt), { attempt, attempted_on, status_code, duration_ms, error, response_excerpt }];
+  return {
+    ...delivery,
+    status: event.status,
+    next_attempt_on: event.next_attempt_on,
+    attempt_count: Math.max(delivery.attempt_count, attempt),
+    attempts: attempts.sort((a, b) => a.attempt - b.attempt),
+  };
+}
+
+function SecretReveal({ uuid }: { uuid: string }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const request: ApiRequest = { method: 'GET', path: webhookPath(uuid), query: { include_secret: 'true' } };
+  const reveal = useApiAction(async () => setSecret((await call<WebhookWithSecret>(request)).secret));
+  return (
+    <div className="secret-reveal">
+      <p className="muted">
+        The signing secret keys the <code>X-Service-Signature</code> HMAC of every delivery, and the AES key is derived from that signature.
+      </p>
+      {secret === null ? (
+        <button type="button" className="button button-small" onClick={() => void reveal.run()} disabled={reveal.running}>
+          {reveal.running ? 'Revealing…' : 'Reveal secret'}
+        </button>
+      ) : (
+        <label className="field">
+          <span className="field-label">Signing secret</span>
+          <span className="secret-row">
+            <input readOnly value={secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
+            <CopyButton text={secret} label="Copy secret" />
+            <button type="button" className="button button-small" onClick={() => setSecret(null)}>
+              Hide
+            </button>
+          </span>
+        </label>
+      )}
+      <ErrorNotice error={reveal.error} onDismiss={reveal.clearError} />
+      <CurlDisclosure request={request} label="Show curl to reveal the secret" />
+    </div>
+  );
+}
+
+function WebhookSwitch({ webhook, canEdit, onChanged }: { webhook: Webhook; canEdit: boolean; onChanged(next: Webhook): void }) {
+  const toggle = useActiveToggle(webhook, onChanged);
+  return (
+    <div className="switch-block">
+      <div className="switch-row">
+        <ActiveSwitch webhook={webhook} disabled={!canEdit} running={toggle.running} onToggle={() => void toggle.run()} />
+        <span className="muted">
+          {webhook.is_active
+            ? 'Receives every event it subscribes to.'
+            : 'Inactive: no new deliveries, and pending retries were stopped. Turn it on to receive events and to redeliver.'}
+        </span>
+      </div>
+      {canEdit && <ToggleFeedback toggle={toggle} webhook={webhook} />}
+    </div>
+  );
+}
+
+export function WebhookPage({ uuid }: { uuid: string }) {
+  const { session } = useSignedIn();
+  const canEdit = session.role !== 'viewer';
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status') ?? '';
+  const page = positiveInt(params.get('page'), 1);
+  const perPage = positiveInt(params.get('per_page'), 10);
+  const highlight = params.get('delivery');
+  const [deleting, setDeleting] = useState(false);
+
+  const webhookRequest: ApiRequest = { method: 'GET', path: webhookPath(uuid) };
+  const webhook = useApiQuery<Webhook>(webhookRequest);
+  const deliveriesRequest: ApiRequest = {
+    method: 'GET',
+    path: `${webhookPath(uuid)}/deliveries`,
+    query: { organization_uuid: session.organization_uuid, status, page, per_page: perPage },
+  };
+  const deliveries = useApiQuery<Page<Delivery>>(deliveriesRequest);
+  const { data, setData, reload } = deliveries;
+
+  // A delivery that is not on this page yet (a new event) is fetched, at most once a second.
+  const lastReload = useRef(0);
+  const reloadSoon = () => {
+    if (Date.now() - lastReload.current < 1_000) return;
+    lastReload.current = Date.now();
+    reload();
+  };
+  useLiveEvent('delivery.attempt', (event) => {
+    if (event.webhook_uuid !== uuid || !data) return;
+    if (data.items.some((d) => d.delivery_id === event.delivery_id)) {
+      // It no longer matches the status filter: the page is read again.
+      if (status !== '' && event.status !== status) {
+        reload();
+        return;
+      }
+      setData((current) => current && { ...current, items: current.items.map((d) => (d.delivery_id === event.delivery_id ? withAttempt(d, event) : d)) });
+      // The attempt that ends a delivery also sets its reason (e.g. schedule used up): read it back.
+      if (event.status === 'failed') reload();
+    } else if (page === 1) {
+      reloadSoon();
+    }
+  });
+  useLiveEvent('delivery.queued', (event) => {
+    if (event.webhook_uuid === uuid) reload();
+  });
+  useRefetchOnReconnect(() => {
+    reload();
+    webhook.reload();
+  });
+
+  const anyPending = data?.items.some((d) => d.status === 'pending') ?? false;
+  const liveOpen = useLiveStore((s) => s.status === 'open');
+  useEffect(() => {
+    if (liveOpen || !anyPending) return;
+    const timer = setInterval(reload, POLL_WITHOUT_LIVE_MS);
+    return () => clearInterval(timer);
+  }, [liveOpen, anyPending, reload]);
+
+  // "Next attempt in 4 s" counts down.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!anyPending) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [anyPending]);
+
+  const back = <Link to="/webhooks">← All webhooks</Link>;
+  const hook = webhook.data;
+  if (!hook) {
+    return (
+      <>
+        <PageHeader title="Webhook" back={back} />
+        {webhook.loading && (
+          <p className="loading" role="status">
+            Loading the webhook…
+          </p>
+        )}
+        <ErrorNotice error={webhook.error} onRetry={webhook.reload} />
+      </>
+    );
+  }
+
+  const created = microsToIso(hook.created_on);
+  const updated = microsToIso(hook.updated_on);
+  const filtered = status !== '';
+
+  return (
+    <>
+      <PageHeader title="Webhook" back={back} description={<code className="break webhook-title-url">{hook.url}</code>} />
+      <section className="panel" aria-labelledby="webhook-settings-title">
+        <div className="panel-header">
+          <h2 id="webhook-settings-title">Settings</h2>
+          {canEdit && (
+            <button type="button" className="button button-small button-danger-quiet" onClick={() => setDeleting(true)}>
+              Delete webhook
+            </button>
+          )}
+        </div>
+        <dl className="facts">
+          <div className="fact">
+            <dt>Events</dt>
+            <dd>
+              <EventBadges events={hook.events} />
+            </dd>
+          </div>
+          <div className="fact">
+            <dt>Registered</dt>
+            <dd>{formatDateTime(created)}</dd>
+          </div>
+          <div className="fact">
+            <dt>Last changed</dt>
+            <dd>{formatDateTime(updated)}</dd>
+          </div>
+          <div className="fact">
+            <dt>uuid</dt>
+            <dd>
+              <code>{hook.uuid}</code>
+            </dd>
+          </div>
+        </dl>
+        <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => webhook.setData(() => next)} />
+        {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
+      </section>
+
+      <section className="panel" aria-labelledby="deliveries-title">
+        <div className="panel-header">
+          <h2 id="deliveries-title">Deliveries</h2>
+        </div>
+        <div className="toolbar">
+          <SelectField label="Status" value={status} onChange={(v) => setParams({ status: v, page: null, delivery: null })}>
+            <option value="">All statuses</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {deliveryStatusLabels[s]}
+              </option>
+            ))}
+          </SelectField>
+          <div className="toolbar-end">
+            <button type="button" className="button button-small" onClick={reload} disabled={deliveries.loading}>
+              Refresh
+            </button>
+          </div>
+        </div>
+        <ErrorNotice error={deliveries.error} onRetry={reload} />
+        {!data && deliveries.loading && (
+          <p className="loading" role="status">
+            Loading deliveries…
+          </p>
+        )}
+        {data && data.items.length === 0 && (
+          filtered ? (
+            <EmptyState
+              title={`No ${deliveryStatusLabels[status as Delivery['status']]?.toLowerCase() ?? ''} deliveries`}
+              action={
+                <button type="button" className="button" onClick={() => setParams({ status: null, page: null })}>
+                  Show all deliveries
+                </button>
+              }
+            />
+          ) : (
+            <EmptyState
+              title="No deliveries yet"
+              action={
+                canEdit ? (
+                  <Link to="/webhooks" className="button button-primary">
+                    Send a test event from the Webhooks page
+                  </Link>
+                ) : undefined
+              }
+            >
+              <p>Every event this webhook subscribes to appears here with each attempt: time, status code, duration and the start of the answer.</p>
+            </EmptyState>
+          )
+        )}
+        {data && data.items.length > 0 && (
+          <ul className="delivery-list" aria-label="Deliveries" aria-busy={deliveries.loading}>
+            {data.items.map((d) => (
+              <li key={d.delivery_id}>
+                <DeliveryCard
+                  delivery={d}
+                  webhookActive={hook.is_active}
+                  canEdit={canEdit}
+                  highlighted={d.delivery_id === highlight}
+                  now={now}
+                  onRedelivered={(next) => setData((current) => current && { ...current, items: current.items.map((x) => (x.delivery_id === next.delivery_id ? next : x)) })}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+        {data && data.total > 0 && (
+          <Pagination
+            page={data.page}
+            pages={data.pages}
+            total={data.total}
+            perPage={data.per_page}
+            noun={['delivery', 'deliveries']}
+            onPage={(p) => setParams({ page: p === 1 ? null : p, delivery: null })}
+            onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null, delivery: null })}
+          />
+        )}
+        <CurlDisclosure request={deliveriesRequest} />
+      </section>
+      {deleting && (
+        <DeleteWebhookDialog
+          webhook={hook}
+          onCancel={() => setDeleting(false)}
+          onDeleted={() => {
+            setDeleting(false);
+            navigate('/webhooks');
+          }}
+        />
+      )}
+    </>
+  );
+}
