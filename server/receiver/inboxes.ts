@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext, ServerConfig } from '../context.ts';
 import { isLoopbackHost } from '../http/guards.ts';
-import { getSettings } from '../settings/settings.ts';
+import { getSettings, serverDefaults } from '../settings/settings.ts';
 import { checkWebhookUrl, isLoopbackHostname } from '../webhooks/url-policy.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
@@ -50,7 +50,7 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
  * never points back into one of this server's inboxes, which would relay in a loop; a one-off replay may.
  */
 export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<void> {
-  const settings = await getSettings(ctx.db.kysely, organizationUuid, ctx.config.webhookRetrySchedule ?? 'standard');
+  const settings = await getSettings(ctx.db.kysely, organizationUuid, serverDefaults(ctx.config));
   const check = checkWebhookUrl(url, { allowHttp: settings.allow_http_webhooks });
   if (!check.ok) throw new ApiError('VALIDATION_ERROR', `${field}: ${check.problem}`, [{ path: field, message: check.problem }]);
   const target = check.url;

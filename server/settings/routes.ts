@@ -1,12 +1,11 @@
 import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
-import { defaultRetrySchedule } from '../webhooks/config.ts';
 import { settingsPatchSchema, settingsQuerySchema, settingsSchema } from './schemas.ts';
-import { getSettings, type ServerDefaults, updateSettings } from './settings.ts';
+import { getSettings, serverDefaults, updateSettings } from './settings.ts';
 
 export function registerSettingsRoutes(api: Api, ctx: AppContext): void {
-  const server = (): ServerDefaults => ({ retrySchedule: defaultRetrySchedule(ctx.config), dataDir: ctx.config.dataDir });
+  const server = () => serverDefaults(ctx.config);
   api.route(
     {
       method: 'get',

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import type { ServerConfig } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { defaultRetrySchedule } from '../webhooks/config.ts';
 import { nowIso } from '../time.ts';
 import type { RetryScheduleName } from '../webhooks/retry-schedule.ts';
 import type { Settings, SettingsPatch } from './schemas.ts';
@@ -10,6 +12,10 @@ import { findSettings, saveSettings } from './store.ts';
 export interface ServerDefaults {
   retrySchedule: RetryScheduleName;
   dataDir: string;
+}
+
+export function serverDefaults(config: ServerConfig): ServerDefaults {
+  return { retrySchedule: defaultRetrySchedule(config), dataDir: config.dataDir };
 }
 
 /** The organization's settings, with the server's defaults where it has chosen nothing. */
