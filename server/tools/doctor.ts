@@ -52,6 +52,19 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
   if (given === '') {
     return [{ code: 'SIGNATURE_MISSING', field: 'signature', message: 'No signature was given. Pass the X-Service-Signature header sent with this same delivery ("sha256=<64 hex>").' }];
   }
+  const worksWith = (hex: string) => (payload !== null && decrypts(payload, hex) ? ' With that value the payload decrypts.' : '');
+  // Checked before any trimming: a raw digest written as text can start or end with bytes that trim() removes.
+  const untrimmed = stripPrefix(signature);
+  if (untrimmed.length === 32 && !/^[0-9a-fA-F]*$/.test(untrimmed) && !digestFromBase64(untrimmed)) {
+    const hex = Buffer.from(untrimmed, 'latin1').toString('hex');
+    return [
+      {
+        code: 'SIGNATURE_IS_RAW_DIGEST',
+        field: 'signature',
+        message: `The signature looks like the raw 32-byte HMAC digest written as text. Hex-encode it: the header is "sha256=" and 64 lowercase hex characters (digest("hex")).${worksWith(hex)}`,
+      },
+    ];
+  }
   const hints: Hint[] = [];
   let value = given;
   const headerName = /^x-service-signature\s*:\s*/i;
@@ -64,7 +77,6 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
     hints.push({ code: 'SIGNATURE_QUOTED', field: 'signature', message: 'The signature is wrapped in quotes; pass it without them.' });
   }
   const bare = stripPrefix(value).trim();
-  const worksWith = (hex: string) => (payload !== null && decrypts(payload, hex) ? ' With that value the payload decrypts.' : '');
   if (HEX64.test(bare)) {
     const works = worksWith(bare);
     return hints.map((hint, i) => (i === hints.length - 1 ? { ...hint, message: hint.message + works } : hint));
@@ -77,15 +89,6 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
       code: 'SIGNATURE_IS_BASE64',
       field: 'signature',
       message: `The signature is the ${url} of the raw 32-byte HMAC digest. The service sends it as "sha256=" and 64 lowercase hex characters (digest("hex"), not digest("base64")).${worksWith(hex)}`,
-    });
-    return hints;
-  }
-  if (Buffer.byteLength(bare, 'latin1') === 32 && !/^[0-9a-fA-F]*$/.test(bare)) {
-    const hex = Buffer.from(bare, 'latin1').toString('hex');
-    hints.push({
-      code: 'SIGNATURE_IS_RAW_DIGEST',
-      field: 'signature',
-      message: `The signature looks like the raw 32-byte HMAC digest written as text. Hex-encode it: the header is "sha256=" and 64 lowercase hex characters (digest("hex")).${worksWith(hex)}`,
     });
     return hints;
   }

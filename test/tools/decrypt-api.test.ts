@@ -94,6 +94,10 @@ describe('POST /api/tools/decrypt and its doctor', () => {
     const rawAnswer = await call({ body: d.body, signature: raw });
     assert.equal(rawAnswer.status, 400);
     assert.match(detailsText(rawAnswer.body), /SIGNATURE_IS_RAW_DIGEST/);
+
+    const edgy = '\t' + 'x'.repeat(30) + ' ';
+    const edgyAnswer = await call({ body: d.body, signature: edgy });
+    assert.match(detailsText(edgyAnswer.body), /SIGNATURE_IS_RAW_DIGEST/, 'a digest whose text begins or ends with whitespace bytes');
   });
 
   it('spots base64url, "+" turned into spaces, and a SHA-1 length signature', async () => {
