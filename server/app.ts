@@ -9,6 +9,8 @@ import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
+import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
+import { registerQrCodeRoutes } from './qrcodes/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { APP_VERSION } from './version.ts';
 
@@ -28,6 +30,8 @@ export function buildApp(ctx: AppContext): BuiltApp {
 
   registerApiKeyRoutes(api, ctx);
   registerTaskRoutes(api, ctx);
+  registerQrCodeRoutes(api, ctx);
+  registerQrCodeImportRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerMetaRoutes(api);
 

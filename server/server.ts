@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
+import { defaultImportSettings, ImportRuntime, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import { createLogger } from './logger.ts';
 import { ensureDemoOrganization } from './orgs/bootstrap.ts';
@@ -19,6 +20,8 @@ export interface ServeOptions {
   host?: string;
   allowedHosts?: string[];
   logLevel?: string;
+  /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
+  imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
 }
 
 export interface RunningServer {
@@ -37,11 +40,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? DEFAULT_HOST;
   const db = await openDatabase(options.dataDir);
   const logger = createLogger(options.dataDir, options.logLevel);
+  const live = new LiveBus();
+  const imports = new ImportRuntime({ db, logger, live, settings: defaultImportSettings(options.dataDir, options.imports) });
   const ctx: AppContext = {
     db,
     logger,
-    live: new LiveBus(),
+    live,
     config: { dataDir: options.dataDir, host, port: options.port ?? DEFAULT_PORT, allowedHosts: options.allowedHosts ?? [] },
+    imports,
   };
   try {
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir);
@@ -51,6 +57,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
     logger.info({ url }, 'listening');
+    await imports.recover();
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -62,12 +69,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
+        await imports.stop();
         await db.close();
         logger.info('stopped');
         logger.flush();
       })());
     return { url, port: ctx.config.port, ctx, credentials, close };
   } catch (error) {
+    await imports.stop();
     await db.close();
     throw error;
   }

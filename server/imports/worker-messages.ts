@@ -1,0 +1,15 @@
+import type { EngineOutcome } from './engine.ts';
+import type { ImportJob } from './job-store.ts';
+
+export interface WorkerConfig {
+  dataDir: string;
+  geocoderModule: string;
+}
+
+export type ToWorker = { type: 'run'; job: ImportJob } | { type: 'stop' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'progress'; taskUuid: string; progress: number }
+  | { type: 'done'; taskUuid: string; outcome: EngineOutcome }
+  | { type: 'stopped' };
