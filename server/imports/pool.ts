@@ -6,6 +6,8 @@ import type { FromWorker, WorkerConfig } from './worker-messages.ts';
 
 const WORKER_URL = new URL('./worker.ts', import.meta.url);
 const STOP_TIMEOUT_MS = 30_000;
+/** Keeps a worker's heap (and so the server's memory) bounded; rows stream, so little is held at once. */
+const WORKER_HEAP_MB = 96;
 
 interface Slot {
   worker: Worker;
@@ -51,6 +53,14 @@ export class WorkerPool {
     });
   }
 
+  /** Starts a worker ahead of a job (when none is idle) and has it load the kind, so the job starts at once. */
+  warm(kind: string): void {
+    if (this.stopping) return;
+    let slot = this.slots.find((s) => !s.job);
+    if (!slot && this.slots.length < this.options.size) slot = this.spawn();
+    slot?.worker.postMessage({ type: 'warm', kind });
+  }
+
   /** Jobs queued or running. */
   get busy(): number {
     return this.queue.length + this.slots.filter((s) => s.job).length;
@@ -89,7 +99,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { workerData: this.options.config });
+    const worker = new Worker(WORKER_URL, { workerData: this.options.config, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let resolveExit: () => void = () => {};
     const slot: Slot = { worker, job: null, finish: null, exited: new Promise((r) => (resolveExit = r)) };
     this.slots.push(slot);

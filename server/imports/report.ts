@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import ExcelJS from 'exceljs';
 import type { Kysely } from 'kysely';
 import Papa from 'papaparse';
 import type { Database } from '../db/schema.ts';
@@ -83,6 +82,7 @@ export async function sendErrorReport(
     return;
   }
   res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Excluded rows');
   sheet.addRow(header).commit();

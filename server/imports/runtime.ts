@@ -94,6 +94,11 @@ export class ImportRuntime {
     return loadGeocoderFrom(this.settings.geocoderModule);
   }
 
+  /** Gets a worker ready for an import of this kind while its upload arrives. */
+  warm(kind: string): void {
+    this.pool.warm(kind);
+  }
+
   /** Resumes imports left PENDING or PROCESSING by a crash or quit; fails those whose upload is gone. */
   async recover(): Promise<void> {
     for (const job of await unfinishedJobs(this.db.kysely)) {

@@ -6,7 +6,8 @@ export interface WorkerConfig {
   geocoderModule: string;
 }
 
-export type ToWorker = { type: 'run'; job: ImportJob } | { type: 'stop' };
+/** warm: load a kind and the geocoder ahead of a job (sent while an upload is still arriving). */
+export type ToWorker = { type: 'run'; job: ImportJob } | { type: 'warm'; kind: string } | { type: 'stop' };
 
 export type FromWorker =
   | { type: 'ready' }

@@ -14,7 +14,7 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 
 const db = openConnection(config.dataDir);
-db.sqlite.pragma(`cache_size = -${64 * 1024}`);
+db.sqlite.pragma(`cache_size = -${32 * 1024}`);
 let stopping = false;
 let busy = false;
 
@@ -56,6 +56,7 @@ async function shutdown(): Promise<void> {
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'run') void run(message.job);
+  else if (message.type === 'warm') void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
   else if (message.type === 'stop') {
     stopping = true;
     if (!busy) void shutdown();

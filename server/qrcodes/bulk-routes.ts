@@ -103,6 +103,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       errors: [413, 415],
     },
     async ({ query, req, res, principal }) => {
+      ctx.imports.warm(QR_CODE_IMPORT_KIND);
       const received = await receiveImport(req, res, settings, kind, { json: true, file: true });
       let mode: 'background' | 'sync';
       try {
@@ -134,6 +135,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       errors: [413, 415],
     },
     async ({ req, res, principal }) => {
+      ctx.imports.warm(QR_CODE_IMPORT_KIND);
       const received = await receiveImport(req, res, settings, kind, { json: false, file: true, fileFormats: ['csv'] });
       const { task, results } = await start(received, principal, 'sync');
       res.setHeader('X-Background-Task-Uuid', task.uuid);

@@ -38,7 +38,7 @@ type RecordField = (typeof RECORD_FIELDS)[number];
 
 /**
  * Writes QR code import rows with statements compiled once. Identity within the organization:
- * the external reference when given, else (name, location). A soft-deleted match is restored,
+ * the external reference when given, else (name, location) among QR codes without a reference. A soft-deleted match is restored,
  * a live match updated, anything else inserted; an import run twice changes nothing twice.
  */
 export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
@@ -56,6 +56,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       .where('organization_uuid', '=', param('org'))
       .where('name', '=', param('name'))
       .where('location', '=', param('location'))
+      .where('external_reference_id', 'is', null)
       .orderBy('deleted_on')
       .limit(param<number>('one')),
   );

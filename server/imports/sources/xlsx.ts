@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import ExcelJS from 'exceljs';
 import { describeError, ImportInputError } from '../errors.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 
@@ -37,7 +36,9 @@ interface XlsxRow {
   values: unknown;
 }
 
+/** exceljs is large: it is loaded only when a workbook is read. */
 async function* firstSheetRows(input: fs.ReadStream): AsyncGenerator<XlsxRow> {
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: 'cache',
     styles: 'cache',
