@@ -6,6 +6,26 @@ import { detectTextEncoding, readTextStart } from './text-encoding.ts';
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
+/** The delimiter the header row uses most (outside quotes): `,` `;` tab or `|`. Default `,`. */
+export function guessDelimiter(text: string): string {
+  const counts = new Map(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  let seen = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) {
+      if (seen) break;
+    } else if (!quoted) {
+      seen = true;
+      const count = counts.get(char);
+      if (count !== undefined) counts.set(char, count + 1);
+    }
+  }
+  let best = ',';
+  for (const [delimiter, count] of counts) if (count > (counts.get(best) ?? 0)) best = delimiter;
+  return best;
+}
+
 /** Streaming CSV (papaparse `chunk`): BOM, CRLF, `,` `;` tab and `|` delimiters, quoted newlines. */
 export function csvSource(file: string): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
@@ -14,6 +34,7 @@ export function csvSource(file: string): RowSource {
     fraction: () => (stream ? Math.min(1, stream.bytesRead / size) : 0),
     read(handlers: RowHandlers) {
       const { start, encoding } = detectTextEncoding(file);
+      const delimiter = guessDelimiter(readTextStart(file).text);
       const input = fs.createReadStream(file, { start, encoding, highWaterMark: 1 << 20 });
       stream = input;
       return new Promise<void>((resolve, reject) => {
@@ -28,7 +49,7 @@ export function csvSource(file: string): RowSource {
         };
         input.on('error', fail);
         Papa.parse<string[]>(input, {
-          delimitersToGuess: DELIMITERS,
+          delimiter,
           skipEmptyLines: false,
           chunk(results, parser) {
             if (settled) return;
@@ -67,7 +88,7 @@ export function csvSource(file: string): RowSource {
 /** The header row and whether any data row follows, from the start of the file (for checks before a task starts). */
 export function csvHeader(file: string): { header: string[]; hasData: boolean | null } {
   const { text, whole } = readTextStart(file);
-  const parsed = Papa.parse<string[]>(text, { delimitersToGuess: DELIMITERS, preview: whole ? 0 : 50, skipEmptyLines: 'greedy' });
+  const parsed = Papa.parse<string[]>(text, { delimiter: guessDelimiter(text), preview: whole ? 0 : 50, skipEmptyLines: 'greedy' });
   const rows = parsed.data;
   const header = rows[0];
   if (!header) throw new ImportInputError('The file is empty: it has no header row.');
