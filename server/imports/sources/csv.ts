@@ -66,8 +66,8 @@ export function csvSource(file: string): RowSource {
               nextIndex += rows.length;
               handlers.onRows(rows, first);
             } catch (error) {
-              parser.abort();
               fail(error);
+              parser.abort();
             }
           },
           complete() {
