@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import type { ChildServer } from '../test/support/child-server.ts';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -9,62 +8,7 @@ export const OUT = path.join(ROOT, 'bench', 'out');
 /** Until the offline gazetteer is merged, benchmarks locate addresses with the tiny test geocoder. */
 export const BENCH_GEOCODER_MODULE = new URL('../test/support/tiny-geocoder.ts', import.meta.url).href;
 
-export interface ChildServer {
-  url: string;
-  auth: string;
-  organizationUuid: string;
-  child: ChildProcess;
-  dataDir: string;
-  /** Peak resident set size of the server process so far (VmHWM), in MB. */
-  peakRssMb(): number;
-  stop(): Promise<void>;
-}
-
-/** The real server as a child process: `node bin/qr-sandbox.mjs serve --port 0 --data-dir D`. */
-export async function startChildServer(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-bench-'))): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['bin/qr-sandbox.mjs', 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    env: { ...process.env, QR_SANDBOX_GEOCODER_MODULE: process.env.QR_SANDBOX_GEOCODER_MODULE ?? BENCH_GEOCODER_MODULE },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  child.stdout?.resume();
-  const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, 'credentials.json'), 'utf8')) as {
-    organization_uuid: string;
-    api_key: string;
-    api_secret: string;
-  };
-  return {
-    url,
-    auth: `Bearer ${credentials.api_key}:${credentials.api_secret}`,
-    organizationUuid: credentials.organization_uuid,
-    child,
-    dataDir,
-    peakRssMb() {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-      return Math.round(kb / 102.4) / 10;
-    },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+export { startChildServer, type ChildServer } from '../test/support/child-server.ts';
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;

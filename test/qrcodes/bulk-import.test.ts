@@ -253,6 +253,36 @@ describe('QR code bulk imports', () => {
     assert.equal((await server.request('/api/health')).status, 200);
   });
 
+  it('pushes task.progress and task.finished on /api/live', async () => {
+    const controller = new AbortController();
+    const live = await server.request('/api/live', { signal: controller.signal });
+    assert.equal(live.status, 200);
+    const reader = live.body?.getReader();
+    assert.ok(reader);
+    const rows = Array.from({ length: 5000 }, (_, i) => `"${i} Live St, Carlton VIC 3053",Live ${i}`).join('\r\n');
+    const res = await upload('live.csv', `location,name\r\n${rows}\r\n`);
+    const uuid = ((await res.json()) as { background_task_uuid: string }).background_task_uuid;
+    const events: { type: string; data: { uuid: string; status: string; progress?: number } }[] = [];
+    let buffer = '';
+    const decoder = new TextDecoder();
+    while (!events.some((e) => e.type === 'task.finished' && e.data.uuid === uuid)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+        buffer = buffer.slice(end + 2);
+        if (data) events.push(JSON.parse(data.slice(6)) as (typeof events)[number]);
+      }
+    }
+    controller.abort();
+    const mine = events.filter((e) => e.data.uuid === uuid);
+    assert.ok(mine.some((e) => e.type === 'task.progress' && e.data.status === 'PROCESSING'));
+    const finished = mine.find((e) => e.type === 'task.finished');
+    assert.equal(finished?.data.status, 'COMPLETED');
+    assert.equal(finished?.data.progress, 100);
+  });
+
   it('rejects an upload over the size cap with 413', async () => {
     const small = await startImportTestServer({ imports: { maxUploadBytes: 1024 } });
     try {
