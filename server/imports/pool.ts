@@ -7,7 +7,7 @@ import type { FromWorker, WorkerConfig } from './worker-messages.ts';
 const WORKER_URL = new URL('./worker.ts', import.meta.url);
 const STOP_TIMEOUT_MS = 30_000;
 /** Keeps a worker's heap (and so the server's memory) bounded; rows stream, so little is held at once. */
-const WORKER_HEAP_MB = 96;
+const WORKER_HEAP_MB = 128;
 
 interface Slot {
   worker: Worker;

@@ -14,7 +14,7 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 
 const db = openConnection(config.dataDir);
-db.sqlite.pragma(`cache_size = -${32 * 1024}`);
+db.sqlite.pragma(`cache_size = -${16 * 1024}`);
 let stopping = false;
 let busy = false;
 

@@ -35,7 +35,7 @@ export function csvSource(file: string): RowSource {
     read(handlers: RowHandlers) {
       const { start, encoding } = detectTextEncoding(file);
       const delimiter = guessDelimiter(readTextStart(file).text);
-      const input = fs.createReadStream(file, { start, encoding, highWaterMark: 1 << 20 });
+      const input = fs.createReadStream(file, { start, encoding, highWaterMark: 256 * 1024 });
       stream = input;
       return new Promise<void>((resolve, reject) => {
         let headerSeen = false;
