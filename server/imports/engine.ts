@@ -13,7 +13,7 @@ import type { RowSource } from './sources/source.ts';
 import { xlsxSource } from './sources/xlsx.ts';
 
 /** Rows per transaction: big enough for speed, small enough that a batch commits in tens of milliseconds. */
-export const BATCH_ROWS = 2000;
+export const BATCH_ROWS = 5000;
 
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' };
 
@@ -143,7 +143,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
       excludeRow(index, `organization_uuid: ${String(org)} is not the organization of this import (${job.organizationUuid}); every row must name the same one.`, record, cells);
       return;
     }
-    const parsed = kind.rowSchema.safeParse(record);
+    const parsed = kind.rowSchema.safeParse(kind.prepare ? kind.prepare(record) : record);
     if (!parsed.success) {
       excludeRow(index, rowErrorMessage(parsed.error), record, cells);
       return;

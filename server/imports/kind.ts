@@ -67,6 +67,11 @@ export interface ImportKind<Row = unknown> {
   requiredColumns: readonly string[];
   /** One example row for the template, in column order; `organization_uuid` is filled in per caller. */
   exampleRow: Readonly<Record<string, string>>;
+  /**
+   * Optional cheap normalisation of a row before the schema (e.g. cells to trimmed text), so the
+   * schema can stay plain: zod is several times faster on plain objects than with preprocess.
+   */
+  prepare?(record: RawRecord): RawRecord;
   /** Validates one row. Issues become the row's error, each naming its field. */
   rowSchema: z.ZodType<Row>;
   /** The `row` object echoed in excluded entries. */

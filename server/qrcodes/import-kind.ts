@@ -1,5 +1,5 @@
 import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
-import { QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, type QrImportRow } from './import-row.ts';
+import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, type QrImportRow } from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 
 /** How the engine names this kind (module path relative to server/ and export). */
@@ -54,6 +54,7 @@ export const qrCodeImportKind: ImportKind<QrImportRow> = {
     postcode: '3053',
     country: 'Australia',
   },
+  prepare: cellsAsText,
   rowSchema: qrImportRowSchema,
   echo,
   openWriter: openQrCodeWriter,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cellText, locationFromParts, normalisePostcode } from './address.ts';
-import { qrCodeTypeSchema } from './schemas.ts';
+import type { RawRecord } from '../imports/kind.ts';
 
 /** Columns of a QR code import: spec 2.5, the address parts, and optional tag and record fields. */
 export const QR_IMPORT_COLUMNS = [
@@ -25,34 +25,48 @@ export const QR_IMPORT_COLUMNS = [
 /** The fields echoed as `row` of an excluded entry (spec 2.1). */
 export const QR_ECHO_FIELDS = ['location', 'address_line_1', 'suburb', 'state', 'postcode', 'country'] as const;
 
-const cell = (max: number) =>
-  z.preprocess(
-    (value) => (typeof value === 'object' && value !== null && !(value instanceof Date) ? value : cellText(value)),
-    z.string({ message: 'must be text' }).max(max, `must be at most ${max} characters`).optional(),
-  );
+const text = (max: number) => z.string({ message: 'must be text' }).max(max, `must be at most ${max} characters`).optional();
 
-/** One row of a QR code import, from a file row or a JSON element. */
+/**
+ * Cells as trimmed text (numbers keep their digits, blanks become missing), in one pass before
+ * the schema: the schema then only checks plain strings, which zod does fast.
+ */
+export function cellsAsText(record: RawRecord): RawRecord {
+  const out: RawRecord = {};
+  for (const key in record) {
+    const value = record[key];
+    out[key] = typeof value === 'object' && value !== null && !(value instanceof Date) ? value : cellText(value);
+  }
+  return out;
+}
+
+const TYPE_PATTERN = /^[A-Z][A-Z0-9_]{0,39}$/;
+
+/** One row of a QR code import (after cellsAsText), from a file row or a JSON element. */
 export const qrImportRowSchema = z
   .object({
-    location: cell(1000),
-    type: z.preprocess(cellText, qrCodeTypeSchema.optional()),
-    name: cell(500),
-    qr_code_name: cell(500),
-    qr_code_external_reference_id: cell(200),
-    address_line_1: cell(500),
-    suburb: cell(200),
-    state: cell(100),
-    postcode: cell(20),
-    country: cell(100),
-    label: cell(500),
-    data: cell(10_000),
-    tag_name: cell(200),
-    tag_number: cell(200),
-    tag_display_name: cell(200),
+    location: text(1000),
+    type: text(40),
+    name: text(500),
+    qr_code_name: text(500),
+    qr_code_external_reference_id: text(200),
+    address_line_1: text(500),
+    suburb: text(200),
+    state: text(100),
+    postcode: text(20),
+    country: text(100),
+    label: text(500),
+    data: text(10_000),
+    tag_name: text(200),
+    tag_number: text(200),
+    tag_display_name: text(200),
   })
   .superRefine((row, ctx) => {
     if (!row.location && !row.suburb && !row.postcode) {
       ctx.addIssue({ code: 'custom', path: ['location'], message: 'is required (or give suburb, state and postcode)' });
+    }
+    if (row.type !== undefined && !TYPE_PATTERN.test(row.type.toUpperCase())) {
+      ctx.addIssue({ code: 'custom', path: ['type'], message: 'must be a word such as SITE (letters, digits, underscores)' });
     }
     if (Boolean(row.tag_name) !== Boolean(row.tag_number)) {
       ctx.addIssue({ code: 'custom', path: [row.tag_name ? 'tag_number' : 'tag_name'], message: 'tag_name and tag_number go together' });
@@ -60,6 +74,11 @@ export const qrImportRowSchema = z
   })
   .transform((row) => {
     const postcode = normalisePostcode(row.postcode, row.country) ?? undefined;
-    return { ...row, postcode, location: row.location ?? locationFromParts({ ...row, postcode }) };
+    return {
+      ...row,
+      type: row.type?.toUpperCase(),
+      postcode,
+      location: row.location ?? locationFromParts({ ...row, postcode }),
+    };
   });
 export type QrImportRow = z.output<typeof qrImportRowSchema>;

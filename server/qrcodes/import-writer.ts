@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { param, prepare } from '../db/prepared.ts';
 import { uuid7 } from '../db/uuid7.ts';
-import { ADDRESS_NOT_LOCATED } from '../geocoding/geocoder.ts';
+import { ADDRESS_NOT_LOCATED, type GeoResult } from '../geocoding/geocoder.ts';
 import type { BatchWriter, WriterEnv } from '../imports/kind.ts';
 import { nowIso } from '../time.ts';
 import { storedAddress } from './address.ts';
@@ -73,6 +73,22 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       updated_on: param('now'),
     }),
   );
+  /** New rows with a reference are the common case: insert, and look up only when the reference exists. */
+  const insertNewReference = prepare<RecordField | 'uuid' | 'org' | 'now'>(
+    db.sqlite,
+    k
+      .insertInto('qrcodes')
+      .values({
+        uuid: param('uuid'),
+        organization_uuid: param('org'),
+        ...fieldParams,
+        latitude: param<number>('latitude'),
+        longitude: param<number>('longitude'),
+        created_on: param('now'),
+        updated_on: param('now'),
+      })
+      .onConflict((oc) => oc.columns(['organization_uuid', 'external_reference_id']).where('external_reference_id', 'is not', null).doNothing()),
+  );
   const update = prepare<RecordField | 'uuid' | 'now' | 'deleted'>(
     db.sqlite,
     k
@@ -103,33 +119,41 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   );
 
   const now = nowIso();
+  const record = (row: QrImportRow, name: string, external: string | null, located: GeoResult) => ({
+    type: row.type ?? DEFAULT_QR_CODE_TYPE,
+    name,
+    label: row.label ?? null,
+    location: row.location,
+    ...storedAddress(row, located),
+    data: row.data ?? null,
+    qr_code_name: row.qr_code_name ?? null,
+    external_reference_id: external,
+    now,
+  });
   return {
     write(row, _index, tally) {
       const located = geocoder.locate(row);
       if (!located) return ADDRESS_NOT_LOCATED;
       const external = row.qr_code_external_reference_id ?? null;
       const name = row.name ?? row.location;
+      const hasTag = Boolean(row.tag_name && row.tag_number);
+      const values = record(row, name, external, located);
+      if (external && !hasTag) {
+        if (insertNewReference.run({ ...values, uuid: uuid7(), org: organizationUuid }).changes === 1) {
+          tally(QR_COUNTERS.inserted);
+          return null;
+        }
+      }
       const match = external
         ? byExternal.get<Match>({ org: organizationUuid, ext: external })
         : byNameLocation.get<Match>({ org: organizationUuid, name, location: row.location, one: 1 });
       let tag: { uuid: string; qr_code_uuid: string } | undefined;
-      if (row.tag_name && row.tag_number) {
+      if (hasTag && row.tag_name && row.tag_number) {
         tag = tagByNameNumber.get({ org: organizationUuid, name: row.tag_name, number: row.tag_number });
         if (tag && tag.qr_code_uuid !== match?.uuid) {
           return `tag_number: tag ${row.tag_name} ${row.tag_number} already belongs to another QR code.`;
         }
       }
-      const values = {
-        type: row.type ?? DEFAULT_QR_CODE_TYPE,
-        name,
-        label: row.label ?? null,
-        location: row.location,
-        ...storedAddress(row, located),
-        data: row.data ?? null,
-        qr_code_name: row.qr_code_name ?? null,
-        external_reference_id: external,
-        now,
-      };
       let uuid: string;
       if (match) {
         uuid = match.uuid;
@@ -140,7 +164,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         insert.run({ ...values, uuid, org: organizationUuid });
         tally(QR_COUNTERS.inserted);
       }
-      if (row.tag_name && row.tag_number && !tag) {
+      if (hasTag && row.tag_name && row.tag_number && !tag) {
         insertTag.run({
           uuid: randomUUID(),
           org: organizationUuid,
