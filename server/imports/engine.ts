@@ -40,6 +40,16 @@ export function openSource(file: string, format: ImportJob['format']): RowSource
   return jsonSource(file);
 }
 
+/**
+ * The kind's columns plus a job's own header names (`options.columnAliases`, { header: column }),
+ * e.g. a saved column mapping chosen by org_identifier.
+ */
+export function withColumnAliases(kind: ImportKind, options: Record<string, unknown>): Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'> {
+  const extra = options.columnAliases;
+  if (!extra || typeof extra !== 'object') return kind;
+  return { columns: kind.columns, requiredColumns: kind.requiredColumns, aliases: { ...kind.aliases, ...(extra as Record<string, string>) } };
+}
+
 function plainCells(cells: readonly unknown[]): unknown[] {
   return cells.map((c) => (c instanceof Date ? c.toISOString() : c));
 }
@@ -111,6 +121,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   tasks.markProcessing(job.taskUuid);
   env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
 
+  const columns = withColumnAliases(kind, job.options);
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
   const source = openSource(file, job.format);
   const keyMap = new Map<string, string | null>();
@@ -132,7 +143,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         excludeRow(index, 'Each element of the array must be an object.', {}, row);
         return;
       }
-      record = recordFromObject(kind, keyMap, row);
+      record = recordFromObject(columns, keyMap, row);
       cells = row;
     } else {
       record = recordFromCells(mapping, row as unknown[]);
@@ -177,7 +188,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   try {
     await source.read({
       onHeader(cells) {
-        mapping = mapHeader(kind, cells);
+        mapping = mapHeader(columns, cells);
         headers = cells;
       },
       onRows(rows, firstIndex) {

@@ -4,6 +4,7 @@ import typeis from 'type-is';
 import { z } from 'zod';
 import { ApiError } from '../http/errors.ts';
 import { mapHeader } from './columns.ts';
+import { withColumnAliases } from './engine.ts';
 import { ImportInputError } from './errors.ts';
 import type { ImportKind, ImportSource } from './kind.ts';
 import type { ImportSettings } from './runtime.ts';
@@ -30,7 +31,11 @@ export interface ReceivedImport {
 }
 
 /** Checks done before any task starts: the format is readable and the file has the kind's required columns. */
-export async function inspectUpload(file: string, format: ImportFormat, kind: ImportKind): Promise<{ firstElement: unknown }> {
+export async function inspectUpload(
+  file: string,
+  format: ImportFormat,
+  kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>,
+): Promise<{ firstElement: unknown }> {
   if (format === 'json') {
     const { first, empty } = jsonFirstElement(file);
     if (empty) throw new ImportInputError('The JSON array is empty: there is nothing to import.');
@@ -51,7 +56,13 @@ export async function receiveImport(
   res: Response,
   settings: ImportSettings,
   kind: ImportKind,
-  accept: { json: boolean; file: boolean; fileFormats?: ImportFormat[] },
+  accept: {
+    json: boolean;
+    file: boolean;
+    fileFormats?: ImportFormat[];
+    /** Extra header names for this import ({ header: column }); pass the same as the job's options.columnAliases. */
+    columnAliases?: Record<string, string>;
+  },
 ): Promise<ReceivedImport> {
   const isJson = typeis(req, ['application/json', '+json']);
   const isMultipart = typeis(req, ['multipart/form-data']);
@@ -93,7 +104,7 @@ export async function receiveImport(
     if (accept.fileFormats && !isJson && !accept.fileFormats.includes(format)) {
       throw new ImportInputError(`This endpoint takes ${accept.fileFormats.join(' or ').toUpperCase()} files; the upload is ${format.toUpperCase()}.`);
     }
-    const { firstElement } = await inspectUpload(absolute, format, kind);
+    const { firstElement } = await inspectUpload(absolute, format, withColumnAliases(kind, { columnAliases: accept.columnAliases }));
     return { source: isJson ? 'json' : 'file', format, file, fields, firstElement };
   } catch (error) {
     removeUpload(settings, file);

@@ -41,6 +41,7 @@ export interface ImportRequest {
   createdByUuid: string;
   metadata: Record<string, unknown> | null;
   mode: 'background' | 'sync';
+  /** Passed to the kind's writer and results; `columnAliases` ({ header: column }) adds header names for this import. */
   options?: Record<string, unknown>;
 }
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { mapHeader, normaliseHeader } from '../../server/imports/columns.ts';
+import { withColumnAliases } from '../../server/imports/engine.ts';
 import { ImportInputError } from '../../server/imports/errors.ts';
 import { sniffFormat } from '../../server/imports/sniff.ts';
 import { csvSource } from '../../server/imports/sources/csv.ts';
@@ -114,6 +115,12 @@ describe('format sniffing and header matching', () => {
     assert.throws(() => sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))), /Excel 97-2003 workbook \(\.xls\)/);
     assert.throws(() => sniffFormat(tempFile('')), /The file is empty/);
     assert.throws(() => sniffFormat(tempFile(Buffer.from([1, 2, 0, 0, 5]))), /not text/);
+  });
+
+  it('takes extra header names for one import (a saved column mapping)', () => {
+    const columns = withColumnAliases(qrCodeImportKind, { columnAliases: { 'Street Address': 'location', Site: 'name' } });
+    assert.deepEqual(mapHeader(columns, ['street_address', 'SITE', 'Other']), ['location', 'name', null]);
+    assert.throws(() => mapHeader(qrCodeImportKind, ['street_address']), /missing the required column location/);
   });
 
   it('matches headers ignoring case, spaces and underscores, and names missing required columns', () => {
