@@ -100,9 +100,19 @@ export class ImportRuntime {
     this.pool.warm(kind);
   }
 
-  /** Resumes imports left PENDING or PROCESSING by a crash or quit; fails those whose upload is gone. */
+  /**
+   * Resumes imports left PENDING or PROCESSING by a crash or quit; fails those whose upload is
+   * gone; removes uploads that a crash left without a task (older than this start).
+   */
   async recover(): Promise<void> {
-    for (const job of await unfinishedJobs(this.db.kysely)) {
+    const startedAt = Date.now();
+    const jobs = await unfinishedJobs(this.db.kysely);
+    const kept = new Set(jobs.map((job) => path.basename(job.uploadFile)));
+    for (const name of fs.readdirSync(this.uploadsDir)) {
+      const file = path.join(this.uploadsDir, name);
+      if (!kept.has(name) && fs.statSync(file).mtimeMs < startedAt - 1000) fs.rmSync(file, { force: true });
+    }
+    for (const job of jobs) {
       if (!fs.existsSync(uploadPath(this.settings.dataDir, job))) {
         await failTask(this.db.kysely, job.taskUuid, 'The import was interrupted and its uploaded file is gone, so it cannot resume. Upload the file again.');
         await publishTaskFinished(this.live, this.db.kysely, job.taskUuid);

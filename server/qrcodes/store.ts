@@ -44,7 +44,7 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Newest first. */
+/** Newest first (insertion order, which needs no sort even with a million QR codes). */
 export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuery): Promise<{ rows: QrCodeRow[]; total: number }> {
   let base = db.selectFrom('qrcodes').where('organization_uuid', '=', query.organization_uuid).where('deleted_on', 'is', null);
   if (query.type) base = base.where('type', '=', query.type);
@@ -59,8 +59,7 @@ export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuer
   const [rows, count] = await Promise.all([
     base
       .selectAll()
-      .orderBy('created_on', 'desc')
-      .orderBy('uuid', 'desc')
+      .orderBy(sql`qrcodes.rowid`, 'desc')
       .limit(query.per_page)
       .offset((query.page - 1) * query.per_page)
       .execute(),

@@ -116,8 +116,12 @@ describe('crash and quit safety of imports (real server process)', () => {
     assert.equal(mid.status, 'PROCESSING');
     await server.kill();
     for (const name of fs.readdirSync(path.join(dataDir, 'uploads'))) fs.rmSync(path.join(dataDir, 'uploads', name));
+    const orphan = path.join(dataDir, 'uploads', 'left-by-a-crash-mid-upload.upload');
+    fs.writeFileSync(orphan, 'location\r\n');
+    fs.utimesSync(orphan, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
 
     server = await start(dataDir);
+    assert.equal(fs.existsSync(orphan), false, 'an upload without a task is removed at start');
     const ended = await task(server, uuid);
     assert.equal(ended.status, 'FAILED');
     assert.match(ended.error_message ?? '', /uploaded file is gone/);
