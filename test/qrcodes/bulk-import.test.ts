@@ -104,6 +104,16 @@ describe('QR code bulk imports', () => {
       [3, 'location: is required (or give suburb, state and postcode)'],
     ]);
 
+    const report = await server.request(`/api/qrcodes/bulk/${task.uuid}/errors`);
+    assert.match(report.headers.get('content-type') ?? '', /text\/csv/, 'a JSON import reports as CSV');
+    const reportRows = Papa.parse<string[]>((await report.text()).replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+    const header = reportRows[0] ?? [];
+    assert.equal(header[0], 'location');
+    assert.deepEqual(reportRows.slice(1).map((r) => [r[0], r[header.indexOf('row_number')]]), [
+      ['Somewhere that does not exist', '3'],
+      ['', '4'],
+    ]);
+
     const sync = await server.request('/api/qrcodes/bulk?processing_mode=sync', jsonBody(records));
     assert.equal(sync.status, 200);
     const syncResults = (await sync.json()) as Record<string, unknown>;
@@ -183,6 +193,19 @@ describe('QR code bulk imports', () => {
 
     assert.equal((await server.request(`/api/qrcodes/bulk/${again.uuid}/errors`)).status, 404, 'no excluded rows');
     assert.equal((await server.request('/api/qrcodes/bulk/00000000-0000-0000-0000-000000000000/errors')).status, 404);
+  });
+
+  it('lists the first 1,000 excluded rows in the results, counts them all, and reports them all', async () => {
+    const lines = Array.from({ length: 1005 }, (_, i) => `Nowhere ${i},Lost ${i}`);
+    const task = await importInBackground('lost.csv', `location,name\r\n${lines.join('\r\n')}\r\n`);
+    const results = task.results as { inserted: number; excluded: number; excluded_data: Excluded[] };
+    assert.equal(results.excluded, 1005);
+    assert.equal(results.excluded_data.length, 1000);
+    assert.equal(results.excluded_data[999]?.index, 999);
+    const report = await (await server.request(`/api/qrcodes/bulk/${task.uuid}/errors`)).text();
+    const rows = Papa.parse<string[]>(report.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+    assert.equal(rows.length, 1 + 1005);
+    assert.deepEqual(rows[1005], ['Nowhere 1004', 'Lost 1004', '1006', ADDRESS_NOT_LOCATED]);
   });
 
   it('serves the template, which imports as is', async () => {
