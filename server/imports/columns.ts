@@ -65,3 +65,13 @@ export function isBlankRow(cells: readonly unknown[]): boolean {
   }
   return true;
 }
+
+/**
+ * The kind's columns plus a job's own header names (`options.columnAliases`, { header: column }),
+ * e.g. a saved column mapping chosen by org_identifier.
+ */
+export function withColumnAliases(kind: ImportKind, options: Record<string, unknown>): Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'> {
+  const extra = options.columnAliases;
+  if (!extra || typeof extra !== 'object') return kind;
+  return { columns: kind.columns, requiredColumns: kind.requiredColumns, aliases: { ...kind.aliases, ...(extra as Record<string, string>) } };
+}

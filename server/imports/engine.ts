@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { taskUpdates } from '../tasks/lifecycle.ts';
-import { isBlankRow, mapHeader, recordFromCells, recordFromObject } from './columns.ts';
+import { isBlankRow, mapHeader, recordFromCells, recordFromObject, withColumnAliases } from './columns.ts';
 import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
 import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type RawRecord, type Tally } from './kind.ts';
@@ -38,16 +38,6 @@ export function openSource(file: string, format: ImportJob['format']): RowSource
   if (format === 'csv') return csvSource(file);
   if (format === 'xlsx') return xlsxSource(file);
   return jsonSource(file);
-}
-
-/**
- * The kind's columns plus a job's own header names (`options.columnAliases`, { header: column }),
- * e.g. a saved column mapping chosen by org_identifier.
- */
-export function withColumnAliases(kind: ImportKind, options: Record<string, unknown>): Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'> {
-  const extra = options.columnAliases;
-  if (!extra || typeof extra !== 'object') return kind;
-  return { columns: kind.columns, requiredColumns: kind.requiredColumns, aliases: { ...kind.aliases, ...(extra as Record<string, string>) } };
 }
 
 function plainCells(cells: readonly unknown[]): unknown[] {

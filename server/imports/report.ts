@@ -86,7 +86,8 @@ export async function sendErrorReport(
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Excluded rows');
   sheet.addRow(header).commit();
-  for await (const row of reportRows(db, taskUuid, layout)) sheet.addRow(row).commit();
+  const rowNumberAt = header.length - 2;
+  for await (const row of reportRows(db, taskUuid, layout)) sheet.addRow(row.map((v, i) => (i === rowNumberAt ? Number(v) : v))).commit();
   sheet.commit();
   await workbook.commit();
 }

@@ -42,10 +42,6 @@ export async function failTask(db: Kysely<Database>, uuid: string, message: stri
     .execute();
 }
 
-export async function deleteTask(db: Kysely<Database>, uuid: string): Promise<void> {
-  await db.deleteFrom('background_tasks').where('uuid', '=', uuid).execute();
-}
-
 /**
  * Synchronous task updates for a worker thread, meant to run inside the worker's own batch
  * transactions so a task's state and its data commit together.

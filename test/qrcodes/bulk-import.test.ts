@@ -190,6 +190,7 @@ describe('QR code bulk imports', () => {
     const sheet = workbook.worksheets[0];
     assert.equal(sheet?.getRow(3).getCell(1).value, '=1+2', 'XLSX keeps the text as a text cell');
     assert.equal(sheet?.getRow(1).getCell(8).value, 'error');
+    assert.equal(sheet?.getRow(3).getCell(7).value, 4, 'row_number is a number in XLSX');
 
     assert.equal((await server.request(`/api/qrcodes/bulk/${again.uuid}/errors`)).status, 404, 'no excluded rows');
     assert.equal((await server.request('/api/qrcodes/bulk/00000000-0000-0000-0000-000000000000/errors')).status, 404);
