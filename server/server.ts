@@ -66,10 +66,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         liveStreams.endAll();
         server.closeIdleConnections();
+        // Import workers stop after their current batch (the tasks resume on the next start).
+        const importsStopped = imports.stop();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
-        await imports.stop();
+        await importsStopped;
         await db.close();
         logger.info('stopped');
         logger.flush();

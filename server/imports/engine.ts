@@ -2,15 +2,14 @@ import fs from 'node:fs';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { taskUpdates } from '../tasks/lifecycle.ts';
-import { isBlankRow, mapHeader, recordFromCells, recordFromObject, withColumnAliases } from './columns.ts';
+import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
 import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
 import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
-import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type RawRecord, type Tally } from './kind.ts';
-import { rowErrorMessage } from './row-errors.ts';
-import { csvSource } from './sources/csv.ts';
-import { jsonSource } from './sources/json.ts';
+import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from './kind.ts';
+import { parseInThread } from './parsed-rows.ts';
+import { rowChecker, type CheckedRow } from './row-check.ts';
+import { openSource } from './sources/open.ts';
 import type { RowSource } from './sources/source.ts';
-import { xlsxSource } from './sources/xlsx.ts';
 
 /** Rows per transaction: big enough for speed, small enough that a batch commits in tens of milliseconds. */
 export const BATCH_ROWS = 5000;
@@ -32,20 +31,6 @@ export interface EngineEnv {
   /** Checked after every batch; true makes the run stop there (the task resumes on the next start). */
   shouldStop(): boolean;
   onEvent(event: EngineEvent): void;
-}
-
-export function openSource(file: string, format: ImportJob['format']): RowSource {
-  if (format === 'csv') return csvSource(file);
-  if (format === 'xlsx') return xlsxSource(file);
-  return jsonSource(file);
-}
-
-function plainCells(cells: readonly unknown[]): unknown[] {
-  return cells.map((c) => (c instanceof Date ? c.toISOString() : c));
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function countRows(source: RowSource, limit: number): Promise<void> {
@@ -113,87 +98,57 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
 
   const columns = withColumnAliases(kind, job.options);
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
-  const source = openSource(file, job.format);
-  const keyMap = new Map<string, string | null>();
-  let mapping: (string | null)[] = [];
-  let batch: { index: number; row: unknown }[] = [];
-  let lastIndex = rowsDone - 1;
+  const echoes = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
   let lastPosted = Date.now();
 
-  const excludeRow = (index: number, error: string, record: RawRecord, cells: unknown) => {
-    excludedCount++;
-    jobs.exclude(job.taskUuid, index, error, kind.echo(record), cells);
-  };
-
-  const writeRow = (index: number, row: unknown) => {
-    let record: RawRecord;
-    let cells: unknown;
-    if (job.format === 'json') {
-      if (!isPlainObject(row)) {
-        excludeRow(index, 'Each element of the array must be an object.', {}, row);
-        return;
+  const commitBatch = db.sqlite.transaction((rows: CheckedRow[], upTo: number, fraction: number) => {
+    for (const checked of rows) {
+      if ('error' in checked) {
+        excludedCount++;
+        jobs.exclude(job.taskUuid, checked.index, checked.error, checked.echo, checked.cells);
+        continue;
       }
-      record = recordFromObject(columns, keyMap, row);
-      cells = row;
-    } else {
-      record = recordFromCells(mapping, row as unknown[]);
-      cells = plainCells(row as unknown[]);
+      const error = writer.write(checked.row, checked.index, tally);
+      if (error !== null) {
+        excludedCount++;
+        jobs.exclude(job.taskUuid, checked.index, error, echoes.echo(checked.cells), checked.cells);
+      }
     }
-    const org = record.organization_uuid;
-    if (org !== undefined && org !== null && String(org).trim() !== '' && String(org).trim() !== job.organizationUuid) {
-      excludeRow(index, `organization_uuid: ${String(org)} is not the organization of this import (${job.organizationUuid}); every row must name the same one.`, record, cells);
-      return;
-    }
-    const parsed = kind.rowSchema.safeParse(kind.prepare ? kind.prepare(record) : record);
-    if (!parsed.success) {
-      excludeRow(index, rowErrorMessage(parsed.error), record, cells);
-      return;
-    }
-    const error = writer.write(parsed.data, index, tally);
-    if (error !== null) excludeRow(index, error, record, cells);
-  };
-
-  const commitBatch = db.sqlite.transaction((rows: { index: number; row: unknown }[], upTo: number, fraction: number) => {
-    for (const { index, row } of rows) writeRow(index, row);
     rowsDone = upTo + 1;
     progress = Math.max(progress, Math.min(99, Math.floor(fraction * 1000) / 10));
     jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);
     tasks.setProgress(job.taskUuid, progress);
   });
 
-  const flush = () => {
-    if (lastIndex < rowsDone) return;
-    const rows = batch;
-    batch = [];
-    const before = progress;
-    commitBatch.immediate(rows, lastIndex, source.fraction());
-    const now = Date.now();
-    if (progress - before >= 1 || now - lastPosted >= 500) {
-      lastPosted = now;
-      env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
-    }
-    if (env.shouldStop()) throw new StopRequested();
-  };
-
+  // Parsing and validation run in a second thread, a few chunks ahead of the writes here.
+  const parsed = parseInThread({
+    file,
+    format: job.format,
+    kind: job.kind,
+    options: job.options,
+    organizationUuid: job.organizationUuid,
+    rowsDone,
+    chunkRows: BATCH_ROWS,
+  });
   try {
-    await source.read({
-      onHeader(cells) {
-        mapping = mapHeader(columns, cells);
-        headers = cells;
-      },
-      onRows(rows, firstIndex) {
-        for (let i = 0; i < rows.length; i++) {
-          const index = firstIndex + i;
-          if (index < rowsDone) continue;
-          lastIndex = index;
-          const row = rows[i];
-          if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
-          batch.push({ index, row });
-          if (batch.length >= BATCH_ROWS) flush();
-        }
-      },
-    });
-    flush();
+    for await (const message of parsed.messages) {
+      if (message.type === 'header') {
+        headers = message.cells;
+        echoes.setMapping(mapHeader(columns, message.cells));
+        continue;
+      }
+      if (message.type === 'error') throw message.input ? new ImportInputError(message.message) : new Error(message.message);
+      if (message.type === 'end') break;
+      const before = progress;
+      commitBatch.immediate(message.rows, message.upTo, message.fraction);
+      parsed.committed();
+      const now = Date.now();
+      if (progress - before >= 1 || now - lastPosted >= 500) {
+        lastPosted = now;
+        env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
+      }
+      if (env.shouldStop()) throw new StopRequested();
+    }
   } catch (error) {
     if (error instanceof StopRequested) return { state: 'stopped' };
     const partly =
@@ -202,6 +157,8 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         : '';
     if (error instanceof ImportInputError) return fail(error.message + partly, false);
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}.${partly}`, true);
+  } finally {
+    await parsed.stop();
   }
 
   const results = kind.results({
