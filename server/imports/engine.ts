@@ -6,8 +6,7 @@ import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
 import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
 import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from './kind.ts';
-import { parseInThread } from './parsed-rows.ts';
-import { rowChecker, type CheckedRow } from './row-check.ts';
+import { rowChecker } from './row-check.ts';
 import { openSource } from './sources/open.ts';
 import type { RowSource } from './sources/source.ts';
 
@@ -98,57 +97,72 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
 
   const columns = withColumnAliases(kind, job.options);
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
-  const echoes = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
+  const source = openSource(file, job.format);
+  const checker = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
+  let batch: { index: number; row: unknown }[] = [];
+  let lastIndex = rowsDone - 1;
   let lastPosted = Date.now();
 
-  const commitBatch = db.sqlite.transaction((rows: CheckedRow[], upTo: number, fraction: number) => {
-    for (const checked of rows) {
-      if ('error' in checked) {
-        excludedCount++;
-        jobs.exclude(job.taskUuid, checked.index, checked.error, checked.echo, checked.cells);
-        continue;
-      }
-      const error = writer.write(checked.row, checked.index, tally);
-      if (error !== null) {
-        excludedCount++;
-        jobs.exclude(job.taskUuid, checked.index, error, echoes.echo(checked.cells), checked.cells);
-      }
+  const exclude = (index: number, error: string, echo: Record<string, unknown>, cells: unknown) => {
+    excludedCount++;
+    jobs.exclude(job.taskUuid, index, error, echo, cells);
+  };
+
+  const writeRow = (index: number, row: unknown) => {
+    const checked = checker.check(index, row);
+    if (!checked) return;
+    if ('error' in checked) {
+      exclude(index, checked.error, checked.echo, checked.cells);
+      return;
     }
+    const error = writer.write(checked.row, index, tally);
+    if (error !== null) {
+      const { echo, cells } = checker.excluded(checked.raw);
+      exclude(index, error, echo, cells);
+    }
+  };
+
+  const commitBatch = db.sqlite.transaction((rows: { index: number; row: unknown }[], upTo: number, fraction: number) => {
+    for (const { index, row } of rows) writeRow(index, row);
     rowsDone = upTo + 1;
     progress = Math.max(progress, Math.min(99, Math.floor(fraction * 1000) / 10));
     jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);
     tasks.setProgress(job.taskUuid, progress);
   });
 
-  // Parsing and validation run in a second thread, a few chunks ahead of the writes here.
-  const parsed = parseInThread({
-    file,
-    format: job.format,
-    kind: job.kind,
-    options: job.options,
-    organizationUuid: job.organizationUuid,
-    rowsDone,
-    chunkRows: BATCH_ROWS,
-  });
-  try {
-    for await (const message of parsed.messages) {
-      if (message.type === 'header') {
-        headers = message.cells;
-        echoes.setMapping(mapHeader(columns, message.cells));
-        continue;
-      }
-      if (message.type === 'error') throw message.input ? new ImportInputError(message.message) : new Error(message.message);
-      if (message.type === 'end') break;
-      const before = progress;
-      commitBatch.immediate(message.rows, message.upTo, message.fraction);
-      parsed.committed();
-      const now = Date.now();
-      if (progress - before >= 1 || now - lastPosted >= 500) {
-        lastPosted = now;
-        env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
-      }
-      if (env.shouldStop()) throw new StopRequested();
+  const flush = () => {
+    if (lastIndex < rowsDone) return;
+    const rows = batch;
+    batch = [];
+    const before = progress;
+    commitBatch.immediate(rows, lastIndex, source.fraction());
+    const now = Date.now();
+    if (progress - before >= 1 || now - lastPosted >= 500) {
+      lastPosted = now;
+      env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
     }
+    if (env.shouldStop()) throw new StopRequested();
+  };
+
+  try {
+    await source.read({
+      onHeader(cells) {
+        checker.setMapping(mapHeader(columns, cells));
+        headers = cells;
+      },
+      onRows(rows, firstIndex) {
+        for (let i = 0; i < rows.length; i++) {
+          const index = firstIndex + i;
+          if (index < rowsDone) continue;
+          lastIndex = index;
+          const row = rows[i];
+          if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
+          batch.push({ index, row });
+          if (batch.length >= BATCH_ROWS) flush();
+        }
+      },
+    });
+    flush();
   } catch (error) {
     if (error instanceof StopRequested) return { state: 'stopped' };
     const partly =
@@ -157,8 +171,6 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         : '';
     if (error instanceof ImportInputError) return fail(error.message + partly, false);
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}.${partly}`, true);
-  } finally {
-    await parsed.stop();
   }
 
   const results = kind.results({
