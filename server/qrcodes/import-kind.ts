@@ -1,15 +1,17 @@
 import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
+import { cellText } from './address.ts';
 import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, type QrImportRow } from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 
 /** How the engine names this kind (module path relative to server/ and export). */
 export const QR_CODE_IMPORT_KIND = 'qrcodes/import-kind.ts#qrCodeImportKind';
 
+/** The row's address fields as text (a spreadsheet's number 3999 echoes as "3999"), null when absent. */
 function echo(record: RawRecord): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const field of QR_ECHO_FIELDS) {
     const value = record[field];
-    row[field] = value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : value;
+    row[field] = typeof value === 'string' ? value : (cellText(value) ?? null);
   }
   return row;
 }

@@ -85,7 +85,7 @@ describe('QR code bulk imports', () => {
     assert.equal((task.metadata as { import_type: string }).import_type, 'xlsx');
     const results = task.results as { inserted: number; excluded: number; excluded_data: Excluded[] };
     assert.equal(results.inserted, 3);
-    assert.deepEqual(results.excluded_data.map((e) => [e.index, e.error, e.row.postcode]), [[2, ADDRESS_NOT_LOCATED, 3999]]);
+    assert.deepEqual(results.excluded_data.map((e) => [e.index, e.error, e.row.postcode]), [[2, ADDRESS_NOT_LOCATED, '3999']]);
     assert.equal((await qrCodes('external_reference_id=LO-1')).items[0]?.postcode, '0800');
   });
 
