@@ -12,6 +12,8 @@ import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
+import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
+import { registerQrCodeRoutes } from './qrcodes/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
@@ -35,6 +37,8 @@ export function buildApp(ctx: AppContext): BuiltApp {
 
   registerApiKeyRoutes(api, ctx);
   registerTaskRoutes(api, ctx);
+  registerQrCodeRoutes(api, ctx);
+  registerQrCodeImportRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);

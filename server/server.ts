@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
+import { defaultImportSettings, ImportRuntime, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import { createLogger } from './logger.ts';
 import { ensureDemoOrganization } from './orgs/bootstrap.ts';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt (tests); default 15 s. */
   webhookTimeoutMs?: number;
+  /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
+  imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
 }
 
 export interface RunningServer {
@@ -46,10 +49,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const db = await openDatabase(options.dataDir);
   const logSink = createLogger(options.dataDir, options.logLevel);
   const logger = logSink.logger;
+  const live = new LiveBus();
+  const imports = new ImportRuntime({ db, logger, live, settings: defaultImportSettings(options.dataDir, options.imports) });
   const ctx: AppContext = {
     db,
     logger,
-    live: new LiveBus(),
+    live,
+    imports,
     config: {
       dataDir: options.dataDir,
       host,
@@ -67,6 +73,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
     logger.info({ url }, 'listening');
+    await imports.recover();
     const dispatcher = new Dispatcher(ctx);
     await dispatcher.start();
 
@@ -78,17 +85,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         liveStreams.endAll();
         const receiverStopped = stopReceiver(ctx);
         server.closeIdleConnections();
+        // Import workers stop after their current batch (the tasks resume on the next start).
+        const importsStopped = imports.stop();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
         await dispatcher.stop();
         await receiverStopped;
+        await importsStopped;
         await db.close();
         logger.info('stopped');
         logSink.close();
       })());
     return { url, port: ctx.config.port, ctx, app, credentials, close };
   } catch (error) {
+    await imports.stop();
     await db.close();
     logSink.close();
     throw error;

@@ -3,6 +3,7 @@ import * as core from './001_core.ts';
 import * as qrcodes from './002_qrcodes.ts';
 import * as webhooks from './004_webhooks.ts';
 import * as inboxes from './006_inboxes.ts';
+import * as imports from './003_imports.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002_qrcodes': qrcodes,
   '004_webhooks': webhooks,
   '006_inboxes': inboxes,
+  '003_imports': imports,
 };
