@@ -1,4 +1,5 @@
 import type { BackgroundTask } from '../api/types.ts';
+import type { MessageSummary, RelayEvent } from '../pages/inspector/inspector-types.ts';
 
 /**
  * The data of each live event type the GUI listens to (GET /api/live). A capability that
@@ -7,6 +8,8 @@ import type { BackgroundTask } from '../api/types.ts';
 export interface LiveEventData {
   'task.progress': BackgroundTask;
   'task.finished': BackgroundTask;
+  'inbox.message': MessageSummary;
+  'inbox.relay': RelayEvent;
 }
 
 export type LiveEventType = keyof LiveEventData;

@@ -1,0 +1,31 @@
+/** Shapes of the inspector's API, from the server's zod schemas by `import type` only. */
+import type { z } from 'zod';
+import type { messageSummary } from '../../../../server/receiver/messages.ts';
+import type { Inbox, InboxResponse, Message, Relay } from '../../../../server/receiver/schemas.ts';
+import type { Hint } from '../../../../server/tools/schemas.ts';
+import type { EventType } from '../../../../server/webhooks/events.ts';
+import type { webhookWithSecretSchema } from '../../../../server/webhooks/schemas.ts';
+import { allOf } from '../../api/types.ts';
+
+export type { Hint, Inbox, InboxResponse, Message, Relay, EventType };
+export type SignatureStatus = Message['signature_status'];
+export type MessageSummary = ReturnType<typeof messageSummary>;
+export type RelayEvent = Relay & { inbox_uuid: string; message_uuid: string };
+export type RegisteredWebhook = z.infer<typeof webhookWithSecretSchema>;
+
+export const EVENT_TYPES = allOf<EventType>()('service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery');
+export const SIGNATURE_STATUSES = allOf<SignatureStatus>()('valid', 'invalid', 'unknown');
+
+export const eventLabels: Record<EventType, string> = {
+  'service_confirmation.check_in': 'Check-in',
+  'service_confirmation.check_out': 'Check-out',
+  'service_confirmation.delivery': 'Delivery',
+};
+
+export function eventLabel(type: string | null): string {
+  if (type === null) return '—';
+  return (eventLabels as Record<string, string>)[type] ?? type;
+}
+
+export const inboxPath = (uuid: string) => `/api/inboxes/uuid/${encodeURIComponent(uuid)}`;
+export const messagePath = (inboxUuid: string, messageUuid: string) => `${inboxPath(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
