@@ -112,12 +112,6 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
 function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   const request: ApiRequest = { method: 'GET', path: `${messagePath(inboxUuid, message.uuid)}/body` };
   const save = useApiAction(() => download(request, `message-${message.uuid}.body`));
-  let pretty = message.body;
-  try {
-    pretty = JSON.stringify(JSON.parse(message.body) as unknown, null, 2);
-  } catch {
-    // Not JSON: shown as it came.
-  }
   return (
     <section className="panel" aria-labelledby="body-title">
       <div className="panel-header">
@@ -134,7 +128,7 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
         {message.body_base64 !== null ? '. Not valid UTF-8: shown as text with replacement characters; the download has the exact bytes.' : '.'}
       </p>
       <ErrorNotice error={save.error} onDismiss={save.clearError} />
-      {message.body === '' ? <p className="muted">The body is empty.</p> : <pre className="code-block" aria-label="Raw body">{pretty}</pre>}
+      {message.body === '' ? <p className="muted">The body is empty.</p> : <pre className="code-block" aria-label="Body as received">{message.body}</pre>}
       <CurlDisclosure request={request} download label="Show curl for the exact bytes" />
     </section>
   );
