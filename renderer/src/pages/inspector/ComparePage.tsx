@@ -7,7 +7,7 @@ import { JsonTree, jsonDifferences } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
-import { eventLabel, type Message, messagePath } from './inspector-types.ts';
+import { eventLabel, type Inbox, inboxPath, type Message, messagePath } from './inspector-types.ts';
 import { DecryptionBadge, SignatureBadge } from './Verdicts.tsx';
 
 /** Header names whose values differ (or that only one of the two has). */
@@ -73,7 +73,8 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
   const [onlyDifferences, setOnlyDifferences] = useState(false);
   const headerMarks = useMemo(() => (a.data && b.data ? headerDifferences(a.data.headers, b.data.headers) : new Set<string>()), [a.data, b.data]);
   const jsonMarks = useMemo(() => (a.data && b.data ? jsonDifferences(a.data.envelope, b.data.envelope) : new Set<string>()), [a.data, b.data]);
-  const back = <Link to={`/inspector/${inboxUuid}`}>← Inbox</Link>;
+  const inbox = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inboxUuid) });
+  const back = <Link to={`/inspector/${inboxUuid}`}>← {inbox.data?.name ?? 'Inbox'}</Link>;
 
   if (!aUuid || !bUuid) {
     return (
@@ -114,13 +115,15 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
           <Side message={a.data} inboxUuid={inboxUuid} letter="A" />
           <Side message={b.data} inboxUuid={inboxUuid} letter="B" />
         </div>
-        <label className="checkbox">
-          <input type="checkbox" checked={onlyDifferences} onChange={(e) => setOnlyDifferences(e.target.checked)} />
-          Only the headers that differ
-        </label>
       </section>
       <section className="panel" aria-labelledby="compare-headers-title">
-        <h2 id="compare-headers-title">Headers</h2>
+        <div className="panel-header">
+          <h2 id="compare-headers-title">Headers</h2>
+          <label className="checkbox">
+            <input type="checkbox" checked={onlyDifferences} onChange={(e) => setOnlyDifferences(e.target.checked)} />
+            Only the headers that differ
+          </label>
+        </div>
         <HeaderComparison a={a.data} b={b.data} marked={headerMarks} onlyDifferences={onlyDifferences} />
       </section>
       <section className="panel" aria-labelledby="compare-json-title">

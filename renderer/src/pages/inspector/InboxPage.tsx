@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import './inspector.css';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
@@ -17,7 +17,9 @@ import { faultSummary } from './InspectorPage.tsx';
 import { EVENT_TYPES, eventLabel, type EventType, type Inbox, inboxPath, type RegisteredWebhook } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
 
-function ReceivePanel({ inbox, onRegistered }: { inbox: Inbox; onRegistered(): void }) {
+/** With messages already there, the register and test-event actions fold away under the URL. */
+function ReceivePanel({ inbox }: { inbox: Inbox }) {
+  const [compact] = useState(inbox.message_count > 0);
   const { session } = useSignedIn();
   const registerRequest: ApiRequest = {
     method: 'POST',
@@ -27,7 +29,6 @@ function ReceivePanel({ inbox, onRegistered }: { inbox: Inbox; onRegistered(): v
   const [webhook, setWebhook] = useState<RegisteredWebhook | null>(null);
   const register = useApiAction(async () => {
     setWebhook(await call<RegisteredWebhook>(registerRequest));
-    onRegistered();
   });
   const [event, setEvent] = useState<EventType>('service_confirmation.check_in');
   const simulateRequest: ApiRequest = { method: 'POST', path: '/api/service-confirmations/simulate', body: { organization_uuid: session.organization_uuid, event } };
@@ -51,44 +52,56 @@ function ReceivePanel({ inbox, onRegistered }: { inbox: Inbox; onRegistered(): v
         </code>
         <CopyButton text={inbox.url} label="Copy URL" />
       </div>
-      <div className="action-block">
-        <div className="action-row">
-          <button type="button" className="button" onClick={() => void register.run()} disabled={register.running}>
-            {register.running ? 'Registering…' : 'Register a webhook to this inbox'}
-          </button>
-          <span className="muted small">Registers a webhook of your organization at this URL for all three events; its secret is then known here, so signatures are checked.</span>
+      <Fold folded={compact}>
+        <div className="action-block">
+          <div className="action-row">
+            <button type="button" className="button" onClick={() => void register.run()} disabled={register.running}>
+              {register.running ? 'Registering…' : 'Register a webhook to this inbox'}
+            </button>
+            <span className="muted small">Registers a webhook of your organization at this URL for all three events; its secret is then known here, so signatures are checked.</span>
+          </div>
+          <ErrorNotice error={register.error} onDismiss={register.clearError} />
+          {webhook && (
+            <p className="notice notice-success" role="status">
+              Webhook registered ({webhook.uuid.slice(0, 8)}…, events: {webhook.events.map(eventLabel).join(', ')}). Every service confirmation event now arrives here; messages stored before it can be checked with “Verify again” below.
+            </p>
+          )}
+          <CurlDisclosure request={registerRequest} label="Show curl for registering" />
         </div>
-        <ErrorNotice error={register.error} onDismiss={register.clearError} />
-        {webhook && (
-          <p className="notice notice-success" role="status">
-            Webhook registered ({webhook.uuid.slice(0, 8)}…, events: {webhook.events.map(eventLabel).join(', ')}). Every service confirmation event now arrives here.
-          </p>
-        )}
-        <CurlDisclosure request={registerRequest} label="Show curl for registering" />
-      </div>
-      <div className="action-block">
-        <div className="action-row">
-          <SelectField label="Event" value={event} onChange={(v) => setEvent(v as EventType)}>
-            {EVENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {eventLabel(t)}
-              </option>
-            ))}
-          </SelectField>
-          <button type="button" className="button" onClick={() => void simulate.run()} disabled={simulate.running}>
-            {simulate.running ? 'Sending…' : 'Send a test event'}
-          </button>
+        <div className="action-block">
+          <div className="action-row">
+            <SelectField label="Event" value={event} onChange={(v) => setEvent(v as EventType)}>
+              {EVENT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {eventLabel(t)}
+                </option>
+              ))}
+            </SelectField>
+            <button type="button" className="button" onClick={() => void simulate.run()} disabled={simulate.running}>
+              {simulate.running ? 'Sending…' : 'Send a test event'}
+            </button>
+          </div>
+          <p className="muted small">Makes a realistic service confirmation and sends its event to every webhook subscribed to it; with a webhook registered here, it appears below in a moment.</p>
+          <ErrorNotice error={simulate.error} onDismiss={simulate.clearError} />
+          {sent && (
+            <p className="notice notice-success" role="status">
+              {sent} event sent to the subscribed webhooks.
+            </p>
+          )}
+          <CurlDisclosure request={simulateRequest} label="Show curl for the test event" />
         </div>
-        <p className="muted small">Makes a realistic service confirmation and sends its event to every webhook subscribed to it; with a webhook registered here, it appears below in a moment.</p>
-        <ErrorNotice error={simulate.error} onDismiss={simulate.clearError} />
-        {sent && (
-          <p className="notice notice-success" role="status">
-            {sent} event sent to the subscribed webhooks.
-          </p>
-        )}
-        <CurlDisclosure request={simulateRequest} label="Show curl for the test event" />
-      </div>
+      </Fold>
     </section>
+  );
+}
+
+function Fold({ folded, children }: { folded: boolean; children: ReactNode }) {
+  if (!folded) return <>{children}</>;
+  return (
+    <details className="fold">
+      <summary>Register a webhook to this inbox, or send a test event</summary>
+      {children}
+    </details>
   );
 }
 
@@ -228,7 +241,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
           }}
         />
       )}
-      <ReceivePanel inbox={inbox} onRegistered={() => undefined} />
+      <ReceivePanel inbox={inbox} />
       <section className="panel" aria-labelledby="messages-title">
         <div className="panel-header">
           <h2 id="messages-title">Messages</h2>

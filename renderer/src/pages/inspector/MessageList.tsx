@@ -10,8 +10,8 @@ import { Pagination } from '../../components/Pagination.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
-import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
-import { EVENT_TYPES, eventLabel, type Inbox, inboxPath, type Message, SIGNATURE_STATUSES } from './inspector-types.ts';
+import { formatDateTime } from '../tasks/task-format.ts';
+import { EVENT_TYPES, eventLabel, formatReceived, type Inbox, inboxPath, type Message, SIGNATURE_STATUSES } from './inspector-types.ts';
 import { useMessageFilters } from './message-filters.ts';
 import { DecryptionBadge, DuplicateBadge, SignatureBadge } from './Verdicts.tsx';
 
@@ -201,7 +201,7 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
                     </td>
                     <td className="nowrap">
                       <Link to={`/inspector/${inbox.uuid}/messages/${m.uuid}`} title={formatDateTime(m.received_on)} aria-label={`Message received ${formatDateTime(m.received_on)}`}>
-                        {formatShortDateTime(m.received_on)}
+                        {formatReceived(m.received_on)}
                       </Link>
                     </td>
                     <td>

@@ -13,8 +13,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
-import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
-import { eventLabel, type Inbox, inboxPath, type Message, messagePath, type Relay } from './inspector-types.ts';
+import { formatDateTime } from '../tasks/task-format.ts';
+import { eventLabel, formatReceived, type Inbox, inboxPath, type Message, messagePath, type Relay } from './inspector-types.ts';
 import { answerText } from './MessageList.tsx';
 import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
 
@@ -152,7 +152,7 @@ function RelayTable({ relays }: { relays: Relay[] }) {
           {relays.map((r) => (
             <tr key={r.uuid}>
               <td className="nowrap" title={formatDateTime(r.requested_on)}>
-                {formatShortDateTime(r.requested_on)}
+                {formatReceived(r.requested_on)}
               </td>
               <td>{r.kind === 'forward' ? 'Forward' : 'Replay'}</td>
               <td className="truncate" title={r.url}>
@@ -261,7 +261,7 @@ function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: stri
           <SelectField label="Compare with" value={pick} onChange={setOther}>
             {choices.map((m) => (
               <option key={m.uuid} value={m.uuid}>
-                {formatShortDateTime(m.received_on)} · {m.event_type ? eventLabel(m.event_type) : m.method}
+                {formatReceived(m.received_on)} · {m.event_type ? eventLabel(m.event_type) : m.method}
                 {m.uuid === message.duplicate_of ? ' (the original)' : ''}
               </option>
             ))}

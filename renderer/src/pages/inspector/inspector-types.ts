@@ -27,5 +27,13 @@ export function eventLabel(type: string | null): string {
   return (eventLabels as Record<string, string>)[type] ?? type;
 }
 
+const receivedFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+/** "Nov 21, 8:51:14 PM": messages often arrive within the same minute, so with seconds. */
+export function formatReceived(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : receivedFormat.format(date);
+}
+
 export const inboxPath = (uuid: string) => `/api/inboxes/uuid/${encodeURIComponent(uuid)}`;
 export const messagePath = (inboxUuid: string, messageUuid: string) => `${inboxPath(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
