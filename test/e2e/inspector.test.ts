@@ -4,12 +4,13 @@
  * hand-made one with the wrong secret, the message page, the comparison and the decrypt tool.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { seal } from '../../server/webhooks/crypto.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
-import { getMessage, listMessages, type MessageView } from '../support/inboxes.ts';
+import { getMessage, listMessages, type MessageView, startCaptureServer } from '../support/inboxes.ts';
 import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
 
 const skip = browserUnavailable();
@@ -176,6 +177,61 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Compare side by side' }).click();
     await page.getByRole('table', { name: 'Headers side by side' }).waitFor();
     assert.equal(new URL(page.url()).searchParams.get('b'), valid.uuid);
+  });
+
+  test('replay to your app with the relay log, export with the signature masked, fault injection set from the GUI', async () => {
+    assert.ok(valid, 'the first test stored a valid message');
+    const app = await startCaptureServer((_req, res) => {
+      res.writeHead(202, { 'content-type': 'text/plain' });
+      res.end('thanks from the app');
+    });
+    try {
+      const page = await signedInPage(`/inspector/${inboxUuid}/messages/${valid.uuid}`);
+      await page.getByRole('heading', { name: 'Check-in message', level: 1 }).waitFor();
+
+      // A metadata address is refused, with the reason at the URL field.
+      await page.getByLabel('Replay to URL').fill('http://169.254.169.254/latest');
+      await page.getByRole('button', { name: 'Replay', exact: true }).click();
+      await page.locator('#replay-url-problem').waitFor();
+
+      await page.getByLabel('Replay to URL').fill(`${app.url}/hooks`);
+      await page.getByRole('button', { name: 'Replay', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Your app answered 202' }).waitFor();
+      const [request] = await app.waitFor(1);
+      assert.ok(request);
+      assert.equal(request.url, '/hooks');
+      assert.equal(request.body.toString('utf8'), valid.body, 'the body byte for byte');
+      const sent = Object.fromEntries(request.rawHeaders.flatMap((v, i, all) => (i % 2 === 0 ? [[v.toLowerCase(), all[i + 1]]] : [])));
+      assert.equal(sent['x-service-signature'], valid.headers['x-service-signature']);
+      const log = page.getByRole('table', { name: 'Forwards and replays' });
+      const logRow = log.getByRole('row').filter({ hasText: `${app.url}/hooks` });
+      assert.match(await logRow.innerText(), /Replay/);
+      assert.match(await logRow.innerText(), /thanks from the app/);
+
+      // Export: the signature is masked unless asked for, and asking shows the warning.
+      await page.getByRole('link', { name: '← Payroll integration' }).click();
+      await page.getByRole('heading', { name: 'Export' }).waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download export' }).click()]);
+      const file = await download.path();
+      const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as { signature_masked: boolean; messages: { headers: Record<string, string> }[] };
+      assert.equal(exported.signature_masked, true);
+      assert.equal(exported.messages.length, 2);
+      assert.match(exported.messages[0]?.headers['x-service-signature'] ?? '', /masked/);
+      await page.getByRole('status').filter({ hasText: /Saved as inbox-.*\.json/ }).waitFor();
+      await page.getByLabel('Include the signature').check();
+      assert.match(await page.locator('#export-signature-note').innerText(), /key material/);
+
+      // Fault injection from the edit form: the next delivery gets 503.
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Answer status').fill('503');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Changes saved' }).waitFor();
+      assert.match(await page.locator('.page-description').innerText(), /answers 503/);
+      const answer = await fetch(inboxUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: valid.body });
+      assert.equal(answer.status, 503);
+    } finally {
+      await app.close();
+    }
   });
 
   test('decrypt tool: a good delivery is valid, a bad one shows the doctor\'s hints', async () => {
