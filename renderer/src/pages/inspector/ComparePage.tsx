@@ -2,8 +2,10 @@ import { useMemo, useState } from 'react';
 import './inspector.css';
 import type { ApiRequest } from '../../api/client.ts';
 import { useApiQuery } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { JsonTree, jsonDifferences } from '../../components/JsonTree.tsx';
+import { jsonDifferences } from '../../components/json-paths.ts';
+import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
@@ -29,6 +31,7 @@ function Side({ message, inboxUuid, letter }: { message: Message; inboxUuid: str
         <DecryptionBadge decrypted={message.decrypted} reason={message.decryption_error} />
         <SignatureBadge status={message.signature_status} />
       </div>
+      <CurlDisclosure request={{ method: 'GET', path: messagePath(inboxUuid, message.uuid) }} label={`Show curl for ${letter}`} />
     </div>
   );
 }

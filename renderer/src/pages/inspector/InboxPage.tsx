@@ -167,7 +167,8 @@ function ReverifyButton({ inbox, onDone }: { inbox: Inbox; onDone(): void }) {
 
 export function InboxPage({ uuid }: { uuid: string }) {
   const [params, setParams] = useSearchParams();
-  const query = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(uuid) });
+  const request: ApiRequest = { method: 'GET', path: inboxPath(uuid) };
+  const query = useApiQuery<Inbox>(request);
   const { data: inbox, setData } = query;
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -253,6 +254,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
         <ReverifyButton inbox={inbox} onDone={() => setListVersion((v) => v + 1)} />
       </section>
       <ExportPanel inbox={inbox} />
+      <CurlDisclosure request={request} label="Show curl for this inbox" />
       {confirm === 'delete' && (
         <ConfirmDialog
           title={`Delete the inbox “${inbox.name}”?`}

@@ -124,7 +124,7 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
 
   return (
     <>
-      <Filters />
+      {(inbox.message_count > 0 || active) && <Filters />}
       <ErrorNotice error={messages.error} onRetry={reload} />
       {missed > 0 && (
         <div className="notice notice-info" role="status">
