@@ -99,7 +99,7 @@ export function InspectorPage() {
                       <code className="truncate-inline" title={inbox.url}>
                         {inbox.url}
                       </code>
-                      <CopyButton text={inbox.url} label="Copy" />
+                      <CopyButton text={inbox.url} label="Copy" ariaLabel={`Copy the URL of ${inbox.name}`} />
                     </td>
                     <td className="num">{inbox.message_count.toLocaleString()}</td>
                     <td>
