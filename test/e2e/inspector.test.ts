@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { seal } from '../../server/webhooks/crypto.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
-import { getMessage, listMessages, type MessageView, startCaptureServer } from '../support/inboxes.ts';
+import { createInbox, getMessage, listMessages, type MessageView, startCaptureServer } from '../support/inboxes.ts';
 import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
 
 const skip = browserUnavailable();
@@ -232,6 +232,40 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
     } finally {
       await app.close();
     }
+  });
+
+  test('a secret added in the edit form and "Verify again" turn "not checked" into "valid"; delete asks first', async () => {
+    const other = await createInbox(server, { name: 'Real service' });
+    const sealed = seal(JSON.stringify({ id: 'evt_real', type: 'service_confirmation.delivery', created_at: new Date().toISOString(), data: {} }), 'secret-from-the-real-service');
+    const answer = await fetch(other.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': sealed.signatureHeader }, body: sealed.body });
+    assert.equal(answer.status, 200);
+
+    const page = await signedInPage(`/inspector/${other.uuid}`);
+    const row = messageRows(page).first();
+    await row.filter({ hasText: 'Delivery' }).waitFor();
+    assert.match(await row.innerText(), /Signature not checked/);
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Secrets (optional, one per line)').fill('an old secret\nsecret-from-the-real-service');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Changes saved' }).waitFor();
+    assert.match(await page.locator('.page-description').innerText(), /2 secrets of its own/);
+
+    await page.getByRole('button', { name: 'Verify again' }).click();
+    await page.getByRole('status').filter({ hasText: 'Checked 1 message; 1 changed' }).waitFor();
+    await messageRows(page).first().filter({ hasText: 'Signature valid' }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the inbox “Real service”?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await dialog.count(), 0);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Delete inbox' }).click();
+    await page.getByRole('heading', { name: 'Inspector', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Inboxes' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Real service' }).count(), 0);
+    assert.equal((await server.request(`/api/inboxes/uuid/${other.uuid}`)).status, 404);
   });
 
   test('decrypt tool: a good delivery is valid, a bad one shows the doctor\'s hints', async () => {
