@@ -38,7 +38,16 @@ const inbox = await createInbox(server, { name: 'Payroll integration', response:
 await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery'] }));
 await server.request(`/api/inboxes/uuid/${inbox.uuid}`, jsonBody({ response: { status: null, delay_ms: 0 } }, 'PATCH'));
 await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
-const handMade = seal(JSON.stringify({ id: 'evt_hand-made', type: 'service_confirmation.check_out', created_at: new Date().toISOString(), data: { note: 'signed with the wrong secret' } }), 'wrong-secret');
+// The hand-made one copies the real event with a few changes, so the comparison shows a realistic diff.
+let simulated = (await listMessages(server, inbox.uuid)).items;
+for (let i = 0; i < 50 && simulated.length < 1; i += 1) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  simulated = (await listMessages(server, inbox.uuid)).items;
+}
+const realEnvelope = simulated[0]?.envelope as { data: Record<string, unknown> } | undefined;
+if (!realEnvelope) throw new Error('the simulated event did not arrive');
+const copied = { ...realEnvelope, id: 'evt_hand-made', type: 'service_confirmation.check_out', data: { ...realEnvelope.data, status: 'CHECK_OUT', note: 'Signed with the wrong secret.' } };
+const handMade = seal(JSON.stringify(copied), 'wrong-secret');
 const post = (body: string, headers: Record<string, string>) => fetch(inbox.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 await post(handMade.body, { 'x-service-signature': handMade.signatureHeader, 'x-service-event': 'service_confirmation.check_out', 'x-service-delivery-id': 'hand-made-1' });
 await post(handMade.body, { 'x-service-signature': handMade.signatureHeader, 'x-service-event': 'service_confirmation.check_out', 'x-service-delivery-id': 'hand-made-1' });

@@ -205,7 +205,17 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
                       </Link>
                     </td>
                     <td>
-                      <span className="block">{m.event_type ? eventLabel(m.event_type) : <span className="muted">{m.method}</span>}</span>
+                      <span className="block">
+                        {m.event_type ? (
+                          eventLabel(m.event_type)
+                        ) : m.headers['x-service-event'] ? (
+                          <span className="muted" title="From the X-Service-Event header; the payload was not decrypted">
+                            {eventLabel(m.headers['x-service-event'])}?
+                          </span>
+                        ) : (
+                          <span className="muted">{m.method}</span>
+                        )}
+                      </span>
                       {m.duplicate_of && <DuplicateBadge by={m.duplicate_by} />}
                     </td>
                     <td className="verdict-cell">
