@@ -167,6 +167,10 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
     assert.match(await left.locator('[data-json-path="type"]').getAttribute('class') ?? '', /json-marked/);
     assert.match(await left.locator('[data-json-path="data.note"]').getAttribute('class') ?? '', /json-marked/);
     assert.match((await page.locator('.page-description').innerText()), /differ/);
+    const changed = page.getByRole('table', { name: 'Changed values' });
+    assert.match(await changed.getByRole('row', { name: /^type / }).innerText(), /service_confirmation\.check_out.*service_confirmation\.check_in/s);
+    assert.match(await changed.getByRole('row', { name: /^data\.note / }).innerText(), /made by the test/);
+    assert.match(await changed.getByRole('row', { name: /^data\.uuid / }).innerText(), /\(absent\)/);
 
     // The message page's own "compare with…" leads to the same view.
     const invalid = (await listMessages(server, inboxUuid, 'signature_status=invalid')).items[0];

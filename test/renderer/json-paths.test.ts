@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { childPath, jsonDifferences } from '../../renderer/src/components/json-paths.ts';
+import { changedValues, childPath, jsonDifferences } from '../../renderer/src/components/json-paths.ts';
 
 test('childPath names keys with dots and array items with brackets', () => {
   assert.equal(childPath('', 'data'), 'data');
@@ -24,4 +24,22 @@ test('jsonDifferences: a type change (object against array, number against strin
   assert.deepEqual([...jsonDifferences({ x: 1 }, { x: '1' })], ['x']);
   assert.deepEqual([...jsonDifferences({ x: 1 }, JSON.parse('{"x": 1.0}'))], []);
   assert.deepEqual([...jsonDifferences(null, { a: 1 })], ['']);
+});
+
+test('changedValues lists the deepest changes with both sides; absent is undefined', () => {
+  const a = { type: 'check_in', data: { services: [{ name: 'Mowing' }, { name: 'Edging' }], gone: 1 } };
+  const b = { type: 'check_out', data: { services: [{ name: 'Mowing' }], added: { x: 2 } } };
+  assert.deepEqual(
+    changedValues(a, b).sort((x, y) => x.path.localeCompare(y.path)),
+    [
+      { path: 'data.added', a: undefined, b: { x: 2 } },
+      { path: 'data.gone', a: 1, b: undefined },
+      { path: 'data.services[1]', a: { name: 'Edging' }, b: undefined },
+      { path: 'type', a: 'check_in', b: 'check_out' },
+    ],
+  );
+});
+
+test('keys with dots or brackets do not invent containers', () => {
+  assert.deepEqual([...jsonDifferences({ 'a.b': 1, a: 0 }, { 'a.b': 2, a: 0 })], ['a.b']);
 });

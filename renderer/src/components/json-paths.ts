@@ -14,31 +14,45 @@ export function entriesOf(value: Record<string, unknown> | unknown[]): [string |
   return Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
 }
 
-/** Every path (see childPath) whose value differs between a and b, with the containers above them. */
-export function jsonDifferences(a: unknown, b: unknown): Set<string> {
-  const found = new Set<string>();
-  const walk = (x: unknown, y: unknown, path: string): boolean => {
+export interface ChangedValue {
+  path: string;
+  /** undefined when the value is absent on that side. */
+  a: unknown;
+  b: unknown;
+}
+
+interface Change extends ChangedValue {
+  /** The paths of the containers above it, outermost first (not the root). */
+  above: string[];
+}
+
+function changes(a: unknown, b: unknown): Change[] {
+  const found: Change[] = [];
+  const walk = (x: unknown, y: unknown, path: string, above: string[]): void => {
     if (isContainer(x) && isContainer(y) && Array.isArray(x) === Array.isArray(y)) {
-      const keys = new Set<string | number>([...entriesOf(x).map(([k]) => k), ...entriesOf(y).map(([k]) => k)]);
-      let differs = false;
-      for (const key of keys) {
-        const left = (x as Record<string | number, unknown>)[key];
-        const right = (y as Record<string | number, unknown>)[key];
-        const inX = Array.isArray(x) ? typeof key === 'number' && key < x.length : Object.hasOwn(x, key);
-        const inY = Array.isArray(y) ? typeof key === 'number' && key < y.length : Object.hasOwn(y, key);
-        const childDiffers = inX !== inY ? true : walk(left, right, childPath(path, key));
-        if (childDiffers) {
-          found.add(childPath(path, key));
-          differs = true;
-        }
+      const left = new Map(entriesOf(x));
+      const right = new Map(entriesOf(y));
+      const inner = path === '' ? above : [...above, path];
+      for (const key of new Set([...left.keys(), ...right.keys()])) {
+        const child = childPath(path, key);
+        if (!left.has(key) || !right.has(key)) found.push({ path: child, a: left.get(key), b: right.get(key), above: inner });
+        else walk(left.get(key), right.get(key), child, inner);
       }
-      if (differs && path !== '') found.add(path);
-      return differs;
+      return;
     }
     const same = !isContainer(x) && !isContainer(y) ? Object.is(x, y) : JSON.stringify(x) === JSON.stringify(y);
-    if (!same) found.add(path);
-    return !same;
+    if (!same) found.push({ path, a: x, b: y, above });
   };
-  walk(a, b, '');
+  walk(a, b, '', []);
   return found;
+}
+
+/** The deepest points where a and b differ: changed, added or removed values, or a change of type. */
+export function changedValues(a: unknown, b: unknown): ChangedValue[] {
+  return changes(a, b).map(({ path, a: left, b: right }) => ({ path, a: left, b: right }));
+}
+
+/** Every path (see childPath) whose value differs between a and b, with the containers above them. */
+export function jsonDifferences(a: unknown, b: unknown): Set<string> {
+  return new Set(changes(a, b).flatMap((c) => [c.path, ...c.above]));
 }

@@ -4,7 +4,7 @@ import type { ApiRequest } from '../../api/client.ts';
 import { useApiQuery } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { jsonDifferences } from '../../components/json-paths.ts';
+import { type ChangedValue, changedValues, jsonDifferences } from '../../components/json-paths.ts';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
@@ -65,6 +65,43 @@ function HeaderComparison({ a, b, marked, onlyDifferences }: { a: Message; b: Me
   );
 }
 
+const MAX_LISTED = 200;
+
+function shown(value: unknown) {
+  return value === undefined ? <span className="muted">(absent)</span> : JSON.stringify(value);
+}
+
+function ChangedValuesTable({ changes }: { changes: ChangedValue[] }) {
+  if (changes.length === 0) return <p className="muted">The decrypted JSON is the same in both.</p>;
+  return (
+    <>
+      <div className="table-scroll">
+        <table className="table table-compact compare-table" aria-label="Changed values">
+          <thead>
+            <tr>
+              <th scope="col">Path</th>
+              <th scope="col">A</th>
+              <th scope="col">B</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.slice(0, MAX_LISTED).map((c) => (
+              <tr key={c.path}>
+                <th scope="row" className="header-name">
+                  {c.path || '(the whole document)'}
+                </th>
+                <td className="header-value">{shown(c.a)}</td>
+                <td className="header-value">{shown(c.b)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {changes.length > MAX_LISTED && <p className="muted small">The first {MAX_LISTED} of {changes.length} changes; the trees below mark them all.</p>}
+    </>
+  );
+}
+
 /** Two messages side by side: headers and decrypted JSON, with what differs highlighted. */
 export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
   const [params] = useSearchParams();
@@ -76,6 +113,7 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
   const [onlyDifferences, setOnlyDifferences] = useState(false);
   const headerMarks = useMemo(() => (a.data && b.data ? headerDifferences(a.data.headers, b.data.headers) : new Set<string>()), [a.data, b.data]);
   const jsonMarks = useMemo(() => (a.data && b.data ? jsonDifferences(a.data.envelope, b.data.envelope) : new Set<string>()), [a.data, b.data]);
+  const changes = useMemo(() => (a.data && b.data ? changedValues(a.data.envelope, b.data.envelope) : []), [a.data, b.data]);
   const inbox = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inboxUuid) });
   const back = <Link to={`/inspector/${inboxUuid}`}>← {inbox.data?.name ?? 'Inbox'}</Link>;
 
@@ -101,10 +139,7 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
       </>
     );
   }
-  const envelopeChanges = [...jsonMarks].filter((path) => {
-    // Count changed values, not the objects around them.
-    return ![...jsonMarks].some((other) => other !== path && (other.startsWith(`${path}.`) || other.startsWith(`${path}[`)));
-  }).length;
+  const envelopeChanges = changes.length;
 
   return (
     <>
@@ -128,6 +163,10 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
           </label>
         </div>
         <HeaderComparison a={a.data} b={b.data} marked={headerMarks} onlyDifferences={onlyDifferences} />
+      </section>
+      <section className="panel" aria-labelledby="compare-changes-title">
+        <h2 id="compare-changes-title">Changed values</h2>
+        <ChangedValuesTable changes={changes} />
       </section>
       <section className="panel" aria-labelledby="compare-json-title">
         <h2 id="compare-json-title">Decrypted JSON</h2>
