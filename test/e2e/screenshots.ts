@@ -104,6 +104,7 @@ try {
         ['inbox-messages', `/inspector/${inbox.uuid}`, 'Messages'],
         ['message-headers', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Headers'],
         ['message-replay', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Replay and forward'],
+        ['compare-changes', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Changed values'],
         ['compare-json', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Decrypted JSON'],
       ];
       for (const [name, pagePath, heading] of sections) {
