@@ -13,8 +13,7 @@ import { Link, navigate, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { draftFrom, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import { faultSummary } from './InspectorPage.tsx';
-import { EVENT_TYPES, eventLabel, type EventType, type Inbox, inboxPath, type RegisteredWebhook } from './inspector-types.ts';
+import { EVENT_TYPES, eventLabel, type EventType, faultSummary, type Inbox, inboxPath, type RegisteredWebhook } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */

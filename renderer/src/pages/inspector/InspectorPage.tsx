@@ -13,20 +13,11 @@ import { Pagination } from '../../components/Pagination.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate, useSearchParams } from '../../router.tsx';
 import { emptyDraft, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import type { Inbox } from './inspector-types.ts';
+import { faultSummary, type Inbox } from './inspector-types.ts';
 
 function positiveInt(text: string | null, fallback: number): number {
   const n = Number(text);
   return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-/** "answers 503 after 2 s", "drops the connection", or null for normal answers. */
-export function faultSummary(response: Inbox['response']): string | null {
-  const parts: string[] = [];
-  if (response.drop) parts.push('drops the connection');
-  else if (response.status !== null) parts.push(`answers ${response.status}`);
-  if (response.delay_ms > 0) parts.push(`${parts.length ? 'after' : 'answers after'} ${response.delay_ms >= 1000 ? `${response.delay_ms / 1000} s` : `${response.delay_ms} ms`}`);
-  return parts.length ? parts.join(' ') : null;
 }
 
 export function InspectorPage() {

@@ -37,3 +37,12 @@ export function formatReceived(iso: string): string {
 
 export const inboxPath = (uuid: string) => `/api/inboxes/uuid/${encodeURIComponent(uuid)}`;
 export const messagePath = (inboxUuid: string, messageUuid: string) => `${inboxPath(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
+
+/** "answers 503 after 2 s", "drops the connection", or null for normal answers. */
+export function faultSummary(response: Inbox['response']): string | null {
+  const parts: string[] = [];
+  if (response.drop) parts.push('drops the connection');
+  else if (response.status !== null) parts.push(`answers ${response.status}`);
+  if (response.delay_ms > 0) parts.push(`${parts.length ? 'after' : 'answers after'} ${response.delay_ms >= 1000 ? `${response.delay_ms / 1000} s` : `${response.delay_ms} ms`}`);
+  return parts.length ? parts.join(' ') : null;
+}
