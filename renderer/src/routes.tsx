@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { AppointmentsPage } from './pages/appointments/AppointmentsPage.tsx';
 import { DecryptPage } from './pages/decrypt/DecryptPage.tsx';
 import { ImportsPage } from './pages/imports/ImportsPage.tsx';
+import { ComparePage } from './pages/inspector/ComparePage.tsx';
+import { InboxPage } from './pages/inspector/InboxPage.tsx';
 import { InspectorPage } from './pages/inspector/InspectorPage.tsx';
+import { MessagePage } from './pages/inspector/MessagePage.tsx';
 import { QrCodesPage } from './pages/qrcodes/QrCodesPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { TaskListPage } from './pages/tasks/TaskListPage.tsx';
@@ -48,6 +51,9 @@ export const ROUTES: PageRoute[] = [
   { path: '/webhooks', section: 'webhooks', render: () => <WebhooksPage /> },
   { path: '/webhooks/:uuid', section: 'webhooks', render: (p) => <WebhookPage uuid={p.uuid ?? ''} /> },
   { path: '/inspector', section: 'inspector', render: () => <InspectorPage /> },
+  { path: '/inspector/:uuid', section: 'inspector', render: (p) => <InboxPage key={p.uuid} uuid={p.uuid ?? ''} /> },
+  { path: '/inspector/:uuid/compare', section: 'inspector', render: (p) => <ComparePage inboxUuid={p.uuid ?? ''} /> },
+  { path: '/inspector/:uuid/messages/:message', section: 'inspector', render: (p) => <MessagePage key={p.message} inboxUuid={p.uuid ?? ''} messageUuid={p.message ?? ''} /> },
   { path: '/decrypt', section: 'decrypt', render: () => <DecryptPage /> },
   { path: '/settings', section: 'settings', render: () => <SettingsPage /> },
 ];

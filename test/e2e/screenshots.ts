@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
+import { seal } from '../../server/webhooks/crypto.ts';
+import { createInbox, listMessages } from '../support/inboxes.ts';
 import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
 import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
@@ -53,8 +55,46 @@ await waitFor('the failing webhook to have retried', async () => {
   return (page.items[0]?.attempt_count ?? 0) >= 2 ? true : undefined;
 });
 const empty = await createOrganization(server.ctx.db.kysely, { name: 'Empty Org' });
+// An inbox with a valid delivery from a registered webhook, a duplicate, a wrong secret and a broken body.
+const inbox = await createInbox(server, { name: 'Payroll integration', response: { status: 503, delay_ms: 2000 }, forward_to: 'http://127.0.0.1:9/webhooks' });
+await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery'] }));
+await server.request(`/api/inboxes/uuid/${inbox.uuid}`, jsonBody({ response: { status: null, delay_ms: 0 } }, 'PATCH'));
+await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
+// The hand-made one copies the real event with a few changes, so the comparison shows a realistic diff.
+let simulated = (await listMessages(server, inbox.uuid)).items;
+for (let i = 0; i < 50 && simulated.length < 1; i += 1) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  simulated = (await listMessages(server, inbox.uuid)).items;
+}
+const realEnvelope = simulated[0]?.envelope as { data: Record<string, unknown> } | undefined;
+if (!realEnvelope) throw new Error('the simulated event did not arrive');
+const copied = { ...realEnvelope, id: 'evt_hand-made', type: 'service_confirmation.check_out', data: { ...realEnvelope.data, status: 'CHECK_OUT', note: 'Signed with the wrong secret.' } };
+const handMade = seal(JSON.stringify(copied), 'wrong-secret');
+const post = (body: string, headers: Record<string, string>) => fetch(inbox.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+await post(handMade.body, { 'x-service-signature': handMade.signatureHeader, 'x-service-event': 'service_confirmation.check_out', 'x-service-delivery-id': 'hand-made-1' });
+await post(handMade.body, { 'x-service-signature': handMade.signatureHeader, 'x-service-event': 'service_confirmation.check_out', 'x-service-delivery-id': 'hand-made-1' });
+await post('{"payload":"not base64!"}', { 'x-service-signature': handMade.signatureHeader });
+let messages = (await listMessages(server, inbox.uuid)).items;
+for (let i = 0; i < 50 && messages.length < 4; i += 1) {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  messages = (await listMessages(server, inbox.uuid)).items;
+}
+const validMessage = messages.find((m) => m.signature_status === 'valid');
+const brokenMessage = messages.find((m) => !m.decrypted);
+const duplicate = messages.find((m) => m.duplicate_of !== null);
+const invalidMessage = messages.find((m) => m.signature_status === 'invalid' && m.duplicate_of === null);
+if (!validMessage || !brokenMessage || !duplicate || !invalidMessage) throw new Error(`inbox seed incomplete: ${messages.length} messages`);
+const emptyInbox = await createInbox(server, { name: 'Staging (empty)' });
 const browser = await launchBrowser();
 const pages = ['/tasks', `/tasks/${big.uuid}`, '/settings', '/imports', '/qrcodes', '/appointments', '/webhooks', `/webhooks/${okHook}`, `/webhooks/${badHook}`, '/inspector', '/decrypt', '/nowhere'];
+const inspectorPages: [string, string][] = [
+  ['inbox', `/inspector/${inbox.uuid}`],
+  ['inbox-empty', `/inspector/${emptyInbox.uuid}`],
+  ['message-valid', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`],
+  ['message-broken', `/inspector/${inbox.uuid}/messages/${brokenMessage.uuid}`],
+  ['message-duplicate', `/inspector/${inbox.uuid}/messages/${duplicate.uuid}`],
+  ['compare', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`],
+];
 try {
   for (const [width, height] of [
     [1280, 800],
@@ -87,6 +127,49 @@ try {
         await gui.page.waitForLoadState('networkidle').catch(() => undefined);
         await gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage: true });
       }
+      for (const [name, pagePath] of inspectorPages) {
+        await gui.page.goto(`${server.url}${pagePath}`);
+        await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
+        await gui.page.waitForLoadState('networkidle').catch(() => undefined);
+        await shot(`inspector-${name}`);
+      }
+      // Further down the long pages, one viewport at a time.
+      const sections: [string, string, string][] = [
+        ['inbox-messages', `/inspector/${inbox.uuid}`, 'Messages'],
+        ['message-headers', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Headers'],
+        ['message-replay', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Replay and forward'],
+        ['compare-changes', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Changed values'],
+        ['compare-json', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Decrypted JSON'],
+      ];
+      for (const [name, pagePath, heading] of sections) {
+        await gui.page.goto(`${server.url}${pagePath}`);
+        const target = gui.page.getByRole('heading', { name: heading, level: 2 });
+        await target.waitFor();
+        await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await shot(`inspector-${name}`);
+      }
+      await gui.page.goto(`${server.url}/inspector/${inbox.uuid}`);
+      await gui.page.getByRole('button', { name: 'Edit' }).click();
+      await gui.page.getByRole('button', { name: 'Save changes' }).waitFor();
+      await gui.page.getByLabel('Answer status').fill('42');
+      await gui.page.getByRole('button', { name: 'Save changes' }).click();
+      await gui.page.locator('.field-problem').first().waitFor();
+      await shot('state-inspector-edit-invalid');
+      await gui.page.getByLabel('Include the signature').check();
+      await gui.page.getByRole('heading', { name: 'Export' }).scrollIntoViewIfNeeded();
+      await shot('state-inspector-export-warning');
+      await gui.page.goto(`${server.url}/decrypt`);
+      await gui.page.getByLabel('Body or payload').fill(validMessage.body);
+      await gui.page.getByLabel('Signature header').fill(validMessage.headers['x-service-signature'] ?? '');
+      await gui.page.getByRole('button', { name: 'Decrypt and verify' }).click();
+      await gui.page.getByRole('region', { name: 'Result' }).waitFor();
+      await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await shot('state-decrypt-result');
+      await gui.page.getByLabel('Signature header').fill(handMade.signatureHeader.toUpperCase().replace('SHA256=', 'X-Service-Signature: sha256='));
+      await gui.page.getByRole('button', { name: 'Decrypt and verify' }).click();
+      await gui.page.getByText('Not decrypted').waitFor();
+      await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await shot('state-decrypt-hints');
       await gui.page.goto(`${server.url}/tasks/${big.uuid}`);
       await gui.page.getByRole('grid', { name: 'Excluded rows' }).locator('[aria-rowindex="4"]').click();
       await gui.page.getByRole('region', { name: /Excluded row \d/ }).scrollIntoViewIfNeeded();

@@ -18,7 +18,8 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function CopyButton({ text, label = 'Copy', className = '' }: { text: string; label?: string; className?: string }) {
+/** ariaLabel tells apart several identical buttons, e.g. one per table row. */
+export function CopyButton({ text, label = 'Copy', className = '', ariaLabel }: { text: string; label?: string; className?: string; ariaLabel?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -26,7 +27,7 @@ export function CopyButton({ text, label = 'Copy', className = '' }: { text: str
     return () => clearTimeout(timer);
   }, [state]);
   return (
-    <button type="button" className={`button button-small ${className}`} onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}>
+    <button type="button" className={`button button-small ${className}`} aria-label={ariaLabel} onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}>
       {label}
       <span className="copy-state" role="status">
         {state === 'copied' ? ' ✓ Copied' : state === 'failed' ? ' (select the text and press Ctrl+C)' : ''}

@@ -3,6 +3,7 @@ import type { Delivery, DeliveryAttempt } from '../pages/webhooks/webhook-types.
 
 /** One finished attempt of a webhook delivery, with the delivery's state after it. */
 export type DeliveryAttemptEvent = DeliveryAttempt & Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
+import type { MessageSummary, RelayEvent } from '../pages/inspector/inspector-types.ts';
 
 /**
  * The data of each live event type the GUI listens to (GET /api/live). A capability that
@@ -13,6 +14,8 @@ export interface LiveEventData {
   'task.finished': BackgroundTask;
   'delivery.attempt': DeliveryAttemptEvent;
   'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;
+  'inbox.message': MessageSummary;
+  'inbox.relay': RelayEvent;
 }
 
 export type LiveEventType = keyof LiveEventData;

@@ -1,13 +1,226 @@
-import { NotInThisBuild } from '../placeholders/NotInThisBuild.tsx';
+import { type FormEvent, useState } from 'react';
+import '../inspector/inspector.css';
+import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
+import { useApiAction } from '../../api/use-api.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { JsonTree } from '../../components/JsonTree.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import type { DecryptResult } from '../../../../server/tools/schemas.ts';
+import type { Hint } from '../inspector/inspector-types.ts';
+import { DecryptionBadge, HintList, SignatureBadge } from '../inspector/Verdicts.tsx';
+
+const HINT_FIELDS = { 'body.payload': 'payload', 'body.body': 'payload', 'body.signature': 'signature', 'body.secret': 'secret' } as const;
+
+/**
+ * A payload that does not decrypt is a 400 whose details carry the doctor's hints as
+ * {path: "body.payload", message: "CODE: text"}; null for any other failure.
+ */
+export function hintsOfFailure(error: unknown): { reason: string; hints: Hint[] } | null {
+  if (!(error instanceof ApiFailure) || error.code !== 'VALIDATION_ERROR' || !error.message.startsWith('Cannot decrypt')) return null;
+  const hints = error.details.flatMap((d): Hint[] => {
+    const field = (HINT_FIELDS as Record<string, Hint['field']>)[d.path];
+    const match = /^([A-Z][A-Z0-9_]+): ([\s\S]*)$/.exec(d.message);
+    if (!field || !match) return [];
+    return [{ code: match[1] ?? '', field, message: match[2] ?? '' }];
+  });
+  return { reason: error.message.replace(/^Cannot decrypt:\s*/, ''), hints };
+}
+
+/** Whole body {"payload": …} or the bare payload: sent as the field it is. */
+export function decryptBody(input: string, signature: string, secret: string): { body?: string; payload?: string; signature: string; secret?: string } {
+  const text = input.trim();
+  const main = text.startsWith('{') ? { body: text } : { payload: text };
+  return { ...main, signature: signature.trim(), ...(secret === '' ? {} : { secret }) };
+}
 
 export function DecryptPage() {
+  const [input, setInput] = useState('');
+  const [signature, setSignature] = useState('');
+  const [secret, setSecret] = useState('');
+  const [missing, setMissing] = useState<{ input?: string; signature?: string }>({});
+  const [result, setResult] = useState<DecryptResult | null>(null);
+  const request: ApiRequest = { method: 'POST', path: '/api/tools/decrypt', body: decryptBody(input, signature, secret) };
+  const decrypt = useApiAction(async () => {
+    setResult(null);
+    setResult(await call<DecryptResult>(request));
+  });
+  const failure = hintsOfFailure(decrypt.error);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problems = {
+      ...(input.trim() === '' ? { input: 'Paste the request body ({"payload": "…"}) or the payload string.' } : {}),
+      ...(signature.trim() === '' ? { signature: 'Paste the X-Service-Signature header value that came with this same delivery.' } : {}),
+    };
+    setMissing(problems);
+    if (Object.keys(problems).length === 0) void decrypt.run();
+  };
+
   return (
-    <NotInThisBuild
-      title="Decrypt"
-      description="Paste a webhook body or payload and its X-Service-Signature header to see the plaintext JSON and whether the signature is valid."
-      what="The decrypt tool"
-      api={['POST /api/tools/decrypt']}
-      next="When the server offers it, this page decrypts and verifies payloads, also without a network connection."
-    />
+    <>
+      <PageHeader
+        title="Decrypt"
+        description="Paste a webhook delivery and its X-Service-Signature header to see the plaintext and whether the signature is valid. This runs in the QR Sandbox server on this machine: no internet connection needed, nothing leaves the computer."
+      />
+      <section className="panel" aria-labelledby="decrypt-input-title">
+        <h2 id="decrypt-input-title">Delivery</h2>
+        <form className="decrypt-form" onSubmit={submit} noValidate>
+          <div className="field">
+            <label className="field-label" htmlFor="decrypt-input">
+              Body or payload
+            </label>
+            <textarea
+              id="decrypt-input"
+              className="mono"
+              rows={5}
+              value={input}
+              onChange={(e) => {
+                setInput(e.target.value);
+                setMissing((m) => ({ ...m, input: undefined }));
+              }}
+              placeholder='{"payload":"q83vASNFZ4mrze8BI0VniQ…"}  or just the base64 payload'
+              spellCheck={false}
+              aria-invalid={missing.input ? true : undefined}
+              aria-describedby={missing.input ? 'decrypt-input-problem' : 'decrypt-input-hint'}
+            />
+            {missing.input ? (
+              <span id="decrypt-input-problem" className="field-problem">
+                {missing.input}
+              </span>
+            ) : (
+              <span id="decrypt-input-hint" className="field-hint">
+                {input.trim().startsWith('{') ? 'Read as the whole request body.' : input.trim() === '' ? 'The whole request body, or only its "payload" string.' : 'Read as the bare base64 payload.'}
+              </span>
+            )}
+          </div>
+          <div className="form-grid">
+            <div className="field">
+              <label className="field-label" htmlFor="decrypt-signature">
+                Signature header
+              </label>
+              <input
+                id="decrypt-signature"
+                className="mono"
+                value={signature}
+                onChange={(e) => {
+                  setSignature(e.target.value);
+                  setMissing((m) => ({ ...m, signature: undefined }));
+                }}
+                placeholder="sha256=3f2a…"
+                spellCheck={false}
+                autoComplete="off"
+                aria-invalid={missing.signature ? true : undefined}
+                aria-describedby={missing.signature ? 'decrypt-signature-problem' : 'decrypt-signature-hint'}
+              />
+              {missing.signature ? (
+                <span id="decrypt-signature-problem" className="field-problem">
+                  {missing.signature}
+                </span>
+              ) : (
+                <span id="decrypt-signature-hint" className="field-hint">
+                  The X-Service-Signature value: <code>sha256=&lt;64 hex&gt;</code> or the bare hex. Its first 32 characters are the AES key.
+                </span>
+              )}
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor="decrypt-secret">
+                Webhook secret (optional)
+              </label>
+              <input
+                id="decrypt-secret"
+                className="mono"
+                type="password"
+                value={secret}
+                onChange={(e) => setSecret(e.target.value)}
+                spellCheck={false}
+                autoComplete="off"
+                aria-describedby="decrypt-secret-hint"
+              />
+              <span id="decrypt-secret-hint" className="field-hint">
+                Needed only to check the signature; decryption works without it.
+              </span>
+            </div>
+          </div>
+          <div className="row-actions row-actions-start">
+            <button type="submit" className="button button-primary" disabled={decrypt.running}>
+              {decrypt.running ? 'Decrypting…' : 'Decrypt and verify'}
+            </button>
+            {(input || signature || secret) && (
+              <button
+                type="button"
+                className="button button-quiet"
+                onClick={() => {
+                  setInput('');
+                  setSignature('');
+                  setSecret('');
+                  setResult(null);
+                  setMissing({});
+                  decrypt.clearError();
+                }}
+              >
+                Clear
+              </button>
+            )}
+          </div>
+          {!failure && <ErrorNotice error={decrypt.error} onDismiss={decrypt.clearError} />}
+          <CurlDisclosure request={request} />
+        </form>
+      </section>
+
+      {failure && (
+        <section className="panel" aria-labelledby="decrypt-result-title" aria-live="polite">
+          <h2 id="decrypt-result-title">Result</h2>
+          <div className="verdicts">
+            <div className="verdict">
+              <DecryptionBadge decrypted={false} />
+              <p>{failure.reason}</p>
+            </div>
+            <div className="verdict">
+              <SignatureBadge status="unknown" />
+              <p>Nothing was decrypted, so the signature could not be checked.</p>
+            </div>
+          </div>
+          {failure.hints.length > 0 ? <HintList hints={failure.hints} /> : <p className="muted">The doctor found no usual mistake that explains this. Check that body and signature come from the same delivery.</p>}
+        </section>
+      )}
+
+      {result && (
+        <section className="panel" aria-labelledby="decrypt-result-title" aria-live="polite">
+          <h2 id="decrypt-result-title">Result</h2>
+          <div className="verdicts">
+            <div className="verdict">
+              <DecryptionBadge decrypted />
+              <p>The payload decrypted with the key taken from the signature.</p>
+            </div>
+            <div className="verdict">
+              <SignatureBadge status={result.verified === null ? 'unknown' : result.verified ? 'valid' : 'invalid'} />
+              <p>
+                {result.verified === null
+                  ? 'Not checked: give the webhook secret to verify the signature.'
+                  : result.verified
+                    ? 'The HMAC-SHA256 of the plaintext with this secret matches the signature: authentic and unchanged.'
+                    : 'The HMAC-SHA256 of the plaintext with this secret does not match the signature. See the hints below.'}
+              </p>
+            </div>
+          </div>
+          <HintList hints={result.hints} />
+          <h3 className="subheading">JSON</h3>
+          {result.json !== null && result.json !== undefined ? (
+            <JsonTree value={result.json} label="Decrypted JSON" actions={<CopyButton text={JSON.stringify(result.json, null, 2)} label="Copy JSON" className="button-quiet" />} />
+          ) : (
+            <p className="muted">The plaintext is not JSON.</p>
+          )}
+          <details className="plaintext">
+            <summary>Plaintext exactly as decrypted</summary>
+            <pre className="code-block" aria-label="Plaintext">
+              {result.plaintext}
+            </pre>
+            <CopyButton text={result.plaintext} label="Copy plaintext" />
+          </details>
+        </section>
+      )}
+    </>
   );
 }

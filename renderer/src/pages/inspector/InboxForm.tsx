@@ -1,0 +1,224 @@
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import type { ApiRequest } from '../../api/client.ts';
+import { fieldProblem } from '../../api/describe-error.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import type { Inbox, InboxResponse } from './inspector-types.ts';
+
+/** The form's text, as typed; inboxBody turns it into the API body. */
+export interface InboxDraft {
+  name: string;
+  secrets: string;
+  forwardTo: string;
+  status: string;
+  delayMs: string;
+  drop: boolean;
+}
+
+export const emptyDraft: InboxDraft = { name: '', secrets: '', forwardTo: '', status: '', delayMs: '0', drop: false };
+
+export function draftFrom(inbox: Inbox): InboxDraft {
+  return {
+    name: inbox.name,
+    secrets: (inbox.secrets ?? []).join('\n'),
+    forwardTo: inbox.forward_to ?? '',
+    status: inbox.response.status === null ? '' : String(inbox.response.status),
+    delayMs: String(inbox.response.delay_ms),
+    drop: inbox.response.drop,
+  };
+}
+
+/** Numbers as typed: the server names the problem when one is out of range. */
+function numberOr<T>(text: string, empty: T): number | T {
+  const trimmed = text.trim();
+  return trimmed === '' ? empty : Number(trimmed);
+}
+
+export function inboxBody(draft: InboxDraft): { name: string; secrets: string[]; forward_to: string | null; response: InboxResponse } {
+  return {
+    name: draft.name.trim(),
+    secrets: draft.secrets
+      .split('\n')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+    forward_to: draft.forwardTo.trim() === '' ? null : draft.forwardTo.trim(),
+    response: { status: numberOr(draft.status, null), delay_ms: numberOr(draft.delayMs, 0), drop: draft.drop },
+  };
+}
+
+/** Problems found before sending, by field. */
+export function draftProblems(draft: InboxDraft): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (draft.name.trim() === '') problems.name = 'Give the inbox a name, e.g. the integration it is for.';
+  const status = draft.status.trim();
+  if (status !== '' && !/^\d{3}$/.test(status)) problems['response.status'] = 'A status is a number from 200 to 599; leave it empty for normal answers.';
+  if (!/^\d+$/.test(draft.delayMs.trim() || '0')) problems['response.delay_ms'] = 'A delay is a whole number of milliseconds, 0 to 60000.';
+  return problems;
+}
+
+function Field({ label, hint, problem, children, id }: { label: string; hint?: ReactNode; problem?: string; children: ReactNode; id: string }) {
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+      {hint && (
+        <span id={`${id}-hint`} className="field-hint">
+          {hint}
+        </span>
+      )}
+      {problem && (
+        <span id={`${id}-problem`} className="field-problem">
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}
+
+const describedBy = (id: string, hint: boolean, problem: string | undefined) =>
+  [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ') || undefined;
+
+/** Create or edit an inbox: name, secrets, forwarding and fault injection. */
+export function InboxForm({
+  draft,
+  onChange,
+  onSubmit,
+  submitLabel,
+  running,
+  error,
+  onDismissError,
+  request,
+  onCancel,
+  title,
+}: {
+  draft: InboxDraft;
+  onChange(draft: InboxDraft): void;
+  onSubmit(): void;
+  submitLabel: string;
+  running: boolean;
+  error: unknown;
+  onDismissError(): void;
+  request: ApiRequest;
+  onCancel?(): void;
+  title: string;
+}) {
+  const id = useId();
+  const titleId = `${id}-title`;
+  const [checked, setChecked] = useState<Record<string, string>>({});
+  const problem = (field: string) => checked[field] ?? fieldProblem(error, field);
+  const set = (changes: Partial<InboxDraft>) => {
+    onChange({ ...draft, ...changes });
+    setChecked({});
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = draftProblems(draft);
+    setChecked(found);
+    if (Object.keys(found).length === 0) onSubmit();
+  };
+  const shown = ['name', 'secrets', 'forward to', 'response.status', 'response.delay ms'];
+  const secretCount = inboxBody(draft).secrets.length;
+  return (
+    <form className="inbox-form" onSubmit={submit} aria-labelledby={titleId} noValidate>
+      <h3 id={titleId}>{title}</h3>
+      <div className="form-grid">
+        <Field id={`${id}-name`} label="Name" problem={problem('name')}>
+          <input
+            id={`${id}-name`}
+            value={draft.name}
+            onChange={(e) => set({ name: e.target.value })}
+            placeholder="e.g. Payroll integration"
+            maxLength={200}
+            aria-invalid={problem('name') ? true : undefined}
+            aria-describedby={describedBy(`${id}-name`, false, problem('name'))}
+          />
+        </Field>
+        <Field
+          id={`${id}-forward`}
+          label="Forward to (optional)"
+          hint="Every message is relayed, bytes and headers unchanged, to your own app at this URL."
+          problem={problem('forward_to')}
+        >
+          <input
+            id={`${id}-forward`}
+            value={draft.forwardTo}
+            onChange={(e) => set({ forwardTo: e.target.value })}
+            placeholder="http://127.0.0.1:3000/webhooks"
+            spellCheck={false}
+            aria-invalid={problem('forward_to') ? true : undefined}
+            aria-describedby={describedBy(`${id}-forward`, true, problem('forward_to'))}
+          />
+        </Field>
+      </div>
+      <Field
+        id={`${id}-secrets`}
+        label="Secrets (optional, one per line)"
+        hint={
+          <>
+            To verify signatures of webhooks registered elsewhere (e.g. the real service). Webhooks registered in this app at the inbox's URL are known already.
+            {secretCount > 0 && ` ${secretCount} ${secretCount === 1 ? 'secret' : 'secrets'}.`}
+          </>
+        }
+        problem={problem('secrets')}
+      >
+        <textarea
+          id={`${id}-secrets`}
+          className="mono"
+          rows={2}
+          value={draft.secrets}
+          onChange={(e) => set({ secrets: e.target.value })}
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={problem('secrets') ? true : undefined}
+          aria-describedby={describedBy(`${id}-secrets`, true, problem('secrets'))}
+        />
+      </Field>
+      <fieldset className="fieldset">
+        <legend>Fault injection: how the inbox answers</legend>
+        <div className="form-grid form-grid-3">
+          <Field id={`${id}-status`} label="Answer status" hint="Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429." problem={problem('response.status')}>
+            <input
+              id={`${id}-status`}
+              inputMode="numeric"
+              value={draft.status}
+              onChange={(e) => set({ status: e.target.value })}
+              placeholder="normal"
+              aria-invalid={problem('response.status') ? true : undefined}
+              aria-describedby={describedBy(`${id}-status`, true, problem('response.status'))}
+            />
+          </Field>
+          <Field id={`${id}-delay`} label="Delay (ms)" hint="0 to 60000. Over 15000 the sender times out." problem={problem('response.delay_ms')}>
+            <input
+              id={`${id}-delay`}
+              inputMode="numeric"
+              value={draft.delayMs}
+              onChange={(e) => set({ delayMs: e.target.value })}
+              aria-invalid={problem('response.delay_ms') ? true : undefined}
+              aria-describedby={describedBy(`${id}-delay`, true, problem('response.delay_ms'))}
+            />
+          </Field>
+          <div className="field field-check">
+            <label className="checkbox">
+              <input type="checkbox" checked={draft.drop} onChange={(e) => set({ drop: e.target.checked })} />
+              Drop the connection without an answer
+            </label>
+          </div>
+        </div>
+      </fieldset>
+      <ErrorNotice error={error} onDismiss={onDismissError} fieldsShown={shown} />
+      <div className="row-actions row-actions-start">
+        <button type="submit" className="button button-primary" disabled={running}>
+          {running ? 'Saving…' : submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      <CurlDisclosure request={request} />
+    </form>
+  );
+}

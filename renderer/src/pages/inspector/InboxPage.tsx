@@ -1,0 +1,291 @@
+import { type ReactNode, useState } from 'react';
+import './inspector.css';
+import { type ApiRequest, call } from '../../api/client.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { SelectField } from '../../components/SelectField.tsx';
+import { useLiveEvent } from '../../live/live-store.ts';
+import { Link, navigate, useSearchParams } from '../../router.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ExportPanel } from './ExportPanel.tsx';
+import { draftFrom, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
+import { EVENT_TYPES, eventLabel, type EventType, faultSummary, type Inbox, inboxPath, type RegisteredWebhook } from './inspector-types.ts';
+import { MessageList } from './MessageList.tsx';
+
+/** With messages already there, the register and test-event actions fold away under the URL. */
+function ReceivePanel({ inbox }: { inbox: Inbox }) {
+  const [compact] = useState(inbox.message_count > 0);
+  const { session } = useSignedIn();
+  const registerRequest: ApiRequest = {
+    method: 'POST',
+    path: '/api/webhooks/register',
+    body: { organization_uuid: session.organization_uuid, url: inbox.url, events: [...EVENT_TYPES] },
+  };
+  const [webhook, setWebhook] = useState<RegisteredWebhook | null>(null);
+  const register = useApiAction(async () => {
+    setWebhook(await call<RegisteredWebhook>(registerRequest));
+  });
+  const [event, setEvent] = useState<EventType>('service_confirmation.check_in');
+  const simulateRequest: ApiRequest = { method: 'POST', path: '/api/service-confirmations/simulate', body: { organization_uuid: session.organization_uuid, event } };
+  const [sent, setSent] = useState<string | null>(null);
+  const simulate = useApiAction(async () => {
+    setSent(null);
+    await call(simulateRequest);
+    setSent(eventLabel(event));
+  });
+
+  return (
+    <section className="panel" aria-labelledby="receive-title">
+      <h2 id="receive-title">Receive deliveries</h2>
+      <p className="muted">
+        Deliveries sent to this URL are stored, decrypted and verified. It needs no Authorization header, so any webhook sender (this app, the real service through a tunnel, your own
+        scripts) can post to it.
+      </p>
+      <div className="url-row">
+        <code className="url-box" aria-label="Inbox URL">
+          {inbox.url}
+        </code>
+        <CopyButton text={inbox.url} label="Copy URL" />
+      </div>
+      <Fold folded={compact}>
+        <div className="action-block">
+          <div className="action-row">
+            <button type="button" className="button" onClick={() => void register.run()} disabled={register.running}>
+              {register.running ? 'Registering…' : 'Register a webhook to this inbox'}
+            </button>
+            <span className="muted small">Registers a webhook of your organization at this URL for all three events; its secret is then known here, so signatures are checked.</span>
+          </div>
+          <ErrorNotice error={register.error} onDismiss={register.clearError} />
+          {webhook && (
+            <p className="notice notice-success" role="status">
+              Webhook registered ({webhook.uuid.slice(0, 8)}…, events: {webhook.events.map(eventLabel).join(', ')}). Every service confirmation event now arrives here; messages stored before it can be checked with “Verify again” below.
+            </p>
+          )}
+          <CurlDisclosure request={registerRequest} label="Show curl for registering" />
+        </div>
+        <div className="action-block">
+          <div className="action-row">
+            <SelectField label="Event" value={event} onChange={(v) => setEvent(v as EventType)}>
+              {EVENT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {eventLabel(t)}
+                </option>
+              ))}
+            </SelectField>
+            <button type="button" className="button" onClick={() => void simulate.run()} disabled={simulate.running}>
+              {simulate.running ? 'Sending…' : 'Send a test event'}
+            </button>
+          </div>
+          <p className="muted small">Makes a realistic service confirmation and sends its event to every webhook subscribed to it; with a webhook registered here, it appears below in a moment.</p>
+          <ErrorNotice error={simulate.error} onDismiss={simulate.clearError} />
+          {sent && (
+            <p className="notice notice-success" role="status">
+              {sent} event sent to the subscribed webhooks.
+            </p>
+          )}
+          <CurlDisclosure request={simulateRequest} label="Show curl for the test event" />
+        </div>
+      </Fold>
+    </section>
+  );
+}
+
+function Fold({ folded, children }: { folded: boolean; children: ReactNode }) {
+  if (!folded) return <>{children}</>;
+  return (
+    <details className="fold">
+      <summary>Register a webhook to this inbox, or send a test event</summary>
+      {children}
+    </details>
+  );
+}
+
+function EditPanel({ inbox, onSaved, onCancel }: { inbox: Inbox; onSaved(inbox: Inbox): void; onCancel(): void }) {
+  // With its secrets (editor), so the form starts from what is stored.
+  const full = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inbox.uuid), query: { include_secrets: true } });
+  const [draft, setDraft] = useState<InboxDraft | null>(null);
+  const current = draft ?? (full.data ? draftFrom(full.data) : null);
+  const request: ApiRequest = { method: 'PATCH', path: inboxPath(inbox.uuid), body: current ? inboxBody(current) : {} };
+  const save = useApiAction(async () => onSaved(await call<Inbox>(request)));
+  return (
+    <section className="panel">
+      {full.loading && (
+        <p className="loading" role="status">
+          Loading the inbox settings…
+        </p>
+      )}
+      <ErrorNotice error={full.error} onRetry={full.reload} />
+      {current && (
+        <InboxForm
+          title="Edit the inbox"
+          draft={current}
+          onChange={setDraft}
+          onSubmit={() => void save.run()}
+          submitLabel="Save changes"
+          running={save.running}
+          error={save.error}
+          onDismissError={save.clearError}
+          request={request}
+          onCancel={onCancel}
+        />
+      )}
+      {!current && <div className="row-actions row-actions-start"><button type="button" className="button" onClick={onCancel}>Cancel</button></div>}
+    </section>
+  );
+}
+
+function ReverifyButton({ inbox, onDone }: { inbox: Inbox; onDone(): void }) {
+  const request: ApiRequest = { method: 'POST', path: `${inboxPath(inbox.uuid)}/reverify` };
+  const [result, setResult] = useState<{ checked: number; changed: number } | null>(null);
+  const reverify = useApiAction(async () => {
+    setResult(await call<{ checked: number; changed: number }>(request));
+    onDone();
+  });
+  return (
+    <div className="action-block">
+      <div className="action-row">
+        <button type="button" className="button button-small" onClick={() => void reverify.run()} disabled={reverify.running}>
+          {reverify.running ? 'Checking…' : 'Verify again'}
+        </button>
+        <span className="muted small">After adding a secret or registering a webhook here: judges every stored message again with the secrets known now.</span>
+      </div>
+      <ErrorNotice error={reverify.error} onDismiss={reverify.clearError} />
+      {result && (
+        <p className="notice notice-success" role="status">
+          Checked {result.checked.toLocaleString()} {result.checked === 1 ? 'message' : 'messages'}; {result.changed === 0 ? 'no verdict changed' : `${result.changed.toLocaleString()} changed`}.
+        </p>
+      )}
+      <CurlDisclosure request={request} label="Show curl for verifying again" />
+    </div>
+  );
+}
+
+export function InboxPage({ uuid }: { uuid: string }) {
+  const [params, setParams] = useSearchParams();
+  const request: ApiRequest = { method: 'GET', path: inboxPath(uuid) };
+  const query = useApiQuery<Inbox>(request);
+  const { data: inbox, setData } = query;
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [confirm, setConfirm] = useState<'delete' | 'clear' | null>(null);
+  const [listVersion, setListVersion] = useState(0);
+  const back = <Link to="/inspector">← All inboxes</Link>;
+
+  useLiveEvent('inbox.message', (message) => {
+    if (message.inbox_uuid === uuid) setData((current) => current && { ...current, message_count: current.message_count + 1 });
+  });
+
+  if (!inbox) {
+    return (
+      <>
+        <PageHeader title="Inbox" back={back} />
+        {query.loading && (
+          <p className="loading" role="status">
+            Loading the inbox…
+          </p>
+        )}
+        <ErrorNotice error={query.error} onRetry={query.reload} />
+      </>
+    );
+  }
+
+  const fault = faultSummary(inbox.response);
+  return (
+    <>
+      <PageHeader
+        title={inbox.name}
+        back={back}
+        description={
+          <>
+            {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message' : 'messages'} · {fault ? `Fault injection: ${fault}` : 'answers normally'}
+            {inbox.forward_to ? ` · forwards to ${inbox.forward_to}` : ''}
+            {inbox.secret_count > 0 ? ` · ${inbox.secret_count} ${inbox.secret_count === 1 ? 'secret' : 'secrets'} of its own` : ''}
+          </>
+        }
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => { setEditing(true); setSaved(false); }} disabled={editing}>
+              Edit
+            </button>
+            <button type="button" className="button button-danger-quiet" onClick={() => setConfirm('delete')}>
+              Delete
+            </button>
+          </>
+        }
+      />
+      {params.get('created') && (
+        <div className="notice notice-success" role="status">
+          <span>Inbox created. Register a webhook to its URL below, or paste the URL wherever a webhook URL is asked for.</span>
+          <button type="button" className="button button-small button-quiet" onClick={() => setParams({ created: null }, { replace: true })}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {saved && (
+        <p className="notice notice-success" role="status">
+          Changes saved. They apply to the next delivery.
+        </p>
+      )}
+      {editing && (
+        <EditPanel
+          inbox={inbox}
+          onCancel={() => setEditing(false)}
+          onSaved={(next) => {
+            setData(() => next);
+            setEditing(false);
+            setSaved(true);
+          }}
+        />
+      )}
+      <ReceivePanel inbox={inbox} />
+      <section className="panel" aria-labelledby="messages-title">
+        <div className="panel-header">
+          <h2 id="messages-title">Messages</h2>
+          <button type="button" className="button button-small button-danger-quiet" onClick={() => setConfirm('clear')} disabled={inbox.message_count === 0}>
+            Delete all messages
+          </button>
+        </div>
+        <MessageList key={listVersion} inbox={inbox} />
+        <ReverifyButton inbox={inbox} onDone={() => setListVersion((v) => v + 1)} />
+      </section>
+      <ExportPanel inbox={inbox} />
+      <CurlDisclosure request={request} label="Show curl for this inbox" />
+      {confirm === 'delete' && (
+        <ConfirmDialog
+          title={`Delete the inbox “${inbox.name}”?`}
+          confirmLabel="Delete inbox"
+          request={{ method: 'DELETE', path: inboxPath(inbox.uuid) }}
+          action={async () => {
+            await call({ method: 'DELETE', path: inboxPath(inbox.uuid) });
+            navigate('/inspector');
+          }}
+          onCancel={() => setConfirm(null)}
+        >
+          <p>
+            Its {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message goes' : 'messages go'} with it, and deliveries to <code>{inbox.url}</code> will get 404. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+      {confirm === 'clear' && (
+        <ConfirmDialog
+          title="Delete all messages?"
+          confirmLabel="Delete all messages"
+          request={{ method: 'DELETE', path: `${inboxPath(inbox.uuid)}/messages` }}
+          action={async () => {
+            await call({ method: 'DELETE', path: `${inboxPath(inbox.uuid)}/messages` });
+            setConfirm(null);
+            setData((current) => current && { ...current, message_count: 0 });
+            setListVersion((v) => v + 1);
+          }}
+          onCancel={() => setConfirm(null)}
+        >
+          <p>The inbox keeps its URL and settings; its {inbox.message_count.toLocaleString()} stored messages are deleted. This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,338 @@
+import { type FormEvent, useState } from 'react';
+import './inspector.css';
+import { type ApiRequest, call, download } from '../../api/client.ts';
+import { fieldProblem } from '../../api/describe-error.ts';
+import type { Page } from '../../api/types.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { JsonTree } from '../../components/JsonTree.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { SelectField } from '../../components/SelectField.tsx';
+import { useLiveEvent } from '../../live/live-store.ts';
+import { Link, navigate } from '../../router.tsx';
+import { formatDateTime } from '../tasks/task-format.ts';
+import { eventLabel, formatReceived, type Inbox, inboxPath, type Message, messagePath, type Relay } from './inspector-types.ts';
+import { answerText } from './MessageList.tsx';
+import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
+
+export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return <p className="muted">No headers.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="table table-compact" aria-label={label}>
+        <thead>
+          <tr>
+            <th scope="col">Header</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map(([name, value]) => (
+            <tr key={name} className={marked?.has(name) ? 'row-marked' : undefined}>
+              <th scope="row" className="header-name">
+                {name}
+              </th>
+              <td className="header-value">{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
+  return (
+    <section className="panel" aria-labelledby="verdicts-title">
+      <h2 id="verdicts-title">Verdicts</h2>
+      <div className="verdicts">
+        <div className="verdict">
+          <DecryptionBadge decrypted={message.decrypted} />
+          <p>
+            {message.decrypted
+              ? 'The payload decrypted with the key taken from X-Service-Signature.'
+              : (message.decryption_error ?? 'The payload could not be decrypted.')}
+            {message.decryption_problem && <code className="hint-code">{message.decryption_problem}</code>}
+          </p>
+        </div>
+        <div className="verdict">
+          <SignatureBadge status={message.signature_status} />
+          <p>
+            {signatureExplanation(message.signature_status)}
+            {message.verified_with && <> Verified with {message.verified_with}.</>}
+          </p>
+        </div>
+      </div>
+      {message.duplicate_of && (
+        <p className="notice notice-warning">
+          <span>
+            <DuplicateBadge by={message.duplicate_by} /> Same {message.duplicate_by === 'delivery_id' ? 'X-Service-Delivery-Id' : message.duplicate_by === 'signature' ? 'signature (the same plaintext)' : 'event id'} as{' '}
+            <Link to={`/inspector/${inboxUuid}/messages/${message.duplicate_of}`}>an earlier message</Link>: a retry or a resend. Receivers should process it once.
+          </span>
+        </p>
+      )}
+      <HintList hints={message.hints} />
+      <dl className="facts">
+        <div className="fact">
+          <dt>Received</dt>
+          <dd>{formatDateTime(message.received_on)}</dd>
+        </div>
+        <div className="fact">
+          <dt>Request</dt>
+          <dd>
+            <code>
+              {message.method} {message.path}
+            </code>
+          </dd>
+        </div>
+        <div className="fact">
+          <dt>Answered</dt>
+          <dd>
+            {answerText(message.answer)}
+            {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
+          </dd>
+        </div>
+        <div className="fact">
+          <dt>Delivery id</dt>
+          <dd>{message.delivery_id ?? '—'}</dd>
+        </div>
+        <div className="fact">
+          <dt>Event id</dt>
+          <dd>{message.event_id ?? '—'}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
+  const request: ApiRequest = { method: 'GET', path: `${messagePath(inboxUuid, message.uuid)}/body` };
+  const save = useApiAction(() => download(request, `message-${message.uuid}.body`));
+  return (
+    <section className="panel" aria-labelledby="body-title">
+      <div className="panel-header">
+        <h2 id="body-title">Raw body</h2>
+        <div className="row-actions">
+          <CopyButton text={message.body} label="Copy body" />
+          <button type="button" className="button button-small" onClick={() => void save.run()} disabled={save.running}>
+            Download the exact bytes
+          </button>
+        </div>
+      </div>
+      <p className="muted small">
+        {message.body_size.toLocaleString()} bytes{message.body_truncated ? ', cut off: only the first 1 MB was kept' : ''}
+        {message.body_base64 !== null ? '. Not valid UTF-8: shown as text with replacement characters; the download has the exact bytes.' : '.'}
+      </p>
+      <ErrorNotice error={save.error} onDismiss={save.clearError} />
+      {message.body === '' ? <p className="muted">The body is empty.</p> : <pre className="code-block" aria-label="Body as received">{message.body}</pre>}
+      <CurlDisclosure request={request} download label="Show curl for the exact bytes" />
+    </section>
+  );
+}
+
+function RelayTable({ relays }: { relays: Relay[] }) {
+  if (relays.length === 0) return <p className="muted">Not forwarded or replayed yet.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="table" aria-label="Forwards and replays">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Kind</th>
+            <th scope="col">URL</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Response</th>
+          </tr>
+        </thead>
+        <tbody>
+          {relays.map((r) => (
+            <tr key={r.uuid}>
+              <td className="nowrap" title={formatDateTime(r.requested_on)}>
+                {formatReceived(r.requested_on)}
+              </td>
+              <td>{r.kind === 'forward' ? 'Forward' : 'Replay'}</td>
+              <td className="truncate" title={r.url}>
+                {r.url}
+              </td>
+              <td className="nowrap">
+                {r.status_code !== null ? (
+                  <span className={`badge ${r.status_code < 300 ? 'badge-completed' : 'badge-failed'}`}>{r.status_code}</span>
+                ) : (
+                  <span className="badge badge-failed">no answer</span>
+                )}
+                {r.duration_ms !== null && <span className="muted small"> {r.duration_ms} ms</span>}
+              </td>
+              <td className="results-cell">
+                <span className={`clamp-2 small ${r.error ? 'text-error' : ''}`} title={r.error ?? r.response_excerpt ?? ''}>
+                  {r.error ?? r.response_excerpt ?? <span className="muted">empty</span>}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inbox | undefined; onRelay(relay: Relay): void }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const target = url ?? inbox?.forward_to ?? '';
+  const request: ApiRequest = { method: 'POST', path: `${messagePath(message.inbox_uuid, message.uuid)}/replay`, body: target.trim() === '' ? {} : { url: target.trim() } };
+  const [result, setResult] = useState<Relay | null>(null);
+  const replay = useApiAction(async () => {
+    setResult(null);
+    const relay = await call<Relay>(request);
+    setResult(relay);
+    onRelay(relay);
+  });
+  const problem = fieldProblem(replay.error, 'url');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void replay.run();
+  };
+  return (
+    <section className="panel" aria-labelledby="replay-title">
+      <h2 id="replay-title">Replay and forward</h2>
+      <p className="muted">
+        Sends this message again, body byte for byte and the headers as received, to your app. {inbox?.forward_to ? <>This inbox also forwards every new message to <code>{inbox.forward_to}</code>.</> : 'Set “Forward to” on the inbox to relay every new message automatically.'}
+      </p>
+      <form className="replay-form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label className="field-label" htmlFor="replay-url">
+            Replay to URL
+          </label>
+          <div className="secret-row">
+            <input
+              id="replay-url"
+              value={target}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="http://127.0.0.1:3000/webhooks"
+              spellCheck={false}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? 'replay-url-problem' : 'replay-url-hint'}
+            />
+            <button type="submit" className="button button-primary" disabled={replay.running}>
+              {replay.running ? 'Sending…' : 'Replay'}
+            </button>
+          </div>
+          {problem ? (
+            <span id="replay-url-problem" className="field-problem">
+              {problem}
+            </span>
+          ) : (
+            <span id="replay-url-hint" className="field-hint">
+              https anywhere; http only to this machine unless the settings allow it. Redirects are not followed; 15 s timeout.
+            </span>
+          )}
+        </div>
+      </form>
+      <ErrorNotice error={replay.error} onDismiss={replay.clearError} fieldsShown={['url']} />
+      {result && (
+        <p className={`notice ${result.status_code !== null && result.status_code < 300 ? 'notice-success' : 'notice-error'}`} role="status">
+          {result.status_code !== null ? `Your app answered ${result.status_code} in ${result.duration_ms ?? '?'} ms.` : `No answer: ${result.error ?? 'unknown reason'}.`}
+        </p>
+      )}
+      <CurlDisclosure request={request} />
+      <h3 className="subheading">Relay log</h3>
+      <RelayTable relays={message.relays} />
+    </section>
+  );
+}
+
+function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
+  const { session } = useSignedIn();
+  const others = useApiQuery<Page<Message>>({ method: 'GET', path: `${inboxPath(inboxUuid)}/messages`, query: { organization_uuid: session.organization_uuid, per_page: 100 } });
+  const choices = (others.data?.items ?? []).filter((m) => m.uuid !== message.uuid);
+  const [other, setOther] = useState('');
+  const pick = other || choices[0]?.uuid || '';
+  return (
+    <section className="panel" aria-labelledby="compare-title">
+      <h2 id="compare-title">Compare with another message</h2>
+      <ErrorNotice error={others.error} onRetry={others.reload} />
+      {others.data && choices.length === 0 ? (
+        <p className="muted">This is the only message of the inbox so far.</p>
+      ) : (
+        <div className="toolbar">
+          <SelectField label="Compare with" value={pick} onChange={setOther}>
+            {choices.map((m) => (
+              <option key={m.uuid} value={m.uuid}>
+                {formatReceived(m.received_on)} · {m.event_type ? eventLabel(m.event_type) : m.method}
+                {m.uuid === message.duplicate_of ? ' (the original)' : ''}
+              </option>
+            ))}
+          </SelectField>
+          <button type="button" className="button" disabled={pick === ''} onClick={() => navigate(`/inspector/${inboxUuid}/compare?a=${message.uuid}&b=${pick}`)}>
+            Compare side by side
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; messageUuid: string }) {
+  const request: ApiRequest = { method: 'GET', path: messagePath(inboxUuid, messageUuid) };
+  const query = useApiQuery<Message>(request);
+  const inbox = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inboxUuid) });
+  const { data: message, setData } = query;
+  const addRelay = (relay: Relay) =>
+    setData((current) => (current && !current.relays.some((r) => r.uuid === relay.uuid) ? { ...current, relays: [...current.relays, relay] } : current));
+  useLiveEvent('inbox.relay', (event) => {
+    if (event.message_uuid !== messageUuid) return;
+    const { inbox_uuid: _inbox, message_uuid: _message, ...relay } = event;
+    addRelay(relay);
+  });
+  const back = <Link to={`/inspector/${inboxUuid}`}>← {inbox.data?.name ?? 'Inbox'}</Link>;
+
+  if (!message) {
+    return (
+      <>
+        <PageHeader title="Message" back={back} />
+        {query.loading && (
+          <p className="loading" role="status">
+            Loading the message…
+          </p>
+        )}
+        <ErrorNotice error={query.error} onRetry={query.reload} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={message.event_type ? `${eventLabel(message.event_type)} message` : `${message.method} request`}
+        back={back}
+        description={`Received ${formatDateTime(message.received_on)} · message ${message.uuid}`}
+        actions={
+          <div className="badge-row">
+            <DecryptionBadge decrypted={message.decrypted} reason={message.decryption_error} />
+            <SignatureBadge status={message.signature_status} />
+          </div>
+        }
+      />
+      <VerdictsPanel message={message} inboxUuid={inboxUuid} />
+      <section className="panel" aria-labelledby="envelope-title">
+        <h2 id="envelope-title">Decrypted JSON</h2>
+        {message.envelope !== null && message.envelope !== undefined ? (
+          <JsonTree value={message.envelope} label="Decrypted envelope" actions={<CopyButton text={JSON.stringify(message.envelope, null, 2)} label="Copy JSON" className="button-quiet" />} />
+        ) : (
+          <p className="muted">{message.decrypted ? 'The plaintext is not JSON.' : 'Nothing was decrypted; see the verdicts above.'}</p>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="headers-title">
+        <h2 id="headers-title">Headers</h2>
+        <HeadersTable headers={message.headers} label="Request headers" />
+      </section>
+      <RawBody message={message} inboxUuid={inboxUuid} />
+      <ReplayPanel message={message} inbox={inbox.data} onRelay={addRelay} />
+      <CompareWith message={message} inboxUuid={inboxUuid} />
+      <CurlDisclosure request={request} label="Show curl for this message" />
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+/** Shapes of the inspector's API, from the server's zod schemas by `import type` only. */
+import type { z } from 'zod';
+import type { messageSummary } from '../../../../server/receiver/messages.ts';
+import type { Inbox, InboxResponse, Message, Relay } from '../../../../server/receiver/schemas.ts';
+import type { Hint } from '../../../../server/tools/schemas.ts';
+import type { EventType } from '../../../../server/webhooks/events.ts';
+import type { webhookWithSecretSchema } from '../../../../server/webhooks/schemas.ts';
+import { allOf } from '../../api/types.ts';
+
+export type { Hint, Inbox, InboxResponse, Message, Relay, EventType };
+export type SignatureStatus = Message['signature_status'];
+export type MessageSummary = ReturnType<typeof messageSummary>;
+export type RelayEvent = Relay & { inbox_uuid: string; message_uuid: string };
+export type RegisteredWebhook = z.infer<typeof webhookWithSecretSchema>;
+
+export const EVENT_TYPES = allOf<EventType>()('service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery');
+export const SIGNATURE_STATUSES = allOf<SignatureStatus>()('valid', 'invalid', 'unknown');
+
+export const eventLabels: Record<EventType, string> = {
+  'service_confirmation.check_in': 'Check-in',
+  'service_confirmation.check_out': 'Check-out',
+  'service_confirmation.delivery': 'Delivery',
+};
+
+export function eventLabel(type: string | null): string {
+  if (type === null) return '—';
+  return (eventLabels as Record<string, string>)[type] ?? type;
+}
+
+const receivedFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+/** "Nov 21, 8:51:14 PM": messages often arrive within the same minute, so with seconds. */
+export function formatReceived(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : receivedFormat.format(date);
+}
+
+export const inboxPath = (uuid: string) => `/api/inboxes/uuid/${encodeURIComponent(uuid)}`;
+export const messagePath = (inboxUuid: string, messageUuid: string) => `${inboxPath(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
+
+/** "answers 503 after 2 s", "drops the connection", or null for normal answers. */
+export function faultSummary(response: Inbox['response']): string | null {
+  const parts: string[] = [];
+  if (response.drop) parts.push('drops the connection');
+  else if (response.status !== null) parts.push(`answers ${response.status}`);
+  if (response.delay_ms > 0) parts.push(`${parts.length ? 'after' : 'answers after'} ${response.delay_ms >= 1000 ? `${response.delay_ms / 1000} s` : `${response.delay_ms} ms`}`);
+  return parts.length ? parts.join(' ') : null;
+}

@@ -1,0 +1,39 @@
+import { useSearchParams } from '../../router.tsx';
+
+export interface MessageFilters {
+  event_type: string;
+  decrypted: string;
+  signature_status: string;
+  duplicate: string;
+  /** As typed in a datetime-local field (local time); sent as ISO 8601. */
+  from: string;
+  to: string;
+}
+
+const NAMES = ['event_type', 'decrypted', 'signature_status', 'duplicate', 'from', 'to'] as const;
+
+/** "2026-11-21T10:00" (local) → ISO 8601 UTC; undefined when empty or not a time. */
+export function localToIso(local: string): string | undefined {
+  if (local === '') return undefined;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The message filters, kept in the address (reload and back keep them). */
+export function useMessageFilters() {
+  const [params, setParams] = useSearchParams();
+  const filters = Object.fromEntries(NAMES.map((n) => [n, params.get(n) ?? ''])) as unknown as MessageFilters;
+  const active = NAMES.some((n) => filters[n] !== '');
+  const setFilter = (name: keyof MessageFilters, value: string) => setParams({ [name]: value, page: null }, { replace: true });
+  const clear = () => setParams({ ...Object.fromEntries(NAMES.map((n) => [n, null])), page: null });
+  /** The filters as API query parameters. */
+  const query = {
+    event_type: filters.event_type,
+    decrypted: filters.decrypted,
+    signature_status: filters.signature_status,
+    duplicate: filters.duplicate,
+    from: localToIso(filters.from),
+    to: localToIso(filters.to),
+  };
+  return { filters, active, setFilter, clear, query, params, setParams };
+}
