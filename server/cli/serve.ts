@@ -1,3 +1,5 @@
+import { DEMO_EVENT_INTERVAL_MS } from '../demo/event-stream.ts';
+import { startDemoMode, type DemoMode } from '../demo/demo-mode.ts';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../server.ts';
 import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
@@ -7,6 +9,13 @@ import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
 import path from 'node:path';
 import { retryScheduleNameSchema, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
+
+function parseDemoInterval(value: string | undefined): number {
+  if (value === undefined) return DEMO_EVENT_INTERVAL_MS;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0.2 || seconds > 3600) throw new StartupError(`--demo-interval must be seconds from 0.2 to 3600, not "${value}".`);
+  return seconds * 1000;
+}
 
 function parsePort(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
@@ -32,7 +41,7 @@ function parseMaxUploadMb(value: string | undefined): number {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the QR Sandbox server (API, GUI and webhook inbox) until Ctrl+C.',
-  usage: 'serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--retry-schedule standard|fast] [--max-upload-mb 256]',
+  usage: 'serve [--port 8787] [--host 127.0.0.1] [--data-dir DIR] [--demo] [--retry-schedule standard|fast] [--max-upload-mb 256]',
   options: {
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
@@ -40,6 +49,8 @@ export const serveCommand: Command = {
     'log-level': { type: 'string' },
     'retry-schedule': { type: 'string' },
     'max-upload-mb': { type: 'string' },
+    demo: { type: 'boolean' },
+    'demo-interval': { type: 'string' },
     ...dataDirOption,
   },
   help: {
@@ -49,6 +60,8 @@ export const serveCommand: Command = {
     'log-level': 'Log detail: error, warn, info, debug. Default info',
     'retry-schedule': 'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
     'max-upload-mb': `Largest import upload in MB. Default ${DEFAULT_MAX_UPLOAD_MB}`,
+    demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
+    'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
     ...dataDirHelp,
   },
   async run(values) {
@@ -77,10 +90,22 @@ export const serveCommand: Command = {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
 
+    let demo: DemoMode | undefined;
+    if (values.demo) {
+      process.stdout.write('Demo mode: preparing demo data...\n');
+      try {
+        demo = await startDemoMode(server, parseDemoInterval(values['demo-interval'] as string | undefined));
+        process.stdout.write(`${demo.summary.map((line) => `  ${line}`).join('\n')}\n`);
+      } catch (error) {
+        process.stdout.write(`  Demo data could not be prepared: ${(error as Error).message}\n`);
+      }
+    }
+
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         process.stdout.write(`\n${signal}: finishing open requests and closing the database...\n`);
-        server.close().then(resolve, resolve);
+        const demoStopped = demo?.stop() ?? Promise.resolve();
+        demoStopped.then(() => server.close()).then(resolve, resolve);
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));

@@ -1,0 +1,28 @@
+import { ServiceClient } from '../remote/service-client.ts';
+import type { RunningServer } from '../server.ts';
+import { DEMO_EVENT_INTERVAL_MS, startDemoEvents } from './event-stream.ts';
+import { seedDemo } from './seed.ts';
+
+export interface DemoMode {
+  /** What to tell the presenter, one line each. */
+  summary: string[];
+  stop(): Promise<void>;
+}
+
+/** `serve --demo`: seed an empty demo organization, then keep simulated events coming. */
+export async function startDemoMode(server: RunningServer, intervalMs = DEMO_EVENT_INTERVAL_MS): Promise<DemoMode> {
+  const credentials = server.credentials;
+  if (!credentials) {
+    return { summary: ['Demo mode needs credentials.json of the demo organization; start on an empty --data-dir.'], stop: async () => {} };
+  }
+  const client = new ServiceClient({ baseUrl: server.url, apiKey: credentials.api_key, apiSecret: credentials.api_secret });
+  const seeded = await seedDemo(client, credentials.organization_uuid);
+  const events = startDemoEvents(client, credentials.organization_uuid, server.ctx.logger, intervalMs);
+  const summary = seeded.seeded
+    ? [
+        `Demo data: ${seeded.import_task_uuid ? 'a finished import of demo sites (with excluded rows), ' : ''}a webhook to the inbox ${seeded.inbox_url}`,
+      ]
+    : [`Demo data: nothing added (${seeded.reason}).`];
+  summary.push(`Demo events: a simulated check-in, check-out or delivery every ${Math.round(intervalMs / 1000)} s.`);
+  return { summary, stop: () => events.stop() };
+}
