@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { BackgroundTask } from '../../server/tasks/schemas.ts';
+import { runCli } from '../support/cli.ts';
+import { startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
+
+const CSV = [
+  'location,name,address_line_1,suburb,state,postcode,country',
+  ',Darwin depot,1 Mitchell St,Darwin,NT,0800,Australia',
+  ',Perth office,2 Hay St,Perth,WA,6000,Australia',
+  ',Lost site,9 Nowhere Rd,Atlantis,ZZ,99999,Australia',
+].join('\n');
+
+describe('qr-sandbox import against another QR Sandbox standing in for the remote service', () => {
+  let remote: TestServer;
+  const local = tempDataDir();
+  const file = path.join(local, 'addresses.csv');
+  let key = '';
+  let secret = '';
+
+  before(async () => {
+    remote = await startTestServer();
+    [key = '', secret = ''] = remote.auth.slice('Bearer '.length).split(':');
+    fs.writeFileSync(file, CSV);
+    const added = await runCli(['profile', 'add', 'remote', '--url', remote.url, '--key', `${key}:${secret}`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    assert.equal(added.code, 0, added.stderr);
+  });
+  after(async () => {
+    await remote.stop();
+    fs.rmSync(local, { recursive: true, force: true });
+  });
+
+  it('uploads in background mode, follows the task and saves the error report next to the file', async () => {
+    const result = await runCli(['import', file, '--type', 'qrcodes', '--profile', 'remote', '--data-dir', local]);
+    assert.equal(result.code, 0, result.stderr);
+    const task = JSON.parse(result.stdout) as BackgroundTask;
+    assert.equal(task.status, 'COMPLETED');
+    assert.deepEqual([task.results?.inserted, task.results?.excluded], [2, 1]);
+    assert.match(result.stderr, /COMPLETED: inserted 2, excluded 1/);
+    const report = path.join(local, 'addresses.errors.csv');
+    assert.match(result.stderr, new RegExp(`excluded rows and their reasons are in ${report.replaceAll('.', '\\.')}`));
+    const text = fs.readFileSync(report, 'utf8');
+    assert.match(text, /Atlantis/);
+    assert.match(text, /Address could not be located/);
+    assert.doesNotMatch(text, /Darwin depot/);
+    const remoteList = await remote.request(`/api/qrcodes?organization_uuid=${remote.organizationUuid}&search=depot`);
+    assert.equal(((await remoteList.json()) as { total: number }).total, 1, 'the rows landed on the remote service');
+  });
+
+  it('prints the whole result at once in sync mode, and sends a QR code JSON file as a JSON array', async () => {
+    const sync = await runCli(['import', file, '--type', 'qrcodes', '--sync', '--profile', 'remote', '--data-dir', local]);
+    assert.equal(sync.code, 0, sync.stderr);
+    assert.equal((JSON.parse(sync.stdout) as { excluded: number }).excluded, 1);
+
+    const json = path.join(local, 'sites.json');
+    fs.writeFileSync(json, JSON.stringify([{ organization_uuid: remote.organizationUuid, location: '1 Mitchell St, Darwin NT 0800, Australia', name: 'JSON site' }]));
+    const fromJson = await runCli(['import', json, '--type', 'qrcodes', '--profile', 'remote', '--data-dir', local]);
+    assert.equal(fromJson.code, 0, fromJson.stderr);
+    assert.equal((JSON.parse(fromJson.stdout) as BackgroundTask).task_type, 'IMPORT');
+  });
+
+  it('says in plain words when the secret is wrong or the service is down', async () => {
+    const wrong = await runCli(['import', file, '--type', 'qrcodes', '--url', remote.url, '--key', `${key}:wrong`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /rejected the API key or secret \(401\)/);
+
+    const gone = await startTestServer();
+    await gone.stop();
+    const down = await runCli(['import', file, '--type', 'qrcodes', '--url', gone.url, '--key', `${key}:${secret}`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    assert.equal(down.code, 1);
+    assert.match(down.stderr, /Could not reach .* nothing is listening there/);
+
+    const badType = await runCli(['import', file, '--type', 'things', '--data-dir', local]);
+    assert.match(badType.stderr, /--type qrcodes or --type appointments/);
+  });
+});
