@@ -9,6 +9,15 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A multipart/form-data body instead of JSON: text fields and one file (sent with `upload()`). */
+  form?: MultipartForm;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string>;
+  /** The form field of the file and the file's name (curl shows `-F file=@name`). */
+  fileField: string;
+  fileName: string;
 }
 
 export interface Credential {
@@ -43,6 +52,15 @@ export function setClientCredential(next: Credential | null): void {
   credential = next;
 }
 
+export function getClientCredential(): Credential | null {
+  return credential;
+}
+
+/** Tells the sign-in form that the server refused the credential (for requests sent without `send`). */
+export function onUnauthorizedFailure(failure: ApiFailure): void {
+  for (const listener of unauthorizedListeners) listener(failure);
+}
+
 /** Called when the server refuses the credential (401), so the sign-in form can come back. */
 export function onUnauthorized(listener: (failure: ApiFailure) => void): () => void {
   unauthorizedListeners.add(listener);
@@ -68,7 +86,7 @@ function isErrorBody(value: unknown): value is ErrorBody {
   return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
 }
 
-async function failureFrom(response: Response, request: ApiRequest): Promise<ApiFailure> {
+export async function failureFrom(response: Response, request: ApiRequest): Promise<ApiFailure> {
   const retryAfter = Number(response.headers.get('retry-after'));
   const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
   let body: unknown = null;
@@ -115,7 +133,7 @@ export async function send(request: ApiRequest, init: { signal?: AbortSignal; ac
   }
   if (!response.ok) {
     const failure = await failureFrom(response, request);
-    if (failure.status === 401) for (const listener of unauthorizedListeners) listener(failure);
+    if (failure.status === 401) onUnauthorizedFailure(failure);
     throw failure;
   }
   return response;
