@@ -15,7 +15,7 @@ export interface UploadFile {
  * Sends a multipart request (`request.form` names its fields and file) and reads the JSON
  * answer. XMLHttpRequest rather than fetch: only it reports upload progress in every browser.
  */
-export function upload<T>(request: ApiRequest, file: UploadFile, init: { onProgress?(progress: UploadProgress): void; signal?: AbortSignal } = {}): Promise<{ status: number; body: T }> {
+export function upload<T>(request: ApiRequest, file: UploadFile, init: { onProgress?(progress: UploadProgress): void; signal?: AbortSignal } = {}): Promise<{ status: number; body: T; headers: Headers }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(request.form?.fields ?? {})) form.set(name, value);
   form.set(request.form?.fileField ?? 'file', file.blob, file.name);
@@ -41,7 +41,7 @@ export function upload<T>(request: ApiRequest, file: UploadFile, init: { onProgr
       const response = new Response(xhr.status === 204 ? null : xhr.responseText, { status: xhr.status, statusText: xhr.statusText, headers });
       if (xhr.status >= 200 && xhr.status < 300) {
         response.json().then(
-          (body: unknown) => resolve({ status: xhr.status, body: body as T }),
+          (body: unknown) => resolve({ status: xhr.status, body: body as T, headers }),
           () => reject(new ApiFailure({ message: `The server answered ${xhr.status} with a body that is not JSON.`, status: xhr.status, code: null, request })),
         );
         return;
