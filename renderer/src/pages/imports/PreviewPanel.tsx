@@ -10,11 +10,16 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
       <h3>Columns</h3>
       {missing.length > 0 && (
         <div className="notice notice-error" role="alert">
-          <strong>
-            The file has no {missing.join(', ')} column{missing.length > 1 ? 's' : ''}, so the import would be refused.
-          </strong>{' '}
-          Add {missing.length > 1 ? 'these columns' : 'this column'} to the header row (its first row), or rename the column that holds{' '}
-          {missing.length > 1 ? 'them' : 'it'}. {templateLink} shows every column the importer reads.
+          <div className="notice-body">
+            <p>
+              <strong>
+                The file has no {missing.join(', ')} column{missing.length > 1 ? 's' : ''}, so the import would be refused.
+              </strong>{' '}
+              Add {missing.length > 1 ? 'these columns' : 'this column'} to the header row (its first row), or rename the column that holds {missing.length > 1 ? 'them' : 'it'}. The
+              template shows every column the importer reads:
+            </p>
+            {templateLink}
+          </div>
         </div>
       )}
       <div className="table-scroll">
@@ -63,7 +68,7 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
           <p className={failing > 0 ? 'field-problem' : 'muted'} role="status">
             {failing > 0
               ? `${failing} of the first ${preview.rows.length} rows will certainly be excluded (marked below). They can be fixed after the import from the error report.`
-              : `The first ${preview.rows.length} rows pass the checks. Addresses are located during the import, so a row can still be excluded if its address cannot be found.`}
+              : `${preview.rows.length === 1 ? 'The first row passes' : `The first ${preview.rows.length} rows pass`} the checks. Addresses are located during the import, so a row can still be excluded if its address cannot be found.`}
           </p>
           <div className="table-scroll preview-table">
             <table className="table table-compact" aria-label="First rows of the file">

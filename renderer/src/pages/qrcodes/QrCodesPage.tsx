@@ -102,7 +102,7 @@ export function QrCodesPage() {
         <div className="toolbar">
           <label className="inline-field">
             Search
-            <input type="search" value={search} onChange={(e) => filter(setSearch)(e.target.value)} placeholder="Name, address, label or reference" />
+            <input type="search" value={search} onChange={(e) => filter(setSearch)(e.target.value)} placeholder="Name, address, label or reference" size={30} />
           </label>
           <label className="inline-field">
             Type
@@ -164,13 +164,15 @@ export function QrCodesPage() {
                       )}
                     </td>
                     {canEdit && (
-                      <td className="row-actions">
+                      <td>
+                        <div className="row-actions">
                         <button type="button" className="button button-small" aria-label={`Edit ${qr.name}`} onClick={() => setEditing(qr)}>
                           Edit
                         </button>
                         <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete ${qr.name}`} onClick={() => setDeleting(qr)}>
                           Delete
                         </button>
+                        </div>
                       </td>
                     )}
                   </tr>
