@@ -44,7 +44,18 @@ export function useFollowedTask(uuid: string) {
 }
 
 /** The error report download (CSV or XLSX) and "Import the fixed file", for an import with excluded rows. */
-export function ExcludedRowsActions({ task, onFixedFile, fixing }: { task: BackgroundTask; onFixedFile?: (file: UploadFile) => void; fixing?: boolean }) {
+export function ExcludedRowsActions({
+  task,
+  onFixedFile,
+  fixing,
+  fixRequest,
+}: {
+  task: BackgroundTask;
+  onFixedFile?: (file: UploadFile) => void;
+  fixing?: boolean;
+  /** How the fixed file is sent, for its curl command. */
+  fixRequest?: ApiRequest;
+}) {
   const [format, setFormat] = useState<'csv' | 'xlsx'>(() => (/\.xlsx$/i.test(String(task.metadata?.filename ?? '')) ? 'xlsx' : 'csv'));
   const report = useApiAction(() => saveAttachment(errorReportRequest(task, format), `errors-${task.uuid}.${format}`));
   const [saved, setSaved] = useState<string | null>(null);
@@ -72,12 +83,13 @@ export function ExcludedRowsActions({ task, onFixedFile, fixing }: { task: Backg
         “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code> columns, and rows already imported are matched, not duplicated.
       </p>
       <CurlDisclosure request={errorReportRequest(task, format)} download label="Show curl for the error report" />
+      {onFixedFile && fixRequest && <CurlDisclosure request={fixRequest} label="Show curl for importing the fixed file" />}
     </div>
   );
 }
 
 /** Progress of an import task, then its counts and excluded rows. */
-export function ImportResult({ uuid, onFixedFile, fixing }: { uuid: string; onFixedFile?: (file: UploadFile) => void; fixing?: boolean }) {
+export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: string; onFixedFile?: (file: UploadFile) => void; fixing?: boolean; fixRequest?: ApiRequest }) {
   const query = useFollowedTask(uuid);
   const task = query.data;
   const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
@@ -132,7 +144,7 @@ export function ImportResult({ uuid, onFixedFile, fixing }: { uuid: string; onFi
                 </p>
               )}
               <ExcludedRowsTable rows={rows} />
-              <ExcludedRowsActions task={task} {...(onFixedFile ? { onFixedFile } : {})} {...(fixing !== undefined ? { fixing } : {})} />
+              <ExcludedRowsActions task={task} {...(onFixedFile ? { onFixedFile } : {})} {...(fixing !== undefined ? { fixing } : {})} {...(fixRequest ? { fixRequest } : {})} />
             </>
           )}
         </>

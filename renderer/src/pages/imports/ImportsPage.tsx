@@ -169,7 +169,7 @@ export function ImportsPage() {
         </section>
       )}
 
-      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} />}</div>
+      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv')} />}</div>
     </>
   );
 }

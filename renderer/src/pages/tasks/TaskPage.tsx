@@ -12,7 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
-import { sendImport, taskImportKind } from '../imports/import-api.ts';
+import { importRequest, sendImport, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
 
@@ -126,7 +126,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         </div>
         {total > 0 && task.status !== 'PENDING' && task.status !== 'PROCESSING' && (
           <>
-            <ExcludedRowsActions task={task} {...(importKind === 'qrcodes' ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running } : {})} />
+            <ExcludedRowsActions task={task} {...(importKind === 'qrcodes' ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv') } : {})} />
             <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
           </>
         )}
