@@ -1,4 +1,4 @@
-import { type ApiRequest, type Credential, requestUrl } from './client.ts';
+import { type ApiRequest, type Credential, requestUrl } from './request.ts';
 
 export const MASKED_SECRET = '<api_secret>';
 
