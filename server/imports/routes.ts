@@ -23,6 +23,8 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
       method: 'post',
       path: '/api/imports/preview',
       tag: 'Imports',
+      // It writes nothing, so a viewer key may check a file too.
+      role: 'viewer',
       summary: `Preview an import file: the detected columns matched to the expected ones and the first ${PREVIEW_ROWS} rows, each with the problems that will certainly exclude it.`,
       description:
         'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier. ' +

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
-import type { TestServer } from '../support/server.ts';
+import { bearer, jsonBody, type TestServer } from '../support/server.ts';
 
 interface Preview {
   format: string;
@@ -121,6 +121,16 @@ describe('POST /api/imports/preview', () => {
     assert.equal((await failure(handler)).details?.[0]?.path, 'org_identifier');
     const json = await server.request('/api/imports/preview', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
     assert.equal(json.status, 415);
+  });
+
+  it('lets a viewer key preview (it writes nothing) but not import', async () => {
+    const created = (await (await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'checker' }))).json()) as { api_key: string; api_secret: string };
+    const as = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: bearer(created) } });
+    const csv = 'location\n"1 Mitchell St, Darwin NT 0800"\n';
+    const res = await as('/api/imports/preview', fileUpload(csv, 'a.csv', { kind: 'qrcodes', organization_uuid: org }));
+    assert.equal(res.status, 200, await res.clone().text());
+    const imported = await as('/api/qrcodes/bulk', fileUpload(csv, 'a.csv', { organization_uuid: org }));
+    assert.equal(imported.status, 403);
   });
 
   it('refuses another organization with 403 and leaves no upload behind', async () => {
