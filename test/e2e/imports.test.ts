@@ -148,6 +148,51 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('alert').filter({ hasText: 'not available in this build' }).waitFor();
   });
 
+  test('in the desktop app the picker, the File menu and the save dialog go through window.qrSandbox', async () => {
+    const gui = await openPage(browser);
+    pages.push(gui);
+    const page = gui.page;
+    const c = server.credentials;
+    assert.ok(c);
+    await page.addInitScript({
+      content: `(() => {
+        const file = (name, text) => { const data = new TextEncoder().encode(text); return { name, size: data.length, type: 'text/csv', data }; };
+        const state = { saved: null, listener: null };
+        window.__desktop = state;
+        window.__desktopFile = file;
+        window.qrSandbox = {
+          getConnection: async () => ({ baseUrl: location.origin, apiKey: '${c.api_key}', apiSecret: '${c.api_secret}', organizationUuid: '${c.organization_uuid}' }),
+          openImportFile: async () => file('picked.csv', 'location,name\\r\\n"1 Mitchell St, Darwin NT 0800",Picked site\\r\\n'),
+          saveFile: async (request) => { state.saved = { name: request.suggestedName, text: typeof request.data === 'string' ? request.data : new TextDecoder().decode(request.data) }; return { path: '/home/me/' + request.suggestedName }; },
+          revealInFolder: async () => {},
+          appVersion: async () => 'test',
+          onImportFile: (listener) => { state.listener = listener; return () => { state.listener = null; }; },
+        };
+      })();`,
+    });
+    await page.goto(`${server.url}/imports`);
+    await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Choose a file' }).click();
+    await page.getByText('picked.csv').waitFor();
+    await page.getByRole('table', { name: 'First rows of the file' }).getByText('Picked site').waitFor();
+
+    await page.evaluate(() => {
+      const w = window as unknown as { __desktop: { listener: ((f: unknown) => void) | null }; __desktopFile: (n: string, t: string) => unknown };
+      w.__desktop.listener?.(w.__desktopFile('menu.csv', 'location,name\r\n"1 Nowhere Road, Atlantis ZZ 00000",Menu lost\r\n'));
+    });
+    await page.getByText('menu.csv').waitFor();
+    await page.getByRole('table', { name: 'First rows of the file' }).getByText('Menu lost').waitFor();
+    await page.getByRole('radio', { name: /Sync/ }).check();
+    await page.getByRole('button', { name: 'Import now (sync)' }).click();
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Download error report' }).click();
+    await page.getByText(/^Saved \/home\/me\/qr-import-errors-.*\.csv\.$/).waitFor();
+    const saved = (await page.evaluate(() => (window as unknown as { __desktop: { saved: { name: string; text: string } | null } }).__desktop.saved)) ?? { name: '', text: '' };
+    assert.match(saved.name, /^qr-import-errors-.*\.csv$/);
+    assert.match(saved.text, /location,name,row_number,error/);
+    assert.match(saved.text, /Menu lost,2,"Address could not be located/);
+  });
+
   test('QR codes: create, edit with an address that cannot be located, delete', async () => {
     const page = await signedInPage('/qrcodes');
     await page.getByRole('button', { name: 'New QR code' }).click();
