@@ -86,7 +86,8 @@ export function ImportsPage() {
   }, [taskUuid]);
 
   const missing = preview?.columns.missing_required ?? [];
-  const blocked = !file || sending.running || missing.length > 0 || !canImport;
+  const previewFailed = Boolean(previewing.error);
+  const blocked = !file || sending.running || previewing.running || previewFailed || missing.length > 0 || !canImport;
   const sendLabel = sending.running ? 'Sending…' : mode === 'sync' ? 'Import now (sync)' : 'Start the import';
 
   return (
@@ -153,6 +154,7 @@ export function ImportsPage() {
             Import handler: <strong>default</strong> (the template&apos;s column names). This server has no saved column mappings, so there is nothing else to choose.
           </p>
           {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
+          {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
           <div className="form-actions">
             <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file)}>
               {sendLabel}
