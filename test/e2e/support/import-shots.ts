@@ -24,6 +24,10 @@ export async function importShots(page: Page, baseUrl: string, shot: (name: stri
   await page.getByRole('heading', { name: 'Import finished' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-result');
   await shot('state-imports-result-full', true);
+  await page.getByRole('link', { name: 'Task page' }).click();
+  await page.getByRole('heading', { name: 'Excluded rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.getByRole('button', { name: 'Import the fixed file' }).waitFor();
+  await shot('state-task-import-follow-up');
   await page.goto(`${baseUrl}/imports`);
   await choose(page, 'no-location.csv', 'name,suburb\r\nDepot,Darwin\r\n');
   await page.getByRole('alert').filter({ hasText: 'no location column' }).waitFor();

@@ -108,7 +108,7 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
     <section className="panel" aria-labelledby="import-result-title">
       <div className="panel-header">
         <h2 id="import-result-title">{running ? 'Importing…' : task.status === 'FAILED' ? 'The import failed' : 'Import finished'}</h2>
-        <div className="panel-actions">
+        <div className="panel-actions import-result-actions">
           <StatusBadge status={task.status} />
           <Link to={`/tasks/${task.uuid}`}>Task page</Link>
         </div>
