@@ -178,7 +178,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('table', { name: 'First rows of the file' }).getByText('Picked site').waitFor();
 
     await page.evaluate(() => {
-      const w = window as unknown as { __desktop: { listener: ((f: unknown) => void) | null }; __desktopFile: (n: string, t: string) => unknown };
+      const w = globalThis as unknown as { __desktop: { listener: ((f: unknown) => void) | null }; __desktopFile: (n: string, t: string) => unknown };
       w.__desktop.listener?.(w.__desktopFile('menu.csv', 'location,name\r\n"1 Nowhere Road, Atlantis ZZ 00000",Menu lost\r\n'));
     });
     await page.getByText('menu.csv').waitFor();
@@ -188,7 +188,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Download error report' }).click();
     await page.getByText(/^Saved \/home\/me\/qr-import-errors-.*\.csv\.$/).waitFor();
-    const saved = (await page.evaluate(() => (window as unknown as { __desktop: { saved: { name: string; text: string } | null } }).__desktop.saved)) ?? { name: '', text: '' };
+    const saved = (await page.evaluate(() => (globalThis as unknown as { __desktop: { saved: { name: string; text: string } | null } }).__desktop.saved)) ?? { name: '', text: '' };
     assert.match(saved.name, /^qr-import-errors-.*\.csv$/);
     assert.match(saved.text, /location,name,row_number,error/);
     assert.match(saved.text, /Menu lost,2,"Address could not be located/);
