@@ -12,6 +12,7 @@ import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
+import { registerImportRoutes } from './imports/routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
 import { registerQrCodeRoutes } from './qrcodes/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
@@ -39,6 +40,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerTaskRoutes(api, ctx);
   registerQrCodeRoutes(api, ctx);
   registerQrCodeImportRoutes(api, ctx);
+  registerImportRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);

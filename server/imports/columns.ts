@@ -6,8 +6,11 @@ export function normaliseHeader(name: string): string {
   return name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_\-]+/g, '');
 }
 
-/** For each header cell, the kind's column it fills (or null), checking required columns are present. */
-export function mapHeader(kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>, header: readonly string[]): (string | null)[] {
+/** For each header cell, the kind's column it fills (or null), and the required columns no cell fills. */
+export function matchHeader(
+  kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>,
+  header: readonly string[],
+): { mapping: (string | null)[]; missing: string[] } {
   const byKey = new Map<string, string>();
   for (const column of kind.columns) byKey.set(normaliseHeader(column), column);
   for (const [alias, column] of Object.entries(kind.aliases ?? {})) byKey.set(normaliseHeader(alias), column);
@@ -18,7 +21,12 @@ export function mapHeader(kind: Pick<ImportKind, 'columns' | 'aliases' | 'requir
     taken.add(column);
     return column;
   });
-  const missing = kind.requiredColumns.filter((column) => !taken.has(column));
+  return { mapping, missing: kind.requiredColumns.filter((column) => !taken.has(column)) };
+}
+
+/** For each header cell, the kind's column it fills (or null), checking required columns are present. */
+export function mapHeader(kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>, header: readonly string[]): (string | null)[] {
+  const { mapping, missing } = matchHeader(kind, header);
   if (missing.length > 0) {
     const found = header.map((h) => String(h ?? '').trim()).filter(Boolean);
     throw new ImportInputError(

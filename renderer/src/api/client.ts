@@ -1,20 +1,8 @@
 import type { ErrorBody, ErrorCode, FieldProblem } from './types.ts';
+import { type ApiRequest, authorizationHeader, type Credential, requestUrl } from './request.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-export type QueryValue = string | number | boolean | undefined | null;
-
-/** One API call, described fully enough to send it or to print it as a curl command. */
-export interface ApiRequest {
-  method: HttpMethod;
-  path: string;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-}
-
-export interface Credential {
-  apiKey: string;
-  apiSecret: string;
-}
+export { authorizationHeader, requestUrl };
+export type { ApiRequest, Credential, HttpMethod, MultipartForm, QueryValue } from './request.ts';
 
 /** An API call that did not succeed, with what the server said (DESIGN.md "Errors"). */
 export class ApiFailure extends Error {
@@ -43,23 +31,19 @@ export function setClientCredential(next: Credential | null): void {
   credential = next;
 }
 
+export function getClientCredential(): Credential | null {
+  return credential;
+}
+
+/** Tells the sign-in form that the server refused the credential (for requests sent without `send`). */
+export function onUnauthorizedFailure(failure: ApiFailure): void {
+  for (const listener of unauthorizedListeners) listener(failure);
+}
+
 /** Called when the server refuses the credential (401), so the sign-in form can come back. */
 export function onUnauthorized(listener: (failure: ApiFailure) => void): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
-}
-
-export function authorizationHeader(c: Credential): string {
-  return `Bearer ${c.apiKey}:${c.apiSecret}`;
-}
-
-export function requestUrl(request: ApiRequest, origin = ''): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
-  }
-  const search = params.toString();
-  return `${origin}${request.path}${search ? `?${search}` : ''}`;
 }
 
 function isErrorBody(value: unknown): value is ErrorBody {
@@ -68,7 +52,7 @@ function isErrorBody(value: unknown): value is ErrorBody {
   return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
 }
 
-async function failureFrom(response: Response, request: ApiRequest): Promise<ApiFailure> {
+export async function failureFrom(response: Response, request: ApiRequest): Promise<ApiFailure> {
   const retryAfter = Number(response.headers.get('retry-after'));
   const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
   let body: unknown = null;
@@ -115,7 +99,7 @@ export async function send(request: ApiRequest, init: { signal?: AbortSignal; ac
   }
   if (!response.ok) {
     const failure = await failureFrom(response, request);
-    if (failure.status === 401) for (const listener of unauthorizedListeners) listener(failure);
+    if (failure.status === 401) onUnauthorizedFailure(failure);
     throw failure;
   }
   return response;

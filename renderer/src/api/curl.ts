@@ -1,4 +1,4 @@
-import { type ApiRequest, type Credential, requestUrl } from './client.ts';
+import { type ApiRequest, type Credential, requestUrl } from './request.ts';
 
 export const MASKED_SECRET = '<api_secret>';
 
@@ -18,7 +18,10 @@ export function toCurl(request: ApiRequest, options: { origin: string; credentia
     const secret = options.revealSecret ? options.credential.apiSecret : MASKED_SECRET;
     parts.push(`-H ${shellQuote(`Authorization: Bearer ${options.credential.apiKey}:${secret}`)}`);
   }
-  if (request.body !== undefined) {
+  if (request.form) {
+    for (const [name, value] of Object.entries(request.form.fields)) parts.push(`-F ${shellQuote(`${name}=${value}`)}`);
+    parts.push(`-F ${shellQuote(`${request.form.fileField}=@${request.form.fileName}`)}`);
+  } else if (request.body !== undefined) {
     parts.push(`-H ${shellQuote('Content-Type: application/json')}`);
     parts.push(`--data ${shellQuote(JSON.stringify(request.body))}`);
   }

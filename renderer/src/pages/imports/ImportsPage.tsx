@@ -1,18 +1,177 @@
-import { NotInThisBuild } from '../placeholders/NotInThisBuild.tsx';
-import { Link } from '../../router.tsx';
+import './imports.css';
+import { useEffect, useRef, useState } from 'react';
+import type { UploadFile, UploadProgress } from '../../api/upload.ts';
+import { useApiAction } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
+import { FileDropZone } from './FilePicker.tsx';
+import {
+  IMPORT_KINDS,
+  type ImportKindName,
+  type ImportPreview,
+  importRequest,
+  type ProcessingMode,
+  previewFile,
+  previewRequest,
+  saveAttachment,
+  sendImport,
+  SYNC_ROW_CAP,
+} from './import-api.ts';
+import { ImportResult } from './ImportResult.tsx';
+import { PreviewPanel } from './PreviewPanel.tsx';
+
+function TemplateButton({ kind }: { kind: ImportKindName }) {
+  const info = IMPORT_KINDS[kind];
+  const template = useApiAction(() => saveAttachment({ method: 'GET', path: info.template }, info.templateName));
+  return (
+    <span className="template-download">
+      <button type="button" className="button button-small" onClick={() => void template.run()} disabled={template.running}>
+        Download the template
+      </button>
+      <ErrorNotice error={template.error} onDismiss={template.clearError} />
+    </span>
+  );
+}
 
 export function ImportsPage() {
+  const { session } = useSignedIn();
+  const org = session.organization_uuid;
+  const canImport = session.role !== 'viewer';
+  const [kind, setKind] = useState<ImportKindName>('qrcodes');
+  const [mode, setMode] = useState<ProcessingMode>('background');
+  const [file, setFile] = useState<UploadFile | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
+  const [taskUuid, setTaskUuid] = useState<string | null>(null);
+  const previewing = useApiAction(async (k: ImportKindName, f: UploadFile) => {
+    setPreview(null);
+    const answer = await previewFile(k, org, f);
+    setPreview(answer);
+    return answer;
+  });
+  const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile) => {
+    setTaskUuid(null);
+    setUploaded({ loaded: 0, total: f.blob.size });
+    try {
+      const uuid = await sendImport(k, org, m, f, setUploaded);
+      setTaskUuid(uuid);
+      return uuid;
+    } finally {
+      setUploaded(null);
+    }
+  });
+  const resultRef = useRef<HTMLDivElement>(null);
+
+  const choose = (next: UploadFile) => {
+    setFile(next);
+    setTaskUuid(null);
+    sending.clearError();
+    void previewing.run(kind, next);
+  };
+  const changeKind = (next: ImportKindName) => {
+    setKind(next);
+    if (file) void previewing.run(next, file);
+  };
+  const importFixed = (fixed: UploadFile) => {
+    setFile(fixed);
+    setPreview(null);
+    previewing.clearError();
+    void sending.run(kind, mode, fixed);
+  };
+  useEffect(() => {
+    if (taskUuid) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [taskUuid]);
+
+  const missing = preview?.columns.missing_required ?? [];
+  const previewFailed = Boolean(previewing.error);
+  const blocked = !file || sending.running || previewing.running || previewFailed || missing.length > 0 || !canImport;
+  const sendLabel = sending.running ? 'Sending…' : mode === 'sync' ? 'Import now (sync)' : 'Start the import';
+
   return (
-    <NotInThisBuild
-      title="Imports"
-      description="Import QR code addresses or appointment schedules from a CSV, Excel or JSON file, check the columns before sending, and fix excluded rows."
-      what="Importing"
-      api={['POST /api/qrcodes/bulk', 'POST /api/appointment_schedule/bulk']}
-      next={
-        <>
-          Imports that other clients start still appear under <Link to="/tasks">Tasks</Link>, with their progress and excluded rows.
-        </>
-      }
-    />
+    <>
+      <PageHeader
+        title="Imports"
+        description="Import QR code addresses or appointments from a CSV, Excel (.xlsx) or JSON file. The columns and first rows are checked before anything is sent."
+      />
+      {!canImport && <p className="notice notice-info">Your key is a viewer key: it can preview files but not import them. Ask an admin for an editor key.</p>}
+      <section className="panel" aria-labelledby="import-file-title">
+        <h2 id="import-file-title">1. What and which file</h2>
+        <fieldset className="fieldset">
+          <legend className="field-label">Import</legend>
+          <div className="radio-row">
+            {(Object.keys(IMPORT_KINDS) as ImportKindName[]).map((k) => (
+              <label key={k} className="checkbox">
+                <input type="radio" name="import-kind" value={k} checked={kind === k} onChange={() => changeKind(k)} />
+                {IMPORT_KINDS[k].label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <FileDropZone file={file} onFile={choose} />
+        <div className="toolbar">
+          <span className="muted">Not sure of the columns? Start from the template: the columns in order and one example row.</span>
+          <TemplateButton kind={kind} />
+        </div>
+      </section>
+
+      {file && (
+        <section className="panel" aria-labelledby="import-preview-title">
+          <h2 id="import-preview-title">2. Check before sending</h2>
+          {previewing.running && <p className="loading" role="status">Reading the first rows…</p>}
+          <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file)} />
+          {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} />} />}
+          <CurlDisclosure request={previewRequest(kind, org, file.name)} label="Show curl for the preview" />
+        </section>
+      )}
+
+      {file && (
+        <section className="panel" aria-labelledby="import-send-title">
+          <h2 id="import-send-title">3. Send</h2>
+          <fieldset className="fieldset">
+            <legend className="field-label">Processing</legend>
+            <div className="radio-stack">
+              <label className="checkbox">
+                <input type="radio" name="processing-mode" value="background" checked={mode === 'background'} onChange={() => setMode('background')} />
+                <span>
+                  <strong>Background</strong> <span className="field-hint">— any size; the server answers at once and the progress shows here live.</span>
+                </span>
+              </label>
+              <label className="checkbox">
+                <input type="radio" name="processing-mode" value="sync" checked={mode === 'sync'} onChange={() => setMode('sync')} />
+                <span>
+                  <strong>Sync</strong>{' '}
+                  <span className="field-hint">
+                    — the server answers with the results when the import is done; at most {SYNC_ROW_CAP.toLocaleString()} rows (a bigger file is refused: use background).
+                  </span>
+                </span>
+              </label>
+            </div>
+          </fieldset>
+          <p className="field-hint">
+            Import handler: <strong>default</strong> (the template&apos;s column names). This server has no saved column mappings, so there is nothing else to choose.
+          </p>
+          {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
+          {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
+          <div className="form-actions">
+            <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file)}>
+              {sendLabel}
+            </button>
+          </div>
+          {uploaded && uploaded.total > 0 && (
+            <div role="status" aria-label="Upload">
+              <ProgressBar value={(uploaded.loaded / uploaded.total) * 100} label="Upload progress" />
+              {mode === 'sync' && uploaded.loaded >= uploaded.total && <p className="muted">Uploaded; the server is importing the rows…</p>}
+            </div>
+          )}
+          <ErrorNotice error={sending.error} onDismiss={sending.clearError} />
+          <CurlDisclosure request={importRequest(kind, org, mode, file.name)} label="Show curl for the import" />
+        </section>
+      )}
+
+      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv')} />}</div>
+    </>
   );
 }

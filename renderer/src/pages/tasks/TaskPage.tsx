@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
-import { type ApiRequest, download } from '../../api/client.ts';
+import type { ApiRequest } from '../../api/client.ts';
+import type { UploadFile } from '../../api/upload.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
@@ -9,9 +10,11 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
-import { Link } from '../../router.tsx';
+import { Link, navigate } from '../../router.tsx';
+import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
+import { importRequest, sendImport, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
-import { errorReportPath, excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
+import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -60,7 +63,12 @@ export function TaskPage({ uuid }: { uuid: string }) {
   }, [liveOpen, running, reload]);
 
   const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
-  const report = useApiAction((t: BackgroundTask) => download({ method: 'GET', path: errorReportPath(t) }, `errors-${t.uuid}.csv`));
+  const importKind = task ? taskImportKind(task) : null;
+  const fix = useApiAction(async (file: UploadFile) => {
+    if (!task || !importKind) return;
+    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined);
+    navigate(`/tasks/${next}`);
+  });
   const back = <Link to="/tasks">← All tasks</Link>;
 
   if (!task) {
@@ -115,16 +123,13 @@ export function TaskPage({ uuid }: { uuid: string }) {
       <section className="panel" aria-labelledby="excluded-title">
         <div className="panel-header">
           <h2 id="excluded-title">Excluded rows</h2>
-          {total > 0 && (
-            <div className="panel-actions">
-              <button type="button" className="button" onClick={() => void report.run(task)} disabled={report.running}>
-                {report.running ? 'Downloading…' : 'Download error report'}
-              </button>
-            </div>
-          )}
         </div>
-        <ErrorNotice error={report.error} onDismiss={report.clearError} />
-        {total > 0 && <CurlDisclosure request={{ method: 'GET', path: errorReportPath(task) }} download label="Show curl for the error report" />}
+        {total > 0 && task.status !== 'PENDING' && task.status !== 'PROCESSING' && (
+          <>
+            <ExcludedRowsActions task={task} {...(importKind === 'qrcodes' ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv') } : {})} />
+            <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
+          </>
+        )}
         {rows.length === 0 ? (
           task.results === null ? (
             <p className="muted">Rows the import rejects are listed here with the reason.</p>

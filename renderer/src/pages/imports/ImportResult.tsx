@@ -1,0 +1,154 @@
+import './imports.css';
+import { useEffect, useMemo, useState } from 'react';
+import type { ApiRequest } from '../../api/client.ts';
+import type { BackgroundTask } from '../../api/types.ts';
+import type { UploadFile } from '../../api/upload.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ProgressBar } from '../../components/ProgressBar.tsx';
+import { SelectField } from '../../components/SelectField.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
+import { Link } from '../../router.tsx';
+import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
+import { excludedRows, excludedTotal, isRunning, resultCounts } from '../tasks/task-format.ts';
+import { PickFileButton } from './FilePicker.tsx';
+import { errorReportRequest, saveAttachment } from './import-api.ts';
+
+const POLL_WITHOUT_LIVE_MS = 2_000;
+
+/** A task that follows live events, polling only while the live stream is down. */
+export function useFollowedTask(uuid: string) {
+  const request: ApiRequest = { method: 'GET', path: `/api/background-tasks/uuid/${encodeURIComponent(uuid)}` };
+  const query = useApiQuery<BackgroundTask>(request);
+  const { setData, reload } = query;
+  const apply = (update: BackgroundTask) => {
+    if (update.uuid === uuid) setData((current) => (current ? { ...current, ...update } : current));
+  };
+  useLiveEvent('task.progress', apply);
+  useLiveEvent('task.finished', (update) => {
+    apply(update);
+    // The finished event may carry only the status: the results come with the task itself.
+    if (update.uuid === uuid) reload();
+  });
+  useRefetchOnReconnect(reload);
+  const liveOpen = useLiveStore((s) => s.status === 'open');
+  const running = query.data ? isRunning(query.data) : true;
+  useEffect(() => {
+    if (liveOpen || !running) return;
+    const timer = setInterval(reload, POLL_WITHOUT_LIVE_MS);
+    return () => clearInterval(timer);
+  }, [liveOpen, running, reload]);
+  return { ...query, request };
+}
+
+/** The error report download (CSV or XLSX) and "Import the fixed file", for an import with excluded rows. */
+export function ExcludedRowsActions({
+  task,
+  onFixedFile,
+  fixing,
+  fixRequest,
+}: {
+  task: BackgroundTask;
+  onFixedFile?: (file: UploadFile) => void;
+  fixing?: boolean;
+  /** How the fixed file is sent, for its curl command. */
+  fixRequest?: ApiRequest;
+}) {
+  const [format, setFormat] = useState<'csv' | 'xlsx'>(() => (/\.xlsx$/i.test(String(task.metadata?.filename ?? '')) ? 'xlsx' : 'csv'));
+  const report = useApiAction(() => saveAttachment(errorReportRequest(task, format), `errors-${task.uuid}.${format}`));
+  const [saved, setSaved] = useState<string | null>(null);
+  return (
+    <div className="excluded-actions">
+      <div className="toolbar">
+        <SelectField label="Report format" value={format} onChange={(v) => setFormat(v === 'xlsx' ? 'xlsx' : 'csv')}>
+          <option value="csv">CSV</option>
+          <option value="xlsx">Excel (.xlsx)</option>
+        </SelectField>
+        <button
+          type="button"
+          className="button"
+          disabled={report.running}
+          onClick={() => void report.run().then((name) => setSaved(name ?? null))}
+        >
+          {report.running ? 'Downloading…' : 'Download error report'}
+        </button>
+        {onFixedFile && <PickFileButton label={fixing ? 'Importing the fixed file…' : 'Import the fixed file'} onFile={onFixedFile} disabled={fixing} className="button button-primary" />}
+      </div>
+      {saved && <p className="muted" role="status">Saved {saved}.</p>}
+      <ErrorNotice error={report.error} onDismiss={report.clearError} />
+      <p className="field-hint">
+        The error report has every excluded row with its columns, <code>row_number</code> and <code>error</code>. Fix the rows in it, save it, and import it as it is with
+        “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code> columns, and rows already imported are matched, not duplicated.
+      </p>
+      <CurlDisclosure request={errorReportRequest(task, format)} download label="Show curl for the error report" />
+      {onFixedFile && fixRequest && <CurlDisclosure request={fixRequest} label="Show curl for importing the fixed file" />}
+    </div>
+  );
+}
+
+/** Progress of an import task, then its counts and excluded rows. */
+export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: string; onFixedFile?: (file: UploadFile) => void; fixing?: boolean; fixRequest?: ApiRequest }) {
+  const query = useFollowedTask(uuid);
+  const task = query.data;
+  const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
+  if (!task) {
+    return (
+      <section className="panel" aria-label="Import result">
+        {query.loading && <p className="loading" role="status">Loading the import task…</p>}
+        <ErrorNotice error={query.error} onRetry={query.reload} />
+      </section>
+    );
+  }
+  const running = isRunning(task);
+  const counts = resultCounts(task);
+  const total = excludedTotal(task, rows.length);
+  return (
+    <section className="panel" aria-labelledby="import-result-title">
+      <div className="panel-header">
+        <h2 id="import-result-title">{running ? 'Importing…' : task.status === 'FAILED' ? 'The import failed' : 'Import finished'}</h2>
+        <div className="panel-actions import-result-actions">
+          <StatusBadge status={task.status} />
+          <Link to={`/tasks/${task.uuid}`}>Task page</Link>
+        </div>
+      </div>
+      <ProgressBar value={task.progress} label="Import progress" />
+      {running && <p className="muted">The import runs on the server: you can leave this page and find it under Tasks.</p>}
+      <ErrorNotice error={query.error} onRetry={query.reload} />
+      {task.status === 'FAILED' && (
+        <div className="notice notice-error" role="alert">
+          <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+        </div>
+      )}
+      {counts.length > 0 && (
+        <ul className="stats" aria-label="Import counts">
+          {counts.map((c) => (
+            <li key={c.key} className="stat">
+              <span className="stat-value">{c.value.toLocaleString()}</span>
+              <span className="stat-label">{c.label}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {task.status === 'COMPLETED' && (
+        <>
+          <h3>Excluded rows</h3>
+          {total === 0 ? (
+            <p className="muted">No row was excluded: every row was imported.</p>
+          ) : (
+            <>
+              {total > rows.length && (
+                <p className="notice notice-info">
+                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of them.
+                </p>
+              )}
+              <ExcludedRowsTable rows={rows} />
+              <ExcludedRowsActions task={task} {...(onFixedFile ? { onFixedFile } : {})} {...(fixing !== undefined ? { fixing } : {})} {...(fixRequest ? { fixRequest } : {})} />
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import type { ReactNode } from 'react';
+import { cellText } from '../tasks/task-format.ts';
+import type { ImportPreview } from './import-api.ts';
+
+function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; templateLink: ReactNode }) {
+  const byColumn = new Map(preview.columns.matched.map((m) => [m.column, m.header]));
+  const missing = preview.columns.missing_required;
+  return (
+    <div className="preview-columns">
+      <h3>Columns</h3>
+      {missing.length > 0 && (
+        <div className="notice notice-error" role="alert">
+          <div className="notice-body">
+            <p>
+              <strong>
+                The file has no {missing.join(', ')} column{missing.length > 1 ? 's' : ''}, so the import would be refused.
+              </strong>{' '}
+              Add {missing.length > 1 ? 'these columns' : 'this column'} to the header row (its first row), or rename the column that holds {missing.length > 1 ? 'them' : 'it'}. The
+              template shows every column the importer reads:
+            </p>
+            {templateLink}
+          </div>
+        </div>
+      )}
+      <div className="table-scroll">
+        <table className="table table-compact" aria-label="Expected columns and the file's columns">
+          <thead>
+            <tr>
+              <th scope="col">Expected column</th>
+              <th scope="col">Column in the file</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.expected_columns.map((column) => {
+              const header = byColumn.get(column);
+              const required = preview.required_columns.includes(column);
+              return (
+                <tr key={column} className={!header && required ? 'row-problem' : undefined}>
+                  <th scope="row">
+                    <code>{column}</code>
+                    {required && <span className="required-mark"> required</span>}
+                  </th>
+                  <td>{header ? <code>{header}</code> : required && preview.format !== 'json' ? <span className="field-problem">Missing</span> : <span className="muted">not in the file</span>}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {preview.columns.unknown.length > 0 && (
+        <p className="muted">
+          Ignored (not a column the importer reads): {preview.columns.unknown.map((h, i) => <span key={h}>{i > 0 ? ', ' : ''}<code>{h || '(empty)'}</code></span>)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function FirstRows({ preview }: { preview: ImportPreview }) {
+  const failing = preview.rows.filter((r) => r.problems.length > 0).length;
+  return (
+    <div className="preview-rows">
+      <h3>First rows</h3>
+      {preview.rows.length === 0 ? (
+        <p className="muted">The file has no data rows after its header.</p>
+      ) : (
+        <>
+          <p className={failing > 0 ? 'field-problem' : 'muted'} role="status">
+            {failing > 0
+              ? `${failing} of the first ${preview.rows.length} rows will certainly be excluded (marked below). They can be fixed after the import from the error report.`
+              : `${preview.rows.length === 1 ? 'The first row passes' : `The first ${preview.rows.length} rows pass`} the checks. Addresses are located during the import, so a row can still be excluded if its address cannot be found.`}
+          </p>
+          <div className="table-scroll preview-table">
+            <table className="table table-compact" aria-label="First rows of the file">
+              <thead>
+                <tr>
+                  <th scope="col">Row</th>
+                  <th scope="col">Check</th>
+                  {preview.headers.map((h, i) => (
+                    <th scope="col" key={`${h}:${i}`}>
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((row) => (
+                  <tr key={row.index} className={row.problems.length > 0 ? 'row-problem' : undefined}>
+                    <td>{row.row_number}</td>
+                    <td className="preview-check">{row.problems.length > 0 ? <span className="field-problem">Will fail: {row.problems.join('; ')}</span> : <span className="ok-mark">OK</span>}</td>
+                    {preview.headers.map((h, i) => (
+                      <td key={`${h}:${i}`} className="truncate" title={cellText(row.values[h])}>
+                        {cellText(row.values[h])}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {preview.more_rows && <p className="muted">The file has more rows; the preview shows the first {preview.rows.length}.</p>}
+        </>
+      )}
+    </div>
+  );
+}
+
+export function PreviewPanel({ preview, templateLink }: { preview: ImportPreview; templateLink: ReactNode }) {
+  return (
+    <div className="preview">
+      <p className="muted">
+        Read as <strong>{preview.format.toUpperCase()}</strong>. {preview.columns.matched.length} of its {preview.headers.length} columns are used.
+      </p>
+      <ColumnMatches preview={preview} templateLink={templateLink} />
+      <FirstRows preview={preview} />
+    </div>
+  );
+}

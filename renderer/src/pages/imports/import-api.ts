@@ -1,0 +1,96 @@
+import type { ImportPreview } from '../../../../server/imports/schemas.ts';
+import type { PickedFile } from '../../../../preload/api.ts';
+import { type ApiRequest, download, send } from '../../api/client.ts';
+import type { BackgroundTask } from '../../api/types.ts';
+import { upload, type UploadFile, type UploadProgress } from '../../api/upload.ts';
+import { desktopBridge } from '../../desktop/bridge.ts';
+import { errorReportPath } from '../tasks/task-format.ts';
+
+export type { ImportPreview };
+export type ImportKindName = 'qrcodes' | 'appointments';
+export type ProcessingMode = 'background' | 'sync';
+
+export interface ImportKindInfo {
+  label: string;
+  /** Where files of this kind are imported (multipart). */
+  path: string;
+  template: string;
+  templateName: string;
+}
+
+export const IMPORT_KINDS: Record<ImportKindName, ImportKindInfo> = {
+  qrcodes: { label: 'QR code addresses', path: '/api/qrcodes/bulk', template: '/api/qrcodes/bulk/template', templateName: 'qr-code-import-template.csv' },
+  appointments: {
+    label: 'Appointments',
+    path: '/api/appointment_schedule/bulk',
+    template: '/api/appointment_schedule/bulk/template',
+    templateName: 'appointment-import-template.csv',
+  },
+};
+
+/** The sync answer's row cap (DESIGN.md "Imports"; the server's default). */
+export const SYNC_ROW_CAP = 10_000;
+
+/** CSV previews send only the start of a big file: the server reads just the first rows anyway. */
+const PREVIEW_SLICE_BYTES = 1 << 20;
+
+export function previewRequest(kind: ImportKindName, organizationUuid: string, fileName: string): ApiRequest {
+  return { method: 'POST', path: '/api/imports/preview', form: { fields: { kind, organization_uuid: organizationUuid }, fileField: 'file', fileName } };
+}
+
+export function importRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string): ApiRequest {
+  return { method: 'POST', path: IMPORT_KINDS[kind].path, form: { fields: { organization_uuid: organizationUuid, processing_mode: mode }, fileField: 'file', fileName } };
+}
+
+export async function previewFile(kind: ImportKindName, organizationUuid: string, file: UploadFile): Promise<ImportPreview> {
+  const isCsv = /\.(csv|txt|tsv)$/i.test(file.name);
+  const blob = isCsv && file.blob.size > PREVIEW_SLICE_BYTES ? file.blob.slice(0, PREVIEW_SLICE_BYTES) : file.blob;
+  const answer = await upload<ImportPreview>(previewRequest(kind, organizationUuid, file.name), { name: file.name, blob });
+  return answer.body;
+}
+
+/** Sends the file; resolves to the import's task uuid (sync answers carry it in X-Background-Task-Uuid). */
+export async function sendImport(
+  kind: ImportKindName,
+  organizationUuid: string,
+  mode: ProcessingMode,
+  file: UploadFile,
+  onProgress: (progress: UploadProgress) => void,
+): Promise<string> {
+  const answer = await upload<{ background_task_uuid?: string }>(importRequest(kind, organizationUuid, mode, file.name), file, { onProgress });
+  const uuid = answer.body.background_task_uuid ?? answer.headers.get('x-background-task-uuid');
+  if (!uuid) throw new Error('The server accepted the import but did not say which task it is.');
+  return uuid;
+}
+
+export function fromPickedFile(picked: PickedFile): UploadFile {
+  return { name: picked.name, blob: new Blob([picked.data as Uint8Array<ArrayBuffer>], { type: picked.type }) };
+}
+
+/** Saves an attachment: the desktop app's save dialog when it is there, the browser's download otherwise. */
+export async function saveAttachment(request: ApiRequest, fallbackName: string): Promise<string | null> {
+  const bridge = desktopBridge();
+  if (!bridge) return download(request, fallbackName);
+  const response = await send(request, { accept: '*/*' });
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? fallbackName;
+  const saved = await bridge.saveFile({ suggestedName: decodeURIComponent(name), data: new Uint8Array(await response.arrayBuffer()) });
+  return saved?.path ?? null;
+}
+
+export function errorReportRequest(task: BackgroundTask, format: 'csv' | 'xlsx'): ApiRequest {
+  return { method: 'GET', path: errorReportPath(task), query: { format } };
+}
+
+/** The import kind a task belongs to, for re-importing its fixed error report. */
+export function taskImportKind(task: BackgroundTask): ImportKindName | null {
+  if (task.task_type === 'QR_IMPORT' || task.task_type === 'IMPORT') return 'qrcodes';
+  if (task.task_type === 'APPOINTMENT_IMPORT') return 'appointments';
+  return null;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

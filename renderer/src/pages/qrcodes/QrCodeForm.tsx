@@ -1,0 +1,120 @@
+import { type FormEvent, useId, useState } from 'react';
+import type { CreateQrCode, QrCode, UpdateQrCode } from '../../../../server/qrcodes/schemas.ts';
+import { type ApiRequest, call } from '../../api/client.ts';
+import { describeError } from '../../api/describe-error.ts';
+import { useApiAction } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+
+const FIELDS = [
+  { key: 'location', label: 'Address (location)', hint: 'Full address, e.g. 1 Mitchell St, Darwin NT 0800. It is located to a latitude, longitude and time zone.', wide: true },
+  { key: 'name', label: 'Name', hint: 'Defaults to the address.' },
+  { key: 'type', label: 'Type', hint: 'A word such as SITE (the default).' },
+  { key: 'external_reference_id', label: 'External reference', hint: 'Your own id; unique in the organization.' },
+  { key: 'qr_code_name', label: 'QR code name', hint: '' },
+  { key: 'label', label: 'Label', hint: '' },
+] as const;
+type FieldKey = (typeof FIELDS)[number]['key'];
+type Values = Record<FieldKey, string>;
+
+const NULLABLE: FieldKey[] = ['external_reference_id', 'qr_code_name', 'label'];
+
+function initialValues(qr: QrCode | null): Values {
+  return {
+    location: qr?.location ?? '',
+    name: qr?.name ?? '',
+    type: qr?.type ?? '',
+    external_reference_id: qr?.external_reference_id ?? '',
+    qr_code_name: qr?.qr_code_name ?? '',
+    label: qr?.label ?? '',
+  };
+}
+
+function createBody(values: Values, organizationUuid: string): CreateQrCode {
+  const body: CreateQrCode = { organization_uuid: organizationUuid, location: values.location.trim() };
+  for (const { key } of FIELDS) {
+    const value = values[key].trim();
+    if (key !== 'location' && value !== '') body[key] = value;
+  }
+  return body;
+}
+
+/** Only the changed fields: cleared optional ones become null, so the server clears them. */
+function updateBody(values: Values, qr: QrCode): UpdateQrCode {
+  const before = initialValues(qr);
+  const body: UpdateQrCode = {};
+  for (const { key } of FIELDS) {
+    const value = values[key].trim();
+    if (value === before[key].trim()) continue;
+    if (value === '' && NULLABLE.includes(key)) (body as Record<string, string | null>)[key] = null;
+    else body[key] = value;
+  }
+  return body;
+}
+
+/** Create (qr null) or edit a QR code address; the server's field problems show under their fields. */
+export function QrCodeForm({ qr, organizationUuid, onSaved, onCancel }: { qr: QrCode | null; organizationUuid: string; onSaved(qr: QrCode): void; onCancel(): void }) {
+  const id = useId();
+  const [values, setValues] = useState<Values>(() => initialValues(qr));
+  const request: ApiRequest = qr
+    ? { method: 'PATCH', path: `/api/qrcodes/uuid/${encodeURIComponent(qr.uuid)}`, body: updateBody(values, qr) }
+    : { method: 'POST', path: '/api/qrcodes', body: createBody(values, organizationUuid) };
+  const save = useApiAction(async (r: ApiRequest) => onSaved(await call<QrCode>(r)));
+  const problems = save.error ? describeError(save.error).fields : [];
+  const problemOf = (key: FieldKey) => problems.find((p) => p.field === key.replace(/_/g, ' '))?.message;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save.run(request);
+  };
+  const title = qr ? `Edit ${qr.name}` : 'New QR code';
+  return (
+    <form className="panel" aria-label={title} onSubmit={submit} noValidate>
+      <h2>{title}</h2>
+      <div className="qr-form-grid">
+        {FIELDS.map((field) => {
+          const problem = problemOf(field.key);
+          const inputId = `${id}-${field.key}`;
+          const describedBy = [problem ? `${inputId}-problem` : '', field.hint ? `${inputId}-hint` : ''].filter(Boolean).join(' ');
+          return (
+            <div key={field.key} className={`field${'wide' in field ? ' field-wide' : ''}`}>
+              <label className="field-label" htmlFor={inputId}>
+                {field.label}
+              </label>
+              <input
+                id={inputId}
+                value={values[field.key]}
+                onChange={(e) => {
+                  const value = e.target.value;
+                  setValues((v) => ({ ...v, [field.key]: value }));
+                }}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={describedBy || undefined}
+                required={field.key === 'location'}
+              />
+              {problem && (
+                <span id={`${inputId}-problem`} className="field-problem">
+                  {problem}
+                </span>
+              )}
+              {field.hint && (
+                <span id={`${inputId}-hint`} className="field-hint">
+                  {field.hint}
+                </span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={FIELDS.map((f) => f.key.replace(/_/g, ' '))} />
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={save.running}>
+          {save.running ? 'Saving…' : qr ? 'Save changes' : 'Create QR code'}
+        </button>
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <CurlDisclosure request={request} />
+    </form>
+  );
+}

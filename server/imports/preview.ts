@@ -1,0 +1,107 @@
+import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from './columns.ts';
+import type { ImportKind } from './kind.ts';
+import { rowChecker } from './row-check.ts';
+import type { ImportPreview, ImportPreviewRow } from './schemas.ts';
+import type { ImportFormat } from './sniff.ts';
+import { openSource } from './sources/open.ts';
+
+export const PREVIEW_ROWS = 20;
+
+/** Thrown from the row handler once enough rows are read: it stops the stream. */
+class EnoughRows extends Error {}
+
+function plain(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The first rows of an uploaded file as the importer reads them: the same source, header
+ * matching and row checks (organization, the kind's schema), without writing anything.
+ * Reading stops after PREVIEW_ROWS + 1 data rows, however big the file is.
+ */
+export async function previewImport(input: {
+  file: string;
+  format: ImportFormat;
+  kind: ImportKind;
+  organizationUuid: string;
+  options?: Record<string, unknown>;
+}): Promise<ImportPreview> {
+  const { kind, format } = input;
+  const columns = withColumnAliases(kind, input.options ?? {});
+  const json = format === 'json';
+  const checker = rowChecker(kind, columns, { json, organizationUuid: input.organizationUuid });
+  let headers: string[] = [];
+  let missing: string[] = [];
+  let mapping: (string | null)[] = [];
+  const raw: { index: number; row: unknown }[] = [];
+  let more = false;
+
+  try {
+    await openSource(input.file, format).read({
+      onHeader(cells) {
+        headers = cells.map((c) => String(c ?? ''));
+        ({ mapping, missing } = matchHeader(columns, headers));
+        checker.setMapping(mapping);
+      },
+      onRows(rows, firstIndex) {
+        for (let i = 0; i < rows.length; i++) {
+          const row = rows[i];
+          if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
+          if (raw.length === PREVIEW_ROWS) {
+            more = true;
+            throw new EnoughRows();
+          }
+          raw.push({ index: firstIndex + i, row });
+        }
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof EnoughRows)) throw error;
+  }
+
+  if (json) {
+    const keys = new Set<string>();
+    for (const { row } of raw) if (isPlainObject(row)) for (const key of Object.keys(row)) keys.add(key);
+    headers = [...keys];
+    mapping = matchHeader(columns, headers).mapping;
+  }
+
+  const rows: ImportPreviewRow[] = raw.map(({ index, row }) => {
+    const values: Record<string, unknown> = {};
+    if (json) {
+      if (isPlainObject(row)) for (const [key, value] of Object.entries(row)) values[key] = value;
+    } else if (Array.isArray(row)) {
+      headers.forEach((header, i) => {
+        values[header] = plain(row[i]) ?? null;
+      });
+    }
+    const checked = checker.check(index, row);
+    const problems = checked && 'error' in checked ? [checked.error] : [];
+    return { index, row_number: index + (json ? 1 : 2), values, problems };
+  });
+
+  const matched = headers.flatMap((header, i) => {
+    const column = mapping[i];
+    return column ? [{ header, column }] : [];
+  });
+  const unknown = headers.filter((header, i) => !mapping[i] && normaliseHeader(header) !== '');
+  return {
+    format,
+    headers,
+    columns: {
+      matched,
+      // A JSON array has no header: the engine checks required fields row by row instead.
+      missing_required: json ? [] : missing,
+      unknown,
+    },
+    expected_columns: [...kind.columns],
+    required_columns: [...kind.requiredColumns],
+    rows,
+    total_rows_read: raw.length + (more ? 1 : 0),
+    more_rows: more,
+  };
+}

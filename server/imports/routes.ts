@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { requireOrganization } from '../auth/principal.ts';
+import type { AppContext } from '../context.ts';
+import type { Api } from '../http/api.ts';
+import { ApiError } from '../http/errors.ts';
+import { QR_CODE_IMPORT_KIND } from '../qrcodes/import-kind.ts';
+import { ImportInputError } from './errors.ts';
+import { loadKind } from './load-kind.ts';
+import { previewImport, PREVIEW_ROWS } from './preview.ts';
+import { importPreviewKinds, importPreviewSchema } from './schemas.ts';
+import { sniffFormat } from './sniff.ts';
+import { receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
+
+/** The import kinds this build has, by the preview's `kind` field. Appointments are merged separately. */
+const KINDS: Record<string, string> = { qrcodes: QR_CODE_IMPORT_KIND };
+
+const field = (name: string, message: string) => new ApiError('VALIDATION_ERROR', message, [{ path: name, message }]);
+
+export function registerImportRoutes(api: Api, ctx: AppContext): void {
+  const settings = ctx.imports.settings;
+  api.route(
+    {
+      method: 'post',
+      path: '/api/imports/preview',
+      tag: 'Imports',
+      // It writes nothing, so a viewer key may check a file too.
+      role: 'viewer',
+      summary: `Preview an import file: the detected columns matched to the expected ones and the first ${PREVIEW_ROWS} rows, each with the problems that will certainly exclude it.`,
+      description:
+        'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier. ' +
+        'Uses the importer\'s own parsers, header matching and row checks; reads only the first rows; writes nothing. ' +
+        'Addresses are not located here, so a row can still be excluded later because its address cannot be found.',
+      bodyKind: 'custom',
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file', 'kind', 'organization_uuid'],
+              properties: {
+                file: { type: 'string', format: 'binary' },
+                kind: { type: 'string', enum: [...importPreviewKinds] },
+                organization_uuid: { type: 'string' },
+                org_identifier: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+      response: importPreviewSchema,
+      errors: [413, 415],
+    },
+    async ({ req, res, principal }) => {
+      if (!req.is('multipart/form-data')) {
+        req.resume();
+        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the file to preview as multipart/form-data with a "file" field, a "kind" and an "organization_uuid".');
+      }
+      let file: ReceivedFile | null = null;
+      try {
+        const received = await receiveMultipart(req, res, settings);
+        file = received.file;
+        const { fields } = received;
+        const kindName = fields.kind?.trim() ?? '';
+        if (!kindName) throw field('kind', 'kind is required: qrcodes or appointments.');
+        if (!(importPreviewKinds as readonly string[]).includes(kindName)) throw field('kind', `kind must be qrcodes or appointments (got "${kindName}").`);
+        const kindModule = KINDS[kindName];
+        if (!kindModule) throw field('kind', `Importing ${kindName} is not available in this build of the server, so it cannot be previewed.`);
+        const org = fields.organization_uuid?.trim();
+        if (!org) throw field('organization_uuid', 'organization_uuid is required: send it as a form field next to the file.');
+        requireOrganization(principal, org);
+        const handler = fields.org_identifier?.trim();
+        if (handler && handler !== 'default') {
+          throw field('org_identifier', `Import handler "${handler}" does not exist: this build has only the default handler (the template's column names).`);
+        }
+        if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');
+        const absolute = path.join(settings.dataDir, file.uploadFile);
+        return await previewImport({ file: absolute, format: sniffFormat(absolute), kind: await loadKind(kindModule), organizationUuid: org });
+      } catch (error) {
+        if (error instanceof ImportInputError) throw field('file', error.message);
+        throw error;
+      } finally {
+        removeUpload(settings, file);
+      }
+    },
+  );
+}

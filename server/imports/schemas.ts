@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const importPreviewKinds = ['qrcodes', 'appointments'] as const;
+
+export const importPreviewRowSchema = z.object({
+  index: z.number().int().describe('0-based data-row index, as in excluded rows'),
+  row_number: z.number().int().describe('The row in the file: index + 2 with a header row, index + 1 for JSON'),
+  values: z.record(z.string(), z.unknown()).describe('The cells keyed by the file\'s own header (JSON: the element\'s keys)'),
+  problems: z.array(z.string()).describe('Why the import will certainly exclude this row (empty when it passes the row checks)'),
+});
+
+/** What POST /api/imports/preview answers: the file as the importer will read it, from its first rows. */
+export const importPreviewSchema = z
+  .object({
+    format: z.enum(['csv', 'xlsx', 'json']),
+    headers: z.array(z.string()).describe('The header row (JSON: the keys of the first elements)'),
+    columns: z.object({
+      matched: z.array(z.object({ header: z.string(), column: z.string() })),
+      missing_required: z.array(z.string()).describe('Required columns no header fills: the import would be refused (400)'),
+      unknown: z.array(z.string()).describe('Headers the import ignores'),
+    }),
+    expected_columns: z.array(z.string()).describe('Every column the kind reads, in template order'),
+    required_columns: z.array(z.string()),
+    rows: z.array(importPreviewRowSchema).describe('The first data rows (at most 20; blank rows skipped)'),
+    total_rows_read: z.number().int().describe('Data rows read for the preview (reading stops after the first rows)'),
+    more_rows: z.boolean().describe('True when the file has more data rows than the preview shows'),
+  })
+  .meta({ id: 'ImportPreview' });
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+export type ImportPreviewRow = z.infer<typeof importPreviewRowSchema>;
