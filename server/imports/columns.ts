@@ -1,3 +1,4 @@
+import { restoreNeutralised } from './formula.ts';
 import { ImportInputError } from './errors.ts';
 import type { ImportKind, RawRecord } from './kind.ts';
 
@@ -39,11 +40,12 @@ export function mapHeader(kind: Pick<ImportKind, 'columns' | 'aliases' | 'requir
 }
 
 /** A file row as a record of the kind's columns. */
+/** A file row as a record of the kind's columns; cells our reports neutralised read as typed. */
 export function recordFromCells(mapping: readonly (string | null)[], cells: readonly unknown[]): RawRecord {
   const record: RawRecord = {};
   for (let i = 0; i < mapping.length; i++) {
     const column = mapping[i];
-    if (column) record[column] = cells[i];
+    if (column) record[column] = restoreNeutralised(cells[i]);
   }
   return record;
 }

@@ -3,16 +3,13 @@ import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import Papa from 'papaparse';
 import type { Database } from '../db/schema.ts';
+import { neutraliseFormula } from './formula.ts';
 import { excludedRowsPage } from './job-store.ts';
 
 export type ReportFormat = 'csv' | 'xlsx';
 
 const PAGE = 1000;
 
-/** A CSV cell a spreadsheet would run as a formula gets a leading apostrophe. */
-export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 function text(value: unknown): string {
   if (value === null || value === undefined) return '';
