@@ -1,0 +1,46 @@
+/**
+ * Imports one file into an in-process server (real worker thread, real database) and prints
+ * the seconds from POST to COMPLETED. For profiling the import path:
+ *
+ *   node --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile-import.ts [rows] [csv|xlsx]
+ *
+ * writes one .cpuprofile per thread (the worker's is the import); bench/profile-summary.ts reads it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer } from '../server/server.ts';
+import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
+import { BENCH_GEOCODER_MODULE, OUT, round } from './support.ts';
+
+const rows = Number(process.argv[2] ?? 200_000);
+fs.mkdirSync(OUT, { recursive: true });
+const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.csv`);
+if (!fs.existsSync(file)) writeQrBenchCsv(file, rows);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-profile-'));
+const server = await startServer({ dataDir, port: 0, logLevel: 'warn', imports: { geocoderModule: BENCH_GEOCODER_MODULE, workers: 1 } });
+try {
+  const credentials = server.credentials;
+  if (!credentials) throw new Error('no demo credentials');
+  const auth = `Bearer ${credentials.api_key}:${credentials.api_secret}`;
+  const started = performance.now();
+  const form = new FormData();
+  form.set('organization_uuid', credentials.organization_uuid);
+  form.set('file', await fs.openAsBlob(file), path.basename(file));
+  const res = await fetch(`${server.url}/api/qrcodes/bulk`, { method: 'POST', headers: { authorization: auth }, body: form });
+  const { background_task_uuid } = (await res.json()) as { background_task_uuid: string };
+  let task: Record<string, unknown>;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const poll = await fetch(`${server.url}/api/background-tasks/uuid/${background_task_uuid}`, { headers: { authorization: auth } });
+    task = (await poll.json()) as Record<string, unknown>;
+    if (task.status === 'COMPLETED' || task.status === 'FAILED') break;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const results = task.results as { inserted?: number; excluded?: number } | null;
+  console.log(JSON.stringify({ rows, status: task.status, inserted: results?.inserted, excluded: results?.excluded, seconds: round(seconds), us_per_row: round((seconds * 1e6) / rows, 1), load_average_1m: round(os.loadavg()[0] ?? NaN) }));
+} finally {
+  await server.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
