@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../server/server.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { BENCH_GEOCODER_MODULE, OUT, round } from './support.ts';
+import { BENCH_GEOCODER_MODULE, OUT, percentile, round } from './support.ts';
 
 const rows = Number(process.argv[2] ?? 200_000);
 fs.mkdirSync(OUT, { recursive: true });
@@ -31,15 +31,18 @@ try {
   const res = await fetch(`${server.url}/api/qrcodes/bulk`, { method: 'POST', headers: { authorization: auth }, body: form });
   const { background_task_uuid } = (await res.json()) as { background_task_uuid: string };
   let task: Record<string, unknown>;
+  const pollMs: number[] = [];
   for (;;) {
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
+    const t0 = performance.now();
     const poll = await fetch(`${server.url}/api/background-tasks/uuid/${background_task_uuid}`, { headers: { authorization: auth } });
     task = (await poll.json()) as Record<string, unknown>;
+    pollMs.push(performance.now() - t0);
     if (task.status === 'COMPLETED' || task.status === 'FAILED') break;
   }
   const seconds = (performance.now() - started) / 1000;
   const results = task.results as { inserted?: number; excluded?: number } | null;
-  console.log(JSON.stringify({ rows, status: task.status, inserted: results?.inserted, excluded: results?.excluded, seconds: round(seconds), us_per_row: round((seconds * 1e6) / rows, 1), load_average_1m: round(os.loadavg()[0] ?? NaN) }));
+  console.log(JSON.stringify({ rows, status: task.status, inserted: results?.inserted, excluded: results?.excluded, seconds: round(seconds), us_per_row: round((seconds * 1e6) / rows, 1), poll_ms: { count: pollMs.length, p50: round(percentile(pollMs, 50)), p99: round(percentile(pollMs, 99)), max: round(Math.max(...pollMs)) }, load_average_1m: round(os.loadavg()[0] ?? NaN) }));
 } finally {
   await server.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

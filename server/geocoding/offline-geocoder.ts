@@ -65,7 +65,7 @@ export class OfflineGeocoder implements Geocoder {
   /** The best match among the countries; ties go to the earlier country. Each caller gets its own result object. */
   best(countries: readonly GazetteerCountry[], parts: AddressParts, countryGiven: boolean): GeoResult | null {
     // Imports repeat the same suburbs many times: the answer for the same parts is remembered.
-    const key = `${countries.join(',')}|${countryGiven ? 1 : 0}|${parts.suburb}|${parts.state}|${parts.postcode}`;
+    const key = `${countries.length === 1 ? countries[0] : countries.join(',')}|${countryGiven ? 1 : 0}|${parts.suburb}|${parts.state}|${parts.postcode}`;
     let answer = this.answers.get(key);
     if (answer === undefined) {
       answer = this.bestUncached(countries, parts, countryGiven);
