@@ -4,7 +4,7 @@
  *
  *   node --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile-import.ts [rows] [csv|xlsx]
  *
- * writes one .cpuprofile per thread (the worker's is the import); bench/profile-summary.ts reads it.
+ * (an XLSX of that many rows must exist: the XLSX benchmark writes it) writes one .cpuprofile per thread (the worker's is the import); bench/profile-summary.ts reads it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,9 +14,11 @@ import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { BENCH_GEOCODER_MODULE, OUT, percentile, round } from './support.ts';
 
 const rows = Number(process.argv[2] ?? 200_000);
+const format = process.argv[3] === 'xlsx' ? 'xlsx' : 'csv';
 fs.mkdirSync(OUT, { recursive: true });
-const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.csv`);
-if (!fs.existsSync(file)) writeQrBenchCsv(file, rows);
+const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.${format}`);
+if (format === 'csv' && !fs.existsSync(file)) writeQrBenchCsv(file, rows);
+if (!fs.existsSync(file)) throw new Error(`${file} is missing: the XLSX benchmark (npm run bench -- xlsx) writes it`);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-profile-'));
 const server = await startServer({ dataDir, port: 0, logLevel: 'warn', imports: { geocoderModule: BENCH_GEOCODER_MODULE, workers: 1 } });

@@ -14,10 +14,12 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 
 const db = openConnection(config.dataDir);
-db.sqlite.pragma(`cache_size = -${16 * 1024}`);
+// Inserts append (uuid7 keys, rising references): 1M rows took the same time with a 4 MB page cache as with 16 or 64 MB.
+db.sqlite.pragma(`cache_size = -${4 * 1024}`);
 // Checkpoint the WAL every ~80 MB instead of every 4 MB: index pages that every batch touches are
-// then copied into the database once per many batches, not once per batch or two (-20% time for a
-// large import). Durability is unchanged (synchronous = NORMAL, WAL); only the WAL file grows larger.
+// then copied into the database once per many batches, not once per batch or two (1M rows: -5% on
+// an idle machine, -20% on a busy one). Durability is unchanged (synchronous = NORMAL, WAL); only
+// the WAL file grows larger.
 db.sqlite.pragma('wal_autocheckpoint = 20000');
 let stopping = false;
 let busy = false;
