@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
-import { writeQrBenchCsv } from './qr-data.ts';
-import { BENCH_GEOCODER_MODULE, importAndPoll, OUT, percentile, round, startChildServer, target } from './support.ts';
+import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
+import { benchGeocoderName, importAndPoll, OUT, percentile, round, startChildServer, target } from './support.ts';
 
 /**
  * 1,000,000-row QR code CSV, background mode, POST to COMPLETED, against two baselines measured
@@ -11,7 +12,8 @@ import { BENCH_GEOCODER_MODULE, importAndPoll, OUT, percentile, round, startChil
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 fs.mkdirSync(OUT, { recursive: true });
-const file = path.join(OUT, `qr-${rows}.csv`);
+const loadStart = os.loadavg()[0] ?? NaN;
+const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.csv`);
 if (!fs.existsSync(file)) writeQrBenchCsv(file, rows);
 const bytes = fs.statSync(file).size;
 
@@ -51,8 +53,9 @@ const p99 = percentile(result.pollMs, 99);
 const report = {
   bench: 'qr-csv-1m',
   rows,
+  load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
   file_mb: round(bytes / 1048576, 1),
-  geocoder: process.env.QR_SANDBOX_GEOCODER_MODULE ?? `tiny test geocoder (${BENCH_GEOCODER_MODULE.split('/').pop()})`,
+  geocoder: benchGeocoderName(),
   status: result.task.status,
   inserted: results?.inserted ?? null,
   excluded: results?.excluded ?? null,

@@ -1,13 +1,30 @@
 import fs from 'node:fs';
+import { sampleAddresses } from '../server/geocoding/samples.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
 export const QR_BENCH_COLUMNS = ['name', 'location', 'address_line_1', 'suburb', 'state', 'postcode', 'country', 'qr_code_external_reference_id'];
-
 const STREETS = ['Smith Street', 'George Street', 'High Street', 'Station Road', 'Church Street', 'Victoria Parade', 'King Street', 'Park Avenue'];
 
-/** Row i of the benchmark data set: a valid address cycling through the known suburbs. */
+/** The tiny test geocoder knows 30 suburbs; the real one every Australian suburb. */
+export const BENCH_USES_TINY_GEOCODER = process.env.BENCH_GEOCODER === 'tiny';
+/** How many distinct real suburbs the data cycles through (the offline geocoder's sample pool). */
+const REAL_SUBURBS = 10_000;
+
+let suburbs: (readonly [string, string, string])[] | undefined;
+function benchSuburbs(): (readonly [string, string, string])[] {
+  suburbs ??= BENCH_USES_TINY_GEOCODER
+    ? TINY_SUBURBS.map((s) => [s[0], s[1], s[2]] as const)
+    : sampleAddresses(REAL_SUBURBS).map((s) => [s.suburb, s.state, s.postcode] as const);
+  return suburbs;
+}
+
+/** Names the data set, so a file generated for one geocoder is not reused with the other. */
+export const benchDataTag = () => (BENCH_USES_TINY_GEOCODER ? 'tiny' : `real${REAL_SUBURBS}`);
+
+/** Row i of the benchmark data set: a valid address cycling through many real suburbs. */
 export function qrBenchRow(i: number): string[] {
-  const [suburb, state, postcode] = TINY_SUBURBS[i % TINY_SUBURBS.length] ?? TINY_SUBURBS[0]!;
+  const list = benchSuburbs();
+  const [suburb, state, postcode] = list[i % list.length] ?? list[0]!;
   const street = `${(i % 997) + 1} ${STREETS[i % STREETS.length]}`;
   return [`Site ${i}`, `${street}, ${suburb} ${state} ${postcode}`, street, suburb, state, postcode, 'Australia', `BENCH-${i}`];
 }

@@ -2,11 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChildServer } from '../test/support/child-server.ts';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_GEOCODER_MODULE } from '../server/imports/geocoder-source.ts';
+import { BENCH_USES_TINY_GEOCODER } from './qr-data.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT = path.join(ROOT, 'bench', 'out');
-/** Until the offline gazetteer is merged, benchmarks locate addresses with the tiny test geocoder. */
-export const BENCH_GEOCODER_MODULE = new URL('../test/support/tiny-geocoder.ts', import.meta.url).href;
+/**
+ * Benchmarks locate addresses with the real offline geocoder, as users run it; BENCH_GEOCODER=tiny
+ * uses the tiny test geocoder (30 suburbs) instead. The child server reads the module from the environment.
+ */
+export const BENCH_GEOCODER_MODULE = BENCH_USES_TINY_GEOCODER ? new URL('../test/support/tiny-geocoder.ts', import.meta.url).href : DEFAULT_GEOCODER_MODULE;
+process.env.QR_SANDBOX_GEOCODER_MODULE ??= BENCH_GEOCODER_MODULE;
+export const benchGeocoderName = () => (process.env.QR_SANDBOX_GEOCODER_MODULE ?? BENCH_GEOCODER_MODULE).split('/').pop() ?? '';
 
 export { startChildServer, type ChildServer } from '../test/support/child-server.ts';
 

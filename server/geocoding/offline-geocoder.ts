@@ -32,8 +32,12 @@ export function loadOfflineGeocoder(): OfflineGeocoder {
   return cached;
 }
 
+/** Distinct address parts remembered per geocoder (a few MB at most); the memory starts over when full. */
+const MAX_REMEMBERED = 20_000;
+
 export class OfflineGeocoder implements Geocoder {
   readonly gazetteer: Gazetteer;
+  private readonly answers = new Map<string, GeoResult | null>();
 
   constructor(gazetteer: Gazetteer) {
     this.gazetteer = gazetteer;
@@ -58,8 +62,20 @@ export class OfflineGeocoder implements Geocoder {
     return parseLocation(this, location, countries, countryText !== '', parts.state);
   }
 
-  /** The best match among the countries; ties go to the earlier country. */
+  /** The best match among the countries; ties go to the earlier country. Each caller gets its own result object. */
   best(countries: readonly GazetteerCountry[], parts: AddressParts, countryGiven: boolean): GeoResult | null {
+    // Imports repeat the same suburbs many times: the answer for the same parts is remembered.
+    const key = `${countries.length === 1 ? countries[0] : countries.join(',')}|${countryGiven ? 1 : 0}|${parts.suburb}|${parts.state}|${parts.postcode}`;
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      answer = this.bestUncached(countries, parts, countryGiven);
+      if (this.answers.size >= MAX_REMEMBERED) this.answers.clear();
+      this.answers.set(key, answer);
+    }
+    return answer && { ...answer };
+  }
+
+  private bestUncached(countries: readonly GazetteerCountry[], parts: AddressParts, countryGiven: boolean): GeoResult | null {
     let best: GeoResult | null = null;
     for (const country of countries) {
       const result = this.matchParts(country, parts, countryGiven);

@@ -74,6 +74,11 @@ export interface ImportKind<Row = unknown> {
   prepare?(record: RawRecord): RawRecord;
   /** Validates one row. Issues become the row's error, each naming its field. */
   rowSchema: z.ZodType<Row>;
+  /**
+   * Optional fast path for well-formed rows (after `prepare`): exactly what `rowSchema` gives
+   * for a row it accepts, or undefined to let the schema decide (and word the errors).
+   */
+  quickParse?(record: RawRecord): Row | undefined;
   /** The `row` object echoed in excluded entries. */
   echo(record: RawRecord): Record<string, unknown>;
   /** Called once per task run in the worker. */

@@ -56,7 +56,10 @@ export function rowChecker(
       if (named !== '' && named !== input.organizationUuid) {
         return excluded(index, `organization_uuid: ${named} is not the organization of this import (${input.organizationUuid}); every row must name the same one.`, record, reportCells(row));
       }
-      const parsed = kind.rowSchema.safeParse(kind.prepare ? kind.prepare(record) : record);
+      const prepared = kind.prepare ? kind.prepare(record) : record;
+      const quick = kind.quickParse?.(prepared);
+      if (quick !== undefined) return { index, row: quick, raw: row };
+      const parsed = kind.rowSchema.safeParse(prepared);
       if (!parsed.success) return excluded(index, rowErrorMessage(parsed.error), record, reportCells(row));
       return { index, row: parsed.data, raw: row };
     },

@@ -14,9 +14,24 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts runs only as a worker thread');
 
 const db = openConnection(config.dataDir);
-db.sqlite.pragma(`cache_size = -${16 * 1024}`);
+// Inserts append (uuid7 keys, rising references): 1M rows took the same time with a 4 MB page cache as with 16 or 64 MB.
+db.sqlite.pragma(`cache_size = -${4 * 1024}`);
+// Checkpoint the WAL every ~80 MB instead of every 4 MB: index pages that every batch touches are
+// then copied into the database once per many batches, not once per batch or two (1M rows: -5% on
+// an idle machine, -20% on a busy one). Durability is unchanged (synchronous = NORMAL, WAL); only
+// the WAL file grows larger.
+db.sqlite.pragma('wal_autocheckpoint = 20000');
 let stopping = false;
 let busy = false;
+
+/** Copies the import's WAL into the database here, so the main thread's next write does not pay for it. */
+function checkpointWal(): void {
+  try {
+    db.sqlite.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Only an optimisation: SQLite checkpoints later by itself.
+  }
+}
 
 const post = (message: FromWorker) => port.postMessage(message);
 
@@ -43,6 +58,7 @@ async function run(job: ImportJob): Promise<void> {
     }
     outcome = { state: 'failed', message, internal: true };
   }
+  checkpointWal();
   busy = false;
   post({ type: 'done', taskUuid: job.taskUuid, outcome });
   if (stopping) await shutdown();

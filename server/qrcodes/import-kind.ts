@@ -1,6 +1,6 @@
 import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
 import { cellText } from './address.ts';
-import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, type QrImportRow } from './import-row.ts';
+import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, quickImportRow, type QrImportRow } from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 
 /** How the engine names this kind (module path relative to server/ and export). */
@@ -58,6 +58,7 @@ export const qrCodeImportKind: ImportKind<QrImportRow> = {
   },
   prepare: cellsAsText,
   rowSchema: qrImportRowSchema,
+  quickParse: quickImportRow,
   echo,
   openWriter: openQrCodeWriter,
   results,

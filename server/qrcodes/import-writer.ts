@@ -119,17 +119,32 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   );
 
   const now = nowIso();
-  const record = (row: QrImportRow, name: string, external: string | null, located: GeoResult) => ({
-    type: row.type ?? DEFAULT_QR_CODE_TYPE,
-    name,
-    label: row.label ?? null,
-    location: row.location,
-    ...storedAddress(row, located),
-    data: row.data ?? null,
-    qr_code_name: row.qr_code_name ?? null,
-    external_reference_id: external,
-    now,
-  });
+  /** Every statement's parameters for one row, in one object (statements pick theirs by name). */
+  const record = (row: QrImportRow, name: string, external: string | null, located: GeoResult) => {
+    const stored = storedAddress(row, located);
+    return {
+      type: row.type ?? DEFAULT_QR_CODE_TYPE,
+      name,
+      label: row.label ?? null,
+      location: row.location,
+      address_line_1: stored.address_line_1,
+      suburb: stored.suburb,
+      state: stored.state,
+      postcode: stored.postcode,
+      country: stored.country,
+      latitude: stored.latitude,
+      longitude: stored.longitude,
+      precision: stored.precision,
+      timezone_name: stored.timezone_name,
+      data: row.data ?? null,
+      qr_code_name: row.qr_code_name ?? null,
+      external_reference_id: external,
+      now,
+      org: organizationUuid,
+      uuid: '',
+      deleted: null,
+    };
+  };
   return {
     write(row, _index, tally) {
       const located = geocoder.locate(row);
@@ -139,7 +154,8 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       const hasTag = Boolean(row.tag_name && row.tag_number);
       const values = record(row, name, external, located);
       if (external && !hasTag) {
-        if (insertNewReference.run({ ...values, uuid: uuid7(), org: organizationUuid }).changes === 1) {
+        values.uuid = uuid7();
+        if (insertNewReference.run(values).changes === 1) {
           tally(QR_COUNTERS.inserted);
           return null;
         }
@@ -157,11 +173,13 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       let uuid: string;
       if (match) {
         uuid = match.uuid;
-        update.run({ ...values, uuid, deleted: null });
+        values.uuid = uuid;
+        update.run(values);
         tally(match.deleted_on ? QR_COUNTERS.restored : QR_COUNTERS.updated);
       } else {
         uuid = uuid7();
-        insert.run({ ...values, uuid, org: organizationUuid });
+        values.uuid = uuid;
+        insert.run(values);
         tally(QR_COUNTERS.inserted);
       }
       if (hasTag && row.tag_name && row.tag_number && !tag) {

@@ -1,0 +1,72 @@
+/**
+ * Summarises a .cpuprofile: self time per function (top N) and per area of the import path, in
+ * µs per row. Usage: node bench/profile-summary.ts <file.cpuprofile> <rows> [top]
+ */
+import fs from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const [file, rowsArg, topArg] = process.argv.slice(2);
+if (!file) throw new Error('usage: profile-summary.ts <file.cpuprofile> <rows> [top]');
+const rows = Number(rowsArg ?? 1);
+const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+
+const short = (n: ProfileNode) => {
+  const url = n.callFrame.url.replace(/^.*\/(node_modules\/[^/]+|server|bench)\//, '$1/');
+  return `${n.callFrame.functionName || '(anon)'} ${url}:${n.callFrame.lineNumber + 1}`;
+};
+/** The area of a sample: the nearest frame (walking up the stack) whose file names one. */
+const AREAS: [RegExp, string][] = [
+  [/papaparse/, 'parse (papaparse)'],
+  [/exceljs|unzipper|saxes|sax/, 'parse (exceljs)'],
+  [/geocoding\//, 'geocode'],
+  [/zod/, 'validate (zod)'],
+  [/import-row\.ts|row-check\.ts|columns\.ts|qrcodes\/address\.ts/, 'validate (prepare, record, checks)'],
+  [/uuid7/, 'uuid7'],
+  [/db\/prepared\.ts/, 'sqlite statements'],
+  [/import-writer\.ts/, 'writer (own code)'],
+  [/job-store\.ts|tasks\//, 'checkpoint, task, excluded rows'],
+  [/engine\.ts/, 'engine (own code)'],
+];
+function area(id: number): string {
+  let at: number | undefined = id;
+  const own = byId.get(id);
+  if (own && /^\((garbage collector|program|idle)\)$/.test(own.callFrame.functionName)) return own.callFrame.functionName;
+  while (at !== undefined) {
+    const n = byId.get(at);
+    if (!n) break;
+    for (const [pattern, name] of AREAS) if (pattern.test(n.callFrame.url)) return name;
+    at = parent.get(at);
+  }
+  return 'other';
+}
+const perFunction = new Map<string, number>();
+const perArea = new Map<string, number>();
+let total = 0;
+for (const [id, us] of self) {
+  const n = byId.get(id);
+  if (!n) continue;
+  total += us;
+  perFunction.set(short(n), (perFunction.get(short(n)) ?? 0) + us);
+  const a = area(id);
+  perArea.set(a, (perArea.get(a) ?? 0) + us);
+}
+const perRow = (us: number) => Math.round((us / rows) * 100) / 100;
+const sorted = (m: Map<string, number>, n: number) =>
+  [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => ({ [k]: perRow(v) }));
+console.log(JSON.stringify({ rows, total_us_per_row: perRow(total), areas_us_per_row: sorted(perArea, 20), top_functions_us_per_row: sorted(perFunction, Number(topArg ?? 25)) }, null, 1));
