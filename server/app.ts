@@ -9,6 +9,7 @@ import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
+import { registerServiceRoutes } from './services/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { APP_VERSION } from './version.ts';
 
@@ -29,6 +30,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerApiKeyRoutes(api, ctx);
   registerTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
+  registerServiceRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

@@ -71,6 +71,64 @@ export interface QrCodeTagTable {
   created_on: string;
 }
 
+export interface ServiceTable {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  /** name, trimmed and lower-cased: names are unique per organization ignoring case. */
+  name_key: string;
+  code: string | null;
+  code_key: string | null;
+  created_on: string;
+  updated_on: string;
+  deleted_on: string | null;
+}
+
+export interface ServiceCategoryTable {
+  uuid: string;
+  service_uuid: string;
+  name: string;
+  position: number;
+}
+
+export interface ImportHandlerTable {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  slug: string;
+  /** JSON object: a file's column title -> a field of spec 2.3. */
+  mapping: string;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface AppointmentScheduleTable {
+  uuid: string;
+  organization_uuid: string;
+  qr_code_uuid: string;
+  qr_code_tag_uuid: string;
+  service_uuid: string;
+  service: string;
+  location: string;
+  appointment_date: string;
+  /** ISO 8601 with the zone's offset. */
+  start_date_time: string;
+  end_date_time: string;
+  /** The same instants in UTC, for ordering, range filters and the upsert key. */
+  start_utc: string;
+  end_utc: string;
+  duration: number;
+  timezone_name: string;
+  all_day: number;
+  no_date_time_provided: number;
+  job_reference_id: string | null;
+  type: string;
+  /** JSON array of notes (DST adjustments), or null. */
+  notes: string | null;
+  created_on: string;
+  updated_on: string;
+}
+
 /** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
@@ -78,4 +136,8 @@ export interface Database {
   background_tasks: BackgroundTaskTable;
   qrcodes: QrCodeTable;
   qr_code_tags: QrCodeTagTable;
+  services: ServiceTable;
+  service_categories: ServiceCategoryTable;
+  import_handlers: ImportHandlerTable;
+  appointment_schedules: AppointmentScheduleTable;
 }
