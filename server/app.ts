@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { z } from 'zod';
+import { registerAppointmentRoutes } from './appointments/routes.ts';
 import { registerApiKeyRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { Api } from './http/api.ts';
@@ -9,6 +10,7 @@ import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
+import { registerImportHandlerRoutes } from './import-handlers/routes.ts';
 import { registerServiceRoutes } from './services/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { APP_VERSION } from './version.ts';
@@ -31,6 +33,8 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerServiceRoutes(api, ctx);
+  registerImportHandlerRoutes(api, ctx);
+  registerAppointmentRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

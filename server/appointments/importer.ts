@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import type { AppointmentScheduleTable } from '../db/schema.ts';
+import { ADDRESS_NOT_LOCATED, type Geocoder, type GeoResult } from '../geocoding/geocoder.ts';
+import { catalogKey, catalogQuery } from '../services/store.ts';
+import { nowIso } from '../time.ts';
+import { ColumnMapper } from './columns.ts';
+import type { AppointmentField } from './fields.ts';
+import { appointmentRowSchema, validateAppointmentRow, type AppointmentRow, type AppointmentRowSchema } from './row-schema.ts';
+import type { AppointmentSchedule, ExcludedAppointment } from './schemas.ts';
+import {
+  findQrCodeAtSync,
+  findScheduleByReferenceSync,
+  findScheduleByTagStartServiceSync,
+  findTagSync,
+  insertQrCodeSync,
+  insertScheduleSync,
+  insertTagSync,
+  organizationZone,
+  restoreQrCodeSync,
+  toSchedule,
+  updateScheduleSync,
+} from './store.ts';
+import { selectAll, type SyncDb } from './sync-query.ts';
+import { chooseTimeZone, scheduleTimes } from './times.ts';
+
+export interface AppointmentImportOptions {
+  organizationUuid: string;
+  geocoder: Geocoder;
+  /** Column title -> spec field of the import handler (empty or absent: the spec's names). */
+  mapping?: Record<string, AppointmentField>;
+  /** Keep the schedule object of every upserted row (sync mode answers with them). */
+  collectSchedules?: boolean;
+}
+
+/** One data row as read from the file or JSON array, keyed by the file's column titles. */
+export interface ImportRow {
+  /** 0-based position among the data rows. */
+  index: number;
+  data: Record<string, unknown>;
+}
+
+export interface BatchResult {
+  /** Rows inserted or updated, counting rows that were already exactly so (a re-import). */
+  upserted: number;
+  inserted: number;
+  updated: number;
+  /** Upserted rows that matched an existing appointment with identical values: nothing was written. */
+  unchanged: number;
+  tags_created: number;
+  excluded: ExcludedAppointment[];
+  /** Filled only with collectSchedules. */
+  schedules: AppointmentSchedule[];
+}
+
+type Outcome = { ok: true; schedule: AppointmentSchedule | null; kind: 'inserted' | 'updated' | 'unchanged'; tagCreated: boolean } | { ok: false; error: string };
+
+interface CatalogEntry {
+  uuid: string;
+  name: string;
+  name_key: string;
+  code: string | null;
+}
+
+const GEOCODE_CACHE_LIMIT = 50_000;
+
+/**
+ * Validates and upserts appointment rows (issue 4, DESIGN.md "Appointments"). Synchronous: the
+ * import engine calls importBatch inside its per-batch transaction on its own connection.
+ * One importer serves one import; it keeps only bounded caches between batches.
+ */
+export class AppointmentImporter {
+  readonly mapper: ColumnMapper;
+  private readonly db: SyncDb;
+  private readonly options: AppointmentImportOptions;
+  private readonly schema: AppointmentRowSchema;
+  private readonly organizationZone: string;
+  private readonly located = new Map<string, GeoResult | null>();
+  private byCode = new Map<string, CatalogEntry>();
+  private byName = new Map<string, CatalogEntry>();
+  private tags = new Map<string, { tagUuid: string; qrCodeUuid: string }>();
+
+  constructor(db: SyncDb, options: AppointmentImportOptions) {
+    this.db = db;
+    this.options = options;
+    this.mapper = new ColumnMapper(options.mapping);
+    this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field) });
+    const zone = organizationZone(db, options.organizationUuid);
+    if (zone === undefined) throw new Error(`Organization ${options.organizationUuid} does not exist.`);
+    this.organizationZone = zone;
+  }
+
+  /** Problems with a file's header row (see ColumnMapper.checkHeaders); empty when it can be imported. */
+  checkHeaders(headers: string[], options: { organizationGiven: boolean }): string[] {
+    return this.mapper.checkHeaders(headers, options);
+  }
+
+  /** Imports one batch. Run it inside a transaction: it writes tags, QR codes and appointments. */
+  importBatch(rows: ImportRow[]): BatchResult {
+    this.loadCatalog();
+    this.tags = new Map();
+    const result: BatchResult = { upserted: 0, inserted: 0, updated: 0, unchanged: 0, tags_created: 0, excluded: [], schedules: [] };
+    for (const row of rows) {
+      const outcome = this.importRow(row);
+      if (!outcome.ok) {
+        result.excluded.push({ index: row.index, data: row.data, error_message: outcome.error });
+        continue;
+      }
+      result.upserted++;
+      result[outcome.kind]++;
+      if (outcome.tagCreated) result.tags_created++;
+      if (outcome.schedule) result.schedules.push(outcome.schedule);
+    }
+    return result;
+  }
+
+  private importRow(input: ImportRow): Outcome {
+    const validated = validateAppointmentRow(this.schema, this.mapper.map(input.data));
+    if (!validated.ok) return { ok: false, error: validated.error_message };
+    const row = validated.row;
+    const service = this.findService(row);
+    if ('error' in service) return { ok: false, error: service.error };
+    const geo = this.locate(row.location);
+    if (geo === null) return { ok: false, error: ADDRESS_NOT_LOCATED };
+    const { zone } = chooseTimeZone({ timezoneName: row.timezone_name, located: geo.timezone_name, organization: this.organizationZone });
+    const times = scheduleTimes(row.start, row.duration, zone);
+    const now = nowIso();
+    const tag = this.findOrCreateTag(row, geo, now);
+    const values = {
+      qr_code_uuid: tag.qrCodeUuid,
+      qr_code_tag_uuid: tag.tagUuid,
+      service_uuid: service.uuid,
+      service: service.name,
+      location: row.location,
+      appointment_date: times.appointment_date,
+      start_date_time: times.start_date_time,
+      end_date_time: times.end_date_time,
+      start_utc: times.start_utc,
+      end_utc: times.end_utc,
+      duration: row.duration,
+      timezone_name: times.timezone_name,
+      job_reference_id: row.job_reference_id,
+      notes: times.notes.length > 0 ? JSON.stringify(times.notes) : null,
+    } satisfies Partial<AppointmentScheduleTable>;
+
+    const existing =
+      row.job_reference_id !== null
+        ? findScheduleByReferenceSync(this.db, this.options.organizationUuid, row.job_reference_id)
+        : findScheduleByTagStartServiceSync(this.db, {
+            organizationUuid: this.options.organizationUuid,
+            tagUuid: tag.tagUuid,
+            startUtc: times.start_utc,
+            serviceUuid: service.uuid,
+          });
+    const collect = this.options.collectSchedules === true;
+    if (existing) {
+      const same = (Object.keys(values) as (keyof typeof values)[]).every((key) => existing[key] === values[key]);
+      if (same) return { ok: true, kind: 'unchanged', tagCreated: tag.created, schedule: collect ? toSchedule(existing) : null };
+      updateScheduleSync(this.db, existing.uuid, { ...values, updated_on: now });
+      return { ok: true, kind: 'updated', tagCreated: tag.created, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
+    }
+    const inserted: AppointmentScheduleTable = {
+      uuid: randomUUID(),
+      organization_uuid: this.options.organizationUuid,
+      ...values,
+      all_day: 0,
+      no_date_time_provided: 0,
+      type: 'SERVICE',
+      created_on: now,
+      updated_on: now,
+    };
+    insertScheduleSync(this.db, inserted);
+    return { ok: true, kind: 'inserted', tagCreated: tag.created, schedule: collect ? toSchedule(inserted) : null };
+  }
+
+  private loadCatalog(): void {
+    const entries = selectAll(this.db, catalogQuery(this.db.kysely, this.options.organizationUuid));
+    this.byCode = new Map(entries.filter((e) => e.code_key !== null).map((e) => [e.code_key ?? '', e]));
+    this.byName = new Map(entries.map((e) => [e.name_key, e]));
+  }
+
+  /** By service_code when given (the name, if also given, must agree), else by service name; both ignore case. */
+  private findService(row: AppointmentRow): CatalogEntry | { error: string } {
+    const codeLabel = this.mapper.label('service_code');
+    const nameLabel = this.mapper.label('service');
+    if (row.service_code !== null) {
+      const byCode = this.byCode.get(catalogKey(row.service_code));
+      if (!byCode) return { error: `${codeLabel} "${row.service_code}" is not in this organization's service catalog. ${this.catalogHint('code')}` };
+      if (row.service !== null && catalogKey(row.service) !== byCode.name_key) {
+        return {
+          error: `${codeLabel} "${row.service_code}" is the service "${byCode.name}", but ${nameLabel} says "${row.service}". Correct one of them, or leave ${nameLabel} empty.`,
+        };
+      }
+      return byCode;
+    }
+    const byName = this.byName.get(catalogKey(row.service ?? ''));
+    if (!byName) return { error: `${nameLabel} "${row.service ?? ''}" is not in this organization's service catalog. ${this.catalogHint('name')}` };
+    return byName;
+  }
+
+  private catalogHint(by: 'code' | 'name'): string {
+    const known = [...(by === 'code' ? this.byCode : this.byName).values()].map((e) => (by === 'code' ? e.code : e.name));
+    if (known.length === 0) return 'The catalog is empty: add the service under Services (POST /api/services) first.';
+    const shown = known.slice(0, 12).join(', ');
+    return `Known ${by === 'code' ? 'codes' : 'services'}: ${shown}${known.length > 12 ? ', …' : ''}. Add it under Services (POST /api/services) or correct the spelling.`;
+  }
+
+  private locate(location: string): GeoResult | null {
+    let geo = this.located.get(location);
+    if (geo === undefined) {
+      geo = this.options.geocoder.locate({ location });
+      if (this.located.size >= GEOCODE_CACHE_LIMIT) this.located.clear();
+      this.located.set(location, geo);
+    }
+    return geo;
+  }
+
+  /** The tag (tag_name, tag_number); a missing one is created on the QR code address at `location` (found by name and location, or created). */
+  private findOrCreateTag(row: AppointmentRow, geo: GeoResult, now: string): { tagUuid: string; qrCodeUuid: string; created: boolean } {
+    const key = `${row.tag_name}\u0000${row.tag_number}`;
+    const cached = this.tags.get(key);
+    if (cached) return { ...cached, created: false };
+    const org = this.options.organizationUuid;
+    const found = findTagSync(this.db, org, row.tag_name, row.tag_number);
+    if (found) {
+      if (found.deleted_on !== null) restoreQrCodeSync(this.db, found.qr_code_uuid, now);
+      const tag = { tagUuid: found.tag_uuid, qrCodeUuid: found.qr_code_uuid };
+      this.tags.set(key, tag);
+      return { ...tag, created: false };
+    }
+    const qrCodeUuid = this.findOrCreateQrCode(row.location, geo, now);
+    const tagUuid = randomUUID();
+    insertTagSync(this.db, {
+      uuid: tagUuid,
+      organization_uuid: org,
+      qr_code_uuid: qrCodeUuid,
+      tag_name: row.tag_name,
+      tag_number: row.tag_number,
+      tag_display_name: `${row.tag_name} ${row.tag_number}`,
+      created_on: now,
+    });
+    this.tags.set(key, { tagUuid, qrCodeUuid });
+    return { tagUuid, qrCodeUuid, created: true };
+  }
+
+  private findOrCreateQrCode(location: string, geo: GeoResult, now: string): string {
+    const existing = findQrCodeAtSync(this.db, this.options.organizationUuid, location);
+    if (existing) {
+      if (existing.deleted_on !== null) restoreQrCodeSync(this.db, existing.uuid, now);
+      return existing.uuid;
+    }
+    const uuid = randomUUID();
+    insertQrCodeSync(this.db, {
+      uuid,
+      organization_uuid: this.options.organizationUuid,
+      type: 'SITE',
+      name: location,
+      label: null,
+      location,
+      address_line_1: null,
+      suburb: geo.suburb,
+      state: geo.state,
+      postcode: geo.postcode,
+      country: geo.country,
+      latitude: geo.latitude,
+      longitude: geo.longitude,
+      precision: geo.precision,
+      timezone_name: geo.timezone_name,
+      data: null,
+      qr_code_name: null,
+      external_reference_id: null,
+      created_on: now,
+      updated_on: now,
+      deleted_on: null,
+    });
+    return uuid;
+  }
+}
+
+export function createAppointmentImporter(db: SyncDb, options: AppointmentImportOptions): AppointmentImporter {
+  return new AppointmentImporter(db, options);
+}
