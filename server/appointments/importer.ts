@@ -61,6 +61,13 @@ interface CatalogEntry {
   code: string | null;
 }
 
+interface KnownTag {
+  tagUuid: string;
+  qrCodeUuid: string;
+  /** The zone of the tag's QR code address, when it was located. */
+  zone: string | null;
+}
+
 const GEOCODE_CACHE_LIMIT = 50_000;
 
 /**
@@ -77,7 +84,7 @@ export class AppointmentImporter {
   private readonly located = new Map<string, GeoResult | null>();
   private byCode = new Map<string, CatalogEntry>();
   private byName = new Map<string, CatalogEntry>();
-  private tags = new Map<string, { tagUuid: string; qrCodeUuid: string }>();
+  private tags = new Map<string, KnownTag>();
 
   constructor(db: SyncDb, options: AppointmentImportOptions) {
     this.db = db;
@@ -120,11 +127,18 @@ export class AppointmentImporter {
     const service = this.findService(row);
     if ('error' in service) return { ok: false, error: service.error };
     const geo = this.locate(row.location);
-    if (geo === null) return { ok: false, error: ADDRESS_NOT_LOCATED };
-    const { zone } = chooseTimeZone({ timezoneName: row.timezone_name, located: geo.timezone_name, organization: this.organizationZone });
+    const known = this.findTag(row);
+    // A new tag needs its address located (spec part 7 rule 3); a known tag already has its QR code.
+    if (known === null && geo === null) return { ok: false, error: ADDRESS_NOT_LOCATED };
+    const { zone } = chooseTimeZone({
+      timezoneName: row.timezone_name,
+      located: geo?.timezone_name ?? known?.zone ?? null,
+      organization: this.organizationZone,
+    });
     const times = scheduleTimes(row.start, row.duration, zone);
     const now = nowIso();
-    const tag = this.findOrCreateTag(row, geo, now);
+    const tag = known ?? this.createTag(row, geo, now);
+    const tagCreated = known === null;
     const values = {
       qr_code_uuid: tag.qrCodeUuid,
       qr_code_tag_uuid: tag.tagUuid,
@@ -154,9 +168,9 @@ export class AppointmentImporter {
     const collect = this.options.collectSchedules === true;
     if (existing) {
       const same = (Object.keys(values) as (keyof typeof values)[]).every((key) => existing[key] === values[key]);
-      if (same) return { ok: true, kind: 'unchanged', tagCreated: tag.created, schedule: collect ? toSchedule(existing) : null };
+      if (same) return { ok: true, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null };
       updateScheduleSync(this.db, existing.uuid, { ...values, updated_on: now });
-      return { ok: true, kind: 'updated', tagCreated: tag.created, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
+      return { ok: true, kind: 'updated', tagCreated, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
     }
     const inserted: AppointmentScheduleTable = {
       uuid: randomUUID(),
@@ -169,7 +183,7 @@ export class AppointmentImporter {
       updated_on: now,
     };
     insertScheduleSync(this.db, inserted);
-    return { ok: true, kind: 'inserted', tagCreated: tag.created, schedule: collect ? toSchedule(inserted) : null };
+    return { ok: true, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null };
   }
 
   private loadCatalog(): void {
@@ -214,32 +228,36 @@ export class AppointmentImporter {
     return geo;
   }
 
-  /** The tag (tag_name, tag_number); a missing one is created on the QR code address at `location` (found by name and location, or created). */
-  private findOrCreateTag(row: AppointmentRow, geo: GeoResult, now: string): { tagUuid: string; qrCodeUuid: string; created: boolean } {
+  /** The tag (tag_name, tag_number) with its QR code and that code's zone, or null when the organization has none. */
+  private findTag(row: AppointmentRow): KnownTag | null {
     const key = `${row.tag_name}\u0000${row.tag_number}`;
     const cached = this.tags.get(key);
-    if (cached) return { ...cached, created: false };
-    const org = this.options.organizationUuid;
-    const found = findTagSync(this.db, org, row.tag_name, row.tag_number);
-    if (found) {
-      if (found.deleted_on !== null) restoreQrCodeSync(this.db, found.qr_code_uuid, now);
-      const tag = { tagUuid: found.tag_uuid, qrCodeUuid: found.qr_code_uuid };
-      this.tags.set(key, tag);
-      return { ...tag, created: false };
-    }
+    if (cached) return cached;
+    const found = findTagSync(this.db, this.options.organizationUuid, row.tag_name, row.tag_number);
+    if (!found) return null;
+    if (found.deleted_on !== null) restoreQrCodeSync(this.db, found.qr_code_uuid, nowIso());
+    const tag = { tagUuid: found.tag_uuid, qrCodeUuid: found.qr_code_uuid, zone: found.timezone_name };
+    this.tags.set(key, tag);
+    return tag;
+  }
+
+  /** A missing tag is created on the QR code address at `location` (found by name and location, or created). */
+  private createTag(row: AppointmentRow, geo: GeoResult | null, now: string): KnownTag {
+    if (geo === null) throw new Error('createTag needs a located address');
     const qrCodeUuid = this.findOrCreateQrCode(row.location, geo, now);
     const tagUuid = randomUUID();
     insertTagSync(this.db, {
       uuid: tagUuid,
-      organization_uuid: org,
+      organization_uuid: this.options.organizationUuid,
       qr_code_uuid: qrCodeUuid,
       tag_name: row.tag_name,
       tag_number: row.tag_number,
       tag_display_name: `${row.tag_name} ${row.tag_number}`,
       created_on: now,
     });
-    this.tags.set(key, { tagUuid, qrCodeUuid });
-    return { tagUuid, qrCodeUuid, created: true };
+    const tag = { tagUuid, qrCodeUuid, zone: geo.timezone_name };
+    this.tags.set(`${row.tag_name}\u0000${row.tag_number}`, tag);
+    return tag;
   }
 
   private findOrCreateQrCode(location: string, geo: GeoResult, now: string): string {

@@ -41,7 +41,7 @@ export function findTagSync(db: SyncDb, organizationUuid: string, tagName: strin
     db.kysely
       .selectFrom('qr_code_tags')
       .innerJoin('qrcodes', 'qrcodes.uuid', 'qr_code_tags.qr_code_uuid')
-      .select(['qr_code_tags.uuid as tag_uuid', 'qr_code_tags.qr_code_uuid', 'qrcodes.deleted_on'])
+      .select(['qr_code_tags.uuid as tag_uuid', 'qr_code_tags.qr_code_uuid', 'qrcodes.deleted_on', 'qrcodes.timezone_name'])
       .where('qr_code_tags.organization_uuid', '=', organizationUuid)
       .where('qr_code_tags.tag_name', '=', tagName)
       .where('qr_code_tags.tag_number', '=', tagNumber),
