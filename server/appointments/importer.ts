@@ -7,21 +7,9 @@ import { ColumnMapper } from './columns.ts';
 import type { AppointmentField } from './fields.ts';
 import { appointmentRowSchema, validateAppointmentRow, type AppointmentRow, type AppointmentRowSchema } from './row-schema.ts';
 import type { AppointmentSchedule, ExcludedAppointment } from './schemas.ts';
-import {
-  findQrCodeAtSync,
-  findScheduleByReferenceSync,
-  findScheduleByTagStartServiceSync,
-  findTagSync,
-  insertQrCodeSync,
-  insertScheduleSync,
-  insertTagSync,
-  organizationZone,
-  restoreQrCodeSync,
-  toSchedule,
-  updateScheduleSync,
-} from './store.ts';
-import { selectAll, type SyncDb } from './sync-query.ts';
-import { chooseTimeZone, scheduleTimes } from './times.ts';
+import { importStatements, toSchedule, UPSERT_COLUMNS, type ImportStatements } from './store.ts';
+import { param, SyncQuery, type SyncDb } from './sync-query.ts';
+import { chooseTimeZone, ScheduleTimesCache } from './times.ts';
 
 export interface AppointmentImportOptions {
   organizationUuid: string;
@@ -77,8 +65,11 @@ const GEOCODE_CACHE_LIMIT = 50_000;
  */
 export class AppointmentImporter {
   readonly mapper: ColumnMapper;
-  private readonly db: SyncDb;
   private readonly options: AppointmentImportOptions;
+  private readonly sql: ImportStatements;
+  private readonly catalog: SyncQuery<CatalogEntry & { code_key: string | null }>;
+  private readonly times = new ScheduleTimesCache();
+  private now = nowIso();
   private readonly schema: AppointmentRowSchema;
   private readonly organizationZone: string;
   private readonly located = new Map<string, GeoResult | null>();
@@ -87,11 +78,12 @@ export class AppointmentImporter {
   private tags = new Map<string, KnownTag>();
 
   constructor(db: SyncDb, options: AppointmentImportOptions) {
-    this.db = db;
     this.options = options;
+    this.sql = importStatements(db);
+    this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
     this.mapper = new ColumnMapper(options.mapping);
     this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field) });
-    const zone = organizationZone(db, options.organizationUuid);
+    const zone = this.sql.organizationZone.get({ organization_uuid: options.organizationUuid })?.default_timezone;
     if (zone === undefined) throw new Error(`Organization ${options.organizationUuid} does not exist.`);
     this.organizationZone = zone;
   }
@@ -105,6 +97,7 @@ export class AppointmentImporter {
   importBatch(rows: ImportRow[]): BatchResult {
     this.loadCatalog();
     this.tags = new Map();
+    this.now = nowIso();
     const result: BatchResult = { upserted: 0, inserted: 0, updated: 0, unchanged: 0, tags_created: 0, excluded: [], schedules: [] };
     for (const row of rows) {
       const outcome = this.importRow(row);
@@ -135,8 +128,8 @@ export class AppointmentImporter {
       located: geo?.timezone_name ?? known?.zone ?? null,
       organization: this.organizationZone,
     });
-    const times = scheduleTimes(row.start, row.duration, zone);
-    const now = nowIso();
+    const times = this.times.get(row.start, row.duration, zone);
+    const now = this.now;
     const tag = known ?? this.createTag(row, geo, now);
     const tagCreated = known === null;
     const values = {
@@ -156,25 +149,22 @@ export class AppointmentImporter {
       notes: times.notes.length > 0 ? JSON.stringify(times.notes) : null,
     } satisfies Partial<AppointmentScheduleTable>;
 
+    const org = this.options.organizationUuid;
     const existing =
       row.job_reference_id !== null
-        ? findScheduleByReferenceSync(this.db, this.options.organizationUuid, row.job_reference_id)
-        : findScheduleByTagStartServiceSync(this.db, {
-            organizationUuid: this.options.organizationUuid,
-            tagUuid: tag.tagUuid,
-            startUtc: times.start_utc,
-            serviceUuid: service.uuid,
-          });
+        ? this.sql.findByReference.get({ organization_uuid: org, job_reference_id: row.job_reference_id })
+        : this.sql.findByTagStartService.get({ organization_uuid: org, qr_code_tag_uuid: tag.tagUuid, start_utc: times.start_utc, service_uuid: service.uuid });
     const collect = this.options.collectSchedules === true;
     if (existing) {
-      const same = (Object.keys(values) as (keyof typeof values)[]).every((key) => existing[key] === values[key]);
-      if (same) return { ok: true, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null };
-      updateScheduleSync(this.db, existing.uuid, { ...values, updated_on: now });
+      if (UPSERT_COLUMNS.every((column) => existing[column] === values[column])) {
+        return { ok: true, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null };
+      }
+      this.sql.updateSchedule.run({ ...values, updated_on: now, uuid: existing.uuid });
       return { ok: true, kind: 'updated', tagCreated, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
     }
     const inserted: AppointmentScheduleTable = {
       uuid: randomUUID(),
-      organization_uuid: this.options.organizationUuid,
+      organization_uuid: org,
       ...values,
       all_day: 0,
       no_date_time_provided: 0,
@@ -182,12 +172,12 @@ export class AppointmentImporter {
       created_on: now,
       updated_on: now,
     };
-    insertScheduleSync(this.db, inserted);
+    this.sql.insertSchedule.run({ ...inserted });
     return { ok: true, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null };
   }
 
   private loadCatalog(): void {
-    const entries = selectAll(this.db, catalogQuery(this.db.kysely, this.options.organizationUuid));
+    const entries = this.catalog.all({ organization_uuid: this.options.organizationUuid });
     this.byCode = new Map(entries.filter((e) => e.code_key !== null).map((e) => [e.code_key ?? '', e]));
     this.byName = new Map(entries.map((e) => [e.name_key, e]));
   }
@@ -233,9 +223,9 @@ export class AppointmentImporter {
     const key = `${row.tag_name}\u0000${row.tag_number}`;
     const cached = this.tags.get(key);
     if (cached) return cached;
-    const found = findTagSync(this.db, this.options.organizationUuid, row.tag_name, row.tag_number);
+    const found = this.sql.findTag.get({ organization_uuid: this.options.organizationUuid, tag_name: row.tag_name, tag_number: row.tag_number });
     if (!found) return null;
-    if (found.deleted_on !== null) restoreQrCodeSync(this.db, found.qr_code_uuid, nowIso());
+    if (found.deleted_on !== null) this.sql.restoreQrCode.run({ uuid: found.qr_code_uuid, now: this.now });
     const tag = { tagUuid: found.tag_uuid, qrCodeUuid: found.qr_code_uuid, zone: found.timezone_name };
     this.tags.set(key, tag);
     return tag;
@@ -246,7 +236,7 @@ export class AppointmentImporter {
     if (geo === null) throw new Error('createTag needs a located address');
     const qrCodeUuid = this.findOrCreateQrCode(row.location, geo, now);
     const tagUuid = randomUUID();
-    insertTagSync(this.db, {
+    this.sql.insertTag.run({
       uuid: tagUuid,
       organization_uuid: this.options.organizationUuid,
       qr_code_uuid: qrCodeUuid,
@@ -261,13 +251,13 @@ export class AppointmentImporter {
   }
 
   private findOrCreateQrCode(location: string, geo: GeoResult, now: string): string {
-    const existing = findQrCodeAtSync(this.db, this.options.organizationUuid, location);
+    const existing = this.sql.findQrCodeAt.get({ organization_uuid: this.options.organizationUuid, location });
     if (existing) {
-      if (existing.deleted_on !== null) restoreQrCodeSync(this.db, existing.uuid, now);
+      if (existing.deleted_on !== null) this.sql.restoreQrCode.run({ uuid: existing.uuid, now });
       return existing.uuid;
     }
     const uuid = randomUUID();
-    insertQrCodeSync(this.db, {
+    this.sql.insertQrCode.run({
       uuid,
       organization_uuid: this.options.organizationUuid,
       type: 'SITE',

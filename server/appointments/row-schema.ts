@@ -38,6 +38,18 @@ function cellText(value: unknown): unknown {
  */
 export function appointmentRowSchema(options: RowSchemaOptions) {
   const label = options.label ?? ((field: AppointmentField) => field);
+  // Files repeat start times; parsing one is the costly part of a row.
+  const starts = new Map<string, ReturnType<typeof parseStartDateTime>>();
+  const parseStart = (value: unknown) => {
+    if (typeof value !== 'string') return parseStartDateTime(value, label('start_date_time'));
+    let parsed = starts.get(value);
+    if (parsed === undefined) {
+      parsed = parseStartDateTime(value.trim(), label('start_date_time'));
+      if (starts.size >= 100_000) starts.clear();
+      starts.set(value, parsed);
+    }
+    return parsed;
+  };
   const required = (field: AppointmentField, example: string) =>
     z.preprocess(
       cellText,
@@ -54,7 +66,7 @@ export function appointmentRowSchema(options: RowSchemaOptions) {
       tag_name: required('tag_name', 'Gate'),
       tag_number: required('tag_number', '17'),
       start_date_time: z.unknown().optional().transform((value, ctx) => {
-        const parsed = parseStartDateTime(typeof value === 'string' ? value.trim() : value, label('start_date_time'));
+        const parsed = parseStart(value);
         if (parsed.ok) return parsed.value;
         ctx.addIssue({ code: 'custom', message: parsed.error });
         return z.NEVER;

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AppointmentScheduleTable, Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { isDateBound, type AppointmentListQuery, type AppointmentSchedule } from './schemas.ts';
-import { execute, selectFirst, type SyncDb } from './sync-query.ts';
+import { param, SyncQuery, type SyncDb } from './sync-query.ts';
 
-type ScheduleRow = Selectable<AppointmentScheduleTable>;
+export type ScheduleRow = Selectable<AppointmentScheduleTable>;
 
 export function toSchedule(row: ScheduleRow): AppointmentSchedule {
   return {
@@ -29,83 +29,88 @@ export function toSchedule(row: ScheduleRow): AppointmentSchedule {
   };
 }
 
-// Synchronous statements for the import batch (run inside the caller's transaction).
+// Synchronous statements for the import batch (run inside the caller's transaction), prepared once per import.
 
-export function organizationZone(db: SyncDb, organizationUuid: string): string | undefined {
-  return selectFirst(db, db.kysely.selectFrom('organizations').select('default_timezone').where('uuid', '=', organizationUuid))?.default_timezone;
+const SCHEDULE_COLUMNS = [
+  'uuid', 'organization_uuid', 'qr_code_uuid', 'qr_code_tag_uuid', 'service_uuid', 'service', 'location', 'appointment_date',
+  'start_date_time', 'end_date_time', 'start_utc', 'end_utc', 'duration', 'timezone_name', 'all_day', 'no_date_time_provided',
+  'job_reference_id', 'type', 'notes', 'created_on', 'updated_on',
+] as const satisfies readonly (keyof AppointmentScheduleTable)[];
+
+/** The columns an import writes when it updates an appointment. */
+export const UPSERT_COLUMNS = [
+  'qr_code_uuid', 'qr_code_tag_uuid', 'service_uuid', 'service', 'location', 'appointment_date', 'start_date_time', 'end_date_time',
+  'start_utc', 'end_utc', 'duration', 'timezone_name', 'job_reference_id', 'notes',
+] as const satisfies readonly (keyof AppointmentScheduleTable)[];
+
+const QR_CODE_COLUMNS = [
+  'uuid', 'organization_uuid', 'type', 'name', 'label', 'location', 'address_line_1', 'suburb', 'state', 'postcode', 'country',
+  'latitude', 'longitude', 'precision', 'timezone_name', 'data', 'qr_code_name', 'external_reference_id', 'created_on', 'updated_on', 'deleted_on',
+] as const satisfies readonly (keyof QrCodeTable)[];
+
+const TAG_COLUMNS = ['uuid', 'organization_uuid', 'qr_code_uuid', 'tag_name', 'tag_number', 'tag_display_name', 'created_on'] as const satisfies readonly (keyof QrCodeTagTable)[];
+
+function placeholders<K extends string>(columns: readonly K[]): Record<K, never> {
+  return Object.fromEntries(columns.map((column) => [column, param(column)])) as Record<K, never>;
 }
 
-export function findTagSync(db: SyncDb, organizationUuid: string, tagName: string, tagNumber: string) {
-  return selectFirst(
-    db,
-    db.kysely
-      .selectFrom('qr_code_tags')
-      .innerJoin('qrcodes', 'qrcodes.uuid', 'qr_code_tags.qr_code_uuid')
-      .select(['qr_code_tags.uuid as tag_uuid', 'qr_code_tags.qr_code_uuid', 'qrcodes.deleted_on', 'qrcodes.timezone_name'])
-      .where('qr_code_tags.organization_uuid', '=', organizationUuid)
-      .where('qr_code_tags.tag_name', '=', tagName)
-      .where('qr_code_tags.tag_number', '=', tagNumber),
-  );
+export function importStatements(db: SyncDb) {
+  const k = db.kysely;
+  const org = param<string>('organization_uuid');
+  return {
+    organizationZone: new SyncQuery(db, k.selectFrom('organizations').select('default_timezone').where('uuid', '=', org)),
+    findTag: new SyncQuery(
+      db,
+      k
+        .selectFrom('qr_code_tags')
+        .innerJoin('qrcodes', 'qrcodes.uuid', 'qr_code_tags.qr_code_uuid')
+        .select(['qr_code_tags.uuid as tag_uuid', 'qr_code_tags.qr_code_uuid', 'qrcodes.deleted_on', 'qrcodes.timezone_name'])
+        .where('qr_code_tags.organization_uuid', '=', org)
+        .where('qr_code_tags.tag_name', '=', param<string>('tag_name'))
+        .where('qr_code_tags.tag_number', '=', param<string>('tag_number')),
+    ),
+    /** A QR code address with this name and location (DESIGN.md's identity without an external reference), deleted or not. */
+    findQrCodeAt: new SyncQuery(
+      db,
+      k
+        .selectFrom('qrcodes')
+        .select(['uuid', 'deleted_on'])
+        .where('organization_uuid', '=', org)
+        .where('name', '=', param<string>('location'))
+        .where('location', '=', param<string>('location'))
+        .orderBy('deleted_on', 'desc')
+        .limit(1),
+    ),
+    insertQrCode: new SyncQuery(db, k.insertInto('qrcodes').values(placeholders(QR_CODE_COLUMNS))),
+    restoreQrCode: new SyncQuery(db, k.updateTable('qrcodes').set({ deleted_on: null, updated_on: param<string>('now') }).where('uuid', '=', param<string>('uuid'))),
+    insertTag: new SyncQuery(db, k.insertInto('qr_code_tags').values(placeholders(TAG_COLUMNS))),
+    findByReference: new SyncQuery(
+      db,
+      k.selectFrom('appointment_schedules').selectAll().where('organization_uuid', '=', org).where('job_reference_id', '=', param<string>('job_reference_id')),
+    ),
+    findByTagStartService: new SyncQuery(
+      db,
+      k
+        .selectFrom('appointment_schedules')
+        .selectAll()
+        .where('organization_uuid', '=', org)
+        .where('qr_code_tag_uuid', '=', param<string>('qr_code_tag_uuid'))
+        .where('start_utc', '=', param<string>('start_utc'))
+        .where('service_uuid', '=', param<string>('service_uuid'))
+        .where('job_reference_id', 'is', null),
+    ),
+    insertSchedule: new SyncQuery(db, k.insertInto('appointment_schedules').values(placeholders(SCHEDULE_COLUMNS))),
+    updateSchedule: new SyncQuery(
+      db,
+      k
+        .updateTable('appointment_schedules')
+        .set({ ...placeholders(UPSERT_COLUMNS), updated_on: param<string>('updated_on') })
+        .where('uuid', '=', param<string>('uuid')),
+    ),
+  };
 }
 
-/** A QR code address with this name and location (DESIGN.md's identity without an external reference), deleted or not. */
-export function findQrCodeAtSync(db: SyncDb, organizationUuid: string, location: string) {
-  return selectFirst(
-    db,
-    db.kysely
-      .selectFrom('qrcodes')
-      .select(['uuid', 'deleted_on'])
-      .where('organization_uuid', '=', organizationUuid)
-      .where('name', '=', location)
-      .where('location', '=', location)
-      .orderBy('deleted_on', 'desc')
-      .limit(1),
-  );
-}
-
-export function insertQrCodeSync(db: SyncDb, row: QrCodeTable): void {
-  execute(db, db.kysely.insertInto('qrcodes').values(row));
-}
-
-export function restoreQrCodeSync(db: SyncDb, uuid: string, now: string): void {
-  execute(db, db.kysely.updateTable('qrcodes').set({ deleted_on: null, updated_on: now }).where('uuid', '=', uuid));
-}
-
-export function insertTagSync(db: SyncDb, row: QrCodeTagTable): void {
-  execute(db, db.kysely.insertInto('qr_code_tags').values(row));
-}
-
-export function findScheduleByReferenceSync(db: SyncDb, organizationUuid: string, jobReferenceId: string): ScheduleRow | undefined {
-  return selectFirst(
-    db,
-    db.kysely.selectFrom('appointment_schedules').selectAll().where('organization_uuid', '=', organizationUuid).where('job_reference_id', '=', jobReferenceId),
-  );
-}
-
-export function findScheduleByTagStartServiceSync(
-  db: SyncDb,
-  key: { organizationUuid: string; tagUuid: string; startUtc: string; serviceUuid: string },
-): ScheduleRow | undefined {
-  return selectFirst(
-    db,
-    db.kysely
-      .selectFrom('appointment_schedules')
-      .selectAll()
-      .where('organization_uuid', '=', key.organizationUuid)
-      .where('qr_code_tag_uuid', '=', key.tagUuid)
-      .where('start_utc', '=', key.startUtc)
-      .where('service_uuid', '=', key.serviceUuid)
-      .where('job_reference_id', 'is', null),
-  );
-}
-
-export function insertScheduleSync(db: SyncDb, row: AppointmentScheduleTable): void {
-  execute(db, db.kysely.insertInto('appointment_schedules').values(row));
-}
-
-export function updateScheduleSync(db: SyncDb, uuid: string, set: Partial<AppointmentScheduleTable>): void {
-  execute(db, db.kysely.updateTable('appointment_schedules').set(set).where('uuid', '=', uuid));
-}
+export type ImportStatements = ReturnType<typeof importStatements>;
 
 // Reads for the API.
 

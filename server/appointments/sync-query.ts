@@ -1,43 +1,53 @@
 import type SQLite from 'better-sqlite3';
-import type { CompiledQuery, Compilable } from 'kysely';
+import type { Compilable } from 'kysely';
 import type { Db } from '../db/database.ts';
 
 /**
- * Runs kysely-built queries synchronously on the better-sqlite3 handle, so an import batch can
- * run inside one synchronous transaction (`db.sqlite.transaction`). Statements are prepared once
- * per SQL text and connection.
+ * Kysely-built queries run synchronously on the better-sqlite3 handle, so an import batch can
+ * run inside one synchronous transaction (`db.sqlite.transaction`). A query is built and compiled
+ * once with named placeholders (`param('name')`) and then run many times with values.
  */
 export type SyncDb = Pick<Db, 'kysely' | 'sqlite'>;
-type Statement = SQLite.Statement<unknown[]>;
 
-const prepared = new WeakMap<Db['sqlite'], Map<string, Statement>>();
+const MARK = '\u0000qrs-param:';
 
-function statement(db: SyncDb, compiled: CompiledQuery): Statement {
-  let byText = prepared.get(db.sqlite);
-  if (!byText) {
-    byText = new Map();
-    prepared.set(db.sqlite, byText);
+/** A named placeholder for a value of a prepared query; typed as the value it stands for. */
+export function param<T>(name: string): T {
+  return `${MARK}${name}` as unknown as T;
+}
+
+export class SyncQuery<R> {
+  private readonly statement: SQLite.Statement<unknown[]>;
+  /** Per compiled parameter: the placeholder name, or null for a value fixed when building. */
+  private readonly names: (string | null)[];
+  private readonly fixed: readonly unknown[];
+
+  constructor(db: SyncDb, query: Compilable<R>) {
+    const compiled = query.compile();
+    this.statement = db.sqlite.prepare<unknown[]>(compiled.sql);
+    this.fixed = compiled.parameters;
+    this.names = compiled.parameters.map((value) => (typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : null));
   }
-  let stmt = byText.get(compiled.sql);
-  if (!stmt) {
-    stmt = db.sqlite.prepare<unknown[]>(compiled.sql);
-    byText.set(compiled.sql, stmt);
+
+  get(values: Record<string, unknown> = {}): R | undefined {
+    return this.statement.get(...this.bind(values)) as R | undefined;
   }
-  return stmt;
-}
 
-export function selectAll<R>(db: SyncDb, query: Compilable<R>): R[] {
-  const compiled = query.compile();
-  return statement(db, compiled).all(...(compiled.parameters as unknown[])) as R[];
-}
+  all(values: Record<string, unknown> = {}): R[] {
+    return this.statement.all(...this.bind(values)) as R[];
+  }
 
-export function selectFirst<R>(db: SyncDb, query: Compilable<R>): R | undefined {
-  const compiled = query.compile();
-  return statement(db, compiled).get(...(compiled.parameters as unknown[])) as R | undefined;
-}
+  /** Runs an insert, update or delete; answers the number of rows changed. */
+  run(values: Record<string, unknown> = {}): number {
+    return this.statement.run(...this.bind(values)).changes;
+  }
 
-/** Runs an insert, update or delete; answers the number of rows changed. */
-export function execute(db: SyncDb, query: Compilable<unknown>): number {
-  const compiled = query.compile();
-  return statement(db, compiled).run(...(compiled.parameters as unknown[])).changes;
+  private bind(values: Record<string, unknown>): unknown[] {
+    return this.names.map((name, i) => {
+      if (name === null) return this.fixed[i];
+      const value = values[name];
+      if (value === undefined) throw new Error(`No value for query parameter ${name}`);
+      return typeof value === 'boolean' ? Number(value) : value;
+    });
+  }
 }

@@ -14,9 +14,9 @@ import { Temporal } from 'temporal-polyfill';
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** A start that names its own offset (or Z) is an exact instant; otherwise it is a wall-clock time. */
-export type ParsedStart =
-  | { kind: 'local'; local: Temporal.PlainDateTime }
-  | { kind: 'exact'; local: Temporal.PlainDateTime; offset: string; instant: Temporal.Instant };
+export type ParsedStart = { kind: 'local'; local: Temporal.PlainDateTime; key: string } | ExactStart;
+type ExactStart = { kind: 'exact'; local: Temporal.PlainDateTime; offset: string; instant: Temporal.Instant; key: string };
+// `key` identifies the start exactly (same key, same times), for memoising.
 
 export const DEFAULT_DURATION_MINUTES = 60;
 /** One year; longer is certainly a typing mistake. */
@@ -61,11 +61,11 @@ export function parseStartDateTime(value: unknown, label = 'start_date_time'): O
   } catch {
     return fail(`${label} "${text}" is not a real date and time (check the day of the month, hours 0-23 and minutes 0-59).`);
   }
-  if (offsetText === undefined) return ok({ kind: 'local', local });
+  if (offsetText === undefined) return ok({ kind: 'local', local, key: local.toString() });
   const offset = normaliseOffset(offsetText);
   if (offset === null) return fail(`${label} "${text}" has an impossible UTC offset ${offsetText}; offsets run from -23:59 to +23:59.`);
   const instant = local.toZonedDateTime(offset).toInstant();
-  return ok({ kind: 'exact', local, offset, instant });
+  return ok({ kind: 'exact', local, offset, instant, key: `${local.toString()}${offset}` });
 }
 
 function parseDateCell(value: Date, label: string): Outcome<ParsedStart> {
@@ -81,7 +81,7 @@ function parseDateCell(value: Date, label: string): Outcome<ParsedStart> {
     minute: rounded.getUTCMinutes(),
     second: rounded.getUTCSeconds(),
   });
-  return ok({ kind: 'local', local });
+  return ok({ kind: 'local', local, key: local.toString() });
 }
 
 function normaliseOffset(text: string): string | null {
@@ -201,6 +201,30 @@ export function scheduleTimes(start: ParsedStart, durationMinutes: number, zone:
     timezone_name: begins.timeZoneId,
     notes,
   };
+}
+
+/**
+ * scheduleTimes with a bounded memo: imports repeat the same start, duration and zone many
+ * times, and the results are plain data.
+ */
+export class ScheduleTimesCache {
+  private readonly memo = new Map<string, ScheduleTimes>();
+  private readonly limit: number;
+
+  constructor(limit = 100_000) {
+    this.limit = limit;
+  }
+
+  get(start: ParsedStart, durationMinutes: number, zone: string): ScheduleTimes {
+    const key = `${start.key}|${durationMinutes}|${zone}`;
+    let times = this.memo.get(key);
+    if (times === undefined) {
+      times = scheduleTimes(start, durationMinutes, zone);
+      if (this.memo.size >= this.limit) this.memo.clear();
+      this.memo.set(key, times);
+    }
+    return times;
+  }
 }
 
 /** The DST rule: a gap moves forward by its length, an overlap takes the earlier instant; each adds a note. */
