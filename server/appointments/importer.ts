@@ -5,7 +5,7 @@ import { catalogKey, catalogQuery } from '../services/store.ts';
 import { nowIso } from '../time.ts';
 import { ColumnMapper } from './columns.ts';
 import type { AppointmentField } from './fields.ts';
-import { appointmentRowSchema, validateAppointmentRow, type AppointmentRow, type AppointmentRowSchema } from './row-schema.ts';
+import { appointmentRowSchema, validateAppointmentRow, type AppointmentRow, type AppointmentRowSchema, type RowOutcome } from './row-schema.ts';
 import type { AppointmentSchedule, ExcludedAppointment } from './schemas.ts';
 import { importStatements, toSchedule, UPSERT_COLUMNS, type ImportStatements } from './store.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
@@ -40,7 +40,9 @@ export interface BatchResult {
   schedules: AppointmentSchedule[];
 }
 
-type Outcome = { ok: true; schedule: AppointmentSchedule | null; kind: 'inserted' | 'updated' | 'unchanged'; tagCreated: boolean } | { ok: false; error: string };
+export type WriteOutcome =
+  | { ok: true; schedule: AppointmentSchedule | null; kind: 'inserted' | 'updated' | 'unchanged'; tagCreated: boolean }
+  | { ok: false; error: string };
 
 interface CatalogEntry {
   uuid: string;
@@ -57,6 +59,7 @@ interface KnownTag {
 }
 
 const GEOCODE_CACHE_LIMIT = 50_000;
+const TAG_CACHE_LIMIT = 50_000;
 
 /**
  * Validates and upserts appointment rows (issue 4, DESIGN.md "Appointments"). Synchronous: the
@@ -69,7 +72,6 @@ export class AppointmentImporter {
   private readonly sql: ImportStatements;
   private readonly catalog: SyncQuery<CatalogEntry & { code_key: string | null }>;
   private readonly times = new ScheduleTimesCache();
-  private now = nowIso();
   private readonly schema: AppointmentRowSchema;
   private readonly organizationZone: string;
   private readonly located = new Map<string, GeoResult | null>();
@@ -86,6 +88,7 @@ export class AppointmentImporter {
     const zone = this.sql.organizationZone.get({ organization_uuid: options.organizationUuid })?.default_timezone;
     if (zone === undefined) throw new Error(`Organization ${options.organizationUuid} does not exist.`);
     this.organizationZone = zone;
+    this.loadCatalog();
   }
 
   /** Problems with a file's header row (see ColumnMapper.checkHeaders); empty when it can be imported. */
@@ -95,14 +98,13 @@ export class AppointmentImporter {
 
   /** Imports one batch. Run it inside a transaction: it writes tags, QR codes and appointments. */
   importBatch(rows: ImportRow[]): BatchResult {
-    this.loadCatalog();
-    this.tags = new Map();
-    this.now = nowIso();
+    this.beginBatch();
     const result: BatchResult = { upserted: 0, inserted: 0, updated: 0, unchanged: 0, tags_created: 0, excluded: [], schedules: [] };
-    for (const row of rows) {
-      const outcome = this.importRow(row);
+    for (const input of rows) {
+      const validated = this.validate(input.data);
+      const outcome: WriteOutcome = validated.ok ? this.writeRow(validated.row) : { ok: false, error: validated.error_message };
       if (!outcome.ok) {
-        result.excluded.push({ index: row.index, data: row.data, error_message: outcome.error });
+        result.excluded.push({ index: input.index, data: input.data, error_message: outcome.error });
         continue;
       }
       result.upserted++;
@@ -113,10 +115,27 @@ export class AppointmentImporter {
     return result;
   }
 
-  private importRow(input: ImportRow): Outcome {
-    const validated = validateAppointmentRow(this.schema, this.mapper.map(input.data));
-    if (!validated.ok) return { ok: false, error: validated.error_message };
-    const row = validated.row;
+  /**
+   * Starts a batch: reloads the service catalog and forgets the tags seen, so a rolled-back
+   * earlier batch leaves nothing stale. (A writer that never calls it keeps the catalog read at
+   * construction, and its tag cache, for the whole import.)
+   */
+  beginBatch(): void {
+    this.loadCatalog();
+    this.tags = new Map();
+  }
+
+  /** A record keyed by the file's column titles, mapped through the handler and validated (spec 2.3). */
+  validate(record: Record<string, unknown>): RowOutcome {
+    return validateAppointmentRow(this.schema, this.mapper.map(record));
+  }
+
+  /**
+   * Writes one valid row inside the caller's transaction: finds the service, finds or creates
+   * the tag, computes the times, and inserts or updates the appointment. An excluded row
+   * (unknown service, address not located) has written nothing.
+   */
+  writeRow(row: AppointmentRow): WriteOutcome {
     const service = this.findService(row);
     if ('error' in service) return { ok: false, error: service.error };
     const geo = this.locate(row.location);
@@ -129,7 +148,7 @@ export class AppointmentImporter {
       organization: this.organizationZone,
     });
     const times = this.times.get(row.start, row.duration, zone);
-    const now = this.now;
+    const now = nowIso();
     const tag = known ?? this.createTag(row, geo, now);
     const tagCreated = known === null;
     const values = {
@@ -225,9 +244,9 @@ export class AppointmentImporter {
     if (cached) return cached;
     const found = this.sql.findTag.get({ organization_uuid: this.options.organizationUuid, tag_name: row.tag_name, tag_number: row.tag_number });
     if (!found) return null;
-    if (found.deleted_on !== null) this.sql.restoreQrCode.run({ uuid: found.qr_code_uuid, now: this.now });
+    if (found.deleted_on !== null) this.sql.restoreQrCode.run({ uuid: found.qr_code_uuid, now: nowIso() });
     const tag = { tagUuid: found.tag_uuid, qrCodeUuid: found.qr_code_uuid, zone: found.timezone_name };
-    this.tags.set(key, tag);
+    this.remember(key, tag);
     return tag;
   }
 
@@ -246,8 +265,13 @@ export class AppointmentImporter {
       created_on: now,
     });
     const tag = { tagUuid, qrCodeUuid, zone: geo.timezone_name };
-    this.tags.set(`${row.tag_name}\u0000${row.tag_number}`, tag);
+    this.remember(`${row.tag_name}\u0000${row.tag_number}`, tag);
     return tag;
+  }
+
+  private remember(key: string, tag: KnownTag): void {
+    if (this.tags.size >= TAG_CACHE_LIMIT) this.tags.clear();
+    this.tags.set(key, tag);
   }
 
   private findOrCreateQrCode(location: string, geo: GeoResult, now: string): string {
