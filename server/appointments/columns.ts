@@ -36,9 +36,9 @@ export class ColumnMapper {
     return field;
   }
 
-  /** The name a field admin knows a field by: the column title it came from, else the spec name. */
+  /** The name a field admin knows a field by: the handler's title for it, else the column title it came from, else the spec name. */
   label(field: AppointmentField): string {
-    return this.labels.get(field) ?? this.titleFor(field) ?? field;
+    return this.titleFor(field) ?? this.labels.get(field) ?? field;
   }
 
   /** Spec field -> value; the first non-empty column wins when two supply one field. */

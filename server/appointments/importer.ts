@@ -41,7 +41,7 @@ export interface BatchResult {
 }
 
 export type WriteOutcome =
-  | { ok: true; schedule: AppointmentSchedule | null; kind: 'inserted' | 'updated' | 'unchanged'; tagCreated: boolean }
+  | { ok: true; uuid: string; schedule: AppointmentSchedule | null; kind: 'inserted' | 'updated' | 'unchanged'; tagCreated: boolean }
   | { ok: false; error: string };
 
 interface CatalogEntry {
@@ -176,10 +176,10 @@ export class AppointmentImporter {
     const collect = this.options.collectSchedules === true;
     if (existing) {
       if (UPSERT_COLUMNS.every((column) => existing[column] === values[column])) {
-        return { ok: true, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null };
+        return { ok: true, uuid: existing.uuid, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null };
       }
       this.sql.updateSchedule.run({ ...values, updated_on: now, uuid: existing.uuid });
-      return { ok: true, kind: 'updated', tagCreated, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
+      return { ok: true, uuid: existing.uuid, kind: 'updated', tagCreated, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
     }
     const inserted: AppointmentScheduleTable = {
       uuid: randomUUID(),
@@ -192,7 +192,7 @@ export class AppointmentImporter {
       updated_on: now,
     };
     this.sql.insertSchedule.run({ ...inserted });
-    return { ok: true, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null };
+    return { ok: true, uuid: inserted.uuid, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null };
   }
 
   private loadCatalog(): void {
