@@ -19,8 +19,13 @@ export class ColumnMapper {
   private readonly labels = new Map<AppointmentField, string>();
   private readonly titles = new Map<AppointmentField, string>();
 
-  constructor(mapping: Record<string, AppointmentField> = {}) {
-    this.mapping = new Map(Object.entries(mapping).map(([title, field]) => [columnKey(title), field]));
+  /**
+   * `titlesOnly`: the records are already keyed by field (the import engine matched the header
+   * through the mapping); the mapping then only gives the titles that messages use.
+   */
+  constructor(mapping: Record<string, AppointmentField> = {}, options: { titlesOnly?: boolean } = {}) {
+    const reading = options.titlesOnly ? [] : Object.entries(mapping);
+    this.mapping = new Map(reading.map(([title, field]) => [columnKey(title), field]));
     for (const [title, field] of Object.entries(mapping)) if (!this.titles.has(field)) this.titles.set(field, title.trim());
   }
 

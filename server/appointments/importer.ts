@@ -16,6 +16,8 @@ export interface AppointmentImportOptions {
   geocoder: Geocoder;
   /** Column title -> spec field of the import handler (empty or absent: the spec's names). */
   mapping?: Record<string, AppointmentField>;
+  /** The records are keyed by field already (the engine applied the mapping); the mapping only names columns in messages. */
+  recordsKeyedByField?: boolean;
   /** Keep the schedule object of every upserted row (sync mode answers with them). */
   collectSchedules?: boolean;
 }
@@ -83,7 +85,7 @@ export class AppointmentImporter {
     this.options = options;
     this.sql = importStatements(db);
     this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
-    this.mapper = new ColumnMapper(options.mapping);
+    this.mapper = new ColumnMapper(options.mapping, { titlesOnly: options.recordsKeyedByField === true });
     this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field) });
     const zone = this.sql.organizationZone.get({ organization_uuid: options.organizationUuid })?.default_timezone;
     if (zone === undefined) throw new Error(`Organization ${options.organizationUuid} does not exist.`);

@@ -4,7 +4,7 @@ import { APPOINTMENT_FIELDS, type AppointmentField } from './fields.ts';
 export const TEMPLATE_FILENAME = 'appointment_schedule_template.csv';
 
 /** The example row: a demo service (see server/services/demo.ts) at an address the offline geocoder knows. */
-function exampleRow(organizationUuid: string): Record<AppointmentField, string> {
+export function exampleRow(organizationUuid: string): Record<AppointmentField, string> {
   return {
     tag_name: 'Gate',
     tag_number: '17',

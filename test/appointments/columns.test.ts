@@ -91,3 +91,12 @@ describe('column mapping through an import handler', () => {
     assert.deepEqual(noService, ['The file needs a column for service or service_code.']);
   });
 });
+
+describe('records already keyed by field (the import engine applied the mapping)', () => {
+  it('reads fields by their own names and still names columns by the handler titles', () => {
+    const mapper = new ColumnMapper({ location: 'tag_name', Site: 'location', 'Visit Start': 'start_date_time' }, { titlesOnly: true });
+    assert.deepEqual(mapper.map({ tag_name: 'Gate', location: 'Fitzroy' }), { tag_name: 'Gate', location: 'Fitzroy' });
+    assert.equal(mapper.label('start_date_time'), 'Visit Start');
+    assert.equal(mapper.label('tag_number'), 'tag_number');
+  });
+});
