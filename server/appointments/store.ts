@@ -112,6 +112,41 @@ export function importStatements(db: SyncDb) {
 
 export type ImportStatements = ReturnType<typeof importStatements>;
 
+// Sync-mode answers: which appointment each row upserted.
+
+/** Records row index -> appointment uuid under `collectKey`, inside the writer's transaction. */
+export function recordUpsertStatement(db: SyncDb, collectKey: string): (index: number, scheduleUuid: string) => void {
+  const insert = new SyncQuery(
+    db,
+    db.kysely
+      .insertInto('appointment_import_upserts')
+      .values({ collect_key: param<string>('collect_key'), row_index: param<number>('row_index'), schedule_uuid: param<string>('schedule_uuid') })
+      .onConflict((oc) => oc.columns(['collect_key', 'row_index']).doUpdateSet({ schedule_uuid: param<string>('schedule_uuid') })),
+  );
+  return (index, scheduleUuid) => {
+    insert.run({ collect_key: collectKey, row_index: index, schedule_uuid: scheduleUuid });
+  };
+}
+
+/**
+ * The appointments recorded under `collectKey`, each once, in the order of the last row that
+ * upserted it; the records are removed.
+ */
+export async function takeUpsertedSchedules(db: Kysely<Database>, collectKey: string): Promise<AppointmentSchedule[]> {
+  const rows = await db
+    .selectFrom('appointment_import_upserts as u')
+    .innerJoin('appointment_schedules as s', 's.uuid', 'u.schedule_uuid')
+    .selectAll('s')
+    .select('u.row_index')
+    .where('u.collect_key', '=', collectKey)
+    .orderBy('u.row_index')
+    .execute();
+  await db.deleteFrom('appointment_import_upserts').where('collect_key', '=', collectKey).execute();
+  const lastRow = new Map<string, number>();
+  rows.forEach((row, position) => lastRow.set(row.uuid, position));
+  return rows.filter((row, position) => lastRow.get(row.uuid) === position).map(({ row_index: _index, ...row }) => toSchedule(row));
+}
+
 // Reads for the API.
 
 export async function listSchedules(db: Kysely<Database>, query: AppointmentListQuery): Promise<{ items: AppointmentSchedule[]; total: number }> {

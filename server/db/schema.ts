@@ -129,6 +129,12 @@ export interface AppointmentScheduleTable {
   updated_on: string;
 }
 
+export interface AppointmentImportUpsertTable {
+  collect_key: string;
+  row_index: number;
+  schedule_uuid: string;
+}
+
 /** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
@@ -140,4 +146,5 @@ export interface Database {
   service_categories: ServiceCategoryTable;
   import_handlers: ImportHandlerTable;
   appointment_schedules: AppointmentScheduleTable;
+  appointment_import_upserts: AppointmentImportUpsertTable;
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createAppointmentImporter, type AppointmentImportOptions, type BatchResult, type ImportRow } from '../../server/appointments/importer.ts';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
+import { recordUpsertStatement, takeUpsertedSchedules } from '../../server/appointments/store.ts';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { nowIso } from '../../server/time.ts';
@@ -217,6 +218,23 @@ describe('appointment import batch (synchronous upsert on the real database)', (
     assert.deepEqual(result.excluded, []);
     assert.equal(result.schedules[0]?.job_reference_id, 'H-1');
     assert.equal(result.schedules[0]?.start_date_time, '2026-08-03T07:15:00+10:00');
+  });
+
+  it('records which appointment each row upserted (sync answers) and hands each back once, in the order of its last row', async () => {
+    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: org, geocoder });
+    const record = recordUpsertStatement(server.ctx.db, 'sync-key-1');
+    const data = [row({ job_reference_id: 'U-1' }), row({ job_reference_id: 'U-2' }), row({ job_reference_id: 'U-1', duration: 30 }), row({ tag_name: '' })];
+    server.ctx.db.sqlite.transaction(() => {
+      data.forEach((values, index) => {
+        const validated = importer.validate(values);
+        if (!validated.ok) return;
+        const outcome = importer.writeRow(validated.row);
+        if (outcome.ok) record(index, outcome.uuid);
+      });
+    })();
+    const schedules = await takeUpsertedSchedules(server.ctx.db.kysely, 'sync-key-1');
+    assert.deepEqual(schedules.map((s) => [s.job_reference_id, s.duration]), [['U-2', 60], ['U-1', 30]]);
+    assert.deepEqual(await takeUpsertedSchedules(server.ctx.db.kysely, 'sync-key-1'), [], 'taken once');
   });
 
   it('refuses to run for an organization that does not exist', () => {

@@ -66,4 +66,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create unique index appointments_by_tag_start_service on appointment_schedules (organization_uuid, qr_code_tag_uuid, start_utc, service_uuid) where job_reference_id is null`.execute(db);
   await sql`create index appointments_by_start on appointment_schedules (organization_uuid, start_utc)`.execute(db);
   await sql`create index appointments_by_qrcode on appointment_schedules (qr_code_uuid, start_utc)`.execute(db);
+
+  // Sync-mode imports record which appointment each row upserted, to answer with them (spec 2.4); removed after answering.
+  await db.schema
+    .createTable('appointment_import_upserts')
+    .addColumn('collect_key', 'text', (c) => c.notNull())
+    .addColumn('row_index', 'integer', (c) => c.notNull())
+    .addColumn('schedule_uuid', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('appointment_import_upserts_pk', ['collect_key', 'row_index'])
+    .execute();
 }
