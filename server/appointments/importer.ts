@@ -80,6 +80,7 @@ export class AppointmentImporter {
   private byCode = new Map<string, CatalogEntry>();
   private byName = new Map<string, CatalogEntry>();
   private tags = new Map<string, KnownTag>();
+  private qrCodeZones = new Map<string, string | null>();
 
   constructor(db: SyncDb, options: AppointmentImportOptions) {
     this.options = options;
@@ -125,6 +126,7 @@ export class AppointmentImporter {
   beginBatch(): void {
     this.loadCatalog();
     this.tags = new Map();
+    this.qrCodeZones = new Map();
   }
 
   /** A record keyed by the file's column titles, mapped through the handler and validated (spec 2.3). */
@@ -246,10 +248,21 @@ export class AppointmentImporter {
     if (cached) return cached;
     const found = this.sql.findTag.get({ organization_uuid: this.options.organizationUuid, tag_name: row.tag_name, tag_number: row.tag_number });
     if (!found) return null;
-    if (found.deleted_on !== null) this.sql.restoreQrCode.run({ uuid: found.qr_code_uuid, now: nowIso() });
-    const tag = { tagUuid: found.tag_uuid, qrCodeUuid: found.qr_code_uuid, zone: found.timezone_name };
+    const tag = { tagUuid: found.uuid, qrCodeUuid: found.qr_code_uuid, zone: this.liveQrCodeZone(found.qr_code_uuid) };
     this.remember(key, tag);
     return tag;
+  }
+
+  /** The zone of a tag's QR code address; a soft-deleted one is restored (it has an appointment again). Many tags share an address. */
+  private liveQrCodeZone(uuid: string): string | null {
+    const cached = this.qrCodeZones.get(uuid);
+    if (cached !== undefined) return cached;
+    const state = this.sql.qrCodeState.get({ uuid });
+    if (state?.deleted_on) this.sql.restoreQrCode.run({ uuid, now: nowIso() });
+    const zone = state?.timezone_name ?? null;
+    if (this.qrCodeZones.size >= TAG_CACHE_LIMIT) this.qrCodeZones.clear();
+    this.qrCodeZones.set(uuid, zone);
+    return zone;
   }
 
   /** A missing tag is created on the QR code address at `location` (found by name and location, or created). */

@@ -63,12 +63,12 @@ export function importStatements(db: SyncDb) {
       db,
       k
         .selectFrom('qr_code_tags')
-        .innerJoin('qrcodes', 'qrcodes.uuid', 'qr_code_tags.qr_code_uuid')
-        .select(['qr_code_tags.uuid as tag_uuid', 'qr_code_tags.qr_code_uuid', 'qrcodes.deleted_on', 'qrcodes.timezone_name'])
-        .where('qr_code_tags.organization_uuid', '=', org)
-        .where('qr_code_tags.tag_name', '=', param<string>('tag_name'))
-        .where('qr_code_tags.tag_number', '=', param<string>('tag_number')),
+        .select(['uuid', 'qr_code_uuid'])
+        .where('organization_uuid', '=', org)
+        .where('tag_name', '=', param<string>('tag_name'))
+        .where('tag_number', '=', param<string>('tag_number')),
     ),
+    qrCodeState: new SyncQuery(db, k.selectFrom('qrcodes').select(['deleted_on', 'timezone_name']).where('uuid', '=', param<string>('uuid'))),
     /** A QR code address with this name and location (DESIGN.md's identity without an external reference), deleted or not. */
     findQrCodeAt: new SyncQuery(
       db,

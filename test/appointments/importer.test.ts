@@ -237,6 +237,16 @@ describe('appointment import batch (synchronous upsert on the real database)', (
     assert.deepEqual(await takeUpsertedSchedules(server.ctx.db.kysely, 'sync-key-1'), [], 'taken once');
   });
 
+  it('an appointment for a tag whose QR code address was deleted restores that address', async () => {
+    const first = run([row({ tag_number: '80', job_reference_id: 'DEL-1' })]);
+    const qr = first.schedules[0]?.qr_code_uuid ?? '';
+    await server.ctx.db.kysely.updateTable('qrcodes').set({ deleted_on: nowIso() }).where('uuid', '=', qr).execute();
+    const again = run([row({ tag_number: '80', job_reference_id: 'DEL-2' })]);
+    assert.equal(again.schedules[0]?.qr_code_uuid, qr);
+    const restored = await server.ctx.db.kysely.selectFrom('qrcodes').select('deleted_on').where('uuid', '=', qr).executeTakeFirstOrThrow();
+    assert.equal(restored.deleted_on, null);
+  });
+
   it('refuses to run for an organization that does not exist', () => {
     assert.throws(() => createAppointmentImporter(server.ctx.db, { organizationUuid: 'nope', geocoder }), /Organization nope does not exist/);
   });
