@@ -33,6 +33,8 @@ export const appointmentSchedulePageSchema = pageSchema(appointmentScheduleSchem
 const bound = z
   .string()
   .trim()
+  // An unencoded "+11:00" in a query string arrives as " 11:00".
+  .transform((value) => value.replace(/ (\d{2}:\d{2})$/, '+$1'))
   .refine((value) => DATE.test(value) || !Number.isNaN(Date.parse(value)) && OFFSET.test(value), {
     message: 'use a date (2026-03-02) or a date and time with an offset (2026-03-02T09:00:00+11:00 or …Z)',
   });

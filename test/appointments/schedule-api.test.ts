@@ -71,6 +71,7 @@ describe('appointment schedule list and template', () => {
     // 23:30 local on the 3rd is 12:30Z on the 3rd.
     assert.deepEqual(refs(await list(`&from=${encodeURIComponent('2026-03-03T12:30:00Z')}`)), ['C', 'D']);
     assert.deepEqual(refs(await list(`&to=${encodeURIComponent('2026-03-03T09:00:00+11:00')}`)), ['A', 'B']);
+    assert.deepEqual(refs(await list('&to=2026-03-03T09:00:00+11:00')), ['A', 'B'], 'an unencoded + in the offset');
     const none = await list('&job_reference_id=nope');
     assert.deepEqual([none.total, none.pages], [0, 0]);
   });
