@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { z } from 'zod';
+import { registerAppointmentRoutes } from './appointments/routes.ts';
 import { registerApiKeyRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { Api } from './http/api.ts';
@@ -15,6 +16,8 @@ import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
 import { registerQrCodeRoutes } from './qrcodes/routes.ts';
+import { registerImportHandlerRoutes } from './import-handlers/routes.ts';
+import { registerServiceRoutes } from './services/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
@@ -48,6 +51,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerSettingsRoutes(api, ctx);
   registerToolRoutes(api);
   registerReceiverRoutes(api, ctx);
+  registerServiceRoutes(api, ctx);
+  registerImportHandlerRoutes(api, ctx);
+  registerAppointmentRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

@@ -253,6 +253,70 @@ export interface ImportExcludedRowTable {
   cells: string;
 }
 
+export interface ServiceTable {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  /** name, trimmed and lower-cased: names are unique per organization ignoring case. */
+  name_key: string;
+  code: string | null;
+  code_key: string | null;
+  created_on: string;
+  updated_on: string;
+  deleted_on: string | null;
+}
+
+export interface ServiceCategoryTable {
+  uuid: string;
+  service_uuid: string;
+  name: string;
+  position: number;
+}
+
+export interface ImportHandlerTable {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  slug: string;
+  /** JSON object: a file's column title -> a field of spec 2.3. */
+  mapping: string;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface AppointmentScheduleTable {
+  uuid: string;
+  organization_uuid: string;
+  qr_code_uuid: string;
+  qr_code_tag_uuid: string;
+  service_uuid: string;
+  service: string;
+  location: string;
+  appointment_date: string;
+  /** ISO 8601 with the zone's offset. */
+  start_date_time: string;
+  end_date_time: string;
+  /** The same instants in UTC, for ordering, range filters and the upsert key. */
+  start_utc: string;
+  end_utc: string;
+  duration: number;
+  timezone_name: string;
+  all_day: number;
+  no_date_time_provided: number;
+  job_reference_id: string | null;
+  type: string;
+  /** JSON array of notes (DST adjustments), or null. */
+  notes: string | null;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface AppointmentImportUpsertTable {
+  collect_key: string;
+  row_index: number;
+  schedule_uuid: string;
+}
+
 /** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
@@ -271,4 +335,9 @@ export interface Database {
   inbox_relays: InboxRelayTable;
   import_jobs: ImportJobTable;
   import_excluded_rows: ImportExcludedRowTable;
+  services: ServiceTable;
+  service_categories: ServiceCategoryTable;
+  import_handlers: ImportHandlerTable;
+  appointment_schedules: AppointmentScheduleTable;
+  appointment_import_upserts: AppointmentImportUpsertTable;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { seedDemoServices } from '../services/demo.ts';
 import { countOrganizations, createOrganization, type OrganizationCredentials } from './organizations.ts';
 
 export const CREDENTIALS_FILE = 'credentials.json';
@@ -15,6 +16,7 @@ export async function ensureDemoOrganization(db: Kysely<Database>, dataDir: stri
   const file = path.join(dataDir, CREDENTIALS_FILE);
   if ((await countOrganizations(db)) === 0) {
     const credentials = await createOrganization(db, { name: DEMO_ORGANIZATION_NAME });
+    await seedDemoServices(db, credentials.organization_uuid);
     writeCredentials(file, credentials);
     return credentials;
   }

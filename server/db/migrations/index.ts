@@ -4,6 +4,7 @@ import * as qrcodes from './002_qrcodes.ts';
 import * as webhooks from './004_webhooks.ts';
 import * as inboxes from './006_inboxes.ts';
 import * as imports from './003_imports.ts';
+import * as appointments from './005_appointments.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '004_webhooks': webhooks,
   '006_inboxes': inboxes,
   '003_imports': imports,
+  '005_appointments': appointments,
 };

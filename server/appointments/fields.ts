@@ -1,0 +1,21 @@
+/** The fields of an appointment import record (spec 2.3), in the spec's order: the template's columns. */
+export const APPOINTMENT_FIELDS = [
+  'tag_name',
+  'tag_number',
+  'start_date_time',
+  'location',
+  'duration',
+  'service',
+  'service_code',
+  'timezone_name',
+  'job_reference_id',
+  'organization_uuid',
+] as const;
+export type AppointmentField = (typeof APPOINTMENT_FIELDS)[number];
+
+/** Columns a file must have (organization_uuid may come from the form field instead). */
+export const REQUIRED_COLUMNS: readonly AppointmentField[] = ['tag_name', 'tag_number', 'start_date_time', 'location'];
+
+export function isAppointmentField(name: string): name is AppointmentField {
+  return (APPOINTMENT_FIELDS as readonly string[]).includes(name);
+}

@@ -1,0 +1,275 @@
+import { Temporal } from 'temporal-polyfill';
+
+/**
+ * Appointment times: parsing the accepted start formats, the zone rule of DESIGN.md, and the
+ * daylight-saving rule. Pure functions; every zone and offset computation is Temporal's.
+ *
+ * DST rule (documented in README "Importing appointments"):
+ * - a local time in a gap (clocks go forward) moves forward by the length of the gap
+ *   (Temporal's 'compatible'), e.g. 02:30 -> 03:30;
+ * - a local time that happens twice (clocks go back) is the first of the two (the earlier instant);
+ * both add a note to the result saying what was done.
+ */
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** A start that names its own offset (or Z) is an exact instant; otherwise it is a wall-clock time. */
+export type ParsedStart = { kind: 'local'; local: Temporal.PlainDateTime; key: string } | ExactStart;
+type ExactStart = { kind: 'exact'; local: Temporal.PlainDateTime; offset: string; instant: Temporal.Instant; key: string };
+// `key` identifies the start exactly (same key, same times), for memoising.
+
+export const DEFAULT_DURATION_MINUTES = 60;
+/** One year; longer is certainly a typing mistake. */
+export const MAX_DURATION_MINUTES = 525_600;
+
+const EXAMPLE_START = '2026-03-02 09:00';
+const START_PATTERN =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * Reads a start date-time cell: `YYYY-MM-DD HH:mm`, ISO 8601 with `T` and seconds, either with an
+ * optional `Z` or `+HH:mm` offset; or a Date from a spreadsheet date cell, whose UTC fields hold
+ * the wall-clock time typed into the sheet (how exceljs reads date cells).
+ */
+export function parseStartDateTime(value: unknown, label = 'start_date_time'): Outcome<ParsedStart> {
+  if (value instanceof Date) return parseDateCell(value, label);
+  if (typeof value === 'number') {
+    return fail(
+      `${label} is the number ${value}, not a date and time. Format the cell as a date and time in the spreadsheet, ` +
+        `or type it as ${EXAMPLE_START}.`,
+    );
+  }
+  if (typeof value !== 'string' || value.trim() === '') return fail(`${label} is required, for example ${EXAMPLE_START}.`);
+  const text = value.trim();
+  const match = START_PATTERN.exec(text);
+  if (!match) {
+    return fail(
+      `${label} "${text}" is not a date and time this import reads. Use YYYY-MM-DD HH:mm (${EXAMPLE_START}) ` +
+        'or ISO 8601 (2026-03-02T09:00:00, optionally with an offset such as +11:00 or Z).',
+    );
+  }
+  const [, year, month, day, hour, minute, second, offsetText] = match;
+  if (hour === undefined || minute === undefined) {
+    return fail(`${label} "${text}" has a date but no time. Add the start time, for example ${text} 09:00.`);
+  }
+  let local: Temporal.PlainDateTime;
+  try {
+    local = Temporal.PlainDateTime.from(
+      { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second ?? 0) },
+      { overflow: 'reject' },
+    );
+  } catch {
+    return fail(`${label} "${text}" is not a real date and time (check the day of the month, hours 0-23 and minutes 0-59).`);
+  }
+  if (offsetText === undefined) return ok({ kind: 'local', local, key: local.toString() });
+  const offset = normaliseOffset(offsetText);
+  if (offset === null) return fail(`${label} "${text}" has an impossible UTC offset ${offsetText}; offsets run from -23:59 to +23:59.`);
+  const instant = local.toZonedDateTime(offset).toInstant();
+  return ok({ kind: 'exact', local, offset, instant, key: `${local.toString()}${offset}` });
+}
+
+function parseDateCell(value: Date, label: string): Outcome<ParsedStart> {
+  const ms = value.getTime();
+  if (Number.isNaN(ms)) return fail(`${label} is a date cell without a valid date. Retype it as ${EXAMPLE_START}.`);
+  // Spreadsheet serial numbers are fractions of a day: round away the float noise to whole seconds.
+  const rounded = new Date(Math.round(ms / 1000) * 1000);
+  const local = Temporal.PlainDateTime.from({
+    year: rounded.getUTCFullYear(),
+    month: rounded.getUTCMonth() + 1,
+    day: rounded.getUTCDate(),
+    hour: rounded.getUTCHours(),
+    minute: rounded.getUTCMinutes(),
+    second: rounded.getUTCSeconds(),
+  });
+  return ok({ kind: 'local', local, key: local.toString() });
+}
+
+function normaliseOffset(text: string): string | null {
+  if (text === 'Z' || text === 'z') return '+00:00';
+  const digits = text.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+  if (hours > 23 || minutes > 59) return null;
+  return `${text[0]}${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+}
+
+/** Duration cell: empty means 60; otherwise a whole number of minutes above 0. */
+export function parseDuration(value: unknown, label = 'duration'): Outcome<number> {
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return ok(DEFAULT_DURATION_MINUTES);
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : null;
+  const minutes = text !== null && /^[+]?\d+(\.0*)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(minutes) || minutes <= 0) {
+    return fail(`${label} must be a whole number of minutes greater than 0, for example 60; the row has "${String(text ?? value)}".`);
+  }
+  if (minutes > MAX_DURATION_MINUTES) {
+    return fail(`${label} ${minutes} is longer than a year; give the appointment's length in minutes, for example 90 for an hour and a half.`);
+  }
+  return ok(minutes);
+}
+
+const zoneCache = new Map<string, string | null>();
+
+/** The canonical IANA name of a zone (any letter case), or null when it is not one. Offsets such as +10:00 are not zone names. */
+export function canonicalTimeZone(name: string): string | null {
+  const key = name.trim();
+  const cached = zoneCache.get(key);
+  if (cached !== undefined) return cached;
+  let canonical: string | null = null;
+  if (/^[A-Za-z]/.test(key)) {
+    try {
+      canonical = Temporal.ZonedDateTime.from({ year: 2000, month: 1, day: 1, timeZone: key }).timeZoneId;
+    } catch {
+      canonical = null;
+    }
+  }
+  if (zoneCache.size > 10_000) zoneCache.clear();
+  zoneCache.set(key, canonical);
+  return canonical;
+}
+
+/** Validates a timezone_name cell; the error suggests the Area/City names that end like the given text. */
+export function parseTimeZoneName(value: string, label = 'timezone_name'): Outcome<string> {
+  const canonical = canonicalTimeZone(value);
+  if (canonical !== null) return ok(canonical);
+  const suggestions = suggestTimeZones(value);
+  const hint = suggestions.length > 0 ? `Did you mean ${suggestions.join(' or ')}?` : 'Use an IANA name of the form Area/City, for example Australia/Melbourne.';
+  return fail(`${label} "${value.trim()}" is not a known IANA time zone. ${hint}`);
+}
+
+function suggestTimeZones(text: string): string[] {
+  const wanted = simplify(text.split('/').pop() ?? text);
+  if (wanted === '') return [];
+  return Intl.supportedValuesOf('timeZone')
+    .filter((zone) => simplify(zone.split('/').pop() ?? zone) === wanted)
+    .slice(0, 3);
+}
+
+const simplify = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+
+export type ZoneSource = 'timezone_name' | 'address' | 'organization';
+
+/** DESIGN.md: the row's timezone_name, else the located address's zone, else the organization's default zone. */
+export function chooseTimeZone(sources: { timezoneName?: string | null; located?: string | null; organization: string }): {
+  zone: string;
+  source: ZoneSource;
+} {
+  if (sources.timezoneName) return { zone: sources.timezoneName, source: 'timezone_name' };
+  if (sources.located) return { zone: sources.located, source: 'address' };
+  return { zone: sources.organization, source: 'organization' };
+}
+
+export interface ScheduleTimes {
+  /** ISO 8601 with the zone's UTC offset, seconds precision, e.g. 2026-03-02T09:00:00+11:00 */
+  start_date_time: string;
+  end_date_time: string;
+  /** The local date of the start, YYYY-MM-DD. */
+  appointment_date: string;
+  /** The same instants in UTC (…Z), for ordering and range filters. */
+  start_utc: string;
+  end_utc: string;
+  timezone_name: string;
+  /** What the DST rule or an explicit offset changed, in words for a field admin; empty when nothing. */
+  notes: string[];
+}
+
+/**
+ * Start and end of an appointment in `zone`: an exact start keeps its instant, a wall-clock start
+ * is read in the zone under the DST rule; end = start + duration in real elapsed minutes.
+ */
+export function scheduleTimes(start: ParsedStart, durationMinutes: number, zone: string): ScheduleTimes {
+  const notes: string[] = [];
+  const begins = start.kind === 'exact' ? start.instant.toZonedDateTimeISO(zone) : resolveLocal(start.local, zone, notes);
+  if (start.kind === 'exact' && start.offset !== '+00:00' && begins.offset !== start.offset) {
+    notes.push(
+      `The start ${start.local.toString({ smallestUnit: 'second' })}${start.offset} names offset ${start.offset}, but ${zone} is at ${begins.offset} then, ` +
+        `so the appointment starts at ${clock(begins.toPlainDateTime())} local time (${begins.offset}).`,
+    );
+  }
+  const ends = begins.add({ minutes: durationMinutes });
+  if (ends.offset !== begins.offset) {
+    notes.push(
+      `The appointment spans a daylight-saving change in ${zone}: it starts at ${clock(begins.toPlainDateTime())} (${begins.offset}) ` +
+        `and ends ${durationMinutes} minutes later at ${clock(ends.toPlainDateTime())} (${ends.offset}).`,
+    );
+  }
+  return {
+    start_date_time: withOffset(begins),
+    end_date_time: withOffset(ends),
+    appointment_date: begins.toPlainDate().toString(),
+    start_utc: begins.toInstant().toString({ smallestUnit: 'second' }),
+    end_utc: ends.toInstant().toString({ smallestUnit: 'second' }),
+    timezone_name: begins.timeZoneId,
+    notes,
+  };
+}
+
+/**
+ * scheduleTimes with a bounded memo: imports repeat the same start, duration and zone many
+ * times, and the results are plain data.
+ */
+export class ScheduleTimesCache {
+  private readonly memo = new Map<string, ScheduleTimes>();
+  private readonly limit: number;
+
+  constructor(limit = 100_000) {
+    this.limit = limit;
+  }
+
+  get(start: ParsedStart, durationMinutes: number, zone: string): ScheduleTimes {
+    const key = `${start.key}|${durationMinutes}|${zone}`;
+    let times = this.memo.get(key);
+    if (times === undefined) {
+      times = scheduleTimes(start, durationMinutes, zone);
+      if (this.memo.size >= this.limit) this.memo.clear();
+      this.memo.set(key, times);
+    }
+    return times;
+  }
+}
+
+/** The DST rule: a gap moves forward by its length, an overlap takes the earlier instant; each adds a note. */
+function resolveLocal(local: Temporal.PlainDateTime, zone: string, notes: string[]): Temporal.ZonedDateTime {
+  const earlier = local.toZonedDateTime(zone, { disambiguation: 'earlier' });
+  const later = local.toZonedDateTime(zone, { disambiguation: 'later' });
+  if (earlier.epochNanoseconds === later.epochNanoseconds) return earlier;
+  const change = earlier.getTimeZoneTransition('next');
+  const from = change ? clock(change.withTimeZone(earlier.offset).toPlainDateTime()) : '?';
+  const to = change ? clock(change.toPlainDateTime()) : '?';
+  if (earlier.toPlainDateTime().equals(local)) {
+    notes.push(
+      `${isoLocal(local)} happens twice in ${zone} (clocks go back from ${from} to ${to} that day); ` +
+        `the first one was used (${earlier.offset}). For the second one write the offset: ${local.toString({ smallestUnit: 'second' })}${later.offset}.`,
+    );
+    return earlier;
+  }
+  const chosen = local.toZonedDateTime(zone, { disambiguation: 'compatible' });
+  const gap = Temporal.Duration.from({ nanoseconds: later.offsetNanoseconds - earlier.offsetNanoseconds }).round({ largestUnit: 'hour' });
+  notes.push(
+    `${isoLocal(local)} does not exist in ${zone} (clocks go forward from ${from} to ${to} that day); ` +
+      `the start was moved forward by ${describeLength(gap)} to ${clock(chosen.toPlainDateTime())} (${chosen.offset}).`,
+  );
+  return chosen;
+}
+
+function withOffset(zoned: Temporal.ZonedDateTime): string {
+  return zoned.toString({ timeZoneName: 'never', smallestUnit: 'second' });
+}
+
+function isoLocal(local: Temporal.PlainDateTime): string {
+  return `${local.toPlainDate().toString()} ${clock(local)}`;
+}
+
+function clock(local: Temporal.PlainDateTime): string {
+  const text = `${String(local.hour).padStart(2, '0')}:${String(local.minute).padStart(2, '0')}`;
+  return local.second === 0 ? text : `${text}:${String(local.second).padStart(2, '0')}`;
+}
+
+function describeLength(length: Temporal.Duration): string {
+  const parts: string[] = [];
+  if (length.hours) parts.push(`${length.hours} hour${length.hours === 1 ? '' : 's'}`);
+  if (length.minutes) parts.push(`${length.minutes} minute${length.minutes === 1 ? '' : 's'}`);
+  return parts.join(' ') || 'less than a minute';
+}
+
+const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
+const fail = <T>(error: string): Outcome<T> => ({ ok: false, error });

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
+import { columnKey } from '../appointments/columns.ts';
+import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+
+/** The built-in handler: the spec's own column names. */
+export const DEFAULT_HANDLER_SLUG = 'default';
+
+const slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and single hyphens, e.g. acme-jobs')
+  .refine((value) => value !== DEFAULT_HANDLER_SLUG, `"${DEFAULT_HANDLER_SLUG}" is built in (the spec's column names); choose another slug`);
+
+const field = z.enum(APPOINTMENT_FIELDS, { error: `must be one of the appointment fields: ${APPOINTMENT_FIELDS.join(', ')}` });
+
+export const mappingSchema = z
+  .record(z.string().trim().min(1, 'a column title must not be empty').max(200), field)
+  .refine((mapping) => Object.keys(mapping).length > 0, 'map at least one column, e.g. {"Job Ref": "job_reference_id"}')
+  .superRefine((mapping, ctx) => {
+    const byField = new Map<string, string>();
+    const byKey = new Map<string, string>();
+    for (const [title, target] of Object.entries(mapping)) {
+      const other = byField.get(target);
+      if (other !== undefined) ctx.addIssue({ code: 'custom', message: `the columns "${other}" and "${title}" both map to ${target}; keep one` });
+      byField.set(target, title);
+      const same = byKey.get(columnKey(title));
+      if (same !== undefined) ctx.addIssue({ code: 'custom', message: `the column titles "${same}" and "${title}" are the same title (case and spacing are ignored)` });
+      byKey.set(columnKey(title), title);
+    }
+  })
+  .describe('A file column title -> the appointment field (spec 2.3) it holds, e.g. {"Job Ref": "job_reference_id"}');
+
+export const createImportHandlerBodySchema = z.object({
+  organization_uuid: z.string().min(1).describe('Organization that owns the handler'),
+  name: z.string().trim().min(1).max(200).describe('What the layout is, e.g. "Acme job export"'),
+  slug: slug.optional().describe('The org_identifier that selects this handler; default: made from the name'),
+  mapping: mappingSchema,
+});
+export type CreateImportHandlerBody = z.infer<typeof createImportHandlerBodySchema>;
+
+export const updateImportHandlerBodySchema = z
+  .object({ name: z.string().trim().min(1).max(200).optional(), slug: slug.optional(), mapping: mappingSchema.optional() })
+  .refine((body) => Object.keys(body).length > 0, 'give at least one of name, slug, mapping');
+export type UpdateImportHandlerBody = z.infer<typeof updateImportHandlerBodySchema>;
+
+export const importHandlerSchema = z
+  .object({
+    uuid: z.string(),
+    organization_uuid: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    mapping: z.record(z.string(), z.enum(APPOINTMENT_FIELDS)),
+    created_on: z.string(),
+    updated_on: z.string(),
+  })
+  .meta({ id: 'ImportHandler' });
+export type ImportHandler = z.infer<typeof importHandlerSchema>;
+
+export const importHandlerPageSchema = pageSchema(importHandlerSchema);
+export const importHandlerListQuerySchema = pageQuerySchema.extend({
+  organization_uuid: z.string().min(1).describe('Organization whose import handlers to list. Required.'),
+});
+export type ImportHandlerListQuery = z.infer<typeof importHandlerListQuerySchema>;
+export const importHandlerParamsSchema = z.object({ uuid: z.string().describe('Import handler uuid') });

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Service } from '../../server/services/schemas.ts';
+import { DEMO_SERVICES } from '../../server/services/demo.ts';
+import { createOrganization } from '../../server/orgs/organizations.ts';
+import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+
+interface ServicePage {
+  items: Service[];
+  total: number;
+  pages: number;
+  page: number;
+  per_page: number;
+}
+
+describe('service catalog API (/api/services)', () => {
+  let server: TestServer;
+  let org: string;
+
+  before(async () => {
+    server = await startTestServer();
+    org = server.organizationUuid;
+  });
+  after(() => server.stop());
+
+  const list = async (query = ''): Promise<ServicePage> => {
+    const res = await server.request(`/api/services?organization_uuid=${org}${query}`);
+    assert.equal(res.status, 200);
+    return (await res.json()) as ServicePage;
+  };
+  const create = (body: Record<string, unknown>) => server.request('/api/services', jsonBody({ organization_uuid: org, ...body }));
+
+  it('the demo organization starts with demo services, each with a code and categories', async () => {
+    const page = await list('&per_page=100');
+    assert.equal(page.total, DEMO_SERVICES.length);
+    const plumbing = page.items.find((s) => s.name === 'Plumbing');
+    assert.ok(plumbing, 'Plumbing is a demo service');
+    assert.equal(plumbing.code, 'PLB');
+    assert.deepEqual(plumbing.categories.map((c) => c.name), ['Maintenance', 'Water']);
+    assert.ok(plumbing.categories.every((c) => typeof c.uuid === 'string' && c.uuid.length > 0));
+  });
+
+  it('creates (201), reads, updates (200) and deletes (204) a service; a deleted one reads as 404', async () => {
+    const res = await create({ name: 'Window Cleaning', code: 'WIN', categories: [{ name: 'Facilities' }] });
+    assert.equal(res.status, 201);
+    const created = (await res.json()) as Service;
+    assert.equal(created.name, 'Window Cleaning');
+    assert.equal(created.organization_uuid, org);
+
+    const got = await server.request(`/api/services/uuid/${created.uuid}`);
+    assert.equal(got.status, 200);
+    assert.deepEqual(await got.json(), created);
+
+    const patched = await server.request(
+      `/api/services/uuid/${created.uuid}`,
+      jsonBody({ name: 'Window and Gutter Cleaning', categories: [{ name: 'Facilities' }, { name: 'Outdoor' }] }, 'PATCH'),
+    );
+    assert.equal(patched.status, 200);
+    const updated = (await patched.json()) as Service;
+    assert.equal(updated.name, 'Window and Gutter Cleaning');
+    assert.equal(updated.code, 'WIN');
+    assert.deepEqual(updated.categories.map((c) => c.name), ['Facilities', 'Outdoor']);
+    assert.equal(updated.categories[0]?.uuid, created.categories[0]?.uuid, 'a kept category keeps its uuid');
+
+    const removed = await server.request(`/api/services/uuid/${created.uuid}`, { method: 'DELETE' });
+    assert.equal(removed.status, 204);
+    assert.equal((await server.request(`/api/services/uuid/${created.uuid}`)).status, 404);
+    assert.equal((await server.request(`/api/services/uuid/${created.uuid}`, { method: 'DELETE' })).status, 404);
+    const again = await create({ name: 'Window Cleaning', code: 'WIN' });
+    assert.equal(again.status, 201, 'the name and code of a deleted service are free again');
+  });
+
+  it('refuses a name or code already in the catalog, ignoring case, with 409', async () => {
+    const byName = await create({ name: '  plumbing ' });
+    assert.equal(byName.status, 409);
+    const body = (await byName.json()) as { error: { code: string; message: string } };
+    assert.equal(body.error.code, 'CONFLICT');
+    assert.match(body.error.message, /the name "Plumbing"/);
+    const byCode = await create({ name: 'Plumbing Emergency', code: 'plb' });
+    assert.equal(byCode.status, 409);
+    assert.match(((await byCode.json()) as { error: { message: string } }).error.message, /the code "PLB"/);
+  });
+
+  it('refuses an invalid body with 400 naming the field', async () => {
+    const res = await create({ name: '', categories: [{ name: 'A' }, { name: 'a' }] });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error: { code: string; details: { path: string }[] } };
+    assert.equal(body.error.code, 'VALIDATION_ERROR');
+    const paths = body.error.details.map((d) => d.path);
+    assert.ok(paths.includes('body.name'), paths.join());
+    assert.ok(paths.includes('body.categories'), paths.join());
+  });
+
+  it('lists in the page shape, by name, with search over name and code', async () => {
+    const first = await list('&per_page=2');
+    assert.deepEqual(Object.keys(first).sort(), ['items', 'page', 'pages', 'per_page', 'total']);
+    assert.equal(first.items.length, 2);
+    assert.equal(first.pages, Math.ceil(first.total / 2));
+    const all = await list('&per_page=100');
+    const names = all.items.map((s) => s.name.toLowerCase());
+    assert.deepEqual(names, [...names].sort());
+    const found = await list('&search=gdn');
+    assert.deepEqual(found.items.map((s) => s.name), ['Garden Maintenance']);
+    const none = await list('&search=zzz');
+    assert.deepEqual([none.total, none.pages], [0, 0]);
+    const missing = await server.request('/api/services');
+    assert.equal(missing.status, 400);
+  });
+
+  it("keeps organizations apart: 403 for another organization's uuid, 404 for its services", async () => {
+    const other = await createOrganization(server.ctx.db.kysely, { name: 'Other Org' });
+    const otherAuth = { authorization: bearer(other) };
+    assert.equal((await server.request(`/api/services?organization_uuid=${org}`, { headers: otherAuth })).status, 403);
+    const plumbing = (await list('&search=plumbing')).items[0];
+    assert.ok(plumbing);
+    assert.equal((await server.request(`/api/services/uuid/${plumbing.uuid}`, { headers: otherAuth })).status, 404);
+    const otherList = await server.request(`/api/services?organization_uuid=${other.organization_uuid}`, { headers: otherAuth });
+    assert.equal(((await otherList.json()) as ServicePage).total, 0, 'a new organization has no demo services');
+    const write = await server.request('/api/services', { ...jsonBody({ organization_uuid: org, name: 'Sneaky' }), headers: { ...otherAuth, 'content-type': 'application/json' } });
+    assert.equal(write.status, 403);
+  });
+});
