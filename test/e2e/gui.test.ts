@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
+import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
-import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
 // The runner prints the reason next to SKIP when Chromium is missing.
@@ -17,42 +17,21 @@ const skip = browserUnavailable();
 
 describe('GUI in Chromium', { skip: skip ?? false }, () => {
   let server: TestServer;
-  let browser: Browser;
+  let session: GuiSession;
   let signInLink: string;
-  const pages: GuiPage[] = [];
 
   before(async () => {
-    await ensureRendererBuild({ quiet: true });
-    server = await startTestServer();
-    browser = await launchBrowser();
+    session = await startGuiSession();
+    server = session.server;
     const c = server.credentials;
     assert.ok(c);
     signInLink = `${server.url}/#key=${c.api_key}:${c.api_secret}`;
   });
 
-  after(async () => {
-    for (const gui of pages) {
-      const bad = gui.problems.filter((p) => p.startsWith('page error') || p.includes('CSP violation'));
-      assert.deepEqual(bad, [], 'no script errors and no Content-Security-Policy violations');
-    }
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => session?.close());
 
-  async function newPage(options?: { width?: number; height?: number }): Promise<Page> {
-    const gui = await openPage(browser, options);
-    pages.push(gui);
-    return gui.page;
-  }
-
-  async function signedInPage(path = '/tasks'): Promise<Page> {
-    const page = await newPage();
-    await page.goto(`${signInLink.replace('/#key=', `${path}#key=`)}`);
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    return page;
-  }
-
-  const waitForLive = (page: Page) => page.getByRole('status', { name: 'Live updates' }).filter({ hasText: 'Live updates on' }).waitFor();
+  const newPage = (size?: { width?: number; height?: number }) => session.newPage(size);
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
 
   test('signs in from the #key= link, removes it from the address and keeps it for the tab', async () => {
     const page = await newPage();

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
 
@@ -24,33 +24,16 @@ const SITES_CSV = [
 
 describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
   let server: TestServer;
-  let browser: Browser;
-  const pages: GuiPage[] = [];
+  let session: GuiSession;
 
   before(async () => {
-    await ensureRendererBuild({ quiet: true });
-    server = await startTestServer();
-    browser = await launchBrowser();
+    session = await startGuiSession();
+    server = session.server;
   });
 
-  after(async () => {
-    for (const gui of pages) {
-      const bad = gui.problems.filter((p) => p.startsWith('page error') || p.includes('CSP violation'));
-      assert.deepEqual(bad, [], 'no script errors and no Content-Security-Policy violations');
-    }
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => session?.close());
 
-  async function signedInPage(path: string): Promise<Page> {
-    const gui = await openPage(browser);
-    pages.push(gui);
-    const c = server.credentials;
-    assert.ok(c);
-    await gui.page.goto(`${server.url}${path}#key=${c.api_key}:${c.api_secret}`);
-    await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
-    return gui.page;
-  }
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
 
   const chooseFile = (page: Page, name: string, content: string) =>
     page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
@@ -150,8 +133,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
   });
 
   test('in the desktop app the picker, the File menu and the save dialog go through window.qrSandbox', async () => {
-    const gui = await openPage(browser);
-    pages.push(gui);
+    const gui = { page: await session.newPage() };
     const page = gui.page;
     const c = server.credentials;
     assert.ok(c);

@@ -6,20 +6,19 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
+import type { Page } from 'playwright-core';
 import { seal } from '../../server/webhooks/crypto.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { createInbox, getMessage, listMessages, type MessageView, startCaptureServer } from '../support/inboxes.ts';
-import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
 
 describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
   let server: TestServer;
-  let browser: Browser;
+  let session: GuiSession;
   let signInLink: string;
-  const pages: GuiPage[] = [];
   // Filled in by the first test, used by the later ones (they run in order).
   let inboxUuid = '';
   let inboxUrl = '';
@@ -27,32 +26,17 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
   let valid: MessageView | undefined;
 
   before(async () => {
-    await ensureRendererBuild({ quiet: true });
-    server = await startTestServer({ logLevel: 'warn' });
-    browser = await launchBrowser();
+    session = await startGuiSession({ logLevel: 'warn' });
+    server = session.server;
     const c = server.credentials;
     assert.ok(c);
     signInLink = `${server.url}/#key=${c.api_key}:${c.api_secret}`;
   });
 
-  after(async () => {
-    for (const gui of pages) {
-      const bad = gui.problems.filter((p) => p.startsWith('page error') || p.includes('CSP violation'));
-      assert.deepEqual(bad, [], 'no script errors and no Content-Security-Policy violations');
-    }
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => session?.close());
 
-  async function signedInPage(path: string): Promise<Page> {
-    const gui = await openPage(browser);
-    pages.push(gui);
-    await gui.page.goto(signInLink.replace('/#key=', `${path}#key=`));
-    await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
-    return gui.page;
-  }
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
 
-  const waitForLive = (page: Page) => page.getByRole('status', { name: 'Live updates' }).filter({ hasText: 'Live updates on' }).waitFor();
   const messageRows = (page: Page) => page.getByRole('table', { name: 'Messages' }).locator('tbody tr');
 
   test('creates an inbox, registers a webhook to it, and shows a simulated event live, decrypted and valid', async () => {

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
+import type { Locator, Page } from 'playwright-core';
 import { open } from '../../server/webhooks/crypto.ts';
 import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { startReceiver } from '../webhooks/support.ts';
-import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
 
 type Json = Record<string, unknown>;
 
@@ -18,36 +18,18 @@ const skip = browserUnavailable();
 
 describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () => {
   let server: TestServer;
-  let browser: Browser;
+  let session: GuiSession;
   let org: string;
-  const pages: GuiPage[] = [];
 
   before(async () => {
-    await ensureRendererBuild({ quiet: true });
-    server = await startTestServer();
+    session = await startGuiSession();
+    server = session.server;
     org = server.organizationUuid;
-    browser = await launchBrowser();
   });
 
-  after(async () => {
-    for (const gui of pages) {
-      const bad = gui.problems.filter((p) => p.startsWith('page error') || p.includes('CSP violation'));
-      assert.deepEqual(bad, [], 'no script errors and no Content-Security-Policy violations');
-    }
-    await browser?.close();
-    await server?.stop();
-  });
+  after(() => session?.close());
 
-  async function signedInPage(pathname: string, credential = server.credentials): Promise<Page> {
-    assert.ok(credential);
-    const gui = await openPage(browser);
-    pages.push(gui);
-    await gui.page.goto(`${server.url}${pathname}#key=${credential.api_key}:${credential.api_secret}`);
-    await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
-    return gui.page;
-  }
-
-  const waitForLive = (page: Page) => page.getByRole('status', { name: 'Live updates' }).filter({ hasText: 'Live updates on' }).waitFor();
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
 
   async function getJson<T = Json>(pathname: string): Promise<T> {
     const res = await server.request(pathname);
