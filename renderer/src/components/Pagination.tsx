@@ -47,3 +47,33 @@ export function Pagination({
     </nav>
   );
 }
+
+type ParamChanges = Record<string, string | number | null | undefined>;
+
+/**
+ * Pagination of a list page that keeps page and per_page in the address (the defaults, 1 and 10,
+ * left out). `reset` names further parameters a page change clears.
+ */
+export function AddressPagination({
+  data,
+  noun,
+  setParams,
+  reset = {},
+}: {
+  data: { page: number; pages: number; total: number; per_page: number };
+  noun: [string, string];
+  setParams(changes: ParamChanges): void;
+  reset?: ParamChanges;
+}) {
+  return (
+    <Pagination
+      page={data.page}
+      pages={data.pages}
+      total={data.total}
+      perPage={data.per_page}
+      noun={noun}
+      onPage={(p) => setParams({ page: p === 1 ? null : p, ...reset })}
+      onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null, ...reset })}
+    />
+  );
+}

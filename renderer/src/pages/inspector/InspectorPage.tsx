@@ -9,7 +9,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate, useSearchParams } from '../../router.tsx';
 import { emptyDraft, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
@@ -108,15 +108,7 @@ export function InspectorPage() {
           </div>
         )}
         {data && data.total > 0 && (
-          <Pagination
-            page={data.page}
-            pages={data.pages}
-            total={data.total}
-            perPage={data.per_page}
-            noun={['inbox', 'inboxes']}
-            onPage={(p) => setParams({ page: p === 1 ? null : p })}
-            onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null })}
-          />
+          <AddressPagination data={data} noun={['inbox', 'inboxes']} setParams={setParams} />
         )}
         <CurlDisclosure request={request} />
       </section>

@@ -7,7 +7,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
@@ -168,15 +168,7 @@ export function TaskListPage() {
           </div>
         )}
         {data && data.total > 0 && (
-          <Pagination
-            page={data.page}
-            pages={data.pages}
-            total={data.total}
-            perPage={data.per_page}
-            noun={['task', 'tasks']}
-            onPage={(p) => setParams({ page: p === 1 ? null : p })}
-            onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null })}
-          />
+          <AddressPagination data={data} noun={['task', 'tasks']} setParams={setParams} />
         )}
         <CurlDisclosure request={request} />
       </section>

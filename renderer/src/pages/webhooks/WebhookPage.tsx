@@ -8,7 +8,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import type { DeliveryAttemptEvent } from '../../live/events.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
@@ -278,15 +278,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           </ul>
         )}
         {data && data.total > 0 && (
-          <Pagination
-            page={data.page}
-            pages={data.pages}
-            total={data.total}
-            perPage={data.per_page}
-            noun={['delivery', 'deliveries']}
-            onPage={(p) => setParams({ page: p === 1 ? null : p, delivery: null })}
-            onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null, delivery: null })}
-          />
+          <AddressPagination data={data} noun={['delivery', 'deliveries']} setParams={setParams} reset={{ delivery: null }} />
         )}
         <CurlDisclosure request={deliveriesRequest} />
       </section>

@@ -7,7 +7,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
 import { NewWebhookPanel, RegisterWebhookForm } from './RegisterWebhookForm.tsx';
@@ -118,15 +118,7 @@ export function WebhooksPage() {
           </ul>
         )}
         {data && data.total > data.per_page && (
-          <Pagination
-            page={data.page}
-            pages={data.pages}
-            total={data.total}
-            perPage={data.per_page}
-            noun={['webhook', 'webhooks']}
-            onPage={(p) => setParams({ page: p === 1 ? null : p })}
-            onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null })}
-          />
+          <AddressPagination data={data} noun={['webhook', 'webhooks']} setParams={setParams} />
         )}
         <CurlDisclosure request={request} />
       </section>
