@@ -15,10 +15,10 @@ import { IMPORT_KINDS, saveAttachment } from '../imports/import-api.ts';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 
 const FILTERS = [
-  { key: 'qr_code_uuid', label: 'QR code uuid', size: 20, placeholder: '' },
-  { key: 'job_reference_id', label: 'Job reference', size: 12, placeholder: '' },
-  { key: 'from', label: 'From', size: 14, placeholder: '2026-03-02' },
-  { key: 'to', label: 'To', size: 14, placeholder: '2026-03-31' },
+  { key: 'qr_code_uuid', label: 'QR code uuid', size: 14, placeholder: '' },
+  { key: 'job_reference_id', label: 'Job reference', size: 11, placeholder: '' },
+  { key: 'from', label: 'From', size: 11, placeholder: '2026-03-02' },
+  { key: 'to', label: 'To', size: 11, placeholder: '2026-03-31' },
 ] as const;
 type FilterKey = (typeof FILTERS)[number]['key'];
 
@@ -106,7 +106,7 @@ export function AppointmentsPage() {
       />
       <AppointmentTabs />
       <section className="panel" aria-label="Appointment list">
-        <div className="toolbar">
+        <div className="toolbar schedule-filters">
           {FILTERS.map((f) => {
             const problem = fieldProblem(list.error, f.key);
             return (
@@ -172,13 +172,22 @@ export function AppointmentsPage() {
                       <TimeCell iso={s.end_date_time} />
                       {s.notes.length > 0 && <div className="field-hint">{s.notes.join(' ')}</div>}
                     </td>
-                    <td>{minutes(s.duration)}</td>
+                    <td className="schedule-time">{minutes(s.duration)}</td>
                     <td>{s.service}</td>
                     <td>{s.job_reference_id ?? <span className="muted">—</span>}</td>
                     <td>
                       <div>{s.location}</div>
                       <div className="muted">
-                        QR code <code title={s.qr_code_uuid}>{s.qr_code_uuid.slice(0, 8)}</code> · tag <code title={s.qr_code_tag_uuid}>{s.qr_code_tag_uuid.slice(0, 8)}</code>
+                        QR code{' '}
+                        <button
+                          type="button"
+                          className="link-button"
+                          title={`Only the appointments at QR code ${s.qr_code_uuid} (tag ${s.qr_code_tag_uuid})`}
+                          aria-label={`Only QR code ${s.qr_code_uuid.slice(0, 8)}`}
+                          onClick={() => change('qr_code_uuid', s.qr_code_uuid)}
+                        >
+                          <code>{s.qr_code_uuid.slice(0, 8)}</code>
+                        </button>
                       </div>
                     </td>
                   </tr>
