@@ -15,10 +15,10 @@ import { IMPORT_KINDS, saveAttachment } from '../imports/import-api.ts';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 
 const FILTERS = [
-  { key: 'qr_code_uuid', label: 'QR code uuid', size: 14, placeholder: '' },
-  { key: 'job_reference_id', label: 'Job reference', size: 11, placeholder: '' },
-  { key: 'from', label: 'From', size: 16, placeholder: '2026-03-02' },
-  { key: 'to', label: 'To', size: 16, placeholder: '2026-03-31' },
+  { key: 'qr_code_uuid', label: 'QR code uuid', size: 12, placeholder: '' },
+  { key: 'job_reference_id', label: 'Job reference', size: 10, placeholder: '' },
+  { key: 'from', label: 'From', size: 13, placeholder: '2026-03-02' },
+  { key: 'to', label: 'To', size: 13, placeholder: '2026-03-31' },
 ] as const;
 type FilterKey = (typeof FILTERS)[number]['key'];
 
