@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppointmentsPage } from './pages/appointments/AppointmentsPage.tsx';
+import { ImportHandlersPage } from './pages/appointments/ImportHandlersPage.tsx';
+import { ServicesPage } from './pages/appointments/ServicesPage.tsx';
 import { DecryptPage } from './pages/decrypt/DecryptPage.tsx';
 import { ImportsPage } from './pages/imports/ImportsPage.tsx';
 import { ComparePage } from './pages/inspector/ComparePage.tsx';
@@ -48,6 +50,8 @@ export const ROUTES: PageRoute[] = [
   { path: '/tasks/:uuid', section: 'tasks', render: (p) => <TaskPage uuid={p.uuid ?? ''} /> },
   { path: '/qrcodes', section: 'qrcodes', render: () => <QrCodesPage /> },
   { path: '/appointments', section: 'appointments', render: () => <AppointmentsPage /> },
+  { path: '/appointments/services', section: 'appointments', render: () => <ServicesPage /> },
+  { path: '/appointments/import-handlers', section: 'appointments', render: () => <ImportHandlersPage /> },
   { path: '/webhooks', section: 'webhooks', render: () => <WebhooksPage /> },
   { path: '/webhooks/:uuid', section: 'webhooks', render: (p) => <WebhookPage uuid={p.uuid ?? ''} /> },
   { path: '/inspector', section: 'inspector', render: () => <InspectorPage /> },

@@ -87,5 +87,7 @@ function slugFromName(name: string): string {
 
 async function refuseTakenSlug(db: Kysely<Database>, organizationUuid: string, slug: string): Promise<void> {
   const taken = await findHandlerBySlug(db, organizationUuid, slug);
-  if (taken) throw new ApiError('CONFLICT', `The slug "${slug}" is already used by import handler ${taken.uuid} ("${taken.name}"); choose another.`);
+  if (!taken) return;
+  const message = `The slug "${slug}" is already used by import handler ${taken.uuid} ("${taken.name}"); choose another.`;
+  throw new ApiError('CONFLICT', message, [{ path: 'body.slug', message: `"${slug}" is already used by the handler "${taken.name}"` }]);
 }

@@ -83,6 +83,8 @@ async function refuseClash(db: Conn, organizationUuid: string, keys: { name_key?
   if (!keys.name_key && !keys.code_key) return;
   const clash = await findClash(db, organizationUuid, keys, exceptUuid);
   if (!clash) return;
-  const what = keys.name_key && clash.name_key === keys.name_key ? `the name "${clash.name}"` : `the code "${clash.code ?? ''}"`;
-  throw new ApiError('CONFLICT', `Service ${clash.uuid} already has ${what} (names and codes are unique in an organization, ignoring case).`);
+  const field = keys.name_key && clash.name_key === keys.name_key ? 'name' : 'code';
+  const what = field === 'name' ? `the name "${clash.name}"` : `the code "${clash.code ?? ''}"`;
+  const message = `Service ${clash.uuid} already has ${what} (names and codes are unique in an organization, ignoring case).`;
+  throw new ApiError('CONFLICT', message, [{ path: `body.${field}`, message: `another service already has ${what}` }]);
 }

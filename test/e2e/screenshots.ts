@@ -12,6 +12,7 @@ import { createInbox, listMessages } from '../support/inboxes.ts';
 import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
 import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
+import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
@@ -32,6 +33,7 @@ await seedTasks(server.ctx.db.kysely, [
   big,
   makeTask(org, { status: 'PROCESSING', progress: 42.5, results: null }),
 ]);
+await seedAppointmentShots(server);
 const credential = server.credentials;
 if (!credential) throw new Error('no credential');
 
@@ -87,7 +89,7 @@ const invalidMessage = messages.find((m) => m.signature_status === 'invalid' && 
 if (!validMessage || !brokenMessage || !duplicate || !invalidMessage) throw new Error(`inbox seed incomplete: ${messages.length} messages`);
 const emptyInbox = await createInbox(server, { name: 'Staging (empty)' });
 const browser = await launchBrowser();
-const pages = ['/tasks', `/tasks/${big.uuid}`, '/settings', '/imports', '/qrcodes', '/appointments', '/webhooks', `/webhooks/${okHook}`, `/webhooks/${badHook}`, '/inspector', '/decrypt', '/nowhere'];
+const pages = ['/tasks', `/tasks/${big.uuid}`, '/settings', '/imports', '/qrcodes', '/appointments', '/appointments/services', '/appointments/import-handlers', '/webhooks', `/webhooks/${okHook}`, `/webhooks/${badHook}`, '/inspector', '/decrypt', '/nowhere'];
 const inspectorPages: [string, string][] = [
   ['inbox', `/inspector/${inbox.uuid}`],
   ['inbox-empty', `/inspector/${emptyInbox.uuid}`],
@@ -217,6 +219,7 @@ try {
       await shot('state-webhook-delete-dialog');
       await gui.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
       await importShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
+      await appointmentShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
       await gui.page.getByText('No tasks match these filters').waitFor();
       await shot('state-tasks-no-match');
@@ -230,6 +233,12 @@ try {
       await gui.page.goto(`${server.url}/webhooks`);
       await gui.page.getByText('No webhooks yet').waitFor();
       await shot('state-webhooks-empty');
+      await gui.page.goto(`${server.url}/appointments`);
+      await gui.page.getByText('No appointments yet').waitFor();
+      await shot('state-appointments-empty');
+      await gui.page.goto(`${server.url}/appointments/import-handlers`);
+      await gui.page.getByText('No import handlers yet').waitFor();
+      await shot('state-import-handlers-empty');
       await gui.page.getByRole('button', { name: 'Sign out' }).click();
       await gui.page.getByLabel('API key and secret').fill('qrs_abc:wrong');
       await gui.page.getByRole('button', { name: 'Sign in' }).click();

@@ -46,7 +46,9 @@ describe('import handlers API (/api/import-handlers)', () => {
     assert.equal((await create({ name: 'One', slug: 'field-team', mapping: { A: 'tag_name' } })).status, 201);
     const taken = await create({ name: 'Two', slug: 'field-team', mapping: { A: 'tag_name' } });
     assert.equal(taken.status, 409);
-    assert.match(((await taken.json()) as ErrorBody).error.message, /slug "field-team" is already used/);
+    const takenBody = (await taken.json()) as ErrorBody & { error: { details?: { path: string }[] } };
+    assert.match(takenBody.error.message, /slug "field-team" is already used/);
+    assert.deepEqual(takenBody.error.details?.map((d) => d.path), ['body.slug'], 'the clash names its field, for the GUI to mark it');
     const reserved = await create({ name: 'Three', slug: 'default', mapping: { A: 'tag_name' } });
     assert.equal(reserved.status, 400);
     assert.match(((await reserved.json()) as ErrorBody).error.message, /"default" is built in/);

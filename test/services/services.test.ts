@@ -73,12 +73,15 @@ describe('service catalog API (/api/services)', () => {
   it('refuses a name or code already in the catalog, ignoring case, with 409', async () => {
     const byName = await create({ name: '  plumbing ' });
     assert.equal(byName.status, 409);
-    const body = (await byName.json()) as { error: { code: string; message: string } };
+    const body = (await byName.json()) as { error: { code: string; message: string; details?: { path: string }[] } };
     assert.equal(body.error.code, 'CONFLICT');
     assert.match(body.error.message, /the name "Plumbing"/);
+    assert.deepEqual(body.error.details?.map((d) => d.path), ['body.name'], 'the clash names its field, for the GUI to mark it');
     const byCode = await create({ name: 'Plumbing Emergency', code: 'plb' });
     assert.equal(byCode.status, 409);
-    assert.match(((await byCode.json()) as { error: { message: string } }).error.message, /the code "PLB"/);
+    const codeBody = (await byCode.json()) as { error: { message: string; details?: { path: string }[] } };
+    assert.match(codeBody.error.message, /the code "PLB"/);
+    assert.deepEqual(codeBody.error.details?.map((d) => d.path), ['body.code']);
   });
 
   it('refuses an invalid body with 400 naming the field', async () => {

@@ -7,8 +7,10 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
+import { ImportHandlerSelect } from '../appointments/ImportHandlerSelect.tsx';
 import { FileDropZone } from './FilePicker.tsx';
 import {
+  DEFAULT_IMPORT_HANDLER,
   IMPORT_KINDS,
   type ImportKindName,
   type ImportPreview,
@@ -19,13 +21,14 @@ import {
   saveAttachment,
   sendImport,
   SYNC_ROW_CAP,
+  templateRequest,
 } from './import-api.ts';
 import { ImportResult } from './ImportResult.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 
-function TemplateButton({ kind }: { kind: ImportKindName }) {
+function TemplateButton({ kind, handler }: { kind: ImportKindName; handler: string }) {
   const info = IMPORT_KINDS[kind];
-  const template = useApiAction(() => saveAttachment({ method: 'GET', path: info.template }, info.templateName));
+  const template = useApiAction(() => saveAttachment(templateRequest(kind, handler), info.templateName));
   return (
     <span className="template-download">
       <button type="button" className="button button-small" onClick={() => void template.run()} disabled={template.running}>
@@ -42,21 +45,24 @@ export function ImportsPage() {
   const canImport = session.role !== 'viewer';
   const [kind, setKind] = useState<ImportKindName>('qrcodes');
   const [mode, setMode] = useState<ProcessingMode>('background');
+  const [handler, setHandler] = useState(DEFAULT_IMPORT_HANDLER);
+  /** Only appointment imports read an import handler. */
+  const handlerFor = (k: ImportKindName) => (k === 'appointments' ? handler : DEFAULT_IMPORT_HANDLER);
   const [file, setFile] = useState<UploadFile | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
   const [taskUuid, setTaskUuid] = useState<string | null>(null);
-  const previewing = useApiAction(async (k: ImportKindName, f: UploadFile) => {
+  const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string) => {
     setPreview(null);
-    const answer = await previewFile(k, org, f);
+    const answer = await previewFile(k, org, f, h);
     setPreview(answer);
     return answer;
   });
-  const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile) => {
+  const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string) => {
     setTaskUuid(null);
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
-      const uuid = await sendImport(k, org, m, f, setUploaded);
+      const uuid = await sendImport(k, org, m, f, setUploaded, h);
       setTaskUuid(uuid);
       return uuid;
     } finally {
@@ -69,17 +75,21 @@ export function ImportsPage() {
     setFile(next);
     setTaskUuid(null);
     sending.clearError();
-    void previewing.run(kind, next);
+    void previewing.run(kind, next, handlerFor(kind));
   };
   const changeKind = (next: ImportKindName) => {
     setKind(next);
-    if (file) void previewing.run(next, file);
+    if (file) void previewing.run(next, file, handlerFor(next));
+  };
+  const changeHandler = (next: string) => {
+    setHandler(next);
+    if (file) void previewing.run(kind, file, next);
   };
   const importFixed = (fixed: UploadFile) => {
     setFile(fixed);
     setPreview(null);
     previewing.clearError();
-    void sending.run(kind, mode, fixed);
+    void sending.run(kind, mode, fixed, handlerFor(kind));
   };
   useEffect(() => {
     if (taskUuid) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
@@ -110,10 +120,11 @@ export function ImportsPage() {
             ))}
           </div>
         </fieldset>
+        {kind === 'appointments' && <ImportHandlerSelect organizationUuid={org} value={handler} onChange={changeHandler} />}
         <FileDropZone file={file} onFile={choose} />
         <div className="toolbar">
           <span className="muted">Not sure of the columns? Start from the template: the columns in order and one example row.</span>
-          <TemplateButton kind={kind} />
+          <TemplateButton kind={kind} handler={handlerFor(kind)} />
         </div>
       </section>
 
@@ -121,9 +132,9 @@ export function ImportsPage() {
         <section className="panel" aria-labelledby="import-preview-title">
           <h2 id="import-preview-title">2. Check before sending</h2>
           {previewing.running && <p className="loading" role="status">Reading the first rows…</p>}
-          <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file)} />
-          {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} />} />}
-          <CurlDisclosure request={previewRequest(kind, org, file.name)} label="Show curl for the preview" />
+          <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind))} />
+          {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
+          <CurlDisclosure request={previewRequest(kind, org, file.name, handlerFor(kind))} label="Show curl for the preview" />
         </section>
       )}
 
@@ -150,13 +161,15 @@ export function ImportsPage() {
               </label>
             </div>
           </fieldset>
-          <p className="field-hint">
-            Import handler: <strong>default</strong> (the template&apos;s column names). This server has no saved column mappings, so there is nothing else to choose.
-          </p>
+          {kind === 'appointments' && (
+            <p className="field-hint">
+              Import handler: <strong>{handler}</strong> (chosen under “1. What and which file”).
+            </p>
+          )}
           {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
           {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
           <div className="form-actions">
-            <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file)}>
+            <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}>
               {sendLabel}
             </button>
           </div>
@@ -167,11 +180,11 @@ export function ImportsPage() {
             </div>
           )}
           <ErrorNotice error={sending.error} onDismiss={sending.clearError} />
-          <CurlDisclosure request={importRequest(kind, org, mode, file.name)} label="Show curl for the import" />
+          <CurlDisclosure request={importRequest(kind, org, mode, file.name, handlerFor(kind))} label="Show curl for the import" />
         </section>
       )}
 
-      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv')} />}</div>
+      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv', handlerFor(kind))} />}</div>
     </>
   );
 }

@@ -34,18 +34,35 @@ export const SYNC_ROW_CAP = 10_000;
 /** CSV previews send only the start of a big file: the server reads just the first rows anyway. */
 const PREVIEW_SLICE_BYTES = 1 << 20;
 
-export function previewRequest(kind: ImportKindName, organizationUuid: string, fileName: string): ApiRequest {
-  return { method: 'POST', path: '/api/imports/preview', form: { fields: { kind, organization_uuid: organizationUuid }, fileField: 'file', fileName } };
+/** The built-in import handler: the template's column names (no org_identifier sent). */
+export const DEFAULT_IMPORT_HANDLER = 'default';
+
+/** The org_identifier form field: only appointment imports read one, and only a saved handler needs it. */
+function handlerField(kind: ImportKindName, handler: string): Record<string, string> {
+  return kind === 'appointments' && handler !== DEFAULT_IMPORT_HANDLER ? { org_identifier: handler } : {};
 }
 
-export function importRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string): ApiRequest {
-  return { method: 'POST', path: IMPORT_KINDS[kind].path, form: { fields: { organization_uuid: organizationUuid, processing_mode: mode }, fileField: 'file', fileName } };
+export function previewRequest(kind: ImportKindName, organizationUuid: string, fileName: string, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
+  return { method: 'POST', path: '/api/imports/preview', form: { fields: { kind, organization_uuid: organizationUuid, ...handlerField(kind, handler) }, fileField: 'file', fileName } };
 }
 
-export async function previewFile(kind: ImportKindName, organizationUuid: string, file: UploadFile): Promise<ImportPreview> {
+export function importRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
+  return {
+    method: 'POST',
+    path: IMPORT_KINDS[kind].path,
+    form: { fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler) }, fileField: 'file', fileName },
+  };
+}
+
+/** The template; for appointments with a saved handler, its columns carry that handler's titles. */
+export function templateRequest(kind: ImportKindName, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
+  return { method: 'GET', path: IMPORT_KINDS[kind].template, query: handlerField(kind, handler) };
+}
+
+export async function previewFile(kind: ImportKindName, organizationUuid: string, file: UploadFile, handler = DEFAULT_IMPORT_HANDLER): Promise<ImportPreview> {
   const isCsv = /\.(csv|txt|tsv)$/i.test(file.name);
   const blob = isCsv && file.blob.size > PREVIEW_SLICE_BYTES ? file.blob.slice(0, PREVIEW_SLICE_BYTES) : file.blob;
-  const answer = await upload<ImportPreview>(previewRequest(kind, organizationUuid, file.name), { name: file.name, blob });
+  const answer = await upload<ImportPreview>(previewRequest(kind, organizationUuid, file.name, handler), { name: file.name, blob });
   return answer.body;
 }
 
@@ -56,8 +73,9 @@ export async function sendImport(
   mode: ProcessingMode,
   file: UploadFile,
   onProgress: (progress: UploadProgress) => void,
+  handler = DEFAULT_IMPORT_HANDLER,
 ): Promise<string> {
-  const answer = await upload<{ background_task_uuid?: string }>(importRequest(kind, organizationUuid, mode, file.name), file, { onProgress });
+  const answer = await upload<{ background_task_uuid?: string }>(importRequest(kind, organizationUuid, mode, file.name, handler), file, { onProgress });
   const uuid = answer.body.background_task_uuid ?? answer.headers.get('x-background-task-uuid');
   if (!uuid) throw new Error('The server accepted the import but did not say which task it is.');
   return uuid;

@@ -1,0 +1,181 @@
+import { type FormEvent, useId, useState } from 'react';
+import { APPOINTMENT_FIELDS, type AppointmentField } from '../../../../server/appointments/fields.ts';
+import type { CreateImportHandlerBody, ImportHandler, UpdateImportHandlerBody } from '../../../../server/import-handlers/schemas.ts';
+import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
+import { fieldLabel, fieldProblem } from '../../api/describe-error.ts';
+import { useApiAction } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+
+interface MappingRow {
+  key: number;
+  title: string;
+  field: AppointmentField | '';
+}
+
+interface Values {
+  name: string;
+  slug: string;
+  rows: MappingRow[];
+}
+
+let nextKey = 1;
+const row = (title = '', field: AppointmentField | '' = ''): MappingRow => ({ key: nextKey++, title, field });
+
+function initialValues(handler: ImportHandler | null): Values {
+  const rows = handler ? Object.entries(handler.mapping).map(([title, field]) => row(title, field)) : [row()];
+  return { name: handler?.name ?? '', slug: handler?.slug ?? '', rows };
+}
+
+/** The filled rows as the API's mapping; a half-filled row is sent too, so the server names what is missing. */
+function mappingOf(rows: MappingRow[]): Record<string, string> {
+  return Object.fromEntries(rows.filter((r) => r.title.trim() !== '' || r.field !== '').map((r) => [r.title.trim(), r.field]));
+}
+
+function createBody(values: Values, organizationUuid: string): CreateImportHandlerBody {
+  const slug = values.slug.trim();
+  return { organization_uuid: organizationUuid, name: values.name.trim(), ...(slug ? { slug } : {}), mapping: mappingOf(values.rows) as CreateImportHandlerBody['mapping'] };
+}
+
+function updateBody(values: Values, handler: ImportHandler): UpdateImportHandlerBody {
+  const body: UpdateImportHandlerBody = {};
+  if (values.name.trim() !== handler.name) body.name = values.name.trim();
+  if (values.slug.trim() !== handler.slug) body.slug = values.slug.trim();
+  const mapping = mappingOf(values.rows);
+  if (JSON.stringify(mapping) !== JSON.stringify(handler.mapping)) body.mapping = mapping as UpdateImportHandlerBody['mapping'];
+  return body;
+}
+
+/** Create (handler null) or edit an import handler: a name, a slug and column title → spec field rows. */
+export function ImportHandlerForm({
+  handler,
+  organizationUuid,
+  onSaved,
+  onCancel,
+}: {
+  handler: ImportHandler | null;
+  organizationUuid: string;
+  onSaved(handler: ImportHandler): void;
+  onCancel(): void;
+}) {
+  const id = useId();
+  const [values, setValues] = useState<Values>(() => initialValues(handler));
+  const request: ApiRequest = handler
+    ? { method: 'PATCH', path: `/api/import-handlers/uuid/${encodeURIComponent(handler.uuid)}`, body: updateBody(values, handler) }
+    : { method: 'POST', path: '/api/import-handlers', body: createBody(values, organizationUuid) };
+  const save = useApiAction(async (r: ApiRequest) => onSaved(await call<ImportHandler>(r)));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void save.run(request);
+  };
+  const setRow = (key: number, change: Partial<MappingRow>) => setValues((v) => ({ ...v, rows: v.rows.map((r) => (r.key === key ? { ...r, ...change } : r)) }));
+  const problem = (field: string) => fieldProblem(save.error, field);
+  const mappingProblems = save.error ? mappingMessages(save.error) : [];
+  const title = handler ? `Edit ${handler.name}` : 'New import handler';
+
+  const textField = (key: 'name' | 'slug', label: string, hint: string) => {
+    const inputId = `${id}-${key}`;
+    const message = problem(key);
+    return (
+      <div className="field">
+        <label className="field-label" htmlFor={inputId}>
+          {label}
+        </label>
+        <input
+          id={inputId}
+          value={values[key]}
+          onChange={(e) => {
+            const value = e.target.value;
+            setValues((v) => ({ ...v, [key]: value }));
+          }}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={`${message ? `${inputId}-problem ` : ''}${inputId}-hint`}
+        />
+        {message && (
+          <span id={`${inputId}-problem`} className="field-problem">
+            {message}
+          </span>
+        )}
+        <span id={`${inputId}-hint`} className="field-hint">
+          {hint}
+        </span>
+      </div>
+    );
+  };
+
+  return (
+    <form className="panel" aria-label={title} onSubmit={submit} noValidate>
+      <h2>{title}</h2>
+      <div className="qr-form-grid">
+        {textField('name', 'Name', 'What the layout is, e.g. Acme job export.')}
+        {textField('slug', 'Slug (org_identifier)', handler ? 'Imports select the handler with it.' : 'Imports select the handler with it; empty: made from the name.')}
+      </div>
+      <fieldset className="fieldset">
+        <legend className="field-label">Columns</legend>
+        <p className="field-hint">
+          Each row: a column title as it is in your file, and the appointment field it holds. Columns already titled with a field name (e.g. tag_name) need no row.
+        </p>
+        <div className="mapping-rows">
+          {values.rows.map((r, index) => (
+            <div key={r.key} className="mapping-row">
+              <input aria-label={`Column title in your file, row ${index + 1}`} value={r.title} placeholder="e.g. Job Ref" onChange={(e) => setRow(r.key, { title: e.target.value })} />
+              <span className="mapping-arrow" aria-hidden="true">
+                →
+              </span>
+              <select aria-label={`Appointment field, row ${index + 1}`} value={r.field} onChange={(e) => setRow(r.key, { field: e.target.value as AppointmentField | '' })}>
+                <option value="">Choose a field…</option>
+                {APPOINTMENT_FIELDS.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
+              </select>
+              <button
+                type="button"
+                className="button button-small button-quiet"
+                aria-label={`Remove row ${index + 1}`}
+                disabled={values.rows.length === 1}
+                onClick={() => setValues((v) => ({ ...v, rows: v.rows.filter((x) => x.key !== r.key) }))}
+              >
+                Remove
+              </button>
+            </div>
+          ))}
+        </div>
+        {mappingProblems.length > 0 && (
+          <ul className="field-problem" aria-label="Problems with the columns">
+            {mappingProblems.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        )}
+        <button type="button" className="button button-small" onClick={() => setValues((v) => ({ ...v, rows: [...v.rows, row()] }))}>
+          Add a column
+        </button>
+      </fieldset>
+      <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={['name', 'slug', ...describedMappingFields(save.error)]} />
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={save.running}>
+          {save.running ? 'Saving…' : handler ? 'Save changes' : 'Create import handler'}
+        </button>
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <CurlDisclosure request={request} />
+    </form>
+  );
+}
+
+/** The server's problems with the mapping (body.mapping or body.mapping.<title>), shown under the column rows. */
+function mappingMessages(error: unknown): string[] {
+  if (!(error instanceof ApiFailure)) return [];
+  return error.details
+    .filter((d) => d.path === 'body.mapping' || d.path.startsWith('body.mapping.'))
+    .map((d) => (d.path === 'body.mapping' ? d.message : `“${d.path.slice('body.mapping.'.length)}”: ${d.message}`));
+}
+
+function describedMappingFields(error: unknown): string[] {
+  if (!(error instanceof ApiFailure)) return [];
+  return error.details.filter((d) => d.path === 'body.mapping' || d.path.startsWith('body.mapping.')).map((d) => fieldLabel(d.path));
+}

@@ -1,0 +1,69 @@
+import type { Page } from 'playwright-core';
+import { createAppointmentImporter } from '../../../server/appointments/importer.ts';
+import { TestGeocoder } from '../../support/geocoder.ts';
+import { jsonBody, type TestServer } from '../../support/server.ts';
+
+/** Appointments for the screenshots: a month in Melbourne and Perth, the last across the end of daylight saving; one import handler. */
+export async function seedAppointmentShots(server: TestServer): Promise<void> {
+  const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: server.organizationUuid, geocoder: new TestGeocoder() });
+  const services = ['Plumbing', 'Electrical Inspection', 'Cleaning', 'Garden Maintenance'];
+  const rows = Array.from({ length: 40 }, (_, i) => {
+    const perth = i % 4 === 3;
+    return {
+      index: i,
+      data: {
+        tag_name: perth ? 'Office' : 'Gate',
+        tag_number: String(1 + (i % 3)),
+        location: perth ? '2 Hay St, Perth WA 6000' : '1 Collins Street, Melbourne VIC 3000',
+        start_date_time: i === 39 ? '2026-04-05 01:30' : `2026-03-${String(2 + Math.floor(i / 2)).padStart(2, '0')} ${i % 2 ? '14:00' : '08:30'}`,
+        duration: i === 39 ? 120 : [60, 90, 45, 30][i % 4],
+        service: services[i % services.length],
+        job_reference_id: i % 5 === 4 ? '' : `WO-2026-${String(1000 + i)}`,
+      },
+    };
+  });
+  server.ctx.db.sqlite.transaction(() => importer.importBatch(rows))();
+  await server.request(
+    '/api/import-handlers',
+    jsonBody({ organization_uuid: server.organizationUuid, name: 'Acme job export', slug: 'acme-jobs', mapping: { 'Job Ref': 'job_reference_id', Site: 'location', 'Visit start': 'start_date_time' } }),
+  );
+}
+
+/** The Appointments section's states: filter error, service form clash, handler form, the Imports page's handler select. */
+export async function appointmentShots(page: Page, baseUrl: string, shot: (name: string, fullPage?: boolean) => Promise<unknown>): Promise<void> {
+  await page.goto(`${baseUrl}/appointments`);
+  await page.getByRole('table', { name: 'Appointments' }).waitFor();
+  await shot('appointments-full', true);
+  await page.getByLabel('From').fill('2026-03-10T09:00');
+  await page.locator('#appointment-filter-from-problem').waitFor();
+  await shot('state-appointments-filter-error');
+  await page.goto(`${baseUrl}/appointments/services`);
+  await page.getByRole('table', { name: 'Services' }).waitFor();
+  await shot('appointments-services');
+  await page.getByRole('button', { name: 'New service' }).click();
+  await page.getByRole('form', { name: 'New service' }).getByLabel('Name').fill('plumbing');
+  await page.getByRole('button', { name: 'Create service' }).click();
+  await page.locator('.field-problem').first().waitFor();
+  await shot('state-services-duplicate');
+  await page.goto(`${baseUrl}/appointments/import-handlers`);
+  await page.getByRole('table', { name: 'Import handlers' }).waitFor();
+  await shot('appointments-import-handlers');
+  await page.getByRole('button', { name: 'Edit Acme job export' }).click();
+  await page.getByRole('form', { name: 'Edit Acme job export' }).waitFor();
+  await shot('state-import-handler-edit', true);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'New import handler' }).click();
+  const form = page.getByRole('form', { name: 'New import handler' });
+  await form.getByLabel('Name').fill('Field team');
+  await form.getByLabel('Slug (org_identifier)').fill('acme-jobs');
+  await form.getByLabel('Column title in your file, row 1').fill('Tag');
+  await form.getByRole('button', { name: 'Create import handler' }).click();
+  await form.locator('.field-problem').first().waitFor();
+  await shot('state-import-handler-errors', true);
+  await page.goto(`${baseUrl}/imports`);
+  await page.getByRole('radio', { name: 'Appointments' }).check();
+  await page.getByLabel('Import handler (org_identifier)').selectOption('acme-jobs');
+  await page.locator('input[type=file]').first().setInputFiles({ name: 'jobs.csv', mimeType: 'text/csv', buffer: Buffer.from('Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n') });
+  await page.getByRole('alert').first().waitFor();
+  await shot('state-imports-appointment-handler', true);
+}
