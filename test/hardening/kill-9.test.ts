@@ -92,8 +92,8 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
       const taskUuid = ((await uploaded.json()) as { background_task_uuid: string }).background_task_uuid;
 
       let stopped = false;
-      const burst = (async () => {
-        for (let i = 0; i < BURST && !stopped; i++) {
+      const stream = async (count: number) => {
+        for (let i = 0; i < count && !stopped; i++) {
           try {
             const res = await live.request('/api/service-confirmations/simulate', {
               method: 'POST',
@@ -107,7 +107,9 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
             if (!stopped) throw error;
           }
         }
-      })();
+      };
+      // The burst: 8 clients at once, BURST events in all, cut off by the kill.
+      const burst = Promise.all(Array.from({ length: 8 }, () => stream(BURST / 8)));
       await new Promise((r) => setTimeout(r, Math.floor(next() * 1500)));
       stopped = true;
       await live.kill();
