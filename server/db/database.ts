@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, sql, type Driver, type SqliteDatabase } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import { StartupError } from '../startup-error.ts';
 import { migrations } from './migrations/index.ts';
@@ -44,8 +44,22 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/**
+ * Transactions begin IMMEDIATE: a deferred one that reads and then writes fails at once with
+ * SQLITE_BUSY (busy_timeout does not apply) when an import worker's connection committed in between.
+ */
+class ImmediateTransactionDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 function createKysely(sqlite: SQLite.Database): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(sqlite) }) });
 }
 
 export function databasePath(dataDir: string): string {

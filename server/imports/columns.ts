@@ -39,6 +39,24 @@ export function mapHeader(kind: Pick<ImportKind, 'columns' | 'aliases' | 'requir
   return mapping;
 }
 
+/** Header cells that fill a column an earlier cell already fills, as "cell (column)" texts. */
+export function duplicateHeaders(kind: Pick<ImportKind, 'columns' | 'aliases'>, header: readonly string[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const column of kind.columns) byKey.set(normaliseHeader(column), column);
+  for (const [alias, column] of Object.entries(kind.aliases ?? {})) byKey.set(normaliseHeader(alias), column);
+  const seen = new Map<string, string>();
+  const duplicates: string[] = [];
+  for (const cell of header) {
+    const name = String(cell ?? '').trim();
+    const column = byKey.get(normaliseHeader(name));
+    if (!column) continue;
+    const first = seen.get(column);
+    if (first === undefined) seen.set(column, name);
+    else duplicates.push(first === name ? `"${name}" appears more than once` : `"${first}" and "${name}" both fill ${column}`);
+  }
+  return duplicates;
+}
+
 /** A file row as a record of the kind's columns. */
 /** A file row as a record of the kind's columns; cells our reports neutralised read as typed. */
 export function recordFromCells(mapping: readonly (string | null)[], cells: readonly unknown[]): RawRecord {

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import typeis from 'type-is';
 import { z } from 'zod';
 import { ApiError } from '../http/errors.ts';
-import { mapHeader, withColumnAliases } from './columns.ts';
+import { duplicateHeaders, mapHeader, withColumnAliases } from './columns.ts';
 import { ImportInputError } from './errors.ts';
 import type { ImportKind, ImportSource } from './kind.ts';
 import type { ImportSettings } from './runtime.ts';
@@ -17,6 +17,9 @@ export const processingModeSchema = z
   .enum(['background', 'sync'], { message: 'processing_mode must be background or sync' })
   .default('background')
   .describe('background (default): 202 and a task to poll. sync: 200 with the results, up to the sync row cap.');
+
+/** The most header columns an import file may have (the kinds have a few dozen at most). */
+export const MAX_COLUMNS = 1000;
 
 /** An import received and checked, ready to become a task. */
 export interface ReceivedImport {
@@ -41,7 +44,14 @@ export async function inspectUpload(
     return { firstElement: first };
   }
   const { header, hasData } = format === 'csv' ? csvHeader(file) : await xlsxHeader(file);
+  if (header.length > MAX_COLUMNS) {
+    throw new ImportInputError(
+      `The header row has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns, the most an import reads. Remove the columns that are not needed (the template has ${kind.columns.length}).`,
+    );
+  }
   mapHeader(kind, header);
+  const duplicates = duplicateHeaders(kind, header);
+  if (duplicates.length > 0) throw new ImportInputError(`The header row names a column twice: ${duplicates.join('; ')}. Keep one of them.`);
   if (hasData === false) throw new ImportInputError('The file has a header row but no data rows.');
   return { firstElement: undefined };
 }

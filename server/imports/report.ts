@@ -89,7 +89,7 @@ export async function sendErrorReport(
   await workbook.commit();
 }
 
-/** The import template: the kind's columns and one example row, as CSV text. */
+/** The import template: the kind's columns and one example row, as CSV text (formulas neutralised like the reports). */
 export function templateCsv(columns: readonly string[], example: Readonly<Record<string, string>>): string {
-  return `${Papa.unparse([columns as string[], columns.map((c) => example[c] ?? '')], { newline: '\r\n' })}\r\n`;
+  return `${Papa.unparse([columns.map(neutraliseFormula), columns.map((c) => neutraliseFormula(example[c] ?? ''))], { newline: '\r\n' })}\r\n`;
 }

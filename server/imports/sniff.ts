@@ -14,6 +14,41 @@ function readStart(file: string, bytes: number): Buffer {
   }
 }
 
+const SIGNATURES: [bytes: number[], name: string][] = [
+  [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x47, 0x49, 0x46, 0x38], 'a GIF image'],
+  [[0x25, 0x50, 0x44, 0x46], 'a PDF'],
+  [[0x1f, 0x8b], 'a gzip-compressed file (unzip it first)'],
+  [[0x52, 0x61, 0x72, 0x21], 'a RAR archive'],
+  [[0x37, 0x7a, 0xbc, 0xaf], 'a 7-Zip archive'],
+  [[0x42, 0x5a, 0x68], 'a bzip2-compressed file'],
+  [[0x7f, 0x45, 0x4c, 0x46], 'a program (ELF)'],
+  [[0x4d, 0x5a], 'a Windows program'],
+];
+
+/** The kind of a well-known binary file from its first bytes, or null. */
+function knownBinary(head: Buffer): string | null {
+  for (const [bytes, name] of SIGNATURES) if (bytes.every((b, i) => head[i] === b)) return name;
+  if (head.subarray(8, 12).toString('latin1') === 'WEBP') return 'a WebP image';
+  return null;
+}
+
+/** "little-endian" or "big-endian" when every other byte of ASCII-looking text is 0. */
+function utf16WithoutBom(head: Buffer): string | null {
+  const pairs = Math.floor(head.length / 2);
+  if (pairs < 2) return null;
+  let evenZero = 0;
+  let oddZero = 0;
+  for (let i = 0; i < pairs * 2; i += 2) {
+    if (head[i] === 0) evenZero++;
+    if (head[i + 1] === 0) oddZero++;
+  }
+  if (oddZero > pairs * 0.9 && evenZero === 0) return 'little-endian';
+  if (evenZero > pairs * 0.9 && oddZero === 0) return 'big-endian';
+  return null;
+}
+
 /**
  * The format of an uploaded file, from its content (the name may lie): a zip is an Excel
  * workbook, text starting with `[` or `{` is JSON, other text is CSV. Formats we cannot read
@@ -31,13 +66,19 @@ export function sniffFormat(file: string): ImportFormat {
   if (head.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
     throw new ImportInputError('This is an old Excel 97-2003 workbook (.xls). Save it as Excel Workbook (.xlsx) or CSV UTF-8 and upload that.');
   }
-  if (head.subarray(0, 4).toString('latin1') === '%PDF') {
-    throw new ImportInputError('This is a PDF. Upload the data as CSV, Excel (.xlsx) or JSON.');
-  }
+  const known = knownBinary(head);
+  if (known) throw new ImportInputError(`This is ${known}, not a spreadsheet. Upload the data as CSV, Excel (.xlsx) or JSON.`);
   const utf16 = head[0] === 0xff && head[1] === 0xfe;
+  if (head[0] === 0xfe && head[1] === 0xff) {
+    throw new ImportInputError('The file is UTF-16 big-endian text. Save it as "CSV UTF-8" (or UTF-16 little-endian "Unicode text") and upload that.');
+  }
   const text = utf16 ? head.subarray(2).toString('utf16le') : head.toString('utf8');
   if (!utf16 && head.subarray(0, 1024).includes(0)) {
-    throw new ImportInputError('The file is not text, an Excel workbook (.xlsx) or JSON. Upload CSV, .xlsx or JSON.');
+    const unmarked = utf16WithoutBom(head.subarray(0, 1024));
+    if (unmarked) {
+      throw new ImportInputError(`The file looks like UTF-16 ${unmarked} text without a byte order mark. Save it as "CSV UTF-8" and upload that.`);
+    }
+    throw new ImportInputError('The file contains NUL bytes, so it is not text, an Excel workbook (.xlsx) or JSON. Upload CSV, .xlsx or JSON.');
   }
   const first = text.replace(/^\uFEFF/, '').trimStart()[0];
   if (first === '[' || first === '{') return 'json';

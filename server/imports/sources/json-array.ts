@@ -2,6 +2,9 @@ import { ImportInputError } from '../errors.ts';
 
 type State = 'start' | 'first' | 'next' | 'element' | 'after' | 'end';
 
+/** Deeper nesting than this in one element is refused before it is parsed (deep values overflow the stack downstream). */
+export const MAX_JSON_DEPTH = 64;
+
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
@@ -31,7 +34,11 @@ export class JsonArraySplitter {
           continue;
         }
         if (c === 0x22) this.inString = true;
-        else if (c === 0x7b || c === 0x5b) this.depth++;
+        else if (c === 0x7b || c === 0x5b) {
+          if (++this.depth > MAX_JSON_DEPTH) {
+            throw new ImportInputError(`The JSON is nested more than ${MAX_JSON_DEPTH} levels deep in element ${this.count}. Send flat objects, like [{"location": "..."}].`);
+          }
+        }
         else if (c === 0x7d || c === 0x5d) {
           if (this.depth === 0) {
             if (c !== 0x5d) throw this.invalid('an unexpected }');
