@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parseStartDateTime, scheduleTimes } from '../../server/appointments/times.ts';
+
+const ZONES = ['Australia/Melbourne', 'Australia/Perth', 'Australia/Lord_Howe', 'Australia/Adelaide', 'America/New_York', 'Europe/London', 'America/St_Johns'];
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+const localArb = fc.record({
+  year: fc.integer({ min: 2020, max: 2032 }),
+  month: fc.integer({ min: 1, max: 12 }),
+  day: fc.integer({ min: 1, max: 28 }),
+  hour: fc.integer({ min: 0, max: 23 }),
+  minute: fc.integer({ min: 0, max: 59 }),
+});
+const text = (l: { year: number; month: number; day: number; hour: number; minute: number }) =>
+  `${l.year}-${pad(l.month)}-${pad(l.day)} ${pad(l.hour)}:${pad(l.minute)}`;
+
+function parsed(value: string) {
+  const start = parseStartDateTime(value);
+  assert.ok(start.ok, value);
+  return start.value;
+}
+
+describe('appointment time properties (Temporal, DST rules)', () => {
+  it('end minus start is the duration in real minutes, in every zone and across DST changes', () => {
+    fc.assert(
+      fc.property(localArb, fc.constantFrom(...ZONES), fc.integer({ min: 1, max: 3 * 24 * 60 }), (local, zone, minutes) => {
+        const times = scheduleTimes(parsed(text(local)), minutes, zone);
+        assert.equal(Date.parse(times.end_utc) - Date.parse(times.start_utc), minutes * 60_000);
+        assert.equal(Date.parse(times.end_date_time) - Date.parse(times.start_date_time), minutes * 60_000);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('local to UTC and back gives the typed wall-clock time, unless a DST note says what moved it', () => {
+    fc.assert(
+      fc.property(localArb, fc.constantFrom(...ZONES), (local, zone) => {
+        const times = scheduleTimes(parsed(text(local)), 60, zone);
+        assert.equal(Date.parse(times.start_date_time), Date.parse(times.start_utc), 'the offset form and UTC name one instant');
+        assert.equal(times.appointment_date, times.start_date_time.slice(0, 10));
+        const typed = `${text(local).replace(' ', 'T')}:00`;
+        const wallClock = times.start_date_time.slice(0, 19);
+        if (wallClock !== typed) {
+          assert.ok(times.notes.length > 0, `${typed} in ${zone} became ${times.start_date_time} without a note`);
+          assert.ok(wallClock > typed, 'a time in a DST gap only ever moves forward');
+        }
+        const back = new Date(Date.parse(times.start_utc)).toLocaleString('sv-SE', { timeZone: zone }).replace(' ', 'T');
+        assert.equal(back.slice(0, 16), wallClock.slice(0, 16), 'UTC read back in the zone is the wall-clock time shown');
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('an explicit offset or Z keeps its instant whatever the zone', () => {
+    fc.assert(
+      fc.property(localArb, fc.constantFrom('Z', '+10:00', '-05:00', '+05:30'), fc.constantFrom(...ZONES), (local, offset, zone) => {
+        const value = `${text(local).replace(' ', 'T')}:00${offset}`;
+        const times = scheduleTimes(parsed(value), 30, zone);
+        assert.equal(Date.parse(times.start_utc), Date.parse(value));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
