@@ -12,6 +12,8 @@ import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerImportHandlerRoutes } from './import-handlers/routes.ts';
 import { registerServiceRoutes } from './services/routes.ts';
+import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
+import { registerQrCodeRoutes } from './qrcodes/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { APP_VERSION } from './version.ts';
 
@@ -31,6 +33,8 @@ export function buildApp(ctx: AppContext): BuiltApp {
 
   registerApiKeyRoutes(api, ctx);
   registerTaskRoutes(api, ctx);
+  registerQrCodeRoutes(api, ctx);
+  registerQrCodeImportRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerServiceRoutes(api, ctx);
   registerImportHandlerRoutes(api, ctx);

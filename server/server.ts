@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase } from './db/database.ts';
+import { defaultImportSettings, ImportRuntime, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import { createLogger } from './logger.ts';
 import { ensureDemoOrganization } from './orgs/bootstrap.ts';
@@ -20,6 +21,8 @@ export interface ServeOptions {
   host?: string;
   allowedHosts?: string[];
   logLevel?: string;
+  /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
+  imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
 }
 
 export interface RunningServer {
@@ -40,11 +43,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const db = await openDatabase(options.dataDir);
   const logSink = createLogger(options.dataDir, options.logLevel);
   const logger = logSink.logger;
+  const live = new LiveBus();
+  const imports = new ImportRuntime({ db, logger, live, settings: defaultImportSettings(options.dataDir, options.imports) });
   const ctx: AppContext = {
     db,
     logger,
-    live: new LiveBus(),
+    live,
     config: { dataDir: options.dataDir, host, port: options.port ?? DEFAULT_PORT, allowedHosts: options.allowedHosts ?? [] },
+    imports,
   };
   try {
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir);
@@ -54,6 +60,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
     logger.info({ url }, 'listening');
+    await imports.recover();
 
     let closing: Promise<void> | undefined;
     const close = () =>
@@ -62,15 +69,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         liveStreams.endAll();
         server.closeIdleConnections();
+        // Import workers stop after their current batch (the tasks resume on the next start).
+        const importsStopped = imports.stop();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
+        await importsStopped;
         await db.close();
         logger.info('stopped');
         logSink.close();
       })());
     return { url, port: ctx.config.port, ctx, app, credentials, close };
   } catch (error) {
+    await imports.stop();
     await db.close();
     logSink.close();
     throw error;

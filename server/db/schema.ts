@@ -135,6 +135,40 @@ export interface AppointmentImportUpsertTable {
   schedule_uuid: string;
 }
 
+/** The import engine's checkpoint of one import task (server/imports). */
+export interface ImportJobTable {
+  task_uuid: string;
+  /** The import kind's module, relative to server/, with its export: qrcodes/import-kind.ts#qrCodeImportKind */
+  kind: string;
+  organization_uuid: string;
+  /** Path of the stored upload, relative to the data dir. */
+  upload_file: string;
+  format: 'csv' | 'xlsx' | 'json';
+  /** JSON: the kind's options and the run mode. */
+  options: string;
+  /** JSON array of the file's header cells as given, once read. */
+  headers: string | null;
+  /** Data rows committed so far: a resumed import skips these. */
+  rows_done: Generated<number>;
+  /** JSON object of the kind's counters so far. */
+  counts: Generated<string>;
+  excluded_count: Generated<number>;
+  created_on: string;
+  updated_on: string;
+}
+
+/** Every excluded row of an import, for the error report. */
+export interface ImportExcludedRowTable {
+  task_uuid: string;
+  /** 0-based position among the data rows. */
+  row_index: number;
+  error: string;
+  /** JSON: the `row` object of results (the kind's echo of the row). */
+  echo: string;
+  /** JSON: the row's cells as given (array aligned with the headers, or the JSON object). */
+  cells: string;
+}
+
 /** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
@@ -147,4 +181,6 @@ export interface Database {
   import_handlers: ImportHandlerTable;
   appointment_schedules: AppointmentScheduleTable;
   appointment_import_upserts: AppointmentImportUpsertTable;
+  import_jobs: ImportJobTable;
+  import_excluded_rows: ImportExcludedRowTable;
 }

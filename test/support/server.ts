@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer } from '../../server/server.ts';
+import { startServer, type RunningServer, type ServeOptions } from '../../server/server.ts';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -23,9 +23,9 @@ export function bearer(credentials: { api_key: string; api_secret: string }): st
 }
 
 /** A real server on an ephemeral loopback port with a fresh data dir. */
-export async function startTestServer(options: { dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: { dataDir?: string; imports?: ServeOptions['imports'] } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const running = await startServer({ dataDir, port: 0, logLevel: 'debug' });
+  const running = await startServer({ dataDir, port: 0, logLevel: 'debug', ...(options.imports ? { imports: options.imports } : {}) });
   const credentials = running.credentials;
   if (!credentials) throw new Error('test server started without demo credentials');
   const auth = bearer(credentials);

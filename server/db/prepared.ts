@@ -1,0 +1,43 @@
+import type SQLite from 'better-sqlite3';
+import type { Compilable } from 'kysely';
+
+const MARK = '\u0000param:';
+
+/** A named placeholder for a query that is compiled once and run many times: `.where('uuid', '=', param('uuid'))`. */
+export function param<T = string>(name: string): T {
+  return `${MARK}${name}` as T;
+}
+
+export interface Prepared<P extends string> {
+  run(args: Record<P, unknown>): SQLite.RunResult;
+  get<R>(args: Record<P, unknown>): R | undefined;
+  all<R>(args: Record<P, unknown>): R[];
+}
+
+/**
+ * Compiles a kysely query once and runs it through better-sqlite3 synchronously, binding
+ * named `param()` values in the compiled order. For hot loops and synchronous transactions
+ * (workers), where kysely's async execution would cost a promise per row.
+ */
+export function prepare<P extends string>(sqlite: SQLite.Database, query: Compilable): Prepared<P> {
+  const compiled = query.compile();
+  const order = compiled.parameters.map((value) => {
+    if (typeof value !== 'string' || !value.startsWith(MARK)) {
+      throw new Error(`prepare(): every parameter must be a param(); got ${JSON.stringify(value)} in ${compiled.sql}`);
+    }
+    return value.slice(MARK.length) as P;
+  });
+  const statement = sqlite.prepare(compiled.sql);
+  const bind = (args: Record<P, unknown>) => order.map((name) => toSqlite(args[name]));
+  return {
+    run: (args) => statement.run(...bind(args)),
+    get: <R>(args: Record<P, unknown>) => statement.get(...bind(args)) as R | undefined,
+    all: <R>(args: Record<P, unknown>) => statement.all(...bind(args)) as R[],
+  };
+}
+
+function toSqlite(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}

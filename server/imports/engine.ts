@@ -1,0 +1,186 @@
+import fs from 'node:fs';
+import type { Db } from '../db/database.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { taskUpdates } from '../tasks/lifecycle.ts';
+import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
+import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
+import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
+import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from './kind.ts';
+import { rowChecker } from './row-check.ts';
+import { openSource } from './sources/open.ts';
+import type { RowSource } from './sources/source.ts';
+
+/** Rows per transaction: big enough for speed, small enough that a batch commits in tens of milliseconds. */
+export const BATCH_ROWS = 5000;
+
+export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' };
+
+export type EngineOutcome =
+  | { state: 'completed'; results: Record<string, unknown> }
+  | { state: 'failed'; message: string; internal: boolean }
+  | { state: 'stopped' }
+  | { state: 'rejected'; message: string };
+
+export interface EngineEnv {
+  db: Db;
+  dataDir: string;
+  geocoder: Geocoder;
+  kind: ImportKind;
+  job: ImportJob;
+  /** Checked after every batch; true makes the run stop there (the task resumes on the next start). */
+  shouldStop(): boolean;
+  onEvent(event: EngineEvent): void;
+}
+
+async function countRows(source: RowSource, limit: number): Promise<void> {
+  let count = 0;
+  await source.read({
+    onHeader() {},
+    onRows(rows) {
+      for (const row of rows) if (row !== null && !(Array.isArray(row) && isBlankRow(row))) count++;
+      if (count > limit) {
+        throw new TooManyRowsError(
+          `Sync mode takes at most ${limit.toLocaleString('en-US')} rows; this import has more. ` +
+            'Use processing_mode=background (the default) and poll the task instead.',
+        );
+      }
+    },
+  });
+}
+
+/**
+ * Runs (or resumes) one import in the calling thread: streams the upload, validates each row,
+ * writes batches in transactions that also checkpoint the task, and ends the task COMPLETED or
+ * FAILED. A stop request leaves it PROCESSING at its last checkpoint, to resume later.
+ */
+export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
+  const { db, job, kind } = env;
+  const tasks = taskUpdates(db);
+  const jobs = jobStatements(db);
+  const file = uploadPath(env.dataDir, job);
+  const task = tasks.read(job.taskUuid);
+  const state = jobs.read(job.taskUuid);
+  if (!task || !state) return { state: 'failed', message: 'The import task no longer exists.', internal: true };
+  if (task.status === 'COMPLETED' || task.status === 'FAILED') return { state: 'stopped' };
+
+  let progress = task.progress;
+  const fail = (message: string, internal: boolean): EngineOutcome => {
+    tasks.fail(job.taskUuid, message, progress);
+    fs.rmSync(file, { force: true });
+    return { state: 'failed', message, internal };
+  };
+  if (!fs.existsSync(file)) {
+    return fail('The uploaded file of this import is gone (was the data folder cleaned?). Upload it again.', false);
+  }
+
+  const counts: Record<string, number> = JSON.parse(state.counts) as Record<string, number>;
+  let excludedCount = state.excluded_count;
+  let rowsDone = state.rows_done;
+  let headers: string[] | null = state.headers ? (JSON.parse(state.headers) as string[]) : null;
+  const tally: Tally = (counter, by = 1) => {
+    counts[counter] = (counts[counter] ?? 0) + by;
+  };
+
+  try {
+    if (job.maxRows !== null && rowsDone === 0) await countRows(openSource(file, job.format), job.maxRows);
+  } catch (error) {
+    if (error instanceof TooManyRowsError) {
+      fs.rmSync(file, { force: true });
+      return { state: 'rejected', message: error.message };
+    }
+    if (error instanceof ImportInputError) return fail(error.message, false);
+    return fail(`The import stopped because of an unexpected error: ${describeError(error)}`, true);
+  }
+
+  tasks.markProcessing(job.taskUuid);
+  env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
+
+  const columns = withColumnAliases(kind, job.options);
+  const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
+  const source = openSource(file, job.format);
+  const checker = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
+  let batch: { index: number; row: unknown }[] = [];
+  let lastIndex = rowsDone - 1;
+  let lastPosted = Date.now();
+
+  const exclude = (index: number, error: string, echo: Record<string, unknown>, cells: unknown) => {
+    excludedCount++;
+    jobs.exclude(job.taskUuid, index, error, echo, cells);
+  };
+
+  const writeRow = (index: number, row: unknown) => {
+    const checked = checker.check(index, row);
+    if (!checked) return;
+    if ('error' in checked) {
+      exclude(index, checked.error, checked.echo, checked.cells);
+      return;
+    }
+    const error = writer.write(checked.row, index, tally);
+    if (error !== null) {
+      const { echo, cells } = checker.excluded(checked.raw);
+      exclude(index, error, echo, cells);
+    }
+  };
+
+  const commitBatch = db.sqlite.transaction((rows: { index: number; row: unknown }[], upTo: number, fraction: number) => {
+    for (const { index, row } of rows) writeRow(index, row);
+    rowsDone = upTo + 1;
+    progress = Math.max(progress, Math.min(99, Math.floor(fraction * 1000) / 10));
+    jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);
+    tasks.setProgress(job.taskUuid, progress);
+  });
+
+  const flush = () => {
+    if (lastIndex < rowsDone) return;
+    const rows = batch;
+    batch = [];
+    const before = progress;
+    commitBatch.immediate(rows, lastIndex, source.fraction());
+    const now = Date.now();
+    if (progress - before >= 1 || now - lastPosted >= 500) {
+      lastPosted = now;
+      env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
+    }
+    if (env.shouldStop()) throw new StopRequested();
+  };
+
+  try {
+    await source.read({
+      onHeader(cells) {
+        checker.setMapping(mapHeader(columns, cells));
+        headers = cells;
+      },
+      onRows(rows, firstIndex) {
+        for (let i = 0; i < rows.length; i++) {
+          const index = firstIndex + i;
+          if (index < rowsDone) continue;
+          lastIndex = index;
+          const row = rows[i];
+          if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
+          batch.push({ index, row });
+          if (batch.length >= BATCH_ROWS) flush();
+        }
+      },
+    });
+    flush();
+  } catch (error) {
+    if (error instanceof StopRequested) return { state: 'stopped' };
+    const partly =
+      rowsDone > 0
+        ? ` The first ${rowsDone.toLocaleString('en-US')} rows were imported; after fixing the file, import it again (rows already imported are matched, not duplicated).`
+        : '';
+    if (error instanceof ImportInputError) return fail(error.message + partly, false);
+    return fail(`The import stopped because of an unexpected error: ${describeError(error)}.${partly}`, true);
+  }
+
+  const results = kind.results({
+    source: job.source,
+    counts,
+    excludedCount,
+    excluded: jobs.firstExcluded(job.taskUuid, MAX_EXCLUDED_IN_RESULTS),
+    options: job.options,
+  });
+  tasks.complete(job.taskUuid, results);
+  fs.rmSync(file, { force: true });
+  return { state: 'completed', results };
+}

@@ -1,0 +1,115 @@
+import path from 'node:path';
+import type { Request, Response } from 'express';
+import typeis from 'type-is';
+import { z } from 'zod';
+import { ApiError } from '../http/errors.ts';
+import { mapHeader, withColumnAliases } from './columns.ts';
+import { ImportInputError } from './errors.ts';
+import type { ImportKind, ImportSource } from './kind.ts';
+import type { ImportSettings } from './runtime.ts';
+import { sniffFormat, type ImportFormat } from './sniff.ts';
+import { csvHeader } from './sources/csv.ts';
+import { jsonFirstElement } from './sources/json.ts';
+import { xlsxHeader } from './sources/xlsx.ts';
+import { receiveBody, receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
+
+export const processingModeSchema = z
+  .enum(['background', 'sync'], { message: 'processing_mode must be background or sync' })
+  .default('background')
+  .describe('background (default): 202 and a task to poll. sync: 200 with the results, up to the sync row cap.');
+
+/** An import received and checked, ready to become a task. */
+export interface ReceivedImport {
+  source: ImportSource;
+  format: ImportFormat;
+  file: ReceivedFile;
+  /** Multipart text fields (empty for a JSON body). */
+  fields: Record<string, string>;
+  /** JSON only: the array's first element, to learn the organization it names. */
+  firstElement: unknown;
+}
+
+/** Checks done before any task starts: the format is readable and the file has the kind's required columns. */
+export async function inspectUpload(
+  file: string,
+  format: ImportFormat,
+  kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>,
+): Promise<{ firstElement: unknown }> {
+  if (format === 'json') {
+    const { first, empty } = jsonFirstElement(file);
+    if (empty) throw new ImportInputError('The JSON array is empty: there is nothing to import.');
+    return { firstElement: first };
+  }
+  const { header, hasData } = format === 'csv' ? csvHeader(file) : await xlsxHeader(file);
+  mapHeader(kind, header);
+  if (hasData === false) throw new ImportInputError('The file has a header row but no data rows.');
+  return { firstElement: undefined };
+}
+
+/**
+ * Receives an import request, JSON array body or multipart file upload, streaming it to
+ * <data-dir>/uploads/, and checks it. Any problem is a 4xx and the upload is removed.
+ */
+export async function receiveImport(
+  req: Request,
+  res: Response,
+  settings: ImportSettings,
+  kind: ImportKind,
+  accept: {
+    json: boolean;
+    file: boolean;
+    fileFormats?: ImportFormat[];
+    /** Extra header names for this import ({ header: column }); pass the same as the job's options.columnAliases. */
+    columnAliases?: Record<string, string>;
+  },
+): Promise<ReceivedImport> {
+  const isJson = typeis(req, ['application/json', '+json']);
+  const isMultipart = typeis(req, ['multipart/form-data']);
+  if (!typeis.hasBody(req) || (!isJson && !isMultipart)) {
+    req.resume();
+    const kinds = [accept.json ? 'a JSON array (Content-Type application/json)' : null, accept.file ? 'a file upload (multipart/form-data with a "file" field)' : null]
+      .filter(Boolean)
+      .join(' or ');
+    if (!typeis.hasBody(req)) throw new ApiError('VALIDATION_ERROR', `The request has no body. Send ${kinds}.`);
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `This endpoint takes ${kinds}; the request sent ${req.headers['content-type'] ?? 'no Content-Type'}.`);
+  }
+  if (isJson && !accept.json) {
+    req.resume();
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a file upload (multipart/form-data with a "file" field).');
+  }
+  if (isMultipart && !accept.file) {
+    req.resume();
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a JSON array (Content-Type application/json).');
+  }
+
+  let file: ReceivedFile | null = null;
+  let fields: Record<string, string> = {};
+  try {
+    if (isJson) {
+      file = await receiveBody(req, settings);
+    } else {
+      const received = await receiveMultipart(req, res, settings);
+      file = received.file;
+      fields = received.fields;
+      if (!file) {
+        throw new ApiError('VALIDATION_ERROR', 'No file was uploaded. Send the file in the multipart form field "file".', [
+          { path: 'file', message: 'Required' },
+        ]);
+      }
+    }
+    const absolute = path.join(settings.dataDir, file.uploadFile);
+    const format = sniffFormat(absolute);
+    if (isJson && format !== 'json') throw new ImportInputError('The body is not a JSON array. Send an array of objects, like [{"location": "..."}].');
+    if (accept.fileFormats && !isJson && !accept.fileFormats.includes(format)) {
+      throw new ImportInputError(`This endpoint takes ${accept.fileFormats.join(' or ').toUpperCase()} files; the upload is ${format.toUpperCase()}.`);
+    }
+    const { firstElement } = await inspectUpload(absolute, format, withColumnAliases(kind, { columnAliases: accept.columnAliases }));
+    return { source: isJson ? 'json' : 'file', format, file, fields, firstElement };
+  } catch (error) {
+    removeUpload(settings, file);
+    if (error instanceof ImportInputError) {
+      throw new ApiError('VALIDATION_ERROR', error.message, [{ path: isJson ? 'body' : 'file', message: error.message }]);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,85 @@
+import type { z } from 'zod';
+import type { Db } from '../db/database.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import type { TaskType } from '../tasks/schemas.ts';
+
+/**
+ * The plug-in API of the import engine. An import kind (QR codes, appointments) says which
+ * columns it reads, how one row is validated, and how a batch of valid rows is written; the
+ * engine does everything else: uploads, format sniffing, streaming parsers, header matching,
+ * batching, checkpoints, task lifecycle, excluded rows, error reports and the worker pool.
+ *
+ * A kind lives in a module of its own (workers import it by path) and is named by that path
+ * relative to server/ plus its export: `qrcodes/import-kind.ts#qrCodeImportKind`.
+ */
+
+/** One data row keyed by the kind's column names. File cells are strings, numbers, booleans or Dates; JSON keeps its values. */
+export type RawRecord = Record<string, unknown>;
+
+/** An excluded row as results show it (spec 2.1 `excluded_data`). */
+export interface ExcludedRow {
+  index: number;
+  error: string;
+  row: Record<string, unknown>;
+}
+
+/** Where the rows came from: a JSON array body or an uploaded file. */
+export type ImportSource = 'json' | 'file';
+
+export interface ImportSummary {
+  source: ImportSource;
+  /** The kind's counters, exact. */
+  counts: Record<string, number>;
+  /** Exact number of excluded rows. */
+  excludedCount: number;
+  /** The first excluded rows (at most MAX_EXCLUDED_IN_RESULTS), in row order. */
+  excluded: ExcludedRow[];
+  options: Record<string, unknown>;
+}
+
+/** Adds to one of the kind's counters. */
+export type Tally = (counter: string, by?: number) => void;
+
+export interface WriterEnv {
+  /** The worker's own connection; `write` runs inside its open transaction. */
+  db: Db;
+  organizationUuid: string;
+  geocoder: Geocoder;
+  options: Record<string, unknown>;
+}
+
+export interface BatchWriter<Row> {
+  /**
+   * Writes one valid row, synchronously, inside the batch's transaction. Returns null when
+   * written, or the reason the row is excluded (then it must have written nothing).
+   */
+  write(row: Row, index: number, tally: Tally): string | null;
+}
+
+export interface ImportKind<Row = unknown> {
+  /** Task type of an import from this source. */
+  taskType(source: ImportSource): TaskType;
+  /** Column names in template order. Header cells match them ignoring case, spaces and underscores. */
+  columns: readonly string[];
+  /** Other header names accepted for a column: { alias: column }. */
+  aliases?: Readonly<Record<string, string>>;
+  /** Columns a file must have; missing ones are a 400 naming them, before any task starts. */
+  requiredColumns: readonly string[];
+  /** One example row for the template, in column order; `organization_uuid` is filled in per caller. */
+  exampleRow: Readonly<Record<string, string>>;
+  /**
+   * Optional cheap normalisation of a row before the schema (e.g. cells to trimmed text), so the
+   * schema can stay plain: zod is several times faster on plain objects than with preprocess.
+   */
+  prepare?(record: RawRecord): RawRecord;
+  /** Validates one row. Issues become the row's error, each naming its field. */
+  rowSchema: z.ZodType<Row>;
+  /** The `row` object echoed in excluded entries. */
+  echo(record: RawRecord): Record<string, unknown>;
+  /** Called once per task run in the worker. */
+  openWriter(env: WriterEnv): BatchWriter<Row>;
+  /** The task's results (and the sync answer) from the summary. */
+  results(summary: ImportSummary): Record<string, unknown>;
+}
+
+export const MAX_EXCLUDED_IN_RESULTS = 1000;

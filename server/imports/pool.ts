@@ -1,0 +1,143 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { EngineOutcome } from './engine.ts';
+import type { ImportJob } from './job-store.ts';
+import type { FromWorker, WorkerConfig } from './worker-messages.ts';
+
+const WORKER_URL = new URL('./worker.ts', import.meta.url);
+const STOP_TIMEOUT_MS = 30_000;
+/** Keeps a worker's heap (and so the server's memory) bounded; rows stream, so little is held at once. */
+const WORKER_HEAP_MB = 128;
+
+interface Slot {
+  worker: Worker;
+  job: ImportJob | null;
+  finish: ((outcome: EngineOutcome) => void) | null;
+  exited: Promise<void>;
+}
+
+interface Queued {
+  job: ImportJob;
+  finish: (outcome: EngineOutcome) => void;
+}
+
+export interface PoolOptions {
+  size: number;
+  config: WorkerConfig;
+  logger: Logger;
+  onProgress(taskUuid: string, progress: number): void;
+  /** A worker died (uncaught error or exit) while running this job: the task must be failed by the caller. */
+  onCrash(job: ImportJob, message: string): Promise<void>;
+}
+
+/**
+ * Import worker threads, started on demand up to `size`, each running one job at a time.
+ * Jobs wait in a queue (their tasks are PENDING). stop() lets each worker finish its current
+ * batch and close its connection; queued jobs stay PENDING in the database for the next start.
+ */
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Queued[] = [];
+  private stopping = false;
+  private readonly options: PoolOptions;
+
+  constructor(options: PoolOptions) {
+    this.options = options;
+  }
+
+  run(job: ImportJob): Promise<EngineOutcome> {
+    if (this.stopping) return Promise.resolve({ state: 'stopped' });
+    return new Promise((finish) => {
+      this.queue.push({ job, finish });
+      this.dispatch();
+    });
+  }
+
+  /** Starts a worker ahead of a job (when none is idle) and has it load the kind, so the job starts at once. */
+  warm(kind: string): void {
+    if (this.stopping) return;
+    let slot = this.slots.find((s) => !s.job);
+    if (!slot && this.slots.length < this.options.size) slot = this.spawn();
+    slot?.worker.postMessage({ type: 'warm', kind });
+  }
+
+  /** Jobs queued or running. */
+  get busy(): number {
+    return this.queue.length + this.slots.filter((s) => s.job).length;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const queued of this.queue.splice(0)) queued.finish({ state: 'stopped' });
+    for (const slot of this.slots) slot.worker.postMessage({ type: 'stop' });
+    const all = Promise.all(this.slots.map((s) => s.exited));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.options.logger.warn('import workers did not stop in time; terminating them');
+        for (const slot of this.slots) void slot.worker.terminate();
+        resolve();
+      }, STOP_TIMEOUT_MS);
+    });
+    await Promise.race([all, timeout]);
+    clearTimeout(timer);
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0 && !this.stopping) {
+      let slot = this.slots.find((s) => !s.job);
+      if (!slot) {
+        if (this.slots.length >= this.options.size) return;
+        slot = this.spawn();
+      }
+      const next = this.queue.shift();
+      if (!next) return;
+      slot.job = next.job;
+      slot.finish = next.finish;
+      slot.worker.postMessage({ type: 'run', job: next.job });
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL, { workerData: this.options.config, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    let resolveExit: () => void = () => {};
+    const slot: Slot = { worker, job: null, finish: null, exited: new Promise((r) => (resolveExit = r)) };
+    this.slots.push(slot);
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'progress') this.options.onProgress(message.taskUuid, message.progress);
+      else if (message.type === 'done') this.release(slot, message.outcome);
+    });
+    worker.on('error', (error) => {
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots.splice(index, 1);
+      this.options.logger.error({ err: error, task: slot.job?.taskUuid }, 'import worker crashed');
+      void this.crashed(slot, `The import worker stopped unexpectedly: ${error.message}`);
+    });
+    worker.on('exit', (code) => {
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots.splice(index, 1);
+      resolveExit();
+      if (slot.job && !this.stopping) void this.crashed(slot, `The import worker exited unexpectedly (code ${code}).`);
+      this.dispatch();
+    });
+    return slot;
+  }
+
+  private release(slot: Slot, outcome: EngineOutcome): void {
+    const finish = slot.finish;
+    slot.job = null;
+    slot.finish = null;
+    finish?.(outcome);
+    this.dispatch();
+  }
+
+  private async crashed(slot: Slot, message: string): Promise<void> {
+    const job = slot.job;
+    if (!job) return;
+    const finish = slot.finish;
+    slot.job = null;
+    slot.finish = null;
+    await this.options.onCrash(job, message).catch((err: unknown) => this.options.logger.error({ err }, 'could not fail crashed import'));
+    finish?.({ state: 'failed', message, internal: true });
+  }
+}

@@ -1,0 +1,64 @@
+import { isBlankRow, recordFromCells, recordFromObject } from './columns.ts';
+import type { ImportKind, RawRecord } from './kind.ts';
+import { rowErrorMessage } from './row-errors.ts';
+
+/**
+ * A data row after validation: the kind's valid row (with its raw cells, in case the writer
+ * excludes it), or why it is excluded with what the results and the report show.
+ */
+export type CheckedRow = { index: number; row: unknown; raw: unknown } | { index: number; error: string; echo: Record<string, unknown>; cells: unknown };
+
+export interface RowChecker {
+  /** Call once with the file's header mapping (files only). */
+  setMapping(mapping: (string | null)[]): void;
+  /** Null for a blank row (it is skipped but keeps its index). */
+  check(index: number, row: unknown): CheckedRow | null;
+  /** The `row` echo and report cells of a valid row's raw cells, for a row the writer excludes. */
+  excluded(raw: unknown): { echo: Record<string, unknown>; cells: unknown };
+}
+
+function plainCells(cells: readonly unknown[]): unknown[] {
+  return cells.map((c) => (c instanceof Date ? c.toISOString() : c));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Turns raw rows (cell arrays or JSON elements) into checked rows: organization check, the kind's prepare and zod schema. */
+export function rowChecker(
+  kind: ImportKind,
+  columns: Pick<ImportKind, 'columns' | 'aliases'>,
+  input: { json: boolean; organizationUuid: string },
+): RowChecker {
+  const keyMap = new Map<string, string | null>();
+  let mapping: (string | null)[] = [];
+  const excluded = (index: number, error: string, record: RawRecord, cells: unknown): CheckedRow => ({ index, error, echo: kind.echo(record), cells });
+  const reportCells = (raw: unknown): unknown => (input.json || !Array.isArray(raw) ? raw : plainCells(raw));
+  const toRecord = (cells: unknown): RawRecord =>
+    input.json ? (isPlainObject(cells) ? recordFromObject(columns, keyMap, cells) : {}) : recordFromCells(mapping, cells as unknown[]);
+  return {
+    excluded: (raw) => ({ echo: kind.echo(toRecord(raw)), cells: reportCells(raw) }),
+    setMapping(next) {
+      mapping = next;
+    },
+    check(index, row) {
+      if (row === null || (Array.isArray(row) && isBlankRow(row))) return null;
+      let record: RawRecord;
+      if (input.json) {
+        if (!isPlainObject(row)) return excluded(index, 'Each element of the array must be an object.', {}, row);
+        record = recordFromObject(columns, keyMap, row);
+      } else {
+        record = recordFromCells(mapping, row as unknown[]);
+      }
+      const org = record.organization_uuid;
+      const named = org === undefined || org === null ? '' : String(org).trim();
+      if (named !== '' && named !== input.organizationUuid) {
+        return excluded(index, `organization_uuid: ${named} is not the organization of this import (${input.organizationUuid}); every row must name the same one.`, record, reportCells(row));
+      }
+      const parsed = kind.rowSchema.safeParse(kind.prepare ? kind.prepare(record) : record);
+      if (!parsed.success) return excluded(index, rowErrorMessage(parsed.error), record, reportCells(row));
+      return { index, row: parsed.data, raw: row };
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
+import { ApiError } from '../http/errors.ts';
+import type { LiveBus } from '../live/bus.ts';
+import { createPendingTask, failTask, publishTaskFinished, publishTaskProgress } from '../tasks/lifecycle.ts';
+import type { BackgroundTask, TaskType } from '../tasks/schemas.ts';
+import type { EngineOutcome } from './engine.ts';
+import { DEFAULT_GEOCODER_MODULE, loadGeocoderFrom } from './geocoder-source.ts';
+import { deleteJobAndTask, insertJob, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
+import type { ImportSource } from './kind.ts';
+import { WorkerPool } from './pool.ts';
+import type { ImportFormat } from './sniff.ts';
+
+export const DEFAULT_MAX_UPLOAD_MB = 256;
+export const DEFAULT_SYNC_ROW_CAP = 10_000;
+export const UPLOADS_DIR = 'uploads';
+
+export interface ImportSettings {
+  dataDir: string;
+  /** Largest accepted upload or JSON import body. */
+  maxUploadBytes: number;
+  /** Most rows a sync-mode import takes. */
+  syncRowCap: number;
+  /** Module exporting loadGeocoder(); default the offline gazetteer. */
+  geocoderModule: string;
+  /** Import worker threads. */
+  workers: number;
+}
+
+export interface ImportRequest {
+  kind: string;
+  taskType: TaskType;
+  source: ImportSource;
+  format: ImportFormat;
+  /** Path relative to the data dir, as written by the upload step. */
+  uploadFile: string;
+  organizationUuid: string;
+  createdByUuid: string;
+  metadata: Record<string, unknown> | null;
+  mode: 'background' | 'sync';
+  /** Passed to the kind's writer and results; `columnAliases` ({ header: column }) adds header names for this import. */
+  options?: Record<string, unknown>;
+}
+
+export function defaultImportSettings(dataDir: string, overrides: Partial<ImportSettings> = {}): ImportSettings {
+  return {
+    dataDir,
+    maxUploadBytes: DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
+    syncRowCap: DEFAULT_SYNC_ROW_CAP,
+    geocoderModule: process.env.QR_SANDBOX_GEOCODER_MODULE ?? DEFAULT_GEOCODER_MODULE,
+    workers: 2,
+    ...overrides,
+  };
+}
+
+/**
+ * The import machinery of one server: the worker pool, task submission in both modes, live
+ * events, and recovery of imports interrupted by a crash or quit.
+ */
+export class ImportRuntime {
+  readonly settings: ImportSettings;
+  private readonly db: Db;
+  private readonly logger: Logger;
+  private readonly live: LiveBus;
+  private readonly pool: WorkerPool;
+  private readonly organizations = new Map<string, string>();
+
+  constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings }) {
+    this.db = input.db;
+    this.logger = input.logger;
+    this.live = input.live;
+    this.settings = input.settings;
+    fs.mkdirSync(this.uploadsDir, { recursive: true, mode: 0o700 });
+    this.pool = new WorkerPool({
+      size: input.settings.workers,
+      config: { dataDir: input.settings.dataDir, geocoderModule: input.settings.geocoderModule },
+      logger: input.logger,
+      onProgress: (taskUuid, progress) => {
+        const organization = this.organizations.get(taskUuid);
+        if (organization) publishTaskProgress(this.live, { uuid: taskUuid, organization_uuid: organization, status: 'PROCESSING', progress });
+      },
+      onCrash: (job, message) => failTask(this.db.kysely, job.taskUuid, message),
+    });
+  }
+
+  get uploadsDir(): string {
+    return path.join(this.settings.dataDir, UPLOADS_DIR);
+  }
+
+  /** The geocoder for work on this thread (QR code create and update). */
+  geocoder(): Promise<Geocoder> {
+    return loadGeocoderFrom(this.settings.geocoderModule);
+  }
+
+  /** Gets a worker ready for an import of this kind while its upload arrives. */
+  warm(kind: string): void {
+    this.pool.warm(kind);
+  }
+
+  /**
+   * Resumes imports left PENDING or PROCESSING by a crash or quit; fails those whose upload is
+   * gone; removes uploads that a crash left without a task (older than this start).
+   */
+  async recover(): Promise<void> {
+    const startedAt = Date.now();
+    const jobs = await unfinishedJobs(this.db.kysely);
+    const kept = new Set(jobs.map((job) => path.basename(job.uploadFile)));
+    for (const name of fs.readdirSync(this.uploadsDir)) {
+      const file = path.join(this.uploadsDir, name);
+      if (!kept.has(name) && fs.statSync(file).mtimeMs < startedAt - 1000) fs.rmSync(file, { force: true });
+    }
+    for (const job of jobs) {
+      if (!fs.existsSync(uploadPath(this.settings.dataDir, job))) {
+        await failTask(this.db.kysely, job.taskUuid, 'The import was interrupted and its uploaded file is gone, so it cannot resume. Upload the file again.');
+        await publishTaskFinished(this.live, this.db.kysely, job.taskUuid);
+        continue;
+      }
+      this.logger.info({ task: job.taskUuid }, 'resuming interrupted import');
+      void this.execute({ ...job, maxRows: null });
+    }
+  }
+
+  /**
+   * Creates the task (PENDING) and its job, then runs it in a worker. Background: answers at
+   * once with the task. Sync: waits for the end and answers the results (400 when the file is
+   * over the sync cap or cannot be read).
+   */
+  async submit(request: ImportRequest): Promise<{ task: BackgroundTask; results?: Record<string, unknown> }> {
+    const job: Omit<ImportJob, 'taskUuid'> = {
+      kind: request.kind,
+      organizationUuid: request.organizationUuid,
+      uploadFile: request.uploadFile,
+      format: request.format,
+      source: request.source,
+      maxRows: request.mode === 'sync' ? this.settings.syncRowCap : null,
+      options: request.options ?? {},
+    };
+    const task = await this.db.kysely.transaction().execute(async (trx) => {
+      const created = await createPendingTask(trx, {
+        taskType: request.taskType,
+        organizationUuid: request.organizationUuid,
+        createdByUuid: request.createdByUuid,
+        metadata: request.metadata,
+      });
+      await insertJob(trx, { ...job, taskUuid: created.uuid });
+      return created;
+    });
+    const running = this.execute({ ...job, taskUuid: task.uuid });
+    if (request.mode === 'background') return { task };
+    const outcome = await running;
+    if (outcome.state === 'completed') return { task, results: outcome.results };
+    if (outcome.state === 'rejected') {
+      await deleteJobAndTask(this.db.kysely, task.uuid);
+      throw new ApiError('VALIDATION_ERROR', outcome.message, [{ path: 'processing_mode', message: outcome.message }]);
+    }
+    if (outcome.state === 'failed' && !outcome.internal) throw new ApiError('VALIDATION_ERROR', outcome.message);
+    if (outcome.state === 'failed') throw new ApiError('INTERNAL', outcome.message);
+    throw new ApiError('CONFLICT', `The server is shutting down; the import (task ${task.uuid}) resumes when it starts again.`);
+  }
+
+  /** Waits for running batches to commit, then stops the workers. Call before the database closes. */
+  stop(): Promise<void> {
+    return this.pool.stop();
+  }
+
+  private async execute(job: ImportJob): Promise<EngineOutcome> {
+    this.organizations.set(job.taskUuid, job.organizationUuid);
+    const outcome = await this.pool.run(job);
+    this.organizations.delete(job.taskUuid);
+    if (outcome.state === 'failed' && outcome.internal) this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
+    if (outcome.state === 'completed' || outcome.state === 'failed') {
+      await publishTaskFinished(this.live, this.db.kysely, job.taskUuid).catch(() => undefined);
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import Papa from 'papaparse';
+import { ImportInputError } from '../errors.ts';
+import type { RowHandlers, RowSource } from './source.ts';
+import { detectTextEncoding, readTextStart } from './text-encoding.ts';
+
+const DELIMITERS = [',', ';', '\t', '|'];
+
+/** The delimiter the header row uses most (outside quotes): `,` `;` tab or `|`. Default `,`. */
+export function guessDelimiter(text: string): string {
+  const counts = new Map(DELIMITERS.map((d) => [d, 0]));
+  let quoted = false;
+  let seen = false;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === '\n' || char === '\r')) {
+      if (seen) break;
+    } else if (!quoted) {
+      seen = true;
+      const count = counts.get(char);
+      if (count !== undefined) counts.set(char, count + 1);
+    }
+  }
+  let best = ',';
+  for (const [delimiter, count] of counts) if (count > (counts.get(best) ?? 0)) best = delimiter;
+  return best;
+}
+
+/** Streaming CSV (papaparse `chunk`): BOM, CRLF, `,` `;` tab and `|` delimiters, quoted newlines. */
+export function csvSource(file: string): RowSource {
+  const size = Math.max(1, fs.statSync(file).size);
+  let stream: fs.ReadStream | undefined;
+  return {
+    fraction: () => (stream ? Math.min(1, stream.bytesRead / size) : 0),
+    read(handlers: RowHandlers) {
+      const { start, encoding } = detectTextEncoding(file);
+      const delimiter = guessDelimiter(readTextStart(file).text);
+      const input = fs.createReadStream(file, { start, encoding, highWaterMark: 256 * 1024 });
+      stream = input;
+      return new Promise<void>((resolve, reject) => {
+        let headerSeen = false;
+        let nextIndex = 0;
+        let settled = false;
+        const fail = (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          input.destroy();
+          reject(error);
+        };
+        input.on('error', fail);
+        Papa.parse<string[]>(input, {
+          delimiter,
+          skipEmptyLines: false,
+          chunk(results, parser) {
+            if (settled) return;
+            try {
+              let rows: (string[] | null)[] = results.data;
+              if (!headerSeen) {
+                const at = rows.findIndex((row) => row !== null && row.some((cell) => cell.trim() !== ''));
+                if (at < 0) return;
+                headerSeen = true;
+                handlers.onHeader(rows[at] ?? []);
+                rows = rows.slice(at + 1);
+              }
+              const first = nextIndex;
+              nextIndex += rows.length;
+              handlers.onRows(rows, first);
+            } catch (error) {
+              fail(error);
+              parser.abort();
+            }
+          },
+          complete() {
+            if (settled) return;
+            settled = true;
+            if (!headerSeen) reject(new ImportInputError('The file is empty: it has no header row.'));
+            else resolve();
+          },
+          error(error) {
+            fail(new ImportInputError(`The CSV file could not be read: ${error.message}`));
+          },
+        });
+      });
+    },
+  };
+}
+
+/** The header row and whether any data row follows, from the start of the file (for checks before a task starts). */
+export function csvHeader(file: string): { header: string[]; hasData: boolean | null } {
+  const { text, whole } = readTextStart(file);
+  const parsed = Papa.parse<string[]>(text, { delimiter: guessDelimiter(text), preview: whole ? 0 : 50, skipEmptyLines: 'greedy' });
+  const rows = parsed.data;
+  const header = rows[0];
+  if (!header) throw new ImportInputError('The file is empty: it has no header row.');
+  const hasData = rows.length > 1 ? true : whole ? false : null;
+  return { header, hasData };
+}

@@ -1,0 +1,112 @@
+import { ImportInputError } from '../errors.ts';
+
+type State = 'start' | 'first' | 'next' | 'element' | 'after' | 'end';
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * Splits a streamed JSON array into its elements without holding the whole text: it tracks
+ * strings and nesting to find where each top-level element ends, then JSON.parses that element.
+ */
+export class JsonArraySplitter {
+  private state: State = 'start';
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private pending = '';
+  private count = 0;
+  private seen = 0;
+
+  /** Feeds the next piece of text; returns the elements it completed. */
+  push(chunk: string): unknown[] {
+    const out: unknown[] = [];
+    let start = this.state === 'element' ? 0 : -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (this.state === 'element') {
+        if (this.inString) {
+          if (this.escaped) this.escaped = false;
+          else if (c === 0x5c) this.escaped = true;
+          else if (c === 0x22) this.inString = false;
+          continue;
+        }
+        if (c === 0x22) this.inString = true;
+        else if (c === 0x7b || c === 0x5b) this.depth++;
+        else if (c === 0x7d || c === 0x5d) {
+          if (this.depth === 0) {
+            if (c !== 0x5d) throw this.invalid('an unexpected }');
+            out.push(this.finish(chunk.slice(start, i)));
+            this.state = 'end';
+          } else if (--this.depth === 0) {
+            out.push(this.finish(chunk.slice(start, i + 1)));
+            this.state = 'after';
+          }
+        } else if (c === 0x2c && this.depth === 0) {
+          out.push(this.finish(chunk.slice(start, i)));
+          this.state = 'next';
+        }
+        continue;
+      }
+      this.seen++;
+      if (isSpace(c) || (c === 0xfeff && this.state === 'start')) continue;
+      switch (this.state) {
+        case 'start':
+          if (c !== 0x5b) {
+            throw new ImportInputError(
+              c === 0x7b
+                ? 'The JSON must be an array of objects, like [{"location": "..."}, ...]; this is a single object. Wrap it in [ ].'
+                : 'The JSON must be an array of objects, like [{"location": "..."}, ...].',
+            );
+          }
+          this.state = 'first';
+          break;
+        case 'first':
+        case 'next':
+          if (c === 0x5d && this.state === 'first') {
+            this.state = 'end';
+            break;
+          }
+          this.state = 'element';
+          this.depth = 0;
+          start = i;
+          i--;
+          break;
+        case 'after':
+          if (c === 0x2c) this.state = 'next';
+          else if (c === 0x5d) this.state = 'end';
+          else throw this.invalid(`"${String.fromCharCode(c)}" where a comma or ] belongs`);
+          break;
+        case 'end':
+          throw new ImportInputError('The JSON has more text after the closing ] of the array.');
+      }
+    }
+    if (this.state === 'element' && start >= 0) this.pending += chunk.slice(start);
+    return out;
+  }
+
+  /** Ends the input; throws when the array was not closed. */
+  end(): void {
+    if (this.state === 'start') throw new ImportInputError('The JSON is empty. Send an array of objects.');
+    if (this.state !== 'end') throw new ImportInputError(`The JSON ends before the array is closed (after ${this.count} elements). Is the file cut short?`);
+  }
+
+  /** True once the array's opening [ was read. */
+  get started(): boolean {
+    return this.state !== 'start';
+  }
+
+  private finish(tail: string): unknown {
+    const text = this.pending + tail;
+    this.pending = '';
+    this.count++;
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw this.invalid(`${(error as Error).message} in element ${this.count - 1}`);
+    }
+  }
+
+  private invalid(what: string): ImportInputError {
+    return new ImportInputError(`The JSON is not valid: ${what}.`);
+  }
+}

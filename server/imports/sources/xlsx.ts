@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import { describeError, ImportInputError } from '../errors.ts';
+import type { RowHandlers, RowSource } from './source.ts';
+
+const CHUNK_ROWS = 2000;
+
+/** A spreadsheet cell as the engine sees it: text, number, boolean, Date or empty. */
+export function cellValue(value: unknown): string | number | boolean | Date | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
+  if (typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if (Array.isArray(v.richText)) return (v.richText as { text?: string }[]).map((part) => part.text ?? '').join('');
+    if ('result' in v) return cellValue(v.result);
+    if ('formula' in v || 'sharedFormula' in v) return null;
+    if (typeof v.text === 'string') return v.text;
+    if (typeof v.error === 'string') return v.error;
+  }
+  return String(value);
+}
+
+function rowCells(values: unknown): (string | number | boolean | Date | null)[] {
+  if (!Array.isArray(values)) return [];
+  const cells: (string | number | boolean | Date | null)[] = [];
+  for (let i = 1; i < values.length; i++) cells.push(cellValue(values[i]));
+  return cells;
+}
+
+function asInputError(error: unknown): Error {
+  if (error instanceof ImportInputError) return error;
+  return new ImportInputError(`The file could not be read as an Excel workbook (.xlsx): ${describeError(error)}. Open it in Excel and save it again as .xlsx, or export it as CSV.`);
+}
+
+interface XlsxRow {
+  number: number;
+  values: unknown;
+}
+
+/** exceljs is large: it is loaded only when a workbook is read. */
+async function* firstSheetRows(input: fs.ReadStream): AsyncGenerator<XlsxRow> {
+  const { default: ExcelJS } = await import('exceljs');
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  for await (const sheet of reader) {
+    for await (const row of sheet) yield row as unknown as XlsxRow;
+    return;
+  }
+  throw new ImportInputError('The workbook has no worksheet.');
+}
+
+/**
+ * Streaming XLSX (exceljs WorkbookReader): first sheet only, shared strings resolved, date
+ * cells as Dates. Blank spreadsheet rows keep their place, so row_number is the sheet's row.
+ */
+export function xlsxSource(file: string): RowSource {
+  const size = Math.max(1, fs.statSync(file).size);
+  let input: fs.ReadStream | undefined;
+  return {
+    fraction: () => (input ? Math.min(1, input.bytesRead / size) : 0),
+    async read(handlers: RowHandlers) {
+      input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+      let headerRow = -1;
+      let chunk: (unknown[] | null)[] = [];
+      let chunkFirst = 0;
+      let nextIndex = 0;
+      let handlerError: unknown;
+      const handle = (call: () => void) => {
+        try {
+          call();
+        } catch (error) {
+          handlerError = error;
+          throw error;
+        }
+      };
+      const flush = () => {
+        if (chunk.length === 0) return;
+        const rows = chunk;
+        chunk = [];
+        handle(() => handlers.onRows(rows, chunkFirst));
+      };
+      try {
+        for await (const row of firstSheetRows(input)) {
+          const cells = rowCells(row.values);
+          if (headerRow < 0) {
+            if (cells.every((c) => c === null || String(c).trim() === '')) continue;
+            headerRow = row.number;
+            handle(() => handlers.onHeader(cells.map((c) => (c === null ? '' : c instanceof Date ? c.toISOString() : String(c)))));
+            continue;
+          }
+          const index = row.number - headerRow - 1;
+          if (chunk.length === 0) chunkFirst = nextIndex;
+          while (nextIndex < index) {
+            chunk.push(null);
+            nextIndex++;
+          }
+          chunk.push(cells);
+          nextIndex++;
+          if (chunk.length >= CHUNK_ROWS) flush();
+        }
+        flush();
+      } catch (error) {
+        throw error === handlerError ? error : asInputError(error);
+      } finally {
+        input.destroy();
+      }
+      if (headerRow < 0) throw new ImportInputError('The first worksheet is empty: it has no header row.');
+    },
+  };
+}
+
+/** The first sheet's header row (for checks before a task starts). */
+export async function xlsxHeader(file: string): Promise<{ header: string[]; hasData: boolean | null }> {
+  const input = fs.createReadStream(file, { highWaterMark: 1 << 16 });
+  let header: string[] | null = null;
+  try {
+    for await (const row of firstSheetRows(input)) {
+      const cells = rowCells(row.values);
+      if (cells.every((c) => c === null || String(c).trim() === '')) continue;
+      if (header) return { header, hasData: true };
+      header = cells.map((c) => (c === null ? '' : String(c)));
+    }
+  } catch (error) {
+    throw asInputError(error);
+  } finally {
+    input.destroy();
+  }
+  if (!header) throw new ImportInputError('The first worksheet is empty: it has no header row.');
+  return { header, hasData: false };
+}

@@ -1,0 +1,75 @@
+import type { GeoResult } from '../geocoding/geocoder.ts';
+
+/** Address helpers shared by QR code records and QR code imports. */
+
+/** A spreadsheet cell as text: numbers keep their digits (800, not 800.0), dates as YYYY-MM-DD. */
+export function cellText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    return trimmed === '' ? undefined : trimmed;
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  return undefined;
+}
+
+const POSTCODE_DIGITS: Record<string, number> = { au: 4, australia: 4, us: 5, usa: 5, 'united states': 5, it: 5, italy: 5 };
+
+/**
+ * Spreadsheets turn postcodes into numbers and drop leading zeros (Darwin's 0800 becomes 800).
+ * All-digit postcodes shorter than the country's length get their zeros back; no country means Australia.
+ */
+export function normalisePostcode(postcode: string | null | undefined, country: string | null | undefined): string | null {
+  if (!postcode) return null;
+  const digits = POSTCODE_DIGITS[(country ?? 'au').trim().toLowerCase() || 'au'];
+  if (digits && /^\d+$/.test(postcode) && postcode.length < digits) return postcode.padStart(digits, '0');
+  return postcode;
+}
+
+/** "12 Smith Street, Carlton VIC 3053" from the parts, when no location text was given. */
+export function locationFromParts(parts: { address_line_1?: string | null; suburb?: string | null; state?: string | null; postcode?: string | null }): string {
+  const place = [parts.suburb, parts.state, parts.postcode].filter(Boolean).join(' ');
+  return [parts.address_line_1, place].filter(Boolean).join(', ');
+}
+
+export interface AddressParts {
+  location: string;
+  address_line_1?: string | null;
+  suburb?: string | null;
+  state?: string | null;
+  postcode?: string | null;
+  country?: string | null;
+}
+
+export interface StoredAddress {
+  address_line_1: string | null;
+  suburb: string | null;
+  state: string | null;
+  postcode: string | null;
+  country: string | null;
+  latitude: number;
+  longitude: number;
+  precision: string;
+  timezone_name: string;
+}
+
+/** What a located record stores: the parts as given when given, else the gazetteer's, plus the position. */
+export function storedAddress(input: AddressParts, located: GeoResult): StoredAddress {
+  const givenParts = Boolean(input.suburb || input.state || input.postcode);
+  return {
+    address_line_1: input.address_line_1 ?? null,
+    suburb: givenParts ? (input.suburb ?? null) : located.suburb,
+    state: givenParts ? (input.state ?? null) : located.state,
+    postcode: givenParts ? normalisePostcode(input.postcode, input.country) : located.postcode,
+    country: input.country ?? located.country,
+    latitude: located.latitude,
+    longitude: located.longitude,
+    precision: located.precision,
+    timezone_name: located.timezone_name,
+  };
+}

@@ -1,0 +1,64 @@
+import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
+import { cellText } from './address.ts';
+import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, type QrImportRow } from './import-row.ts';
+import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
+
+/** How the engine names this kind (module path relative to server/ and export). */
+export const QR_CODE_IMPORT_KIND = 'qrcodes/import-kind.ts#qrCodeImportKind';
+
+/** The row's address fields as text (a spreadsheet's number 3999 echoes as "3999"), null when absent. */
+function echo(record: RawRecord): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const field of QR_ECHO_FIELDS) {
+    const value = record[field];
+    row[field] = typeof value === 'string' ? value : (cellText(value) ?? null);
+  }
+  return row;
+}
+
+function results(summary: ImportSummary): Record<string, unknown> {
+  const count = (name: string) => summary.counts[name] ?? 0;
+  if (summary.source === 'json') {
+    return {
+      qr_code_inserted: count(QR_COUNTERS.inserted),
+      qr_code_restored: count(QR_COUNTERS.restored),
+      qr_code_tags_created: count(QR_COUNTERS.tagsCreated),
+      excluded_qr_codes: summary.excluded,
+      qr_code_updated: count(QR_COUNTERS.updated),
+      excluded_count: summary.excludedCount,
+    };
+  }
+  return {
+    inserted: count(QR_COUNTERS.inserted),
+    excluded: summary.excludedCount,
+    excluded_data: summary.excluded,
+    restored: count(QR_COUNTERS.restored),
+    updated: count(QR_COUNTERS.updated),
+    tags_created: count(QR_COUNTERS.tagsCreated),
+  };
+}
+
+/** QR code addresses: JSON bulk (task IMPORT) and file imports (task QR_IMPORT). */
+export const qrCodeImportKind: ImportKind<QrImportRow> = {
+  taskType: (source) => (source === 'json' ? 'IMPORT' : 'QR_IMPORT'),
+  columns: QR_IMPORT_COLUMNS,
+  aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },
+  requiredColumns: ['location'],
+  exampleRow: {
+    location: '12 Smith Street, Carlton VIC 3053',
+    type: 'SITE',
+    name: 'Carlton depot',
+    qr_code_name: 'Front gate',
+    qr_code_external_reference_id: 'SITE-0001',
+    address_line_1: '12 Smith Street',
+    suburb: 'Carlton',
+    state: 'VIC',
+    postcode: '3053',
+    country: 'Australia',
+  },
+  prepare: cellsAsText,
+  rowSchema: qrImportRowSchema,
+  echo,
+  openWriter: openQrCodeWriter,
+  results,
+};

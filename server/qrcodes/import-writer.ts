@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { param, prepare } from '../db/prepared.ts';
+import { uuid7 } from '../db/uuid7.ts';
+import { ADDRESS_NOT_LOCATED, type GeoResult } from '../geocoding/geocoder.ts';
+import type { BatchWriter, WriterEnv } from '../imports/kind.ts';
+import { nowIso } from '../time.ts';
+import { storedAddress } from './address.ts';
+import type { QrImportRow } from './import-row.ts';
+import { DEFAULT_QR_CODE_TYPE } from './qrcodes.ts';
+
+/** Counter names of a QR code import. */
+export const QR_COUNTERS = { inserted: 'inserted', restored: 'restored', updated: 'updated', tagsCreated: 'tags_created' } as const;
+
+interface Match {
+  uuid: string;
+  deleted_on: string | null;
+}
+
+const RECORD_FIELDS = [
+  'type',
+  'name',
+  'label',
+  'location',
+  'address_line_1',
+  'suburb',
+  'state',
+  'postcode',
+  'country',
+  'latitude',
+  'longitude',
+  'precision',
+  'timezone_name',
+  'data',
+  'qr_code_name',
+  'external_reference_id',
+] as const;
+type RecordField = (typeof RECORD_FIELDS)[number];
+
+/**
+ * Writes QR code import rows with statements compiled once. Identity within the organization:
+ * the external reference when given, else (name, location) among QR codes without a reference. A soft-deleted match is restored,
+ * a live match updated, anything else inserted; an import run twice changes nothing twice.
+ */
+export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
+  const { db, organizationUuid, geocoder } = env;
+  const k = db.kysely;
+  const byExternal = prepare<'org' | 'ext'>(
+    db.sqlite,
+    k.selectFrom('qrcodes').select(['uuid', 'deleted_on']).where('organization_uuid', '=', param('org')).where('external_reference_id', '=', param('ext')),
+  );
+  const byNameLocation = prepare<'org' | 'name' | 'location' | 'one'>(
+    db.sqlite,
+    k
+      .selectFrom('qrcodes')
+      .select(['uuid', 'deleted_on'])
+      .where('organization_uuid', '=', param('org'))
+      .where('name', '=', param('name'))
+      .where('location', '=', param('location'))
+      .where('external_reference_id', 'is', null)
+      .orderBy('deleted_on')
+      .limit(param<number>('one')),
+  );
+  const fieldParams = Object.fromEntries(RECORD_FIELDS.map((f) => [f, param(f)])) as Record<RecordField, string>;
+  const insert = prepare<RecordField | 'uuid' | 'org' | 'now'>(
+    db.sqlite,
+    k.insertInto('qrcodes').values({
+      uuid: param('uuid'),
+      organization_uuid: param('org'),
+      ...fieldParams,
+      latitude: param<number>('latitude'),
+      longitude: param<number>('longitude'),
+      created_on: param('now'),
+      updated_on: param('now'),
+    }),
+  );
+  /** New rows with a reference are the common case: insert, and look up only when the reference exists. */
+  const insertNewReference = prepare<RecordField | 'uuid' | 'org' | 'now'>(
+    db.sqlite,
+    k
+      .insertInto('qrcodes')
+      .values({
+        uuid: param('uuid'),
+        organization_uuid: param('org'),
+        ...fieldParams,
+        latitude: param<number>('latitude'),
+        longitude: param<number>('longitude'),
+        created_on: param('now'),
+        updated_on: param('now'),
+      })
+      .onConflict((oc) => oc.columns(['organization_uuid', 'external_reference_id']).where('external_reference_id', 'is not', null).doNothing()),
+  );
+  const update = prepare<RecordField | 'uuid' | 'now' | 'deleted'>(
+    db.sqlite,
+    k
+      .updateTable('qrcodes')
+      .set({ ...fieldParams, latitude: param<number>('latitude'), longitude: param<number>('longitude'), updated_on: param('now'), deleted_on: param('deleted') })
+      .where('uuid', '=', param('uuid')),
+  );
+  const tagByNameNumber = prepare<'org' | 'name' | 'number'>(
+    db.sqlite,
+    k
+      .selectFrom('qr_code_tags')
+      .select(['uuid', 'qr_code_uuid'])
+      .where('organization_uuid', '=', param('org'))
+      .where('tag_name', '=', param('name'))
+      .where('tag_number', '=', param('number')),
+  );
+  const insertTag = prepare<'uuid' | 'org' | 'qr' | 'name' | 'number' | 'display' | 'now'>(
+    db.sqlite,
+    k.insertInto('qr_code_tags').values({
+      uuid: param('uuid'),
+      organization_uuid: param('org'),
+      qr_code_uuid: param('qr'),
+      tag_name: param('name'),
+      tag_number: param('number'),
+      tag_display_name: param('display'),
+      created_on: param('now'),
+    }),
+  );
+
+  const now = nowIso();
+  const record = (row: QrImportRow, name: string, external: string | null, located: GeoResult) => ({
+    type: row.type ?? DEFAULT_QR_CODE_TYPE,
+    name,
+    label: row.label ?? null,
+    location: row.location,
+    ...storedAddress(row, located),
+    data: row.data ?? null,
+    qr_code_name: row.qr_code_name ?? null,
+    external_reference_id: external,
+    now,
+  });
+  return {
+    write(row, _index, tally) {
+      const located = geocoder.locate(row);
+      if (!located) return ADDRESS_NOT_LOCATED;
+      const external = row.qr_code_external_reference_id ?? null;
+      const name = row.name ?? row.location;
+      const hasTag = Boolean(row.tag_name && row.tag_number);
+      const values = record(row, name, external, located);
+      if (external && !hasTag) {
+        if (insertNewReference.run({ ...values, uuid: uuid7(), org: organizationUuid }).changes === 1) {
+          tally(QR_COUNTERS.inserted);
+          return null;
+        }
+      }
+      const match = external
+        ? byExternal.get<Match>({ org: organizationUuid, ext: external })
+        : byNameLocation.get<Match>({ org: organizationUuid, name, location: row.location, one: 1 });
+      let tag: { uuid: string; qr_code_uuid: string } | undefined;
+      if (hasTag && row.tag_name && row.tag_number) {
+        tag = tagByNameNumber.get({ org: organizationUuid, name: row.tag_name, number: row.tag_number });
+        if (tag && tag.qr_code_uuid !== match?.uuid) {
+          return `tag_number: tag ${row.tag_name} ${row.tag_number} already belongs to another QR code.`;
+        }
+      }
+      let uuid: string;
+      if (match) {
+        uuid = match.uuid;
+        update.run({ ...values, uuid, deleted: null });
+        tally(match.deleted_on ? QR_COUNTERS.restored : QR_COUNTERS.updated);
+      } else {
+        uuid = uuid7();
+        insert.run({ ...values, uuid, org: organizationUuid });
+        tally(QR_COUNTERS.inserted);
+      }
+      if (hasTag && row.tag_name && row.tag_number && !tag) {
+        insertTag.run({
+          uuid: randomUUID(),
+          org: organizationUuid,
+          qr: uuid,
+          name: row.tag_name,
+          number: row.tag_number,
+          display: row.tag_display_name ?? `${row.tag_name} ${row.tag_number}`,
+          now,
+        });
+        tally(QR_COUNTERS.tagsCreated);
+      }
+      return null;
+    },
+  };
+}

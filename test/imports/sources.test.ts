@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { mapHeader, normaliseHeader, withColumnAliases } from '../../server/imports/columns.ts';
+import { ImportInputError } from '../../server/imports/errors.ts';
+import { sniffFormat } from '../../server/imports/sniff.ts';
+import { csvSource } from '../../server/imports/sources/csv.ts';
+import { JsonArraySplitter } from '../../server/imports/sources/json-array.ts';
+import { jsonSource } from '../../server/imports/sources/json.ts';
+import type { RowSource } from '../../server/imports/sources/source.ts';
+import { xlsxSource } from '../../server/imports/sources/xlsx.ts';
+import { qrCodeImportKind } from '../../server/qrcodes/import-kind.ts';
+
+const fixture = (name: string) => new URL(`../fixtures/${name}`, import.meta.url).pathname;
+
+function tempFile(content: string | Buffer, name = 'input'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-sources-'));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+async function readAll(source: RowSource): Promise<{ header: string[]; rows: { index: number; row: unknown }[] }> {
+  let header: string[] = [];
+  const rows: { index: number; row: unknown }[] = [];
+  await source.read({
+    onHeader: (cells) => (header = cells),
+    onRows: (chunk, first) => chunk.forEach((row, i) => row !== null && rows.push({ index: first + i, row })),
+  });
+  return { header, rows };
+}
+
+describe('CSV source', () => {
+  it('reads a UTF-8 BOM, CRLF file with a quoted newline and header names in any case', async () => {
+    const { header, rows } = await readAll(csvSource(fixture('qr-bom-crlf.csv')));
+    assert.equal(header[0], 'LOCATION', 'the BOM is not part of the first header');
+    assert.equal(rows.length, 5);
+    const first = rows[0]?.row as string[];
+    assert.equal(first[0], '12 Smith Street, Carlton VIC 3053');
+    assert.equal(first[9], 'Gate code 1234\r\nring the bell');
+    const mapping = mapHeader(qrCodeImportKind, header);
+    assert.deepEqual(mapping.slice(0, 4), ['location', 'name', 'qr_code_name', 'qr_code_external_reference_id']);
+  });
+
+  it('guesses ; and tab delimiters', async () => {
+    const semi = await readAll(csvSource(fixture('qr-semicolon.csv')));
+    assert.deepEqual(semi.header, ['location', 'name', 'qr_code_external_reference_id', 'suburb', 'state', 'postcode', 'country']);
+    assert.equal((semi.rows[0]?.row as string[])[0], '1 Mitchell Street; Darwin NT 0800');
+    const tab = await readAll(csvSource(tempFile('location\tname\n"1 Smith St, Carlton VIC 3053"\tA\n')));
+    assert.deepEqual(tab.header, ['location', 'name']);
+    assert.deepEqual(tab.rows[0]?.row, ['1 Smith St, Carlton VIC 3053', 'A']);
+  });
+
+  it('keeps the index of blank lines so row numbers match the file', async () => {
+    const { rows } = await readAll(csvSource(tempFile('location\r\na\r\n\r\nb\r\n')));
+    const filled = rows.filter((r) => (r.row as string[]).some((c) => c !== ''));
+    assert.deepEqual(filled.map((r) => r.index), [0, 2]);
+  });
+
+  it('reads Latin-1 text that is not valid UTF-8', async () => {
+    const { rows } = await readAll(csvSource(tempFile(Buffer.from('location\nCaf\xe9 Street\n', 'latin1'))));
+    assert.equal((rows[0]?.row as string[])[0], 'Café Street');
+  });
+});
+
+describe('XLSX source', () => {
+  it('reads a LibreOffice workbook: shared strings, numeric postcodes and date cells', async () => {
+    const { header, rows } = await readAll(xlsxSource(fixture('qr-libreoffice.xlsx')));
+    assert.deepEqual(header.slice(0, 3), ['Location', 'Name', 'QR Code External Reference ID']);
+    const first = rows[0]?.row as unknown[];
+    assert.equal(first[0], '1 Mitchell Street, Darwin NT 0800');
+    assert.equal(first[6], 800, 'LibreOffice stored the postcode as the number 800');
+    assert.ok(first[8] instanceof Date, 'the date cell is a Date');
+    assert.equal((first[8] as Date).toISOString().slice(0, 10), '2024-03-15');
+    assert.deepEqual(rows.map((r) => r.index), [0, 1, 2, 3]);
+  });
+
+  it('turns a damaged workbook into a message, not a crash', async () => {
+    const damaged = fs.readFileSync(fixture('qr-libreoffice.xlsx')).subarray(0, 2000);
+    await assert.rejects(readAll(xlsxSource(tempFile(damaged))), (error: Error) => {
+      assert.ok(error instanceof ImportInputError);
+      assert.match(error.message, /could not be read as an Excel workbook/);
+      return true;
+    });
+  });
+});
+
+describe('JSON source', () => {
+  it('splits an array into elements across chunk boundaries, strings with brackets and escapes included', () => {
+    const text = JSON.stringify([{ a: 'x]},{"y' }, { b: [1, { c: '\\"' }] }, 'plain', 3]);
+    const splitter = new JsonArraySplitter();
+    const out: unknown[] = [];
+    for (let i = 0; i < text.length; i += 3) out.push(...splitter.push(text.slice(i, i + 3)));
+    splitter.end();
+    assert.deepEqual(out, JSON.parse(text));
+  });
+
+  it('refuses anything but an array, and a cut-off array', async () => {
+    assert.throws(() => new JsonArraySplitter().push('{"location": "x"}'), /must be an array of objects.*single object/);
+    const cut = new JsonArraySplitter();
+    cut.push('[{"a": 1}, {"b"');
+    assert.throws(() => cut.end(), /ends before the array is closed/);
+    await assert.rejects(readAll(jsonSource(tempFile('[{"a": 1}, {"b": }]'))), /The JSON is not valid/);
+  });
+});
+
+describe('format sniffing and header matching', () => {
+  it('recognises formats by content and explains the ones it cannot read', () => {
+    assert.equal(sniffFormat(fixture('qr-libreoffice.xlsx')), 'xlsx');
+    assert.equal(sniffFormat(fixture('qr-records.json')), 'json');
+    assert.equal(sniffFormat(fixture('qr-semicolon.csv')), 'csv');
+    assert.throws(() => sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))), /Excel 97-2003 workbook \(\.xls\)/);
+    assert.throws(() => sniffFormat(tempFile('')), /The file is empty/);
+    assert.throws(() => sniffFormat(tempFile(Buffer.from([1, 2, 0, 0, 5]))), /not text/);
+  });
+
+  it('takes extra header names for one import (a saved column mapping)', () => {
+    const columns = withColumnAliases(qrCodeImportKind, { columnAliases: { 'Street Address': 'location', Site: 'name' } });
+    assert.deepEqual(mapHeader(columns, ['street_address', 'SITE', 'Other']), ['location', 'name', null]);
+    assert.throws(() => mapHeader(qrCodeImportKind, ['street_address']), /missing the required column location/);
+  });
+
+  it('matches headers ignoring case, spaces and underscores, and names missing required columns', () => {
+    assert.equal(normaliseHeader('\uFEFFQR Code_External Reference ID'), 'qrcodeexternalreferenceid');
+    assert.throws(
+      () => mapHeader(qrCodeImportKind, ['Name', 'Suburb']),
+      (error: Error) => error instanceof ImportInputError && /missing the required column location/.test(error.message) && /Name, Suburb/.test(error.message),
+    );
+  });
+});
