@@ -60,8 +60,8 @@ interface KnownTag {
   zone: string | null;
 }
 
-const GEOCODE_CACHE_LIMIT = 50_000;
-const TAG_CACHE_LIMIT = 50_000;
+const GEOCODE_CACHE_LIMIT = 20_000;
+const TAG_CACHE_LIMIT = 20_000;
 
 /**
  * Validates and upserts appointment rows (issue 4, DESIGN.md "Appointments"). Synchronous: the
