@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { z } from 'zod';
+import { registerAppointmentImportRoutes } from './appointments/bulk-routes.ts';
 import { registerAppointmentRoutes } from './appointments/routes.ts';
 import { registerApiKeyRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
@@ -54,6 +55,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerServiceRoutes(api, ctx);
   registerImportHandlerRoutes(api, ctx);
   registerAppointmentRoutes(api, ctx);
+  registerAppointmentImportRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

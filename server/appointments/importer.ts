@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuid7 } from '../db/uuid7.ts';
 import type { AppointmentScheduleTable } from '../db/schema.ts';
 import { ADDRESS_NOT_LOCATED, type Geocoder, type GeoResult } from '../geocoding/geocoder.ts';
 import { catalogKey, catalogQuery } from '../services/store.ts';
@@ -60,8 +60,8 @@ interface KnownTag {
   zone: string | null;
 }
 
-const GEOCODE_CACHE_LIMIT = 50_000;
-const TAG_CACHE_LIMIT = 50_000;
+const GEOCODE_CACHE_LIMIT = 20_000;
+const TAG_CACHE_LIMIT = 20_000;
 
 /**
  * Validates and upserts appointment rows (issue 4, DESIGN.md "Appointments"). Synchronous: the
@@ -186,7 +186,7 @@ export class AppointmentImporter {
       return { ok: true, uuid: existing.uuid, kind: 'updated', tagCreated, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
     }
     const inserted: AppointmentScheduleTable = {
-      uuid: randomUUID(),
+      uuid: uuid7(),
       organization_uuid: org,
       ...values,
       all_day: 0,
@@ -269,7 +269,7 @@ export class AppointmentImporter {
   private createTag(row: AppointmentRow, geo: GeoResult | null, now: string): KnownTag {
     if (geo === null) throw new Error('createTag needs a located address');
     const qrCodeUuid = this.findOrCreateQrCode(row.location, geo, now);
-    const tagUuid = randomUUID();
+    const tagUuid = uuid7();
     this.sql.insertTag.run({
       uuid: tagUuid,
       organization_uuid: this.options.organizationUuid,
@@ -295,7 +295,7 @@ export class AppointmentImporter {
       if (existing.deleted_on !== null) this.sql.restoreQrCode.run({ uuid: existing.uuid, now });
       return existing.uuid;
     }
-    const uuid = randomUUID();
+    const uuid = uuid7();
     this.sql.insertQrCode.run({
       uuid,
       organization_uuid: this.options.organizationUuid,

@@ -45,7 +45,7 @@ export function appointmentRowSchema(options: RowSchemaOptions) {
     let parsed = starts.get(value);
     if (parsed === undefined) {
       parsed = parseStartDateTime(value.trim(), label('start_date_time'));
-      if (starts.size >= 100_000) starts.clear();
+      if (starts.size >= 20_000) starts.clear();
       starts.set(value, parsed);
     }
     return parsed;

@@ -211,7 +211,7 @@ export class ScheduleTimesCache {
   private readonly memo = new Map<string, ScheduleTimes>();
   private readonly limit: number;
 
-  constructor(limit = 100_000) {
+  constructor(limit = 20_000) {
     this.limit = limit;
   }
 

@@ -7,11 +7,11 @@ import { recordUpsertStatement, takeUpsertedSchedules } from '../../server/appoi
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { nowIso } from '../../server/time.ts';
-import { TestGeocoder } from '../support/geocoder.ts';
+import { tinyGeocoder } from '../support/tiny-geocoder.ts';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';
 
 const MELBOURNE_ADDRESS = '1 Collins Street, Melbourne VIC 3000, Australia';
-const PERTH_ADDRESS = '100 St Georges Terrace, Perth WA 6000, Australia';
+const PERTH_ADDRESS = '10 Rokeby Road, Subiaco WA 6008, Australia';
 
 /** The spec 2.4 fields every schedule object carries. */
 const SPEC_FIELDS = [
@@ -30,7 +30,7 @@ interface Page<T> {
 describe('appointment import batch (synchronous upsert on the real database)', () => {
   let server: TestServer;
   let org: string;
-  const geocoder = new TestGeocoder();
+  const geocoder = tinyGeocoder;
 
   before(async () => {
     server = await startTestServer();

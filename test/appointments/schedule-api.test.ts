@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { APPOINTMENT_FIELDS } from '../../server/appointments/fields.ts';
 import { createAppointmentImporter } from '../../server/appointments/importer.ts';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
-import { TestGeocoder } from '../support/geocoder.ts';
+import { tinyGeocoder } from '../support/tiny-geocoder.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 
 interface Page<T> {
@@ -34,7 +34,7 @@ describe('appointment schedule list and template', () => {
   before(async () => {
     server = await startTestServer();
     org = server.organizationUuid;
-    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: org, geocoder: new TestGeocoder(), collectSchedules: true });
+    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: org, geocoder: tinyGeocoder, collectSchedules: true });
     const base = { tag_name: 'Gate', location: '1 Collins Street, Melbourne VIC 3000', service: 'Plumbing' };
     const rows = [
       { ...base, tag_number: '1', start_date_time: '2026-03-02 09:00', job_reference_id: 'A' },
@@ -100,7 +100,7 @@ describe('appointment schedule list and template', () => {
     assert.equal(record.organization_uuid, org);
     assert.equal(record.location, '1 Collins Street, Melbourne VIC 3000, Australia', 'a quoted cell with commas');
 
-    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: org, geocoder: new TestGeocoder(), collectSchedules: true });
+    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: org, geocoder: tinyGeocoder, collectSchedules: true });
     const result = server.ctx.db.sqlite.transaction(() => importer.importBatch([{ index: 0, data: record }]))();
     assert.deepEqual(result.excluded, []);
     assert.equal(result.schedules[0]?.start_date_time, '2026-03-02T09:00:00+11:00');

@@ -10,7 +10,7 @@ import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { createAppointmentImporter } from '../../server/appointments/importer.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
-import { TestGeocoder } from '../support/geocoder.ts';
+import { loadGeocoder } from '../../server/geocoding/offline-geocoder.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
 
@@ -26,7 +26,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await ensureRendererBuild({ quiet: true });
     server = await startTestServer();
     // 30 appointments through the importer's own batch upsert: tags 1–2 in Melbourne, tag 3 in Perth (JOB-010, JOB-020), one a day from 2 March, the last across the end of daylight saving.
-    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: server.organizationUuid, geocoder: new TestGeocoder(), collectSchedules: true });
+    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: server.organizationUuid, geocoder: loadGeocoder(), collectSchedules: true });
     const rows = Array.from({ length: 30 }, (_, i) => {
       const day = String(2 + i).padStart(2, '0');
       const perth = i === 9 || i === 19;

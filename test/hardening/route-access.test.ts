@@ -17,6 +17,9 @@ interface Fixtures {
   message: string;
   task: string;
   viewerKey: string;
+  service: string;
+  handler: string;
+  appointmentTask: string;
 }
 
 interface Call {
@@ -62,6 +65,34 @@ const ROUTES: Record<string, Row> = {
   },
   'GET /api/qrcodes/bulk/{background_task_uuid}/errors': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/bulk/${f.task}/errors` }) },
   'GET /api/qrcodes/bulk/template': { scope: 'own', call: () => ({ path: '/api/qrcodes/bulk/template' }) },
+  'POST /api/imports/preview': {
+    scope: 'org',
+    call: (f) => ({ path: '/api/imports/preview', form: () => fileUpload('location\r\n"5 High Street, Carlton VIC 3053"\r\n', 'p.csv', { organization_uuid: f.org, kind: 'qrcodes' }) }),
+    viewerMayWrite: 'a preview reads the file and writes nothing',
+  },
+  'POST /api/services': { scope: 'org', call: (f) => ({ path: '/api/services', body: { organization_uuid: f.org, name: 'Table service', code: 'TBL' } }) },
+  'GET /api/services': { scope: 'org', call: (f) => ({ path: `/api/services?organization_uuid=${f.org}` }) },
+  'GET /api/services/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/services/uuid/${f.service}` }) },
+  'PATCH /api/services/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/services/uuid/${f.service}`, body: { name: 'Taken over' } }) },
+  'DELETE /api/services/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/services/uuid/${f.service}` }) },
+  'POST /api/import-handlers': {
+    scope: 'org',
+    call: (f) => ({ path: '/api/import-handlers', body: { organization_uuid: f.org, name: 'Table handler', mapping: { 'Job Ref': 'job_reference_id' } } }),
+  },
+  'GET /api/import-handlers': { scope: 'org', call: (f) => ({ path: `/api/import-handlers?organization_uuid=${f.org}` }) },
+  'GET /api/import-handlers/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}` }) },
+  'PATCH /api/import-handlers/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}`, body: { name: 'Taken over' } }) },
+  'DELETE /api/import-handlers/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}` }) },
+  'GET /api/appointment_schedule': { scope: 'org', call: (f) => ({ path: `/api/appointment_schedule?organization_uuid=${f.org}` }) },
+  'GET /api/appointment_schedule/bulk/template': { scope: 'own', call: () => ({ path: '/api/appointment_schedule/bulk/template' }) },
+  'POST /api/appointment_schedule/bulk': {
+    scope: 'org',
+    call: (f) => ({
+      path: '/api/appointment_schedule/bulk?processing_mode=sync',
+      body: [{ organization_uuid: f.org, tag_name: 'Site', tag_number: 'T-9', start_date_time: '2026-03-02 09:00', location: '6 High Street, Carlton VIC 3053', service: 'Table service' }],
+    }),
+  },
+  'GET /api/appointment_schedule/bulk/errors/{background_task_uuid}': { scope: 'org', call: (f) => ({ path: `/api/appointment_schedule/bulk/errors/${f.appointmentTask}` }) },
   'POST /api/live/tokens': { scope: 'own', call: () => ({ path: '/api/live/tokens', body: {} }), viewerMayWrite: 'a token to read the live stream' },
   'GET /api/live': { scope: 'public', call: () => ({ path: '/api/live' }) },
   'GET /api/profiles': { scope: 'machine', call: () => ({ path: '/api/profiles' }) },
@@ -178,6 +209,14 @@ describe('every route with another organization\'s key and with a viewer key', (
     );
     await json(importRes);
     const viewer = await json(await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'viewer' })));
+    const service = await json(await server.request('/api/services', jsonBody({ organization_uuid: org, name: 'Fixture service', code: 'FIX' })));
+    const handler = await json(await server.request('/api/import-handlers', jsonBody({ organization_uuid: org, name: 'Fixture handler', mapping: { 'Job Ref': 'job_reference_id' } })));
+    const appointments = await json(
+      await server.request(
+        '/api/appointment_schedule/bulk',
+        jsonBody([{ organization_uuid: org, tag_name: 'Site', tag_number: 'T-1', start_date_time: 'not a date', location: '1 High Street, Carlton VIC 3053', service: 'Fixture service' }]),
+      ),
+    );
     fixtures = {
       org,
       qrCode: String(qr.uuid),
@@ -188,6 +227,9 @@ describe('every route with another organization\'s key and with a viewer key', (
       message: message.messageUuid,
       task: importRes.headers.get('x-background-task-uuid') ?? '',
       viewerKey: String(viewer.api_key),
+      service: String(service.uuid),
+      handler: String(handler.uuid),
+      appointmentTask: String(appointments.background_task_uuid),
     };
     for (const [name, value] of Object.entries(fixtures)) assert.ok(value && value !== 'undefined', `fixture ${name} missing`);
     viewerAuth = bearer(viewer as { api_key: string; api_secret: string });

@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
 import { createAppointmentImporter } from '../../../server/appointments/importer.ts';
-import { TestGeocoder } from '../../support/geocoder.ts';
+import { loadGeocoder } from '../../../server/geocoding/offline-geocoder.ts';
 import { jsonBody, type TestServer } from '../../support/server.ts';
 
 /** Appointments for the screenshots: a month in Melbourne and Perth, the last across the end of daylight saving; one import handler. */
 export async function seedAppointmentShots(server: TestServer): Promise<void> {
-  const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: server.organizationUuid, geocoder: new TestGeocoder() });
+  const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: server.organizationUuid, geocoder: loadGeocoder() });
   const services = ['Plumbing', 'Electrical Inspection', 'Cleaning', 'Garden Maintenance'];
   const rows = Array.from({ length: 40 }, (_, i) => {
     const perth = i % 4 === 3;

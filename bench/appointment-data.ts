@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
+
+export const APPOINTMENT_BENCH_COLUMNS = ['tag_name', 'tag_number', 'start_date_time', 'location', 'duration', 'service', 'service_code', 'timezone_name', 'job_reference_id'];
+
+const STREETS = ['Smith Street', 'George Street', 'High Street', 'Station Road', 'Church Street', 'Victoria Parade', 'King Street', 'Park Avenue'];
+const SERVICES = ['Plumbing', 'Cleaning', 'Pest Control', 'Garden Maintenance'];
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Row i of the benchmark data set: a valid appointment of a demo service, 5,000 tags on 2,000
+ * addresses the test geocoder knows, starts on quarter hours through 2026 (including the DST days).
+ */
+export function appointmentBenchRow(i: number): string[] {
+  const site = i % 2000;
+  const [suburb, state, postcode] = TINY_SUBURBS[site % TINY_SUBURBS.length] ?? TINY_SUBURBS[0]!;
+  const day = new Date(Date.UTC(2026, 0, 1) + (i % 365) * 86_400_000);
+  const minutes = 6 * 60 + ((i * 7) % 48) * 15;
+  const start = `${day.getUTCFullYear()}-${pad(day.getUTCMonth() + 1)}-${pad(day.getUTCDate())} ${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+  return [
+    'Tag',
+    String(i % 5000),
+    start,
+    `${(site % 997) + 1} ${STREETS[site % STREETS.length]}, ${suburb} ${state} ${postcode}`,
+    String(30 + (i % 4) * 30),
+    SERVICES[i % SERVICES.length] ?? 'Plumbing',
+    '',
+    '',
+    `BENCH-${i}`,
+  ];
+}
+
+function csvCell(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** Writes an n-row appointment import CSV (header + rows) and returns its size in bytes. */
+export function writeAppointmentBenchCsv(file: string, rows: number): number {
+  const fd = fs.openSync(file, 'w');
+  try {
+    let buffer = `${APPOINTMENT_BENCH_COLUMNS.join(',')}\r\n`;
+    for (let i = 0; i < rows; i++) {
+      buffer += `${appointmentBenchRow(i).map(csvCell).join(',')}\r\n`;
+      if (buffer.length > 1 << 20) {
+        fs.writeSync(fd, buffer);
+        buffer = '';
+      }
+    }
+    fs.writeSync(fd, buffer);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return fs.statSync(file).size;
+}

@@ -1,0 +1,223 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { requireOrganization, type Principal } from '../auth/principal.ts';
+import type { AppContext } from '../context.ts';
+import type { Api } from '../http/api.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { resolveImportHandler, type ResolvedImportHandler } from '../import-handlers/handlers.ts';
+import { processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import { excludedRowsPage, findJob } from '../imports/job-store.ts';
+import { sendErrorReport } from '../imports/report.ts';
+import { csvHeader } from '../imports/sources/csv.ts';
+import { xlsxHeader } from '../imports/sources/xlsx.ts';
+import { removeUpload } from '../imports/upload.ts';
+import { taskAcceptedSchema } from '../tasks/schemas.ts';
+import { findTask } from '../tasks/store.ts';
+import { ColumnMapper } from './columns.ts';
+import { APPOINTMENT_FIELDS } from './fields.ts';
+import { APPOINTMENT_IMPORT_KIND, appointmentImportKind, type AppointmentJobOptions } from './import-kind.ts';
+import { appointmentImportRecordSchema, type AppointmentImportResult, type ExcludedAppointment } from './schemas.ts';
+import { takeUpsertedSchedules } from './store.ts';
+
+const tag = 'Appointment schedules';
+
+const modeOf = (value: unknown): 'background' | 'sync' => {
+  const parsed = processingModeSchema.safeParse(value === '' ? undefined : value);
+  if (parsed.success) return parsed.data;
+  throw new ApiError('VALIDATION_ERROR', `processing_mode must be background or sync; the request has "${String(value)}".`, [
+    { path: 'processing_mode', message: 'must be background or sync' },
+  ]);
+};
+
+/** The organization of an import: the form field for files, the records' organization_uuid for JSON (the engine checks every row names the same). */
+function importOrganization(received: ReceivedImport, principal: Principal): string {
+  if (received.source === 'file') {
+    const org = received.fields.organization_uuid?.trim();
+    if (!org) {
+      throw new ApiError('VALIDATION_ERROR', 'organization_uuid is required: send it as a form field next to the file.', [
+        { path: 'organization_uuid', message: 'Required' },
+      ]);
+    }
+    requireOrganization(principal, org);
+    return org;
+  }
+  const first = received.firstElement;
+  const named = first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>).organization_uuid : undefined;
+  const org = typeof named === 'string' && named.trim() ? named.trim() : principal.organizationUuid;
+  requireOrganization(principal, org);
+  return org;
+}
+
+/** A spreadsheet's header row read through the import handler: missing or doubled columns are a 400 before any task starts. */
+async function checkHeader(file: string, received: ReceivedImport, handler: ResolvedImportHandler): Promise<void> {
+  if (received.format === 'json') return;
+  const { header } = received.format === 'csv' ? csvHeader(file) : await xlsxHeader(file);
+  const problems = new ColumnMapper(handler.mapping).checkHeaders(header, { organizationGiven: true });
+  if (problems.length === 0) return;
+  const message = problems.join(' ');
+  throw new ApiError('VALIDATION_ERROR', message, [{ path: 'file', message }]);
+}
+
+/** Every excluded row of a task, in row order, each with the row as given (a sync answer lists them all; task results keep the first 1,000). */
+async function allExcluded(ctx: AppContext, taskUuid: string): Promise<ExcludedAppointment[]> {
+  const job = await findJob(ctx.db.kysely, taskUuid);
+  const headers = job?.headers ? (JSON.parse(job.headers) as string[]) : null;
+  const excluded: ExcludedAppointment[] = [];
+  let after = -1;
+  for (;;) {
+    const page = await excludedRowsPage(ctx.db.kysely, taskUuid, after, 1000);
+    if (page.length === 0) return excluded;
+    for (const row of page) excluded.push({ index: row.row_index, data: rowAsGiven(JSON.parse(row.cells), headers), error_message: row.error });
+    after = page[page.length - 1]?.row_index ?? after;
+  }
+}
+
+/** A JSON element as it was; a file row as {column title: cell}. */
+function rowAsGiven(cells: unknown, headers: string[] | null): Record<string, unknown> {
+  if (cells && typeof cells === 'object' && !Array.isArray(cells)) return cells as Record<string, unknown>;
+  if (!Array.isArray(cells)) return { value: cells };
+  return Object.fromEntries((headers ?? cells.map((_c, i) => `column_${i + 1}`)).map((title, i) => [title, cells[i] ?? null]));
+}
+
+const fileForm = {
+  type: 'object',
+  required: ['file', 'organization_uuid'],
+  properties: {
+    file: { type: 'string', format: 'binary', description: 'Excel (.xlsx), CSV (.csv) or JSON (.json) with appointment rows (spec 2.3)' },
+    organization_uuid: { type: 'string' },
+    org_identifier: { type: 'string', description: 'Import handler slug; default reads the spec column names' },
+    processing_mode: { type: 'string', enum: ['background', 'sync'] },
+  },
+};
+
+export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void {
+  const settings = ctx.imports.settings;
+  const db = ctx.db.kysely;
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/appointment_schedule/bulk',
+      tag,
+      summary: 'Import appointment schedules from a JSON array or an uploaded CSV, XLSX or JSON file (spec 4.3).',
+      description:
+        'Background (default): 202 {message, task_id, background_task_uuid, status: "processing"}; poll the task (APPOINTMENT_IMPORT), ' +
+        'whose results are {upserted, excluded, excluded_appointments}. ' +
+        `Sync (processing_mode=sync): 200 {appointment_schedules_upserted, excluded_appointments}, up to ${settings.syncRowCap.toLocaleString('en-US')} rows. ` +
+        'JSON: processing_mode and org_identifier in the query. File: the form fields file, organization_uuid, org_identifier, processing_mode.',
+      query: z.object({
+        processing_mode: z.string().optional().describe('background (default) or sync'),
+        org_identifier: z.string().optional().describe('Import handler slug (default: the spec column names)'),
+      }),
+      bodyKind: 'custom',
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { type: 'array', items: z.toJSONSchema(appointmentImportRecordSchema, { io: 'input' }) } },
+          'multipart/form-data': { schema: fileForm },
+        },
+      },
+      status: 202,
+      response: taskAcceptedSchema,
+      errors: [413, 415],
+    },
+    async ({ query, req, res, principal }) => {
+      if (req.headers['content-length'] === '0') {
+        throw new ApiError('VALIDATION_ERROR', 'The request has no body. Send a JSON array of appointments, or a file upload (multipart/form-data with a "file" field).', [
+          { path: 'body', message: 'Required' },
+        ]);
+      }
+      ctx.imports.warm(APPOINTMENT_IMPORT_KIND);
+      // Required columns are checked below with the import handler, which a file form names only in its fields.
+      const received = await receiveImport(req, res, settings, appointmentImportKind, { json: true, file: true });
+      const absolute = path.join(settings.dataDir, received.file.uploadFile);
+      let started;
+      const collectKey = randomUUID();
+      let mode: 'background' | 'sync';
+      try {
+        mode = modeOf(query.processing_mode ?? received.fields.processing_mode);
+        const organization = importOrganization(received, principal);
+        const handler = await resolveImportHandler(db, organization, query.org_identifier ?? received.fields.org_identifier);
+        await checkHeader(absolute, received, handler);
+        const options: AppointmentJobOptions = { handler_slug: handler.slug, columnAliases: handler.mapping, collect_key: mode === 'sync' ? collectKey : null };
+        started = { organization, handler, options };
+      } catch (error) {
+        removeUpload(settings, received.file);
+        throw error;
+      }
+      let submitted;
+      try {
+        submitted = await ctx.imports.submit({
+        kind: APPOINTMENT_IMPORT_KIND,
+        taskType: appointmentImportKind.taskType(received.source),
+        source: received.source,
+        format: received.format,
+        uploadFile: received.file.uploadFile,
+        organizationUuid: started.organization,
+        createdByUuid: principal.keyUuid,
+        metadata:
+          received.source === 'file'
+            ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', org_identifier: started.handler.slug }
+            : { import_type: 'json', source: 'api', org_identifier: started.handler.slug },
+        mode,
+        options: started.options,
+        });
+      } catch (error) {
+        if (mode === 'sync') await takeUpsertedSchedules(db, collectKey);
+        throw error;
+      }
+      const { task, results } = submitted;
+      res.setHeader('X-Background-Task-Uuid', task.uuid);
+      if (results) {
+        const answer: AppointmentImportResult = {
+          appointment_schedules_upserted: await takeUpsertedSchedules(db, collectKey),
+          excluded_appointments: await allExcluded(ctx, task.uuid),
+        };
+        res.status(200).json(answer);
+        return;
+      }
+      res.status(202).json({ message: 'Appointment import started.', task_id: task.task_id, background_task_uuid: task.uuid, status: 'processing' });
+    },
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/appointment_schedule/bulk/errors/{background_task_uuid}',
+      tag,
+      summary: 'Download every row excluded by an appointment import: its columns plus row_number and error (spec 4.5).',
+      description:
+        "format (csv or xlsx) defaults to the uploaded file's format (csv for JSON imports). CSV cells that a spreadsheet would run as a " +
+        'formula start with an apostrophe. Fix the rows in the file and import it again: row_number and error are ignored on import.',
+      params: z.object({ background_task_uuid: z.string() }),
+      query: z.object({
+        org_identifier: z.string().optional().describe("Import handler slug (checked; the report keeps the uploaded file's own column titles)"),
+        format: z.enum(['csv', 'xlsx']).optional().describe("csv or xlsx; default the upload's format"),
+      }),
+      responseContent: { 'text/csv': 'The error report', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'The error report' },
+      errors: [409],
+    },
+    async ({ params, query, res, principal }) => {
+      const task = await findTask(db, params.background_task_uuid);
+      const job = task && task.organization_uuid === principal.organizationUuid ? await findJob(db, task.uuid) : undefined;
+      if (!task || !job || job.kind !== APPOINTMENT_IMPORT_KIND) throw notFound(`Appointment import task ${params.background_task_uuid}`);
+      await resolveImportHandler(db, task.organization_uuid, query.org_identifier);
+      if (task.status === 'PENDING' || task.status === 'PROCESSING') {
+        throw new ApiError('CONFLICT', 'The import is still running; download the error report when the task is COMPLETED or FAILED.');
+      }
+      if (job.excluded_count === 0) throw notFound(`Excluded rows of task ${task.uuid} (the import excluded none)`);
+      const isJson = job.format === 'json';
+      const headers = job.headers ? (JSON.parse(job.headers) as string[]) : [...APPOINTMENT_FIELDS];
+      await sendErrorReport(
+        res,
+        db,
+        task.uuid,
+        { columns: isJson ? [...APPOINTMENT_FIELDS] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2 },
+        query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
+        `appointment-import-errors-${task.uuid}`,
+      );
+    },
+  );
+}
+

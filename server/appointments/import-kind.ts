@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
+import { APPOINTMENT_FIELDS } from './fields.ts';
+import { createAppointmentImporter } from './importer.ts';
+import { recordUpsertStatement } from './store.ts';
+import { exampleRow } from './template.ts';
+
+/** How the engine names this kind (module path relative to server/ and export). */
+export const APPOINTMENT_IMPORT_KIND = 'appointments/import-kind.ts#appointmentImportKind';
+
+/** Counters of an appointment import (results and task checkpoints). */
+export const APPOINTMENT_COUNTERS = { upserted: 'upserted', inserted: 'inserted', updated: 'updated', unchanged: 'unchanged', tagsCreated: 'tags_created' } as const;
+
+/** What the bulk route passes to the worker with the job (stored as JSON with the task, so an interrupted import resumes alike). */
+export const appointmentJobOptionsSchema = z.object({
+  /** org_identifier of the import, for the record. */
+  handler_slug: z.string(),
+  /** The import handler's column title -> field mapping (empty for `default`); the engine matches headers and JSON keys with it. */
+  columnAliases: z.record(z.string(), z.enum(APPOINTMENT_FIELDS)),
+  /** Sync mode: the key under which each upserted row's appointment uuid is recorded, for the answer. */
+  collect_key: z.string().nullable(),
+});
+export type AppointmentJobOptions = z.infer<typeof appointmentJobOptionsSchema>;
+
+function echo(record: RawRecord): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const field of APPOINTMENT_FIELDS) {
+    const value = record[field];
+    row[field] = value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : value;
+  }
+  return row;
+}
+
+function results(summary: ImportSummary): Record<string, unknown> {
+  const count = (name: string) => summary.counts[name] ?? 0;
+  return {
+    upserted: count(APPOINTMENT_COUNTERS.upserted),
+    excluded: summary.excludedCount,
+    excluded_appointments: summary.excluded.map((e) => ({ index: e.index, data: e.row, error_message: e.error })),
+    inserted: count(APPOINTMENT_COUNTERS.inserted),
+    updated: count(APPOINTMENT_COUNTERS.updated),
+    unchanged: count(APPOINTMENT_COUNTERS.unchanged),
+    tags_created: count(APPOINTMENT_COUNTERS.tagsCreated),
+  };
+}
+
+function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
+  const options = appointmentJobOptionsSchema.parse(env.options);
+  const importer = createAppointmentImporter(env.db, {
+    organizationUuid: env.organizationUuid,
+    geocoder: env.geocoder,
+    mapping: options.columnAliases,
+    recordsKeyedByField: true,
+  });
+  const recordUpsert = options.collect_key === null ? null : recordUpsertStatement(env.db, options.collect_key);
+  return {
+    write(record, index, tally) {
+      const validated = importer.validate(record);
+      if (!validated.ok) return validated.error_message;
+      const outcome = importer.writeRow(validated.row);
+      if (!outcome.ok) return outcome.error;
+      tally(APPOINTMENT_COUNTERS.upserted);
+      tally(outcome.kind);
+      if (outcome.tagCreated) tally(APPOINTMENT_COUNTERS.tagsCreated);
+      recordUpsert?.(index, outcome.uuid);
+      return null;
+    },
+  };
+}
+
+/**
+ * Appointment schedules (task APPOINTMENT_IMPORT), JSON or file. Rows are validated by the
+ * appointment row schema inside the writer (appointmentRowSchema, spec 2.3), where the import
+ * handler's titles are known, so the engine's schema lets every record through.
+ */
+export const appointmentImportKind: ImportKind<RawRecord> = {
+  taskType: () => 'APPOINTMENT_IMPORT',
+  columns: APPOINTMENT_FIELDS,
+  // Checked by the bulk route with the import handler's mapping, which names missing columns by the file's titles.
+  requiredColumns: [],
+  exampleRow: exampleRow(''),
+  rowSchema: z.record(z.string(), z.unknown()),
+  echo,
+  openWriter,
+  results,
+};
+
