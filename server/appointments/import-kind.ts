@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
+import { dateCellText } from '../imports/row-check.ts';
+import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
+import { appointmentRowSchema, validateAppointmentRow } from './row-schema.ts';
 import { recordUpsertStatement } from './store.ts';
 import { exampleRow } from './template.ts';
 
@@ -26,7 +29,7 @@ function echo(record: RawRecord): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const field of APPOINTMENT_FIELDS) {
     const value = record[field];
-    row[field] = value === undefined || value === null ? null : value instanceof Date ? value.toISOString() : value;
+    row[field] = value === undefined || value === null ? null : value instanceof Date ? dateCellText(value) : value;
   }
   return row;
 }
@@ -80,6 +83,11 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   requiredColumns: [],
   exampleRow: exampleRow(''),
   rowSchema: z.record(z.string(), z.unknown()),
+  previewProblem(record, { organizationUuid, options }) {
+    const mapper = new ColumnMapper(appointmentJobOptionsSchema.shape.columnAliases.catch({}).parse(options.columnAliases), { titlesOnly: true });
+    const outcome = validateAppointmentRow(appointmentRowSchema({ organizationUuid, label: (field) => mapper.label(field) }), mapper.map(record));
+    return outcome.ok ? null : outcome.error_message;
+  },
   echo,
   openWriter,
   results,

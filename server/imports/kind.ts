@@ -81,6 +81,11 @@ export interface ImportKind<Row = unknown> {
   quickParse?(record: RawRecord): Row | undefined;
   /** The `row` object echoed in excluded entries. */
   echo(record: RawRecord): Record<string, unknown>;
+  /**
+   * For previews of kinds whose writer validates (the engine's schema lets rows through): the
+   * writer's own row check without the database, answering why a valid row will be excluded.
+   */
+  previewProblem?(row: Row, context: { organizationUuid: string; options: Record<string, unknown> }): string | null;
   /** Called once per task run in the worker. */
   openWriter(env: WriterEnv): BatchWriter<Row>;
   /** The task's results (and the sync answer) from the summary. */

@@ -70,6 +70,7 @@ export async function previewImport(input: {
     mapping = matchHeader(columns, headers).mapping;
   }
 
+  const context = { organizationUuid: input.organizationUuid, options: input.options ?? {} };
   const rows: ImportPreviewRow[] = raw.map(({ index, row }) => {
     const values: Record<string, unknown> = {};
     if (json) {
@@ -80,7 +81,8 @@ export async function previewImport(input: {
       });
     }
     const checked = checker.check(index, row);
-    const problems = checked && 'error' in checked ? [checked.error] : [];
+    const writerProblem = checked && 'row' in checked ? (kind.previewProblem?.(checked.row, context) ?? null) : null;
+    const problems = checked && 'error' in checked ? [checked.error] : writerProblem ? [writerProblem] : [];
     return { index, row_number: index + (json ? 1 : 2), values, problems };
   });
 

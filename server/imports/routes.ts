@@ -3,6 +3,9 @@ import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
+import { APPOINTMENT_IMPORT_KIND } from '../appointments/import-kind.ts';
+import { resolveImportHandler } from '../import-handlers/handlers.ts';
+import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
 import { QR_CODE_IMPORT_KIND } from '../qrcodes/import-kind.ts';
 import { ImportInputError } from './errors.ts';
 import { loadKind } from './load-kind.ts';
@@ -11,8 +14,8 @@ import { importPreviewKinds, importPreviewSchema } from './schemas.ts';
 import { sniffFormat } from './sniff.ts';
 import { receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
 
-/** The import kinds this build has, by the preview's `kind` field. Appointments are merged separately. */
-const KINDS: Record<string, string> = { qrcodes: QR_CODE_IMPORT_KIND };
+/** The import kinds, by the preview's `kind` field. */
+const KINDS: Record<string, string> = { qrcodes: QR_CODE_IMPORT_KIND, appointments: APPOINTMENT_IMPORT_KIND };
 
 const field = (name: string, message: string) => new ApiError('VALIDATION_ERROR', message, [{ path: name, message }]);
 
@@ -69,13 +72,20 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         const org = fields.organization_uuid?.trim();
         if (!org) throw field('organization_uuid', 'organization_uuid is required: send it as a form field next to the file.');
         requireOrganization(principal, org);
-        const handler = fields.org_identifier?.trim();
-        if (handler && handler !== 'default') {
-          throw field('org_identifier', `Import handler "${handler}" does not exist: this build has only the default handler (the template's column names).`);
+        const slug = fields.org_identifier?.trim();
+        if (kindName === 'qrcodes' && slug && slug !== DEFAULT_HANDLER_SLUG) {
+          throw field('org_identifier', `QR code imports read the template's column names only; import handlers ("${slug}") are for appointments.`);
         }
+        const handler = await resolveImportHandler(ctx.db.kysely, org, slug);
         if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');
         const absolute = path.join(settings.dataDir, file.uploadFile);
-        return await previewImport({ file: absolute, format: sniffFormat(absolute), kind: await loadKind(kindModule), organizationUuid: org });
+        return await previewImport({
+          file: absolute,
+          format: sniffFormat(absolute),
+          kind: await loadKind(kindModule),
+          organizationUuid: org,
+          options: { columnAliases: handler.mapping },
+        });
       } catch (error) {
         if (error instanceof ImportInputError) throw field('file', error.message);
         throw error;

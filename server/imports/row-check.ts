@@ -17,8 +17,17 @@ export interface RowChecker {
   excluded(raw: unknown): { echo: Record<string, unknown>; cells: unknown };
 }
 
+/**
+ * A spreadsheet date cell as the text a user typed: exceljs keeps the wall-clock time in the
+ * Date's UTC fields, so it is written without a zone (2026-03-02 09:00:00), and a fixed report
+ * imports to the same local time rather than a UTC instant.
+ */
+export function dateCellText(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
 function plainCells(cells: readonly unknown[]): unknown[] {
-  return cells.map((c) => (c instanceof Date ? c.toISOString() : c));
+  return cells.map((c) => (c instanceof Date ? dateCellText(c) : c));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

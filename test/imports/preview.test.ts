@@ -100,10 +100,26 @@ describe('POST /api/imports/preview', () => {
     assert.deepEqual(body.rows[0]?.problems, []);
   });
 
-  it('answers clear 400s: appointments not in this build, no kind, no file, unreadable file, unknown handler', async () => {
-    const appointments = await preview('location\nx\n', 'a.csv', { kind: 'appointments' });
-    assert.equal(appointments.status, 400);
-    assert.match((await failure(appointments)).message, /not available in this build/);
+  it('previews appointments, through a saved import handler too, marking a start that is not a date', async () => {
+    const csv = 'Tag,Tag No,When,Where,Service,Job Ref\r\nSite,T-1,2026-03-02 09:00,"1 Mitchell St, Darwin NT 0800",Cleaning,J-1\r\nSite,T-2,next tuesday,"2 Hay St, Perth WA 6000",Cleaning,J-2\r\n';
+    const saved = await server.request(
+      '/api/import-handlers',
+      jsonBody({ organization_uuid: org, name: 'Field team', slug: 'field-team', mapping: { Tag: 'tag_name', 'Tag No': 'tag_number', When: 'start_date_time', Where: 'location', Service: 'service', 'Job Ref': 'job_reference_id' } }),
+    );
+    assert.equal(saved.status, 201);
+    const body = await ok(await preview(csv, 'visits.csv', { kind: 'appointments', org_identifier: 'field-team' }));
+    assert.deepEqual(body.columns.missing_required, []);
+    assert.deepEqual(body.rows[0]?.problems, []);
+    assert.match(body.rows[1]?.problems.join(' ') ?? '', /When|start_date_time/);
+    const plain = await ok(await preview(csv, 'visits.csv', { kind: 'appointments' }));
+    assert.deepEqual(plain.columns.matched.map((m) => m.column), ['service'], 'without the handler only the title that is a spec name matches');
+    assert.match(plain.rows[0]?.problems.join(' ') ?? '', /start_date_time/);
+  });
+
+  it('answers clear 400s: no kind, no file, unreadable file, unknown or misplaced handler', async () => {
+    const unknownHandler = await preview('location\nx\n', 'a.csv', { kind: 'appointments', org_identifier: 'nobody' });
+    assert.equal(unknownHandler.status, 400);
+    assert.match((await failure(unknownHandler)).message, /Unknown org_identifier "nobody"/);
     const noKind = await server.request('/api/imports/preview', fileUpload('location\nx\n', 'a.csv', { organization_uuid: org }));
     assert.equal(noKind.status, 400);
     assert.equal((await failure(noKind)).details?.[0]?.path, 'kind');
