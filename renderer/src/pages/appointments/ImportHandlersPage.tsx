@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
 import '../imports/imports.css';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ImportHandlerForm } from './ImportHandlerForm.tsx';
+import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 
 function positiveInt(text: string | null, fallback: number): number {
   const n = Number(text);
@@ -108,16 +109,7 @@ export function ImportHandlersPage() {
                       </ul>
                     </td>
                     {canEdit && (
-                      <td>
-                        <div className="row-actions">
-                          <button type="button" className="button button-small" aria-label={`Edit ${h.name}`} onClick={() => setEditing(h)}>
-                            Edit
-                          </button>
-                          <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete ${h.name}`} onClick={() => setDeleting(h)}>
-                            Delete
-                          </button>
-                        </div>
-                      </td>
+                      <EditDeleteActions name={h.name} onEdit={() => setEditing(h)} onDelete={() => setDeleting(h)} />
                     )}
                   </tr>
                 ))}

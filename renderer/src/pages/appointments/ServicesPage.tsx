@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
 import '../imports/imports.css';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ServiceForm } from './ServiceForm.tsx';
+import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 
 function positiveInt(text: string | null, fallback: number): number {
   const n = Number(text);
@@ -100,16 +101,7 @@ export function ServicesPage() {
                       )}
                     </td>
                     {canEdit && (
-                      <td>
-                        <div className="row-actions">
-                          <button type="button" className="button button-small" aria-label={`Edit ${s.name}`} onClick={() => setEditing(s)}>
-                            Edit
-                          </button>
-                          <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete ${s.name}`} onClick={() => setDeleting(s)}>
-                            Delete
-                          </button>
-                        </div>
-                      </td>
+                      <EditDeleteActions name={s.name} onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} />
                     )}
                   </tr>
                 ))}

@@ -13,6 +13,7 @@ import { Link, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
 import '../imports/imports.css';
 import { QrCodeForm } from './QrCodeForm.tsx';
+import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 
 function positiveInt(text: string | null, fallback: number): number {
   const n = Number(text);
@@ -164,16 +165,7 @@ export function QrCodesPage() {
                       )}
                     </td>
                     {canEdit && (
-                      <td>
-                        <div className="row-actions">
-                        <button type="button" className="button button-small" aria-label={`Edit ${qr.name}`} onClick={() => setEditing(qr)}>
-                          Edit
-                        </button>
-                        <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete ${qr.name}`} onClick={() => setDeleting(qr)}>
-                          Delete
-                        </button>
-                        </div>
-                      </td>
+                      <EditDeleteActions name={qr.name} onEdit={() => setEditing(qr)} onDelete={() => setDeleting(qr)} />
                     )}
                   </tr>
                 ))}
