@@ -16,6 +16,8 @@ import { Dispatcher } from './webhooks/dispatcher.ts';
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How often the server folds the WAL back into the database while no import runs (workers do it while they run). */
+const WAL_CHECKPOINT_MS = 30_000;
 
 export interface ServeOptions {
   dataDir: string;
@@ -74,6 +76,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
     logger.info({ url }, 'listening');
     await imports.recover();
+    const checkpoints = setInterval(() => {
+      if (imports.busy === 0) db.sqlite.pragma('wal_checkpoint(PASSIVE)');
+    }, WAL_CHECKPOINT_MS).unref();
     const dispatcher = new Dispatcher(ctx);
     await dispatcher.start();
 
@@ -81,6 +86,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const close = () =>
       (closing ??= (async () => {
         logger.info('shutting down');
+        clearInterval(checkpoints);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         liveStreams.endAll();
         const receiverStopped = stopReceiver(ctx);

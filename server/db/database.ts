@@ -83,6 +83,9 @@ export async function openDatabase(dataDir: string): Promise<Db> {
       await kysely.destroy();
     },
   };
+  // Not on every commit of this (the server's) connection: during a big import the WAL is large, and a
+  // checkpoint in a request would stall the event loop. Import workers and the server's timer checkpoint instead.
+  db.sqlite.pragma('wal_autocheckpoint = 0');
   try {
     await migrate(db);
   } catch (error) {

@@ -161,6 +161,11 @@ export class ImportRuntime {
     throw new ApiError('CONFLICT', `The server is shutting down; the import (task ${task.uuid}) resumes when it starts again.`);
   }
 
+  /** Imports queued or running. */
+  get busy(): number {
+    return this.pool.busy;
+  }
+
   /** Waits for running batches to commit, then stops the workers. Call before the database closes. */
   stop(): Promise<void> {
     return this.pool.stop();
