@@ -46,6 +46,12 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   return params;
 }
 
+/** A whole positive number from a query parameter (page, per_page), or the fallback. */
+export function positiveInt(text: string | null, fallback: number): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
 export function useSearchParams(): [URLSearchParams, (changes: Record<string, string | number | null | undefined>, options?: { replace?: boolean }) => void] {
   const { path, search } = useLocation();
   const params = new URLSearchParams(search);

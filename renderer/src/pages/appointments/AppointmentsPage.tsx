@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Pagination } from '../../components/Pagination.tsx';
-import { Link, useSearchParams } from '../../router.tsx';
+import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { IMPORT_KINDS, saveAttachment } from '../imports/import-api.ts';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 
@@ -21,11 +21,6 @@ const FILTERS = [
   { key: 'to', label: 'To', size: 13, placeholder: '2026-03-31' },
 ] as const;
 type FilterKey = (typeof FILTERS)[number]['key'];
-
-function positiveInt(text: string | null, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 function useDebounced<T>(value: T, ms = 300): T {
   const [debounced, setDebounced] = useState(value);

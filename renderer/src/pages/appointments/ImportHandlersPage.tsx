@@ -9,17 +9,12 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Pagination } from '../../components/Pagination.tsx';
-import { Link, useSearchParams } from '../../router.tsx';
+import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
 import '../imports/imports.css';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ImportHandlerForm } from './ImportHandlerForm.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
-
-function positiveInt(text: string | null, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 export function ImportHandlersPage() {
   const { session } = useSignedIn();

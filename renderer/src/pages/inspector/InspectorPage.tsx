@@ -11,14 +11,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
-import { Link, navigate, useSearchParams } from '../../router.tsx';
+import { Link, navigate, positiveInt, useSearchParams } from '../../router.tsx';
 import { emptyDraft, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
 import { faultSummary, type Inbox } from './inspector-types.ts';
-
-function positiveInt(text: string | null, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 export function InspectorPage() {
   const { session } = useSignedIn();

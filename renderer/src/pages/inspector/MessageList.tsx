@@ -9,16 +9,11 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Pagination } from '../../components/Pagination.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent, useRefetchOnReconnect } from '../../live/live-store.ts';
-import { Link, navigate } from '../../router.tsx';
+import { Link, navigate, positiveInt } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
 import { EVENT_TYPES, eventLabel, formatReceived, type Inbox, inboxPath, type Message, SIGNATURE_STATUSES } from './inspector-types.ts';
 import { useMessageFilters } from './message-filters.ts';
 import { DecryptionBadge, DuplicateBadge, SignatureBadge } from './Verdicts.tsx';
-
-function positiveInt(text: string | null, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 const signatureOptionLabels = { valid: 'Valid', invalid: 'Invalid', unknown: 'Not checked' } as const;
 

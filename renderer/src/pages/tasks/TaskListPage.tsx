@@ -12,15 +12,10 @@ import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
-import { Link, useSearchParams } from '../../router.tsx';
+import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { fileName, formatDateTime, formatShortDateTime, isRunning, resultSummary, taskTypeLabel } from './task-format.ts';
 
 const POLL_WITHOUT_LIVE_MS = 4_000;
-
-function positiveInt(text: string | null, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 export function TaskListPage() {
   const { session } = useSignedIn();

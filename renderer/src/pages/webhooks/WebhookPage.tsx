@@ -12,7 +12,7 @@ import { AddressPagination } from '../../components/Pagination.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import type { DeliveryAttemptEvent } from '../../live/events.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
-import { Link, navigate, useSearchParams } from '../../router.tsx';
+import { Link, navigate, positiveInt, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
 import { DeliveryCard } from './DeliveryLog.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
@@ -20,11 +20,6 @@ import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
 import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from './webhook-types.ts';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
-
-function positiveInt(text: string | null, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 /** The delivery after one more attempt, as the live event tells it. */
 function withAttempt(delivery: Delivery, event: DeliveryAttemptEvent): Delivery {

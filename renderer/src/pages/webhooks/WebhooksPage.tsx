@@ -8,18 +8,13 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
-import { Link, useSearchParams } from '../../router.tsx';
+import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
 import { NewWebhookPanel, RegisterWebhookForm } from './RegisterWebhookForm.tsx';
 import { TestEventPanel } from './TestEventPanel.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle } from './webhook-controls.tsx';
 import { microsToIso } from './webhook-format.ts';
 import type { Settings, Webhook, WebhookWithSecret } from './webhook-types.ts';
-
-function positiveInt(text: string | null, fallback: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 function WebhookCard({ webhook, canEdit, onChanged, onDelete }: { webhook: Webhook; canEdit: boolean; onChanged(w: Webhook): void; onDelete(): void }) {
   const created = microsToIso(webhook.created_on);
