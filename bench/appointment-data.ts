@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { writeBenchCsv } from './csv-file.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
 export const APPOINTMENT_BENCH_COLUMNS = ['tag_name', 'tag_number', 'start_date_time', 'location', 'duration', 'service', 'service_code', 'timezone_name', 'job_reference_id'];
@@ -30,25 +30,7 @@ export function appointmentBenchRow(i: number): string[] {
   ];
 }
 
-function csvCell(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /** Writes an n-row appointment import CSV (header + rows) and returns its size in bytes. */
 export function writeAppointmentBenchCsv(file: string, rows: number): number {
-  const fd = fs.openSync(file, 'w');
-  try {
-    let buffer = `${APPOINTMENT_BENCH_COLUMNS.join(',')}\r\n`;
-    for (let i = 0; i < rows; i++) {
-      buffer += `${appointmentBenchRow(i).map(csvCell).join(',')}\r\n`;
-      if (buffer.length > 1 << 20) {
-        fs.writeSync(fd, buffer);
-        buffer = '';
-      }
-    }
-    fs.writeSync(fd, buffer);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return fs.statSync(file).size;
+  return writeBenchCsv(file, APPOINTMENT_BENCH_COLUMNS, appointmentBenchRow, rows);
 }

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { writeBenchCsv } from './csv-file.ts';
 import { sampleAddresses } from '../server/geocoding/samples.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
@@ -29,25 +29,7 @@ export function qrBenchRow(i: number): string[] {
   return [`Site ${i}`, `${street}, ${suburb} ${state} ${postcode}`, street, suburb, state, postcode, 'Australia', `BENCH-${i}`];
 }
 
-function csvCell(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /** Writes an n-row QR import CSV (header + rows) and returns its size in bytes. */
 export function writeQrBenchCsv(file: string, rows: number): number {
-  const fd = fs.openSync(file, 'w');
-  try {
-    let buffer = `${QR_BENCH_COLUMNS.join(',')}\r\n`;
-    for (let i = 0; i < rows; i++) {
-      buffer += `${qrBenchRow(i).map(csvCell).join(',')}\r\n`;
-      if (buffer.length > 1 << 20) {
-        fs.writeSync(fd, buffer);
-        buffer = '';
-      }
-    }
-    fs.writeSync(fd, buffer);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return fs.statSync(file).size;
+  return writeBenchCsv(file, QR_BENCH_COLUMNS, qrBenchRow, rows);
 }
