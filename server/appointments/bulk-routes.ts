@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { requireOrganization, type Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { resolveImportHandler, type ResolvedImportHandler } from '../import-handlers/handlers.ts';
-import { processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import { importOrganization, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
 import { excludedRowsPage, findJob } from '../imports/job-store.ts';
 import { sendErrorReport } from '../imports/report.ts';
 import { csvHeader } from '../imports/sources/csv.ts';
@@ -29,25 +28,6 @@ const modeOf = (value: unknown): 'background' | 'sync' => {
     { path: 'processing_mode', message: 'must be background or sync' },
   ]);
 };
-
-/** The organization of an import: the form field for files, the records' organization_uuid for JSON (the engine checks every row names the same). */
-function importOrganization(received: ReceivedImport, principal: Principal): string {
-  if (received.source === 'file') {
-    const org = received.fields.organization_uuid?.trim();
-    if (!org) {
-      throw new ApiError('VALIDATION_ERROR', 'organization_uuid is required: send it as a form field next to the file.', [
-        { path: 'organization_uuid', message: 'Required' },
-      ]);
-    }
-    requireOrganization(principal, org);
-    return org;
-  }
-  const first = received.firstElement;
-  const named = first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>).organization_uuid : undefined;
-  const org = typeof named === 'string' && named.trim() ? named.trim() : principal.organizationUuid;
-  requireOrganization(principal, org);
-  return org;
-}
 
 /** A spreadsheet's header row read through the import handler: missing or doubled columns are a 400 before any task starts. */
 async function checkHeader(file: string, received: ReceivedImport, handler: ResolvedImportHandler): Promise<void> {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Request, Response } from 'express';
 import typeis from 'type-is';
 import { z } from 'zod';
+import { requireOrganization, type Principal } from '../auth/principal.ts';
 import { ApiError } from '../http/errors.ts';
 import { duplicateHeaders, mapHeader, withColumnAliases } from './columns.ts';
 import { ImportInputError } from './errors.ts';
@@ -122,4 +123,23 @@ export async function receiveImport(
     }
     throw error;
   }
+}
+
+/** The organization of an import: the form field for files, the records' organization_uuid for JSON (the engine checks every row names the same). */
+export function importOrganization(received: ReceivedImport, principal: Principal): string {
+  if (received.source === 'file') {
+    const org = received.fields.organization_uuid?.trim();
+    if (!org) {
+      throw new ApiError('VALIDATION_ERROR', 'organization_uuid is required: send it as a form field next to the file.', [
+        { path: 'organization_uuid', message: 'Required' },
+      ]);
+    }
+    requireOrganization(principal, org);
+    return org;
+  }
+  const first = received.firstElement;
+  const named = first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>).organization_uuid : undefined;
+  const org = typeof named === 'string' && named.trim() ? named.trim() : principal.organizationUuid;
+  requireOrganization(principal, org);
+  return org;
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { requireOrganization, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
-import { processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import { importOrganization, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
 import { findJob } from '../imports/job-store.ts';
 import { sendErrorReport, templateCsv } from '../imports/report.ts';
 import { removeUpload } from '../imports/upload.ts';
@@ -30,25 +30,6 @@ function parseMode(value: unknown): 'background' | 'sync' {
   const parsed = processingModeSchema.safeParse(value === '' ? undefined : value);
   if (!parsed.success) throw new ApiError('VALIDATION_ERROR', 'processing_mode must be background or sync.', [{ path: 'processing_mode', message: 'must be background or sync' }]);
   return parsed.data;
-}
-
-/** The organization of an import: the form field for files, the records' organization_uuid for JSON. */
-function importOrganization(received: ReceivedImport, principal: Principal): string {
-  if (received.source === 'file') {
-    const org = received.fields.organization_uuid?.trim();
-    if (!org) {
-      throw new ApiError('VALIDATION_ERROR', 'organization_uuid is required: send it as a form field next to the file.', [
-        { path: 'organization_uuid', message: 'Required' },
-      ]);
-    }
-    requireOrganization(principal, org);
-    return org;
-  }
-  const first = received.firstElement;
-  const named = first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>).organization_uuid : undefined;
-  const org = typeof named === 'string' && named.trim() ? named.trim() : principal.organizationUuid;
-  requireOrganization(principal, org);
-  return org;
 }
 
 export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
