@@ -20,8 +20,11 @@ export function acceptedHosts(config: ServerConfig): Set<string> | null {
  * Host: evil.example, so such requests are refused.
  */
 export function hostGuard(config: ServerConfig): RequestHandler {
+  // Built once the port is known (listen may pick it), not on every request.
+  let cached: { port: number; hosts: Set<string> | null } | undefined;
   return (req, _res, next) => {
-    const accepted = acceptedHosts(config);
+    if (cached?.port !== config.port) cached = { port: config.port, hosts: acceptedHosts(config) };
+    const accepted = cached.hosts;
     const host = (req.headers.host ?? '').toLowerCase();
     if (accepted && !accepted.has(host)) {
       next(new ApiError('FORBIDDEN', `Host ${host || '(none)'} is not served here. Use http://127.0.0.1:${config.port}, or start with --allowed-host.`));
