@@ -5,8 +5,9 @@ import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { resolveImportHandler, type ResolvedImportHandler } from '../import-handlers/handlers.ts';
-import { importOrganization, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
-import { excludedRowsPage, findJob } from '../imports/job-store.ts';
+import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import { MAX_EXCLUDED_IN_RESULTS } from '../imports/kind.ts';
+import { findJob } from '../imports/job-store.ts';
 import { sendErrorReport } from '../imports/report.ts';
 import { csvHeader } from '../imports/sources/csv.ts';
 import { xlsxHeader } from '../imports/sources/xlsx.ts';
@@ -16,7 +17,8 @@ import { findTask } from '../tasks/store.ts';
 import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { APPOINTMENT_IMPORT_KIND, appointmentImportKind, type AppointmentJobOptions } from './import-kind.ts';
-import { appointmentImportRecordSchema, type AppointmentImportResult, type ExcludedAppointment } from './schemas.ts';
+import { appointmentImportRecordSchema } from './schemas.ts';
+import { syncAnswer } from './sync-answer.ts';
 import { takeUpsertedSchedules } from './store.ts';
 
 const tag = 'Appointment schedules';
@@ -39,27 +41,6 @@ async function checkHeader(file: string, received: ReceivedImport, handler: Reso
   throw new ApiError('VALIDATION_ERROR', message, [{ path: 'file', message }]);
 }
 
-/** Every excluded row of a task, in row order, each with the row as given (a sync answer lists them all; task results keep the first 1,000). */
-async function allExcluded(ctx: AppContext, taskUuid: string): Promise<ExcludedAppointment[]> {
-  const job = await findJob(ctx.db.kysely, taskUuid);
-  const headers = job?.headers ? (JSON.parse(job.headers) as string[]) : null;
-  const excluded: ExcludedAppointment[] = [];
-  let after = -1;
-  for (;;) {
-    const page = await excludedRowsPage(ctx.db.kysely, taskUuid, after, 1000);
-    if (page.length === 0) return excluded;
-    for (const row of page) excluded.push({ index: row.row_index, data: rowAsGiven(JSON.parse(row.cells), headers), error_message: row.error });
-    after = page[page.length - 1]?.row_index ?? after;
-  }
-}
-
-/** A JSON element as it was; a file row as {column title: cell}. */
-function rowAsGiven(cells: unknown, headers: string[] | null): Record<string, unknown> {
-  if (cells && typeof cells === 'object' && !Array.isArray(cells)) return cells as Record<string, unknown>;
-  if (!Array.isArray(cells)) return { value: cells };
-  return Object.fromEntries((headers ?? cells.map((_c, i) => `column_${i + 1}`)).map((title, i) => [title, cells[i] ?? null]));
-}
-
 const fileForm = {
   type: 'object',
   required: ['file', 'organization_uuid'],
@@ -68,6 +49,7 @@ const fileForm = {
     organization_uuid: { type: 'string' },
     org_identifier: { type: 'string', description: 'Import handler slug; default reads the spec column names' },
     processing_mode: { type: 'string', enum: ['background', 'sync'] },
+    dry_run: { type: 'string', enum: ['true', 'false'], description: DRY_RUN_DESCRIPTION },
   },
 };
 
@@ -85,9 +67,12 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         'Background (default): 202 {message, task_id, background_task_uuid, status: "processing"}; poll the task (APPOINTMENT_IMPORT), ' +
         'whose results are {upserted, excluded, excluded_appointments}. ' +
         `Sync (processing_mode=sync): 200 {appointment_schedules_upserted, excluded_appointments}, up to ${settings.syncRowCap.toLocaleString('en-US')} rows. ` +
-        'JSON: processing_mode and org_identifier in the query. File: the form fields file, organization_uuid, org_identifier, processing_mode.',
+        'dry_run=true: 200 with what the import would give, nothing written (sync: the sync answer; background: the task results plus the first ' +
+        '1,000 appointment_schedules_upserted with their computed start and end). ' +
+        'JSON: processing_mode, org_identifier and dry_run in the query. File: the form fields file, organization_uuid, org_identifier, processing_mode, dry_run.',
       query: z.object({
         processing_mode: z.string().optional().describe('background (default) or sync'),
+        dry_run: z.string().optional().describe(DRY_RUN_DESCRIPTION),
         org_identifier: z.string().optional().describe('Import handler slug (default: the spec column names)'),
       }),
       bodyKind: 'custom',
@@ -115,33 +100,47 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       let started;
       const collectKey = randomUUID();
       let mode: 'background' | 'sync';
+      let dryRun: boolean;
       try {
         mode = modeOf(query.processing_mode ?? received.fields.processing_mode);
+        dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
         const organization = importOrganization(received, principal);
         const handler = await resolveImportHandler(db, organization, query.org_identifier ?? received.fields.org_identifier);
         await checkHeader(absolute, received, handler);
-        const options: AppointmentJobOptions = { handler_slug: handler.slug, columnAliases: handler.mapping, collect_key: mode === 'sync' ? collectKey : null };
+        const options: AppointmentJobOptions = {
+          handler_slug: handler.slug,
+          columnAliases: handler.mapping,
+          collect_key: mode === 'sync' || dryRun ? collectKey : null,
+          collect_limit: mode === 'sync' ? null : MAX_EXCLUDED_IN_RESULTS,
+        };
         started = { organization, handler, options };
       } catch (error) {
         removeUpload(settings, received.file);
         throw error;
       }
-      let submitted;
-      try {
-        submitted = await ctx.imports.submit({
+      const request = {
         kind: APPOINTMENT_IMPORT_KIND,
-        taskType: appointmentImportKind.taskType(received.source),
         source: received.source,
         format: received.format,
         uploadFile: received.file.uploadFile,
         organizationUuid: started.organization,
-        createdByUuid: principal.keyUuid,
-        metadata:
-          received.source === 'file'
-            ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', org_identifier: started.handler.slug }
-            : { import_type: 'json', source: 'api', org_identifier: started.handler.slug },
         mode,
         options: started.options,
+      };
+      if (dryRun) {
+        res.status(200).json(await ctx.imports.dryRun(request));
+        return;
+      }
+      let submitted;
+      try {
+        submitted = await ctx.imports.submit({
+          ...request,
+          taskType: appointmentImportKind.taskType(received.source),
+          createdByUuid: principal.keyUuid,
+          metadata:
+            received.source === 'file'
+              ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', org_identifier: started.handler.slug }
+              : { import_type: 'json', source: 'api', org_identifier: started.handler.slug },
         });
       } catch (error) {
         if (mode === 'sync') await takeUpsertedSchedules(db, collectKey);
@@ -150,11 +149,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       const { task, results } = submitted;
       res.setHeader('X-Background-Task-Uuid', task.uuid);
       if (results) {
-        const answer: AppointmentImportResult = {
-          appointment_schedules_upserted: await takeUpsertedSchedules(db, collectKey),
-          excluded_appointments: await allExcluded(ctx, task.uuid),
-        };
-        res.status(200).json(answer);
+        res.status(200).json(await syncAnswer(db, task.uuid, collectKey));
         return;
       }
       res.status(202).json({ message: 'Appointment import started.', task_id: task.task_id, background_task_uuid: task.uuid, status: 'processing' });

@@ -5,7 +5,8 @@ import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { appointmentRowSchema, validateAppointmentRow } from './row-schema.ts';
-import { recordUpsertStatement } from './store.ts';
+import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
+import { syncAnswer } from './sync-answer.ts';
 import { exampleRow } from './template.ts';
 
 /** How the engine names this kind (module path relative to server/ and export). */
@@ -22,6 +23,8 @@ export const appointmentJobOptionsSchema = z.object({
   columnAliases: z.record(z.string(), z.enum(APPOINTMENT_FIELDS)),
   /** Sync mode: the key under which each upserted row's appointment uuid is recorded, for the answer. */
   collect_key: z.string().nullable(),
+  /** Record only the first rows under collect_key (a background dry run lists the first schedules, not a million). */
+  collect_limit: z.number().int().positive().nullable().optional(),
 });
 export type AppointmentJobOptions = z.infer<typeof appointmentJobOptionsSchema>;
 
@@ -55,7 +58,7 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
     mapping: options.columnAliases,
     recordsKeyedByField: true,
   });
-  const recordUpsert = options.collect_key === null ? null : recordUpsertStatement(env.db, options.collect_key);
+  const recordUpsert = options.collect_key === null ? null : recordUpsertStatement(env.db, options.collect_key, options.collect_limit ?? null);
   return {
     write(record, index, tally) {
       const validated = importer.validate(record);
@@ -91,5 +94,17 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   echo,
   openWriter,
   results,
+  writtenTables: ['qrcodes', 'qr_code_tags', 'appointment_schedules', 'appointment_import_upserts'],
+  async dryRunAnswer({ db, taskUuid, results: taskResults, sync, options }) {
+    const collectKey = appointmentJobOptionsSchema.parse(options).collect_key;
+    if (collectKey === null) return taskResults;
+    if (sync) return { ...(await syncAnswer(db.kysely, taskUuid, collectKey)) };
+    return { ...taskResults, appointment_schedules_upserted: await takeUpsertedSchedules(db.kysely, collectKey) };
+  },
+  dryRunNotes: [
+    'Nothing was written. Services are matched with the service catalog of this sandbox (GET /api/services); the real service checks its own catalog, so a service unknown here may exist there, and the reverse.',
+    'Tags and QR codes are matched with those in this sandbox; on the real service a row counted here as inserted may update an appointment it already has.',
+    'Addresses are located by the offline gazetteer here; the real service uses its own geocoder and may locate addresses this check could not.',
+  ],
 };
 

@@ -114,8 +114,8 @@ export type ImportStatements = ReturnType<typeof importStatements>;
 
 // Sync-mode answers: which appointment each row upserted.
 
-/** Records row index -> appointment uuid under `collectKey`, inside the writer's transaction. */
-export function recordUpsertStatement(db: SyncDb, collectKey: string): (index: number, scheduleUuid: string) => void {
+/** Records row index -> appointment uuid under `collectKey`, inside the writer's transaction; with a limit, only the first rows. */
+export function recordUpsertStatement(db: SyncDb, collectKey: string, limit: number | null = null): (index: number, scheduleUuid: string) => void {
   const insert = new SyncQuery(
     db,
     db.kysely
@@ -123,7 +123,10 @@ export function recordUpsertStatement(db: SyncDb, collectKey: string): (index: n
       .values({ collect_key: param<string>('collect_key'), row_index: param<number>('row_index'), schedule_uuid: param<string>('schedule_uuid') })
       .onConflict((oc) => oc.columns(['collect_key', 'row_index']).doUpdateSet({ schedule_uuid: param<string>('schedule_uuid') })),
   );
+  let recorded = 0;
   return (index, scheduleUuid) => {
+    if (limit !== null && recorded >= limit) return;
+    recorded++;
     insert.run({ collect_key: collectKey, row_index: index, schedule_uuid: scheduleUuid });
   };
 }

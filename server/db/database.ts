@@ -95,18 +95,21 @@ export async function openDatabase(dataDir: string): Promise<Db> {
   return db;
 }
 
-/** A second connection for a worker thread or CLI command; it expects migrations to be done. */
-export function openConnection(dataDir: string): Db {
+/**
+ * A second connection for a worker thread or CLI command; it expects migrations to be done.
+ * `readonly`: SQLite refuses every write to the database file (temporary tables stay writable).
+ */
+export function openConnection(dataDir: string, options: { readonly?: boolean } = {}): Db {
   const file = databasePath(dataDir);
-  const sqlite = openSqlite(file);
+  const sqlite = openSqlite(file, options.readonly ?? false);
   const kysely = createKysely(sqlite);
   return { kysely, sqlite, file, close: () => kysely.destroy() };
 }
 
-function openSqlite(file: string): SQLite.Database {
+function openSqlite(file: string, readonly = false): SQLite.Database {
   let sqlite: SQLite.Database;
   try {
-    sqlite = new SQLite(file);
+    sqlite = new SQLite(file, { readonly, fileMustExist: readonly });
     sqlite.pragma('journal_mode = WAL');
   } catch (error) {
     throw new StartupError(

@@ -19,6 +19,17 @@ export const processingModeSchema = z
   .default('background')
   .describe('background (default): 202 and a task to poll. sync: 200 with the results, up to the sync row cap.');
 
+export const DRY_RUN_DESCRIPTION =
+  'true: run the whole import (parsing, validation, geocoding, lookups) without writing anything, and answer 200 with what it would give, plus dry_run_notes on what this check cannot know about the real service.';
+
+/** dry_run from the query string or a form field: true or false (1 or 0); absent or empty is false. */
+export function parseDryRun(value: string | undefined): boolean {
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true' || text === '1') return true;
+  throw new ApiError('VALIDATION_ERROR', `dry_run must be true or false; the request has "${value}".`, [{ path: 'dry_run', message: 'must be true or false' }]);
+}
+
 /** The most header columns an import file may have (the kinds have a few dozen at most). */
 export const MAX_COLUMNS = 1000;
 

@@ -21,6 +21,8 @@ export interface ImportJob {
   maxRows: number | null;
   /** Kind-specific options, passed to the kind's writer and results. */
   options: Record<string, unknown>;
+  /** Runs on a scratch connection (dry-run.ts) and is never stored. */
+  dryRun?: boolean;
 }
 
 interface StoredOptions {

@@ -90,6 +90,24 @@ export interface ImportKind<Row = unknown> {
   openWriter(env: WriterEnv): BatchWriter<Row>;
   /** The task's results (and the sync answer) from the summary. */
   results(summary: ImportSummary): Record<string, unknown>;
+  /** Every table the writer writes: a dry run shadows them (scratch-db.ts), and SQLite refuses writes to any other. */
+  writtenTables: readonly string[];
+  /**
+   * A dry run's answer, when it differs from the results (e.g. a sync answer read from the tables).
+   * Runs in the worker on the dry run's scratch connection, after the import completed there.
+   */
+  dryRunAnswer?(context: DryRunContext): Promise<Record<string, unknown>>;
+  /** What a dry run here cannot know about the real service's answer, in plain words. */
+  dryRunNotes: readonly string[];
+}
+
+export interface DryRunContext {
+  db: Db;
+  taskUuid: string;
+  results: Record<string, unknown>;
+  /** Sync mode (the row cap applies, and the answer is the sync answer). */
+  sync: boolean;
+  options: Record<string, unknown>;
 }
 
 export const MAX_EXCLUDED_IN_RESULTS = 1000;

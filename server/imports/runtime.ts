@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -54,6 +55,17 @@ export function defaultImportSettings(dataDir: string, overrides: Partial<Import
     workers: 2,
     ...overrides,
   };
+}
+
+/** A finished run's answer, or the API error it means. */
+function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string, unknown> {
+  if (outcome.state === 'completed') return outcome.results;
+  if (outcome.state === 'rejected') {
+    throw new ApiError('VALIDATION_ERROR', outcome.message, [{ path: 'processing_mode', message: outcome.message }]);
+  }
+  if (outcome.state === 'failed' && !outcome.internal) throw new ApiError('VALIDATION_ERROR', outcome.message);
+  if (outcome.state === 'failed') throw new ApiError('INTERNAL', outcome.message);
+  throw new ApiError('CONFLICT', `The server is shutting down; ${afterShutdown}.`);
 }
 
 /**
@@ -129,15 +141,7 @@ export class ImportRuntime {
    * over the sync cap or cannot be read).
    */
   async submit(request: ImportRequest): Promise<{ task: BackgroundTask; results?: Record<string, unknown> }> {
-    const job: Omit<ImportJob, 'taskUuid'> = {
-      kind: request.kind,
-      organizationUuid: request.organizationUuid,
-      uploadFile: request.uploadFile,
-      format: request.format,
-      source: request.source,
-      maxRows: request.mode === 'sync' ? this.settings.syncRowCap : null,
-      options: request.options ?? {},
-    };
+    const job = this.jobFor(request);
     const task = await this.db.kysely.transaction().execute(async (trx) => {
       const created = await createPendingTask(trx, {
         taskType: request.taskType,
@@ -151,14 +155,21 @@ export class ImportRuntime {
     const running = this.execute({ ...job, taskUuid: task.uuid });
     if (request.mode === 'background') return { task };
     const outcome = await running;
-    if (outcome.state === 'completed') return { task, results: outcome.results };
-    if (outcome.state === 'rejected') {
-      await deleteJobAndTask(this.db.kysely, task.uuid);
-      throw new ApiError('VALIDATION_ERROR', outcome.message, [{ path: 'processing_mode', message: outcome.message }]);
+    if (outcome.state === 'rejected') await deleteJobAndTask(this.db.kysely, task.uuid);
+    return { task, results: answerOf(outcome, `the import (task ${task.uuid}) resumes when it starts again`) };
+  }
+
+  /**
+   * Runs the import in a worker without writing anything (dry-run.ts) and answers what it would
+   * give in the request's mode; errors as submit() gives them. The upload is removed.
+   */
+  async dryRun(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Promise<Record<string, unknown>> {
+    const job: ImportJob = { ...this.jobFor(request), taskUuid: randomUUID(), dryRun: true };
+    try {
+      return answerOf(await this.pool.run(job), 'run the check again');
+    } finally {
+      fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
     }
-    if (outcome.state === 'failed' && !outcome.internal) throw new ApiError('VALIDATION_ERROR', outcome.message);
-    if (outcome.state === 'failed') throw new ApiError('INTERNAL', outcome.message);
-    throw new ApiError('CONFLICT', `The server is shutting down; the import (task ${task.uuid}) resumes when it starts again.`);
   }
 
   /** Imports queued or running. */
@@ -169,6 +180,18 @@ export class ImportRuntime {
   /** Waits for running batches to commit, then stops the workers. Call before the database closes. */
   stop(): Promise<void> {
     return this.pool.stop();
+  }
+
+  private jobFor(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Omit<ImportJob, 'taskUuid'> {
+    return {
+      kind: request.kind,
+      organizationUuid: request.organizationUuid,
+      uploadFile: request.uploadFile,
+      format: request.format,
+      source: request.source,
+      maxRows: request.mode === 'sync' ? this.settings.syncRowCap : null,
+      options: request.options ?? {},
+    };
   }
 
   private async execute(job: ImportJob): Promise<EngineOutcome> {

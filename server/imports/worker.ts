@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection } from '../db/database.ts';
 import { taskUpdates } from '../tasks/lifecycle.ts';
 import { runImport, type EngineOutcome } from './engine.ts';
+import { runDryImport } from './dry-run.ts';
 import { describeError } from './errors.ts';
 import { loadGeocoderFrom } from './geocoder-source.ts';
 import type { ImportJob } from './job-store.ts';
@@ -40,15 +41,10 @@ async function run(job: ImportJob): Promise<void> {
   let outcome: EngineOutcome;
   try {
     const [kind, geocoder] = await Promise.all([loadKind(job.kind), loadGeocoderFrom(config.geocoderModule)]);
-    outcome = await runImport({
-      db,
-      dataDir: config.dataDir,
-      geocoder,
-      kind,
-      job,
-      shouldStop: () => stopping,
-      onEvent: (event) => post({ type: 'progress', taskUuid: job.taskUuid, progress: event.progress }),
-    });
+    const env = { dataDir: config.dataDir, geocoder, kind, job, shouldStop: () => stopping };
+    outcome = job.dryRun
+      ? await runDryImport(env)
+      : await runImport({ ...env, db, onEvent: (event) => post({ type: 'progress', taskUuid: job.taskUuid, progress: event.progress }) });
   } catch (error) {
     const message = `The import could not start: ${describeError(error)}`;
     try {
@@ -58,7 +54,7 @@ async function run(job: ImportJob): Promise<void> {
     }
     outcome = { state: 'failed', message, internal: true };
   }
-  checkpointWal();
+  if (!job.dryRun) checkpointWal();
   busy = false;
   post({ type: 'done', taskUuid: job.taskUuid, outcome });
   if (stopping) await shutdown();

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
-import { importOrganization, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
 import { findJob } from '../imports/job-store.ts';
 import { sendErrorReport, templateCsv } from '../imports/report.ts';
 import { removeUpload } from '../imports/upload.ts';
@@ -20,6 +20,7 @@ const fileForm = (extra: Record<string, unknown> = {}) => ({
     file: { type: 'string', format: 'binary', description: 'CSV, Excel (.xlsx) or JSON file' },
     organization_uuid: { type: 'string' },
     processing_mode: { type: 'string', enum: ['background', 'sync'] },
+    dry_run: { type: 'string', enum: ['true', 'false'], description: DRY_RUN_DESCRIPTION },
     ...extra,
   },
 });
@@ -36,7 +37,8 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
   const settings = ctx.imports.settings;
   const kind = qrCodeImportKind;
 
-  const start = async (received: ReceivedImport, principal: Principal, mode: 'background' | 'sync') => {
+  /** Submits the import, or with dryRun answers what it would give (the organization checked either way). */
+  const start = async (received: ReceivedImport, principal: Principal, mode: 'background' | 'sync', dryRun: boolean) => {
     let organization: string;
     try {
       organization = importOrganization(received, principal);
@@ -44,19 +46,23 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       removeUpload(settings, received.file);
       throw error;
     }
-    return ctx.imports.submit({
+    const request = {
       kind: QR_CODE_IMPORT_KIND,
-      taskType: kind.taskType(received.source),
       source: received.source,
       format: received.format,
       uploadFile: received.file.uploadFile,
       organizationUuid: organization,
+      mode,
+    };
+    if (dryRun) return { dryRunAnswer: await ctx.imports.dryRun(request) };
+    return ctx.imports.submit({
+      ...request,
+      taskType: kind.taskType(received.source),
       createdByUuid: principal.keyUuid,
       metadata:
         received.source === 'file'
           ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload' }
           : { import_type: 'json', source: 'api' },
-      mode,
     });
   };
 
@@ -69,8 +75,12 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       description:
         `Background (default): 202 {message, task_id, background_task_uuid, status: "processing"}; poll the task. ` +
         `Sync (processing_mode=sync): 200 with the task's results, up to ${settings.syncRowCap.toLocaleString('en-US')} rows. ` +
+        'dry_run=true (query or form field): 200 with the results the import would give, nothing written. ' +
         `Uploads up to ${Math.round(settings.maxUploadBytes / 1048576)} MB.`,
-      query: z.object({ processing_mode: z.string().optional().describe('background (default) or sync') }),
+      query: z.object({
+        processing_mode: z.string().optional().describe('background (default) or sync'),
+        dry_run: z.string().optional().describe(DRY_RUN_DESCRIPTION),
+      }),
       bodyKind: 'custom',
       requestBody: {
         required: true,
@@ -87,13 +97,20 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       ctx.imports.warm(QR_CODE_IMPORT_KIND);
       const received = await receiveImport(req, res, settings, kind, { json: true, file: true });
       let mode: 'background' | 'sync';
+      let dryRun: boolean;
       try {
         mode = parseMode(query.processing_mode ?? received.fields.processing_mode);
+        dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
       } catch (error) {
         removeUpload(settings, received.file);
         throw error;
       }
-      const { task, results } = await start(received, principal, mode);
+      const started = await start(received, principal, mode, dryRun);
+      if ('dryRunAnswer' in started) {
+        res.status(200).json(started.dryRunAnswer);
+        return;
+      }
+      const { task, results } = started;
       res.setHeader('X-Background-Task-Uuid', task.uuid);
       if (results) {
         res.status(200).json(results);
@@ -109,18 +126,27 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       path: '/api/qrcodes/bulk-import',
       tag,
       summary: 'Import QR code addresses from a CSV file, synchronously: answers with the results (inserted, excluded, excluded_data).',
-      description: `Multipart: file (CSV) and organization_uuid. At most ${settings.syncRowCap.toLocaleString('en-US')} rows; use POST /api/qrcodes/bulk for more.`,
+      description: `Multipart: file (CSV), organization_uuid, optionally dry_run. At most ${settings.syncRowCap.toLocaleString('en-US')} rows; use POST /api/qrcodes/bulk for more.`,
+      query: z.object({ dry_run: z.string().optional().describe(DRY_RUN_DESCRIPTION) }),
       bodyKind: 'custom',
       requestBody: { required: true, content: { 'multipart/form-data': { schema: fileForm({ processing_mode: undefined }) } } },
       response: resultsSchema,
       errors: [413, 415],
     },
-    async ({ req, res, principal }) => {
+    async ({ query, req, res, principal }) => {
       ctx.imports.warm(QR_CODE_IMPORT_KIND);
       const received = await receiveImport(req, res, settings, kind, { json: false, file: true, fileFormats: ['csv'] });
-      const { task, results } = await start(received, principal, 'sync');
-      res.setHeader('X-Background-Task-Uuid', task.uuid);
-      return results;
+      let dryRun: boolean;
+      try {
+        dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
+      } catch (error) {
+        removeUpload(settings, received.file);
+        throw error;
+      }
+      const started = await start(received, principal, 'sync', dryRun);
+      if ('dryRunAnswer' in started) return started.dryRunAnswer;
+      res.setHeader('X-Background-Task-Uuid', started.task.uuid);
+      return started.results;
     },
   );
 

@@ -62,4 +62,9 @@ export const qrCodeImportKind: ImportKind<QrImportRow> = {
   echo,
   openWriter: openQrCodeWriter,
   results,
+  writtenTables: ['qrcodes', 'qr_code_tags'],
+  dryRunNotes: [
+    'Nothing was written. The counts compare the rows with the QR codes and tags in this sandbox; the real service compares them with its own, so there a row counted here as inserted may be an update.',
+    'Addresses are located by the offline gazetteer here; the real service uses its own geocoder and may locate addresses this check could not.',
+  ],
 };

@@ -11,9 +11,9 @@ import { findTask, insertTask, toTask } from './store.ts';
 /** A new task, PENDING until a worker picks it up. */
 export async function createPendingTask(
   db: Kysely<Database>,
-  input: { taskType: TaskType; organizationUuid: string; createdByUuid: string; metadata: Record<string, unknown> | null },
+  input: { taskType: TaskType; organizationUuid: string; createdByUuid: string; metadata: Record<string, unknown> | null; uuid?: string },
 ): Promise<BackgroundTask> {
-  const uuid = randomUUID();
+  const uuid = input.uuid ?? randomUUID();
   const now = nowIso();
   const task: BackgroundTask = {
     uuid,

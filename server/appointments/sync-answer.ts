@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { excludedRowsPage, findJob } from '../imports/job-store.ts';
+import type { AppointmentImportResult, ExcludedAppointment } from './schemas.ts';
+import { takeUpsertedSchedules } from './store.ts';
+
+/** The sync-mode answer of an appointment import (spec 2.4): every upserted schedule and every excluded row. */
+export async function syncAnswer(db: Kysely<Database>, taskUuid: string, collectKey: string): Promise<AppointmentImportResult> {
+  return {
+    appointment_schedules_upserted: await takeUpsertedSchedules(db, collectKey),
+    excluded_appointments: await allExcluded(db, taskUuid),
+  };
+}
+
+/** Every excluded row of a task, in row order, each with the row as given (task results keep only the first 1,000). */
+async function allExcluded(db: Kysely<Database>, taskUuid: string): Promise<ExcludedAppointment[]> {
+  const job = await findJob(db, taskUuid);
+  const headers = job?.headers ? (JSON.parse(job.headers) as string[]) : null;
+  const excluded: ExcludedAppointment[] = [];
+  let after = -1;
+  for (;;) {
+    const page = await excludedRowsPage(db, taskUuid, after, 1000);
+    if (page.length === 0) return excluded;
+    for (const row of page) excluded.push({ index: row.row_index, data: rowAsGiven(JSON.parse(row.cells), headers), error_message: row.error });
+    after = page[page.length - 1]?.row_index ?? after;
+  }
+}
+
+/** A JSON element as it was; a file row as {column title: cell}. */
+function rowAsGiven(cells: unknown, headers: string[] | null): Record<string, unknown> {
+  if (cells && typeof cells === 'object' && !Array.isArray(cells)) return cells as Record<string, unknown>;
+  if (!Array.isArray(cells)) return { value: cells };
+  return Object.fromEntries((headers ?? cells.map((_c, i) => `column_${i + 1}`)).map((title, i) => [title, cells[i] ?? null]));
+}
