@@ -38,7 +38,7 @@ export const importCommand: Command = {
     type: 'qrcodes (QR code addresses) or appointments (appointment schedules)',
     sync: 'Wait for the whole result in one answer instead of a background task',
     'org-identifier': 'Import handler (column mapping) to read the file with. Default: default',
-    'dry-run': 'Check the file (validation, addresses, services, times) without writing anything',
+    'dry-run': 'Check the file on the local sandbox (validation, addresses, services, times) without writing anything; not with --profile',
     'no-watch': 'Print the task uuid and return without following the task',
     ...connectionHelp,
     ...dataDirHelp,
@@ -50,6 +50,12 @@ export const importCommand: Command = {
     if (!kind) throw new StartupError('import needs --type qrcodes or --type appointments.');
     const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
     if (!fs.existsSync(file)) throw new StartupError(`No such file: ${file}`);
+    if (values['dry-run'] && typeof values.profile === 'string') {
+      throw new StartupError(
+        "--dry-run checks a file on the local sandbox; a real service's API has no dry run and would import it for real. " +
+          'Check it without --profile, then send it with --profile.',
+      );
+    }
     const target = resolveTarget(values);
     if (!target.organizationUuid) throw new StartupError('Which organization? Pass --organization UUID or save it in the profile.');
     const printer = createProgressPrinter();
@@ -65,7 +71,12 @@ export const importCommand: Command = {
       });
       if ('result' in answer) {
         process.stdout.write(`${JSON.stringify(answer.result, null, 2)}\n`);
-        process.stderr.write(`Done. Excluded rows: ${excludedCount(answer.result)}.\n`);
+        if (answer.result.dry_run === true) {
+          const notes = Array.isArray(answer.result.dry_run_notes) ? answer.result.dry_run_notes.map((note) => `  - ${String(note)}\n`).join('') : '';
+          process.stderr.write(`Checked, nothing written. Rows that would be excluded: ${excludedCount(answer.result)}.\n${notes}`);
+        } else {
+          process.stderr.write(`Done. Excluded rows: ${excludedCount(answer.result)}.\n`);
+        }
         return 0;
       }
       const uuid = answer.accepted.background_task_uuid;

@@ -79,13 +79,21 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         params: z.object({ name: z.string(), path: z.union([z.string(), z.array(z.string())]) }),
         bodyKind: 'custom',
         requestBody: { description: 'Passed on unchanged (JSON or multipart).', content: { '*/*': {} } },
-        errors: [404, 502],
+        errors: [400, 404, 502],
       },
       async ({ params, req, res }) => {
         const profile = findProfile(params.name);
         if (!profile) throw notFound(`Profile ${params.name}`);
         const rest = Array.isArray(params.path) ? params.path.join('/') : params.path;
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+        if (new URLSearchParams(query).has('dry_run')) {
+          req.resume();
+          throw new ApiError(
+            'VALIDATION_ERROR',
+            `The service's API has no dry run, so it would import for real: this proxy does not forward dry_run. Check the file on this sandbox instead (/${rest}?dry_run=true), then send it.`,
+            [{ path: 'dry_run', message: 'not forwarded to a remote service' }],
+          );
+        }
         const client = new ServiceClient({ baseUrl: profile.base_url, apiKey: profile.api_key, apiSecret: profile.api_secret }, PROXY_TIMEOUT_MS);
         const headers = new Headers();
         for (const name of FORWARDED_REQUEST_HEADERS) {

@@ -65,6 +65,17 @@ describe('remote service through the local server (profiles and proxy)', () => {
     assert.equal((await local.request('/api/remote/nobody/api/health')).status, 404);
   });
 
+  it('never forwards a dry run, which the real service would take as a real import', async () => {
+    const form = new FormData();
+    form.set('organization_uuid', remote.organizationUuid);
+    form.set('file', new Blob(['location\n"1 Collins Street, Melbourne VIC 3000"\n']), 'sites.csv');
+    const res = await local.request('/api/remote/staging/api/qrcodes/bulk?dry_run=true', { method: 'POST', body: form });
+    assert.equal(res.status, 400);
+    assert.match(((await res.json()) as { error: { message: string } }).error.message, /has no dry run, so it would import for real/);
+    const tasks = (await (await remote.request(`/api/background-tasks?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number };
+    assert.equal(tasks.total, 1, 'nothing reached the remote service');
+  });
+
   it('keeps the proxy and profile changes away from lower roles', async () => {
     const viewer = (await (await local.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'v' }))).json()) as { api_key: string; api_secret: string };
     const editor = (await (await local.request('/api/api-keys', jsonBody({ role: 'editor', name: 'e' }))).json()) as { api_key: string; api_secret: string };

@@ -61,6 +61,21 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     assert.equal((JSON.parse(fromJson.stdout) as BackgroundTask).task_type, 'IMPORT');
   });
 
+  it('checks a file with --dry-run on the sandbox it targets, writing nothing, and refuses a dry run against a profile', async () => {
+    const before = (await (await remote.request(`/api/qrcodes?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number };
+    const checked = await runCli(['import', file, '--type', 'qrcodes', '--dry-run', '--url', remote.url, '--key', `${key}:${secret}`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    assert.equal(checked.code, 0, checked.stderr);
+    assert.equal((JSON.parse(checked.stdout) as { dry_run: boolean }).dry_run, true);
+    assert.match(checked.stderr, /Checked, nothing written\. Rows that would be excluded: 1\./);
+    assert.match(checked.stderr, /offline gazetteer/);
+    const after = (await (await remote.request(`/api/qrcodes?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number };
+    assert.equal(after.total, before.total);
+
+    const refused = await runCli(['import', file, '--type', 'qrcodes', '--dry-run', '--profile', 'remote', '--data-dir', local]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /has no dry run and would import it for real/);
+  });
+
   it('says in plain words when the secret is wrong or the service is down', async () => {
     const wrong = await runCli(['import', file, '--type', 'qrcodes', '--url', remote.url, '--key', `${key}:wrong`, '--organization', remote.organizationUuid, '--data-dir', local]);
     assert.equal(wrong.code, 1);
