@@ -120,6 +120,33 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     assert.equal((await qrCodes('Sync found')).length, 1);
   });
 
+  test('"Check only" shows what the import would give, rows to fix included, and imports nothing', async () => {
+    const before = await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}`);
+    const tasksBefore = ((await before.json()) as { total: number }).total;
+    const page = await signedInPage('/imports');
+    await chooseFile(page, 'check-sites.csv', SITES_CSV.replaceAll('Darwin depot', 'Checked depot'));
+    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await page.getByRole('button', { name: 'Check only' }).click();
+    await page.getByRole('heading', { name: 'Check result: nothing was imported' }).waitFor({ timeout: 60_000 });
+    const counts = await page.getByRole('list', { name: 'Check counts' }).innerText();
+    assert.match(counts, /2\s+inserted/i);
+    assert.match(counts, /2\s+excluded/i);
+    const excluded = await page.getByRole('grid', { name: 'Excluded rows' }).innerText();
+    assert.ok(excluded.includes(ADDRESS_NOT_LOCATED), 'the row that cannot be located is among the rows to fix');
+    assert.match(await page.getByText('What this check cannot know about the real service').locator('..').innerText(), /offline gazetteer/);
+    await page.getByText('Show curl for the check').click();
+    assert.match(await page.getByLabel('curl command').first().innerText(), /-F 'dry_run=true'/);
+
+    assert.equal((await qrCodes('Checked depot')).length, 0, 'nothing was imported');
+    const after = await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}`);
+    assert.equal(((await after.json()) as { total: number }).total, tasksBefore, 'no task was created');
+
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByRole('heading', { name: 'Check result: nothing was imported' }).count(), 0, 'the check result gives way to the import');
+    assert.equal((await qrCodes('Checked depot')).length, 1);
+  });
+
   test('a missing required column is shown before sending, and Send stays off', async () => {
     const page = await signedInPage('/imports');
     await chooseFile(page, 'no-location.csv', 'name,suburb\r\nDepot,Darwin\r\n');

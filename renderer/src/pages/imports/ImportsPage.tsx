@@ -12,6 +12,9 @@ import { FileDropZone } from './FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
   IMPORT_KINDS,
+  type CheckAnswer,
+  checkImport,
+  checkRequest,
   type ImportKindName,
   type ImportPreview,
   importRequest,
@@ -23,6 +26,7 @@ import {
   SYNC_ROW_CAP,
   templateRequest,
 } from './import-api.ts';
+import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 
@@ -52,14 +56,28 @@ export function ImportsPage() {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
   const [taskUuid, setTaskUuid] = useState<string | null>(null);
+  const [checked, setChecked] = useState<{ kind: ImportKindName; fileName: string; answer: CheckAnswer } | null>(null);
   const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string) => {
     setPreview(null);
     const answer = await previewFile(k, org, f, h);
     setPreview(answer);
     return answer;
   });
+  const checking = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string) => {
+    setTaskUuid(null);
+    setChecked(null);
+    setUploaded({ loaded: 0, total: f.blob.size });
+    try {
+      const answer = await checkImport(k, org, m, f, setUploaded, h);
+      setChecked({ kind: k, fileName: f.name, answer });
+      return answer;
+    } finally {
+      setUploaded(null);
+    }
+  });
   const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string) => {
     setTaskUuid(null);
+    setChecked(null);
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
       const uuid = await sendImport(k, org, m, f, setUploaded, h);
@@ -74,7 +92,9 @@ export function ImportsPage() {
   const choose = (next: UploadFile) => {
     setFile(next);
     setTaskUuid(null);
+    setChecked(null);
     sending.clearError();
+    checking.clearError();
     void previewing.run(kind, next, handlerFor(kind));
   };
   const changeKind = (next: ImportKindName) => {
@@ -92,12 +112,13 @@ export function ImportsPage() {
     void sending.run(kind, mode, fixed, handlerFor(kind));
   };
   useEffect(() => {
-    if (taskUuid) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [taskUuid]);
+    if (taskUuid || checked) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [taskUuid, checked]);
 
   const missing = preview?.columns.missing_required ?? [];
   const previewFailed = Boolean(previewing.error);
-  const blocked = !file || sending.running || previewing.running || previewFailed || missing.length > 0 || !canImport;
+  const busy = sending.running || checking.running;
+  const blocked = !file || busy || previewing.running || previewFailed || missing.length > 0 || !canImport;
   const sendLabel = sending.running ? 'Sending…' : mode === 'sync' ? 'Import now (sync)' : 'Start the import';
 
   return (
@@ -169,22 +190,32 @@ export function ImportsPage() {
           {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
           {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
           <div className="form-actions">
+            <button type="button" className="button" disabled={blocked} onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}>
+              {checking.running ? 'Checking…' : 'Check only'}
+            </button>
             <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}>
               {sendLabel}
             </button>
           </div>
+          <p className="field-hint">“Check only” runs the whole import on the server without writing anything: every row is checked and you see what the import would give.</p>
           {uploaded && uploaded.total > 0 && (
             <div role="status" aria-label="Upload">
               <ProgressBar value={(uploaded.loaded / uploaded.total) * 100} label="Upload progress" />
-              {mode === 'sync' && uploaded.loaded >= uploaded.total && <p className="muted">Uploaded; the server is importing the rows…</p>}
+              {uploaded.loaded >= uploaded.total && checking.running && <p className="muted">Uploaded; the server is checking every row (nothing is written)…</p>}
+              {uploaded.loaded >= uploaded.total && sending.running && mode === 'sync' && <p className="muted">Uploaded; the server is importing the rows…</p>}
             </div>
           )}
+          <ErrorNotice error={checking.error} onDismiss={checking.clearError} />
           <ErrorNotice error={sending.error} onDismiss={sending.clearError} />
+          <CurlDisclosure request={checkRequest(kind, org, mode, file.name, handlerFor(kind))} label="Show curl for the check" />
           <CurlDisclosure request={importRequest(kind, org, mode, file.name, handlerFor(kind))} label="Show curl for the import" />
         </section>
       )}
 
-      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv', handlerFor(kind))} />}</div>
+      <div ref={resultRef}>
+        {checked && <CheckResult kind={checked.kind} fileName={checked.fileName} answer={checked.answer} />}
+        {taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv', handlerFor(kind))} />}
+      </div>
     </>
   );
 }

@@ -54,6 +54,26 @@ export function importRequest(kind: ImportKindName, organizationUuid: string, mo
   };
 }
 
+/** The same request with dry_run: the server runs the whole import, writes nothing and answers what it would give. */
+export function checkRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
+  const request = importRequest(kind, organizationUuid, mode, fileName, handler);
+  return { ...request, form: { fields: { ...request.form?.fields, dry_run: 'true' }, fileField: 'file', fileName } };
+}
+
+/** A dry run's answer: the results the import would give, plus dry_run_notes. */
+export type CheckAnswer = Record<string, unknown> & { dry_run: true; dry_run_notes?: string[] };
+
+export async function checkImport(
+  kind: ImportKindName,
+  organizationUuid: string,
+  mode: ProcessingMode,
+  file: UploadFile,
+  onProgress: (progress: UploadProgress) => void,
+  handler = DEFAULT_IMPORT_HANDLER,
+): Promise<CheckAnswer> {
+  return (await upload<CheckAnswer>(checkRequest(kind, organizationUuid, mode, file.name, handler), file, { onProgress })).body;
+}
+
 /** The template; for appointments with a saved handler, its columns carry that handler's titles. */
 export function templateRequest(kind: ImportKindName, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
   return { method: 'GET', path: IMPORT_KINDS[kind].template, query: handlerField(kind, handler) };

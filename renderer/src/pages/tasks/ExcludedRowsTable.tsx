@@ -60,7 +60,7 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
           <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Reason or value" />
         </label>
         <span className="muted" role="status">
-          {deferredFilter === '' ? `${rows.length.toLocaleString()} rows` : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
+          {deferredFilter === '' ? `${rows.length.toLocaleString()} ${rows.length === 1 ? 'row' : 'rows'}` : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
         </span>
         <span className="muted toolbar-end hint">Click a row, or use the arrow keys and Enter, to see it whole.</span>
       </div>

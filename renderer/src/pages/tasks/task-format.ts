@@ -31,13 +31,16 @@ export function formatDateTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
 
-export function fileName(task: BackgroundTask): string | null {
+/** What the result helpers read: a task, or a dry run's answer dressed as one. */
+export type ResultsOf = Pick<BackgroundTask, 'task_type' | 'results' | 'metadata'>;
+
+export function fileName(task: Pick<BackgroundTask, 'metadata'>): string | null {
   const name = task.metadata?.filename;
   return typeof name === 'string' && name !== '' ? name : null;
 }
 
 /** The whole-number counts of a task's results, e.g. inserted 120, excluded 3, with readable names. */
-export function resultCounts(task: BackgroundTask): { key: string; label: string; value: number }[] {
+export function resultCounts(task: ResultsOf): { key: string; label: string; value: number }[] {
   if (!task.results) return [];
   return Object.entries(task.results)
     .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
@@ -62,7 +65,7 @@ export interface ExcludedRow {
 
 const EXCLUDED_KEYS = ['excluded_data', 'excluded_qr_codes', 'excluded_appointments'] as const;
 
-function isJsonSource(task: BackgroundTask): boolean {
+function isJsonSource(task: ResultsOf): boolean {
   if (task.task_type === 'IMPORT') return true;
   const name = fileName(task);
   if (name !== null) return /\.json$/i.test(name);
@@ -70,7 +73,7 @@ function isJsonSource(task: BackgroundTask): boolean {
   return task.task_type !== 'QR_IMPORT';
 }
 
-export function excludedRows(task: BackgroundTask): ExcludedRow[] {
+export function excludedRows(task: ResultsOf): ExcludedRow[] {
   const results = task.results;
   if (!results) return [];
   const list = EXCLUDED_KEYS.map((key) => results[key]).find(Array.isArray);
@@ -91,7 +94,7 @@ export function excludedRows(task: BackgroundTask): ExcludedRow[] {
 }
 
 /** How many rows were excluded in all: the exact count when the results have one (the list keeps the first 1,000). */
-export function excludedTotal(task: BackgroundTask, listed: number): number {
+export function excludedTotal(task: ResultsOf, listed: number): number {
   const count = task.results?.excluded;
   return typeof count === 'number' ? Math.max(count, listed) : listed;
 }
