@@ -1,6 +1,10 @@
-/** Cells a spreadsheet would run as a formula: they start with = + - @, a tab or a carriage return. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEUTRALISED = /^'[=+\-@\t\r]/;
+/**
+ * Cells a spreadsheet would run as a formula start with = + - @, a tab or a carriage return. Cells
+ * that already start with apostrophes before one of those get one more, so that reading the
+ * report back (which takes one off) gives the cell as it was.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const NEUTRALISED = /^'+[=+\-@\t\r]/;
 const APOSTROPHE = 39;
 
 /** What the app writes into CSV files: a leading apostrophe keeps such a cell text. */

@@ -124,7 +124,14 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     const before = await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}`);
     const tasksBefore = ((await before.json()) as { total: number }).total;
     const page = await signedInPage('/imports');
-    await chooseFile(page, 'check-sites.csv', SITES_CSV.replaceAll('Darwin depot', 'Checked depot'));
+    const checkCsv = [
+      'location,name,type',
+      '"5 Mitchell St, Darwin NT 0800",Checked depot,SITE',
+      '"6 Hay St, Perth WA 6000",Checked office,bad type!',
+      '"1 Nowhere Road, Atlantis ZZ 00000",Checked lost site,SITE',
+      '"14 Smith St, Fitzroy VIC 3065",Checked store,SITE',
+    ].join('\r\n');
+    await chooseFile(page, 'check-sites.csv', checkCsv);
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('button', { name: 'Check only' }).click();
     await page.getByRole('heading', { name: 'Check result: nothing was imported' }).waitFor({ timeout: 60_000 });
