@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import { profileSchema, readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
+import { readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
+import { profileBodySchema, profileSchema, publicProfileSchema } from './schemas.ts';
 import { REQUEST_TIMEOUT_MS, ServiceClient, ServiceError } from './service-client.ts';
 
 /** Uploads (a big sync import) may take minutes; a read that has no answer in 30 s is reported as a timeout. */
@@ -14,7 +15,6 @@ const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-disposition', 'retr
 /** On a 502, the status the remote answered (401, 403, 3xx); absent when it did not answer at all. */
 const REMOTE_STATUS_HEADER = 'X-Remote-Status';
 
-const publicProfileSchema = profileSchema.omit({ api_secret: true });
 const publicProfile = ({ api_secret: _secret, ...rest }: Profile) => rest;
 const nameParams = z.object({ name: profileSchema.shape.name });
 
@@ -43,7 +43,7 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       role: 'admin',
       summary: 'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600.',
       params: nameParams,
-      body: profileSchema.omit({ name: true }),
+      body: profileBodySchema,
       response: publicProfileSchema,
     },
     async ({ params, body }) => {
