@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiFailure } from '../../renderer/src/api/client.ts';
 import { toCurl } from '../../renderer/src/api/curl.ts';
 import {
   answerCounts,
@@ -18,8 +17,8 @@ import { insertTask } from '../../server/tasks/store.ts';
 import { startTestServer } from '../support/server.ts';
 
 const request = { method: 'GET' as const, path: '/api/remote/prod/api/background-tasks/uuid/t1' };
-const failure = (status: number, headers: Record<string, string> = {}) =>
-  new ApiFailure({ message: 'x', status, code: status === 502 ? 'BAD_GATEWAY' : null, request, headers: new Headers(headers) });
+/** Shaped as the GUI's ApiFailure (api/client.ts, which needs a browser to load). */
+const failure = (status: number, headers: Record<string, string> = {}) => Object.assign(new Error('x'), { status, request, headers: new Headers(headers) });
 
 describe('GUI remote mode: requests and answers', () => {
   test('a profile credential is key and secret, or key:secret pasted into the key field', () => {
@@ -75,6 +74,7 @@ describe('GUI remote mode: requests and answers', () => {
     assert.equal(isFinalFailure(failure(502)), false, 'network error or timeout');
     assert.equal(isFinalFailure(failure(503)), false);
     assert.equal(isFinalFailure(failure(0)), false, 'this server not reachable for a moment');
+    assert.equal(isFinalFailure(new TypeError('a bug in the page')), true);
   });
 });
 

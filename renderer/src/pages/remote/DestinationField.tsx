@@ -57,9 +57,12 @@ export function DestinationField({ value, onChange, sandboxOrganization }: { val
               Sent with <code>organization_uuid={chosen.organization_uuid}</code>, the organization saved in the profile.
             </p>
           ) : (
-            <label className="field">
-              <span className="field-label">organization_uuid on {chosen.name}</span>
+            <div className="field">
+              <label className="field-label" htmlFor="destination-org">
+                organization_uuid on {chosen.name}
+              </label>
               <input
+                id="destination-org"
                 value={value.organizationUuid}
                 onChange={(e) => onChange({ ...value, organizationUuid: e.target.value.trim() })}
                 placeholder="The organization to import into on that service"
@@ -69,7 +72,7 @@ export function DestinationField({ value, onChange, sandboxOrganization }: { val
               <span id="destination-org-hint" className="field-hint">
                 The profile names no organization. Save one in the profile under <Link to="/remote">Remote services</Link> to skip this.
               </span>
-            </label>
+            </div>
           )}
           <p className="field-hint">
             The file is checked here first (“2. Check before sending”), then this QR Sandbox server passes it to {chosen.base_url} with the profile’s API key{' '}

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { ApiFailure, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
@@ -11,6 +11,60 @@ const MASKED = '<api_secret of the remote service>';
 function nameProblem(error: unknown): string | undefined {
   if (!(error instanceof ApiFailure)) return undefined;
   return error.details.find((d) => d.path === 'path.name')?.message;
+}
+
+function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  problem,
+  hint,
+  type = 'text',
+  wide = false,
+  ...input
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  problem: string | undefined;
+  hint?: ReactNode;
+  /** Takes two columns where there is room (the base URL). */
+  wide?: boolean;
+  type?: 'text' | 'url' | 'password';
+  placeholder?: string;
+  maxLength?: number;
+  autoComplete?: string;
+}) {
+  const describedBy = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={wide ? 'field profile-field-wide' : 'field'}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        {...input}
+      />
+      {problem && (
+        <span id={`${id}-problem`} className="field-problem">
+          {problem}
+        </span>
+      )}
+      {hint && (
+        <span id={`${id}-hint`} className="field-hint">
+          {hint}
+        </span>
+      )}
+    </div>
+  );
 }
 
 /** Adds (or replaces) a connection profile. The secret goes to the server once and is never shown again. */
@@ -59,125 +113,71 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
     setMissing(next);
     if (Object.keys(next).length === 0) void save.run();
   };
-  const edited = () => {
+  const change = (set: (value: string) => void) => (value: string) => {
+    set(value);
     setMissing({});
     save.clearError();
   };
-  const describedBy = (id: string, problem: string | undefined, hint = true) => [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
 
   return (
     <form className="subform profile-form" onSubmit={submit} aria-labelledby="profile-form-title" noValidate>
       <h3 id="profile-form-title">Add a connection profile</h3>
       <div className="profile-form-grid">
-        <label className="field">
-          <span className="field-label">Name</span>
-          <input
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              edited();
-            }}
-            placeholder="prod"
-            maxLength={64}
-            spellCheck={false}
-            aria-invalid={problems.name ? true : undefined}
-            aria-describedby={describedBy('profile-name', problems.name)}
-          />
-          {problems.name && (
-            <span id="profile-name-problem" className="field-problem">
-              {problems.name}
-            </span>
-          )}
-          <span id="profile-name-hint" className="field-hint">
-            {replaces ? `A profile named ${trimmedName} exists: saving replaces it.` : 'Letters, digits, dot, dash or underscore; the CLI uses it as --profile NAME.'}
-          </span>
-        </label>
-        <label className="field">
-          <span className="field-label">Base URL</span>
-          <input
-            type="url"
-            value={baseUrl}
-            onChange={(e) => {
-              setBaseUrl(e.target.value);
-              edited();
-            }}
-            placeholder="https://service.example.com"
-            spellCheck={false}
-            aria-invalid={problems.base_url ? true : undefined}
-            aria-describedby={describedBy('profile-url', problems.base_url)}
-          />
-          {problems.base_url && (
-            <span id="profile-url-problem" className="field-problem">
-              {problems.base_url}
-            </span>
-          )}
-          <span id="profile-url-hint" className="field-hint">
-            Paths such as <code>/api/qrcodes/bulk</code> are added to it.
-          </span>
-        </label>
-        <label className="field">
-          <span className="field-label">API key</span>
-          <input
-            value={keyText}
-            onChange={(e) => {
-              setKeyText(e.target.value);
-              edited();
-            }}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={problems.key ? true : undefined}
-            aria-describedby={describedBy('profile-key', problems.key)}
-          />
-          {problems.key && (
-            <span id="profile-key-problem" className="field-problem">
-              {problems.key}
-            </span>
-          )}
-          <span id="profile-key-hint" className="field-hint">
-            Or paste <code>key:secret</code> here and leave the secret empty.
-          </span>
-        </label>
-        <label className="field">
-          <span className="field-label">API secret</span>
-          <input
-            type="password"
-            value={secret}
-            onChange={(e) => {
-              setSecret(e.target.value);
-              edited();
-            }}
-            autoComplete="new-password"
-            spellCheck={false}
-            aria-invalid={problems.secret ? true : undefined}
-            aria-describedby={describedBy('profile-secret', problems.secret, false)}
-          />
-          {problems.secret && (
-            <span id="profile-secret-problem" className="field-problem">
-              {problems.secret}
-            </span>
-          )}
-        </label>
-        <label className="field">
-          <span className="field-label">organization_uuid (optional)</span>
-          <input
-            value={organization}
-            onChange={(e) => {
-              setOrganization(e.target.value);
-              edited();
-            }}
-            spellCheck={false}
-            aria-invalid={problems.organization ? true : undefined}
-            aria-describedby={describedBy('profile-org', problems.organization)}
-          />
-          {problems.organization && (
-            <span id="profile-org-problem" className="field-problem">
-              {problems.organization}
-            </span>
-          )}
-          <span id="profile-org-hint" className="field-hint">
-            The organization on that service to import into. Without it, the Imports page asks each time.
-          </span>
-        </label>
+        <TextField
+          id="profile-name"
+          label="Name"
+          value={name}
+          onChange={change(setName)}
+          problem={problems.name}
+          placeholder="prod"
+          maxLength={64}
+          hint={
+            replaces ? (
+              `A profile named ${trimmedName} exists: saving replaces it.`
+            ) : (
+              <>
+                Letters, digits, dot, dash or underscore; the CLI uses it as <code className="nowrap">--profile NAME</code>.
+              </>
+            )
+          }
+        />
+        <TextField
+          id="profile-url"
+          wide
+          label="Base URL"
+          type="url"
+          value={baseUrl}
+          onChange={change(setBaseUrl)}
+          problem={problems.base_url}
+          placeholder="https://service.example.com"
+          hint={
+            <>
+              Paths such as <code>/api/qrcodes/bulk</code> are added to it.
+            </>
+          }
+        />
+        <TextField
+          id="profile-key"
+          label="API key"
+          value={keyText}
+          onChange={change(setKeyText)}
+          problem={problems.key}
+          autoComplete="off"
+          hint={
+            <>
+              Or paste <code>key:secret</code> here and leave the secret empty.
+            </>
+          }
+        />
+        <TextField id="profile-secret" label="API secret" type="password" value={secret} onChange={change(setSecret)} problem={problems.secret} autoComplete="new-password" />
+        <TextField
+          id="profile-org"
+          label="organization_uuid (optional)"
+          value={organization}
+          onChange={change(setOrganization)}
+          problem={problems.organization}
+          hint="The organization on that service to import into. Without it, the Imports page asks each time."
+        />
       </div>
       <div className="notice notice-warning" role="note" aria-label="Where the secret is kept">
         <div className="notice-body">

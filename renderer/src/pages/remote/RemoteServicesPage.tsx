@@ -56,14 +56,12 @@ export function RemoteServicesPage() {
           </EmptyState>
         )}
         {items.length > 0 && (
-          <div className="table-scroll">
+          <div className="table-scroll profiles-table">
             <table className="table" aria-label="Connection profiles">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">Base URL</th>
-                  <th scope="col">API key</th>
-                  <th scope="col">organization_uuid</th>
+                  <th scope="col">Service</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -72,16 +70,25 @@ export function RemoteServicesPage() {
               <tbody>
                 {items.map((p) => (
                   <tr key={p.name}>
-                    <td>
+                    <td className="nowrap">
                       <strong>{p.name}</strong>
                     </td>
-                    <td className="profile-url">{p.base_url}</td>
                     <td>
-                      <code>{p.api_key}</code> <span className="muted">(secret kept on the server)</span>
+                      <span className="profile-url">{p.base_url}</span>
+                      <span className="profile-meta">
+                        API key <code className="break">{p.api_key}</code>
+                        {' · '}
+                        {p.organization_uuid ? (
+                          <>
+                            organization_uuid <code className="break">{p.organization_uuid}</code>
+                          </>
+                        ) : (
+                          'organization asked when importing'
+                        )}
+                      </span>
                     </td>
-                    <td>{p.organization_uuid ? <code className="break">{p.organization_uuid}</code> : <span className="muted">asked when importing</span>}</td>
                     <td className="cell-actions">
-                      <span className="row-actions">
+                      <span className="row-actions profile-actions">
                         <Link to={remoteTasksPage(p.name)} className="button button-small" aria-label={`Tasks on ${p.name}`}>
                           Tasks
                         </Link>
@@ -98,6 +105,7 @@ export function RemoteServicesPage() {
             </table>
           </div>
         )}
+        {items.length > 0 && <p className="field-hint">The secrets stay with this QR Sandbox server and are never shown here.</p>}
         <CurlDisclosure request={profilesRequest} label="Show curl for the list" />
         {isAdmin ? (
           <ProfileForm

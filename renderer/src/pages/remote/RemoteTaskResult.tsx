@@ -115,10 +115,12 @@ export function RemoteTaskResult({
     <section className="panel" aria-labelledby="remote-result-title">
       <div className="panel-header">
         {title ? <h2 id="remote-result-title">{heading}</h2> : <h2 id="remote-result-title">Progress and results</h2>}
-        <div className="panel-actions import-result-actions">
-          <StatusBadge status={task.status} />
-          {title && <Link to={remoteTaskPage(profile, task.uuid)}>Remote task page</Link>}
-        </div>
+        {title && (
+          <div className="panel-actions import-result-actions">
+            <StatusBadge status={task.status} />
+            <Link to={remoteTaskPage(profile, task.uuid)}>Remote task page</Link>
+          </div>
+        )}
       </div>
       <ProgressBar value={task.progress} label="Import progress" />
       <PollStatus watch={watch} where={where} />

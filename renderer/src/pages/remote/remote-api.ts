@@ -3,10 +3,9 @@
  * (`/api/remote/{profile}/…`): the page never holds the profile's secret.
  */
 import type { ProfileBody, PublicProfile } from '../../../../server/remote/schemas.ts';
-import { ApiFailure } from '../../api/client.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import { DEFAULT_IMPORT_HANDLER, IMPORT_KINDS, type ImportKindName, type ProcessingMode } from '../imports/import-api.ts';
+import { DEFAULT_IMPORT_HANDLER, handlerField, IMPORT_KINDS, type ImportKindName, type ProcessingMode } from '../imports/import-kinds.ts';
 import { errorReportPath } from '../tasks/task-format.ts';
 
 export type { ProfileBody, PublicProfile };
@@ -63,9 +62,7 @@ export function remoteImportRequest(
 ): ApiRequest {
   const path = remotePath(profile, IMPORT_KINDS[kind].path);
   if (kind === 'qrcodes' && /\.json$/i.test(fileName)) return { method: 'POST', path, query: { processing_mode: mode }, jsonFileName: fileName };
-  const fields: Record<string, string> = { organization_uuid: organizationUuid, processing_mode: mode };
-  if (kind === 'appointments' && handler !== DEFAULT_IMPORT_HANDLER) fields.org_identifier = handler;
-  return { method: 'POST', path, form: { fields, fileField: 'file', fileName } };
+  return { method: 'POST', path, form: { fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler) }, fileField: 'file', fileName } };
 }
 
 /** What the remote service answered to an import: a background task, or (sync) the result itself. */
@@ -108,16 +105,26 @@ export function splitCredential(keyText: string, secretText: string): { api_key:
   return { api_key: key, api_secret: secret };
 }
 
+/** What an ApiFailure (api/client.ts) tells about the answer; read by shape so this file stays free of browser code. */
+interface AnswerFailure {
+  status: number;
+  headers: Headers | null;
+}
+
+function isAnswerFailure(error: unknown): error is AnswerFailure {
+  return error instanceof Error && typeof (error as Partial<AnswerFailure>).status === 'number' && 'headers' in error;
+}
+
 /** On a 502 from the proxy: the status the remote service answered (401, 403, a redirect); null when it did not answer. */
 export function remoteStatus(error: unknown): number | null {
-  if (!(error instanceof ApiFailure) || error.status !== 502) return null;
+  if (!isAnswerFailure(error) || error.status !== 502) return null;
   const value = Number(error.headers?.get('x-remote-status'));
   return Number.isInteger(value) && value > 0 ? value : null;
 }
 
 /** A failed poll that polling again will not mend: a refused credential, a missing task or profile, a bad request. */
 export function isFinalFailure(error: unknown): boolean {
-  if (!(error instanceof ApiFailure)) return true;
+  if (!isAnswerFailure(error)) return true;
   if ([400, 401, 403, 404].includes(error.status)) return true;
   const remote = remoteStatus(error);
   return remote !== null && (remote === 401 || remote === 403 || (remote >= 300 && remote < 400));
