@@ -217,7 +217,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('alert').filter({ hasText: 'There is no connection profile named "nobody"' }).waitFor();
   });
 
-  test('a remote that stops while a task runs: backs off, says so, and picks the task up again when it is back', async () => {
+  test('a remote that stops while a task runs: backs off 5/10/20/30 s, gives up after 8 failures and says so; Try again picks the task up when it is back', async () => {
     const dataDir = tempDataDir();
     let flaky = await startTestServer({ dataDir });
     const port = Number(new URL(flaky.url).port);
@@ -229,13 +229,26 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     });
     await local.request('/api/profiles/flaky', jsonBody({ base_url: flaky.url, api_key: key, api_secret: secret }, 'PUT'));
     try {
-      const page = await session.signedInPage('/remote/flaky/tasks/long-task');
+      const page = await session.newPage();
+      // The page's timers run on a clock the test moves, so the waits of minutes take none.
+      await page.clock.install();
+      const c = local.credentials;
+      assert.ok(c);
+      await page.goto(`${local.url}/remote/flaky/tasks/long-task#key=${c.api_key}:${c.api_secret}`);
       await page.getByText(/Last checked at .*; checked every 2 to 5 s until it ends\./).waitFor();
       await page.locator('[role=progressbar][aria-label="Import progress"][aria-valuenow="40"]').waitFor();
 
       await flaky.stop();
-      await page.getByText('Check 1 of 8 failed; trying again in 5 s.').waitFor();
-      await page.getByRole('alert').filter({ hasText: 'connection refused' }).waitFor();
+      await page.clock.runFor(2_000);
+      const waits = ['5 s', '10 s', '20 s', '30 s', '30 s', '30 s', '30 s'];
+      for (const [i, wait] of waits.entries()) {
+        await page.getByText(`Check ${i + 1} of 8 failed; trying again in ${wait}.`).waitFor();
+        await page.getByRole('alert').filter({ hasText: 'connection refused' }).waitFor();
+        await page.clock.runFor(30_000);
+      }
+      const gaveUp = page.getByRole('alert').filter({ hasText: 'Stopped checking the task after 8 failed attempts in a row.' });
+      await gaveUp.waitFor();
+      assert.match(await gaveUp.innerText(), /nothing is listening there \(connection refused\)[\s\S]*The task itself goes on at flaky/);
 
       flaky = await startTestServer({ dataDir, port });
       await flaky.ctx.db.kysely
@@ -243,7 +256,8 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
         .set({ status: 'COMPLETED', progress: 100, results: JSON.stringify({ inserted: 9, excluded: 0, excluded_data: [] }), updated_on: new Date().toISOString() })
         .where('uuid', '=', 'long-task')
         .execute();
-      await page.getByText('No row was excluded: every row was imported on flaky.').waitFor({ timeout: 30_000 });
+      await gaveUp.getByRole('button', { name: 'Try again' }).click();
+      await page.getByText('No row was excluded: every row was imported on flaky.').waitFor();
       assert.equal(await page.getByRole('alert').count(), 0, 'the failure notice is gone once the remote answers');
       assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /9\s+inserted/i);
     } finally {
