@@ -9,6 +9,9 @@ import { InboxPage } from './pages/inspector/InboxPage.tsx';
 import { InspectorPage } from './pages/inspector/InspectorPage.tsx';
 import { MessagePage } from './pages/inspector/MessagePage.tsx';
 import { QrCodesPage } from './pages/qrcodes/QrCodesPage.tsx';
+import { RemoteServicesPage } from './pages/remote/RemoteServicesPage.tsx';
+import { RemoteTaskPage } from './pages/remote/RemoteTaskPage.tsx';
+import { RemoteTasksPage } from './pages/remote/RemoteTasksPage.tsx';
 import { SettingsPage } from './pages/settings/SettingsPage.tsx';
 import { TaskListPage } from './pages/tasks/TaskListPage.tsx';
 import { TaskPage } from './pages/tasks/TaskPage.tsx';
@@ -38,6 +41,7 @@ export const NAV: NavEntry[] = [
   { section: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { section: 'inspector', label: 'Inspector', path: '/inspector' },
   { section: 'decrypt', label: 'Decrypt', path: '/decrypt' },
+  { section: 'remote', label: 'Remote services', path: '/remote' },
   { section: 'settings', label: 'Settings', path: '/settings' },
 ];
 
@@ -60,4 +64,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/inspector/:uuid/messages/:message', section: 'inspector', render: (p) => <MessagePage key={p.message} inboxUuid={p.uuid ?? ''} messageUuid={p.message ?? ''} /> },
   { path: '/decrypt', section: 'decrypt', render: () => <DecryptPage /> },
   { path: '/settings', section: 'settings', render: () => <SettingsPage /> },
+  { path: '/remote', section: 'remote', render: () => <RemoteServicesPage /> },
+  { path: '/remote/:profile', section: 'remote', render: (p) => <RemoteTasksPage key={p.profile} profile={p.profile ?? ''} /> },
+  { path: '/remote/:profile/tasks/:uuid', section: 'remote', render: (p) => <RemoteTaskPage key={`${p.profile}/${p.uuid}`} profile={p.profile ?? ''} uuid={p.uuid ?? ''} /> },
 ];

@@ -1,18 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type Profile, profileSchema } from './schemas.ts';
+
+export { type Profile, profileSchema };
 
 export const PROFILES_FILE = 'profiles.json';
-
-/** A connection to a deployment of the service (or another QR Sandbox): base URL and credential. */
-export const profileSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'use letters, digits, dot, dash or underscore'),
-  base_url: z.url({ protocol: /^https?$/ }),
-  api_key: z.string().min(1),
-  api_secret: z.string().min(1),
-  organization_uuid: z.string().optional(),
-});
-export type Profile = z.infer<typeof profileSchema>;
 
 const fileSchema = z.object({ profiles: z.array(profileSchema) });
 

@@ -2,22 +2,27 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
-import { ApiError, notFound } from '../http/errors.ts';
-import { profileSchema, readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
-import { ServiceClient, ServiceError } from './service-client.ts';
+import { ApiError } from '../http/errors.ts';
+import { readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
+import { profileBodySchema, profileSchema, publicProfileSchema } from './schemas.ts';
+import { REQUEST_TIMEOUT_MS, ServiceClient, ServiceError } from './service-client.ts';
 
-const PROXY_TIMEOUT_MS = 10 * 60_000;
+/** Uploads (a big sync import) may take minutes; a read that has no answer in 30 s is reported as a timeout. */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 /** Request headers worth passing on; never the sandbox credential, cookies or Host. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept'];
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-disposition', 'retry-after'];
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-disposition', 'retry-after', 'x-background-task-uuid'];
+/** On a 502, the status the remote answered (401, 403, 3xx); absent when it did not answer at all. */
+const REMOTE_STATUS_HEADER = 'X-Remote-Status';
 
-const publicProfileSchema = profileSchema.omit({ api_secret: true });
 const publicProfile = ({ api_secret: _secret, ...rest }: Profile) => rest;
 const nameParams = z.object({ name: profileSchema.shape.name });
 
 export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
   const dataDir = ctx.config.dataDir;
   const findProfile = (name: string) => readProfiles(dataDir).find((p) => p.name === name);
+  const missingProfile = (name: string) =>
+    new ApiError('NOT_FOUND', `There is no connection profile named "${name}" on this QR Sandbox. Add it in the GUI under Remote services, or with: qr-sandbox profile add.`);
 
   api.route(
     {
@@ -38,7 +43,7 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       role: 'admin',
       summary: 'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600.',
       params: nameParams,
-      body: profileSchema.omit({ name: true }),
+      body: profileBodySchema,
       response: publicProfileSchema,
     },
     async ({ params, body }) => {
@@ -60,7 +65,7 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       status: 204,
     },
     async ({ params }) => {
-      if (!removeProfile(dataDir, params.name)) throw notFound(`Profile ${params.name}`);
+      if (!removeProfile(dataDir, params.name)) throw missingProfile(params.name);
     },
   );
 
@@ -75,7 +80,8 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         summary: "Forward this request to the profile's service with the profile's credential (path may contain slashes).",
         description:
           'Lets the browser GUI reach a real deployment without CORS and without the secret reaching the page. ' +
-          "The remote's answer comes back as it is, except that its 401/403 and network failures become 502 with a plain message.",
+          "The remote's answer comes back as it is, except that its 401/403, redirects and network failures become 502 with a plain message " +
+          '(and X-Remote-Status: the status the remote answered, when it answered).',
         params: z.object({ name: z.string(), path: z.union([z.string(), z.array(z.string())]) }),
         bodyKind: 'custom',
         requestBody: { description: 'Passed on unchanged (JSON or multipart).', content: { '*/*': {} } },
@@ -83,7 +89,7 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       },
       async ({ params, req, res }) => {
         const profile = findProfile(params.name);
-        if (!profile) throw notFound(`Profile ${params.name}`);
+        if (!profile) throw missingProfile(params.name);
         const rest = Array.isArray(params.path) ? params.path.join('/') : params.path;
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
         if (new URLSearchParams(query).has('dry_run')) {
@@ -94,13 +100,16 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
             [{ path: 'dry_run', message: 'not forwarded to a remote service' }],
           );
         }
-        const client = new ServiceClient({ baseUrl: profile.base_url, apiKey: profile.api_key, apiSecret: profile.api_secret }, PROXY_TIMEOUT_MS);
+        const hasBody = method !== 'get' && method !== 'delete';
+        const client = new ServiceClient(
+          { baseUrl: profile.base_url, apiKey: profile.api_key, apiSecret: profile.api_secret },
+          hasBody ? UPLOAD_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
+        );
         const headers = new Headers();
         for (const name of FORWARDED_REQUEST_HEADERS) {
           const value = req.headers[name];
           if (typeof value === 'string') headers.set(name, value);
         }
-        const hasBody = method !== 'get' && method !== 'delete';
         let answer: Response;
         try {
           answer = await client.request(`/${rest}${query}`, {
@@ -111,7 +120,7 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         } catch (error) {
           if (!(error instanceof ServiceError)) throw error;
           if (error.status === null || error.status === 401 || error.status === 403 || (error.status >= 300 && error.status < 400)) {
-            throw new ApiError('BAD_GATEWAY', error.message);
+            throw new ApiError('BAD_GATEWAY', error.message, undefined, error.status === null ? {} : { [REMOTE_STATUS_HEADER]: String(error.status) });
           }
           res.status(error.status).type(error.contentType || 'text/plain').send(error.body);
           return;

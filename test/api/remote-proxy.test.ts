@@ -53,6 +53,7 @@ describe('remote service through the local server (profiles and proxy)', () => {
     await local.request('/api/profiles/wrong', jsonBody({ base_url: remote.url, api_key: remoteKey, api_secret: 'not-it' }, 'PUT'));
     const refused = await local.request(`/api/remote/wrong/api/background-tasks?organization_uuid=${remote.organizationUuid}`);
     assert.equal(refused.status, 502);
+    assert.equal(refused.headers.get('x-remote-status'), '401', 'says what the remote answered');
     assert.match(((await refused.json()) as { error: { message: string } }).error.message, /rejected the API key or secret \(401\)/);
 
     const gone = await startTestServer();
@@ -60,9 +61,26 @@ describe('remote service through the local server (profiles and proxy)', () => {
     await local.request('/api/profiles/gone', jsonBody({ base_url: gone.url, api_key: 'k', api_secret: 's' }, 'PUT'));
     const down = await local.request('/api/remote/gone/api/health');
     assert.equal(down.status, 502);
+    assert.equal(down.headers.get('x-remote-status'), null, 'no remote status when nothing answered');
     assert.match(((await down.json()) as { error: { message: string } }).error.message, /Could not reach .*nothing is listening/);
 
-    assert.equal((await local.request('/api/remote/nobody/api/health')).status, 404);
+    const missing = await local.request('/api/remote/nobody/api/health');
+    assert.equal(missing.status, 404);
+    assert.match(((await missing.json()) as { error: { message: string } }).error.message, /no connection profile named "nobody"/);
+  });
+
+  it("passes on the remote's task uuid of a sync import, so the GUI can show that task", async () => {
+    const form = new FormData();
+    form.set('file', new Blob(['location,name\r\n"1 Mitchell St, Darwin NT 0800",Depot\r\n'], { type: 'text/csv' }), 'one.csv');
+    form.set('organization_uuid', remote.organizationUuid);
+    form.set('processing_mode', 'sync');
+    const res = await local.request('/api/remote/staging/api/qrcodes/bulk', { method: 'POST', body: form });
+    assert.equal(res.status, 200);
+    const uuid = res.headers.get('x-background-task-uuid');
+    assert.ok(uuid, 'the task uuid header came through');
+    const task = await fetch(`${remote.url}/api/background-tasks/uuid/${uuid}`, { headers: { authorization: remote.auth } });
+    assert.equal(task.status, 200, 'the task is on the remote');
+    assert.equal((await local.request(`/api/background-tasks/uuid/${uuid}`)).status, 404, 'and not here');
   });
 
   it('never forwards a dry run, which the real service would take as a real import', async () => {

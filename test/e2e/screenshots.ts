@@ -14,6 +14,7 @@ import { startReceiver, waitFor } from '../webhooks/support.ts';
 import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
 import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
 import { importShots } from './support/import-shots.ts';
+import { startRemoteShots } from './support/remote-shots.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
 const outDir = path.resolve('test-results/screenshots');
@@ -88,6 +89,7 @@ const duplicate = messages.find((m) => m.duplicate_of !== null);
 const invalidMessage = messages.find((m) => m.signature_status === 'invalid' && m.duplicate_of === null);
 if (!validMessage || !brokenMessage || !duplicate || !invalidMessage) throw new Error(`inbox seed incomplete: ${messages.length} messages`);
 const emptyInbox = await createInbox(server, { name: 'Staging (empty)' });
+const remoteShots = await startRemoteShots();
 const browser = await launchBrowser();
 const pages = ['/tasks', `/tasks/${big.uuid}`, '/settings', '/imports', '/qrcodes', '/appointments', '/appointments/services', '/appointments/import-handlers', '/webhooks', `/webhooks/${okHook}`, `/webhooks/${badHook}`, '/inspector', '/decrypt', '/nowhere'];
 const inspectorPages: [string, string][] = [
@@ -220,6 +222,7 @@ try {
       await gui.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
       await importShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await appointmentShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
+      await remoteShots.shots(gui.page, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
       await gui.page.getByText('No tasks match these filters').waitFor();
       await shot('state-tasks-no-match');
@@ -251,6 +254,7 @@ try {
 } finally {
   await browser.close();
   await server.stop();
+  await remoteShots.close();
   await okReceiver.close();
   await badReceiver.close();
 }

@@ -12,8 +12,18 @@ export class ApiFailure extends Error {
   readonly details: FieldProblem[];
   readonly request: ApiRequest;
   readonly retryAfterSeconds: number | null;
+  /** The answer's headers (e.g. X-Remote-Status of the remote proxy); null when there was no answer. */
+  readonly headers: Headers | null;
 
-  constructor(init: { message: string; status: number; code: ErrorCode | null; details?: FieldProblem[]; request: ApiRequest; retryAfterSeconds?: number | null }) {
+  constructor(init: {
+    message: string;
+    status: number;
+    code: ErrorCode | null;
+    details?: FieldProblem[];
+    request: ApiRequest;
+    retryAfterSeconds?: number | null;
+    headers?: Headers | null;
+  }) {
     super(init.message);
     this.name = 'ApiFailure';
     this.status = init.status;
@@ -21,6 +31,7 @@ export class ApiFailure extends Error {
     this.details = init.details ?? [];
     this.request = init.request;
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.headers = init.headers ?? null;
   }
 }
 
@@ -62,7 +73,7 @@ export async function failureFrom(response: Response, request: ApiRequest): Prom
     // Not the error contract: described by its status below.
   }
   if (isErrorBody(body)) {
-    return new ApiFailure({ message: body.error.message, status: response.status, code: body.error.code, details: body.error.details ?? [], request, retryAfterSeconds });
+    return new ApiFailure({ message: body.error.message, status: response.status, code: body.error.code, details: body.error.details ?? [], request, retryAfterSeconds, headers: response.headers });
   }
   return new ApiFailure({
     message: `The server answered ${response.status} ${response.statusText || ''} without an explanation.`.replace('  ', ' '),
@@ -70,6 +81,7 @@ export async function failureFrom(response: Response, request: ApiRequest): Prom
     code: null,
     request,
     retryAfterSeconds,
+    headers: response.headers,
   });
 }
 

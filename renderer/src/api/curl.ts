@@ -21,6 +21,9 @@ export function toCurl(request: ApiRequest, options: { origin: string; credentia
   if (request.form) {
     for (const [name, value] of Object.entries(request.form.fields)) parts.push(`-F ${shellQuote(`${name}=${value}`)}`);
     parts.push(`-F ${shellQuote(`${request.form.fileField}=@${request.form.fileName}`)}`);
+  } else if (request.jsonFileName) {
+    parts.push(`-H ${shellQuote('Content-Type: application/json')}`);
+    parts.push(`--data-binary ${shellQuote(`@${request.jsonFileName}`)}`);
   } else if (request.body !== undefined) {
     parts.push(`-H ${shellQuote('Content-Type: application/json')}`);
     parts.push(`--data ${shellQuote(JSON.stringify(request.body))}`);

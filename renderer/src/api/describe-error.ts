@@ -19,6 +19,7 @@ const titles: Record<string, string> = {
   CONFLICT: 'Cannot do that now',
   TOO_MANY_REQUESTS: 'Too many attempts',
   INTERNAL: 'Something went wrong in the server',
+  BAD_GATEWAY: 'Problem with the remote service',
 };
 
 /** "body.name" → "name", "query.per_page" → "per page". */

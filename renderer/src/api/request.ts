@@ -11,6 +11,8 @@ export interface ApiRequest {
   body?: unknown;
   /** A multipart/form-data body instead of JSON: text fields and one file (sent with `upload()`). */
   form?: MultipartForm;
+  /** A JSON body sent as the bytes of this file (curl shows `--data-binary @name`). */
+  jsonFileName?: string;
 }
 
 export interface MultipartForm {

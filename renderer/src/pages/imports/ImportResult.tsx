@@ -49,15 +49,18 @@ export function ExcludedRowsActions({
   onFixedFile,
   fixing,
   fixRequest,
+  reportRequest = errorReportRequest,
 }: {
   task: BackgroundTask;
   onFixedFile?: (file: UploadFile) => void;
   fixing?: boolean;
   /** How the fixed file is sent, for its curl command. */
   fixRequest?: ApiRequest;
+  /** Where the report downloads from; a remote task's comes through the proxy. */
+  reportRequest?: (task: BackgroundTask, format: 'csv' | 'xlsx') => ApiRequest;
 }) {
   const [format, setFormat] = useState<'csv' | 'xlsx'>(() => (/\.xlsx$/i.test(String(task.metadata?.filename ?? '')) ? 'xlsx' : 'csv'));
-  const report = useApiAction(() => saveAttachment(errorReportRequest(task, format), `errors-${task.uuid}.${format}`));
+  const report = useApiAction(() => saveAttachment(reportRequest(task, format), `errors-${task.uuid}.${format}`));
   const [saved, setSaved] = useState<string | null>(null);
   return (
     <div className="excluded-actions">
@@ -82,7 +85,7 @@ export function ExcludedRowsActions({
         The error report has every excluded row with its columns, <code>row_number</code> and <code>error</code>. Fix the rows in it, save it, and import it as it is with
         “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code> columns, and rows already imported are matched, not duplicated.
       </p>
-      <CurlDisclosure request={errorReportRequest(task, format)} download label="Show curl for the error report" />
+      <CurlDisclosure request={reportRequest(task, format)} download label="Show curl for the error report" />
       {onFixedFile && fixRequest && <CurlDisclosure request={fixRequest} label="Show curl for importing the fixed file" />}
     </div>
   );

@@ -8,6 +8,10 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { ImportHandlerSelect } from '../appointments/ImportHandlerSelect.tsx';
+import { type Destination, DestinationField, THIS_SANDBOX } from '../remote/DestinationField.tsx';
+import { remoteImportRequest, type RemoteImportAnswer } from '../remote/remote-api.ts';
+import { RemoteImportResult } from '../remote/RemoteImportResult.tsx';
+import { sendRemoteImport } from '../remote/remote-send.ts';
 import { FileDropZone } from './FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
@@ -57,6 +61,12 @@ export function ImportsPage() {
   const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
   const [taskUuid, setTaskUuid] = useState<string | null>(null);
   const [checked, setChecked] = useState<{ kind: ImportKindName; fileName: string; answer: CheckAnswer } | null>(null);
+  const [destination, setDestination] = useState<Destination>(THIS_SANDBOX);
+  const remote = destination.profile;
+  const [remoteAnswer, setRemoteAnswer] = useState<{ profile: string; baseUrl: string; answer: RemoteImportAnswer } | null>(null);
+  /** The import call for the chosen destination (its curl is shown; a profile's goes through the local proxy). */
+  const uploadRequest = (k: ImportKindName, m: ProcessingMode, name: string, h: string) =>
+    remote ? remoteImportRequest(remote.name, k, destination.organizationUuid, m, name, h) : importRequest(k, org, m, name, h);
   const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string) => {
     setPreview(null);
     const answer = await previewFile(k, org, f, h);
@@ -78,8 +88,14 @@ export function ImportsPage() {
   const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string) => {
     setTaskUuid(null);
     setChecked(null);
+    setRemoteAnswer(null);
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
+      if (remote) {
+        const answer = await sendRemoteImport(remote.name, k, destination.organizationUuid, m, f, setUploaded, h);
+        setRemoteAnswer({ profile: remote.name, baseUrl: remote.base_url, answer });
+        return answer.uuid;
+      }
       const uuid = await sendImport(k, org, m, f, setUploaded, h);
       setTaskUuid(uuid);
       return uuid;
@@ -93,6 +109,7 @@ export function ImportsPage() {
     setFile(next);
     setTaskUuid(null);
     setChecked(null);
+    setRemoteAnswer(null);
     sending.clearError();
     checking.clearError();
     void previewing.run(kind, next, handlerFor(kind));
@@ -112,14 +129,22 @@ export function ImportsPage() {
     void sending.run(kind, mode, fixed, handlerFor(kind));
   };
   useEffect(() => {
-    if (taskUuid || checked) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [taskUuid, checked]);
+    if (taskUuid || checked || remoteAnswer) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [taskUuid, checked, remoteAnswer]);
 
   const missing = preview?.columns.missing_required ?? [];
   const previewFailed = Boolean(previewing.error);
+  const noRemoteOrg = remote !== null && destination.organizationUuid === '';
   const busy = sending.running || checking.running;
-  const blocked = !file || busy || previewing.running || previewFailed || missing.length > 0 || !canImport;
-  const sendLabel = sending.running ? 'Sending…' : mode === 'sync' ? 'Import now (sync)' : 'Start the import';
+  const checkBlocked = !file || busy || previewing.running || previewFailed || missing.length > 0 || !canImport;
+  const blocked = checkBlocked || noRemoteOrg;
+  const sendLabel = sending.running
+    ? 'Sending…'
+    : remote
+      ? `Send to ${remote.name}${mode === 'sync' ? ' (sync)' : ''}`
+      : mode === 'sync'
+        ? 'Import now (sync)'
+        : 'Start the import';
 
   return (
     <>
@@ -162,6 +187,7 @@ export function ImportsPage() {
       {file && (
         <section className="panel" aria-labelledby="import-send-title">
           <h2 id="import-send-title">3. Send</h2>
+          <DestinationField value={destination} onChange={setDestination} sandboxOrganization={session.organization_name} />
           <fieldset className="fieldset">
             <legend className="field-label">Processing</legend>
             <div className="radio-stack">
@@ -189,15 +215,16 @@ export function ImportsPage() {
           )}
           {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
           {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
+          {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
           <div className="form-actions">
-            <button type="button" className="button" disabled={blocked} onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}>
-              {checking.running ? 'Checking…' : 'Check only'}
+            <button type="button" className="button" disabled={checkBlocked} onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}>
+              {checking.running ? 'Checking…' : remote ? 'Check only (on this sandbox)' : 'Check only'}
             </button>
             <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}>
               {sendLabel}
             </button>
           </div>
-          <p className="field-hint">“Check only” runs the whole import on the server without writing anything: every row is checked and you see what the import would give.</p>
+          <p className="field-hint">“Check only” runs the whole import on this sandbox without writing anything: every row is checked and you see what the import would give here.</p>
           {uploaded && uploaded.total > 0 && (
             <div role="status" aria-label="Upload">
               <ProgressBar value={(uploaded.loaded / uploaded.total) * 100} label="Upload progress" />
@@ -208,13 +235,30 @@ export function ImportsPage() {
           <ErrorNotice error={checking.error} onDismiss={checking.clearError} />
           <ErrorNotice error={sending.error} onDismiss={sending.clearError} />
           <CurlDisclosure request={checkRequest(kind, org, mode, file.name, handlerFor(kind))} label="Show curl for the check" />
-          <CurlDisclosure request={importRequest(kind, org, mode, file.name, handlerFor(kind))} label="Show curl for the import" />
+          <CurlDisclosure request={uploadRequest(kind, mode, file.name, handlerFor(kind))} label={remote ? `Show curl for the import (through this server to ${remote.name})` : 'Show curl for the import'} />
         </section>
       )}
 
       <div ref={resultRef}>
         {checked && <CheckResult kind={checked.kind} fileName={checked.fileName} answer={checked.answer} />}
-        {taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv', handlerFor(kind))} />}
+        {remoteAnswer && (
+          <RemoteImportResult
+            profile={remoteAnswer.profile}
+            baseUrl={remoteAnswer.baseUrl}
+            answer={remoteAnswer.answer}
+            jsonSource={/\.json$/i.test(file?.name ?? '')}
+            {...(remote?.name === remoteAnswer.profile
+              ? { onFixedFile: importFixed, fixing: sending.running, fixRequest: uploadRequest(kind, mode, 'fixed-error-report.csv', handlerFor(kind)) }
+              : {})}
+          />
+        )}
+        {taskUuid && !remoteAnswer && (
+          <ImportResult
+            key={taskUuid}
+            uuid={taskUuid}
+            {...(remote ? {} : { onFixedFile: importFixed, fixing: sending.running, fixRequest: importRequest(kind, org, mode, 'fixed-error-report.csv', handlerFor(kind)) })}
+          />
+        )}
       </div>
     </>
   );

@@ -5,42 +5,13 @@ import type { BackgroundTask } from '../../api/types.ts';
 import { upload, type UploadFile, type UploadProgress } from '../../api/upload.ts';
 import { desktopBridge } from '../../desktop/bridge.ts';
 import { errorReportPath } from '../tasks/task-format.ts';
+import { DEFAULT_IMPORT_HANDLER, handlerField, IMPORT_KINDS, type ImportKindName, type ProcessingMode } from './import-kinds.ts';
 
 export type { ImportPreview };
-export type ImportKindName = 'qrcodes' | 'appointments';
-export type ProcessingMode = 'background' | 'sync';
-
-export interface ImportKindInfo {
-  label: string;
-  /** Where files of this kind are imported (multipart). */
-  path: string;
-  template: string;
-  templateName: string;
-}
-
-export const IMPORT_KINDS: Record<ImportKindName, ImportKindInfo> = {
-  qrcodes: { label: 'QR code addresses', path: '/api/qrcodes/bulk', template: '/api/qrcodes/bulk/template', templateName: 'qr-code-import-template.csv' },
-  appointments: {
-    label: 'Appointments',
-    path: '/api/appointment_schedule/bulk',
-    template: '/api/appointment_schedule/bulk/template',
-    templateName: 'appointment-import-template.csv',
-  },
-};
-
-/** The sync answer's row cap (DESIGN.md "Imports"; the server's default). */
-export const SYNC_ROW_CAP = 10_000;
+export { DEFAULT_IMPORT_HANDLER, IMPORT_KINDS, type ImportKindInfo, type ImportKindName, type ProcessingMode, SYNC_ROW_CAP } from './import-kinds.ts';
 
 /** CSV previews send only the start of a big file: the server reads just the first rows anyway. */
 const PREVIEW_SLICE_BYTES = 1 << 20;
-
-/** The built-in import handler: the template's column names (no org_identifier sent). */
-export const DEFAULT_IMPORT_HANDLER = 'default';
-
-/** The org_identifier form field: only appointment imports read one, and only a saved handler needs it. */
-function handlerField(kind: ImportKindName, handler: string): Record<string, string> {
-  return kind === 'appointments' && handler !== DEFAULT_IMPORT_HANDLER ? { org_identifier: handler } : {};
-}
 
 export function previewRequest(kind: ImportKindName, organizationUuid: string, fileName: string, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
   return { method: 'POST', path: '/api/imports/preview', form: { fields: { kind, organization_uuid: organizationUuid, ...handlerField(kind, handler) }, fileField: 'file', fileName } };

@@ -20,7 +20,7 @@ const POLL_WITHOUT_LIVE_MS = 3_000;
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-function Metadata({ task }: { task: BackgroundTask }) {
+export function Metadata({ task }: { task: BackgroundTask }) {
   const entries: [string, string][] = [
     ['Task uuid', task.uuid],
     ['Worker task id', task.task_id],

@@ -74,11 +74,14 @@ function isJsonSource(task: ResultsOf): boolean {
 }
 
 export function excludedRows(task: ResultsOf): ExcludedRow[] {
-  const results = task.results;
-  if (!results) return [];
+  return task.results ? excludedRowsOf(task.results, isJsonSource(task)) : [];
+}
+
+/** The excluded rows of a results object, e.g. a sync import's answer (the same object at the top level). */
+export function excludedRowsOf(results: Record<string, unknown>, jsonSource: boolean): ExcludedRow[] {
   const list = EXCLUDED_KEYS.map((key) => results[key]).find(Array.isArray);
   if (!list) return [];
-  const offset = isJsonSource(task) ? 1 : 2;
+  const offset = jsonSource ? 1 : 2;
   return list.map((item: unknown, position: number) => {
     const entry = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
     const index = typeof entry.index === 'number' ? entry.index : position;

@@ -1,0 +1,33 @@
+/** The two import kinds and their endpoints: plain data, shared by the Imports page and remote mode (and testable under Node). */
+
+export type ImportKindName = 'qrcodes' | 'appointments';
+export type ProcessingMode = 'background' | 'sync';
+
+export interface ImportKindInfo {
+  label: string;
+  /** Where files of this kind are imported (multipart). */
+  path: string;
+  template: string;
+  templateName: string;
+}
+
+export const IMPORT_KINDS: Record<ImportKindName, ImportKindInfo> = {
+  qrcodes: { label: 'QR code addresses', path: '/api/qrcodes/bulk', template: '/api/qrcodes/bulk/template', templateName: 'qr-code-import-template.csv' },
+  appointments: {
+    label: 'Appointments',
+    path: '/api/appointment_schedule/bulk',
+    template: '/api/appointment_schedule/bulk/template',
+    templateName: 'appointment-import-template.csv',
+  },
+};
+
+/** The sync answer's row cap (DESIGN.md "Imports"; the server's default). */
+export const SYNC_ROW_CAP = 10_000;
+
+/** The built-in import handler: the template's column names (no org_identifier sent). */
+export const DEFAULT_IMPORT_HANDLER = 'default';
+
+/** The org_identifier form field: only appointment imports read one, and only a saved handler needs it. */
+export function handlerField(kind: ImportKindName, handler: string): Record<string, string> {
+  return kind === 'appointments' && handler !== DEFAULT_IMPORT_HANDLER ? { org_identifier: handler } : {};
+}

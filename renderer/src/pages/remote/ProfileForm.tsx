@@ -1,0 +1,197 @@
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { ApiFailure, call } from '../../api/client.ts';
+import { fieldProblem } from '../../api/describe-error.ts';
+import { useApiAction } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { type ProfileBody, type PublicProfile, saveProfileRequest, splitCredential } from './remote-api.ts';
+
+const MASKED = '<api_secret of the remote service>';
+
+function nameProblem(error: unknown): string | undefined {
+  if (!(error instanceof ApiFailure)) return undefined;
+  return error.details.find((d) => d.path === 'path.name')?.message;
+}
+
+function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  problem,
+  hint,
+  type = 'text',
+  wide = false,
+  ...input
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  problem: string | undefined;
+  hint?: ReactNode;
+  /** Takes two columns where there is room (the base URL). */
+  wide?: boolean;
+  type?: 'text' | 'url' | 'password';
+  placeholder?: string;
+  maxLength?: number;
+  autoComplete?: string;
+}) {
+  const describedBy = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={wide ? 'field profile-field-wide' : 'field'}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        {...input}
+      />
+      {problem && (
+        <span id={`${id}-problem`} className="field-problem">
+          {problem}
+        </span>
+      )}
+      {hint && (
+        <span id={`${id}-hint`} className="field-hint">
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** Adds (or replaces) a connection profile. The secret goes to the server once and is never shown again. */
+export function ProfileForm({ existing, profilesFile, onSaved }: { existing: PublicProfile[]; profilesFile: string | null; onSaved(profile: PublicProfile): void }) {
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [keyText, setKeyText] = useState('');
+  const [secret, setSecret] = useState('');
+  const [organization, setOrganization] = useState('');
+  const [missing, setMissing] = useState<Partial<Record<'name' | 'base_url' | 'key' | 'secret', string>>>({});
+
+  const credential = splitCredential(keyText, secret);
+  const body = (apiSecret: string): ProfileBody => ({
+    base_url: baseUrl.trim(),
+    api_key: 'api_key' in credential ? credential.api_key : keyText.trim(),
+    api_secret: apiSecret,
+    ...(organization.trim() ? { organization_uuid: organization.trim() } : {}),
+  });
+  const trimmedName = name.trim();
+  const save = useApiAction(async () => {
+    if (!('api_secret' in credential)) return;
+    const saved = await call<PublicProfile>(saveProfileRequest(trimmedName, body(credential.api_secret)));
+    setName('');
+    setBaseUrl('');
+    setKeyText('');
+    setSecret('');
+    setOrganization('');
+    onSaved(saved);
+  });
+
+  const problems = {
+    name: missing.name ?? nameProblem(save.error),
+    base_url: missing.base_url ?? fieldProblem(save.error, 'base_url'),
+    key: missing.key ?? fieldProblem(save.error, 'api_key'),
+    secret: missing.secret ?? fieldProblem(save.error, 'api_secret'),
+    organization: fieldProblem(save.error, 'organization_uuid'),
+  };
+  const replaces = existing.some((p) => p.name === trimmedName);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next: typeof missing = {};
+    if (trimmedName === '') next.name = 'Give the profile a short name, e.g. prod or staging.';
+    if (baseUrl.trim() === '') next.base_url = 'Enter the address of the service, e.g. https://service.example.com.';
+    if ('problem' in credential) next[credential.problem] = credential.message;
+    setMissing(next);
+    if (Object.keys(next).length === 0) void save.run();
+  };
+  const change = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setMissing({});
+    save.clearError();
+  };
+
+  return (
+    <form className="subform profile-form" onSubmit={submit} aria-labelledby="profile-form-title" noValidate>
+      <h3 id="profile-form-title">Add a connection profile</h3>
+      <div className="profile-form-grid">
+        <TextField
+          id="profile-name"
+          label="Name"
+          value={name}
+          onChange={change(setName)}
+          problem={problems.name}
+          placeholder="prod"
+          maxLength={64}
+          hint={
+            replaces ? (
+              `A profile named ${trimmedName} exists: saving replaces it.`
+            ) : (
+              <>
+                Letters, digits, dot, dash or underscore; the CLI uses it as <code className="nowrap">--profile NAME</code>.
+              </>
+            )
+          }
+        />
+        <TextField
+          id="profile-url"
+          wide
+          label="Base URL"
+          type="url"
+          value={baseUrl}
+          onChange={change(setBaseUrl)}
+          problem={problems.base_url}
+          placeholder="https://service.example.com"
+          hint={
+            <>
+              Paths such as <code>/api/qrcodes/bulk</code> are added to it.
+            </>
+          }
+        />
+        <TextField
+          id="profile-key"
+          label="API key"
+          value={keyText}
+          onChange={change(setKeyText)}
+          problem={problems.key}
+          autoComplete="off"
+          hint={
+            <>
+              Or paste <code>key:secret</code> here and leave the secret empty.
+            </>
+          }
+        />
+        <TextField id="profile-secret" label="API secret" type="password" value={secret} onChange={change(setSecret)} problem={problems.secret} autoComplete="new-password" />
+        <TextField
+          id="profile-org"
+          label="organization_uuid (optional)"
+          value={organization}
+          onChange={change(setOrganization)}
+          problem={problems.organization}
+          hint="The organization on that service to import into. Without it, the Imports page asks each time."
+        />
+      </div>
+      <div className="notice notice-warning" role="note" aria-label="Where the secret is kept">
+        <div className="notice-body">
+          <strong>The secret is stored unencrypted</strong> in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}, a file
+          only the account running QR Sandbox can read (mode 0600). This page never sees it again: the server adds it to each call it passes on to the service.
+        </div>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={save.running}>
+          {save.running ? 'Saving…' : replaces ? 'Replace profile' : 'Save profile'}
+        </button>
+      </div>
+      <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={['name', 'base url', 'api key', 'api secret', 'organization uuid']} />
+      <CurlDisclosure request={saveProfileRequest(trimmedName || 'NAME', body(MASKED))} label="Show curl for saving the profile" />
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import type { ApiRequest } from '../../api/request.ts';
+import type { UploadFile } from '../../api/upload.ts';
+import type { RemoteImportAnswer } from './remote-api.ts';
+import { RemoteSyncAnswer, RemoteTaskResult } from './RemoteTaskResult.tsx';
+import { useRemoteTask } from './use-remote-task.ts';
+
+interface FixedFile {
+  onFixedFile?: (file: UploadFile) => void;
+  fixing?: boolean;
+  fixRequest?: ApiRequest;
+}
+
+function WatchedTask({ profile, baseUrl, uuid, ...fixed }: { profile: string; baseUrl: string | undefined; uuid: string } & FixedFile) {
+  const watch = useRemoteTask(profile, uuid);
+  return <RemoteTaskResult profile={profile} baseUrl={baseUrl} watch={watch} title {...fixed} />;
+}
+
+/** What a profile's service answered to an import sent from the Imports page. */
+export function RemoteImportResult({
+  profile,
+  baseUrl,
+  answer,
+  jsonSource,
+  ...fixed
+}: { profile: string; baseUrl: string | undefined; answer: RemoteImportAnswer; jsonSource: boolean } & FixedFile) {
+  if (answer.kind === 'sync' && answer.uuid === null) return <RemoteSyncAnswer profile={profile} body={answer.body} jsonSource={jsonSource} />;
+  const uuid = answer.kind === 'task' ? answer.uuid : (answer.uuid ?? '');
+  return <WatchedTask key={uuid} profile={profile} baseUrl={baseUrl} uuid={uuid} {...fixed} />;
+}

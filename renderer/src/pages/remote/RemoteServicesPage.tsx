@@ -1,0 +1,157 @@
+import './remote.css';
+import { useState } from 'react';
+import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/use-api.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Link } from '../../router.tsx';
+import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
+import type { Settings } from '../webhooks/webhook-types.ts';
+import { ProfileForm } from './ProfileForm.tsx';
+import { profilesRequest, type PublicProfile, remoteTasksPage, removeProfileRequest } from './remote-api.ts';
+
+const PROFILES_FILE = 'profiles.json';
+
+/** Connection profiles: the real deployments of the service this QR Sandbox can send imports to. */
+export function RemoteServicesPage() {
+  const { session } = useSignedIn();
+  const isAdmin = session.role === 'admin';
+  const profiles = useApiQuery<{ items: PublicProfile[] }>(profilesRequest);
+  const settings = useApiQuery<Settings>({ method: 'GET', path: '/api/settings' });
+  const [removing, setRemoving] = useState<PublicProfile | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const items = profiles.data?.items ?? [];
+  const dataDir = settings.data?.data_dir;
+  const profilesFile = dataDir ? `${dataDir}${dataDir.includes('\\') ? '\\' : '/'}${PROFILES_FILE}` : null;
+
+  return (
+    <>
+      <PageHeader
+        title="Remote services"
+        description="Check a file here, then send it to a real deployment of the service and follow its task there. A connection profile holds the deployment’s address and API key."
+      />
+      <section className="panel" aria-labelledby="profiles-title">
+        <h2 id="profiles-title">Connection profiles</h2>
+        <ErrorNotice error={profiles.error} onRetry={profiles.reload} />
+        {notice && (
+          <p className="notice notice-success" role="status">
+            {notice}
+          </p>
+        )}
+        {!profiles.data && profiles.loading && (
+          <p className="loading" role="status">
+            Loading the profiles…
+          </p>
+        )}
+        {profiles.data && items.length === 0 && (
+          <EmptyState title="No connection profiles yet">
+            <p>
+              {isAdmin
+                ? 'Add one below with the service’s base URL and an API key and secret from it. Then choose it under “Send to” on the Imports page.'
+                : 'An admin adds them here (or with qr-sandbox profile add). Then they appear under “Send to” on the Imports page.'}
+            </p>
+          </EmptyState>
+        )}
+        {items.length > 0 && (
+          <div className="table-scroll profiles-table">
+            <table className="table" aria-label="Connection profiles">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Service</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((p) => (
+                  <tr key={p.name}>
+                    <td className="nowrap">
+                      <strong>{p.name}</strong>
+                    </td>
+                    <td>
+                      <span className="profile-url">{p.base_url}</span>
+                      <span className="profile-meta">
+                        API key <code className="break">{p.api_key}</code>
+                        {' · '}
+                        {p.organization_uuid ? (
+                          <>
+                            organization_uuid <code className="break">{p.organization_uuid}</code>
+                          </>
+                        ) : (
+                          'organization asked when importing'
+                        )}
+                      </span>
+                    </td>
+                    <td className="cell-actions">
+                      <span className="row-actions profile-actions">
+                        <Link to={remoteTasksPage(p.name)} className="button button-small" aria-label={`Tasks on ${p.name}`}>
+                          Tasks
+                        </Link>
+                        {isAdmin && (
+                          <button type="button" className="button button-small button-danger-quiet" onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
+                            Remove
+                          </button>
+                        )}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {items.length > 0 && <p className="field-hint">The secrets stay with this QR Sandbox server and are never shown here.</p>}
+        <CurlDisclosure request={profilesRequest} label="Show curl for the list" />
+        {isAdmin ? (
+          <ProfileForm
+            existing={items}
+            profilesFile={profilesFile}
+            onSaved={(saved) => {
+              setNotice(`Profile ${saved.name} saved. Choose it under “Send to” on the Imports page, or open its tasks.`);
+              profiles.reload();
+            }}
+          />
+        ) : (
+          <p className="notice notice-info">Only an admin key can add or remove profiles. This session uses {session.role === 'editor' ? 'an' : 'a'} {session.role} key.</p>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="remote-how-title">
+        <h2 id="remote-how-title">How sending works</h2>
+        <ol className="remote-steps">
+          <li>
+            On <Link to="/imports">Imports</Link>, choose the file: it is checked here, offline (matched columns, rows that will fail).
+          </li>
+          <li>Under “Send to”, choose a profile. This QR Sandbox server passes the upload to the service with the profile’s key; the page never holds the secret.</li>
+          <li>The service’s background task is checked every 2 to 5 seconds until it ends; then its excluded rows and error report come from the service.</li>
+        </ol>
+        <p className="field-hint">
+          The same from the command line: <code>qr-sandbox import FILE --type qrcodes --profile NAME</code> and <code>qr-sandbox tasks watch UUID --profile NAME</code>.
+        </p>
+      </section>
+      {removing && (
+        <ConfirmDialog
+          title={`Remove the profile ${removing.name}?`}
+          confirmLabel="Remove profile"
+          request={removeProfileRequest(removing.name)}
+          onCancel={() => setRemoving(null)}
+          action={async () => {
+            await call(removeProfileRequest(removing.name));
+            setNotice(`Profile ${removing.name} removed; its secret was deleted from this machine.`);
+            setRemoving(null);
+            profiles.reload();
+          }}
+        >
+          <p>
+            Its address and key are deleted from this machine. Nothing changes on {removing.base_url}: tasks there go on, and the API key stays valid there until it is revoked on
+            that service.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import './remote.css';
+import type { UploadFile } from '../../api/upload.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { Link, navigate } from '../../router.tsx';
+import { taskImportKind } from '../imports/import-api.ts';
+import { Metadata } from '../tasks/TaskPage.tsx';
+import { fileName, taskTypeLabel } from '../tasks/task-format.ts';
+import { profilesRequest, type PublicProfile, remoteImportRequest, remoteTaskPage, remoteTasksPage } from './remote-api.ts';
+import { sendRemoteImport } from './remote-send.ts';
+import { RemoteTaskResult } from './RemoteTaskResult.tsx';
+import { useRemoteTask } from './use-remote-task.ts';
+
+/** A background task on a profile's service, followed until it ends (reachable by its address, so a reload keeps it). */
+export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: string }) {
+  const profiles = useApiQuery<{ items: PublicProfile[] }>(profilesRequest);
+  const baseUrl = profiles.data?.items.find((p) => p.name === profile)?.base_url;
+  const watch = useRemoteTask(profile, uuid);
+  const task = watch.task;
+  const kind = task ? taskImportKind(task) : null;
+  const fix = useApiAction(async (file: UploadFile) => {
+    if (!task || kind !== 'qrcodes') return;
+    const answer = await sendRemoteImport(profile, kind, task.organization_uuid, 'background', file, () => undefined);
+    if (answer.uuid) navigate(remoteTaskPage(profile, answer.uuid));
+  });
+  const back = <Link to={remoteTasksPage(profile)}>← Tasks on {profile}</Link>;
+  const where = baseUrl ? `${profile} (${baseUrl})` : profile;
+
+  return (
+    <>
+      <PageHeader
+        title={task ? `${taskTypeLabel(task.task_type)} on ${profile}` : `Task on ${profile}`}
+        description={
+          <>
+            {task && fileName(task) ? `${fileName(task)} · ` : ''}Task {uuid} at {where}
+          </>
+        }
+        back={back}
+        {...(task ? { actions: <StatusBadge status={task.status} /> } : {})}
+      />
+      <RemoteTaskResult
+        profile={profile}
+        baseUrl={baseUrl}
+        watch={watch}
+        {...(task && kind === 'qrcodes'
+          ? {
+              onFixedFile: (file: UploadFile) => void fix.run(file),
+              fixing: fix.running,
+              fixRequest: remoteImportRequest(profile, kind, task.organization_uuid, 'background', 'fixed-error-report.csv'),
+            }
+          : {})}
+      />
+      <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
+      <section className="panel" aria-labelledby="remote-details-title">
+        <h2 id="remote-details-title">Details</h2>
+        {task ? <Metadata task={task} /> : <p className="muted">The task’s details appear once {profile} answers.</p>}
+        <CurlDisclosure request={watch.request} label="Show curl (through this server)" />
+      </section>
+    </>
+  );
+}
