@@ -5,10 +5,8 @@ import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
 import { profileBodySchema, profileSchema, publicProfileSchema } from './schemas.ts';
-import { REQUEST_TIMEOUT_MS, ServiceClient, ServiceError } from './service-client.ts';
+import { REQUEST_TIMEOUT_MS, ServiceClient, ServiceError, UPLOAD_TIMEOUT_MS } from './service-client.ts';
 
-/** Uploads (a big sync import) may take minutes; a read that has no answer in 30 s is reported as a timeout. */
-const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 /** Request headers worth passing on; never the sandbox credential, cookies or Host. */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-disposition', 'retry-after', 'x-background-task-uuid'];

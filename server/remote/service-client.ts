@@ -1,6 +1,8 @@
 /** A client of the service's HTTP API (the real one or a QR Sandbox), with failures in plain words. */
 
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** An upload, and a sync or dry-run answer that comes only when every row is done. */
+export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
 
 export class ServiceError extends Error {
   override name = 'ServiceError';
@@ -36,15 +38,15 @@ export class ServiceClient {
   }
 
   /** The response of a successful (2xx) request; a ServiceError that says what went wrong otherwise. */
-  async request(pathname: string, init: RequestInit = {}): Promise<Response> {
+  async request(pathname: string, init: RequestInit = {}, timeoutMs = this.timeoutMs): Promise<Response> {
     const url = `${this.baseUrl}${pathname}`;
     const headers = new Headers(init.headers);
     headers.set('authorization', this.authorization);
     let res: Response;
     try {
-      res = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      throw new ServiceError(describeNetworkError(this.baseUrl, error, this.timeoutMs), null);
+      throw new ServiceError(describeNetworkError(this.baseUrl, error, timeoutMs), null);
     }
     if (res.ok) return res;
     const body = await res.text().catch(() => '');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TaskAccepted } from '../tasks/schemas.ts';
-import type { ServiceClient } from './service-client.ts';
+import { UPLOAD_TIMEOUT_MS, type ServiceClient } from './service-client.ts';
 
 export type ImportKind = 'qrcodes' | 'appointments';
 
@@ -38,7 +38,7 @@ export async function uploadImport(client: ServiceClient, request: ImportRequest
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: await fs.promises.readFile(request.file),
-    });
+    }, UPLOAD_TIMEOUT_MS);
   } else {
     const form = new FormData();
     form.set('file', await fs.openAsBlob(request.file), path.basename(request.file));
@@ -46,7 +46,7 @@ export async function uploadImport(client: ServiceClient, request: ImportRequest
     form.set('processing_mode', request.processingMode);
     if (request.orgIdentifier) form.set('org_identifier', request.orgIdentifier);
     if (request.dryRun) form.set('dry_run', 'true');
-    res = await client.request(endpoint, { method: 'POST', body: form });
+    res = await client.request(endpoint, { method: 'POST', body: form }, UPLOAD_TIMEOUT_MS);
   }
   const body = (await res.json()) as Record<string, unknown>;
   if (res.status === 202 && typeof body.background_task_uuid === 'string') return { accepted: body as unknown as TaskAccepted };
