@@ -89,6 +89,6 @@ function partsReason(geocoder: OfflineGeocoder, countries: readonly GazetteerCou
 }
 
 function listed(items: string[]): string {
-  if (items.length <= MOST_LISTED) return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] ?? ''}` : (items[0] ?? '');
+  if (items.length <= MOST_LISTED + 1) return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] ?? ''}` : (items[0] ?? '');
   return `${items.slice(0, MOST_LISTED).join(', ')} and ${items.length - MOST_LISTED} more`;
 }

@@ -13,6 +13,7 @@ import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
 import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
 import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
+import { geocoderShots } from './support/geocoder-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
@@ -220,6 +221,7 @@ try {
       await gui.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
       await importShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await appointmentShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
+      await geocoderShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
       await gui.page.getByText('No tasks match these filters').waitFor();
       await shot('state-tasks-no-match');
