@@ -52,6 +52,8 @@ export function ImportsPage() {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
   const [taskUuid, setTaskUuid] = useState<string | null>(null);
+  /** What the shown import was sent as: its fixed file goes back the same way, whatever is chosen above since. */
+  const [sent, setSent] = useState<{ kind: ImportKindName; handler: string }>({ kind, handler: DEFAULT_IMPORT_HANDLER });
   const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string) => {
     setPreview(null);
     const answer = await previewFile(k, org, f, h);
@@ -60,6 +62,7 @@ export function ImportsPage() {
   });
   const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string) => {
     setTaskUuid(null);
+    setSent({ kind: k, handler: h });
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
       const uuid = await sendImport(k, org, m, f, setUploaded, h);
@@ -89,7 +92,7 @@ export function ImportsPage() {
     setFile(fixed);
     setPreview(null);
     previewing.clearError();
-    void sending.run(kind, mode, fixed, handlerFor(kind));
+    void sending.run(sent.kind, mode, fixed, sent.handler);
   };
   useEffect(() => {
     if (taskUuid) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
@@ -184,7 +187,7 @@ export function ImportsPage() {
         </section>
       )}
 
-      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(kind, org, mode, 'fixed-error-report.csv', handlerFor(kind))} />}</div>
+      <div ref={resultRef}>{taskUuid && <ImportResult key={taskUuid} uuid={taskUuid} onFixedFile={importFixed} fixing={sending.running} fixRequest={importRequest(sent.kind, org, mode, 'fixed-error-report.csv', sent.handler)} />}</div>
     </>
   );
 }
