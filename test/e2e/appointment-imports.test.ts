@@ -115,6 +115,10 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
     assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /1\s+upserted[\s\S]*3\s+excluded/);
+    // Choosing another handler above afterwards does not change how this import's fixed file is sent.
+    await page.getByLabel('Import handler (org_identifier)').selectOption('default');
+    await page.getByText('Show curl for importing the fixed file').click();
+    assert.match(await page.getByLabel('curl command').last().innerText(), /-F 'org_identifier=field-team'/);
 
     // Later, from the task page: download the report, fix it as a user would in Excel, import it.
     await page.getByRole('link', { name: 'Task page' }).click();
