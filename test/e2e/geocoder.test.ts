@@ -29,7 +29,8 @@ describe('Settings: the geocoder panel in Chromium', { skip: skip ?? false }, ()
   test('shows what the offline gazetteer covers, from the server, with its data licence', async () => {
     const about = (await (await server.request('/api/geocoder')).json()) as GeocoderAbout;
     const { panel } = await geocoderPanel();
-    assert.equal(await panel.getByRole('heading', { level: 2 }).innerText(), 'Geocoder: Offline GeoNames gazetteer');
+    assert.equal(await panel.getByRole('heading', { level: 2 }).innerText(), 'Geocoder');
+    await panel.getByText('Offline GeoNames gazetteer', { exact: true }).waitFor();
     assert.equal(await panel.getByText('Offline', { exact: true }).count(), 1);
     assert.match(await panel.getByRole('list', { name: 'Gazetteer size' }).innerText(), new RegExp(`${about.places.toLocaleString('en-US')}\\s+places[\\s\\S]*5\\s+countries`));
     const rows = await panel.getByRole('table', { name: 'Countries covered' }).locator('tbody tr').allInnerTexts();

@@ -43,7 +43,9 @@ function Coverage({ about }: { about: GeocoderAbout }) {
   return (
     <>
       <p className="geocoder-summary">
-        {about.offline && <span className="badge badge-completed">Offline</span>} {about.summary}
+        <strong>{about.name}</strong> {about.offline && <span className="badge badge-completed">Offline</span>}
+        <br />
+        {about.summary}
       </p>
       <ul className="stats" aria-label="Gazetteer size">
         <li className="stat">
@@ -272,7 +274,7 @@ export function GeocoderSection() {
   const about = useApiQuery<GeocoderAbout>(aboutRequest);
   return (
     <section className="panel" aria-labelledby="geocoder-title">
-      <h2 id="geocoder-title">Geocoder{about.data ? `: ${about.data.name}` : ''}</h2>
+      <h2 id="geocoder-title">Geocoder</h2>
       {about.loading && !about.data && (
         <p className="loading" role="status">
           Loading the geocoder…
