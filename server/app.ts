@@ -17,6 +17,7 @@ import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
 import { registerQrCodeRoutes } from './qrcodes/routes.ts';
+import { registerGeocoderRoutes } from './geocoding/routes.ts';
 import { registerImportHandlerRoutes } from './import-handlers/routes.ts';
 import { registerServiceRoutes } from './services/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
@@ -56,6 +57,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerImportHandlerRoutes(api, ctx);
   registerAppointmentRoutes(api, ctx);
   registerAppointmentImportRoutes(api, ctx);
+  registerGeocoderRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

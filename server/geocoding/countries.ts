@@ -4,6 +4,15 @@ import { nameKey } from './normalize.ts';
 export const GAZETTEER_COUNTRIES = ['AU', 'US', 'GB', 'CA', 'IT'] as const;
 export type GazetteerCountry = (typeof GAZETTEER_COUNTRIES)[number];
 
+/** How the app names each covered country to people. */
+export const COUNTRY_DISPLAY_NAMES: Record<GazetteerCountry, string> = {
+  AU: 'Australia',
+  US: 'United States',
+  GB: 'United Kingdom',
+  CA: 'Canada',
+  IT: 'Italy',
+};
+
 const COUNTRY_NAMES: Record<GazetteerCountry, string[]> = {
   AU: ['AU', 'AUS', 'Australia', 'Commonwealth of Australia'],
   US: ['US', 'USA', 'United States', 'United States of America', 'U.S.A.', 'U.S.', 'America'],

@@ -1,3 +1,5 @@
+import type { GeocoderAbout } from './schemas.ts';
+
 /** What an import row or a QR code body says about where it is. Any part may be missing. */
 export interface AddressInput {
   location?: string | null;
@@ -17,6 +19,14 @@ export interface AddressInput {
  * - postcode_only: only the postcode was recognised
  */
 export type GeoPrecision = 'postcode' | 'place' | 'city' | 'postcode_only';
+
+/** The precisions in words, for people (GET /api/geocoder, the Settings page). */
+export const PRECISION_MEANINGS: Record<GeoPrecision, string> = {
+  postcode: 'Suburb, state and postcode agree: a confident match (Australia).',
+  place: "Found by suburb name and state; the postcode was missing or disagreed, so the suburb's own postcode is used (Australia).",
+  city: 'The place was found with its postcode, near it, or in the given state (United States, United Kingdom, Canada, Italy).',
+  postcode_only: 'Only the postcode was recognised: the middle of its places.',
+};
 
 export interface GeoResult {
   latitude: number;
@@ -43,4 +53,8 @@ export const ADDRESS_NOT_LOCATED =
  */
 export interface Geocoder {
   locate(address: AddressInput): GeoResult | null;
+  /** What this geocoder is: coverage, size, data sources and licences (GET /api/geocoder). */
+  about?(): GeocoderAbout;
+  /** Why locate() gives null for this address, in one or two plain sentences (POST /api/geocoder/locate). */
+  whyNotLocated?(address: AddressInput): string;
 }

@@ -1,8 +1,11 @@
+import { describeGazetteer } from './about.ts';
 import { countryCode, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import { loadGazetteer, type Gazetteer } from './gazetteer.ts';
 import type { AddressInput, Geocoder, GeoPrecision, GeoResult } from './geocoder.ts';
+import { whyNotLocated } from './explain.ts';
 import { parseLocation } from './location-parser.ts';
 import { cellText, nameKey, normalizePostcode } from './normalize.ts';
+import type { GeocoderAbout } from './schemas.ts';
 
 /** Address parts as text, before matching. */
 export interface AddressParts {
@@ -38,6 +41,7 @@ const MAX_REMEMBERED = 20_000;
 export class OfflineGeocoder implements Geocoder {
   readonly gazetteer: Gazetteer;
   private readonly answers = new Map<string, GeoResult | null>();
+  private described: GeocoderAbout | undefined;
 
   constructor(gazetteer: Gazetteer) {
     this.gazetteer = gazetteer;
@@ -60,6 +64,15 @@ export class OfflineGeocoder implements Geocoder {
     const location = cellText(address.location);
     if (location === '') return null;
     return parseLocation(this, location, countries, countryText !== '', parts.state);
+  }
+
+  about(): GeocoderAbout {
+    this.described ??= describeGazetteer(this.gazetteer);
+    return this.described;
+  }
+
+  whyNotLocated(address: AddressInput): string {
+    return whyNotLocated(this, address);
   }
 
   /** The best match among the countries; ties go to the earlier country. Each caller gets its own result object. */

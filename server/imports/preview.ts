@@ -1,6 +1,6 @@
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from './columns.ts';
 import type { ImportKind } from './kind.ts';
-import { rowChecker } from './row-check.ts';
+import { dateCellText, rowChecker } from './row-check.ts';
 import type { ImportPreview, ImportPreviewRow } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
 import { openSource } from './sources/open.ts';
@@ -10,8 +10,9 @@ export const PREVIEW_ROWS = 20;
 /** Thrown from the row handler once enough rows are read: it stops the stream. */
 class EnoughRows extends Error {}
 
+/** A date cell as the wall-clock time typed in the sheet, the text the import reads (its UTC fields hold that time). */
 function plain(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : value;
+  return value instanceof Date ? dateCellText(value) : value;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

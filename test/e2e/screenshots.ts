@@ -13,6 +13,8 @@ import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
 import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
 import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
+import { appointmentTaskShots, seedAppointmentTask } from './support/appointment-task-shots.ts';
+import { geocoderShots } from './support/geocoder-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { startRemoteShots } from './support/remote-shots.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
@@ -35,6 +37,7 @@ await seedTasks(server.ctx.db.kysely, [
   makeTask(org, { status: 'PROCESSING', progress: 42.5, results: null }),
 ]);
 await seedAppointmentShots(server);
+const appointmentTask = await seedAppointmentTask(server);
 const credential = server.credentials;
 if (!credential) throw new Error('no credential');
 
@@ -223,6 +226,8 @@ try {
       await importShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await appointmentShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await remoteShots.shots(gui.page, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
+      await appointmentTaskShots(gui.page, server.url, appointmentTask, (name) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) }));
+      await geocoderShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
       await gui.page.getByText('No tasks match these filters').waitFor();
       await shot('state-tasks-no-match');

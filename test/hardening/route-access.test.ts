@@ -136,6 +136,12 @@ const ROUTES: Record<string, Row> = {
     call: () => ({ path: '/api/tools/decrypt', body: { payload: 'abc', signature: 'sha256=00' } }),
     viewerMayWrite: 'decrypting a pasted payload reads and stores nothing',
   },
+  'GET /api/geocoder': { scope: 'own', call: () => ({ path: '/api/geocoder' }) },
+  'POST /api/geocoder/locate': {
+    scope: 'own',
+    call: () => ({ path: '/api/geocoder/locate', body: { location: '1 High Street, Carlton VIC 3053' } }),
+    viewerMayWrite: 'locating an address reads and stores nothing',
+  },
   'POST /inbox/{uuid}': { scope: 'public', call: (f) => ({ path: `/inbox/${f.inbox}` }) },
   'PUT /inbox/{uuid}': { scope: 'public', call: (f) => ({ path: `/inbox/${f.inbox}` }) },
   'PATCH /inbox/{uuid}': { scope: 'public', call: (f) => ({ path: `/inbox/${f.inbox}` }) },

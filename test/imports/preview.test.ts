@@ -116,6 +116,12 @@ describe('POST /api/imports/preview', () => {
     assert.match(plain.rows[0]?.problems.join(' ') ?? '', /start_date_time/);
   });
 
+  it('shows a spreadsheet date cell as the wall-clock time typed in the sheet, as the import reads it (no UTC "Z")', async () => {
+    const body = await ok(await preview(fixture('appointments-libreoffice.xlsx'), 'jobs.xlsx', { kind: 'appointments' }));
+    assert.deepEqual(body.rows.slice(0, 3).map((r) => r.values.start_date_time), ['2026-03-02 09:00:00', '2026-10-04 02:30:00', '2026-04-05 02:30:00']);
+    assert.equal(body.rows[3]?.values.start_date_time, '2026-07-15 14:05', 'a text cell stays as typed');
+  });
+
   it('answers clear 400s: no kind, no file, unreadable file, unknown or misplaced handler', async () => {
     const unknownHandler = await preview('location\nx\n', 'a.csv', { kind: 'appointments', org_identifier: 'nobody' });
     assert.equal(unknownHandler.status, 400);

@@ -14,7 +14,7 @@ import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, isRunning, resultCounts } from '../tasks/task-format.ts';
 import { PickFileButton } from './FilePicker.tsx';
-import { errorReportRequest, saveAttachment } from './import-api.ts';
+import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
 
@@ -84,6 +84,12 @@ export function ExcludedRowsActions({
       <p className="field-hint">
         The error report has every excluded row with its columns, <code>row_number</code> and <code>error</code>. Fix the rows in it, save it, and import it as it is with
         “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code> columns, and rows already imported are matched, not duplicated.
+        {onFixedFile && task.task_type === 'APPOINTMENT_IMPORT' && taskImportHandler(task) !== DEFAULT_IMPORT_HANDLER && (
+          <>
+            {' '}
+            The fixed file goes through the import handler <strong>{taskImportHandler(task)}</strong>, like the original, so its column titles are read the same way.
+          </>
+        )}
       </p>
       <CurlDisclosure request={reportRequest(task, format)} download label="Show curl for the error report" />
       {onFixedFile && fixRequest && <CurlDisclosure request={fixRequest} label="Show curl for importing the fixed file" />}

@@ -67,6 +67,8 @@ export function ImportsPage() {
   /** The import call for the chosen destination (its curl is shown; a profile's goes through the local proxy). */
   const uploadRequest = (k: ImportKindName, m: ProcessingMode, name: string, h: string) =>
     remote ? remoteImportRequest(remote.name, k, destination.organizationUuid, m, name, h) : importRequest(k, org, m, name, h);
+  /** What the shown import was sent as: its fixed file goes back the same way, whatever is chosen above since. */
+  const [sent, setSent] = useState<{ kind: ImportKindName; handler: string }>({ kind, handler: DEFAULT_IMPORT_HANDLER });
   const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string) => {
     setPreview(null);
     const answer = await previewFile(k, org, f, h);
@@ -89,6 +91,7 @@ export function ImportsPage() {
     setTaskUuid(null);
     setChecked(null);
     setRemoteAnswer(null);
+    setSent({ kind: k, handler: h });
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
       if (remote) {
@@ -126,7 +129,7 @@ export function ImportsPage() {
     setFile(fixed);
     setPreview(null);
     previewing.clearError();
-    void sending.run(kind, mode, fixed, handlerFor(kind));
+    void sending.run(sent.kind, mode, fixed, sent.handler);
   };
   useEffect(() => {
     if (taskUuid || checked || remoteAnswer) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
@@ -248,7 +251,7 @@ export function ImportsPage() {
             answer={remoteAnswer.answer}
             jsonSource={/\.json$/i.test(file?.name ?? '')}
             {...(remote?.name === remoteAnswer.profile
-              ? { onFixedFile: importFixed, fixing: sending.running, fixRequest: uploadRequest(kind, mode, 'fixed-error-report.csv', handlerFor(kind)) }
+              ? { onFixedFile: importFixed, fixing: sending.running, fixRequest: uploadRequest(sent.kind, mode, 'fixed-error-report.csv', sent.handler) }
               : {})}
           />
         )}
@@ -256,7 +259,7 @@ export function ImportsPage() {
           <ImportResult
             key={taskUuid}
             uuid={taskUuid}
-            {...(remote ? {} : { onFixedFile: importFixed, fixing: sending.running, fixRequest: importRequest(kind, org, mode, 'fixed-error-report.csv', handlerFor(kind)) })}
+            {...(remote ? {} : { onFixedFile: importFixed, fixing: sending.running, fixRequest: importRequest(sent.kind, org, mode, 'fixed-error-report.csv', sent.handler) })}
           />
         )}
       </div>

@@ -98,6 +98,12 @@ export function taskImportKind(task: BackgroundTask): ImportKindName | null {
   return null;
 }
 
+/** The import handler (org_identifier) an appointment import task ran with, from its metadata: a fixed file goes back through the same one. */
+export function taskImportHandler(task: BackgroundTask): string {
+  const slug = task.metadata?.org_identifier;
+  return typeof slug === 'string' && slug !== '' ? slug : DEFAULT_IMPORT_HANDLER;
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

@@ -12,7 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
-import { importRequest, sendImport, taskImportKind } from '../imports/import-api.ts';
+import { importRequest, sendImport, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
 
@@ -64,9 +64,10 @@ export function TaskPage({ uuid }: { uuid: string }) {
 
   const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
   const importKind = task ? taskImportKind(task) : null;
+  const handler = task ? taskImportHandler(task) : undefined;
   const fix = useApiAction(async (file: UploadFile) => {
     if (!task || !importKind) return;
-    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined);
+    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined, handler);
     navigate(`/tasks/${next}`);
   });
   const back = <Link to="/tasks">← All tasks</Link>;
@@ -126,7 +127,12 @@ export function TaskPage({ uuid }: { uuid: string }) {
         </div>
         {total > 0 && task.status !== 'PENDING' && task.status !== 'PROCESSING' && (
           <>
-            <ExcludedRowsActions task={task} {...(importKind === 'qrcodes' ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv') } : {})} />
+            <ExcludedRowsActions
+              task={task}
+              {...(importKind
+                ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv', handler) }
+                : {})}
+            />
             <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
           </>
         )}

@@ -1,0 +1,289 @@
+import './geocoder.css';
+import { type FormEvent, useId, useState } from 'react';
+import type { z } from 'zod';
+import type { GeocoderAbout, LocateResult, locateBodySchema } from '../../../../server/geocoding/schemas.ts';
+import { type ApiRequest, call } from '../../api/client.ts';
+import { fieldProblem } from '../../api/describe-error.ts';
+import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+
+type LocateBody = z.input<typeof locateBodySchema>;
+
+const aboutRequest: ApiRequest = { method: 'GET', path: '/api/geocoder' };
+
+const PARTS = [
+  { key: 'suburb', label: 'Suburb or city' },
+  { key: 'state', label: 'State' },
+  { key: 'postcode', label: 'Postcode' },
+  { key: 'country', label: 'Country' },
+] as const;
+type PartKey = (typeof PARTS)[number]['key'];
+type Values = Record<'location' | PartKey, string>;
+const EMPTY: Values = { location: '', suburb: '', state: '', postcode: '', country: '' };
+
+/** Only the fields typed in, as an import row would give them. */
+function locateBody(values: Values): LocateBody {
+  const body: LocateBody = {};
+  for (const [key, value] of Object.entries(values) as [keyof Values, string][]) if (value.trim() !== '') body[key] = value.trim();
+  return body;
+}
+
+/** "UTC+11:00" for the zone's offset right now, or '' when this browser does not know the zone. */
+function offsetNow(timeZone: string): string {
+  try {
+    const name = new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'longOffset' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    return name.replace(/^GMT$/, 'UTC+00:00').replace(/^GMT/, 'UTC');
+  } catch {
+    return '';
+  }
+}
+
+function Coverage({ about }: { about: GeocoderAbout }) {
+  return (
+    <>
+      <p className="geocoder-summary">
+        <strong>{about.name}</strong> {about.offline && <span className="badge badge-completed">Offline</span>}
+        <br />
+        {about.summary}
+      </p>
+      <ul className="stats" aria-label="Gazetteer size">
+        <li className="stat">
+          <span className="stat-value">{about.places.toLocaleString()}</span>
+          <span className="stat-label">places</span>
+        </li>
+        <li className="stat">
+          <span className="stat-value">{about.countries.length}</span>
+          <span className="stat-label">countries</span>
+        </li>
+        <li className="stat">
+          <span className="stat-value">{about.time_zones}</span>
+          <span className="stat-label">time zones</span>
+        </li>
+      </ul>
+      {about.countries.length > 0 && (
+        <div className="table-scroll geocoder-countries">
+          <table className="table table-compact" aria-label="Countries covered">
+            <thead>
+              <tr>
+                <th scope="col">Country</th>
+                <th scope="col">Code</th>
+                <th scope="col" className="numeric">
+                  Places
+                </th>
+                <th scope="col" className="numeric">
+                  Postcodes
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {about.countries.map((c) => (
+                <tr key={c.code}>
+                  <td>{c.name}</td>
+                  <td>
+                    <code>{c.code}</code>
+                  </td>
+                  <td className="numeric">{c.places.toLocaleString()}</td>
+                  <td className="numeric">{c.postcodes.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="field-hint">
+        An address in another country, or one whose suburb, state and postcode the gazetteer cannot match, is not located: an import excludes its row, and a QR code cannot be saved
+        with it. There is nothing to set up: no account, key or network connection is needed.
+      </p>
+      {about.precisions.length > 0 && (
+        <details className="geocoder-precisions">
+          <summary>What the precision of a located address means</summary>
+          <dl>
+            {about.precisions.map((p) => (
+              <div key={p.precision}>
+                <dt>
+                  <code>{p.precision}</code>
+                </dt>
+                <dd>{p.meaning}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
+      {about.sources.length > 0 && (
+        <>
+          <h3>Data and licences</h3>
+          <ul className="geocoder-sources">
+            {about.sources.map((s) => (
+              <li key={s.name}>
+                <a href={s.url} target="_blank" rel="noreferrer">
+                  {s.name}
+                </a>
+                {' — '}
+                <a href={s.licence_url} target="_blank" rel="noreferrer">
+                  {s.licence}
+                </a>
+                <br />
+                <span className="field-hint">{s.attribution}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}
+
+function LocatedAnswer({ answer, about }: { answer: LocateResult; about: GeocoderAbout | undefined }) {
+  const from = answer.read_from === 'parts' ? 'the suburb, state, postcode and country fields (as in a QR code file)' : 'the address text (as in an appointment row)';
+  if (!answer.located || !answer.result) {
+    return (
+      <div className="notice notice-error geocoder-answer" role="status" aria-label="Where it is">
+        <div className="notice-body">
+          <strong>Not located.</strong> {answer.reason ?? 'This geocoder gives no reason.'}
+          <p className="geocoder-row-error">
+            An import row with this address is excluded with: <q>{answer.error}</q>
+          </p>
+        </div>
+      </div>
+    );
+  }
+  const r = answer.result;
+  const offset = offsetNow(r.timezone_name);
+  const country = about?.countries.find((c) => c.code === r.country)?.name ?? r.country;
+  return (
+    <div className="notice notice-success geocoder-answer" role="status" aria-label="Where it is">
+      <div className="notice-body">
+        <strong>Located:</strong> {[r.suburb, r.state, r.postcode].filter(Boolean).join(' ')}, {country}
+        <dl className="facts geocoder-facts">
+          <div className="fact">
+            <dt>Coordinates</dt>
+            <dd>
+              <code>
+                {r.latitude.toFixed(4)}, {r.longitude.toFixed(4)}
+              </code>
+            </dd>
+          </div>
+          <div className="fact">
+            <dt>Time zone</dt>
+            <dd>
+              {r.timezone_name}
+              {offset && <span className="muted"> ({offset} now)</span>}
+            </dd>
+          </div>
+          <div className="fact fact-wide">
+            <dt>Precision</dt>
+            <dd>
+              <code>{r.precision}</code> — {r.precision_meaning}
+            </dd>
+          </div>
+          <div className="fact fact-wide">
+            <dt>Read from</dt>
+            <dd>{from}</dd>
+          </div>
+        </dl>
+      </div>
+    </div>
+  );
+}
+
+function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
+  const id = useId();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [answer, setAnswer] = useState<LocateResult | null>(null);
+  const request: ApiRequest = { method: 'POST', path: '/api/geocoder/locate', body: locateBody(values) };
+  const locate = useApiAction(async (r: ApiRequest) => setAnswer(await call<LocateResult>(r)));
+  const problem = fieldProblem(locate.error, 'location');
+  const change = (key: keyof Values, value: string) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setAnswer(null);
+    locate.clearError();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void locate.run(request);
+  };
+  const partsGiven = PARTS.some((p) => values[p.key].trim() !== '');
+  const typed = Object.values(values).some((v) => v !== '');
+  return (
+    <form className="geocoder-try" aria-labelledby={`${id}-title`} onSubmit={submit} noValidate>
+      <h3 id={`${id}-title`}>Try an address</h3>
+      <p className="field-hint">See where an import would put an address, in which time zone its appointments are read, or exactly why its row would be excluded.</p>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-location`}>
+          Address
+        </label>
+        <input
+          id={`${id}-location`}
+          value={values.location}
+          onChange={(e) => change('location', e.target.value)}
+          placeholder="12 Smith St, Fitzroy VIC 3065, Australia"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={`${id}-location-hint${problem ? ` ${id}-location-problem` : ''}`}
+        />
+        {problem && (
+          <span id={`${id}-location-problem`} className="field-problem">
+            {problem}
+          </span>
+        )}
+        <span id={`${id}-location-hint`} className="field-hint">
+          As in the location column of an appointment or QR code file.
+        </span>
+      </div>
+      <details className="geocoder-parts" open={partsGiven || undefined}>
+        <summary>Or give the parts, as in the suburb, state, postcode and country columns of a QR code file</summary>
+        <div className="geocoder-parts-grid">
+          {PARTS.map((p) => (
+            <div key={p.key} className="field">
+              <label className="field-label" htmlFor={`${id}-${p.key}`}>
+                {p.label}
+              </label>
+              <input id={`${id}-${p.key}`} value={values[p.key]} onChange={(e) => change(p.key, e.target.value)} />
+            </div>
+          ))}
+        </div>
+        <p className="field-hint">When a suburb or postcode is given, the parts are matched and the address text is not read, as an import does.</p>
+      </details>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={locate.running}>
+          {locate.running ? 'Locating…' : 'Locate'}
+        </button>
+        {(answer || typed) && (
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => {
+              setValues(EMPTY);
+              setAnswer(null);
+              locate.clearError();
+            }}
+          >
+            Clear
+          </button>
+        )}
+      </div>
+      <ErrorNotice error={locate.error} onDismiss={locate.clearError} fieldsShown={problem ? ['location'] : []} />
+      {answer && <LocatedAnswer answer={answer} about={about} />}
+      <CurlDisclosure request={request} label="Show curl to locate this address" />
+    </form>
+  );
+}
+
+/** Settings > Geocoder: what locates addresses (GET /api/geocoder) and "Try an address" (POST /api/geocoder/locate). */
+export function GeocoderSection() {
+  const about = useApiQuery<GeocoderAbout>(aboutRequest);
+  return (
+    <section className="panel" aria-labelledby="geocoder-title">
+      <h2 id="geocoder-title">Geocoder</h2>
+      {about.loading && !about.data && (
+        <p className="loading" role="status">
+          Loading the geocoder…
+        </p>
+      )}
+      <ErrorNotice error={about.error} onRetry={about.reload} />
+      {about.data && <Coverage about={about.data} />}
+      <CurlDisclosure request={aboutRequest} label="Show curl to describe the geocoder" />
+      <TryAddressForm about={about.data} />
+    </section>
+  );
+}
