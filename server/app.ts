@@ -22,6 +22,7 @@ import { registerServiceRoutes } from './services/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
+import { registerDemoRoutes } from './demo/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { APP_VERSION } from './version.ts';
@@ -56,6 +57,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerImportHandlerRoutes(api, ctx);
   registerAppointmentRoutes(api, ctx);
   registerAppointmentImportRoutes(api, ctx);
+  registerDemoRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

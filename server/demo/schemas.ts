@@ -26,3 +26,35 @@ export const demoStepSchema = z.object({
   progress: z.number().optional(),
 });
 export type DemoStep = z.infer<typeof demoStepSchema>;
+
+export const demoResetBodySchema = z.object({
+  organization_uuid: z.string().min(1).describe('The organization to reset: the caller\'s own'),
+});
+
+export const deletedCountsSchema = z.object({
+  qrcodes: z.number().int(),
+  tags: z.number().int(),
+  appointments: z.number().int(),
+  services: z.number().int(),
+  import_handlers: z.number().int(),
+  tasks: z.number().int(),
+  excluded_rows: z.number().int(),
+  webhooks: z.number().int(),
+  webhook_events: z.number().int(),
+  deliveries: z.number().int(),
+  service_confirmations: z.number().int(),
+  inboxes: z.number().int(),
+  inbox_messages: z.number().int(),
+});
+export type DeletedCounts = z.infer<typeof deletedCountsSchema>;
+
+export const demoResetResultSchema = z
+  .object({
+    deleted: deletedCountsSchema.describe('Rows deleted, by kind (soft-deleted ones included)'),
+    seeded: demoSeedResultSchema,
+  })
+  .meta({ id: 'DemoResetResult' });
+export type DemoResetResult = z.infer<typeof demoResetResultSchema>;
+
+/** Data of the `demo.reset` live event: a step of a reset, or its end. */
+export type DemoResetEvent = DemoStep & { done?: boolean };
