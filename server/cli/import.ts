@@ -50,7 +50,7 @@ export const importCommand: Command = {
     if (!kind) throw new StartupError('import needs --type qrcodes or --type appointments.');
     const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
     if (!fs.existsSync(file)) throw new StartupError(`No such file: ${file}`);
-    const target = resolveTarget(values);
+    const target = await resolveTarget(values);
     if (!target.organizationUuid) throw new StartupError('Which organization? Pass --organization UUID or save it in the profile.');
     const printer = createProgressPrinter();
     try {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
-import { profileSchema, readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
+import { listProfiles, loadProfile, ProfileSecretError, profileSchema, publicProfileSchema, removeProfile, saveProfile, UNENCRYPTED } from './profiles.ts';
 import { ServiceClient, ServiceError } from './service-client.ts';
 
 const PROXY_TIMEOUT_MS = 10 * 60_000;
@@ -11,13 +11,18 @@ const PROXY_TIMEOUT_MS = 10 * 60_000;
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-disposition', 'retry-after'];
 
-const publicProfileSchema = profileSchema.omit({ api_secret: true });
-const publicProfile = ({ api_secret: _secret, ...rest }: Profile) => rest;
 const nameParams = z.object({ name: profileSchema.shape.name });
 
 export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
   const dataDir = ctx.config.dataDir;
-  const findProfile = (name: string) => readProfiles(dataDir).find((p) => p.name === name);
+  const findProfile = async (name: string) => {
+    try {
+      return await loadProfile(dataDir, name, ctx.secretCodec);
+    } catch (error) {
+      if (error instanceof ProfileSecretError) throw new ApiError('CONFLICT', error.message);
+      throw error;
+    }
+  };
 
   api.route(
     {
@@ -27,7 +32,7 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       summary: 'Connection profiles of real service deployments saved on this machine (never their secrets).',
       response: z.object({ items: z.array(publicProfileSchema) }),
     },
-    async () => ({ items: readProfiles(dataDir).map(publicProfile) }),
+    async () => ({ items: listProfiles(dataDir) }),
   );
 
   api.route(
@@ -36,16 +41,17 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       path: '/api/profiles/{name}',
       tag: 'Remote service',
       role: 'admin',
-      summary: 'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600.',
+      summary:
+        'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600; ' +
+        'the desktop app encrypts the secret with the system keychain (secret_protection says how it is kept).',
       params: nameParams,
       body: profileSchema.omit({ name: true }),
       response: publicProfileSchema,
     },
     async ({ params, body }) => {
-      const profile = { ...body, name: params.name };
-      saveProfile(dataDir, profile);
-      ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
-      return publicProfile(profile);
+      const saved = await saveProfile(dataDir, { ...body, name: params.name }, ctx.secretCodec);
+      if (saved.secret_protection === UNENCRYPTED) ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
+      return saved;
     },
   );
 
@@ -79,10 +85,10 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         params: z.object({ name: z.string(), path: z.union([z.string(), z.array(z.string())]) }),
         bodyKind: 'custom',
         requestBody: { description: 'Passed on unchanged (JSON or multipart).', content: { '*/*': {} } },
-        errors: [404, 502],
+        errors: [404, 409, 502],
       },
       async ({ params, req, res }) => {
-        const profile = findProfile(params.name);
+        const profile = await findProfile(params.name);
         if (!profile) throw notFound(`Profile ${params.name}`);
         const rest = Array.isArray(params.path) ? params.path.join('/') : params.path;
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
