@@ -61,10 +61,13 @@ export function demoAppointmentCsv(sites: DemoSite[], now: Temporal.Instant = Te
     for (let day = 0; day < DEMO_SCHEDULE_DAYS; day++) {
       const date = today.add({ days: day });
       const visits = visitsOn(date.dayOfWeek, k, day);
-      const pool = date.dayOfWeek <= 5 ? services : WEEKEND_SERVICES;
+      const weekday = date.dayOfWeek <= 5;
+      const pool = weekday ? services : WEEKEND_SERVICES;
+      // The few weekend sites are every third one: vary by their own count, not by k.
+      const vary = weekday ? k : Math.floor(k / 3);
       for (let i = 0; i < visits; i++) {
-        const service = pool[(k + day + i) % pool.length] ?? 'Cleaning';
-        const slot = SLOTS[((k + day) % 3) + i] ?? '09:00';
+        const service = pool[(vary + day + i) % pool.length] ?? 'Cleaning';
+        const slot = SLOTS[weekday ? ((k + day) % 3) + i : (vary + day) % SLOTS.length] ?? '09:00';
         const tag = tagOf(site);
         rows.push([tag.tag_name, tag.tag_number, `${date.toString()} ${slot}`, site.location, String(DURATIONS[service] ?? 60), service, zone, `WO-${workOrder++}`]);
       }
