@@ -13,6 +13,7 @@ import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
 import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
 import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
+import { demoShots } from './support/demo-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
@@ -248,6 +249,7 @@ try {
       await gui.close();
     }
   }
+  await demoShots(browser, outDir);
 } finally {
   await browser.close();
   await server.stop();

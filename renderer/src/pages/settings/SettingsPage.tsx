@@ -1,6 +1,7 @@
 import { useSignedIn } from '../../auth/session-store.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
+import { DemoDataSection } from './DemoDataSection.tsx';
 import { ServerSettingsSections } from './ServerSettingsSection.tsx';
 
 export function SettingsPage() {
@@ -40,6 +41,7 @@ export function SettingsPage() {
         </section>
       )}
       <ServerSettingsSections />
+      <DemoDataSection />
     </>
   );
 }
