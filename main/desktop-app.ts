@@ -1,9 +1,12 @@
 import type { DesktopConnection, MainToRendererChannel } from '../preload/api.ts';
+import type { SecretCodec } from '../server/remote/profiles.ts';
 import { resolveDataDir } from './data-dir.ts';
+import { createDemoMenu } from './demo-menu.ts';
 import type { DesktopElectron, WindowLike } from './electron-api.ts';
 import { IMPORT_FILE_DIALOG, readImportFile } from './import-file.ts';
 import { createIpcHandlers, registerIpcHandlers } from './ipc.ts';
 import { buildMenuTemplate } from './menu.ts';
+import { safeStorageCodec } from './secret-codec.ts';
 import { guardWebContents, mainWindowOptions, secureSession } from './window-security.ts';
 
 export const APP_NAME = 'QR Sandbox';
@@ -24,8 +27,10 @@ export interface DesktopAppOptions {
   platform: NodeJS.Platform;
   /** The compiled preload script (dist/app/preload/preload.cjs). */
   preloadPath: string;
-  startServer(options: { dataDir: string; port: number; host: string }): Promise<DesktopServer>;
+  startServer(options: { dataDir: string; port: number; host: string; secretCodec?: SecretCodec }): Promise<DesktopServer>;
   log(message: string): void;
+  /** Between simulated events of the Demo menu; default 5 s. */
+  demoEventIntervalMs?: number;
 }
 
 export type DesktopAppState = 'second-instance' | 'running' | 'failed';
@@ -99,12 +104,24 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
       void openWindow(server).catch((error: unknown) => log(`the window could not load the GUI: ${String(error)}`));
     }
   });
+  let applyMenu = () => {};
+  const demo = createDemoMenu({
+    electron,
+    window: () => window,
+    server: () => server,
+    log,
+    changed: () => applyMenu(),
+    eventIntervalMs: options.demoEventIntervalMs,
+  });
+
   app.on('before-quit', (event) => {
     if (shutdown === 'done') return;
     event.preventDefault();
     if (shutdown === 'stopping') return;
     shutdown = 'stopping';
-    void starting
+    void demo
+      .stop()
+      .then(() => starting)
       .then((running) => running?.close())
       .catch((error: unknown) => log(`the server did not close cleanly: ${String(error)}`))
       .finally(() => {
@@ -145,7 +162,9 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     let running: DesktopServer;
     try {
       dataDir = resolveDataDir(options.argv, app.getPath('userData'), options.cwd);
-      const pending = options.startServer({ dataDir, port: 0, host: '127.0.0.1' });
+      const secrets = await safeStorageCodec(electron.safeStorage, options.platform);
+      if (secrets.reason) log(`Connection profile secrets are stored unencrypted in the data folder (mode 0600): ${secrets.reason}.`);
+      const pending = options.startServer({ dataDir, port: 0, host: '127.0.0.1', secretCodec: secrets.codec });
       starting = pending;
       running = await pending;
       server = running;
@@ -164,19 +183,23 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
     const appOrigin = new URL(runningUrl).origin;
     secureSession(electron.session.defaultSession, appOrigin);
     app.setAboutPanelOptions({ applicationName: APP_NAME, applicationVersion: app.getVersion(), copyright: 'MIT License' });
-    const menu = buildMenuTemplate(
-      {
-        importFile: () => void importFromMenu().catch((error: unknown) => showError('Cannot import this file', error)),
-        openDataFolder: () =>
-          void shell.openPath(runningDataDir).then((problem) => {
-            if (problem) showError('Cannot open the data folder', `${runningDataDir}: ${problem}`);
-          }),
-        openApiDocs: () => openExternal(`${runningUrl}/api/docs`),
-        showAbout: () => app.showAboutPanel(),
-      },
-      { platform: options.platform, dev: !app.isPackaged, appName: APP_NAME },
-    );
-    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menu));
+    const actions = {
+      importFile: () => void importFromMenu().catch((error: unknown) => showError('Cannot import this file', error)),
+      openDataFolder: () =>
+        void shell.openPath(runningDataDir).then((problem) => {
+          if (problem) showError('Cannot open the data folder', `${runningDataDir}: ${problem}`);
+        }),
+      openApiDocs: () => openExternal(`${runningUrl}/api/docs`),
+      showAbout: () => app.showAboutPanel(),
+      resetDemoData: () => void demo.resetDemoData().catch((error: unknown) => showError('Cannot reset the demo data', error)),
+      toggleDemoEvents: () => void demo.toggleEvents().catch((error: unknown) => showError('Simulated events', error)),
+    };
+    applyMenu = () => {
+      const demoState = { busy: demo.busy(), eventsRunning: demo.eventsRunning() };
+      const menu = buildMenuTemplate(actions, { platform: options.platform, dev: !app.isPackaged, appName: APP_NAME, demo: demoState });
+      electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menu));
+    };
+    applyMenu();
     try {
       await openWindow(running);
     } catch (error) {

@@ -5,6 +5,7 @@
 import type {
   BrowserWindowConstructorOptions,
   MenuItemConstructorOptions,
+  MessageBoxOptions,
   OpenDialogOptions,
   SaveDialogOptions,
 } from 'electron';
@@ -20,6 +21,7 @@ export interface WebContentsLike {
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   send(channel: string, ...args: unknown[]): void;
+  reload(): void;
 }
 
 export interface WindowLike {
@@ -58,6 +60,15 @@ export interface SessionLike {
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
 }
 
+/** Electron's safeStorage, through its asynchronous API. */
+export interface SafeStorageLike {
+  isAsyncEncryptionAvailable(): Promise<boolean>;
+  encryptStringAsync(plainText: string): Promise<Buffer>;
+  decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }>;
+  /** Linux: which secret store; "basic_text" when there is none. */
+  getSelectedStorageBackend(): string;
+}
+
 export interface DesktopElectron {
   app: {
     readonly isPackaged: boolean;
@@ -83,6 +94,7 @@ export interface DesktopElectron {
     showOpenDialog(window: DialogParent, options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
     showSaveDialog(window: DialogParent, options: SaveDialogOptions): Promise<{ canceled: boolean; filePath?: string }>;
     showErrorBox(title: string, content: string): void;
+    showMessageBox(window: DialogParent, options: MessageBoxOptions): Promise<{ response: number }>;
   };
   shell: {
     openExternal(url: string): Promise<void>;
@@ -96,4 +108,5 @@ export interface DesktopElectron {
   session: {
     readonly defaultSession: SessionLike;
   };
+  safeStorage: SafeStorageLike;
 }

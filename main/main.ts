@@ -1,11 +1,11 @@
 /** Electron entry point (package.json "main" points at its compiled form, dist/app/main/main.js). */
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
 import { startServer } from '../server/server.ts';
 import { runDesktopApp } from './desktop-app.ts';
 import type { DesktopElectron } from './electron-api.ts';
 
-const electron: DesktopElectron = { app, BrowserWindow, dialog, ipcMain, Menu, session, shell };
+const electron: DesktopElectron = { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell };
 
 const desktop = runDesktopApp({
   electron,

@@ -5,10 +5,23 @@ export interface MenuActions {
   openDataFolder(): void;
   openApiDocs(): void;
   showAbout(): void;
+  resetDemoData(): void;
+  toggleDemoEvents(): void;
 }
 
-/** The native menu bar: File (import, data folder), Edit, View, Help (API docs, about). */
-export function buildMenuTemplate(actions: MenuActions, options: { platform: NodeJS.Platform; dev: boolean; appName: string }): MenuItemConstructorOptions[] {
+export interface MenuOptions {
+  platform: NodeJS.Platform;
+  dev: boolean;
+  appName: string;
+  /** State shown by the Demo menu: a reset under way, simulated events on. */
+  demo?: { busy: boolean; eventsRunning: boolean };
+}
+
+export const RESET_DEMO_DATA_LABEL = 'Reset Demo Data…';
+export const SIMULATED_EVENTS_LABEL = 'Simulated Events (every 5 s)';
+
+/** The native menu bar: File (import, data folder), Edit, View, Demo (reset, simulated events), Help (API docs, about). */
+export function buildMenuTemplate(actions: MenuActions, options: MenuOptions): MenuItemConstructorOptions[] {
   const mac = options.platform === 'darwin';
   const about: MenuItemConstructorOptions = { label: `About ${options.appName}`, click: () => actions.showAbout() };
   const template: MenuItemConstructorOptions[] = [];
@@ -40,6 +53,13 @@ export function buildMenuTemplate(actions: MenuActions, options: { platform: Nod
         { role: 'zoomOut' },
         { type: 'separator' },
         { role: 'togglefullscreen' },
+      ],
+    },
+    {
+      label: '&Demo',
+      submenu: [
+        { label: RESET_DEMO_DATA_LABEL, enabled: !options.demo?.busy, click: () => actions.resetDemoData() },
+        { label: SIMULATED_EVENTS_LABEL, type: 'checkbox', checked: options.demo?.eventsRunning ?? false, click: () => actions.toggleDemoEvents() },
       ],
     },
     {

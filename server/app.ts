@@ -23,6 +23,7 @@ import { registerServiceRoutes } from './services/routes.ts';
 import { registerTaskRoutes } from './tasks/routes.ts';
 import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
+import { registerDemoRoutes } from './demo/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { APP_VERSION } from './version.ts';
@@ -58,6 +59,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerAppointmentRoutes(api, ctx);
   registerAppointmentImportRoutes(api, ctx);
   registerGeocoderRoutes(api, ctx);
+  registerDemoRoutes(api, ctx);
   registerMetaRoutes(api);
 
   app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));

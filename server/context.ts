@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from './db/database.ts';
 import type { ImportRuntime } from './imports/runtime.ts';
 import type { LiveBus } from './live/bus.ts';
+import type { SecretCodec } from './remote/profiles.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -24,4 +25,6 @@ export interface AppContext {
   config: ServerConfig;
   /** Import workers, task submission and the geocoder (server/imports). */
   imports: ImportRuntime;
+  /** Encrypts connection profile secrets (the desktop app's safeStorage); headless keeps them in clear text. */
+  secretCodec?: SecretCodec;
 }

@@ -8,6 +8,8 @@ import { defaultImportSettings, ImportRuntime, type ImportSettings } from './imp
 import { LiveBus } from './live/bus.ts';
 import { createLogger } from './logger.ts';
 import { ensureDemoOrganization } from './orgs/bootstrap.ts';
+import { encryptSavedProfiles } from './remote/protect-profiles.ts';
+import type { SecretCodec } from './remote/profiles.ts';
 import { stopReceiver } from './receiver/runtime.ts';
 import type { OrganizationCredentials } from './orgs/organizations.ts';
 import { StartupError } from './startup-error.ts';
@@ -31,6 +33,8 @@ export interface ServeOptions {
   webhookTimeoutMs?: number;
   /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
   imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
+  /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
+  secretCodec?: SecretCodec;
 }
 
 export interface RunningServer {
@@ -58,6 +62,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger,
     live,
     imports,
+    secretCodec: options.secretCodec,
     config: {
       dataDir: options.dataDir,
       host,
@@ -69,6 +74,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   try {
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir);
+    if (options.secretCodec) await encryptSavedProfiles(options.dataDir, options.secretCodec, logger);
     const { app, liveStreams } = buildApp(ctx);
     const server = http.createServer(app);
     await listen(server, ctx.config.port, host);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
 import type { OrganizationCredentials } from '../orgs/organizations.ts';
-import { readProfiles } from '../remote/profiles.ts';
+import { loadProfile, ProfileSecretError } from '../remote/profiles.ts';
 import { ServiceClient } from '../remote/service-client.ts';
 import { DEFAULT_PORT } from '../server.ts';
 import { StartupError } from '../startup-error.ts';
@@ -30,11 +30,17 @@ export interface Target {
 }
 
 /** The service a command talks to: a saved profile, explicit --url/--key, or the local sandbox. */
-export function resolveTarget(values: Values): Target {
+export async function resolveTarget(values: Values): Promise<Target> {
   const dataDir = resolveDataDir(values);
   const organization = typeof values.organization === 'string' ? values.organization : undefined;
   if (typeof values.profile === 'string') {
-    const profile = readProfiles(dataDir).find((p) => p.name === values.profile);
+    let profile;
+    try {
+      profile = await loadProfile(dataDir, values.profile);
+    } catch (error) {
+      if (error instanceof ProfileSecretError) throw new StartupError(error.message);
+      throw error;
+    }
     if (!profile) throw new StartupError(`No profile named "${values.profile}" in ${dataDir}. List them with: qr-sandbox profile list`);
     return {
       client: new ServiceClient({ baseUrl: profile.base_url, apiKey: profile.api_key, apiSecret: profile.api_secret }),

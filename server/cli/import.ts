@@ -56,7 +56,7 @@ export const importCommand: Command = {
           'Check it without --profile, then send it with --profile.',
       );
     }
-    const target = resolveTarget(values);
+    const target = await resolveTarget(values);
     if (!target.organizationUuid) throw new StartupError('Which organization? Pass --organization UUID or save it in the profile.');
     const printer = createProgressPrinter();
     try {

@@ -1,4 +1,4 @@
-import { profilesPath, readProfiles, removeProfile, saveProfile } from '../remote/profiles.ts';
+import { listProfiles, profilesPath, removeProfile, saveProfile, UNENCRYPTED } from '../remote/profiles.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
 
@@ -22,7 +22,7 @@ export const profileAddCommand: Command = {
     if (!apiKey || rest.length === 0) throw new StartupError('--key must be API_KEY:API_SECRET.');
     const dataDir = resolveDataDir(values);
     try {
-      saveProfile(dataDir, {
+      await saveProfile(dataDir, {
         name,
         base_url: values.url,
         api_key: apiKey,
@@ -34,7 +34,7 @@ export const profileAddCommand: Command = {
     }
     process.stderr.write(
       `Saved profile ${name}. Warning: its secret is stored unencrypted in ${profilesPath(dataDir)} (readable by you only); ` +
-        'the desktop app keeps secrets in the system keychain instead.\n',
+        "the desktop app encrypts secrets with the system keychain (Electron's safeStorage) instead.\n",
     );
     return 0;
   },
@@ -47,9 +47,16 @@ export const profileListCommand: Command = {
   options: { ...dataDirOption },
   help: { ...dataDirHelp },
   async run(values) {
-    const profiles = readProfiles(resolveDataDir(values));
+    const profiles = listProfiles(resolveDataDir(values));
     if (profiles.length === 0) process.stderr.write('No profiles yet. Add one with: qr-sandbox profile add NAME --url URL --key KEY:SECRET\n');
     for (const p of profiles) process.stdout.write(`${p.name}\t${p.base_url}\t${p.api_key}\t${p.organization_uuid ?? ''}\n`);
+    const encrypted = profiles.filter((p) => p.secret_protection !== UNENCRYPTED).map((p) => p.name);
+    if (encrypted.length > 0) {
+      process.stderr.write(
+        `Saved by the desktop app, with the secret encrypted by the system keychain: ${encrypted.join(', ')}. ` +
+          'Use them there, or save them again here with profile add to use them from the command line.\n',
+      );
+    }
     return 0;
   },
 };

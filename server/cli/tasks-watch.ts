@@ -15,7 +15,7 @@ export const tasksWatchCommand: Command = {
   async run(values, positionals) {
     const uuid = positionals[0];
     if (!uuid || positionals.length > 1) throw new StartupError('tasks watch takes one task uuid.');
-    const target = resolveTarget(values);
+    const target = await resolveTarget(values);
     const printer = createProgressPrinter();
     try {
       const task = await watchTask(target.client, uuid, {

@@ -12,7 +12,7 @@ const BAD_ROWS = [
   ['', 'Wrong country', '1 Rue de Rivoli', 'Paris', '', '75001', 'France'],
 ];
 
-function csvCell(value: string): string {
+export function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 

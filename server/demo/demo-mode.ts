@@ -1,7 +1,7 @@
 import { ServiceClient } from '../remote/service-client.ts';
 import type { RunningServer } from '../server.ts';
 import { DEMO_EVENT_INTERVAL_MS, startDemoEvents } from './event-stream.ts';
-import { seedDemo } from './seed.ts';
+import { seedDemo, type DemoSeedResult } from './seed.ts';
 
 export interface DemoMode {
   /** What to tell the presenter, one line each. */
@@ -18,11 +18,16 @@ export async function startDemoMode(server: RunningServer, intervalMs = DEMO_EVE
   const client = new ServiceClient({ baseUrl: server.url, apiKey: credentials.api_key, apiSecret: credentials.api_secret });
   const seeded = await seedDemo(client, credentials.organization_uuid);
   const events = startDemoEvents(client, credentials.organization_uuid, server.ctx.logger, intervalMs);
-  const summary = seeded.seeded
-    ? [
-        `Demo data: ${seeded.import_task_uuid ? 'a finished import of demo sites (with excluded rows), ' : ''}a webhook to the inbox ${seeded.inbox_url}`,
-      ]
-    : [`Demo data: nothing added (${seeded.reason}).`];
+  const summary = seeded.seeded ? describeSeed(seeded) : [`Demo data: nothing added (${seeded.reason}).`];
   summary.push(`Demo events: a simulated check-in, check-out or delivery every ${Math.round(intervalMs / 1000)} s.`);
   return { summary, stop: () => events.stop() };
+}
+
+function describeSeed(seeded: DemoSeedResult): string[] {
+  return [
+    `Demo data: a finished import of ${seeded.sites} demo sites (${seeded.excluded_sites} rows excluded), ` +
+      `${seeded.appointments} appointments over the next 7 days (${seeded.excluded_appointments} rows excluded)` +
+      `${seeded.services_added ? `, ${seeded.services_added} demo services` : ''},`,
+    `  and a webhook to the inbox ${seeded.inbox_url}`,
+  ];
 }

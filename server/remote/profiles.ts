@@ -1,29 +1,58 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type Profile, profileSchema } from './schemas.ts';
-
-export { type Profile, profileSchema };
+import { profileSchema, type Profile, type PublicProfile } from './schemas.ts';
 
 export const PROFILES_FILE = 'profiles.json';
 
-const fileSchema = z.object({ profiles: z.array(profileSchema) });
+/** `secret_protection` of a secret kept in clear text (headless: the file's mode 0600 is all that protects it). */
+export const UNENCRYPTED = 'none';
+
+/**
+ * Encrypts profile secrets for the file, e.g. with Electron's safeStorage in the desktop app.
+ * server/ never imports Electron: the desktop main process passes one in (ServeOptions.secretCodec).
+ */
+export interface SecretCodec {
+  /** Written to profiles.json as `secret_protection`, e.g. "electron-safe-storage". */
+  readonly protection: string;
+  /** What keeps the key, for messages, e.g. "the system keychain (Electron safeStorage)". */
+  readonly description: string;
+  /** The secret as base64 text. */
+  encrypt(secret: string): Promise<string>;
+  decrypt(encrypted: string): Promise<string>;
+}
+
+/** A profile as profiles.json holds it: the secret in clear (`none`) or encrypted (base64). */
+const storedProfileSchema = profileSchema
+  .omit({ api_secret: true })
+  .extend({
+    secret_protection: z.string().min(1).default(UNENCRYPTED),
+    api_secret: z.string().min(1).optional(),
+    api_secret_encrypted: z.string().min(1).optional(),
+  })
+  .refine((p) => (p.secret_protection === UNENCRYPTED ? p.api_secret !== undefined : p.api_secret_encrypted !== undefined), {
+    message: 'a profile needs api_secret (secret_protection "none") or api_secret_encrypted',
+  });
+type StoredProfile = z.output<typeof storedProfileSchema>;
+
+const fileSchema = z.object({ profiles: z.array(storedProfileSchema) });
+
+/** The profile exists but its secret cannot be read here; the message says why and what to do. */
+export class ProfileSecretError extends Error {
+  override name = 'ProfileSecretError';
+}
 
 export function profilesPath(dataDir: string): string {
   return path.join(dataDir, PROFILES_FILE);
 }
 
-/**
- * Profiles live in <data-dir>/profiles.json, mode 0600. The secret is stored in clear there
- * (headless has no OS keychain); the desktop app keeps it with Electron's safeStorage instead.
- */
-export function readProfiles(dataDir: string): Profile[] {
+function readStored(dataDir: string): StoredProfile[] {
   const file = profilesPath(dataDir);
   if (!fs.existsSync(file)) return [];
   return fileSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))).profiles;
 }
 
-export function writeProfiles(dataDir: string, profiles: Profile[]): void {
+function writeStored(dataDir: string, profiles: StoredProfile[]): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = profilesPath(dataDir);
   const temp = `${file}.${process.pid}.tmp`;
@@ -32,14 +61,82 @@ export function writeProfiles(dataDir: string, profiles: Profile[]): void {
   fs.chmodSync(file, 0o600);
 }
 
-export function saveProfile(dataDir: string, profile: Profile): void {
-  writeProfiles(dataDir, [...readProfiles(dataDir).filter((p) => p.name !== profile.name), profileSchema.parse(profile)]);
+function toPublic({ api_secret: _secret, api_secret_encrypted: _encrypted, ...rest }: StoredProfile): PublicProfile {
+  return rest;
+}
+
+async function toStored(profile: Profile, codec: SecretCodec | undefined): Promise<StoredProfile> {
+  const { api_secret, ...rest } = profileSchema.parse(profile);
+  if (!codec) return { ...rest, secret_protection: UNENCRYPTED, api_secret };
+  return { ...rest, secret_protection: codec.protection, api_secret_encrypted: await codec.encrypt(api_secret) };
+}
+
+/**
+ * Profiles live in <data-dir>/profiles.json, mode 0600. With a codec (the desktop app) the secret
+ * is stored encrypted; without one (headless) in clear text, which callers warn about.
+ */
+export function listProfiles(dataDir: string): PublicProfile[] {
+  return readStored(dataDir).map(toPublic);
+}
+
+/**
+ * The profile with its secret in clear, for sending requests. A secret that this process cannot
+ * decrypt is a ProfileSecretError that says so; a clear-text one read with a codec is saved again,
+ * encrypted.
+ */
+export async function loadProfile(dataDir: string, name: string, codec?: SecretCodec): Promise<Profile | undefined> {
+  const stored = readStored(dataDir).find((p) => p.name === name);
+  if (!stored) return undefined;
+  const { api_secret: _s, api_secret_encrypted: _e, secret_protection: protection, ...rest } = stored;
+  if (protection === UNENCRYPTED && stored.api_secret !== undefined) {
+    const profile = { ...rest, api_secret: stored.api_secret };
+    if (codec) await saveProfile(dataDir, profile, codec);
+    return profile;
+  }
+  if (!codec || codec.protection !== protection) {
+    throw new ProfileSecretError(
+      `The secret of profile "${name}" was encrypted by the QR Sandbox desktop app (${protection}), and ` +
+        `${codec ? codec.description : 'the command line and the headless server'} cannot decrypt it. ` +
+        `Use the profile in the desktop app, or save it again here: qr-sandbox profile add ${name} --url ${stored.base_url} --key API_KEY:API_SECRET ` +
+        '(the secret is then stored unencrypted).',
+    );
+  }
+  try {
+    return { ...rest, api_secret: await codec.decrypt(stored.api_secret_encrypted ?? '') };
+  } catch (error) {
+    throw new ProfileSecretError(
+      `The secret of profile "${name}" could not be decrypted with ${codec.description} (${error instanceof Error ? error.message : String(error)}). ` +
+        'It was probably saved by another user or on another computer. Save the profile again with its key and secret.',
+    );
+  }
+}
+
+export async function saveProfile(dataDir: string, profile: Profile, codec?: SecretCodec): Promise<PublicProfile> {
+  const stored = await toStored(profile, codec);
+  writeStored(dataDir, [...readStored(dataDir).filter((p) => p.name !== stored.name), stored]);
+  return toPublic(stored);
 }
 
 export function removeProfile(dataDir: string, name: string): boolean {
-  const profiles = readProfiles(dataDir);
+  const profiles = readStored(dataDir);
   const kept = profiles.filter((p) => p.name !== name);
   if (kept.length === profiles.length) return false;
-  writeProfiles(dataDir, kept);
+  writeStored(dataDir, kept);
   return true;
+}
+
+/** Encrypts every clear-text secret in the file with `codec` (the desktop app does this at start). Returns the names. */
+export async function protectProfiles(dataDir: string, codec: SecretCodec): Promise<string[]> {
+  const profiles = readStored(dataDir);
+  const clear = profiles.filter((p) => p.secret_protection === UNENCRYPTED);
+  if (clear.length === 0) return [];
+  const protectedProfiles = await Promise.all(
+    profiles.map(async (p) => {
+      if (p.secret_protection !== UNENCRYPTED || p.api_secret === undefined) return p;
+      const { api_secret, ...rest } = p;
+      return { ...rest, secret_protection: codec.protection, api_secret_encrypted: await codec.encrypt(api_secret) };
+    }),
+  );
+  writeStored(dataDir, protectedProfiles);
+  return clear.map((p) => p.name);
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import { readProfiles, removeProfile, saveProfile, type Profile } from './profiles.ts';
+import { listProfiles, loadProfile, ProfileSecretError, removeProfile, saveProfile, UNENCRYPTED } from './profiles.ts';
 import { profileBodySchema, profileSchema, publicProfileSchema } from './schemas.ts';
 import { REQUEST_TIMEOUT_MS, ServiceClient, ServiceError, UPLOAD_TIMEOUT_MS } from './service-client.ts';
 
@@ -13,14 +13,20 @@ const FORWARDED_RESPONSE_HEADERS = ['content-type', 'content-disposition', 'retr
 /** On a 502, the status the remote answered (401, 403, 3xx); absent when it did not answer at all. */
 const REMOTE_STATUS_HEADER = 'X-Remote-Status';
 
-const publicProfile = ({ api_secret: _secret, ...rest }: Profile) => rest;
 const nameParams = z.object({ name: profileSchema.shape.name });
 
 export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
   const dataDir = ctx.config.dataDir;
-  const findProfile = (name: string) => readProfiles(dataDir).find((p) => p.name === name);
   const missingProfile = (name: string) =>
     new ApiError('NOT_FOUND', `There is no connection profile named "${name}" on this QR Sandbox. Add it in the GUI under Remote services, or with: qr-sandbox profile add.`);
+  const findProfile = async (name: string) => {
+    try {
+      return await loadProfile(dataDir, name, ctx.secretCodec);
+    } catch (error) {
+      if (error instanceof ProfileSecretError) throw new ApiError('CONFLICT', error.message);
+      throw error;
+    }
+  };
 
   api.route(
     {
@@ -30,7 +36,7 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       summary: 'Connection profiles of real service deployments saved on this machine (never their secrets).',
       response: z.object({ items: z.array(publicProfileSchema) }),
     },
-    async () => ({ items: readProfiles(dataDir).map(publicProfile) }),
+    async () => ({ items: listProfiles(dataDir) }),
   );
 
   api.route(
@@ -39,16 +45,17 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       path: '/api/profiles/{name}',
       tag: 'Remote service',
       role: 'admin',
-      summary: 'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600.',
+      summary:
+        'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600; ' +
+        'the desktop app encrypts the secret with the system keychain (secret_protection says how it is kept).',
       params: nameParams,
       body: profileBodySchema,
       response: publicProfileSchema,
     },
     async ({ params, body }) => {
-      const profile = { ...body, name: params.name };
-      saveProfile(dataDir, profile);
-      ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
-      return publicProfile(profile);
+      const saved = await saveProfile(dataDir, { ...body, name: params.name }, ctx.secretCodec);
+      if (saved.secret_protection === UNENCRYPTED) ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
+      return saved;
     },
   );
 
@@ -83,10 +90,10 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         params: z.object({ name: z.string(), path: z.union([z.string(), z.array(z.string())]) }),
         bodyKind: 'custom',
         requestBody: { description: 'Passed on unchanged (JSON or multipart).', content: { '*/*': {} } },
-        errors: [400, 404, 502],
+        errors: [400, 404, 409, 502],
       },
       async ({ params, req, res }) => {
-        const profile = findProfile(params.name);
+        const profile = await findProfile(params.name);
         if (!profile) throw missingProfile(params.name);
         const rest = Array.isArray(params.path) ? params.path.join('/') : params.path;
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';

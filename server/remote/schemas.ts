@@ -10,8 +10,10 @@ export const profileSchema = z.object({
 });
 export type Profile = z.infer<typeof profileSchema>;
 
-/** A profile as the API shows it: never its secret. */
-export const publicProfileSchema = profileSchema.omit({ api_secret: true });
+/** A profile as the API shows it: never its secret, and how that secret is kept. */
+export const publicProfileSchema = profileSchema.omit({ api_secret: true }).extend({
+  secret_protection: z.string().describe('"none": stored unencrypted (mode 0600); otherwise encrypted, e.g. "electron-safe-storage" by the desktop app'),
+});
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
 /** PUT /api/profiles/{name}: the name is in the path. */

@@ -135,11 +135,16 @@ export async function claimDueDeliveries(db: Kysely<Database>, limits: ClaimLimi
 export async function finishAttempts(db: Kysely<Database>, finished: FinishedAttempt[], now: string): Promise<void> {
   if (finished.length === 0) return;
   await db.transaction().execute(async (trx) => {
+    // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to record for it.
+    const ids = finished.map((f) => f.claim.delivery_id);
+    const present = new Set((await trx.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', 'in', ids).execute()).map((r) => r.delivery_id));
+    const kept = finished.filter((f) => present.has(f.claim.delivery_id));
+    if (kept.length === 0) return;
     await trx
       .insertInto('webhook_delivery_attempts')
-      .values(finished.map(({ claim, outcome }) => ({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome })))
+      .values(kept.map(({ claim, outcome }) => ({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome })))
       .execute();
-    const delivered = finished.filter((f) => f.next.status === 'delivered').map((f) => f.claim.delivery_id);
+    const delivered = kept.filter((f) => f.next.status === 'delivered').map((f) => f.claim.delivery_id);
     if (delivered.length > 0) {
       await trx
         .updateTable('webhook_deliveries')
@@ -147,7 +152,7 @@ export async function finishAttempts(db: Kysely<Database>, finished: FinishedAtt
         .where('delivery_id', 'in', delivered)
         .execute();
     }
-    for (const { claim, next } of finished.filter((f) => f.next.status !== 'delivered')) {
+    for (const { claim, next } of kept.filter((f) => f.next.status !== 'delivered')) {
       await trx
         .updateTable('webhook_deliveries')
         .set({ in_flight: 0, claimed_on: null, ...next, updated_on: now })

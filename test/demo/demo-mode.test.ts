@@ -1,14 +1,37 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Temporal } from 'temporal-polyfill';
+import { DEMO_SCHEDULE_DAYS } from '../../server/demo/demo-appointments.ts';
 import { startDemoMode, type DemoMode } from '../../server/demo/demo-mode.ts';
 import { DEMO_SITES } from '../../server/demo/seed.ts';
+import { DEMO_SERVICES } from '../../server/services/demo.ts';
 import { spawnServe } from '../support/cli.ts';
-import { startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
+import { jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
 
 interface Page<T> {
   items: T[];
   total: number;
+  pages: number;
+}
+
+interface Task {
+  uuid: string;
+  status: string;
+  task_type: string;
+  created_on: string;
+  metadata: { filename?: string } | null;
+  results: { inserted: number; excluded: number; upserted: number };
+}
+
+interface Appointment {
+  appointment_date: string;
+  start_date_time: string;
+  timezone_name: string;
+  service: string;
+  job_reference_id: string | null;
+  qr_code_uuid: string;
+  duration: number;
 }
 
 describe('demo mode', () => {
@@ -26,8 +49,17 @@ describe('demo mode', () => {
     await server.stop();
   });
 
+  const all = async <T>(path: string) => {
+    const items: T[] = [];
+    for (let page = 1; ; page++) {
+      const answer = (await (await server.request(`${path}?${org()}&per_page=100&page=${page}`)).json()) as Page<T>;
+      items.push(...answer.items);
+      if (page >= answer.pages) return items;
+    }
+  };
+
   it('fills an empty organization: a finished import with excluded rows, located sites, a webhook to an inbox', async () => {
-    const tasks = await list<{ status: string; task_type: string; results: { inserted: number; excluded: number } }>('/api/background-tasks');
+    const tasks = await list<Task>('/api/background-tasks?task_type=QR_IMPORT');
     assert.equal(tasks.total, 1);
     assert.equal(tasks.items[0]?.status, 'COMPLETED');
     assert.equal(tasks.items[0]?.results.inserted, DEMO_SITES);
@@ -42,6 +74,42 @@ describe('demo mode', () => {
     const webhooks = await list<{ url: string; events: string[] }>('/api/webhooks');
     assert.equal(webhooks.items[0]?.url, inboxes.items[0]?.url);
     assert.equal(webhooks.items[0]?.events.length, 3);
+  });
+
+  it('has the demo service catalog and a week of appointments from today, in each site\'s local time', async () => {
+    const services = await list<{ name: string }>('/api/services');
+    assert.deepEqual(services.items.map((s) => s.name).sort(), DEMO_SERVICES.map((s) => s.name).sort());
+
+    const tasks = await list<Task>('/api/background-tasks?task_type=APPOINTMENT_IMPORT');
+    assert.equal(tasks.total, 1, 'one appointment import');
+    const task = tasks.items[0];
+    assert.ok(task);
+    assert.equal(task.status, 'COMPLETED');
+    assert.equal(task.metadata?.filename, 'demo-appointments-week.csv');
+    assert.equal(task.results.excluded, 2, 'an unknown service and a day-first date are excluded');
+
+    const appointments = await all<Appointment>('/api/appointment_schedule');
+    assert.equal(appointments.length, task.results.upserted);
+    assert.ok(appointments.length >= 150, `a busy week (${appointments.length} appointments)`);
+    // "Today" is the date in each site's zone when the import ran.
+    const seededAt = Temporal.Instant.from(task.created_on);
+    const daysFromToday = new Set<number>();
+    for (const a of appointments) {
+      const today = seededAt.toZonedDateTimeISO(a.timezone_name).toPlainDate();
+      const days = today.until(Temporal.PlainDate.from(a.appointment_date)).days;
+      assert.ok(days >= 0 && days < DEMO_SCHEDULE_DAYS, `${a.appointment_date} is within the week from ${today.toString()} (${a.timezone_name})`);
+      assert.ok(a.timezone_name.startsWith('Australia/'));
+      const local = Temporal.Instant.from(a.start_date_time).toZonedDateTimeISO(a.timezone_name);
+      assert.ok(local.hour >= 7 && local.hour <= 16, `${a.start_date_time} is during working hours in ${a.timezone_name}`);
+      daysFromToday.add(days);
+    }
+    assert.deepEqual([...daysFromToday].sort(), [0, 1, 2, 3, 4, 5, 6], 'every day of the week has appointments');
+    const references = appointments.map((a) => a.job_reference_id);
+    assert.ok(references.every((r) => r && /^WO-\d{5}$/.test(r)), 'every appointment has a work order reference');
+    assert.equal(new Set(references).size, references.length);
+    assert.ok(new Set(appointments.map((a) => a.qr_code_uuid)).size >= 20, 'at many sites');
+    assert.ok(new Set(appointments.map((a) => a.timezone_name)).size >= 3, 'across time zones');
+    assert.ok(appointments.every((a) => DEMO_SERVICES.some((s) => s.name === a.service)));
   });
 
   it('keeps simulated events coming, delivered to the inbox decrypted and valid', async () => {
@@ -59,9 +127,34 @@ describe('demo mode', () => {
     const again = await startDemoMode(server, 60_000);
     await again.stop();
     assert.match(again.summary.join(' '), /nothing added/);
-    assert.equal((await list('/api/background-tasks')).total, 1);
+    assert.equal((await list('/api/background-tasks')).total, 2);
     assert.equal((await list('/api/webhooks')).total, 1);
     assert.equal((await list('/api/qrcodes')).total, DEMO_SITES);
+    assert.equal((await list('/api/appointment_schedule')).total, (await all('/api/appointment_schedule')).length);
+  });
+});
+
+describe('demo mode on an organization someone already uses', () => {
+  it('adds nothing: no sites, no appointments, no services, no webhook', async () => {
+    const server = await startTestServer();
+    try {
+      const org = server.organizationUuid;
+      const created = await server.request('/api/qrcodes', jsonBody({ organization_uuid: org, location: '1 Collins Street, Melbourne VIC 3000' }));
+      assert.equal(created.status, 201);
+      await server.request(`/api/services?organization_uuid=${org}`);
+      const demo = await startDemoMode(server, 60_000);
+      await demo.stop();
+      assert.match(demo.summary.join(' '), /nothing added/);
+      const total = async (path: string) => ((await (await server.request(`${path}?organization_uuid=${org}`)).json()) as Page<unknown>).total;
+      assert.equal(await total('/api/qrcodes'), 1);
+      assert.equal(await total('/api/appointment_schedule'), 0);
+      assert.equal(await total('/api/background-tasks'), 0);
+      assert.equal(await total('/api/webhooks'), 0);
+      assert.equal(await total('/api/inboxes'), 0);
+      assert.equal(await total('/api/services'), DEMO_SERVICES.length, 'only the catalog a fresh organization has');
+    } finally {
+      await server.stop();
+    }
   });
 });
 
@@ -70,7 +163,7 @@ describe('serve --demo', () => {
     const serve = await spawnServe(['--data-dir', tempDataDir(), '--demo']);
     try {
       await waitFor('the demo summary', () => (/Demo events: .* every 5 s/.test(serve.output()) ? true : undefined), 60_000);
-      assert.match(serve.output(), /Demo data: a finished import of demo sites/);
+      assert.match(serve.output(), /Demo data: a finished import of 300 demo sites \(5 rows excluded\), \d+ appointments over the next 7 days/);
     } finally {
       assert.equal(await serve.stop('SIGINT'), 0, serve.output());
     }

@@ -4,18 +4,33 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runDesktopApp, type DesktopServer } from '../../main/desktop-app.ts';
+import { RESET_DEMO_DATA_LABEL, SIMULATED_EVENTS_LABEL } from '../../main/menu.ts';
+import { SAFE_STORAGE_PROTECTION } from '../../main/secret-codec.ts';
 import type { DesktopConnection } from '../../preload/api.ts';
+import { openConnection } from '../../server/db/database.ts';
+import { DEMO_SITES } from '../../server/demo/seed.ts';
+import { profilesPath, saveProfile } from '../../server/remote/profiles.ts';
 import { startServer } from '../../server/server.ts';
-import { FakeElectron } from './support/fake-electron.ts';
+import { insertTask } from '../../server/tasks/store.ts';
+import { FakeElectron, FakeSafeStorage } from './support/fake-electron.ts';
 
 const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-sandbox-desktop-'));
 after(() => fs.rmSync(tempRoot, { recursive: true, force: true }));
 
 type StartServer = (options: { dataDir: string; port: number; host: string; logLevel?: string }) => Promise<DesktopServer>;
 
-function launch(options: { argv?: string[]; platform?: NodeJS.Platform; gotSingleInstanceLock?: boolean; startServer?: StartServer } = {}) {
+interface LaunchOptions {
+  argv?: string[];
+  platform?: NodeJS.Platform;
+  gotSingleInstanceLock?: boolean;
+  startServer?: StartServer;
+  safeStorage?: FakeSafeStorage;
+  demoEventIntervalMs?: number;
+}
+
+function launch(options: LaunchOptions = {}) {
   const userDataDir = fs.mkdtempSync(path.join(tempRoot, 'user-data-'));
-  const electron = new FakeElectron({ userDataDir, gotSingleInstanceLock: options.gotSingleInstanceLock ?? true });
+  const electron = new FakeElectron({ userDataDir, gotSingleInstanceLock: options.gotSingleInstanceLock ?? true, safeStorage: options.safeStorage });
   const logs: string[] = [];
   const started: DesktopServer[] = [];
   const desktop = runDesktopApp({
@@ -30,6 +45,7 @@ function launch(options: { argv?: string[]; platform?: NodeJS.Platform; gotSingl
       return server;
     },
     log: (line) => logs.push(line),
+    demoEventIntervalMs: options.demoEventIntervalMs,
   });
   /** Quits as the user would, and waits until the server stopped. */
   const quit = async () => {
@@ -279,5 +295,138 @@ describe('desktop app quit', () => {
     const server = started[0];
     assert.ok(server);
     await assert.rejects(fetch(`${server.url}/api/openapi.json`));
+  });
+});
+
+/** Lets the app's pending promises run until `check` holds (bounded). */
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+async function api<T>(connection: DesktopConnection, pathname: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`${connection.baseUrl}${pathname}`, { ...init, headers: { authorization: `Bearer ${connection.apiKey}:${connection.apiSecret}`, 'content-type': 'application/json' } });
+  const text = await res.text();
+  assert.ok(res.ok, `${pathname}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+const totalOf = async (connection: DesktopConnection, list: string) =>
+  (await api<{ total: number }>(connection, `${list}?organization_uuid=${connection.organizationUuid}&per_page=1`)).total;
+
+describe('desktop app Demo menu', () => {
+  it('Reset Demo Data… asks first, saying what it deletes; Cancel changes nothing', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    const connection = await connectionOf(electron);
+    await api(connection, '/api/qrcodes', { method: 'POST', body: JSON.stringify({ organization_uuid: connection.organizationUuid, location: '1 Collins Street, Melbourne VIC 3000' }) });
+    electron.clickMenuItem(RESET_DEMO_DATA_LABEL);
+    await until('the confirmation', () => electron.messageBoxes.length === 1);
+    const box = electron.messageBoxes[0];
+    assert.equal(box?.type, 'warning');
+    assert.deepEqual(box?.buttons, ['Cancel', 'Reset Demo Data']);
+    assert.equal(box?.cancelId, 0);
+    assert.match(box?.detail ?? '', /deletes the organization's QR codes and tags, appointments, import tasks .* API keys and settings stay/);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await totalOf(connection, '/api/qrcodes'), 1, 'cancelled: nothing deleted');
+    assert.equal(electron.windows[0]?.webContents.reloads, 0);
+    await quit();
+  });
+
+  it('Reset Demo Data… confirmed fills the app with the demo data, reloads the window and says what it did', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    const connection = await connectionOf(electron);
+    electron.messageBoxAnswers.push(1);
+    electron.clickMenuItem(RESET_DEMO_DATA_LABEL);
+    await until('the result', () => electron.messageBoxes.length === 2);
+    assert.deepEqual(electron.errorBoxes, []);
+    const result = electron.messageBoxes[1];
+    assert.equal(result?.title, 'Demo data ready');
+    assert.match(result?.detail ?? '', new RegExp(`Added: ${DEMO_SITES} sites \\(5 rows excluded\\), \\d+ appointments over the next 7 days`));
+    assert.equal(electron.windows[0]?.webContents.reloads, 1, 'the window shows the new data');
+    assert.equal(await totalOf(connection, '/api/qrcodes'), DEMO_SITES);
+    assert.ok((await totalOf(connection, '/api/appointment_schedule')) > 100);
+    assert.equal(electron.menuItem(RESET_DEMO_DATA_LABEL)?.enabled, true, 'enabled again once done');
+    await quit();
+  });
+
+  it('Reset Demo Data… while an import runs shows why, in plain words, and deletes nothing', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    const connection = await connectionOf(electron);
+    const db = openConnection(desktop.dataDir() ?? '');
+    const now = new Date().toISOString();
+    await insertTask(db.kysely, {
+      uuid: 'running-import', task_id: 'running-import', task_type: 'QR_IMPORT', status: 'PROCESSING', progress: 40, created_by_uuid: 'u', metadata: null,
+      organization_uuid: connection.organizationUuid, results: null, error_message: null, created_on: now, updated_on: now,
+    });
+    await db.close();
+    electron.messageBoxAnswers.push(1);
+    electron.clickMenuItem(RESET_DEMO_DATA_LABEL);
+    await until('the error box', () => electron.errorBoxes.length === 1);
+    assert.equal(electron.errorBoxes[0]?.title, 'Cannot reset the demo data');
+    assert.match(electron.errorBoxes[0]?.content ?? '', /^An import of this organization is still running \(task running-import, PROCESSING\)\. Nothing was deleted\./);
+    assert.equal(await totalOf(connection, '/api/background-tasks'), 1);
+    assert.equal(electron.windows[0]?.webContents.reloads, 0);
+    await quit();
+  });
+
+  it('Simulated Events starts and stops the event stream; quitting stops it before the server closes', async () => {
+    const { electron, desktop, logs, quit } = launch({ demoEventIntervalMs: 100 });
+    await desktop.started;
+    const connection = await connectionOf(electron);
+    await api(connection, '/api/qrcodes', { method: 'POST', body: JSON.stringify({ organization_uuid: connection.organizationUuid, location: '1 Collins Street, Melbourne VIC 3000' }) });
+    assert.equal(electron.menuItem(SIMULATED_EVENTS_LABEL)?.checked, false);
+    electron.clickMenuItem(SIMULATED_EVENTS_LABEL);
+    assert.equal(electron.menuItem(SIMULATED_EVENTS_LABEL)?.checked, true, 'the menu shows it running');
+    await until('simulated check-ins', async () => (await totalOf(connection, '/api/service-confirmations')) >= 3);
+    electron.clickMenuItem(SIMULATED_EVENTS_LABEL);
+    assert.equal(electron.menuItem(SIMULATED_EVENTS_LABEL)?.checked, false);
+    electron.clickMenuItem(SIMULATED_EVENTS_LABEL);
+    assert.equal(electron.menuItem(SIMULATED_EVENTS_LABEL)?.checked, true, 'and again');
+    await quit();
+    assert.equal(electron.app.quitted, true);
+    assert.deepEqual(logs.filter((line) => /demo event not sent/.test(line)), [], 'no event was sent to a closed server');
+  });
+});
+
+describe('desktop app connection profile secrets', () => {
+  it("keeps secrets with safeStorage, encrypting clear-text profiles at start, and uses them", async () => {
+    const dataDir = fs.mkdtempSync(path.join(tempRoot, 'profiles-'));
+    await saveProfile(dataDir, { name: 'from-cli', base_url: 'https://service.example', api_key: 'k1', api_secret: 'clear-secret-from-the-cli' });
+    const { electron, desktop, quit } = launch({ argv: ['--data-dir', dataDir] });
+    await desktop.started;
+    const file = () => fs.readFileSync(profilesPath(dataDir), 'utf8');
+    assert.ok(!file().includes('clear-secret-from-the-cli'), 'encrypted at start');
+    const connection = await connectionOf(electron);
+    const saved = await api<{ secret_protection: string }>(connection, '/api/profiles/self', {
+      method: 'PUT',
+      body: JSON.stringify({ base_url: connection.baseUrl, api_key: connection.apiKey, api_secret: connection.apiSecret }),
+    });
+    assert.equal(saved.secret_protection, SAFE_STORAGE_PROTECTION);
+    assert.ok(!file().includes(connection.apiSecret), 'no clear secret in profiles.json');
+    const profiles = (JSON.parse(file()) as { profiles: { name: string; secret_protection: string }[] }).profiles;
+    assert.deepEqual(profiles.map((p) => [p.name, p.secret_protection]), [['from-cli', SAFE_STORAGE_PROTECTION], ['self', SAFE_STORAGE_PROTECTION]]);
+    const session = await api<{ api_key: string }>(connection, '/api/remote/self/api/session');
+    assert.equal(session.api_key, connection.apiKey, 'the proxy sent the decrypted secret');
+    await quit();
+  });
+
+  it('without a keychain keeps them in clear text (mode 0600) and says so', async () => {
+    const { electron, desktop, logs, quit } = launch({ safeStorage: new FakeSafeStorage({ backend: 'basic_text' }) });
+    await desktop.started;
+    assert.ok(logs.some((line) => /Connection profile secrets are stored unencrypted in the data folder \(mode 0600\): this Linux desktop has no secret store/.test(line)), logs.join('\n'));
+    const connection = await connectionOf(electron);
+    const saved = await api<{ secret_protection: string }>(connection, '/api/profiles/plain', {
+      method: 'PUT',
+      body: JSON.stringify({ base_url: 'https://service.example', api_key: 'k', api_secret: 'kept-in-clear' }),
+    });
+    assert.equal(saved.secret_protection, 'none');
+    assert.ok(fs.readFileSync(profilesPath(desktop.dataDir() ?? ''), 'utf8').includes('kept-in-clear'));
+    await quit();
   });
 });

@@ -15,6 +15,7 @@ import { browserUnavailable, launchBrowser, openPage } from './support/browser.t
 import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
 import { appointmentTaskShots, seedAppointmentTask } from './support/appointment-task-shots.ts';
 import { geocoderShots } from './support/geocoder-shots.ts';
+import { demoShots } from './support/demo-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { startRemoteShots } from './support/remote-shots.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
@@ -256,6 +257,7 @@ try {
       await gui.close();
     }
   }
+  await demoShots(browser, outDir);
 } finally {
   await browser.close();
   await server.stop();

@@ -165,6 +165,7 @@ const ROUTES: Record<string, Row> = {
     call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/replay`, body: { url: 'http://127.0.0.1:9/x' } }),
   },
   'GET /api/inboxes/uuid/{uuid}/export': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/export?organization_uuid=${f.org}` }) },
+  'POST /api/demo/reset': { scope: 'org', call: (f) => ({ path: '/api/demo/reset', body: { organization_uuid: f.org } }) },
   'GET /api/health': { scope: 'public', call: () => ({ path: '/api/health' }) },
   'GET /api/openapi.json': { scope: 'public', call: () => ({ path: '/api/openapi.json' }) },
   'GET /api/docs': { scope: 'public', call: () => ({ path: '/api/docs' }) },

@@ -4,6 +4,7 @@ import type { Delivery, DeliveryAttempt } from '../pages/webhooks/webhook-types.
 /** One finished attempt of a webhook delivery, with the delivery's state after it. */
 export type DeliveryAttemptEvent = DeliveryAttempt & Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
 import type { MessageSummary, RelayEvent } from '../pages/inspector/inspector-types.ts';
+import type { DemoResetEvent } from '../../../server/demo/schemas.ts';
 
 /**
  * The data of each live event type the GUI listens to (GET /api/live). A capability that
@@ -16,6 +17,7 @@ export interface LiveEventData {
   'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;
   'inbox.message': MessageSummary;
   'inbox.relay': RelayEvent;
+  'demo.reset': DemoResetEvent;
 }
 
 export type LiveEventType = keyof LiveEventData;

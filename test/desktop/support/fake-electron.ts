@@ -5,8 +5,18 @@
  * answer a dialog, navigate, invoke an IPC channel, quit. A window's loadURL really fetches the
  * page, so a test sees what the window would show.
  */
-import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, OpenDialogOptions, SaveDialogOptions } from 'electron';
-import type { DesktopElectron, HeaderMap, IpcInvokeEventLike, PreventableEvent, SessionLike, WebContentsLike, WindowLike } from '../../../main/electron-api.ts';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, MessageBoxOptions, OpenDialogOptions, SaveDialogOptions } from 'electron';
+import type {
+  DesktopElectron,
+  HeaderMap,
+  IpcInvokeEventLike,
+  PreventableEvent,
+  SafeStorageLike,
+  SessionLike,
+  WebContentsLike,
+  WindowLike,
+} from '../../../main/electron-api.ts';
 
 type Listener = (...args: never[]) => unknown;
 
@@ -49,6 +59,10 @@ export class FakeWebContents extends Emitter implements WebContentsLike {
   }
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, args });
+  }
+  reloads = 0;
+  reload(): void {
+    this.reloads++;
   }
   /** The page navigates (a link, a drop, location.href): true when main let it happen. */
   navigate(url: string, kind: 'will-navigate' | 'will-redirect' = 'will-navigate'): boolean {
@@ -105,12 +119,50 @@ export class FakeSession implements SessionLike {
   }
 }
 
+/**
+ * safeStorage with a keychain of its own: AES-256-GCM under a key made for this fake, so only the
+ * same FakeSafeStorage (the same user on the same computer) decrypts what it encrypted.
+ */
+export class FakeSafeStorage implements SafeStorageLike {
+  available: boolean;
+  backend: string;
+  private readonly key = randomBytes(32);
+  constructor(options: { available?: boolean; backend?: string } = {}) {
+    this.available = options.available ?? true;
+    this.backend = options.backend ?? 'gnome_libsecret';
+  }
+  async isAsyncEncryptionAvailable(): Promise<boolean> {
+    return this.available;
+  }
+  async encryptStringAsync(plainText: string): Promise<Buffer> {
+    if (!this.available) throw new Error('Encryption is not available.');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
+    return Buffer.concat([Buffer.from('v10'), iv, cipher.getAuthTag(), body]);
+  }
+  async decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
+    if (encrypted.subarray(0, 3).toString() !== 'v10' || encrypted.length < 31) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, encrypted.subarray(3, 15));
+    decipher.setAuthTag(encrypted.subarray(15, 31));
+    try {
+      return { result: Buffer.concat([decipher.update(encrypted.subarray(31)), decipher.final()]).toString('utf8'), shouldReEncrypt: false };
+    } catch {
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    }
+  }
+  getSelectedStorageBackend(): string {
+    return this.backend;
+  }
+}
+
 export interface FakeElectronOptions {
   userDataDir: string;
   isPackaged?: boolean;
   /** What requestSingleInstanceLock answers: false plays a second instance. */
   gotSingleInstanceLock?: boolean;
   version?: string;
+  safeStorage?: FakeSafeStorage;
 }
 
 export class FakeElectron implements DesktopElectron {
@@ -122,6 +174,10 @@ export class FakeElectron implements DesktopElectron {
   /** Answers of the next dialogs, first in first out; a dialog without an answer is cancelled. */
   readonly openDialogAnswers: string[][] = [];
   readonly saveDialogAnswers: string[] = [];
+  readonly messageBoxes: MessageBoxOptions[] = [];
+  /** The buttons the user clicks in the next message boxes, first in first out; without one, the box's cancelId (or 0). */
+  readonly messageBoxAnswers: number[] = [];
+  readonly safeStorage: FakeSafeStorage;
   readonly externalUrls: string[] = [];
   readonly openedPaths: string[] = [];
   readonly revealedPaths: string[] = [];
@@ -133,6 +189,7 @@ export class FakeElectron implements DesktopElectron {
 
   constructor(options: FakeElectronOptions) {
     this.app = new FakeApp(options);
+    this.safeStorage = options.safeStorage ?? new FakeSafeStorage();
     const electron = this;
     this.BrowserWindow = class extends FakeBrowserWindow {
       constructor(windowOptions: BrowserWindowConstructorOptions) {
@@ -170,6 +227,10 @@ export class FakeElectron implements DesktopElectron {
     },
     showErrorBox: (title: string, content: string) => {
       this.errorBoxes.push({ title, content });
+    },
+    showMessageBox: async (_window: object, options: MessageBoxOptions) => {
+      this.messageBoxes.push(options);
+      return { response: this.messageBoxAnswers.shift() ?? options.cancelId ?? 0 };
     },
   };
 

@@ -1,3 +1,4 @@
+import { desktopBridge } from '../../desktop/bridge.ts';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ApiFailure, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
@@ -180,10 +181,17 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
         />
       </div>
       <div className="notice notice-warning" role="note" aria-label="Where the secret is kept">
-        <div className="notice-body">
-          <strong>The secret is stored unencrypted</strong> in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}, a file
-          only the account running QR Sandbox can read (mode 0600). This page never sees it again: the server adds it to each call it passes on to the service.
-        </div>
+        {desktopBridge() ? (
+          <div className="notice-body">
+            <strong>The desktop app encrypts the secret</strong> with the system keychain (Electron safeStorage) in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'};
+            without a keychain it is stored unencrypted (mode 0600), and the list says which. This page never sees it again: the app adds it to each call it passes on to the service.
+          </div>
+        ) : (
+          <div className="notice-body">
+            <strong>The secret is stored unencrypted</strong> in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}, a file
+            only the account running QR Sandbox can read (mode 0600). This page never sees it again: the server adds it to each call it passes on to the service.
+          </div>
+        )}
       </div>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={save.running}>

@@ -85,6 +85,8 @@ export function RemoteServicesPage() {
                         ) : (
                           'organization asked when importing'
                         )}
+                        {' · '}
+                        {p.secret_protection === 'none' ? 'secret unencrypted in profiles.json (mode 0600)' : 'secret encrypted by the desktop app (system keychain)'}
                       </span>
                     </td>
                     <td className="cell-actions">

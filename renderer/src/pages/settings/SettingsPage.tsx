@@ -2,6 +2,7 @@ import { useSignedIn } from '../../auth/session-store.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
 import { GeocoderSection } from './GeocoderSection.tsx';
+import { DemoDataSection } from './DemoDataSection.tsx';
 import { ServerSettingsSections } from './ServerSettingsSection.tsx';
 
 export function SettingsPage() {
@@ -42,6 +43,7 @@ export function SettingsPage() {
       )}
       <ServerSettingsSections />
       <GeocoderSection />
+      <DemoDataSection />
     </>
   );
 }
