@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../server/server.ts';
-import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';

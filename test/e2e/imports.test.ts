@@ -8,9 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { startGuiSession, type GuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seal } from '../../server/webhooks/crypto.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { jsonBody, type TestServer } from '../support/server.ts';
 import { createInbox, getMessage, listMessages, type MessageView, startCaptureServer } from '../support/inboxes.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
@@ -18,7 +18,6 @@ const skip = browserUnavailable();
 describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
   let server: TestServer;
   let session: GuiSession;
-  let signInLink: string;
   // Filled in by the first test, used by the later ones (they run in order).
   let inboxUuid = '';
   let inboxUrl = '';
@@ -28,9 +27,6 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
   before(async () => {
     session = await startGuiSession({ logLevel: 'warn' });
     server = session.server;
-    const c = server.credentials;
-    assert.ok(c);
-    signInLink = `${server.url}/#key=${c.api_key}:${c.api_secret}`;
   });
 
   after(() => session?.close());

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { open } from '../../server/webhooks/crypto.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody, type TestServer } from '../support/server.ts';
 import { startReceiver } from '../webhooks/support.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';

@@ -178,10 +178,10 @@ export function AppointmentsPage() {
                           type="button"
                           className="link-button"
                           title={`Only the appointments at QR code ${s.qr_code_uuid} (tag ${s.qr_code_tag_uuid})`}
-                          aria-label={`Only QR code ${s.qr_code_uuid.slice(0, 8)}`}
+                          aria-label={`Only QR code ${s.qr_code_uuid.slice(-8)}`}
                           onClick={() => change('qr_code_uuid', s.qr_code_uuid)}
                         >
-                          <code>{s.qr_code_uuid.slice(0, 8)}</code>
+                          <code>{s.qr_code_uuid.slice(-8)}</code>
                         </button>
                       </div>
                     </td>

@@ -4,6 +4,7 @@ import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, resultCounts, type ResultsOf } from '../tasks/task-format.ts';
 import type { CheckAnswer, ImportKindName } from './import-api.ts';
+import { StatList } from '../../components/StatList.tsx';
 
 /** 2026-03-02T09:00:00+11:00 as "09:00 +11:00", with the date when it is not the appointment's. */
 function localTime(iso: string, date: string): string {
@@ -51,16 +52,7 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
         The whole file went through the import here (every row checked, addresses located{kind === 'appointments' ? ', services and tags looked up, times computed' : ''}), and
         nothing was written. This is what “Start the import” would give now.
       </p>
-      {counts.length > 0 && (
-        <ul className="stats" aria-label="Check counts">
-          {counts.map((c) => (
-            <li key={c.key} className="stat">
-              <span className="stat-value">{c.value.toLocaleString()}</span>
-              <span className="stat-label">{c.label}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <StatList stats={counts} label="Check counts" />
       <h3>Rows that would be excluded</h3>
       {total === 0 ? (
         <p className="muted">None: every row would be imported.</p>

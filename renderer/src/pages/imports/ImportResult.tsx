@@ -15,6 +15,7 @@ import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, isRunning, resultCounts } from '../tasks/task-format.ts';
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
+import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
 
@@ -130,16 +131,7 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
           <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
         </div>
       )}
-      {counts.length > 0 && (
-        <ul className="stats" aria-label="Import counts">
-          {counts.map((c) => (
-            <li key={c.key} className="stat">
-              <span className="stat-value">{c.value.toLocaleString()}</span>
-              <span className="stat-label">{c.label}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <StatList stats={counts} label="Import counts" />
       {task.status === 'COMPLETED' && (
         <>
           <h3>Excluded rows</h3>

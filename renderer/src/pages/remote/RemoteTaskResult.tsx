@@ -13,6 +13,7 @@ import { excludedRows, excludedRowsOf, excludedTotal, isRunning, resultCounts } 
 import { answerCounts, remoteErrorReportRequest, remoteTaskPage } from './remote-api.ts';
 import { REMOTE_POLL } from './remote-poll.ts';
 import type { RemoteTaskWatch } from './use-remote-task.ts';
+import { StatList } from '../../components/StatList.tsx';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -57,19 +58,6 @@ export function PollStatus({ watch, where }: { watch: RemoteTaskWatch; where: st
   return null;
 }
 
-function Counts({ counts, label }: { counts: { key: string; label: string; value: number }[]; label: string }) {
-  if (counts.length === 0) return null;
-  return (
-    <ul className="stats" aria-label={label}>
-      {counts.map((c) => (
-        <li key={c.key} className="stat">
-          <span className="stat-value">{c.value.toLocaleString()}</span>
-          <span className="stat-label">{c.label}</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 /**
  * A task on a profile's service: progress while it runs, then the counts, the excluded rows and
@@ -129,7 +117,7 @@ export function RemoteTaskResult({
           <strong>The import failed on {profile}.</strong> {task.error_message ?? 'The service gave no reason.'}
         </div>
       )}
-      <Counts counts={resultCounts(task)} label="Import counts" />
+      <StatList stats={resultCounts(task)} label="Import counts" />
       {task.status === 'COMPLETED' && (
         <>
           <h3>Excluded rows</h3>
@@ -166,7 +154,7 @@ export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: strin
       <div className="panel-header">
         <h2 id="remote-sync-title">Import finished on {profile}</h2>
       </div>
-      <Counts counts={answerCounts(body)} label="Import counts" />
+      <StatList stats={answerCounts(body)} label="Import counts" />
       <h3>Excluded rows</h3>
       {rows.length === 0 ? (
         <p className="muted">No row was excluded: every row was imported on {profile}.</p>

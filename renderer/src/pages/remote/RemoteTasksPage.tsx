@@ -7,10 +7,9 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
-import { ProgressBar } from '../../components/ProgressBar.tsx';
-import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
-import { fileName, formatDateTime, formatShortDateTime, isRunning, resultSummary, taskTypeLabel } from '../tasks/task-format.ts';
+import { isRunning } from '../tasks/task-format.ts';
+import { TaskRow } from '../tasks/TaskRow.tsx';
 import { profilesRequest, type PublicProfile, remoteTaskListRequest, remoteTaskPage } from './remote-api.ts';
 import { REMOTE_POLL } from './remote-poll.ts';
 
@@ -120,28 +119,7 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
               </thead>
               <tbody>
                 {data.items.map((task) => (
-                  <tr key={task.uuid}>
-                    <td className="nowrap">
-                      <Link to={remoteTaskPage(profile, task.uuid)} aria-label={`Task ${task.uuid}`} title={formatDateTime(task.created_on)}>
-                        {formatShortDateTime(task.created_on)}
-                      </Link>
-                    </td>
-                    <td className="task-cell">
-                      <span className="task-type">{taskTypeLabel(task.task_type)}</span>
-                      <span className="task-file" title={fileName(task) ?? ''}>
-                        {fileName(task) ?? 'JSON body'}
-                      </span>
-                    </td>
-                    <td>
-                      <StatusBadge status={task.status} />
-                    </td>
-                    <td className="col-progress">
-                      <ProgressBar value={task.progress} label={`Progress of task ${task.uuid}`} compact />
-                    </td>
-                    <td className={`results-cell ${task.status === 'FAILED' ? 'text-error' : ''}`} title={resultSummary(task)}>
-                      <span className="clamp-2">{resultSummary(task) || <span className="muted">{isRunning(task) ? 'Running…' : '—'}</span>}</span>
-                    </td>
-                  </tr>
+                  <TaskRow key={task.uuid} task={task} href={remoteTaskPage(profile, task.uuid)} />
                 ))}
               </tbody>
             </table>

@@ -9,6 +9,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
+import { StatList } from '../../components/StatList.tsx';
 
 const DELETED = [
   'QR codes and their tags',
@@ -61,14 +62,7 @@ function ResetResult({ result }: { result: DemoResetResult }) {
       </p>
       {seeded.seeded ? (
         <>
-          <ul className="stats" aria-label="Demo data added">
-            {stats.map((s) => (
-              <li key={s.label} className="stat">
-                <span className="stat-value">{s.value.toLocaleString()}</span>
-                <span className="stat-label">{s.label}</span>
-              </li>
-            ))}
-          </ul>
+          <StatList stats={stats.map((s) => ({ ...s, key: s.label }))} label="Demo data added" />
           <p>
             A webhook sends every event to the demo inbox. See the <Link to="/qrcodes">QR codes</Link>, the <Link to="/appointments">appointments</Link>, the{' '}
             <Link to="/tasks">import tasks</Link> and the <Link to="/inspector">inspector</Link>.

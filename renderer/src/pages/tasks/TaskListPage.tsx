@@ -8,12 +8,11 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
-import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
-import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
-import { fileName, formatDateTime, formatShortDateTime, isRunning, resultSummary, taskTypeLabel } from './task-format.ts';
+import { isRunning, taskTypeLabel } from './task-format.ts';
+import { TaskRow } from './TaskRow.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 4_000;
 
@@ -135,28 +134,7 @@ export function TaskListPage() {
               </thead>
               <tbody>
                 {data.items.map((task) => (
-                  <tr key={task.uuid} data-task-uuid={task.uuid}>
-                    <td className="nowrap">
-                      <Link to={`/tasks/${task.uuid}`} aria-label={`Task ${task.uuid}`} title={formatDateTime(task.created_on)}>
-                        {formatShortDateTime(task.created_on)}
-                      </Link>
-                    </td>
-                    <td className="task-cell">
-                      <span className="task-type">{taskTypeLabel(task.task_type)}</span>
-                      <span className="task-file" title={fileName(task) ?? ''}>
-                        {fileName(task) ?? 'JSON body'}
-                      </span>
-                    </td>
-                    <td>
-                      <StatusBadge status={task.status} />
-                    </td>
-                    <td className="col-progress">
-                      <ProgressBar value={task.progress} label={`Progress of task ${task.uuid}`} compact />
-                    </td>
-                    <td className={`results-cell ${task.status === 'FAILED' ? 'text-error' : ''}`} title={resultSummary(task)}>
-                      <span className="clamp-2">{resultSummary(task) || <span className="muted">{isRunning(task) ? 'Running…' : '—'}</span>}</span>
-                    </td>
-                  </tr>
+                  <TaskRow key={task.uuid} task={task} href={`/tasks/${task.uuid}`} />
                 ))}
               </tbody>
             </table>

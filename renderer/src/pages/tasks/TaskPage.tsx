@@ -15,6 +15,7 @@ import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
 import { importRequest, sendImport, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
+import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -108,14 +109,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         {task.results === null ? (
           <p className="muted">{running ? 'Results appear when the task finishes.' : 'This task has no results.'}</p>
         ) : counts.length > 0 ? (
-          <ul className="stats">
-            {counts.map((c) => (
-              <li key={c.key} className="stat">
-                <span className="stat-value">{c.value.toLocaleString()}</span>
-                <span className="stat-label">{c.label}</span>
-              </li>
-            ))}
-          </ul>
+          <StatList stats={counts} />
         ) : (
           <p className="muted">The results hold no counts.</p>
         )}
