@@ -26,15 +26,20 @@ export function percentile(values: number[], p: number): number {
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /**
- * Uploads a file to /api/qrcodes/bulk (background) and polls the task back to back until it
+ * Uploads a file to an import endpoint (background; default /api/qrcodes/bulk) and polls the task back to back until it
  * ends, timing every poll. Returns seconds from POST to COMPLETED and the poll latencies.
  */
-export async function importAndPoll(server: ChildServer, file: string, filename: string): Promise<{ seconds: number; pollMs: number[]; task: Record<string, unknown> }> {
+export async function importAndPoll(
+  server: ChildServer,
+  file: string,
+  filename: string,
+  endpoint = '/api/qrcodes/bulk',
+): Promise<{ seconds: number; pollMs: number[]; task: Record<string, unknown> }> {
   const started = performance.now();
   const form = new FormData();
   form.set('organization_uuid', server.organizationUuid);
   form.set('file', await fs.openAsBlob(file), filename);
-  const res = await fetch(`${server.url}/api/qrcodes/bulk`, { method: 'POST', headers: { authorization: server.auth }, body: form });
+  const res = await fetch(`${server.url}${endpoint}`, { method: 'POST', headers: { authorization: server.auth }, body: form });
   const accepted = (await res.json()) as { background_task_uuid?: string };
   if (res.status !== 202 || !accepted.background_task_uuid) throw new Error(`import not accepted: ${res.status} ${JSON.stringify(accepted)}`);
   const pollMs: number[] = [];
