@@ -51,19 +51,21 @@ export function Pagination({
 type ParamChanges = Record<string, string | number | null | undefined>;
 
 /**
- * Pagination of a list page that keeps page and per_page in the address (the defaults, 1 and 10,
- * left out). `reset` names further parameters a page change clears.
+ * Pagination of a list page that keeps page and per_page in the address (the defaults, page 1 and
+ * the page's `defaultPerPage`, left out). `reset` names further parameters a page change clears.
  */
 export function AddressPagination({
   data,
   noun,
   setParams,
   reset = {},
+  defaultPerPage = 10,
 }: {
   data: { page: number; pages: number; total: number; per_page: number };
   noun: [string, string];
   setParams(changes: ParamChanges): void;
   reset?: ParamChanges;
+  defaultPerPage?: number;
 }) {
   return (
     <Pagination
@@ -73,7 +75,7 @@ export function AddressPagination({
       perPage={data.per_page}
       noun={noun}
       onPage={(p) => setParams({ page: p === 1 ? null : p, ...reset })}
-      onPerPage={(n) => setParams({ per_page: n === 10 ? null : n, page: null, ...reset })}
+      onPerPage={(n) => setParams({ per_page: n === defaultPerPage ? null : n, page: null, ...reset })}
     />
   );
 }

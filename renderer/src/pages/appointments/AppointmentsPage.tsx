@@ -9,10 +9,12 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { IMPORT_KINDS, saveAttachment } from '../imports/import-api.ts';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
+
+const DEFAULT_PER_PAGE = 25;
 
 const FILTERS = [
   { key: 'qr_code_uuid', label: 'QR code uuid', size: 12, placeholder: '' },
@@ -70,7 +72,7 @@ export function AppointmentsPage() {
   const { session } = useSignedIn();
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), 1);
-  const perPage = positiveInt(params.get('per_page'), 25);
+  const perPage = positiveInt(params.get('per_page'), DEFAULT_PER_PAGE);
   const [values, setValues] = useState<Record<FilterKey, string>>(() => ({
     qr_code_uuid: params.get('qr_code_uuid') ?? '',
     job_reference_id: params.get('job_reference_id') ?? '',
@@ -198,7 +200,7 @@ export function AppointmentsPage() {
           )
         )}
         {data && data.total > 0 && (
-          <Pagination page={page} pages={data.pages} total={data.total} perPage={perPage} noun={['appointment', 'appointments']} onPage={(p) => setParams({ page: p })} onPerPage={(n) => setParams({ per_page: n, page: null })} />
+          <AddressPagination data={data} noun={['appointment', 'appointments']} setParams={setParams} defaultPerPage={DEFAULT_PER_PAGE} />
         )}
         <CurlDisclosure request={request} />
       </section>

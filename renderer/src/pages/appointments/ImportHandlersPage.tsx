@@ -8,7 +8,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
 import '../imports/imports.css';
@@ -16,12 +16,14 @@ import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ImportHandlerForm } from './ImportHandlerForm.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 
+const DEFAULT_PER_PAGE = 25;
+
 export function ImportHandlersPage() {
   const { session } = useSignedIn();
   const canEdit = session.role !== 'viewer';
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), 1);
-  const perPage = positiveInt(params.get('per_page'), 25);
+  const perPage = positiveInt(params.get('per_page'), DEFAULT_PER_PAGE);
   const request: ApiRequest = { method: 'GET', path: '/api/import-handlers', query: { organization_uuid: session.organization_uuid, page, per_page: perPage } };
   const list = useApiQuery<Page<ImportHandler>>(request);
   const [editing, setEditing] = useState<ImportHandler | 'new' | null>(null);
@@ -119,7 +121,7 @@ export function ImportHandlersPage() {
           )
         )}
         {data && data.total > 0 && (
-          <Pagination page={page} pages={data.pages} total={data.total} perPage={perPage} noun={['import handler', 'import handlers']} onPage={(p) => setParams({ page: p })} onPerPage={(n) => setParams({ per_page: n, page: null })} />
+          <AddressPagination data={data} noun={['import handler', 'import handlers']} setParams={setParams} defaultPerPage={DEFAULT_PER_PAGE} />
         )}
         <CurlDisclosure request={request} />
       </section>

@@ -8,7 +8,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { positiveInt, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
 import '../imports/imports.css';
@@ -16,12 +16,14 @@ import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ServiceForm } from './ServiceForm.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
 
+const DEFAULT_PER_PAGE = 25;
+
 export function ServicesPage() {
   const { session } = useSignedIn();
   const canEdit = session.role !== 'viewer';
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), 1);
-  const perPage = positiveInt(params.get('per_page'), 25);
+  const perPage = positiveInt(params.get('per_page'), DEFAULT_PER_PAGE);
   const request: ApiRequest = { method: 'GET', path: '/api/services', query: { organization_uuid: session.organization_uuid, page, per_page: perPage } };
   const list = useApiQuery<Page<Service>>(request);
   const [editing, setEditing] = useState<Service | 'new' | null>(null);
@@ -111,7 +113,7 @@ export function ServicesPage() {
           )
         )}
         {data && data.total > 0 && (
-          <Pagination page={page} pages={data.pages} total={data.total} perPage={perPage} noun={['service', 'services']} onPage={(p) => setParams({ page: p })} onPerPage={(n) => setParams({ per_page: n, page: null })} />
+          <AddressPagination data={data} noun={['service', 'services']} setParams={setParams} defaultPerPage={DEFAULT_PER_PAGE} />
         )}
         <CurlDisclosure request={request} />
       </section>

@@ -8,12 +8,14 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Pagination } from '../../components/Pagination.tsx';
+import { AddressPagination } from '../../components/Pagination.tsx';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
 import '../imports/imports.css';
 import { QrCodeForm } from './QrCodeForm.tsx';
 import { EditDeleteActions } from '../../components/EditDeleteActions.tsx';
+
+const DEFAULT_PER_PAGE = 25;
 
 /** Where the address was located: suburb, state, postcode, time zone and how precisely. */
 function Located({ qr }: { qr: QrCode }) {
@@ -44,7 +46,7 @@ export function QrCodesPage() {
   const canEdit = session.role !== 'viewer';
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), 1);
-  const perPage = positiveInt(params.get('per_page'), 25);
+  const perPage = positiveInt(params.get('per_page'), DEFAULT_PER_PAGE);
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [type, setType] = useState(params.get('type') ?? '');
   const [reference, setReference] = useState(params.get('external_reference_id') ?? '');
@@ -175,7 +177,7 @@ export function QrCodesPage() {
           )
         )}
         {data && data.total > 0 && (
-          <Pagination page={page} pages={data.pages} total={data.total} perPage={perPage} noun={['QR code', 'QR codes']} onPage={(p) => setParams({ page: p })} onPerPage={(n) => setParams({ per_page: n, page: null })} />
+          <AddressPagination data={data} noun={['QR code', 'QR codes']} setParams={setParams} defaultPerPage={DEFAULT_PER_PAGE} />
         )}
         <CurlDisclosure request={request} />
       </section>
