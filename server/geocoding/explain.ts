@@ -2,28 +2,72 @@
  * Why the offline geocoder could not locate an address, in words a field admin can act on.
  * It states what the gazetteer has for each part; it does not decide anything locate() does not.
  */
-import { COUNTRY_DISPLAY_NAMES, countryCode, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
-import type { AddressInput } from './geocoder.ts';
+import { COUNTRY_DISPLAY_NAMES, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
+import type { AddressInput, GeoResult } from './geocoder.ts';
 import { cellText, nameKey, normalizePostcode } from './normalize.ts';
-import type { OfflineGeocoder } from './offline-geocoder.ts';
+import type { AddressReading, OfflineGeocoder } from './offline-geocoder.ts';
+import { isAustralianBoxPostcode } from './po-boxes.ts';
+import { readCountry } from './world-countries.ts';
 
 const MOST_LISTED = 4;
 const FREE_TEXT_EXAMPLE = 'Write it as street, suburb, state, postcode and country, e.g. "12 Smith St, Fitzroy VIC 3065, Australia".';
 
 export function whyNotLocated(geocoder: OfflineGeocoder, address: AddressInput): string {
+  const reading = geocoder.read(address);
+  if (reading.foreign) return `"${reading.foreign}" is not a country the gazetteer covers: it has places in ${coverage()} only.`;
   const countryText = cellText(address.country);
-  const code = countryText === '' ? undefined : countryCode(countryText);
-  if (countryText !== '' && !code) return `"${countryText}" is not a country the gazetteer covers: it has places in ${coverage()} only.`;
+  const named = countryText === '' ? undefined : readCountry(countryText);
+  if (countryText !== '' && !named) return `"${countryText}" is not a country the gazetteer covers: it has places in ${coverage()} only.`;
+  const code = named && 'covered' in named ? named.covered : undefined;
   const countries: readonly GazetteerCountry[] = code ? [code] : GAZETTEER_COUNTRIES;
-  const suburb = cellText(address.suburb);
-  const state = cellText(address.state);
-  const postcode = cellText(address.postcode);
-  if (suburb !== '' || postcode !== '') return partsReason(geocoder, countries, Boolean(code), suburb, state, postcode);
+  if (reading.from === 'parts') {
+    return partsReason(geocoder, countries, Boolean(code), cellText(address.suburb), cellText(address.state), cellText(address.postcode));
+  }
   const location = cellText(address.location);
   if (location === '') return 'There is no address: give a location, or a suburb or postcode.';
+  const parts = reading.parts;
+  if (parts && parts.suburb !== '') return partsReason(geocoder, countries, Boolean(code), parts.suburb, parts.state, parts.postcode);
   const where = code ? ` in ${COUNTRY_DISPLAY_NAMES[code]}` : '';
-  const alone = code ? '' : ' (without a country, a place name alone is not enough)';
-  return `No place${where} was recognised in "${location}" together with its postcode or state${alone}. ${FREE_TEXT_EXAMPLE}`;
+  const postcode = parts && parts.postcode !== '' ? ` The postcode "${parts.postcode}" is not in the gazetteer${where}.` : '';
+  return `No place was recognised in "${location}"${where} together with its postcode or state.${postcode}${notPostcodes(reading)} ${FREE_TEXT_EXAMPLE}`;
+}
+
+/** Numbers that looked like a postcode but stood where none goes ("asdf 4000 qwerty"). */
+function notPostcodes(reading: AddressReading): string {
+  const numbers = reading.notPostcodes;
+  if (numbers.length === 0) return '';
+  const quoted = listed(numbers.map((n) => `"${n}"`));
+  return ` ${quoted} ${numbers.length > 1 ? 'were' : 'was'} not read as a postcode: a postcode comes after the suburb or state, or at the end.`;
+}
+
+/**
+ * For an address that was located, which part won when the parts disagreed, or which postcode
+ * was chosen when none (or a PO-box one) was given; '' when the parts simply agree.
+ */
+export function howLocated(geocoder: OfflineGeocoder, address: AddressInput, result: GeoResult): string {
+  const reading = geocoder.read(address);
+  const parts = reading.parts;
+  if (!parts) return '';
+  const country = result.country as GazetteerCountry;
+  const given = normalizePostcode(country, parts.postcode, true);
+  const place = `${result.suburb} ${result.state}`;
+  if (result.precision === 'postcode_only') {
+    return parts.suburb !== '' ? `The postcode won: no place called "${parts.suburb}" has postcode ${result.postcode}, so the middle of postcode ${result.postcode} is used.` : '';
+  }
+  const notes: string[] = [];
+  if (given !== '' && given !== result.postcode) {
+    if (country === 'AU' && isAustralianBoxPostcode(given) && parts.street && !parts.poBox && nameKey(parts.suburb) === nameKey(result.suburb)) {
+      notes.push(`${given} is a PO-box postcode; a street address gets ${place}'s delivery postcode ${result.postcode}.`);
+    } else {
+      notes.push(`The suburb won: postcode ${given} is not ${place}'s, so its own postcode ${result.postcode} is used.`);
+    }
+  } else if (given === '' && country === 'AU') {
+    notes.push(`No postcode was given: ${place}'s ${parts.poBox ? '' : 'delivery '}postcode ${result.postcode} is used.`);
+  }
+  if (parts.state !== '' && !geocoder.stateCodes(country, parts.state).includes(result.state)) {
+    notes.push(`The suburb${given === result.postcode ? ' and postcode' : ''} won over the state: ${result.suburb} is in ${result.state}, not ${parts.state}.`);
+  }
+  return notes.join(' ');
 }
 
 function coverage(): string {
@@ -62,9 +106,10 @@ function partsReason(geocoder: OfflineGeocoder, countries: readonly GazetteerCou
   if (state !== '' && !stateKnown && countries.some((c) => c !== 'GB')) {
     return `"${state}" is not a state or province the gazetteer knows${where}; use its name or usual abbreviation (e.g. VIC or Victoria).`;
   }
-  if (!countryGiven && found.every((f) => f.postcode === '') && !stateKnown) {
-    if (postcode !== '') return `"${postcode}" is not a postcode of any country the gazetteer covers, and without a country a place name alone is not enough: correct the postcode, or add the state or the country.`;
-    return 'Without a country, a place name alone is not enough (many countries share place names): add the postcode, the state or the country.';
+  const inAustralia = found.some((f) => f.country === 'AU' && f.named.length > 0);
+  if (!countryGiven && found.every((f) => f.postcode === '') && !stateKnown && !inAustralia) {
+    if (postcode !== '') return `"${postcode}" is not a postcode of any country the gazetteer covers, and without a country only an Australian place name is enough on its own: correct the postcode, or add the state or the country.`;
+    if (anyNamed) return `No Australian place is called "${suburb}", and without a country a place name of another country is not enough on its own: add the state, the postcode or the country.`;
   }
   if (suburb !== '' && postcode !== '' && !anyNamed && !anyCoded) return `Neither the place "${suburb}" nor the postcode "${postcode}" is in the gazetteer${where}.`;
   if (suburb === '' && !anyCoded) return `The postcode "${postcode}" is not in the gazetteer${where}.`;
@@ -72,7 +117,9 @@ function partsReason(geocoder: OfflineGeocoder, countries: readonly GazetteerCou
   const several = countries.length > 1;
   const stateOf = (f: Found, i: number) => `${g.state[i] ?? ''}${several ? ` (${COUNTRY_DISPLAY_NAMES[f.country]})` : ''}`;
   if (postcode === '' && state === '') {
-    const states = [...new Set(found.flatMap((f) => f.named.map((i) => stateOf(f, i))))];
+    // Without a country, Australia comes first: only its states count.
+    const among = !countryGiven && inAustralia ? found.filter((f) => f.country === 'AU') : found;
+    const states = [...new Set(among.flatMap((f) => f.named.map((i) => (among.length > 1 ? stateOf(f, i) : (g.state[i] ?? '')))))];
     if (states.length > 1) return `"${suburb}" is a place in several states (${listed(states)}): add the state or the postcode.`;
   }
   const facts: string[] = [];

@@ -57,4 +57,6 @@ export interface Geocoder {
   about?(): GeocoderAbout;
   /** Why locate() gives null for this address, in one or two plain sentences (POST /api/geocoder/locate). */
   whyNotLocated?(address: AddressInput): string;
+  /** For a located address, which part won when the parts disagreed or which postcode was chosen; '' when they simply agree. */
+  howLocated?(address: AddressInput, result: GeoResult): string;
 }

@@ -1,94 +1,112 @@
 /**
- * Reads a free-text address ("12 Smith St, Fitzroy VIC 3065, Australia"): finds the country,
- * the postcode, the state and the place name among its words, then matches them like parts.
+ * Reads a free-text address ("Unit 5/12 Smith St, Fitzroy VIC 3065, Australia"): sets aside the
+ * unit, PO box and street, finds the country at the end, then per country the state, the
+ * postcode (only where the address makes a number one) and the place, and matches them as parts.
  */
-import { countryCode, LONGEST_COUNTRY_NAME_WORDS, type GazetteerCountry } from './countries.ts';
+import { addressWords, type Word } from './address-words.ts';
+import { GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import type { GeoResult } from './geocoder.ts';
 import type { AddressParts, OfflineGeocoder } from './offline-geocoder.ts';
 import { nameKey } from './normalize.ts';
+import { LONGEST_WORLD_COUNTRY_WORDS, readCountry } from './world-countries.ts';
 
-interface Word {
-  text: string;
-  segment: number;
-  /** Part of the postcode or the country. */
-  used: boolean;
-  /** Part of the state (which may also be the place's name: "Firenze", "New York"). */
-  inState: boolean;
+/** What was read from a free-text address, and where it was placed. */
+export interface LocationReading {
+  result: GeoResult | null;
+  /** English name of a country the gazetteer does not hold, named at the end ("France"). */
+  foreign?: string;
+  /** The parts the result was matched from (or, when none was placed, those of the first country tried). */
+  parts?: AddressParts;
+  /** Numbers shaped like a postcode that were not read as one: a street number, or a number amid other words. */
+  notPostcodes: string[];
 }
 
 const LONGEST_PLACE_WORDS = 5;
 const LONGEST_STATE_WORDS = 4;
 
-export function parseLocation(
+export function readLocation(
   geocoder: OfflineGeocoder,
   location: string,
-  countries: readonly GazetteerCountry[],
-  countryGiven: boolean,
+  countryColumn: GazetteerCountry | undefined,
   stateHint: string,
-): GeoResult | null {
-  const words = splitWords(location);
-  if (words.length === 0) return null;
-  const named = takeCountry(words);
-  if (countryGiven) {
+): LocationReading {
+  const { words, poBox, street } = addressWords(location);
+  const notPostcodes = new Set<string>();
+  // "zzqx 2150 nowhere lane": a number that opens a street is its number, whatever its shape.
+  for (const w of words) if (w.role === 'street' && /^\d{4,5}$/.test(w.text)) notPostcodes.add(w.text);
+  const named = takeCountry(geocoder, words);
+  if (named && 'foreign' in named && !countryColumn) return { result: null, foreign: named.foreign, notPostcodes: [] };
+  let countries: readonly GazetteerCountry[] = GAZETTEER_COUNTRIES;
+  let countryGiven = false;
+  if (countryColumn) {
     // The country column wins; a different trailing "country" may be a state ("CA").
-    if (named && named !== countries[0]) for (const word of words) word.used = false;
-    return bestOver(geocoder, words, countries, true, stateHint);
+    if (named && (!('covered' in named) || named.covered !== countryColumn)) for (const w of words) if (w.role === 'country') w.role = 'free';
+    countries = [countryColumn];
+    countryGiven = true;
+  } else if (named && 'covered' in named) {
+    const reading = bestOver(geocoder, words, [named.covered], true, stateHint, poBox, street, notPostcodes);
+    if (reading.result) return { ...reading, notPostcodes: [...notPostcodes] };
+    for (const w of words) if (w.role === 'country') w.role = 'free'; // "CA" may be California, not Canada
   }
-  if (named) {
-    const found = bestOver(geocoder, words, [named], true, stateHint);
-    if (found) return found;
-    for (const word of words) word.used = false; // "CA" may be California, not Canada
-  }
-  return bestOver(geocoder, words, countries, false, stateHint);
+  const reading = bestOver(geocoder, words, countries, countryGiven, stateHint, poBox, street, notPostcodes);
+  return { ...reading, notPostcodes: [...notPostcodes] };
 }
 
+/** Each country's reading is matched; the one with the most agreeing parts wins, ties going to the earlier country (Australia first). */
 function bestOver(
   geocoder: OfflineGeocoder,
   words: Word[],
   countries: readonly GazetteerCountry[],
   countryGiven: boolean,
   stateHint: string,
-): GeoResult | null {
-  let best: GeoResult | null = null;
+  poBox: boolean,
+  street: boolean,
+  notPostcodes: Set<string>,
+): { result: GeoResult | null; parts?: AddressParts } {
+  let best: { result: GeoResult | null; parts?: AddressParts } = { result: null };
+  let bestScore = -1;
   for (const country of countries) {
-    const parts = readParts(geocoder, words.map((w) => ({ ...w })), country, stateHint);
+    const parts = readParts(geocoder, words.map((w) => ({ ...w })), country, stateHint, notPostcodes);
     if (!parts) continue;
+    parts.poBox = poBox;
+    parts.street = street;
+    best.parts ??= parts;
     const result = geocoder.best([country], parts, countryGiven);
-    if (result && (!best || rank(result) > rank(best))) best = result;
+    if (!result) continue;
+    const score = geocoder.agreement(country, parts, result);
+    if (score > bestScore) {
+      bestScore = score;
+      best = { result, parts };
+    }
   }
   return best;
 }
 
-function rank(result: GeoResult): number {
-  return { postcode: 4, city: 3, place: 2, postcode_only: 1 }[result.precision];
-}
-
-function readParts(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, stateHint: string): AddressParts | null {
-  const postcode = takePostcode(words, country);
+function readParts(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, stateHint: string, notPostcodes: Set<string>): AddressParts | null {
   const state = stateHint !== '' ? stateHint : takeState(geocoder, words, country);
+  const postcode = takePostcode(geocoder, words, country, notPostcodes);
   const suburb = findPlace(geocoder, words, country, postcode, state);
   if (suburb === '' && postcode === '') return null;
   return { suburb, state, postcode };
 }
 
-function splitWords(location: string): Word[] {
-  const words: Word[] = [];
-  location.split(/[,;\n\r]+/).forEach((segment, index) => {
-    for (const text of segment.split(/\s+/)) if (text !== '') words.push({ text, segment: index, used: false, inState: false });
-  });
-  return words;
-}
-
-/** A country name at the very end of the address. */
-function takeCountry(words: Word[]): GazetteerCountry | undefined {
-  for (let n = Math.min(LONGEST_COUNTRY_NAME_WORDS, words.length); n >= 1; n--) {
+/**
+ * A country name at the very end of the address: one the gazetteer holds, or another one
+ * (which stops the address being placed). The name of a covered country's state is not a
+ * country there ("Atlanta, Georgia").
+ */
+function takeCountry(geocoder: OfflineGeocoder, words: Word[]): { covered: GazetteerCountry } | { foreign: string } | undefined {
+  const last = words[words.length - 1];
+  if (!last) return undefined;
+  for (let n = Math.min(LONGEST_WORLD_COUNTRY_WORDS, words.length); n >= 1; n--) {
     const tail = words.slice(words.length - n);
-    if (tail.some((w) => w.segment !== tail[0]?.segment)) continue;
-    const code = countryCode(tail.map((w) => w.text).join(' '));
-    if (code) {
-      for (const w of tail) w.used = true;
-      return code;
-    }
+    if (tail.some((w) => w.segment !== last.segment || w.role !== 'free')) continue;
+    const text = tail.map((w) => w.text).join(' ');
+    const country = readCountry(text);
+    if (!country) continue;
+    if ('foreign' in country && GAZETTEER_COUNTRIES.some((c) => geocoder.stateCodes(c, text).length > 0)) return undefined;
+    for (const w of tail) w.role = 'country';
+    return 'covered' in country ? country : { foreign: country.foreign.name };
   }
   return undefined;
 }
@@ -102,26 +120,64 @@ const POSTCODE_WORD: Record<GazetteerCountry, RegExp> = {
 };
 const INWARD_CODE: Partial<Record<GazetteerCountry, RegExp>> = { CA: /^\d[A-Z]\d$/i, GB: /^\d[A-Z]{2}$/i };
 
-/** The last word (or outward + inward pair) shaped like the country's postcode. */
-function takePostcode(words: Word[], country: GazetteerCountry): string {
+/**
+ * The postcode: the last word (or outward + inward pair) shaped like the country's postcode that
+ * the address makes one: at the end, right after the place or the state, alone in its part, or
+ * (Italy) right before the comune. Any other number is a street or unit number, or junk.
+ */
+function takePostcode(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, notPostcodes: Set<string>): string {
   const inward = INWARD_CODE[country];
   for (let i = words.length - 1; i >= 0; i--) {
     const word = words[i];
-    if (!word || word.used) continue;
+    if (!word || word.role !== 'free' || word.inState) continue;
     const previous = words[i - 1];
-    if (inward && previous && !previous.used && inward.test(word.text) && POSTCODE_WORD[country].test(previous.text)) {
-      word.used = true;
-      previous.used = true;
-      return previous.text + word.text;
+    let first = i;
+    let code = '';
+    if (inward && previous && previous.role === 'free' && previous.segment === word.segment && inward.test(word.text) && POSTCODE_WORD[country].test(previous.text)) {
+      first = i - 1;
+      code = previous.text + word.text;
+    } else if (POSTCODE_WORD[country].test(word.text)) {
+      code = word.text;
+    } else continue;
+    if (!postcodePlace(geocoder, words, first, i, country)) {
+      notPostcodes.add(words.slice(first, i + 1).map((w) => w.text).join(' '));
+      continue;
     }
-    // "1234 Smith St": a street number opens its part of an Australian or US address.
-    const streetNumber = (country === 'AU' || country === 'US') && words[i - 1]?.segment !== word.segment && words[i + 1]?.segment === word.segment;
-    if (!streetNumber && POSTCODE_WORD[country].test(word.text.replace(/[.]$/, ''))) {
-      word.used = true;
-      return word.text;
-    }
+    for (const w of words.slice(first, i + 1)) w.postcode = true;
+    return code;
   }
   return '';
+}
+
+/** Whether the words first..last stand where a postcode goes. */
+function postcodePlace(geocoder: OfflineGeocoder, words: Word[], first: number, last: number, country: GazetteerCountry): boolean {
+  const segment = words[first]?.segment;
+  const free = (w: Word | undefined): boolean => w !== undefined && w.role === 'free';
+  if (!words.slice(last + 1).some((w) => free(w) && !w.inState)) return true; // at the end (before the state or country)
+  const before = words[first - 1];
+  const after = words[last + 1];
+  const aloneInPart = before?.segment !== segment && after?.segment !== segment;
+  if (aloneInPart) return true;
+  if (before && before.segment === segment && free(before) && (before.inState || placeEndsAt(geocoder, words, first - 1, country))) return true;
+  return country === 'IT' && after?.segment === segment && placeStartsAt(geocoder, words, last + 1, country);
+}
+
+function placeEndsAt(geocoder: OfflineGeocoder, words: Word[], end: number, country: GazetteerCountry): boolean {
+  for (let n = 1; n <= LONGEST_PLACE_WORDS && end - n + 1 >= 0; n++) {
+    const span = words.slice(end - n + 1, end + 1);
+    if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) return false;
+    if (geocoder.placesNamed(country, nameKey(span.map((w) => w.text).join(' '))).length > 0) return true;
+  }
+  return false;
+}
+
+function placeStartsAt(geocoder: OfflineGeocoder, words: Word[], start: number, country: GazetteerCountry): boolean {
+  for (let n = 1; n <= LONGEST_PLACE_WORDS && start + n <= words.length; n++) {
+    const span = words.slice(start, start + n);
+    if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) return false;
+    if (geocoder.placesNamed(country, nameKey(span.map((w) => w.text).join(' '))).length > 0) return true;
+  }
+  return false;
 }
 
 /** The last run of words naming a state of the country. */
@@ -130,7 +186,7 @@ function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
   for (let end = words.length; end > 0; end--) {
     for (let n = Math.min(LONGEST_STATE_WORDS, end); n >= 1; n--) {
       const span = words.slice(end - n, end);
-      if (span.some((w) => w.used || w.segment !== span[0]?.segment)) continue;
+      if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) continue;
       const text = span.map((w) => w.text).join(' ');
       if (geocoder.stateCodes(country, text).length > 0) {
         for (const w of span) w.inState = true;
@@ -144,7 +200,7 @@ function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
 /**
  * The run of words that names a place: one that agrees with the postcode wins, then one in
  * the state (better if it is not the state's own words), then the one nearest the end, then
- * the longest.
+ * the longest. The unit, box, street, postcode and country are not read.
  */
 function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, postcode: string, state: string): string {
   const g = geocoder.gazetteer;
@@ -154,7 +210,7 @@ function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
   for (let end = words.length; end > 0; end--) {
     for (let n = 1; n <= Math.min(LONGEST_PLACE_WORDS, end); n++) {
       const span = words.slice(end - n, end);
-      if (span.some((w) => w.used || w.segment !== span[0]?.segment)) break;
+      if (span.some((w) => w.role !== 'free' || w.postcode || w.segment !== span[0]?.segment)) break;
       if (/^\d/.test(span[0]?.text ?? '')) break;
       const text = span.map((w) => w.text).join(' ');
       const places = geocoder.placesNamed(country, nameKey(text));

@@ -1,20 +1,37 @@
 import { describeGazetteer } from './about.ts';
-import { countryCode, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
+import { addressWords } from './address-words.ts';
+import { GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import { loadGazetteer, type Gazetteer } from './gazetteer.ts';
 import type { AddressInput, Geocoder, GeoPrecision, GeoResult } from './geocoder.ts';
-import { whyNotLocated } from './explain.ts';
-import { parseLocation } from './location-parser.ts';
+import { howLocated, whyNotLocated } from './explain.ts';
+import { readLocation, type LocationReading } from './location-parser.ts';
 import { cellText, nameKey, normalizePostcode } from './normalize.ts';
+import { deliveryPlace, isAustralianBoxPostcode } from './po-boxes.ts';
 import type { GeocoderAbout } from './schemas.ts';
+import { readCountry } from './world-countries.ts';
 
 /** Address parts as text, before matching. */
 export interface AddressParts {
   suburb: string;
   state: string;
   postcode: string;
+  /** The address is a PO box (or locked bag): it keeps a box-only postcode it names. */
+  poBox?: boolean;
+  /** The address names a street: a box-only postcode it names gives way to the suburb's delivery postcode. */
+  street?: boolean;
 }
 
-const RANK: Record<GeoPrecision, number> = { postcode: 4, city: 3, place: 2, postcode_only: 1 };
+/** How an address was read: the country, the parts (from the columns or the free text) and the result. */
+export interface AddressReading {
+  result: GeoResult | null;
+  /** A country the gazetteer does not hold, named by the country column or at the end of the location. */
+  foreign?: string;
+  /** Read from the parts (suburb, state, postcode) or from the free-text location. */
+  from: 'parts' | 'location';
+  parts?: AddressParts;
+  /** Numbers in the location shaped like a postcode that were not read as one. */
+  notPostcodes: string[];
+}
 
 /** A named place this close to the given postcode's place counts as agreeing with it (GB, CA, US, IT). */
 const NEARBY_KM = 25;
@@ -41,6 +58,7 @@ const MAX_REMEMBERED = 20_000;
 export class OfflineGeocoder implements Geocoder {
   readonly gazetteer: Gazetteer;
   private readonly answers = new Map<string, GeoResult | null>();
+  private readonly readings = new Map<string, LocationReading>();
   private described: GeocoderAbout | undefined;
 
   constructor(gazetteer: Gazetteer) {
@@ -48,22 +66,50 @@ export class OfflineGeocoder implements Geocoder {
   }
 
   locate(address: AddressInput): GeoResult | null {
+    return this.read(address).result;
+  }
+
+  /** The whole reading behind locate(): what was taken for each part, and why nothing was placed. */
+  read(address: AddressInput): AddressReading {
     const countryText = cellText(address.country);
-    let countries: readonly GazetteerCountry[] = GAZETTEER_COUNTRIES;
+    let country: GazetteerCountry | undefined;
     if (countryText !== '') {
-      const code = countryCode(countryText);
-      if (!code) return null;
-      countries = [code];
+      const named = readCountry(countryText);
+      if (!named) return { result: null, from: 'parts', notPostcodes: [] };
+      if ('foreign' in named) return { result: null, foreign: named.foreign.name, from: 'parts', notPostcodes: [] };
+      country = named.covered;
     }
+    const countries: readonly GazetteerCountry[] = country ? [country] : GAZETTEER_COUNTRIES;
     const parts: AddressParts = {
       suburb: cellText(address.suburb),
       state: cellText(address.state),
       postcode: cellText(address.postcode),
     };
-    if (parts.suburb !== '' || parts.postcode !== '') return this.best(countries, parts, countryText !== '');
+    if (parts.suburb !== '' || parts.postcode !== '') {
+      const line = cellText(address.address_line_1);
+      if (line !== '') {
+        const words = addressWords(line);
+        parts.poBox = words.poBox;
+        parts.street = words.street;
+      }
+      return { result: this.best(countries, parts, country !== undefined), from: 'parts', parts, notPostcodes: [] };
+    }
     const location = cellText(address.location);
-    if (location === '') return null;
-    return parseLocation(this, location, countries, countryText !== '', parts.state);
+    if (location === '') return { result: null, from: 'location', notPostcodes: [] };
+    const reading = this.readText(location, country, parts.state);
+    return { ...reading, result: reading.result && { ...reading.result }, from: 'location' };
+  }
+
+  /** Appointment imports repeat the same location text: its reading is remembered like parts are. */
+  private readText(location: string, country: GazetteerCountry | undefined, state: string): LocationReading {
+    const key = `${country ?? ''}|${state}|${location}`;
+    let reading = this.readings.get(key);
+    if (reading === undefined) {
+      reading = readLocation(this, location, country, state);
+      if (this.readings.size >= MAX_REMEMBERED) this.readings.clear();
+      this.readings.set(key, reading);
+    }
+    return reading;
   }
 
   about(): GeocoderAbout {
@@ -75,10 +121,14 @@ export class OfflineGeocoder implements Geocoder {
     return whyNotLocated(this, address);
   }
 
+  howLocated(address: AddressInput, result: GeoResult): string {
+    return howLocated(this, address, result);
+  }
+
   /** The best match among the countries; ties go to the earlier country. Each caller gets its own result object. */
   best(countries: readonly GazetteerCountry[], parts: AddressParts, countryGiven: boolean): GeoResult | null {
     // Imports repeat the same suburbs many times: the answer for the same parts is remembered.
-    const key = `${countries.length === 1 ? countries[0] : countries.join(',')}|${countryGiven ? 1 : 0}|${parts.suburb}|${parts.state}|${parts.postcode}`;
+    const key = `${countries.length === 1 ? countries[0] : countries.join(',')}|${countryGiven ? 1 : 0}|${parts.poBox ? 1 : 0}${parts.street ? 1 : 0}|${parts.suburb}|${parts.state}|${parts.postcode}`;
     let answer = this.answers.get(key);
     if (answer === undefined) {
       answer = this.bestUncached(countries, parts, countryGiven);
@@ -88,13 +138,30 @@ export class OfflineGeocoder implements Geocoder {
     return answer && { ...answer };
   }
 
+  /** The country whose match agrees with most of the parts; ties go to the earlier country (Australia first). */
   private bestUncached(countries: readonly GazetteerCountry[], parts: AddressParts, countryGiven: boolean): GeoResult | null {
     let best: GeoResult | null = null;
+    let bestScore = -1;
     for (const country of countries) {
       const result = this.matchParts(country, parts, countryGiven);
-      if (result && (!best || RANK[result.precision] > RANK[best.precision])) best = result;
+      if (!result) continue;
+      const score = this.agreement(country, parts, result);
+      if (score > bestScore) {
+        best = result;
+        bestScore = score;
+      }
     }
     return best;
+  }
+
+  /** How many of the given parts the result bears out: the postcode counts double (it is the most specific). */
+  agreement(country: GazetteerCountry, parts: AddressParts, result: GeoResult): number {
+    let score = 0;
+    const postcode = normalizePostcode(country, parts.postcode, true);
+    if (postcode !== '' && result.postcode === postcode) score += 2;
+    if (parts.state !== '' && this.stateCodes(country, parts.state).includes(result.state)) score += 1;
+    if (parts.suburb !== '' && result.precision !== 'postcode_only') score += 1;
+    return score;
   }
 
   matchParts(country: GazetteerCountry, parts: AddressParts, countryGiven: boolean): GeoResult | null {
@@ -102,8 +169,8 @@ export class OfflineGeocoder implements Geocoder {
     // A spreadsheet's numeric cell drops leading zeros; restore them only when the country is known.
     const postcode = normalizePostcode(country, parts.postcode, countryGiven || country === 'AU');
     const states = country === 'GB' || parts.state === '' ? undefined : this.stateCodes(country, parts.state);
-    // Without a country, a place name alone is too weak: another country may have it too.
-    if (!countryGiven && postcode === '' && !states) return null;
+    // Without a country, a place name alone is too weak outside Australia, the service's home.
+    if (!countryGiven && country !== 'AU' && postcode === '' && !states) return null;
     const index = g.countries.get(country);
     if (!index) return null;
     const named = parts.suburb === '' ? EMPTY : (index.byName.get(nameKey(parts.suburb)) ?? EMPTY);
@@ -112,7 +179,15 @@ export class OfflineGeocoder implements Geocoder {
     const confident: GeoPrecision = country === 'AU' ? 'postcode' : 'city';
     const placeLevel: GeoPrecision = country === 'AU' ? 'place' : 'city';
 
-    for (const i of named) if (g.postcode[i] === postcode && stateOk(i)) return this.result(i, confident);
+    for (const i of named) {
+      if (g.postcode[i] !== postcode || !stateOk(i)) continue;
+      // A street address that names its suburb's box-only postcode gets the suburb's delivery postcode.
+      if (country === 'AU' && parts.street && !parts.poBox && isAustralianBoxPostcode(postcode)) {
+        const delivery = deliveryPlace(g, named.filter((j) => g.state[j] === g.state[i]));
+        if (!isAustralianBoxPostcode(g.postcode[delivery] ?? '')) return this.result(delivery, placeLevel);
+      }
+      return this.result(i, confident);
+    }
 
     const codedInState = coded.filter(stateOk);
     if (country !== 'AU' && codedInState.length > 0) {
@@ -132,13 +207,24 @@ export class OfflineGeocoder implements Geocoder {
         if (inPostcodeState.length > 0) pool = inPostcodeState;
         else if (country !== 'GB' && new Set(pool.map((i) => g.state[i])).size > 1) pool = EMPTY; // ambiguous
       }
-      if (pool.length > 0) return this.result(closestPostcode(g, pool, postcode), placeLevel);
+      if (pool.length > 0) return this.result(country === 'AU' ? this.suburbPlace(pool, postcode, parts) : closestPostcode(g, pool, postcode), placeLevel);
       const samePostcode = named.find((i) => g.postcode[i] === postcode);
       if (samePostcode !== undefined) return this.result(samePostcode, placeLevel);
     }
 
     if (codedInState.length > 0) return this.postcodeOnly(codedInState);
     return null;
+  }
+
+  /**
+   * Of an Australian suburb's places (one name, one state), the one to place the address at:
+   * without a postcode, the delivery postcode (a PO box keeps the box postcode nearest the given one).
+   */
+  private suburbPlace(pool: number[], postcode: string, parts: AddressParts): number {
+    const g = this.gazetteer;
+    const states = new Set(pool.map((i) => g.state[i]));
+    if (states.size > 1 || (parts.poBox && postcode !== '')) return closestPostcode(g, pool, postcode);
+    return deliveryPlace(g, pool);
   }
 
   /** Places of the country named so (nameKey of the name); empty when none. */

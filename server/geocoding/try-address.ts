@@ -10,7 +10,9 @@ export function tryAddress(geocoder: Geocoder, body: LocateBody): LocateResult {
   const readFrom = cellText(body.suburb) !== '' || cellText(body.postcode) !== '' ? 'parts' : 'location';
   const located = geocoder.locate(body);
   if (located) {
-    return { located: true, read_from: readFrom, result: { ...located, precision_meaning: PRECISION_MEANINGS[located.precision] }, error: null, reason: null };
+    const note = geocoder.howLocated?.(body, located) ?? '';
+    const meaning = note === '' ? PRECISION_MEANINGS[located.precision] : `${PRECISION_MEANINGS[located.precision]} ${note}`;
+    return { located: true, read_from: readFrom, result: { ...located, precision_meaning: meaning }, error: null, reason: null };
   }
   return { located: false, read_from: readFrom, result: null, error: ADDRESS_NOT_LOCATED, reason: geocoder.whyNotLocated?.(body) ?? null };
 }

@@ -72,7 +72,10 @@ describe('the geocoder routes', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ location: '10 Rue de Rivoli, Paris', country: 'France' }, /^"France" is not a country the gazetteer covers: it has places in Australia, United States, United Kingdom, Canada and Italy only\.$/],
       [{ suburb: 'Richmond', country: 'AU' }, /^"Richmond" is a place in several states \(NSW, VIC, .*\): add the state or the postcode\.$/],
-      [{ suburb: 'Fitzroy' }, /^Without a country, a place name alone is not enough/],
+      // Without a country, Australia comes first: its Fitzroys are in two states; a US city alone is not enough.
+      [{ suburb: 'Fitzroy' }, /^"Fitzroy" is a place in several states \(VIC and SA\): add the state or the postcode\.$/],
+      [{ suburb: 'Chicago' }, /^No Australian place is called "Chicago", and without a country a place name of another country is not enough on its own/],
+      [{ location: 'asdf 4000 qwerty' }, /"4000" was not read as a postcode: a postcode comes after the suburb or state, or at the end\./],
       [{ postcode: '3000', state: 'NSW', country: 'AU' }, /postcode 3000 is Melbourne \(VIC\); the state given is NSW/],
       [{ suburb: 'Atlantis', postcode: '00000', country: 'AU' }, /^Neither the place "Atlantis" nor the postcode "00000" is in the gazetteer for Australia\.$/],
       [{ location: '1 Nowhere Road, Atlantis ZZ 00000' }, /No place was recognised in "1 Nowhere Road, Atlantis ZZ 00000" together with its postcode or state/],
