@@ -1,13 +1,29 @@
 /**
- * Geocoder benchmark: load time and locate() rate, against a plain Map lookup of the same keys
- * measured in the same run. Prints JSON. Usage: node bench/geocoder.ts [rows]
+ * Geocoder benchmark. Prints JSON:
+ * - accuracy over the table of real-form, foreign and junk addresses (test/fixtures/real-addresses.ts):
+ *   precision (placed correctly / placed), the share placed wrongly (placed wrongly / placed) and
+ *   recall (placed correctly / should be placed);
+ * - speed: load time, locate() rate on typical import rows (parts and free text, answers remembered
+ *   as in an import) against a plain Map lookup of the same keys in the same run, and microseconds
+ *   per address of the table with nothing remembered.
+ * With --before=<git ref>, the geocoder of that commit (its server/geocoding folder, taken with
+ * git archive into a temporary folder) is measured the same way in the same run.
+ * Usage: node bench/geocoder.ts [rows] [--before=<git ref>]
  */
-import { loadGazetteer } from '../server/geocoding/gazetteer.ts';
-import type { AddressInput, GeoResult } from '../server/geocoding/geocoder.ts';
-import { createOfflineGeocoder } from '../server/geocoding/offline-geocoder.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInput, Geocoder, GeoResult } from '../server/geocoding/geocoder.ts';
 import { sampleAddresses } from '../server/geocoding/samples.ts';
+import { outcomeOf, REAL_ADDRESSES, type Outcome } from '../test/fixtures/real-addresses.ts';
 
-const rowCount = Number(process.argv[2] ?? 20000);
+const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const args = process.argv.slice(2);
+const rowCount = Number(args.find((a) => /^\d+$/.test(a)) ?? 20000);
+const beforeRef = args.find((a) => a.startsWith('--before='))?.slice('--before='.length);
+
 const STATE_NAMES: Record<string, string> = {
   ACT: 'Australian Capital Territory',
   NSW: 'New South Wales',
@@ -19,10 +35,26 @@ const STATE_NAMES: Record<string, string> = {
   WA: 'Western Australia',
 };
 
-const loadStart = performance.now();
-const gazetteer = loadGazetteer();
-const loadMs = performance.now() - loadStart;
-const geocoder = createOfflineGeocoder(gazetteer);
+/** The pieces of a geocoder module tree (this one, or an older commit's). */
+interface GeocoderModules {
+  loadGazetteer: () => unknown;
+  createGeocoder: (gazetteer: unknown) => Geocoder;
+}
+
+async function modulesAt(root: string): Promise<GeocoderModules> {
+  const gazetteer = (await import(join(root, 'server/geocoding/gazetteer.ts'))) as { loadGazetteer: () => unknown };
+  const offline = (await import(join(root, 'server/geocoding/offline-geocoder.ts'))) as { createOfflineGeocoder: (g: unknown) => Geocoder };
+  return { loadGazetteer: gazetteer.loadGazetteer, createGeocoder: offline.createOfflineGeocoder };
+}
+
+/** server/geocoding of a commit, in a temporary folder that resolves packages from this repository. */
+function checkout(ref: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'geocoder-before-'));
+  const archive = execFileSync('git', ['-C', REPO, 'archive', '--format=tar', ref, 'server/geocoding'], { maxBuffer: 64 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
 
 const samples = sampleAddresses(rowCount);
 // Typical import rows: parts as people type them (names or codes, any case, numeric postcodes).
@@ -33,9 +65,6 @@ const partRows: AddressInput[] = samples.map((s, k) => ({
   country: k % 2 === 0 ? 'AU' : 'Australia',
 }));
 const textRows: AddressInput[] = samples.map((s, k) => ({ location: `${k + 1} Main St, ${s.location}` }));
-
-const baseline = new Map<string, GeoResult | null>();
-for (const row of partRows) baseline.set(`${row.suburb}|${row.state}|${row.postcode}|${row.country}`, geocoder.locate(row));
 
 function rate(run: () => number): { callsPerSecond: number; located: number } {
   let calls = 0;
@@ -48,31 +77,108 @@ function rate(run: () => number): { callsPerSecond: number; located: number } {
   return { callsPerSecond: Math.round(calls / ((performance.now() - start) / 1000)), located };
 }
 
-const mapLookup = rate(() => {
-  let found = 0;
-  for (const row of partRows) if (baseline.get(`${row.suburb}|${row.state}|${row.postcode}|${row.country}`)) found++;
-  return found;
-});
-const parts = rate(() => {
-  let found = 0;
-  for (const row of partRows) if (geocoder.locate(row)) found++;
-  return found;
-});
-const freeText = rate(() => {
-  let found = 0;
-  for (const row of textRows) if (geocoder.locate(row)) found++;
-  return found;
-});
+function accuracy(geocoder: Geocoder) {
+  const counts: Record<Outcome, number> = { 'placed correctly': 0, 'placed wrongly': 0, missed: 0, excluded: 0, 'excluded, other reason': 0 };
+  const wrong: string[] = [];
+  const missed: string[] = [];
+  for (const row of REAL_ADDRESSES) {
+    const result = geocoder.locate(row.address);
+    const outcome = outcomeOf(row, result, result ? null : (geocoder.whyNotLocated?.(row.address) ?? null));
+    counts[outcome]++;
+    const label = `${row.address.location ?? JSON.stringify(row.address)} -> ${result ? `${result.suburb} ${result.state} ${result.postcode} ${result.country}` : 'not located'}`;
+    if (outcome === 'placed wrongly') wrong.push(label);
+    if (outcome === 'missed') missed.push(label);
+  }
+  const placed = counts['placed correctly'] + counts['placed wrongly'];
+  const shouldBePlaced = REAL_ADDRESSES.filter((r) => r.placed).length;
+  const ratio = (a: number, b: number) => (b === 0 ? null : Number((a / b).toFixed(3)));
+  return {
+    rows: REAL_ADDRESSES.length,
+    shouldBePlaced,
+    shouldBeExcluded: REAL_ADDRESSES.length - shouldBePlaced,
+    placed,
+    ...counts,
+    precision: ratio(counts['placed correctly'], placed),
+    placedWronglyShare: ratio(counts['placed wrongly'], placed),
+    recall: ratio(counts['placed correctly'], shouldBePlaced),
+    placedWrongly: wrong,
+    missedRows: missed,
+  };
+}
 
-console.log(
-  JSON.stringify(
-    {
-      places: gazetteer.size,
-      loadMs: Math.round(loadMs),
+async function measure(modules: GeocoderModules) {
+  const loadStart = performance.now();
+  const gazetteer = modules.loadGazetteer();
+  const loadMs = performance.now() - loadStart;
+  const geocoder = modules.createGeocoder(gazetteer);
+
+  const baseline = new Map<string, GeoResult | null>();
+  for (const row of partRows) baseline.set(`${row.suburb}|${row.state}|${row.postcode}|${row.country}`, geocoder.locate(row));
+  const mapLookup = rate(() => {
+    let found = 0;
+    for (const row of partRows) if (baseline.get(`${row.suburb}|${row.state}|${row.postcode}|${row.country}`)) found++;
+    return found;
+  });
+  const parts = rate(() => {
+    let found = 0;
+    for (const row of partRows) if (geocoder.locate(row)) found++;
+    return found;
+  });
+  const freeText = rate(() => {
+    let found = 0;
+    for (const row of textRows) if (geocoder.locate(row)) found++;
+    return found;
+  });
+  // Each pass a new geocoder over the same gazetteer: nothing remembered, every address read afresh.
+  let passes = 0;
+  const tableStart = performance.now();
+  while (performance.now() - tableStart < 500) {
+    const fresh = modules.createGeocoder(gazetteer);
+    for (const row of REAL_ADDRESSES) fresh.locate(row.address);
+    passes++;
+  }
+  const microsPerTableAddress = ((performance.now() - tableStart) * 1000) / (passes * REAL_ADDRESSES.length);
+  return {
+    loadMs: Math.round(loadMs),
+    accuracy: accuracy(geocoder),
+    speed: {
       rows: rowCount,
       baselineMapLookup: mapLookup,
       locateParts: { ...parts, vsBaseline: Number((parts.callsPerSecond / mapLookup.callsPerSecond).toFixed(3)) },
       locateFreeText: { ...freeText, vsBaseline: Number((freeText.callsPerSecond / mapLookup.callsPerSecond).toFixed(3)) },
+      microsPerTableAddressUncached: Number(microsPerTableAddress.toFixed(1)),
+    },
+  };
+}
+
+const now = await measure(await modulesAt(REPO));
+let before: (Awaited<ReturnType<typeof measure>> & { ref: string }) | undefined;
+if (beforeRef) {
+  const dir = checkout(beforeRef);
+  try {
+    before = { ref: beforeRef, ...(await measure(await modulesAt(dir))) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const versus = (a: number, b: number) => Number((a / b).toFixed(3));
+console.log(
+  JSON.stringify(
+    {
+      now,
+      ...(before
+        ? {
+            before,
+            nowVsBefore: {
+              precision: [before.accuracy.precision, now.accuracy.precision],
+              recall: [before.accuracy.recall, now.accuracy.recall],
+              placedWrongly: [before.accuracy['placed wrongly'], now.accuracy['placed wrongly']],
+              partsSpeedRatio: versus(now.speed.locateParts.callsPerSecond, before.speed.locateParts.callsPerSecond),
+              freeTextSpeedRatio: versus(now.speed.locateFreeText.callsPerSecond, before.speed.locateFreeText.callsPerSecond),
+              uncachedTimeRatio: versus(now.speed.microsPerTableAddressUncached, before.speed.microsPerTableAddressUncached),
+            },
+          }
+        : {}),
     },
     null,
     2,

@@ -3,11 +3,14 @@
  * marked: the unit, level or shop ("Unit 5/12", "Level 3", "Shop 4"), the PO box ("PO Box 123",
  * "Locked Bag 7") and the street ("100 George St", "Cnr Pitt & Market Sts", "Via del Corso 1").
  */
+import { nameKey } from './normalize.ts';
 
 export type WordRole = 'free' | 'unit' | 'box' | 'street' | 'country';
 
 export interface Word {
   text: string;
+  /** nameKey(text): a run of words is matched by its words' keys joined with spaces, the same as nameKey of the run. */
+  key: string;
   /** Comma-, semicolon- or line-separated part of the address the word is in. */
   segment: number;
   role: WordRole;
@@ -52,7 +55,7 @@ export function addressWords(location: string): AddressWords {
     // "5/12" stays one word; "&" becomes a word of its own ("Pitt&Market").
     for (const text of segment.replace(/&/g, ' & ').split(/\s+/)) {
       const clean = text.replace(/^[("']+|[)"':.]+$/g, '');
-      if (clean !== '') words.push({ text: clean, segment: index, role: 'free', postcode: false, inState: false });
+      if (clean !== '') words.push({ text: clean, key: nameKey(clean), segment: index, role: 'free', postcode: false, inState: false });
     }
   });
   const poBox = markBoxes(words);
@@ -69,8 +72,9 @@ export function addressWords(location: string): AddressWords {
 /** "PO Box 123", "P.O. Box 123", "P O Box 123", "GPO Box 1234", "Locked Bag 7", "Private Bag 3", "PMB 12". */
 function markBoxes(words: Word[]): boolean {
   let found = false;
+  const lower = words.map((w) => w.text.toLowerCase().replace(/\./g, ''));
+  const key = (k: number) => lower[k] ?? '';
   for (let i = 0; i < words.length; i++) {
-    const key = (k: number) => (words[k]?.text ?? '').toLowerCase().replace(/\./g, '');
     let span = 0;
     if ((key(i) === 'po' || key(i) === 'gpo' || key(i) === 'pob') && key(i + 1) === 'box') span = 2;
     else if (key(i) === 'p' && key(i + 1) === 'o' && key(i + 2) === 'box') span = 3;
@@ -137,4 +141,11 @@ function markStreet(words: Word[], isLastSegment: boolean): boolean {
   if (end < 0) return false;
   for (const word of words.slice(0, end + 1)) word.role = 'street';
   return true;
+}
+
+/** The key of a run of words: nameKey of their text joined with spaces. */
+export function spanKey(span: readonly Word[]): string {
+  let key = '';
+  for (const w of span) if (w.key !== '') key = key === '' ? w.key : `${key} ${w.key}`;
+  return key;
 }

@@ -26,7 +26,7 @@ export function whyNotLocated(geocoder: OfflineGeocoder, address: AddressInput):
   const location = cellText(address.location);
   if (location === '') return 'There is no address: give a location, or a suburb or postcode.';
   const parts = reading.parts;
-  if (parts && parts.suburb !== '') return partsReason(geocoder, countries, Boolean(code), parts.suburb, parts.state, parts.postcode);
+  if (parts && parts.suburb !== '') return partsReason(geocoder, countries, Boolean(code), parts.suburb, parts.state, parts.postcode) + notPostcodes(reading);
   const where = code ? ` in ${COUNTRY_DISPLAY_NAMES[code]}` : '';
   const postcode = parts && parts.postcode !== '' ? ` The postcode "${parts.postcode}" is not in the gazetteer${where}.` : '';
   return `No place was recognised in "${location}"${where} together with its postcode or state.${postcode}${notPostcodes(reading)} ${FREE_TEXT_EXAMPLE}`;
@@ -52,7 +52,8 @@ export function howLocated(geocoder: OfflineGeocoder, address: AddressInput, res
   const given = normalizePostcode(country, parts.postcode, true);
   const place = `${result.suburb} ${result.state}`;
   if (result.precision === 'postcode_only') {
-    return parts.suburb !== '' ? `The postcode won: no place called "${parts.suburb}" has postcode ${result.postcode}, so the middle of postcode ${result.postcode} is used.` : '';
+    const named = parts.suburb !== '' ? `no place called "${parts.suburb}"` : 'no place named in the address';
+    return `The postcode won: ${named} has postcode ${result.postcode}, so the middle of postcode ${result.postcode} is used.`;
   }
   const notes: string[] = [];
   if (given !== '' && given !== result.postcode) {

@@ -3,11 +3,10 @@
  * unit, PO box and street, finds the country at the end, then per country the state, the
  * postcode (only where the address makes a number one) and the place, and matches them as parts.
  */
-import { addressWords, type Word } from './address-words.ts';
+import { addressWords, spanKey, type Word } from './address-words.ts';
 import { GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import type { GeoResult } from './geocoder.ts';
 import type { AddressParts, OfflineGeocoder } from './offline-geocoder.ts';
-import { nameKey } from './normalize.ts';
 import { LONGEST_WORLD_COUNTRY_WORDS, readCountry } from './world-countries.ts';
 
 /** What was read from a free-text address, and where it was placed. */
@@ -101,10 +100,10 @@ function takeCountry(geocoder: OfflineGeocoder, words: Word[]): { covered: Gazet
   for (let n = Math.min(LONGEST_WORLD_COUNTRY_WORDS, words.length); n >= 1; n--) {
     const tail = words.slice(words.length - n);
     if (tail.some((w) => w.segment !== last.segment || w.role !== 'free')) continue;
-    const text = tail.map((w) => w.text).join(' ');
-    const country = readCountry(text);
+    const key = spanKey(tail);
+    const country = readCountry(key);
     if (!country) continue;
-    if ('foreign' in country && GAZETTEER_COUNTRIES.some((c) => geocoder.stateCodes(c, text).length > 0)) return undefined;
+    if ('foreign' in country && GAZETTEER_COUNTRIES.some((c) => geocoder.stateCodes(c, key).length > 0)) return undefined;
     for (const w of tail) w.role = 'country';
     return 'covered' in country ? country : { foreign: country.foreign.name };
   }
@@ -166,7 +165,7 @@ function placeEndsAt(geocoder: OfflineGeocoder, words: Word[], end: number, coun
   for (let n = 1; n <= LONGEST_PLACE_WORDS && end - n + 1 >= 0; n++) {
     const span = words.slice(end - n + 1, end + 1);
     if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) return false;
-    if (geocoder.placesNamed(country, nameKey(span.map((w) => w.text).join(' '))).length > 0) return true;
+    if (geocoder.placesNamed(country, spanKey(span)).length > 0) return true;
   }
   return false;
 }
@@ -175,7 +174,7 @@ function placeStartsAt(geocoder: OfflineGeocoder, words: Word[], start: number, 
   for (let n = 1; n <= LONGEST_PLACE_WORDS && start + n <= words.length; n++) {
     const span = words.slice(start, start + n);
     if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) return false;
-    if (geocoder.placesNamed(country, nameKey(span.map((w) => w.text).join(' '))).length > 0) return true;
+    if (geocoder.placesNamed(country, spanKey(span)).length > 0) return true;
   }
   return false;
 }
@@ -187,10 +186,9 @@ function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
     for (let n = Math.min(LONGEST_STATE_WORDS, end); n >= 1; n--) {
       const span = words.slice(end - n, end);
       if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) continue;
-      const text = span.map((w) => w.text).join(' ');
-      if (geocoder.stateCodes(country, text).length > 0) {
+      if (geocoder.stateCodes(country, spanKey(span)).length > 0) {
         for (const w of span) w.inState = true;
-        return text;
+        return span.map((w) => w.text).join(' ');
       }
     }
   }
@@ -212,9 +210,9 @@ function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
       const span = words.slice(end - n, end);
       if (span.some((w) => w.role !== 'free' || w.postcode || w.segment !== span[0]?.segment)) break;
       if (/^\d/.test(span[0]?.text ?? '')) break;
-      const text = span.map((w) => w.text).join(' ');
-      const places = geocoder.placesNamed(country, nameKey(text));
+      const places = geocoder.placesNamed(country, spanKey(span));
       if (places.length === 0) continue;
+      const text = span.map((w) => w.text).join(' ');
       let score = end * 10 + n;
       if (span.some((w) => w.inState)) score -= 500;
       if (postcode !== '' && places.some((i) => g.postcode[i] === postcode || g.postcode[i] === postcode.slice(0, g.postcode[i]?.length))) score += 10000;
