@@ -60,7 +60,7 @@ export const locateResultSchema = z
         latitude: z.number(),
         longitude: z.number(),
         precision: geoPrecisionSchema,
-        precision_meaning: z.string(),
+        precision_meaning: z.string().describe('What the precision means; then, for this address, which part won when the parts disagreed or which postcode was chosen'),
         suburb: z.string(),
         state: z.string(),
         postcode: z.string(),
