@@ -3,13 +3,13 @@
  * marked: the unit, level or shop ("Unit 5/12", "Level 3", "Shop 4"), the PO box ("PO Box 123",
  * "Locked Bag 7") and the street ("100 George St", "Cnr Pitt & Market Sts", "Via del Corso 1").
  */
-import { nameKey } from './normalize.ts';
+import { computeNameKey } from './normalize.ts';
 
 export type WordRole = 'free' | 'unit' | 'box' | 'street' | 'country';
 
 export interface Word {
   text: string;
-  /** nameKey(text): a run of words is matched by its words' keys joined with spaces, the same as nameKey of the run. */
+  /** nameKey(text) ("P.O." is "po"): a run of words is matched by its words' keys joined with spaces, the same as nameKey of the run. */
   key: string;
   /** Comma-, semicolon- or line-separated part of the address the word is in. */
   segment: number;
@@ -55,7 +55,7 @@ export function addressWords(location: string): AddressWords {
     // "5/12" stays one word; "&" becomes a word of its own ("Pitt&Market").
     for (const text of segment.replace(/&/g, ' & ').split(/\s+/)) {
       const clean = text.replace(/^[("']+|[)"':.]+$/g, '');
-      if (clean !== '') words.push({ text: clean, key: nameKey(clean), segment: index, role: 'free', postcode: false, inState: false });
+      if (clean !== '') words.push({ text: clean, key: /^\d+$/.test(clean) ? clean : computeNameKey(clean), segment: index, role: 'free', postcode: false, inState: false });
     }
   });
   const poBox = markBoxes(words);
@@ -72,8 +72,7 @@ export function addressWords(location: string): AddressWords {
 /** "PO Box 123", "P.O. Box 123", "P O Box 123", "GPO Box 1234", "Locked Bag 7", "Private Bag 3", "PMB 12". */
 function markBoxes(words: Word[]): boolean {
   let found = false;
-  const lower = words.map((w) => w.text.toLowerCase().replace(/\./g, ''));
-  const key = (k: number) => lower[k] ?? '';
+  const key = (k: number) => words[k]?.key ?? '';
   for (let i = 0; i < words.length; i++) {
     let span = 0;
     if ((key(i) === 'po' || key(i) === 'gpo' || key(i) === 'pob') && key(i + 1) === 'box') span = 2;

@@ -31,6 +31,11 @@ export function countryCode(text: string): GazetteerCountry | undefined {
   return COUNTRY_BY_KEY.get(nameKey(text));
 }
 
+/** countryCode() for a name already turned into its key. */
+export function countryCodeKeyed(key: string): GazetteerCountry | undefined {
+  return COUNTRY_BY_KEY.get(key);
+}
+
 /** Longest number of words in any country name above. */
 export const LONGEST_COUNTRY_NAME_WORDS = 4;
 

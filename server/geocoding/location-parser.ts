@@ -6,8 +6,8 @@
 import { addressWords, spanKey, type Word } from './address-words.ts';
 import { GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import type { GeoResult } from './geocoder.ts';
-import type { AddressParts, OfflineGeocoder } from './offline-geocoder.ts';
-import { LONGEST_WORLD_COUNTRY_WORDS, readCountry } from './world-countries.ts';
+import { FULL_AGREEMENT, type AddressParts, type OfflineGeocoder } from './offline-geocoder.ts';
+import { LONGEST_WORLD_COUNTRY_WORDS, readCountryKeyed } from './world-countries.ts';
 
 /** What was read from a free-text address, and where it was placed. */
 export interface LocationReading {
@@ -77,6 +77,7 @@ function bestOver(
       bestScore = score;
       best = { result, parts };
     }
+    if (bestScore >= FULL_AGREEMENT) break; // a later country could only tie, and ties go to the earlier one
   }
   return best;
 }
@@ -101,9 +102,9 @@ function takeCountry(geocoder: OfflineGeocoder, words: Word[]): { covered: Gazet
     const tail = words.slice(words.length - n);
     if (tail.some((w) => w.segment !== last.segment || w.role !== 'free')) continue;
     const key = spanKey(tail);
-    const country = readCountry(key);
+    const country = readCountryKeyed(key);
     if (!country) continue;
-    if ('foreign' in country && GAZETTEER_COUNTRIES.some((c) => geocoder.stateCodes(c, key).length > 0)) return undefined;
+    if ('foreign' in country && GAZETTEER_COUNTRIES.some((c) => geocoder.stateCodesKeyed(c, key).length > 0)) return undefined;
     for (const w of tail) w.role = 'country';
     return 'covered' in country ? country : { foreign: country.foreign.name };
   }
@@ -186,7 +187,7 @@ function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
     for (let n = Math.min(LONGEST_STATE_WORDS, end); n >= 1; n--) {
       const span = words.slice(end - n, end);
       if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) continue;
-      if (geocoder.stateCodes(country, spanKey(span)).length > 0) {
+      if (geocoder.stateCodesKeyed(country, spanKey(span)).length > 0) {
         for (const w of span) w.inState = true;
         return span.map((w) => w.text).join(' ');
       }

@@ -17,7 +17,8 @@ export function nameKey(text: string): string {
   return key;
 }
 
-function computeNameKey(text: string): string {
+/** nameKey without the memory: for one-off words such as street numbers, which would only crowd it out. */
+export function computeNameKey(text: string): string {
   let s = text.toLowerCase();
   if (!/^[a-z ]*$/.test(s)) {
     s = s

@@ -33,6 +33,9 @@ export interface AddressReading {
   notPostcodes: string[];
 }
 
+/** agreement() when postcode, state and place all agree. */
+export const FULL_AGREEMENT = 4;
+
 /** A named place this close to the given postcode's place counts as agreeing with it (GB, CA, US, IT). */
 const NEARBY_KM = 25;
 
@@ -150,6 +153,7 @@ export class OfflineGeocoder implements Geocoder {
         best = result;
         bestScore = score;
       }
+      if (bestScore >= FULL_AGREEMENT) break; // a later country could only tie, and ties go to the earlier one
     }
     return best;
   }
@@ -234,7 +238,12 @@ export class OfflineGeocoder implements Geocoder {
 
   /** State codes a state name or code stands for; empty when it names no state of the country. */
   stateCodes(country: GazetteerCountry, state: string): string[] {
-    return this.gazetteer.countries.get(country)?.stateCodes.get(nameKey(state)) ?? EMPTY_CODES;
+    return this.stateCodesKeyed(country, nameKey(state));
+  }
+
+  /** stateCodes() for a name already turned into its key. */
+  stateCodesKeyed(country: GazetteerCountry, key: string): string[] {
+    return this.gazetteer.countries.get(country)?.stateCodes.get(key) ?? EMPTY_CODES;
   }
 
   private result(i: number, precision: GeoPrecision, name?: string): GeoResult {

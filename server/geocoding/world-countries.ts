@@ -3,7 +3,7 @@
  * address ending in a country the gazetteer does not hold ("..., Paris, France") is recognised
  * as foreign instead of being placed in a covered country that shares a place name.
  */
-import { countryCode, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
+import { countryCodeKeyed, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import { nameKey } from './normalize.ts';
 
 /** English first: the name the app quotes back; then the languages addresses are often written in. */
@@ -23,21 +23,22 @@ let byKey: Map<string, WorldCountry> | undefined;
 /** A country column or a country at the end of an address: one the gazetteer holds, one it does not, or no country at all. */
 export type CountryReading = { covered: GazetteerCountry } | { foreign: WorldCountry } | undefined;
 
+/** The country a name stands for (in any of LOCALES; two-letter codes only for covered countries: "WA", "SA" and "IN" are states). */
 export function readCountry(text: string): CountryReading {
-  const code = countryCode(text);
+  return readCountryKeyed(nameKey(text));
+}
+
+/** readCountry() for a name already turned into its key. */
+export function readCountryKeyed(key: string): CountryReading {
+  const code = countryCodeKeyed(key);
   if (code) return { covered: code };
-  const world = worldCountry(text);
+  byKey ??= buildNames();
+  const world = byKey.get(key);
   if (!world) return undefined;
   return COVERED.has(world.code) ? { covered: world.code as GazetteerCountry } : { foreign: world };
 }
 
-/** The country a name stands for (any of LOCALES; two-letter codes are not read: "WA", "SA" and "IN" are states). */
-export function worldCountry(text: string): WorldCountry | undefined {
-  byKey ??= buildNames();
-  return byKey.get(nameKey(text));
-}
-
-/** Longest country name in words that worldCountry() knows ("South Georgia and South Sandwich Islands"). */
+/** Longest country name in words that readCountry() knows ("South Georgia and South Sandwich Islands"). */
 export const LONGEST_WORLD_COUNTRY_WORDS = 7;
 
 function buildNames(): Map<string, WorldCountry> {
