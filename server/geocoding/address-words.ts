@@ -43,7 +43,8 @@ const CORNER = new Set(['cnr', 'corner', 'crn']);
 const JOINERS = new Set(['&', 'and', '/', 'cnr', 'corner', 'crn']);
 /** US street directions after the type ("Pennsylvania Ave NW"). */
 const DIRECTIONS = new Set(['nw', 'ne', 'sw', 'se']);
-const UNIT_WORDS = new Set('unit u apartment apt flat suite level lvl floor fl shop lot building bldg room villa townhouse house'.split(' '));
+// Not "fl" (Florida) nor "rm" (Roma): state codes come after a place, unit words before a number.
+const UNIT_WORDS = new Set('unit u apartment apt flat suite level lvl floor shop lot building bldg room villa townhouse house'.split(' '));
 /** "5", "5/12", "12A", "12-14": a street number. */
 const STREET_NUMBER = /^\d+[a-z]?([/-]\d+[a-z]?)?$/i;
 /** A street number, or a unit's "G01" or "3rd" (floor). */

@@ -158,22 +158,16 @@ function postcodePlace(geocoder: OfflineGeocoder, words: Word[], first: number, 
   const after = words[last + 1];
   const aloneInPart = before?.segment !== segment && after?.segment !== segment;
   if (aloneInPart) return true;
-  if (before && before.segment === segment && free(before) && (before.inState || placeEndsAt(geocoder, words, first - 1, country))) return true;
-  return country === 'IT' && after?.segment === segment && placeStartsAt(geocoder, words, last + 1, country);
+  if (before && before.segment === segment && free(before) && (before.inState || placeAt(geocoder, words, first - 1, -1, country))) return true;
+  return country === 'IT' && after?.segment === segment && placeAt(geocoder, words, last + 1, 1, country);
 }
 
-function placeEndsAt(geocoder: OfflineGeocoder, words: Word[], end: number, country: GazetteerCountry): boolean {
-  for (let n = 1; n <= LONGEST_PLACE_WORDS && end - n + 1 >= 0; n++) {
-    const span = words.slice(end - n + 1, end + 1);
-    if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) return false;
-    if (geocoder.placesNamed(country, spanKey(span)).length > 0) return true;
-  }
-  return false;
-}
-
-function placeStartsAt(geocoder: OfflineGeocoder, words: Word[], start: number, country: GazetteerCountry): boolean {
-  for (let n = 1; n <= LONGEST_PLACE_WORDS && start + n <= words.length; n++) {
-    const span = words.slice(start, start + n);
+/** Whether a run of up to LONGEST_PLACE_WORDS free words of one part, ending at `at` (step -1) or starting there (step 1), names a place. */
+function placeAt(geocoder: OfflineGeocoder, words: Word[], at: number, step: 1 | -1, country: GazetteerCountry): boolean {
+  for (let n = 1; n <= LONGEST_PLACE_WORDS; n++) {
+    const from = step === 1 ? at : at - n + 1;
+    if (from < 0 || from + n > words.length) return false;
+    const span = words.slice(from, from + n);
     if (span.some((w) => w.role !== 'free' || w.segment !== span[0]?.segment)) return false;
     if (geocoder.placesNamed(country, spanKey(span)).length > 0) return true;
   }
