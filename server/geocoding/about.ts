@@ -29,7 +29,8 @@ export function describeGazetteer(g: Gazetteer): GeocoderAbout {
     name: 'Offline GeoNames gazetteer',
     summary:
       'Addresses are located on this machine from a gazetteer shipped with the app (server/geocoding/data/gazetteer.tsv.gz): ' +
-      'suburb or place, state and postcode are matched to a place with its coordinates and time zone. Nothing is sent over the network.',
+      'suburb or place, state and postcode are matched to a place with its coordinates and time zone. Without a country, Australia is tried first; ' +
+      'an address naming a country it does not cover is not located. Nothing is sent over the network.',
     offline: true,
     places: g.size,
     time_zones: new Set(g.zone.subarray(0, g.size)).size,
