@@ -3,7 +3,7 @@
  * - accuracy over the table of real-form, foreign and junk addresses (test/fixtures/real-addresses.ts):
  *   precision (placed correctly / placed), the share placed wrongly (placed wrongly / placed) and
  *   recall (placed correctly / should be placed);
- * - speed: load time, locate() rate on typical import rows (parts and free text, answers remembered
+ * - speed (median of 5 rounds; with --before the versions alternate): load time, locate() rate on typical import rows (parts and free text, answers remembered
  *   as in an import) against a plain Map lookup of the same keys in the same run, and microseconds
  *   per address of the table with nothing remembered.
  * With --before=<git ref>, the geocoder of that commit (its server/geocoding folder, taken with
@@ -106,12 +106,24 @@ function accuracy(geocoder: Geocoder) {
   };
 }
 
-async function measure(modules: GeocoderModules) {
+/** Rates are measured in rounds, alternating between the versions, and the median round is kept: the machine's load moves in the meantime. */
+const ROUNDS = 5;
+
+interface Version {
+  geocoder: Geocoder;
+  gazetteer: unknown;
+  modules: GeocoderModules;
+  loadMs: number;
+}
+
+async function load(modules: GeocoderModules): Promise<Version> {
   const loadStart = performance.now();
   const gazetteer = modules.loadGazetteer();
   const loadMs = performance.now() - loadStart;
-  const geocoder = modules.createGeocoder(gazetteer);
+  return { geocoder: modules.createGeocoder(gazetteer), gazetteer, modules, loadMs };
+}
 
+function speedRound({ geocoder, gazetteer, modules }: Version) {
   const baseline = new Map<string, GeoResult | null>();
   for (const row of partRows) baseline.set(`${row.suburb}|${row.state}|${row.postcode}|${row.country}`, geocoder.locate(row));
   const mapLookup = rate(() => {
@@ -139,28 +151,47 @@ async function measure(modules: GeocoderModules) {
   }
   const microsPerTableAddress = ((performance.now() - tableStart) * 1000) / (passes * REAL_ADDRESSES.length);
   return {
-    loadMs: Math.round(loadMs),
-    accuracy: accuracy(geocoder),
-    speed: {
-      rows: rowCount,
-      baselineMapLookup: mapLookup,
-      locateParts: { ...parts, vsBaseline: Number((parts.callsPerSecond / mapLookup.callsPerSecond).toFixed(3)) },
-      locateFreeText: { ...freeText, vsBaseline: Number((freeText.callsPerSecond / mapLookup.callsPerSecond).toFixed(3)) },
-      microsPerTableAddressUncached: Number(microsPerTableAddress.toFixed(1)),
-    },
+    rows: rowCount,
+    baselineMapLookup: mapLookup,
+    locateParts: { ...parts, vsBaseline: Number((parts.callsPerSecond / mapLookup.callsPerSecond).toFixed(3)) },
+    locateFreeText: { ...freeText, vsBaseline: Number((freeText.callsPerSecond / mapLookup.callsPerSecond).toFixed(3)) },
+    microsPerTableAddressUncached: Number(microsPerTableAddress.toFixed(1)),
   };
 }
 
-const now = await measure(await modulesAt(REPO));
-let before: (Awaited<ReturnType<typeof measure>> & { ref: string }) | undefined;
+type Speed = ReturnType<typeof speedRound>;
+
+function median(rounds: Speed[]): Speed {
+  const middle = <T>(values: T[], by: (v: T) => number): T => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)] as T;
+  return {
+    rows: rowCount,
+    baselineMapLookup: middle(rounds.map((r) => r.baselineMapLookup), (v) => v.callsPerSecond),
+    locateParts: middle(rounds.map((r) => r.locateParts), (v) => v.callsPerSecond),
+    locateFreeText: middle(rounds.map((r) => r.locateFreeText), (v) => v.callsPerSecond),
+    microsPerTableAddressUncached: middle(rounds.map((r) => r.microsPerTableAddressUncached), (v) => v),
+  };
+}
+
+interface Measured {
+  name: string;
+  version: Version;
+  rounds: Speed[];
+  dir?: string;
+}
+
+const versions: Measured[] = [{ name: 'now', version: await load(await modulesAt(REPO)), rounds: [] }];
 if (beforeRef) {
   const dir = checkout(beforeRef);
-  try {
-    before = { ref: beforeRef, ...(await measure(await modulesAt(dir))) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  versions.push({ name: beforeRef, version: await load(await modulesAt(dir)), rounds: [], dir });
 }
+try {
+  for (let round = 0; round < ROUNDS; round++) for (const v of versions) v.rounds.push(speedRound(v.version));
+} finally {
+  for (const v of versions) if (v.dir) rmSync(v.dir, { recursive: true, force: true });
+}
+const report = (v: Measured) => ({ loadMs: Math.round(v.version.loadMs), accuracy: accuracy(v.version.geocoder), speed: median(v.rounds) });
+const now = report(versions[0] as Measured);
+const before = versions[1] ? { ref: beforeRef ?? '', ...report(versions[1]) } : undefined;
 const versus = (a: number, b: number) => Number((a / b).toFixed(3));
 console.log(
   JSON.stringify(
