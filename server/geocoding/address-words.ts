@@ -50,7 +50,11 @@ const STREET_NUMBER = /^\d+[a-z]?([/-]\d+[a-z]?)?$/i;
 /** A street number, or a unit's "G01" or "3rd" (floor). */
 const UNIT_NUMBER = /^(\d+[a-z]?([/-]\d+[a-z]?)?|[a-z]\d+[a-z]?|\d+(st|nd|rd|th))$/i;
 
-export function addressWords(location: string): AddressWords {
+/**
+ * `isPlace` tells whether a name key is a place of the gazetteer: words ending in a street type
+ * that name a place are the place ("Ocean Grove", "Tea Gardens"), not a street.
+ */
+export function addressWords(location: string, isPlace: (key: string) => boolean = () => false): AddressWords {
   const words: Word[] = [];
   location.split(/[,;\n\r]+/).forEach((segment, index) => {
     // "5/12" stays one word; "&" becomes a word of its own ("Pitt&Market").
@@ -65,7 +69,7 @@ export function addressWords(location: string): AddressWords {
     const inSegment = words.filter((w) => w.segment === segment && w.role === 'free');
     markUnits(inSegment);
     const isLast = segment === words[words.length - 1]?.segment;
-    if (markStreet(inSegment.filter((w) => w.role === 'free'), isLast)) street = true;
+    if (markStreet(inSegment.filter((w) => w.role === 'free'), isLast, isPlace)) street = true;
   }
   return { words, poBox, street };
 }
@@ -104,10 +108,11 @@ function markUnits(words: Word[]): void {
 /**
  * The street of one segment: from the segment's start to its street type ("100 George St",
  * "Cnr Pitt & Market Sts"). A type counts only after a name ("12 Esplanade" is a name), and a
- * "&"/"and" after it runs on to the next street. A segment that opens with a number and has no
+ * "&"/"and" after it runs on to the next street; a name and type that make a place's name
+ * ("Ocean Grove") are not a street. A segment that opens with a number and has no
  * type is all street when a later segment holds the rest ("12 Esplanade, St Kilda").
  */
-function markStreet(words: Word[], isLastSegment: boolean): boolean {
+function markStreet(words: Word[], isLastSegment: boolean, isPlace: (key: string) => boolean): boolean {
   const first = words[0];
   if (!first) return false;
   const lower = words.map((w) => w.text.toLowerCase());
@@ -126,7 +131,7 @@ function markStreet(words: Word[], isLastSegment: boolean): boolean {
       names = 0;
       continue;
     }
-    if (STREET_TYPES.has(text) && names > 0) {
+    if (STREET_TYPES.has(text) && names > 0 && !isPlace(spanKey(words.slice(i - names, i + 1)))) {
       end = i;
       if (DIRECTIONS.has(lower[i + 1] ?? '')) end = i + 1;
       if (!JOINERS.has(lower[end + 1] ?? '')) break;

@@ -29,7 +29,7 @@ export function readLocation(
   countryColumn: GazetteerCountry | undefined,
   stateHint: string,
 ): LocationReading {
-  const { words, poBox, street } = addressWords(location);
+  const { words, poBox, street } = addressWords(location, (key) => geocoder.isPlaceName(key));
   const notPostcodes = new Set<string>();
   // "zzqx 2150 nowhere lane": a number that opens a street is its number, whatever its shape.
   for (const w of words) if (w.role === 'street' && /^\d{4,5}$/.test(w.text)) notPostcodes.add(w.text);

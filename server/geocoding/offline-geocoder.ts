@@ -231,6 +231,12 @@ export class OfflineGeocoder implements Geocoder {
     return deliveryPlace(g, pool);
   }
 
+  /** Whether any covered country has a place by this name key. */
+  isPlaceName(key: string): boolean {
+    for (const index of this.gazetteer.countries.values()) if (index.byName.has(key)) return true;
+    return false;
+  }
+
   /** Places of the country named so (nameKey of the name); empty when none. */
   placesNamed(country: GazetteerCountry, key: string): number[] {
     return this.gazetteer.countries.get(country)?.byName.get(key) ?? EMPTY;
