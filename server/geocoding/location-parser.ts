@@ -65,7 +65,10 @@ function bestOver(
   let best: { result: GeoResult | null; parts?: AddressParts } = { result: null };
   let bestScore = -1;
   for (const country of countries) {
-    const parts = readParts(geocoder, words.map((w) => ({ ...w })), country, stateHint, notPostcodes);
+    // Outside Australia, without a country, a place needs its state or postcode (matchParts): without them the
+    // place is looked for only to explain a failure, when no earlier country read any part.
+    const placeAlone = countryGiven || country === 'AU' || best.parts === undefined;
+    const parts = readParts(geocoder, words.map((w) => ({ ...w })), country, stateHint, notPostcodes, placeAlone);
     if (!parts) continue;
     parts.poBox = poBox;
     parts.street = street;
@@ -82,9 +85,10 @@ function bestOver(
   return best;
 }
 
-function readParts(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, stateHint: string, notPostcodes: Set<string>): AddressParts | null {
+function readParts(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, stateHint: string, notPostcodes: Set<string>, placeAlone: boolean): AddressParts | null {
   const state = stateHint !== '' ? stateHint : takeState(geocoder, words, country);
   const postcode = takePostcode(geocoder, words, country, notPostcodes);
+  if (!placeAlone && state === '' && postcode === '') return null;
   const suburb = findPlace(geocoder, words, country, postcode, state);
   if (suburb === '' && postcode === '') return null;
   return { suburb, state, postcode };
