@@ -89,7 +89,8 @@ export class OfflineGeocoder implements Geocoder {
       postcode: cellText(address.postcode),
     };
     if (parts.suburb !== '' || parts.postcode !== '') {
-      const line = cellText(address.address_line_1);
+      // The address line matters only for a box-only postcode: a PO box keeps it, a street gets the delivery one.
+      const line = isAustralianBoxPostcode(normalizePostcode('AU', parts.postcode, true)) ? cellText(address.address_line_1) : '';
       if (line !== '') {
         const words = addressWords(line);
         parts.poBox = words.poBox;
