@@ -3,7 +3,7 @@
  * unit, PO box and street, finds the country at the end, then per country the state, the
  * postcode (only where the address makes a number one) and the place, and matches them as parts.
  */
-import { addressWords, spanKey, type Word } from './address-words.ts';
+import { addressWords, spanKey, type AddressWords, type Word } from './address-words.ts';
 import { GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import type { GeoResult } from './geocoder.ts';
 import { FULL_AGREEMENT, type AddressParts, type OfflineGeocoder } from './offline-geocoder.ts';
@@ -29,7 +29,8 @@ export function readLocation(
   countryColumn: GazetteerCountry | undefined,
   stateHint: string,
 ): LocationReading {
-  const { words, poBox, street } = addressWords(location, (key) => geocoder.isPlaceName(key));
+  const read = addressWords(location, (key) => geocoder.isPlaceName(key));
+  const { words } = read;
   const notPostcodes = new Set<string>();
   // "zzqx 2150 nowhere lane": a number that opens a street is its number, whatever its shape.
   for (const w of words) if (w.role === 'street' && /^\d{4,5}$/.test(w.text)) notPostcodes.add(w.text);
@@ -43,23 +44,21 @@ export function readLocation(
     countries = [countryColumn];
     countryGiven = true;
   } else if (named && 'covered' in named) {
-    const reading = bestOver(geocoder, words, [named.covered], true, stateHint, poBox, street, notPostcodes);
+    const reading = bestOver(geocoder, read, [named.covered], true, stateHint, notPostcodes);
     if (reading.result) return { ...reading, notPostcodes: [...notPostcodes] };
     for (const w of words) if (w.role === 'country') w.role = 'free'; // "CA" may be California, not Canada
   }
-  const reading = bestOver(geocoder, words, countries, countryGiven, stateHint, poBox, street, notPostcodes);
+  const reading = bestOver(geocoder, read, countries, countryGiven, stateHint, notPostcodes);
   return { ...reading, notPostcodes: [...notPostcodes] };
 }
 
 /** Each country's reading is matched; the one with the most agreeing parts wins, ties going to the earlier country (Australia first). */
 function bestOver(
   geocoder: OfflineGeocoder,
-  words: Word[],
+  { words, poBox, street }: AddressWords,
   countries: readonly GazetteerCountry[],
   countryGiven: boolean,
   stateHint: string,
-  poBox: boolean,
-  street: boolean,
   notPostcodes: Set<string>,
 ): { result: GeoResult | null; parts?: AddressParts } {
   let best: { result: GeoResult | null; parts?: AddressParts } = { result: null };
