@@ -252,6 +252,18 @@ describe('text that is not in a supported encoding, and encodings that show late
     await everyEndpoint(nul, /NUL byte at byte [\d,]+ \(line 42\)/);
   });
 
+  it('a JSON file in UTF-16LE with BOM (Windows PowerShell\'s Out-File) is read as such; JSON answers have no encoding field', async () => {
+    const records = [{ organization_uuid: org, location: GOOD, name: 'Café – “json” €5 …', qr_code_external_reference_id: 'JSON-16' }];
+    const content = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(records), 'utf16le')]);
+    const res = await server.request('/api/qrcodes/bulk', fileUpload(content, 'sites.json', { organization_uuid: org, processing_mode: 'sync' }));
+    const answer = (await res.json()) as Record<string, unknown>;
+    assert.equal(res.status, 200, JSON.stringify(answer));
+    assert.equal(answer.inserted, 1);
+    assert.equal('encoding' in answer, false);
+    const page = (await (await server.request(`/api/qrcodes?organization_uuid=${org}&search=JSON-16`)).json()) as { items: QrCode[] };
+    assert.deepEqual(page.items.map((q) => q.name), ['Café – “json” €5 …']);
+  });
+
   it('a Windows-1252 file whose first accented character comes after the first 64 KiB is still read as Windows-1252', async () => {
     const late = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x93, 0x6c, 0x61, 0x74, 0x65, 0x94, 0x20, 0x96, 0x20, 0x80, 0x35]);
     const lines = [header, ...asciiRows(2000), Buffer.concat([late, Buffer.from(`,"${GOOD}",LATE`)])];

@@ -13,7 +13,7 @@ export const DECIDING_BYTES = 64 * 1024;
 const WINDOWS_1252_HIGH = new TextDecoder('windows-1252').decode(Uint8Array.from({ length: 32 }, (_, i) => 0x80 + i));
 const LATIN1_C1 = /[\u0080-\u009f]/g;
 
-const SAVE_AS_UTF8 = 'Open it in your spreadsheet and save it again as "CSV UTF-8", then upload that.';
+const SAVE_AS_UTF8 = 'Save it as UTF-8 text (in Excel or LibreOffice: "CSV UTF-8" / character set UTF-8) and upload that.';
 const MIXED = `It mixes two encodings, or it is damaged, so part of its text would be garbled. ${SAVE_AS_UTF8}`;
 
 /** A byte sequence that is not text in the file's encoding; `offset` counts from the file's first byte. */
@@ -227,7 +227,7 @@ export class UploadTextDecoder {
       throw new TextDecodeError(
         `The file is neither UTF-8 nor Windows-1252 text: it has byte 0x${c1.charCodeAt(0).toString(16).toUpperCase()}, a character in neither,`,
         this.offset + at,
-        `Is it a CSV file? ${SAVE_AS_UTF8}`,
+        `Is it a text file? ${SAVE_AS_UTF8}`,
       );
     });
     this.take(bytes.length);
