@@ -6,7 +6,7 @@ import type { AppointmentImportResult, AppointmentSchedule } from '../../server/
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import type { QrCode } from '../../server/qrcodes/schemas.ts';
 import { seedDemoServices } from '../../server/services/demo.ts';
-import { fileUpload, startImportTestServer, waitForTask, type TaskBody } from '../support/imports.ts';
+import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { bearer, type TestServer } from '../support/server.ts';
 
 /**
@@ -110,14 +110,7 @@ describe('uploaded text files in the encodings spreadsheet tools write', () => {
       ((await json(`/api/appointment_schedule?organization_uuid=${org}&per_page=100`, {}, 200)).items as AppointmentSchedule[]).sort((a, b) =>
         a.start_date_time.localeCompare(b.start_date_time),
       );
-    const task = async (uuid: string): Promise<TaskBody> => {
-      for (let i = 0; i < 1200; i++) {
-        const polled = (await json(`/api/background-tasks/uuid/${uuid}`, {}, 200)) as unknown as TaskBody;
-        if (polled.status === 'COMPLETED' || polled.status === 'FAILED') return polled;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`task ${uuid} did not finish`);
-    };
+    const task = (uuid: string) => waitForTask(server, uuid, 1200, auth);
     return { org, request, json, qrCodes, schedules, task };
   }
 
