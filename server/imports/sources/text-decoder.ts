@@ -169,9 +169,15 @@ export class UploadTextDecoder {
   }
 
   private decide(window: Buffer, final: boolean): TextEncodingName {
-    const complete = final && window.length === this.pending.length ? window.length : completeUtf8Length(window);
+    const atEnd = final && window.length === this.pending.length;
+    const complete = atEnd ? window.length : completeUtf8Length(window);
     const whole = window.subarray(0, complete);
-    if (isUtf8(whole) && (complete === window.length || !final)) return 'utf-8';
+    if (isUtf8(whole)) return 'utf-8';
+    if (atEnd) {
+      // UTF-8 cut short inside its last character: decoding it as UTF-8 says so.
+      const cut = completeUtf8Length(window);
+      if (cut > 0 && cut < window.length && isUtf8(window.subarray(0, cut))) return 'utf-8';
+    }
     const asUtf8 = new TextDecoder('utf-8').decode(whole);
     let broken = 0;
     let valid = 0;
@@ -209,7 +215,7 @@ export class UploadTextDecoder {
       );
     }
     if (final && complete < bytes.length) {
-      throw new TextDecodeError('The file ends in the middle of a UTF-8 character (is it cut short?)', this.offset + complete, 'Upload the whole file.');
+      throw new TextDecodeError('The file ends in the middle of a UTF-8 character', this.offset + complete, 'Is it cut short? Upload the whole file.');
     }
     this.checkNul(whole, this.offset);
     const text = whole.toString('utf8');
@@ -242,7 +248,7 @@ export class UploadTextDecoder {
       if (last >= 0xd8 && last <= 0xdb) usable -= 2;
     }
     if (final && usable < bytes.length) {
-      throw new TextDecodeError('The file is UTF-16 text but ends in the middle of a character (is it cut short?)', this.offset + usable, 'Upload the whole file.');
+      throw new TextDecodeError('The file is UTF-16 text but ends in the middle of a character', this.offset + usable, 'Is it cut short? Upload the whole file.');
     }
     let text: string;
     try {
