@@ -257,6 +257,19 @@ describe('text that is not in a supported encoding, and encodings that show late
     assert.deepEqual(page.items.map((q) => q.name), ['Café – “json” €5 …']);
   });
 
+  it('a large Windows-1252 file with an accented header: the header is read whole before the task starts', async () => {
+    const cp1252 = (text: string) => Buffer.from(text, 'latin1');
+    const lines = [cp1252('Remarque spéciale,name,location,qr_code_external_reference_id'), ...Array.from({ length: 3000 }, (_, i) => cp1252(`é${i},Caf\u00e9 ${i},"${GOOD}",HDR-${i}`))];
+    const content = csvBytes(lines);
+    assert.ok(content.length > 128 * 1024);
+    const res = await server.request('/api/qrcodes/bulk', upload(content));
+    assert.equal(res.status, 202, await res.clone().text());
+    const task = await waitForTask(server, ((await res.json()) as { background_task_uuid: string }).background_task_uuid);
+    assert.equal(task.status, 'COMPLETED', task.error_message ?? '');
+    assert.equal(task.results?.encoding, 'windows-1252');
+    assert.equal(task.results?.inserted, 3000);
+  });
+
   it('a Windows-1252 file whose first accented character comes after the first 64 KiB is still read as Windows-1252', async () => {
     const late = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x93, 0x6c, 0x61, 0x74, 0x65, 0x94, 0x20, 0x96, 0x20, 0x80, 0x35]);
     const lines = [header, ...asciiRows(2000), Buffer.concat([late, Buffer.from(`,"${GOOD}",LATE`)])];

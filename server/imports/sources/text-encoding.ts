@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Transform } from 'node:stream';
 import type { TextEncodingName } from '../schemas.ts';
-import { TextDecodeError, UploadTextDecoder } from './text-decoder.ts';
+import { DECIDING_BYTES, TextDecodeError, UploadTextDecoder } from './text-decoder.ts';
 
 /** The line (1-based) of a byte of a text file, for error messages: its line breaks are counted up to there. */
 function lineOfByte(file: string, offset: number, encoding: TextEncodingName | null): number {
@@ -29,15 +29,17 @@ export function withLine(file: string, error: unknown, decoder: UploadTextDecode
 }
 
 /**
- * The first `bytes` of a text file, decoded as the import decodes the whole file (UploadTextDecoder),
- * and the encoding seen so far (null: ASCII so far). Throws ImportInputError when they are not text.
+ * At least the first `bytes` of a text file (when it has them), decoded as the import decodes the
+ * whole file (UploadTextDecoder), and the encoding seen so far (null: ASCII so far). It reads
+ * DECIDING_BYTES more, so a first non-ASCII byte within `bytes` is decided as the import decides it.
+ * Throws ImportInputError when they are not text.
  */
 export function readTextStart(file: string, bytes = 65536): { text: string; whole: boolean; encoding: TextEncodingName | null } {
   const size = fs.statSync(file).size;
   const decoder = new UploadTextDecoder();
   const fd = fs.openSync(file, 'r');
   try {
-    const buffer = Buffer.alloc(Math.min(bytes, size));
+    const buffer = Buffer.alloc(Math.min(bytes + DECIDING_BYTES, size));
     const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
     const whole = read >= size;
     let text = decoder.write(buffer.subarray(0, read));
