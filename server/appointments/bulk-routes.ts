@@ -17,7 +17,7 @@ import { findTask } from '../tasks/store.ts';
 import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { APPOINTMENT_IMPORT_KIND, appointmentImportKind, type AppointmentJobOptions } from './import-kind.ts';
-import { appointmentImportRecordSchema } from './schemas.ts';
+import { appointmentImportRecordSchema, type AppointmentImportResult } from './schemas.ts';
 import { syncAnswer } from './sync-answer.ts';
 import { takeUpsertedSchedules } from './store.ts';
 
@@ -149,7 +149,8 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       const { task, results } = submitted;
       res.setHeader('X-Background-Task-Uuid', task.uuid);
       if (results) {
-        res.status(200).json(await syncAnswer(db, task.uuid, collectKey));
+        const encoding = results.encoding as AppointmentImportResult['encoding'];
+        res.status(200).json({ ...(await syncAnswer(db, task.uuid, collectKey)), ...(encoding ? { encoding } : {}) });
         return;
       }
       res.status(202).json({ message: 'Appointment import started.', task_id: task.task_id, background_task_uuid: task.uuid, status: 'processing' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { textEncodingSchema } from '../imports/schemas.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 
 /** Spec 2.4's appointment schedule object, plus uuid (DESIGN.md), the zone, the address and DST notes. */
@@ -62,7 +63,11 @@ export type ExcludedAppointment = z.infer<typeof excludedAppointmentSchema>;
 
 /** Spec 2.4: the sync answer. */
 export const appointmentImportResultSchema = z
-  .object({ appointment_schedules_upserted: z.array(appointmentScheduleSchema), excluded_appointments: z.array(excludedAppointmentSchema) })
+  .object({
+    appointment_schedules_upserted: z.array(appointmentScheduleSchema),
+    excluded_appointments: z.array(excludedAppointmentSchema),
+    encoding: textEncodingSchema.optional(),
+  })
   .meta({ id: 'AppointmentImportResult' });
 export type AppointmentImportResult = z.infer<typeof appointmentImportResultSchema>;
 

@@ -25,7 +25,8 @@ export async function runDryImport(env: Omit<EngineEnv, 'db' | 'onEvent'>): Prom
     const answer = kind.dryRunAnswer
       ? await kind.dryRunAnswer({ db: scratch, taskUuid: job.taskUuid, results: outcome.results, sync: job.maxRows !== null, options: job.options })
       : outcome.results;
-    return { state: 'completed', results: { ...answer, dry_run: true, dry_run_notes: kind.dryRunNotes } };
+    const encoding = outcome.results.encoding;
+    return { state: 'completed', results: { ...answer, ...(encoding ? { encoding } : {}), dry_run: true, dry_run_notes: kind.dryRunNotes } };
   } finally {
     await scratch.close();
   }

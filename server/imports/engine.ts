@@ -173,13 +173,17 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}.${partly}`, true);
   }
 
-  const results = kind.results({
-    source: job.source,
-    counts,
-    excludedCount,
-    excluded: jobs.firstExcluded(job.taskUuid, MAX_EXCLUDED_IN_RESULTS),
-    options: job.options,
-  });
+  const encoding = source.encoding?.();
+  const results = {
+    ...kind.results({
+      source: job.source,
+      counts,
+      excludedCount,
+      excluded: jobs.firstExcluded(job.taskUuid, MAX_EXCLUDED_IN_RESULTS),
+      options: job.options,
+    }),
+    ...(encoding ? { encoding } : {}),
+  };
   tasks.complete(job.taskUuid, results);
   fs.rmSync(file, { force: true });
   return { state: 'completed', results };

@@ -41,8 +41,9 @@ export async function previewImport(input: {
   const raw: { index: number; row: unknown }[] = [];
   let more = false;
 
+  const source = openSource(input.file, format);
   try {
-    await openSource(input.file, format).read({
+    await source.read({
       onHeader(cells) {
         headers = cells.map((c) => String(c ?? ''));
         ({ mapping, missing } = matchHeader(columns, headers));
@@ -94,6 +95,7 @@ export async function previewImport(input: {
   const unknown = headers.filter((header, i) => !mapping[i] && normaliseHeader(header) !== '');
   return {
     format,
+    encoding: source.encoding?.() ?? null,
     headers,
     columns: {
       matched,

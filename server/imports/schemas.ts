@@ -2,6 +2,13 @@ import { z } from 'zod';
 
 export const importPreviewKinds = ['qrcodes', 'appointments'] as const;
 
+/** The encodings an uploaded CSV/TSV/TXT file is read in: `encoding` in file import results, sync and dry-run answers, and the preview. */
+export const TEXT_ENCODINGS = ['utf-8', 'windows-1252', 'utf-16le', 'utf-16be'] as const;
+export type TextEncodingName = (typeof TEXT_ENCODINGS)[number];
+export const textEncodingSchema = z
+  .enum(TEXT_ENCODINGS)
+  .describe('The text encoding the uploaded CSV/TSV/TXT file was read in (ASCII-only text is utf-8); absent for XLSX and JSON');
+
 export const importPreviewRowSchema = z.object({
   index: z.number().int().describe('0-based data-row index, as in excluded rows'),
   row_number: z.number().int().describe('The row in the file: index + 2 with a header row, index + 1 for JSON'),
@@ -13,6 +20,7 @@ export const importPreviewRowSchema = z.object({
 export const importPreviewSchema = z
   .object({
     format: z.enum(['csv', 'xlsx', 'json']),
+    encoding: textEncodingSchema.nullable().describe('CSV: the text encoding the file is read in, as far as the preview read it (utf-8 while the text is ASCII); null for XLSX and JSON'),
     headers: z.array(z.string()).describe('The header row (JSON: the keys of the first elements)'),
     columns: z.object({
       matched: z.array(z.object({ header: z.string(), column: z.string() })),

@@ -68,11 +68,8 @@ export function sniffFormat(file: string): ImportFormat {
   }
   const known = knownBinary(head);
   if (known) throw new ImportInputError(`This is ${known}, not a spreadsheet. Upload the data as CSV, Excel (.xlsx) or JSON.`);
-  const utf16 = head[0] === 0xff && head[1] === 0xfe;
-  if (head[0] === 0xfe && head[1] === 0xff) {
-    throw new ImportInputError('The file is UTF-16 big-endian text. Save it as "CSV UTF-8" (or UTF-16 little-endian "Unicode text") and upload that.');
-  }
-  const text = utf16 ? head.subarray(2).toString('utf16le') : head.toString('utf8');
+  const utf16 = head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : head[0] === 0xfe && head[1] === 0xff ? 'utf-16be' : null;
+  const text = utf16 ? new TextDecoder(utf16).decode(head.subarray(2)) : head.toString('utf8');
   if (!utf16 && head.subarray(0, 1024).includes(0)) {
     const unmarked = utf16WithoutBom(head.subarray(0, 1024));
     if (unmarked) {

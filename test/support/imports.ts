@@ -19,10 +19,10 @@ export interface TaskBody {
   metadata: Record<string, unknown> | null;
 }
 
-/** Polls a task until it is COMPLETED or FAILED (bounded: gives up after `limit` polls). */
-export async function waitForTask(server: TestServer, uuid: string, limit = 600): Promise<TaskBody> {
+/** Polls a task until it is COMPLETED or FAILED (bounded: gives up after `limit` polls); `auth` for a task of another organization. */
+export async function waitForTask(server: TestServer, uuid: string, limit = 600, auth?: string): Promise<TaskBody> {
   for (let i = 0; i < limit; i++) {
-    const res = await server.request(`/api/background-tasks/uuid/${uuid}`);
+    const res = await server.request(`/api/background-tasks/uuid/${uuid}`, auth ? { headers: { authorization: auth } } : {});
     const task = (await res.json()) as TaskBody;
     if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
     await new Promise((r) => setTimeout(r, 50));

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import { pipeline } from 'node:stream';
 import Papa from 'papaparse';
 import { ImportInputError } from '../errors.ts';
 import type { RowHandlers, RowSource } from './source.ts';
-import { detectTextEncoding, readTextStart } from './text-encoding.ts';
+import { UploadTextDecoder } from './text-decoder.ts';
+import { readTextStart, textDecodingStream } from './text-encoding.ts';
 
 const DELIMITERS = [',', ';', '\t', '|'];
 
@@ -26,17 +28,23 @@ export function guessDelimiter(text: string): string {
   return best;
 }
 
-/** Streaming CSV (papaparse `chunk`): BOM, CRLF, `,` `;` tab and `|` delimiters, quoted newlines. */
+/**
+ * Streaming CSV (papaparse `chunk`): CRLF, `,` `;` tab and `|` delimiters, quoted newlines; the
+ * text in UTF-8 (BOM or not), Windows-1252 or UTF-16 with BOM (UploadTextDecoder).
+ */
 export function csvSource(file: string): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let stream: fs.ReadStream | undefined;
+  let decoder: UploadTextDecoder | undefined;
   return {
     fraction: () => (stream ? Math.min(1, stream.bytesRead / size) : 0),
+    encoding: () => (decoder ? (decoder.encoding ?? 'utf-8') : null),
     read(handlers: RowHandlers) {
-      const { start, encoding } = detectTextEncoding(file);
       const delimiter = guessDelimiter(readTextStart(file).text);
-      const input = fs.createReadStream(file, { start, encoding, highWaterMark: 256 * 1024 });
-      stream = input;
+      const bytes = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+      stream = bytes;
+      decoder = new UploadTextDecoder();
+      const input = pipeline(bytes, textDecodingStream(file, decoder), () => {});
       return new Promise<void>((resolve, reject) => {
         let headerSeen = false;
         let nextIndex = 0;
@@ -77,7 +85,7 @@ export function csvSource(file: string): RowSource {
             else resolve();
           },
           error(error) {
-            fail(new ImportInputError(`The CSV file could not be read: ${error.message}`));
+            fail(error instanceof ImportInputError ? error : new ImportInputError(`The CSV file could not be read: ${error.message}`));
           },
         });
       });

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import { ImportInputError } from '../errors.ts';
 import { JsonArraySplitter } from './json-array.ts';
 import type { RowHandlers, RowSource } from './source.ts';
-import { readTextStart } from './text-encoding.ts';
+import { UploadTextDecoder } from './text-decoder.ts';
+import { readTextStart, textDecodingStream } from './text-encoding.ts';
 
-/** Streaming JSON array of objects: elements are parsed one by one as the file is read. */
+/** Streaming JSON array of objects: elements are parsed one by one as the file is read (its text decoded as CSV text is). */
 export function jsonSource(file: string): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let bytes = 0;
@@ -12,10 +13,12 @@ export function jsonSource(file: string): RowSource {
     fraction: () => Math.min(1, bytes / size),
     async read(handlers: RowHandlers) {
       const splitter = new JsonArraySplitter();
-      const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+      const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+      const text = input.pipe(textDecodingStream(file, new UploadTextDecoder()));
+      input.on('error', (error) => text.destroy(error));
       let index = 0;
       try {
-        for await (const chunk of input as AsyncIterable<string>) {
+        for await (const chunk of text as AsyncIterable<string>) {
           bytes = input.bytesRead;
           const elements = splitter.push(chunk);
           if (elements.length === 0) continue;
@@ -24,6 +27,7 @@ export function jsonSource(file: string): RowSource {
         }
       } finally {
         input.destroy();
+        text.destroy();
       }
       splitter.end();
     },

@@ -1,3 +1,5 @@
+import type { TextEncodingName } from '../schemas.ts';
+
 /** What a streaming parser hands the engine: the header once, then data rows chunk by chunk, synchronously. */
 export interface RowHandlers {
   /** File header cells as given (not called for JSON). */
@@ -14,4 +16,6 @@ export interface RowSource {
   read(handlers: RowHandlers): Promise<void>;
   /** How much of the input has been read, 0 to 1. */
   fraction(): number;
+  /** Text files: the encoding the text is read in (after read(); null before). */
+  encoding?(): TextEncodingName | null;
 }

@@ -1,51 +1,76 @@
 import fs from 'node:fs';
-import { ImportInputError } from '../errors.ts';
+import { Transform } from 'node:stream';
+import type { TextEncodingName } from '../schemas.ts';
+import { DECIDING_BYTES, TextDecodeError, UploadTextDecoder } from './text-decoder.ts';
 
-export interface TextEncodingInfo {
-  /** Byte offset after any byte order mark. */
-  start: number;
-  encoding: BufferEncoding;
+/** The line (1-based) of a byte of a text file, for error messages: its line breaks are counted up to there. */
+function lineOfByte(file: string, offset: number, encoding: TextEncodingName | null): number {
+  const decoder = new TextDecoder(encoding ?? 'windows-1252');
+  const fd = fs.openSync(file, 'r');
+  const buffer = Buffer.alloc(1 << 20);
+  let line = 1;
+  try {
+    for (let position = 0; position < offset; ) {
+      const read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, offset - position), position);
+      if (read === 0) break;
+      position += read;
+      const text = decoder.decode(buffer.subarray(0, read), { stream: true });
+      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) line++;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return line;
+}
+
+/** A decoding error of `file` that names the line of the bad byte; other errors as they are. */
+export function withLine(file: string, error: unknown, decoder: UploadTextDecoder): unknown {
+  return error instanceof TextDecodeError ? error.onLine(lineOfByte(file, error.offset, decoder.encoding)) : error;
 }
 
 /**
- * UTF-8 (with or without BOM) and UTF-16LE with BOM (Excel's "Unicode text") are read as such;
- * text that is not valid UTF-8 is read as Windows-1252/Latin-1, which older Excel CSVs use.
+ * At least the first `bytes` of a text file (when it has them), decoded as the import decodes the
+ * whole file (UploadTextDecoder), and the encoding seen so far (null: ASCII so far). It reads
+ * DECIDING_BYTES more, so a first non-ASCII byte within `bytes` is decided as the import decides it.
+ * Throws ImportInputError when they are not text.
  */
-export function detectTextEncoding(file: string): TextEncodingInfo {
+export function readTextStart(file: string, bytes = 65536): { text: string; whole: boolean; encoding: TextEncodingName | null } {
+  const size = fs.statSync(file).size;
+  const decoder = new UploadTextDecoder();
   const fd = fs.openSync(file, 'r');
-  let head: Buffer;
   try {
-    const buffer = Buffer.alloc(65536);
-    head = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0));
+    const buffer = Buffer.alloc(Math.min(bytes + DECIDING_BYTES, size));
+    const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    const whole = read >= size;
+    let text = decoder.write(buffer.subarray(0, read));
+    if (whole) text += decoder.end();
+    return { text, whole, encoding: decoder.encoding };
+  } catch (error) {
+    throw withLine(file, error, decoder);
   } finally {
     fs.closeSync(fd);
-  }
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { start: 3, encoding: 'utf8' };
-  if (head[0] === 0xff && head[1] === 0xfe) return { start: 2, encoding: 'utf16le' };
-  if (head[0] === 0xfe && head[1] === 0xff) {
-    throw new ImportInputError('The file is UTF-16 big-endian text. Save it as CSV UTF-8 and upload that.');
-  }
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
-    return { start: 0, encoding: 'utf8' };
-  } catch {
-    return { start: 0, encoding: 'latin1' };
   }
 }
 
-/** The first `bytes` of a text file, decoded. */
-export function readTextStart(file: string, bytes = 65536): { text: string; whole: boolean } {
-  const { start, encoding } = detectTextEncoding(file);
-  const size = fs.statSync(file).size;
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(Math.min(bytes, Math.max(0, size - start)));
-    const read = fs.readSync(fd, buffer, 0, buffer.length, start);
-    const whole = start + read >= size;
-    let text = buffer.subarray(0, read).toString(encoding);
-    if (!whole && encoding === 'utf8') text = text.replace(/\uFFFD$/, '');
-    return { text, whole };
-  } finally {
-    fs.closeSync(fd);
-  }
+/** A stream of the decoded text (strings) of the bytes piped in; decoding errors name their line in `file`. */
+export function textDecodingStream(file: string, decoder: UploadTextDecoder): Transform {
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        const text = decoder.write(chunk);
+        done(null, text === '' ? undefined : text);
+      } catch (error) {
+        done(withLine(file, error, decoder) as Error);
+      }
+    },
+    flush(done) {
+      try {
+        const text = decoder.end();
+        done(null, text === '' ? undefined : text);
+      } catch (error) {
+        done(withLine(file, error, decoder) as Error);
+      }
+    },
+  });
 }
