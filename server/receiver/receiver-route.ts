@@ -1,14 +1,16 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
-import { notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
+import { checkRelayUrl } from './inboxes.ts';
 import { loadMessage, messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
 import { MAX_INBOX_BODY_BYTES, judge, planAnswer, recordAnswer, storeRaw, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
-import { relayMessage } from './relay.ts';
+import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { inboxParamsSchema } from './schemas.ts';
-import { findInbox, findMessage, type InboxRow } from './store.ts';
+import { findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 
 const DESCRIPTION =
   'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
@@ -127,11 +129,27 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
 }
 
+/** Why this message is not forwarded, or null to forward it. Checked again at forward time: the port may have changed since forward_to was saved. */
+async function refusal(ctx: AppContext, inbox: InboxRow, row: MessageRow, url: string): Promise<string | null> {
+  const hops = relayHops(headerObject(parsePairs(row.raw_headers)));
+  if (hops >= MAX_RELAY_HOPS) {
+    return `Not forwarded: the request was itself relayed by an inbox (${RELAY_HOP_HEADER}: ${hops}); messages go at most ${MAX_RELAY_HOPS} hop, so inboxes can never relay in a loop.`;
+  }
+  try {
+    await checkRelayUrl(ctx, inbox.organization_uuid, url, 'forward_to');
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return `Not forwarded: ${error.message}`;
+    throw error;
+  }
+}
+
 async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): Promise<void> {
   try {
     const row = await findMessage(ctx.db.kysely, inbox.uuid, messageUuid);
     if (!row) return;
-    const relay = await relayMessage(ctx, row, 'forward', url);
+    const refused = await refusal(ctx, inbox, row, url);
+    const relay = refused === null ? await relayMessage(ctx, row, 'forward', url) : await recordRefusedRelay(ctx, row, 'forward', url, refused);
     ctx.live.publish({ type: 'inbox.relay', organization_uuid: inbox.organization_uuid, data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay } });
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../time.ts';
-import { HOP_BY_HOP, parsePairs } from './headers.ts';
+import { HOP_BY_HOP, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import { receiverRuntime } from './runtime.ts';
 import type { Relay } from './schemas.ts';
 import { insertRelay, updateRelay, type MessageRow, type RelayRow } from './store.ts';
@@ -25,18 +25,20 @@ export function toRelay(row: RelayRow): Relay {
   };
 }
 
-/** The stored headers that can go on: all but those of one connection or hop. */
+/** The stored headers that can go on (all but those of one connection or hop), plus the hop count. */
 function relayHeaders(message: MessageRow): { headers: Headers; skipped: string[] } {
   const headers = new Headers();
   const skipped: string[] = [];
-  for (const [name, value] of parsePairs(message.raw_headers)) {
-    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+  const pairs = parsePairs(message.raw_headers);
+  for (const [name, value] of pairs) {
+    if (HOP_BY_HOP.has(name.toLowerCase()) || name.toLowerCase() === RELAY_HOP_HEADER.toLowerCase()) continue;
     try {
       headers.append(name, value);
     } catch {
       skipped.push(name);
     }
   }
+  headers.set(RELAY_HOP_HEADER, String(relayHops(headerObject(pairs)) + 1));
   return { headers, skipped };
 }
 
@@ -70,6 +72,26 @@ function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSig
   };
   if (cause?.code && codes[cause.code]) return `${codes[cause.code]} (${cause.code})`;
   return cause?.message ?? (error as Error).message;
+}
+
+/** A relay that was not attempted (no connection made), recorded so the message says why. */
+export async function recordRefusedRelay(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string, reason: string): Promise<Relay> {
+  const row: RelayRow = {
+    seq: 0,
+    uuid: randomUUID(),
+    message_uuid: message.uuid,
+    kind,
+    url,
+    requested_on: nowIso(),
+    status_code: null,
+    duration_ms: 0,
+    error: reason,
+    response_headers: null,
+    response_excerpt: null,
+  };
+  const { seq: _seq, ...values } = row;
+  await insertRelay(ctx.db.kysely, values);
+  return toRelay(row);
 }
 
 /** Sends the message to `url` and records the attempt; resolves with the record, never rejects for network failures. */
