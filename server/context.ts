@@ -15,6 +15,8 @@ export interface ServerConfig {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt; default 15 s. */
   webhookTimeoutMs?: number;
+  /** Messages kept per inbox and largest body (serve --inbox-max-messages, --inbox-max-body-kb); defaults in receiver/limits.ts. */
+  inboxLimits?: { maxMessages?: number; maxBodyBytes?: number };
 }
 
 /** What every capability's routes and logic get: one database, one logger, one live bus, the import runtime. */

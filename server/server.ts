@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, ServerConfig } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { defaultImportSettings, ImportRuntime, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
@@ -31,6 +31,8 @@ export interface ServeOptions {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt (tests); default 15 s. */
   webhookTimeoutMs?: number;
+  /** Messages kept per inbox and largest inbox body (defaults in server/receiver/limits.ts). */
+  inboxLimits?: ServerConfig['inboxLimits'];
   /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
   imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
@@ -70,6 +72,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       allowedHosts: options.allowedHosts ?? [],
       webhookRetrySchedule: options.webhookRetrySchedule,
       webhookTimeoutMs: options.webhookTimeoutMs,
+      inboxLimits: options.inboxLimits,
     },
   };
   try {

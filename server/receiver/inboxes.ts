@@ -3,6 +3,7 @@ import type { AppContext, ServerConfig } from '../context.ts';
 import { isLoopbackHost } from '../http/guards.ts';
 import { getSettings, serverDefaults } from '../settings/settings.ts';
 import { checkWebhookUrl } from '../webhooks/url-policy.ts';
+import { inboxLimits } from './limits.ts';
 import { reachesOwnInbox } from './self-target.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
@@ -40,6 +41,8 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
     response: inboxResponse(row),
     forward_to: row.forward_to,
     message_count: messageCount,
+    dropped_messages: row.dropped_messages,
+    max_messages: inboxLimits(config).maxMessages,
     created_on: row.created_on,
     updated_on: row.updated_on,
   };
@@ -82,6 +85,7 @@ export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promi
     response_delay_ms: body.response?.delay_ms ?? 0,
     response_drop: body.response?.drop ? 1 : 0,
     forward_to: body.forward_to ?? null,
+    dropped_messages: 0,
     created_on: now,
     updated_on: now,
   };

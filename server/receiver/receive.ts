@@ -9,10 +9,9 @@ import { nowIso } from '../time.ts';
 import { headerObject, headerPairs } from './headers.ts';
 import { inboxResponse } from './inboxes.ts';
 import type { answerKinds } from './schemas.ts';
+import { describeBytes } from './limits.ts';
 import { knownSecrets } from './secrets.ts';
 import { findFirstDuplicate, insertMessage, updateMessage, type InboxRow } from './store.ts';
-
-export const MAX_INBOX_BODY_BYTES = 1024 * 1024;
 
 export interface RawDelivery {
   method: string;
@@ -25,6 +24,10 @@ export interface RawDelivery {
   truncated: boolean;
   /** The sender went away before the body ended. */
   aborted: boolean;
+  /** Content-Length announced more than the cap, so the body was not read at all. */
+  declaredSize: number | null;
+  /** The inbox body limit in force. */
+  maxBodyBytes: number;
   remoteAddress: string | null;
 }
 
@@ -120,11 +123,18 @@ export function verdictColumns(inspection: Inspection, headers: Record<string, s
   };
 }
 
+function tooLargeText(raw: RawDelivery): string {
+  const limit = describeBytes(raw.maxBodyBytes);
+  return raw.declaredSize !== null
+    ? `The body (Content-Length ${raw.declaredSize} bytes) is larger than the inbox limit of ${limit}; it was not read, only the request line and headers are kept.`
+    : `The body is larger than the inbox limit of ${limit}; only its start was kept.`;
+}
+
 /** The two verdicts and the duplicate check, written onto the stored message. */
 export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
   const headers = headerObject(headerPairs(raw.rawHeaders));
   const incomplete = raw.truncated
-    ? `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes; only its start was kept.`
+    ? tooLargeText(raw)
     : raw.aborted
       ? `The sender closed the connection after ${raw.body.length} bytes of the body.`
       : null;
@@ -156,7 +166,13 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
     return {
       kind: 'too_large',
       status: 413,
-      body: { error: { code: 'PAYLOAD_TOO_LARGE', message: `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes. Its start is stored as message ${stored.uuid}.` } },
+      body: {
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: `${tooLargeText(raw)} Stored as message ${stored.uuid}.`,
+          details: [{ path: 'body', message: `at most ${raw.maxBodyBytes} bytes (serve --inbox-max-body-kb)` }],
+        },
+      },
       delayMs,
     };
   }

@@ -6,18 +6,22 @@ import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops }
 import { checkRelayUrl } from './inboxes.ts';
 import { loadMessage, messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
-import { MAX_INBOX_BODY_BYTES, judge, planAnswer, recordAnswer, storeRaw, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
+import { judge, planAnswer, recordAnswer, storeRaw, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
+import { inboxLimits } from './limits.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { inboxParamsSchema } from './schemas.ts';
-import { findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
+import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 
 const DESCRIPTION =
   'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
   'before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the ' +
-  'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over 1 MB; ' +
+  'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; ' +
+  'a larger Content-Length is answered before the body is read); ' +
   "unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. " +
-  'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid.';
+  'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
+  'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +
+  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again.';
 
 const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
 
@@ -76,12 +80,14 @@ function waitUnlessGone(ms: number, res: Response, stop: AbortSignal): Promise<'
 async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Response): Promise<void> {
   const runtime = receiverRuntime(ctx);
   const started = performance.now();
-  const read = await readRawBody(req, MAX_INBOX_BODY_BYTES);
+  const limits = inboxLimits(ctx.config);
+  const read = await readRawBody(req, limits.maxBodyBytes);
   const raw: RawDelivery = {
     method: req.method,
     path: req.originalUrl,
     rawHeaders: req.rawHeaders,
     ...read,
+    maxBodyBytes: limits.maxBodyBytes,
     remoteAddress: req.socket.remoteAddress ?? null,
   };
   let stored: StoredDelivery;
@@ -92,6 +98,11 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
     res.status(503).setHeader('Retry-After', '5').json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
     return;
+  }
+  try {
+    await dropOldestMessages(ctx.db.kysely, inbox.uuid, limits.maxMessages);
+  } catch (error) {
+    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not drop its oldest messages');
   }
   let verdict: Verdict | null = null;
   try {
