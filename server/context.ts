@@ -17,6 +17,8 @@ export interface ServerConfig {
   webhookTimeoutMs?: number;
   /** Messages kept per inbox and largest body (serve --inbox-max-messages, --inbox-max-body-kb); defaults in receiver/limits.ts. */
   inboxLimits?: { maxMessages?: number; maxBodyBytes?: number };
+  /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */
+  authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number };
 }
 
 /** What every capability's routes and logic get: one database, one logger, one live bus, the import runtime. */

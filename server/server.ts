@@ -33,6 +33,8 @@ export interface ServeOptions {
   webhookTimeoutMs?: number;
   /** Messages kept per inbox and largest inbox body (defaults in server/receiver/limits.ts). */
   inboxLimits?: ServerConfig['inboxLimits'];
+  /** Wrong credentials allowed per window (defaults in server/auth/throttle.ts). */
+  authThrottle?: ServerConfig['authThrottle'];
   /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
   imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
@@ -73,6 +75,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       webhookRetrySchedule: options.webhookRetrySchedule,
       webhookTimeoutMs: options.webhookTimeoutMs,
       inboxLimits: options.inboxLimits,
+      authThrottle: options.authThrottle,
     },
   };
   try {

@@ -5,6 +5,7 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
 import { DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
+import { FAILED_AUTH_ADDRESS_LIMIT, FAILED_AUTH_LIMIT } from '../auth/throttle.ts';
 import { DEFAULT_INBOX_MAX_BODY_BYTES, DEFAULT_INBOX_MAX_MESSAGES } from '../receiver/limits.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
@@ -60,6 +61,8 @@ export const serveCommand: Command = {
     'max-upload-mb': { type: 'string' },
     'inbox-max-messages': { type: 'string' },
     'inbox-max-body-kb': { type: 'string' },
+    'auth-max-failures': { type: 'string' },
+    'auth-max-failures-per-address': { type: 'string' },
     demo: { type: 'boolean' },
     'demo-interval': { type: 'string' },
     ...dataDirOption,
@@ -72,6 +75,8 @@ export const serveCommand: Command = {
     'retry-schedule': 'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
     'max-upload-mb': `Largest import upload in MB. Default ${DEFAULT_MAX_UPLOAD_MB}`,
     'inbox-max-messages': `Messages each inbox keeps; a new one past it deletes the oldest. Default ${DEFAULT_INBOX_MAX_MESSAGES}`,
+    'auth-max-failures': `Wrong secrets per minute for one API key from one address before 429 (the right secret always passes). Default ${FAILED_AUTH_LIMIT}`,
+    'auth-max-failures-per-address': `Wrong credentials per minute from one address, any key, before 429. Default ${FAILED_AUTH_ADDRESS_LIMIT}`,
     'inbox-max-body-kb': `Largest request body an inbox stores, in KB; larger ones get 413. Default ${DEFAULT_INBOX_MAX_BODY_BYTES / 1024}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
@@ -89,6 +94,10 @@ export const serveCommand: Command = {
       inboxLimits: {
         maxMessages: parseWholeNumber('inbox-max-messages', values['inbox-max-messages'] as string | undefined, 1, 10_000_000),
         maxBodyBytes: (parseWholeNumber('inbox-max-body-kb', values['inbox-max-body-kb'] as string | undefined, 1, 1024 * 1024) ?? DEFAULT_INBOX_MAX_BODY_BYTES / 1024) * 1024,
+      },
+      authThrottle: {
+        perKey: parseWholeNumber('auth-max-failures', values['auth-max-failures'] as string | undefined, 1, 1_000_000),
+        perAddress: parseWholeNumber('auth-max-failures-per-address', values['auth-max-failures-per-address'] as string | undefined, 1, 1_000_000),
       },
       imports: { maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024 },
     });
