@@ -3,6 +3,7 @@ import type { Db } from './db/database.ts';
 import type { ImportRuntime } from './imports/runtime.ts';
 import type { LiveBus } from './live/bus.ts';
 import type { SecretCodec } from './remote/profiles.ts';
+import type { HostResolver } from './webhooks/pinned-fetch.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -19,6 +20,8 @@ export interface ServerConfig {
   inboxLimits?: { maxMessages?: number; maxBodyBytes?: number };
   /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */
   authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number };
+  /** How outgoing requests resolve host names (once, then pinned); the system's by default, a fixed table in tests. */
+  hostResolver?: HostResolver;
 }
 
 /** What every capability's routes and logic get: one database, one logger, one live bus, the import runtime. */

@@ -37,6 +37,8 @@ export interface ServeOptions {
   inboxLimits?: ServerConfig['inboxLimits'];
   /** Wrong credentials allowed per window (defaults in server/auth/throttle.ts). */
   authThrottle?: ServerConfig['authThrottle'];
+  /** How outgoing requests resolve host names (tests); the system resolver by default. */
+  hostResolver?: ServerConfig['hostResolver'];
   /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
   imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
@@ -86,6 +88,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       webhookTimeoutMs: options.webhookTimeoutMs,
       inboxLimits: options.inboxLimits,
       authThrottle: options.authThrottle,
+      hostResolver: options.hostResolver,
     },
   };
   try {

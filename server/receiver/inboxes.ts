@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext, ServerConfig } from '../context.ts';
 import { isLoopbackHost } from '../http/guards.ts';
 import { getSettings, serverDefaults } from '../settings/settings.ts';
-import { checkWebhookUrl } from '../webhooks/url-policy.ts';
+import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
+import { checkDeliveryTarget } from '../webhooks/url-policy.ts';
 import { inboxLimits } from './limits.ts';
 import { reachesOwnInbox } from './self-target.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -54,16 +55,16 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
  * never reaches one of this server's inboxes, however written (see self-target.ts), which would
  * relay in a loop; a one-off replay may (the hop header stops it going further).
  */
-export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<URL> {
+export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<CheckedTarget> {
   const settings = await getSettings(ctx.db.kysely, organizationUuid, serverDefaults(ctx.config));
-  const check = checkWebhookUrl(url, { allowHttp: settings.allow_http_webhooks });
+  const check = await checkDeliveryTarget(url, { allowHttp: settings.allow_http_webhooks }, ctx.config.hostResolver);
   if (!check.ok) throw new ApiError('VALIDATION_ERROR', `${field}: ${check.problem}`, [{ path: field, message: check.problem }]);
-  if (purpose === 'forward' && reachesOwnInbox(ctx.config, check.url)) {
+  if (purpose === 'forward' && reachesOwnInbox(ctx.config, check.url, check.addresses.map((a) => a.address))) {
     throw new ApiError('VALIDATION_ERROR', `${field} points at an inbox of this server, which would relay messages in a loop. Replay a message there instead.`, [
       { path: field, message: 'must not be an inbox of this server' },
     ]);
   }
-  return check.url;
+  return check;
 }
 
 /** The inbox, when this organization may see it; 404 otherwise. */

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
+import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { checkRelayUrl } from './inboxes.ts';
 import { loadMessage, messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
@@ -140,17 +141,19 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
 }
 
-/** Why this message is not forwarded, or null to forward it. Checked again at forward time: the port may have changed since forward_to was saved. */
-async function refusal(ctx: AppContext, inbox: InboxRow, row: MessageRow, url: string): Promise<string | null> {
+/**
+ * Where to forward this message (checked and resolved now: the port or the name's address may have
+ * changed since forward_to was saved), or why it is not forwarded.
+ */
+async function forwardTarget(ctx: AppContext, inbox: InboxRow, row: MessageRow, url: string): Promise<{ target: CheckedTarget } | { refused: string }> {
   const hops = relayHops(headerObject(parsePairs(row.raw_headers)));
   if (hops >= MAX_RELAY_HOPS) {
-    return `Not forwarded: the request was itself relayed by an inbox (${RELAY_HOP_HEADER}: ${hops}); messages go at most ${MAX_RELAY_HOPS} hop, so inboxes can never relay in a loop.`;
+    return { refused: `Not forwarded: the request was itself relayed by an inbox (${RELAY_HOP_HEADER}: ${hops}); messages go at most ${MAX_RELAY_HOPS} hop, so inboxes can never relay in a loop.` };
   }
   try {
-    await checkRelayUrl(ctx, inbox.organization_uuid, url, 'forward_to');
-    return null;
+    return { target: await checkRelayUrl(ctx, inbox.organization_uuid, url, 'forward_to') };
   } catch (error) {
-    if (error instanceof ApiError) return `Not forwarded: ${error.message}`;
+    if (error instanceof ApiError) return { refused: `Not forwarded: ${error.message}` };
     throw error;
   }
 }
@@ -159,8 +162,8 @@ async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, ur
   try {
     const row = await findMessage(ctx.db.kysely, inbox.uuid, messageUuid);
     if (!row) return;
-    const refused = await refusal(ctx, inbox, row, url);
-    const relay = refused === null ? await relayMessage(ctx, row, 'forward', url) : await recordRefusedRelay(ctx, row, 'forward', url, refused);
+    const decided = await forwardTarget(ctx, inbox, row, url);
+    const relay = 'target' in decided ? await relayMessage(ctx, row, 'forward', url, decided.target) : await recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
     ctx.live.publish({ type: 'inbox.relay', organization_uuid: inbox.organization_uuid, data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay } });
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');

@@ -1,6 +1,8 @@
 /** Forward and replay: send a stored request, byte for byte with its headers, to another URL, and log the answer. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
+import { Headers } from 'undici';
+import { fetchPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { nowIso } from '../time.ts';
 import { HOP_BY_HOP, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import { receiverRuntime } from './runtime.ts';
@@ -94,8 +96,11 @@ export async function recordRefusedRelay(ctx: AppContext, message: MessageRow, k
   return toRelay(row);
 }
 
-/** Sends the message to `url` and records the attempt; resolves with the record, never rejects for network failures. */
-export async function relayMessage(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string): Promise<Relay> {
+/**
+ * Sends the message to `url` (checked by checkRelayUrl as `target`, connecting to its checked
+ * addresses only) and records the attempt; resolves with the record, never rejects for network failures.
+ */
+export async function relayMessage(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string, target: CheckedTarget): Promise<Relay> {
   const runtime = receiverRuntime(ctx);
   const uuid = randomUUID();
   const requestedOn = nowIso();
@@ -106,7 +111,7 @@ export async function relayMessage(ctx: AppContext, message: MessageRow, kind: '
   let result: { status_code: number | null; error: string | null; response_headers: string | null; response_excerpt: string | null };
   try {
     const hasBody = message.method !== 'GET' && message.method !== 'HEAD';
-    const response = await fetch(url, {
+    const response = await fetchPinned(target, {
       method: message.method,
       headers,
       body: hasBody ? new Uint8Array(message.body) : undefined,
