@@ -1,7 +1,7 @@
 /** Forward and replay: send a stored request, byte for byte with its headers, to another URL, and log the answer. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { Headers } from 'undici';
+import { Headers, type Response as UndiciResponse } from 'undici';
 import { fetchPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { nowIso } from '../time.ts';
 import { HOP_BY_HOP, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
@@ -44,7 +44,7 @@ function relayHeaders(message: MessageRow): { headers: Headers; skipped: string[
   return { headers, skipped };
 }
 
-async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<string> {
+async function readExcerpt(body: UndiciResponse['body']): Promise<string> {
   if (!body) return '';
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
