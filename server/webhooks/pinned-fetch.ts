@@ -29,13 +29,25 @@ export interface CheckedTarget {
   dnsError: Error | null;
 }
 
+/** A name that has not resolved by then counts as not resolving (the system lookup cannot be cancelled; it is left to finish). */
+export const RESOLVE_TIMEOUT_MS = 5000;
+
+function withTimeout<T>(work: Promise<T>, hostname: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname} (no answer within ${RESOLVE_TIMEOUT_MS / 1000} s)`), { code: 'EAI_AGAIN' })), RESOLVE_TIMEOUT_MS);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** The addresses of an IP literal host as is, of a name as the resolver says. */
 export async function resolveTarget(url: URL, resolver: HostResolver): Promise<Pick<CheckedTarget, 'addresses' | 'dnsError'>> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const family = net.isIP(host);
   if (family !== 0) return { addresses: [{ address: host, family: family === 6 ? 6 : 4 }], dnsError: null };
   try {
-    const addresses = await resolver(host);
+    const addresses = await withTimeout(resolver(host), host);
     if (addresses.length === 0) return { addresses, dnsError: Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }) };
     return { addresses, dnsError: null };
   } catch (error) {
