@@ -11,6 +11,8 @@ import { inboxResponse } from './inboxes.ts';
 import type { answerKinds } from './schemas.ts';
 import { describeBytes } from './limits.ts';
 import { knownSecrets } from './secrets.ts';
+import type { Updateable } from 'kysely';
+import type { InboxMessageTable } from '../db/schema.ts';
 import { findFirstDuplicate, insertMessage, updateMessage, type InboxRow } from './store.ts';
 
 export interface RawDelivery {
@@ -48,6 +50,8 @@ export interface PlannedAnswer {
 }
 
 export interface Verdict {
+  /** The message columns that hold it (see verdictColumns), not yet written. */
+  columns: Updateable<InboxMessageTable>;
   inspection: Inspection;
   eventId: string | null;
   eventType: string | null;
@@ -130,7 +134,7 @@ function tooLargeText(raw: RawDelivery): string {
     : `The body is larger than the inbox limit of ${limit}; only its start was kept.`;
 }
 
-/** The two verdicts and the duplicate check, written onto the stored message. */
+/** The two verdicts and the duplicate check, not yet written (writeVerdict, or with the answer in recordAnswer). */
 export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
   const headers = headerObject(headerPairs(raw.rawHeaders));
   const incomplete = raw.truncated
@@ -141,8 +145,10 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
   const inspection = inspectRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
   const columns = verdictColumns(inspection, headers);
   const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, { deliveryId: columns.delivery_id, signature: columns.signature, eventId: columns.event_id });
-  await updateMessage(ctx.db.kysely, stored.uuid, { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null });
-  return { inspection, eventId: columns.event_id, eventType: columns.event_type, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
+  return {
+    columns: { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null },
+    inspection,
+    eventId: columns.event_id, eventType: columns.event_type, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
 }
 
 /**
@@ -205,6 +211,14 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
   };
 }
 
-export async function recordAnswer(ctx: AppContext, uuid: string, kind: AnswerKind, status: number | null, afterMs: number): Promise<void> {
-  await updateMessage(ctx.db.kysely, uuid, { answer: kind, answered_status: status, answered_after_ms: afterMs });
+export async function writeVerdict(ctx: AppContext, uuid: string, verdict: Verdict): Promise<void> {
+  await updateMessage(ctx.db.kysely, uuid, verdict.columns);
+}
+
+/**
+ * Records the answer, with the verdict when it is not written yet: each update rewrites the whole
+ * row, body included, so an answer given at once costs one write instead of two.
+ */
+export async function recordAnswer(ctx: AppContext, uuid: string, kind: AnswerKind, status: number | null, afterMs: number, unwrittenVerdict: Verdict | null = null): Promise<void> {
+  await updateMessage(ctx.db.kysely, uuid, { ...unwrittenVerdict?.columns, answer: kind, answered_status: status, answered_after_ms: afterMs });
 }

@@ -7,11 +7,12 @@ import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { checkRelayUrl } from './inboxes.ts';
 import { loadMessage, messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
-import { judge, planAnswer, recordAnswer, storeRaw, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
+import { judge, planAnswer, recordAnswer, storeRaw, writeVerdict, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
 import { inboxLimits } from './limits.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { inboxParamsSchema } from './schemas.ts';
+import { countInboxWrite } from './wal-budget.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 
 const DESCRIPTION =
@@ -100,6 +101,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     res.status(503).setHeader('Retry-After', '5').json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
     return;
   }
+  countInboxWrite(ctx, raw.body.length * 2);
   try {
     await dropOldestMessages(ctx.db.kysely, inbox.uuid, limits.maxMessages);
   } catch (error) {
@@ -114,12 +116,23 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const elapsed = () => Math.round(performance.now() - started);
 
   const plan = planAnswer(inbox, stored, raw, verdict);
-  const waited = raw.aborted ? 'gone' : plan.delayMs > 0 ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
+  const waits = !raw.aborted && plan.delayMs > 0;
+  let verdictWritten = false;
+  if (waits && verdict) {
+    // Written before the wait, so the message shows its verdicts while its answer is delayed.
+    try {
+      await writeVerdict(ctx, stored.uuid, verdict);
+      verdictWritten = true;
+    } catch (error) {
+      ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the verdict');
+    }
+  }
+  const waited = raw.aborted ? 'gone' : waits ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
   const kind: AnswerKind = waited === 'gone' ? 'client_gone' : plan.kind;
   const status = waited === 'gone' ? null : plan.status;
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await recordAnswer(ctx, stored.uuid, kind, status, elapsed());
+    await recordAnswer(ctx, stored.uuid, kind, status, elapsed(), verdictWritten ? null : verdict);
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
