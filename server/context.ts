@@ -3,6 +3,7 @@ import type { Db } from './db/database.ts';
 import type { ImportRuntime } from './imports/runtime.ts';
 import type { LiveBus } from './live/bus.ts';
 import type { SecretCodec } from './remote/profiles.ts';
+import type { HostResolver } from './webhooks/pinned-fetch.ts';
 
 export interface ServerConfig {
   dataDir: string;
@@ -15,6 +16,12 @@ export interface ServerConfig {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt; default 15 s. */
   webhookTimeoutMs?: number;
+  /** Messages kept per inbox and largest body (serve --inbox-max-messages, --inbox-max-body-kb); defaults in receiver/limits.ts. */
+  inboxLimits?: { maxMessages?: number; maxBodyBytes?: number };
+  /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */
+  authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number };
+  /** How outgoing requests resolve host names (once, then pinned); the system's by default, a fixed table in tests. */
+  hostResolver?: HostResolver;
 }
 
 /** What every capability's routes and logic get: one database, one logger, one live bus, the import runtime. */

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
+import { ensurePrivateDir, ensurePrivateFile } from './data-dir/private-files.ts';
 
 /** Paths never written to the log: credentials and webhook key material. */
 export const REDACTED_PATHS = [
@@ -26,7 +26,8 @@ export interface LogSink {
 /** JSON lines in <dataDir>/logs/qr-sandbox.log, written synchronously so a crash loses none. */
 export function createLogger(dataDir: string, level = 'info'): LogSink {
   const file = logFile(dataDir);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(path.dirname(file));
+  ensurePrivateFile(file);
   const destination = pino.destination({ dest: file, sync: true });
   const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
   return { logger, close: () => destination.end() };

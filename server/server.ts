@@ -2,12 +2,14 @@ import http from 'node:http';
 import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
-import type { AppContext } from './context.ts';
-import { openDatabase } from './db/database.ts';
-import { defaultImportSettings, ImportRuntime, type ImportSettings } from './imports/runtime.ts';
+import type { AppContext, ServerConfig } from './context.ts';
+import { secureDataDir } from './data-dir/private-files.ts';
+import { DATABASE_FILE, openDatabase } from './db/database.ts';
+import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import { createLogger } from './logger.ts';
-import { ensureDemoOrganization } from './orgs/bootstrap.ts';
+import { CREDENTIALS_FILE, ensureDemoOrganization } from './orgs/bootstrap.ts';
+import { PROFILES_FILE } from './remote/profiles.ts';
 import { encryptSavedProfiles } from './remote/protect-profiles.ts';
 import type { SecretCodec } from './remote/profiles.ts';
 import { stopReceiver } from './receiver/runtime.ts';
@@ -31,6 +33,12 @@ export interface ServeOptions {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt (tests); default 15 s. */
   webhookTimeoutMs?: number;
+  /** Messages kept per inbox and largest inbox body (defaults in server/receiver/limits.ts). */
+  inboxLimits?: ServerConfig['inboxLimits'];
+  /** Wrong credentials allowed per window (defaults in server/auth/throttle.ts). */
+  authThrottle?: ServerConfig['authThrottle'];
+  /** How outgoing requests resolve host names (tests); the system resolver by default. */
+  hostResolver?: ServerConfig['hostResolver'];
   /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
   imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
@@ -52,9 +60,17 @@ export interface RunningServer {
 /** Opens the data dir, migrates, seeds the demo organization on first start, and listens. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
+  const privacy = secureDataDir(options.dataDir, {
+    marker: DATABASE_FILE,
+    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE],
+    dirs: ['logs', UPLOADS_DIR],
+  });
   const db = await openDatabase(options.dataDir);
   const logSink = createLogger(options.dataDir, options.logLevel);
   const logger = logSink.logger;
+  if (privacy.folderLeftAsIs) {
+    logger.warn({ data_dir: options.dataDir }, 'the data folder holds files of other programs and other users may open it: its mode was left as is, only QR Sandbox files were made private (0600); give QR Sandbox a folder of its own');
+  }
   const live = new LiveBus();
   const imports = new ImportRuntime({ db, logger, live, settings: defaultImportSettings(options.dataDir, options.imports) });
   const ctx: AppContext = {
@@ -70,6 +86,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       allowedHosts: options.allowedHosts ?? [],
       webhookRetrySchedule: options.webhookRetrySchedule,
       webhookTimeoutMs: options.webhookTimeoutMs,
+      inboxLimits: options.inboxLimits,
+      authThrottle: options.authThrottle,
+      hostResolver: options.hostResolver,
     },
   };
   try {

@@ -16,7 +16,8 @@ export interface Principal {
 
 /**
  * Who sent this Authorization header, or a 401 that says what is wrong with it. With a throttle,
- * wrong secrets count against the (client address, key) pair and too many get 429.
+ * wrong credentials count against the client address and the (address, key id) pair and too many
+ * get 429; the right secret is never throttled.
  */
 export async function authenticate(
   db: Kysely<Database>,
@@ -30,14 +31,11 @@ export async function authenticate(
   if (!credential) {
     throw new ApiError('UNAUTHORIZED', 'Malformed credential. The header must read Authorization: Bearer <api_key>:<api_secret>.');
   }
-  const client = `${throttle?.clientAddress}|${credential.apiKey}`;
-  throttle?.instance.check(client);
   const key = await findActiveKey(db, credential.apiKey);
   if (!key || !secretMatches(credential.apiSecret, key.secret_hash)) {
-    throttle?.instance.fail(client);
+    throttle?.instance.fail(throttle.clientAddress, credential.apiKey);
     throw new ApiError('UNAUTHORIZED', 'Invalid API key or secret.');
   }
-  throttle?.instance.succeed(client);
   return { keyUuid: key.uuid, apiKey: key.api_key, role: key.role, organizationUuid: key.organization_uuid };
 }
 

@@ -5,6 +5,8 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
 import { DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
+import { FAILED_AUTH_ADDRESS_LIMIT, FAILED_AUTH_LIMIT } from '../auth/throttle.ts';
+import { DEFAULT_INBOX_MAX_BODY_BYTES, DEFAULT_INBOX_MAX_MESSAGES } from '../receiver/limits.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
 import path from 'node:path';
@@ -38,6 +40,14 @@ function parseMaxUploadMb(value: string | undefined): number {
   return mb;
 }
 
+/** A whole number flag from min to max, or undefined when not given. */
+function parseWholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new StartupError(`--${flag} must be a whole number from ${min} to ${max}, not "${value}".`);
+  return n;
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the QR Sandbox server (API, GUI and webhook inbox) until Ctrl+C.',
@@ -49,6 +59,10 @@ export const serveCommand: Command = {
     'log-level': { type: 'string' },
     'retry-schedule': { type: 'string' },
     'max-upload-mb': { type: 'string' },
+    'inbox-max-messages': { type: 'string' },
+    'inbox-max-body-kb': { type: 'string' },
+    'auth-max-failures': { type: 'string' },
+    'auth-max-failures-per-address': { type: 'string' },
     demo: { type: 'boolean' },
     'demo-interval': { type: 'string' },
     ...dataDirOption,
@@ -60,6 +74,10 @@ export const serveCommand: Command = {
     'log-level': 'Log detail: error, warn, info, debug. Default info',
     'retry-schedule': 'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
     'max-upload-mb': `Largest import upload in MB. Default ${DEFAULT_MAX_UPLOAD_MB}`,
+    'inbox-max-messages': `Messages each inbox keeps; a new one past it deletes the oldest. Default ${DEFAULT_INBOX_MAX_MESSAGES}`,
+    'auth-max-failures': `Wrong secrets per minute for one API key from one address before 429 (the right secret always passes). Default ${FAILED_AUTH_LIMIT}`,
+    'auth-max-failures-per-address': `Wrong credentials per minute from one address, any key, before 429. Default ${FAILED_AUTH_ADDRESS_LIMIT}`,
+    'inbox-max-body-kb': `Largest request body an inbox stores, in KB; larger ones get 413. Default ${DEFAULT_INBOX_MAX_BODY_BYTES / 1024}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
     ...dataDirHelp,
@@ -73,6 +91,14 @@ export const serveCommand: Command = {
       allowedHosts: (values['allowed-host'] as string[] | undefined) ?? [],
       logLevel: (values['log-level'] as string | undefined) ?? 'info',
       webhookRetrySchedule: parseRetrySchedule(values['retry-schedule'] as string | undefined),
+      inboxLimits: {
+        maxMessages: parseWholeNumber('inbox-max-messages', values['inbox-max-messages'] as string | undefined, 1, 10_000_000),
+        maxBodyBytes: (parseWholeNumber('inbox-max-body-kb', values['inbox-max-body-kb'] as string | undefined, 1, 1024 * 1024) ?? DEFAULT_INBOX_MAX_BODY_BYTES / 1024) * 1024,
+      },
+      authThrottle: {
+        perKey: parseWholeNumber('auth-max-failures', values['auth-max-failures'] as string | undefined, 1, 1_000_000),
+        perAddress: parseWholeNumber('auth-max-failures-per-address', values['auth-max-failures-per-address'] as string | undefined, 1, 1_000_000),
+      },
       imports: { maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024 },
     });
     const { credentials, url } = server;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, sql, type Driver, type SqliteDatabase } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
+import { ensurePrivateFile, tightenFile } from '../data-dir/private-files.ts';
 import { StartupError } from '../startup-error.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -70,7 +71,10 @@ export function databasePath(dataDir: string): string {
 export async function openDatabase(dataDir: string): Promise<Db> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = databasePath(dataDir);
+  // SQLite gives the -wal and -shm files the mode of the database file, so that one is made 0600 first.
+  ensurePrivateFile(file);
   const sqlite = openSqlite(file);
+  for (const extra of ['-wal', '-shm']) tightenFile(`${file}${extra}`);
   const kysely = createKysely(sqlite);
   let closed = false;
   const db: Db = {

@@ -184,6 +184,8 @@ export interface InboxTable {
   /** 1: close the connection without an answer. */
   response_drop: number;
   forward_to: string | null;
+  /** Oldest messages deleted to keep the inbox under the message cap. */
+  dropped_messages: Generated<number>;
   created_on: string;
   updated_on: string;
 }

@@ -64,10 +64,11 @@ export class Api {
   readonly router: Router = express.Router();
   readonly routes: RegisteredRoute[] = [];
   private readonly ctx: AppContext;
-  private readonly throttle = new FailedAuthThrottle();
+  private readonly throttle: FailedAuthThrottle;
 
   constructor(ctx: AppContext) {
     this.ctx = ctx;
+    this.throttle = new FailedAuthThrottle(ctx.config.authThrottle);
   }
 
   /** The caller of this request, authenticated from its Authorization header (throttled). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
+import { ensurePrivateDir } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
 import type { LiveBus } from '../live/bus.ts';
 import { createPendingTask, failTask, publishTaskFinished, publishTaskProgress } from '../tasks/lifecycle.ts';
@@ -85,7 +86,7 @@ export class ImportRuntime {
     this.logger = input.logger;
     this.live = input.live;
     this.settings = input.settings;
-    fs.mkdirSync(this.uploadsDir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(this.uploadsDir);
     this.pool = new WorkerPool({
       size: input.settings.workers,
       config: { dataDir: input.settings.dataDir, geocoderModule: input.settings.geocoderModule },

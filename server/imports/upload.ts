@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
+import { tightenFile } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
 import { UPLOADS_DIR, type ImportSettings } from './runtime.ts';
 
@@ -52,6 +53,8 @@ export function receiveMultipart(
         if (typeof value === 'string') fields[key] = value;
       }
       const file = req.file;
+      // multer creates the file with the process umask; the uploads folder (0700) covers that moment.
+      if (file) tightenFile(file.path);
       resolve({
         fields,
         file: file

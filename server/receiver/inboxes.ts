@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext, ServerConfig } from '../context.ts';
 import { isLoopbackHost } from '../http/guards.ts';
 import { getSettings, serverDefaults } from '../settings/settings.ts';
-import { checkWebhookUrl, isLoopbackHostname } from '../webhooks/url-policy.ts';
+import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
+import { checkDeliveryTarget } from '../webhooks/url-policy.ts';
+import { inboxLimits } from './limits.ts';
+import { reachesOwnInbox } from './self-target.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
@@ -39,6 +42,8 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
     response: inboxResponse(row),
     forward_to: row.forward_to,
     message_count: messageCount,
+    dropped_messages: row.dropped_messages,
+    max_messages: inboxLimits(config).maxMessages,
     created_on: row.created_on,
     updated_on: row.updated_on,
   };
@@ -47,19 +52,19 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
 /**
  * Where messages may be relayed: the rules of a webhook URL (https anywhere; http only to this
  * machine unless the organization allows http webhooks; never a metadata address). A forward_to
- * never points back into one of this server's inboxes, which would relay in a loop; a one-off replay may.
+ * never reaches one of this server's inboxes, however written (see self-target.ts), which would
+ * relay in a loop; a one-off replay may (the hop header stops it going further).
  */
-export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<void> {
+export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<CheckedTarget> {
   const settings = await getSettings(ctx.db.kysely, organizationUuid, serverDefaults(ctx.config));
-  const check = checkWebhookUrl(url, { allowHttp: settings.allow_http_webhooks });
+  const check = await checkDeliveryTarget(url, { allowHttp: settings.allow_http_webhooks }, ctx.config.hostResolver);
   if (!check.ok) throw new ApiError('VALIDATION_ERROR', `${field}: ${check.problem}`, [{ path: field, message: check.problem }]);
-  const target = check.url;
-  const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  if (purpose === 'forward' && isLoopbackHostname(target.hostname.replace(/^\[|\]$/g, '')) && port === ctx.config.port && target.pathname.startsWith(INBOX_PATH_PREFIX)) {
+  if (purpose === 'forward' && reachesOwnInbox(ctx.config, check.url, check.addresses.map((a) => a.address))) {
     throw new ApiError('VALIDATION_ERROR', `${field} points at an inbox of this server, which would relay messages in a loop. Replay a message there instead.`, [
       { path: field, message: 'must not be an inbox of this server' },
     ]);
   }
+  return check;
 }
 
 /** The inbox, when this organization may see it; 404 otherwise. */
@@ -81,6 +86,7 @@ export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promi
     response_delay_ms: body.response?.delay_ms ?? 0,
     response_drop: body.response?.drop ? 1 : 0,
     forward_to: body.forward_to ?? null,
+    dropped_messages: 0,
     created_on: now,
     updated_on: now,
   };

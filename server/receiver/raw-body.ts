@@ -6,13 +6,20 @@ export interface RawBody {
   truncated: boolean;
   /** The sender went away before the body ended. */
   aborted: boolean;
+  /** Content-Length announced more than the cap: nothing of the body was read. */
+  declaredSize: number | null;
 }
 
 /** Past the cap the rest is read and thrown away up to this much, so the sender gets its answer; beyond, the connection closes. */
 const DRAIN_FACTOR = 32;
 
-/** The exact body bytes, at most `cap` of them. Never rejects: a broken request yields what arrived. */
+/**
+ * The exact body bytes, at most `cap` of them. A Content-Length over the cap is answered without
+ * reading the body at all. Never rejects: a broken request yields what arrived.
+ */
 export function readRawBody(req: Request, cap: number): Promise<RawBody> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isSafeInteger(declared) && declared > cap) return Promise.resolve({ body: Buffer.alloc(0), truncated: true, aborted: false, declaredSize: declared });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -22,7 +29,7 @@ export function readRawBody(req: Request, cap: number): Promise<RawBody> {
     const finish = (aborted: boolean) => {
       if (settled) return;
       settled = true;
-      resolve({ body: Buffer.concat(chunks), truncated, aborted });
+      resolve({ body: Buffer.concat(chunks), truncated, aborted, declaredSize: null });
     };
     req.on('data', (chunk: Buffer) => {
       seen += chunk.length;

@@ -9,10 +9,11 @@ import { nowIso } from '../time.ts';
 import { headerObject, headerPairs } from './headers.ts';
 import { inboxResponse } from './inboxes.ts';
 import type { answerKinds } from './schemas.ts';
+import { describeBytes } from './limits.ts';
 import { knownSecrets } from './secrets.ts';
+import type { Updateable } from 'kysely';
+import type { InboxMessageTable } from '../db/schema.ts';
 import { findFirstDuplicate, insertMessage, updateMessage, type InboxRow } from './store.ts';
-
-export const MAX_INBOX_BODY_BYTES = 1024 * 1024;
 
 export interface RawDelivery {
   method: string;
@@ -25,6 +26,10 @@ export interface RawDelivery {
   truncated: boolean;
   /** The sender went away before the body ended. */
   aborted: boolean;
+  /** Content-Length announced more than the cap, so the body was not read at all. */
+  declaredSize: number | null;
+  /** The inbox body limit in force. */
+  maxBodyBytes: number;
   remoteAddress: string | null;
 }
 
@@ -45,6 +50,8 @@ export interface PlannedAnswer {
 }
 
 export interface Verdict {
+  /** The message columns that hold it (see verdictColumns), not yet written. */
+  columns: Updateable<InboxMessageTable>;
   inspection: Inspection;
   eventId: string | null;
   eventType: string | null;
@@ -120,19 +127,28 @@ export function verdictColumns(inspection: Inspection, headers: Record<string, s
   };
 }
 
-/** The two verdicts and the duplicate check, written onto the stored message. */
+function tooLargeText(raw: RawDelivery): string {
+  const limit = describeBytes(raw.maxBodyBytes);
+  return raw.declaredSize !== null
+    ? `The body (Content-Length ${raw.declaredSize} bytes) is larger than the inbox limit of ${limit}; it was not read, only the request line and headers are kept.`
+    : `The body is larger than the inbox limit of ${limit}; only its start was kept.`;
+}
+
+/** The two verdicts and the duplicate check, not yet written (writeVerdict, or with the answer in recordAnswer). */
 export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
   const headers = headerObject(headerPairs(raw.rawHeaders));
   const incomplete = raw.truncated
-    ? `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes; only its start was kept.`
+    ? tooLargeText(raw)
     : raw.aborted
       ? `The sender closed the connection after ${raw.body.length} bytes of the body.`
       : null;
   const inspection = inspectRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
   const columns = verdictColumns(inspection, headers);
   const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, { deliveryId: columns.delivery_id, signature: columns.signature, eventId: columns.event_id });
-  await updateMessage(ctx.db.kysely, stored.uuid, { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null });
-  return { inspection, eventId: columns.event_id, eventType: columns.event_type, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
+  return {
+    columns: { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null },
+    inspection,
+    eventId: columns.event_id, eventType: columns.event_type, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
 }
 
 /**
@@ -156,7 +172,13 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
     return {
       kind: 'too_large',
       status: 413,
-      body: { error: { code: 'PAYLOAD_TOO_LARGE', message: `The body is larger than ${MAX_INBOX_BODY_BYTES} bytes. Its start is stored as message ${stored.uuid}.` } },
+      body: {
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: `${tooLargeText(raw)} Stored as message ${stored.uuid}.`,
+          details: [{ path: 'body', message: `at most ${raw.maxBodyBytes} bytes (serve --inbox-max-body-kb)` }],
+        },
+      },
       delayMs,
     };
   }
@@ -189,6 +211,14 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
   };
 }
 
-export async function recordAnswer(ctx: AppContext, uuid: string, kind: AnswerKind, status: number | null, afterMs: number): Promise<void> {
-  await updateMessage(ctx.db.kysely, uuid, { answer: kind, answered_status: status, answered_after_ms: afterMs });
+export async function writeVerdict(ctx: AppContext, uuid: string, verdict: Verdict): Promise<void> {
+  await updateMessage(ctx.db.kysely, uuid, verdict.columns);
+}
+
+/**
+ * Records the answer, with the verdict when it is not written yet: each update rewrites the whole
+ * row, body included, so an answer given at once costs one write instead of two.
+ */
+export async function recordAnswer(ctx: AppContext, uuid: string, kind: AnswerKind, status: number | null, afterMs: number, unwrittenVerdict: Verdict | null = null): Promise<void> {
+  await updateMessage(ctx.db.kysely, uuid, { ...unwrittenVerdict?.columns, answer: kind, answered_status: status, answered_after_ms: afterMs });
 }

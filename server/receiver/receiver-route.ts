@@ -1,21 +1,29 @@
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
-import { notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
+import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
+import { checkRelayUrl } from './inboxes.ts';
 import { loadMessage, messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
-import { MAX_INBOX_BODY_BYTES, judge, planAnswer, recordAnswer, storeRaw, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
-import { relayMessage } from './relay.ts';
+import { judge, planAnswer, recordAnswer, storeRaw, writeVerdict, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
+import { inboxLimits } from './limits.ts';
+import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { inboxParamsSchema } from './schemas.ts';
-import { findInbox, findMessage, type InboxRow } from './store.ts';
+import { countInboxWrite } from './wal-budget.ts';
+import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 
 const DESCRIPTION =
   'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
   'before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the ' +
-  'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over 1 MB; ' +
+  'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; ' +
+  'a larger Content-Length is answered before the body is read); ' +
   "unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. " +
-  'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid.';
+  'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
+  'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +
+  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again.';
 
 const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
 
@@ -74,12 +82,14 @@ function waitUnlessGone(ms: number, res: Response, stop: AbortSignal): Promise<'
 async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Response): Promise<void> {
   const runtime = receiverRuntime(ctx);
   const started = performance.now();
-  const read = await readRawBody(req, MAX_INBOX_BODY_BYTES);
+  const limits = inboxLimits(ctx.config);
+  const read = await readRawBody(req, limits.maxBodyBytes);
   const raw: RawDelivery = {
     method: req.method,
     path: req.originalUrl,
     rawHeaders: req.rawHeaders,
     ...read,
+    maxBodyBytes: limits.maxBodyBytes,
     remoteAddress: req.socket.remoteAddress ?? null,
   };
   let stored: StoredDelivery;
@@ -91,6 +101,12 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     res.status(503).setHeader('Retry-After', '5').json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
     return;
   }
+  countInboxWrite(ctx, raw.body.length * 2);
+  try {
+    await dropOldestMessages(ctx.db.kysely, inbox.uuid, limits.maxMessages);
+  } catch (error) {
+    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not drop its oldest messages');
+  }
   let verdict: Verdict | null = null;
   try {
     verdict = await judge(ctx, inbox, stored, raw);
@@ -100,12 +116,23 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const elapsed = () => Math.round(performance.now() - started);
 
   const plan = planAnswer(inbox, stored, raw, verdict);
-  const waited = raw.aborted ? 'gone' : plan.delayMs > 0 ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
+  const waits = !raw.aborted && plan.delayMs > 0;
+  let verdictWritten = false;
+  if (waits && verdict) {
+    // Written before the wait, so the message shows its verdicts while its answer is delayed.
+    try {
+      await writeVerdict(ctx, stored.uuid, verdict);
+      verdictWritten = true;
+    } catch (error) {
+      ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the verdict');
+    }
+  }
+  const waited = raw.aborted ? 'gone' : waits ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
   const kind: AnswerKind = waited === 'gone' ? 'client_gone' : plan.kind;
   const status = waited === 'gone' ? null : plan.status;
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await recordAnswer(ctx, stored.uuid, kind, status, elapsed());
+    await recordAnswer(ctx, stored.uuid, kind, status, elapsed(), verdictWritten ? null : verdict);
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
@@ -127,11 +154,29 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
 }
 
+/**
+ * Where to forward this message (checked and resolved now: the port or the name's address may have
+ * changed since forward_to was saved), or why it is not forwarded.
+ */
+async function forwardTarget(ctx: AppContext, inbox: InboxRow, row: MessageRow, url: string): Promise<{ target: CheckedTarget } | { refused: string }> {
+  const hops = relayHops(headerObject(parsePairs(row.raw_headers)));
+  if (hops >= MAX_RELAY_HOPS) {
+    return { refused: `Not forwarded: the request was itself relayed by an inbox (${RELAY_HOP_HEADER}: ${hops}); messages go at most ${MAX_RELAY_HOPS} hop, so inboxes can never relay in a loop.` };
+  }
+  try {
+    return { target: await checkRelayUrl(ctx, inbox.organization_uuid, url, 'forward_to') };
+  } catch (error) {
+    if (error instanceof ApiError) return { refused: `Not forwarded: ${error.message}` };
+    throw error;
+  }
+}
+
 async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): Promise<void> {
   try {
     const row = await findMessage(ctx.db.kysely, inbox.uuid, messageUuid);
     if (!row) return;
-    const relay = await relayMessage(ctx, row, 'forward', url);
+    const decided = await forwardTarget(ctx, inbox, row, url);
+    const relay = 'target' in decided ? await relayMessage(ctx, row, 'forward', url, decided.target) : await recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
     ctx.live.publish({ type: 'inbox.relay', organization_uuid: inbox.organization_uuid, data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay } });
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');

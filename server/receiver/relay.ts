@@ -1,8 +1,10 @@
 /** Forward and replay: send a stored request, byte for byte with its headers, to another URL, and log the answer. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
+import { Headers, type Response as UndiciResponse } from 'undici';
+import { fetchPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { nowIso } from '../time.ts';
-import { HOP_BY_HOP, parsePairs } from './headers.ts';
+import { HOP_BY_HOP, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import { receiverRuntime } from './runtime.ts';
 import type { Relay } from './schemas.ts';
 import { insertRelay, updateRelay, type MessageRow, type RelayRow } from './store.ts';
@@ -25,22 +27,24 @@ export function toRelay(row: RelayRow): Relay {
   };
 }
 
-/** The stored headers that can go on: all but those of one connection or hop. */
+/** The stored headers that can go on (all but those of one connection or hop), plus the hop count. */
 function relayHeaders(message: MessageRow): { headers: Headers; skipped: string[] } {
   const headers = new Headers();
   const skipped: string[] = [];
-  for (const [name, value] of parsePairs(message.raw_headers)) {
-    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+  const pairs = parsePairs(message.raw_headers);
+  for (const [name, value] of pairs) {
+    if (HOP_BY_HOP.has(name.toLowerCase()) || name.toLowerCase() === RELAY_HOP_HEADER.toLowerCase()) continue;
     try {
       headers.append(name, value);
     } catch {
       skipped.push(name);
     }
   }
+  headers.set(RELAY_HOP_HEADER, String(relayHops(headerObject(pairs)) + 1));
   return { headers, skipped };
 }
 
-async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<string> {
+async function readExcerpt(body: UndiciResponse['body']): Promise<string> {
   if (!body) return '';
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -72,8 +76,31 @@ function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSig
   return cause?.message ?? (error as Error).message;
 }
 
-/** Sends the message to `url` and records the attempt; resolves with the record, never rejects for network failures. */
-export async function relayMessage(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string): Promise<Relay> {
+/** A relay that was not attempted (no connection made), recorded so the message says why. */
+export async function recordRefusedRelay(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string, reason: string): Promise<Relay> {
+  const row: RelayRow = {
+    seq: 0,
+    uuid: randomUUID(),
+    message_uuid: message.uuid,
+    kind,
+    url,
+    requested_on: nowIso(),
+    status_code: null,
+    duration_ms: 0,
+    error: reason,
+    response_headers: null,
+    response_excerpt: null,
+  };
+  const { seq: _seq, ...values } = row;
+  await insertRelay(ctx.db.kysely, values);
+  return toRelay(row);
+}
+
+/**
+ * Sends the message to `url` (checked by checkRelayUrl as `target`, connecting to its checked
+ * addresses only) and records the attempt; resolves with the record, never rejects for network failures.
+ */
+export async function relayMessage(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string, target: CheckedTarget): Promise<Relay> {
   const runtime = receiverRuntime(ctx);
   const uuid = randomUUID();
   const requestedOn = nowIso();
@@ -84,7 +111,7 @@ export async function relayMessage(ctx: AppContext, message: MessageRow, kind: '
   let result: { status_code: number | null; error: string | null; response_headers: string | null; response_excerpt: string | null };
   try {
     const hasBody = message.method !== 'GET' && message.method !== 'HEAD';
-    const response = await fetch(url, {
+    const response = await fetchPinned(target, {
       method: message.method,
       headers,
       body: hasBody ? new Uint8Array(message.body) : undefined,

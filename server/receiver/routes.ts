@@ -197,8 +197,8 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       const inbox = await getInbox(ctx, principal.organizationUuid, params.uuid, false);
       const url = body?.url ?? inbox.forward_to;
       if (!url) throw new ApiError('VALIDATION_ERROR', 'Give the url to replay to; this inbox has no forward_to to default to.', [{ path: 'body.url', message: 'Required' }]);
-      await checkRelayUrl(ctx, principal.organizationUuid, url, 'body.url', 'replay');
-      return relayMessage(ctx, row, 'replay', url);
+      const target = await checkRelayUrl(ctx, principal.organizationUuid, url, 'body.url', 'replay');
+      return relayMessage(ctx, row, 'replay', url, target);
     },
   );
 

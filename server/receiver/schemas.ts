@@ -46,6 +46,8 @@ export const inboxSchema = z
     response: inboxResponseSchema,
     forward_to: z.string().nullable().describe('Every delivery is relayed, bytes and headers unchanged, to this URL'),
     message_count: z.number().int(),
+    dropped_messages: z.number().int().describe('Oldest messages deleted to keep the inbox within max_messages (since it was created or last cleared)'),
+    max_messages: z.number().int().describe('Messages the inbox keeps; a new one past it deletes the oldest (serve --inbox-max-messages)'),
     created_on: z.string(),
     updated_on: z.string(),
   })

@@ -121,9 +121,39 @@ export async function messagesAfter(db: Kysely<Database>, inboxUuid: string, seq
   return db.selectFrom('inbox_messages').selectAll().where('inbox_uuid', '=', inboxUuid).where('seq', '>', seq).orderBy('seq', 'asc').limit(limit).execute();
 }
 
+/** Deletes every message of the inbox and starts its dropped count afresh. */
 export async function deleteMessages(db: Kysely<Database>, inboxUuid: string): Promise<number> {
-  const result = await db.deleteFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return db.transaction().execute(async (tx) => {
+    const result = await tx.deleteFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid).executeTakeFirst();
+    await tx.updateTable('inboxes').set({ dropped_messages: 0 }).where('uuid', '=', inboxUuid).execute();
+    return Number(result.numDeletedRows);
+  });
+}
+
+/**
+ * Keeps the newest `keep` messages of the inbox: the older ones (and their relays) are deleted
+ * and counted in inboxes.dropped_messages. Both steps walk the (inbox_uuid, seq) index.
+ */
+export async function dropOldestMessages(db: Kysely<Database>, inboxUuid: string, keep: number): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const cutoff = await tx
+      .selectFrom('inbox_messages')
+      .select('seq')
+      .where('inbox_uuid', '=', inboxUuid)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .offset(keep)
+      .executeTakeFirst();
+    if (!cutoff) return 0;
+    const result = await tx.deleteFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid).where('seq', '<=', cutoff.seq).executeTakeFirst();
+    const dropped = Number(result.numDeletedRows);
+    await tx
+      .updateTable('inboxes')
+      .set((eb) => ({ dropped_messages: eb('dropped_messages', '+', dropped) }))
+      .where('uuid', '=', inboxUuid)
+      .execute();
+    return dropped;
+  });
 }
 
 export async function insertRelay(db: Kysely<Database>, row: Insertable<InboxRelayTable>): Promise<void> {

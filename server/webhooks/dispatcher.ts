@@ -153,13 +153,13 @@ export class Dispatcher {
   }
 
   private async attempt(claim: ClaimedAttempt): Promise<void> {
-    const target = await checkDeliveryTarget(claim.url, { allowHttp: claim.allow_http });
+    const target = await checkDeliveryTarget(claim.url, { allowHttp: claim.allow_http }, this.ctx.config.hostResolver);
     let result: SendResult;
     let refused = false;
     if (target.ok) {
       result = await sendDelivery(
         { url: claim.url, secret: claim.secret, envelope: claim.envelope, eventType: claim.event_type, deliveryId: claim.delivery_id, attempt: claim.attempt },
-        { timeoutMs: deliveryTimeoutMs(this.ctx.config), stopSignal: this.stopController.signal },
+        { target, timeoutMs: deliveryTimeoutMs(this.ctx.config), stopSignal: this.stopController.signal },
       );
     } else {
       refused = true;

@@ -1,4 +1,6 @@
+import type { Response as UndiciResponse } from 'undici';
 import { APP_VERSION } from '../version.ts';
+import { fetchPinned, type CheckedTarget } from './pinned-fetch.ts';
 import { seal, SIGNATURE_HEADER } from './crypto.ts';
 import type { AttemptOutcome } from './dispatch-store.ts';
 
@@ -15,6 +17,8 @@ export interface OutgoingDelivery {
 }
 
 export interface SendOptions {
+  /** The delivery URL as checked (checkDeliveryTarget): the attempt connects to its checked addresses only. */
+  target: CheckedTarget;
   timeoutMs: number;
   /** Aborts the attempt when the app stops. */
   stopSignal?: AbortSignal;
@@ -48,7 +52,7 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   const elapsed = () => Math.round(performance.now() - started);
   let statusCode: number | null = null;
   try {
-    const response = await fetch(delivery.url, {
+    const response = await fetchPinned(options.target, {
       method: 'POST',
       headers: deliveryHeaders(delivery, sealed.signatureHeader),
       body: sealed.body,
@@ -71,7 +75,7 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   }
 }
 
-function describeStatus(response: Response): string {
+function describeStatus(response: UndiciResponse): string {
   if (response.status >= 300 && response.status < 400) {
     const location = response.headers.get('location');
     return `Redirect ${response.status}${location ? ` to ${location}` : ''} not followed: register the final URL.`;
@@ -80,7 +84,7 @@ function describeStatus(response: Response): string {
 }
 
 /** The first bytes of the answer, as text; the rest is not read. */
-async function readExcerpt(response: Response): Promise<string | null> {
+async function readExcerpt(response: UndiciResponse): Promise<string | null> {
   if (!response.body) return null;
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -1,5 +1,5 @@
-import { lookup } from 'node:dns/promises';
 import net from 'node:net';
+import { resolveTarget, systemResolver, type CheckedTarget, type HostResolver } from './pinned-fetch.ts';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -72,22 +72,23 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
   return { ok: true, url };
 }
 
-/** The static rules plus the addresses the host name resolves to right now (no metadata address behind a name). */
-export async function checkDeliveryTarget(raw: string, policy: UrlPolicy): Promise<UrlCheck> {
+export type TargetCheck = ({ ok: true } & CheckedTarget) | { ok: false; problem: string };
+
+/**
+ * The static rules plus the addresses the host name resolves to right now (no metadata address
+ * behind a name; plain http only when every address is this machine). The answer carries those
+ * addresses: connect with fetchPinned so the request goes to them and nowhere else.
+ */
+export async function checkDeliveryTarget(raw: string, policy: UrlPolicy, resolver: HostResolver = systemResolver): Promise<TargetCheck> {
   const check = checkWebhookUrl(raw, policy);
   if (!check.ok) return check;
   const host = bareHost(check.url);
-  if (ipFamily(host) !== null || isLoopbackHostname(host)) return check;
-  let addresses: { address: string }[];
-  try {
-    addresses = await lookup(host, { all: true });
-  } catch {
-    return check; // the attempt itself reports that the name does not resolve
-  }
-  const bad = addresses.find((a) => isBlockedAddress(a.address));
+  const resolved = await resolveTarget(check.url, resolver);
+  // A name that does not resolve is not refused here: the attempt reports it (and is retried).
+  const bad = resolved.addresses.find((a) => isBlockedAddress(a.address));
   if (bad) return { ok: false, problem: `${host} resolves to ${bad.address}, a link-local or cloud metadata address; webhooks cannot be sent there.` };
-  if (check.url.protocol === 'http:' && !policy.allowHttp && !addresses.every((a) => isLoopbackHostname(a.address))) {
+  if (check.url.protocol === 'http:' && !policy.allowHttp && !resolved.addresses.every((a) => isLoopbackHostname(a.address))) {
     return { ok: false, problem: `Plain http:// is allowed only to this machine; ${host} is not a loopback address.` };
   }
-  return check;
+  return { ok: true, url: check.url, ...resolved };
 }

@@ -13,7 +13,7 @@ import { Link, navigate, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { draftFrom, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import { EVENT_TYPES, eventLabel, type EventType, faultSummary, type Inbox, inboxPath, type RegisteredWebhook } from './inspector-types.ts';
+import { EVENT_TYPES, eventLabel, type EventType, droppedSummary, faultSummary, type Inbox, inboxPath, type RegisteredWebhook, withArrival } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */
@@ -176,7 +176,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
   const back = <Link to="/inspector">← All inboxes</Link>;
 
   useLiveEvent('inbox.message', (message) => {
-    if (message.inbox_uuid === uuid) setData((current) => current && { ...current, message_count: current.message_count + 1 });
+    if (message.inbox_uuid === uuid) setData((current) => current && withArrival(current));
   });
 
   if (!inbox) {
@@ -201,7 +201,8 @@ export function InboxPage({ uuid }: { uuid: string }) {
         back={back}
         description={
           <>
-            {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message' : 'messages'} · {fault ? `Fault injection: ${fault}` : 'answers normally'}
+            {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message' : 'messages'}
+            {droppedSummary(inbox) ? ` · ${droppedSummary(inbox)}` : ''} · {fault ? `Fault injection: ${fault}` : 'answers normally'}
             {inbox.forward_to ? ` · forwards to ${inbox.forward_to}` : ''}
             {inbox.secret_count > 0 ? ` · ${inbox.secret_count} ${inbox.secret_count === 1 ? 'secret' : 'secrets'} of its own` : ''}
           </>

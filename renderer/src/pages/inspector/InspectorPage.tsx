@@ -13,7 +13,7 @@ import { AddressPagination } from '../../components/Pagination.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate, positiveInt, useSearchParams } from '../../router.tsx';
 import { emptyDraft, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import { faultSummary, type Inbox } from './inspector-types.ts';
+import { droppedSummary, faultSummary, type Inbox, withArrival } from './inspector-types.ts';
 
 export function InspectorPage() {
   const { session } = useSignedIn();
@@ -25,7 +25,7 @@ export function InspectorPage() {
   const { setData } = inboxes;
 
   useLiveEvent('inbox.message', (message) =>
-    setData((current) => current && { ...current, items: current.items.map((i) => (i.uuid === message.inbox_uuid ? { ...i, message_count: i.message_count + 1 } : i)) }),
+    setData((current) => current && { ...current, items: current.items.map((i) => (i.uuid === message.inbox_uuid ? withArrival(i) : i)) }),
   );
 
   const [draft, setDraft] = useState<InboxDraft>(emptyDraft);
@@ -87,7 +87,10 @@ export function InspectorPage() {
                       </code>
                       <CopyButton text={inbox.url} label="Copy" ariaLabel={`Copy the URL of ${inbox.name}`} />
                     </td>
-                    <td className="num">{inbox.message_count.toLocaleString()}</td>
+                    <td className="num">
+                      {inbox.message_count.toLocaleString()}
+                      {droppedSummary(inbox) && <span className="block muted small">{droppedSummary(inbox)}</span>}
+                    </td>
                     <td>
                       {faultSummary(inbox.response) ? <span className="badge badge-pending">{faultSummary(inbox.response)}</span> : <span className="muted">answers normally</span>}
                       {inbox.forward_to && (

@@ -46,3 +46,14 @@ export function faultSummary(response: Inbox['response']): string | null {
   if (response.delay_ms > 0) parts.push(`${parts.length ? 'after' : 'answers after'} ${response.delay_ms >= 1000 ? `${response.delay_ms / 1000} s` : `${response.delay_ms} ms`}`);
   return parts.length ? parts.join(' ') : null;
 }
+
+/** The inbox after one more message arrived: at its cap the oldest one is dropped instead. */
+export function withArrival(inbox: Inbox): Inbox {
+  return inbox.message_count >= inbox.max_messages ? { ...inbox, dropped_messages: inbox.dropped_messages + 1 } : { ...inbox, message_count: inbox.message_count + 1 };
+}
+
+/** "12 oldest dropped (keeps 1,000)", or null while nothing was dropped. */
+export function droppedSummary(inbox: Inbox): string | null {
+  if (inbox.dropped_messages === 0) return null;
+  return `${inbox.dropped_messages.toLocaleString()} oldest dropped (keeps ${inbox.max_messages.toLocaleString()})`;
+}
