@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import { dateCellText } from '../imports/row-check.ts';
-import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
-import { appointmentRowSchema, validateAppointmentRow } from './row-schema.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
 import { syncAnswer } from './sync-answer.ts';
 import { exampleRow } from './template.ts';
@@ -86,11 +84,6 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   requiredColumns: [],
   exampleRow: exampleRow(''),
   rowSchema: z.record(z.string(), z.unknown()),
-  previewProblem(record, { organizationUuid, options }) {
-    const mapper = new ColumnMapper(appointmentJobOptionsSchema.shape.columnAliases.catch({}).parse(options.columnAliases), { titlesOnly: true });
-    const outcome = validateAppointmentRow(appointmentRowSchema({ organizationUuid, label: (field) => mapper.label(field) }), mapper.map(record));
-    return outcome.ok ? null : outcome.error_message;
-  },
   echo,
   openWriter,
   results,

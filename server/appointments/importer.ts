@@ -1,6 +1,7 @@
 import { uuid7 } from '../db/uuid7.ts';
 import type { AppointmentScheduleTable } from '../db/schema.ts';
-import { ADDRESS_NOT_LOCATED, type Geocoder, type GeoResult } from '../geocoding/geocoder.ts';
+import type { Geocoder, GeoResult } from '../geocoding/geocoder.ts';
+import { notLocatedError } from '../imports/not-located.ts';
 import { catalogKey, catalogQuery } from '../services/store.ts';
 import { nowIso } from '../time.ts';
 import { ColumnMapper } from './columns.ts';
@@ -77,6 +78,7 @@ export class AppointmentImporter {
   private readonly schema: AppointmentRowSchema;
   private readonly organizationZone: string;
   private readonly located = new Map<string, GeoResult | null>();
+  private readonly notLocatedErrors = new Map<string, string>();
   private byCode = new Map<string, CatalogEntry>();
   private byName = new Map<string, CatalogEntry>();
   private tags = new Map<string, KnownTag>();
@@ -145,7 +147,7 @@ export class AppointmentImporter {
     const geo = this.locate(row.location);
     const known = this.findTag(row);
     // A new tag needs its address located (spec part 7 rule 3); a known tag already has its QR code.
-    if (known === null && geo === null) return { ok: false, error: ADDRESS_NOT_LOCATED };
+    if (known === null && geo === null) return { ok: false, error: this.notLocated(row.location) };
     const { zone } = chooseTimeZone({
       timezoneName: row.timezone_name,
       located: geo?.timezone_name ?? known?.zone ?? null,
@@ -229,6 +231,17 @@ export class AppointmentImporter {
     if (known.length === 0) return 'The catalog is empty: add the service under Services (POST /api/services) first.';
     const shown = known.slice(0, 12).join(', ');
     return `Known ${by === 'code' ? 'codes' : 'services'}: ${shown}${known.length > 12 ? ', …' : ''}. Add it under Services (POST /api/services) or correct the spelling.`;
+  }
+
+  /** The row's error for an address that cannot be located, with the geocoder's reason (remembered: files repeat addresses). */
+  private notLocated(location: string): string {
+    let error = this.notLocatedErrors.get(location);
+    if (error === undefined) {
+      error = notLocatedError(this.options.geocoder, { location });
+      if (this.notLocatedErrors.size >= GEOCODE_CACHE_LIMIT) this.notLocatedErrors.clear();
+      this.notLocatedErrors.set(location, error);
+    }
+    return error;
   }
 
   private locate(location: string): GeoResult | null {
