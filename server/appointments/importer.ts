@@ -10,7 +10,8 @@ import { appointmentRowSchema, validateAppointmentRow, type AppointmentRow, type
 import type { AppointmentSchedule, ExcludedAppointment } from './schemas.ts';
 import { importStatements, toSchedule, UPSERT_COLUMNS, type ImportStatements } from './store.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
-import { chooseTimeZone, ScheduleTimesCache } from './times.ts';
+import { chooseTimeZone, type DateOrder, ScheduleTimesCache } from './times.ts';
+import { organizationDateOrder } from '../settings/date-order.ts';
 
 export interface AppointmentImportOptions {
   organizationUuid: string;
@@ -76,6 +77,8 @@ export class AppointmentImporter {
   private readonly catalog: SyncQuery<CatalogEntry & { code_key: string | null }>;
   private readonly times = new ScheduleTimesCache();
   private readonly schema: AppointmentRowSchema;
+  /** How start dates with slashes are read: the organization's date order (Settings). */
+  readonly dateOrder: DateOrder;
   private readonly organizationZone: string;
   private readonly located = new Map<string, GeoResult | null>();
   private readonly notLocatedErrors = new Map<string, string>();
@@ -89,7 +92,8 @@ export class AppointmentImporter {
     this.sql = importStatements(db);
     this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
     this.mapper = new ColumnMapper(options.mapping, { titlesOnly: options.recordsKeyedByField === true });
-    this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field) });
+    this.dateOrder = organizationDateOrder(db, options.organizationUuid);
+    this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field), dateOrder: this.dateOrder });
     const zone = this.sql.organizationZone.get({ organization_uuid: options.organizationUuid })?.default_timezone;
     if (zone === undefined) throw new Error(`Organization ${options.organizationUuid} does not exist.`);
     this.organizationZone = zone;

@@ -5,6 +5,8 @@ import * as imports from './003_imports.ts';
 import * as webhooks from './004_webhooks.ts';
 import * as appointments from './005_appointments.ts';
 import * as inboxes from './006_inboxes.ts';
+import * as dateOrder from './007_date_order.ts';
+import * as deliveryRequests from './008_delivery_requests.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '004_webhooks': webhooks,
   '005_appointments': appointments,
   '006_inboxes': inboxes,
+  '007_date_order': dateOrder,
+  '008_delivery_requests': deliveryRequests,
 };
