@@ -96,7 +96,7 @@ export function describeLocal(local: Temporal.PlainDateTime): string {
 /** A date with slashes, read in the organization's date order; iso_only (or a reading that is no date) fails saying what to do. */
 function parseSlashDate(text: string, match: RegExpExecArray, label: string, order: DateOrder): Outcome<ParsedStart> {
   const [, first, second, yearText = '', hourText, minuteText, secondText, meridiem] = match;
-  const fix = `Write it as ${EXAMPLE_START} (year-month-day), or choose how dates are read under Settings > Date order.`;
+  const fix = `Write it year-month-day as YYYY-MM-DD HH:mm (${EXAMPLE_START}), or choose how dates are read under Settings > Date order.`;
   if (yearText.length !== 4) return fail(`${label} "${text}" has a two-digit year; write the year in full (e.g. 2026). ${fix}`);
   if (hourText === undefined || minuteText === undefined) return fail(`${label} "${text}" has a date but no time. Add the start time, for example ${text} 09:00.`);
   let hour = Number(hourText);
