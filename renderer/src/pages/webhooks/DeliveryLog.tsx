@@ -4,6 +4,7 @@ import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
+import { SentRequest } from './SentRequest.tsx';
 import { webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from './webhook-format.ts';
 import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
@@ -144,6 +145,7 @@ export function DeliveryCard({
       ) : (
         <p className="muted">No attempt yet: the first goes out in a moment.</p>
       )}
+      <SentRequest delivery={delivery} />
       <ErrorNotice error={redeliver.error} onDismiss={redeliver.clearError} />
       {canEdit && <CurlDisclosure request={request} label="Show curl to redeliver" />}
     </article>
