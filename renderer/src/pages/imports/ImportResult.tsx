@@ -12,9 +12,10 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedTotal, isRunning, resultCounts } from '../tasks/task-format.ts';
+import { excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
+import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
@@ -112,7 +113,7 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
     );
   }
   const running = isRunning(task);
-  const counts = resultCounts(task);
+  const counts = importStats(task);
   const total = excludedTotal(task, rows.length);
   return (
     <section className="panel" aria-labelledby="import-result-title">

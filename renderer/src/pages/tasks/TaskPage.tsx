@@ -14,7 +14,8 @@ import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
 import { importRequest, sendImport, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
-import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
+import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
+import { importStats } from './result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
@@ -87,7 +88,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
     );
   }
 
-  const counts = resultCounts(task);
+  const counts = importStats(task);
   const total = excludedTotal(task, rows.length);
   return (
     <>
