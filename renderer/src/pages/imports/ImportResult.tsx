@@ -16,6 +16,7 @@ import { excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts'
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
+import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
@@ -132,6 +133,7 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
           <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
         </div>
       )}
+      <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />
       {task.status === 'COMPLETED' && (
         <>

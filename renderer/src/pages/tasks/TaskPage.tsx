@@ -16,6 +16,7 @@ import { importRequest, sendImport, taskImportHandler, taskImportKind } from '..
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
+import { FixedFileNote } from './FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
@@ -107,6 +108,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
 
       <section className="panel" aria-labelledby="results-title">
         <h2 id="results-title">Results</h2>
+        <FixedFileNote task={task} />
         {task.results === null ? (
           <p className="muted">{running ? 'Results appear when the task finishes.' : 'This task has no results.'}</p>
         ) : counts.length > 0 ? (
