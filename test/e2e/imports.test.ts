@@ -51,9 +51,10 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     const rows = page.getByRole('table', { name: 'First rows of the file' });
     await rows.waitFor();
     const marked = rows.getByRole('row').filter({ hasText: 'Will fail' });
-    assert.equal(await marked.count(), 1, 'only the row with a bad type will certainly fail');
-    assert.match(await marked.innerText(), /3\s+Will fail: type: must be a word such as SITE/);
-    assert.match(await page.getByRole('status').filter({ hasText: 'will certainly be excluded' }).innerText(), /1 of the first 4 rows/);
+    assert.equal(await marked.count(), 2, 'the row with a bad type and the row whose address cannot be located, as the import will exclude them');
+    assert.match(await rows.getByRole('list', { name: 'Problems of row 3' }).innerText(), /type: must be a word such as SITE/);
+    assert.ok((await rows.getByRole('list', { name: 'Problems of row 4' }).innerText()).includes(ADDRESS_NOT_LOCATED));
+    assert.match(await page.getByRole('status', { name: 'Preview verdict' }).innerText(), /2 of the first 4 rows would be excluded/);
 
     await page.getByText('Show curl for the import').click();
     assert.match(await page.getByLabel('curl command').innerText(), /-F 'file=@sites\.csv'/);

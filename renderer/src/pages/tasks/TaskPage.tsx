@@ -70,7 +70,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
   const handler = task ? taskImportHandler(task) : undefined;
   const fix = useApiAction(async (file: UploadFile) => {
     if (!task || !importKind) return;
-    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined, handler);
+    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined, handler, task.uuid);
     navigate(`/tasks/${next}`);
   });
   const back = <Link to="/tasks">← All tasks</Link>;
@@ -127,7 +127,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
             <ExcludedRowsActions
               task={task}
               {...(importKind
-                ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv', handler) }
+                ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv', handler, task.uuid) }
                 : {})}
             />
             <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
