@@ -163,7 +163,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     assert.match(await alert.innerText(), /Add this column to the header row/);
     assert.equal(await page.getByRole('button', { name: 'Start the import' }).isDisabled(), true);
     await page.getByRole('radio', { name: 'Appointments' }).check();
-    await page.getByText(/Will fail: .*tag_name/).first().waitFor();
+    await page.getByRole('list', { name: 'Problems of row 2' }).getByText(/tag_name/).first().waitFor();
   });
 
   test('in the desktop app the picker, the File menu and the save dialog go through window.qrSandbox', async () => {
