@@ -52,7 +52,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     await rows.waitFor();
     const marked = rows.getByRole('row').filter({ hasText: 'Will fail' });
     assert.equal(await marked.count(), 2, 'the row with a bad type and the row whose address cannot be located, as the import will exclude them');
-    assert.match(await rows.getByRole('list', { name: 'Problems of row 3' }).innerText(), /type: must be a word such as SITE/);
+    assert.match(await rows.getByRole('list', { name: 'Problems of row 3' }).innerText(), /type\s+must be a word such as SITE/);
     assert.ok((await rows.getByRole('list', { name: 'Problems of row 4' }).innerText()).includes(ADDRESS_NOT_LOCATED));
     assert.match(await page.getByRole('status', { name: 'Preview verdict' }).innerText(), /2 of the first 4 rows would be excluded/);
 

@@ -61,7 +61,8 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
 /** The problems of each previewed row, one per line, with the column each is about (file titles; messages may use field names). */
 function rowIssues(preview: ImportPreview, row: ImportPreview['rows'][number]): RowIssue[] {
   const aliases = Object.fromEntries(preview.columns.matched.map((m) => [m.column, m.header]));
-  return row.problems.flatMap((problem) => splitRowError(problem, preview.headers, aliases));
+  const filled = (column: string) => cellText(row.values[column]).trim() !== '';
+  return row.problems.flatMap((problem) => splitRowError(problem, preview.headers, aliases, filled));
 }
 
 function FirstRows({ preview }: { preview: ImportPreview }) {

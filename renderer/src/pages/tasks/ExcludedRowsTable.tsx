@@ -4,7 +4,7 @@ import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
 import { cellText, type ExcludedRow, rowColumns } from './task-format.ts';
 
-const issuesOf = (row: ExcludedRow): RowIssue[] => splitRowError(row.error, Object.keys(row.row));
+const issuesOf = (row: ExcludedRow): RowIssue[] => splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');
 
 const ROW_HINT = 'The line in the uploaded file (line 1 is the header row; JSON: the element, counting from 1)';
 
@@ -37,7 +37,8 @@ function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
 /** The reason cell: the first problem, and how many more (the details list them all). */
 function reasonSummary(row: ExcludedRow): string {
   const issues = issuesOf(row);
-  const first = issues[0]?.message ?? row.error;
+  const issue = issues[0];
+  const first = !issue ? row.error : issue.column && !issue.message.startsWith(issue.column) ? `${issue.column}: ${issue.message}` : issue.message;
   return issues.length > 1 ? `${issues.length} problems: ${first}` : first;
 }
 

@@ -20,7 +20,7 @@ export function RowIssueList({ issues, label }: { issues: RowIssue[]; label: str
     <ul className="row-issue-list" aria-label={label}>
       {issues.map((issue, i) => (
         <li key={i}>
-          {issue.column && <code className="row-issue-column">{issue.column}</code>}
+          {issue.column && <code className="row-issue-column">{issue.column}</code>}{' '}
           <span className="row-issue-message">{withServicesLink(issue.message)}</span>
         </li>
       ))}

@@ -14,7 +14,7 @@ export interface RowIssue {
 const NOT_LOCATED = 'Address could not be located.';
 const ADDRESS_COLUMNS = ['location', 'address', 'suburb', 'postcode', 'state', 'country'];
 /** Problems that name no column at their start. */
-const OTHER_STARTS = [NOT_LOCATED, 'Give ', 'Each element', 'Neither '];
+const OTHER_STARTS = [NOT_LOCATED, 'Give ', 'Each element'];
 
 /** Splits after "; " and after ". " (keeping the full stop); the pieces are sentences or clauses. */
 function pieces(error: string): string[] {
@@ -30,11 +30,22 @@ function startsWithColumn(piece: string, columns: readonly string[]): string | n
   return null;
 }
 
-/** `columns`: the row's column names (file titles or field names), and `aliases` other names a message may use for them (field -> title). */
-export function splitRowError(error: string, columns: readonly string[], aliases: Readonly<Record<string, string>> = {}): RowIssue[] {
+/**
+ * `columns`: the row's column names (file titles or field names), and `aliases` other names a
+ * message may use for them (field -> title). `filled` says which cells have a value: an address
+ * that cannot be located is marked on its first filled address cell. A "field: " prefix is left
+ * out of the message (the column is shown with it).
+ */
+export function splitRowError(
+  error: string,
+  columns: readonly string[],
+  aliases: Readonly<Record<string, string>> = {},
+  filled: (column: string) => boolean = () => true,
+): RowIssue[] {
   const names = [...new Set([...columns, ...Object.keys(aliases)])].sort((a, b) => b.length - a.length);
   const toColumn = (name: string) => (columns.includes(name) ? name : (aliases[name] ?? name));
-  const addressColumn = columns.find((c) => ADDRESS_COLUMNS.includes(c.toLowerCase())) ?? (aliases.location ? aliases.location : null);
+  const addressColumns = [...ADDRESS_COLUMNS.flatMap((a) => columns.filter((c) => c.toLowerCase() === a)), ...(aliases.location ? [aliases.location] : [])];
+  const addressColumn = addressColumns.find(filled) ?? addressColumns[0] ?? null;
   const issues: RowIssue[] = [];
   for (const piece of pieces(error.trim())) {
     const named = startsWithColumn(piece, names);
@@ -45,7 +56,7 @@ export function splitRowError(error: string, columns: readonly string[], aliases
       continue;
     }
     const column = named ? toColumn(named) : piece.startsWith(NOT_LOCATED) ? addressColumn : piece.startsWith('Give ') ? (columns.find((c) => c === 'service' || c === aliases.service) ?? null) : null;
-    issues.push({ column, message: piece });
+    issues.push({ column, message: named && piece.startsWith(`${named}: `) ? piece.slice(named.length + 2) : piece });
   }
   for (const issue of issues) issue.message = issue.message.replace(/;$/, '');
   return issues.length > 0 ? issues : [{ column: null, message: error }];
