@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import { fileUpload } from '../support/imports.ts';
+import { fileUpload, waitForTask } from '../support/imports.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 
 interface PreviewRow {
@@ -80,12 +80,7 @@ describe('the import preview agrees with the import on every row', () => {
     const res = await server.request('/api/appointment_schedule/bulk', fileUpload(csv, 'appointments.csv', { organization_uuid: org, processing_mode: 'background' }));
     assert.equal(res.status, 202, await res.clone().text());
     const { background_task_uuid: uuid } = (await res.json()) as { background_task_uuid: string };
-    let task: { status: string; results: { upserted: number; excluded_appointments: { index: number; error_message: string }[] } } | undefined;
-    for (let i = 0; i < 1200; i++) {
-      task = (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as typeof task;
-      if (task?.status === 'COMPLETED' || task?.status === 'FAILED') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const task = (await waitForTask(server, uuid)) as unknown as { status: string; results: { upserted: number; excluded_appointments: { index: number; error_message: string }[] } };
     assert.equal(task?.status, 'COMPLETED');
     assert.deepEqual(new Map(task?.results.excluded_appointments.map((e) => [e.index, e.error_message])), before.excluded);
     assert.equal(task?.results.upserted, 1);
