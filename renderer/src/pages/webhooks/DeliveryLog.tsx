@@ -52,6 +52,7 @@ function AttemptRow({ attempt }: { attempt: DeliveryAttempt }) {
 
 export function DeliveryCard({
   delivery,
+  webhookUrl,
   webhookActive,
   canEdit,
   highlighted,
@@ -59,6 +60,8 @@ export function DeliveryCard({
   onRedelivered,
 }: {
   delivery: Delivery;
+  /** Where the deliveries are sent (shown with what was sent). */
+  webhookUrl: string;
   webhookActive: boolean;
   canEdit: boolean;
   highlighted: boolean;
@@ -145,7 +148,7 @@ export function DeliveryCard({
       ) : (
         <p className="muted">No attempt yet: the first goes out in a moment.</p>
       )}
-      <SentRequest delivery={delivery} />
+      <SentRequest delivery={delivery} url={webhookUrl} />
       <ErrorNotice error={redeliver.error} onDismiss={redeliver.clearError} />
       {canEdit && <CurlDisclosure request={request} label="Show curl to redeliver" />}
     </article>

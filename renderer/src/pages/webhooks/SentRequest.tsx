@@ -11,7 +11,7 @@ function inspectorLink(inboxUuid: string, messageUuid: string): string {
  * What the server sent for a delivery: the last attempt's request headers and encrypted body,
  * the payload decrypted with the webhook's secret, and where the local inbox shows each attempt.
  */
-export function SentRequest({ delivery }: { delivery: Delivery }) {
+export function SentRequest({ delivery, url }: { delivery: Delivery; url: string }) {
   const sent = delivery.attempts.findLast((a): a is DeliveryAttempt & { request_headers: Record<string, string>; request_body: string } => a.request_headers !== null && a.request_body !== null);
   const inboxUuid = delivery.inbox_uuid;
   const received = inboxUuid ? delivery.attempts.filter((a) => a.inbox_message_uuid) : [];
@@ -42,7 +42,9 @@ export function SentRequest({ delivery }: { delivery: Delivery }) {
               <th scope="row">
                 <code>POST</code>
               </th>
-              <td className="muted">the webhook URL</td>
+              <td>
+                <code className="break">{url}</code>
+              </td>
             </tr>
             {Object.entries(sent.request_headers).map(([name, value]) => (
               <tr key={name}>

@@ -277,6 +277,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
               <li key={d.delivery_id}>
                 <DeliveryCard
                   delivery={d}
+                  webhookUrl={hook.url}
                   webhookActive={hook.is_active}
                   canEdit={canEdit}
                   highlighted={d.delivery_id === highlight}
