@@ -53,7 +53,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         },
       },
       response: importPreviewSchema,
-      errors: [413, 415],
+      errors: [409, 413, 415],
     },
     async ({ req, res, principal }) => {
       if (!req.is('multipart/form-data')) {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
+import { ApiError } from '../http/errors.ts';
 import type { ImportKind, Tally } from './kind.ts';
 
 /** Thrown inside the transaction to roll it back once every row was written. */
@@ -42,7 +43,10 @@ export async function trialWrite<Row>(input: {
       run.immediate();
     } catch (error) {
       if (error instanceof RollBack) return outcome;
-      if (!isBusy(error) || Date.now() - started > BUSY_GIVE_UP_MS) throw error;
+      if (!isBusy(error)) throw error;
+      if (Date.now() - started > BUSY_GIVE_UP_MS) {
+        throw new ApiError('CONFLICT', `Another import kept the database busy for ${BUSY_GIVE_UP_MS / 1000} s, so the rows could not be checked; try again in a moment.`);
+      }
       outcome.clear();
       await sleep(BUSY_RETRY_MS);
     }
