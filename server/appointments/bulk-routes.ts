@@ -7,6 +7,7 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { resolveImportHandler, type ResolvedImportHandler } from '../import-handlers/handlers.ts';
 import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
 import { MAX_EXCLUDED_IN_RESULTS } from '../imports/kind.ts';
+import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from '../imports/fixed-file.ts';
 import { findJob } from '../imports/job-store.ts';
 import { sendErrorReport } from '../imports/report.ts';
 import { csvHeader } from '../imports/sources/csv.ts';
@@ -50,6 +51,7 @@ const fileForm = {
     org_identifier: { type: 'string', description: 'Import handler slug; default reads the spec column names' },
     processing_mode: { type: 'string', enum: ['background', 'sync'] },
     dry_run: { type: 'string', enum: ['true', 'false'], description: DRY_RUN_DESCRIPTION },
+    [FIXES_TASK_FIELD]: { type: 'string', description: FIXES_TASK_DESCRIPTION },
   },
 };
 
@@ -101,12 +103,14 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       const collectKey = randomUUID();
       let mode: 'background' | 'sync';
       let dryRun: boolean;
+      let fixes: { fixes_task_uuid?: string } = {};
       try {
         mode = modeOf(query.processing_mode ?? received.fields.processing_mode);
         dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
         const organization = importOrganization(received, principal);
         const handler = await resolveImportHandler(db, organization, query.org_identifier ?? received.fields.org_identifier);
         await checkHeader(absolute, received, handler);
+        fixes = await fixedFileMetadata(db, received, organization);
         const options: AppointmentJobOptions = {
           handler_slug: handler.slug,
           columnAliases: handler.mapping,
@@ -139,7 +143,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
           createdByUuid: principal.keyUuid,
           metadata:
             received.source === 'file'
-              ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', org_identifier: started.handler.slug }
+              ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', org_identifier: started.handler.slug, ...fixes }
               : { import_type: 'json', source: 'api', org_identifier: started.handler.slug },
         });
       } catch (error) {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import { dateCellText } from '../imports/row-check.ts';
-import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
-import { appointmentRowSchema, validateAppointmentRow } from './row-schema.ts';
+import { ColumnMapper } from './columns.ts';
+import { describeStartReading, parseStartDateTime } from './times.ts';
+import { organizationDateOrder } from '../settings/date-order.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
 import { syncAnswer } from './sync-answer.ts';
 import { exampleRow } from './template.ts';
@@ -86,10 +87,13 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   requiredColumns: [],
   exampleRow: exampleRow(''),
   rowSchema: z.record(z.string(), z.unknown()),
-  previewProblem(record, { organizationUuid, options }) {
+  previewNotes(record, { db, organizationUuid, options }) {
+    const value = record.start_date_time;
+    const order = organizationDateOrder(db, organizationUuid);
+    const parsed = parseStartDateTime(typeof value === 'string' ? value.trim() : value, 'start_date_time', order);
+    if (!parsed.ok) return [];
     const mapper = new ColumnMapper(appointmentJobOptionsSchema.shape.columnAliases.catch({}).parse(options.columnAliases), { titlesOnly: true });
-    const outcome = validateAppointmentRow(appointmentRowSchema({ organizationUuid, label: (field) => mapper.label(field) }), mapper.map(record));
-    return outcome.ok ? null : outcome.error_message;
+    return [`${mapper.label('start_date_time')}: ${describeStartReading(value, parsed.value, order)}.`];
   },
   echo,
   openWriter,

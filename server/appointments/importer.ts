@@ -1,6 +1,7 @@
 import { uuid7 } from '../db/uuid7.ts';
 import type { AppointmentScheduleTable } from '../db/schema.ts';
-import { ADDRESS_NOT_LOCATED, type Geocoder, type GeoResult } from '../geocoding/geocoder.ts';
+import type { Geocoder, GeoResult } from '../geocoding/geocoder.ts';
+import { notLocatedError } from '../imports/not-located.ts';
 import { catalogKey, catalogQuery } from '../services/store.ts';
 import { nowIso } from '../time.ts';
 import { ColumnMapper } from './columns.ts';
@@ -9,7 +10,8 @@ import { appointmentRowSchema, validateAppointmentRow, type AppointmentRow, type
 import type { AppointmentSchedule, ExcludedAppointment } from './schemas.ts';
 import { importStatements, toSchedule, UPSERT_COLUMNS, type ImportStatements } from './store.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
-import { chooseTimeZone, ScheduleTimesCache } from './times.ts';
+import { chooseTimeZone, type DateOrder, ScheduleTimesCache } from './times.ts';
+import { organizationDateOrder } from '../settings/date-order.ts';
 
 export interface AppointmentImportOptions {
   organizationUuid: string;
@@ -75,8 +77,11 @@ export class AppointmentImporter {
   private readonly catalog: SyncQuery<CatalogEntry & { code_key: string | null }>;
   private readonly times = new ScheduleTimesCache();
   private readonly schema: AppointmentRowSchema;
+  /** How start dates with slashes are read: the organization's date order (Settings). */
+  readonly dateOrder: DateOrder;
   private readonly organizationZone: string;
   private readonly located = new Map<string, GeoResult | null>();
+  private readonly notLocatedErrors = new Map<string, string>();
   private byCode = new Map<string, CatalogEntry>();
   private byName = new Map<string, CatalogEntry>();
   private tags = new Map<string, KnownTag>();
@@ -87,7 +92,8 @@ export class AppointmentImporter {
     this.sql = importStatements(db);
     this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
     this.mapper = new ColumnMapper(options.mapping, { titlesOnly: options.recordsKeyedByField === true });
-    this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field) });
+    this.dateOrder = organizationDateOrder(db, options.organizationUuid);
+    this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field), dateOrder: this.dateOrder });
     const zone = this.sql.organizationZone.get({ organization_uuid: options.organizationUuid })?.default_timezone;
     if (zone === undefined) throw new Error(`Organization ${options.organizationUuid} does not exist.`);
     this.organizationZone = zone;
@@ -145,7 +151,7 @@ export class AppointmentImporter {
     const geo = this.locate(row.location);
     const known = this.findTag(row);
     // A new tag needs its address located (spec part 7 rule 3); a known tag already has its QR code.
-    if (known === null && geo === null) return { ok: false, error: ADDRESS_NOT_LOCATED };
+    if (known === null && geo === null) return { ok: false, error: this.notLocated(row.location) };
     const { zone } = chooseTimeZone({
       timezoneName: row.timezone_name,
       located: geo?.timezone_name ?? known?.zone ?? null,
@@ -229,6 +235,17 @@ export class AppointmentImporter {
     if (known.length === 0) return 'The catalog is empty: add the service under Services (POST /api/services) first.';
     const shown = known.slice(0, 12).join(', ');
     return `Known ${by === 'code' ? 'codes' : 'services'}: ${shown}${known.length > 12 ? ', …' : ''}. Add it under Services (POST /api/services) or correct the spelling.`;
+  }
+
+  /** The row's error for an address that cannot be located, with the geocoder's reason (remembered: files repeat addresses). */
+  private notLocated(location: string): string {
+    let error = this.notLocatedErrors.get(location);
+    if (error === undefined) {
+      error = notLocatedError(this.options.geocoder, { location });
+      if (this.notLocatedErrors.size >= GEOCODE_CACHE_LIMIT) this.notLocatedErrors.clear();
+      this.notLocatedErrors.set(location, error);
+    }
+    return error;
   }
 
   private locate(location: string): GeoResult | null {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MappedValues } from './columns.ts';
 import type { AppointmentField } from './fields.ts';
-import { parseDuration, parseStartDateTime, parseTimeZoneName, type ParsedStart } from './times.ts';
+import { type DateOrder, parseDuration, parseStartDateTime, parseTimeZoneName, type ParsedStart } from './times.ts';
 
 /** One appointment row after validation (spec 2.3), ready for the upsert. */
 export interface AppointmentRow {
@@ -22,6 +22,8 @@ export interface RowSchemaOptions {
   organizationUuid: string;
   /** How a field admin knows a field: the file's column title (see ColumnMapper.label). */
   label?: (field: AppointmentField) => string;
+  /** How start dates with slashes are read (the organization's setting); default iso_only. */
+  dateOrder?: DateOrder;
 }
 
 /** A cell as trimmed text: numbers (e.g. a tag number typed as 17) become text; empty becomes undefined. */
@@ -38,13 +40,14 @@ function cellText(value: unknown): unknown {
  */
 export function appointmentRowSchema(options: RowSchemaOptions) {
   const label = options.label ?? ((field: AppointmentField) => field);
+  const order = options.dateOrder ?? 'iso_only';
   // Files repeat start times; parsing one is the costly part of a row.
   const starts = new Map<string, ReturnType<typeof parseStartDateTime>>();
   const parseStart = (value: unknown) => {
-    if (typeof value !== 'string') return parseStartDateTime(value, label('start_date_time'));
+    if (typeof value !== 'string') return parseStartDateTime(value, label('start_date_time'), order);
     let parsed = starts.get(value);
     if (parsed === undefined) {
-      parsed = parseStartDateTime(value.trim(), label('start_date_time'));
+      parsed = parseStartDateTime(value.trim(), label('start_date_time'), order);
       if (starts.size >= 20_000) starts.clear();
       starts.set(value, parsed);
     }

@@ -23,6 +23,15 @@ export const DEFAULT_DURATION_MINUTES = 60;
 export const MAX_DURATION_MINUTES = 525_600;
 
 const EXAMPLE_START = '2026-03-02 09:00';
+
+/** How an organization reads dates written with slashes, as a spreadsheet shows them (Settings, `date_order`). */
+export const DATE_ORDERS = ['day_first', 'month_first', 'iso_only'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
+
+/** 02/12/2026 11:00, 2.12.2026 11:00, 12/2/2026 11:00 AM: a date with slashes (or dots), then the time. */
+const SLASH_PATTERN = /^(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?$/;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const ORDER_WORDS: Record<Exclude<DateOrder, 'iso_only'>, string> = { day_first: 'day first (DD/MM/YYYY)', month_first: 'month first (MM/DD/YYYY)' };
 const START_PATTERN =
   /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
@@ -31,7 +40,7 @@ const START_PATTERN =
  * optional `Z` or `+HH:mm` offset; or a Date from a spreadsheet date cell, whose UTC fields hold
  * the wall-clock time typed into the sheet (how exceljs reads date cells).
  */
-export function parseStartDateTime(value: unknown, label = 'start_date_time'): Outcome<ParsedStart> {
+export function parseStartDateTime(value: unknown, label = 'start_date_time', order: DateOrder = 'iso_only'): Outcome<ParsedStart> {
   if (value instanceof Date) return parseDateCell(value, label);
   if (typeof value === 'number') {
     return fail(
@@ -41,6 +50,8 @@ export function parseStartDateTime(value: unknown, label = 'start_date_time'): O
   }
   if (typeof value !== 'string' || value.trim() === '') return fail(`${label} is required, for example ${EXAMPLE_START}.`);
   const text = value.trim();
+  const slashed = SLASH_PATTERN.exec(text);
+  if (slashed) return parseSlashDate(text, slashed, label, order);
   const match = START_PATTERN.exec(text);
   if (!match) {
     return fail(
@@ -66,6 +77,58 @@ export function parseStartDateTime(value: unknown, label = 'start_date_time'): O
   if (offset === null) return fail(`${label} "${text}" has an impossible UTC offset ${offsetText}; offsets run from -23:59 to +23:59.`);
   const instant = local.toZonedDateTime(offset).toInstant();
   return ok({ kind: 'exact', local, offset, instant, key: `${local.toString()}${offset}` });
+}
+
+/** A real wall-clock time from its parts, or null. */
+function plainDateTime(parts: { year: number; month: number; day: number; hour: number; minute: number; second: number }): Temporal.PlainDateTime | null {
+  try {
+    return Temporal.PlainDateTime.from(parts, { overflow: 'reject' });
+  } catch {
+    return null;
+  }
+}
+
+/** "2 December 2026, 11:00": a date in words, which no one reads two ways. */
+export function describeLocal(local: Temporal.PlainDateTime): string {
+  return `${local.day} ${MONTHS[local.month - 1] ?? ''} ${local.year}, ${clock(local)}`;
+}
+
+/** A date with slashes, read in the organization's date order; iso_only (or a reading that is no date) fails saying what to do. */
+function parseSlashDate(text: string, match: RegExpExecArray, label: string, order: DateOrder): Outcome<ParsedStart> {
+  const [, first, second, yearText = '', hourText, minuteText, secondText, meridiem] = match;
+  const fix = `Write it year-month-day as YYYY-MM-DD HH:mm (${EXAMPLE_START}), or choose how dates are read under Settings > Date order.`;
+  if (yearText.length !== 4) return fail(`${label} "${text}" has a two-digit year; write the year in full (e.g. 2026). ${fix}`);
+  if (hourText === undefined || minuteText === undefined) return fail(`${label} "${text}" has a date but no time. Add the start time, for example ${text} 09:00.`);
+  let hour = Number(hourText);
+  if (meridiem) {
+    if (hour < 1 || hour > 12) return fail(`${label} "${text}" has the hour ${hour} with ${meridiem.toUpperCase()}; with AM or PM the hour is 1 to 12.`);
+    hour = (hour % 12) + (meridiem.toLowerCase() === 'pm' ? 12 : 0);
+  }
+  const time = { year: Number(yearText), hour, minute: Number(minuteText), second: Number(secondText ?? 0) };
+  const dayFirst = plainDateTime({ ...time, day: Number(first), month: Number(second) });
+  const monthFirst = plainDateTime({ ...time, day: Number(second), month: Number(first) });
+  if (order === 'iso_only') {
+    if (dayFirst && monthFirst && !dayFirst.equals(monthFirst)) {
+      return fail(`${label} "${text}" could be ${describeLocal(dayFirst)} (day first) or ${describeLocal(monthFirst)} (month first), and this organization reads only year-month-day dates. ${fix}`);
+    }
+    return fail(`${label} "${text}" is not written year-month-day, the only order this organization reads. ${fix}`);
+  }
+  const local = order === 'day_first' ? dayFirst : monthFirst;
+  if (!local) {
+    const other = order === 'day_first' ? monthFirst : dayFirst;
+    const hint = other ? ` Read ${order === 'day_first' ? 'month' : 'day'} first it would be ${describeLocal(other)}: if your dates are written that way, change the date order under Settings.` : '';
+    return fail(`${label} "${text}" is not a real date and time read ${ORDER_WORDS[order]} (check the day, the month, hours 0-23 and minutes 0-59).${hint}`);
+  }
+  return ok({ kind: 'local', local, key: local.toString() });
+}
+
+/** How a start cell was read, in words for a preview: "read day first (DD/MM/YYYY) as 2 December 2026, 11:00". */
+export function describeStartReading(value: unknown, start: ParsedStart, order: DateOrder): string {
+  const when = describeLocal(start.local);
+  if (value instanceof Date) return `a spreadsheet date cell, read as ${when}`;
+  const text = typeof value === 'string' ? value.trim() : String(value);
+  if (SLASH_PATTERN.test(text) && order !== 'iso_only') return `"${text}" read ${ORDER_WORDS[order]} as ${when}`;
+  return `"${text}" read as ${when}${start.kind === 'exact' ? ` at UTC offset ${start.offset}` : ''}`;
 }
 
 function parseDateCell(value: Date, label: string): Outcome<ParsedStart> {

@@ -43,6 +43,16 @@ export interface ComposeInput {
   openCheckIn: ServiceConfirmation | undefined;
   now: Date;
   random: () => number;
+  /** The organization's service catalog (GET /api/services); empty: the demo services are used. */
+  catalog?: readonly CatalogService[];
+}
+
+/** A service of the organization's catalog, as a confirmation names it. */
+export interface CatalogService {
+  uuid: string;
+  name: string;
+  code: string | null;
+  categories: { uuid: string; name: string }[];
 }
 
 /** A complete service confirmation (spec 2.8) with the per-event fields of spec 6.4. */
@@ -51,7 +61,7 @@ export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
   const at = (ms: number) => new Date(ms).toISOString();
   const companyName = o.company?.name ?? demoCompanyName(organizationUuid);
   const company = { uuid: o.company?.uuid ?? stableUuid(organizationUuid, 'company', companyName), name: companyName };
-  const services = chooseServices(organizationUuid, status, o.service, random);
+  const services = input.catalog && input.catalog.length > 0 ? catalogServices(input.catalog, status, o.service, random) : chooseServices(organizationUuid, status, o.service, random);
   const mainService = services[0];
   if (!mainService) throw new Error('no service chosen');
 
@@ -127,6 +137,23 @@ export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
 /** The previous confirmation, embedded one level deep: its own previous by uuid only. */
 function asPrevious(previous: ServiceConfirmation): PreviousConfirmation {
   return { ...previous, previous_service_confirmation: null };
+}
+
+/** Services from the organization's catalog: the one named (by name or code) when given, else one or two at random (a delivery prefers a delivery service). */
+function catalogServices(catalog: readonly CatalogService[], status: ConfirmationStatus, given: string | undefined, random: () => number): ServiceConfirmation['services'] {
+  const toService = (s: CatalogService) => ({ uuid: s.uuid, name: s.name, code: s.code ?? '', service_categories: s.categories });
+  const key = (text: string | null) => (text ?? '').trim().toLowerCase();
+  if (given) {
+    const known = catalog.find((s) => key(s.name) === key(given) || (s.code !== null && key(s.code) === key(given)));
+    if (known) return [toService(known)];
+  }
+  const delivery = catalog.filter((s) => /deliver/i.test(`${s.name} ${s.code ?? ''}`));
+  if (status === 'DELIVERY') return [toService(pick(delivery.length > 0 ? delivery : catalog, random))];
+  const onSite = catalog.length > delivery.length ? catalog.filter((s) => !delivery.includes(s)) : catalog;
+  const first = pick(onSite, random);
+  const others = onSite.filter((s) => s !== first);
+  const second = others.length > 0 && random() < 0.5 ? pick(others, random) : undefined;
+  return [first, ...(second ? [second] : [])].map(toService);
 }
 
 function chooseServices(organizationUuid: string, status: ConfirmationStatus, given: string | undefined, random: () => number): ServiceConfirmation['services'] {

@@ -1,9 +1,12 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import type { EventType } from '../webhooks/events.ts';
 import { announceEvent, queueEvent, type QueuedEvent } from '../webhooks/outbox.ts';
-import { composeConfirmation, resolveUser, type Overrides } from './compose.ts';
+import { type CatalogService, composeConfirmation, resolveUser, type Overrides } from './compose.ts';
+import { catalogQuery, categoriesOf } from '../services/store.ts';
 import { findQrCode, qrCodeForSimulation, type QrCodeForConfirmation } from './qr-lookup.ts';
 import type { ConfirmationListQuery, ConfirmationStatus, CreateConfirmationBody, ServiceConfirmation, SimulateBody } from './schemas.ts';
 import { findConfirmation, insertConfirmation, latestOfUser, listConfirmations, openCheckIn } from './store.ts';
@@ -24,6 +27,13 @@ export const statusOfEvent: Record<EventType, ConfirmationStatus> = {
  * Composes the confirmation, then stores it together with its event and the event's deliveries
  * in one transaction (the outbox), and wakes the dispatcher once committed.
  */
+/** The organization's service catalog with each service's categories: confirmations name real services. */
+async function catalogServices(db: Kysely<Database>, organizationUuid: string): Promise<CatalogService[]> {
+  const rows = await catalogQuery(db, organizationUuid).execute();
+  const categories = await categoriesOf(db, rows.map((r) => r.uuid));
+  return rows.map((r) => ({ uuid: r.uuid, name: r.name, code: r.code, categories: categories.get(r.uuid) ?? [] }));
+}
+
 async function record(
   ctx: AppContext,
   organizationUuid: string,
@@ -36,7 +46,8 @@ async function record(
   const queued = await ctx.db.kysely.transaction().execute(async (trx) => {
     const previous = await latestOfUser(trx, organizationUuid, user.uuid);
     const checkIn = status === 'CHECK_OUT' ? await openCheckIn(trx, organizationUuid, user.uuid, qrCode.uuid) : undefined;
-    const confirmation = composeConfirmation({ organizationUuid, status, qrCode, user, overrides, previous, openCheckIn: checkIn, now: new Date(), random });
+    const catalog = await catalogServices(trx, organizationUuid);
+    const confirmation = composeConfirmation({ organizationUuid, status, qrCode, user, overrides, previous, openCheckIn: checkIn, now: new Date(), random, catalog });
     await insertConfirmation(trx, confirmation);
     return queueEvent(trx, organizationUuid, eventOfStatus[status], confirmation);
   });

@@ -77,6 +77,8 @@ export interface OrganizationSettingsTable {
   webhook_retry_schedule: 'standard' | 'fast' | null;
   allow_http_webhooks: number;
   updated_on: string;
+  /** How imports read dates such as 02/12/2026; null: from the organization's default time zone (server/settings/date-order.ts). */
+  date_order?: 'day_first' | 'month_first' | 'iso_only' | null;
 }
 
 export interface WebhookTable {
@@ -170,6 +172,10 @@ export interface WebhookDeliveryAttemptTable {
   duration_ms: number | null;
   error: string | null;
   response_excerpt: string | null;
+  /** JSON object of the request headers as sent; null for attempts made before they were recorded. */
+  request_headers?: string | null;
+  /** The request body as sent ({"payload": ...}, encrypted). */
+  request_body?: string | null;
 }
 
 export interface InboxTable {

@@ -44,7 +44,7 @@ const HEADER = ['tag_name', 'tag_number', 'start_date_time', 'location', 'durati
  * A week of appointments as a field admin would prepare it: from today (each site's own local
  * date) for seven days, two to four visits per working day at every twelfth site, a few on the
  * weekend, each with a work order number; plus two rows the import excludes (a service the
- * catalog does not have, a date typed day-first). Times are the sites' local wall-clock times.
+ * catalog does not have, a date with a two-digit year). Times are the sites' local wall-clock times.
  */
 export function demoAppointmentCsv(sites: DemoSite[], now: Temporal.Instant = Temporal.Now.instant(), fallbackZone = 'Australia/Melbourne'): string {
   const scheduled = sites
@@ -91,10 +91,11 @@ function mistakes(scheduled: DemoSite[], now: Temporal.Instant, fallbackZone: st
   const tag = tagOf(site);
   const zone = site.timezone_name ?? fallbackZone;
   const tomorrow = now.toZonedDateTimeISO(zone).toPlainDate().add({ days: 1 });
-  const dayFirst = `${String(tomorrow.day).padStart(2, '0')}/${String(tomorrow.month).padStart(2, '0')}/${tomorrow.year} 11:00`;
+  // Excel's short date: day first (the demo organization's date order reads that) but a two-digit year, which no order reads.
+  const shortYear = `${String(tomorrow.day).padStart(2, '0')}/${String(tomorrow.month).padStart(2, '0')}/${String(tomorrow.year % 100).padStart(2, '0')} 11:00`;
   return [
     [tag.tag_name, tag.tag_number, `${tomorrow.toString()} 10:00`, site.location, '60', 'Window Cleaning', zone, `WO-${workOrder}`],
-    [tag.tag_name, tag.tag_number, dayFirst, site.location, '60', 'Plumbing', zone, `WO-${workOrder + 1}`],
+    [tag.tag_name, tag.tag_number, shortYear, site.location, '60', 'Plumbing', zone, `WO-${workOrder + 1}`],
   ];
 }
 

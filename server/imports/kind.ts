@@ -82,10 +82,10 @@ export interface ImportKind<Row = unknown> {
   /** The `row` object echoed in excluded entries. */
   echo(record: RawRecord): Record<string, unknown>;
   /**
-   * For previews of kinds whose writer validates (the engine's schema lets rows through): the
-   * writer's own row check without the database, answering why a valid row will be excluded.
+   * For previews: how a valid row's cells were read, in words (e.g. how a date was understood).
+   * The preview also runs the writer on its rows (trial-write.ts), so problems come from there.
    */
-  previewProblem?(row: Row, context: { organizationUuid: string; options: Record<string, unknown> }): string | null;
+  previewNotes?(row: Row, context: { db: Db; organizationUuid: string; options: Record<string, unknown> }): string[];
   /** Called once per task run in the worker. */
   openWriter(env: WriterEnv): BatchWriter<Row>;
   /** The task's results (and the sync answer) from the summary. */

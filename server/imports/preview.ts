@@ -1,9 +1,12 @@
+import { openConnection } from '../db/database.ts';
+import type { Geocoder } from '../geocoding/geocoder.ts';
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from './columns.ts';
 import type { ImportKind } from './kind.ts';
 import { dateCellText, rowChecker } from './row-check.ts';
 import type { ImportPreview, ImportPreviewRow } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
 import { openSource } from './sources/open.ts';
+import { trialWrite } from './trial-write.ts';
 
 export const PREVIEW_ROWS = 20;
 
@@ -20,8 +23,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The first rows of an uploaded file as the importer reads them: the same source, header
- * matching and row checks (organization, the kind's schema), without writing anything.
+ * The first rows of an uploaded file as the importer treats them: the same source, header
+ * matching and row checks (organization, the kind's schema), then the kind's own writer on the
+ * rows that pass, in a transaction that is rolled back (trial-write.ts): addresses located,
+ * services, tags and time zones looked up, as the import will. Nothing is kept.
  * Reading stops after PREVIEW_ROWS + 1 data rows, however big the file is.
  */
 export async function previewImport(input: {
@@ -29,10 +34,13 @@ export async function previewImport(input: {
   format: ImportFormat;
   kind: ImportKind;
   organizationUuid: string;
-  options?: Record<string, unknown>;
+  /** The job options the import would get (the kind's writer reads them). */
+  options: Record<string, unknown>;
+  dataDir: string;
+  geocoder: Geocoder;
 }): Promise<ImportPreview> {
   const { kind, format } = input;
-  const columns = withColumnAliases(kind, input.options ?? {});
+  const columns = withColumnAliases(kind, input.options);
   const json = format === 'json';
   const checker = rowChecker(kind, columns, { json, organizationUuid: input.organizationUuid });
   let headers: string[] = [];
@@ -72,8 +80,19 @@ export async function previewImport(input: {
     mapping = matchHeader(columns, headers).mapping;
   }
 
-  const context = { organizationUuid: input.organizationUuid, options: input.options ?? {} };
-  const rows: ImportPreviewRow[] = raw.map(({ index, row }) => {
+  const checked = raw.map(({ index, row }) => ({ index, row, checked: checker.check(index, row) }));
+  const valid = checked.flatMap(({ index, checked: c }) => (c && 'row' in c ? [{ index, row: c.row }] : []));
+  const db = openConnection(input.dataDir);
+  let written: Map<number, string | null>;
+  let notes: Map<number, string[]>;
+  try {
+    written = await trialWrite({ db, kind, geocoder: input.geocoder, organizationUuid: input.organizationUuid, options: input.options, rows: valid });
+    const context = { db, organizationUuid: input.organizationUuid, options: input.options };
+    notes = new Map(valid.map(({ index, row }) => [index, kind.previewNotes?.(row, context) ?? []]));
+  } finally {
+    await db.close();
+  }
+  const rows: ImportPreviewRow[] = checked.map(({ index, row, checked: c }) => {
     const values: Record<string, unknown> = {};
     if (json) {
       if (isPlainObject(row)) for (const [key, value] of Object.entries(row)) values[key] = value;
@@ -82,10 +101,8 @@ export async function previewImport(input: {
         values[header] = plain(row[i]) ?? null;
       });
     }
-    const checked = checker.check(index, row);
-    const writerProblem = checked && 'row' in checked ? (kind.previewProblem?.(checked.row, context) ?? null) : null;
-    const problems = checked && 'error' in checked ? [checked.error] : writerProblem ? [writerProblem] : [];
-    return { index, row_number: index + (json ? 1 : 2), values, problems };
+    const problem = c && 'error' in c ? c.error : (written.get(index) ?? null);
+    return { index, row_number: index + (json ? 1 : 2), values, problems: problem === null ? [] : [problem], notes: notes.get(index) ?? [] };
   });
 
   const matched = headers.flatMap((header, i) => {

@@ -3,7 +3,7 @@ import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import { APPOINTMENT_IMPORT_KIND } from '../appointments/import-kind.ts';
+import { APPOINTMENT_IMPORT_KIND, type AppointmentJobOptions } from '../appointments/import-kind.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
 import { QR_CODE_IMPORT_KIND } from '../qrcodes/import-kind.ts';
@@ -31,8 +31,9 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
       summary: `Preview an import file: the detected columns matched to the expected ones and the first ${PREVIEW_ROWS} rows, each with the problems that will certainly exclude it.`,
       description:
         'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier. ' +
-        'Uses the importer\'s own parsers, header matching and row checks; reads only the first rows; writes nothing. ' +
-        'Addresses are not located here, so a row can still be excluded later because its address cannot be found.',
+        'Uses the importer\'s own parsers, header matching and row checks, then runs the import\'s own writer on the rows shown ' +
+        '(addresses located, services, tags and time zones looked up, duplicates among them) in a transaction that is rolled back: ' +
+        'each row\'s problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing.',
       bodyKind: 'custom',
       requestBody: {
         required: true,
@@ -52,7 +53,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         },
       },
       response: importPreviewSchema,
-      errors: [413, 415],
+      errors: [409, 413, 415],
     },
     async ({ req, res, principal }) => {
       if (!req.is('multipart/form-data')) {
@@ -79,12 +80,18 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         const handler = await resolveImportHandler(ctx.db.kysely, org, slug);
         if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');
         const absolute = path.join(settings.dataDir, file.uploadFile);
+        const options =
+          kindName === 'appointments'
+            ? ({ handler_slug: handler.slug, columnAliases: handler.mapping, collect_key: null } satisfies AppointmentJobOptions)
+            : {};
         return await previewImport({
           file: absolute,
           format: sniffFormat(absolute),
           kind: await loadKind(kindModule),
           organizationUuid: org,
-          options: { columnAliases: handler.mapping },
+          options,
+          dataDir: settings.dataDir,
+          geocoder: await ctx.imports.geocoder(),
         });
       } catch (error) {
         if (error instanceof ImportInputError) throw field('file', error.message);

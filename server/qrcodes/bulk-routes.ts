@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from '../imports/fixed-file.ts';
 import { findJob } from '../imports/job-store.ts';
 import { sendErrorReport, templateCsv } from '../imports/report.ts';
 import { removeUpload } from '../imports/upload.ts';
@@ -21,6 +22,7 @@ const fileForm = (extra: Record<string, unknown> = {}) => ({
     organization_uuid: { type: 'string' },
     processing_mode: { type: 'string', enum: ['background', 'sync'] },
     dry_run: { type: 'string', enum: ['true', 'false'], description: DRY_RUN_DESCRIPTION },
+    [FIXES_TASK_FIELD]: { type: 'string', description: FIXES_TASK_DESCRIPTION },
     ...extra,
   },
 });
@@ -40,8 +42,10 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
   /** Submits the import, or with dryRun answers what it would give (the organization checked either way). */
   const start = async (received: ReceivedImport, principal: Principal, mode: 'background' | 'sync', dryRun: boolean) => {
     let organization: string;
+    let fixes: { fixes_task_uuid?: string };
     try {
       organization = importOrganization(received, principal);
+      fixes = await fixedFileMetadata(ctx.db.kysely, received, organization);
     } catch (error) {
       removeUpload(settings, received.file);
       throw error;
@@ -61,7 +65,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       createdByUuid: principal.keyUuid,
       metadata:
         received.source === 'file'
-          ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload' }
+          ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', ...fixes }
           : { import_type: 'json', source: 'api' },
     });
   };

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { param, prepare } from '../db/prepared.ts';
 import { uuid7 } from '../db/uuid7.ts';
-import { ADDRESS_NOT_LOCATED, type GeoResult } from '../geocoding/geocoder.ts';
+import type { GeoResult } from '../geocoding/geocoder.ts';
 import type { BatchWriter, WriterEnv } from '../imports/kind.ts';
+import { notLocatedError } from '../imports/not-located.ts';
 import { nowIso } from '../time.ts';
 import { storedAddress } from './address.ts';
 import type { QrImportRow } from './import-row.ts';
@@ -148,7 +149,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   return {
     write(row, _index, tally) {
       const located = geocoder.locate(row);
-      if (!located) return ADDRESS_NOT_LOCATED;
+      if (!located) return notLocatedError(geocoder, row);
       const external = row.qr_code_external_reference_id ?? null;
       const name = row.name ?? row.location;
       const hasTag = Boolean(row.tag_name && row.tag_number);

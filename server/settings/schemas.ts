@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { DATE_ORDERS } from '../appointments/times.ts';
 import { retryScheduleNameSchema } from '../webhooks/retry-schedule.ts';
+
+const dateOrderSchema = z.enum(DATE_ORDERS);
 
 export const settingsSchema = z
   .object({
@@ -8,6 +11,10 @@ export const settingsSchema = z
       'standard: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; fast: after 1 s, 2 s, 5 s, 10 s, 30 s (demos, tests)',
     ),
     allow_http_webhooks: z.boolean().describe('Allow plain http:// webhook URLs to hosts other than this machine (loopback is always allowed)'),
+    date_order: dateOrderSchema.describe(
+      "How imports read a start date written with slashes, as a spreadsheet shows it: day_first (02/12/2026 11:00 is 2 December 2026), month_first (02/12/2026 is 12 February 2026), iso_only (only 2026-12-02 11:00 is read; slashed dates fail with a reason). Default from the organization's default time zone: Australia, New Zealand, Europe (GB, IT, ...) and India day_first; United States month_first; Canada and elsewhere iso_only",
+    ),
+    date_order_source: z.enum(['setting', 'time_zone']).describe("setting: chosen with PATCH; time_zone: the default from the organization's default time zone's country"),
     updated_on: z.string().nullable().describe('ISO 8601 UTC; null while the defaults apply'),
     data_dir: z.string().describe('Absolute path of the data folder of this server (database, uploads, logs); set with --data-dir, read-only here'),
   })
@@ -23,8 +30,9 @@ export const settingsPatchSchema = z
     organization_uuid: z.string().min(1).optional().describe("Defaults to the caller's organization"),
     webhook_retry_schedule: retryScheduleNameSchema.optional(),
     allow_http_webhooks: z.boolean().optional(),
+    date_order: dateOrderSchema.nullable().optional().describe('null: back to the default from the time zone'),
   })
-  .refine((body) => body.webhook_retry_schedule !== undefined || body.allow_http_webhooks !== undefined, {
-    message: 'Give webhook_retry_schedule and/or allow_http_webhooks.',
+  .refine((body) => body.webhook_retry_schedule !== undefined || body.allow_http_webhooks !== undefined || body.date_order !== undefined, {
+    message: 'Give webhook_retry_schedule, allow_http_webhooks and/or date_order.',
   });
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

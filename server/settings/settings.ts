@@ -6,7 +6,8 @@ import { defaultRetrySchedule } from '../webhooks/config.ts';
 import { nowIso } from '../time.ts';
 import type { RetryScheduleName } from '../webhooks/retry-schedule.ts';
 import type { Settings, SettingsPatch } from './schemas.ts';
-import { findSettings, saveSettings } from './store.ts';
+import { defaultDateOrder } from './date-order.ts';
+import { findSettings, organizationZone, saveSettings } from './store.ts';
 
 /** What the server was started with: the fallbacks of every organization, and where its data lives. */
 export interface ServerDefaults {
@@ -21,10 +22,13 @@ export function serverDefaults(config: ServerConfig): ServerDefaults {
 /** The organization's settings, with the server's defaults where it has chosen nothing. */
 export async function getSettings(db: Kysely<Database>, organizationUuid: string, server: ServerDefaults): Promise<Settings> {
   const row = await findSettings(db, organizationUuid);
+  const chosen = row?.date_order ?? null;
   return {
     organization_uuid: organizationUuid,
     webhook_retry_schedule: row?.webhook_retry_schedule ?? server.retrySchedule,
     allow_http_webhooks: row ? row.allow_http_webhooks === 1 : false,
+    date_order: chosen ?? defaultDateOrder((await organizationZone(db, organizationUuid)) ?? ''),
+    date_order_source: chosen ? 'setting' : 'time_zone',
     updated_on: row?.updated_on ?? null,
     data_dir: path.resolve(server.dataDir),
   };
@@ -41,6 +45,7 @@ export async function updateSettings(
     organization_uuid: organizationUuid,
     webhook_retry_schedule: patch.webhook_retry_schedule ?? row?.webhook_retry_schedule ?? null,
     allow_http_webhooks: patch.allow_http_webhooks === undefined ? (row?.allow_http_webhooks ?? 0) : Number(patch.allow_http_webhooks),
+    date_order: patch.date_order === undefined ? (row?.date_order ?? null) : patch.date_order,
     updated_on: nowIso(),
   });
   return getSettings(db, organizationUuid, server);

@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Database, OrganizationSettingsTable } from '../db/schema.ts';
 
+/** The organization's default time zone (the date order's default comes from it). */
+export async function organizationZone(db: Kysely<Database>, organizationUuid: string): Promise<string | undefined> {
+  const row = await db.selectFrom('organizations').select('default_timezone').where('uuid', '=', organizationUuid).executeTakeFirst();
+  return row?.default_timezone;
+}
+
 export function findSettings(db: Kysely<Database>, organizationUuid: string): Promise<OrganizationSettingsTable | undefined> {
   return db.selectFrom('organization_settings').selectAll().where('organization_uuid', '=', organizationUuid).executeTakeFirst();
 }
@@ -14,6 +20,7 @@ export async function saveSettings(db: Kysely<Database>, row: OrganizationSettin
         webhook_retry_schedule: row.webhook_retry_schedule,
         allow_http_webhooks: row.allow_http_webhooks,
         updated_on: row.updated_on,
+        date_order: row.date_order ?? null,
       }),
     )
     .execute();

@@ -6,12 +6,13 @@ import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
 import { findDelivery, listDeliveries, requeueDelivery } from './outbox-store.ts';
 import type { Delivery, DeliveryListQuery } from './schemas.ts';
+import { withSentDetails } from './sent-details.ts';
 import { requireWebhook } from './webhooks.ts';
 
 export async function pageOfDeliveries(db: Kysely<Database>, webhookUuid: string, query: DeliveryListQuery): Promise<Page<Delivery>> {
-  await requireWebhook(db, query.organization_uuid, webhookUuid);
+  const webhook = await requireWebhook(db, query.organization_uuid, webhookUuid);
   const { items, total } = await listDeliveries(db, webhookUuid, query);
-  return toPage(items, total, query.page, query.per_page);
+  return toPage(await withSentDetails(db, webhook, items), total, query.page, query.per_page);
 }
 
 /**
@@ -31,5 +32,6 @@ export async function redeliver(ctx: AppContext, organizationUuid: string, webho
   ctx.live.publish({ type: 'delivery.queued', organization_uuid: organizationUuid, data: { webhook_uuid: webhookUuid, delivery_id: deliveryId } });
   const delivery = await findDelivery(db, webhookUuid, deliveryId);
   if (!delivery) throw notFound(`Delivery ${deliveryId} of webhook ${webhookUuid}`);
-  return delivery;
+  const [detailed] = await withSentDetails(db, webhook, [delivery]);
+  return detailed ?? delivery;
 }

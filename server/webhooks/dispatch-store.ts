@@ -25,6 +25,9 @@ export interface AttemptOutcome {
   duration_ms: number;
   error: string | null;
   response_excerpt: string | null;
+  /** What was sent: the headers as a JSON object, and the encrypted body; null when nothing was sent. */
+  request_headers: string | null;
+  request_body: string | null;
 }
 
 export interface DeliveryAfterAttempt {

@@ -163,12 +163,14 @@ export class Dispatcher {
       );
     } else {
       refused = true;
-      result = { ok: false, interrupted: false, status_code: null, duration_ms: 0, error: `Not sent: ${target.problem}`, response_excerpt: null };
+      result = { ok: false, interrupted: false, status_code: null, duration_ms: 0, error: `Not sent: ${target.problem}`, response_excerpt: null, request_headers: null, request_body: null };
     }
     const schedule = claim.retry_schedule ?? defaultRetrySchedule(this.ctx.config);
     const next = this.nextState(claim, result, refused, schedule);
     const { ok: _ok, interrupted: _interrupted, ...outcome } = result;
     await this.record({ claim, outcome, next });
+    // The live event says how the attempt went; what was sent is in the delivery log.
+    const { request_headers: _headers, request_body: _body, ...answer } = outcome;
     this.ctx.live.publish({
       type: 'delivery.attempt',
       organization_uuid: claim.organization_uuid,
@@ -179,7 +181,7 @@ export class Dispatcher {
         event_type: claim.event_type,
         attempt: claim.attempt,
         attempted_on: claim.attempted_on,
-        ...outcome,
+        ...answer,
         status: next.status,
         next_attempt_on: next.next_attempt_at === null ? null : new Date(next.next_attempt_at).toISOString(),
       },

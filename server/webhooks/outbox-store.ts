@@ -22,6 +22,9 @@ function toAttempt(row: AttemptRow): DeliveryAttempt {
     duration_ms: row.duration_ms,
     error: row.error,
     response_excerpt: row.response_excerpt,
+    request_headers: row.request_headers ? (JSON.parse(row.request_headers) as Record<string, string>) : null,
+    request_body: row.request_body ?? null,
+    inbox_message_uuid: null,
   };
 }
 
@@ -37,6 +40,9 @@ function toDelivery(row: DeliveryRow, attempts: AttemptRow[]): Delivery {
     next_attempt_on: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
     created_on: row.created_on,
     attempts: attempts.map(toAttempt),
+    payload: null,
+    payload_verified: null,
+    inbox_uuid: null,
   };
 }
 

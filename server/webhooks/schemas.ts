@@ -60,6 +60,9 @@ export const deliveryAttemptSchema = z.object({
   duration_ms: z.number().int().nullable().describe('null while the attempt is in flight'),
   error: z.string().nullable(),
   response_excerpt: z.string().nullable().describe('The first 1 KB of the answer body'),
+  request_headers: z.record(z.string(), z.string()).nullable().describe('The request headers as sent (signature, event, delivery id, attempt); null when nothing was sent or for attempts logged before they were recorded'),
+  request_body: z.string().nullable().describe('The request body as sent: {"payload": "<base64 IV + AES-256-CBC ciphertext>"}, a fresh IV each attempt'),
+  inbox_message_uuid: z.string().nullable().describe("When the webhook's URL is a local inbox of this server: the inspector message this attempt became (GET /api/inboxes/{inbox_uuid}/messages/{uuid})"),
 });
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
 
@@ -75,6 +78,12 @@ export const deliverySchema = z
     next_attempt_on: z.string().nullable().describe('ISO 8601 UTC; null unless pending'),
     created_on: z.string().describe('ISO 8601 UTC'),
     attempts: z.array(deliveryAttemptSchema),
+    payload: z
+      .unknown()
+      .nullable()
+      .describe("The event envelope as sent, decrypted from the last attempt's body with the webhook's secret (which this server knows); null before any body was sent"),
+    payload_verified: z.boolean().nullable().describe("The decrypted payload's HMAC matches the X-Service-Signature header sent; null when there is no body"),
+    inbox_uuid: z.string().nullable().describe('The local inbox (webhook inspector) the webhook URL points to, or null'),
   })
   .meta({ id: 'WebhookDelivery' });
 export type Delivery = z.infer<typeof deliverySchema>;

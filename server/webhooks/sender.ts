@@ -51,10 +51,12 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let statusCode: number | null = null;
+  const headers = deliveryHeaders(delivery, sealed.signatureHeader);
+  const sent = { request_headers: JSON.stringify(headers), request_body: sealed.body };
   try {
     const response = await fetchPinned(options.target, {
       method: 'POST',
-      headers: deliveryHeaders(delivery, sealed.signatureHeader),
+      headers,
       body: sealed.body,
       redirect: 'manual',
       signal,
@@ -63,7 +65,7 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
     // The status decides; a body that breaks off or never ends only loses the excerpt.
     const excerpt = await readExcerpt(response).catch(() => null);
     const ok = response.status >= 200 && response.status < 300;
-    return { ok, interrupted: false, status_code: response.status, duration_ms: elapsed(), error: ok ? null : describeStatus(response), response_excerpt: excerpt };
+    return { ok, interrupted: false, status_code: response.status, duration_ms: elapsed(), error: ok ? null : describeStatus(response), response_excerpt: excerpt, ...sent };
   } catch (error) {
     const interrupted = options.stopSignal?.aborted === true && !timeout.aborted;
     const message = interrupted
@@ -71,7 +73,7 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
       : timeout.aborted
         ? `No complete answer within ${options.timeoutMs / 1000} s (timeout).`
         : describeNetworkError(error);
-    return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, response_excerpt: null };
+    return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, response_excerpt: null, ...sent };
   }
 }
 

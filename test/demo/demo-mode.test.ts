@@ -86,7 +86,7 @@ describe('demo mode', () => {
     assert.ok(task);
     assert.equal(task.status, 'COMPLETED');
     assert.equal(task.metadata?.filename, 'demo-appointments-week.csv');
-    assert.equal(task.results.excluded, 2, 'an unknown service and a day-first date are excluded');
+    assert.equal(task.results.excluded, 2, 'an unknown service and a date with a two-digit year are excluded');
 
     const appointments = await all<Appointment>('/api/appointment_schedule');
     assert.equal(appointments.length, task.results.upserted);

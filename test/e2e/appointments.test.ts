@@ -243,7 +243,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await page.locator('input[type=file]').first().setInputFiles({ name: 'jobs.csv', mimeType: 'text/csv', buffer: Buffer.from('Tag,Number,Start,Site,Job Number\r\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",J1\r\n') });
     const check = page.getByRole('region', { name: '2. Check before sending' });
     // The preview reads the file through the handler: Job Number is matched, the other titles are not field names, so the row will fail.
-    await check.getByText(/Will fail:/).first().waitFor();
+    await check.getByText(/Will fail/).first().waitFor();
     assert.match(await check.innerText(), /Job Number/);
     await check.getByText('Show curl for the preview').click();
     assert.match(await check.getByLabel('curl command').innerText(), /\/api\/imports\/preview.*-F 'kind=appointments'.*-F 'org_identifier=acme-jobs'/s);

@@ -187,8 +187,8 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     const lastRow = table.locator(`[role=row][aria-rowindex="${rows.length + 1}"]`);
     await lastRow.waitFor();
     const cells = await lastRow.getByRole('gridcell').allInnerTexts();
-    assert.deepEqual(cells.slice(0, 3), [String(last.index), String(last.index + 2), last.error], 'index, row number, reason');
-    assert.equal(cells[3], last.row.location);
+    assert.deepEqual(cells.slice(0, 2), [String(last.index + 2), last.error], 'row number (the index is in its tooltip), reason');
+    assert.equal(cells[2], last.row.location || '(empty)', 'the empty location the reason is about is marked');
     assert.ok((await rendered()) < 80, 'still windowed at the bottom');
 
     await lastRow.click();

@@ -51,9 +51,10 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     const rows = page.getByRole('table', { name: 'First rows of the file' });
     await rows.waitFor();
     const marked = rows.getByRole('row').filter({ hasText: 'Will fail' });
-    assert.equal(await marked.count(), 1, 'only the row with a bad type will certainly fail');
-    assert.match(await marked.innerText(), /3\s+Will fail: type: must be a word such as SITE/);
-    assert.match(await page.getByRole('status').filter({ hasText: 'will certainly be excluded' }).innerText(), /1 of the first 4 rows/);
+    assert.equal(await marked.count(), 2, 'the row with a bad type and the row whose address cannot be located, as the import will exclude them');
+    assert.match(await rows.getByRole('list', { name: 'Problems of row 3' }).innerText(), /type\s+must be a word such as SITE/);
+    assert.ok((await rows.getByRole('list', { name: 'Problems of row 4' }).innerText()).includes(ADDRESS_NOT_LOCATED));
+    assert.match(await page.getByRole('status', { name: 'Preview verdict' }).innerText(), /2 of the first 4 rows would be excluded/);
 
     await page.getByText('Show curl for the import').click();
     assert.match(await page.getByLabel('curl command').innerText(), /-F 'file=@sites\.csv'/);
@@ -162,7 +163,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     assert.match(await alert.innerText(), /Add this column to the header row/);
     assert.equal(await page.getByRole('button', { name: 'Start the import' }).isDisabled(), true);
     await page.getByRole('radio', { name: 'Appointments' }).check();
-    await page.getByText(/Will fail: .*tag_name/).first().waitFor();
+    await page.getByRole('list', { name: 'Problems of row 2' }).getByText(/tag_name/).first().waitFor();
   });
 
   test('in the desktop app the picker, the File menu and the save dialog go through window.qrSandbox', async () => {

@@ -79,7 +79,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     await chooseFile(page, 'remote-sites.csv', SITES_CSV);
     const preview = page.getByRole('table', { name: 'First rows of the file' });
     await preview.waitFor();
-    assert.equal(await preview.getByRole('row').filter({ hasText: 'Will fail' }).count(), 1, 'the local check still runs before sending');
+    assert.equal(await preview.getByRole('row').filter({ hasText: 'Will fail' }).count(), 2, 'the local check (bad type, address not located) still runs before sending');
     await page.getByRole('radio', { name: /staging/ }).check();
     assert.match(await page.getByText(/Sent with organization_uuid=/).innerText(), new RegExp(remote.organizationUuid));
     await page.getByText(/Show curl for the import/).click();

@@ -16,6 +16,7 @@ import { appointmentShots, seedAppointmentShots } from './support/appointment-sh
 import { appointmentTaskShots, seedAppointmentTask } from './support/appointment-task-shots.ts';
 import { geocoderShots } from './support/geocoder-shots.ts';
 import { demoShots } from './support/demo-shots.ts';
+import { importCheckShots } from './support/import-check-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { startRemoteShots } from './support/remote-shots.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
@@ -225,6 +226,7 @@ try {
       await shot('state-webhook-delete-dialog');
       await gui.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
       await importShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
+      await importCheckShots(gui.page, server, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await appointmentShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await remoteShots.shots(gui.page, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
       await appointmentTaskShots(gui.page, server.url, appointmentTask, (name) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) }));

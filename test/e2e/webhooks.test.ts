@@ -103,7 +103,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       const delivery = page.getByRole('article', { name: `Delivery ${deliveryId}` });
       await delivery.getByText('Delivered', { exact: true }).waitFor();
       assert.match(await delivery.getAttribute('class') ?? '', /delivery-highlighted/, 'the delivery the link named stands out');
-      await delivery.getByText(eventId).waitFor();
+      await delivery.getByText(eventId).first().waitFor();
       const rows = await attemptRows(delivery);
       assert.equal(rows.length, 1);
       const [attempt, , status, duration, answer] = rows[0] ?? [];

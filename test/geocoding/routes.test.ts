@@ -99,7 +99,7 @@ describe('the geocoder routes', () => {
     assert.equal(res.status, 200, await res.clone().text());
     const imported = (await res.json()) as { excluded_qr_codes: { index: number; error: string }[] };
     const paris = await locate({ location: rows[0]?.location });
-    assert.deepEqual(imported.excluded_qr_codes.map((e) => [e.index, e.error]), [[0, paris.error]]);
+    assert.deepEqual(imported.excluded_qr_codes.map((e) => [e.index, e.error]), [[0, `${paris.error} ${paris.reason}`]], "the import's error is the spec sentence and then the reason");
     const perth = await locate({ location: rows[1]?.location });
     const list = await server.request(`/api/qrcodes?organization_uuid=${org}&search=Perth`);
     const [record] = ((await list.json()) as { items: { timezone_name: string; latitude: number; postcode: string }[] }).items;

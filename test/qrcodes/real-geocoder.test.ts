@@ -49,7 +49,10 @@ describe('QR codes located by the shipped offline geocoder', () => {
     const result = (await res.json()) as { inserted: number; excluded: number; excluded_data: Array<{ index: number; error: string }> };
     assert.equal(result.inserted, 3);
     assert.equal(result.excluded, 1);
-    assert.deepEqual(result.excluded_data.map((e) => [e.index, e.error]), [[3, ADDRESS_NOT_LOCATED]]);
+    assert.deepEqual(result.excluded_data.map((e) => e.index), [3]);
+    const error = result.excluded_data[0]?.error ?? '';
+    assert.ok(error.startsWith(`${ADDRESS_NOT_LOCATED} `), `the spec's sentence first, then why: ${error}`);
+    assert.match(error, /Atlantis/, 'the geocoder explains which part it does not know');
 
     const list = await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=depot`);
     const darwin = ((await list.json()) as { items: QrCode[] }).items[0];

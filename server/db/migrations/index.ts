@@ -6,6 +6,8 @@ import * as webhooks from './004_webhooks.ts';
 import * as appointments from './005_appointments.ts';
 import * as inboxes from './006_inboxes.ts';
 import * as inboxDroppedMessages from './007_inbox_dropped_messages.ts';
+import * as dateOrder from './008_date_order.ts';
+import * as deliveryRequests from './009_delivery_requests.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +18,6 @@ export const migrations: Record<string, Migration> = {
   '005_appointments': appointments,
   '006_inboxes': inboxes,
   '007_inbox_dropped_messages': inboxDroppedMessages,
+  '008_date_order': dateOrder,
+  '009_delivery_requests': deliveryRequests,
 };

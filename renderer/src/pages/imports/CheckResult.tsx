@@ -2,8 +2,9 @@ import { useMemo } from 'react';
 import type { AppointmentSchedule } from '../../../../server/appointments/schemas.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedTotal, resultCounts, type ResultsOf } from '../tasks/task-format.ts';
+import { excludedRows, excludedTotal, type ResultsOf } from '../tasks/task-format.ts';
 import type { CheckAnswer, ImportKindName } from './import-api.ts';
+import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 
 /** 2026-03-02T09:00:00+11:00 as "09:00 +11:00", with the date when it is not the appointment's. */
@@ -39,7 +40,7 @@ function asResults(kind: ImportKindName, fileName: string, answer: CheckAnswer):
 export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; fileName: string; answer: CheckAnswer }) {
   const results = useMemo(() => asResults(kind, fileName, answer), [kind, fileName, answer]);
   const rows = useMemo(() => excludedRows(results), [results]);
-  const counts = resultCounts(results);
+  const counts = importStats(results);
   const total = excludedTotal(results, rows.length);
   const schedules = Array.isArray(answer.appointment_schedules_upserted) ? (answer.appointment_schedules_upserted as AppointmentSchedule[]) : [];
   const upserted = typeof results.results?.upserted === 'number' ? results.results.upserted : schedules.length;

@@ -12,9 +12,11 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedTotal, isRunning, resultCounts } from '../tasks/task-format.ts';
+import { excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
+import { importStats } from '../tasks/result-stats.ts';
+import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
@@ -112,7 +114,7 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
     );
   }
   const running = isRunning(task);
-  const counts = resultCounts(task);
+  const counts = importStats(task);
   const total = excludedTotal(task, rows.length);
   return (
     <section className="panel" aria-labelledby="import-result-title">
@@ -131,6 +133,7 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
           <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
         </div>
       )}
+      <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />
       {task.status === 'COMPLETED' && (
         <>

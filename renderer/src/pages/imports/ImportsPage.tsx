@@ -87,7 +87,7 @@ export function ImportsPage() {
       setUploaded(null);
     }
   });
-  const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string) => {
+  const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string, fixesTask?: string) => {
     setTaskUuid(null);
     setChecked(null);
     setRemoteAnswer(null);
@@ -99,7 +99,7 @@ export function ImportsPage() {
         setRemoteAnswer({ profile: remote.name, baseUrl: remote.base_url, answer });
         return answer.uuid;
       }
-      const uuid = await sendImport(k, org, m, f, setUploaded, h);
+      const uuid = await sendImport(k, org, m, f, setUploaded, h, fixesTask);
       setTaskUuid(uuid);
       return uuid;
     } finally {
@@ -129,7 +129,7 @@ export function ImportsPage() {
     setFile(fixed);
     setPreview(null);
     previewing.clearError();
-    void sending.run(sent.kind, mode, fixed, sent.handler);
+    void sending.run(sent.kind, mode, fixed, sent.handler, remote ? undefined : (taskUuid ?? undefined));
   };
   useEffect(() => {
     if (taskUuid || checked || remoteAnswer) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
@@ -259,7 +259,7 @@ export function ImportsPage() {
           <ImportResult
             key={taskUuid}
             uuid={taskUuid}
-            {...(remote ? {} : { onFixedFile: importFixed, fixing: sending.running, fixRequest: importRequest(sent.kind, org, mode, 'fixed-error-report.csv', sent.handler) })}
+            {...(remote ? {} : { onFixedFile: importFixed, fixing: sending.running, fixRequest: importRequest(sent.kind, org, mode, 'fixed-error-report.csv', sent.handler, taskUuid) })}
           />
         )}
       </div>

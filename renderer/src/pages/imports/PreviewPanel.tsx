@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
+import { RowIssueList } from '../tasks/RowIssueList.tsx';
+import { type RowIssue, splitRowError } from '../tasks/row-issues.ts';
 import { cellText } from '../tasks/task-format.ts';
 import type { ImportPreview } from './import-api.ts';
 
@@ -56,8 +58,16 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
   );
 }
 
+/** The problems of each previewed row, one per line, with the column each is about (file titles; messages may use field names). */
+function rowIssues(preview: ImportPreview, row: ImportPreview['rows'][number]): RowIssue[] {
+  const aliases = Object.fromEntries(preview.columns.matched.map((m) => [m.column, m.header]));
+  const filled = (column: string) => cellText(row.values[column]).trim() !== '';
+  return row.problems.flatMap((problem) => splitRowError(problem, preview.headers, aliases, filled));
+}
+
 function FirstRows({ preview }: { preview: ImportPreview }) {
   const failing = preview.rows.filter((r) => r.problems.length > 0).length;
+  const width = preview.headers.length + 2;
   return (
     <div className="preview-rows">
       <h3>First rows</h3>
@@ -65,16 +75,18 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
         <p className="muted">The file has no data rows after its header.</p>
       ) : (
         <>
-          <p className={failing > 0 ? 'field-problem' : 'muted'} role="status">
+          <p className={failing > 0 ? 'field-problem' : 'muted'} role="status" aria-label="Preview verdict">
             {failing > 0
-              ? `${failing} of the first ${preview.rows.length} rows will certainly be excluded (marked below). They can be fixed after the import from the error report.`
-              : `${preview.rows.length === 1 ? 'The first row passes' : `The first ${preview.rows.length} rows pass`} the checks. Addresses are located during the import, so a row can still be excluded if its address cannot be found.`}
+              ? `${failing} of the first ${preview.rows.length} rows would be excluded by the import, for the reasons listed under them. They can also be fixed after the import from the error report.`
+              : `${preview.rows.length === 1 ? 'The first row passes' : `The first ${preview.rows.length} rows pass`} every check the import makes (addresses located, services, tags and time zones looked up). Nothing was imported.`}
           </p>
           <div className="table-scroll preview-table">
             <table className="table table-compact" aria-label="First rows of the file">
               <thead>
                 <tr>
-                  <th scope="col">Row</th>
+                  <th scope="col" title="The line in the file (line 1 is the header row)">
+                    Row
+                  </th>
                   <th scope="col">Check</th>
                   {preview.headers.map((h, i) => (
                     <th scope="col" key={`${h}:${i}`}>
@@ -84,17 +96,47 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
                 </tr>
               </thead>
               <tbody>
-                {preview.rows.map((row) => (
-                  <tr key={row.index} className={row.problems.length > 0 ? 'row-problem' : undefined}>
-                    <td>{row.row_number}</td>
-                    <td className="preview-check">{row.problems.length > 0 ? <span className="field-problem">Will fail: {row.problems.join('; ')}</span> : <span className="ok-mark">OK</span>}</td>
-                    {preview.headers.map((h, i) => (
-                      <td key={`${h}:${i}`} className="truncate" title={cellText(row.values[h])}>
-                        {cellText(row.values[h])}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
+                {preview.rows.map((row) => {
+                  const issues = rowIssues(preview, row);
+                  const flagged = new Set(row.problems.length > 0 ? issues.map((i) => i.column) : []);
+                  return (
+                    <Fragment key={row.index}>
+                      <tr className={row.problems.length > 0 ? 'row-problem' : undefined} data-row={row.row_number}>
+                        <td>{row.row_number}</td>
+                        <td className="preview-check">
+                          {row.problems.length > 0 ? (
+                            <span className="field-problem">
+                              Will fail{issues.length > 1 ? ` (${issues.length} problems)` : ''}
+                            </span>
+                          ) : (
+                            <span className="ok-mark">OK</span>
+                          )}
+                        </td>
+                        {preview.headers.map((h, i) => (
+                          <td key={`${h}:${i}`} className={flagged.has(h) ? 'truncate cell-problem' : 'truncate'} title={cellText(row.values[h])}>
+                            {cellText(row.values[h])}
+                          </td>
+                        ))}
+                      </tr>
+                      {(row.problems.length > 0 || row.notes.length > 0) && (
+                        <tr className={row.problems.length > 0 ? 'row-problem row-detail' : 'row-detail'}>
+                          <td colSpan={width}>
+                            <div className="row-detail-body">
+                              {row.problems.length > 0 && <RowIssueList issues={issues} label={`Problems of row ${row.row_number}`} />}
+                              {row.notes.length > 0 && (
+                                <ul className="row-notes" aria-label={`How row ${row.row_number} was read`}>
+                                  {row.notes.map((note) => (
+                                    <li key={note}>{note}</li>
+                                  ))}
+                                </ul>
+                              )}
+                            </div>
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
+                  );
+                })}
               </tbody>
             </table>
           </div>

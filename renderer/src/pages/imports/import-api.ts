@@ -17,11 +17,16 @@ export function previewRequest(kind: ImportKindName, organizationUuid: string, f
   return { method: 'POST', path: '/api/imports/preview', form: { fields: { kind, organization_uuid: organizationUuid, ...handlerField(kind, handler) }, fileField: 'file', fileName } };
 }
 
-export function importRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
+/** `fixesTask`: the import whose error report this file is (fixed); the new task links back to it. */
+export function importRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string, handler = DEFAULT_IMPORT_HANDLER, fixesTask?: string): ApiRequest {
   return {
     method: 'POST',
     path: IMPORT_KINDS[kind].path,
-    form: { fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler) }, fileField: 'file', fileName },
+    form: {
+      fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler), ...(fixesTask ? { fixes_task_uuid: fixesTask } : {}) },
+      fileField: 'file',
+      fileName,
+    },
   };
 }
 
@@ -65,8 +70,9 @@ export async function sendImport(
   file: UploadFile,
   onProgress: (progress: UploadProgress) => void,
   handler = DEFAULT_IMPORT_HANDLER,
+  fixesTask?: string,
 ): Promise<string> {
-  const answer = await upload<{ background_task_uuid?: string }>(importRequest(kind, organizationUuid, mode, file.name, handler), file, { onProgress });
+  const answer = await upload<{ background_task_uuid?: string }>(importRequest(kind, organizationUuid, mode, file.name, handler, fixesTask), file, { onProgress });
   const uuid = answer.body.background_task_uuid ?? answer.headers.get('x-background-task-uuid');
   if (!uuid) throw new Error('The server accepted the import but did not say which task it is.');
   return uuid;

@@ -9,10 +9,11 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedRowsOf, excludedTotal, isRunning, resultCounts } from '../tasks/task-format.ts';
+import { excludedRows, excludedRowsOf, excludedTotal, isRunning } from '../tasks/task-format.ts';
 import { answerCounts, remoteErrorReportRequest, remoteTaskPage } from './remote-api.ts';
 import { REMOTE_POLL } from './remote-poll.ts';
 import type { RemoteTaskWatch } from './use-remote-task.ts';
+import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
@@ -117,7 +118,7 @@ export function RemoteTaskResult({
           <strong>The import failed on {profile}.</strong> {task.error_message ?? 'The service gave no reason.'}
         </div>
       )}
-      <StatList stats={resultCounts(task)} label="Import counts" />
+      <StatList stats={importStats(task)} label="Import counts" />
       {task.status === 'COMPLETED' && (
         <>
           <h3>Excluded rows</h3>

@@ -6,6 +6,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
+import { DateOrderSection } from './DateOrderSection.tsx';
 import { scheduleLabels } from '../webhooks/webhook-format.ts';
 import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webhooks/webhook-types.ts';
 
@@ -152,6 +153,7 @@ export function ServerSettingsSections() {
         <ErrorNotice error={settings.error} onRetry={settings.reload} />
         <CurlDisclosure request={readRequest} label="Show curl to read the settings" />
       </section>
+      {data && <DateOrderSection settings={data} role={session.role} onSaved={(next) => settings.setData(() => next)} />}
       <section className="panel" aria-labelledby="server-title">
         <h2 id="server-title">This server</h2>
         {data && (

@@ -1,22 +1,30 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
+import { RowIssueList } from './RowIssueList.tsx';
+import { type RowIssue, splitRowError } from './row-issues.ts';
 import { cellText, type ExcludedRow, rowColumns } from './task-format.ts';
 
+const issuesOf = (row: ExcludedRow): RowIssue[] => splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');
+
+const ROW_HINT = 'The line in the uploaded file (line 1 is the header row; JSON: the element, counting from 1)';
+
 function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
+  const issues = issuesOf(row);
+  const flagged = new Set(issues.map((i) => i.column));
   return (
     <section className="row-details" aria-label={`Excluded row ${row.rowNumber}`}>
       <div className="panel-header">
-        <h3>
-          Row {row.rowNumber} <span className="muted">(index {row.index})</span>
+        <h3 title={`index ${row.index} in the API's results`}>
+          Row {row.rowNumber}: {issues.length === 1 ? 'one problem' : `${issues.length} problems`}
         </h3>
         <button type="button" className="button button-small button-quiet" onClick={onClose}>
           Close
         </button>
       </div>
-      <p className="row-details-reason">{row.error}</p>
+      <RowIssueList issues={issues} label={`Problems of row ${row.rowNumber}`} />
       <dl className="facts">
         {Object.entries(row.row).map(([key, value]) => (
-          <div key={key} className="fact">
+          <div key={key} className={flagged.has(key) ? 'fact fact-problem' : 'fact'}>
             <dt>{key}</dt>
             <dd>{cellText(value) || <span className="muted">(empty)</span>}</dd>
           </div>
@@ -26,11 +34,20 @@ function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
   );
 }
 
+/** The reason cell: the first problem, and how many more (the details list them all). */
+function reasonSummary(row: ExcludedRow): string {
+  const issues = issuesOf(row);
+  const issue = issues[0];
+  const first = !issue ? row.error : issue.column && !issue.message.startsWith(issue.column) ? `${issue.column}: ${issue.message}` : issue.message;
+  return issues.length > 1 ? `${issues.length} problems: ${first}` : first;
+}
+
 /** Excluded rows with their reason and the row as it was sent; any number of rows, windowed. */
 export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
   const [filter, setFilter] = useState('');
   const [active, setActive] = useState<number | null>(null);
-  const [opened, setOpened] = useState<ExcludedRow | null>(null);
+  // The first row's problems are shown at once; a click or Enter shows another row's.
+  const [opened, setOpened] = useState<ExcludedRow | null>(() => rows[0] ?? null);
   const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
   const keys = useMemo(() => rowColumns(rows), [rows]);
   const shown = useMemo(() => {
@@ -40,14 +57,16 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
   useEffect(() => setActive(null), [shown]);
 
   const columns: Column<ExcludedRow>[] = [
-    { key: 'index', header: 'Index', width: 5, cell: (r) => r.index },
-    { key: 'row', header: 'Row', width: 5, cell: (r) => r.rowNumber },
-    { key: 'reason', header: 'Reason', width: 22, grow: true, cell: (r) => r.error, title: (r) => r.error },
+    { key: 'row', header: 'Row', width: 4, cell: (r) => r.rowNumber, title: (r) => `Line ${r.rowNumber} of the file; index ${r.index} in the API's results` },
+    { key: 'reason', header: 'Reason', width: 22, grow: true, cell: reasonSummary, title: (r) => r.error },
     ...keys.map<Column<ExcludedRow>>((key) => ({
       key: `row.${key}`,
       header: key,
       width: 9,
-      cell: (r) => cellText(r.row[key]),
+      cell: (r) => {
+        const text = cellText(r.row[key]);
+        return issuesOf(r).some((i) => i.column === key) ? <span className="cell-problem">{text || '(empty)'}</span> : text;
+      },
       title: (r) => cellText(r.row[key]),
     })),
   ];
@@ -62,7 +81,9 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
         <span className="muted" role="status">
           {deferredFilter === '' ? `${rows.length.toLocaleString()} ${rows.length === 1 ? 'row' : 'rows'}` : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
         </span>
-        <span className="muted toolbar-end hint">Click a row, or use the arrow keys and Enter, to see it whole.</span>
+        <span className="muted toolbar-end hint">
+          <strong title={ROW_HINT}>Row</strong> is the line in the file. Click a row, or use the arrow keys and Enter, to see its problems one per line.
+        </span>
       </div>
       {shown.length > 0 ? (
         <VirtualTable

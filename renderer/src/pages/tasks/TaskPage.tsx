@@ -14,7 +14,9 @@ import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
 import { importRequest, sendImport, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
-import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, resultCounts, taskTypeLabel } from './task-format.ts';
+import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
+import { importStats } from './result-stats.ts';
+import { FixedFileNote } from './FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
@@ -68,7 +70,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
   const handler = task ? taskImportHandler(task) : undefined;
   const fix = useApiAction(async (file: UploadFile) => {
     if (!task || !importKind) return;
-    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined, handler);
+    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined, handler, task.uuid);
     navigate(`/tasks/${next}`);
   });
   const back = <Link to="/tasks">← All tasks</Link>;
@@ -87,7 +89,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
     );
   }
 
-  const counts = resultCounts(task);
+  const counts = importStats(task);
   const total = excludedTotal(task, rows.length);
   return (
     <>
@@ -106,6 +108,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
 
       <section className="panel" aria-labelledby="results-title">
         <h2 id="results-title">Results</h2>
+        <FixedFileNote task={task} />
         {task.results === null ? (
           <p className="muted">{running ? 'Results appear when the task finishes.' : 'This task has no results.'}</p>
         ) : counts.length > 0 ? (
@@ -124,7 +127,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
             <ExcludedRowsActions
               task={task}
               {...(importKind
-                ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv', handler) }
+                ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv', handler, task.uuid) }
                 : {})}
             />
             <ErrorNotice error={fix.error} onDismiss={fix.clearError} />

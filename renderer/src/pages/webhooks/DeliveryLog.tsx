@@ -4,6 +4,7 @@ import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
+import { SentRequest } from './SentRequest.tsx';
 import { webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from './webhook-format.ts';
 import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
@@ -51,6 +52,7 @@ function AttemptRow({ attempt }: { attempt: DeliveryAttempt }) {
 
 export function DeliveryCard({
   delivery,
+  webhookUrl,
   webhookActive,
   canEdit,
   highlighted,
@@ -58,6 +60,8 @@ export function DeliveryCard({
   onRedelivered,
 }: {
   delivery: Delivery;
+  /** Where the deliveries are sent (shown with what was sent). */
+  webhookUrl: string;
   webhookActive: boolean;
   canEdit: boolean;
   highlighted: boolean;
@@ -144,6 +148,7 @@ export function DeliveryCard({
       ) : (
         <p className="muted">No attempt yet: the first goes out in a moment.</p>
       )}
+      <SentRequest delivery={delivery} url={webhookUrl} />
       <ErrorNotice error={redeliver.error} onDismiss={redeliver.clearError} />
       {canEdit && <CurlDisclosure request={request} label="Show curl to redeliver" />}
     </article>

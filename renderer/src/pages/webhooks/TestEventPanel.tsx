@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useDeferredValue, useEffect, useId, useState } from 'react';
 import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
@@ -9,6 +9,7 @@ import { eventLabel } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type QrCodeChoice, type SimulateResponse } from './webhook-types.ts';
 
 const ANY = '';
+const QR_PICKER_SIZE = 50;
 
 function qrCodeLabel(qr: QrCodeChoice): string {
   const name = qr.name?.trim() || qr.location?.trim() || qr.uuid;
@@ -55,7 +56,22 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
   const [event, setEvent] = useState<EventType>('service_confirmation.check_in');
   const [qrCode, setQrCode] = useState(ANY);
   const [sent, setSent] = useState<{ answer: SimulateResponse; event: EventType } | null>(null);
-  const qrCodes = useApiQuery<Page<QrCodeChoice>>({ method: 'GET', path: '/api/qrcodes', query: { organization_uuid: organizationUuid, per_page: 100 } });
+  const [search, setSearch] = useState('');
+  const [typed, setTyped] = useState('');
+  // The list is searched on the server, so every QR code can be found, not only the first page.
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const deferredSearch = useDeferredValue(search);
+  const qrCodes = useApiQuery<Page<QrCodeChoice>>({
+    method: 'GET',
+    path: '/api/qrcodes',
+    query: { organization_uuid: organizationUuid, per_page: QR_PICKER_SIZE, ...(deferredSearch ? { search: deferredSearch } : {}) },
+  });
+  const [chosen, setChosen] = useState<QrCodeChoice | null>(null);
+  const matches = qrCodes.data?.items ?? [];
+  const options = chosen && !matches.some((qr) => qr.uuid === chosen.uuid) ? [chosen, ...matches] : matches;
   // The QR code capability may not be on this server: then the server picks (or makes) one.
   const noQrCodeApi = qrCodes.error instanceof ApiFailure && qrCodes.error.status === 404;
   const request: ApiRequest = {
@@ -96,14 +112,43 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
           <label className="field-label" htmlFor={`${id}-qr`}>
             QR code
           </label>
-          <select id={`${id}-qr`} value={qrCode} onChange={(e) => setQrCode(e.target.value)} aria-describedby={`${id}-qr-hint`}>
+          <input
+            id={`${id}-qr-search`}
+            type="search"
+            className="qr-picker-search"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="Find by name, address or reference"
+            aria-label="Find a QR code"
+            aria-controls={`${id}-qr`}
+          />
+          <select
+            id={`${id}-qr`}
+            value={qrCode}
+            onChange={(e) => {
+              setQrCode(e.target.value);
+              setChosen(options.find((qr) => qr.uuid === e.target.value) ?? null);
+            }}
+            aria-describedby={`${id}-qr-hint`}
+          >
             <option value={ANY}>Any QR code</option>
-            {(qrCodes.data?.items ?? []).map((qr) => (
+            {options.map((qr) => (
               <option key={qr.uuid} value={qr.uuid}>
                 {qrCodeLabel(qr)}
               </option>
             ))}
           </select>
+          {qrCodes.data && (
+            <span className="field-hint" role="status">
+              {qrCodes.data.total === 0
+                ? search
+                  ? `No QR code matches “${search}”.`
+                  : 'No QR codes yet.'
+                : qrCodes.data.total > matches.length
+                  ? `Showing ${matches.length} of ${qrCodes.data.total.toLocaleString()}${search ? ` matching “${search}”` : ''}: type to narrow.`
+                  : `${qrCodes.data.total.toLocaleString()} ${qrCodes.data.total === 1 ? 'QR code' : 'QR codes'}${search ? ` match “${search}”` : ''}.`}
+            </span>
+          )}
           <span id={`${id}-qr-hint`} className="field-hint">
             {noQrCodeApi
               ? 'QR codes cannot be listed on this server yet: the server uses one of your QR codes, or creates a demo site.'

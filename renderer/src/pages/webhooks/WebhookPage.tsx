@@ -24,7 +24,9 @@ const POLL_WITHOUT_LIVE_MS = 3_000;
 /** The delivery after one more attempt, as the live event tells it. */
 function withAttempt(delivery: Delivery, event: DeliveryAttemptEvent): Delivery {
   const { attempt, attempted_on, status_code, duration_ms, error, response_excerpt } = event;
-  const attempts = [...delivery.attempts.filter((a) => a.attempt !== attempt), { attempt, attempted_on, status_code, duration_ms, error, response_excerpt }];
+  // What was sent comes with the delivery log, read again after the event.
+  const sent = { request_headers: null, request_body: null, inbox_message_uuid: null };
+  const attempts = [...delivery.attempts.filter((a) => a.attempt !== attempt), { attempt, attempted_on, status_code, duration_ms, error, response_excerpt, ...sent }];
   return {
     ...delivery,
     status: event.status,
@@ -109,6 +111,18 @@ export function WebhookPage({ uuid }: { uuid: string }) {
     lastReload.current = Date.now();
     reload();
   };
+  // After an attempt, the log is read again shortly for what was sent and the inspector message.
+  const detailsTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const reloadDetails = () => {
+    if (detailsTimer.current) return;
+    detailsTimer.current = setTimeout(() => {
+      detailsTimer.current = null;
+      reload();
+    }, 400);
+  };
+  useEffect(() => () => {
+    if (detailsTimer.current) clearTimeout(detailsTimer.current);
+  }, []);
   useLiveEvent('delivery.attempt', (event) => {
     if (event.webhook_uuid !== uuid || !data) return;
     if (data.items.some((d) => d.delivery_id === event.delivery_id)) {
@@ -120,6 +134,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
       setData((current) => current && { ...current, items: current.items.map((d) => (d.delivery_id === event.delivery_id ? withAttempt(d, event) : d)) });
       // The attempt that ends a delivery also sets its reason (e.g. schedule used up): read it back.
       if (event.status === 'failed') reload();
+      else reloadDetails();
     } else if (page === 1) {
       reloadSoon();
     }
@@ -262,6 +277,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
               <li key={d.delivery_id}>
                 <DeliveryCard
                   delivery={d}
+                  webhookUrl={hook.url}
                   webhookActive={hook.is_active}
                   canEdit={canEdit}
                   highlighted={d.delivery_id === highlight}

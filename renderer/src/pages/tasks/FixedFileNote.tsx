@@ -1,0 +1,14 @@
+import type { BackgroundTask } from '../../api/types.ts';
+import { Link } from '../../router.tsx';
+
+/** For the import of a fixed error report: the import it fixes, and what its row numbers are. */
+export function FixedFileNote({ task }: { task: Pick<BackgroundTask, 'metadata'> }) {
+  const original = task.metadata?.fixes_task_uuid;
+  if (typeof original !== 'string' || original === '') return null;
+  return (
+    <p className="notice notice-info fixed-file-note">
+      This import is the fixed error report of <Link to={`/tasks/${encodeURIComponent(original)}`}>the earlier import</Link>. Its row numbers are lines of the
+      fixed file; the file's <code>row_number</code> column has each row's line in the original file.
+    </p>
+  );
+}

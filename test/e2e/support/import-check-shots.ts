@@ -1,0 +1,70 @@
+import type { Page } from 'playwright-core';
+import { createInbox } from '../../support/inboxes.ts';
+import { jsonBody, type TestServer } from '../../support/server.ts';
+
+/** QR codes: a place in several states, an unknown place, a bad type, a tag given twice. */
+const MIXED_QR_CSV = [
+  'location,name,suburb,state,postcode,country,type,tag_name,tag_number',
+  ',Darwin depot,Darwin,NT,0800,Australia,SITE,,',
+  ',Richmond shop,Richmond,,,Australia,SITE,,',
+  ',Nowhere,Nowhere Land,,99999,Australia,SITE,,',
+  ',Perth office,Perth,WA,6000,Australia,bad type!,,',
+  ',Fitzroy gate,Fitzroy,VIC,3065,Australia,SITE,Gate,70',
+  ',Carlton gate,Carlton,VIC,3053,Australia,SITE,Gate,70',
+].join('\r\n');
+
+/** Appointments as Excel saves them in Australia (day first), one unknown service, one row with three problems. */
+const APPOINTMENTS_CSV = [
+  'tag_name,tag_number,start_date_time,location,duration,service,timezone_name',
+  'Site,S-1,02/12/2026 11:00,"1 Mitchell St, Darwin NT 0800, Australia",60,Cleaning,',
+  'Site,S-2,03/12/2026 09:30,"1 Mitchell St, Darwin NT 0800, Australia",60,Carpet shampoo,',
+  'Site,S-3,next tuesday,"1 Mitchell St, Darwin NT 0800, Australia",-5,Cleaning,Melbourne',
+].join('\r\n');
+
+const choose = (page: Page, name: string, content: string) =>
+  page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+
+/** Issue 17 points 3, 6-9: the preview's checks, row problems, appointment results, date order, what a delivery sent, the QR code search. */
+export async function importCheckShots(page: Page, server: TestServer, shot: (name: string, fullPage?: boolean) => Promise<unknown>): Promise<void> {
+  const base = server.url;
+  await page.goto(`${base}/imports`);
+  await choose(page, 'mixed-sites.csv', MIXED_QR_CSV);
+  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+  await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('state-imports-preview-checks');
+
+  await page.goto(`${base}/imports`);
+  await page.getByRole('radio', { name: 'Appointments' }).check();
+  await choose(page, 'excel-visits.csv', APPOINTMENTS_CSV);
+  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+  await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('state-imports-preview-appointments');
+  await page.getByRole('button', { name: 'Start the import' }).click();
+  await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
+  await page.getByRole('heading', { name: 'Import finished' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('state-imports-appointment-result');
+  await page.getByRole('region', { name: /Excluded row/ }).scrollIntoViewIfNeeded();
+  await shot('state-imports-appointment-row-problems');
+
+  await page.goto(`${base}/settings`);
+  await page.getByRole('heading', { name: 'Date order' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('state-settings-date-order');
+
+  const inbox = await createInbox(server, { name: 'Shots inbox' });
+  const registered = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url: inbox.url, events: ['service_confirmation.check_in'] }));
+  const hook = ((await registered.json()) as { uuid: string }).uuid;
+  await page.goto(`${base}/webhooks`);
+  await page.getByLabel('Find a QR code').fill('Mitchell');
+  await page.getByText(/“Mitchell”/).waitFor();
+  await page.getByRole('heading', { name: 'Send a test event' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('state-webhooks-qr-search');
+  await page.getByRole('button', { name: 'Send test event' }).click();
+  await page.getByRole('region', { name: 'Event sent' }).waitFor();
+  await page.goto(`${base}/webhooks/${hook}`);
+  const delivery = page.locator('article.delivery').first();
+  await delivery.getByText(/What was sent/).waitFor({ timeout: 30_000 });
+  await delivery.getByText(/What was sent/).click();
+  await delivery.getByText(/What was sent/).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('state-webhook-sent-request');
+  await shot('state-webhook-sent-request-full', true);
+}
