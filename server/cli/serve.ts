@@ -6,7 +6,7 @@ import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
 import { DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { logFile } from '../logger.ts';
-import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
+import { CREDENTIALS_FILE, DEMO_ORGANIZATION_NAME } from '../orgs/bootstrap.ts';
 import path from 'node:path';
 import { retryScheduleNameSchema, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
 
@@ -74,6 +74,7 @@ export const serveCommand: Command = {
       logLevel: (values['log-level'] as string | undefined) ?? 'info',
       webhookRetrySchedule: parseRetrySchedule(values['retry-schedule'] as string | undefined),
       imports: { maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024 },
+      ...(values.demo ? { organizationName: DEMO_ORGANIZATION_NAME } : {}),
     });
     const { credentials, url } = server;
     const lines = [

@@ -44,7 +44,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     assert.deepEqual(cookies, [], 'no cookies');
     await page.reload();
     await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
-    assert.equal(await page.getByText('Demo Organization', { exact: true }).count(), 1);
+    assert.equal(await page.getByText('My Organization', { exact: true }).count(), 1);
   });
 
   test('signs in with the form, refuses a wrong key in plain words, and signs out', async () => {
@@ -296,7 +296,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await goneDialog.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    const mine = page.getByRole('button', { name: 'Revoke Demo Organization admin' });
+    const mine = page.getByRole('button', { name: 'Revoke My Organization admin' });
     assert.equal(await mine.isDisabled(), true, 'the key in use cannot be revoked from here');
   });
 

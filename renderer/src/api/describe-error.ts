@@ -27,9 +27,21 @@ export function fieldLabel(path: string): string {
   return path.replace(/^(body|query|path)\.?/, '').replace(/_/g, ' ') || 'the request';
 }
 
+/**
+ * A field problem as a sentence that names the field: "is required" for location reads
+ * "Location is required."; a message that already names it is kept, with a full stop.
+ */
+export function fieldSentence(field: string, message: string): string {
+  let text = message.trim();
+  if (/received undefined$/i.test(text) || text === 'Required') text = 'is required';
+  const name = field.charAt(0).toUpperCase() + field.slice(1);
+  const sentence = /^[a-z]/.test(text) && !text.toLowerCase().startsWith(field.toLowerCase()) ? `${name} ${text}` : /^[a-z]/.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : `${name}: ${text}`;
+  return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
 export function describeError(error: unknown): PlainError {
   if (error instanceof ApiFailure) {
-    const fields = error.details.map((d) => ({ field: fieldLabel(d.path), message: d.message }));
+    const fields = error.details.map((d) => ({ field: fieldLabel(d.path), message: fieldSentence(fieldLabel(d.path), d.message) }));
     let message = error.message;
     if (error.code === 'VALIDATION_ERROR' && fields.length > 0) message = 'The server did not accept some fields:';
     if (error.code === 'TOO_MANY_REQUESTS' && error.retryAfterSeconds) message += ` Try again in ${error.retryAfterSeconds} s.`;
@@ -43,5 +55,6 @@ export function describeError(error: unknown): PlainError {
 /** The problem the server named for one field, to show next to that field. */
 export function fieldProblem(error: unknown, field: string): string | undefined {
   if (!(error instanceof ApiFailure)) return undefined;
-  return error.details.find((d) => d.path === `body.${field}` || d.path === `query.${field}` || d.path === field)?.message;
+  const problem = error.details.find((d) => d.path === `body.${field}` || d.path === `query.${field}` || d.path === field);
+  return problem && fieldSentence(fieldLabel(problem.path), problem.message);
 }

@@ -30,9 +30,7 @@ export function ErrorNotice({
         {plain.fields.length > 0 && (
           <ul className="notice-fields">
             {plain.fields.map((f) => (
-              <li key={`${f.field}:${f.message}`}>
-                <b>{f.field}</b>: {f.message}
-              </li>
+              <li key={`${f.field}:${f.message}`}>{f.message}</li>
             ))}
           </ul>
         )}
