@@ -29,13 +29,17 @@ export function fieldLabel(path: string): string {
 
 /**
  * A field problem as a sentence that names the field: "is required" for location reads
- * "Location is required."; a message that already names it is kept, with a full stop.
+ * "Location is required.", zod's generic "Invalid input: …" reads "Location: Invalid input: ….";
+ * anything else is the server's own wording and is kept as it is.
  */
 export function fieldSentence(field: string, message: string): string {
   let text = message.trim();
   if (/received undefined$/i.test(text) || text === 'Required') text = 'is required';
   const name = field.charAt(0).toUpperCase() + field.slice(1);
-  const sentence = /^[a-z]/.test(text) && !text.toLowerCase().startsWith(field.toLowerCase()) ? `${name} ${text}` : /^[a-z]/.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : `${name}: ${text}`;
+  let sentence: string;
+  if (/^(is|are|must|should|has|have|cannot|needs?|may|was|were)\b/.test(text)) sentence = `${name} ${text}`;
+  else if (/^(Invalid|Too (big|small)|Expected|Unrecognized)\b/.test(text)) sentence = `${name}: ${text}`;
+  else return text;
   return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 

@@ -30,7 +30,15 @@ export function ErrorNotice({
         {plain.fields.length > 0 && (
           <ul className="notice-fields">
             {plain.fields.map((f) => (
-              <li key={`${f.field}:${f.message}`}>{f.message}</li>
+              <li key={`${f.field}:${f.message}`}>
+                {f.message.toLowerCase().startsWith(f.field.toLowerCase()) ? (
+                  f.message
+                ) : (
+                  <>
+                    <b>{f.field}</b>: {f.message}
+                  </>
+                )}
+              </li>
             ))}
           </ul>
         )}
