@@ -160,6 +160,7 @@ function NextSteps({ task }: { task: BackgroundTask }) {
   const appointments = task.task_type === 'APPOINTMENT_IMPORT';
   return (
     <nav className="next-steps" aria-label="Next steps">
+      <span className="muted">Next:</span>
       <Link to={`/tasks/${task.uuid}`} className="button button-small">
         Open the task
       </Link>

@@ -224,7 +224,7 @@ export function ImportsPage() {
           {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
           {alreadySent ? (
-            <div className="sent-notice">
+            <div className="notice notice-success sent-notice">
               <p role="status">
                 <strong>{file.name}</strong> was sent{remoteAnswer ? ` to ${remoteAnswer.profile}` : ''}: its result is below. To send the same file again on purpose, choose it again.
               </p>
@@ -242,7 +242,7 @@ export function ImportsPage() {
               </button>
             </div>
           )}
-          <p className="field-hint">“Check only” runs the whole import on this sandbox without writing anything: every row is checked and you see what the import would give here.</p>
+          {!alreadySent && <p className="field-hint">“Check only” runs the whole import on this sandbox without writing anything: every row is checked and you see what the import would give here.</p>}
           {uploaded && uploaded.total > 0 && (
             <div role="status" aria-label="Upload">
               <ProgressBar value={(uploaded.loaded / uploaded.total) * 100} label="Upload progress" />
