@@ -90,7 +90,10 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
   const openExternal = (url: string) => void shell.openExternal(url).catch((error: unknown) => log(`cannot open ${url}: ${String(error)}`));
   const showError = (title: string, error: unknown) => dialog.showErrorBox(title, error instanceof Error ? error.message : String(error));
 
-  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, origin, openExternal));
+  /** App windows opened from GUI links, besides the main `window`. */
+  const guiWindows = new Set<WindowLike>();
+  const openInApp = (url: string) => void openGuiWindow(url).catch((error: unknown) => log(`cannot open ${url}: ${String(error)}`));
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, origin, openExternal, openInApp));
   app.on('second-instance', () => {
     if (!window || window.isDestroyed()) return;
     if (window.isMinimized()) window.restore();
@@ -134,7 +137,7 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
 
   registerIpcHandlers(
     electron.ipcMain,
-    createIpcHandlers({ electron, window: () => window, connection, dataDir: () => dataDir }),
+    createIpcHandlers({ electron, window: () => window, otherWindows: () => [...guiWindows], connection, dataDir: () => dataDir }),
   );
 
   async function openWindow(running: DesktopServer): Promise<void> {
@@ -145,6 +148,15 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
       if (window === created) window = undefined;
     });
     await created.loadURL(`${running.url}/`);
+  }
+
+  /** Another window on a GUI page (Ctrl+click on a task); it signs in through the preload like the first. */
+  async function openGuiWindow(url: string): Promise<void> {
+    const created = new electron.BrowserWindow(mainWindowOptions({ preloadPath: options.preloadPath, dev: !app.isPackaged, title: APP_NAME }));
+    guiWindows.add(created);
+    created.once('ready-to-show', () => created.show());
+    created.on('closed', () => guiWindows.delete(created));
+    await created.loadURL(url);
   }
 
   async function importFromMenu(): Promise<void> {

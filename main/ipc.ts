@@ -7,8 +7,10 @@ import { IMPORT_FILE_DIALOG, MAX_IMPORT_FILE_BYTES, readImportFile } from './imp
 
 export interface IpcContext {
   electron: Pick<DesktopElectron, 'app' | 'dialog' | 'shell'>;
-  /** The app window; IPC from any other web contents is refused. */
+  /** The app window; IPC from any web contents other than it and otherWindows() is refused. */
   window(): WindowLike | undefined;
+  /** Further app windows on GUI pages (opened from a link in the app window). */
+  otherWindows?(): WindowLike[];
   /** The running server's connection; undefined while it starts or after it stopped. */
   connection(): DesktopConnection | undefined;
   /** The data folder; its files may be revealed in the file manager. */
@@ -54,10 +56,10 @@ export function createIpcHandlers(ctx: IpcContext): Record<InvokeChannel, IpcHan
   const savedFiles = new Set<string>();
 
   function trustedWindow(channel: InvokeChannel, event: IpcInvokeEventLike): WindowLike {
-    const window = ctx.window();
+    const window = [ctx.window(), ...(ctx.otherWindows?.() ?? [])].find((w) => w && !w.isDestroyed() && w.webContents.id === event.sender.id);
     const connection = ctx.connection();
     const frameUrl = event.senderFrame?.url;
-    if (!window || window.isDestroyed() || event.sender.id !== window.webContents.id || !connection || !frameUrl) {
+    if (!window || !connection || !frameUrl) {
       throw new IpcRefusedError(`${channel}: refused, the caller is not the QR Sandbox window.`);
     }
     let origin: string;

@@ -66,9 +66,16 @@ export function navigationDecision(url: string, appOrigin: string): NavigationDe
 
 /**
  * Every web contents of the app: navigation away from the GUI is cancelled (web links open in the
- * browser), new windows are denied, webviews are never attached.
+ * browser), new windows are denied (a GUI page asked for in a new window opens in a new app
+ * window of main's own making, when openInApp is given), webviews are never attached.
  */
-export function guardWebContents(contents: WebContentsLike, appOrigin: () => string | undefined, openExternal: (url: string) => void): void {
+export function guardWebContents(
+  contents: WebContentsLike,
+  appOrigin: () => string | undefined,
+  openExternal: (url: string) => void,
+  /** Opens a GUI page (a Ctrl+clicked task, say) in a new app window, signed in like the first. */
+  openInApp?: (url: string) => void,
+): void {
   const onNavigate = (event: { preventDefault(): void }, url: string) => {
     const origin = appOrigin();
     const decision = origin ? navigationDecision(url, origin) : 'block';
@@ -81,7 +88,9 @@ export function guardWebContents(contents: WebContentsLike, appOrigin: () => str
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     const origin = appOrigin();
-    if (origin && navigationDecision(url, origin) !== 'block') openExternal(url);
+    const decision = origin ? navigationDecision(url, origin) : 'block';
+    if (decision === 'allow' && openInApp) openInApp(url);
+    else if (decision !== 'block') openExternal(url);
     return { action: 'deny' };
   });
 }

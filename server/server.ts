@@ -41,6 +41,8 @@ export interface ServeOptions {
   hostResolver?: ServerConfig['hostResolver'];
   /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
   imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
+  /** Name of the organization created on an empty data dir; default "My Organization" (`serve --demo`: "Demo Organization"). */
+  organizationName?: string;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
   secretCodec?: SecretCodec;
 }
@@ -92,7 +94,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
   };
   try {
-    const credentials = await ensureDemoOrganization(db.kysely, options.dataDir);
+    const credentials = await ensureDemoOrganization(db.kysely, options.dataDir, options.organizationName);
     if (options.secretCodec) await encryptSavedProfiles(options.dataDir, options.secretCodec, logger);
     const { app, liveStreams } = buildApp(ctx);
     const server = http.createServer(app);

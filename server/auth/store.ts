@@ -40,3 +40,8 @@ export function findKeyWithOrganization(db: Kysely<Database>, apiKey: string) {
     .where('api_keys.revoked_on', 'is', null)
     .executeTakeFirst();
 }
+
+/** A key's name and role by its uuid (revoked keys too: a task keeps naming who started it). */
+export function findKeyNameByUuid(db: Kysely<Database>, uuid: string) {
+  return db.selectFrom('api_keys').select(['name', 'role']).where('uuid', '=', uuid).executeTakeFirst();
+}

@@ -8,7 +8,7 @@ import { DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { FAILED_AUTH_ADDRESS_LIMIT, FAILED_AUTH_LIMIT } from '../auth/throttle.ts';
 import { DEFAULT_INBOX_MAX_BODY_BYTES, DEFAULT_INBOX_MAX_MESSAGES } from '../receiver/limits.ts';
 import { logFile } from '../logger.ts';
-import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
+import { CREDENTIALS_FILE, DEMO_ORGANIZATION_NAME } from '../orgs/bootstrap.ts';
 import path from 'node:path';
 import { retryScheduleNameSchema, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
 
@@ -100,6 +100,7 @@ export const serveCommand: Command = {
         perAddress: parseWholeNumber('auth-max-failures-per-address', values['auth-max-failures-per-address'] as string | undefined, 1, 1_000_000),
       },
       imports: { maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024 },
+      ...(values.demo ? { organizationName: DEMO_ORGANIZATION_NAME } : {}),
     });
     const { credentials, url } = server;
     const lines = [

@@ -69,8 +69,9 @@ export const forbidden = (message: string) => new ApiError('FORBIDDEN', message)
 export function validationError(where: string, error: z.ZodError): ApiError {
   const details = error.issues.map((issue) => ({
     path: [where, ...issue.path.map(String)].filter(Boolean).join('.'),
-    message: issue.message,
+    // zod says "Invalid input: expected string, received undefined" for a field left out.
+    message: issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message,
   }));
-  const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-  return new ApiError('VALIDATION_ERROR', `Invalid request. ${summary}`, details);
+  const summary = details.map((d) => (/^[a-z]/.test(d.message) ? `${d.path.replace(/^(body|query|path)\./, '')} ${d.message}` : `${d.path}: ${d.message}`)).join('; ');
+  return new ApiError('VALIDATION_ERROR', `Invalid request: ${summary}${/[.!?)]$/.test(summary) ? '' : '.'}`, details);
 }

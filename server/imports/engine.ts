@@ -122,8 +122,26 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     }
   };
 
+  /**
+   * A batch whose rows are slow (geocoding) can take many seconds: every 256 rows, at most every
+   * 500 ms, the live progress moves on towards where the batch ends. The task's stored progress
+   * moves at the commit, with the rows.
+   */
+  const progressWithinBatch = (done: number, total: number, fraction: number) => {
+    const now = Date.now();
+    if (now - lastPosted < 500) return;
+    const target = Math.min(99, Math.floor(fraction * 1000) / 10);
+    const estimate = Math.floor((progress + ((target - progress) * done) / total) * 10) / 10;
+    if (estimate <= progress) return;
+    lastPosted = now;
+    env.onEvent({ type: 'progress', progress: estimate, status: 'PROCESSING' });
+  };
+
   const commitBatch = db.sqlite.transaction((rows: { index: number; row: unknown }[], upTo: number, fraction: number) => {
-    for (const { index, row } of rows) writeRow(index, row);
+    for (const [i, { index, row }] of rows.entries()) {
+      writeRow(index, row);
+      if ((i & 255) === 255) progressWithinBatch(i + 1, rows.length, fraction);
+    }
     rowsDone = upTo + 1;
     progress = Math.max(progress, Math.min(99, Math.floor(fraction * 1000) / 10));
     jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);

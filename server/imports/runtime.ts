@@ -7,7 +7,9 @@ import type { Geocoder } from '../geocoding/geocoder.ts';
 import { ensurePrivateDir } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
 import type { LiveBus } from '../live/bus.ts';
-import { createPendingTask, failTask, publishTaskFinished, publishTaskProgress } from '../tasks/lifecycle.ts';
+import { findKeyNameByUuid } from '../auth/store.ts';
+import { createPendingTask, failTask, publishTaskCreated, publishTaskFinished, publishTaskProgress } from '../tasks/lifecycle.ts';
+import { findTask } from '../tasks/store.ts';
 import type { BackgroundTask, TaskType } from '../tasks/schemas.ts';
 import type { EngineOutcome } from './engine.ts';
 import { DEFAULT_GEOCODER_MODULE, loadGeocoderFrom } from './geocoder-source.ts';
@@ -79,7 +81,8 @@ export class ImportRuntime {
   private readonly logger: Logger;
   private readonly live: LiveBus;
   private readonly pool: WorkerPool;
-  private readonly organizations = new Map<string, string>();
+  /** The running tasks as created, so each progress event carries the whole task (the GUI may not have seen it yet). */
+  private readonly running = new Map<string, BackgroundTask>();
 
   constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings }) {
     this.db = input.db;
@@ -92,8 +95,8 @@ export class ImportRuntime {
       config: { dataDir: input.settings.dataDir, geocoderModule: input.settings.geocoderModule },
       logger: input.logger,
       onProgress: (taskUuid, progress) => {
-        const organization = this.organizations.get(taskUuid);
-        if (organization) publishTaskProgress(this.live, { uuid: taskUuid, organization_uuid: organization, status: 'PROCESSING', progress });
+        const task = this.running.get(taskUuid);
+        if (task) publishTaskProgress(this.live, task, progress);
       },
       onCrash: (job, message) => failTask(this.db.kysely, job.taskUuid, message),
     });
@@ -143,20 +146,26 @@ export class ImportRuntime {
    */
   async submit(request: ImportRequest): Promise<{ task: BackgroundTask; results?: Record<string, unknown> }> {
     const job = this.jobFor(request);
+    const startedBy = await findKeyNameByUuid(this.db.kysely, request.createdByUuid);
+    const metadata = startedBy ? { ...request.metadata, api_key_name: startedBy.name, api_key_role: startedBy.role } : request.metadata;
     const task = await this.db.kysely.transaction().execute(async (trx) => {
       const created = await createPendingTask(trx, {
         taskType: request.taskType,
         organizationUuid: request.organizationUuid,
         createdByUuid: request.createdByUuid,
-        metadata: request.metadata,
+        metadata,
       });
       await insertJob(trx, { ...job, taskUuid: created.uuid });
       return created;
     });
-    const running = this.execute({ ...job, taskUuid: task.uuid });
+    publishTaskCreated(this.live, task);
+    const running = this.execute({ ...job, taskUuid: task.uuid }, task);
     if (request.mode === 'background') return { task };
     const outcome = await running;
-    if (outcome.state === 'rejected') await deleteJobAndTask(this.db.kysely, task.uuid);
+    if (outcome.state === 'rejected') {
+      await deleteJobAndTask(this.db.kysely, task.uuid);
+      this.live.publish({ type: 'task.removed', organization_uuid: task.organization_uuid, data: { uuid: task.uuid } });
+    }
     return { task, results: answerOf(outcome, `the import (task ${task.uuid}) resumes when it starts again`) };
   }
 
@@ -195,10 +204,11 @@ export class ImportRuntime {
     };
   }
 
-  private async execute(job: ImportJob): Promise<EngineOutcome> {
-    this.organizations.set(job.taskUuid, job.organizationUuid);
+  private async execute(job: ImportJob, created?: BackgroundTask): Promise<EngineOutcome> {
+    const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
+    if (task) this.running.set(job.taskUuid, task);
     const outcome = await this.pool.run(job);
-    this.organizations.delete(job.taskUuid);
+    this.running.delete(job.taskUuid);
     if (outcome.state === 'failed' && outcome.internal) this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
     if (outcome.state === 'completed' || outcome.state === 'failed') {
       await publishTaskFinished(this.live, this.db.kysely, job.taskUuid).catch(() => undefined);

@@ -89,12 +89,19 @@ export function taskUpdates(db: Db) {
 }
 export type TaskUpdates = ReturnType<typeof taskUpdates>;
 
-/** Live events of a task, published on the main thread (workers post them there). */
-export function publishTaskProgress(live: LiveBus, task: { uuid: string; organization_uuid: string; status: string; progress: number }): void {
+/**
+ * Live events of a task, published on the main thread (workers post them there) whoever started
+ * it (GUI, CLI, curl). Each carries the whole task, so a list that has not seen it can show it.
+ */
+export function publishTaskCreated(live: LiveBus, task: BackgroundTask): void {
+  live.publish({ type: 'task.created', organization_uuid: task.organization_uuid, data: task });
+}
+
+export function publishTaskProgress(live: LiveBus, task: BackgroundTask, progress: number): void {
   live.publish({
     type: 'task.progress',
     organization_uuid: task.organization_uuid,
-    data: { uuid: task.uuid, status: task.status, progress: task.progress },
+    data: { ...task, status: 'PROCESSING', progress, updated_on: nowIso() },
   });
 }
 

@@ -14,10 +14,10 @@ describe('GET /api/session', () => {
     assert.equal(res.status, 200);
     const body = (await res.json()) as Record<string, unknown>;
     assert.equal(body.organization_uuid, server.organizationUuid);
-    assert.equal(body.organization_name, 'Demo Organization');
+    assert.equal(body.organization_name, 'My Organization');
     assert.equal(body.role, 'admin');
     assert.equal(body.api_key, server.credentials?.api_key);
-    assert.equal(body.name, 'Demo Organization admin');
+    assert.equal(body.name, 'My Organization admin');
   });
 
   test('a viewer key may read it', async () => {

@@ -164,6 +164,10 @@ describe('serve --demo', () => {
     try {
       await waitFor('the demo summary', () => (/Demo events: .* every 5 s/.test(serve.output()) ? true : undefined), 60_000);
       assert.match(serve.output(), /Demo data: a finished import of 300 demo sites \(5 rows excluded\), \d+ appointments over the next 7 days/);
+      const link = /Sign in\s+(http:\/\/[^/\s]+)\/#key=(\S+)/.exec(serve.output());
+      assert.ok(link?.[1] && link[2], 'the sign-in link is printed');
+      const session = await fetch(`${link[1]}/api/session`, { headers: { authorization: `Bearer ${link[2]}` } });
+      assert.equal(((await session.json()) as { organization_name: string }).organization_name, 'Demo Organization', 'serve --demo names its organization the demo one');
     } finally {
       assert.equal(await serve.stop('SIGINT'), 0, serve.output());
     }

@@ -103,6 +103,26 @@ describe('desktop app start-up', () => {
     await quit();
   });
 
+  it('a GUI page opened in a new window (Ctrl+click on a task) opens in a second app window, signed in the same way', async () => {
+    const { electron, desktop, quit } = launch();
+    await desktop.started;
+    const url = `${desktop.server()?.url}/tasks/some-task`;
+    assert.deepEqual(electron.windows[0]?.webContents.openWindow(url), { action: 'deny' }, 'not a window of the page\'s own making');
+    for (let i = 0; i < 200 && !electron.windows[1]?.loaded.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = electron.windows[1];
+    assert.ok(second, 'a second app window');
+    assert.deepEqual(second.loaded.map((page) => page.url), [url]);
+    assert.equal(second.options.webPreferences?.preload, '/app/preload/preload.cjs', 'its preload signs it in');
+    assert.equal(second.options.webPreferences?.sandbox, true);
+    assert.deepEqual(electron.externalUrls, [], 'not sent to the browser, which is not signed in');
+    assert.equal(second.webContents.navigate('https://example.com/'), false, 'guarded like the first');
+    const connection = (await electron.invoke('qr-sandbox:get-connection', second.webContents.ipcEvent(url))) as DesktopConnection;
+    assert.equal(connection.baseUrl, desktop.server()?.url, 'its preload may ask for the connection');
+    second.close();
+    await assert.rejects(electron.invoke('qr-sandbox:get-connection', second.webContents.ipcEvent(url)), /not the QR Sandbox window/, 'a closed window is trusted no more');
+    await quit();
+  });
+
   it('uses --data-dir instead of userData, relative to the working directory', async () => {
     const { desktop, userDataDir, quit } = launch({ argv: ['--data-dir', 'portable-demo'] });
     await desktop.started;

@@ -89,6 +89,18 @@ describe('guarded web contents', () => {
     assert.deepEqual(opened, ['https://example.com/', `${APP}/tasks`]);
   });
 
+  it('opens a GUI page asked for in a new window (Ctrl+click on a task) in a new app window, never in the browser', () => {
+    const contents = new FakeWebContents();
+    const external: string[] = [];
+    const inApp: string[] = [];
+    guardWebContents(contents, () => APP, (url) => external.push(url), (url) => inApp.push(url));
+    assert.deepEqual(contents.openWindow(`${APP}/tasks/abc`), { action: 'deny' });
+    assert.deepEqual(contents.openWindow(`${APP}/api/docs`), { action: 'deny' });
+    assert.deepEqual(contents.openWindow('https://example.com/'), { action: 'deny' });
+    assert.deepEqual(inApp, [`${APP}/tasks/abc`]);
+    assert.deepEqual(external, [`${APP}/api/docs`, 'https://example.com/']);
+  });
+
   it('refuses webviews', () => {
     const { contents } = guarded();
     let prevented = false;

@@ -1,6 +1,6 @@
 /**
  * The GUI in Debian's Chromium against a real server on a temp data dir: one browser for the
- * whole file, one fresh context (own sessionStorage) per flow.
+ * whole file, one fresh context (own localStorage) per flow.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -32,19 +32,19 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
   const newPage = (size?: { width?: number; height?: number }) => session.newPage(size);
   const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
 
-  test('signs in from the #key= link, removes it from the address and keeps it for the tab', async () => {
+  test('signs in from the #key= link, removes it from the address and keeps it for the browser', async () => {
     const page = await newPage();
     await page.goto(signInLink);
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     assert.equal(new URL(page.url()).hash, '', 'the credential is no longer in the address bar');
     assert.equal(new URL(page.url()).pathname, '/tasks');
-    const stored = await page.evaluate(() => sessionStorage.getItem('qr-sandbox.credential'));
+    const stored = await page.evaluate(() => localStorage.getItem('qr-sandbox.credential'));
     assert.equal(stored, `${server.credentials?.api_key}:${server.credentials?.api_secret}`);
     const cookies = await page.context().cookies();
     assert.deepEqual(cookies, [], 'no cookies');
     await page.reload();
     await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
-    assert.equal(await page.getByText('Demo Organization', { exact: true }).count(), 1);
+    assert.equal(await page.getByText('My Organization', { exact: true }).count(), 1);
   });
 
   test('signs in with the form, refuses a wrong key in plain words, and signs out', async () => {
@@ -69,7 +69,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    assert.equal(await page.evaluate(() => sessionStorage.getItem('qr-sandbox.credential')), null);
+    assert.equal(await page.evaluate(() => localStorage.getItem('qr-sandbox.credential')), null);
   });
 
   test('live updates come back after the server restarts, with a fresh token', async () => {
@@ -296,7 +296,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await goneDialog.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
-    const mine = page.getByRole('button', { name: 'Revoke Demo Organization admin' });
+    const mine = page.getByRole('button', { name: 'Revoke My Organization admin' });
     assert.equal(await mine.isDisabled(), true, 'the key in use cannot be revoked from here');
   });
 

@@ -32,11 +32,18 @@ fs.mkdirSync(outDir, { recursive: true });
 const server = await startTestServer();
 const org = server.organizationUuid;
 const big = makeTask(org, { results: { inserted: 88_000, excluded: 12_000, excluded_data: excludedData(1000) }, metadata: { filename: 'all-sites-2026.csv', import_type: 'qr_code', source: 'file' } });
+const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+const by = (api_key_name: string, api_key_role: string) => ({ api_key_name, api_key_role });
 await seedTasks(server.ctx.db.kysely, [
-  makeTask(org, { task_type: 'IMPORT', metadata: null, results: { qr_code_inserted: 40, qr_code_restored: 2, qr_code_tags_created: 40, excluded_qr_codes: [] } }),
-  makeTask(org, { task_type: 'APPOINTMENT_IMPORT', status: 'FAILED', progress: 35, results: null, error_message: 'The file is not a valid XLSX workbook.', metadata: { filename: 'march.xlsx', source: 'file' } }),
-  big,
-  makeTask(org, { status: 'PROCESSING', progress: 42.5, results: null }),
+  makeTask(org, {
+    task_type: 'IMPORT',
+    created_on: secondsAgo(3605),
+    metadata: { import_type: 'json', source: 'api', ...by('CI pipeline', 'editor') },
+    results: { qr_code_inserted: 40, qr_code_restored: 2, qr_code_tags_created: 40, excluded_qr_codes: [], qr_code_updated: 0, excluded_count: 0 },
+  }),
+  makeTask(org, { task_type: 'APPOINTMENT_IMPORT', status: 'FAILED', progress: 35, results: null, created_on: secondsAgo(1803), error_message: 'The file is not a valid XLSX workbook.', metadata: { filename: 'march.xlsx', source: 'file', ...by('Field admin', 'admin') } }),
+  { ...big, created_on: secondsAgo(601), metadata: { ...big.metadata, ...by('My Organization admin', 'admin') } },
+  makeTask(org, { status: 'PROCESSING', progress: 42.5, results: null, created_on: secondsAgo(12), metadata: { filename: 'depots-north.csv', import_type: 'csv', source: 'file_upload', ...by('Field admin', 'admin') } }),
 ]);
 await seedAppointmentShots(server);
 const appointmentTask = await seedAppointmentTask(server);
@@ -255,6 +262,15 @@ try {
       await gui.page.getByRole('button', { name: 'Sign in' }).click();
       await gui.page.getByRole('alert').waitFor();
       await shot('state-signin-wrong');
+      // Sign-out in another tab of the same browser signs this one out too.
+      await gui.page.goto(`${server.url}/tasks#key=${credential.api_key}:${credential.api_secret}`);
+      await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
+      const otherTab = await gui.context.newPage();
+      await otherTab.goto(`${server.url}/tasks/${big.uuid}`);
+      await otherTab.getByRole('button', { name: 'Sign out' }).click();
+      await gui.page.getByText('You signed out in another tab or window.').waitFor();
+      await shot('state-signin-signed-out-elsewhere');
+      await otherTab.close();
       if (gui.problems.length) process.stderr.write(`${gui.problems.join('\n')}\n`);
       await gui.close();
     }

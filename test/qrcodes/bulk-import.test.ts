@@ -51,7 +51,7 @@ describe('QR code bulk imports', () => {
     assert.equal(task.status, 'COMPLETED');
     assert.equal(task.task_type, 'QR_IMPORT');
     assert.equal(task.progress, 100);
-    assert.deepEqual(task.metadata, { filename: 'sites.csv', import_type: 'csv', source: 'file_upload' });
+    assert.deepEqual(task.metadata, { filename: 'sites.csv', import_type: 'csv', source: 'file_upload', api_key_name: 'My Organization admin', api_key_role: 'admin' });
     const results = task.results as { inserted: number; excluded: number; excluded_data: Excluded[] };
     assert.equal(results.inserted, 3);
     assert.equal(results.excluded, 2);

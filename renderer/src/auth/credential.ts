@@ -25,9 +25,14 @@ export function takeCredentialFromAddress(): Credential | null {
   return credential;
 }
 
+/**
+ * The credential is kept for the browser (localStorage of this origin), not per tab: links opened
+ * in a new tab or window, and reloads, stay signed in. Signing out removes it, and every other
+ * tab hears that through the `storage` event (watchStoredCredential) and signs out too.
+ */
 export function loadStoredCredential(): Credential | null {
   try {
-    const stored = window.sessionStorage.getItem(STORAGE_KEY);
+    const stored = window.localStorage.getItem(STORAGE_KEY);
     return stored ? parseCredential(stored) : null;
   } catch {
     return null;
@@ -36,9 +41,19 @@ export function loadStoredCredential(): Credential | null {
 
 export function storeCredential(credential: Credential | null): void {
   try {
-    if (credential) window.sessionStorage.setItem(STORAGE_KEY, `${credential.apiKey}:${credential.apiSecret}`);
-    else window.sessionStorage.removeItem(STORAGE_KEY);
+    if (credential) window.localStorage.setItem(STORAGE_KEY, `${credential.apiKey}:${credential.apiSecret}`);
+    else window.localStorage.removeItem(STORAGE_KEY);
+    // Tabs of older versions kept it per tab.
+    window.sessionStorage.removeItem(STORAGE_KEY);
   } catch {
     // Storage disabled: the credential lives for this page only.
   }
+}
+
+/** Calls back when another tab or window of this browser signs in (a credential) or out (null). */
+export function watchStoredCredential(changed: (credential: Credential | null) => void): void {
+  window.addEventListener('storage', (event) => {
+    if (event.storageArea !== window.localStorage || (event.key !== STORAGE_KEY && event.key !== null)) return;
+    changed(event.newValue && event.key === STORAGE_KEY ? parseCredential(event.newValue) : null);
+  });
 }

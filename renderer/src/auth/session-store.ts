@@ -3,7 +3,7 @@ import { ApiFailure, call, type Credential, onUnauthorized, setClientCredential 
 import { describeError } from '../api/describe-error.ts';
 import type { Session } from '../api/types.ts';
 import { desktopConnection } from '../desktop/bridge.ts';
-import { loadStoredCredential, parseCredential, storeCredential, takeCredentialFromAddress } from './credential.ts';
+import { loadStoredCredential, parseCredential, storeCredential, takeCredentialFromAddress, watchStoredCredential } from './credential.ts';
 
 export type SessionState =
   | { status: 'starting' }
@@ -19,6 +19,8 @@ interface SessionStore {
   signOut(notice?: string): void;
 }
 
+const sameCredential = (a: Credential | null, b: Credential | null) => a?.apiKey === b?.apiKey && a?.apiSecret === b?.apiSecret;
+
 let starting: Promise<void> | null = null;
 
 export const useSessionStore = create<SessionStore>()((set, get) => {
@@ -32,7 +34,8 @@ export const useSessionStore = create<SessionStore>()((set, get) => {
       return null;
     } catch (error) {
       setClientCredential(null);
-      storeCredential(null);
+      // Only a kept credential that no longer works is forgotten (everywhere); a mistyped one leaves other tabs alone.
+      if (sameCredential(loadStoredCredential(), credential)) storeCredential(null);
       const plain = describeError(error);
       const message =
         error instanceof ApiFailure && error.status === 401
@@ -76,6 +79,17 @@ export const useSessionStore = create<SessionStore>()((set, get) => {
       if (get().state.status !== 'signed-out' || notice) set({ state: { status: 'signed-out', notice: notice ?? null } });
     },
   };
+});
+
+// Another tab signed in (this one follows, unless it already uses that key) or out (this one too).
+watchStoredCredential((credential) => {
+  const { state, signOut } = useSessionStore.getState();
+  if (!credential) {
+    if (state.status === 'signed-in') signOut('You signed out in another tab or window.');
+    return;
+  }
+  if (state.status === 'starting' || (state.status === 'signed-in' && sameCredential(state.credential, credential))) return;
+  void useSessionStore.getState().signIn(`${credential.apiKey}:${credential.apiSecret}`);
 });
 
 onUnauthorized((failure) => {

@@ -31,7 +31,13 @@ export function ErrorNotice({
           <ul className="notice-fields">
             {plain.fields.map((f) => (
               <li key={`${f.field}:${f.message}`}>
-                <b>{f.field}</b>: {f.message}
+                {f.message.toLowerCase().startsWith(f.field.toLowerCase()) ? (
+                  f.message
+                ) : (
+                  <>
+                    <b>{f.field}</b>: {f.message}
+                  </>
+                )}
               </li>
             ))}
           </ul>

@@ -11,7 +11,9 @@ import type { DemoResetEvent } from '../../../server/demo/schemas.ts';
  * publishes a new type (delivery.attempt, inbox.message…) adds it here with its data type.
  */
 export interface LiveEventData {
+  'task.created': BackgroundTask;
   'task.progress': BackgroundTask;
+  'task.removed': Pick<BackgroundTask, 'uuid'>;
   'task.finished': BackgroundTask;
   'delivery.attempt': DeliveryAttemptEvent;
   'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;

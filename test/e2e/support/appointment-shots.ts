@@ -64,6 +64,7 @@ export async function appointmentShots(page: Page, baseUrl: string, shot: (name:
   await page.getByRole('radio', { name: 'Appointments' }).check();
   await page.getByLabel('Import handler (org_identifier)').selectOption('acme-jobs');
   await page.locator('input[type=file]').first().setInputFiles({ name: 'jobs.csv', mimeType: 'text/csv', buffer: Buffer.from('Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n') });
-  await page.getByRole('alert').first().waitFor();
+  // The preview with the handler's titles (no required column is missing, so no alert: the row itself says what fails).
+  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   await shot('state-imports-appointment-handler', true);
 }

@@ -39,7 +39,7 @@ export interface GuiPage {
   close(): Promise<void>;
 }
 
-/** A fresh context (own sessionStorage) and page, recording anything the page complains about. */
+/** A fresh context (own localStorage) and page, recording anything the page complains about. */
 export async function openPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<GuiPage> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },

@@ -24,6 +24,8 @@ export async function importShots(page: Page, baseUrl: string, shot: (name: stri
   await page.getByRole('heading', { name: 'Import finished' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-result');
   await shot('state-imports-result-full', true);
+  await page.getByRole('heading', { name: '3. Send' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('state-imports-sent');
   await page.getByRole('link', { name: 'Task page' }).click();
   await page.getByRole('heading', { name: 'Excluded rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.getByRole('button', { name: 'Import the fixed file' }).waitFor();
@@ -36,6 +38,9 @@ export async function importShots(page: Page, baseUrl: string, shot: (name: stri
   await page.getByRole('table', { name: 'QR codes' }).waitFor();
   await shot('state-qrcodes-list');
   await page.getByRole('button', { name: 'New QR code' }).click();
+  await page.getByRole('button', { name: 'Create QR code' }).click();
+  await page.getByText('Location is required.').waitFor();
+  await shot('state-qrcodes-form-required');
   await page.getByLabel('Address (location)').fill('1 Nowhere Road, Atlantis ZZ 00000');
   await page.getByRole('button', { name: 'Create QR code' }).click();
   await page.locator('.field-problem').first().waitFor();

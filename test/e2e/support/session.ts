@@ -5,7 +5,7 @@ import type { ServeOptions } from '../../../server/server.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { type GuiPage, launchBrowser, openPage } from './browser.ts';
 
-/** One real server and one Chromium for a test file; each page gets its own context (sessionStorage). */
+/** One real server and one Chromium for a test file; each page gets its own context (localStorage). */
 export interface GuiSession {
   server: TestServer;
   browser: Browser;

@@ -153,6 +153,25 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
           )}
         </>
       )}
+      {!running && <NextSteps task={task} />}
     </section>
+  );
+}
+
+/** Where to go after an import: its task, the data it wrote. */
+function NextSteps({ task }: { task: BackgroundTask }) {
+  const appointments = task.task_type === 'APPOINTMENT_IMPORT';
+  return (
+    <nav className="next-steps" aria-label="Next steps">
+      <span className="muted">Next:</span>
+      <Link to={`/tasks/${task.uuid}`} className="button button-small">
+        Open the task
+      </Link>
+      {task.status === 'COMPLETED' && (
+        <Link to={appointments ? '/appointments' : '/qrcodes'} className="button button-small">
+          {appointments ? 'View the appointments' : 'View the QR codes'}
+        </Link>
+      )}
+    </nav>
   );
 }

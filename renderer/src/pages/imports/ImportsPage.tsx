@@ -12,7 +12,7 @@ import { type Destination, DestinationField, THIS_SANDBOX } from '../remote/Dest
 import { remoteImportRequest, type RemoteImportAnswer } from '../remote/remote-api.ts';
 import { RemoteImportResult } from '../remote/RemoteImportResult.tsx';
 import { sendRemoteImport } from '../remote/remote-send.ts';
-import { FileDropZone } from './FilePicker.tsx';
+import { FileDropZone, PickFileButton } from './FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
   IMPORT_KINDS,
@@ -60,6 +60,8 @@ export function ImportsPage() {
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
   const [taskUuid, setTaskUuid] = useState<string | null>(null);
+  /** The file last sent: once its import has a result, it is not offered for sending again by accident. */
+  const [sentFile, setSentFile] = useState<UploadFile | null>(null);
   const [checked, setChecked] = useState<{ kind: ImportKindName; fileName: string; answer: CheckAnswer } | null>(null);
   const [destination, setDestination] = useState<Destination>(THIS_SANDBOX);
   const remote = destination.profile;
@@ -92,6 +94,7 @@ export function ImportsPage() {
     setChecked(null);
     setRemoteAnswer(null);
     setSent({ kind: k, handler: h });
+    setSentFile(f);
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
       if (remote) {
@@ -141,6 +144,7 @@ export function ImportsPage() {
   const busy = sending.running || checking.running;
   const checkBlocked = !file || busy || previewing.running || previewFailed || missing.length > 0 || !canImport;
   const blocked = checkBlocked || noRemoteOrg;
+  const alreadySent = file !== null && file === sentFile && !sending.running && (taskUuid !== null || remoteAnswer !== null);
   const sendLabel = sending.running
     ? 'Sending…'
     : remote
@@ -219,15 +223,26 @@ export function ImportsPage() {
           {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
           {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
-          <div className="form-actions">
-            <button type="button" className="button" disabled={checkBlocked} onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}>
-              {checking.running ? 'Checking…' : remote ? 'Check only (on this sandbox)' : 'Check only'}
-            </button>
-            <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}>
-              {sendLabel}
-            </button>
-          </div>
-          <p className="field-hint">“Check only” runs the whole import on this sandbox without writing anything: every row is checked and you see what the import would give here.</p>
+          {alreadySent ? (
+            <div className="notice notice-success sent-notice">
+              <p role="status">
+                <strong>{file.name}</strong> was sent{remoteAnswer ? ` to ${remoteAnswer.profile}` : ''}: its result is below. To send the same file again on purpose, choose it again.
+              </p>
+              <div className="form-actions">
+                <PickFileButton label="Import another file" onFile={choose} className="button button-primary" />
+              </div>
+            </div>
+          ) : (
+            <div className="form-actions">
+              <button type="button" className="button" disabled={checkBlocked} onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}>
+                {checking.running ? 'Checking…' : remote ? 'Check only (on this sandbox)' : 'Check only'}
+              </button>
+              <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}>
+                {sendLabel}
+              </button>
+            </div>
+          )}
+          {!alreadySent && <p className="field-hint">“Check only” runs the whole import on this sandbox without writing anything: every row is checked and you see what the import would give here.</p>}
           {uploaded && uploaded.total > 0 && (
             <div role="status" aria-label="Upload">
               <ProgressBar value={(uploaded.loaded / uploaded.total) * 100} label="Upload progress" />

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import { type BackgroundTask, type Page, TASK_STATUSES, TASK_TYPES } from '../../api/types.ts';
 import { useApiQuery } from '../../api/use-api.ts';
@@ -12,6 +12,7 @@ import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
 import { isRunning, taskTypeLabel } from './task-format.ts';
+import { mergeLiveTask } from './live-list.ts';
 import { TaskRow } from './TaskRow.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 4_000;
@@ -33,23 +34,14 @@ export function TaskListPage() {
   const tasks = useApiQuery<Page<BackgroundTask>>(request);
   const { data, setData, reload } = tasks;
 
-  const lastReload = useRef(0);
-  const applyLive = (task: BackgroundTask) => {
-    if (!data) return;
-    if (data.items.some((t) => t.uuid === task.uuid)) {
-      setData((current) => current && { ...current, items: current.items.map((t) => (t.uuid === task.uuid ? { ...t, ...task } : t)) });
-      return;
-    }
-    // A task started after this page was loaded belongs at the top of the first page.
-    const newest = data.items[0]?.created_on ?? '';
-    const matches = (taskType === '' || task.task_type === taskType) && (status === '' || task.status === status);
-    if (page === 1 && matches && task.created_on >= newest && Date.now() - lastReload.current > 1_000) {
-      lastReload.current = Date.now();
-      reload();
-    }
-  };
+  const applyLive = (task: BackgroundTask) =>
+    setData((current) => current && mergeLiveTask(current, task, { page, matches: (t) => (taskType === '' || t.task_type === taskType) && (status === '' || t.status === status) }));
+  useLiveEvent('task.created', applyLive);
   useLiveEvent('task.progress', applyLive);
   useLiveEvent('task.finished', applyLive);
+  useLiveEvent('task.removed', ({ uuid }) =>
+    setData((current) => current && (current.items.some((t) => t.uuid === uuid) ? { ...current, items: current.items.filter((t) => t.uuid !== uuid), total: Math.max(0, current.total - 1) } : current)),
+  );
   useRefetchOnReconnect(reload);
 
   // Without the live stream, running tasks are polled as the spec suggests (2 to 5 s).

@@ -2,21 +2,31 @@ import type { BackgroundTask } from '../../api/types.ts';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link } from '../../router.tsx';
-import { fileName, formatDateTime, formatShortDateTime, isRunning, resultSummary, taskTypeLabel } from './task-format.ts';
+import { formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
+import { resultPhrase, sourceSummary, startedBy, taskTime } from './task-row-text.ts';
 
-/** One task in a task list (this sandbox's or a remote service's): when, what, status, progress, results. */
+/**
+ * One task in a task list (this sandbox's or a remote service's): when and by whom, what, status,
+ * progress, results. The whole row is its link (a real <a> stretched over the row), so a click
+ * anywhere opens the task, Ctrl+click or middle click opens it in a new tab, and Tab reaches it.
+ */
 export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) {
+  const what = sourceSummary(task);
+  const who = startedBy(task);
+  const results = resultPhrase(task);
+  const when = taskTime(task.created_on);
   return (
-    <tr data-task-uuid={task.uuid}>
+    <tr data-task-uuid={task.uuid} className="row-link">
       <td className="nowrap">
-        <Link to={href} aria-label={`Task ${task.uuid}`} title={formatDateTime(task.created_on)}>
-          {formatShortDateTime(task.created_on)}
-        </Link>
+        <span title={formatDateTime(task.created_on)}>{when}</span>
+        {who && <span className="task-who">by {who}</span>}
       </td>
       <td className="task-cell">
-        <span className="task-type">{taskTypeLabel(task.task_type)}</span>
-        <span className="task-file" title={fileName(task) ?? ''}>
-          {fileName(task) ?? 'JSON body'}
+        <Link to={href} className="row-link-anchor" aria-label={`${taskTypeLabel(task.task_type)}, ${what}, started ${when}`}>
+          <span className="task-type">{taskTypeLabel(task.task_type)}</span>
+        </Link>
+        <span className="task-file" title={what}>
+          {what}
         </span>
       </td>
       <td>
@@ -25,8 +35,8 @@ export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) 
       <td className="col-progress">
         <ProgressBar value={task.progress} label={`Progress of task ${task.uuid}`} compact />
       </td>
-      <td className={`results-cell ${task.status === 'FAILED' ? 'text-error' : ''}`} title={resultSummary(task)}>
-        <span className="clamp-2">{resultSummary(task) || <span className="muted">{isRunning(task) ? 'Running…' : '—'}</span>}</span>
+      <td className={`results-cell ${task.status === 'FAILED' ? 'text-error' : ''}`} title={results}>
+        <span className="clamp-2">{results || <span className="muted">{isRunning(task) ? 'Running…' : '—'}</span>}</span>
       </td>
     </tr>
   );
