@@ -79,7 +79,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       requestBody: {
         required: true,
         content: {
-          'application/json': { schema: { type: 'array', items: z.toJSONSchema(appointmentImportRecordSchema, { io: 'input' }) } },
+          'application/json': { schema: z.array(appointmentImportRecordSchema) },
           'multipart/form-data': { schema: fileForm },
         },
       },
