@@ -85,7 +85,14 @@ function registerMetaRoutes(api: Api): void {
     async () => ({ status: 'ok' as const, version: APP_VERSION }),
   );
   api.publicRoute(
-    { method: 'get', path: '/api/openapi.json', tag: 'Meta', summary: 'This API as an OpenAPI 3.1 document.' },
+    {
+      method: 'get',
+      path: '/api/openapi.json',
+      tag: 'Meta',
+      summary: 'This API as an OpenAPI 3.1 document.',
+      description: 'Generate a typed client from it, e.g. npx openapi-typescript http://127.0.0.1:8787/api/openapi.json -o qr-sandbox-api.d.ts',
+      response: z.record(z.string(), z.unknown()).describe('The OpenAPI 3.1 document'),
+    },
     async () => document(),
   );
   api.publicRoute(

@@ -4,6 +4,7 @@ import { dateCellText } from '../imports/row-check.ts';
 import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
+import type { AppointmentImportTaskResults } from './import-results.ts';
 import { appointmentRowSchema, validateAppointmentRow } from './row-schema.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
 import { syncAnswer } from './sync-answer.ts';
@@ -37,7 +38,8 @@ function echo(record: RawRecord): Record<string, unknown> {
   return row;
 }
 
-function results(summary: ImportSummary): Record<string, unknown> {
+/** The task results; appointments/import-results.ts has their schema. */
+function results(summary: ImportSummary): AppointmentImportTaskResults {
   const count = (name: string) => summary.counts[name] ?? 0;
   return {
     upserted: count(APPOINTMENT_COUNTERS.upserted),

@@ -40,8 +40,10 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema>
   response?: z.ZodType;
   /** Non-JSON success content, e.g. { 'text/csv': 'The template' }. */
   responseContent?: Record<string, string>;
-  /** Other answers that are not errors, e.g. a sync 200 besides the background 202, by status. */
-  responses?: Record<number, ResponseDoc>;
+  /** Other answers, e.g. a sync 200 besides the background 202, by status (or 'default': any other status). */
+  responses?: Partial<Record<number | 'default', ResponseDoc>>;
+  /** Error statuses of the common pipeline this route never answers (e.g. 415 where any content type is taken). */
+  omitErrors?: number[];
   /** Extra documented error statuses besides those every route can answer (400, 403, 500; 401 and 429 with a credential). */
   errors?: number[];
 }

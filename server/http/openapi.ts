@@ -30,7 +30,7 @@ export function errorStatuses({ spec, isPublic }: RegisteredRoute): number[] {
   if (spec.params || spec.query || spec.body || spec.requestBody) statuses.add(400);
   if (spec.body || spec.requestBody) [413, 415].forEach((s) => statuses.add(s));
   if (spec.params) statuses.add(404);
-  for (const status of Object.keys(spec.responses ?? {})) statuses.delete(Number(status));
+  for (const status of [...Object.keys(spec.responses ?? {}).map(Number), ...(spec.omitErrors ?? [])]) statuses.delete(status);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -116,23 +116,26 @@ class SchemaConverter {
   }
 }
 
-/** A named schema keeps its name as input when reading it means the same as writing it; otherwise its input form is `<Name>Input`. */
+/**
+ * A named schema keeps its name as input when it is only read, or when reading it means the same
+ * as writing it; otherwise its input form is `<Name>Input` (e.g. a field with a default is optional to send).
+ */
 function inputNames(output: Map<string, JsonSchema>, input: Map<string, JsonSchema>): (name: string) => string {
-  const same = new Set<string>([...input.keys()].filter((name) => output.has(name)));
+  const differs = new Set<string>();
   const refsOf = (json: unknown): string[] => [...JSON.stringify(json).matchAll(/"\$ref":"#\/components\/schemas\/([^"~]+)~input"/g)].map((m) => m[1]!);
   let changed = true;
   while (changed) {
     changed = false;
-    for (const name of same) {
-      const json = input.get(name)!;
+    for (const [name, json] of input) {
+      if (differs.has(name) || !output.has(name)) continue;
       const sameShape = JSON.stringify(json).replaceAll('~input"', '"') === JSON.stringify(output.get(name));
-      if (!sameShape || refsOf(json).some((r) => !same.has(r))) {
-        same.delete(name);
+      if (!sameShape || refsOf(json).some((r) => differs.has(r))) {
+        differs.add(name);
         changed = true;
       }
     }
   }
-  return (name) => (same.has(name) ? name : `${name}Input`);
+  return (name) => (differs.has(name) ? `${name}Input` : name);
 }
 
 function renameInputRefs(json: unknown, inputName: (name: string) => string): unknown {
@@ -183,7 +186,7 @@ function operation(converter: SchemaConverter, route: RegisteredRoute): JsonSche
       ...(spec.responseContent ? { content: spec.responseContent } : {}),
     }),
   };
-  for (const [status, doc] of Object.entries(spec.responses ?? {})) responses[status] = responseDoc(converter, doc);
+  for (const [status, doc] of Object.entries(spec.responses ?? {})) if (doc) responses[status] = responseDoc(converter, doc);
   for (const status of errorStatuses(route)) responses[String(status)] = { $ref: `#/components/responses/${errorResponses[status]!.name}` };
   const body = requestBody(converter, route);
   const params = [...parameters(converter, spec.params, 'path'), ...parameters(converter, spec.query, 'query')];

@@ -1,13 +1,14 @@
+import { z } from 'zod';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
-import { notFound } from '../http/errors.ts';
+import { errorBodySchema, notFound } from '../http/errors.ts';
 import { loadMessage, messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
 import { MAX_INBOX_BODY_BYTES, judge, planAnswer, recordAnswer, storeRaw, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
 import { relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
-import { inboxParamsSchema } from './schemas.ts';
+import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema } from './schemas.ts';
 import { findInbox, findMessage, type InboxRow } from './store.ts';
 
 const DESCRIPTION =
@@ -38,8 +39,16 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
                 content: { 'application/json': { schema: { type: 'object', properties: { payload: { type: 'string' } } } }, '*/*': { schema: {} } },
               },
             }),
-        responseContent: { 'application/json': '{received, message_uuid, decrypted, signature_status, duplicate_of}, or the fault-injection answer' },
-        errors: [404, 413],
+        successDescription: 'Stored (and decrypted when it could be); or the answer the inbox is set to give',
+        response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema]),
+        responses: {
+          400: { description: 'Stored, but it cannot be decrypted or its signature header is malformed; or the set answer', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]) },
+          413: { description: 'Over 1 MB: its start is stored; or the set answer', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]) },
+          503: { description: 'This machine could not store it (disk full); try again', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+          default: { description: 'The status the inbox is set to answer (response.status), with this body; 204 and 304 without one', schema: inboxFaultAnswerSchema },
+        },
+        omitErrors: [415],
+        errors: [404],
       },
       async ({ params, req, res }) => {
         const inbox = await findInbox(ctx.db.kysely, params.uuid);

@@ -85,7 +85,7 @@ export class OpenApiContract {
     const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
     const media = content[type] ? type : content['*/*'] ? '*/*' : undefined;
     if (!media) return [`${op.id} ${status} answered ${type || 'no Content-Type'}; documented: ${Object.keys(content).join(', ')}`];
-    if (type !== 'application/json' || !('schema' in content[media]!)) return [];
+    if (media !== 'application/json' || !('schema' in content[media]!)) return [];
     let value: unknown;
     try {
       value = JSON.parse(body.toString('utf8'));
