@@ -16,7 +16,7 @@ export const JSON_BODY_LIMIT = '1mb';
 /** Everything the OpenAPI document and the request pipeline need to know about one route. */
 export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema> {
   method: Method;
-  /** OpenAPI form, e.g. /api/background-tasks/uuid/{uuid} */
+  /** OpenAPI form, e.g. /api/background-tasks/uuid/{background_task_uuid} */
   path: string;
   /** Express form when it cannot be derived from `path`, e.g. a trailing wildcard `*path`. */
   expressPath?: string;

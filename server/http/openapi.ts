@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RegisteredRoute, ResponseDoc } from './api.ts';
+import { deliveryBodySchema, envelopeSchema } from '../confirmations/schemas.ts';
 import { errorBodySchema } from './errors.ts';
 import { namedSchemas, schemaName } from './schema-names.ts';
 
@@ -218,6 +219,33 @@ function reachable(paths: unknown, components: Record<string, JsonSchema>): Reco
 
 const TAG_DESCRIPTIONS: Record<string, string> = {};
 
+/** What this server sends to a registered webhook URL (spec 6.2, 6.3): an OpenAPI 3.1 webhook. */
+function webhookDelivery(converter: SchemaConverter): JsonSchema {
+  const header = (name: string, description: string, schema: JsonSchema) => ({ name, in: 'header', required: true, description, schema });
+  return {
+    post: {
+      tags: ['Webhooks'],
+      summary: 'A service confirmation event, delivered to your webhook URL.',
+      description:
+        'Sent for service_confirmation.check_in, .check_out and .delivery to every active webhook subscribed to the event. ' +
+        'The body is {"payload": base64(IV + AES-256-CBC ciphertext)}; the AES key is the first 32 characters of the hex HMAC in ' +
+        'X-Service-Signature, and the HMAC-SHA256 (keyed with the webhook secret) is over the decrypted plaintext, an EventEnvelope ' +
+        '(x-decrypted-payload). Answer 2xx quickly; anything else is retried.',
+      operationId: 'serviceConfirmationEvent',
+      parameters: [
+        header('X-Service-Signature', 'sha256=<hex HMAC-SHA256 of the plaintext>', { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }),
+        header('X-Service-Event', 'The event type', { type: 'string', enum: envelopeSchema.options.map((o) => o.shape.type.value) }),
+        header('X-Service-Delivery-Id', 'The same for every attempt of one delivery: de-duplicate on it', { type: 'string' }),
+        header('X-Service-Attempt', '1 for the first attempt', { type: 'integer', minimum: 1 }),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: converter.use(deliveryBodySchema, 'output') } } },
+      'x-decrypted-payload': converter.use(envelopeSchema, 'output'),
+      responses: { '200': { description: 'Any 2xx acknowledges the delivery' }, default: { description: 'Anything else (or no answer in time) is retried' } },
+      security: [],
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of every registered route, generated from the routes' zod schemas. */
 export function openApiDocument(routes: RegisteredRoute[], version: string): JsonSchema {
   const converter = new SchemaConverter();
@@ -226,6 +254,7 @@ export function openApiDocument(routes: RegisteredRoute[], version: string): Jso
     paths[route.spec.path] ??= {};
     paths[route.spec.path]![route.spec.method] = operation(converter, route);
   }
+  const webhooks = { serviceConfirmationEvent: webhookDelivery(converter) };
   const errorBody = converter.use(errorBodySchema, 'output');
   const responses = Object.fromEntries(
     Object.values(errorResponses).map(({ name, description }) => [name, { description, content: { 'application/json': { schema: errorBody } } }]),
@@ -246,12 +275,13 @@ export function openApiDocument(routes: RegisteredRoute[], version: string): Jso
     tags,
     security: [{ bearer: [] }],
     paths,
+    webhooks,
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'The API key and its secret joined by a colon: <api_key>:<api_secret>' },
       },
       responses,
-      schemas: reachable({ paths, responses }, schemas),
+      schemas: reachable({ paths, webhooks, responses }, schemas),
     },
   };
 }

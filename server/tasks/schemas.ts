@@ -67,7 +67,7 @@ export const taskListQuerySchema = pageQuerySchema.extend({
 });
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 
-export const taskUuidParamsSchema = z.object({ uuid: z.string().describe('Background task uuid') });
+export const taskUuidParamsSchema = z.object({ background_task_uuid: z.string().describe('Background task uuid') });
 
 /** The body of every 202 answer (DESIGN.md). */
 export const taskAcceptedSchema = z.object({
