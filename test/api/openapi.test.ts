@@ -86,7 +86,7 @@ describe('OpenAPI document and reference page', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
     const html = await res.text();
-    assert.match(html, /\/api\/background-tasks\/uuid\/\{uuid\}/);
+    assert.match(html, /\/api\/background-tasks\/uuid\/\{background_task_uuid\}/);
     assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/, 'no external scripts or styles');
   });
 });
