@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dryRunFields, importResultFields, resultCount } from '../imports/result-fields.ts';
+import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/result-fields.ts';
 import { appointmentImportResultSchema, appointmentScheduleSchema, excludedAppointmentSchema } from './schemas.ts';
 
 /** Results of an appointment import task (APPOINTMENT_IMPORT), JSON or file. */
@@ -8,10 +8,10 @@ export const appointmentImportTaskResultsSchema = z
     upserted: resultCount('Rows written: inserted + updated + unchanged'),
     excluded: resultCount('Every excluded row'),
     excluded_appointments: z.array(excludedAppointmentSchema).describe('The first 1,000 excluded rows; all of them are in the error report'),
-    inserted: resultCount('New appointment schedules'),
-    updated: resultCount('Existing schedules changed (same job_reference_id)'),
-    unchanged: resultCount('Existing schedules the row matched exactly'),
-    tags_created: resultCount('New QR code tags'),
+    inserted: sandboxCount('New appointment schedules'),
+    updated: sandboxCount('Existing schedules changed (same job_reference_id)'),
+    unchanged: sandboxCount('Existing schedules the row matched exactly'),
+    tags_created: sandboxCount('New QR code tags'),
     ...importResultFields,
   })
   .meta({ id: 'AppointmentImportTaskResults' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dryRunFields, importResultFields, resultCount } from '../imports/result-fields.ts';
+import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/result-fields.ts';
 import { QR_ECHO_FIELDS, QR_IMPORT_COLUMNS } from './import-row.ts';
 
 /** An excluded row as QR code import results show it (spec 2.1 `excluded_data`, `excluded_qr_codes`). */
@@ -18,8 +18,8 @@ export const qrCodeJsonImportResultsSchema = z
     qr_code_restored: resultCount('Deleted QR codes brought back by the import'),
     qr_code_tags_created: resultCount('New tags'),
     excluded_qr_codes: z.array(excludedQrCodeRowSchema).describe('The first 1,000 excluded rows; all of them are in the error report'),
-    qr_code_updated: resultCount('Existing QR codes updated (same external reference)'),
-    excluded_count: resultCount('Every excluded row'),
+    qr_code_updated: sandboxCount('Existing QR codes updated (same external reference)'),
+    excluded_count: sandboxCount('Every excluded row'),
     ...importResultFields,
   })
   .meta({ id: 'QrCodeJsonImportResults' });
@@ -31,9 +31,9 @@ export const qrCodeFileImportResultsSchema = z
     inserted: resultCount('New QR codes'),
     excluded: resultCount('Every excluded row'),
     excluded_data: z.array(excludedQrCodeRowSchema).describe('The first 1,000 excluded rows; all of them are in the error report'),
-    restored: resultCount('Deleted QR codes brought back by the import'),
-    updated: resultCount('Existing QR codes updated (same external reference)'),
-    tags_created: resultCount('New tags'),
+    restored: sandboxCount('Deleted QR codes brought back by the import'),
+    updated: sandboxCount('Existing QR codes updated (same external reference)'),
+    tags_created: sandboxCount('New tags'),
     ...importResultFields,
   })
   .meta({ id: 'QrCodeFileImportResults' });

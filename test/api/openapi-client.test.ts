@@ -67,7 +67,7 @@ export async function runClient(baseUrl: string, authorization: string, organiza
       taskType: task.task_type,
       status: task.status,
       inserted: results.qr_code_inserted,
-      excludedCount: results.excluded_count,
+      excludedCount: results.excluded_count ?? results.excluded_qr_codes.length,
       firstError: results.excluded_qr_codes[0]?.error ?? null,
     };
   }
