@@ -5,7 +5,7 @@ import { registerAppointmentRoutes } from './appointments/routes.ts';
 import { registerApiKeyRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { Api } from './http/api.ts';
-import { renderDocsPage } from './http/docs-page.ts';
+import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './http/docs-page.ts';
 import { registerGuiRoutes } from './http/gui.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
@@ -73,6 +73,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
 function registerMetaRoutes(api: Api): void {
   let cachedDocument: Record<string, unknown> | undefined;
   const document = () => (cachedDocument ??= openApiDocument(api.routes, APP_VERSION));
+  let cachedPage: string | undefined;
 
   api.publicRoute(
     {
@@ -85,13 +86,23 @@ function registerMetaRoutes(api: Api): void {
     async () => ({ status: 'ok' as const, version: APP_VERSION }),
   );
   api.publicRoute(
-    { method: 'get', path: '/api/openapi.json', tag: 'Meta', summary: 'This API as an OpenAPI 3.1 document.' },
+    {
+      method: 'get',
+      path: '/api/openapi.json',
+      tag: 'Meta',
+      summary: 'This API as an OpenAPI 3.1 document.',
+      description: 'Generate a typed client from it, e.g. npx openapi-typescript http://127.0.0.1:8787/api/openapi.json -o qr-sandbox-api.d.ts',
+      response: z.record(z.string(), z.unknown()).describe('The OpenAPI 3.1 document'),
+    },
     async () => document(),
   );
   api.publicRoute(
     { method: 'get', path: '/api/docs', tag: 'Meta', summary: 'Readable API reference (works offline).', responseContent: { 'text/html': 'The reference page' } },
     async ({ res }) => {
-      res.type('html').send(renderDocsPage(document()));
+      // Rendered from the document as clients read it (JSON), once.
+      const page = (cachedPage ??= renderDocsPage(JSON.parse(JSON.stringify(document())) as Record<string, unknown>));
+      res.setHeader('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
+      res.type('html').send(page);
     },
   );
 }

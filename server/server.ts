@@ -53,6 +53,7 @@ export interface RunningServer {
   port: number;
   ctx: AppContext;
   app: Express;
+  httpServer: http.Server;
   /** The demo organization's credential from credentials.json, when that file exists. */
   credentials: OrganizationCredentials | null;
   /** Stops accepting, lets in-flight requests finish, then closes the database. */
@@ -130,7 +131,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         logger.info('stopped');
         logSink.close();
       })());
-    return { url, port: ctx.config.port, ctx, app, credentials, close };
+    return { url, port: ctx.config.port, ctx, app, httpServer: server, credentials, close };
   } catch (error) {
     await imports.stop();
     await db.close();

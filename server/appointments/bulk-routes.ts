@@ -18,7 +18,8 @@ import { findTask } from '../tasks/store.ts';
 import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { APPOINTMENT_IMPORT_KIND, appointmentImportKind, type AppointmentJobOptions } from './import-kind.ts';
-import { appointmentImportRecordSchema, type AppointmentImportResult } from './schemas.ts';
+import { appointmentImportDryRunSchema } from './import-results.ts';
+import { appointmentImportRecordSchema, appointmentImportResultSchema, type AppointmentImportResult } from './schemas.ts';
 import { syncAnswer } from './sync-answer.ts';
 import { takeUpsertedSchedules } from './store.ts';
 
@@ -81,12 +82,16 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       requestBody: {
         required: true,
         content: {
-          'application/json': { schema: { type: 'array', items: z.toJSONSchema(appointmentImportRecordSchema, { io: 'input' }) } },
+          'application/json': { schema: z.array(appointmentImportRecordSchema) },
           'multipart/form-data': { schema: fileForm },
         },
       },
       status: 202,
+      successDescription: 'Background: the import started; poll the task (APPOINTMENT_IMPORT)',
       response: taskAcceptedSchema,
+      responses: {
+        200: { description: 'Sync: the appointment import result (spec 2.4). dry_run=true: what the import would give', schema: z.union([appointmentImportResultSchema, appointmentImportDryRunSchema]) },
+      },
       errors: [413, 415],
     },
     async ({ query, req, res, principal }) => {

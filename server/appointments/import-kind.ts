@@ -6,6 +6,7 @@ import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';
 import { describeStartReading, parseStartDateTime } from './times.ts';
 import { organizationDateOrder } from '../settings/date-order.ts';
+import type { AppointmentImportTaskResults } from './import-results.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
 import { syncAnswer } from './sync-answer.ts';
 import { exampleRow } from './template.ts';
@@ -38,7 +39,8 @@ function echo(record: RawRecord): Record<string, unknown> {
   return row;
 }
 
-function results(summary: ImportSummary): Record<string, unknown> {
+/** The task results; appointments/import-results.ts has their schema. */
+function results(summary: ImportSummary): AppointmentImportTaskResults {
   const count = (name: string) => summary.counts[name] ?? 0;
   return {
     upserted: count(APPOINTMENT_COUNTERS.upserted),

@@ -25,6 +25,7 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
       body: createConfirmationBodySchema,
       status: 201,
       response: serviceConfirmationSchema,
+      errors: [404],
     },
     async ({ body, principal }) => {
       requireOrganization(principal, body.organization_uuid);
@@ -42,6 +43,7 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
       body: simulateBodySchema,
       status: 201,
       response: simulateResponseSchema,
+      errors: [404],
     },
     async ({ body, principal }) => {
       requireOrganization(principal, body.organization_uuid);

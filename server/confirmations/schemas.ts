@@ -102,9 +102,39 @@ export const simulateBodySchema = z.strictObject({
 });
 export type SimulateBody = z.infer<typeof simulateBodySchema>;
 
+const eventOf = <T extends (typeof eventTypes)[number]>(type: T, id: string) =>
+  z
+    .object({
+      id: z.string().describe('evt_ followed by a UUID'),
+      type: z.literal(type),
+      created_at: z.string().describe('ISO 8601 UTC with milliseconds'),
+      data: serviceConfirmationSchema,
+    })
+    .meta({ id });
+
+/** Spec 6.3: the plaintext of every webhook delivery, one variant per event of the catalog (6.1). */
 export const envelopeSchema = z
-  .object({ id: z.string(), type: z.enum(eventTypes), created_at: z.string(), data: serviceConfirmationSchema })
-  .meta({ id: 'EventEnvelope' });
+  .discriminatedUnion('type', [
+    eventOf('service_confirmation.check_in', 'CheckInEvent'),
+    eventOf('service_confirmation.check_out', 'CheckOutEvent'),
+    eventOf('service_confirmation.delivery', 'DeliveryEvent'),
+  ])
+  .meta({
+    id: 'EventEnvelope',
+    discriminator: {
+      propertyName: 'type',
+      mapping: {
+        'service_confirmation.check_in': '#/components/schemas/CheckInEvent',
+        'service_confirmation.check_out': '#/components/schemas/CheckOutEvent',
+        'service_confirmation.delivery': '#/components/schemas/DeliveryEvent',
+      },
+    },
+  });
+
+/** Spec 6.2: the body of a delivery; payload decrypts to an EventEnvelope. */
+export const deliveryBodySchema = z
+  .object({ payload: z.string().describe('base64 of IV (16 bytes) + AES-256-CBC ciphertext of the EventEnvelope JSON') })
+  .meta({ id: 'WebhookDeliveryBody' });
 
 export const simulateResponseSchema = z.object({
   event: envelopeSchema.describe('The plaintext envelope (spec 6.3) every subscribed webhook receives, encrypted'),

@@ -16,7 +16,7 @@ export const JSON_BODY_LIMIT = '1mb';
 /** Everything the OpenAPI document and the request pipeline need to know about one route. */
 export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema> {
   method: Method;
-  /** OpenAPI form, e.g. /api/background-tasks/uuid/{uuid} */
+  /** OpenAPI form, e.g. /api/background-tasks/uuid/{background_task_uuid} */
   path: string;
   /** Express form when it cannot be derived from `path`, e.g. a trailing wildcard `*path`. */
   expressPath?: string;
@@ -30,14 +30,37 @@ export interface RouteSpec<P extends Schema, Q extends Schema, B extends Schema>
   body?: B;
   /** 'custom': the handler reads the request itself (uploads, raw bodies); document it in requestBody. */
   bodyKind?: 'json' | 'custom';
-  requestBody?: Record<string, unknown>;
+  requestBody?: RequestBodyDoc;
+  /** Stable name of the operation; default derived from method and path (see operationIdOf). */
+  operationId?: string;
   /** Success status; default 200. */
   status?: number;
+  /** What the success status means, when more than "Success". */
+  successDescription?: string;
   response?: z.ZodType;
   /** Non-JSON success content, e.g. { 'text/csv': 'The template' }. */
   responseContent?: Record<string, string>;
-  /** Extra documented statuses besides those every route can answer. */
+  /** Other answers, e.g. a sync 200 besides the background 202, by status (or 'default': any other status). */
+  responses?: Partial<Record<number | 'default', ResponseDoc>>;
+  /** Error statuses of the common pipeline this route never answers (e.g. 415 where any content type is taken). */
+  omitErrors?: number[];
+  /** Extra documented error statuses besides those every route can answer (400, 403, 500; 401 and 429 with a credential). */
   errors?: number[];
+}
+
+/** A request body per content type; a zod schema or a JSON Schema (e.g. a multipart form with a binary file field). */
+export interface RequestBodyDoc {
+  required?: boolean;
+  description?: string;
+  content: Record<string, { schema?: z.ZodType | Record<string, unknown>; encoding?: Record<string, unknown> }>;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** Non-JSON content: { media type: description }. */
+  content?: Record<string, string>;
+  headers?: Record<string, unknown>;
 }
 
 export interface RouteInput<P extends Schema, Q extends Schema, B extends Schema> {

@@ -25,7 +25,7 @@ export const errorBodySchema = z
       details: z.array(fieldProblemSchema).optional(),
     }),
   })
-  .meta({ id: 'Error' });
+  .meta({ id: 'ErrorResponse' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 const statusOf: Record<ErrorCode, number> = {

@@ -11,6 +11,7 @@ import { removeUpload } from '../imports/upload.ts';
 import { findTask } from '../tasks/store.ts';
 import { taskAcceptedSchema } from '../tasks/schemas.ts';
 import { QR_CODE_IMPORT_KIND, qrCodeImportKind } from './import-kind.ts';
+import { qrCodeFileImportResultsSchema, qrCodeImportAnswerSchema, qrCodeImportDryRunSchema, qrCodeImportRecordSchema } from './import-results.ts';
 
 const tag = 'QR code imports';
 
@@ -27,7 +28,6 @@ const fileForm = (extra: Record<string, unknown> = {}) => ({
   },
 });
 
-const resultsSchema = z.record(z.string(), z.unknown());
 
 function parseMode(value: unknown): 'background' | 'sync' {
   const parsed = processingModeSchema.safeParse(value === '' ? undefined : value);
@@ -89,12 +89,16 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       requestBody: {
         required: true,
         content: {
-          'application/json': { schema: { type: 'array', items: { type: 'object', description: 'QR code import record (spec 2.5)' } } },
+          'application/json': { schema: z.array(qrCodeImportRecordSchema) },
           'multipart/form-data': { schema: fileForm() },
         },
       },
       status: 202,
+      successDescription: 'Background: the import started; poll the task',
       response: taskAcceptedSchema,
+      responses: {
+        200: { description: "Sync: the task's results. dry_run=true: the results the import would give", schema: z.union([qrCodeImportAnswerSchema, qrCodeImportDryRunSchema]) },
+      },
       errors: [413, 415],
     },
     async ({ query, req, res, principal }) => {
@@ -134,7 +138,8 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       query: z.object({ dry_run: z.string().optional().describe(DRY_RUN_DESCRIPTION) }),
       bodyKind: 'custom',
       requestBody: { required: true, content: { 'multipart/form-data': { schema: fileForm({ processing_mode: undefined }) } } },
-      response: resultsSchema,
+      successDescription: "The task's results, or with dry_run=true the results the import would give",
+      response: z.union([qrCodeFileImportResultsSchema, qrCodeImportDryRunSchema]),
       errors: [413, 415],
     },
     async ({ query, req, res, principal }) => {

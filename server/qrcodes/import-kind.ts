@@ -2,6 +2,7 @@ import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
 import { cellText } from './address.ts';
 import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, quickImportRow, type QrImportRow } from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
+import type { QrCodeFileImportResults, QrCodeJsonImportResults } from './import-results.ts';
 
 /** How the engine names this kind (module path relative to server/ and export). */
 export const QR_CODE_IMPORT_KIND = 'qrcodes/import-kind.ts#qrCodeImportKind';
@@ -16,14 +17,17 @@ function echo(record: RawRecord): Record<string, unknown> {
   return row;
 }
 
-function results(summary: ImportSummary): Record<string, unknown> {
+/** The task results (qrcodes/import-results.ts has their schemas): JSON imports and file imports name the counts differently (spec 2.1). */
+function results(summary: ImportSummary): QrCodeJsonImportResults | QrCodeFileImportResults {
   const count = (name: string) => summary.counts[name] ?? 0;
+  // Each excluded row echoes QR_ECHO_FIELDS (see echo above).
+  const excluded = summary.excluded as QrCodeFileImportResults['excluded_data'];
   if (summary.source === 'json') {
     return {
       qr_code_inserted: count(QR_COUNTERS.inserted),
       qr_code_restored: count(QR_COUNTERS.restored),
       qr_code_tags_created: count(QR_COUNTERS.tagsCreated),
-      excluded_qr_codes: summary.excluded,
+      excluded_qr_codes: excluded,
       qr_code_updated: count(QR_COUNTERS.updated),
       excluded_count: summary.excludedCount,
     };
@@ -31,7 +35,7 @@ function results(summary: ImportSummary): Record<string, unknown> {
   return {
     inserted: count(QR_COUNTERS.inserted),
     excluded: summary.excludedCount,
-    excluded_data: summary.excluded,
+    excluded_data: excluded,
     restored: count(QR_COUNTERS.restored),
     updated: count(QR_COUNTERS.updated),
     tags_created: count(QR_COUNTERS.tagsCreated),

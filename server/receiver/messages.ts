@@ -19,10 +19,12 @@ function isUtf8(bytes: Buffer): boolean {
   }
 }
 
-function parseEnvelope(plaintext: string | null): unknown {
+/** The decrypted plaintext when it is a JSON object (an event envelope, normally), else null. */
+function parseEnvelope(plaintext: string | null): Message['envelope'] {
   if (plaintext === null) return null;
   try {
-    return JSON.parse(plaintext) as unknown;
+    const value = JSON.parse(plaintext) as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, errorBodySchema, notFound } from '../http/errors.ts';
 import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { checkRelayUrl } from './inboxes.ts';
@@ -11,9 +12,9 @@ import { judge, planAnswer, recordAnswer, storeRaw, writeVerdict, type AnswerKin
 import { inboxLimits } from './limits.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
-import { inboxParamsSchema } from './schemas.ts';
 import { countInboxWrite } from './wal-budget.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
+import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema } from './schemas.ts';
 
 const DESCRIPTION =
   'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
@@ -46,8 +47,16 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
                 content: { 'application/json': { schema: { type: 'object', properties: { payload: { type: 'string' } } } }, '*/*': { schema: {} } },
               },
             }),
-        responseContent: { 'application/json': '{received, message_uuid, decrypted, signature_status, duplicate_of}, or the fault-injection answer' },
-        errors: [404, 413],
+        successDescription: 'Stored (and decrypted when it could be); or the answer the inbox is set to give',
+        response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema]),
+        responses: {
+          400: { description: 'Stored, but it cannot be decrypted or its signature header is malformed; or the set answer', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]) },
+          413: { description: 'Over 1 MB: its start is stored; or the set answer', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]) },
+          503: { description: 'This machine could not store it (disk full); try again', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+          default: { description: 'The status the inbox is set to answer (response.status), with this body; 204 and 304 without one', schema: inboxFaultAnswerSchema },
+        },
+        omitErrors: [415],
+        errors: [404],
       },
       async ({ params, req, res }) => {
         const inbox = await findInbox(ctx.db.kysely, params.uuid);

@@ -170,7 +170,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       tag: TAG,
       summary: 'The exact body bytes of a message, with the Content-Type it came with.',
       params: messageParamsSchema,
-      responseContent: { 'application/octet-stream': 'The body as received' },
+      responseContent: { '*/*': 'The body as received, with the Content-Type it came with' },
     },
     async ({ params, principal, res }) => {
       const row = await findMessageRow(ctx, principal.organizationUuid, params.uuid, params.message_uuid);
@@ -211,7 +211,10 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       description: 'Takes the filters of the messages list.',
       params: inboxParamsSchema,
       query: exportQuerySchema,
-      responseContent: { 'application/json': 'The export (HAR: a HAR 1.2 log)' },
+      response: z.union([
+        z.object({ exported_on: z.string(), signature_masked: z.boolean(), inbox: inboxSchema, messages: z.array(messageSchema) }).meta({ id: 'InboxExport' }),
+        z.object({ log: z.record(z.string(), z.unknown()).describe('A HAR 1.2 log: version, creator, comment, pages, entries') }).meta({ id: 'HarExport' }),
+      ]),
     },
     async ({ params, query, principal, res }) => {
       requireOrganization(principal, query.organization_uuid);

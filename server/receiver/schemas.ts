@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envelopeSchema } from '../confirmations/schemas.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { hintSchema } from '../tools/schemas.ts';
 
@@ -144,7 +145,10 @@ export const messageSchema = z
     delivery_id: z.string().nullable().describe('X-Service-Delivery-Id, same across retries'),
     event_id: z.string().nullable(),
     event_type: z.string().nullable(),
-    envelope: z.unknown().nullable().describe('The decrypted envelope {id, type, created_at, data}'),
+    envelope: z
+      .union([envelopeSchema, z.record(z.string(), z.unknown())])
+      .nullable()
+      .describe('The decrypted plaintext: an EventEnvelope from this sandbox or the real service; other JSON objects as they decrypted; null when not decrypted or not a JSON object'),
     duplicate_of: z.string().nullable().describe('The first message with the same delivery id, signature or event id'),
     duplicate_by: z.enum(['delivery_id', 'signature', 'event_id']).nullable(),
     answer: z.object({
@@ -171,3 +175,19 @@ export const exportQuerySchema = messageFilterSchema.extend({
   include_signature: flag.optional().describe('true: keep X-Service-Signature; by default it is masked, since it is the decryption key'),
 });
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
+
+/** What an inbox answers a delivery it stored (POST /inbox/{uuid}). */
+export const inboxReceiptSchema = z
+  .object({
+    received: z.literal(true),
+    message_uuid: z.string(),
+    decrypted: z.boolean(),
+    signature_status: z.enum(['valid', 'invalid', 'unknown']),
+    duplicate_of: z.string().nullable().describe('The first message with the same delivery id, signature or event id'),
+  })
+  .meta({ id: 'InboxReceipt' });
+
+/** What an inbox set to answer a chosen status (response.status) answers instead, with that status. */
+export const inboxFaultAnswerSchema = z
+  .object({ fault_injection: z.literal(true), status: z.number().int(), message_uuid: z.string(), message: z.string() })
+  .meta({ id: 'InboxFaultAnswer' });

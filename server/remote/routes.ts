@@ -90,6 +90,10 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         params: z.object({ name: z.string(), path: z.union([z.string(), z.array(z.string())]) }),
         bodyKind: 'custom',
         requestBody: { description: 'Passed on unchanged (JSON or multipart).', content: { '*/*': {} } },
+        successDescription: "The remote service's answer, as it is",
+        responseContent: { '*/*': "The remote service's answer body" },
+        responses: { default: { description: "The remote service's answer with its status, as it is (its 401 and 403 become 502)", content: { '*/*': "The remote service's answer body" } } },
+        omitErrors: [413, 415],
         errors: [400, 404, 409, 502],
       },
       async ({ params, req, res }) => {

@@ -10,15 +10,15 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
   api.route(
     {
       method: 'get',
-      path: '/api/background-tasks/uuid/{uuid}',
+      path: '/api/background-tasks/uuid/{background_task_uuid}',
       tag: 'Background tasks',
       summary: 'Get one background task (spec 4.1). Poll every 2 to 5 seconds until COMPLETED or FAILED.',
       params: taskUuidParamsSchema,
       response: backgroundTaskSchema,
     },
     async ({ params, principal }) => {
-      const task = await findTask(ctx.db.kysely, params.uuid);
-      if (!task || task.organization_uuid !== principal.organizationUuid) throw notFound(`Background task ${params.uuid}`);
+      const task = await findTask(ctx.db.kysely, params.background_task_uuid);
+      if (!task || task.organization_uuid !== principal.organizationUuid) throw notFound(`Background task ${params.background_task_uuid}`);
       return task;
     },
   );

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { appointmentImportTaskResultsSchema } from '../appointments/import-results.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { qrCodeFileImportResultsSchema, qrCodeJsonImportResultsSchema } from '../qrcodes/import-results.ts';
 
 export const taskStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export const taskStatusSchema = z.enum(taskStatuses);
@@ -9,24 +11,50 @@ export const taskTypes = ['IMPORT', 'QR_IMPORT', 'APPOINTMENT_IMPORT'] as const;
 export const taskTypeSchema = z.enum(taskTypes);
 export type TaskType = z.infer<typeof taskTypeSchema>;
 
-/** Spec 2.1. */
+const taskFields = {
+  uuid: z.string(),
+  task_id: z.string(),
+  status: taskStatusSchema,
+  progress: z.number().min(0).max(100).describe('Percent, 0 to 100'),
+  created_by_uuid: z.string(),
+  metadata: z.record(z.string(), z.unknown()).nullable().describe('File imports: filename, import_type, source; JSON imports: import_type, source'),
+  organization_uuid: z.string(),
+  error_message: z.string().nullable().describe('Why the task failed; null otherwise'),
+  created_on: z.string().describe('ISO 8601 UTC'),
+  updated_on: z.string().describe('ISO 8601 UTC'),
+};
+
+/** Spec 2.1 as the server stores and passes it around; `results` depends on `task_type` (see backgroundTaskSchema). */
+export const backgroundTaskRecordSchema = z.object({
+  ...taskFields,
+  task_type: z.string(),
+  results: z.record(z.string(), z.unknown()).nullable(),
+});
+export type BackgroundTask = z.infer<typeof backgroundTaskRecordSchema>;
+
+const taskOf = <T extends TaskType, R extends z.ZodType>(type: T, results: R, id: string, description: string) =>
+  z
+    .object({ ...taskFields, task_type: z.literal(type), results: results.nullable().describe('null until COMPLETED') })
+    .meta({ id, description });
+
+/** Spec 2.1 as answered: a union on task_type, each kind with its own results. */
 export const backgroundTaskSchema = z
-  .object({
-    uuid: z.string(),
-    task_id: z.string(),
-    task_type: z.string(),
-    status: taskStatusSchema,
-    progress: z.number(),
-    created_by_uuid: z.string(),
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    organization_uuid: z.string(),
-    results: z.record(z.string(), z.unknown()).nullable(),
-    error_message: z.string().nullable(),
-    created_on: z.string(),
-    updated_on: z.string(),
-  })
-  .meta({ id: 'BackgroundTask' });
-export type BackgroundTask = z.infer<typeof backgroundTaskSchema>;
+  .discriminatedUnion('task_type', [
+    taskOf('IMPORT', qrCodeJsonImportResultsSchema, 'QrCodeJsonImportTask', 'A JSON bulk import of QR code addresses (POST /api/qrcodes/bulk with a JSON array)'),
+    taskOf('QR_IMPORT', qrCodeFileImportResultsSchema, 'QrCodeFileImportTask', 'A file import of QR code addresses (POST /api/qrcodes/bulk or /bulk-import with a file)'),
+    taskOf('APPOINTMENT_IMPORT', appointmentImportTaskResultsSchema, 'AppointmentImportTask', 'An appointment schedule import (POST /api/appointment_schedule/bulk)'),
+  ])
+  .meta({
+    id: 'BackgroundTask',
+    discriminator: {
+      propertyName: 'task_type',
+      mapping: {
+        IMPORT: '#/components/schemas/QrCodeJsonImportTask',
+        QR_IMPORT: '#/components/schemas/QrCodeFileImportTask',
+        APPOINTMENT_IMPORT: '#/components/schemas/AppointmentImportTask',
+      },
+    },
+  });
 
 /** Spec 2.2. */
 export const backgroundTaskPageSchema = pageSchema(backgroundTaskSchema);
@@ -39,7 +67,7 @@ export const taskListQuerySchema = pageQuerySchema.extend({
 });
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 
-export const taskUuidParamsSchema = z.object({ uuid: z.string().describe('Background task uuid') });
+export const taskUuidParamsSchema = z.object({ background_task_uuid: z.string().describe('Background task uuid') });
 
 /** The body of every 202 answer (DESIGN.md). */
 export const taskAcceptedSchema = z.object({
@@ -47,5 +75,5 @@ export const taskAcceptedSchema = z.object({
   task_id: z.string(),
   background_task_uuid: z.string(),
   status: z.literal('processing'),
-});
+}).meta({ id: 'TaskAccepted' });
 export type TaskAccepted = z.infer<typeof taskAcceptedSchema>;

@@ -48,7 +48,7 @@ describe('OpenAPI document and reference page', () => {
   it('covers the foundation routes with their error responses', () => {
     for (const [path, method] of [
       ['/api/background-tasks', 'get'],
-      ['/api/background-tasks/uuid/{uuid}', 'get'],
+      ['/api/background-tasks/uuid/{background_task_uuid}', 'get'],
       ['/api/api-keys', 'post'],
       ['/api/api-keys', 'get'],
       ['/api/api-keys/{api_key}', 'delete'],
@@ -59,7 +59,7 @@ describe('OpenAPI document and reference page', () => {
       assert.ok(op, `${method} ${path}`);
       assert.ok(op.responses['500'], `${method} ${path} documents 500`);
     }
-    const get = doc.paths['/api/background-tasks/uuid/{uuid}']?.get;
+    const get = doc.paths['/api/background-tasks/uuid/{background_task_uuid}']?.get;
     assert.ok(get?.responses['401'] && get.responses['404']);
     assert.deepEqual(get?.security, [{ bearer: [] }]);
   });
@@ -86,7 +86,7 @@ describe('OpenAPI document and reference page', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
     const html = await res.text();
-    assert.match(html, /\/api\/background-tasks\/uuid\/\{uuid\}/);
+    assert.match(html, /\/api\/background-tasks\/uuid\/\{background_task_uuid\}/);
     assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+href="http/, 'no external scripts or styles');
   });
 });

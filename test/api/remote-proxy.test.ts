@@ -15,7 +15,7 @@ describe('remote service through the local server (profiles and proxy)', () => {
     const now = new Date().toISOString();
     await insertTask(remote.ctx.db.kysely, {
       uuid: 'remote-task', task_id: 'r1', task_type: 'QR_IMPORT', status: 'COMPLETED', progress: 100, created_by_uuid: 'u', metadata: null,
-      organization_uuid: remote.organizationUuid, results: { inserted: 7, excluded: 0, excluded_data: [] }, error_message: null, created_on: now, updated_on: now,
+      organization_uuid: remote.organizationUuid, results: { inserted: 7, excluded: 0, excluded_data: [], restored: 0, updated: 0, tags_created: 0 }, error_message: null, created_on: now, updated_on: now,
     });
     const saved = await local.request('/api/profiles/staging', jsonBody({ base_url: remote.url, api_key: remoteKey, api_secret: remoteSecret, organization_uuid: remote.organizationUuid }, 'PUT'));
     assert.equal(saved.status, 200);

@@ -48,7 +48,7 @@ const ROUTES: Record<string, Row> = {
   'POST /api/api-keys': { scope: 'own', call: () => ({ path: '/api/api-keys', body: { role: 'viewer', name: 'table' } }) },
   'GET /api/api-keys': { scope: 'own', call: () => ({ path: '/api/api-keys' }) },
   'DELETE /api/api-keys/{api_key}': { scope: 'org', call: (f) => ({ path: `/api/api-keys/${f.viewerKey}` }) },
-  'GET /api/background-tasks/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}` }) },
+  'GET /api/background-tasks/uuid/{background_task_uuid}': { scope: 'org', call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}` }) },
   'GET /api/background-tasks': { scope: 'org', call: (f) => ({ path: `/api/background-tasks?organization_uuid=${f.org}` }) },
   'GET /api/qrcodes': { scope: 'org', call: (f) => ({ path: `/api/qrcodes?organization_uuid=${f.org}` }) },
   'POST /api/qrcodes': { scope: 'org', call: (f) => ({ path: '/api/qrcodes', body: { organization_uuid: f.org, location: '2 High Street, Carlton VIC 3053' } }) },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer, type ServeOptions } from '../../server/server.ts';
+import { watchResponses, type Violation } from './openapi-contract.ts';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -10,7 +11,9 @@ export interface TestServer extends RunningServer {
   organizationUuid: string;
   /** fetch against the server with the admin credential unless headers say otherwise. */
   request(pathname: string, init?: RequestInit): Promise<Response>;
-  /** Closes the server and removes its data dir. */
+  /** Responses that disagreed with /api/openapi.json so far (see openapi-contract.ts). */
+  contractViolations: Violation[];
+  /** Closes the server and removes its data dir; fails when a response disagreed with the OpenAPI document. */
   stop(): Promise<void>;
 }
 
@@ -29,11 +32,15 @@ export async function startTestServer(options: Partial<ServeOptions> = {}): Prom
   const credentials = running.credentials;
   if (!credentials) throw new Error('test server started without demo credentials');
   const auth = bearer(credentials);
+  const contractViolations: Violation[] = [];
+  const doc = (await (await fetch(`${running.url}/api/openapi.json`)).json()) as Record<string, unknown>;
+  watchResponses(running.httpServer, doc, contractViolations);
   return {
     ...running,
     dataDir,
     auth,
     organizationUuid: credentials.organization_uuid,
+    contractViolations,
     request(pathname, init = {}) {
       const headers = new Headers(init.headers);
       if (!headers.has('authorization')) headers.set('authorization', auth);
@@ -42,6 +49,10 @@ export async function startTestServer(options: Partial<ServeOptions> = {}): Prom
     async stop() {
       await running.close();
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (contractViolations.length > 0) {
+        const lines = contractViolations.map((v) => `  ${v.request} -> ${v.status}: ${v.problem}`);
+        throw new Error(`${contractViolations.length} response(s) disagree with /api/openapi.json:\n${lines.join('\n')}`);
+      }
     },
   };
 }

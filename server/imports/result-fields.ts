@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+const count = (description: string) => z.number().int().min(0).describe(description);
+export { count as resultCount };
+
+/** A count this sandbox always gives but the service's spec does not name: optional, so a client built on it also works with the real service. */
+export const sandboxCount = (description: string) => count(`${description} (this sandbox always sends it; the real service's results may not)`).optional();
+
+/**
+ * Fields the results of every import may carry besides its kind's own counts. An engine-wide
+ * field (one every kind's results get) is added here once, and every task kind's results
+ * schema has it.
+ */
+export const importResultFields = {
+  encoding: z.string().optional().describe('The text encoding an uploaded CSV or text file was read with'),
+};
+
+/** What a dry run adds to the answer (nothing is written). */
+export const dryRunFields = {
+  dry_run: z.literal(true),
+  dry_run_notes: z.array(z.string()).describe('What a dry run here cannot know about the real service\'s answer'),
+};
