@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { envelopeSchema } from '../confirmations/schemas.ts';
 import { eventListSchema, eventTypes } from './events.ts';
 
 const timestamp = z.string().describe('UTC, date, space, time with microseconds, e.g. 2026-11-21 20:14:21.123456');
@@ -79,7 +80,7 @@ export const deliverySchema = z
     created_on: z.string().describe('ISO 8601 UTC'),
     attempts: z.array(deliveryAttemptSchema),
     payload: z
-      .unknown()
+      .union([envelopeSchema, z.string()])
       .nullable()
       .describe("The event envelope as sent, decrypted from the last attempt's body with the webhook's secret (which this server knows); null before any body was sent"),
     payload_verified: z.boolean().nullable().describe("The decrypted payload's HMAC matches the X-Service-Signature header sent; null when there is no body"),

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { INBOX_PATH_PREFIX } from '../receiver/inboxes.ts';
 import { open, SIGNATURE_HEADER } from './crypto.ts';
+import { envelopeSchema } from '../confirmations/schemas.ts';
 import type { Delivery } from './schemas.ts';
 
 const INBOX_PATH = new RegExp(`^${INBOX_PATH_PREFIX}([0-9a-f-]{36})/?$`, 'i');
@@ -57,13 +58,14 @@ export async function withSentDetails(
   }
   return deliveries.map((delivery) => {
     const last = delivery.attempts.findLast((a) => a.request_body !== null && a.request_headers !== null);
-    let payload: unknown = null;
+    let payload: Delivery['payload'] = null;
     let verified: boolean | null = null;
     const signature = last?.request_headers?.[SIGNATURE_HEADER];
     if (last?.request_body && signature) {
       try {
         const opened = open(last.request_body, signature, webhook.secret);
-        payload = opened.json ?? opened.plaintext;
+        const envelope = envelopeSchema.safeParse(opened.json);
+        payload = envelope.success ? envelope.data : opened.plaintext;
         verified = opened.verified;
       } catch {
         verified = false;
