@@ -5,6 +5,7 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
 import { DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
+import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
 import path from 'node:path';
@@ -38,6 +39,21 @@ function parseMaxUploadMb(value: string | undefined): number {
   return mb;
 }
 
+function parseImportLimits(values: Record<string, unknown>): Partial<ImportLimits> {
+  const limits = limitsFromFlags(values);
+  if (typeof limits === 'string') throw new StartupError(limits);
+  return limits;
+}
+
+const limitFlags = Object.values(LIMIT_FLAGS);
+const limitOptions = Object.fromEntries(limitFlags.map(({ flag }) => [flag, { type: 'string' as const }]));
+const limitHelp = Object.fromEntries(
+  (Object.entries(LIMIT_FLAGS) as [keyof ImportLimits, (typeof LIMIT_FLAGS)[keyof ImportLimits]][]).map(([name, { flag, help, toSetting }]) => [
+    flag,
+    `${help}. Default ${DEFAULT_IMPORT_LIMITS[name] / toSetting}`,
+  ]),
+);
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the QR Sandbox server (API, GUI and webhook inbox) until Ctrl+C.',
@@ -51,6 +67,7 @@ export const serveCommand: Command = {
     'max-upload-mb': { type: 'string' },
     demo: { type: 'boolean' },
     'demo-interval': { type: 'string' },
+    ...limitOptions,
     ...dataDirOption,
   },
   help: {
@@ -62,6 +79,7 @@ export const serveCommand: Command = {
     'max-upload-mb': `Largest import upload in MB. Default ${DEFAULT_MAX_UPLOAD_MB}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
+    ...limitHelp,
     ...dataDirHelp,
   },
   async run(values) {
@@ -73,7 +91,10 @@ export const serveCommand: Command = {
       allowedHosts: (values['allowed-host'] as string[] | undefined) ?? [],
       logLevel: (values['log-level'] as string | undefined) ?? 'info',
       webhookRetrySchedule: parseRetrySchedule(values['retry-schedule'] as string | undefined),
-      imports: { maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024 },
+      imports: {
+        maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024,
+        limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
+      },
     });
     const { credentials, url } = server;
     const lines = [

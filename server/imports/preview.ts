@@ -1,5 +1,6 @@
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from './columns.ts';
 import type { ImportKind } from './kind.ts';
+import type { ImportLimits } from './limits.ts';
 import { dateCellText, rowChecker } from './row-check.ts';
 import type { ImportPreview, ImportPreviewRow } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
@@ -30,6 +31,7 @@ export async function previewImport(input: {
   kind: ImportKind;
   organizationUuid: string;
   options?: Record<string, unknown>;
+  limits: ImportLimits;
 }): Promise<ImportPreview> {
   const { kind, format } = input;
   const columns = withColumnAliases(kind, input.options ?? {});
@@ -42,7 +44,7 @@ export async function previewImport(input: {
   let more = false;
 
   try {
-    await openSource(input.file, format).read({
+    await openSource(input.file, format, input.limits).read({
       onHeader(cells) {
         headers = cells.map((c) => String(c ?? ''));
         ({ mapping, missing } = matchHeader(columns, headers));

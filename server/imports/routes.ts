@@ -8,8 +8,7 @@ import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
 import { QR_CODE_IMPORT_KIND } from '../qrcodes/import-kind.ts';
 import { ImportInputError } from './errors.ts';
-import { loadKind } from './load-kind.ts';
-import { previewImport, PREVIEW_ROWS } from './preview.ts';
+import { PREVIEW_ROWS } from './preview.ts';
 import { importPreviewKinds, importPreviewSchema } from './schemas.ts';
 import { sniffFormat } from './sniff.ts';
 import { receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
@@ -79,10 +78,10 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         const handler = await resolveImportHandler(ctx.db.kysely, org, slug);
         if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');
         const absolute = path.join(settings.dataDir, file.uploadFile);
-        return await previewImport({
+        return await ctx.imports.preview({
           file: absolute,
           format: sniffFormat(absolute),
-          kind: await loadKind(kindModule),
+          kind: kindModule,
           organizationUuid: org,
           options: { columnAliases: handler.mapping },
         });

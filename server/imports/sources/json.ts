@@ -1,17 +1,18 @@
 import fs from 'node:fs';
 import { ImportInputError } from '../errors.ts';
+import type { ImportLimits } from '../limits.ts';
 import { JsonArraySplitter } from './json-array.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import { readTextStart } from './text-encoding.ts';
 
 /** Streaming JSON array of objects: elements are parsed one by one as the file is read. */
-export function jsonSource(file: string): RowSource {
+export function jsonSource(file: string, limits: ImportLimits): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let bytes = 0;
   return {
     fraction: () => Math.min(1, bytes / size),
     async read(handlers: RowHandlers) {
-      const splitter = new JsonArraySplitter();
+      const splitter = new JsonArraySplitter(limits);
       const input = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
       let index = 0;
       try {
