@@ -187,7 +187,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         res,
         db,
         task.uuid,
-        { columns: isJson ? [...APPOINTMENT_FIELDS] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2 },
+        { columns: isJson ? [...APPOINTMENT_FIELDS] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2, excludedCount: job.excluded_count },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
         `appointment-import-errors-${task.uuid}`,
       );

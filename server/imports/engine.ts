@@ -6,13 +6,18 @@ import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
 import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
 import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from './kind.ts';
-import { describeLimit, type ImportLimits } from './limits.ts';
+import type { ImportLimits } from './limits.ts';
 import { rowChecker } from './row-check.ts';
 import { openSource } from './sources/open.ts';
 import type { RowSource } from './sources/source.ts';
 
 /** Rows per transaction: big enough for speed, small enough that a batch commits in tens of milliseconds. */
 export const BATCH_ROWS = 5000;
+
+/** Times a batch waits out the connection's busy timeout for the write lock before the import fails. */
+const BUSY_WAITS = 10;
+
+const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' };
 
@@ -36,7 +41,7 @@ export interface EngineEnv {
 
 function tooManyRows(limits: ImportLimits): ImportInputError {
   return new ImportInputError(
-    `The file has more than ${limits.maxRows.toLocaleString('en-US')} data rows, the most one import takes (${describeLimit(limits, 'maxRows')}). Split it into smaller files.`,
+    `The file has more than ${limits.maxRows.toLocaleString('en-US')} data rows, the limit of one import (serve --max-import-rows). Split it into smaller files.`,
   );
 }
 
@@ -132,7 +137,9 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     }
   };
 
+  let began = false;
   const commitBatch = db.sqlite.transaction((rows: { index: number; row: unknown }[], upTo: number, fraction: number) => {
+    began = true;
     for (const { index, row } of rows) writeRow(index, row);
     rowsDone = upTo + 1;
     progress = Math.max(progress, Math.min(99, Math.floor(fraction * 1000) / 10));
@@ -145,7 +152,18 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     const rows = batch;
     batch = [];
     const before = progress;
-    commitBatch.immediate(rows, lastIndex, source.fraction());
+    const fraction = source.fraction();
+    // SQLite's lock is not fair: with several imports writing, one may wait out the busy timeout at
+    // BEGIN IMMEDIATE while others take turns. Nothing ran yet then, so waiting again is safe.
+    for (let waits = 1; ; waits++) {
+      began = false;
+      try {
+        commitBatch.immediate(rows, lastIndex, fraction);
+        break;
+      } catch (error) {
+        if (began || !isBusy(error) || waits >= BUSY_WAITS) throw error;
+      }
+    }
     const now = Date.now();
     if (progress - before >= 1 || now - lastPosted >= 500) {
       lastPosted = now;

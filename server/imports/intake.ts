@@ -7,7 +7,6 @@ import { ApiError } from '../http/errors.ts';
 import { duplicateHeaders, mapHeader, withColumnAliases } from './columns.ts';
 import { ImportInputError } from './errors.ts';
 import type { ImportKind, ImportSource } from './kind.ts';
-import { describeLimit } from './limits.ts';
 import type { ImportRuntime } from './runtime.ts';
 import { sniffFormat, type ImportFormat } from './sniff.ts';
 import { csvHeader } from './sources/csv.ts';
@@ -50,7 +49,7 @@ export async function readHeader(file: string, format: 'csv' | 'xlsx', imports: 
   const { limits } = imports.settings;
   if (read.header.length > limits.maxColumns) {
     throw new ImportInputError(
-      `The header row has more than ${limits.maxColumns.toLocaleString('en-US')} columns, the most an import reads (${describeLimit(limits, 'maxColumns')}). Remove the columns that are not needed.`,
+      `The header row has more than ${limits.maxColumns.toLocaleString('en-US')} columns, the limit (serve --max-columns). Remove the columns that are not needed.`,
     );
   }
   return read;

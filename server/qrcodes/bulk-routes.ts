@@ -176,7 +176,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
         res,
         ctx.db.kysely,
         task.uuid,
-        { columns: isJson ? [...kind.columns] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2 },
+        { columns: isJson ? [...kind.columns] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2, excludedCount: job.excluded_count },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
         `qr-import-errors-${task.uuid}`,
       );

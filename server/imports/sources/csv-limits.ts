@@ -63,7 +63,7 @@ export class CsvLimitScanner {
         this.atFieldStart = true;
         if (++this.fields > this.limits.maxColumns) {
           throw new ImportInputError(
-            `Row ${this.line} of the file (the header is row 1) has more than ${this.limits.maxColumns.toLocaleString('en-US')} columns, the most an import reads (${describeLimit(this.limits, 'maxColumns')}).`,
+            `Row ${this.line} of the file (the header is row 1) has more than ${this.limits.maxColumns.toLocaleString('en-US')} columns, the limit (serve --max-columns).`,
           );
         }
       } else {

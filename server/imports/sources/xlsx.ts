@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describeError, ImportInputError } from '../errors.ts';
-import { describeLimit, type ImportLimits } from '../limits.ts';
+import type { ImportLimits } from '../limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import { checkWorkbookLimits } from './zip-limits.ts';
 
@@ -25,7 +25,7 @@ function rowCells(values: unknown, row: number, limits: ImportLimits): (string |
   if (!Array.isArray(values)) return [];
   if (values.length - 1 > limits.maxColumns) {
     throw new ImportInputError(
-      `Row ${row} of the worksheet has a cell beyond column ${limits.maxColumns.toLocaleString('en-US')}, the most an import reads (${describeLimit(limits, 'maxColumns')}). Delete the far cells and import again.`,
+      `Row ${row} of the worksheet has a cell beyond column ${limits.maxColumns.toLocaleString('en-US')}, the limit (serve --max-columns). Delete the far cells and import again.`,
     );
   }
   const cells: (string | number | boolean | Date | null)[] = [];
