@@ -4,7 +4,7 @@ import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../server.ts';
 import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
-import { DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
+import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
@@ -39,6 +39,13 @@ function parseMaxUploadMb(value: string | undefined): number {
   return mb;
 }
 
+function parseImportWorkers(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_IMPORT_WORKERS;
+  const workers = Number(value);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 32) throw new StartupError(`--import-workers must be a whole number from 1 to 32, not "${value}".`);
+  return workers;
+}
+
 function parseImportLimits(values: Record<string, unknown>): Partial<ImportLimits> {
   const limits = limitsFromFlags(values);
   if (typeof limits === 'string') throw new StartupError(limits);
@@ -65,6 +72,7 @@ export const serveCommand: Command = {
     'log-level': { type: 'string' },
     'retry-schedule': { type: 'string' },
     'max-upload-mb': { type: 'string' },
+    'import-workers': { type: 'string' },
     demo: { type: 'boolean' },
     'demo-interval': { type: 'string' },
     ...limitOptions,
@@ -77,6 +85,7 @@ export const serveCommand: Command = {
     'log-level': 'Log detail: error, warn, info, debug. Default info',
     'retry-schedule': 'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
     'max-upload-mb': `Largest import upload in MB. Default ${DEFAULT_MAX_UPLOAD_MB}`,
+    'import-workers': `Imports that run at once, each in its own worker process. Default ${DEFAULT_IMPORT_WORKERS}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
     ...limitHelp,
@@ -93,6 +102,7 @@ export const serveCommand: Command = {
       webhookRetrySchedule: parseRetrySchedule(values['retry-schedule'] as string | undefined),
       imports: {
         maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024,
+        workers: parseImportWorkers(values['import-workers'] as string | undefined),
         limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
       },
     });

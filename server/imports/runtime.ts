@@ -21,6 +21,7 @@ import type { WorkerConfig } from './worker-messages.ts';
 
 export const DEFAULT_MAX_UPLOAD_MB = 256;
 export const DEFAULT_SYNC_ROW_CAP = 10_000;
+export const DEFAULT_IMPORT_WORKERS = 2;
 export const UPLOADS_DIR = 'uploads';
 
 export interface ImportSettings {
@@ -58,7 +59,7 @@ export function defaultImportSettings(dataDir: string, overrides: Partial<Import
     maxUploadBytes: DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
     syncRowCap: DEFAULT_SYNC_ROW_CAP,
     geocoderModule: process.env.QR_SANDBOX_GEOCODER_MODULE ?? DEFAULT_GEOCODER_MODULE,
-    workers: 2,
+    workers: DEFAULT_IMPORT_WORKERS,
     ...overrides,
     limits: { ...DEFAULT_IMPORT_LIMITS, ...overrides.limits },
   };
