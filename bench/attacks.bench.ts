@@ -11,8 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../server/db/database.ts';
+import { storedExcludedRows } from '../test/support/import-db.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
 import { percentile, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
@@ -159,18 +158,9 @@ async function importToEnd(server: ChildServer, post: () => Promise<{ status: nu
     task: task.status,
     message: task.error_message,
     excluded_count: task.results?.excluded_count ?? task.results?.excluded ?? null,
-    stored_excluded_rows: storedExcluded(server, uuid),
+    stored_excluded_rows: storedExcludedRows(server.dataDir, uuid),
     uuid,
   };
-}
-
-function storedExcluded(server: ChildServer, uuid: string): number {
-  const db = new Database(path.join(server.dataDir, DATABASE_FILE), { readonly: true });
-  try {
-    return (db.prepare('select count(*) as n from import_excluded_rows where task_uuid = ?').get(uuid) as { n: number }).n;
-  } finally {
-    db.close();
-  }
 }
 
 const errorOf = (r: { status: number; body: Record<string, unknown> }) => ({ http: r.status, message: (r.body.error as { message?: string } | undefined)?.message ?? null });

@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../../server/db/database.ts';
 import { sheetRow, workbook } from '../fixtures/hostile/generate.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
+import { storedExcludedRows } from '../support/import-db.ts';
 
 interface Task {
   status: string;
@@ -52,15 +51,6 @@ async function background(server: ChildServer, bytes: Buffer, json = false): Pro
 
 const csv = (lines: string[]) => Buffer.from(`${lines.join('\r\n')}\r\n`);
 const healthy = async (server: ChildServer) => assert.equal((await server.request('/api/health')).status, 200, 'the server stopped answering');
-
-function storedExcluded(server: ChildServer, uuid: string): number {
-  const db = new Database(path.join(server.dataDir, DATABASE_FILE), { readonly: true });
-  try {
-    return (db.prepare('select count(*) as n from import_excluded_rows where task_uuid = ?').get(uuid) as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
 
 describe('import limits, set small: each refused before its cost, with a message naming the limit and its flag', () => {
   let server: ChildServer;
@@ -121,7 +111,7 @@ describe('import limits, set small: each refused before its cost, with a message
     const task = await finished(server, uuid);
     assert.equal(task.status, 'COMPLETED', task.error_message ?? '');
     assert.equal(task.results?.excluded_count, 5000);
-    assert.equal(storedExcluded(server, uuid), 100);
+    assert.equal(storedExcludedRows(server.dataDir, uuid), 100);
     const report = await (await server.request(`/api/qrcodes/bulk/${uuid}/errors?format=csv`)).text();
     const lines = report.trim().split('\r\n');
     assert.equal(lines.length, 1 + 100 + 1, 'header, 100 rows and the note');
@@ -134,7 +124,7 @@ describe('import limits, set small: each refused before its cost, with a message
     const task = await finished(server, uuid);
     assert.equal(task.status, 'FAILED');
     assert.match(task.error_message ?? '', /more than 1,000,000 data rows, the limit of one import \(serve --max-import-rows\)/);
-    assert.equal(storedExcluded(server, uuid), 100);
+    assert.equal(storedExcludedRows(server.dataDir, uuid), 100);
     await healthy(server);
   });
 });
