@@ -101,12 +101,13 @@ export class WorkerPool {
         if (message.type === 'progress') this.options.onProgress(message.taskUuid, message.progress);
         else if (message.type === 'done') this.release(slot, message.outcome);
       },
-      exit: (reason) => {
+      exit: (reason, outOfMemory) => {
         const index = this.slots.indexOf(slot);
         if (index >= 0) this.slots.splice(index, 1);
         if (slot.job && !this.stopping) {
           this.options.logger.error({ task: slot.job.taskUuid, reason }, 'import worker died');
-          void this.crashed(slot, reason);
+          // Out of memory is the file's doing (a sync import answers 400); any other death is ours (500).
+          void this.crashed(slot, reason, !outOfMemory);
         }
         this.dispatch();
       },
@@ -124,13 +125,13 @@ export class WorkerPool {
     this.dispatch();
   }
 
-  private async crashed(slot: Slot, message: string): Promise<void> {
+  private async crashed(slot: Slot, message: string, internal: boolean): Promise<void> {
     const job = slot.job;
     if (!job) return;
     const finish = slot.finish;
     slot.job = null;
     slot.finish = null;
     await this.options.onCrash(job, message).catch((err: unknown) => this.options.logger.error({ err }, 'could not fail crashed import'));
-    finish?.({ state: 'failed', message, internal: true });
+    finish?.({ state: 'failed', message, internal });
   }
 }

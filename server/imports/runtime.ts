@@ -105,7 +105,11 @@ export class ImportRuntime {
         const organization = this.organizations.get(taskUuid);
         if (organization) publishTaskProgress(this.live, { uuid: taskUuid, organization_uuid: organization, status: 'PROCESSING', progress });
       },
-      onCrash: (job, message) => failTask(this.db.kysely, job.taskUuid, message),
+      onCrash: async (job, message) => {
+        if (job.dryRun) return;
+        await failTask(this.db.kysely, job.taskUuid, message);
+        fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
+      },
     });
   }
 

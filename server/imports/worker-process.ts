@@ -32,7 +32,7 @@ export class WorkerProcess {
   private stderr = '';
   private readonly config: WorkerConfig;
 
-  constructor(config: WorkerConfig, handlers: { message(message: FromWorker): void; exit(reason: string): void }) {
+  constructor(config: WorkerConfig, handlers: { message(message: FromWorker): void; exit(reason: string, outOfMemory: boolean): void }) {
     this.config = config;
     killAllOnExit();
     this.child = fork(WORKER_FILE, [], {
@@ -49,7 +49,7 @@ export class WorkerProcess {
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         running.delete(this.child);
-        handlers.exit(this.exitReason(code, signal));
+        handlers.exit(this.exitReason(code, signal), this.ranOutOfMemory());
         resolve();
       });
     });
@@ -65,9 +65,13 @@ export class WorkerProcess {
     this.child.kill('SIGKILL');
   }
 
+  private ranOutOfMemory(): boolean {
+    return /heap limit|heap out of memory|Allocation failed/i.test(this.stderr);
+  }
+
   /** Why the worker ended, in words for a task's error_message. */
   private exitReason(code: number | null, signal: NodeJS.Signals | null): string {
-    if (/heap limit|heap out of memory|Allocation failed/i.test(this.stderr)) {
+    if (this.ranOutOfMemory()) {
       return `The import worker ran out of memory: its heap is limited to ${describeLimit(this.config.limits, 'workerMemoryMb')}. A cell or row of this file is probably too large to read; the import is not retried.`;
     }
     const how = signal ? `was ended by signal ${signal}` : `exited with code ${code}`;
