@@ -21,6 +21,8 @@ const FLOOD_POSTS = Number(process.env.ATTACK_FLOOD_POSTS ?? 20_000);
 const LOOP_SECONDS = Number(process.env.ATTACK_LOOP_SECONDS ?? 20);
 const CSV_ROWS = Number(process.env.ATTACK_CSV_ROWS ?? 1_000_000);
 const HEALTH_P99_MS = 100;
+/** ATTACK_ONLY=5_csv runs the attacks whose name contains it. */
+const ONLY = process.env.ATTACK_ONLY;
 
 function treeRssMb(pid: number): number {
   const parents = new Map<number, number>();
@@ -139,10 +141,17 @@ interface TaskEnd {
   results: Record<string, unknown> | null;
 }
 
+/** Polls the task to its end; a failed poll is retried (the health loop records whether the server answered). */
 async function taskEnd(server: ChildServer, uuid: string): Promise<TaskEnd> {
+  let failures = 0;
   for (;;) {
-    const task = (await (await fetch(`${server.url}/api/background-tasks/uuid/${uuid}`, { headers: auth(server) })).json()) as TaskEnd;
-    if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
+    try {
+      const task = (await (await fetch(`${server.url}/api/background-tasks/uuid/${uuid}`, { headers: auth(server) })).json()) as TaskEnd;
+      failures = 0;
+      if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
+    } catch (error) {
+      if (++failures > 10) throw error;
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -244,13 +253,24 @@ async function main(): Promise<void> {
   const stringBomb = path.join(files, 'shared-string-2gb.xlsx');
   const numbers = path.join(files, 'numbers-10m.json');
   const rows = path.join(files, `rows-${CSV_ROWS}.csv`);
-  const sizes = {
-    poison_csv_mb: round(writePoisonCsv(poison, 200 * MB) / MB, 1),
-    cell_bomb_xlsx_mb: round(writeHugeCellXlsx(cellBomb, 1024 * MB) / MB, 2),
-    shared_string_bomb_xlsx_mb: round(writeHugeSharedStringXlsx(stringBomb, 2047 * MB) / MB, 2),
-    number_array_json_mb: round(writeNumberArray(numbers, 10_000_000) / MB, 1),
-    csv_mb: round(writeQrBenchCsv(rows, CSV_ROWS) / MB, 1),
+  const sizes: Record<string, number> = {};
+  const made = new Set<string>();
+  /** Each file is made before the first attack that needs it, outside the watched time. */
+  const make = (file: string, key: string, write: () => number) => {
+    if (!made.has(file)) {
+      made.add(file);
+      sizes[key] = round(write() / MB, 2);
+    }
+    return file;
   };
+  const needs = (name: string) => !ONLY || name.includes(ONLY);
+  if (needs('1_')) make(poison, 'poison_csv_mb', () => writePoisonCsv(poison, 200 * MB));
+  if (needs('3_')) {
+    make(cellBomb, 'cell_bomb_xlsx_mb', () => writeHugeCellXlsx(cellBomb, 1024 * MB));
+    make(stringBomb, 'shared_string_bomb_xlsx_mb', () => writeHugeSharedStringXlsx(stringBomb, 2047 * MB));
+  }
+  if (needs('_json_')) make(numbers, 'number_array_json_mb', () => writeNumberArray(numbers, 10_000_000));
+  if (needs('_csv_')) make(rows, 'csv_mb', () => writeQrBenchCsv(rows, CSV_ROWS));
 
   const server = await startChildServer(path.join(tmp, 'data'), ['--import-workers', '4']);
   const attacks: Record<string, unknown> = {};
@@ -259,8 +279,9 @@ async function main(): Promise<void> {
     const idle = await watch(server, () => new Promise((r) => setTimeout(r, 5000)));
     const floor = idle.watched.health.p99_ms;
     const run = async (name: string, work: () => Promise<unknown>) => {
+      if (ONLY && !name.includes(ONLY)) return;
       process.stderr.write(`attacks: ${name}...\n`);
-      const { watched, result } = await watch(server, work);
+      const { watched, result } = await watch(server, () => work().catch((error: unknown) => ({ bench_error: String(error), cause: String((error as Error).cause ?? '') })));
       attacks[name] = { ...watched, result };
       targets[`${name}_health_p99_ms`] = target(watched.health.p99_ms, HEALTH_P99_MS);
       targets[`${name}_server_up`] = { limit: 1, value: watched.server_up && watched.health.failed === 0 ? 1 : 0, pass: watched.server_up && watched.health.failed === 0 };
@@ -280,6 +301,15 @@ async function main(): Promise<void> {
     }
     await run('6_inbox_flood', () => inboxFlood(server));
 
+    const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
+    const serverErrors = fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => /"level":(50|60)/.test(line))
+          .map((line) => line.slice(0, 400))
+      : [];
+    attacks.server_log_errors = { count: serverErrors.length, last: serverErrors.slice(-5) };
     const locked = JSON.stringify(attacks).includes('database is locked');
     targets.no_database_is_locked = { limit: 0, value: locked ? 1 : 0, pass: !locked };
     console.log(
