@@ -175,7 +175,7 @@ async function importToEnd(server: ChildServer, post: () => Promise<{ status: nu
 const errorOf = (r: { status: number; body: Record<string, unknown> }) => ({ http: r.status, message: (r.body.error as { message?: string } | undefined)?.message ?? null });
 
 async function inboxMessageCount(server: ChildServer, inbox: string): Promise<number | null> {
-  const res = await fetch(`${server.url}/api/inboxes/uuid/${inbox}/messages?per_page=1`, { headers: auth(server) });
+  const res = await fetch(`${server.url}/api/inboxes/uuid/${inbox}/messages?organization_uuid=${server.organizationUuid}&per_page=1`, { headers: auth(server) });
   if (res.status !== 200) return null;
   const page = (await res.json()) as { total?: number; total_count?: number; pagination?: { total?: number; total_count?: number } };
   return page.total ?? page.total_count ?? page.pagination?.total ?? page.pagination?.total_count ?? null;

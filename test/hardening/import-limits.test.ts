@@ -165,6 +165,9 @@ describe('workbook bombs are refused while streaming, and concurrent imports all
         assert.equal(task.status, 'COMPLETED', task.error_message ?? '');
         assert.equal(Number(task.results?.inserted ?? 0) + Number(task.results?.updated ?? 0), 20_000);
       }
+      // The server's own writes meanwhile (the webhook outbox, tasks) waited for the lock too.
+      const log = fs.readFileSync(path.join(server.dataDir, 'logs', 'qr-sandbox.log'), 'utf8');
+      assert.doesNotMatch(log, /database is locked/);
     });
   }
 });
