@@ -21,8 +21,8 @@ const FLOOD_POSTS = Number(process.env.ATTACK_FLOOD_POSTS ?? 20_000);
 const LOOP_SECONDS = Number(process.env.ATTACK_LOOP_SECONDS ?? 20);
 const CSV_ROWS = Number(process.env.ATTACK_CSV_ROWS ?? 1_000_000);
 const HEALTH_P99_MS = 100;
-/** ATTACK_ONLY=5_csv runs the attacks whose name contains it. */
-const ONLY = process.env.ATTACK_ONLY;
+/** ATTACK_ONLY=5_csv,6_ runs the attacks whose name contains one of these. */
+const ONLY = process.env.ATTACK_ONLY?.split(',').filter(Boolean);
 
 function treeRssMb(pid: number): number {
   const parents = new Map<number, number>();
@@ -276,7 +276,7 @@ async function main(): Promise<void> {
     const idle = await watch(server, () => new Promise((r) => setTimeout(r, 5000)));
     const floor = idle.watched.health.p99_ms;
     const run = async (name: string, files: (() => string)[], work: () => Promise<unknown>) => {
-      if (ONLY && !name.includes(ONLY)) return;
+      if (ONLY && !ONLY.some((part) => name.includes(part))) return;
       for (const file of files) file();
       process.stderr.write(`attacks: ${name}...\n`);
       const { watched, result } = await watch(server, () => work().catch((error: unknown) => ({ bench_error: String(error), cause: String((error as Error).cause ?? '') })));
