@@ -47,14 +47,20 @@ export class WorkerProcess {
     });
     this.child.on('message', (message: FromWorker) => handlers.message(message));
     this.exited = new Promise((resolve) => {
-      this.child.once('exit', (code, signal) => {
+      let ended = false;
+      const end = (reason: string) => {
+        if (ended) return;
+        ended = true;
         running.delete(this.child);
-        handlers.exit(this.exitReason(code, signal), this.ranOutOfMemory());
+        handlers.exit(reason, this.ranOutOfMemory());
         resolve();
+      };
+      this.child.once('exit', (code, signal) => end(this.exitReason(code, signal)));
+      // A process that could not be started may not emit exit; without this listener the error would throw in the server.
+      this.child.on('error', (error) => {
+        if (this.child.pid === undefined) end(`The import worker could not be started (${error.message}).`);
       });
     });
-    // A failed spawn also emits exit; without this listener it would throw in the server.
-    this.child.on('error', () => undefined);
   }
 
   send(message: ToWorker): void {
