@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { csvSource } from '../server/imports/sources/csv.ts';
+import { DEFAULT_IMPORT_LIMITS } from '../server/imports/limits.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { OUT, round, target } from './support.ts';
 
@@ -43,7 +44,7 @@ async function floor(input: string, encoding: BufferEncoding): Promise<number> {
 
 async function importSource(input: string): Promise<number> {
   let count = 0;
-  await csvSource(input).read({
+  await csvSource(input, DEFAULT_IMPORT_LIMITS).read({
     onHeader() {},
     onRows(chunk) {
       count += chunk.length;

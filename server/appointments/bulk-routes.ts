@@ -5,13 +5,12 @@ import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { resolveImportHandler, type ResolvedImportHandler } from '../import-handlers/handlers.ts';
-import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, readHeader, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import type { ImportRuntime } from '../imports/runtime.ts';
 import { MAX_EXCLUDED_IN_RESULTS } from '../imports/kind.ts';
 import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from '../imports/fixed-file.ts';
 import { findJob } from '../imports/job-store.ts';
 import { sendErrorReport } from '../imports/report.ts';
-import { csvHeader } from '../imports/sources/csv.ts';
-import { xlsxHeader } from '../imports/sources/xlsx.ts';
 import { removeUpload } from '../imports/upload.ts';
 import { taskAcceptedSchema } from '../tasks/schemas.ts';
 import { findTask } from '../tasks/store.ts';
@@ -34,9 +33,9 @@ const modeOf = (value: unknown): 'background' | 'sync' => {
 };
 
 /** A spreadsheet's header row read through the import handler: missing or doubled columns are a 400 before any task starts. */
-async function checkHeader(file: string, received: ReceivedImport, handler: ResolvedImportHandler): Promise<void> {
+async function checkHeader(file: string, received: ReceivedImport, handler: ResolvedImportHandler, imports: ImportRuntime): Promise<void> {
   if (received.format === 'json') return;
-  const { header } = received.format === 'csv' ? csvHeader(file) : await xlsxHeader(file);
+  const { header } = await readHeader(file, received.format, imports);
   const problems = new ColumnMapper(handler.mapping).checkHeaders(header, { organizationGiven: true });
   if (problems.length === 0) return;
   const message = problems.join(' ');
@@ -102,7 +101,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       }
       ctx.imports.warm(APPOINTMENT_IMPORT_KIND);
       // Required columns are checked below with the import handler, which a file form names only in its fields.
-      const received = await receiveImport(req, res, settings, appointmentImportKind, { json: true, file: true });
+      const received = await receiveImport(req, res, ctx.imports, appointmentImportKind, { json: true, file: true });
       const absolute = path.join(settings.dataDir, received.file.uploadFile);
       let started;
       const collectKey = randomUUID();
@@ -114,7 +113,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
         const organization = importOrganization(received, principal);
         const handler = await resolveImportHandler(db, organization, query.org_identifier ?? received.fields.org_identifier);
-        await checkHeader(absolute, received, handler);
+        await checkHeader(absolute, received, handler, ctx.imports);
         fixes = await fixedFileMetadata(db, received, organization);
         const options: AppointmentJobOptions = {
           handler_slug: handler.slug,
@@ -198,7 +197,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         res,
         db,
         task.uuid,
-        { columns: isJson ? [...APPOINTMENT_FIELDS] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2 },
+        { columns: isJson ? [...APPOINTMENT_FIELDS] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2, excludedCount: job.excluded_count },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
         `appointment-import-errors-${task.uuid}`,
       );

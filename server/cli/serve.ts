@@ -4,9 +4,10 @@ import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../server.ts';
 import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
-import { DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { FAILED_AUTH_ADDRESS_LIMIT, FAILED_AUTH_LIMIT } from '../auth/throttle.ts';
 import { DEFAULT_INBOX_MAX_BODY_BYTES, DEFAULT_INBOX_MAX_MESSAGES } from '../receiver/limits.ts';
+import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
+import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE, DEMO_ORGANIZATION_NAME } from '../orgs/bootstrap.ts';
 import path from 'node:path';
@@ -48,6 +49,28 @@ function parseWholeNumber(flag: string, value: string | undefined, min: number, 
   return n;
 }
 
+function parseImportWorkers(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_IMPORT_WORKERS;
+  const workers = Number(value);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 32) throw new StartupError(`--import-workers must be a whole number from 1 to 32, not "${value}".`);
+  return workers;
+}
+
+function parseImportLimits(values: Record<string, unknown>): Partial<ImportLimits> {
+  const limits = limitsFromFlags(values);
+  if (typeof limits === 'string') throw new StartupError(limits);
+  return limits;
+}
+
+const limitFlags = Object.values(LIMIT_FLAGS);
+const limitOptions = Object.fromEntries(limitFlags.map(({ flag }) => [flag, { type: 'string' as const }]));
+const limitHelp = Object.fromEntries(
+  (Object.entries(LIMIT_FLAGS) as [keyof ImportLimits, (typeof LIMIT_FLAGS)[keyof ImportLimits]][]).map(([name, { flag, help, toSetting }]) => [
+    flag,
+    `${help}. Default ${DEFAULT_IMPORT_LIMITS[name] / toSetting}`,
+  ]),
+);
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the QR Sandbox server (API, GUI and webhook inbox) until Ctrl+C.',
@@ -63,8 +86,10 @@ export const serveCommand: Command = {
     'inbox-max-body-kb': { type: 'string' },
     'auth-max-failures': { type: 'string' },
     'auth-max-failures-per-address': { type: 'string' },
+    'import-workers': { type: 'string' },
     demo: { type: 'boolean' },
     'demo-interval': { type: 'string' },
+    ...limitOptions,
     ...dataDirOption,
   },
   help: {
@@ -78,8 +103,10 @@ export const serveCommand: Command = {
     'auth-max-failures': `Wrong secrets per minute for one API key from one address before 429 (the right secret always passes). Default ${FAILED_AUTH_LIMIT}`,
     'auth-max-failures-per-address': `Wrong credentials per minute from one address, any key, before 429. Default ${FAILED_AUTH_ADDRESS_LIMIT}`,
     'inbox-max-body-kb': `Largest request body an inbox stores, in KB; larger ones get 413. Default ${DEFAULT_INBOX_MAX_BODY_BYTES / 1024}`,
+    'import-workers': `Imports that run at once, each in its own worker process. Default ${DEFAULT_IMPORT_WORKERS}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
+    ...limitHelp,
     ...dataDirHelp,
   },
   async run(values) {
@@ -99,7 +126,11 @@ export const serveCommand: Command = {
         perKey: parseWholeNumber('auth-max-failures', values['auth-max-failures'] as string | undefined, 1, 1_000_000),
         perAddress: parseWholeNumber('auth-max-failures-per-address', values['auth-max-failures-per-address'] as string | undefined, 1, 1_000_000),
       },
-      imports: { maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024 },
+      imports: {
+        maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024,
+        workers: parseImportWorkers(values['import-workers'] as string | undefined),
+        limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
+      },
       ...(values.demo ? { organizationName: DEMO_ORGANIZATION_NAME } : {}),
     });
     const { credentials, url } = server;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, sql, type Driver, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, sql, type DatabaseConnection, type Driver, type SqliteDatabase } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import { ensurePrivateFile, tightenFile } from '../data-dir/private-files.ts';
 import { StartupError } from '../startup-error.ts';
@@ -45,13 +45,59 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** How long the server's own connection waits, in all, for the write lock before a write fails with SQLITE_BUSY. */
+export const SERVER_WRITE_WAIT_MS = 60_000;
+/**
+ * The server's connection waits for the lock this long synchronously (busy_timeout blocks the
+ * event loop), then asynchronously: import workers take turns with the lock for seconds at a time,
+ * and a synchronous wait would stall every request meanwhile.
+ */
+const SERVER_BUSY_TIMEOUT_MS = 25;
+
+const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
+
+/**
+ * Runs a statement; when it could not take the lock (SQLITE_BUSY outside a transaction, so nothing
+ * ran), waits a little without blocking and tries again, until SERVER_WRITE_WAIT_MS.
+ */
+async function waitingForLock<T>(sqlite: SQLite.Database, run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SERVER_WRITE_WAIT_MS;
+  for (;;) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isBusy(error) || sqlite.inTransaction || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+}
+
 /**
  * Transactions begin IMMEDIATE: a deferred one that reads and then writes fails at once with
  * SQLITE_BUSY (busy_timeout does not apply) when an import worker's connection committed in between.
+ * A statement or BEGIN that finds the lock taken waits for it (waitingForLock).
  */
 class ImmediateTransactionDialect extends SqliteDialect {
+  private readonly sqlite: SQLite.Database;
+
+  constructor(sqlite: SQLite.Database) {
+    super({ database: withStatementCache(sqlite) });
+    this.sqlite = sqlite;
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
+    const sqlite = this.sqlite;
+    const acquire = driver.acquireConnection.bind(driver);
+    let waiting: DatabaseConnection | undefined;
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      waiting ??= {
+        executeQuery: (query) => waitingForLock(sqlite, () => connection.executeQuery(query)),
+        streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+      };
+      return waiting;
+    };
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
@@ -60,7 +106,7 @@ class ImmediateTransactionDialect extends SqliteDialect {
 }
 
 function createKysely(sqlite: SQLite.Database): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new ImmediateTransactionDialect(sqlite) });
 }
 
 export function databasePath(dataDir: string): string {
@@ -87,6 +133,7 @@ export async function openDatabase(dataDir: string): Promise<Db> {
       await kysely.destroy();
     },
   };
+  db.sqlite.pragma(`busy_timeout = ${SERVER_BUSY_TIMEOUT_MS}`);
   // Not on every commit of this (the server's) connection: during a big import the WAL is large, and a
   // checkpoint in a request would stall the event loop. Import workers and the server's timer checkpoint instead.
   db.sqlite.pragma('wal_autocheckpoint = 0');

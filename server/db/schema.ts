@@ -159,6 +159,8 @@ export interface ImportJobTable {
   /** JSON object of the kind's counters so far. */
   counts: Generated<string>;
   excluded_count: Generated<number>;
+  /** Runs started and not ended cleanly (a crash or kill); 2 means it is not resumed again. */
+  attempts: Generated<number>;
   created_on: string;
   updated_on: string;
 }

@@ -6,12 +6,18 @@ import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
 import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
 import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from './kind.ts';
+import type { ImportLimits } from './limits.ts';
 import { rowChecker } from './row-check.ts';
 import { openSource } from './sources/open.ts';
 import type { RowSource } from './sources/source.ts';
 
 /** Rows per transaction: big enough for speed, small enough that a batch commits in tens of milliseconds. */
 export const BATCH_ROWS = 5000;
+
+/** Times a batch waits out the connection's busy timeout for the write lock before the import fails. */
+const BUSY_WAITS = 10;
+
+const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' };
 
@@ -27,9 +33,16 @@ export interface EngineEnv {
   geocoder: Geocoder;
   kind: ImportKind;
   job: ImportJob;
+  limits: ImportLimits;
   /** Checked after every batch; true makes the run stop there (the task resumes on the next start). */
   shouldStop(): boolean;
   onEvent(event: EngineEvent): void;
+}
+
+function tooManyRows(limits: ImportLimits): ImportInputError {
+  return new ImportInputError(
+    `The file has more than ${limits.maxRows.toLocaleString('en-US')} data rows, the limit of one import (serve --max-import-rows). Split it into smaller files.`,
+  );
 }
 
 async function countRows(source: RowSource, limit: number): Promise<void> {
@@ -82,7 +95,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   };
 
   try {
-    if (job.maxRows !== null && rowsDone === 0) await countRows(openSource(file, job.format), job.maxRows);
+    if (job.maxRows !== null && rowsDone === 0) await countRows(openSource(file, job.format, env.limits), job.maxRows);
   } catch (error) {
     if (error instanceof TooManyRowsError) {
       fs.rmSync(file, { force: true });
@@ -92,20 +105,22 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}`, true);
   }
 
+  jobs.beginAttempt(job.taskUuid);
   tasks.markProcessing(job.taskUuid);
   env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
 
   const columns = withColumnAliases(kind, job.options);
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
-  const source = openSource(file, job.format);
+  const source = openSource(file, job.format, env.limits);
   const checker = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
   let batch: { index: number; row: unknown }[] = [];
   let lastIndex = rowsDone - 1;
   let lastPosted = Date.now();
 
+  // Beyond the first maxStoredExcluded rows only the count grows: the report says how many it leaves out.
   const exclude = (index: number, error: string, echo: Record<string, unknown>, cells: unknown) => {
+    if (excludedCount < env.limits.maxStoredExcluded) jobs.exclude(job.taskUuid, index, error, echo, cells);
     excludedCount++;
-    jobs.exclude(job.taskUuid, index, error, echo, cells);
   };
 
   const writeRow = (index: number, row: unknown) => {
@@ -137,7 +152,9 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     env.onEvent({ type: 'progress', progress: estimate, status: 'PROCESSING' });
   };
 
+  let began = false;
   const commitBatch = db.sqlite.transaction((rows: { index: number; row: unknown }[], upTo: number, fraction: number) => {
+    began = true;
     for (const [i, { index, row }] of rows.entries()) {
       writeRow(index, row);
       if ((i & 255) === 255) progressWithinBatch(i + 1, rows.length, fraction);
@@ -153,7 +170,18 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     const rows = batch;
     batch = [];
     const before = progress;
-    commitBatch.immediate(rows, lastIndex, source.fraction());
+    const fraction = source.fraction();
+    // SQLite's lock is not fair: with several imports writing, one may wait out the busy timeout at
+    // BEGIN IMMEDIATE while others take turns. Nothing ran yet then, so waiting again is safe.
+    for (let waits = 1; ; waits++) {
+      began = false;
+      try {
+        commitBatch.immediate(rows, lastIndex, fraction);
+        break;
+      } catch (error) {
+        if (began || !isBusy(error) || waits >= BUSY_WAITS) throw error;
+      }
+    }
     const now = Date.now();
     if (progress - before >= 1 || now - lastPosted >= 500) {
       lastPosted = now;
@@ -172,6 +200,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         for (let i = 0; i < rows.length; i++) {
           const index = firstIndex + i;
           if (index < rowsDone) continue;
+          if (index >= env.limits.maxRows) throw tooManyRows(env.limits);
           lastIndex = index;
           const row = rows[i];
           if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
@@ -182,7 +211,10 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     });
     flush();
   } catch (error) {
-    if (error instanceof StopRequested) return { state: 'stopped' };
+    if (error instanceof StopRequested) {
+      jobs.endedCleanly(job.taskUuid);
+      return { state: 'stopped' };
+    }
     const partly =
       rowsDone > 0
         ? ` The first ${rowsDone.toLocaleString('en-US')} rows were imported; after fixing the file, import it again (rows already imported are matched, not duplicated).`

@@ -7,11 +7,10 @@ import { ApiError } from '../http/errors.ts';
 import { duplicateHeaders, mapHeader, withColumnAliases } from './columns.ts';
 import { ImportInputError } from './errors.ts';
 import type { ImportKind, ImportSource } from './kind.ts';
-import type { ImportSettings } from './runtime.ts';
+import type { ImportRuntime } from './runtime.ts';
 import { sniffFormat, type ImportFormat } from './sniff.ts';
 import { csvHeader } from './sources/csv.ts';
 import { jsonFirstElement } from './sources/json.ts';
-import { xlsxHeader } from './sources/xlsx.ts';
 import { receiveBody, receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
 
 export const processingModeSchema = z
@@ -30,9 +29,6 @@ export function parseDryRun(value: string | undefined): boolean {
   throw new ApiError('VALIDATION_ERROR', `dry_run must be true or false; the request has "${value}".`, [{ path: 'dry_run', message: 'must be true or false' }]);
 }
 
-/** The most header columns an import file may have (the kinds have a few dozen at most). */
-export const MAX_COLUMNS = 1000;
-
 /** An import received and checked, ready to become a task. */
 export interface ReceivedImport {
   source: ImportSource;
@@ -44,23 +40,34 @@ export interface ReceivedImport {
   firstElement: unknown;
 }
 
+/**
+ * The header row of a CSV (from its first 64 KB, on this thread) or a workbook (checked against
+ * the workbook limits and read in the inspection worker), and whether a data row follows.
+ */
+export async function readHeader(file: string, format: 'csv' | 'xlsx', imports: ImportRuntime): Promise<{ header: string[]; hasData: boolean | null }> {
+  const read = format === 'csv' ? csvHeader(file) : await imports.xlsxHeader(file);
+  const { limits } = imports.settings;
+  if (read.header.length > limits.maxColumns) {
+    throw new ImportInputError(
+      `The header row has more than ${limits.maxColumns.toLocaleString('en-US')} columns, the limit (serve --max-columns). Remove the columns that are not needed.`,
+    );
+  }
+  return read;
+}
+
 /** Checks done before any task starts: the format is readable and the file has the kind's required columns. */
 export async function inspectUpload(
   file: string,
   format: ImportFormat,
   kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>,
+  imports: ImportRuntime,
 ): Promise<{ firstElement: unknown }> {
   if (format === 'json') {
     const { first, empty } = jsonFirstElement(file);
     if (empty) throw new ImportInputError('The JSON array is empty: there is nothing to import.');
     return { firstElement: first };
   }
-  const { header, hasData } = format === 'csv' ? csvHeader(file) : await xlsxHeader(file);
-  if (header.length > MAX_COLUMNS) {
-    throw new ImportInputError(
-      `The header row has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns, the most an import reads. Remove the columns that are not needed (the template has ${kind.columns.length}).`,
-    );
-  }
+  const { header, hasData } = await readHeader(file, format, imports);
   mapHeader(kind, header);
   const duplicates = duplicateHeaders(kind, header);
   if (duplicates.length > 0) throw new ImportInputError(`The header row names a column twice: ${duplicates.join('; ')}. Keep one of them.`);
@@ -75,7 +82,7 @@ export async function inspectUpload(
 export async function receiveImport(
   req: Request,
   res: Response,
-  settings: ImportSettings,
+  imports: ImportRuntime,
   kind: ImportKind,
   accept: {
     json: boolean;
@@ -104,6 +111,7 @@ export async function receiveImport(
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a JSON array (Content-Type application/json).');
   }
 
+  const { settings } = imports;
   let file: ReceivedFile | null = null;
   let fields: Record<string, string> = {};
   try {
@@ -125,7 +133,7 @@ export async function receiveImport(
     if (accept.fileFormats && !isJson && !accept.fileFormats.includes(format)) {
       throw new ImportInputError(`This endpoint takes ${accept.fileFormats.join(' or ').toUpperCase()} files; the upload is ${format.toUpperCase()}.`);
     }
-    const { firstElement } = await inspectUpload(absolute, format, withColumnAliases(kind, { columnAliases: accept.columnAliases }));
+    const { firstElement } = await inspectUpload(absolute, format, withColumnAliases(kind, { columnAliases: accept.columnAliases }), imports);
     return { source: isJson ? 'json' : 'file', format, file, fields, firstElement };
   } catch (error) {
     removeUpload(settings, file);

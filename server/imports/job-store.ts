@@ -23,7 +23,12 @@ export interface ImportJob {
   options: Record<string, unknown>;
   /** Runs on a scratch connection (dry-run.ts) and is never stored. */
   dryRun?: boolean;
+  /** Runs started and not ended cleanly, as stored (read at start to decide whether to resume). */
+  attempts?: number;
 }
+
+/** A job whose run was cut short this many times (crash, kill, out of memory) is failed at start instead of resumed: one retry at most. */
+export const MAX_ATTEMPTS = 2;
 
 interface StoredOptions {
   source: ImportSource;
@@ -42,6 +47,7 @@ export function jobFromRow(row: Selectable<ImportJobTable>): ImportJob {
     source: stored.source,
     maxRows: stored.maxRows,
     options: stored.kindOptions,
+    attempts: row.attempts,
   };
 }
 
@@ -142,8 +148,18 @@ export function jobStatements(db: Db) {
       .orderBy('row_index')
       .limit(param<number>('limit')),
   );
+  const attempt = prepare<'task' | 'by'>(
+    db.sqlite,
+    k
+      .updateTable('import_jobs')
+      .set((eb) => ({ attempts: eb('attempts', '+', param<number>('by')) }))
+      .where('task_uuid', '=', param('task')),
+  );
   return {
     read: (task: string) => read.get<Selectable<ImportJobTable>>({ task }),
+    /** Counts a run as started; endedCleanly() takes it back when the run stops on request (shutdown). */
+    beginAttempt: (task: string) => attempt.run({ task, by: 1 }),
+    endedCleanly: (task: string) => attempt.run({ task, by: -1 }),
     checkpoint: (task: string, rows: number, counts: Record<string, number>, excluded: number, headers: string[] | null) =>
       checkpoint.run({ task, rows, counts: JSON.stringify(counts), excluded, headers: headers && JSON.stringify(headers), now: nowIso() }),
     exclude: (task: string, index: number, error: string, echo: unknown, cells: unknown) =>

@@ -1,25 +1,13 @@
-import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { moduleUrl } from '../module-url.ts';
 import type { EngineOutcome } from './engine.ts';
 import type { ImportJob } from './job-store.ts';
 import type { FromWorker, WorkerConfig } from './worker-messages.ts';
+import { WorkerProcess } from './worker-process.ts';
 
-const WORKER_URL = moduleUrl('./worker.ts', import.meta.url);
 const STOP_TIMEOUT_MS = 30_000;
-/**
- * Keeps a worker's heap (and so the server's memory) bounded. CSV and JSON rows stream, so the live
- * heap is the gazetteer (~37 MB) plus one batch; a workbook also holds exceljs's shared strings
- * (tens of MB for 200,000 rows), and at 128 MB a 200k-row XLSX spent most of its time in GC
- * (49 s, against 19 s at 192). A small young generation keeps each batch's garbage from growing
- * the process (1M-row CSV: peak RSS ~286 MB instead of ~330, no slower). It costs workbooks time:
- * a 200k-row XLSX took 10.2 s with 8 MB and 8.3 s with 16 MB, where the CSV's peak RSS was 299 MB.
- */
-const WORKER_HEAP_MB = 192;
-const WORKER_YOUNG_MB = 8;
 
 interface Slot {
-  worker: Worker;
+  worker: WorkerProcess;
   job: ImportJob | null;
   finish: ((outcome: EngineOutcome) => void) | null;
   exited: Promise<void>;
@@ -35,12 +23,12 @@ export interface PoolOptions {
   config: WorkerConfig;
   logger: Logger;
   onProgress(taskUuid: string, progress: number): void;
-  /** A worker died (uncaught error or exit) while running this job: the task must be failed by the caller. */
+  /** A worker died (out of memory, crash, exit) while running this job: the task must be failed by the caller. */
   onCrash(job: ImportJob, message: string): Promise<void>;
 }
 
 /**
- * Import worker threads, started on demand up to `size`, each running one job at a time.
+ * Import worker processes, started on demand up to `size`, each running one job at a time.
  * Jobs wait in a queue (their tasks are PENDING). stop() lets each worker finish its current
  * batch and close its connection; queued jobs stay PENDING in the database for the next start.
  */
@@ -67,7 +55,7 @@ export class WorkerPool {
     if (this.stopping) return;
     let slot = this.slots.find((s) => !s.job);
     if (!slot && this.slots.length < this.options.size) slot = this.spawn();
-    slot?.worker.postMessage({ type: 'warm', kind });
+    slot?.worker.send({ type: 'warm', kind });
   }
 
   /** Jobs queued or running. */
@@ -78,13 +66,13 @@ export class WorkerPool {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const queued of this.queue.splice(0)) queued.finish({ state: 'stopped' });
-    for (const slot of this.slots) slot.worker.postMessage({ type: 'stop' });
+    for (const slot of this.slots) slot.worker.send({ type: 'stop' });
     const all = Promise.all(this.slots.map((s) => s.exited));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
         this.options.logger.warn('import workers did not stop in time; terminating them');
-        for (const slot of this.slots) void slot.worker.terminate();
+        for (const slot of this.slots) slot.worker.terminate();
         resolve();
       }, STOP_TIMEOUT_MS);
     });
@@ -103,32 +91,29 @@ export class WorkerPool {
       if (!next) return;
       slot.job = next.job;
       slot.finish = next.finish;
-      slot.worker.postMessage({ type: 'run', job: next.job });
+      slot.worker.send({ type: 'run', job: next.job });
     }
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { workerData: this.options.config, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
-    let resolveExit: () => void = () => {};
-    const slot: Slot = { worker, job: null, finish: null, exited: new Promise((r) => (resolveExit = r)) };
+    const worker = new WorkerProcess(this.options.config, {
+      message: (message: FromWorker) => {
+        if (message.type === 'progress') this.options.onProgress(message.taskUuid, message.progress);
+        else if (message.type === 'done') this.release(slot, message.outcome);
+      },
+      exit: (reason, outOfMemory) => {
+        const index = this.slots.indexOf(slot);
+        if (index >= 0) this.slots.splice(index, 1);
+        if (slot.job && !this.stopping) {
+          this.options.logger.error({ task: slot.job.taskUuid, reason }, 'import worker died');
+          // Out of memory is the file's doing (a sync import answers 400); any other death is ours (500).
+          void this.crashed(slot, reason, !outOfMemory);
+        }
+        this.dispatch();
+      },
+    });
+    const slot: Slot = { worker, job: null, finish: null, exited: worker.exited };
     this.slots.push(slot);
-    worker.on('message', (message: FromWorker) => {
-      if (message.type === 'progress') this.options.onProgress(message.taskUuid, message.progress);
-      else if (message.type === 'done') this.release(slot, message.outcome);
-    });
-    worker.on('error', (error) => {
-      const index = this.slots.indexOf(slot);
-      if (index >= 0) this.slots.splice(index, 1);
-      this.options.logger.error({ err: error, task: slot.job?.taskUuid }, 'import worker crashed');
-      void this.crashed(slot, `The import worker stopped unexpectedly: ${error.message}`);
-    });
-    worker.on('exit', (code) => {
-      const index = this.slots.indexOf(slot);
-      if (index >= 0) this.slots.splice(index, 1);
-      resolveExit();
-      if (slot.job && !this.stopping) void this.crashed(slot, `The import worker exited unexpectedly (code ${code}).`);
-      this.dispatch();
-    });
     return slot;
   }
 
@@ -140,13 +125,13 @@ export class WorkerPool {
     this.dispatch();
   }
 
-  private async crashed(slot: Slot, message: string): Promise<void> {
+  private async crashed(slot: Slot, message: string, internal: boolean): Promise<void> {
     const job = slot.job;
     if (!job) return;
     const finish = slot.finish;
     slot.job = null;
     slot.finish = null;
     await this.options.onCrash(job, message).catch((err: unknown) => this.options.logger.error({ err }, 'could not fail crashed import'));
-    finish?.({ state: 'failed', message, internal: true });
+    finish?.({ state: 'failed', message, internal });
   }
 }

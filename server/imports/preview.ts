@@ -2,6 +2,7 @@ import { openConnection } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from './columns.ts';
 import type { ImportKind } from './kind.ts';
+import type { ImportLimits } from './limits.ts';
 import { dateCellText, rowChecker } from './row-check.ts';
 import type { ImportPreview, ImportPreviewRow } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
@@ -38,6 +39,7 @@ export async function previewImport(input: {
   options: Record<string, unknown>;
   dataDir: string;
   geocoder: Geocoder;
+  limits: ImportLimits;
 }): Promise<ImportPreview> {
   const { kind, format } = input;
   const columns = withColumnAliases(kind, input.options);
@@ -49,7 +51,7 @@ export async function previewImport(input: {
   const raw: { index: number; row: unknown }[] = [];
   let more = false;
 
-  const source = openSource(input.file, format);
+  const source = openSource(input.file, format, input.limits);
   try {
     await source.read({
       onHeader(cells) {

@@ -25,13 +25,22 @@ export interface ReportLayout {
   rowsAreObjects: boolean;
   /** row_number = index + offset: 2 for files with a header row, 1 for JSON. */
   rowNumberOffset: number;
+  /** Every row the import excluded; beyond the ones kept (serve --max-stored-excluded-rows) the report ends with a line that says how many it leaves out. */
+  excludedCount: number;
+}
+
+/** The report's last line when the import kept only its first excluded rows. */
+function omittedNote(listed: number, total: number): string {
+  return `${(total - listed).toLocaleString('en-US')} more excluded rows are not listed: the import kept the first ${listed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} with their cells (serve --max-stored-excluded-rows); the count is exact.`;
 }
 
 async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: ReportLayout): AsyncGenerator<string[]> {
   let after = -1;
+  let listed = 0;
   for (;;) {
     const page = await excludedRowsPage(db, taskUuid, after, PAGE);
-    if (page.length === 0) return;
+    if (page.length === 0) break;
+    listed += page.length;
     for (const row of page) {
       const cells = JSON.parse(row.cells) as unknown;
       const values = layout.rowsAreObjects
@@ -41,6 +50,7 @@ async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: Repor
     }
     after = page[page.length - 1]?.row_index ?? after;
   }
+  if (listed < layout.excludedCount) yield [...layout.columns.map(() => ''), '', omittedNote(listed, layout.excludedCount)];
 }
 
 /**
@@ -84,7 +94,7 @@ export async function sendErrorReport(
   const sheet = workbook.addWorksheet('Excluded rows');
   sheet.addRow(header).commit();
   const rowNumberAt = header.length - 2;
-  for await (const row of reportRows(db, taskUuid, layout)) sheet.addRow(row.map((v, i) => (i === rowNumberAt ? Number(v) : v))).commit();
+  for await (const row of reportRows(db, taskUuid, layout)) sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
   sheet.commit();
   await workbook.commit();
 }

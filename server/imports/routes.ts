@@ -8,8 +8,7 @@ import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
 import { QR_CODE_IMPORT_KIND } from '../qrcodes/import-kind.ts';
 import { ImportInputError } from './errors.ts';
-import { loadKind } from './load-kind.ts';
-import { previewImport, PREVIEW_ROWS } from './preview.ts';
+import { PREVIEW_ROWS } from './preview.ts';
 import { importPreviewKinds, importPreviewSchema } from './schemas.ts';
 import { sniffFormat } from './sniff.ts';
 import { receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
@@ -84,14 +83,12 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
           kindName === 'appointments'
             ? ({ handler_slug: handler.slug, columnAliases: handler.mapping, collect_key: null } satisfies AppointmentJobOptions)
             : {};
-        return await previewImport({
+        return await ctx.imports.preview({
           file: absolute,
           format: sniffFormat(absolute),
-          kind: await loadKind(kindModule),
+          kind: kindModule,
           organizationUuid: org,
           options,
-          dataDir: settings.dataDir,
-          geocoder: await ctx.imports.geocoder(),
         });
       } catch (error) {
         if (error instanceof ImportInputError) throw field('file', error.message);

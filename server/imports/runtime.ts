@@ -13,13 +13,18 @@ import { findTask } from '../tasks/store.ts';
 import type { BackgroundTask, TaskType } from '../tasks/schemas.ts';
 import type { EngineOutcome } from './engine.ts';
 import { DEFAULT_GEOCODER_MODULE, loadGeocoderFrom } from './geocoder-source.ts';
-import { deleteJobAndTask, insertJob, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
+import { deleteJobAndTask, insertJob, MAX_ATTEMPTS, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
 import type { ImportSource } from './kind.ts';
+import { Inspector } from './inspector.ts';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import { WorkerPool } from './pool.ts';
+import type { ImportPreview } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
+import type { WorkerConfig } from './worker-messages.ts';
 
 export const DEFAULT_MAX_UPLOAD_MB = 256;
 export const DEFAULT_SYNC_ROW_CAP = 10_000;
+export const DEFAULT_IMPORT_WORKERS = 2;
 export const UPLOADS_DIR = 'uploads';
 
 export interface ImportSettings {
@@ -30,8 +35,10 @@ export interface ImportSettings {
   syncRowCap: number;
   /** Module exporting loadGeocoder(); default the offline gazetteer. */
   geocoderModule: string;
-  /** Import worker threads. */
+  /** Import worker processes. */
   workers: number;
+  /** Cell, row, column, workbook, excluded-row and worker memory limits (limits.ts). */
+  limits: ImportLimits;
 }
 
 export interface ImportRequest {
@@ -55,8 +62,9 @@ export function defaultImportSettings(dataDir: string, overrides: Partial<Import
     maxUploadBytes: DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
     syncRowCap: DEFAULT_SYNC_ROW_CAP,
     geocoderModule: process.env.QR_SANDBOX_GEOCODER_MODULE ?? DEFAULT_GEOCODER_MODULE,
-    workers: 2,
+    workers: DEFAULT_IMPORT_WORKERS,
     ...overrides,
+    limits: { ...DEFAULT_IMPORT_LIMITS, ...overrides.limits },
   };
 }
 
@@ -83,6 +91,7 @@ export class ImportRuntime {
   private readonly pool: WorkerPool;
   /** The running tasks as created, so each progress event carries the whole task (the GUI may not have seen it yet). */
   private readonly running = new Map<string, BackgroundTask>();
+  private readonly inspector: Inspector;
 
   constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings }) {
     this.db = input.db;
@@ -90,15 +99,21 @@ export class ImportRuntime {
     this.live = input.live;
     this.settings = input.settings;
     ensurePrivateDir(this.uploadsDir);
+    const config: WorkerConfig = { dataDir: input.settings.dataDir, geocoderModule: input.settings.geocoderModule, limits: input.settings.limits };
+    this.inspector = new Inspector(config);
     this.pool = new WorkerPool({
       size: input.settings.workers,
-      config: { dataDir: input.settings.dataDir, geocoderModule: input.settings.geocoderModule },
+      config,
       logger: input.logger,
       onProgress: (taskUuid, progress) => {
         const task = this.running.get(taskUuid);
         if (task) publishTaskProgress(this.live, task, progress);
       },
-      onCrash: (job, message) => failTask(this.db.kysely, job.taskUuid, message),
+      onCrash: async (job, message) => {
+        if (job.dryRun) return;
+        await failTask(this.db.kysely, job.taskUuid, message);
+        fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
+      },
     });
   }
 
@@ -116,9 +131,21 @@ export class ImportRuntime {
     this.pool.warm(kind);
   }
 
+  /** A workbook's header row, read in the inspection worker (never on this thread). */
+  async xlsxHeader(file: string): Promise<{ header: string[]; hasData: boolean | null }> {
+    return (await this.inspector.run({ op: 'xlsx-header', file })) as { header: string[]; hasData: boolean | null };
+  }
+
+  /** The first rows of an upload as the import would read them (preview.ts), read in the inspection worker. */
+  async preview(input: { file: string; format: ImportFormat; kind: string; organizationUuid: string; options: Record<string, unknown> }): Promise<ImportPreview> {
+    return (await this.inspector.run({ op: 'preview', ...input })) as ImportPreview;
+  }
+
   /**
    * Resumes imports left PENDING or PROCESSING by a crash or quit; fails those whose upload is
-   * gone; removes uploads that a crash left without a task (older than this start).
+   * gone and those whose run was already cut short MAX_ATTEMPTS times (a poison task would
+   * otherwise take the worker or the server down on every start); removes uploads that a crash
+   * left without a task (older than this start).
    */
   async recover(): Promise<void> {
     const startedAt = Date.now();
@@ -131,6 +158,16 @@ export class ImportRuntime {
     for (const job of jobs) {
       if (!fs.existsSync(uploadPath(this.settings.dataDir, job))) {
         await failTask(this.db.kysely, job.taskUuid, 'The import was interrupted and its uploaded file is gone, so it cannot resume. Upload the file again.');
+        await publishTaskFinished(this.live, this.db.kysely, job.taskUuid);
+        continue;
+      }
+      if ((job.attempts ?? 0) >= MAX_ATTEMPTS) {
+        await failTask(
+          this.db.kysely,
+          job.taskUuid,
+          `The import was cut short ${job.attempts} times while it ran (its worker or the server stopped without finishing), so it is not resumed again. Check the file (a very large cell or row?) and import it again.`,
+        );
+        fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
         await publishTaskFinished(this.live, this.db.kysely, job.taskUuid);
         continue;
       }
@@ -188,8 +225,8 @@ export class ImportRuntime {
   }
 
   /** Waits for running batches to commit, then stops the workers. Call before the database closes. */
-  stop(): Promise<void> {
-    return this.pool.stop();
+  async stop(): Promise<void> {
+    await Promise.all([this.pool.stop(), this.inspector.stop()]);
   }
 
   private jobFor(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Omit<ImportJob, 'taskUuid'> {

@@ -1,20 +1,27 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection } from '../db/database.ts';
 import { taskUpdates } from '../tasks/lifecycle.ts';
 import { runImport, type EngineOutcome } from './engine.ts';
 import { runDryImport } from './dry-run.ts';
-import { describeError } from './errors.ts';
+import { describeError, ImportInputError } from './errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { loadGeocoderFrom } from './geocoder-source.ts';
 import type { ImportJob } from './job-store.ts';
 import { loadKind } from './load-kind.ts';
-import type { FromWorker, ToWorker, WorkerConfig } from './worker-messages.ts';
+import { previewImport } from './preview.ts';
+import { xlsxHeader } from './sources/xlsx.ts';
+import type { FromWorker, Inspection, InspectionResult, ToWorker, WorkerConfig } from './worker-messages.ts';
 
-/** One import worker thread: its own SQLite connection, one job at a time, stops between batches when asked. */
-const config = workerData as WorkerConfig;
-const port = parentPort;
-if (!port) throw new Error('worker.ts runs only as a worker thread');
+const WORKER_BUSY_TIMEOUT_MS = 30_000;
+
+/** One import worker process: its own SQLite connection, one job at a time, stops between batches when asked. */
+if (!process.send) throw new Error('worker.ts runs only as a child process with an IPC channel');
+const config = JSON.parse(process.env.QR_SANDBOX_WORKER_CONFIG ?? '{}') as WorkerConfig;
+// The server is gone (killed): stop at once rather than go on writing alone.
+process.on('disconnect', () => process.exit(0));
 
 const db = openConnection(config.dataDir);
+// Writers queue for SQLite's one write lock; an import waits for its turn rather than fail (engine.ts waits again after this).
+db.sqlite.pragma(`busy_timeout = ${WORKER_BUSY_TIMEOUT_MS}`);
 // Inserts append (uuid7 keys, rising references): 1M rows took the same time with a 4 MB page cache as with 16 or 64 MB.
 db.sqlite.pragma(`cache_size = -${4 * 1024}`);
 // Checkpoint the WAL every ~80 MB instead of every 4 MB: index pages that every batch touches are
@@ -34,14 +41,14 @@ function checkpointWal(): void {
   }
 }
 
-const post = (message: FromWorker) => port.postMessage(message);
+const post = (message: FromWorker) => process.send?.(message);
 
 async function run(job: ImportJob): Promise<void> {
   busy = true;
   let outcome: EngineOutcome;
   try {
     const [kind, geocoder] = await Promise.all([loadKind(job.kind), loadGeocoderFrom(config.geocoderModule)]);
-    const env = { dataDir: config.dataDir, geocoder, kind, job, shouldStop: () => stopping };
+    const env = { dataDir: config.dataDir, geocoder, kind, job, limits: config.limits, shouldStop: () => stopping };
     outcome = job.dryRun
       ? await runDryImport(env)
       : await runImport({ ...env, db, onEvent: (event) => post({ type: 'progress', taskUuid: job.taskUuid, progress: event.progress }) });
@@ -60,14 +67,38 @@ async function run(job: ImportJob): Promise<void> {
   if (stopping) await shutdown();
 }
 
+async function inspect(id: number, inspection: Inspection): Promise<void> {
+  try {
+    let result: InspectionResult;
+    if (inspection.op === 'xlsx-header') result = await xlsxHeader(inspection.file, config.limits);
+    else {
+      result = await previewImport({
+        file: inspection.file,
+        format: inspection.format,
+        kind: await loadKind(inspection.kind),
+        organizationUuid: inspection.organizationUuid,
+        options: inspection.options,
+        limits: config.limits,
+        dataDir: config.dataDir,
+        geocoder: await loadGeocoderFrom(config.geocoderModule),
+      });
+    }
+    post({ type: 'inspected', id, result });
+  } catch (error) {
+    const conflict = error instanceof ApiError && error.code === 'CONFLICT';
+    post({ type: 'inspected', id, error: { message: describeError(error), input: error instanceof ImportInputError, conflict } });
+  }
+}
+
 async function shutdown(): Promise<void> {
   await db.close();
   post({ type: 'stopped' });
-  port?.close();
+  process.disconnect();
 }
 
-port.on('message', (message: ToWorker) => {
+process.on('message', (message: ToWorker) => {
   if (message.type === 'run') void run(message.job);
+  else if (message.type === 'inspect') void inspect(message.id, message.inspection);
   else if (message.type === 'warm') void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
   else if (message.type === 'stop') {
     stopping = true;

@@ -103,7 +103,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ query, req, res, principal }) => {
       ctx.imports.warm(QR_CODE_IMPORT_KIND);
-      const received = await receiveImport(req, res, settings, kind, { json: true, file: true });
+      const received = await receiveImport(req, res, ctx.imports, kind, { json: true, file: true });
       let mode: 'background' | 'sync';
       let dryRun: boolean;
       try {
@@ -144,7 +144,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ query, req, res, principal }) => {
       ctx.imports.warm(QR_CODE_IMPORT_KIND);
-      const received = await receiveImport(req, res, settings, kind, { json: false, file: true, fileFormats: ['csv'] });
+      const received = await receiveImport(req, res, ctx.imports, kind, { json: false, file: true, fileFormats: ['csv'] });
       let dryRun: boolean;
       try {
         dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
@@ -185,7 +185,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
         res,
         ctx.db.kysely,
         task.uuid,
-        { columns: isJson ? [...kind.columns] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2 },
+        { columns: isJson ? [...kind.columns] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2, excludedCount: job.excluded_count },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
         `qr-import-errors-${task.uuid}`,
       );

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { mapHeader, normaliseHeader, withColumnAliases } from '../../server/imports/columns.ts';
 import { ImportInputError } from '../../server/imports/errors.ts';
+import { DEFAULT_IMPORT_LIMITS } from '../../server/imports/limits.ts';
 import { sniffFormat } from '../../server/imports/sniff.ts';
 import { csvSource } from '../../server/imports/sources/csv.ts';
 import { JsonArraySplitter } from '../../server/imports/sources/json-array.ts';
@@ -34,7 +35,7 @@ async function readAll(source: RowSource): Promise<{ header: string[]; rows: { i
 
 describe('CSV source', () => {
   it('reads a UTF-8 BOM, CRLF file with a quoted newline and header names in any case', async () => {
-    const { header, rows } = await readAll(csvSource(fixture('qr-bom-crlf.csv')));
+    const { header, rows } = await readAll(csvSource(fixture('qr-bom-crlf.csv'), DEFAULT_IMPORT_LIMITS));
     assert.equal(header[0], 'LOCATION', 'the BOM is not part of the first header');
     assert.equal(rows.length, 5);
     const first = rows[0]?.row as string[];
@@ -45,29 +46,29 @@ describe('CSV source', () => {
   });
 
   it('guesses ; and tab delimiters', async () => {
-    const semi = await readAll(csvSource(fixture('qr-semicolon.csv')));
+    const semi = await readAll(csvSource(fixture('qr-semicolon.csv'), DEFAULT_IMPORT_LIMITS));
     assert.deepEqual(semi.header, ['location', 'name', 'qr_code_external_reference_id', 'suburb', 'state', 'postcode', 'country']);
     assert.equal((semi.rows[0]?.row as string[])[0], '1 Mitchell Street; Darwin NT 0800');
-    const tab = await readAll(csvSource(tempFile('location\tname\n"1 Smith St, Carlton VIC 3053"\tA\n')));
+    const tab = await readAll(csvSource(tempFile('location\tname\n"1 Smith St, Carlton VIC 3053"\tA\n'), DEFAULT_IMPORT_LIMITS));
     assert.deepEqual(tab.header, ['location', 'name']);
     assert.deepEqual(tab.rows[0]?.row, ['1 Smith St, Carlton VIC 3053', 'A']);
   });
 
   it('keeps the index of blank lines so row numbers match the file', async () => {
-    const { rows } = await readAll(csvSource(tempFile('location\r\na\r\n\r\nb\r\n')));
+    const { rows } = await readAll(csvSource(tempFile('location\r\na\r\n\r\nb\r\n'), DEFAULT_IMPORT_LIMITS));
     const filled = rows.filter((r) => (r.row as string[]).some((c) => c !== ''));
     assert.deepEqual(filled.map((r) => r.index), [0, 2]);
   });
 
   it('reads Latin-1 text that is not valid UTF-8', async () => {
-    const { rows } = await readAll(csvSource(tempFile(Buffer.from('location\nCaf\xe9 Street\n', 'latin1'))));
+    const { rows } = await readAll(csvSource(tempFile(Buffer.from('location\nCaf\xe9 Street\n', 'latin1')), DEFAULT_IMPORT_LIMITS));
     assert.equal((rows[0]?.row as string[])[0], 'Café Street');
   });
 });
 
 describe('XLSX source', () => {
   it('reads a LibreOffice workbook: shared strings, numeric postcodes and date cells', async () => {
-    const { header, rows } = await readAll(xlsxSource(fixture('qr-libreoffice.xlsx')));
+    const { header, rows } = await readAll(xlsxSource(fixture('qr-libreoffice.xlsx'), DEFAULT_IMPORT_LIMITS));
     assert.deepEqual(header.slice(0, 3), ['Location', 'Name', 'QR Code External Reference ID']);
     const first = rows[0]?.row as unknown[];
     assert.equal(first[0], '1 Mitchell Street, Darwin NT 0800');
@@ -79,7 +80,7 @@ describe('XLSX source', () => {
 
   it('turns a damaged workbook into a message, not a crash', async () => {
     const damaged = fs.readFileSync(fixture('qr-libreoffice.xlsx')).subarray(0, 2000);
-    await assert.rejects(readAll(xlsxSource(tempFile(damaged))), (error: Error) => {
+    await assert.rejects(readAll(xlsxSource(tempFile(damaged), DEFAULT_IMPORT_LIMITS)), (error: Error) => {
       assert.ok(error instanceof ImportInputError);
       assert.match(error.message, /could not be read as an Excel workbook/);
       return true;
@@ -102,7 +103,7 @@ describe('JSON source', () => {
     const cut = new JsonArraySplitter();
     cut.push('[{"a": 1}, {"b"');
     assert.throws(() => cut.end(), /ends before the array is closed/);
-    await assert.rejects(readAll(jsonSource(tempFile('[{"a": 1}, {"b": }]'))), /The JSON is not valid/);
+    await assert.rejects(readAll(jsonSource(tempFile('[{"a": 1}, {"b": }]'), DEFAULT_IMPORT_LIMITS)), /The JSON is not valid/);
   });
 });
 

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
-import { pipeline } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 import Papa from 'papaparse';
 import { ImportInputError } from '../errors.ts';
+import type { ImportLimits } from '../limits.ts';
+import { CsvLimitScanner } from './csv-limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import { UploadTextDecoder } from './text-decoder.ts';
 import { readTextStart, textDecodingStream } from './text-encoding.ts';
@@ -32,7 +34,7 @@ export function guessDelimiter(text: string): string {
  * Streaming CSV (papaparse `chunk`): CRLF, `,` `;` tab and `|` delimiters, quoted newlines; the
  * text in UTF-8 (BOM or not), Windows-1252 or UTF-16 with BOM (UploadTextDecoder).
  */
-export function csvSource(file: string): RowSource {
+export function csvSource(file: string, limits: ImportLimits): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let stream: fs.ReadStream | undefined;
   let decoder: UploadTextDecoder | undefined;
@@ -56,7 +58,23 @@ export function csvSource(file: string): RowSource {
           reject(error);
         };
         input.on('error', fail);
-        Papa.parse<string[]>(input, {
+        const scanner = new CsvLimitScanner(delimiter, limits);
+        const checked = new Transform({
+          decodeStrings: false,
+          readableObjectMode: true,
+          transform(chunk: string, _encoding, done) {
+            try {
+              scanner.push(chunk);
+              done(null, chunk);
+            } catch (error) {
+              fail(error);
+              checked.destroy();
+              done();
+            }
+          },
+        });
+        input.pipe(checked);
+        Papa.parse<string[]>(checked, {
           delimiter,
           skipEmptyLines: false,
           chunk(results, parser) {

@@ -1,4 +1,5 @@
 import { ImportInputError } from '../errors.ts';
+import { describeLimit, type ImportLimits } from '../limits.ts';
 
 type State = 'start' | 'first' | 'next' | 'element' | 'after' | 'end';
 
@@ -19,6 +20,13 @@ export class JsonArraySplitter {
   private pending = '';
   private count = 0;
   private seen = 0;
+  private stringLength = 0;
+  private readonly limits: ImportLimits | null;
+
+  /** With limits, an element longer than the line limit or a string longer than the cell limit is refused before it is parsed. */
+  constructor(limits: ImportLimits | null = null) {
+    this.limits = limits;
+  }
 
   /** Feeds the next piece of text; returns the elements it completed. */
   push(chunk: string): unknown[] {
@@ -31,9 +39,15 @@ export class JsonArraySplitter {
           if (this.escaped) this.escaped = false;
           else if (c === 0x5c) this.escaped = true;
           else if (c === 0x22) this.inString = false;
+          if (this.limits && ++this.stringLength > this.limits.maxCellChars) {
+            throw new ImportInputError(`A string in element ${this.count} of the JSON array is longer than the limit of ${describeLimit(this.limits, 'maxCellChars')}.`);
+          }
           continue;
         }
-        if (c === 0x22) this.inString = true;
+        if (c === 0x22) {
+          this.inString = true;
+          this.stringLength = 0;
+        }
         else if (c === 0x7b || c === 0x5b) {
           if (++this.depth > MAX_JSON_DEPTH) {
             throw new ImportInputError(`The JSON is nested more than ${MAX_JSON_DEPTH} levels deep in element ${this.count}. Send flat objects, like [{"location": "..."}].`);
@@ -87,7 +101,10 @@ export class JsonArraySplitter {
           throw new ImportInputError('The JSON has more text after the closing ] of the array.');
       }
     }
-    if (this.state === 'element' && start >= 0) this.pending += chunk.slice(start);
+    if (this.state === 'element' && start >= 0) {
+      this.pending += chunk.slice(start);
+      this.checkLength(this.pending.length);
+    }
     return out;
   }
 
@@ -102,7 +119,14 @@ export class JsonArraySplitter {
     return this.state !== 'start';
   }
 
+  private checkLength(length: number): void {
+    if (this.limits && length > this.limits.maxLineChars) {
+      throw new ImportInputError(`Element ${this.count} of the JSON array is longer than the limit of ${describeLimit(this.limits, 'maxLineChars')}.`);
+    }
+  }
+
   private finish(tail: string): unknown {
+    this.checkLength(this.pending.length + tail.length);
     const text = this.pending + tail;
     this.pending = '';
     this.count++;

@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import { ImportInputError } from '../errors.ts';
+import type { ImportLimits } from '../limits.ts';
 import { JsonArraySplitter } from './json-array.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import { UploadTextDecoder } from './text-decoder.ts';
 import { readTextStart, textDecodingStream } from './text-encoding.ts';
 
 /** Streaming JSON array of objects: elements are parsed one by one as the file is read (its text decoded as CSV text is). */
-export function jsonSource(file: string): RowSource {
+export function jsonSource(file: string, limits: ImportLimits): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let bytes = 0;
   return {
     fraction: () => Math.min(1, bytes / size),
     async read(handlers: RowHandlers) {
-      const splitter = new JsonArraySplitter();
+      const splitter = new JsonArraySplitter(limits);
       const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
       const text = input.pipe(textDecodingStream(file, new UploadTextDecoder()));
       input.on('error', (error) => text.destroy(error));

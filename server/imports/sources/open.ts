@@ -1,11 +1,12 @@
+import type { ImportLimits } from '../limits.ts';
 import type { ImportFormat } from '../sniff.ts';
 import { csvSource } from './csv.ts';
 import { jsonSource } from './json.ts';
 import type { RowSource } from './source.ts';
 import { xlsxSource } from './xlsx.ts';
 
-export function openSource(file: string, format: ImportFormat): RowSource {
-  if (format === 'csv') return csvSource(file);
-  if (format === 'xlsx') return xlsxSource(file);
-  return jsonSource(file);
+export function openSource(file: string, format: ImportFormat, limits: ImportLimits): RowSource {
+  if (format === 'csv') return csvSource(file, limits);
+  if (format === 'xlsx') return xlsxSource(file, limits);
+  return jsonSource(file, limits);
 }

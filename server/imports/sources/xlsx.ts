@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { describeError, ImportInputError } from '../errors.ts';
+import type { ImportLimits } from '../limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';
+import { checkWorkbookLimits } from './zip-limits.ts';
 
 const CHUNK_ROWS = 2000;
 
@@ -19,8 +21,13 @@ export function cellValue(value: unknown): string | number | boolean | Date | nu
   return String(value);
 }
 
-function rowCells(values: unknown): (string | number | boolean | Date | null)[] {
+function rowCells(values: unknown, row: number, limits: ImportLimits): (string | number | boolean | Date | null)[] {
   if (!Array.isArray(values)) return [];
+  if (values.length - 1 > limits.maxColumns) {
+    throw new ImportInputError(
+      `Row ${row} of the worksheet has a cell beyond column ${limits.maxColumns.toLocaleString('en-US')}, the limit (serve --max-columns). Delete the far cells and import again.`,
+    );
+  }
   const cells: (string | number | boolean | Date | null)[] = [];
   for (let i = 1; i < values.length; i++) cells.push(cellValue(values[i]));
   return cells;
@@ -57,12 +64,13 @@ async function* firstSheetRows(input: fs.ReadStream): AsyncGenerator<XlsxRow> {
  * Streaming XLSX (exceljs WorkbookReader): first sheet only, shared strings resolved, date
  * cells as Dates. Blank spreadsheet rows keep their place, so row_number is the sheet's row.
  */
-export function xlsxSource(file: string): RowSource {
+export function xlsxSource(file: string, limits: ImportLimits): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let input: fs.ReadStream | undefined;
   return {
     fraction: () => (input ? Math.min(1, input.bytesRead / size) : 0),
     async read(handlers: RowHandlers) {
+      await checkWorkbookLimits(file, limits);
       input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
       let headerRow = -1;
       let chunk: (unknown[] | null)[] = [];
@@ -85,7 +93,7 @@ export function xlsxSource(file: string): RowSource {
       };
       try {
         for await (const row of firstSheetRows(input)) {
-          const cells = rowCells(row.values);
+          const cells = rowCells(row.values, row.number, limits);
           if (headerRow < 0) {
             if (cells.every((c) => c === null || String(c).trim() === '')) continue;
             headerRow = row.number;
@@ -114,12 +122,13 @@ export function xlsxSource(file: string): RowSource {
 }
 
 /** The first sheet's header row (for checks before a task starts). */
-export async function xlsxHeader(file: string): Promise<{ header: string[]; hasData: boolean | null }> {
+export async function xlsxHeader(file: string, limits: ImportLimits): Promise<{ header: string[]; hasData: boolean | null }> {
+  await checkWorkbookLimits(file, limits);
   const input = fs.createReadStream(file, { highWaterMark: 1 << 16 });
   let header: string[] | null = null;
   try {
     for await (const row of firstSheetRows(input)) {
-      const cells = rowCells(row.values);
+      const cells = rowCells(row.values, row.number, limits);
       if (cells.every((c) => c === null || String(c).trim() === '')) continue;
       if (header) return { header, hasData: true };
       header = cells.map((c) => (c === null ? '' : String(c)));

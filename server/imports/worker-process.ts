@@ -1,0 +1,87 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { moduleUrl } from '../module-url.ts';
+import { describeLimit } from './limits.ts';
+import type { FromWorker, ToWorker, WorkerConfig } from './worker-messages.ts';
+
+const WORKER_FILE = fileURLToPath(moduleUrl('./worker.ts', import.meta.url));
+/** Young generation of a worker: small, so each batch's garbage does not grow the process (1M-row CSV peak RSS ~286 MB instead of ~330). */
+const WORKER_SEMI_SPACE_MB = 4;
+const STDERR_TAIL = 4096;
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Workers never outlive the server: on its exit they are killed (on a kill -9 they see the IPC channel close and exit themselves). */
+function killAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+/**
+ * An import worker: a child process (not a thread), so that running out of memory, which V8
+ * cannot always survive inside a thread, ends only the worker. Its heap is capped by
+ * `--max-old-space-size` (serve --import-worker-memory-mb); stderr is kept to tell why it died.
+ */
+export class WorkerProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<void>;
+  private stderr = '';
+  private readonly config: WorkerConfig;
+
+  constructor(config: WorkerConfig, handlers: { message(message: FromWorker): void; exit(reason: string, outOfMemory: boolean): void }) {
+    this.config = config;
+    killAllOnExit();
+    this.child = fork(WORKER_FILE, [], {
+      execArgv: [`--max-old-space-size=${config.limits.workerMemoryMb}`, `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', QR_SANDBOX_WORKER_CONFIG: JSON.stringify(config) },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    running.add(this.child);
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_TAIL);
+    });
+    this.child.on('message', (message: FromWorker) => handlers.message(message));
+    this.exited = new Promise((resolve) => {
+      let ended = false;
+      const end = (reason: string) => {
+        if (ended) return;
+        ended = true;
+        running.delete(this.child);
+        handlers.exit(reason, this.ranOutOfMemory());
+        resolve();
+      };
+      this.child.once('exit', (code, signal) => end(this.exitReason(code, signal)));
+      // A process that could not be started may not emit exit; without this listener the error would throw in the server.
+      this.child.on('error', (error) => {
+        if (this.child.pid === undefined) end(`The import worker could not be started (${error.message}).`);
+      });
+    });
+  }
+
+  send(message: ToWorker): void {
+    if (this.child.connected) this.child.send(message);
+  }
+
+  terminate(): void {
+    this.child.kill('SIGKILL');
+  }
+
+  private ranOutOfMemory(): boolean {
+    return /heap limit|heap out of memory|Allocation failed/i.test(this.stderr);
+  }
+
+  /** Why the worker ended, in words for a task's error_message. */
+  private exitReason(code: number | null, signal: NodeJS.Signals | null): string {
+    if (this.ranOutOfMemory()) {
+      return `The import worker ran out of memory: its heap is limited to ${describeLimit(this.config.limits, 'workerMemoryMb')}. A cell or row of this file is probably too large to read; the import is not retried.`;
+    }
+    const how = signal ? `was ended by signal ${signal}` : `exited with code ${code}`;
+    const last = this.stderr.trim().split('\n').filter(Boolean).slice(-1)[0];
+    return `The import worker stopped unexpectedly (it ${how}${last ? `: ${last.slice(0, 300)}` : ''}); the import is not retried.`;
+  }
+}
