@@ -69,7 +69,11 @@ export function importStatements(db: SyncDb) {
         .where('tag_number', '=', param<string>('tag_number')),
     ),
     qrCodeState: new SyncQuery(db, k.selectFrom('qrcodes').select(['deleted_on', 'timezone_name']).where('uuid', '=', param<string>('uuid'))),
-    /** A QR code address with this name and location (DESIGN.md's identity without an external reference), deleted or not. */
+    /**
+     * The QR code address without an external reference with this name and location (DESIGN.md's
+     * identity), a live one before a deleted one. `external_reference_id is null` lets SQLite use
+     * the partial index qrcodes_by_name_location; without it, it read every QR code of the organization.
+     */
     findQrCodeAt: new SyncQuery(
       db,
       k
@@ -78,7 +82,8 @@ export function importStatements(db: SyncDb) {
         .where('organization_uuid', '=', org)
         .where('name', '=', param<string>('location'))
         .where('location', '=', param<string>('location'))
-        .orderBy('deleted_on', 'desc')
+        .where('external_reference_id', 'is', null)
+        .orderBy('deleted_on')
         .limit(1),
     ),
     insertQrCode: new SyncQuery(db, k.insertInto('qrcodes').values(placeholders(QR_CODE_COLUMNS))),

@@ -5,6 +5,7 @@ import * as imports from './003_imports.ts';
 import * as webhooks from './004_webhooks.ts';
 import * as appointments from './005_appointments.ts';
 import * as inboxes from './006_inboxes.ts';
+import * as queryIndexes from './007_query_indexes.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004_webhooks': webhooks,
   '005_appointments': appointments,
   '006_inboxes': inboxes,
+  '007_query_indexes': queryIndexes,
 };
