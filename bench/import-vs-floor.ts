@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { copyDataDir, databaseFileOf } from './big-org.ts';
+import { importAndPoll, round, startChildServer } from './support.ts';
+
+export interface ImportVsFloor {
+  seconds: number;
+  floorSeconds: number;
+  floorRows: number;
+  ratio: number;
+  peakRssMb: number;
+  pollMs: number[];
+  task: Record<string, unknown>;
+}
+
+/**
+ * One import measured against its floor in the same run, each on its own copy of the same data
+ * dir: the floor (bench/floor.ts) first, then the real server (a child process) from POST to COMPLETED.
+ */
+export async function importVsFloor(input: {
+  template: string;
+  organizationUuid: string;
+  file: string;
+  endpoint: string;
+  floor: (dbFile: string, csvFile: string, organizationUuid: string) => Promise<{ seconds: number; rows: number }>;
+}): Promise<ImportVsFloor> {
+  const floorDir = copyDataDir(input.template, fs.mkdtempSync(path.join(os.tmpdir(), 'qr-floor-')));
+  let floor;
+  try {
+    floor = await input.floor(databaseFileOf(floorDir), input.file, input.organizationUuid);
+  } finally {
+    fs.rmSync(floorDir, { recursive: true, force: true });
+  }
+  const serverDir = copyDataDir(input.template, fs.mkdtempSync(path.join(os.tmpdir(), 'qr-import-')));
+  const server = await startChildServer(serverDir);
+  let result;
+  let peakRssMb: number;
+  try {
+    result = await importAndPoll(server, input.file, path.basename(input.file), input.endpoint);
+  } finally {
+    peakRssMb = server.peakRssMb();
+    await server.stop();
+    fs.rmSync(serverDir, { recursive: true, force: true });
+  }
+  return { ...result, floorSeconds: floor.seconds, floorRows: floor.rows, ratio: result.seconds / floor.seconds, peakRssMb };
+}
+
+/** The JSON of one import-vs-floor case. */
+export function floorReport(run: ImportVsFloor) {
+  return { import: round(run.seconds), floor: round(run.floorSeconds), ratio: round(run.ratio), floor_rows: run.floorRows };
+}
