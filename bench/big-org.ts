@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -130,7 +131,8 @@ export async function migratedDataDir(dir: string): Promise<{ dataDir: string; o
  * fill); named by its sizes and the migrations it was made with, so a schema change makes a new one.
  */
 export async function bigOrgTemplate(sizes: BigOrgSizes = bigOrgSizes()): Promise<{ dataDir: string; organizationUuid: string; sizes: BigOrgSizes; populateSeconds: number | null }> {
-  const tag = `${sizes.qrCodes}-${sizes.appointments}-${sizes.tasks}-${sizes.deliveries}-m${Object.keys(migrations).length}`;
+  const schema = createHash('sha256').update(Object.values(migrations).map((m) => String(m.up)).join('\n')).digest('hex').slice(0, 8);
+  const tag = `${sizes.qrCodes}-${sizes.appointments}-${sizes.tasks}-${sizes.deliveries}-${schema}`;
   const dir = path.join(OUT, `big-org-${tag}`);
   const ready = path.join(dir, 'ready.json');
   if (fs.existsSync(ready)) return { ...(JSON.parse(fs.readFileSync(ready, 'utf8')) as { dataDir: string; organizationUuid: string }), sizes, populateSeconds: null };

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { AppointmentScheduleTable, Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { isDateBound, type AppointmentListQuery, type AppointmentSchedule } from './schemas.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
@@ -167,11 +168,12 @@ export async function listSchedules(db: Kysely<Database>, query: AppointmentList
   if (query.to) {
     base = isDateBound(query.to) ? base.where('appointment_date', '<=', query.to) : base.where('start_utc', '<=', utc(query.to));
   }
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('start_utc').orderBy('uuid').limit(query.per_page).offset((query.page - 1) * query.per_page).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toSchedule), total: Number(count.n) };
+  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const window = pageWindow(total, query.page, query.per_page);
+  if (!window) return { items: [], total };
+  const direction = window.backward ? 'desc' : 'asc';
+  const rows = await base.selectAll().orderBy('start_utc', direction).orderBy('uuid', direction).limit(window.limit).offset(window.offset).execute();
+  return { items: inListOrder(window, rows).map(toSchedule), total };
 }
 
 /** start_utc is stored to the second as …Z, so bounds compare as the same text. */
