@@ -7,8 +7,8 @@ import { percentile, round, startChildServer, target } from './support.ts';
 /**
  * The list endpoints in a big organization (bench/big-org.ts: 1M QR codes, 1M appointments, 100k
  * tasks, 1M webhook deliveries), through real HTTP against the real server: the first page and the
- * last page (the deepest offset), each requested RUNS times after one warm-up; the median must
- * stay under 50 ms.
+ * last page (the deepest offset), each requested RUNS times after a first request (reported
+ * apart: it counts the rows); the median must stay under 50 ms.
  */
 const RUNS = Number(process.env.BENCH_LIST_RUNS ?? 7);
 const LIMIT_MS = 50;
@@ -27,7 +27,8 @@ async function get(pathname: string): Promise<{ ms: number; body: { total: numbe
 }
 
 async function page(pathname: string) {
-  await get(pathname);
+  // The first request of a list counts its rows; the others reuse the count while nothing changed (server/db/count-cache.ts).
+  const cold = await get(pathname);
   const times: number[] = [];
   let body: { total: number; pages: number; items: unknown[] } | undefined;
   for (let i = 0; i < RUNS; i++) {
@@ -35,7 +36,7 @@ async function page(pathname: string) {
     times.push(answer.ms);
     body = answer.body;
   }
-  return { p50_ms: round(percentile(times, 50)), max_ms: round(Math.max(...times)), total: body?.total ?? 0, items: body?.items.length ?? 0 };
+  return { p50_ms: round(percentile(times, 50)), max_ms: round(Math.max(...times)), first_request_ms: round(cold.ms), total: body?.total ?? 0, items: body?.items.length ?? 0 };
 }
 
 async function firstAndLast(name: string, base: string) {

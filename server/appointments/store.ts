@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { AppointmentScheduleTable, Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { isDateBound, type AppointmentListQuery, type AppointmentSchedule } from './schemas.ts';
@@ -168,7 +169,7 @@ export async function listSchedules(db: Kysely<Database>, query: AppointmentList
   if (query.to) {
     base = isDateBound(query.to) ? base.where('appointment_date', '<=', query.to) : base.where('start_utc', '<=', utc(query.to));
   }
-  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = await cachedCount(db, base);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { items: [], total };
   const direction = window.backward ? 'desc' : 'asc';

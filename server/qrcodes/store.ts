@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
@@ -57,7 +58,7 @@ export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuer
       eb.or((['name', 'location', 'label', 'external_reference_id'] as const).map((column) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`)),
     );
   }
-  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = await cachedCount(db, base);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { rows: [], total };
   const rows = await base

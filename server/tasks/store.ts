@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
 import type { BackgroundTask, TaskListQuery } from './schemas.ts';
@@ -43,7 +44,7 @@ export async function listTasks(db: Kysely<Database>, query: TaskListQuery): Pro
   let base = db.selectFrom('background_tasks').where('organization_uuid', '=', query.organization_uuid);
   if (query.task_type) base = base.where('task_type', '=', query.task_type);
   if (query.status) base = base.where('status', '=', query.status);
-  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = await cachedCount(db, base);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { items: [], total };
   const rows = await base.selectAll().orderBy('seq', window.backward ? 'asc' : 'desc').limit(window.limit).offset(window.offset).execute();

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEventTable } from '../db/schema.ts';
 import type { EventType } from './events.ts';
@@ -73,7 +74,7 @@ async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<
 export async function listDeliveries(db: Kysely<Database>, webhookUuid: string, query: DeliveryListQuery): Promise<{ items: Delivery[]; total: number }> {
   let base = db.selectFrom('webhook_deliveries').where('webhook_uuid', '=', webhookUuid);
   if (query.status) base = base.where('status', '=', query.status);
-  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const total = await cachedCount(db, base);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { items: [], total };
   const direction = window.backward ? 'asc' : 'desc';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pageWindow } from '../../server/db/page-window.ts';
-import { fileUpload, startImportTestServer } from '../support/imports.ts';
+import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import type { TestServer } from '../support/server.ts';
 
 describe('paging from the nearer end', () => {
@@ -50,6 +50,16 @@ describe('paging from the nearer end', () => {
       const body = (await res.json()) as { items: { uuid: string }[]; total: number };
       return { uuids: body.items.map((item) => item.uuid), total: body.total };
     };
+
+    it('the total follows every change: a delete on the server connection and an import committed by a worker', async () => {
+      const before = await uuids('/api/qrcodes', 'per_page=2');
+      assert.equal((await server.request(`/api/qrcodes/uuid/${before.uuids[0]}`, { method: 'DELETE' })).status, 204);
+      assert.equal((await uuids('/api/qrcodes', 'per_page=2')).total, before.total - 1);
+      const res = await server.request('/api/qrcodes/bulk', fileUpload('name,location\nLate,"99 Late Street, Melbourne VIC 3000"\n', 'late.csv', { organization_uuid: org }));
+      const { background_task_uuid: task } = (await res.json()) as { background_task_uuid: string };
+      assert.equal((await waitForTask(server, task)).status, 'COMPLETED');
+      assert.equal((await uuids('/api/qrcodes', 'per_page=2')).total, before.total);
+    });
 
     for (const path of ['/api/qrcodes', '/api/appointment_schedule', '/api/background-tasks']) {
       it(`${path}: the pages of every size, read one by one, are the whole list in order`, async () => {
