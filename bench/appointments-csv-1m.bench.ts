@@ -26,6 +26,7 @@ let emptyRun: ImportVsFloor;
 try {
   const { organizationUuid } = await migratedDataDir(empty);
   emptyRun = await importVsFloor({ template: empty, organizationUuid, file, endpoint, floor: appointmentFloor });
+  process.stderr.write(`empty organization: ${JSON.stringify(floorReport(emptyRun))}\n`);
 } finally {
   fs.rmSync(empty, { recursive: true, force: true });
 }

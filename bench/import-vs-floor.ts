@@ -47,6 +47,11 @@ export async function importVsFloor(input: {
     const cpuBefore = processCpuSeconds(server.child.pid);
     result = await importAndPoll(server, input.file, path.basename(input.file), input.endpoint);
     cpuSeconds = processCpuSeconds(server.child.pid) - cpuBefore;
+  } catch (error) {
+    const log = path.join(serverDir, 'logs', 'qr-sandbox.log');
+    if (fs.existsSync(log)) process.stderr.write(`server log, last lines:\n${fs.readFileSync(log, 'utf8').split('\n').slice(-30).join('\n')}\n`);
+    process.stderr.write(`server exit: ${String(server.child.exitCode)} ${String(server.child.signalCode)}\n`);
+    throw error;
   } finally {
     peakRssMb = server.peakRssMb();
     await server.stop();
