@@ -2,7 +2,7 @@
  * Imports one file into an in-process server (real worker thread, real database) and prints
  * the seconds from POST to COMPLETED. For profiling the import path:
  *
- *   node --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile-import.ts [rows] [csv|xlsx]
+ *   node --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile-import.ts [rows] [csv|xlsx] [qrcodes|appointments]
  *
  * (an XLSX of that many rows must exist: the XLSX benchmark writes it) writes one .cpuprofile per thread (the worker's is the import); bench/profile-summary.ts reads it.
  */
@@ -10,14 +10,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../server/server.ts';
+import { writeAppointmentBenchCsv } from './appointment-data.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { BENCH_GEOCODER_MODULE, OUT, percentile, round } from './support.ts';
 
 const rows = Number(process.argv[2] ?? 200_000);
 const format = process.argv[3] === 'xlsx' ? 'xlsx' : 'csv';
+const appointments = process.argv[4] === 'appointments';
 fs.mkdirSync(OUT, { recursive: true });
-const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.${format}`);
-if (format === 'csv' && !fs.existsSync(file)) writeQrBenchCsv(file, rows);
+const file = appointments ? path.join(OUT, `appointments-${rows}.csv`) : path.join(OUT, `qr-${rows}-${benchDataTag()}.${format}`);
+if (format === 'csv' && !fs.existsSync(file)) (appointments ? writeAppointmentBenchCsv : writeQrBenchCsv)(file, rows);
 if (!fs.existsSync(file)) throw new Error(`${file} is missing: the XLSX benchmark (npm run bench -- xlsx) writes it`);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-profile-'));
@@ -30,7 +32,7 @@ try {
   const form = new FormData();
   form.set('organization_uuid', credentials.organization_uuid);
   form.set('file', await fs.openAsBlob(file), path.basename(file));
-  const res = await fetch(`${server.url}/api/qrcodes/bulk`, { method: 'POST', headers: { authorization: auth }, body: form });
+  const res = await fetch(`${server.url}${appointments ? '/api/appointment_schedule/bulk' : '/api/qrcodes/bulk'}`, { method: 'POST', headers: { authorization: auth }, body: form });
   const { background_task_uuid } = (await res.json()) as { background_task_uuid: string };
   let task: Record<string, unknown>;
   const pollMs: number[] = [];
@@ -43,8 +45,8 @@ try {
     if (task.status === 'COMPLETED' || task.status === 'FAILED') break;
   }
   const seconds = (performance.now() - started) / 1000;
-  const results = task.results as { inserted?: number; excluded?: number } | null;
-  console.log(JSON.stringify({ rows, status: task.status, inserted: results?.inserted, excluded: results?.excluded, seconds: round(seconds), us_per_row: round((seconds * 1e6) / rows, 1), poll_ms: { count: pollMs.length, p50: round(percentile(pollMs, 50)), p99: round(percentile(pollMs, 99)), max: round(Math.max(...pollMs)) }, load_average_1m: round(os.loadavg()[0] ?? NaN) }));
+  const results = task.results as { inserted?: number; upserted?: number; excluded?: number } | null;
+  console.log(JSON.stringify({ rows, status: task.status, inserted: results?.inserted ?? results?.upserted, excluded: results?.excluded, seconds: round(seconds), us_per_row: round((seconds * 1e6) / rows, 1), poll_ms: { count: pollMs.length, p50: round(percentile(pollMs, 50)), p99: round(percentile(pollMs, 99)), max: round(Math.max(...pollMs)) }, load_average_1m: round(os.loadavg()[0] ?? NaN) }));
 } finally {
   await server.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
+import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { AppointmentScheduleTable, Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { isDateBound, type AppointmentListQuery, type AppointmentSchedule } from './schemas.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
@@ -69,7 +71,11 @@ export function importStatements(db: SyncDb) {
         .where('tag_number', '=', param<string>('tag_number')),
     ),
     qrCodeState: new SyncQuery(db, k.selectFrom('qrcodes').select(['deleted_on', 'timezone_name']).where('uuid', '=', param<string>('uuid'))),
-    /** A QR code address with this name and location (DESIGN.md's identity without an external reference), deleted or not. */
+    /**
+     * The QR code address without an external reference with this name and location (DESIGN.md's
+     * identity), a live one before a deleted one. `external_reference_id is null` lets SQLite use
+     * the partial index qrcodes_by_name_location; without it, it read every QR code of the organization.
+     */
     findQrCodeAt: new SyncQuery(
       db,
       k
@@ -78,7 +84,8 @@ export function importStatements(db: SyncDb) {
         .where('organization_uuid', '=', org)
         .where('name', '=', param<string>('location'))
         .where('location', '=', param<string>('location'))
-        .orderBy('deleted_on', 'desc')
+        .where('external_reference_id', 'is', null)
+        .orderBy('deleted_on')
         .limit(1),
     ),
     insertQrCode: new SyncQuery(db, k.insertInto('qrcodes').values(placeholders(QR_CODE_COLUMNS))),
@@ -162,11 +169,12 @@ export async function listSchedules(db: Kysely<Database>, query: AppointmentList
   if (query.to) {
     base = isDateBound(query.to) ? base.where('appointment_date', '<=', query.to) : base.where('start_utc', '<=', utc(query.to));
   }
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('start_utc').orderBy('uuid').limit(query.per_page).offset((query.page - 1) * query.per_page).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toSchedule), total: Number(count.n) };
+  const total = await cachedCount(db, base);
+  const window = pageWindow(total, query.page, query.per_page);
+  if (!window) return { items: [], total };
+  const direction = window.backward ? 'desc' : 'asc';
+  const rows = await base.selectAll().orderBy('start_utc', direction).orderBy('uuid', direction).limit(window.limit).offset(window.offset).execute();
+  return { items: inListOrder(window, rows).map(toSchedule), total };
 }
 
 /** start_utc is stored to the second as …Z, so bounds compare as the same text. */

@@ -30,24 +30,37 @@ export class SyncQuery<R> {
   }
 
   get(values: Record<string, unknown> = {}): R | undefined {
-    return this.statement.get(...this.bind(values)) as R | undefined;
+    return this.statement.get(this.bind(values)) as R | undefined;
   }
 
   all(values: Record<string, unknown> = {}): R[] {
-    return this.statement.all(...this.bind(values)) as R[];
+    return this.statement.all(this.bind(values)) as R[];
   }
 
   /** Runs an insert, update or delete; answers the number of rows changed. */
   run(values: Record<string, unknown> = {}): number {
-    return this.statement.run(...this.bind(values)).changes;
+    return this.statement.run(this.bind(values)).changes;
   }
 
+  /**
+   * The values in compiled order, in one array reused by every call (better-sqlite3 binds an
+   * array's elements; the call is synchronous, so nothing else sees the array in between).
+   */
+  private readonly args: unknown[] = [];
+
   private bind(values: Record<string, unknown>): unknown[] {
-    return this.names.map((name, i) => {
-      if (name === null) return this.fixed[i];
+    const args = this.args;
+    const names = this.names;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (name === null || name === undefined) {
+        args[i] = this.fixed[i];
+        continue;
+      }
       const value = values[name];
       if (value === undefined) throw new Error(`No value for query parameter ${name}`);
-      return typeof value === 'boolean' ? Number(value) : value;
-    });
+      args[i] = typeof value === 'boolean' ? Number(value) : value;
+    }
+    return args;
   }
 }

@@ -28,11 +28,16 @@ export function prepare<P extends string>(sqlite: SQLite.Database, query: Compil
     return value.slice(MARK.length) as P;
   });
   const statement = sqlite.prepare(compiled.sql);
-  const bind = (args: Record<P, unknown>) => order.map((name) => toSqlite(args[name]));
+  // One array for every call (better-sqlite3 binds its elements; calls are synchronous): no garbage per row in hot loops.
+  const values: unknown[] = new Array(order.length);
+  const bind = (args: Record<P, unknown>) => {
+    for (let i = 0; i < order.length; i++) values[i] = toSqlite(args[order[i] as P]);
+    return values;
+  };
   return {
-    run: (args) => statement.run(...bind(args)),
-    get: <R>(args: Record<P, unknown>) => statement.get(...bind(args)) as R | undefined,
-    all: <R>(args: Record<P, unknown>) => statement.all(...bind(args)) as R[],
+    run: (args) => statement.run(bind(args)),
+    get: <R>(args: Record<P, unknown>) => statement.get(bind(args)) as R | undefined,
+    all: <R>(args: Record<P, unknown>) => statement.all(bind(args)) as R[],
   };
 }
 

@@ -1,4 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
+import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
 import type { QrCodeListQuery } from './schemas.ts';
@@ -56,16 +58,16 @@ export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuer
       eb.or((['name', 'location', 'label', 'external_reference_id'] as const).map((column) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`)),
     );
   }
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(sql`qrcodes.rowid`, 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  const total = await cachedCount(db, base);
+  const window = pageWindow(total, query.page, query.per_page);
+  if (!window) return { rows: [], total };
+  const rows = await base
+    .selectAll()
+    .orderBy(sql`qrcodes.rowid`, window.backward ? 'asc' : 'desc')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return { rows: inListOrder(window, rows), total };
 }
 
 export async function tagsOf(db: Kysely<Database>, qrCodeUuids: string[]): Promise<QrCodeTagRow[]> {

@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
+import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
 import type { BackgroundTask, TaskListQuery } from './schemas.ts';
 
@@ -42,14 +44,9 @@ export async function listTasks(db: Kysely<Database>, query: TaskListQuery): Pro
   let base = db.selectFrom('background_tasks').where('organization_uuid', '=', query.organization_uuid);
   if (query.task_type) base = base.where('task_type', '=', query.task_type);
   if (query.status) base = base.where('status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('seq', 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toTask), total: Number(count.n) };
+  const total = await cachedCount(db, base);
+  const window = pageWindow(total, query.page, query.per_page);
+  if (!window) return { items: [], total };
+  const rows = await base.selectAll().orderBy('seq', window.backward ? 'asc' : 'desc').limit(window.limit).offset(window.offset).execute();
+  return { items: inListOrder(window, rows).map(toTask), total };
 }

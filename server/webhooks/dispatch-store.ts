@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
 
@@ -81,8 +81,9 @@ export async function claimDueDeliveries(db: Kysely<Database>, limits: ClaimLimi
         's.allow_http_webhooks',
         's.webhook_retry_schedule',
       ])
-      .where('d.status', '=', 'pending')
-      .where('d.in_flight', '=', 0)
+      // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
+      .where('d.status', '=', sql.lit('pending'))
+      .where('d.in_flight', '=', sql.lit(0))
       .where('d.next_attempt_at', '<=', nowMs)
       .$if(saturated.length > 0, (qb) => qb.where('d.webhook_uuid', 'not in', saturated))
       .orderBy('d.next_attempt_at')
@@ -173,7 +174,8 @@ export const INTERRUPTED_ERROR = 'Interrupted: the app stopped during this attem
  */
 export async function recoverInterruptedDeliveries(db: Kysely<Database>, nowMs: number, now: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const interrupted = await trx.selectFrom('webhook_deliveries').select(['delivery_id', 'attempt_count', 'claimed_on']).where('in_flight', '=', 1).execute();
+    // A literal 1: the partial index webhook_deliveries_in_flight serves only that.
+    const interrupted = await trx.selectFrom('webhook_deliveries').select(['delivery_id', 'attempt_count', 'claimed_on']).where('in_flight', '=', sql.lit(1)).execute();
     if (interrupted.length === 0) return 0;
     for (const row of interrupted) {
       await trx
@@ -182,7 +184,7 @@ export async function recoverInterruptedDeliveries(db: Kysely<Database>, nowMs: 
         .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
         .execute();
     }
-    await trx.updateTable('webhook_deliveries').set({ in_flight: 0, claimed_on: null, next_attempt_at: nowMs, updated_on: now }).where('in_flight', '=', 1).execute();
+    await trx.updateTable('webhook_deliveries').set({ in_flight: 0, claimed_on: null, next_attempt_at: nowMs, updated_on: now }).where('in_flight', '=', sql.lit(1)).execute();
     return interrupted.length;
   });
 }
@@ -192,8 +194,8 @@ export async function nextDueAt(db: Kysely<Database>): Promise<number | null> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-    .where('status', '=', 'pending')
-    .where('in_flight', '=', 0)
+    .where('status', '=', sql.lit('pending'))
+    .where('in_flight', '=', sql.lit(0))
     .executeTakeFirst();
   return row?.next ?? null;
 }

@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import { cachedCount } from '../db/count-cache.ts';
+import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEventTable } from '../db/schema.ts';
 import type { EventType } from './events.ts';
 import type { Delivery, DeliveryAttempt, DeliveryListQuery } from './schemas.ts';
@@ -71,20 +73,26 @@ async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<
 }
 
 /** Newest first, each with its attempts in order. */
+/**
+ * Newest first. The page is cut from the webhook's deliveries alone and only its rows are joined
+ * with their events; the count needs no join either (event_id is an enforced foreign key).
+ */
 export async function listDeliveries(db: Kysely<Database>, webhookUuid: string, query: DeliveryListQuery): Promise<{ items: Delivery[]; total: number }> {
-  let base = deliveriesOf(db, webhookUuid);
-  if (query.status) base = base.where('d.status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('d')
-      .select('e.type as event_type')
-      .orderBy('d.seq', 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: await withAttempts(db, rows), total: Number(count.n) };
+  let base = db.selectFrom('webhook_deliveries').where('webhook_uuid', '=', webhookUuid);
+  if (query.status) base = base.where('status', '=', query.status);
+  const total = await cachedCount(db, base);
+  const window = pageWindow(total, query.page, query.per_page);
+  if (!window) return { items: [], total };
+  const direction = window.backward ? 'asc' : 'desc';
+  const page = base.selectAll().orderBy('seq', direction).limit(window.limit).offset(window.offset);
+  const rows = await db
+    .selectFrom(page.as('d'))
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .selectAll('d')
+    .select('e.type as event_type')
+    .orderBy('d.seq', direction)
+    .execute();
+  return { items: await withAttempts(db, inListOrder(window, rows)), total };
 }
 
 export async function findDelivery(db: Kysely<Database>, webhookUuid: string, deliveryId: string): Promise<Delivery | undefined> {

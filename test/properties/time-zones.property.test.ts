@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { parseStartDateTime, scheduleTimes } from '../../server/appointments/times.ts';
+import { parseStartDateTime, ScheduleTimesCache, scheduleTimes } from '../../server/appointments/times.ts';
 
 const ZONES = ['Australia/Melbourne', 'Australia/Perth', 'Australia/Lord_Howe', 'Australia/Adelaide', 'America/New_York', 'Europe/London', 'America/St_Johns'];
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -62,5 +62,50 @@ describe('appointment time properties (Temporal, DST rules)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the import memo of appointment times (ScheduleTimesCache)', () => {
+  const WIDE_ZONES = [...ZONES, 'Australia/Sydney', 'Australia/Brisbane', 'Pacific/Chatham', 'America/Santiago', 'Asia/Kolkata', 'Europe/Dublin', 'Asia/Tehran', 'UTC'];
+  const edgeArb = fc.record({
+    year: fc.integer({ min: 2020, max: 2032 }),
+    // Around the days of daylight-saving changes in both hemispheres, and any other day.
+    month: fc.constantFrom(3, 4, 9, 10, 11, 1, 6),
+    day: fc.integer({ min: 1, max: 28 }),
+    hour: fc.integer({ min: 0, max: 23 }),
+    minute: fc.constantFrom(0, 15, 30, 45, 59),
+  });
+
+  it('answers exactly what scheduleTimes answers, DST days, notes and long appointments included', () => {
+    const cache = new ScheduleTimesCache();
+    fc.assert(
+      fc.property(fc.oneof(localArb, edgeArb), fc.constantFrom(...WIDE_ZONES), fc.oneof(fc.constantFrom(30, 60, 90, 120), fc.integer({ min: 1, max: 5 * 24 * 60 })), (local, zone, minutes) => {
+        const start = parsed(text(local));
+        assert.deepEqual(cache.get(start, minutes, zone), scheduleTimes(start, minutes, zone), `${text(local)} ${zone} ${minutes} min`);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on the days clocks change, every quarter hour matches scheduleTimes', () => {
+    const cache = new ScheduleTimesCache();
+    const days = [
+      ['2026-04-05', 'Australia/Melbourne'],
+      ['2026-10-04', 'Australia/Melbourne'],
+      ['2026-04-05', 'Australia/Lord_Howe'],
+      ['2026-03-08', 'America/New_York'],
+      ['2026-11-01', 'America/New_York'],
+      ['2026-03-29', 'Europe/London'],
+      ['2026-04-04', 'Australia/Melbourne'],
+      ['2026-10-03', 'Australia/Melbourne'],
+    ] as const;
+    for (const [day, zone] of days) {
+      for (let quarter = 0; quarter < 96; quarter++) {
+        for (const minutes of [15, 60, 240]) {
+          const start = parsed(`${day} ${pad(Math.floor(quarter / 4))}:${pad((quarter % 4) * 15)}`);
+          assert.deepEqual(cache.get(start, minutes, zone), scheduleTimes(start, minutes, zone), `${day} quarter ${quarter} ${zone} ${minutes}`);
+        }
+      }
+    }
   });
 });

@@ -9,6 +9,7 @@ import * as inboxDroppedMessages from './007_inbox_dropped_messages.ts';
 import * as dateOrder from './008_date_order.ts';
 import * as deliveryRequests from './009_delivery_requests.ts';
 import * as importAttempts from './010_import_attempts.ts';
+import * as queryIndexes from './011_query_indexes.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008_date_order': dateOrder,
   '009_delivery_requests': deliveryRequests,
   '010_import_attempts': importAttempts,
+  '011_query_indexes': queryIndexes,
 };

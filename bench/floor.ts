@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import Papa from 'papaparse';
+import { uuid7 } from '../server/db/uuid7.ts';
+
+/**
+ * The same-stack floor of an import (issue 15): the same CSV rows parsed with papaparse and
+ * inserted with prepared better-sqlite3 statements into the same tables and indexes (a copy of
+ * the server's migrated database), in 5,000-row transactions, on a connection set up as an import
+ * worker's. No validation, no geocoding, no time zones: what any import of these rows must cost.
+ */
+const BATCH_ROWS = 5000;
+
+function openLikeWorker(dbFile: string): SQLite.Database {
+  const db = new SQLite(dbFile);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`cache_size = -${4 * 1024}`);
+  db.pragma('wal_autocheckpoint = 20000');
+  return db;
+}
+
+/** Streams the CSV's data rows (as objects by header) through `write`, 5,000 per transaction; answers seconds and rows. */
+async function load(dbFile: string, csvFile: string, prepare: (db: SQLite.Database) => (row: Record<string, string>) => void): Promise<{ seconds: number; rows: number }> {
+  const started = performance.now();
+  const db = openLikeWorker(dbFile);
+  const write = prepare(db);
+  let header: string[] | null = null;
+  let pending: Record<string, string>[] = [];
+  let rows = 0;
+  const commit = db.transaction((batch: Record<string, string>[]) => {
+    for (const row of batch) write(row);
+  });
+  const flush = () => {
+    commit.immediate(pending);
+    rows += pending.length;
+    pending = [];
+  };
+  await new Promise<void>((resolve, reject) => {
+    Papa.parse<string[]>(fs.createReadStream(csvFile, { encoding: 'utf8', highWaterMark: 256 * 1024 }), {
+      chunk(results) {
+        for (const cells of results.data) {
+          if (!header) {
+            header = cells;
+            continue;
+          }
+          if (cells.length < header.length) continue;
+          const row: Record<string, string> = {};
+          for (let i = 0; i < header.length; i++) row[header[i] ?? ''] = cells[i] ?? '';
+          pending.push(row);
+          if (pending.length >= BATCH_ROWS) flush();
+        }
+      },
+      complete: () => resolve(),
+      error: reject,
+    });
+  });
+  flush();
+  db.pragma('wal_checkpoint(PASSIVE)');
+  db.close();
+  return { seconds: (performance.now() - started) / 1000, rows };
+}
+
+const orNull = (value: string | undefined) => (value ? value : null);
+
+/** QR code rows (bench/qr-data.ts columns) into qrcodes. */
+export function qrCodeFloor(dbFile: string, csvFile: string, organizationUuid: string): Promise<{ seconds: number; rows: number }> {
+  return load(dbFile, csvFile, (db) => {
+    const insert = db.prepare(
+      `insert into qrcodes (uuid, organization_uuid, type, name, location, address_line_1, suburb, state, postcode, country, external_reference_id, created_on, updated_on)
+       values (?, ?, 'SITE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const now = new Date().toISOString();
+    return (row) => {
+      insert.run(uuid7(), organizationUuid, row.name || row.location, row.location, orNull(row.address_line_1), orNull(row.suburb), orNull(row.state), orNull(row.postcode), orNull(row.country), orNull(row.qr_code_external_reference_id), now, now);
+    };
+  });
+}
+
+/**
+ * Appointment rows (bench/appointment-data.ts columns) into appointment_schedules; a tag seen for
+ * the first time gets its QR code and tag row, as the real import does.
+ */
+export function appointmentFloor(dbFile: string, csvFile: string, organizationUuid: string): Promise<{ seconds: number; rows: number }> {
+  return load(dbFile, csvFile, (db) => {
+    const services = new Map(
+      (db.prepare('select uuid, name from services where organization_uuid = ? and deleted_on is null').all(organizationUuid) as { uuid: string; name: string }[]).map((s) => [s.name, s.uuid]),
+    );
+    const insertQrCode = db.prepare(`insert into qrcodes (uuid, organization_uuid, type, name, location, created_on, updated_on) values (?, ?, 'SITE', ?, ?, ?, ?)`);
+    const insertTag = db.prepare('insert into qr_code_tags (uuid, organization_uuid, qr_code_uuid, tag_name, tag_number, tag_display_name, created_on) values (?, ?, ?, ?, ?, ?, ?)');
+    const insertSchedule = db.prepare(
+      `insert into appointment_schedules (uuid, organization_uuid, qr_code_uuid, qr_code_tag_uuid, service_uuid, service, location, appointment_date, start_date_time, end_date_time,
+         start_utc, end_utc, duration, timezone_name, job_reference_id, created_on, updated_on)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const tags = new Map<string, { tag: string; qr: string }>();
+    const now = new Date().toISOString();
+    return (row) => {
+      const key = `${row.tag_name}\u0000${row.tag_number}`;
+      let tag = tags.get(key);
+      if (!tag) {
+        tag = { tag: randomUUID(), qr: uuid7() };
+        insertQrCode.run(tag.qr, organizationUuid, row.location, row.location, now, now);
+        insertTag.run(tag.tag, organizationUuid, tag.qr, row.tag_name, row.tag_number, `${row.tag_name} ${row.tag_number}`, now);
+        tags.set(key, tag);
+      }
+      const service = services.get(row.service ?? '');
+      if (!service) throw new Error(`The floor needs service ${row.service} in the organization`);
+      const start = row.start_date_time ?? '';
+      const utc = `${start.replace(' ', 'T')}:00Z`;
+      insertSchedule.run(uuid7(), organizationUuid, tag.qr, tag.tag, service, row.service, row.location, start.slice(0, 10), start, start, utc, utc, Number(row.duration), 'Australia/Sydney', orNull(row.job_reference_id), now, now);
+    };
+  });
+}

@@ -1,0 +1,37 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+
+interface Cached {
+  version: string;
+  count: number;
+}
+
+/** Per database handle: count query (SQL and parameters) -> its last answer and the database version it was read at. */
+const caches = new WeakMap<object, Map<string, Cached>>();
+const MAX_ENTRIES = 500;
+
+/**
+ * `select count(*)` of a list, answered again without counting while the database is unchanged.
+ * Counting a million rows of one organization takes tens of milliseconds, every page of a list
+ * needs the total, and paging through a list changes nothing. Unchanged means: no commit by any
+ * other connection (PRAGMA data_version: the import workers') and no change by this one
+ * (total_changes()). The version is read before counting, so a commit in between only makes
+ * the next call count again.
+ */
+export async function cachedCount<DB, TB extends keyof DB, O>(db: Kysely<DB>, query: SelectQueryBuilder<DB, TB, O>): Promise<number> {
+  const counting = query.select((eb) => eb.fn.countAll<number>().as('n'));
+  const compiled = counting.compile();
+  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const versionRow = await sql<{ version: string }>`select (select data_version from pragma_data_version) || ':' || total_changes() as version`.execute(db);
+  const version = versionRow.rows[0]?.version ?? '';
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  const hit = cache.get(key);
+  if (hit && hit.version === version) return hit.count;
+  const count = Number(((await counting.executeTakeFirstOrThrow()) as { n: number | bigint }).n);
+  if (cache.size >= MAX_ENTRIES) cache.clear();
+  cache.set(key, { version, count });
+  return count;
+}

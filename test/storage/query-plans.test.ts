@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { databasePath } from '../../server/db/database.ts';
+import { openScratchConnection } from '../../server/imports/scratch-db.ts';
+import { createInbox, listMessages } from '../support/inboxes.ts';
+import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
+import { jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
+import { collectSqlStatements, type SqlCollection } from '../support/sql-collector.ts';
+import { waitFor } from '../webhooks/support.ts';
+import { explainAll, type PlanFinding } from '../support/query-plans.ts';
+
+const SUBURBS = [
+  ['Melbourne', 'VIC', '3000'],
+  ['Carlton', 'VIC', '3053'],
+  ['Sydney', 'NSW', '2000'],
+  ['Hobart', 'TAS', '7000'],
+] as const;
+
+function qrCsv(rows: number): string {
+  const lines = ['name,location,qr_code_external_reference_id,tag_name,tag_number'];
+  for (let i = 0; i < rows; i++) {
+    const [suburb, state, postcode] = SUBURBS[i % SUBURBS.length] ?? SUBURBS[0];
+    const reference = i % 2 === 0 ? `REF-${i}` : '';
+    const location = i % 50 === 49 ? 'Nowhere at all' : `${i + 1} Test Street, ${suburb} ${state} ${postcode}`;
+    lines.push([`Site ${i}`, `"${location}"`, reference, i % 3 === 0 ? 'Bin' : '', i % 3 === 0 ? String(i) : ''].join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function appointmentCsv(rows: number): string {
+  const lines = ['tag_name,tag_number,start_date_time,location,duration,service,job_reference_id'];
+  for (let i = 0; i < rows; i++) {
+    const [suburb, state, postcode] = SUBURBS[i % SUBURBS.length] ?? SUBURBS[0];
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const reference = i % 2 === 0 ? `JOB-${i % 40}` : '';
+    const service = i % 25 === 24 ? 'No Such Service' : 'Plumbing';
+    lines.push(['Gate', String(i % 30), `2026-03-${day} 09:00`, `"${(i % 7) + 1} Appointment Road, ${suburb} ${state} ${postcode}"`, '60', service, reference].join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Drives the API as users do: creating, listing, filtering and paging every kind of record,
+ * imports of both kinds in both modes (and dry runs, previews, error reports), webhooks delivered
+ * to an inbox of this server, and the inbox's messages. Each step checks its answer, so a step
+ * that silently did nothing cannot pass for one that ran its statements.
+ */
+async function userTraffic(server: TestServer): Promise<void> {
+  const org = server.organizationUuid;
+  const ok = async (pathname: string, init?: RequestInit): Promise<Record<string, unknown>> => {
+    const res = await server.request(pathname, init);
+    const text = await res.text();
+    assert.ok(res.status < 300, `${init?.method ?? 'GET'} ${pathname}: ${res.status} ${text.slice(0, 300)}`);
+    return text && res.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Record<string, unknown>) : {};
+  };
+  const task = async (answer: Record<string, unknown>) => {
+    const done = await waitForTask(server, String(answer.background_task_uuid));
+    assert.equal(done.status, 'COMPLETED', JSON.stringify(done));
+    return done;
+  };
+
+  // Settings, keys, services, import handlers.
+  await ok(`/api/settings?organization_uuid=${org}`);
+  await ok('/api/settings', jsonBody({ allow_http_webhooks: true, webhook_retry_schedule: 'fast' }, 'PATCH'));
+  const key = await ok('/api/api-keys', jsonBody({ role: 'viewer', name: 'plans' }));
+  await ok('/api/api-keys');
+  await ok(`/api/api-keys/${String(key.api_key)}`, { method: 'DELETE' });
+  const service = await ok('/api/services', jsonBody({ organization_uuid: org, name: 'Gutter Cleaning', code: 'GUT', categories: [{ name: 'Outdoor' }] }));
+  await ok(`/api/services/uuid/${String(service.uuid)}`, jsonBody({ name: 'Gutter and Roof Cleaning' }, 'PATCH'));
+  await ok(`/api/services?organization_uuid=${org}&search=gutter&per_page=5&page=1`);
+  await ok(`/api/services/uuid/${String(service.uuid)}`);
+  const handler = await ok('/api/import-handlers', jsonBody({ organization_uuid: org, name: 'Acme Export', mapping: { 'Job Ref': 'job_reference_id' } }));
+  await ok(`/api/import-handlers?organization_uuid=${org}`);
+  await ok(`/api/import-handlers/uuid/${String(handler.uuid)}`);
+
+  // QR codes one by one.
+  const created = await ok('/api/qrcodes', jsonBody({ organization_uuid: org, location: '10 Collins Street, Melbourne VIC 3000', external_reference_id: 'ONE-1', tags: [{ tag_name: 'Door', tag_number: '7' }] }));
+  const second = await ok('/api/qrcodes', jsonBody({ organization_uuid: org, name: 'Depot', location: '1 George St, Sydney NSW 2000' }));
+  await ok(`/api/qrcodes/uuid/${String(created.uuid)}`);
+  await ok(`/api/qrcodes/uuid/${String(created.uuid)}`, jsonBody({ label: 'Front door', tags: [{ tag_name: 'Door', tag_number: '8' }] }, 'PATCH'));
+  await ok(`/api/qrcodes/uuid/${String(second.uuid)}`, { method: 'DELETE' });
+
+  // QR code imports: background (file and JSON), sync, dry run, preview, error report.
+  const qrTask = await task(await ok('/api/qrcodes/bulk', fileUpload(qrCsv(300), 'sites.csv', { organization_uuid: org })));
+  await ok(`/api/qrcodes/bulk/${qrTask.uuid}/errors`);
+  await ok(`/api/qrcodes/bulk/${qrTask.uuid}/errors?format=csv`);
+  await task(await ok('/api/qrcodes/bulk', jsonBody([{ organization_uuid: org, name: 'Json site', location: '5 Test Street, Hobart TAS 7000', qr_code_external_reference_id: 'REF-0' }])));
+  await ok('/api/qrcodes/bulk?processing_mode=sync', fileUpload(qrCsv(40), 'sites.csv', { organization_uuid: org }));
+  await ok('/api/qrcodes/bulk-import', fileUpload(qrCsv(20), 'sites.csv', { organization_uuid: org }));
+  await ok('/api/qrcodes/bulk?dry_run=true', fileUpload(qrCsv(60), 'sites.csv', { organization_uuid: org }));
+  await ok('/api/imports/preview', fileUpload(qrCsv(10), 'sites.csv', { organization_uuid: org, kind: 'qrcodes' }));
+  for (const query of ['', '&page=3&per_page=10', '&search=test%20street', '&type=SITE', '&external_reference_id=REF-2', '&page=1000']) {
+    await ok(`/api/qrcodes?organization_uuid=${org}${query}`);
+  }
+  await ok('/api/qrcodes/bulk/template');
+
+  // Appointment imports: background, sync, dry run, with a handler, preview, error report.
+  const appointmentTask = await task(await ok('/api/appointment_schedule/bulk', fileUpload(appointmentCsv(300), 'visits.csv', { organization_uuid: org })));
+  await ok(`/api/appointment_schedule/bulk/errors/${appointmentTask.uuid}`);
+  await task(await ok('/api/appointment_schedule/bulk', fileUpload(appointmentCsv(300), 'visits.csv', { organization_uuid: org })));
+  await ok('/api/appointment_schedule/bulk?processing_mode=sync', fileUpload(appointmentCsv(30), 'visits.csv', { organization_uuid: org }));
+  await ok('/api/appointment_schedule/bulk?dry_run=true', fileUpload(appointmentCsv(60), 'visits.csv', { organization_uuid: org }));
+  await ok('/api/imports/preview', fileUpload(appointmentCsv(10), 'visits.csv', { organization_uuid: org, kind: 'appointments', org_identifier: 'acme-export' }));
+  const appointments = await ok(`/api/appointment_schedule?organization_uuid=${org}&per_page=5`);
+  const first = (appointments.items as { qr_code_uuid: string; job_reference_id: string | null }[])[0];
+  assert.ok(first, 'the imports stored appointments');
+  for (const query of [
+    '&page=4&per_page=20',
+    `&qr_code_uuid=${first.qr_code_uuid}`,
+    '&job_reference_id=JOB-2',
+    '&from=2026-03-05&to=2026-03-09',
+    '&from=2026-03-05T00:00:00Z&to=2026-03-09T00:00:00Z',
+    `&qr_code_uuid=${first.qr_code_uuid}&from=2026-03-05`,
+    '&page=1000',
+  ]) {
+    await ok(`/api/appointment_schedule?organization_uuid=${org}${query}`);
+  }
+  await ok('/api/appointment_schedule/bulk/template');
+
+  // Tasks.
+  await ok(`/api/background-tasks?organization_uuid=${org}`);
+  await ok(`/api/background-tasks?organization_uuid=${org}&page=2&per_page=2`);
+  await ok(`/api/background-tasks/uuid/${qrTask.uuid}`);
+
+  // Webhooks delivered to an inbox of this server; the inbox's messages.
+  const inbox = await createInbox(server, { name: 'plans' });
+  const webhook = await ok('/api/webhooks/register', jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in'] }));
+  const simulated = await ok('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
+  const deliveries = `/api/webhooks/uuid/${String(webhook.uuid)}/deliveries?organization_uuid=${org}`;
+  const delivered = await waitFor('the delivery', async () => {
+    const page = await ok(deliveries);
+    const items = page.items as { delivery_id: string; status: string }[];
+    return items[0]?.status === 'delivered' ? items[0] : undefined;
+  });
+  await ok(`/api/webhooks/uuid/${String(webhook.uuid)}/deliveries/${delivered.delivery_id}/redeliver`, { method: 'POST' });
+  await ok(`${deliveries}&page=2&per_page=1`);
+  await ok(`/api/webhooks?organization_uuid=${org}`);
+  await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`);
+  await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`, jsonBody({ is_active: false }, 'PATCH'));
+  await ok(`/api/service-confirmations?organization_uuid=${org}&per_page=2`);
+  const confirmation = (simulated as { confirmation?: { uuid: string } }).confirmation;
+  if (confirmation) await ok(`/api/service-confirmations/uuid/${confirmation.uuid}`);
+  const messages = await waitFor('two messages in the inbox', async () => {
+    const page = await listMessages(server, inbox.uuid, 'per_page=100');
+    return page.items.length >= 2 ? page.items : undefined;
+  });
+  const message = messages[0];
+  assert.ok(message);
+  for (const query of ['event_type=service_confirmation.check_in', 'decrypted=true', 'signature_status=valid', 'duplicate=true', 'from=2020-01-01T00:00:00Z&page=2&per_page=1']) {
+    await listMessages(server, inbox.uuid, query);
+  }
+  await ok(`/api/inboxes?organization_uuid=${org}`);
+  await ok(`/api/inboxes/uuid/${inbox.uuid}?organization_uuid=${org}`);
+  await ok(`/api/inboxes/uuid/${inbox.uuid}/messages/${message.uuid}?organization_uuid=${org}`);
+  await ok(`/api/inboxes/uuid/${inbox.uuid}/messages/${message.uuid}/body?organization_uuid=${org}`);
+  await ok(`/api/inboxes/uuid/${inbox.uuid}/messages/${message.uuid}/replay`, jsonBody({ url: inbox.url }));
+  await ok(`/api/inboxes/uuid/${inbox.uuid}/reverify`, jsonBody({}));
+  await ok(`/api/inboxes/uuid/${inbox.uuid}/export?organization_uuid=${org}`);
+  await ok(`/api/inboxes/uuid/${inbox.uuid}/messages`, { method: 'DELETE' });
+  await ok(`/api/inboxes/uuid/${inbox.uuid}`, { method: 'DELETE' });
+  await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`, { method: 'DELETE' });
+  await ok(`/api/import-handlers/uuid/${String(handler.uuid)}`, { method: 'DELETE' });
+  await ok(`/api/services/uuid/${String(service.uuid)}`, { method: 'DELETE' });
+}
+
+describe('query plans of every statement the server prepares', () => {
+  const dataDir = tempDataDir('qr-plans-');
+  let collection: SqlCollection;
+  let statements: string[] = [];
+  before(async () => {
+    collection = collectSqlStatements(path.join(dataDir, 'statements.jsonl'));
+    const server = await startImportTestServer({ dataDir });
+    try {
+      await userTraffic(server);
+    } finally {
+      await server.stop();
+      collection.stop();
+    }
+    statements = collection.statements();
+  });
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('collects the statements of the server, its import workers and its dry runs', () => {
+    const has = (pattern: RegExp) => statements.some((sql) => pattern.test(sql));
+    assert.ok(has(/insert into "qrcodes"/), 'QR code inserts (import worker)');
+    assert.ok(has(/insert into "appointment_schedules"/), 'appointment inserts (import worker)');
+    assert.ok(has(/insert into temp\./), 'dry-run shadow tables');
+    assert.ok(has(/from "webhook_deliveries"/), 'webhook deliveries');
+    assert.ok(has(/from "inbox_messages"/), 'inbox messages');
+    assert.ok(statements.length > 100, `only ${statements.length} statements were collected`);
+  });
+
+  it('uses an index for every statement on an organization-scoped table', () => {
+    const sqlite = new SQLite(databasePath(dataDir), { readonly: true });
+    const scratch = openScratchConnection(dataDir, '00000000-0000-0000-0000-000000000000', ['qrcodes', 'qr_code_tags', 'appointment_schedules']);
+    let findings: PlanFinding[];
+    try {
+      findings = explainAll(statements, sqlite, scratch.sqlite);
+    } finally {
+      sqlite.close();
+      void scratch.close();
+    }
+    const checked = findings.filter((f) => f.plan.length > 0);
+    console.log(`EXPLAIN QUERY PLAN of ${checked.length} statements (${findings.length} collected):`);
+    for (const finding of checked) console.log(`  ${finding.problem ? 'SCAN!' : 'ok   '} ${finding.sql.replace(/\s+/g, ' ').slice(0, 220)}\n        ${finding.plan.join(' | ')}`);
+    const unexplained = findings.filter((f) => f.error);
+    assert.deepEqual(unexplained.map((f) => `${f.sql}: ${f.error}`), [], 'statements that could not be explained');
+    const scans = findings.filter((f) => f.problem);
+    assert.deepEqual(scans.map((f) => `${f.problem}\n    in ${f.sql}`), [], 'statements that scan an organization-scoped table');
+  });
+});
