@@ -17,10 +17,16 @@ const ORDERS: { value: DateOrder; title: string; example: string }[] = [
 export function DateOrderSection({ settings, role, onSaved }: { settings: Settings; role: string; onSaved(next: Settings): void }) {
   const canChange = role === 'admin';
   const [saved, setSaved] = useState(false);
+  /** The order just picked, shown at once while it is saved (null: show the saved one). */
+  const [picked, setPicked] = useState<DateOrder | null>(null);
   const requestFor = (order: DateOrder | null): ApiRequest => ({ method: 'PATCH', path: '/api/settings', body: { date_order: order } });
   const save = useApiAction(async (order: DateOrder | null) => {
-    onSaved(await call<Settings>(requestFor(order)));
-    setSaved(true);
+    try {
+      onSaved(await call<Settings>(requestFor(order)));
+      setSaved(true);
+    } finally {
+      setPicked(null);
+    }
   });
   const fromZone = settings.date_order_source === 'time_zone';
   return (
@@ -39,9 +45,10 @@ export function DateOrderSection({ settings, role, onSaved }: { settings: Settin
                 type="radio"
                 name="date-order"
                 value={o.value}
-                checked={settings.date_order === o.value}
+                checked={(picked ?? settings.date_order) === o.value}
                 onChange={() => {
                   setSaved(false);
+                  setPicked(o.value);
                   void save.run(o.value);
                 }}
               />
