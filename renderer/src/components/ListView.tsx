@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import type { PagedList } from '../api/use-paged-list.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { EmptyState } from './EmptyState.tsx';
@@ -159,5 +159,19 @@ export function RefreshButton({ list }: { list: { loading: boolean; reload(): vo
     <button type="button" className="button button-small" onClick={list.reload} disabled={list.loading}>
       Refresh
     </button>
+  );
+}
+
+/** A panel titled by its heading, with Refresh beside it: a list that shares its page with more. */
+export function ListPanel({ title, list, children }: { title: string; list: { loading: boolean; reload(): void }; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <div className="panel-header">
+        <h2 id={id}>{title}</h2>
+        <RefreshButton list={list} />
+      </div>
+      {children}
+    </section>
   );
 }

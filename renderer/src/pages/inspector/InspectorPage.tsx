@@ -6,7 +6,7 @@ import { usePagedList } from '../../api/use-paged-list.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { type Column, ListView, RefreshButton } from '../../components/ListView.tsx';
+import { type Column, ListPanel, ListView } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
@@ -74,11 +74,7 @@ export function InspectorPage() {
         title="Inspector"
         description="Inboxes receive webhook deliveries at their own URL, keep every request as it came, decrypt it and check its signature. Point a webhook at an inbox, then watch its messages arrive."
       />
-      <section className="panel" aria-labelledby="inboxes-title">
-        <div className="panel-header">
-          <h2 id="inboxes-title">Inboxes</h2>
-          <RefreshButton list={paged.list} />
-        </div>
+      <ListPanel title="Inboxes" list={paged.list}>
         <ListView
           paged={paged}
           noun={['inbox', 'inboxes']}
@@ -89,7 +85,7 @@ export function InspectorPage() {
             </EmptyState>
           }
         />
-      </section>
+      </ListPanel>
       <section className="panel">
         <InboxForm
           title="Create an inbox"
