@@ -6,6 +6,7 @@ import { fieldLabel, fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { TextField } from '../../components/FormField.tsx';
 
 interface MappingRow {
   key: number;
@@ -73,35 +74,9 @@ export function ImportHandlerForm({
   const mappingProblems = save.error ? mappingMessages(save.error) : [];
   const title = handler ? `Edit ${handler.name}` : 'New import handler';
 
-  const textField = (key: 'name' | 'slug', label: string, hint: string) => {
-    const inputId = `${id}-${key}`;
-    const message = problem(key);
-    return (
-      <div className="field">
-        <label className="field-label" htmlFor={inputId}>
-          {label}
-        </label>
-        <input
-          id={inputId}
-          value={values[key]}
-          onChange={(e) => {
-            const value = e.target.value;
-            setValues((v) => ({ ...v, [key]: value }));
-          }}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={`${message ? `${inputId}-problem ` : ''}${inputId}-hint`}
-        />
-        {message && (
-          <span id={`${inputId}-problem`} className="field-problem">
-            {message}
-          </span>
-        )}
-        <span id={`${inputId}-hint`} className="field-hint">
-          {hint}
-        </span>
-      </div>
-    );
-  };
+  const textField = (key: 'name' | 'slug', label: string, hint: string) => (
+    <TextField id={`${id}-${key}`} label={label} hint={hint} problem={problem(key)} value={values[key]} onChange={(value) => setValues((v) => ({ ...v, [key]: value }))} />
+  );
 
   return (
     <form className="panel" aria-label={title} onSubmit={submit} noValidate>

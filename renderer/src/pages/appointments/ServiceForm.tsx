@@ -5,6 +5,7 @@ import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { TextField } from '../../components/FormField.tsx';
 
 interface Values {
   name: string;
@@ -63,36 +64,18 @@ export function ServiceForm({ service, organizationUuid, onSaved, onCancel }: { 
     <form className="panel" aria-label={title} onSubmit={submit} noValidate>
       <h2>{title}</h2>
       <div className="qr-form-grid">
-        {fields.map((field) => {
-          const problem = fieldProblem(save.error, field.key) ?? (field.key === 'categories' ? fieldProblem(save.error, 'categories.0.name') : undefined);
-          const inputId = `${id}-${field.key}`;
-          return (
-            <div key={field.key} className="field">
-              <label className="field-label" htmlFor={inputId}>
-                {field.label}
-              </label>
-              <input
-                id={inputId}
-                value={values[field.key]}
-                onChange={(e) => {
-                  const value = e.target.value;
-                  setValues((v) => ({ ...v, [field.key]: value }));
-                }}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={`${problem ? `${inputId}-problem ` : ''}${inputId}-hint`}
-                required={field.key === 'name'}
-              />
-              {problem && (
-                <span id={`${inputId}-problem`} className="field-problem">
-                  {problem}
-                </span>
-              )}
-              <span id={`${inputId}-hint`} className="field-hint">
-                {field.hint}
-              </span>
-            </div>
-          );
-        })}
+        {fields.map((field) => (
+          <TextField
+            key={field.key}
+            id={`${id}-${field.key}`}
+            label={field.label}
+            hint={field.hint}
+            problem={fieldProblem(save.error, field.key) ?? (field.key === 'categories' ? fieldProblem(save.error, 'categories.0.name') : undefined)}
+            value={values[field.key]}
+            onChange={(value) => setValues((v) => ({ ...v, [field.key]: value }))}
+            required={field.key === 'name'}
+          />
+        ))}
       </div>
       <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={['name', 'code', 'categories']} />
       <div className="form-actions">

@@ -1,8 +1,9 @@
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { FormField, TextField } from '../../components/FormField.tsx';
 import type { Inbox, InboxResponse } from './inspector-types.ts';
 
 /** The form's text, as typed; inboxBody turns it into the API body. */
@@ -56,30 +57,6 @@ export function draftProblems(draft: InboxDraft): Record<string, string> {
   return problems;
 }
 
-function Field({ label, hint, problem, children, id }: { label: string; hint?: ReactNode; problem?: string; children: ReactNode; id: string }) {
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      {children}
-      {hint && (
-        <span id={`${id}-hint`} className="field-hint">
-          {hint}
-        </span>
-      )}
-      {problem && (
-        <span id={`${id}-problem`} className="field-problem">
-          {problem}
-        </span>
-      )}
-    </div>
-  );
-}
-
-const describedBy = (id: string, hint: boolean, problem: string | undefined) =>
-  [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean).join(' ') || undefined;
-
 /** Create or edit an inbox: name, secrets, forwarding and fault injection. */
 export function InboxForm({
   draft,
@@ -124,35 +101,19 @@ export function InboxForm({
     <form className="inbox-form" onSubmit={submit} aria-labelledby={titleId} noValidate>
       <h3 id={titleId}>{title}</h3>
       <div className="form-grid">
-        <Field id={`${id}-name`} label="Name" problem={problem('name')}>
-          <input
-            id={`${id}-name`}
-            value={draft.name}
-            onChange={(e) => set({ name: e.target.value })}
-            placeholder="e.g. Payroll integration"
-            maxLength={200}
-            aria-invalid={problem('name') ? true : undefined}
-            aria-describedby={describedBy(`${id}-name`, false, problem('name'))}
-          />
-        </Field>
-        <Field
+        <TextField id={`${id}-name`} label="Name" problem={problem('name')} value={draft.name} onChange={(name) => set({ name })} placeholder="e.g. Payroll integration" maxLength={200} />
+        <TextField
           id={`${id}-forward`}
           label="Forward to (optional)"
           hint="Every message is relayed, bytes and headers unchanged, to your own app at this URL."
           problem={problem('forward_to')}
-        >
-          <input
-            id={`${id}-forward`}
-            value={draft.forwardTo}
-            onChange={(e) => set({ forwardTo: e.target.value })}
-            placeholder="http://127.0.0.1:3000/webhooks"
-            spellCheck={false}
-            aria-invalid={problem('forward_to') ? true : undefined}
-            aria-describedby={describedBy(`${id}-forward`, true, problem('forward_to'))}
-          />
-        </Field>
+          value={draft.forwardTo}
+          onChange={(forwardTo) => set({ forwardTo })}
+          placeholder="http://127.0.0.1:3000/webhooks"
+          spellCheck={false}
+        />
       </div>
-      <Field
+      <FormField
         id={`${id}-secrets`}
         label="Secrets (optional, one per line)"
         hint={
@@ -163,42 +124,32 @@ export function InboxForm({
         }
         problem={problem('secrets')}
       >
-        <textarea
-          id={`${id}-secrets`}
-          className="mono"
-          rows={2}
-          value={draft.secrets}
-          onChange={(e) => set({ secrets: e.target.value })}
-          spellCheck={false}
-          autoComplete="off"
-          aria-invalid={problem('secrets') ? true : undefined}
-          aria-describedby={describedBy(`${id}-secrets`, true, problem('secrets'))}
-        />
-      </Field>
+        {(control) => (
+          <textarea {...control} className="mono" rows={2} value={draft.secrets} onChange={(e) => set({ secrets: e.target.value })} spellCheck={false} autoComplete="off" />
+        )}
+      </FormField>
       <fieldset className="fieldset">
         <legend>Fault injection: how the inbox answers</legend>
         <div className="form-grid form-grid-3">
-          <Field id={`${id}-status`} label="Answer status" hint="Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429." problem={problem('response.status')}>
-            <input
-              id={`${id}-status`}
-              inputMode="numeric"
-              value={draft.status}
-              onChange={(e) => set({ status: e.target.value })}
-              placeholder="normal"
-              aria-invalid={problem('response.status') ? true : undefined}
-              aria-describedby={describedBy(`${id}-status`, true, problem('response.status'))}
-            />
-          </Field>
-          <Field id={`${id}-delay`} label="Delay (ms)" hint="0 to 60000. Over 15000 the sender times out." problem={problem('response.delay_ms')}>
-            <input
-              id={`${id}-delay`}
-              inputMode="numeric"
-              value={draft.delayMs}
-              onChange={(e) => set({ delayMs: e.target.value })}
-              aria-invalid={problem('response.delay_ms') ? true : undefined}
-              aria-describedby={describedBy(`${id}-delay`, true, problem('response.delay_ms'))}
-            />
-          </Field>
+          <TextField
+            id={`${id}-status`}
+            label="Answer status"
+            hint="Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429."
+            problem={problem('response.status')}
+            inputMode="numeric"
+            value={draft.status}
+            onChange={(status) => set({ status })}
+            placeholder="normal"
+          />
+          <TextField
+            id={`${id}-delay`}
+            label="Delay (ms)"
+            hint="0 to 60000. Over 15000 the sender times out."
+            problem={problem('response.delay_ms')}
+            inputMode="numeric"
+            value={draft.delayMs}
+            onChange={(delayMs) => set({ delayMs })}
+          />
           <div className="field field-check">
             <label className="checkbox">
               <input type="checkbox" checked={draft.drop} onChange={(e) => set({ drop: e.target.checked })} />

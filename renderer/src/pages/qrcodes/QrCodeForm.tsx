@@ -5,6 +5,7 @@ import { describeError } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { TextField } from '../../components/FormField.tsx';
 
 const FIELDS = [
   { key: 'location', label: 'Address (location)', hint: 'Full address, e.g. 1 Mitchell St, Darwin NT 0800. It is located to a latitude, longitude and time zone.', wide: true },
@@ -71,39 +72,19 @@ export function QrCodeForm({ qr, organizationUuid, onSaved, onCancel }: { qr: Qr
     <form className="panel" aria-label={title} onSubmit={submit} noValidate>
       <h2>{title}</h2>
       <div className="qr-form-grid">
-        {FIELDS.map((field) => {
-          const problem = problemOf(field.key);
-          const inputId = `${id}-${field.key}`;
-          const describedBy = [problem ? `${inputId}-problem` : '', field.hint ? `${inputId}-hint` : ''].filter(Boolean).join(' ');
-          return (
-            <div key={field.key} className={`field${'wide' in field ? ' field-wide' : ''}`}>
-              <label className="field-label" htmlFor={inputId}>
-                {field.label}
-              </label>
-              <input
-                id={inputId}
-                value={values[field.key]}
-                onChange={(e) => {
-                  const value = e.target.value;
-                  setValues((v) => ({ ...v, [field.key]: value }));
-                }}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={describedBy || undefined}
-                required={field.key === 'location'}
-              />
-              {problem && (
-                <span id={`${inputId}-problem`} className="field-problem">
-                  {problem}
-                </span>
-              )}
-              {field.hint && (
-                <span id={`${inputId}-hint`} className="field-hint">
-                  {field.hint}
-                </span>
-              )}
-            </div>
-          );
-        })}
+        {FIELDS.map((field) => (
+          <TextField
+            key={field.key}
+            id={`${id}-${field.key}`}
+            className={'wide' in field ? 'field field-wide' : undefined}
+            label={field.label}
+            hint={field.hint}
+            problem={problemOf(field.key)}
+            value={values[field.key]}
+            onChange={(value) => setValues((v) => ({ ...v, [field.key]: value }))}
+            required={field.key === 'location'}
+          />
+        ))}
       </div>
       <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={FIELDS.map((f) => f.key.replace(/_/g, ' '))} />
       <div className="form-actions">

@@ -1,10 +1,11 @@
 import { desktopBridge } from '../../desktop/bridge.ts';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { ApiFailure, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { TextField } from '../../components/FormField.tsx';
 import { type ProfileBody, type PublicProfile, saveProfileRequest, splitCredential } from './remote-api.ts';
 
 const MASKED = '<api_secret of the remote service>';
@@ -12,60 +13,6 @@ const MASKED = '<api_secret of the remote service>';
 function nameProblem(error: unknown): string | undefined {
   if (!(error instanceof ApiFailure)) return undefined;
   return error.details.find((d) => d.path === 'path.name')?.message;
-}
-
-function TextField({
-  id,
-  label,
-  value,
-  onChange,
-  problem,
-  hint,
-  type = 'text',
-  wide = false,
-  ...input
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  problem: string | undefined;
-  hint?: ReactNode;
-  /** Takes two columns where there is room (the base URL). */
-  wide?: boolean;
-  type?: 'text' | 'url' | 'password';
-  placeholder?: string;
-  maxLength?: number;
-  autoComplete?: string;
-}) {
-  const describedBy = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
-  return (
-    <div className={wide ? 'field profile-field-wide' : 'field'}>
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        type={type}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        spellCheck={false}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        {...input}
-      />
-      {problem && (
-        <span id={`${id}-problem`} className="field-problem">
-          {problem}
-        </span>
-      )}
-      {hint && (
-        <span id={`${id}-hint`} className="field-hint">
-          {hint}
-        </span>
-      )}
-    </div>
-  );
 }
 
 /** Adds (or replaces) a connection profile. The secret goes to the server once and is never shown again. */
@@ -125,6 +72,7 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
       <h3 id="profile-form-title">Add a connection profile</h3>
       <div className="profile-form-grid">
         <TextField
+          spellCheck={false}
           id="profile-name"
           label="Name"
           value={name}
@@ -143,8 +91,9 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
           }
         />
         <TextField
+          spellCheck={false}
           id="profile-url"
-          wide
+          className="field profile-field-wide"
           label="Base URL"
           type="url"
           value={baseUrl}
@@ -158,6 +107,7 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
           }
         />
         <TextField
+          spellCheck={false}
           id="profile-key"
           label="API key"
           value={keyText}
@@ -170,8 +120,9 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
             </>
           }
         />
-        <TextField id="profile-secret" label="API secret" type="password" value={secret} onChange={change(setSecret)} problem={problems.secret} autoComplete="new-password" />
+        <TextField spellCheck={false} id="profile-secret" label="API secret" type="password" value={secret} onChange={change(setSecret)} problem={problems.secret} autoComplete="new-password" />
         <TextField
+          spellCheck={false}
           id="profile-org"
           label="organization_uuid (optional)"
           value={organization}

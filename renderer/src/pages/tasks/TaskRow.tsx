@@ -1,4 +1,5 @@
 import type { BackgroundTask } from '../../api/types.ts';
+import type { Column } from '../../components/ListView.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link } from '../../router.tsx';
@@ -41,3 +42,10 @@ export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) 
     </tr>
   );
 }
+
+/** The headers of a task list; each row is a TaskRow. */
+export const TASK_COLUMNS: Column<BackgroundTask>[] = ['Created', 'Task', 'Status', 'Progress', 'Results'].map((header) => ({
+  header,
+  className: header === 'Progress' ? 'col-progress' : undefined,
+  cell: () => null,
+}));

@@ -6,6 +6,7 @@ import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ListPanel } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
@@ -74,13 +75,7 @@ export function WebhooksPage() {
         title="Webhooks"
         description="Where this organization's check-in, check-out and delivery events are sent: encrypted, signed, retried, and every attempt logged."
       />
-      <section className="panel" aria-labelledby="webhooks-title">
-        <div className="panel-header">
-          <h2 id="webhooks-title">Your webhooks</h2>
-          <button type="button" className="button button-small" onClick={reload} disabled={webhooks.loading}>
-            Refresh
-          </button>
-        </div>
+      <ListPanel title="Your webhooks" list={webhooks}>
         <ErrorNotice error={webhooks.error} onRetry={reload} />
         {deleted && (
           <p className="notice notice-success" role="status">
@@ -116,7 +111,7 @@ export function WebhooksPage() {
           <AddressPagination data={data} noun={['webhook', 'webhooks']} setParams={setParams} />
         )}
         <CurlDisclosure request={request} />
-      </section>
+      </ListPanel>
 
       {canEdit ? (
         <>

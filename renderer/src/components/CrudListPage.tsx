@@ -1,0 +1,117 @@
+import { type ComponentProps, Fragment, type ReactNode, useState } from 'react';
+import { type ApiRequest, call } from '../api/client.ts';
+import { usePagedList } from '../api/use-paged-list.ts';
+import { useSignedIn } from '../auth/session-store.ts';
+import { ConfirmDialog } from '../pages/inspector/ConfirmDialog.tsx';
+import { actionsColumn, ListView } from './ListView.tsx';
+import { PageHeader } from './PageHeader.tsx';
+
+export interface FormProps<T> {
+  organizationUuid: string;
+  onSaved(saved: T): void;
+  onCancel(): void;
+}
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The list page of a resource the user creates, edits and deletes (QR codes, services, import
+ * handlers) at `path` (GET path, DELETE path/uuid/<uuid>): the New button, the form above the
+ * list, the notice of what was done, the list with Edit and Delete per row (not for viewers),
+ * and the delete question. `kind` names one ("service"): the button, the list and its texts.
+ */
+export function CrudListPage<T extends { uuid: string; name: string }>({
+  title,
+  description,
+  tabs,
+  kind,
+  path,
+  query,
+  named = (item) => `the ${kind} ${item.name}`,
+  renderForm,
+  savedNotice,
+  deleteText,
+  columns,
+  ...list
+}: Omit<ComponentProps<typeof ListView<T>>, 'paged' | 'noun'> & {
+  title: string;
+  description: ReactNode;
+  tabs?: ReactNode;
+  kind: string;
+  path: string;
+  /** Filters sent with the list request. */
+  query?: Record<string, string>;
+  /** How the texts name an item: "the service Plumbing" by default. */
+  named?(item: T): string;
+  renderForm(item: T | null, props: FormProps<T>): ReactNode;
+  savedNotice(saved: T, created: boolean): string;
+  /** What deleting it does, in the delete question. */
+  deleteText(item: T): ReactNode;
+}) {
+  const { session } = useSignedIn();
+  const canEdit = session.role !== 'viewer';
+  const paged = usePagedList<T>((paging) => ({ method: 'GET', path, query: { organization_uuid: session.organization_uuid, ...paging, ...query } }), 25);
+  const [editing, setEditing] = useState<T | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<T | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const { reload } = paged.list;
+  const deleteRequest = (item: T): ApiRequest => ({ method: 'DELETE', path: `${path}/uuid/${encodeURIComponent(item.uuid)}` });
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description={description}
+        actions={
+          canEdit && editing === null ? (
+            <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+              New {kind}
+            </button>
+          ) : undefined
+        }
+      />
+      {tabs}
+      {notice && (
+        <p className="notice notice-success" role="status">
+          {notice}
+        </p>
+      )}
+      {editing !== null && (
+        <Fragment key={editing === 'new' ? 'new' : editing.uuid}>
+          {renderForm(editing === 'new' ? null : editing, {
+            organizationUuid: session.organization_uuid,
+            onCancel: () => setEditing(null),
+            onSaved: (saved) => {
+              setNotice(savedNotice(saved, editing === 'new'));
+              setEditing(null);
+              reload();
+            },
+          })}
+        </Fragment>
+      )}
+      <section className="panel" aria-label={`${capital(kind)} list`}>
+        <ListView<T>
+          {...list}
+          paged={paged}
+          noun={[kind, `${kind}s`]}
+          columns={canEdit ? [...columns, actionsColumn<T>((item) => item.name, setEditing, setDeleting)] : columns}
+        />
+      </section>
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete ${named(deleting)}?`}
+          confirmLabel={`Delete ${kind}`}
+          request={deleteRequest(deleting)}
+          action={async () => {
+            await call(deleteRequest(deleting));
+            setNotice(`Deleted ${named(deleting)}.`);
+            setDeleting(null);
+            reload();
+          }}
+          onCancel={() => setDeleting(null)}
+        >
+          {deleteText(deleting)}
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

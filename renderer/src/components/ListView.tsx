@@ -1,0 +1,177 @@
+import { type ReactNode, useId } from 'react';
+import type { PagedList } from '../api/use-paged-list.ts';
+import { CurlDisclosure } from './CurlDisclosure.tsx';
+import { EmptyState } from './EmptyState.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+import { AddressPagination } from './Pagination.tsx';
+import { type TextFilterState, TextFilters } from './TextFilters.tsx';
+
+export interface Column<T> {
+  header: ReactNode;
+  /** Class of the header cell. */
+  className?: string;
+  /** Class of the body cells. */
+  cellClassName?: string;
+  cell(item: T): ReactNode;
+}
+
+/** Edit and Delete buttons of a row, labelled with the row's name for screen readers and tests. */
+export function actionsColumn<T>(name: (item: T) => string, onEdit: (item: T) => void, onDelete: (item: T) => void): Column<T> {
+  return {
+    header: 'Actions',
+    cell: (item) => (
+      <div className="row-actions">
+        <button type="button" className="button button-small" aria-label={`Edit ${name(item)}`} onClick={() => onEdit(item)}>
+          Edit
+        </button>
+        <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete ${name(item)}`} onClick={() => onDelete(item)}>
+          Delete
+        </button>
+      </div>
+    ),
+  };
+}
+
+/**
+ * The body of every list page: its toolbar (filters), the error with Retry, a loading line, the
+ * empty states (nothing yet / nothing matches / past the last page), the table, the pages and the
+ * curl of the request. Rows are cells by `columns`, or whole rows by `row` (with `columns` as headers).
+ */
+export function ListView<T extends { uuid: string }>({
+  paged,
+  label,
+  noun,
+  columns,
+  row,
+  loadingText,
+  empty,
+  noMatch,
+  textFilters,
+  toolbar,
+  aboveTable,
+  onPage,
+  children,
+}: {
+  paged: PagedList<T>;
+  /** One and many of what is listed, e.g. ['QR code', 'QR codes']. */
+  noun: [string, string];
+  /** The table's accessible name; the plural noun by default. */
+  label?: string;
+  columns: Column<T>[];
+  row?: (item: T) => ReactNode;
+  /** "Loading QR codes…" by default. */
+  loadingText?: string;
+  /** What shows when there is nothing at all yet. */
+  empty: ReactNode;
+  /** What shows when filters leave nothing; absent when no filter is set. */
+  noMatch?: ReactNode;
+  /** Typed filters (useTextFilters), first in the toolbar; a problem with one shows under it. */
+  textFilters?: TextFilterState;
+  toolbar?: ReactNode;
+  /** Shown above the table when it has rows. */
+  aboveTable?: ReactNode;
+  /** Called besides moving to another page. */
+  onPage?: (page: number) => void;
+  /** Notices between the error and the list. */
+  children?: ReactNode;
+}) {
+  const { list, request, page, setParams, defaultPerPage } = paged;
+  const many = noun[1];
+  const data = list.data;
+  const emptyNow = data !== undefined && data.items.length === 0;
+  return (
+    <>
+      {textFilters && <TextFilters state={textFilters} error={list.error} />}
+      {toolbar}
+      <ErrorNotice error={list.error} onRetry={list.reload} fieldsShown={textFilters?.fieldNames} />
+      {children}
+      {list.loading && (!data || emptyNow) && (
+        <p className="loading" role="status">
+          {loadingText ?? `Loading ${many}…`}
+        </p>
+      )}
+      {emptyNow &&
+        !list.loading &&
+        (noMatch ??
+          (page > 1 && data.total > 0 ? (
+            <EmptyState
+              title={`There is no page ${page}`}
+              action={
+                <button type="button" className="button" onClick={() => setParams({ page: null })}>
+                  Go to the first page
+                </button>
+              }
+            />
+          ) : (
+            empty
+          )))}
+      {data && data.items.length > 0 && (
+        <>
+          {aboveTable}
+          <div className="table-scroll">
+            <table className="table" aria-label={label ?? many.charAt(0).toUpperCase() + many.slice(1)} aria-busy={list.loading}>
+              <thead>
+                <tr>
+                  {columns.map((c, i) => (
+                    <th key={i} scope="col" className={c.className}>
+                      {c.header}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map(
+                  (item) =>
+                    row?.(item) ?? (
+                      <tr key={item.uuid} data-uuid={item.uuid}>
+                        {columns.map((c, i) => (
+                          <td key={i} className={c.cellClassName}>
+                            {c.cell(item)}
+                          </td>
+                        ))}
+                      </tr>
+                    ),
+                )}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {data && data.total > 0 && (
+        <AddressPagination
+          data={data}
+          noun={noun}
+          defaultPerPage={defaultPerPage}
+          setParams={(changes) => {
+            if (typeof changes.page === 'number' || changes.page === null) onPage?.(changes.page ?? 1);
+            setParams(changes);
+          }}
+        />
+      )}
+      {request && <CurlDisclosure request={request} />}
+    </>
+  );
+}
+
+/** Loads the list again now (live updates and polling do it otherwise). */
+export function RefreshButton({ list }: { list: { loading: boolean; reload(): void } }) {
+  return (
+    <button type="button" className="button button-small" onClick={list.reload} disabled={list.loading}>
+      Refresh
+    </button>
+  );
+}
+
+/** A panel titled by its heading, with Refresh beside it: a list that shares its page with more. */
+export function ListPanel({ title, list, children }: { title: string; list: { loading: boolean; reload(): void }; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <div className="panel-header">
+        <h2 id={id}>{title}</h2>
+        <RefreshButton list={list} />
+      </div>
+      {children}
+    </section>
+  );
+}
