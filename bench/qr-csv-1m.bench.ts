@@ -41,10 +41,11 @@ const papaSeconds = (performance.now() - papaStarted) / 1000;
 
 const server = await startChildServer();
 let result;
+let peakRss: number;
 try {
   result = await importAndPoll(server, file, 'qr-bench.csv');
 } finally {
-  var peakRss = server.peakRssMb();
+  peakRss = server.peakRssMb();
   await server.stop();
   fs.rmSync(server.dataDir, { recursive: true, force: true });
 }

@@ -42,7 +42,7 @@ function operation({ spec, isPublic }: RegisteredRoute): JsonSchema {
     [success]: { description: 'Success', ...(Object.keys(content).length ? { content } : {}) },
   };
   const statuses = new Set<number>([400, 500, ...(isPublic ? [] : [401, 403, 429]), ...(spec.errors ?? [])]);
-  if (spec.body) [413, 415].forEach((s) => statuses.add(s));
+  if (spec.body) for (const s of [413, 415]) statuses.add(s);
   if (spec.params) statuses.add(404);
   for (const status of [...statuses].sort()) {
     responses[String(status)] = {

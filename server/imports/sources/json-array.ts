@@ -18,7 +18,6 @@ export class JsonArraySplitter {
   private escaped = false;
   private pending = '';
   private count = 0;
-  private seen = 0;
 
   /** Feeds the next piece of text; returns the elements it completed. */
   push(chunk: string): unknown[] {
@@ -54,8 +53,8 @@ export class JsonArraySplitter {
         }
         continue;
       }
-      this.seen++;
       if (isSpace(c) || (c === 0xfeff && this.state === 'start')) continue;
+      // biome-ignore lint/nursery/useExhaustiveSwitchCases: 'element' is consumed above; TypeScript narrows it out, Biome does not
       switch (this.state) {
         case 'start':
           if (c !== 0x5b) {
