@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The tiny test geocoder, for child servers (until the offline gazetteer is merged). */
+/** The tiny test geocoder for child servers: it places the test files' suburbs and loads at once (QR_SANDBOX_GEOCODER_MODULE overrides it). */
 export const TINY_GEOCODER_URL = new URL('./tiny-geocoder.ts', import.meta.url).href;
 
 export interface ChildServer {
