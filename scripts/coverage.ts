@@ -12,13 +12,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LCOV = path.join(ROOT, 'coverage', 'lcov.info');
 
 /**
- * The level the suite reached when these were set, minus about one point. Raise them when coverage
- * rises. renderer/src counts only what the Node tests load (pure modules: stores, formatting, API
- * client); components that run only in Chromium are exercised by test/e2e but not measured.
+ * The level the suite reached when these were set, minus about one point (server/ 97.2 % lines,
+ * 89.4 % branches; renderer/src 86.1 % lines, 94.5 % branches). Raise them when coverage rises.
+ * renderer/src counts only what the Node tests load (request building, formatting, polling: 9
+ * modules); components that run only in Chromium are exercised by test/e2e but not measured.
  */
 const FLOORS: Record<string, { lines: number; branches: number }> = {
   server: { lines: 96, branches: 88 },
-  renderer: { lines: 85, branches: 83 },
+  renderer: { lines: 85, branches: 93 },
 };
 
 interface Totals {
