@@ -100,7 +100,8 @@ function registerMetaRoutes(api: Api): void {
     { method: 'get', path: '/api/docs', tag: 'Meta', summary: 'Readable API reference (works offline).', responseContent: { 'text/html': 'The reference page' } },
     async ({ res }) => {
       // Rendered from the document as clients read it (JSON), once.
-      const page = (cachedPage ??= renderDocsPage(JSON.parse(JSON.stringify(document())) as Record<string, unknown>));
+      cachedPage ??= renderDocsPage(JSON.parse(JSON.stringify(document())) as Record<string, unknown>);
+      const page = cachedPage;
       res.setHeader('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
       res.type('html').send(page);
     },

@@ -153,7 +153,9 @@ export async function takeUpsertedSchedules(db: Kysely<Database>, collectKey: st
     .execute();
   await db.deleteFrom('appointment_import_upserts').where('collect_key', '=', collectKey).execute();
   const lastRow = new Map<string, number>();
-  rows.forEach((row, position) => lastRow.set(row.uuid, position));
+  rows.forEach((row, position) => {
+    lastRow.set(row.uuid, position);
+  });
   return rows.filter((row, position) => lastRow.get(row.uuid) === position).map(({ row_index: _index, ...row }) => toSchedule(row));
 }
 

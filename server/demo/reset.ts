@@ -16,7 +16,10 @@ const resetting = new WeakMap<AppContext, Set<string>>();
  */
 export async function resetDemoData(ctx: AppContext, organizationUuid: string, client: ServiceClient, onStep: (event: DemoResetEvent) => void = () => {}): Promise<DemoResetResult> {
   let running = resetting.get(ctx);
-  if (!running) resetting.set(ctx, (running = new Set()));
+  if (!running) {
+    running = new Set();
+    resetting.set(ctx, running);
+  }
   if (running.has(organizationUuid)) throw new ApiError('CONFLICT', 'A reset of this organization is already running. Wait for it to finish.');
   running.add(organizationUuid);
   try {

@@ -1,7 +1,7 @@
 /**
  * Turns the raw GeoNames postal code files into the compact gazetteer the app ships.
  * Usage: npm run build:geodata [-- <raw dir> [<output file>]]
- * The raw dir defaults to ../shared/data/geonames-postal beside the repository.
+ * The raw dir defaults to $QR_SANDBOX_GEONAMES_DIR, else ../shared/data/geonames-postal beside the repository.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,7 +13,7 @@ import { GAZETTEER_FILE, GAZETTEER_HEADER } from './gazetteer-format.ts';
 import { nameKey } from './normalize.ts';
 import { zoneOfPlace } from './zones.ts';
 
-export const DEFAULT_RAW_DIR = resolve(fileURLToPath(new URL('../../../shared/data/geonames-postal', import.meta.url)));
+export const DEFAULT_RAW_DIR = resolve(process.env.QR_SANDBOX_GEONAMES_DIR || fileURLToPath(new URL('../../../shared/data/geonames-postal', import.meta.url)));
 
 interface Place {
   postcode: string;

@@ -27,9 +27,9 @@ const errorResponses: Record<number, { name: string; description: string }> = {
 /** The error statuses a route can answer, from what its pipeline does: parse input, authenticate, read a body. */
 export function errorStatuses({ spec, isPublic }: RegisteredRoute): number[] {
   const statuses = new Set<number>([403, 500, ...(spec.errors ?? [])]);
-  if (!isPublic) [401, 429].forEach((s) => statuses.add(s));
+  if (!isPublic) for (const s of [401, 429]) statuses.add(s);
   if (spec.params || spec.query || spec.body || spec.requestBody) statuses.add(400);
-  if (spec.body || spec.requestBody) [413, 415].forEach((s) => statuses.add(s));
+  if (spec.body || spec.requestBody) for (const s of [413, 415]) statuses.add(s);
   if (spec.params) statuses.add(404);
   for (const status of [...Object.keys(spec.responses ?? {}).map(Number), ...(spec.omitErrors ?? [])]) statuses.delete(status);
   return [...statuses].sort((a, b) => a - b);

@@ -4,7 +4,7 @@ import type { ImportKind, RawRecord } from './kind.ts';
 
 /** Header names match ignoring case, spaces, underscores, hyphens and a byte order mark. */
 export function normaliseHeader(name: string): string {
-  return name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_\-]+/g, '');
+  return name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_-]+/g, '');
 }
 
 /** For each header cell, the kind's column it fills (or null), and the required columns no cell fills. */

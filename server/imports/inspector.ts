@@ -24,7 +24,8 @@ export class Inspector {
   }
 
   run(inspection: Inspection): Promise<InspectionResult> {
-    const worker = (this.worker ??= this.spawn());
+    this.worker ??= this.spawn();
+    const worker = this.worker;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -10,8 +10,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, count: number): Prom
   let buffer = '';
   for await (const chunk of body) {
     buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const event = /^event: (.*)$/m.exec(block)?.[1];
@@ -50,7 +49,7 @@ describe('live updates (/api/live)', () => {
     const events = await received;
     controller.abort();
     assert.deepEqual(events.map((e) => e.event), ['task.progress', 'task.finished']);
-    assert.deepEqual((events[0]?.data as { data: unknown }).data, { uuid: 't1', progress: 40 });
+    assert.deepEqual((events[0]?.data as { data: unknown } | undefined)?.data, { uuid: 't1', progress: 40 });
   });
 
   it('accepts the Authorization header instead of a token', async () => {

@@ -36,7 +36,10 @@ function firstColumn(heading: string, table = 0): string[] {
   let current: string[] = [];
   for (const line of section(heading)) {
     if (line.startsWith('|')) current.push(line);
-    else if (current.length) (rows.push(current), (current = []));
+    else if (current.length) {
+      rows.push(current);
+      current = [];
+    }
   }
   if (current.length) rows.push(current);
   const lines = rows[table];

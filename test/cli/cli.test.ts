@@ -12,7 +12,9 @@ const freshDir = () => {
   dirs.push(dir);
   return dir;
 };
-after(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('qr-sandbox command line', () => {
   it('serves, prints the URL and a sign-in link, and stops cleanly on SIGTERM', async () => {

@@ -8,7 +8,9 @@ import { parseGazetteer } from '../../server/geocoding/gazetteer.ts';
 import { createOfflineGeocoder, loadGeocoder } from '../../server/geocoding/offline-geocoder.ts';
 import { sampleAddresses } from '../../server/geocoding/samples.ts';
 
-const rawDirMissing = existsSync(DEFAULT_RAW_DIR) ? false : `raw GeoNames files not found at ${DEFAULT_RAW_DIR}`;
+const rawDirMissing = existsSync(DEFAULT_RAW_DIR)
+  ? false
+  : `raw GeoNames files not found at ${DEFAULT_RAW_DIR}; set QR_SANDBOX_GEONAMES_DIR to the folder of AU.txt, US.txt, … to run it`;
 if (rawDirMissing) console.log(`# skipping the data file rebuild check: ${rawDirMissing}`);
 
 test('the committed gazetteer is what the build script makes from ../shared/data', { skip: rawDirMissing }, () => {

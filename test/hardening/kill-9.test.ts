@@ -68,7 +68,7 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
   it('after every restart: the import ends with each row once, no task PROCESSING, every accepted event delivered, integrity_check ok', async () => {
     const next = random(SEED);
     const dataDir = path.join(dir, 'data');
-    const start = () => startChildServer(dataDir, ['--retry-schedule', 'fast']);
+    const start = () => startChildServer(dataDir, ['--retry-schedule', 'fast'], { freshConnections: true });
     server = await start();
     const org = server.organizationUuid;
     const hook = await server.request('/api/webhooks/register', {

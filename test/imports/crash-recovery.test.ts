@@ -74,7 +74,7 @@ describe('crash and quit safety of imports (real server process)', () => {
   });
 
   const start = async (dataDir: string) => {
-    const server = await startChildServer(dataDir);
+    const server = await startChildServer(dataDir, [], { freshConnections: true });
     servers.push(server);
     return server;
   };

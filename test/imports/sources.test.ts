@@ -28,7 +28,11 @@ async function readAll(source: RowSource): Promise<{ header: string[]; rows: { i
   const rows: { index: number; row: unknown }[] = [];
   await source.read({
     onHeader: (cells) => (header = cells),
-    onRows: (chunk, first) => chunk.forEach((row, i) => row !== null && rows.push({ index: first + i, row })),
+    onRows: (chunk, first) => {
+      chunk.forEach((row, i) => {
+        if (row !== null) rows.push({ index: first + i, row });
+      });
+    },
   });
   return { header, rows };
 }
@@ -48,7 +52,7 @@ describe('CSV source', () => {
   it('guesses ; and tab delimiters', async () => {
     const semi = await readAll(csvSource(fixture('qr-semicolon.csv'), DEFAULT_IMPORT_LIMITS));
     assert.deepEqual(semi.header, ['location', 'name', 'qr_code_external_reference_id', 'suburb', 'state', 'postcode', 'country']);
-    assert.equal((semi.rows[0]?.row as string[])[0], '1 Mitchell Street; Darwin NT 0800');
+    assert.equal((semi.rows[0]?.row as string[] | undefined)?.[0], '1 Mitchell Street; Darwin NT 0800');
     const tab = await readAll(csvSource(tempFile('location\tname\n"1 Smith St, Carlton VIC 3053"\tA\n'), DEFAULT_IMPORT_LIMITS));
     assert.deepEqual(tab.header, ['location', 'name']);
     assert.deepEqual(tab.rows[0]?.row, ['1 Smith St, Carlton VIC 3053', 'A']);
@@ -62,7 +66,7 @@ describe('CSV source', () => {
 
   it('reads Latin-1 text that is not valid UTF-8', async () => {
     const { rows } = await readAll(csvSource(tempFile(Buffer.from('location\nCaf\xe9 Street\n', 'latin1')), DEFAULT_IMPORT_LIMITS));
-    assert.equal((rows[0]?.row as string[])[0], 'Café Street');
+    assert.equal((rows[0]?.row as string[] | undefined)?.[0], 'Café Street');
   });
 });
 

@@ -12,8 +12,7 @@ async function nextEvent(body: ReadableStream<Uint8Array>, type: string): Promis
   let buffer = '';
   for await (const chunk of body) {
     buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       if (new RegExp(`^event: ${type.replace('.', '\\.')}$`, 'm').test(block)) {

@@ -28,7 +28,9 @@ function testCodec(protection = 'test-keychain'): SecretCodec {
 }
 
 const made: string[] = [];
-after(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 const dataDirOfTest = () => {
   const dir = tempDataDir();
   made.push(dir);

@@ -103,7 +103,10 @@ describe('GUI remote mode: polling schedule', () => {
 
       const gui: number[] = [];
       let delay: number | null = null;
-      for (let i = 0; i < polls.length; i += 1) gui.push((delay = nextPollDelay(delay, i === 0)));
+      for (let i = 0; i < polls.length; i += 1) {
+        delay = nextPollDelay(delay, i === 0);
+        gui.push(delay);
+      }
       assert.deepEqual(gui, polls, 'the same waits while the task does not move');
       assert.deepEqual([2000, 3000, 4000, 5000, 5000], polls);
 

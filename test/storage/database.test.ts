@@ -17,7 +17,9 @@ const freshDir = () => {
   dirs.push(dir);
   return dir;
 };
-after(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+after(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('storage', () => {
   it('creates and migrates an empty database, in WAL mode', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The tiny test geocoder, for child servers (until the offline gazetteer is merged). */
+/** The tiny test geocoder for child servers: it places the test files' suburbs and loads at once (QR_SANDBOX_GEOCODER_MODULE overrides it). */
 export const TINY_GEOCODER_URL = new URL('./tiny-geocoder.ts', import.meta.url).href;
 
 export interface ChildServer {
@@ -23,8 +23,22 @@ export interface ChildServer {
   kill(): Promise<void>;
 }
 
+export interface ChildServerOptions {
+  /**
+   * Every request on a new connection (`Connection: close`), none left idle in fetch's pool. For tests
+   * that block their own process (writing a big CSV) between requests: a pooled keep-alive connection
+   * the server closed meanwhile (its 5 s keep-alive timeout) fails the next upload with EPIPE or
+   * ECONNRESET, and how long the block lasts depends on the machine's load.
+   */
+  freshConnections?: boolean;
+}
+
 /** The real server as a child process: `node bin/qr-sandbox.mjs serve --port 0 --data-dir D`. */
-export async function startChildServer(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-child-')), extraArgs: string[] = []): Promise<ChildServer> {
+export async function startChildServer(
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-child-')),
+  extraArgs: string[] = [],
+  options: ChildServerOptions = {},
+): Promise<ChildServer> {
   const child = spawn(process.execPath, ['bin/qr-sandbox.mjs', 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, QR_SANDBOX_GEOCODER_MODULE: process.env.QR_SANDBOX_GEOCODER_MODULE ?? TINY_GEOCODER_URL },
@@ -64,6 +78,7 @@ export async function startChildServer(dataDir = fs.mkdtempSync(path.join(os.tmp
     request(pathname, init = {}) {
       const headers = new Headers(init.headers);
       if (!headers.has('authorization')) headers.set('authorization', auth);
+      if (options.freshConnections) headers.set('connection', 'close');
       return fetch(`${url}${pathname}`, { ...init, headers });
     },
     peakRssMb() {

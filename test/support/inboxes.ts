@@ -122,7 +122,10 @@ export async function startCaptureServer(answer: (req: CapturedRequest, res: htt
         ? Promise.resolve([...requests])
         : new Promise((resolve, reject) => {
             const timer = setTimeout(() => reject(new Error(`only ${requests.length} of ${count} requests arrived within 20 s`)), 20_000);
-            waiters.push({ count, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+            waiters.push({ count, resolve: (r) => {
+                clearTimeout(timer);
+                resolve(r);
+              } });
           }),
     close: () =>
       new Promise((resolve) => {

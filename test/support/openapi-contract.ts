@@ -104,8 +104,8 @@ export class OpenApiContract {
       const documented = op.responses[status] as Json;
       const pointer =
         typeof documented.$ref === 'string'
-          ? `${documented.$ref}/content/${escape(media)}/schema`
-          : `#/paths/${escape(op.template)}/${op.method.toLowerCase()}/responses/${status}/content/${escape(media)}/schema`;
+          ? `${documented.$ref}/content/${escapePointer(media)}/schema`
+          : `#/paths/${escapePointer(op.template)}/${op.method.toLowerCase()}/responses/${status}/content/${escapePointer(media)}/schema`;
       validate = this.ajv.compile({ $ref: `openapi.json${pointer}` });
       this.validators.set(key, validate);
     }
@@ -113,7 +113,7 @@ export class OpenApiContract {
   }
 }
 
-const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 let cached: { json: string; contract: OpenApiContract } | undefined;
 function contractFor(doc: Json): OpenApiContract {

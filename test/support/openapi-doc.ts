@@ -36,7 +36,8 @@ export function propertyNames(doc: Json, node: unknown): Set<string> {
   const members = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
   if (members) {
     const sets = members.map((m) => deref(doc, m)).filter((m) => m.type !== 'null').map((m) => propertyNames(doc, m));
-    return sets.reduce((acc, set) => new Set([...acc].filter((name) => set.has(name))));
+    const [first, ...rest] = sets;
+    return new Set([...(first ?? [])].filter((name) => rest.every((set) => set.has(name))));
   }
   if (schema.type === 'array') return propertyNames(doc, schema.items);
   return new Set(Object.keys((schema.properties as Json | undefined) ?? {}));

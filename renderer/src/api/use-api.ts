@@ -20,6 +20,7 @@ export function useApiQuery<T>(request: ApiRequest | null): ApiQuery<T> {
   const requestRef = useRef(request);
   requestRef.current = request;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key and reloads are the triggers; the request itself is read through requestRef
   useEffect(() => {
     const current = requestRef.current;
     if (!current) return;

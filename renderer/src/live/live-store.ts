@@ -107,7 +107,10 @@ export function useLiveEvent<T extends LiveEventType>(type: T, handler: (data: L
   useEffect(() => {
     const listener: Listener = (data) => latest.current(data as LiveEventData[T]);
     let set = listeners.get(type);
-    if (!set) listeners.set(type, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      listeners.set(type, set);
+    }
     set.add(listener);
     attach(type);
     return () => {

@@ -19,7 +19,6 @@ export class JsonArraySplitter {
   private escaped = false;
   private pending = '';
   private count = 0;
-  private seen = 0;
   private stringLength = 0;
   private readonly limits: ImportLimits | null;
 
@@ -68,8 +67,8 @@ export class JsonArraySplitter {
         }
         continue;
       }
-      this.seen++;
       if (isSpace(c) || (c === 0xfeff && this.state === 'start')) continue;
+      // biome-ignore lint/nursery/useExhaustiveSwitchCases: 'element' is consumed above; TypeScript narrows it out, Biome does not
       switch (this.state) {
         case 'start':
           if (c !== 0x5b) {

@@ -134,8 +134,8 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
       <div className="notice notice-warning" role="note" aria-label="Where the secret is kept">
         {desktopBridge() ? (
           <div className="notice-body">
-            <strong>The desktop app encrypts the secret</strong> with the system keychain (Electron safeStorage) in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'};
-            without a keychain it is stored unencrypted (mode 0600), and the list says which. This page never sees it again: the app adds it to each call it passes on to the service.
+            <strong>The desktop app encrypts the secret</strong> with the system keychain (Electron safeStorage) in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}; without
+            a keychain it is stored unencrypted (mode 0600), and the list says which. This page never sees it again: the app adds it to each call it passes on to the service.
           </div>
         ) : (
           <div className="notice-body">

@@ -40,6 +40,7 @@ export function useRemoteTask(profile: string, uuid: string): RemoteTaskWatch {
   /** The task last answered (profile/uuid), so a retry after it was seen backs off instead of stopping at once. */
   const seen = useRef<string | null>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is the retry trigger
   useEffect(() => {
     const key = `${profile}/${uuid}`;
     const controller = new AbortController();

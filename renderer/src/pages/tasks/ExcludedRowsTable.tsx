@@ -54,6 +54,7 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
     if (deferredFilter === '') return rows;
     return rows.filter((r) => r.error.toLowerCase().includes(deferredFilter) || Object.values(r.row).some((v) => cellText(v).toLowerCase().includes(deferredFilter)));
   }, [rows, deferredFilter]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter result clears the active row
   useEffect(() => setActive(null), [shown]);
 
   const columns: Column<ExcludedRow>[] = [
