@@ -1,5 +1,6 @@
 /**
- * npm run coverage: the whole test suite (as npm test runs it) under Node's built-in coverage, then
+ * npm test (and npm run coverage): the whole test suite under Node's built-in coverage, with the
+ * OpenAPI response-validation summary, then
  * line and branch coverage of server/ and renderer/src/ from the LCOV file, failing below the floors.
  * Usage: node scripts/coverage.ts [test files…]   (default: every test/**\/*.test.ts)
  */
@@ -62,6 +63,8 @@ const run = spawnSync(
     '--test-coverage-include=server/**',
     '--test-coverage-include=renderer/src/**',
     '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./test/support/openapi-coverage-reporter.ts',
     '--test-reporter-destination=stdout',
     '--test-reporter=lcov',
     `--test-reporter-destination=${LCOV}`,
