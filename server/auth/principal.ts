@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 import { parseAuthorization, secretMatches } from './credentials.ts';
 import { roleAtLeast, type Role } from './roles.ts';
@@ -19,7 +18,7 @@ export interface Principal {
  * wrong secrets count against the (client address, key) pair and too many get 429.
  */
 export async function authenticate(
-  db: Kysely<Database>,
+  db: Db,
   authorization: string | undefined,
   throttle?: { instance: FailedAuthThrottle; clientAddress: string },
 ): Promise<Principal> {
@@ -32,7 +31,7 @@ export async function authenticate(
   }
   const client = `${throttle?.clientAddress}|${credential.apiKey}`;
   throttle?.instance.check(client);
-  const key = await findActiveKey(db, credential.apiKey);
+  const key = findActiveKey(db, credential.apiKey);
   if (!key || !secretMatches(credential.apiSecret, key.secret_hash)) {
     throttle?.instance.fail(client);
     throw new ApiError('UNAUTHORIZED', 'Invalid API key or secret.');

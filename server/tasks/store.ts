@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { param, prepare, type Prepared } from '../db/prepared.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
 import type { BackgroundTask, TaskListQuery } from './schemas.ts';
 
@@ -37,19 +39,62 @@ export async function findTask(db: Kysely<Database>, uuid: string): Promise<Back
   return row && toTask(row);
 }
 
+/**
+ * The request path's reads, compiled once per database (prepared statements). A task row is
+ * written whole (status, progress and results in one statement), so one read sees a coherent task.
+ */
+class TaskReads {
+  readonly byUuid: Prepared<'uuid'>;
+  private readonly pages = new Map<string, { rows: Prepared<ListParam>; count: Prepared<ListParam> }>();
+  private readonly db: Db;
+
+  constructor(db: Db) {
+    this.db = db;
+    this.byUuid = prepare(db.sqlite, db.kysely.selectFrom('background_tasks').selectAll().where('uuid', '=', param('uuid')));
+  }
+
+  /** The page's rows and the total, in one read transaction so both see the same moment. */
+  list(query: TaskListQuery): { rows: Row[]; total: number } {
+    const filters = `${query.task_type ? 't' : ''}${query.status ? 's' : ''}`;
+    let statements = this.pages.get(filters);
+    if (!statements) {
+      let base = this.db.kysely.selectFrom('background_tasks').where('organization_uuid', '=', param('org'));
+      if (query.task_type) base = base.where('task_type', '=', param<string>('taskType'));
+      if (query.status) base = base.where('status', '=', param<TaskListQuery['status'] & string>('status'));
+      statements = {
+        rows: prepare(this.db.sqlite, base.selectAll().orderBy('seq', 'desc').limit(param<number>('limit')).offset(param<number>('offset'))),
+        count: prepare(this.db.sqlite, base.select((eb) => eb.fn.countAll<number>().as('n'))),
+      };
+      this.pages.set(filters, statements);
+    }
+    const args = {
+      org: query.organization_uuid,
+      taskType: query.task_type,
+      status: query.status,
+      limit: query.per_page,
+      offset: (query.page - 1) * query.per_page,
+    };
+    const { rows, count } = statements;
+    return this.db.sqlite.transaction(() => ({ rows: rows.all<Row>(args), total: Number(count.get<{ n: number }>(args)?.n ?? 0) }))();
+  }
+}
+type ListParam = 'org' | 'taskType' | 'status' | 'limit' | 'offset';
+
+const reads = new WeakMap<Db, TaskReads>();
+function taskReads(db: Db): TaskReads {
+  let r = reads.get(db);
+  if (!r) reads.set(db, (r = new TaskReads(db)));
+  return r;
+}
+
+/** One task as a poll sees it (request path: synchronous, prepared). */
+export function readTask(db: Db, uuid: string): BackgroundTask | undefined {
+  const row = taskReads(db).byUuid.get<Row>({ uuid });
+  return row && toTask(row);
+}
+
 /** Newest first. */
-export async function listTasks(db: Kysely<Database>, query: TaskListQuery): Promise<{ items: BackgroundTask[]; total: number }> {
-  let base = db.selectFrom('background_tasks').where('organization_uuid', '=', query.organization_uuid);
-  if (query.task_type) base = base.where('task_type', '=', query.task_type);
-  if (query.status) base = base.where('status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('seq', 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toTask), total: Number(count.n) };
+export function listTasks(db: Db, query: TaskListQuery): { items: BackgroundTask[]; total: number } {
+  const { rows, total } = taskReads(db).list(query);
+  return { items: rows.map(toTask), total };
 }
