@@ -31,7 +31,7 @@ export async function authenticate(
   }
   const client = `${throttle?.clientAddress}|${credential.apiKey}`;
   throttle?.instance.check(client);
-  const key = findActiveKey(db, credential.apiKey);
+  const key = await findActiveKey(db, credential.apiKey);
   if (!key || !secretMatches(credential.apiSecret, key.secret_hash)) {
     throttle?.instance.fail(client);
     throw new ApiError('UNAUTHORIZED', 'Invalid API key or secret.');

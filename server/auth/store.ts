@@ -1,18 +1,21 @@
 import type { Kysely } from 'kysely';
+import { outsideTransaction } from '../db/busy-wait.ts';
 import type { Db } from '../db/database.ts';
 import { param, prepare, type Prepared } from '../db/prepared.ts';
 import type { ApiKeyTable, Database } from '../db/schema.ts';
 
 const activeKeyLookups = new WeakMap<Db, Prepared<'apiKey'>>();
+const activeKey = (db: Kysely<Database>, apiKey: string) => db.selectFrom('api_keys').selectAll().where('api_key', '=', apiKey).where('revoked_on', 'is', null);
 
 /**
  * The active key with this id, read on every request (a prepared statement: a few µs), so a
  * revoke, by this server or any other connection to the file, counts from the very next request.
  */
-export function findActiveKey(db: Db, apiKey: string): ApiKeyTable | undefined {
+export async function findActiveKey(db: Db, apiKey: string): Promise<ApiKeyTable | undefined> {
+  await outsideTransaction(db);
   let lookup = activeKeyLookups.get(db);
   if (!lookup) {
-    lookup = prepare(db.sqlite, db.kysely.selectFrom('api_keys').selectAll().where('api_key', '=', param('apiKey')).where('revoked_on', 'is', null));
+    lookup = prepare(db.sqlite, activeKey(db.kysely, param('apiKey')));
     activeKeyLookups.set(db, lookup);
   }
   return lookup.get<ApiKeyTable>({ apiKey });

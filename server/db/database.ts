@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, SqliteDialect, sql, type Driver, type SqliteDatabase } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import { StartupError } from '../startup-error.ts';
+import { waitForLockAsynchronously } from './busy-wait.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
@@ -49,17 +50,27 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
  * SQLITE_BUSY (busy_timeout does not apply) when an import worker's connection committed in between.
  */
 class ImmediateTransactionDialect extends SqliteDialect {
+  private readonly sqlite: SQLite.Database;
+  private readonly asyncLockWait: boolean;
+
+  constructor(sqlite: SQLite.Database, asyncLockWait: boolean) {
+    super({ database: withStatementCache(sqlite) });
+    this.sqlite = sqlite;
+    this.asyncLockWait = asyncLockWait;
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
-    return driver;
+    return this.asyncLockWait ? waitForLockAsynchronously(driver, this.sqlite) : driver;
   }
 }
 
-function createKysely(sqlite: SQLite.Database): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(sqlite) }) });
+/** `asyncLockWait`: the server's connection, whose thread must not sleep in SQLite's busy handler. */
+function createKysely(sqlite: SQLite.Database, asyncLockWait = false): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new ImmediateTransactionDialect(sqlite, asyncLockWait) });
 }
 
 export function databasePath(dataDir: string): string {
@@ -71,7 +82,7 @@ export async function openDatabase(dataDir: string): Promise<Db> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = databasePath(dataDir);
   const sqlite = openSqlite(file);
-  const kysely = createKysely(sqlite);
+  const kysely = createKysely(sqlite, true);
   let closed = false;
   const db: Db = {
     kysely,

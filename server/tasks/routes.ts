@@ -17,7 +17,7 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
       response: backgroundTaskSchema,
     },
     async ({ params, principal }) => {
-      const task = readTask(ctx.db, params.uuid);
+      const task = await readTask(ctx.db, params.uuid);
       if (!task || task.organization_uuid !== principal.organizationUuid) throw notFound(`Background task ${params.uuid}`);
       return task;
     },
@@ -34,7 +34,7 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ query, principal }) => {
       requireOrganization(principal, query.organization_uuid);
-      const { items, total } = listTasks(ctx.db, query);
+      const { items, total } = await listTasks(ctx.db, query);
       return toPage(items, total, query.page, query.per_page);
     },
   );

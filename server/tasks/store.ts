@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { outsideTransaction } from '../db/busy-wait.ts';
 import type { Db } from '../db/database.ts';
 import { param, prepare, type Prepared } from '../db/prepared.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
@@ -87,14 +88,16 @@ function taskReads(db: Db): TaskReads {
   return r;
 }
 
-/** One task as a poll sees it (request path: synchronous, prepared). */
-export function readTask(db: Db, uuid: string): BackgroundTask | undefined {
+/** One task as a poll sees it (a prepared statement). */
+export async function readTask(db: Db, uuid: string): Promise<BackgroundTask | undefined> {
+  await outsideTransaction(db);
   const row = taskReads(db).byUuid.get<Row>({ uuid });
   return row && toTask(row);
 }
 
 /** Newest first. */
-export function listTasks(db: Db, query: TaskListQuery): { items: BackgroundTask[]; total: number } {
+export async function listTasks(db: Db, query: TaskListQuery): Promise<{ items: BackgroundTask[]; total: number }> {
+  await outsideTransaction(db);
   const { rows, total } = taskReads(db).list(query);
   return { items: rows.map(toTask), total };
 }
