@@ -46,7 +46,7 @@ export async function findTask(db: Kysely<Database>, uuid: string): Promise<Back
  */
 class TaskReads {
   readonly byUuid: Prepared<'uuid'>;
-  private readonly pages = new Map<string, { rows: Prepared<ListParam>; count: Prepared<ListParam> }>();
+  private readonly pages = new Map<string, (args: Record<ListParam, unknown>) => { rows: Row[]; total: number }>();
   private readonly db: Db;
 
   constructor(db: Db) {
@@ -57,26 +57,23 @@ class TaskReads {
   /** The page's rows and the total, in one read transaction so both see the same moment. */
   list(query: TaskListQuery): { rows: Row[]; total: number } {
     const filters = `${query.task_type ? 't' : ''}${query.status ? 's' : ''}`;
-    let statements = this.pages.get(filters);
-    if (!statements) {
+    let read = this.pages.get(filters);
+    if (!read) {
       let base = this.db.kysely.selectFrom('background_tasks').where('organization_uuid', '=', param('org'));
       if (query.task_type) base = base.where('task_type', '=', param<string>('taskType'));
       if (query.status) base = base.where('status', '=', param<TaskListQuery['status'] & string>('status'));
-      statements = {
-        rows: prepare(this.db.sqlite, base.selectAll().orderBy('seq', 'desc').limit(param<number>('limit')).offset(param<number>('offset'))),
-        count: prepare(this.db.sqlite, base.select((eb) => eb.fn.countAll<number>().as('n'))),
-      };
-      this.pages.set(filters, statements);
+      const rows = prepare<ListParam>(this.db.sqlite, base.selectAll().orderBy('seq', 'desc').limit(param<number>('limit')).offset(param<number>('offset')));
+      const count = prepare<ListParam>(this.db.sqlite, base.select((eb) => eb.fn.countAll<number>().as('n')));
+      read = this.db.sqlite.transaction((args: Record<ListParam, unknown>) => ({ rows: rows.all<Row>(args), total: Number(count.get<{ n: number }>(args)?.n ?? 0) }));
+      this.pages.set(filters, read);
     }
-    const args = {
+    return read({
       org: query.organization_uuid,
       taskType: query.task_type,
       status: query.status,
       limit: query.per_page,
       offset: (query.page - 1) * query.per_page,
-    };
-    const { rows, count } = statements;
-    return this.db.sqlite.transaction(() => ({ rows: rows.all<Row>(args), total: Number(count.get<{ n: number }>(args)?.n ?? 0) }))();
+    });
   }
 }
 type ListParam = 'org' | 'taskType' | 'status' | 'limit' | 'offset';
