@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely, Selectable } from 'kysely';
 import { outsideTransaction } from '../db/busy-wait.ts';
 import type { Db } from '../db/database.ts';
@@ -45,13 +46,51 @@ export async function findTask(db: Kysely<Database>, uuid: string): Promise<Back
  * written whole (status, progress and results in one statement), so one read sees a coherent task.
  */
 class TaskReads {
-  readonly byUuid: Prepared<'uuid'>;
+  private readonly byUuid: Prepared<'uuid'>;
   private readonly pages = new Map<string, (args: Record<ListParam, unknown>) => { rows: Row[]; total: number }>();
   private readonly db: Db;
+  private readonly version: SQLite.Statement<[], { version: string }>;
+  private readonly answers = new Map<string, unknown>();
+  private answersAt = '';
 
   constructor(db: Db) {
     this.db = db;
     this.byUuid = prepare(db.sqlite, db.kysely.selectFrom('background_tasks').selectAll().where('uuid', '=', param('uuid')));
+    this.version = db.sqlite.prepare("select total_changes() || '.' || (select data_version from pragma_data_version) as version");
+  }
+
+  /**
+   * The answer to this read as last computed, while the database is unchanged since: data_version
+   * moves when another connection (an import worker, the CLI) commits, total_changes() when this
+   * one writes. One tiny statement instead of the rows, their JSON columns and the count, for
+   * clients that poll an unchanged task or list. A change between the check and the read is
+   * caught by the next check, which sees a new version and drops every answer.
+   */
+  remembered<T>(key: string, compute: () => T): T {
+    const version = this.version.get()?.version ?? '';
+    if (version !== this.answersAt || this.answers.size >= MAX_REMEMBERED) {
+      this.answers.clear();
+      this.answersAt = version;
+    }
+    if (this.answers.has(key)) return this.answers.get(key) as T;
+    const answer = compute();
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  task(uuid: string): BackgroundTask | undefined {
+    return this.remembered(`task|${uuid}`, () => {
+      const row = this.byUuid.get<Row>({ uuid });
+      return row && toTask(row);
+    });
+  }
+
+  page(query: TaskListQuery): { items: BackgroundTask[]; total: number } {
+    const key = `list|${query.organization_uuid}|${query.task_type ?? ''}|${query.status ?? ''}|${query.page}|${query.per_page}`;
+    return this.remembered(key, () => {
+      const { rows, total } = this.list(query);
+      return { items: rows.map(toTask), total };
+    });
   }
 
   /** The page's rows and the total, in one read transaction so both see the same moment. */
@@ -77,6 +116,7 @@ class TaskReads {
   }
 }
 type ListParam = 'org' | 'taskType' | 'status' | 'limit' | 'offset';
+const MAX_REMEMBERED = 1_000;
 
 const reads = new WeakMap<Db, TaskReads>();
 function taskReads(db: Db): TaskReads {
@@ -85,16 +125,14 @@ function taskReads(db: Db): TaskReads {
   return r;
 }
 
-/** One task as a poll sees it (a prepared statement). */
+/** One task as a poll sees it. The answer is shared between requests: do not change it. */
 export async function readTask(db: Db, uuid: string): Promise<BackgroundTask | undefined> {
   await outsideTransaction(db);
-  const row = taskReads(db).byUuid.get<Row>({ uuid });
-  return row && toTask(row);
+  return taskReads(db).task(uuid);
 }
 
-/** Newest first. */
+/** Newest first. The answer is shared between requests: do not change it. */
 export async function listTasks(db: Db, query: TaskListQuery): Promise<{ items: BackgroundTask[]; total: number }> {
   await outsideTransaction(db);
-  const { rows, total } = taskReads(db).list(query);
-  return { items: rows.map(toTask), total };
+  return taskReads(db).page(query);
 }

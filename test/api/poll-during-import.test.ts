@@ -4,6 +4,8 @@ import type { BackgroundTask } from '../../server/tasks/schemas.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
 import { jsonBody, type TestServer } from '../support/server.ts';
 import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
+import SQLite from 'better-sqlite3';
+import { databasePath } from '../../server/db/database.ts';
 
 const ROWS = 40_000;
 const ORDER = ['PENDING', 'PROCESSING', 'COMPLETED'];
@@ -96,5 +98,33 @@ describe('polling a task while its import runs', () => {
     assert.notEqual(seen[0]?.status, 'COMPLETED', 'the first poll came while the import was running');
     assert.equal(seen.at(-1)?.status, 'COMPLETED');
     assert.ok(events > 0, 'events were recorded while the import ran');
+  });
+
+  it('a poll answers what was committed last, by another connection or by the server itself', async () => {
+    const accepted = await server.request('/api/qrcodes/bulk', fileUpload(csv(10), 'small.csv', { organization_uuid: server.organizationUuid }));
+    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    const read = async () => {
+      const one = (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as BackgroundTask;
+      const page = (await (await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=100`)).json()) as { items: BackgroundTask[] };
+      return { one, listed: page.items.find((t) => t.uuid === uuid) };
+    };
+    while ((await read()).one.status !== 'COMPLETED') await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 3; i++) await read();
+
+    const other = new SQLite(databasePath(server.dataDir));
+    try {
+      other.pragma('busy_timeout = 5000');
+      other.prepare('update background_tasks set error_message = ? where uuid = ?').run('changed elsewhere', uuid);
+    } finally {
+      other.close();
+    }
+    let seen = await read();
+    assert.equal(seen.one.error_message, 'changed elsewhere');
+    assert.equal(seen.listed?.error_message, 'changed elsewhere');
+
+    await server.ctx.db.kysely.updateTable('background_tasks').set({ error_message: 'changed here' }).where('uuid', '=', uuid).execute();
+    seen = await read();
+    assert.equal(seen.one.error_message, 'changed here');
+    assert.equal(seen.listed?.error_message, 'changed here');
   });
 });
