@@ -2,22 +2,11 @@
  * The top self-time entries of a .cpuprofile, as % of the busy time (idle excluded), and the
  * share of each package / server folder. Usage: node bench/profile-top.ts <file.cpuprofile> [top]
  */
-import fs from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { readProfile, type ProfileNode } from './cpuprofile.ts';
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: profile-top.ts <file.cpuprofile> [top]');
-const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+const profile = readProfile(file);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, ProfileNode>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n);
