@@ -39,6 +39,7 @@ export function createLogger(dataDir: string, level = 'info'): LogSink {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const destination = pino.destination({ dest: file, sync: true });
   let pending: string[] = [];
+  let closed = false;
   const flush = () => {
     if (pending.length === 0) return;
     const lines = pending.join('');
@@ -47,7 +48,9 @@ export function createLogger(dataDir: string, level = 'info'): LogSink {
   };
   const stream = {
     write(line: string) {
-      if (pending.push(line) === 1) setImmediate(flush);
+      // A line logged after close (a late callback) is appended as it comes rather than lost or thrown.
+      if (closed) fs.appendFileSync(file, line);
+      else if (pending.push(line) === 1) setImmediate(flush);
     },
   };
   unflushed.add(flush);
@@ -56,6 +59,7 @@ export function createLogger(dataDir: string, level = 'info'): LogSink {
     logger,
     close: () => {
       flush();
+      closed = true;
       unflushed.delete(flush);
       destination.end();
     },
