@@ -6,7 +6,7 @@
  * with a key, API_CONNECTIONS (50) connections for API_SECONDS (8) each, API_ROUNDS (3) rounds
  * alternating floor and server; requests/s ratio (median of the rounds) ≥ 0.25, p99 < 20 ms.
  * Import: a API_ROWS (1,000,000)-row QR code CSV imported once alone and once while
- * API_CONNECTIONS connections poll its task (API_POLL_RATE, 20 a second each) and 1,000 events are
+ * API_CONNECTIONS connections poll its task (API_POLL_RATE, 10 a second each: 20 to 50 times what the spec asks of a client) and 1,000 events are
  * delivered to a local receiver (API_EVENTS): poll p99 < 50 ms, the server's event-loop delay
  * p99 < 20 ms, no errors, import time under load ≤ 1.1 × alone.
  * API_PROFILE=DIR writes the servers' CPU profiles to DIR/<phase>/ (bench/profile-top.ts reads one);
@@ -26,7 +26,7 @@ const SECONDS = Number(process.env.API_SECONDS ?? 8);
 const ROUNDS = Number(process.env.API_ROUNDS ?? 3);
 const ROWS = Number(process.env.API_ROWS ?? 1_000_000);
 const EVENTS = Number(process.env.API_EVENTS ?? 1_000);
-const POLL_RATE = Number(process.env.API_POLL_RATE ?? 20);
+const POLL_RATE = Number(process.env.API_POLL_RATE ?? 10);
 const PROFILE_DIR = process.env.API_PROFILE;
 
 fs.mkdirSync(OUT, { recursive: true });
@@ -238,9 +238,10 @@ async function measureImport() {
   try {
     const hook = await server.request('/api/webhooks/register', json({ organization_uuid: server.organizationUuid, url: `${bare.url}/hook`, events: ['service_confirmation.check_in'] }));
     if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${await hook.text()}`);
-    await loopDelay();
     const started = performance.now();
     const taskUuid = upload(server, csv);
+    await taskUuid;
+    await loopDelay(); // from here on: the import runs
     const polls = cannon(`${server.url}/api/background-tasks/uuid/${await taskUuid}`, server.auth, { duration: 3600, connectionRate: POLL_RATE }) as unknown as Promise<autocannon.Result> & { stop(): void };
     const importDone = timedImport(server, taskUuid, started);
     let expected = 0;
