@@ -121,16 +121,21 @@ async function upload(server: ChildServer, file: string): Promise<string> {
   if (res.status !== 202 || !body.background_task_uuid) throw new Error(`import not accepted: ${res.status} ${JSON.stringify(body)}`);
   return body.background_task_uuid;
 }
-async function awaitTask(server: ChildServer, uuid: string, everyMs: number): Promise<Record<string, unknown>> {
+/** Failed polls (a reset connection) are counted in `failures` and tried again. */
+async function awaitTask(server: ChildServer, uuid: string, everyMs: number, failures: string[] = []): Promise<Record<string, unknown>> {
   for (;;) {
-    const task = (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as Record<string, unknown>;
-    if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
+    try {
+      const task = (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as Record<string, unknown>;
+      if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
+    } catch (error) {
+      failures.push(`poll: ${String(error)}`);
+    }
     await sleep(everyMs);
   }
 }
 /** Seconds from upload to COMPLETED, checked every 200 ms. */
-async function timedImport(server: ChildServer, taskUuid: Promise<string>, started: number): Promise<number> {
-  const task = await awaitTask(server, await taskUuid, 200);
+async function timedImport(server: ChildServer, taskUuid: Promise<string>, started: number, failures: string[] = []): Promise<number> {
+  const task = await awaitTask(server, await taskUuid, 200, failures);
   if (task.status !== 'COMPLETED') throw new Error(`import ended ${String(task.status)}: ${JSON.stringify(task).slice(0, 300)}`);
   return (performance.now() - started) / 1000;
 }
@@ -243,15 +248,19 @@ async function measureImport() {
     await taskUuid;
     await loopDelay(); // from here on: the import runs
     const polls = cannon(`${server.url}/api/background-tasks/uuid/${await taskUuid}`, server.auth, { duration: 3600, connectionRate: POLL_RATE }) as unknown as Promise<autocannon.Result> & { stop(): void };
-    const importDone = timedImport(server, taskUuid, started);
+    const importDone = timedImport(server, taskUuid, started, errors);
     let expected = 0;
     const eventsStarted = performance.now();
     for (let i = 0; i < EVENTS; i += 10) {
       await Promise.all(
         Array.from({ length: Math.min(10, EVENTS - i) }, async () => {
-          const res = await server.request('/api/service-confirmations/simulate', json({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
-          if (res.status !== 201) errors.push(`simulate ${res.status}: ${(await res.text()).slice(0, 200)}`);
-          else expected += ((await res.json()) as { deliveries: unknown[] }).deliveries.length;
+          try {
+            const res = await server.request('/api/service-confirmations/simulate', json({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+            if (res.status !== 201) errors.push(`simulate ${res.status}: ${(await res.text()).slice(0, 200)}`);
+            else expected += ((await res.json()) as { deliveries: unknown[] }).deliveries.length;
+          } catch (error) {
+            errors.push(`simulate: ${String(error)}`);
+          }
         }),
       );
     }
