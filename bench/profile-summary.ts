@@ -2,23 +2,12 @@
  * Summarises a .cpuprofile: self time per function (top N) and per area of the import path, in
  * µs per row. Usage: node bench/profile-summary.ts <file.cpuprofile> <rows> [top]
  */
-import fs from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { readProfile, type ProfileNode } from './cpuprofile.ts';
 
 const [file, rowsArg, topArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: profile-summary.ts <file.cpuprofile> <rows> [top]');
 const rows = Number(rowsArg ?? 1);
-const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+const profile = readProfile(file);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

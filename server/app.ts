@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express } from 'express';
 import { z } from 'zod';
 import { registerAppointmentImportRoutes } from './appointments/bulk-routes.ts';
@@ -8,7 +9,8 @@ import { Api } from './http/api.ts';
 import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './http/docs-page.ts';
 import { registerGuiRoutes } from './http/gui.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
-import { hostGuard, originGuard, securityHeaders } from './http/guards.ts';
+import { fastGetListener } from './http/fast-get.ts';
+import { guards } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
@@ -30,6 +32,8 @@ import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
   app: Express;
+  /** For http.createServer: API GET routes straight to their handler, everything else through `app`. */
+  listener: RequestListener;
   api: Api;
   liveStreams: LiveStreams;
 }
@@ -62,12 +66,12 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerDemoRoutes(api, ctx);
   registerMetaRoutes(api);
 
-  app.use(securityHeaders, hostGuard(ctx.config), originGuard(), requestLog(ctx.logger));
+  app.use(guards(ctx.config), requestLog(ctx.logger));
   app.use(api.router);
   app.use('/api', apiNotFound);
   registerGuiRoutes(app);
   app.use(errorHandler(ctx.logger));
-  return { app, api, liveStreams };
+  return { app, api, liveStreams, listener: fastGetListener(app, api, ctx) };
 }
 
 function registerMetaRoutes(api: Api): void {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ensurePrivateDir, ensurePrivateFile } from './data-dir/private-files.ts';
@@ -18,17 +19,51 @@ export function logFile(dataDir: string): string {
   return path.join(dataDir, 'logs', 'qr-sandbox.log');
 }
 
+/** Every open log's flush, run at exit (one listener for all the servers of a process). */
+const unflushed = new Set<() => void>();
+process.on('exit', () => {
+  for (const flush of unflushed) flush();
+});
+
 export interface LogSink {
   logger: Logger;
   close(): void;
 }
 
-/** JSON lines in <dataDir>/logs/qr-sandbox.log, written synchronously so a crash loses none. */
+/**
+ * JSON lines in <dataDir>/logs/qr-sandbox.log. The lines of one event-loop turn are written
+ * together, synchronously, at the end of that turn (and at exit): one write for a burst of
+ * requests instead of one each, and still nothing lost when the process crashes.
+ */
 export function createLogger(dataDir: string, level = 'info'): LogSink {
   const file = logFile(dataDir);
   ensurePrivateDir(path.dirname(file));
   ensurePrivateFile(file);
   const destination = pino.destination({ dest: file, sync: true });
-  const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
-  return { logger, close: () => destination.end() };
+  let pending: string[] = [];
+  let closed = false;
+  const flush = () => {
+    if (pending.length === 0) return;
+    const lines = pending.join('');
+    pending = [];
+    destination.write(lines);
+  };
+  const stream = {
+    write(line: string) {
+      // A line logged after close (a late callback) is appended as it comes rather than lost or thrown.
+      if (closed) fs.appendFileSync(file, line);
+      else if (pending.push(line) === 1) setImmediate(flush);
+    },
+  };
+  unflushed.add(flush);
+  const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
+  return {
+    logger,
+    close: () => {
+      flush();
+      closed = true;
+      unflushed.delete(flush);
+      destination.end();
+    },
+  };
 }

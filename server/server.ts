@@ -97,8 +97,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   try {
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir, options.organizationName);
     if (options.secretCodec) await encryptSavedProfiles(options.dataDir, options.secretCodec, logger);
-    const { app, liveStreams } = buildApp(ctx);
-    const server = http.createServer(app);
+    const { app, liveStreams, listener } = buildApp(ctx);
+    const server = http.createServer(listener);
     await listen(server, ctx.config.port, host);
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;

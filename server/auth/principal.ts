@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 import { parseAuthorization, secretMatches } from './credentials.ts';
 import { roleAtLeast, type Role } from './roles.ts';
@@ -20,7 +19,7 @@ export interface Principal {
  * get 429; the right secret is never throttled.
  */
 export async function authenticate(
-  db: Kysely<Database>,
+  db: Db,
   authorization: string | undefined,
   throttle?: { instance: FailedAuthThrottle; clientAddress: string },
 ): Promise<Principal> {

@@ -1,8 +1,24 @@
 import type { Kysely } from 'kysely';
+import { outsideTransaction } from '../db/outside-transaction.ts';
+import type { Db } from '../db/database.ts';
+import { param, prepare, type Prepared } from '../db/prepared.ts';
 import type { ApiKeyTable, Database } from '../db/schema.ts';
 
-export function findActiveKey(db: Kysely<Database>, apiKey: string): Promise<ApiKeyTable | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('api_key', '=', apiKey).where('revoked_on', 'is', null).executeTakeFirst();
+const activeKeyLookups = new WeakMap<Db, Prepared<'apiKey'>>();
+const activeKey = (db: Kysely<Database>, apiKey: string) => db.selectFrom('api_keys').selectAll().where('api_key', '=', apiKey).where('revoked_on', 'is', null);
+
+/**
+ * The active key with this id, read on every request (a prepared statement: a few µs), so a
+ * revoke, by this server or any other connection to the file, counts from the very next request.
+ */
+export async function findActiveKey(db: Db, apiKey: string): Promise<ApiKeyTable | undefined> {
+  await outsideTransaction(db);
+  let lookup = activeKeyLookups.get(db);
+  if (!lookup) {
+    lookup = prepare(db.sqlite, activeKey(db.kysely, param('apiKey')));
+    activeKeyLookups.set(db, lookup);
+  }
+  return lookup.get<ApiKeyTable>({ apiKey });
 }
 
 export async function insertKey(db: Kysely<Database>, row: ApiKeyTable): Promise<void> {

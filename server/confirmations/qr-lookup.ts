@@ -43,21 +43,31 @@ export async function findQrCode(db: Kysely<Database>, organizationUuid: string,
 /**
  * A random live QR code of the organization, preferring located ones with a tag. It seeks from a
  * random rowid (wrapping around) instead of counting and skipping rows, so it costs the same with a
- * million QR codes as with ten; the pick is near-uniform, which is all a simulation needs.
+ * million QR codes as with ten; the pick is near-uniform, which is all a simulation needs. Tagged
+ * codes are sought from their tags: seeking them among the QR codes scanned every untagged one
+ * (an import's million) on each call, on the server's thread.
  */
 export async function randomQrCode(db: Kysely<Database>, organizationUuid: string, random: () => number): Promise<QrCodeForConfirmation | undefined> {
-  const base = db.selectFrom('qrcodes').select(qrColumns).where('organization_uuid', '=', organizationUuid).where('deleted_on', 'is', null);
-  const preferred = base
-    .where('latitude', 'is not', null)
-    .where((eb) => eb.exists(eb.selectFrom('qr_code_tags').select('uuid').whereRef('qr_code_tags.qr_code_uuid', '=', 'qrcodes.uuid')));
-  const last = await db.selectFrom('qrcodes').select(sql<number | null>`max(rowid)`.as('n')).executeTakeFirst();
-  const start = Math.floor(random() * Number(last?.n ?? 0)) + 1;
-  for (const query of [preferred, base]) {
-    const row =
-      (await query.where(sql`qrcodes.rowid`, '>=', start).orderBy(sql`qrcodes.rowid`).limit(1).executeTakeFirst()) ??
-      (await query.where(sql`qrcodes.rowid`, '<', start).orderBy(sql`qrcodes.rowid`).limit(1).executeTakeFirst());
-    if (row) return withTags(db, row);
-  }
+  const tagged = db
+    .selectFrom('qr_code_tags as t')
+    .innerJoin('qrcodes', 'qrcodes.uuid', 't.qr_code_uuid')
+    .select(qrColumns.map((c) => `qrcodes.${c}` as const))
+    // Unary + keeps SQLite off the organization index (it would read and sort all the organization's tags): seek by rowid.
+    .where(sql`+t.organization_uuid`, '=', organizationUuid)
+    .where('qrcodes.deleted_on', 'is', null)
+    .where('qrcodes.latitude', 'is not', null);
+  const any = db.selectFrom('qrcodes').select(qrColumns).where('organization_uuid', '=', organizationUuid).where('deleted_on', 'is', null);
+  type Row = Omit<QrCodeForConfirmation, 'tags'>;
+  /** The first row at or after a random rowid of `table`, else the first before it. */
+  const seek = async (table: 'qr_code_tags' | 'qrcodes', from: (start: number, after: boolean) => Promise<Row | undefined>) => {
+    const last = await db.selectFrom(table).select(sql<number | null>`max(rowid)`.as('n')).executeTakeFirst();
+    const start = Math.floor(random() * Number(last?.n ?? 0)) + 1;
+    return (await from(start, true)) ?? (await from(start, false));
+  };
+  const row =
+    (await seek('qr_code_tags', (start, after) => tagged.where(sql`t.rowid`, after ? '>=' : '<', start).orderBy(sql`t.rowid`).limit(1).executeTakeFirst())) ??
+    (await seek('qrcodes', (start, after) => any.where(sql`qrcodes.rowid`, after ? '>=' : '<', start).orderBy(sql`qrcodes.rowid`).limit(1).executeTakeFirst()));
+  if (row) return withTags(db, row);
   return undefined;
 }
 

@@ -48,11 +48,11 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 /** How long the server's own connection waits, in all, for the write lock before a write fails with SQLITE_BUSY. */
 export const SERVER_WRITE_WAIT_MS = 60_000;
 /**
- * The server's connection waits for the lock this long synchronously (busy_timeout blocks the
- * event loop), then asynchronously: import workers take turns with the lock for seconds at a time,
- * and a synchronous wait would stall every request meanwhile.
+ * The server's connection never sleeps in SQLite's busy handler (busy_timeout blocks the event
+ * loop, and import workers hold the lock for whole batches): a statement that finds the lock
+ * taken fails at once, having done nothing, and waitingForLock tries it again on a timer.
  */
-const SERVER_BUSY_TIMEOUT_MS = 25;
+const SERVER_BUSY_TIMEOUT_MS = 0;
 
 const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 

@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { match, type MatchFunction } from 'path-to-regexp';
 import typeis from 'type-is';
 import type { z } from 'zod';
 import { authenticate, requireRole, type Principal } from '../auth/principal.ts';
@@ -78,6 +79,12 @@ export interface RegisteredRoute {
   isPublic: boolean;
 }
 
+/** A GET route as express's router matches it (same path-to-regexp options), for dispatch without the router. */
+interface GetRoute {
+  match: MatchFunction<Record<string, string | string[]>>;
+  handler: RequestHandler;
+}
+
 /**
  * The one way routes are added: input parsed by the route's zod schemas, the caller
  * authenticated and its role checked, the answer sent as JSON, and the route recorded for
@@ -86,6 +93,7 @@ export interface RegisteredRoute {
 export class Api {
   readonly router: Router = express.Router();
   readonly routes: RegisteredRoute[] = [];
+  private readonly getRoutes: GetRoute[] = [];
   private readonly ctx: AppContext;
   private readonly throttle: FailedAuthThrottle;
 
@@ -96,7 +104,7 @@ export class Api {
 
   /** The caller of this request, authenticated from its Authorization header (throttled). */
   authenticate(req: Request): Promise<Principal> {
-    return authenticate(this.ctx.db.kysely, req.headers.authorization, {
+    return authenticate(this.ctx.db, req.headers.authorization, {
       instance: this.throttle,
       clientAddress: req.socket.remoteAddress ?? 'unknown',
     });
@@ -129,13 +137,48 @@ export class Api {
         if (res.headersSent) return;
         const status = spec.status ?? 200;
         if (status === 204) res.status(204).end();
-        else res.status(status).json(result);
+        else sendJson(res, status, result);
       } catch (error) {
         next(error);
       }
     };
-    this.router[spec.method](spec.expressPath ?? toExpressPath(spec.path), handler);
+    const expressPath = spec.expressPath ?? toExpressPath(spec.path);
+    this.router[spec.method](expressPath, handler);
+    if (spec.method === 'get') {
+      this.getRoutes.push({ match: match(expressPath.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }), handler });
+    }
   }
+
+  /**
+   * The GET route express's router would pick for this path (routes are tried in the order they
+   * were added, as the router does) and its params; undefined when none, or when a param does
+   * not decode (express then answers as it always does).
+   */
+  findGet(pathname: string): { handler: RequestHandler; params: Record<string, string | string[]> } | undefined {
+    for (const route of this.getRoutes) {
+      let found: ReturnType<GetRoute['match']>;
+      try {
+        found = route.match(pathname);
+      } catch {
+        return undefined;
+      }
+      if (found) return { handler: route.handler, params: found.params };
+    }
+    return undefined;
+  }
+}
+
+function decodeParam(value: string): string {
+  return value.includes('%') ? decodeURIComponent(value) : value;
+}
+
+/** What res.json does, without the ETag (a hash of every answer that no API client uses). */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body) ?? '';
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 export function toExpressPath(openApiPath: string): string {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { ServerConfig } from '../context.ts';
 import { ApiError } from './errors.ts';
@@ -16,40 +17,35 @@ export function acceptedHosts(config: ServerConfig): Set<string> | null {
 }
 
 /**
- * DNS rebinding guard: a page on evil.example that resolves to 127.0.0.1 still sends
- * Host: evil.example, so such requests are refused.
+ * What every request passes before any route: the security headers are set, and a request is
+ * refused when its Host is not served here (DNS rebinding: a page on evil.example that resolves
+ * to 127.0.0.1 still sends Host: evil.example) or when it comes from another origin (no CORS).
+ * Returns the refusal, or undefined to go on.
  */
-export function hostGuard(config: ServerConfig): RequestHandler {
+export function requestGuard(config: ServerConfig): (req: IncomingMessage, res: ServerResponse) => ApiError | undefined {
   // Built once the port is known (listen may pick it), not on every request.
   let cached: { port: number; hosts: Set<string> | null } | undefined;
-  return (req, _res, next) => {
+  return (req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
     if (cached?.port !== config.port) cached = { port: config.port, hosts: acceptedHosts(config) };
     const accepted = cached.hosts;
     const host = (req.headers.host ?? '').toLowerCase();
     if (accepted && !accepted.has(host)) {
-      next(new ApiError('FORBIDDEN', `Host ${host || '(none)'} is not served here. Use http://127.0.0.1:${config.port}, or start with --allowed-host.`));
-      return;
+      return new ApiError('FORBIDDEN', `Host ${host || '(none)'} is not served here. Use http://127.0.0.1:${config.port}, or start with --allowed-host.`);
     }
-    next();
-  };
-}
-
-/** No CORS: a browser request that comes from another origin (or an opaque one) is refused outright. */
-export function originGuard(): RequestHandler {
-  return (req, _res, next) => {
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) {
-      next(new ApiError('FORBIDDEN', `Cross-origin requests from ${origin} are not allowed.`));
-      return;
+      return new ApiError('FORBIDDEN', `Cross-origin requests from ${origin} are not allowed.`);
     }
-    next();
+    return undefined;
   };
 }
 
-export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
-  next();
-};
+/** requestGuard as express middleware. */
+export function guards(config: ServerConfig): RequestHandler {
+  const guard = requestGuard(config);
+  return (req, res, next) => next(guard(req, res));
+}

@@ -3,7 +3,7 @@ import type { Api } from '../http/api.ts';
 import { notFound } from '../http/errors.ts';
 import { toPage } from '../http/pagination.ts';
 import { backgroundTaskPageSchema, backgroundTaskSchema, taskListQuerySchema, taskUuidParamsSchema } from './schemas.ts';
-import { findTask, listTasks } from './store.ts';
+import { listTasks, readTask } from './store.ts';
 import type { AppContext } from '../context.ts';
 
 export function registerTaskRoutes(api: Api, ctx: AppContext): void {
@@ -17,7 +17,7 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
       response: backgroundTaskSchema,
     },
     async ({ params, principal }) => {
-      const task = await findTask(ctx.db.kysely, params.background_task_uuid);
+      const task = await readTask(ctx.db, params.background_task_uuid);
       if (!task || task.organization_uuid !== principal.organizationUuid) throw notFound(`Background task ${params.background_task_uuid}`);
       return task;
     },
@@ -34,7 +34,7 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ query, principal }) => {
       requireOrganization(principal, query.organization_uuid);
-      const { items, total } = await listTasks(ctx.db.kysely, query);
+      const { items, total } = await listTasks(ctx.db, query);
       return toPage(items, total, query.page, query.per_page);
     },
   );

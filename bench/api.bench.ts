@@ -1,0 +1,291 @@
+/**
+ * API speed, idle and while an import runs, against a bare node:http server answering the same
+ * bytes in the same run (both are child processes; autocannon loads them from this one).
+ *
+ * Idle: GET /api/background-tasks?organization_uuid=… and GET /api/background-tasks/uuid/{uuid}
+ * with a key, API_CONNECTIONS (50) connections for API_SECONDS (8) each, API_ROUNDS (3) rounds
+ * alternating floor and server; requests/s ratio (median of the rounds) ≥ 0.25, p99 < 20 ms.
+ * Import: a API_ROWS (1,000,000)-row QR code CSV imported once alone and once while
+ * API_CONNECTIONS connections poll its task (API_POLL_RATE, 10 a second each: 20 to 50 times what the spec asks of a client) and 1,000 events are
+ * delivered to a local receiver (API_EVENTS): poll p99 < 50 ms, the server's event-loop delay
+ * p99 < 20 ms, no errors, import time under load ≤ 1.1 × alone.
+ * API_PROFILE=DIR writes the servers' CPU profiles to DIR/<phase>/ (bench/profile-top.ts reads one);
+ * API_ONLY=idle or import runs one part.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
+import { OUT, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
+
+const CONNECTIONS = Number(process.env.API_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.API_SECONDS ?? 8);
+const ROUNDS = Number(process.env.API_ROUNDS ?? 3);
+const ROWS = Number(process.env.API_ROWS ?? 1_000_000);
+const EVENTS = Number(process.env.API_EVENTS ?? 1_000);
+const POLL_RATE = Number(process.env.API_POLL_RATE ?? 10);
+const PROFILE_DIR = process.env.API_PROFILE;
+
+fs.mkdirSync(OUT, { recursive: true });
+const csv = path.join(OUT, `qr-${ROWS}-${benchDataTag()}.csv`);
+if (!fs.existsSync(csv)) writeQrBenchCsv(csv, ROWS);
+const smallCsv = path.join(OUT, `qr-20-${benchDataTag()}.csv`);
+if (!fs.existsSync(smallCsv)) writeQrBenchCsv(smallCsv, 20);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A server child with the loop-delay probe preloaded (and a CPU profile when asked). */
+async function startServer(name: string, extraArgs: string[] = []): Promise<{ server: ChildServer; loopDelay: () => Promise<LoopDelay> }> {
+  const dataDir = fs.mkdtempSync(path.join(OUT, `api-${name}-`));
+  const delayFile = path.join(dataDir, 'loop-delay.json');
+  const probe = fileURLToPath(new URL('./loop-delay-probe.ts', import.meta.url));
+  const saved = { options: process.env.NODE_OPTIONS, file: process.env.LOOP_DELAY_FILE };
+  process.env.NODE_OPTIONS = [saved.options, `--import=${probe}`, PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${path.resolve(PROFILE_DIR, name)}` : ''].filter(Boolean).join(' ');
+  process.env.LOOP_DELAY_FILE = delayFile;
+  try {
+    const server = await startChildServer(dataDir, extraArgs);
+    const loopDelay = async (): Promise<LoopDelay> => {
+      fs.rmSync(delayFile, { force: true });
+      server.child.kill('SIGUSR2');
+      for (let i = 0; i < 200 && !fs.existsSync(delayFile); i++) await sleep(25);
+      return JSON.parse(fs.readFileSync(delayFile, 'utf8')) as LoopDelay;
+    };
+    return { server, loopDelay };
+  } finally {
+    restoreEnv('NODE_OPTIONS', saved.options);
+    restoreEnv('LOOP_DELAY_FILE', saved.file);
+  }
+}
+interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+  samples: number;
+}
+function restoreEnv(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+async function stopServer(server: ChildServer) {
+  await server.stop();
+  fs.rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+/** The floor: bare node:http in its own process, answering `bodies` and counting webhook deliveries. */
+async function startBareServer(bodies: Record<string, string>): Promise<{ url: string; child: ChildProcess; deliveries: () => Promise<number> }> {
+  const file = path.join(OUT, `api-bare-bodies-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(bodies));
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-http-server.ts', import.meta.url)), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { url, child, deliveries: async () => Number(await (await fetch(`${url}/hook/count`)).text()) };
+}
+
+interface Load {
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  requests: number;
+  errors: number;
+}
+function summarize(result: autocannon.Result): Load {
+  return {
+    requests_per_s: round(result.requests.average, 0),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+function cannon(url: string, auth: string | undefined, options: Partial<autocannon.Options> = {}) {
+  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: auth ? { authorization: auth } : {}, ...options });
+}
+
+async function upload(server: ChildServer, file: string): Promise<string> {
+  const form = new FormData();
+  form.set('organization_uuid', server.organizationUuid);
+  form.set('file', await fs.openAsBlob(file), path.basename(file));
+  const res = await server.request('/api/qrcodes/bulk', { method: 'POST', body: form });
+  const body = (await res.json()) as { background_task_uuid?: string };
+  if (res.status !== 202 || !body.background_task_uuid) throw new Error(`import not accepted: ${res.status} ${JSON.stringify(body)}`);
+  return body.background_task_uuid;
+}
+/** Failed polls (a reset connection) are counted in `failures` and tried again. */
+async function awaitTask(server: ChildServer, uuid: string, everyMs: number, failures: string[] = []): Promise<Record<string, unknown>> {
+  for (;;) {
+    try {
+      const task = (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as Record<string, unknown>;
+      if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
+    } catch (error) {
+      failures.push(`poll: ${String(error)}`);
+    }
+    await sleep(everyMs);
+  }
+}
+/** Seconds from upload to COMPLETED, checked every 200 ms. */
+async function timedImport(server: ChildServer, taskUuid: Promise<string>, started: number, failures: string[] = []): Promise<number> {
+  const task = await awaitTask(server, await taskUuid, 200, failures);
+  if (task.status !== 'COMPLETED') throw new Error(`import ended ${String(task.status)}: ${JSON.stringify(task).slice(0, 300)}`);
+  return (performance.now() - started) / 1000;
+}
+
+const ONLY = process.env.API_ONLY;
+const idle = ONLY === 'import' ? undefined : await measureIdle();
+const loaded = ONLY === 'idle' ? undefined : await measureImport();
+const targets: Record<string, Target> = {};
+if (idle) {
+  targets.task_list_ratio = atLeast(idle.task_list.ratio, 0.25);
+  targets.task_by_uuid_ratio = atLeast(idle.task_by_uuid.ratio, 0.25);
+  targets.task_list_p99_ms = target(idle.task_list.p99_ms, 19.99);
+  targets.task_by_uuid_p99_ms = target(idle.task_by_uuid.p99_ms, 19.99);
+  targets.idle_errors = target(idle.task_list.errors + idle.task_by_uuid.errors, 0);
+}
+if (loaded) {
+  targets.import_poll_p99_ms = target(loaded.polls.p99_ms, 49.99);
+  targets.import_loop_delay_p99_ms = target(loaded.server_loop_delay_ms.p99, 19.99);
+  targets.import_errors = target(loaded.errors.length, 0);
+  targets.import_slowdown = target(loaded.slowdown, 1.1);
+}
+console.log(
+  JSON.stringify(
+    { bench: 'api', connections: CONNECTIONS, seconds_per_run: SECONDS, rounds: ROUNDS, load_average_1m: round(os.loadavg()[0] ?? NaN), idle, import: loaded, targets },
+    null,
+    2,
+  ),
+);
+
+function atLeast(value: number, limit: number): Target {
+  return { limit, value: round(value), pass: value >= limit };
+}
+
+/** Idle: a few finished tasks to list, then the floor and the server in turns. */
+async function measureIdle() {
+  const { server, loopDelay } = await startServer('idle');
+  const uuids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const uuid = await upload(server, smallCsv);
+    await awaitTask(server, uuid, 50);
+    uuids.push(uuid);
+  }
+  const paths = {
+    task_list: `/api/background-tasks?organization_uuid=${server.organizationUuid}`,
+    task_by_uuid: `/api/background-tasks/uuid/${uuids[0]}`,
+  };
+  const bodies: Record<string, string> = {};
+  for (const p of Object.values(paths)) bodies[p] = await (await server.request(p)).text();
+  const bare = await startBareServer(bodies);
+  const out: Record<string, IdleResult> = {};
+  try {
+    for (const [name, p] of Object.entries(paths)) {
+      await cannon(`${bare.url}${p}`, undefined, { duration: 1 });
+      await cannon(`${server.url}${p}`, server.auth, { duration: 1 });
+      await loopDelay();
+      const floor: Load[] = [];
+      const ours: Load[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        floor.push(summarize(await cannon(`${bare.url}${p}`, undefined)));
+        ours.push(summarize(await cannon(`${server.url}${p}`, server.auth)));
+      }
+      const ratios = ours.map((o, i) => o.requests_per_s / (floor[i]?.requests_per_s ?? NaN));
+      out[name] = {
+        bytes: Buffer.byteLength(bodies[p] ?? ''),
+        ratio: round(median(ratios)),
+        ratios: ratios.map((x) => round(x)),
+        p99_ms: median(ours.map((o) => o.p99_ms)),
+        errors: ours.reduce((n, o) => n + o.errors, 0),
+        server: ours,
+        floor,
+        server_loop_delay_ms: await loopDelay(),
+      };
+    }
+  } finally {
+    bare.child.kill('SIGTERM');
+    await stopServer(server);
+  }
+  return out as Record<keyof typeof paths, IdleResult>;
+}
+interface IdleResult {
+  bytes: number;
+  ratio: number;
+  ratios: number[];
+  p99_ms: number;
+  errors: number;
+  server: Load[];
+  floor: Load[];
+  server_loop_delay_ms: LoopDelay;
+}
+
+/** The import alone, then again (fresh data dir) while its task is polled and webhook deliveries burst. */
+async function measureImport() {
+  const alone = await startServer('import-alone');
+  let aloneSeconds: number;
+  try {
+    aloneSeconds = await timedImport(alone.server, upload(alone.server, csv), performance.now());
+  } finally {
+    await stopServer(alone.server);
+  }
+
+  const bare = await startBareServer({});
+  const { server, loopDelay } = await startServer('import-loaded', ['--retry-schedule', 'fast']);
+  const errors: string[] = [];
+  const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  try {
+    const hook = await server.request('/api/webhooks/register', json({ organization_uuid: server.organizationUuid, url: `${bare.url}/hook`, events: ['service_confirmation.check_in'] }));
+    if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${await hook.text()}`);
+    const started = performance.now();
+    const taskUuid = upload(server, csv);
+    await taskUuid;
+    await loopDelay(); // from here on: the import runs
+    const polls = cannon(`${server.url}/api/background-tasks/uuid/${await taskUuid}`, server.auth, { duration: 3600, connectionRate: POLL_RATE }) as unknown as Promise<autocannon.Result> & { stop(): void };
+    const importDone = timedImport(server, taskUuid, started, errors);
+    let expected = 0;
+    const eventsStarted = performance.now();
+    for (let i = 0; i < EVENTS; i += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, EVENTS - i) }, async () => {
+          try {
+            const res = await server.request('/api/service-confirmations/simulate', json({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+            if (res.status !== 201) errors.push(`simulate ${res.status}: ${(await res.text()).slice(0, 200)}`);
+            else expected += ((await res.json()) as { deliveries: unknown[] }).deliveries.length;
+          } catch (error) {
+            errors.push(`simulate: ${String(error)}`);
+          }
+        }),
+      );
+    }
+    while ((await bare.deliveries()) < expected) await sleep(100);
+    const eventsSeconds = (performance.now() - eventsStarted) / 1000;
+    const seconds = await importDone;
+    polls.stop();
+    const pollLoad = summarize(await polls);
+    const serverLoopDelay = await loopDelay();
+    if (pollLoad.errors > 0) errors.push(`${pollLoad.errors} polls failed`);
+    return {
+      rows: ROWS,
+      alone_seconds: round(aloneSeconds),
+      loaded_seconds: round(seconds),
+      slowdown: round(seconds / aloneSeconds),
+      polls: pollLoad,
+      poll_rate_per_connection: POLL_RATE,
+      events: EVENTS,
+      events_delivered: await bare.deliveries(),
+      events_seconds: round(eventsSeconds),
+      server_loop_delay_ms: serverLoopDelay,
+      errors: errors.slice(0, 20),
+    };
+  } finally {
+    bare.child.kill('SIGTERM');
+    await stopServer(server);
+  }
+}

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { logFile } from '../../server/logger.ts';
+import { rawRequest } from '../support/raw-request.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+/** API GETs go straight to their route, not through express: they must answer exactly as express did. */
+describe('API GETs dispatched without the express router', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.stop());
+
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    rawRequest(`${server.url}${path}`, { authorization: server.auth, ...headers }, method);
+
+  it('matches paths as express does: trailing slash, any case, params decoded', async () => {
+    const list = `/api/background-tasks?organization_uuid=${server.organizationUuid}`;
+    const plain = await get(list);
+    assert.equal(plain.status, 200);
+    assert.deepEqual(JSON.parse((await get(`/api/background-tasks/?organization_uuid=${server.organizationUuid}`)).body), JSON.parse(plain.body));
+    assert.equal((await get(`/api/BACKGROUND-TASKS?organization_uuid=${server.organizationUuid}`)).status, 200);
+    const missing = await get('/api/background-tasks/uuid/no%20such%20task');
+    assert.equal(missing.status, 404);
+    assert.match(missing.body, /no such task/);
+    const malformed = await get('/api/background-tasks/uuid/%E0%A4%A');
+    assert.equal(malformed.status, 400);
+  });
+
+  it('answers with the security headers, JSON content type and length, and HEAD without a body', async () => {
+    const res = await get('/api/session');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(Number(res.headers['content-length']), Buffer.byteLength(res.body));
+    const head = await get('/api/session', {}, 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.body, '');
+  });
+
+  it('refuses a foreign Host or Origin, a missing key, and an unknown route, in the error shape', async () => {
+    const path = `/api/background-tasks?organization_uuid=${server.organizationUuid}`;
+    for (const [headers, status, code] of [
+      [{ host: 'attacker.example' }, 403, 'FORBIDDEN'],
+      [{ origin: 'https://evil.example' }, 403, 'FORBIDDEN'],
+      [{ authorization: '' }, 401, 'UNAUTHORIZED'],
+    ] as const) {
+      const res = await get(path, headers);
+      assert.equal(res.status, status, JSON.stringify(headers));
+      assert.equal((JSON.parse(res.body) as { error: { code: string } }).error.code, code);
+    }
+    const unknown = await get('/api/no-such-route');
+    assert.equal(unknown.status, 404);
+    assert.equal((JSON.parse(unknown.body) as { error: { code: string } }).error.code, 'NOT_FOUND');
+  });
+
+  it('logs one line per request, without the query', async () => {
+    await get(`/api/background-tasks/uuid/logged-task?organization_uuid=${server.organizationUuid}`);
+    await new Promise((r) => setImmediate(r));
+    const lines = fs.readFileSync(logFile(server.dataDir), 'utf8').split('\n').filter((l) => l.includes('logged-task'));
+    assert.equal(lines.length, 1);
+    const line = JSON.parse(lines[0] ?? '{}') as { method: string; path: string; status: number; msg: string };
+    assert.deepEqual([line.method, line.path, line.status, line.msg], ['GET', '/api/background-tasks/uuid/logged-task', 404, 'request']);
+  });
+});
