@@ -1,17 +1,15 @@
-import { useEffect, useMemo } from 'react';
-import type { ApiRequest } from '../../api/client.ts';
+import { useMemo } from 'react';
 import type { UploadFile } from '../../api/upload.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
-import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
-import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
+import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.tsx';
 import { importRequest, sendImport, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
@@ -19,7 +17,6 @@ import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
 
-const POLL_WITHOUT_LIVE_MS = 3_000;
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -46,24 +43,10 @@ export function Metadata({ task }: { task: BackgroundTask }) {
 }
 
 export function TaskPage({ uuid }: { uuid: string }) {
-  const request: ApiRequest = { method: 'GET', path: `/api/background-tasks/uuid/${encodeURIComponent(uuid)}` };
-  const query = useApiQuery<BackgroundTask>(request);
-  const { data: task, setData, reload } = query;
-
-  const applyLive = (update: BackgroundTask) => {
-    if (update.uuid === uuid) setData((current) => (current ? { ...current, ...update } : update));
-  };
-  useLiveEvent('task.progress', applyLive);
-  useLiveEvent('task.finished', applyLive);
-  useRefetchOnReconnect(reload);
-
-  const liveOpen = useLiveStore((s) => s.status === 'open');
+  // Follows live events; a finished event reloads the task, so an answer that left before it cannot win.
+  const query = useFollowedTask(uuid);
+  const { data: task, reload, request } = query;
   const running = task ? isRunning(task) : false;
-  useEffect(() => {
-    if (liveOpen || !running) return;
-    const timer = setInterval(reload, POLL_WITHOUT_LIVE_MS);
-    return () => clearInterval(timer);
-  }, [liveOpen, running, reload]);
 
   const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
   const importKind = task ? taskImportKind(task) : null;
