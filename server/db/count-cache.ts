@@ -1,4 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { DATABASE_VERSION_SQL } from './version.ts';
 
 interface Cached {
   version: string;
@@ -21,7 +22,7 @@ export async function cachedCount<DB, TB extends keyof DB, O>(db: Kysely<DB>, qu
   const counting = query.select((eb) => eb.fn.countAll<number>().as('n'));
   const compiled = counting.compile();
   const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
-  const versionRow = await sql<{ version: string }>`select (select data_version from pragma_data_version) || ':' || total_changes() as version`.execute(db);
+  const versionRow = await sql.raw<{ version: string }>(DATABASE_VERSION_SQL).execute(db);
   const version = versionRow.rows[0]?.version ?? '';
   let cache = caches.get(db);
   if (!cache) {

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely, Selectable } from 'kysely';
 import { outsideTransaction } from '../db/outside-transaction.ts';
+import { DATABASE_VERSION_SQL } from '../db/version.ts';
 import type { Db } from '../db/database.ts';
 import { param, prepare, type Prepared } from '../db/prepared.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
@@ -56,7 +57,7 @@ class TaskReads {
   constructor(db: Db) {
     this.db = db;
     this.byUuid = prepare(db.sqlite, db.kysely.selectFrom('background_tasks').selectAll().where('uuid', '=', param('uuid')));
-    this.version = db.sqlite.prepare("select total_changes() || '.' || (select data_version from pragma_data_version) as version");
+    this.version = db.sqlite.prepare(DATABASE_VERSION_SQL);
   }
 
   /**
