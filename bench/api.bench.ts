@@ -44,7 +44,13 @@ async function startServer(name: string, extraArgs: string[] = []): Promise<{ se
   const delayFile = path.join(dataDir, 'loop-delay.json');
   const probe = fileURLToPath(new URL('./loop-delay-probe.ts', import.meta.url));
   const saved = { options: process.env.NODE_OPTIONS, file: process.env.LOOP_DELAY_FILE };
-  process.env.NODE_OPTIONS = [saved.options, `--import=${probe}`, PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${path.resolve(PROFILE_DIR, name)}` : ''].filter(Boolean).join(' ');
+  process.env.NODE_OPTIONS = [
+    saved.options,
+    `--import=${probe}`,
+    PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${path.resolve(PROFILE_DIR, name)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   process.env.LOOP_DELAY_FILE = delayFile;
   try {
     const server = await startChildServer(dataDir, extraArgs);
@@ -78,10 +84,14 @@ async function stopServer(server: ChildServer) {
 }
 
 /** The floor: bare node:http in its own process, answering `bodies` and counting webhook deliveries. */
-async function startBareServer(bodies: Record<string, string>): Promise<{ url: string; child: ChildProcess; deliveries: () => Promise<number> }> {
+async function startBareServer(
+  bodies: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; deliveries: () => Promise<number> }> {
   const file = path.join(OUT, `api-bare-bodies-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(bodies));
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-http-server.ts', import.meta.url)), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-http-server.ts', import.meta.url)), file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
@@ -159,7 +169,16 @@ if (loaded) {
 }
 console.log(
   JSON.stringify(
-    { bench: 'api', connections: CONNECTIONS, seconds_per_run: SECONDS, rounds: ROUNDS, load_average_1m: round(os.loadavg()[0] ?? NaN), idle, import: loaded, targets },
+    {
+      bench: 'api',
+      connections: CONNECTIONS,
+      seconds_per_run: SECONDS,
+      rounds: ROUNDS,
+      load_average_1m: round(os.loadavg()[0] ?? NaN),
+      idle,
+      import: loaded,
+      targets,
+    },
     null,
     2,
   ),
@@ -239,15 +258,25 @@ async function measureImport() {
   const bare = await startBareServer({});
   const { server, loopDelay } = await startServer('import-loaded', ['--retry-schedule', 'fast']);
   const errors: string[] = [];
-  const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (body: unknown): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   try {
-    const hook = await server.request('/api/webhooks/register', json({ organization_uuid: server.organizationUuid, url: `${bare.url}/hook`, events: ['service_confirmation.check_in'] }));
+    const hook = await server.request(
+      '/api/webhooks/register',
+      json({ organization_uuid: server.organizationUuid, url: `${bare.url}/hook`, events: ['service_confirmation.check_in'] }),
+    );
     if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${await hook.text()}`);
     const started = performance.now();
     const taskUuid = upload(server, csv);
     await taskUuid;
     await loopDelay(); // from here on: the import runs
-    const polls = cannon(`${server.url}/api/background-tasks/uuid/${await taskUuid}`, server.auth, { duration: 3600, connectionRate: POLL_RATE }) as unknown as Promise<autocannon.Result> & { stop(): void };
+    const polls = cannon(`${server.url}/api/background-tasks/uuid/${await taskUuid}`, server.auth, {
+      duration: 3600,
+      connectionRate: POLL_RATE,
+    }) as unknown as Promise<autocannon.Result> & { stop(): void };
     const importDone = timedImport(server, taskUuid, started, errors);
     let expected = 0;
     const eventsStarted = performance.now();
@@ -255,7 +284,10 @@ async function measureImport() {
       await Promise.all(
         Array.from({ length: Math.min(10, EVENTS - i) }, async () => {
           try {
-            const res = await server.request('/api/service-confirmations/simulate', json({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+            const res = await server.request(
+              '/api/service-confirmations/simulate',
+              json({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
+            );
             if (res.status !== 201) errors.push(`simulate ${res.status}: ${(await res.text()).slice(0, 200)}`);
             else expected += ((await res.json()) as { deliveries: unknown[] }).deliveries.length;
           } catch (error) {

@@ -1,9 +1,28 @@
 import { writeBenchCsv } from './csv-file.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
-export const APPOINTMENT_BENCH_COLUMNS = ['tag_name', 'tag_number', 'start_date_time', 'location', 'duration', 'service', 'service_code', 'timezone_name', 'job_reference_id'];
+export const APPOINTMENT_BENCH_COLUMNS = [
+  'tag_name',
+  'tag_number',
+  'start_date_time',
+  'location',
+  'duration',
+  'service',
+  'service_code',
+  'timezone_name',
+  'job_reference_id',
+];
 
-const STREETS = ['Smith Street', 'George Street', 'High Street', 'Station Road', 'Church Street', 'Victoria Parade', 'King Street', 'Park Avenue'];
+const STREETS = [
+  'Smith Street',
+  'George Street',
+  'High Street',
+  'Station Road',
+  'Church Street',
+  'Victoria Parade',
+  'King Street',
+  'Park Avenue',
+];
 const SERVICES = ['Plumbing', 'Cleaning', 'Pest Control', 'Garden Maintenance'];
 const pad = (n: number) => String(n).padStart(2, '0');
 

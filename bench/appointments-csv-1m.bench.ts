@@ -34,7 +34,16 @@ try {
 let populated: { run: ImportVsFloor; template: Awaited<ReturnType<typeof bigOrgTemplate>> } | null = null;
 if (process.env.BENCH_POPULATED !== '0') {
   const template = await bigOrgTemplate();
-  populated = { template, run: await importVsFloor({ template: template.dataDir, organizationUuid: template.organizationUuid, file, endpoint, floor: appointmentFloor }) };
+  populated = {
+    template,
+    run: await importVsFloor({
+      template: template.dataDir,
+      organizationUuid: template.organizationUuid,
+      file,
+      endpoint,
+      floor: appointmentFloor,
+    }),
+  };
 }
 
 const upserted = (run: ImportVsFloor) => (run.task.results as { upserted?: number } | null)?.upserted ?? null;
@@ -56,11 +65,17 @@ const report = {
   geocoder: process.env.QR_SANDBOX_GEOCODER_MODULE ?? `tiny test geocoder (${BENCH_GEOCODER_MODULE.split('/').pop()})`,
   empty_organization: caseReport(emptyRun),
   populated_organization: populated
-    ? { holds: populated.template.sizes, populate_seconds: populated.template.populateSeconds === null ? 'reused' : round(populated.template.populateSeconds), ...caseReport(populated.run) }
+    ? {
+        holds: populated.template.sizes,
+        populate_seconds: populated.template.populateSeconds === null ? 'reused' : round(populated.template.populateSeconds),
+        ...caseReport(populated.run),
+      }
     : 'skipped (BENCH_POPULATED=0)',
   targets: {
     empty_vs_floor: target(emptyRun.ratio, 2),
-    ...(populated ? { populated_vs_floor: target(populated.run.ratio, 2), populated_peak_rss_mb: target(populated.run.peakRssMb, 300) } : {}),
+    ...(populated
+      ? { populated_vs_floor: target(populated.run.ratio, 2), populated_peak_rss_mb: target(populated.run.peakRssMb, 300) }
+      : {}),
     peak_rss_mb: target(emptyRun.peakRssMb, 300),
     completed_all_rows: target(complete(emptyRun) && (!populated || complete(populated.run)) ? 0 : 1, 0),
   },

@@ -133,7 +133,9 @@ export function writeHugeCellXlsx(file: string, cellBytes: number): number {
       pieces: function* () {
         yield Buffer.from(`${SHEET_HEAD}<row r="2"><c r="A2" t="inlineStr"><is><t>`);
         yield* repeated('x', cellBytes);
-        yield Buffer.from('</t></is></c><c r="B2" t="inlineStr"><is><t>1 High Street, Carlton VIC 3053</t></is></c></row></sheetData></worksheet>');
+        yield Buffer.from(
+          '</t></is></c><c r="B2" t="inlineStr"><is><t>1 High Street, Carlton VIC 3053</t></is></c></row></sheetData></worksheet>',
+        );
       },
     },
   ]);
@@ -146,12 +148,17 @@ export function writeHugeSharedStringXlsx(file: string, stringBytes: number): nu
     {
       name: 'xl/sharedStrings.xml',
       pieces: function* () {
-        yield Buffer.from('<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>');
+        yield Buffer.from(
+          '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>',
+        );
         yield* repeated('y', stringBytes);
         yield Buffer.from('</t></si></sst>');
       },
     },
-    { name: 'xl/worksheets/sheet1.xml', pieces: text(`${SHEET_HEAD}<row r="2"><c r="A2" t="s"><v>0</v></c></row></sheetData></worksheet>`) },
+    {
+      name: 'xl/worksheets/sheet1.xml',
+      pieces: text(`${SHEET_HEAD}<row r="2"><c r="A2" t="s"><v>0</v></c></row></sheetData></worksheet>`),
+    },
   ]);
 }
 

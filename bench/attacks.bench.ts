@@ -105,7 +105,13 @@ async function watch<T>(server: ChildServer, work: () => Promise<T>): Promise<{ 
         seconds: round((performance.now() - started) / 1000, 1),
         peak_rss_mb: round(peak, 0),
         data_dir_growth_mb: round((Math.max(maxBytes, dirBytes(server.dataDir)) - startBytes) / MB, 1),
-        health: { count: latencies.length, failed, p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), max_ms: round(Math.max(...latencies, 0)) },
+        health: {
+          count: latencies.length,
+          failed,
+          p50_ms: round(percentile(latencies, 50)),
+          p99_ms: round(percentile(latencies, 99)),
+          max_ms: round(Math.max(...latencies, 0)),
+        },
         server_up: server.child.exitCode === null && server.child.signalCode === null,
       },
     };
@@ -118,7 +124,11 @@ async function watch<T>(server: ChildServer, work: () => Promise<T>): Promise<{ 
 
 const auth = (server: ChildServer) => ({ authorization: server.auth });
 
-async function postFile(server: ChildServer, file: string, endpoint = '/api/qrcodes/bulk'): Promise<{ status: number; body: Record<string, unknown> }> {
+async function postFile(
+  server: ChildServer,
+  file: string,
+  endpoint = '/api/qrcodes/bulk',
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const form = new FormData();
   form.set('organization_uuid', server.organizationUuid);
   form.set('file', await fs.openAsBlob(file), path.basename(file));
@@ -160,7 +170,8 @@ async function taskEnd(server: ChildServer, uuid: string): Promise<TaskEnd> {
 async function importToEnd(server: ChildServer, post: () => Promise<{ status: number; body: Record<string, unknown> }>) {
   const answer = await post();
   const uuid = answer.body.background_task_uuid;
-  if (answer.status !== 202 || typeof uuid !== 'string') return { http: answer.status, message: (answer.body.error as { message?: string } | undefined)?.message ?? null };
+  if (answer.status !== 202 || typeof uuid !== 'string')
+    return { http: answer.status, message: (answer.body.error as { message?: string } | undefined)?.message ?? null };
   const task = await taskEnd(server, uuid);
   return {
     http: answer.status,
@@ -172,10 +183,15 @@ async function importToEnd(server: ChildServer, post: () => Promise<{ status: nu
   };
 }
 
-const errorOf = (r: { status: number; body: Record<string, unknown> }) => ({ http: r.status, message: (r.body.error as { message?: string } | undefined)?.message ?? null });
+const errorOf = (r: { status: number; body: Record<string, unknown> }) => ({
+  http: r.status,
+  message: (r.body.error as { message?: string } | undefined)?.message ?? null,
+});
 
 async function inboxMessageCount(server: ChildServer, inbox: string): Promise<number | null> {
-  const res = await fetch(`${server.url}/api/inboxes/uuid/${inbox}/messages?organization_uuid=${server.organizationUuid}&per_page=1`, { headers: auth(server) });
+  const res = await fetch(`${server.url}/api/inboxes/uuid/${inbox}/messages?organization_uuid=${server.organizationUuid}&per_page=1`, {
+    headers: auth(server),
+  });
   if (res.status !== 200) return null;
   const page = (await res.json()) as { total?: number; total_count?: number; pagination?: { total?: number; total_count?: number } };
   return page.total ?? page.total_count ?? page.pagination?.total ?? page.pagination?.total_count ?? null;
@@ -201,7 +217,11 @@ async function forwardLoop(server: ChildServer) {
     body: JSON.stringify({ forward_to: own }),
   });
   const patchBody = (await patch.json()) as Record<string, unknown>;
-  const first = await fetch(`${server.url}/inbox/${inbox}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":"loop"}' });
+  const first = await fetch(`${server.url}/inbox/${inbox}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"hello":"loop"}',
+  });
   await first.arrayBuffer();
   const counts: (number | null)[] = [];
   for (let s = 0; s < LOOP_SECONDS; s++) {
@@ -279,10 +299,16 @@ async function main(): Promise<void> {
       if (ONLY && !ONLY.some((part) => name.includes(part))) return;
       for (const file of files) file();
       process.stderr.write(`attacks: ${name}...\n`);
-      const { watched, result } = await watch(server, () => work().catch((error: unknown) => ({ bench_error: String(error), cause: String((error as Error).cause ?? '') })));
+      const { watched, result } = await watch(server, () =>
+        work().catch((error: unknown) => ({ bench_error: String(error), cause: String((error as Error).cause ?? '') })),
+      );
       attacks[name] = { ...watched, result };
       targets[`${name}_health_p99_ms`] = target(watched.health.p99_ms, HEALTH_P99_MS);
-      targets[`${name}_server_up`] = { limit: 1, value: watched.server_up && watched.health.failed === 0 ? 1 : 0, pass: watched.server_up && watched.health.failed === 0 };
+      targets[`${name}_server_up`] = {
+        limit: 1,
+        value: watched.server_up && watched.health.failed === 0 ? 1 : 0,
+        pass: watched.server_up && watched.health.failed === 0,
+      };
     };
 
     await run('1_poison_csv_200mb_cell', [poisonFile], () => importToEnd(server, () => postFile(server, poison)));
@@ -293,9 +319,13 @@ async function main(): Promise<void> {
       (await Promise.all([cellBomb, stringBomb, cellBomb, stringBomb].map((f) => postFile(server, f)))).map(errorOf),
     );
     await run('4_json_10m_numbers', [numbersFile], () => importToEnd(server, () => postJsonFile(server, numbers)));
-    await run('5_json_10m_numbers_two_at_once', [numbersFile], () => Promise.all([0, 1].map(() => importToEnd(server, () => postJsonFile(server, numbers)))));
+    await run('5_json_10m_numbers_two_at_once', [numbersFile], () =>
+      Promise.all([0, 1].map(() => importToEnd(server, () => postJsonFile(server, numbers)))),
+    );
     for (const count of [2, 4]) {
-      await run(`5_csv_${CSV_ROWS}_rows_${count}_at_once`, [rowsFile], () => Promise.all(Array.from({ length: count }, () => importToEnd(server, () => postFile(server, rows)))));
+      await run(`5_csv_${CSV_ROWS}_rows_${count}_at_once`, [rowsFile], () =>
+        Promise.all(Array.from({ length: count }, () => importToEnd(server, () => postFile(server, rows)))),
+      );
     }
     await run('6_inbox_flood', [], () => inboxFlood(server));
 

@@ -8,7 +8,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const bodies = new Map(Object.entries(JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as Record<string, string>).map(([p, body]) => [p, Buffer.from(body)]));
+const bodies = new Map(
+  Object.entries(JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as Record<string, string>).map(([p, body]) => [
+    p,
+    Buffer.from(body),
+  ]),
+);
 const deliveries = new Set<string>();
 
 const server = http.createServer((req, res) => {

@@ -36,7 +36,13 @@ async function page(pathname: string) {
     times.push(answer.ms);
     body = answer.body;
   }
-  return { p50_ms: round(percentile(times, 50)), max_ms: round(Math.max(...times)), first_request_ms: round(cold.ms), total: body?.total ?? 0, items: body?.items.length ?? 0 };
+  return {
+    p50_ms: round(percentile(times, 50)),
+    max_ms: round(Math.max(...times)),
+    first_request_ms: round(cold.ms),
+    total: body?.total ?? 0,
+    items: body?.items.length ?? 0,
+  };
 }
 
 async function firstAndLast(name: string, base: string) {

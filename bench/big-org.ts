@@ -48,15 +48,21 @@ export function populateOrganization(dbFile: string, organizationUuid: string, s
   db.pragma('cache_size = -262144');
   try {
     const now = new Date().toISOString();
-    const service = db.prepare('select uuid, name from services where organization_uuid = ? and deleted_on is null order by name limit 1').get(organizationUuid) as { uuid: string; name: string } | undefined;
+    const service = db
+      .prepare('select uuid, name from services where organization_uuid = ? and deleted_on is null order by name limit 1')
+      .get(organizationUuid) as { uuid: string; name: string } | undefined;
     if (!service) throw new Error('the organization has no service to book appointments with');
-    const creator = (db.prepare('select uuid from api_keys where organization_uuid = ? limit 1').pluck().get(organizationUuid) as string | undefined) ?? organizationUuid;
+    const creator =
+      (db.prepare('select uuid from api_keys where organization_uuid = ? limit 1').pluck().get(organizationUuid) as string | undefined) ??
+      organizationUuid;
 
     const insertQr = db.prepare(
       `insert into qrcodes (uuid, organization_uuid, type, name, location, address_line_1, suburb, state, postcode, country, latitude, longitude, precision, timezone_name, external_reference_id, created_on, updated_on)
        values (?, ?, 'SITE', ?, ?, ?, 'Sydney', 'NSW', '2000', 'Australia', -33.87, 151.21, 'SUBURB', 'Australia/Sydney', ?, ?, ?)`,
     );
-    const insertTag = db.prepare('insert into qr_code_tags (uuid, organization_uuid, qr_code_uuid, tag_name, tag_number, tag_display_name, created_on) values (?, ?, ?, ?, ?, ?, ?)');
+    const insertTag = db.prepare(
+      'insert into qr_code_tags (uuid, organization_uuid, qr_code_uuid, tag_name, tag_number, tag_display_name, created_on) values (?, ?, ?, ?, ?, ?, ?)',
+    );
     const tags: { tag: string; qr: string; location: string }[] = [];
     fill(db, sizes.qrCodes, (i) => {
       const qr = uuid7();
@@ -83,7 +89,23 @@ export function populateOrganization(dbFile: string, organizationUuid: string, s
       const utc = start.toISOString().replace(/\.\d{3}Z$/, 'Z');
       const end = new Date(start.getTime() + 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
       const local = utc.slice(0, 16).replace('T', ' ');
-      insertSchedule.run(uuid7(), organizationUuid, on.qr, on.tag, service.uuid, service.name, on.location, utc.slice(0, 10), local, local, utc, end, i % 2 === 0 ? `EXISTING-JOB-${i}` : null, now, now);
+      insertSchedule.run(
+        uuid7(),
+        organizationUuid,
+        on.qr,
+        on.tag,
+        service.uuid,
+        service.name,
+        on.location,
+        utc.slice(0, 10),
+        local,
+        local,
+        utc,
+        end,
+        i % 2 === 0 ? `EXISTING-JOB-${i}` : null,
+        now,
+        now,
+      );
     });
 
     const insertTask = db.prepare(
@@ -99,14 +121,26 @@ export function populateOrganization(dbFile: string, organizationUuid: string, s
     db.prepare(
       `insert into webhooks (uuid, organization_uuid, url, events, is_active, secret, created_on, updated_on) values (?, ?, 'https://hooks.example.com/big', '["service_confirmation.check_in"]', 0, ?, ?, ?)`,
     ).run(webhook, organizationUuid, `whsec_${'0'.repeat(32)}`, now, now);
-    const insertEvent = db.prepare(`insert into webhook_events (id, organization_uuid, type, created_at, envelope) values (?, ?, 'service_confirmation.check_in', ?, ?)`);
+    const insertEvent = db.prepare(
+      `insert into webhook_events (id, organization_uuid, type, created_at, envelope) values (?, ?, 'service_confirmation.check_in', ?, ?)`,
+    );
     const insertDelivery = db.prepare(
       `insert into webhook_deliveries (delivery_id, event_id, webhook_uuid, organization_uuid, status, attempt_count, schedule_base, next_attempt_at, in_flight, created_on, updated_on)
        values (?, ?, ?, ?, 'delivered', 1, 0, null, 0, ?, ?)`,
     );
     fill(db, sizes.deliveries, (i) => {
       const event = `evt_${uuid7()}`;
-      insertEvent.run(event, organizationUuid, now, JSON.stringify({ id: event, type: 'service_confirmation.check_in', created_at: now, data: { uuid: uuid7(), status: 'CHECK_IN', n: i } }));
+      insertEvent.run(
+        event,
+        organizationUuid,
+        now,
+        JSON.stringify({
+          id: event,
+          type: 'service_confirmation.check_in',
+          created_at: now,
+          data: { uuid: uuid7(), status: 'CHECK_IN', n: i },
+        }),
+      );
       insertDelivery.run(uuid7(), event, webhook, organizationUuid, now, now);
     });
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -130,12 +164,26 @@ export async function migratedDataDir(dir: string): Promise<{ dataDir: string; o
  * The big organization's data dir, made once and kept in bench/out (it takes a minute or more to
  * fill); named by its sizes and the migrations it was made with, so a schema change makes a new one.
  */
-export async function bigOrgTemplate(sizes: BigOrgSizes = bigOrgSizes()): Promise<{ dataDir: string; organizationUuid: string; sizes: BigOrgSizes; populateSeconds: number | null }> {
-  const schema = createHash('sha256').update(Object.values(migrations).map((m) => String(m.up)).join('\n')).digest('hex').slice(0, 8);
+export async function bigOrgTemplate(
+  sizes: BigOrgSizes = bigOrgSizes(),
+): Promise<{ dataDir: string; organizationUuid: string; sizes: BigOrgSizes; populateSeconds: number | null }> {
+  const schema = createHash('sha256')
+    .update(
+      Object.values(migrations)
+        .map((m) => String(m.up))
+        .join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 8);
   const tag = `${sizes.qrCodes}-${sizes.appointments}-${sizes.tasks}-${sizes.deliveries}-${schema}`;
   const dir = path.join(OUT, `big-org-${tag}`);
   const ready = path.join(dir, 'ready.json');
-  if (fs.existsSync(ready)) return { ...(JSON.parse(fs.readFileSync(ready, 'utf8')) as { dataDir: string; organizationUuid: string }), sizes, populateSeconds: null };
+  if (fs.existsSync(ready))
+    return {
+      ...(JSON.parse(fs.readFileSync(ready, 'utf8')) as { dataDir: string; organizationUuid: string }),
+      sizes,
+      populateSeconds: null,
+    };
   fs.rmSync(dir, { recursive: true, force: true });
   const started = performance.now();
   const { organizationUuid } = await migratedDataDir(dir);

@@ -64,7 +64,11 @@ async function best(run: () => Promise<number>): Promise<{ seconds: number; rows
   return { seconds, rows: counted };
 }
 
-const cases = { ascii: [file, 'utf8'], utf8_accented: [accented('utf8'), 'utf8'], windows_1252_accented: [accented('latin1'), 'latin1'] } as const;
+const cases = {
+  ascii: [file, 'utf8'],
+  utf8_accented: [accented('utf8'), 'utf8'],
+  windows_1252_accented: [accented('latin1'), 'latin1'],
+} as const;
 const seconds: Record<string, { floor: number; import_source: number }> = {};
 const targets: Record<string, ReturnType<typeof target>> = {};
 let allRows = true;

@@ -64,7 +64,12 @@ for (const kind of kinds) {
   report[kind.name] = {
     seconds: { dry_run: round(dry.value.seconds), real_import: round(real.value.seconds) },
     dry_run: { written: kind.written(dry.value.answer), excluded: dry.value.answer.excluded, peak_rss_mb: dry.peakRssMb },
-    real_import: { status: real.value.task.status, written: kind.written(realResults), excluded: realResults.excluded, peak_rss_mb: real.peakRssMb },
+    real_import: {
+      status: real.value.task.status,
+      written: kind.written(realResults),
+      excluded: realResults.excluded,
+      peak_rss_mb: real.peakRssMb,
+    },
   };
   targets[`${kind.name}_dry_run_vs_real_import`] = target(dry.value.seconds / real.value.seconds, 1);
   const same = kind.written(dry.value.answer) === kind.written(realResults) && dry.value.answer.excluded === realResults.excluded;

@@ -24,7 +24,11 @@ function openLikeWorker(dbFile: string): SQLite.Database {
 }
 
 /** Streams the CSV's data rows (as objects by header) through `write`, 5,000 per transaction; answers seconds and rows. */
-async function load(dbFile: string, csvFile: string, prepare: (db: SQLite.Database) => (row: Record<string, string>) => void): Promise<{ seconds: number; rows: number }> {
+async function load(
+  dbFile: string,
+  csvFile: string,
+  prepare: (db: SQLite.Database) => (row: Record<string, string>) => void,
+): Promise<{ seconds: number; rows: number }> {
   const started = performance.now();
   const db = openLikeWorker(dbFile);
   const write = prepare(db);
@@ -75,7 +79,20 @@ export function qrCodeFloor(dbFile: string, csvFile: string, organizationUuid: s
     );
     const now = new Date().toISOString();
     return (row) => {
-      insert.run(uuid7(), organizationUuid, row.name || row.location, row.location, orNull(row.address_line_1), orNull(row.suburb), orNull(row.state), orNull(row.postcode), orNull(row.country), orNull(row.qr_code_external_reference_id), now, now);
+      insert.run(
+        uuid7(),
+        organizationUuid,
+        row.name || row.location,
+        row.location,
+        orNull(row.address_line_1),
+        orNull(row.suburb),
+        orNull(row.state),
+        orNull(row.postcode),
+        orNull(row.country),
+        orNull(row.qr_code_external_reference_id),
+        now,
+        now,
+      );
     };
   });
 }
@@ -87,10 +104,19 @@ export function qrCodeFloor(dbFile: string, csvFile: string, organizationUuid: s
 export function appointmentFloor(dbFile: string, csvFile: string, organizationUuid: string): Promise<{ seconds: number; rows: number }> {
   return load(dbFile, csvFile, (db) => {
     const services = new Map(
-      (db.prepare('select uuid, name from services where organization_uuid = ? and deleted_on is null').all(organizationUuid) as { uuid: string; name: string }[]).map((s) => [s.name, s.uuid]),
+      (
+        db.prepare('select uuid, name from services where organization_uuid = ? and deleted_on is null').all(organizationUuid) as {
+          uuid: string;
+          name: string;
+        }[]
+      ).map((s) => [s.name, s.uuid]),
     );
-    const insertQrCode = db.prepare(`insert into qrcodes (uuid, organization_uuid, type, name, location, created_on, updated_on) values (?, ?, 'SITE', ?, ?, ?, ?)`);
-    const insertTag = db.prepare('insert into qr_code_tags (uuid, organization_uuid, qr_code_uuid, tag_name, tag_number, tag_display_name, created_on) values (?, ?, ?, ?, ?, ?, ?)');
+    const insertQrCode = db.prepare(
+      `insert into qrcodes (uuid, organization_uuid, type, name, location, created_on, updated_on) values (?, ?, 'SITE', ?, ?, ?, ?)`,
+    );
+    const insertTag = db.prepare(
+      'insert into qr_code_tags (uuid, organization_uuid, qr_code_uuid, tag_name, tag_number, tag_display_name, created_on) values (?, ?, ?, ?, ?, ?, ?)',
+    );
     const insertSchedule = db.prepare(
       `insert into appointment_schedules (uuid, organization_uuid, qr_code_uuid, qr_code_tag_uuid, service_uuid, service, location, appointment_date, start_date_time, end_date_time,
          start_utc, end_utc, duration, timezone_name, job_reference_id, created_on, updated_on)
@@ -111,7 +137,25 @@ export function appointmentFloor(dbFile: string, csvFile: string, organizationUu
       if (!service) throw new Error(`The floor needs service ${row.service} in the organization`);
       const start = row.start_date_time ?? '';
       const utc = `${start.replace(' ', 'T')}:00Z`;
-      insertSchedule.run(uuid7(), organizationUuid, tag.qr, tag.tag, service, row.service, row.location, start.slice(0, 10), start, start, utc, utc, Number(row.duration), 'Australia/Sydney', orNull(row.job_reference_id), now, now);
+      insertSchedule.run(
+        uuid7(),
+        organizationUuid,
+        tag.qr,
+        tag.tag,
+        service,
+        row.service,
+        row.location,
+        start.slice(0, 10),
+        start,
+        start,
+        utc,
+        utc,
+        Number(row.duration),
+        'Australia/Sydney',
+        orNull(row.job_reference_id),
+        now,
+        now,
+      );
     };
   });
 }

@@ -78,7 +78,13 @@ function rate(run: () => number): { callsPerSecond: number; located: number } {
 }
 
 function accuracy(geocoder: Geocoder) {
-  const counts: Record<Outcome, number> = { 'placed correctly': 0, 'placed wrongly': 0, missed: 0, excluded: 0, 'excluded, other reason': 0 };
+  const counts: Record<Outcome, number> = {
+    'placed correctly': 0,
+    'placed wrongly': 0,
+    missed: 0,
+    excluded: 0,
+    'excluded, other reason': 0,
+  };
   const wrong: string[] = [];
   const missed: string[] = [];
   for (const row of REAL_ADDRESSES) {
@@ -165,10 +171,22 @@ function median(rounds: Speed[]): Speed {
   const middle = <T>(values: T[], by: (v: T) => number): T => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)] as T;
   return {
     rows: rowCount,
-    baselineMapLookup: middle(rounds.map((r) => r.baselineMapLookup), (v) => v.callsPerSecond),
-    locateParts: middle(rounds.map((r) => r.locateParts), (v) => v.callsPerSecond),
-    locateFreeText: middle(rounds.map((r) => r.locateFreeText), (v) => v.callsPerSecond),
-    microsPerTableAddressUncached: middle(rounds.map((r) => r.microsPerTableAddressUncached), (v) => v),
+    baselineMapLookup: middle(
+      rounds.map((r) => r.baselineMapLookup),
+      (v) => v.callsPerSecond,
+    ),
+    locateParts: middle(
+      rounds.map((r) => r.locateParts),
+      (v) => v.callsPerSecond,
+    ),
+    locateFreeText: middle(
+      rounds.map((r) => r.locateFreeText),
+      (v) => v.callsPerSecond,
+    ),
+    microsPerTableAddressUncached: middle(
+      rounds.map((r) => r.microsPerTableAddressUncached),
+      (v) => v,
+    ),
   };
 }
 

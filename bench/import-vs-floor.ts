@@ -49,7 +49,8 @@ export async function importVsFloor(input: {
     cpuSeconds = processCpuSeconds(server.child.pid) - cpuBefore;
   } catch (error) {
     const log = path.join(serverDir, 'logs', 'qr-sandbox.log');
-    if (fs.existsSync(log)) process.stderr.write(`server log, last lines:\n${fs.readFileSync(log, 'utf8').split('\n').slice(-30).join('\n')}\n`);
+    if (fs.existsSync(log))
+      process.stderr.write(`server log, last lines:\n${fs.readFileSync(log, 'utf8').split('\n').slice(-30).join('\n')}\n`);
     process.stderr.write(`server exit: ${String(server.child.exitCode)} ${String(server.child.signalCode)}\n`);
     throw error;
   } finally {
@@ -57,7 +58,15 @@ export async function importVsFloor(input: {
     await server.stop();
     fs.rmSync(serverDir, { recursive: true, force: true });
   }
-  return { ...result, floorSeconds: floor.seconds, floorRows: floor.rows, ratio: result.seconds / floor.seconds, peakRssMb, cpuSeconds, floorCpuSeconds };
+  return {
+    ...result,
+    floorSeconds: floor.seconds,
+    floorRows: floor.rows,
+    ratio: result.seconds / floor.seconds,
+    peakRssMb,
+    cpuSeconds,
+    floorCpuSeconds,
+  };
 }
 
 /** User + system CPU seconds of a process, all its threads (Linux /proc; clock ticks of 1/100 s). */

@@ -32,7 +32,11 @@ try {
   const form = new FormData();
   form.set('organization_uuid', credentials.organization_uuid);
   form.set('file', await fs.openAsBlob(file), path.basename(file));
-  const res = await fetch(`${server.url}${appointments ? '/api/appointment_schedule/bulk' : '/api/qrcodes/bulk'}`, { method: 'POST', headers: { authorization: auth }, body: form });
+  const res = await fetch(`${server.url}${appointments ? '/api/appointment_schedule/bulk' : '/api/qrcodes/bulk'}`, {
+    method: 'POST',
+    headers: { authorization: auth },
+    body: form,
+  });
   const { background_task_uuid } = (await res.json()) as { background_task_uuid: string };
   let task: Record<string, unknown>;
   const pollMs: number[] = [];
@@ -46,7 +50,23 @@ try {
   }
   const seconds = (performance.now() - started) / 1000;
   const results = task.results as { inserted?: number; upserted?: number; excluded?: number } | null;
-  console.log(JSON.stringify({ rows, status: task.status, inserted: results?.inserted ?? results?.upserted, excluded: results?.excluded, seconds: round(seconds), us_per_row: round((seconds * 1e6) / rows, 1), poll_ms: { count: pollMs.length, p50: round(percentile(pollMs, 50)), p99: round(percentile(pollMs, 99)), max: round(Math.max(...pollMs)) }, load_average_1m: round(os.loadavg()[0] ?? NaN) }));
+  console.log(
+    JSON.stringify({
+      rows,
+      status: task.status,
+      inserted: results?.inserted ?? results?.upserted,
+      excluded: results?.excluded,
+      seconds: round(seconds),
+      us_per_row: round((seconds * 1e6) / rows, 1),
+      poll_ms: {
+        count: pollMs.length,
+        p50: round(percentile(pollMs, 50)),
+        p99: round(percentile(pollMs, 99)),
+        max: round(Math.max(...pollMs)),
+      },
+      load_average_1m: round(os.loadavg()[0] ?? NaN),
+    }),
+  );
 } finally {
   await server.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

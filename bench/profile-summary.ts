@@ -59,5 +59,19 @@ for (const [id, us] of self) {
 }
 const perRow = (us: number) => Math.round((us / rows) * 100) / 100;
 const sorted = (m: Map<string, number>, n: number) =>
-  [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => ({ [k]: perRow(v) }));
-console.log(JSON.stringify({ rows, total_us_per_row: perRow(total), areas_us_per_row: sorted(perArea, 20), top_functions_us_per_row: sorted(perFunction, Number(topArg ?? 25)) }, null, 1));
+  [...m.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, v]) => ({ [k]: perRow(v) }));
+console.log(
+  JSON.stringify(
+    {
+      rows,
+      total_us_per_row: perRow(total),
+      areas_us_per_row: sorted(perArea, 20),
+      top_functions_us_per_row: sorted(perFunction, Number(topArg ?? 25)),
+    },
+    null,
+    1,
+  ),
+);

@@ -27,7 +27,9 @@ function timed(run: () => void): number {
   return (performance.now() - t0) / 1000;
 }
 
-const sqliteSeconds = timed(() => execFileSync('/usr/bin/sqlite3', [':memory:', `.import --csv ${file} t`, 'select count(*) from t'], { stdio: 'ignore' }));
+const sqliteSeconds = timed(() =>
+  execFileSync('/usr/bin/sqlite3', [':memory:', `.import --csv ${file} t`, 'select count(*) from t'], { stdio: 'ignore' }),
+);
 
 const papaStarted = performance.now();
 let parsedRows = 0;

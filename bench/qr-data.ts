@@ -2,8 +2,26 @@ import { writeBenchCsv } from './csv-file.ts';
 import { sampleAddresses } from '../server/geocoding/samples.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
-export const QR_BENCH_COLUMNS = ['name', 'location', 'address_line_1', 'suburb', 'state', 'postcode', 'country', 'qr_code_external_reference_id'];
-const STREETS = ['Smith Street', 'George Street', 'High Street', 'Station Road', 'Church Street', 'Victoria Parade', 'King Street', 'Park Avenue'];
+export const QR_BENCH_COLUMNS = [
+  'name',
+  'location',
+  'address_line_1',
+  'suburb',
+  'state',
+  'postcode',
+  'country',
+  'qr_code_external_reference_id',
+];
+const STREETS = [
+  'Smith Street',
+  'George Street',
+  'High Street',
+  'Station Road',
+  'Church Street',
+  'Victoria Parade',
+  'King Street',
+  'Park Avenue',
+];
 
 /** The tiny test geocoder knows 30 suburbs; the real one every Australian suburb. */
 export const BENCH_USES_TINY_GEOCODER = process.env.BENCH_GEOCODER === 'tiny';

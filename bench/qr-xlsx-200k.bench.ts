@@ -25,7 +25,12 @@ if (!fs.existsSync(file)) {
 
 const started = performance.now();
 let readRows = 0;
-const reader = new ExcelJS.stream.xlsx.WorkbookReader(fs.createReadStream(file), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit' });
+const reader = new ExcelJS.stream.xlsx.WorkbookReader(fs.createReadStream(file), {
+  sharedStrings: 'cache',
+  styles: 'cache',
+  hyperlinks: 'ignore',
+  worksheets: 'emit',
+});
 for await (const sheet of reader) {
   for await (const row of sheet) if (row) readRows++;
   break;

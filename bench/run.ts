@@ -18,7 +18,10 @@ const summary: Record<string, Record<string, boolean>> = {};
 let failed = false;
 for (const file of files) {
   process.stderr.write(`running ${file}...\n`);
-  const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(dir, file)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(dir, file)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   process.stdout.write(run.stdout);
   if (run.status !== 0) {
     failed = true;

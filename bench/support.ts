@@ -11,7 +11,9 @@ export const OUT = path.join(ROOT, 'bench', 'out');
  * Benchmarks locate addresses with the real offline geocoder, as users run it; BENCH_GEOCODER=tiny
  * uses the tiny test geocoder (30 suburbs) instead. The child server reads the module from the environment.
  */
-export const BENCH_GEOCODER_MODULE = BENCH_USES_TINY_GEOCODER ? new URL('../test/support/tiny-geocoder.ts', import.meta.url).href : DEFAULT_GEOCODER_MODULE;
+export const BENCH_GEOCODER_MODULE = BENCH_USES_TINY_GEOCODER
+  ? new URL('../test/support/tiny-geocoder.ts', import.meta.url).href
+  : DEFAULT_GEOCODER_MODULE;
 process.env.QR_SANDBOX_GEOCODER_MODULE ??= BENCH_GEOCODER_MODULE;
 export const benchGeocoderName = () => (process.env.QR_SANDBOX_GEOCODER_MODULE ?? BENCH_GEOCODER_MODULE).split('/').pop() ?? '';
 
@@ -41,11 +43,14 @@ export async function importAndPoll(
   form.set('file', await fs.openAsBlob(file), filename);
   const res = await fetch(`${server.url}${endpoint}`, { method: 'POST', headers: { authorization: server.auth }, body: form });
   const accepted = (await res.json()) as { background_task_uuid?: string };
-  if (res.status !== 202 || !accepted.background_task_uuid) throw new Error(`import not accepted: ${res.status} ${JSON.stringify(accepted)}`);
+  if (res.status !== 202 || !accepted.background_task_uuid)
+    throw new Error(`import not accepted: ${res.status} ${JSON.stringify(accepted)}`);
   const pollMs: number[] = [];
   for (;;) {
     const t0 = performance.now();
-    const poll = await fetch(`${server.url}/api/background-tasks/uuid/${accepted.background_task_uuid}`, { headers: { authorization: server.auth } });
+    const poll = await fetch(`${server.url}/api/background-tasks/uuid/${accepted.background_task_uuid}`, {
+      headers: { authorization: server.auth },
+    });
     const task = (await poll.json()) as Record<string, unknown>;
     pollMs.push(performance.now() - t0);
     if (task.status === 'COMPLETED' || task.status === 'FAILED') return { seconds: (performance.now() - started) / 1000, pollMs, task };

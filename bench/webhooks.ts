@@ -48,7 +48,16 @@ async function startReceiver() {
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, arrivals, bareCount: () => bare, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url,
+    arrivals,
+    bareCount: () => bare,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 async function bareLoop(url: string, body: string, count: number) {
@@ -68,7 +77,13 @@ async function bareLoop(url: string, body: string, count: number) {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (nowMs() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: count, seconds: Math.round(seconds * 100) / 100, per_second: Math.round(count / seconds), request_p50_ms: percentile(latencies, 50), request_p99_ms: percentile(latencies, 99) };
+  return {
+    requests: count,
+    seconds: Math.round(seconds * 100) / 100,
+    per_second: Math.round(count / seconds),
+    request_p50_ms: percentile(latencies, 50),
+    request_p99_ms: percentile(latencies, 99),
+  };
 }
 
 async function main() {
@@ -101,7 +116,11 @@ async function main() {
     const measure = async (eventIds: Set<string>) => {
       // Attempts are recorded just after they end; wait until every one is.
       for (;;) {
-        const inFlight = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('in_flight', '=', 1).executeTakeFirstOrThrow();
+        const inFlight = await db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('in_flight', '=', 1)
+          .executeTakeFirstOrThrow();
         if (Number(inFlight.n) === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -147,7 +166,10 @@ async function main() {
     const backlogIds = new Set<string>();
     const data = sample.envelope.data;
     await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < EVENTS; i++) backlogIds.add((await queueEvent(trx, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() })).envelope.id);
+      for (let i = 0; i < EVENTS; i++)
+        backlogIds.add(
+          (await queueEvent(trx, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() })).envelope.id,
+        );
     });
     started = nowMs();
     server.ctx.live.publish({ type: 'webhook.event', organization_uuid, data: { backlog: EVENTS } });

@@ -12,7 +12,8 @@ export function resolveDataDir(argv: readonly string[], userDataDir: string, cwd
     const arg = argv[i];
     if (arg === '--data-dir') {
       const value = argv[i + 1];
-      if (value === undefined || value.startsWith('--') || value === '') throw new DesktopArgsError('--data-dir needs a folder, e.g. --data-dir ~/qr-demo');
+      if (value === undefined || value.startsWith('--') || value === '')
+        throw new DesktopArgsError('--data-dir needs a folder, e.g. --data-dir ~/qr-demo');
       chosen = value;
       i++;
     } else if (arg?.startsWith('--data-dir=')) {

@@ -63,7 +63,10 @@ export function createDemoMenu(ctx: DemoMenuContext): DemoMenu {
     const server = ctx.server();
     if (!server?.credentials) return undefined;
     const { api_key, api_secret, organization_uuid } = server.credentials;
-    return { client: new ServiceClient({ baseUrl: server.url, apiKey: api_key, apiSecret: api_secret }, 120_000), organizationUuid: organization_uuid };
+    return {
+      client: new ServiceClient({ baseUrl: server.url, apiKey: api_key, apiSecret: api_secret }, 120_000),
+      organizationUuid: organization_uuid,
+    };
   };
   const setBusy = (value: boolean) => {
     busy = value;
@@ -110,7 +113,14 @@ export function createDemoMenu(ctx: DemoMenuContext): DemoMenu {
       ctx.log(`demo data reset: ${result.seeded.sites ?? 0} sites, ${result.seeded.appointments ?? 0} appointments`);
       if (!window.isDestroyed()) {
         window.webContents.reload();
-        await dialog.showMessageBox(window, { type: 'info', title: 'Demo data ready', message: 'The demo data is ready.', detail: describeResult(result), buttons: ['OK'], noLink: true });
+        await dialog.showMessageBox(window, {
+          type: 'info',
+          title: 'Demo data ready',
+          message: 'The demo data is ready.',
+          detail: describeResult(result),
+          buttons: ['OK'],
+          noLink: true,
+        });
       }
     },
 
@@ -127,7 +137,12 @@ export function createDemoMenu(ctx: DemoMenuContext): DemoMenu {
         dialog.showErrorBox('Cannot start simulated events', 'The data folder has no credentials.json of its demo organization.');
         return;
       }
-      events = startDemoEvents(target.client, target.organizationUuid, { warn: (details, message) => ctx.log(`${message}: ${reasonOf((details as { err?: unknown }).err)}`) }, ctx.eventIntervalMs ?? DEMO_EVENT_INTERVAL_MS);
+      events = startDemoEvents(
+        target.client,
+        target.organizationUuid,
+        { warn: (details, message) => ctx.log(`${message}: ${reasonOf((details as { err?: unknown }).err)}`) },
+        ctx.eventIntervalMs ?? DEMO_EVENT_INTERVAL_MS,
+      );
       ctx.changed();
     },
 

@@ -141,7 +141,9 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
   );
 
   async function openWindow(running: DesktopServer): Promise<void> {
-    const created = new electron.BrowserWindow(mainWindowOptions({ preloadPath: options.preloadPath, dev: !app.isPackaged, title: APP_NAME }));
+    const created = new electron.BrowserWindow(
+      mainWindowOptions({ preloadPath: options.preloadPath, dev: !app.isPackaged, title: APP_NAME }),
+    );
     window = created;
     created.once('ready-to-show', () => created.show());
     created.on('closed', () => {
@@ -152,7 +154,9 @@ export function runDesktopApp(options: DesktopAppOptions): DesktopApp {
 
   /** Another window on a GUI page (Ctrl+click on a task); it signs in through the preload like the first. */
   async function openGuiWindow(url: string): Promise<void> {
-    const created = new electron.BrowserWindow(mainWindowOptions({ preloadPath: options.preloadPath, dev: !app.isPackaged, title: APP_NAME }));
+    const created = new electron.BrowserWindow(
+      mainWindowOptions({ preloadPath: options.preloadPath, dev: !app.isPackaged, title: APP_NAME }),
+    );
     guiWindows.add(created);
     created.once('ready-to-show', () => created.show());
     created.on('closed', () => guiWindows.delete(created));

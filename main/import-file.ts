@@ -38,7 +38,9 @@ export async function readImportFile(filePath: string): Promise<PickedFile> {
   }
   if (size > MAX_IMPORT_FILE_BYTES) {
     const mb = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MB`;
-    throw new ImportFileError(`${name} is too large to import: ${mb(size)}, the limit is ${mb(MAX_IMPORT_FILE_BYTES)}. Split it into smaller files.`);
+    throw new ImportFileError(
+      `${name} is too large to import: ${mb(size)}, the limit is ${mb(MAX_IMPORT_FILE_BYTES)}. Split it into smaller files.`,
+    );
   }
   const data = new Uint8Array(await fs.readFile(filePath));
   return { name, size: data.byteLength, type: TYPES[path.extname(name).toLowerCase()] ?? '', data };

@@ -36,7 +36,13 @@ const saveFileArgs = z.tuple([
     ]),
   }),
 ]);
-const revealArgs = z.tuple([z.string().min(1).max(4096).refine((p) => path.isAbsolute(p), 'must be an absolute path')]);
+const revealArgs = z.tuple([
+  z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((p) => path.isAbsolute(p), 'must be an absolute path'),
+]);
 
 export class IpcRefusedError extends Error {}
 
@@ -56,7 +62,9 @@ export function createIpcHandlers(ctx: IpcContext): Record<InvokeChannel, IpcHan
   const savedFiles = new Set<string>();
 
   function trustedWindow(channel: InvokeChannel, event: IpcInvokeEventLike): WindowLike {
-    const window = [ctx.window(), ...(ctx.otherWindows?.() ?? [])].find((w) => w && !w.isDestroyed() && w.webContents.id === event.sender.id);
+    const window = [ctx.window(), ...(ctx.otherWindows?.() ?? [])].find(
+      (w) => w && !w.isDestroyed() && w.webContents.id === event.sender.id,
+    );
     const connection = ctx.connection();
     const frameUrl = event.senderFrame?.url;
     if (!window || !connection || !frameUrl) {
@@ -68,7 +76,8 @@ export function createIpcHandlers(ctx: IpcContext): Record<InvokeChannel, IpcHan
     } catch {
       origin = '';
     }
-    if (origin !== new URL(connection.baseUrl).origin) throw new IpcRefusedError(`${channel}: refused, the caller's page is not QR Sandbox.`);
+    if (origin !== new URL(connection.baseUrl).origin)
+      throw new IpcRefusedError(`${channel}: refused, the caller's page is not QR Sandbox.`);
     return window;
   }
 

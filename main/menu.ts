@@ -28,7 +28,15 @@ export function buildMenuTemplate(actions: MenuActions, options: MenuOptions): M
   if (mac) {
     template.push({
       label: options.appName,
-      submenu: [about, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+      submenu: [
+        about,
+        { type: 'separator' },
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
     });
   }
   template.push(
@@ -59,7 +67,12 @@ export function buildMenuTemplate(actions: MenuActions, options: MenuOptions): M
       label: '&Demo',
       submenu: [
         { label: RESET_DEMO_DATA_LABEL, enabled: !options.demo?.busy, click: () => actions.resetDemoData() },
-        { label: SIMULATED_EVENTS_LABEL, type: 'checkbox', checked: options.demo?.eventsRunning ?? false, click: () => actions.toggleDemoEvents() },
+        {
+          label: SIMULATED_EVENTS_LABEL,
+          type: 'checkbox',
+          checked: options.demo?.eventsRunning ?? false,
+          click: () => actions.toggleDemoEvents(),
+        },
       ],
     },
     {

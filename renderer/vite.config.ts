@@ -16,7 +16,12 @@ const devOrigins = new Set([`http://localhost:${devPort}`, `http://127.0.0.1:${d
 const proxyToApi = {
   target: apiTarget,
   changeOrigin: true,
-  configure: (proxy: { on(event: 'proxyReq', listener: (proxyReq: { getHeader(name: string): unknown; setHeader(name: string, value: string): void }) => void): void }) => {
+  configure: (proxy: {
+    on(
+      event: 'proxyReq',
+      listener: (proxyReq: { getHeader(name: string): unknown; setHeader(name: string, value: string): void }) => void,
+    ): void;
+  }) => {
     proxy.on('proxyReq', (proxyReq) => {
       const origin = proxyReq.getHeader('origin');
       if (typeof origin === 'string' && devOrigins.has(origin)) proxyReq.setHeader('origin', new URL(apiTarget).origin);

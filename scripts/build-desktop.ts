@@ -55,7 +55,10 @@ export function buildDesktop(options: BuildOptions = {}): void {
   run(process.execPath, [tsc, '-p', path.join(rootDir, 'tsconfig.desktop.json'), '--outDir', outDir]);
   copyAssets(path.join(rootDir, 'server'), path.join(outDir, 'server'));
   const pkg = JSON.parse(fs.readFileSync(path.join(rootDir, 'package.json'), 'utf8')) as { name: string; version: string };
-  fs.writeFileSync(path.join(outDir, 'package.json'), `${JSON.stringify({ name: `${pkg.name}-app`, version: pkg.version, private: true, type: 'module', main: 'main/main.js' }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(outDir, 'package.json'),
+    `${JSON.stringify({ name: `${pkg.name}-app`, version: pkg.version, private: true, type: 'module', main: 'main/main.js' }, null, 2)}\n`,
+  );
   if (fs.existsSync(path.join(rendererDist, 'index.html'))) {
     fs.cpSync(rendererDist, path.join(outDir, 'dist', 'renderer'), { recursive: true });
   } else {

@@ -88,7 +88,9 @@ for (const [area, floor] of Object.entries(FLOORS)) {
   }
   const lines = percent(t.linesHit, t.lines);
   const branches = percent(t.branchesHit, t.branches);
-  console.log(`  ${`${area}/`.padEnd(10)} lines ${lines.toFixed(2).padStart(6)} % (floor ${floor.lines})   branches ${branches.toFixed(2).padStart(6)} % (floor ${floor.branches})   ${t.files} files`);
+  console.log(
+    `  ${`${area}/`.padEnd(10)} lines ${lines.toFixed(2).padStart(6)} % (floor ${floor.lines})   branches ${branches.toFixed(2).padStart(6)} % (floor ${floor.branches})   ${t.files} files`,
+  );
   if (files.length > 0) continue; // a partial run says nothing about the floors
   if (lines < floor.lines) below.push(`${area}/ lines ${lines} % < ${floor.lines} %`);
   if (branches < floor.branches) below.push(`${area}/ branches ${branches} % < ${floor.branches} %`);

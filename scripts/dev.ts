@@ -28,7 +28,8 @@ let stopping = false;
 const stop = async (code: number) => {
   if (stopping) return;
   stopping = true;
-  const apiExited = api.exitCode === null && api.signalCode === null ? new Promise((resolve) => api.once('exit', resolve)) : Promise.resolve();
+  const apiExited =
+    api.exitCode === null && api.signalCode === null ? new Promise((resolve) => api.once('exit', resolve)) : Promise.resolve();
   api.kill('SIGTERM');
   await Promise.all([vite.close(), apiExited]);
   process.exit(code);

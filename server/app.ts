@@ -95,13 +95,20 @@ function registerMetaRoutes(api: Api): void {
       path: '/api/openapi.json',
       tag: 'Meta',
       summary: 'This API as an OpenAPI 3.1 document.',
-      description: 'Generate a typed client from it, e.g. npx openapi-typescript http://127.0.0.1:8787/api/openapi.json -o qr-sandbox-api.d.ts',
+      description:
+        'Generate a typed client from it, e.g. npx openapi-typescript http://127.0.0.1:8787/api/openapi.json -o qr-sandbox-api.d.ts',
       response: z.record(z.string(), z.unknown()).describe('The OpenAPI 3.1 document'),
     },
     async () => document(),
   );
   api.publicRoute(
-    { method: 'get', path: '/api/docs', tag: 'Meta', summary: 'Readable API reference (works offline).', responseContent: { 'text/html': 'The reference page' } },
+    {
+      method: 'get',
+      path: '/api/docs',
+      tag: 'Meta',
+      summary: 'Readable API reference (works offline).',
+      responseContent: { 'text/html': 'The reference page' },
+    },
     async ({ res }) => {
       // Rendered from the document as clients read it (JSON), once.
       cachedPage ??= renderDocsPage(JSON.parse(JSON.stringify(document())) as Record<string, unknown>);

@@ -72,7 +72,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const logSink = createLogger(options.dataDir, options.logLevel);
   const logger = logSink.logger;
   if (privacy.folderLeftAsIs) {
-    logger.warn({ data_dir: options.dataDir }, 'the data folder holds files of other programs and other users may open it: its mode was left as is, only QR Sandbox files were made private (0600); give QR Sandbox a folder of its own');
+    logger.warn(
+      { data_dir: options.dataDir },
+      'the data folder holds files of other programs and other users may open it: its mode was left as is, only QR Sandbox files were made private (0600); give QR Sandbox a folder of its own',
+    );
   }
   const live = new LiveBus();
   const imports = new ImportRuntime({ db, logger, live, settings: defaultImportSettings(options.dataDir, options.imports) });

@@ -21,14 +21,21 @@ function LiveIndicator() {
 function NotFoundPage({ path }: { path: string }) {
   return (
     <>
-    <PageHeader title="Page not found" />
-    <section className="panel">
-      <EmptyState title="There is no page here" action={<Link to={HOME_PATH} className="button">Go to the task list</Link>}>
-        <p>
-          Nothing lives at <code>{path}</code>. Pick a page from the navigation.
-        </p>
-      </EmptyState>
-    </section>
+      <PageHeader title="Page not found" />
+      <section className="panel">
+        <EmptyState
+          title="There is no page here"
+          action={
+            <Link to={HOME_PATH} className="button">
+              Go to the task list
+            </Link>
+          }
+        >
+          <p>
+            Nothing lives at <code>{path}</code>. Pick a page from the navigation.
+          </p>
+        </EmptyState>
+      </section>
     </>
   );
 }
@@ -63,7 +70,14 @@ export function Shell() {
 
   return (
     <div className="app">
-      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); main.current?.focus(); }}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          main.current?.focus();
+        }}
+      >
         Skip to content
       </a>
       <aside className="sidebar">

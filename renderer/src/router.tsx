@@ -52,7 +52,10 @@ export function positiveInt(text: string | null, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
-export function useSearchParams(): [URLSearchParams, (changes: Record<string, string | number | null | undefined>, options?: { replace?: boolean }) => void] {
+export function useSearchParams(): [
+  URLSearchParams,
+  (changes: Record<string, string | number | null | undefined>, options?: { replace?: boolean }) => void,
+] {
   const { path, search } = useLocation();
   const params = new URLSearchParams(search);
   const update = (changes: Record<string, string | number | null | undefined>, options?: { replace?: boolean }) => {

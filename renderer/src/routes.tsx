@@ -61,10 +61,18 @@ export const ROUTES: PageRoute[] = [
   { path: '/inspector', section: 'inspector', render: () => <InspectorPage /> },
   { path: '/inspector/:uuid', section: 'inspector', render: (p) => <InboxPage key={p.uuid} uuid={p.uuid ?? ''} /> },
   { path: '/inspector/:uuid/compare', section: 'inspector', render: (p) => <ComparePage inboxUuid={p.uuid ?? ''} /> },
-  { path: '/inspector/:uuid/messages/:message', section: 'inspector', render: (p) => <MessagePage key={p.message} inboxUuid={p.uuid ?? ''} messageUuid={p.message ?? ''} /> },
+  {
+    path: '/inspector/:uuid/messages/:message',
+    section: 'inspector',
+    render: (p) => <MessagePage key={p.message} inboxUuid={p.uuid ?? ''} messageUuid={p.message ?? ''} />,
+  },
   { path: '/decrypt', section: 'decrypt', render: () => <DecryptPage /> },
   { path: '/settings', section: 'settings', render: () => <SettingsPage /> },
   { path: '/remote', section: 'remote', render: () => <RemoteServicesPage /> },
   { path: '/remote/:profile', section: 'remote', render: (p) => <RemoteTasksPage key={p.profile} profile={p.profile ?? ''} /> },
-  { path: '/remote/:profile/tasks/:uuid', section: 'remote', render: (p) => <RemoteTaskPage key={`${p.profile}/${p.uuid}`} profile={p.profile ?? ''} uuid={p.uuid ?? ''} /> },
+  {
+    path: '/remote/:profile/tasks/:uuid',
+    section: 'remote',
+    render: (p) => <RemoteTaskPage key={`${p.profile}/${p.uuid}`} profile={p.profile ?? ''} uuid={p.uuid ?? ''} />,
+  },
 ];

@@ -5,7 +5,15 @@ import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { resolveImportHandler, type ResolvedImportHandler } from '../import-handlers/handlers.ts';
-import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, readHeader, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import {
+  DRY_RUN_DESCRIPTION,
+  importOrganization,
+  parseDryRun,
+  processingModeSchema,
+  readHeader,
+  receiveImport,
+  type ReceivedImport,
+} from '../imports/intake.ts';
 import type { ImportRuntime } from '../imports/runtime.ts';
 import { MAX_EXCLUDED_IN_RESULTS } from '../imports/kind.ts';
 import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from '../imports/fixed-file.ts';
@@ -89,15 +97,20 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       successDescription: 'Background: the import started; poll the task (APPOINTMENT_IMPORT)',
       response: taskAcceptedSchema,
       responses: {
-        200: { description: 'Sync: the appointment import result (spec 2.4). dry_run=true: what the import would give', schema: z.union([appointmentImportResultSchema, appointmentImportDryRunSchema]) },
+        200: {
+          description: 'Sync: the appointment import result (spec 2.4). dry_run=true: what the import would give',
+          schema: z.union([appointmentImportResultSchema, appointmentImportDryRunSchema]),
+        },
       },
       errors: [413, 415],
     },
     async ({ query, req, res, principal }) => {
       if (req.headers['content-length'] === '0') {
-        throw new ApiError('VALIDATION_ERROR', 'The request has no body. Send a JSON array of appointments, or a file upload (multipart/form-data with a "file" field).', [
-          { path: 'body', message: 'Required' },
-        ]);
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          'The request has no body. Send a JSON array of appointments, or a file upload (multipart/form-data with a "file" field).',
+          [{ path: 'body', message: 'Required' }],
+        );
       }
       ctx.imports.warm(APPOINTMENT_IMPORT_KIND);
       // Required columns are checked below with the import handler, which a file form names only in its fields.
@@ -147,7 +160,13 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
           createdByUuid: principal.keyUuid,
           metadata:
             received.source === 'file'
-              ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', org_identifier: started.handler.slug, ...fixes }
+              ? {
+                  filename: received.file.originalName ?? `upload.${received.format}`,
+                  import_type: received.format,
+                  source: 'file_upload',
+                  org_identifier: started.handler.slug,
+                  ...fixes,
+                }
               : { import_type: 'json', source: 'api', org_identifier: started.handler.slug },
         });
       } catch (error) {
@@ -161,7 +180,9 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         res.status(200).json({ ...(await syncAnswer(db, task.uuid, collectKey)), ...(encoding ? { encoding } : {}) });
         return;
       }
-      res.status(202).json({ message: 'Appointment import started.', task_id: task.task_id, background_task_uuid: task.uuid, status: 'processing' });
+      res
+        .status(202)
+        .json({ message: 'Appointment import started.', task_id: task.task_id, background_task_uuid: task.uuid, status: 'processing' });
     },
   );
 
@@ -176,10 +197,16 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         'formula start with an apostrophe. Fix the rows in the file and import it again: row_number and error are ignored on import.',
       params: z.object({ background_task_uuid: z.string() }),
       query: z.object({
-        org_identifier: z.string().optional().describe("Import handler slug (checked; the report keeps the uploaded file's own column titles)"),
+        org_identifier: z
+          .string()
+          .optional()
+          .describe("Import handler slug (checked; the report keeps the uploaded file's own column titles)"),
         format: z.enum(['csv', 'xlsx']).optional().describe("csv or xlsx; default the upload's format"),
       }),
-      responseContent: { 'text/csv': 'The error report', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'The error report' },
+      responseContent: {
+        'text/csv': 'The error report',
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'The error report',
+      },
       errors: [409],
     },
     async ({ params, query, res, principal }) => {
@@ -197,11 +224,15 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         res,
         db,
         task.uuid,
-        { columns: isJson ? [...APPOINTMENT_FIELDS] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2, excludedCount: job.excluded_count },
+        {
+          columns: isJson ? [...APPOINTMENT_FIELDS] : headers,
+          rowsAreObjects: isJson,
+          rowNumberOffset: isJson ? 1 : 2,
+          excludedCount: job.excluded_count,
+        },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
         `appointment-import-errors-${task.uuid}`,
       );
     },
   );
 }
-

@@ -2,7 +2,10 @@ import { APPOINTMENT_FIELDS, REQUIRED_COLUMNS, type AppointmentField } from './f
 
 /** Column titles compare trimmed, ignoring case, and treating spaces, `_` and `-` alike ("Tag Name" = "tag_name"). */
 export function columnKey(title: string): string {
-  return title.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  return title
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 }
 
 const SPEC_BY_KEY = new Map<string, AppointmentField>(APPOINTMENT_FIELDS.map((field) => [columnKey(field), field]));
@@ -76,7 +79,9 @@ export class ColumnMapper {
     if (!options.organizationGiven && !supplied.has('organization_uuid')) missing.push('organization_uuid');
     if (missing.length > 0) {
       const named = missing.map((field) => this.describeColumn(field)).join(', ');
-      problems.push(`The file has no column for ${named}. The first row must hold the column titles; download the template for the expected layout.`);
+      problems.push(
+        `The file has no column for ${named}. The first row must hold the column titles; download the template for the expected layout.`,
+      );
     }
     if (!supplied.has('service') && !supplied.has('service_code')) {
       problems.push(`The file needs a column for ${this.describeColumn('service')} or ${this.describeColumn('service_code')}.`);

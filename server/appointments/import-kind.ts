@@ -15,7 +15,13 @@ import { exampleRow } from './template.ts';
 export const APPOINTMENT_IMPORT_KIND = 'appointments/import-kind.ts#appointmentImportKind';
 
 /** Counters of an appointment import (results and task checkpoints). */
-export const APPOINTMENT_COUNTERS = { upserted: 'upserted', inserted: 'inserted', updated: 'updated', unchanged: 'unchanged', tagsCreated: 'tags_created' } as const;
+export const APPOINTMENT_COUNTERS = {
+  upserted: 'upserted',
+  inserted: 'inserted',
+  updated: 'updated',
+  unchanged: 'unchanged',
+  tagsCreated: 'tags_created',
+} as const;
 
 /** What the bulk route passes to the worker with the job (stored as JSON with the task, so an interrupted import resumes alike). */
 export const appointmentJobOptionsSchema = z.object({
@@ -61,7 +67,8 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
     mapping: options.columnAliases,
     recordsKeyedByField: true,
   });
-  const recordUpsert = options.collect_key === null ? null : recordUpsertStatement(env.db, options.collect_key, options.collect_limit ?? null);
+  const recordUpsert =
+    options.collect_key === null ? null : recordUpsertStatement(env.db, options.collect_key, options.collect_limit ?? null);
   return {
     write(record, index, tally) {
       const validated = importer.validate(record);
@@ -94,7 +101,9 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
     const order = organizationDateOrder(db, organizationUuid);
     const parsed = parseStartDateTime(typeof value === 'string' ? value.trim() : value, 'start_date_time', order);
     if (!parsed.ok) return [];
-    const mapper = new ColumnMapper(appointmentJobOptionsSchema.shape.columnAliases.catch({}).parse(options.columnAliases), { titlesOnly: true });
+    const mapper = new ColumnMapper(appointmentJobOptionsSchema.shape.columnAliases.catch({}).parse(options.columnAliases), {
+      titlesOnly: true,
+    });
     return [`${mapper.label('start_date_time')}: ${describeStartReading(value, parsed.value, order)}.`];
   },
   echo,
@@ -113,4 +122,3 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
     'Addresses are located by the offline gazetteer here; the real service uses its own geocoder and may locate addresses this check could not.',
   ],
 };
-

@@ -7,7 +7,9 @@ export const appointmentImportTaskResultsSchema = z
   .object({
     upserted: resultCount('Rows written: inserted + updated + unchanged'),
     excluded: resultCount('Every excluded row'),
-    excluded_appointments: z.array(excludedAppointmentSchema).describe('The first 1,000 excluded rows; all of them are in the error report'),
+    excluded_appointments: z
+      .array(excludedAppointmentSchema)
+      .describe('The first 1,000 excluded rows; all of them are in the error report'),
     inserted: sandboxCount('New appointment schedules'),
     updated: sandboxCount('Existing schedules changed (same job_reference_id)'),
     unchanged: sandboxCount('Existing schedules the row matched exactly'),

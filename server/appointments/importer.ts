@@ -6,7 +6,13 @@ import { catalogKey, catalogQuery } from '../services/store.ts';
 import { nowIso } from '../time.ts';
 import { ColumnMapper } from './columns.ts';
 import type { AppointmentField } from './fields.ts';
-import { appointmentRowSchema, validateAppointmentRow, type AppointmentRow, type AppointmentRowSchema, type RowOutcome } from './row-schema.ts';
+import {
+  appointmentRowSchema,
+  validateAppointmentRow,
+  type AppointmentRow,
+  type AppointmentRowSchema,
+  type RowOutcome,
+} from './row-schema.ts';
 import type { AppointmentSchedule, ExcludedAppointment } from './schemas.ts';
 import { importStatements, toSchedule, UPSERT_COLUMNS, type ImportStatements } from './store.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
@@ -93,7 +99,11 @@ export class AppointmentImporter {
     this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
     this.mapper = new ColumnMapper(options.mapping, { titlesOnly: options.recordsKeyedByField === true });
     this.dateOrder = organizationDateOrder(db, options.organizationUuid);
-    this.schema = appointmentRowSchema({ organizationUuid: options.organizationUuid, label: (field) => this.mapper.label(field), dateOrder: this.dateOrder });
+    this.schema = appointmentRowSchema({
+      organizationUuid: options.organizationUuid,
+      label: (field) => this.mapper.label(field),
+      dateOrder: this.dateOrder,
+    });
     const zone = this.sql.organizationZone.get({ organization_uuid: options.organizationUuid })?.default_timezone;
     if (zone === undefined) throw new Error(`Organization ${options.organizationUuid} does not exist.`);
     this.organizationZone = zone;
@@ -182,14 +192,25 @@ export class AppointmentImporter {
     const existing =
       row.job_reference_id !== null
         ? this.sql.findByReference.get({ organization_uuid: org, job_reference_id: row.job_reference_id })
-        : this.sql.findByTagStartService.get({ organization_uuid: org, qr_code_tag_uuid: tag.tagUuid, start_utc: times.start_utc, service_uuid: service.uuid });
+        : this.sql.findByTagStartService.get({
+            organization_uuid: org,
+            qr_code_tag_uuid: tag.tagUuid,
+            start_utc: times.start_utc,
+            service_uuid: service.uuid,
+          });
     const collect = this.options.collectSchedules === true;
     if (existing) {
       if (UPSERT_COLUMNS.every((column) => existing[column] === values[column])) {
         return { ok: true, uuid: existing.uuid, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null };
       }
       this.sql.updateSchedule.run({ ...values, updated_on: now, uuid: existing.uuid });
-      return { ok: true, uuid: existing.uuid, kind: 'updated', tagCreated, schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null };
+      return {
+        ok: true,
+        uuid: existing.uuid,
+        kind: 'updated',
+        tagCreated,
+        schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null,
+      };
     }
     const inserted: AppointmentScheduleTable = {
       uuid: uuid7(),
@@ -217,7 +238,8 @@ export class AppointmentImporter {
     const nameLabel = this.mapper.label('service');
     if (row.service_code !== null) {
       const byCode = this.byCode.get(catalogKey(row.service_code));
-      if (!byCode) return { error: `${codeLabel} "${row.service_code}" is not in this organization's service catalog. ${this.catalogHint('code')}` };
+      if (!byCode)
+        return { error: `${codeLabel} "${row.service_code}" is not in this organization's service catalog. ${this.catalogHint('code')}` };
       if (row.service !== null && catalogKey(row.service) !== byCode.name_key) {
         return {
           error: `${codeLabel} "${row.service_code}" is the service "${byCode.name}", but ${nameLabel} says "${row.service}". Correct one of them, or leave ${nameLabel} empty.`,
@@ -226,7 +248,8 @@ export class AppointmentImporter {
       return byCode;
     }
     const byName = this.byName.get(catalogKey(row.service ?? ''));
-    if (!byName) return { error: `${nameLabel} "${row.service ?? ''}" is not in this organization's service catalog. ${this.catalogHint('name')}` };
+    if (!byName)
+      return { error: `${nameLabel} "${row.service ?? ''}" is not in this organization's service catalog. ${this.catalogHint('name')}` };
     return byName;
   }
 
@@ -263,7 +286,11 @@ export class AppointmentImporter {
     const key = `${row.tag_name}\u0000${row.tag_number}`;
     const cached = this.tags.get(key);
     if (cached) return cached;
-    const found = this.sql.findTag.get({ organization_uuid: this.options.organizationUuid, tag_name: row.tag_name, tag_number: row.tag_number });
+    const found = this.sql.findTag.get({
+      organization_uuid: this.options.organizationUuid,
+      tag_name: row.tag_name,
+      tag_number: row.tag_number,
+    });
     if (!found) return null;
     const tag = { tagUuid: found.uuid, qrCodeUuid: found.qr_code_uuid, zone: this.liveQrCodeZone(found.qr_code_uuid) };
     this.remember(key, tag);

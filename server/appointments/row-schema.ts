@@ -56,31 +56,47 @@ export function appointmentRowSchema(options: RowSchemaOptions) {
   const required = (field: AppointmentField, example: string) =>
     z.preprocess(
       cellText,
-      z.string({
-        error: (issue) =>
-          issue.input === undefined ? `${label(field)} is required, for example ${example}.` : `${label(field)} must be text, for example ${example}.`,
-      }).max(500, `${label(field)} is longer than 500 characters.`),
+      z
+        .string({
+          error: (issue) =>
+            issue.input === undefined
+              ? `${label(field)} is required, for example ${example}.`
+              : `${label(field)} must be text, for example ${example}.`,
+        })
+        .max(500, `${label(field)} is longer than 500 characters.`),
     );
   const optional = (field: AppointmentField) =>
-    z.preprocess(cellText, z.string({ error: `${label(field)} must be text.` }).max(500, `${label(field)} is longer than 500 characters.`).optional());
+    z.preprocess(
+      cellText,
+      z
+        .string({ error: `${label(field)} must be text.` })
+        .max(500, `${label(field)} is longer than 500 characters.`)
+        .optional(),
+    );
 
   const schema = z
     .object({
       tag_name: required('tag_name', 'Gate'),
       tag_number: required('tag_number', '17'),
-      start_date_time: z.unknown().optional().transform((value, ctx) => {
-        const parsed = parseStart(value);
-        if (parsed.ok) return parsed.value;
-        ctx.addIssue({ code: 'custom', message: parsed.error });
-        return z.NEVER;
-      }),
+      start_date_time: z
+        .unknown()
+        .optional()
+        .transform((value, ctx) => {
+          const parsed = parseStart(value);
+          if (parsed.ok) return parsed.value;
+          ctx.addIssue({ code: 'custom', message: parsed.error });
+          return z.NEVER;
+        }),
       location: required('location', '1 Collins Street, Melbourne VIC 3000, Australia'),
-      duration: z.unknown().optional().transform((value, ctx) => {
-        const parsed = parseDuration(value, label('duration'));
-        if (parsed.ok) return parsed.value;
-        ctx.addIssue({ code: 'custom', message: parsed.error });
-        return z.NEVER;
-      }),
+      duration: z
+        .unknown()
+        .optional()
+        .transform((value, ctx) => {
+          const parsed = parseDuration(value, label('duration'));
+          if (parsed.ok) return parsed.value;
+          ctx.addIssue({ code: 'custom', message: parsed.error });
+          return z.NEVER;
+        }),
       service: optional('service'),
       service_code: optional('service_code'),
       timezone_name: optional('timezone_name').transform((value, ctx) => {

@@ -36,7 +36,7 @@ const bound = z
   .trim()
   // An unencoded "+11:00" in a query string arrives as " 11:00".
   .transform((value) => value.replace(/ (\d{2}:\d{2})$/, '+$1'))
-  .refine((value) => DATE.test(value) || !Number.isNaN(Date.parse(value)) && OFFSET.test(value), {
+  .refine((value) => DATE.test(value) || (!Number.isNaN(Date.parse(value)) && OFFSET.test(value)), {
     message: 'use a date (2026-03-02) or a date and time with an offset (2026-03-02T09:00:00+11:00 or …Z)',
   });
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -47,7 +47,9 @@ export const appointmentListQuerySchema = pageQuerySchema.extend({
   qr_code_uuid: z.string().optional().describe('Only appointments at this QR code address'),
   job_reference_id: z.string().optional().describe('Only the appointment with this external reference'),
   from: bound.optional().describe('Only appointments starting at or after: a date (local appointment_date) or an instant with offset'),
-  to: bound.optional().describe('Only appointments starting at or before: a date (local appointment_date, whole day) or an instant with offset'),
+  to: bound
+    .optional()
+    .describe('Only appointments starting at or before: a date (local appointment_date, whole day) or an instant with offset'),
 });
 export type AppointmentListQuery = z.infer<typeof appointmentListQuerySchema>;
 
@@ -77,5 +79,8 @@ export const appointmentImportRecordSchema = z
   .meta({ id: 'AppointmentImportRecord' });
 
 export const templateQuerySchema = z.object({
-  org_identifier: z.string().optional().describe('Import handler slug: the template then uses its column titles. Default: the spec column names'),
+  org_identifier: z
+    .string()
+    .optional()
+    .describe('Import handler slug: the template then uses its column titles. Default: the spec column names'),
 });

@@ -34,23 +34,80 @@ export function toSchedule(row: ScheduleRow): AppointmentSchedule {
 // Synchronous statements for the import batch (run inside the caller's transaction), prepared once per import.
 
 const SCHEDULE_COLUMNS = [
-  'uuid', 'organization_uuid', 'qr_code_uuid', 'qr_code_tag_uuid', 'service_uuid', 'service', 'location', 'appointment_date',
-  'start_date_time', 'end_date_time', 'start_utc', 'end_utc', 'duration', 'timezone_name', 'all_day', 'no_date_time_provided',
-  'job_reference_id', 'type', 'notes', 'created_on', 'updated_on',
+  'uuid',
+  'organization_uuid',
+  'qr_code_uuid',
+  'qr_code_tag_uuid',
+  'service_uuid',
+  'service',
+  'location',
+  'appointment_date',
+  'start_date_time',
+  'end_date_time',
+  'start_utc',
+  'end_utc',
+  'duration',
+  'timezone_name',
+  'all_day',
+  'no_date_time_provided',
+  'job_reference_id',
+  'type',
+  'notes',
+  'created_on',
+  'updated_on',
 ] as const satisfies readonly (keyof AppointmentScheduleTable)[];
 
 /** The columns an import writes when it updates an appointment. */
 export const UPSERT_COLUMNS = [
-  'qr_code_uuid', 'qr_code_tag_uuid', 'service_uuid', 'service', 'location', 'appointment_date', 'start_date_time', 'end_date_time',
-  'start_utc', 'end_utc', 'duration', 'timezone_name', 'job_reference_id', 'notes',
+  'qr_code_uuid',
+  'qr_code_tag_uuid',
+  'service_uuid',
+  'service',
+  'location',
+  'appointment_date',
+  'start_date_time',
+  'end_date_time',
+  'start_utc',
+  'end_utc',
+  'duration',
+  'timezone_name',
+  'job_reference_id',
+  'notes',
 ] as const satisfies readonly (keyof AppointmentScheduleTable)[];
 
 const QR_CODE_COLUMNS = [
-  'uuid', 'organization_uuid', 'type', 'name', 'label', 'location', 'address_line_1', 'suburb', 'state', 'postcode', 'country',
-  'latitude', 'longitude', 'precision', 'timezone_name', 'data', 'qr_code_name', 'external_reference_id', 'created_on', 'updated_on', 'deleted_on',
+  'uuid',
+  'organization_uuid',
+  'type',
+  'name',
+  'label',
+  'location',
+  'address_line_1',
+  'suburb',
+  'state',
+  'postcode',
+  'country',
+  'latitude',
+  'longitude',
+  'precision',
+  'timezone_name',
+  'data',
+  'qr_code_name',
+  'external_reference_id',
+  'created_on',
+  'updated_on',
+  'deleted_on',
 ] as const satisfies readonly (keyof QrCodeTable)[];
 
-const TAG_COLUMNS = ['uuid', 'organization_uuid', 'qr_code_uuid', 'tag_name', 'tag_number', 'tag_display_name', 'created_on'] as const satisfies readonly (keyof QrCodeTagTable)[];
+const TAG_COLUMNS = [
+  'uuid',
+  'organization_uuid',
+  'qr_code_uuid',
+  'tag_name',
+  'tag_number',
+  'tag_display_name',
+  'created_on',
+] as const satisfies readonly (keyof QrCodeTagTable)[];
 
 function placeholders<K extends string>(columns: readonly K[]): Record<K, never> {
   return Object.fromEntries(columns.map((column) => [column, param(column)])) as Record<K, never>;
@@ -70,7 +127,10 @@ export function importStatements(db: SyncDb) {
         .where('tag_name', '=', param<string>('tag_name'))
         .where('tag_number', '=', param<string>('tag_number')),
     ),
-    qrCodeState: new SyncQuery(db, k.selectFrom('qrcodes').select(['deleted_on', 'timezone_name']).where('uuid', '=', param<string>('uuid'))),
+    qrCodeState: new SyncQuery(
+      db,
+      k.selectFrom('qrcodes').select(['deleted_on', 'timezone_name']).where('uuid', '=', param<string>('uuid')),
+    ),
     /**
      * The QR code address without an external reference with this name and location (DESIGN.md's
      * identity), a live one before a deleted one. `external_reference_id is null` lets SQLite use
@@ -89,11 +149,21 @@ export function importStatements(db: SyncDb) {
         .limit(1),
     ),
     insertQrCode: new SyncQuery(db, k.insertInto('qrcodes').values(placeholders(QR_CODE_COLUMNS))),
-    restoreQrCode: new SyncQuery(db, k.updateTable('qrcodes').set({ deleted_on: null, updated_on: param<string>('now') }).where('uuid', '=', param<string>('uuid'))),
+    restoreQrCode: new SyncQuery(
+      db,
+      k
+        .updateTable('qrcodes')
+        .set({ deleted_on: null, updated_on: param<string>('now') })
+        .where('uuid', '=', param<string>('uuid')),
+    ),
     insertTag: new SyncQuery(db, k.insertInto('qr_code_tags').values(placeholders(TAG_COLUMNS))),
     findByReference: new SyncQuery(
       db,
-      k.selectFrom('appointment_schedules').selectAll().where('organization_uuid', '=', org).where('job_reference_id', '=', param<string>('job_reference_id')),
+      k
+        .selectFrom('appointment_schedules')
+        .selectAll()
+        .where('organization_uuid', '=', org)
+        .where('job_reference_id', '=', param<string>('job_reference_id')),
     ),
     findByTagStartService: new SyncQuery(
       db,
@@ -122,12 +192,20 @@ export type ImportStatements = ReturnType<typeof importStatements>;
 // Sync-mode answers: which appointment each row upserted.
 
 /** Records row index -> appointment uuid under `collectKey`, inside the writer's transaction; with a limit, only the first rows. */
-export function recordUpsertStatement(db: SyncDb, collectKey: string, limit: number | null = null): (index: number, scheduleUuid: string) => void {
+export function recordUpsertStatement(
+  db: SyncDb,
+  collectKey: string,
+  limit: number | null = null,
+): (index: number, scheduleUuid: string) => void {
   const insert = new SyncQuery(
     db,
     db.kysely
       .insertInto('appointment_import_upserts')
-      .values({ collect_key: param<string>('collect_key'), row_index: param<number>('row_index'), schedule_uuid: param<string>('schedule_uuid') })
+      .values({
+        collect_key: param<string>('collect_key'),
+        row_index: param<number>('row_index'),
+        schedule_uuid: param<string>('schedule_uuid'),
+      })
       .onConflict((oc) => oc.columns(['collect_key', 'row_index']).doUpdateSet({ schedule_uuid: param<string>('schedule_uuid') })),
   );
   let recorded = 0;
@@ -161,7 +239,10 @@ export async function takeUpsertedSchedules(db: Kysely<Database>, collectKey: st
 
 // Reads for the API.
 
-export async function listSchedules(db: Kysely<Database>, query: AppointmentListQuery): Promise<{ items: AppointmentSchedule[]; total: number }> {
+export async function listSchedules(
+  db: Kysely<Database>,
+  query: AppointmentListQuery,
+): Promise<{ items: AppointmentSchedule[]; total: number }> {
   let base = db.selectFrom('appointment_schedules').where('organization_uuid', '=', query.organization_uuid);
   if (query.qr_code_uuid) base = base.where('qr_code_uuid', '=', query.qr_code_uuid);
   if (query.job_reference_id) base = base.where('job_reference_id', '=', query.job_reference_id);
@@ -175,7 +256,13 @@ export async function listSchedules(db: Kysely<Database>, query: AppointmentList
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { items: [], total };
   const direction = window.backward ? 'desc' : 'asc';
-  const rows = await base.selectAll().orderBy('start_utc', direction).orderBy('uuid', direction).limit(window.limit).offset(window.offset).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy('start_utc', direction)
+    .orderBy('uuid', direction)
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
   return { items: inListOrder(window, rows).map(toSchedule), total };
 }
 

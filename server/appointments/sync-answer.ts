@@ -21,7 +21,8 @@ async function allExcluded(db: Kysely<Database>, taskUuid: string): Promise<Excl
   for (;;) {
     const page = await excludedRowsPage(db, taskUuid, after, 1000);
     if (page.length === 0) return excluded;
-    for (const row of page) excluded.push({ index: row.row_index, data: rowAsGiven(JSON.parse(row.cells), headers), error_message: row.error });
+    for (const row of page)
+      excluded.push({ index: row.row_index, data: rowAsGiven(JSON.parse(row.cells), headers), error_message: row.error });
     after = page[page.length - 1]?.row_index ?? after;
   }
 }

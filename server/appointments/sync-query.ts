@@ -26,7 +26,9 @@ export class SyncQuery<R> {
     const compiled = query.compile();
     this.statement = db.sqlite.prepare<unknown[]>(compiled.sql);
     this.fixed = compiled.parameters;
-    this.names = compiled.parameters.map((value) => (typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : null));
+    this.names = compiled.parameters.map((value) =>
+      typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : null,
+    );
   }
 
   get(values: Record<string, unknown> = {}): R | undefined {

@@ -31,7 +31,10 @@ export type DateOrder = (typeof DATE_ORDERS)[number];
 /** 02/12/2026 11:00, 2.12.2026 11:00, 12/2/2026 11:00 AM: a date with slashes (or dots), then the time. */
 const SLASH_PATTERN = /^(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?$/;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const ORDER_WORDS: Record<Exclude<DateOrder, 'iso_only'>, string> = { day_first: 'day first (DD/MM/YYYY)', month_first: 'month first (MM/DD/YYYY)' };
+const ORDER_WORDS: Record<Exclude<DateOrder, 'iso_only'>, string> = {
+  day_first: 'day first (DD/MM/YYYY)',
+  month_first: 'month first (MM/DD/YYYY)',
+};
 const START_PATTERN =
   /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
@@ -66,7 +69,14 @@ export function parseStartDateTime(value: unknown, label = 'start_date_time', or
   let local: Temporal.PlainDateTime;
   try {
     local = Temporal.PlainDateTime.from(
-      { year: Number(year), month: Number(month), day: Number(day), hour: Number(hour), minute: Number(minute), second: Number(second ?? 0) },
+      {
+        year: Number(year),
+        month: Number(month),
+        day: Number(day),
+        hour: Number(hour),
+        minute: Number(minute),
+        second: Number(second ?? 0),
+      },
       { overflow: 'reject' },
     );
   } catch {
@@ -80,7 +90,14 @@ export function parseStartDateTime(value: unknown, label = 'start_date_time', or
 }
 
 /** A real wall-clock time from its parts, or null. */
-function plainDateTime(parts: { year: number; month: number; day: number; hour: number; minute: number; second: number }): Temporal.PlainDateTime | null {
+function plainDateTime(parts: {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}): Temporal.PlainDateTime | null {
   try {
     return Temporal.PlainDateTime.from(parts, { overflow: 'reject' });
   } catch {
@@ -98,10 +115,12 @@ function parseSlashDate(text: string, match: RegExpExecArray, label: string, ord
   const [, first, second, yearText = '', hourText, minuteText, secondText, meridiem] = match;
   const fix = `Write it year-month-day as YYYY-MM-DD HH:mm (${EXAMPLE_START}), or choose how dates are read under Settings > Date order.`;
   if (yearText.length !== 4) return fail(`${label} "${text}" has a two-digit year; write the year in full (e.g. 2026). ${fix}`);
-  if (hourText === undefined || minuteText === undefined) return fail(`${label} "${text}" has a date but no time. Add the start time, for example ${text} 09:00.`);
+  if (hourText === undefined || minuteText === undefined)
+    return fail(`${label} "${text}" has a date but no time. Add the start time, for example ${text} 09:00.`);
   let hour = Number(hourText);
   if (meridiem) {
-    if (hour < 1 || hour > 12) return fail(`${label} "${text}" has the hour ${hour} with ${meridiem.toUpperCase()}; with AM or PM the hour is 1 to 12.`);
+    if (hour < 1 || hour > 12)
+      return fail(`${label} "${text}" has the hour ${hour} with ${meridiem.toUpperCase()}; with AM or PM the hour is 1 to 12.`);
     hour = (hour % 12) + (meridiem.toLowerCase() === 'pm' ? 12 : 0);
   }
   const time = { year: Number(yearText), hour, minute: Number(minuteText), second: Number(secondText ?? 0) };
@@ -109,15 +128,21 @@ function parseSlashDate(text: string, match: RegExpExecArray, label: string, ord
   const monthFirst = plainDateTime({ ...time, day: Number(second), month: Number(first) });
   if (order === 'iso_only') {
     if (dayFirst && monthFirst && !dayFirst.equals(monthFirst)) {
-      return fail(`${label} "${text}" could be ${describeLocal(dayFirst)} (day first) or ${describeLocal(monthFirst)} (month first), and this organization reads only year-month-day dates. ${fix}`);
+      return fail(
+        `${label} "${text}" could be ${describeLocal(dayFirst)} (day first) or ${describeLocal(monthFirst)} (month first), and this organization reads only year-month-day dates. ${fix}`,
+      );
     }
     return fail(`${label} "${text}" is not written year-month-day, the only order this organization reads. ${fix}`);
   }
   const local = order === 'day_first' ? dayFirst : monthFirst;
   if (!local) {
     const other = order === 'day_first' ? monthFirst : dayFirst;
-    const hint = other ? ` Read ${order === 'day_first' ? 'month' : 'day'} first it would be ${describeLocal(other)}: if your dates are written that way, change the date order under Settings.` : '';
-    return fail(`${label} "${text}" is not a real date and time read ${ORDER_WORDS[order]} (check the day, the month, hours 0-23 and minutes 0-59).${hint}`);
+    const hint = other
+      ? ` Read ${order === 'day_first' ? 'month' : 'day'} first it would be ${describeLocal(other)}: if your dates are written that way, change the date order under Settings.`
+      : '';
+    return fail(
+      `${label} "${text}" is not a real date and time read ${ORDER_WORDS[order]} (check the day, the month, hours 0-23 and minutes 0-59).${hint}`,
+    );
   }
   return ok({ kind: 'local', local, key: local.toString() });
 }
@@ -165,7 +190,9 @@ export function parseDuration(value: unknown, label = 'duration'): Outcome<numbe
     return fail(`${label} must be a whole number of minutes greater than 0, for example 60; the row has "${String(text ?? value)}".`);
   }
   if (minutes > MAX_DURATION_MINUTES) {
-    return fail(`${label} ${minutes} is longer than a year; give the appointment's length in minutes, for example 90 for an hour and a half.`);
+    return fail(
+      `${label} ${minutes} is longer than a year; give the appointment's length in minutes, for example 90 for an hour and a half.`,
+    );
   }
   return ok(minutes);
 }
@@ -195,7 +222,10 @@ export function parseTimeZoneName(value: string, label = 'timezone_name'): Outco
   const canonical = canonicalTimeZone(value);
   if (canonical !== null) return ok(canonical);
   const suggestions = suggestTimeZones(value);
-  const hint = suggestions.length > 0 ? `Did you mean ${suggestions.join(' or ')}?` : 'Use an IANA name of the form Area/City, for example Australia/Melbourne.';
+  const hint =
+    suggestions.length > 0
+      ? `Did you mean ${suggestions.join(' or ')}?`
+      : 'Use an IANA name of the form Area/City, for example Australia/Melbourne.';
   return fail(`${label} "${value.trim()}" is not a known IANA time zone. ${hint}`);
 }
 
@@ -207,7 +237,11 @@ function suggestTimeZones(text: string): string[] {
     .slice(0, 3);
 }
 
-const simplify = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+const simplify = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 
 export type ZoneSource = 'timezone_name' | 'address' | 'organization';
 

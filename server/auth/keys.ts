@@ -13,10 +13,7 @@ export interface IssuedKey {
   organization_uuid: string;
 }
 
-export async function issueApiKey(
-  db: Kysely<Database>,
-  input: { organizationUuid: string; role: Role; name: string },
-): Promise<IssuedKey> {
+export async function issueApiKey(db: Kysely<Database>, input: { organizationUuid: string; role: Role; name: string }): Promise<IssuedKey> {
   const { apiKey, apiSecret } = generateCredential();
   await insertKey(db, {
     uuid: randomUUID(),

@@ -5,7 +5,8 @@ import { param, prepare, type Prepared } from '../db/prepared.ts';
 import type { ApiKeyTable, Database } from '../db/schema.ts';
 
 const activeKeyLookups = new WeakMap<Db, Prepared<'apiKey'>>();
-const activeKey = (db: Kysely<Database>, apiKey: string) => db.selectFrom('api_keys').selectAll().where('api_key', '=', apiKey).where('revoked_on', 'is', null);
+const activeKey = (db: Kysely<Database>, apiKey: string) =>
+  db.selectFrom('api_keys').selectAll().where('api_key', '=', apiKey).where('revoked_on', 'is', null);
 
 /**
  * The active key with this id, read on every request (a prepared statement: a few µs), so a

@@ -51,9 +51,14 @@ export class FailedAuthThrottle {
     if (over.length === 0) return;
     const windowEnds = Math.max(...over.map((o) => o.counter.windowEnds));
     const seconds = Math.max(1, Math.ceil((windowEnds - now) / 1000));
-    throw new ApiError('TOO_MANY_REQUESTS', `Too many failed attempts ${over.map((o) => o.what).join(' and ')}. Try again in ${seconds} s; the right secret is always accepted.`, undefined, {
-      'Retry-After': String(seconds),
-    });
+    throw new ApiError(
+      'TOO_MANY_REQUESTS',
+      `Too many failed attempts ${over.map((o) => o.what).join(' and ')}. Try again in ${seconds} s; the right secret is always accepted.`,
+      undefined,
+      {
+        'Retry-After': String(seconds),
+      },
+    );
   }
 
   private count(id: string, now: number): Counter {

@@ -56,7 +56,9 @@ export async function resolveTarget(values: Values): Promise<Target> {
   }
   const file = path.join(dataDir, CREDENTIALS_FILE);
   if (!fs.existsSync(file)) {
-    throw new StartupError(`No credential: pass --profile NAME or --key KEY:SECRET, or --data-dir of a sandbox that has ${CREDENTIALS_FILE}.`);
+    throw new StartupError(
+      `No credential: pass --profile NAME or --key KEY:SECRET, or --data-dir of a sandbox that has ${CREDENTIALS_FILE}.`,
+    );
   }
   const credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as OrganizationCredentials;
   return {

@@ -10,7 +10,8 @@ export const DECRYPT_EXIT = { valid: 0, invalid: 1, unverified: 3 } as const;
 
 function readBody(file: string | undefined): string {
   if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) throw new StartupError('decrypt reads the delivery body from FILE or from stdin; give a FILE or pipe the body in.');
+    if (process.stdin.isTTY)
+      throw new StartupError('decrypt reads the delivery body from FILE or from stdin; give a FILE or pipe the body in.');
     return fs.readFileSync(0, 'utf8');
   }
   const resolved = path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
@@ -27,7 +28,8 @@ function printHints(hints: Hint[]): void {
 
 export const decryptCommand: Command = {
   name: 'decrypt',
-  summary: 'Decrypt a webhook delivery body and verify its signature; exit 0 valid, 1 invalid or undecryptable, 3 not verified (no --secret).',
+  summary:
+    'Decrypt a webhook delivery body and verify its signature; exit 0 valid, 1 invalid or undecryptable, 3 not verified (no --secret).',
   usage: 'decrypt [FILE] --signature SIG [--secret SECRET] [--full]',
   options: { signature: { type: 'string' }, secret: { type: 'string' }, full: { type: 'boolean' } },
   allowPositionals: true,

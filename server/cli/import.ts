@@ -72,7 +72,9 @@ export const importCommand: Command = {
       if ('result' in answer) {
         process.stdout.write(`${JSON.stringify(answer.result, null, 2)}\n`);
         if (answer.result.dry_run === true) {
-          const notes = Array.isArray(answer.result.dry_run_notes) ? answer.result.dry_run_notes.map((note) => `  - ${String(note)}\n`).join('') : '';
+          const notes = Array.isArray(answer.result.dry_run_notes)
+            ? answer.result.dry_run_notes.map((note) => `  - ${String(note)}\n`).join('')
+            : '';
           process.stderr.write(`Checked, nothing written. Rows that would be excluded: ${excludedCount(answer.result)}.\n${notes}`);
         } else {
           process.stderr.write(`Done. Excluded rows: ${excludedCount(answer.result)}.\n`);

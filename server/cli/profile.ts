@@ -48,7 +48,8 @@ export const profileListCommand: Command = {
   help: { ...dataDirHelp },
   async run(values) {
     const profiles = listProfiles(resolveDataDir(values));
-    if (profiles.length === 0) process.stderr.write('No profiles yet. Add one with: qr-sandbox profile add NAME --url URL --key KEY:SECRET\n');
+    if (profiles.length === 0)
+      process.stderr.write('No profiles yet. Add one with: qr-sandbox profile add NAME --url URL --key KEY:SECRET\n');
     for (const p of profiles) process.stdout.write(`${p.name}\t${p.base_url}\t${p.api_key}\t${p.organization_uuid ?? ''}\n`);
     const encrypted = profiles.filter((p) => p.secret_protection !== UNENCRYPTED).map((p) => p.name);
     if (encrypted.length > 0) {

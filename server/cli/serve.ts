@@ -16,14 +16,16 @@ import { retryScheduleNameSchema, type RetryScheduleName } from '../webhooks/ret
 function parseDemoInterval(value: string | undefined): number {
   if (value === undefined) return DEMO_EVENT_INTERVAL_MS;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds < 0.2 || seconds > 3600) throw new StartupError(`--demo-interval must be seconds from 0.2 to 3600, not "${value}".`);
+  if (!Number.isFinite(seconds) || seconds < 0.2 || seconds > 3600)
+    throw new StartupError(`--demo-interval must be seconds from 0.2 to 3600, not "${value}".`);
   return seconds * 1000;
 }
 
 function parsePort(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StartupError(`--port must be a whole number from 0 to 65535, not "${value}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new StartupError(`--port must be a whole number from 0 to 65535, not "${value}".`);
   return port;
 }
 
@@ -37,7 +39,8 @@ function parseRetrySchedule(value: string | undefined): RetryScheduleName {
 function parseMaxUploadMb(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_UPLOAD_MB;
   const mb = Number(value);
-  if (!Number.isFinite(mb) || mb <= 0 || mb > 100_000) throw new StartupError(`--max-upload-mb must be a number of megabytes above 0, not "${value}".`);
+  if (!Number.isFinite(mb) || mb <= 0 || mb > 100_000)
+    throw new StartupError(`--max-upload-mb must be a number of megabytes above 0, not "${value}".`);
   return mb;
 }
 
@@ -45,14 +48,16 @@ function parseMaxUploadMb(value: string | undefined): number {
 function parseWholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new StartupError(`--${flag} must be a whole number from ${min} to ${max}, not "${value}".`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new StartupError(`--${flag} must be a whole number from ${min} to ${max}, not "${value}".`);
   return n;
 }
 
 function parseImportWorkers(value: string | undefined): number {
   if (value === undefined) return DEFAULT_IMPORT_WORKERS;
   const workers = Number(value);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 32) throw new StartupError(`--import-workers must be a whole number from 1 to 32, not "${value}".`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 32)
+    throw new StartupError(`--import-workers must be a whole number from 1 to 32, not "${value}".`);
   return workers;
 }
 
@@ -65,10 +70,9 @@ function parseImportLimits(values: Record<string, unknown>): Partial<ImportLimit
 const limitFlags = Object.values(LIMIT_FLAGS);
 const limitOptions = Object.fromEntries(limitFlags.map(({ flag }) => [flag, { type: 'string' as const }]));
 const limitHelp = Object.fromEntries(
-  (Object.entries(LIMIT_FLAGS) as [keyof ImportLimits, (typeof LIMIT_FLAGS)[keyof ImportLimits]][]).map(([name, { flag, help, toSetting }]) => [
-    flag,
-    `${help}. Default ${DEFAULT_IMPORT_LIMITS[name] / toSetting}`,
-  ]),
+  (Object.entries(LIMIT_FLAGS) as [keyof ImportLimits, (typeof LIMIT_FLAGS)[keyof ImportLimits]][]).map(
+    ([name, { flag, help, toSetting }]) => [flag, `${help}. Default ${DEFAULT_IMPORT_LIMITS[name] / toSetting}`],
+  ),
 );
 
 export const serveCommand: Command = {
@@ -97,7 +101,8 @@ export const serveCommand: Command = {
     host: `Address to bind. Default ${DEFAULT_HOST} (this machine only)`,
     'allowed-host': 'Extra Host header to accept, e.g. a tunnel name (repeatable)',
     'log-level': 'Log detail: error, warn, info, debug. Default info',
-    'retry-schedule': 'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
+    'retry-schedule':
+      'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
     'max-upload-mb': `Largest import upload in MB. Default ${DEFAULT_MAX_UPLOAD_MB}`,
     'inbox-max-messages': `Messages each inbox keeps; a new one past it deletes the oldest. Default ${DEFAULT_INBOX_MAX_MESSAGES}`,
     'auth-max-failures': `Wrong secrets per minute for one API key from one address before 429 (the right secret always passes). Default ${FAILED_AUTH_LIMIT}`,
@@ -120,11 +125,18 @@ export const serveCommand: Command = {
       webhookRetrySchedule: parseRetrySchedule(values['retry-schedule'] as string | undefined),
       inboxLimits: {
         maxMessages: parseWholeNumber('inbox-max-messages', values['inbox-max-messages'] as string | undefined, 1, 10_000_000),
-        maxBodyBytes: (parseWholeNumber('inbox-max-body-kb', values['inbox-max-body-kb'] as string | undefined, 1, 1024 * 1024) ?? DEFAULT_INBOX_MAX_BODY_BYTES / 1024) * 1024,
+        maxBodyBytes:
+          (parseWholeNumber('inbox-max-body-kb', values['inbox-max-body-kb'] as string | undefined, 1, 1024 * 1024) ??
+            DEFAULT_INBOX_MAX_BODY_BYTES / 1024) * 1024,
       },
       authThrottle: {
         perKey: parseWholeNumber('auth-max-failures', values['auth-max-failures'] as string | undefined, 1, 1_000_000),
-        perAddress: parseWholeNumber('auth-max-failures-per-address', values['auth-max-failures-per-address'] as string | undefined, 1, 1_000_000),
+        perAddress: parseWholeNumber(
+          'auth-max-failures-per-address',
+          values['auth-max-failures-per-address'] as string | undefined,
+          1,
+          1_000_000,
+        ),
       },
       imports: {
         maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024,

@@ -61,17 +61,26 @@ export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
   const at = (ms: number) => new Date(ms).toISOString();
   const companyName = o.company?.name ?? demoCompanyName(organizationUuid);
   const company = { uuid: o.company?.uuid ?? stableUuid(organizationUuid, 'company', companyName), name: companyName };
-  const services = input.catalog && input.catalog.length > 0 ? catalogServices(input.catalog, status, o.service, random) : chooseServices(organizationUuid, status, o.service, random);
+  const services =
+    input.catalog && input.catalog.length > 0
+      ? catalogServices(input.catalog, status, o.service, random)
+      : chooseServices(organizationUuid, status, o.service, random);
   const mainService = services[0];
   if (!mainService) throw new Error('no service chosen');
 
-  const site: LatLng | null = qrCode.latitude !== null && qrCode.longitude !== null ? { lat: qrCode.latitude, lng: qrCode.longitude } : null;
-  const position = o.user_geolocation ? { lat: o.user_geolocation.lat, lng: o.user_geolocation.lng } : nearby(site ?? fallbackPosition, 40, random);
+  const site: LatLng | null =
+    qrCode.latitude !== null && qrCode.longitude !== null ? { lat: qrCode.latitude, lng: qrCode.longitude } : null;
+  const position = o.user_geolocation
+    ? { lat: o.user_geolocation.lat, lng: o.user_geolocation.lng }
+    : nearby(site ?? fallbackPosition, 40, random);
   const user_geolocation = { address: o.user_geolocation?.address ?? qrCode.location, ...position };
   const location_verified = o.location_verified ?? (site !== null && distanceKm(site, position) <= LOCATION_VERIFIED_WITHIN_KM);
 
   const calculated = previous && status === 'CHECK_OUT' ? round(distanceKm(previous.user_geolocation, position), 3) : 0;
-  const manual = status === 'CHECK_OUT' ? (o.manual_distance_from_previous ?? round(calculated * (1 + 0.2 * random()), 1)) : (o.manual_distance_from_previous ?? 0);
+  const manual =
+    status === 'CHECK_OUT'
+      ? (o.manual_distance_from_previous ?? round(calculated * (1 + 0.2 * random()), 1))
+      : (o.manual_distance_from_previous ?? 0);
 
   const nowMs = now.getTime();
   const checkedInAt =
@@ -112,10 +121,14 @@ export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
     note: o.note ?? pick(demoNotes[status], random),
     work_mode: o.work_mode ?? 'IN_PERSON',
     is_sms: o.is_sms ?? (status === 'DELIVERY' ? random() < 0.5 : false),
-    delivery_image_url: status === 'DELIVERY' ? (o.delivery_image_url ?? `https://images.qr-sandbox.example/deliveries/${imageId()}.jpg`) : (o.delivery_image_url ?? null),
+    delivery_image_url:
+      status === 'DELIVERY'
+        ? (o.delivery_image_url ?? `https://images.qr-sandbox.example/deliveries/${imageId()}.jpg`)
+        : (o.delivery_image_url ?? null),
     checkout_image_urls:
       status === 'CHECK_OUT'
-        ? (o.checkout_image_urls ?? Array.from({ length: 1 + Math.floor(random() * 3) }, () => `https://images.qr-sandbox.example/checkouts/${imageId()}.jpg`))
+        ? (o.checkout_image_urls ??
+          Array.from({ length: 1 + Math.floor(random() * 3) }, () => `https://images.qr-sandbox.example/checkouts/${imageId()}.jpg`))
         : (o.checkout_image_urls ?? null),
     manual_distance_from_previous: manual,
     calculated_distance_from_previous: calculated,
@@ -127,10 +140,12 @@ export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
     appointment_schedule,
     qr_code_tag: tag ? { tag_display_name: tag.tag_display_name, tag_name: tag.tag_name, tag_number: tag.tag_number } : null,
     services,
-    question_responses: o.question_responses ?? demoQuestions.slice(0, 2).map((question_text) => ({
-      response_text: String(3 + Math.floor(random() * 3)),
-      question: { question_text, question_type: 'RATING' },
-    })),
+    question_responses:
+      o.question_responses ??
+      demoQuestions.slice(0, 2).map((question_text) => ({
+        response_text: String(3 + Math.floor(random() * 3)),
+        question: { question_text, question_type: 'RATING' },
+      })),
   };
 }
 
@@ -140,7 +155,12 @@ function asPrevious(previous: ServiceConfirmation): PreviousConfirmation {
 }
 
 /** Services from the organization's catalog: the one named (by name or code) when given, else one or two at random (a delivery prefers a delivery service). */
-function catalogServices(catalog: readonly CatalogService[], status: ConfirmationStatus, given: string | undefined, random: () => number): ServiceConfirmation['services'] {
+function catalogServices(
+  catalog: readonly CatalogService[],
+  status: ConfirmationStatus,
+  given: string | undefined,
+  random: () => number,
+): ServiceConfirmation['services'] {
   const toService = (s: CatalogService) => ({ uuid: s.uuid, name: s.name, code: s.code ?? '', service_categories: s.categories });
   const key = (text: string | null) => (text ?? '').trim().toLowerCase();
   if (given) {
@@ -156,7 +176,12 @@ function catalogServices(catalog: readonly CatalogService[], status: Confirmatio
   return [first, ...(second ? [second] : [])].map(toService);
 }
 
-function chooseServices(organizationUuid: string, status: ConfirmationStatus, given: string | undefined, random: () => number): ServiceConfirmation['services'] {
+function chooseServices(
+  organizationUuid: string,
+  status: ConfirmationStatus,
+  given: string | undefined,
+  random: () => number,
+): ServiceConfirmation['services'] {
   const toService = (s: { name: string; code: string; categories: string[] }) => ({
     uuid: stableUuid(organizationUuid, 'service', s.code),
     name: s.name,
@@ -165,11 +190,28 @@ function chooseServices(organizationUuid: string, status: ConfirmationStatus, gi
   });
   if (given) {
     const known = demoServices.find((s) => s.name.toLowerCase() === given.toLowerCase() || s.code.toLowerCase() === given.toLowerCase());
-    return [toService(known ?? { name: given, code: given.toUpperCase().replace(/[^A-Z0-9]+/g, '-').slice(0, 20), categories: [] })];
+    return [
+      toService(
+        known ?? {
+          name: given,
+          code: given
+            .toUpperCase()
+            .replace(/[^A-Z0-9]+/g, '-')
+            .slice(0, 20),
+          categories: [],
+        },
+      ),
+    ];
   }
   if (status === 'DELIVERY') return [toService(demoServices.find((s) => s.code === 'PCL-DLV') ?? pick(demoServices, random))];
   const onSite = demoServices.filter((s) => s.code !== 'PCL-DLV');
   const first = pick(onSite, random);
-  const second = random() < 0.5 ? pick(onSite.filter((s) => s !== first), random) : undefined;
+  const second =
+    random() < 0.5
+      ? pick(
+          onSite.filter((s) => s !== first),
+          random,
+        )
+      : undefined;
   return [first, ...(second ? [second] : [])].map(toService);
 }

@@ -30,7 +30,10 @@ export const statusOfEvent: Record<EventType, ConfirmationStatus> = {
 /** The organization's service catalog with each service's categories: confirmations name real services. */
 async function catalogServices(db: Kysely<Database>, organizationUuid: string): Promise<CatalogService[]> {
   const rows = await catalogQuery(db, organizationUuid).execute();
-  const categories = await categoriesOf(db, rows.map((r) => r.uuid));
+  const categories = await categoriesOf(
+    db,
+    rows.map((r) => r.uuid),
+  );
   return rows.map((r) => ({ uuid: r.uuid, name: r.name, code: r.code, categories: categories.get(r.uuid) ?? [] }));
 }
 
@@ -47,7 +50,18 @@ async function record(
     const previous = await latestOfUser(trx, organizationUuid, user.uuid);
     const checkIn = status === 'CHECK_OUT' ? await openCheckIn(trx, organizationUuid, user.uuid, qrCode.uuid) : undefined;
     const catalog = await catalogServices(trx, organizationUuid);
-    const confirmation = composeConfirmation({ organizationUuid, status, qrCode, user, overrides, previous, openCheckIn: checkIn, now: new Date(), random, catalog });
+    const confirmation = composeConfirmation({
+      organizationUuid,
+      status,
+      qrCode,
+      user,
+      overrides,
+      previous,
+      openCheckIn: checkIn,
+      now: new Date(),
+      random,
+      catalog,
+    });
     await insertConfirmation(trx, confirmation);
     return queueEvent(trx, organizationUuid, eventOfStatus[status], confirmation);
   });
@@ -61,7 +75,9 @@ export async function createConfirmation(ctx: AppContext, body: CreateConfirmati
   if (!qrCode) throw notFound(`QR code ${qr_code_uuid}`);
   if (overrides.qr_code_tag_uuid && !qrCode.tags.some((t) => t.uuid === overrides.qr_code_tag_uuid)) {
     const message = `Tag ${overrides.qr_code_tag_uuid} is not a tag of QR code ${qr_code_uuid}.`;
-    throw new ApiError('VALIDATION_ERROR', `Invalid request. body.qr_code_tag_uuid: ${message}`, [{ path: 'body.qr_code_tag_uuid', message }]);
+    throw new ApiError('VALIDATION_ERROR', `Invalid request. body.qr_code_tag_uuid: ${message}`, [
+      { path: 'body.qr_code_tag_uuid', message },
+    ]);
   }
   const queued = await record(ctx, organization_uuid, status, qrCode, overrides, Math.random);
   return queued.envelope.data;

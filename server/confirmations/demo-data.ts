@@ -34,7 +34,11 @@ export const demoQuestions = [
 
 export const demoNotes: Record<'CHECK_IN' | 'CHECK_OUT' | 'DELIVERY', string[]> = {
   CHECK_IN: ['Arrived on site, tenant let me in.', 'On site; gate code worked.', 'Checked in at reception.'],
-  CHECK_OUT: ['Job complete, area left clean.', 'Finished; photos of the completed work attached.', 'All items done, follow-up not needed.'],
+  CHECK_OUT: [
+    'Job complete, area left clean.',
+    'Finished; photos of the completed work attached.',
+    'All items done, follow-up not needed.',
+  ],
   DELIVERY: ['Left with the building manager.', 'Delivered to the front desk, signed by reception.', 'Left at the door as instructed.'],
 };
 

@@ -47,7 +47,11 @@ export async function findQrCode(db: Kysely<Database>, organizationUuid: string,
  * codes are sought from their tags: seeking them among the QR codes scanned every untagged one
  * (an import's million) on each call, on the server's thread.
  */
-export async function randomQrCode(db: Kysely<Database>, organizationUuid: string, random: () => number): Promise<QrCodeForConfirmation | undefined> {
+export async function randomQrCode(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  random: () => number,
+): Promise<QrCodeForConfirmation | undefined> {
   const tagged = db
     .selectFrom('qr_code_tags as t')
     .innerJoin('qrcodes', 'qrcodes.uuid', 't.qr_code_uuid')
@@ -65,8 +69,20 @@ export async function randomQrCode(db: Kysely<Database>, organizationUuid: strin
     return (await from(start, true)) ?? (await from(start, false));
   };
   const row =
-    (await seek('qr_code_tags', (start, after) => tagged.where(sql`t.rowid`, after ? '>=' : '<', start).orderBy(sql`t.rowid`).limit(1).executeTakeFirst())) ??
-    (await seek('qrcodes', (start, after) => any.where(sql`qrcodes.rowid`, after ? '>=' : '<', start).orderBy(sql`qrcodes.rowid`).limit(1).executeTakeFirst()));
+    (await seek('qr_code_tags', (start, after) =>
+      tagged
+        .where(sql`t.rowid`, after ? '>=' : '<', start)
+        .orderBy(sql`t.rowid`)
+        .limit(1)
+        .executeTakeFirst(),
+    )) ??
+    (await seek('qrcodes', (start, after) =>
+      any
+        .where(sql`qrcodes.rowid`, after ? '>=' : '<', start)
+        .orderBy(sql`qrcodes.rowid`)
+        .limit(1)
+        .executeTakeFirst(),
+    ));
   if (row) return withTags(db, row);
   return undefined;
 }
@@ -75,7 +91,11 @@ export async function randomQrCode(db: Kysely<Database>, organizationUuid: strin
  * The organization's QR code for simulations: a random existing one, else a demo site with a tag,
  * created once (check and insert in one transaction).
  */
-export async function qrCodeForSimulation(db: Kysely<Database>, organizationUuid: string, random: () => number): Promise<QrCodeForConfirmation> {
+export async function qrCodeForSimulation(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  random: () => number,
+): Promise<QrCodeForConfirmation> {
   const existing = await randomQrCode(db, organizationUuid, random);
   if (existing) return existing;
   const uuid = await db.transaction().execute(async (trx) => {
@@ -86,9 +106,23 @@ export async function qrCodeForSimulation(db: Kysely<Database>, organizationUuid
     const qrUuid = randomUUID();
     await trx
       .insertInto('qrcodes')
-      .values({ uuid: qrUuid, organization_uuid: organizationUuid, ...site, label: null, precision: 'postcode', data: null, external_reference_id: null, created_on: now, updated_on: now, deleted_on: null })
+      .values({
+        uuid: qrUuid,
+        organization_uuid: organizationUuid,
+        ...site,
+        label: null,
+        precision: 'postcode',
+        data: null,
+        external_reference_id: null,
+        created_on: now,
+        updated_on: now,
+        deleted_on: null,
+      })
       .execute();
-    await trx.insertInto('qr_code_tags').values({ uuid: randomUUID(), organization_uuid: organizationUuid, qr_code_uuid: qrUuid, ...tag, created_on: now }).execute();
+    await trx
+      .insertInto('qr_code_tags')
+      .values({ uuid: randomUUID(), organization_uuid: organizationUuid, qr_code_uuid: qrUuid, ...tag, created_on: now })
+      .execute();
     return qrUuid;
   });
   const created = await findQrCode(db, organizationUuid, uuid);

@@ -53,7 +53,14 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'get', path: '/api/service-confirmations', tag, summary: 'List service confirmations, newest first.', query: confirmationListQuerySchema, response: confirmationPageSchema },
+    {
+      method: 'get',
+      path: '/api/service-confirmations',
+      tag,
+      summary: 'List service confirmations, newest first.',
+      query: confirmationListQuerySchema,
+      response: confirmationPageSchema,
+    },
     async ({ query, principal }) => {
       requireOrganization(principal, query.organization_uuid);
       return pageOfConfirmations(ctx, query);
@@ -61,7 +68,14 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'get', path: '/api/service-confirmations/uuid/{uuid}', tag, summary: 'Get one service confirmation.', params: confirmationParamsSchema, response: serviceConfirmationSchema },
+    {
+      method: 'get',
+      path: '/api/service-confirmations/uuid/{uuid}',
+      tag,
+      summary: 'Get one service confirmation.',
+      params: confirmationParamsSchema,
+      response: serviceConfirmationSchema,
+    },
     async ({ params, principal }) => getConfirmation(ctx, principal.organizationUuid, params.uuid),
   );
 }

@@ -60,7 +60,9 @@ const confirmationFields = {
 };
 
 /** The previous confirmation as embedded: its own previous is given by uuid only. */
-export const previousConfirmationSchema = z.object({ ...confirmationFields, previous_service_confirmation: z.null() }).meta({ id: 'PreviousServiceConfirmation' });
+export const previousConfirmationSchema = z
+  .object({ ...confirmationFields, previous_service_confirmation: z.null() })
+  .meta({ id: 'PreviousServiceConfirmation' });
 
 /** Spec 2.8: the data object of every webhook event. */
 export const serviceConfirmationSchema = z
@@ -72,7 +74,9 @@ export type PreviousConfirmation = z.infer<typeof previousConfirmationSchema>;
 export const createConfirmationBodySchema = z.strictObject({
   organization_uuid: z.string().min(1),
   qr_code_uuid: z.string().min(1).describe('The QR code address where the service was confirmed'),
-  status: confirmationStatusSchema.describe('CHECK_IN, CHECK_OUT or DELIVERY; emits service_confirmation.check_in, .check_out or .delivery'),
+  status: confirmationStatusSchema.describe(
+    'CHECK_IN, CHECK_OUT or DELIVERY; emits service_confirmation.check_in, .check_out or .delivery',
+  ),
   qr_code_tag_uuid: z.string().min(1).optional().describe("One of the QR code's tags; default its first"),
   service: z.string().trim().min(1).optional().describe('Service name; default a service from the demo catalog'),
   note: z.string().max(2000).optional(),
@@ -138,7 +142,9 @@ export const deliveryBodySchema = z
 
 export const simulateResponseSchema = z.object({
   event: envelopeSchema.describe('The plaintext envelope (spec 6.3) every subscribed webhook receives, encrypted'),
-  deliveries: z.array(z.object({ delivery_id: z.string(), webhook_uuid: z.string(), url: z.string() })).describe('One per active subscribed webhook'),
+  deliveries: z
+    .array(z.object({ delivery_id: z.string(), webhook_uuid: z.string(), url: z.string() }))
+    .describe('One per active subscribed webhook'),
 });
 
 export const confirmationListQuerySchema = pageQuerySchema.extend({

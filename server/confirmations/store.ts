@@ -20,7 +20,11 @@ export async function insertConfirmation(db: Kysely<Database>, confirmation: Ser
 const parse = (row: { data: string }) => JSON.parse(row.data) as ServiceConfirmation;
 
 /** The user's latest confirmation in the organization (the previous one of the next). */
-export async function latestOfUser(db: Kysely<Database>, organizationUuid: string, userUuid: string): Promise<ServiceConfirmation | undefined> {
+export async function latestOfUser(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  userUuid: string,
+): Promise<ServiceConfirmation | undefined> {
   const row = await db
     .selectFrom('service_confirmations')
     .select('data')
@@ -33,7 +37,12 @@ export async function latestOfUser(db: Kysely<Database>, organizationUuid: strin
 }
 
 /** The user's latest check-in at the QR code, if it is later than their latest check-out there. */
-export async function openCheckIn(db: Kysely<Database>, organizationUuid: string, userUuid: string, qrCodeUuid: string): Promise<ServiceConfirmation | undefined> {
+export async function openCheckIn(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  userUuid: string,
+  qrCodeUuid: string,
+): Promise<ServiceConfirmation | undefined> {
   const row = await db
     .selectFrom('service_confirmations')
     .select(['data', 'status'])
@@ -47,12 +56,24 @@ export async function openCheckIn(db: Kysely<Database>, organizationUuid: string
   return row?.status === 'CHECK_IN' ? parse(row) : undefined;
 }
 
-export async function findConfirmation(db: Kysely<Database>, organizationUuid: string, uuid: string): Promise<ServiceConfirmation | undefined> {
-  const row = await db.selectFrom('service_confirmations').select('data').where('uuid', '=', uuid).where('organization_uuid', '=', organizationUuid).executeTakeFirst();
+export async function findConfirmation(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  uuid: string,
+): Promise<ServiceConfirmation | undefined> {
+  const row = await db
+    .selectFrom('service_confirmations')
+    .select('data')
+    .where('uuid', '=', uuid)
+    .where('organization_uuid', '=', organizationUuid)
+    .executeTakeFirst();
   return row && parse(row);
 }
 
-export async function listConfirmations(db: Kysely<Database>, query: ConfirmationListQuery): Promise<{ items: ServiceConfirmation[]; total: number }> {
+export async function listConfirmations(
+  db: Kysely<Database>,
+  query: ConfirmationListQuery,
+): Promise<{ items: ServiceConfirmation[]; total: number }> {
   let base = db.selectFrom('service_confirmations').where('organization_uuid', '=', query.organization_uuid);
   if (query.status) base = base.where('status', '=', query.status);
   if (query.qr_code_uuid) base = base.where('qr_code_uuid', '=', query.qr_code_uuid);

@@ -53,7 +53,10 @@ function isOurFolder(dataDir: string, ownFiles: readonly string[]): boolean {
  * Makes the data folder private before anything is written into it: the folder (when it is ours,
  * see above), then every file and folder we keep there. Returns what could not be made private.
  */
-export function secureDataDir(dataDir: string, own: { files: readonly string[]; dirs: readonly string[]; marker: string }): { folderLeftAsIs: boolean } {
+export function secureDataDir(
+  dataDir: string,
+  own: { files: readonly string[]; dirs: readonly string[]; marker: string },
+): { folderLeftAsIs: boolean } {
   const ours = isOurFolder(dataDir, [own.marker]);
   fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   if (ours) tighten(dataDir, PRIVATE_DIR_MODE);

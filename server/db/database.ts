@@ -193,7 +193,9 @@ async function migrate(db: Db): Promise<void> {
 }
 
 async function appliedMigrations(db: Db): Promise<string[]> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(db.kysely);
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(
+    db.kysely,
+  );
   if (tables.rows.length === 0) return [];
   const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
   return rows.rows.map((r) => r.name);

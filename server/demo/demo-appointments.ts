@@ -46,7 +46,11 @@ const HEADER = ['tag_name', 'tag_number', 'start_date_time', 'location', 'durati
  * weekend, each with a work order number; plus two rows the import excludes (a service the
  * catalog does not have, a date with a two-digit year). Times are the sites' local wall-clock times.
  */
-export function demoAppointmentCsv(sites: DemoSite[], now: Temporal.Instant = Temporal.Now.instant(), fallbackZone = 'Australia/Melbourne'): string {
+export function demoAppointmentCsv(
+  sites: DemoSite[],
+  now: Temporal.Instant = Temporal.Now.instant(),
+  fallbackZone = 'Australia/Melbourne',
+): string {
   const scheduled = sites
     .filter((site) => site.tags.length > 0)
     .sort((a, b) => tagOf(a).tag_number.localeCompare(tagOf(b).tag_number))
@@ -69,7 +73,16 @@ export function demoAppointmentCsv(sites: DemoSite[], now: Temporal.Instant = Te
         const service = pool[(vary + day + i) % pool.length] ?? 'Cleaning';
         const slot = SLOTS[weekday ? ((k + day) % 3) + i : (vary + day) % SLOTS.length] ?? '09:00';
         const tag = tagOf(site);
-        rows.push([tag.tag_name, tag.tag_number, `${date.toString()} ${slot}`, site.location, String(DURATIONS[service] ?? 60), service, zone, `WO-${workOrder++}`]);
+        rows.push([
+          tag.tag_name,
+          tag.tag_number,
+          `${date.toString()} ${slot}`,
+          site.location,
+          String(DURATIONS[service] ?? 60),
+          service,
+          zone,
+          `WO-${workOrder++}`,
+        ]);
       }
     }
   });

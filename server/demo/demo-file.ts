@@ -1,6 +1,17 @@
 import { sampleAddresses } from '../geocoding/samples.ts';
 
-const STREETS = ['High St', 'Station Rd', 'Church St', 'Main Rd', 'Park Ave', 'Victoria St', 'King St', 'Bridge Rd', 'Queen St', 'Mill Lane'];
+const STREETS = [
+  'High St',
+  'Station Rd',
+  'Church St',
+  'Main Rd',
+  'Park Ave',
+  'Victoria St',
+  'King St',
+  'Bridge Rd',
+  'Queen St',
+  'Mill Lane',
+];
 const SITE_KINDS = ['Depot', 'Clinic', 'Community Centre', 'Warehouse', 'Library', 'Pool', 'Office', 'School'];
 
 /** Rows a field admin gets wrong, each excluded by the import with the reason shown in the demo. */
@@ -21,12 +32,34 @@ export function csvCell(value: string): string {
  * many suburbs, each with a tag, plus a few rows that the import will exclude.
  */
 export function demoQrCsv(count: number): string {
-  const header = ['location', 'name', 'address_line_1', 'suburb', 'state', 'postcode', 'country', 'qr_code_external_reference_id', 'tag_name', 'tag_number'];
+  const header = [
+    'location',
+    'name',
+    'address_line_1',
+    'suburb',
+    'state',
+    'postcode',
+    'country',
+    'qr_code_external_reference_id',
+    'tag_name',
+    'tag_number',
+  ];
   const rows = sampleAddresses(count).map((place, i) => {
     const kind = SITE_KINDS[i % SITE_KINDS.length] ?? 'Site';
     const street = `${(i % 180) + 1} ${STREETS[i % STREETS.length] ?? 'High St'}`;
     const reference = `SITE-${String(i + 1).padStart(4, '0')}`;
-    return ['', `${titleCase(place.suburb)} ${kind}`, street, place.suburb, place.state, place.postcode, 'Australia', reference, 'Site', reference];
+    return [
+      '',
+      `${titleCase(place.suburb)} ${kind}`,
+      street,
+      place.suburb,
+      place.state,
+      place.postcode,
+      'Australia',
+      reference,
+      'Site',
+      reference,
+    ];
   });
   const bad = BAD_ROWS.map((row, i) => [...row, `BAD-${i + 1}`, '', '']);
   const all = [...rows.slice(0, Math.floor(count / 2)), ...bad, ...rows.slice(Math.floor(count / 2))];

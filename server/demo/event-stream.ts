@@ -12,7 +12,12 @@ export interface DemoEventLog {
  * Keeps a demo alive: every few seconds a simulated check-in, check-out or delivery at a random
  * QR code, so the task monitor, the delivery log and the inspector show traffic.
  */
-export function startDemoEvents(client: ServiceClient, organizationUuid: string, logger: DemoEventLog, intervalMs = DEMO_EVENT_INTERVAL_MS) {
+export function startDemoEvents(
+  client: ServiceClient,
+  organizationUuid: string,
+  logger: DemoEventLog,
+  intervalMs = DEMO_EVENT_INTERVAL_MS,
+) {
   let count = 0;
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {

@@ -38,13 +38,19 @@ export async function deleteOrganizationRows(trx: Trx, org: string): Promise<{ c
   const uploads = await trx.selectFrom('import_jobs').select('upload_file').where('task_uuid', 'in', orgTasks).execute();
 
   await trx.deleteFrom('webhook_delivery_attempts').where('delivery_id', 'in', orgDeliveries).execute();
-  const deliveries = deleted(await trx.deleteFrom('webhook_deliveries').where('delivery_id', 'in', orgDeliveries).executeTakeFirstOrThrow());
+  const deliveries = deleted(
+    await trx.deleteFrom('webhook_deliveries').where('delivery_id', 'in', orgDeliveries).executeTakeFirstOrThrow(),
+  );
   const events = deleted(await trx.deleteFrom('webhook_events').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
   const webhooks = deleted(await trx.deleteFrom('webhooks').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
-  const confirmations = deleted(await trx.deleteFrom('service_confirmations').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
+  const confirmations = deleted(
+    await trx.deleteFrom('service_confirmations').where('organization_uuid', '=', org).executeTakeFirstOrThrow(),
+  );
 
   await trx.deleteFrom('appointment_import_upserts').where('schedule_uuid', 'in', orgAppointments).execute();
-  const appointments = deleted(await trx.deleteFrom('appointment_schedules').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
+  const appointments = deleted(
+    await trx.deleteFrom('appointment_schedules').where('organization_uuid', '=', org).executeTakeFirstOrThrow(),
+  );
   const tags = deleted(await trx.deleteFrom('qr_code_tags').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
   const qrcodes = deleted(await trx.deleteFrom('qrcodes').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
 

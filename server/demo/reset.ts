@@ -14,13 +14,19 @@ const resetting = new WeakMap<AppContext, Set<string>>();
  * transaction (not while one of its imports runs: 409, nothing deleted), removes the uploads of
  * its imports, then seeds it again through the API with `client`, acting as the caller.
  */
-export async function resetDemoData(ctx: AppContext, organizationUuid: string, client: ServiceClient, onStep: (event: DemoResetEvent) => void = () => {}): Promise<DemoResetResult> {
+export async function resetDemoData(
+  ctx: AppContext,
+  organizationUuid: string,
+  client: ServiceClient,
+  onStep: (event: DemoResetEvent) => void = () => {},
+): Promise<DemoResetResult> {
   let running = resetting.get(ctx);
   if (!running) {
     running = new Set();
     resetting.set(ctx, running);
   }
-  if (running.has(organizationUuid)) throw new ApiError('CONFLICT', 'A reset of this organization is already running. Wait for it to finish.');
+  if (running.has(organizationUuid))
+    throw new ApiError('CONFLICT', 'A reset of this organization is already running. Wait for it to finish.');
   running.add(organizationUuid);
   try {
     const totalSteps = 1 + DEMO_SEED_STEPS;
@@ -45,7 +51,10 @@ export async function resetDemoData(ctx: AppContext, organizationUuid: string, c
     } catch (error) {
       ctx.logger.error({ err: error, organization_uuid: organizationUuid }, 'demo reset: seeding failed');
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ApiError('INTERNAL', `The organization's data was deleted, but the demo data could not be added: ${reason} Try the reset again.`);
+      throw new ApiError(
+        'INTERNAL',
+        `The organization's data was deleted, but the demo data could not be added: ${reason} Try the reset again.`,
+      );
     }
     onStep({ step: totalSteps, of: totalSteps, label: 'Done', done: true });
     return { deleted: counts, seeded };

@@ -25,7 +25,7 @@ export function registerDemoRoutes(api: Api, ctx: AppContext): void {
         'Deletes, in one transaction, the QR codes and tags, appointments, service confirmations, import tasks with their excluded rows and ' +
         'uploads, webhooks with their events and deliveries, inboxes with their messages, import handlers and services of the organization. ' +
         'API keys and settings stay. Then seeds it through the API as `serve --demo` does (the demo service catalog, an inbox with a webhook, ' +
-        '300 sites, a week of appointments), acting with the caller\'s key, and answers when that is done (a few seconds). ' +
+        "300 sites, a week of appointments), acting with the caller's key, and answers when that is done (a few seconds). " +
         'Progress: `demo.reset` events on /api/live. 409 while an import of the organization is PENDING or PROCESSING (nothing is deleted).',
       body: demoResetBodySchema,
       response: demoResetResultSchema,

@@ -28,7 +28,7 @@ export const demoStepSchema = z.object({
 export type DemoStep = z.infer<typeof demoStepSchema>;
 
 export const demoResetBodySchema = z.object({
-  organization_uuid: z.string().min(1).describe('The organization to reset: the caller\'s own'),
+  organization_uuid: z.string().min(1).describe("The organization to reset: the caller's own"),
 });
 
 export const deletedCountsSchema = z.object({

@@ -26,7 +26,12 @@ export interface SeedOptions {
   totalSteps?: number;
 }
 
-const STEPS = ['Adding the demo service catalog', 'Adding the demo inbox and its webhook', `Importing ${DEMO_SITES} demo sites`, 'Importing a week of appointments'];
+const STEPS = [
+  'Adding the demo service catalog',
+  'Adding the demo inbox and its webhook',
+  `Importing ${DEMO_SITES} demo sites`,
+  'Importing a week of appointments',
+];
 export const DEMO_SEED_STEPS = STEPS.length;
 
 /**
@@ -55,7 +60,11 @@ export async function seedDemo(client: ServiceClient, organizationUuid: string, 
 
   step(1);
   const inbox = await post<{ uuid: string; url: string }>('/api/inboxes', { organization_uuid: organizationUuid, name: 'Demo inbox' });
-  const webhook = await post<{ uuid: string }>('/api/webhooks/register', { organization_uuid: organizationUuid, url: inbox.url, events: [...eventTypes] });
+  const webhook = await post<{ uuid: string }>('/api/webhooks/register', {
+    organization_uuid: organizationUuid,
+    url: inbox.url,
+    events: [...eventTypes],
+  });
 
   step(2, 0);
   const sites = await importFile(client, organizationUuid, '/api/qrcodes/bulk', demoQrCsv(DEMO_SITES), 'demo-sites.csv', (p) => step(2, p));
@@ -63,7 +72,14 @@ export async function seedDemo(client: ServiceClient, organizationUuid: string, 
 
   step(3, 0);
   const schedule = demoAppointmentCsv(await listSites(client, organizationUuid));
-  const appointments = await importFile(client, organizationUuid, '/api/appointment_schedule/bulk', schedule, 'demo-appointments-week.csv', (p) => step(3, p));
+  const appointments = await importFile(
+    client,
+    organizationUuid,
+    '/api/appointment_schedule/bulk',
+    schedule,
+    'demo-appointments-week.csv',
+    (p) => step(3, p),
+  );
   const appointmentResults = appointments.results as { upserted?: number; excluded?: number } | null;
 
   return {
@@ -82,7 +98,9 @@ export async function seedDemo(client: ServiceClient, organizationUuid: string, 
 
 /** Adds the services of the demo catalog the organization lacks (a fresh demo organization has them all). */
 async function ensureDemoServices(client: ServiceClient, organizationUuid: string): Promise<number> {
-  const page = await client.json<Page<{ name: string; code: string | null }>>(`/api/services?organization_uuid=${organizationUuid}&per_page=100`);
+  const page = await client.json<Page<{ name: string; code: string | null }>>(
+    `/api/services?organization_uuid=${organizationUuid}&per_page=100`,
+  );
   const names = new Set(page.items.map((s) => catalogKey(s.name)));
   const codes = new Set(page.items.flatMap((s) => (s.code ? [catalogKey(s.code)] : [])));
   let added = 0;
@@ -99,13 +117,24 @@ async function ensureDemoServices(client: ServiceClient, organizationUuid: strin
 }
 
 /** Uploads a CSV file in background mode, as the GUI and the CLI do, and follows its task to the end. */
-async function importFile(client: ServiceClient, organizationUuid: string, path: string, csv: string, filename: string, onProgress: (progress: number) => void): Promise<BackgroundTask> {
+async function importFile(
+  client: ServiceClient,
+  organizationUuid: string,
+  path: string,
+  csv: string,
+  filename: string,
+  onProgress: (progress: number) => void,
+): Promise<BackgroundTask> {
   const form = new FormData();
   form.set('file', new Blob([csv], { type: 'text/csv' }), filename);
   form.set('organization_uuid', organizationUuid);
   form.set('processing_mode', 'background');
   const accepted = await client.json<{ background_task_uuid: string }>(path, { method: 'POST', body: form });
-  const task = await watchTask(client, accepted.background_task_uuid, { minIntervalMs: 200, maxIntervalMs: 500, onUpdate: (t) => onProgress(t.progress) });
+  const task = await watchTask(client, accepted.background_task_uuid, {
+    minIntervalMs: 200,
+    maxIntervalMs: 500,
+    onUpdate: (t) => onProgress(t.progress),
+  });
   if (task.status === 'FAILED') throw new Error(`The demo import ${filename} failed: ${task.error_message ?? 'no reason given'}`);
   return task;
 }

@@ -60,7 +60,15 @@ export function addressWords(location: string, isPlace: (key: string) => boolean
     // "5/12" stays one word; "&" becomes a word of its own ("Pitt&Market").
     for (const text of segment.replace(/&/g, ' & ').split(/\s+/)) {
       const clean = text.replace(/^[("']+|[)"':.]+$/g, '');
-      if (clean !== '') words.push({ text: clean, key: /^\d+$/.test(clean) ? clean : computeNameKey(clean), segment: index, role: 'free', postcode: false, inState: false });
+      if (clean !== '')
+        words.push({
+          text: clean,
+          key: /^\d+$/.test(clean) ? clean : computeNameKey(clean),
+          segment: index,
+          role: 'free',
+          postcode: false,
+          inState: false,
+        });
     }
   });
   const poBox = markBoxes(words);
@@ -69,7 +77,14 @@ export function addressWords(location: string, isPlace: (key: string) => boolean
     const inSegment = words.filter((w) => w.segment === segment && w.role === 'free');
     markUnits(inSegment);
     const isLast = segment === words[words.length - 1]?.segment;
-    if (markStreet(inSegment.filter((w) => w.role === 'free'), isLast, isPlace)) street = true;
+    if (
+      markStreet(
+        inSegment.filter((w) => w.role === 'free'),
+        isLast,
+        isPlace,
+      )
+    )
+      street = true;
   }
   return { words, poBox, street };
 }

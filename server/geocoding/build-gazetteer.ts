@@ -13,7 +13,9 @@ import { GAZETTEER_FILE, GAZETTEER_HEADER } from './gazetteer-format.ts';
 import { nameKey } from './normalize.ts';
 import { zoneOfPlace } from './zones.ts';
 
-export const DEFAULT_RAW_DIR = resolve(process.env.QR_SANDBOX_GEONAMES_DIR || fileURLToPath(new URL('../../../shared/data/geonames-postal', import.meta.url)));
+export const DEFAULT_RAW_DIR = resolve(
+  process.env.QR_SANDBOX_GEONAMES_DIR || fileURLToPath(new URL('../../../shared/data/geonames-postal', import.meta.url)),
+);
 
 interface Place {
   postcode: string;
@@ -126,7 +128,8 @@ function toPlace(country: string, row: GeoNamesRow): Place | undefined {
   }
 }
 
-const DIRECTION_SUFFIX = /\s+(north|south|east|west|central|northeast|northwest|southeast|southwest|region|outskirts|downtown)(\s+(north|south|east|west|central))*$/i;
+const DIRECTION_SUFFIX =
+  /\s+(north|south|east|west|central|northeast|northwest|southeast|southwest|region|outskirts|downtown)(\s+(north|south|east|west|central))*$/i;
 
 /**
  * Canadian rows describe a forward sortation area ("Downtown Toronto (CN Tower / ...)",

@@ -26,7 +26,8 @@ export function whyNotLocated(geocoder: OfflineGeocoder, address: AddressInput):
   const location = cellText(address.location);
   if (location === '') return 'There is no address: give a location, or a suburb or postcode.';
   const parts = reading.parts;
-  if (parts && parts.suburb !== '') return partsReason(geocoder, countries, Boolean(code), parts.suburb, parts.state, parts.postcode) + notPostcodes(reading);
+  if (parts && parts.suburb !== '')
+    return partsReason(geocoder, countries, Boolean(code), parts.suburb, parts.state, parts.postcode) + notPostcodes(reading);
   const where = code ? ` in ${COUNTRY_DISPLAY_NAMES[code]}` : '';
   const postcode = parts && parts.postcode !== '' ? ` The postcode "${parts.postcode}" is not in the gazetteer${where}.` : '';
   return `No place was recognised in "${location}"${where} together with its postcode or state.${postcode}${notPostcodes(reading)} ${FREE_TEXT_EXAMPLE}`;
@@ -57,7 +58,13 @@ export function howLocated(geocoder: OfflineGeocoder, address: AddressInput, res
   }
   const notes: string[] = [];
   if (given !== '' && given !== result.postcode) {
-    if (country === 'AU' && isAustralianBoxPostcode(given) && parts.street && !parts.poBox && nameKey(parts.suburb) === nameKey(result.suburb)) {
+    if (
+      country === 'AU' &&
+      isAustralianBoxPostcode(given) &&
+      parts.street &&
+      !parts.poBox &&
+      nameKey(parts.suburb) === nameKey(result.suburb)
+    ) {
       notes.push(`${given} is a PO-box postcode; a street address gets ${place}'s delivery postcode ${result.postcode}.`);
     } else {
       notes.push(`The suburb won: postcode ${given} is not ${place}'s, so its own postcode ${result.postcode} is used.`);
@@ -66,7 +73,9 @@ export function howLocated(geocoder: OfflineGeocoder, address: AddressInput, res
     notes.push(`No postcode was given: ${place}'s ${parts.poBox ? '' : 'delivery '}postcode ${result.postcode} is used.`);
   }
   if (parts.state !== '' && !geocoder.stateCodes(country, parts.state).includes(result.state)) {
-    notes.push(`The suburb${given === result.postcode ? ' and postcode' : ''} won over the state: ${result.suburb} is in ${result.state}, not ${parts.state}.`);
+    notes.push(
+      `The suburb${given === result.postcode ? ' and postcode' : ''} won over the state: ${result.suburb} is in ${result.state}, not ${parts.state}.`,
+    );
   }
   return notes.join(' ');
 }
@@ -87,7 +96,14 @@ interface Found {
   states: string[] | undefined;
 }
 
-function partsReason(geocoder: OfflineGeocoder, countries: readonly GazetteerCountry[], countryGiven: boolean, suburb: string, state: string, postcode: string): string {
+function partsReason(
+  geocoder: OfflineGeocoder,
+  countries: readonly GazetteerCountry[],
+  countryGiven: boolean,
+  suburb: string,
+  state: string,
+  postcode: string,
+): string {
   const g = geocoder.gazetteer;
   const found: Found[] = countries.map((country) => {
     const normal = normalizePostcode(country, postcode, countryGiven || country === 'AU');
@@ -109,10 +125,13 @@ function partsReason(geocoder: OfflineGeocoder, countries: readonly GazetteerCou
   }
   const inAustralia = found.some((f) => f.country === 'AU' && f.named.length > 0);
   if (!countryGiven && found.every((f) => f.postcode === '') && !stateKnown && !inAustralia) {
-    if (postcode !== '') return `"${postcode}" is not a postcode of any country the gazetteer covers, and without a country only an Australian place name is enough on its own: correct the postcode, or add the state or the country.`;
-    if (anyNamed) return `No Australian place is called "${suburb}", and without a country a place name of another country is not enough on its own: add the state, the postcode or the country.`;
+    if (postcode !== '')
+      return `"${postcode}" is not a postcode of any country the gazetteer covers, and without a country only an Australian place name is enough on its own: correct the postcode, or add the state or the country.`;
+    if (anyNamed)
+      return `No Australian place is called "${suburb}", and without a country a place name of another country is not enough on its own: add the state, the postcode or the country.`;
   }
-  if (suburb !== '' && postcode !== '' && !anyNamed && !anyCoded) return `Neither the place "${suburb}" nor the postcode "${postcode}" is in the gazetteer${where}.`;
+  if (suburb !== '' && postcode !== '' && !anyNamed && !anyCoded)
+    return `Neither the place "${suburb}" nor the postcode "${postcode}" is in the gazetteer${where}.`;
   if (suburb === '' && !anyCoded) return `The postcode "${postcode}" is not in the gazetteer${where}.`;
   if (postcode === '' && !anyNamed) return `No place called "${suburb}" is in the gazetteer${where}.`;
   const several = countries.length > 1;
@@ -137,6 +156,7 @@ function partsReason(geocoder: OfflineGeocoder, countries: readonly GazetteerCou
 }
 
 function listed(items: string[]): string {
-  if (items.length <= MOST_LISTED + 1) return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] ?? ''}` : (items[0] ?? '');
+  if (items.length <= MOST_LISTED + 1)
+    return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1] ?? ''}` : (items[0] ?? '');
   return `${items.slice(0, MOST_LISTED).join(', ')} and ${items.length - MOST_LISTED} more`;
 }

@@ -80,7 +80,8 @@ export function parseGazetteer(text: string): Gazetteer {
     const t3 = text.indexOf('\t', t2 + 1);
     const t4 = text.indexOf('\t', t3 + 1);
     const t5 = text.indexOf('\t', t4 + 1);
-    if (!country || !index || t1 < 0 || t5 < 0 || t5 > eol) throw new Error(`Malformed gazetteer line: ${text.slice(lineStart, Math.min(eol, lineStart + 80))}`);
+    if (!country || !index || t1 < 0 || t5 < 0 || t5 > eol)
+      throw new Error(`Malformed gazetteer line: ${text.slice(lineStart, Math.min(eol, lineStart + 80))}`);
     let t6 = text.indexOf('\t', t5 + 1);
     if (t6 < 0 || t6 > eol) t6 = eol;
     const i = g.size++;

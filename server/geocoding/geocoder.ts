@@ -43,8 +43,7 @@ export interface GeoResult {
 }
 
 /** The spec's message (part 7, rule 3) for an address that cannot be located. */
-export const ADDRESS_NOT_LOCATED =
-  'Address could not be located. Please check the street address, suburb, state, postcode and country.';
+export const ADDRESS_NOT_LOCATED = 'Address could not be located. Please check the street address, suburb, state, postcode and country.';
 
 /**
  * Synchronous and in-memory once loaded: imports call it for every row.

@@ -40,7 +40,8 @@ export function readLocation(
   let countryGiven = false;
   if (countryColumn) {
     // The country column wins; a different trailing "country" may be a state ("CA").
-    if (named && (!('covered' in named) || named.covered !== countryColumn)) for (const w of words) if (w.role === 'country') w.role = 'free';
+    if (named && (!('covered' in named) || named.covered !== countryColumn))
+      for (const w of words) if (w.role === 'country') w.role = 'free';
     countries = [countryColumn];
     countryGiven = true;
   } else if (named && 'covered' in named) {
@@ -67,7 +68,14 @@ function bestOver(
     // Outside Australia, without a country, a place needs its state or postcode (matchParts): without them the
     // place is looked for only to explain a failure, when no earlier country read any part.
     const placeAlone = countryGiven || country === 'AU' || best.parts === undefined;
-    const parts = readParts(geocoder, words.map((w) => ({ ...w })), country, stateHint, notPostcodes, placeAlone);
+    const parts = readParts(
+      geocoder,
+      words.map((w) => ({ ...w })),
+      country,
+      stateHint,
+      notPostcodes,
+      placeAlone,
+    );
     if (!parts) continue;
     parts.poBox = poBox;
     parts.street = street;
@@ -84,7 +92,14 @@ function bestOver(
   return best;
 }
 
-function readParts(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, stateHint: string, notPostcodes: Set<string>, placeAlone: boolean): AddressParts | null {
+function readParts(
+  geocoder: OfflineGeocoder,
+  words: Word[],
+  country: GazetteerCountry,
+  stateHint: string,
+  notPostcodes: Set<string>,
+  placeAlone: boolean,
+): AddressParts | null {
   const state = stateHint !== '' ? stateHint : takeState(geocoder, words, country);
   const postcode = takePostcode(geocoder, words, country, notPostcodes);
   if (!placeAlone && state === '' && postcode === '') return null;
@@ -136,14 +151,26 @@ function takePostcode(geocoder: OfflineGeocoder, words: Word[], country: Gazette
     const previous = words[i - 1];
     let first = i;
     let code = '';
-    if (inward && previous && previous.role === 'free' && previous.segment === word.segment && inward.test(word.text) && POSTCODE_WORD[country].test(previous.text)) {
+    if (
+      inward &&
+      previous &&
+      previous.role === 'free' &&
+      previous.segment === word.segment &&
+      inward.test(word.text) &&
+      POSTCODE_WORD[country].test(previous.text)
+    ) {
       first = i - 1;
       code = previous.text + word.text;
     } else if (POSTCODE_WORD[country].test(word.text)) {
       code = word.text;
     } else continue;
     if (!postcodePlace(geocoder, words, first, i, country)) {
-      notPostcodes.add(words.slice(first, i + 1).map((w) => w.text).join(' '));
+      notPostcodes.add(
+        words
+          .slice(first, i + 1)
+          .map((w) => w.text)
+          .join(' '),
+      );
       continue;
     }
     for (const w of words.slice(first, i + 1)) w.postcode = true;
@@ -161,7 +188,8 @@ function postcodePlace(geocoder: OfflineGeocoder, words: Word[], first: number, 
   const after = words[last + 1];
   const aloneInPart = before?.segment !== segment && after?.segment !== segment;
   if (aloneInPart) return true;
-  if (before && before.segment === segment && free(before) && (before.inState || placeAt(geocoder, words, first - 1, -1, country))) return true;
+  if (before && before.segment === segment && free(before) && (before.inState || placeAt(geocoder, words, first - 1, -1, country)))
+    return true;
   return country === 'IT' && after?.segment === segment && placeAt(geocoder, words, last + 1, 1, country);
 }
 
@@ -213,7 +241,8 @@ function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
       const text = span.map((w) => w.text).join(' ');
       let score = end * 10 + n;
       if (span.some((w) => w.inState)) score -= 500;
-      if (postcode !== '' && places.some((i) => g.postcode[i] === postcode || g.postcode[i] === postcode.slice(0, g.postcode[i]?.length))) score += 10000;
+      if (postcode !== '' && places.some((i) => g.postcode[i] === postcode || g.postcode[i] === postcode.slice(0, g.postcode[i]?.length)))
+        score += 10000;
       if (states && places.some((i) => states.includes(g.state[i] ?? ''))) score += 1000;
       if (score > bestScore) {
         bestScore = score;

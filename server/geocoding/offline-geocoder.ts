@@ -188,7 +188,10 @@ export class OfflineGeocoder implements Geocoder {
       if (g.postcode[i] !== postcode || !stateOk(i)) continue;
       // A street address that names its suburb's box-only postcode gets the suburb's delivery postcode.
       if (country === 'AU' && parts.street && !parts.poBox && isAustralianBoxPostcode(postcode)) {
-        const delivery = deliveryPlace(g, named.filter((j) => g.state[j] === g.state[i]));
+        const delivery = deliveryPlace(
+          g,
+          named.filter((j) => g.state[j] === g.state[i]),
+        );
         if (!isAustralianBoxPostcode(g.postcode[delivery] ?? '')) return this.result(delivery, placeLevel);
       }
       return this.result(i, confident);
@@ -212,7 +215,8 @@ export class OfflineGeocoder implements Geocoder {
         if (inPostcodeState.length > 0) pool = inPostcodeState;
         else if (country !== 'GB' && new Set(pool.map((i) => g.state[i])).size > 1) pool = EMPTY; // ambiguous
       }
-      if (pool.length > 0) return this.result(country === 'AU' ? this.suburbPlace(pool, postcode, parts) : closestPostcode(g, pool, postcode), placeLevel);
+      if (pool.length > 0)
+        return this.result(country === 'AU' ? this.suburbPlace(pool, postcode, parts) : closestPostcode(g, pool, postcode), placeLevel);
       const samePostcode = named.find((i) => g.postcode[i] === postcode);
       if (samePostcode !== undefined) return this.result(samePostcode, placeLevel);
     }

@@ -42,7 +42,10 @@ export function isAustralianBoxPostcode(postcode: string): boolean {
  */
 export function deliveryPlace(g: Gazetteer, pool: readonly number[]): number {
   const outsideRanges = keepSome(pool, (i) => !isAustralianBoxPostcode(g.postcode[i] ?? ''));
-  const ownPoint = keepSome(outsideRanges, (i) => !pool.some((j) => j !== i && g.latitude[j] === g.latitude[i] && g.longitude[j] === g.longitude[i]));
+  const ownPoint = keepSome(
+    outsideRanges,
+    (i) => !pool.some((j) => j !== i && g.latitude[j] === g.latitude[i] && g.longitude[j] === g.longitude[i]),
+  );
   let best = ownPoint[0] ?? pool[0] ?? 0;
   for (const i of ownPoint) if ((g.postcode[i] ?? '') < (g.postcode[best] ?? '')) best = i;
   return best;

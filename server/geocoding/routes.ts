@@ -11,7 +11,8 @@ export function registerGeocoderRoutes(api: Api, ctx: AppContext): void {
       method: 'get',
       path: '/api/geocoder',
       tag,
-      summary: 'The geocoder imports and QR codes use: offline or not, the countries it covers, how many places, and its data sources and licences.',
+      summary:
+        'The geocoder imports and QR codes use: offline or not, the countries it covers, how many places, and its data sources and licences.',
       response: geocoderAboutSchema,
     },
     async () => aboutGeocoder(await ctx.imports.geocoder()),

@@ -28,7 +28,9 @@ export const geocoderAboutSchema = z
         attribution: z.string().describe('The credit the licence asks for'),
       }),
     ),
-    precisions: z.array(z.object({ precision: geoPrecisionSchema, meaning: z.string() })).describe('What each precision of a located address means'),
+    precisions: z
+      .array(z.object({ precision: geoPrecisionSchema, meaning: z.string() }))
+      .describe('What each precision of a located address means'),
     not_located_message: z.string().describe('The error an import row or a QR code gets when its address cannot be located'),
   })
   .meta({ id: 'GeocoderAbout' });
@@ -54,13 +56,19 @@ export type LocateBody = z.infer<typeof locateBodySchema>;
 export const locateResultSchema = z
   .object({
     located: z.boolean(),
-    read_from: z.enum(['parts', 'location']).describe('parts: suburb/state/postcode/country were matched; location: the free text was read'),
+    read_from: z
+      .enum(['parts', 'location'])
+      .describe('parts: suburb/state/postcode/country were matched; location: the free text was read'),
     result: z
       .object({
         latitude: z.number(),
         longitude: z.number(),
         precision: geoPrecisionSchema,
-        precision_meaning: z.string().describe('What the precision means; then, for this address, which part won when the parts disagreed or which postcode was chosen'),
+        precision_meaning: z
+          .string()
+          .describe(
+            'What the precision means; then, for this address, which part won when the parts disagreed or which postcode was chosen',
+          ),
         suburb: z.string(),
         state: z.string(),
         postcode: z.string(),
@@ -70,7 +78,10 @@ export const locateResultSchema = z
       .nullable()
       .describe('Where the address was located; null when it was not'),
     error: z.string().nullable().describe('null when located; otherwise exactly the error an import row with this address gets'),
-    reason: z.string().nullable().describe('Why it was not located, in plain words (which part the gazetteer does not know or which parts disagree)'),
+    reason: z
+      .string()
+      .nullable()
+      .describe('Why it was not located, in plain words (which part the gazetteer does not know or which parts disagree)'),
   })
   .meta({ id: 'LocateResult' });
 export type LocateResult = z.infer<typeof locateResultSchema>;

@@ -9,7 +9,30 @@ import { nameKey } from './normalize.ts';
 /** English first: the name the app quotes back; then the languages addresses are often written in. */
 const LOCALES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt'];
 /** ICU region codes that are not countries (EU, UN, pseudo-locales, "Unknown Region") or are retired aliases of current ones. */
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ', 'AN', 'BU', 'CS', 'DD', 'DY', 'FX', 'HV', 'NH', 'RH', 'SU', 'TP', 'VD', 'YD', 'YU', 'ZR']);
+const NOT_COUNTRIES = new Set([
+  'EU',
+  'EZ',
+  'UN',
+  'QO',
+  'XA',
+  'XB',
+  'ZZ',
+  'AN',
+  'BU',
+  'CS',
+  'DD',
+  'DY',
+  'FX',
+  'HV',
+  'NH',
+  'RH',
+  'SU',
+  'TP',
+  'VD',
+  'YD',
+  'YU',
+  'ZR',
+]);
 const COVERED = new Set<string>(GAZETTEER_COUNTRIES);
 
 export interface WorldCountry {

@@ -106,7 +106,10 @@ const STATE_ZONES: Record<string, Record<string, StateZones>> = {
     NS: { default: 'America/Halifax', also: ['America/Glace_Bay'] },
     NT: { default: 'America/Edmonton', also: ['America/Yellowknife', 'America/Inuvik'] },
     NU: { default: 'America/Iqaluit', also: ['America/Rankin_Inlet', 'America/Cambridge_Bay', 'America/Resolute', 'America/Atikokan'] },
-    ON: { default: 'America/Toronto', also: ['America/Winnipeg', 'America/Atikokan', 'America/Rainy_River', 'America/Thunder_Bay', 'America/Nipigon'] },
+    ON: {
+      default: 'America/Toronto',
+      also: ['America/Winnipeg', 'America/Atikokan', 'America/Rainy_River', 'America/Thunder_Bay', 'America/Nipigon'],
+    },
     PE: { default: 'America/Halifax' },
     QC: { default: 'America/Toronto', also: ['America/Blanc-Sablon', 'America/Halifax', 'America/Montreal'] },
     SK: { default: 'America/Regina', also: ['America/Swift_Current', 'America/Edmonton'] },

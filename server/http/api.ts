@@ -145,7 +145,10 @@ export class Api {
     const expressPath = spec.expressPath ?? toExpressPath(spec.path);
     this.router[spec.method](expressPath, handler);
     if (spec.method === 'get') {
-      this.getRoutes.push({ match: match(expressPath.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }), handler });
+      this.getRoutes.push({
+        match: match(expressPath.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }),
+        handler,
+      });
     }
   }
 

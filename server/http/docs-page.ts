@@ -59,7 +59,10 @@ function renderParameters(parameters: Json[]): string {
 function renderContent(content: Json | undefined): string {
   if (!content) return '';
   return Object.entries(content)
-    .map(([type, media]) => `<div class="media"><code>${escapeHtml(type)}</code>${(media as Json).schema ? pretty((media as Json).schema) : ''}</div>`)
+    .map(
+      ([type, media]) =>
+        `<div class="media"><code>${escapeHtml(type)}</code>${(media as Json).schema ? pretty((media as Json).schema) : ''}</div>`,
+    )
     .join('');
 }
 
@@ -205,14 +208,24 @@ export function renderDocsPage(doc: Json): string {
     for (const [method, op] of Object.entries(methods)) {
       const tag = ((op as Json).tags as string[] | undefined)?.[0] ?? 'other';
       byTag.set(tag, [...(byTag.get(tag) ?? []), renderOperation(doc, path, method, op as Json)]);
-      toc.push(`<li><a href="#${escapeHtml(String((op as Json).operationId))}">${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}</a></li>`);
+      toc.push(
+        `<li><a href="#${escapeHtml(String((op as Json).operationId))}">${escapeHtml(method.toUpperCase())} ${escapeHtml(path)}</a></li>`,
+      );
     }
   }
   const schemas = ((doc.components as Json | undefined)?.schemas as Json | undefined) ?? {};
   const schemaToc = Object.keys(schemas).map((name) => `<li><a href="#${escapeHtml(schemaAnchor(name))}">${escapeHtml(name)}</a></li>`);
   const sections = [...byTag].map(([tag, ops]) => `<h2>${escapeHtml(tag)}</h2>${ops.join('')}`).join('');
   const webhooks = Object.entries((doc.webhooks as Record<string, Json> | undefined) ?? {})
-    .map(([name, item]) => `<section class="op"><h3>${escapeHtml(name)}</h3>${Object.entries(item).map(([m, op]) => `<p><b>${escapeHtml(m.toUpperCase())}</b> ${escapeHtml(String((op as Json).summary ?? ''))}</p><p>${escapeHtml(String((op as Json).description ?? ''))}</p>${pretty(op)}`).join('')}</section>`)
+    .map(
+      ([name, item]) =>
+        `<section class="op"><h3>${escapeHtml(name)}</h3>${Object.entries(item)
+          .map(
+            ([m, op]) =>
+              `<p><b>${escapeHtml(m.toUpperCase())}</b> ${escapeHtml(String((op as Json).summary ?? ''))}</p><p>${escapeHtml(String((op as Json).description ?? ''))}</p>${pretty(op)}`,
+          )
+          .join('')}</section>`,
+    )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(String(info.title))} reference</title><style>${STYLE}</style></head>

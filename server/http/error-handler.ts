@@ -27,17 +27,20 @@ function fromBodyParser(error: BodyParserError): ApiError | null {
 
 /** express's router could not decode a path parameter (e.g. `%E0%A4%A`). */
 function badPath(path: string): ApiError {
-  return new ApiError('VALIDATION_ERROR', `The path ${path} is not valid percent-encoding.`, [{ path: 'path', message: 'Malformed percent-encoding' }]);
+  return new ApiError('VALIDATION_ERROR', `The path ${path} is not valid percent-encoding.`, [
+    { path: 'path', message: 'Malformed percent-encoding' },
+  ]);
 }
 
 export const apiNotFound: RequestHandler = (req, _res, next) => {
-  next(new ApiError('NOT_FOUND', `No API route ${req.method} ${req.originalUrl.split("?")[0]}. See /api/docs for the routes.`));
+  next(new ApiError('NOT_FOUND', `No API route ${req.method} ${req.originalUrl.split('?')[0]}. See /api/docs for the routes.`));
 };
 
 /** Every error becomes {"error": {...}}: ApiErrors as they are, anything unexpected as a generic 500. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const known = error instanceof ApiError ? error : error instanceof URIError ? badPath(req.path) : fromBodyParser(error as BodyParserError);
+    const known =
+      error instanceof ApiError ? error : error instanceof URIError ? badPath(req.path) : fromBodyParser(error as BodyParserError);
     const apiError = known ?? new ApiError('INTERNAL', 'An unexpected error occurred. The details are in the server log.');
     if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
     if (res.headersSent) {

@@ -72,6 +72,8 @@ export function validationError(where: string, error: z.ZodError): ApiError {
     // zod says "Invalid input: expected string, received undefined" for a field left out.
     message: issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message,
   }));
-  const summary = details.map((d) => (/^[a-z]/.test(d.message) ? `${d.path.replace(/^(body|query|path)\./, '')} ${d.message}` : `${d.path}: ${d.message}`)).join('; ');
+  const summary = details
+    .map((d) => (/^[a-z]/.test(d.message) ? `${d.path.replace(/^(body|query|path)\./, '')} ${d.message}` : `${d.path}: ${d.message}`))
+    .join('; ');
   return new ApiError('VALIDATION_ERROR', `Invalid request: ${summary}${/[.!?)]$/.test(summary) ? '' : '.'}`, details);
 }

@@ -34,7 +34,10 @@ export function requestGuard(config: ServerConfig): (req: IncomingMessage, res: 
     const accepted = cached.hosts;
     const host = (req.headers.host ?? '').toLowerCase();
     if (accepted && !accepted.has(host)) {
-      return new ApiError('FORBIDDEN', `Host ${host || '(none)'} is not served here. Use http://127.0.0.1:${config.port}, or start with --allowed-host.`);
+      return new ApiError(
+        'FORBIDDEN',
+        `Host ${host || '(none)'} is not served here. Use http://127.0.0.1:${config.port}, or start with --allowed-host.`,
+      );
     }
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) {

@@ -14,12 +14,18 @@ const ERROR_SCHEMA = schemaName(errorBodySchema) ?? 'ErrorResponse';
 const errorResponses: Record<number, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: 'Invalid input (VALIDATION_ERROR, with details naming each field)' },
   401: { name: 'Unauthorized', description: 'Missing, malformed or wrong credential (UNAUTHORIZED)' },
-  403: { name: 'Forbidden', description: 'The key lacks the role or acts on another organization, or the request came through a foreign Host or Origin (FORBIDDEN)' },
+  403: {
+    name: 'Forbidden',
+    description: 'The key lacks the role or acts on another organization, or the request came through a foreign Host or Origin (FORBIDDEN)',
+  },
   404: { name: 'NotFound', description: 'Not found, or not visible to this key (NOT_FOUND)' },
   409: { name: 'Conflict', description: 'Conflicts with the current state (CONFLICT)' },
   413: { name: 'PayloadTooLarge', description: 'Body or upload too large (PAYLOAD_TOO_LARGE)' },
   415: { name: 'UnsupportedMediaType', description: 'Wrong Content-Type (UNSUPPORTED_MEDIA_TYPE)' },
-  429: { name: 'TooManyRequests', description: 'Too many failed attempts from this address; wait the seconds in Retry-After (TOO_MANY_REQUESTS)' },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Too many failed attempts from this address; wait the seconds in Retry-After (TOO_MANY_REQUESTS)',
+  },
   500: { name: 'InternalError', description: 'Unexpected error; the details are only in the server log (INTERNAL)' },
   502: { name: 'BadGateway', description: 'A remote service could not be reached or refused the credential (BAD_GATEWAY)' },
 };
@@ -38,7 +44,10 @@ export function errorStatuses({ spec, isPublic }: RegisteredRoute): number[] {
 /** `get /api/background-tasks/uuid/{background_task_uuid}` -> `getBackgroundTasksByBackgroundTaskUuid`. */
 export function operationIdOf(method: string, path: string): string {
   const pascal = (text: string) => text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
-  const segments = path.replace(/^\/api\//, '/').split('/').filter(Boolean);
+  const segments = path
+    .replace(/^\/api\//, '/')
+    .split('/')
+    .filter(Boolean);
   const words = segments.flatMap((segment, i) => {
     const param = /^\{(\w+)\}$/.exec(segment);
     if (param) return [`By${pascal(param[1]!)}`];
@@ -109,7 +118,9 @@ class SchemaConverter {
     const inline = (json: unknown): unknown =>
       JSON.parse(JSON.stringify(json), (_key, value: unknown) => {
         const ref = (value as { $ref?: unknown } | null)?.$ref;
-        return typeof ref === 'string' && ref.startsWith(`${COMPONENTS}~anonymous`) ? inline(clean(schemas[ref.slice(COMPONENTS.length).replace(/~input$/, '')])) : value;
+        return typeof ref === 'string' && ref.startsWith(`${COMPONENTS}~anonymous`)
+          ? inline(clean(schemas[ref.slice(COMPONENTS.length).replace(/~input$/, '')]))
+          : value;
       });
     for (const [name, json] of named) named.set(name, inline(json) as JsonSchema);
     for (const [schema, id] of anonymousIds) anonymous.set(schema, inline(clean(schemas[id])) as JsonSchema);
@@ -123,7 +134,8 @@ class SchemaConverter {
  */
 function inputNames(output: Map<string, JsonSchema>, input: Map<string, JsonSchema>): (name: string) => string {
   const differs = new Set<string>();
-  const refsOf = (json: unknown): string[] => [...JSON.stringify(json).matchAll(/"\$ref":"#\/components\/schemas\/([^"~]+)~input"/g)].map((m) => m[1]!);
+  const refsOf = (json: unknown): string[] =>
+    [...JSON.stringify(json).matchAll(/"\$ref":"#\/components\/schemas\/([^"~]+)~input"/g)].map((m) => m[1]!);
   let changed = true;
   while (changed) {
     changed = false;
@@ -140,7 +152,9 @@ function inputNames(output: Map<string, JsonSchema>, input: Map<string, JsonSche
 }
 
 function renameInputRefs(json: unknown, inputName: (name: string) => string): unknown {
-  return JSON.parse(JSON.stringify(json).replace(/"#\/components\/schemas\/([^"~]+)~input"/g, (_m, name: string) => `"${COMPONENTS}${inputName(name)}"`));
+  return JSON.parse(
+    JSON.stringify(json).replace(/"#\/components\/schemas\/([^"~]+)~input"/g, (_m, name: string) => `"${COMPONENTS}${inputName(name)}"`),
+  );
 }
 
 function parameters(converter: SchemaConverter, schema: z.ZodType | undefined, location: 'path' | 'query'): JsonSchema[] {
@@ -161,7 +175,11 @@ function responseDoc(converter: SchemaConverter, doc: ResponseDoc): JsonSchema {
   const content: Record<string, unknown> = {};
   if (doc.schema) content['application/json'] = { schema: converter.use(doc.schema, 'output') };
   for (const [type, description] of Object.entries(doc.content ?? {})) content[type] = { schema: { type: 'string', description } };
-  return { description: doc.description, ...(doc.headers ? { headers: doc.headers } : {}), ...(Object.keys(content).length ? { content } : {}) };
+  return {
+    description: doc.description,
+    ...(doc.headers ? { headers: doc.headers } : {}),
+    ...(Object.keys(content).length ? { content } : {}),
+  };
 }
 
 function requestBody(converter: SchemaConverter, route: RegisteredRoute): JsonSchema | undefined {
@@ -214,7 +232,12 @@ function reachable(paths: unknown, components: Record<string, JsonSchema>): Reco
     }
   };
   visit(paths);
-  return Object.fromEntries(Object.keys(components).filter((name) => seen.has(name)).sort().map((name) => [name, components[name]!]));
+  return Object.fromEntries(
+    Object.keys(components)
+      .filter((name) => seen.has(name))
+      .sort()
+      .map((name) => [name, components[name]!]),
+  );
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {};
@@ -240,7 +263,10 @@ function webhookDelivery(converter: SchemaConverter): JsonSchema {
       ],
       requestBody: { required: true, content: { 'application/json': { schema: converter.use(deliveryBodySchema, 'output') } } },
       'x-decrypted-payload': converter.use(envelopeSchema, 'output'),
-      responses: { '200': { description: 'Any 2xx acknowledges the delivery' }, default: { description: 'Anything else (or no answer in time) is retried' } },
+      responses: {
+        '200': { description: 'Any 2xx acknowledges the delivery' },
+        default: { description: 'Anything else (or no answer in time) is retried' },
+      },
       security: [],
     },
   };
@@ -257,10 +283,16 @@ export function openApiDocument(routes: RegisteredRoute[], version: string): Jso
   const webhooks = { serviceConfirmationEvent: webhookDelivery(converter) };
   const errorBody = converter.use(errorBodySchema, 'output');
   const responses = Object.fromEntries(
-    Object.values(errorResponses).map(({ name, description }) => [name, { description, content: { 'application/json': { schema: errorBody } } }]),
+    Object.values(errorResponses).map(({ name, description }) => [
+      name,
+      { description, content: { 'application/json': { schema: errorBody } } },
+    ]),
   );
   const schemas = converter.finish();
-  const tags = [...new Set(routes.map((r) => r.spec.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.` }));
+  const tags = [...new Set(routes.map((r) => r.spec.tag))].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `${name} operations.`,
+  }));
   return {
     openapi: '3.1.0',
     info: {

@@ -5,13 +5,7 @@ export const MAX_PER_PAGE = 100;
 /** page and per_page of every list: page from 1, per_page 1 to 100, defaults 1 and 10 (spec 4.2). */
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1).describe('Page number, from 1. Default 1.'),
-  per_page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PER_PAGE)
-    .default(10)
-    .describe(`Items per page, 1 to ${MAX_PER_PAGE}. Default 10.`),
+  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(10).describe(`Items per page, 1 to ${MAX_PER_PAGE}. Default 10.`),
 });
 
 /** The page shape of spec 2.2 around any item schema. */

@@ -9,7 +9,10 @@ export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResp
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
     const query = url.indexOf('?');
-    logger.info({ method: req.method, path: query < 0 ? url : url.slice(0, query), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    logger.info(
+      { method: req.method, path: query < 0 ? url : url.slice(0, query), status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+      'request',
+    );
   });
 }
 

@@ -5,8 +5,23 @@ import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
-import { DEFAULT_HANDLER_SLUG, type CreateImportHandlerBody, type ImportHandler, type ImportHandlerListQuery, type UpdateImportHandlerBody } from './schemas.ts';
-import { deleteHandler, findHandler, findHandlerBySlug, handlerSlugs, insertHandler, listHandlers, toImportHandler, updateHandler } from './store.ts';
+import {
+  DEFAULT_HANDLER_SLUG,
+  type CreateImportHandlerBody,
+  type ImportHandler,
+  type ImportHandlerListQuery,
+  type UpdateImportHandlerBody,
+} from './schemas.ts';
+import {
+  deleteHandler,
+  findHandler,
+  findHandlerBySlug,
+  handlerSlugs,
+  insertHandler,
+  listHandlers,
+  toImportHandler,
+  updateHandler,
+} from './store.ts';
 
 /** What an import needs from a handler: plain data, so it can travel to a worker thread. */
 export interface ResolvedImportHandler {
@@ -19,7 +34,11 @@ export interface ResolvedImportHandler {
  * The handler an `org_identifier` selects: missing or `default` is the spec's column names; a
  * saved slug its mapping; anything else a 400 that lists the slugs there are.
  */
-export async function resolveImportHandler(db: Kysely<Database>, organizationUuid: string, slug: string | undefined): Promise<ResolvedImportHandler> {
+export async function resolveImportHandler(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  slug: string | undefined,
+): Promise<ResolvedImportHandler> {
   const wanted = slug?.trim().toLowerCase() ?? '';
   if (wanted === '' || wanted === DEFAULT_HANDLER_SLUG) return { slug: DEFAULT_HANDLER_SLUG, mapping: {} };
   const row = await findHandlerBySlug(db, organizationUuid, wanted);
@@ -52,7 +71,12 @@ export async function requireImportHandler(db: Kysely<Database>, organizationUui
   return toImportHandler(row);
 }
 
-export async function updateImportHandler(db: Kysely<Database>, organizationUuid: string, uuid: string, body: UpdateImportHandlerBody): Promise<ImportHandler> {
+export async function updateImportHandler(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  uuid: string,
+  body: UpdateImportHandlerBody,
+): Promise<ImportHandler> {
   const current = await requireImportHandler(db, organizationUuid, uuid);
   if (body.slug !== undefined && body.slug !== current.slug) await refuseTakenSlug(db, organizationUuid, body.slug);
   await updateHandler(db, uuid, {

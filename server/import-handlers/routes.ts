@@ -51,7 +51,14 @@ export function registerImportHandlerRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'get', path: '/api/import-handlers/uuid/{uuid}', tag, summary: 'Get one import handler.', params: importHandlerParamsSchema, response: importHandlerSchema },
+    {
+      method: 'get',
+      path: '/api/import-handlers/uuid/{uuid}',
+      tag,
+      summary: 'Get one import handler.',
+      params: importHandlerParamsSchema,
+      response: importHandlerSchema,
+    },
     async ({ params, principal }) => requireImportHandler(db, principal.organizationUuid, params.uuid),
   );
 
@@ -70,7 +77,14 @@ export function registerImportHandlerRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'delete', path: '/api/import-handlers/uuid/{uuid}', tag, summary: 'Delete an import handler.', params: importHandlerParamsSchema, status: 204 },
+    {
+      method: 'delete',
+      path: '/api/import-handlers/uuid/{uuid}',
+      tag,
+      summary: 'Delete an import handler.',
+      params: importHandlerParamsSchema,
+      status: 204,
+    },
     async ({ params, principal }) => removeImportHandler(db, principal.organizationUuid, params.uuid),
   );
 }

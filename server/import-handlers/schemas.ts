@@ -13,7 +13,10 @@ const slug = z
   .min(1)
   .max(64, 'must be at most 64 characters')
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'use lowercase letters, digits and single hyphens, e.g. acme-jobs')
-  .refine((value) => value !== DEFAULT_HANDLER_SLUG, `"${DEFAULT_HANDLER_SLUG}" is built in (the spec's column names); choose another slug`);
+  .refine(
+    (value) => value !== DEFAULT_HANDLER_SLUG,
+    `"${DEFAULT_HANDLER_SLUG}" is built in (the spec's column names); choose another slug`,
+  );
 
 const field = z.enum(APPOINTMENT_FIELDS, { error: `must be one of the appointment fields: ${APPOINTMENT_FIELDS.join(', ')}` });
 
@@ -25,10 +28,15 @@ export const mappingSchema = z
     const byKey = new Map<string, string>();
     for (const [title, target] of Object.entries(mapping)) {
       const other = byField.get(target);
-      if (other !== undefined) ctx.addIssue({ code: 'custom', message: `the columns "${other}" and "${title}" both map to ${target}; keep one` });
+      if (other !== undefined)
+        ctx.addIssue({ code: 'custom', message: `the columns "${other}" and "${title}" both map to ${target}; keep one` });
       byField.set(target, title);
       const same = byKey.get(columnKey(title));
-      if (same !== undefined) ctx.addIssue({ code: 'custom', message: `the column titles "${same}" and "${title}" are the same title (case and spacing are ignored)` });
+      if (same !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          message: `the column titles "${same}" and "${title}" are the same title (case and spacing are ignored)`,
+        });
       byKey.set(columnKey(title), title);
     }
   })

@@ -20,22 +20,42 @@ export async function deleteHandler(db: Kysely<Database>, uuid: string): Promise
 }
 
 export function findHandler(db: Kysely<Database>, organizationUuid: string, uuid: string) {
-  return db.selectFrom('import_handlers').selectAll().where('organization_uuid', '=', organizationUuid).where('uuid', '=', uuid).executeTakeFirst();
+  return db
+    .selectFrom('import_handlers')
+    .selectAll()
+    .where('organization_uuid', '=', organizationUuid)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
 }
 
 export function findHandlerBySlug(db: Kysely<Database>, organizationUuid: string, slug: string) {
-  return db.selectFrom('import_handlers').selectAll().where('organization_uuid', '=', organizationUuid).where('slug', '=', slug).executeTakeFirst();
+  return db
+    .selectFrom('import_handlers')
+    .selectAll()
+    .where('organization_uuid', '=', organizationUuid)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
 }
 
 export async function handlerSlugs(db: Kysely<Database>, organizationUuid: string): Promise<string[]> {
-  const rows = await db.selectFrom('import_handlers').select('slug').where('organization_uuid', '=', organizationUuid).orderBy('slug').execute();
+  const rows = await db
+    .selectFrom('import_handlers')
+    .select('slug')
+    .where('organization_uuid', '=', organizationUuid)
+    .orderBy('slug')
+    .execute();
   return rows.map((r) => r.slug);
 }
 
 export async function listHandlers(db: Kysely<Database>, query: ImportHandlerListQuery) {
   const base = db.selectFrom('import_handlers').where('organization_uuid', '=', query.organization_uuid);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('slug').limit(query.per_page).offset((query.page - 1) * query.per_page).execute(),
+    base
+      .selectAll()
+      .orderBy('slug')
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toImportHandler), total: Number(count.n) };

@@ -4,7 +4,10 @@ import type { ImportKind, RawRecord } from './kind.ts';
 
 /** Header names match ignoring case, spaces, underscores, hyphens and a byte order mark. */
 export function normaliseHeader(name: string): string {
-  return name.replace(/^\uFEFF/, '').toLowerCase().replace(/[\s_-]+/g, '');
+  return name
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
 }
 
 /** For each header cell, the kind's column it fills (or null), and the required columns no cell fills. */
@@ -69,7 +72,11 @@ export function recordFromCells(mapping: readonly (string | null)[], cells: read
 }
 
 /** A JSON element as a record of the kind's columns (keys matched like header cells; unknown keys dropped). */
-export function recordFromObject(kind: Pick<ImportKind, 'columns' | 'aliases'>, keyMap: Map<string, string | null>, value: Record<string, unknown>): RawRecord {
+export function recordFromObject(
+  kind: Pick<ImportKind, 'columns' | 'aliases'>,
+  keyMap: Map<string, string | null>,
+  value: Record<string, unknown>,
+): RawRecord {
   const record: RawRecord = {};
   for (const key of Object.keys(value)) {
     let column = keyMap.get(key);
@@ -98,8 +105,15 @@ export function isBlankRow(cells: readonly unknown[]): boolean {
  * The kind's columns plus a job's own header names (`options.columnAliases`, { header: column }),
  * e.g. a saved column mapping chosen by org_identifier.
  */
-export function withColumnAliases(kind: ImportKind, options: Record<string, unknown>): Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'> {
+export function withColumnAliases(
+  kind: ImportKind,
+  options: Record<string, unknown>,
+): Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'> {
   const extra = options.columnAliases;
   if (!extra || typeof extra !== 'object') return kind;
-  return { columns: kind.columns, requiredColumns: kind.requiredColumns, aliases: { ...kind.aliases, ...(extra as Record<string, string>) } };
+  return {
+    columns: kind.columns,
+    requiredColumns: kind.requiredColumns,
+    aliases: { ...kind.aliases, ...(extra as Record<string, string>) },
+  };
 }

@@ -23,10 +23,19 @@ export async function runDryImport(env: Omit<EngineEnv, 'db' | 'onEvent'>): Prom
     const outcome = await runImport({ ...env, db: scratch, onEvent: () => {} });
     if (outcome.state !== 'completed') return outcome;
     const answer = kind.dryRunAnswer
-      ? await kind.dryRunAnswer({ db: scratch, taskUuid: job.taskUuid, results: outcome.results, sync: job.maxRows !== null, options: job.options })
+      ? await kind.dryRunAnswer({
+          db: scratch,
+          taskUuid: job.taskUuid,
+          results: outcome.results,
+          sync: job.maxRows !== null,
+          options: job.options,
+        })
       : outcome.results;
     const encoding = outcome.results.encoding;
-    return { state: 'completed', results: { ...answer, ...(encoding ? { encoding } : {}), dry_run: true, dry_run_notes: kind.dryRunNotes } };
+    return {
+      state: 'completed',
+      results: { ...answer, ...(encoding ? { encoding } : {}), dry_run: true, dry_run_notes: kind.dryRunNotes },
+    };
   } finally {
     await scratch.close();
   }

@@ -8,14 +8,18 @@ import type { ReceivedImport } from './intake.ts';
 export const FIXES_TASK_FIELD = 'fixes_task_uuid';
 
 export const FIXES_TASK_DESCRIPTION =
-  'Optional: the uuid of the import task whose error report this file is (fixed). Kept in the new task\'s metadata as fixes_task_uuid, so the two link to each other.';
+  "Optional: the uuid of the import task whose error report this file is (fixed). Kept in the new task's metadata as fixes_task_uuid, so the two link to each other.";
 
 /**
  * The metadata that links a fixed error report's import to the import it fixes: `{fixes_task_uuid}`
  * when the form names a task of the organization, nothing when it names none; a task that is not
  * the organization's is a 400.
  */
-export async function fixedFileMetadata(db: Kysely<Database>, received: ReceivedImport, organizationUuid: string): Promise<{ fixes_task_uuid?: string }> {
+export async function fixedFileMetadata(
+  db: Kysely<Database>,
+  received: ReceivedImport,
+  organizationUuid: string,
+): Promise<{ fixes_task_uuid?: string }> {
   const uuid = received.fields[FIXES_TASK_FIELD]?.trim();
   if (!uuid) return {};
   const task = await findTask(db, uuid);

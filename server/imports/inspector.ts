@@ -50,14 +50,22 @@ export class Inspector {
         if (!pending) return;
         if (message.result) pending.resolve(message.result);
         else if (message.error?.conflict) pending.reject(new ApiError('CONFLICT', message.error.message));
-        else pending.reject(message.error?.input ? new ImportInputError(message.error.message) : new Error(message.error?.message ?? 'inspection failed'));
+        else
+          pending.reject(
+            message.error?.input ? new ImportInputError(message.error.message) : new Error(message.error?.message ?? 'inspection failed'),
+          );
       },
       exit: (reason) => {
         if (this.worker === worker) this.worker = null;
         const failed = [...this.pending.values()];
         this.pending.clear();
         // The worker checks only this kind of request, so what ended it was one of these files.
-        for (const pending of failed) pending.reject(new ImportInputError(reason.replace(/^The import worker/, 'The worker that checks uploads').replace(/; the import is not retried\.?$/, '.')));
+        for (const pending of failed)
+          pending.reject(
+            new ImportInputError(
+              reason.replace(/^The import worker/, 'The worker that checks uploads').replace(/; the import is not retried\.?$/, '.'),
+            ),
+          );
       },
     });
     return worker;

@@ -26,7 +26,9 @@ export function parseDryRun(value: string | undefined): boolean {
   const text = value?.trim().toLowerCase() ?? '';
   if (text === '' || text === 'false' || text === '0') return false;
   if (text === 'true' || text === '1') return true;
-  throw new ApiError('VALIDATION_ERROR', `dry_run must be true or false; the request has "${value}".`, [{ path: 'dry_run', message: 'must be true or false' }]);
+  throw new ApiError('VALIDATION_ERROR', `dry_run must be true or false; the request has "${value}".`, [
+    { path: 'dry_run', message: 'must be true or false' },
+  ]);
 }
 
 /** An import received and checked, ready to become a task. */
@@ -44,7 +46,11 @@ export interface ReceivedImport {
  * The header row of a CSV (from its first 64 KB, on this thread) or a workbook (checked against
  * the workbook limits and read in the inspection worker), and whether a data row follows.
  */
-export async function readHeader(file: string, format: 'csv' | 'xlsx', imports: ImportRuntime): Promise<{ header: string[]; hasData: boolean | null }> {
+export async function readHeader(
+  file: string,
+  format: 'csv' | 'xlsx',
+  imports: ImportRuntime,
+): Promise<{ header: string[]; hasData: boolean | null }> {
   const read = format === 'csv' ? csvHeader(file) : await imports.xlsxHeader(file);
   const { limits } = imports.settings;
   if (read.header.length > limits.maxColumns) {
@@ -96,11 +102,17 @@ export async function receiveImport(
   const isMultipart = typeis(req, ['multipart/form-data']);
   if (!typeis.hasBody(req) || (!isJson && !isMultipart)) {
     req.resume();
-    const kinds = [accept.json ? 'a JSON array (Content-Type application/json)' : null, accept.file ? 'a file upload (multipart/form-data with a "file" field)' : null]
+    const kinds = [
+      accept.json ? 'a JSON array (Content-Type application/json)' : null,
+      accept.file ? 'a file upload (multipart/form-data with a "file" field)' : null,
+    ]
       .filter(Boolean)
       .join(' or ');
     if (!typeis.hasBody(req)) throw new ApiError('VALIDATION_ERROR', `The request has no body. Send ${kinds}.`);
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `This endpoint takes ${kinds}; the request sent ${req.headers['content-type'] ?? 'no Content-Type'}.`);
+    throw new ApiError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `This endpoint takes ${kinds}; the request sent ${req.headers['content-type'] ?? 'no Content-Type'}.`,
+    );
   }
   if (isJson && !accept.json) {
     req.resume();
@@ -129,11 +141,19 @@ export async function receiveImport(
     }
     const absolute = path.join(settings.dataDir, file.uploadFile);
     const format = sniffFormat(absolute);
-    if (isJson && format !== 'json') throw new ImportInputError('The body is not a JSON array. Send an array of objects, like [{"location": "..."}].');
+    if (isJson && format !== 'json')
+      throw new ImportInputError('The body is not a JSON array. Send an array of objects, like [{"location": "..."}].');
     if (accept.fileFormats && !isJson && !accept.fileFormats.includes(format)) {
-      throw new ImportInputError(`This endpoint takes ${accept.fileFormats.join(' or ').toUpperCase()} files; the upload is ${format.toUpperCase()}.`);
+      throw new ImportInputError(
+        `This endpoint takes ${accept.fileFormats.join(' or ').toUpperCase()} files; the upload is ${format.toUpperCase()}.`,
+      );
     }
-    const { firstElement } = await inspectUpload(absolute, format, withColumnAliases(kind, { columnAliases: accept.columnAliases }), imports);
+    const { firstElement } = await inspectUpload(
+      absolute,
+      format,
+      withColumnAliases(kind, { columnAliases: accept.columnAliases }),
+      imports,
+    );
     return { source: isJson ? 'json' : 'file', format, file, fields, firstElement };
   } catch (error) {
     removeUpload(settings, file);
@@ -157,7 +177,8 @@ export function importOrganization(received: ReceivedImport, principal: Principa
     return org;
   }
   const first = received.firstElement;
-  const named = first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>).organization_uuid : undefined;
+  const named =
+    first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>).organization_uuid : undefined;
   const org = typeof named === 'string' && named.trim() ? named.trim() : principal.organizationUuid;
   requireOrganization(principal, org);
   return org;

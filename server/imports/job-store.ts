@@ -136,7 +136,13 @@ export function jobStatements(db: Db) {
     db.sqlite,
     k
       .insertInto('import_excluded_rows')
-      .values({ task_uuid: param('task'), row_index: param<number>('index'), error: param('error'), echo: param('echo'), cells: param('cells') })
+      .values({
+        task_uuid: param('task'),
+        row_index: param<number>('index'),
+        error: param('error'),
+        echo: param('echo'),
+        cells: param('cells'),
+      })
       .onConflict((oc) => oc.columns(['task_uuid', 'row_index']).doNothing()),
   );
   const firstExcluded = prepare<'task' | 'limit'>(

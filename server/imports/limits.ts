@@ -38,9 +38,19 @@ export const LIMIT_FLAGS: Record<keyof ImportLimits, { flag: string; unit: strin
   maxLineChars: { flag: 'max-line-kb', unit: 'KB', toSetting: 1024, help: 'Longest CSV row or JSON array element, in KB of text' },
   maxRows: { flag: 'max-import-rows', unit: 'rows', toSetting: 1, help: 'Most data rows in one import' },
   maxColumns: { flag: 'max-columns', unit: 'columns', toSetting: 1, help: 'Most columns of an import file' },
-  maxXlsxEntryBytes: { flag: 'max-xlsx-entry-mb', unit: 'MB', toSetting: 1024 * 1024, help: 'Largest decompressed part (e.g. a sheet) of an .xlsx, in MB' },
+  maxXlsxEntryBytes: {
+    flag: 'max-xlsx-entry-mb',
+    unit: 'MB',
+    toSetting: 1024 * 1024,
+    help: 'Largest decompressed part (e.g. a sheet) of an .xlsx, in MB',
+  },
   maxXlsxRatio: { flag: 'max-xlsx-ratio', unit: '', toSetting: 1, help: 'Highest compression ratio of a part of an .xlsx' },
-  maxStoredExcluded: { flag: 'max-stored-excluded-rows', unit: 'rows', toSetting: 1, help: 'Excluded rows kept in full per import (the count stays exact)' },
+  maxStoredExcluded: {
+    flag: 'max-stored-excluded-rows',
+    unit: 'rows',
+    toSetting: 1,
+    help: 'Excluded rows kept in full per import (the count stays exact)',
+  },
   workerMemoryMb: { flag: 'import-worker-memory-mb', unit: 'MB', toSetting: 1, help: 'Heap of each import worker process, in MB' },
 };
 
@@ -54,7 +64,10 @@ export function describeLimit(limits: ImportLimits, name: keyof ImportLimits): s
 /** The limits from `serve` flag values (as given on the command line), or a message naming the bad one. */
 export function limitsFromFlags(values: Record<string, unknown>): Partial<ImportLimits> | string {
   const limits: Partial<ImportLimits> = {};
-  for (const [name, { flag, toSetting }] of Object.entries(LIMIT_FLAGS) as [keyof ImportLimits, (typeof LIMIT_FLAGS)[keyof ImportLimits]][]) {
+  for (const [name, { flag, toSetting }] of Object.entries(LIMIT_FLAGS) as [
+    keyof ImportLimits,
+    (typeof LIMIT_FLAGS)[keyof ImportLimits],
+  ][]) {
     const given = values[flag];
     if (given === undefined) continue;
     const number = Number(given);

@@ -88,7 +88,14 @@ export async function previewImport(input: {
   let written: Map<number, string | null>;
   let notes: Map<number, string[]>;
   try {
-    written = await trialWrite({ db, kind, geocoder: input.geocoder, organizationUuid: input.organizationUuid, options: input.options, rows: valid });
+    written = await trialWrite({
+      db,
+      kind,
+      geocoder: input.geocoder,
+      organizationUuid: input.organizationUuid,
+      options: input.options,
+      rows: valid,
+    });
     const context = { db, organizationUuid: input.organizationUuid, options: input.options };
     notes = new Map(valid.map(({ index, row }) => [index, kind.previewNotes?.(row, context) ?? []]));
   } finally {
@@ -104,7 +111,13 @@ export async function previewImport(input: {
       });
     }
     const problem = c && 'error' in c ? c.error : (written.get(index) ?? null);
-    return { index, row_number: index + (json ? 1 : 2), values, problems: problem === null ? [] : [problem], notes: notes.get(index) ?? [] };
+    return {
+      index,
+      row_number: index + (json ? 1 : 2),
+      values,
+      problems: problem === null ? [] : [problem],
+      notes: notes.get(index) ?? [],
+    };
   });
 
   const matched = headers.flatMap((header, i) => {

@@ -10,7 +10,6 @@ export type ReportFormat = 'csv' | 'xlsx';
 
 const PAGE = 1000;
 
-
 function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
@@ -44,7 +43,9 @@ async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: Repor
     for (const row of page) {
       const cells = JSON.parse(row.cells) as unknown;
       const values = layout.rowsAreObjects
-        ? layout.columns.map((c) => text(cells && typeof cells === 'object' && !Array.isArray(cells) ? (cells as Record<string, unknown>)[c] : undefined))
+        ? layout.columns.map((c) =>
+            text(cells && typeof cells === 'object' && !Array.isArray(cells) ? (cells as Record<string, unknown>)[c] : undefined),
+          )
         : layout.columns.map((_c, i) => text(Array.isArray(cells) ? cells[i] : undefined));
       yield [...values, String(row.row_index + layout.rowNumberOffset), row.error];
     }
@@ -94,7 +95,8 @@ export async function sendErrorReport(
   const sheet = workbook.addWorksheet('Excluded rows');
   sheet.addRow(header).commit();
   const rowNumberAt = header.length - 2;
-  for await (const row of reportRows(db, taskUuid, layout)) sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
+  for await (const row of reportRows(db, taskUuid, layout))
+    sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
   sheet.commit();
   await workbook.commit();
 }

@@ -4,7 +4,8 @@ const count = (description: string) => z.number().int().min(0).describe(descript
 export { count as resultCount };
 
 /** A count this sandbox always gives but the service's spec does not name: optional, so a client built on it also works with the real service. */
-export const sandboxCount = (description: string) => count(`${description} (this sandbox always sends it; the real service's results may not)`).optional();
+export const sandboxCount = (description: string) =>
+  count(`${description} (this sandbox always sends it; the real service's results may not)`).optional();
 
 /**
  * Fields the results of every import may carry besides its kind's own counts. An engine-wide
@@ -18,5 +19,5 @@ export const importResultFields = {
 /** What a dry run adds to the answer (nothing is written). */
 export const dryRunFields = {
   dry_run: z.literal(true),
-  dry_run_notes: z.array(z.string()).describe('What a dry run here cannot know about the real service\'s answer'),
+  dry_run_notes: z.array(z.string()).describe("What a dry run here cannot know about the real service's answer"),
 };

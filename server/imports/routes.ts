@@ -30,9 +30,9 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
       summary: `Preview an import file: the detected columns matched to the expected ones and the first ${PREVIEW_ROWS} rows, each with the problems that will certainly exclude it.`,
       description:
         'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier. ' +
-        'Uses the importer\'s own parsers, header matching and row checks, then runs the import\'s own writer on the rows shown ' +
+        "Uses the importer's own parsers, header matching and row checks, then runs the import's own writer on the rows shown " +
         '(addresses located, services, tags and time zones looked up, duplicates among them) in a transaction that is rolled back: ' +
-        'each row\'s problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing.',
+        "each row's problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing.",
       bodyKind: 'custom',
       requestBody: {
         required: true,
@@ -57,7 +57,10 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
     async ({ req, res, principal }) => {
       if (!req.is('multipart/form-data')) {
         req.resume();
-        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the file to preview as multipart/form-data with a "file" field, a "kind" and an "organization_uuid".');
+        throw new ApiError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Send the file to preview as multipart/form-data with a "file" field, a "kind" and an "organization_uuid".',
+        );
       }
       let file: ReceivedFile | null = null;
       try {
@@ -66,15 +69,20 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         const { fields } = received;
         const kindName = fields.kind?.trim() ?? '';
         if (!kindName) throw field('kind', 'kind is required: qrcodes or appointments.');
-        if (!(importPreviewKinds as readonly string[]).includes(kindName)) throw field('kind', `kind must be qrcodes or appointments (got "${kindName}").`);
+        if (!(importPreviewKinds as readonly string[]).includes(kindName))
+          throw field('kind', `kind must be qrcodes or appointments (got "${kindName}").`);
         const kindModule = KINDS[kindName];
-        if (!kindModule) throw field('kind', `Importing ${kindName} is not available in this build of the server, so it cannot be previewed.`);
+        if (!kindModule)
+          throw field('kind', `Importing ${kindName} is not available in this build of the server, so it cannot be previewed.`);
         const org = fields.organization_uuid?.trim();
         if (!org) throw field('organization_uuid', 'organization_uuid is required: send it as a form field next to the file.');
         requireOrganization(principal, org);
         const slug = fields.org_identifier?.trim();
         if (kindName === 'qrcodes' && slug && slug !== DEFAULT_HANDLER_SLUG) {
-          throw field('org_identifier', `QR code imports read the template's column names only; import handlers ("${slug}") are for appointments.`);
+          throw field(
+            'org_identifier',
+            `QR code imports read the template's column names only; import handlers ("${slug}") are for appointments.`,
+          );
         }
         const handler = await resolveImportHandler(ctx.db.kysely, org, slug);
         if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');

@@ -6,7 +6,9 @@ import { rowErrorMessage } from './row-errors.ts';
  * A data row after validation: the kind's valid row (with its raw cells, in case the writer
  * excludes it), or why it is excluded with what the results and the report show.
  */
-export type CheckedRow = { index: number; row: unknown; raw: unknown } | { index: number; error: string; echo: Record<string, unknown>; cells: unknown };
+export type CheckedRow =
+  | { index: number; row: unknown; raw: unknown }
+  | { index: number; error: string; echo: Record<string, unknown>; cells: unknown };
 
 export interface RowChecker {
   /** Call once with the file's header mapping (files only). */
@@ -42,7 +44,12 @@ export function rowChecker(
 ): RowChecker {
   const keyMap = new Map<string, string | null>();
   let mapping: (string | null)[] = [];
-  const excluded = (index: number, error: string, record: RawRecord, cells: unknown): CheckedRow => ({ index, error, echo: kind.echo(record), cells });
+  const excluded = (index: number, error: string, record: RawRecord, cells: unknown): CheckedRow => ({
+    index,
+    error,
+    echo: kind.echo(record),
+    cells,
+  });
   const reportCells = (raw: unknown): unknown => (input.json || !Array.isArray(raw) ? raw : plainCells(raw));
   const toRecord = (cells: unknown): RawRecord =>
     input.json ? (isPlainObject(cells) ? recordFromObject(columns, keyMap, cells) : {}) : recordFromCells(mapping, cells as unknown[]);
@@ -63,7 +70,12 @@ export function rowChecker(
       const org = record.organization_uuid;
       const named = org === undefined || org === null ? '' : String(org).trim();
       if (named !== '' && named !== input.organizationUuid) {
-        return excluded(index, `organization_uuid: ${named} is not the organization of this import (${input.organizationUuid}); every row must name the same one.`, record, reportCells(row));
+        return excluded(
+          index,
+          `organization_uuid: ${named} is not the organization of this import (${input.organizationUuid}); every row must name the same one.`,
+          record,
+          reportCells(row),
+        );
       }
       const prepared = kind.prepare ? kind.prepare(record) : record;
       const quick = kind.quickParse?.(prepared);

@@ -99,7 +99,11 @@ export class ImportRuntime {
     this.live = input.live;
     this.settings = input.settings;
     ensurePrivateDir(this.uploadsDir);
-    const config: WorkerConfig = { dataDir: input.settings.dataDir, geocoderModule: input.settings.geocoderModule, limits: input.settings.limits };
+    const config: WorkerConfig = {
+      dataDir: input.settings.dataDir,
+      geocoderModule: input.settings.geocoderModule,
+      limits: input.settings.limits,
+    };
     this.inspector = new Inspector(config);
     this.pool = new WorkerPool({
       size: input.settings.workers,
@@ -137,7 +141,13 @@ export class ImportRuntime {
   }
 
   /** The first rows of an upload as the import would read them (preview.ts), read in the inspection worker. */
-  async preview(input: { file: string; format: ImportFormat; kind: string; organizationUuid: string; options: Record<string, unknown> }): Promise<ImportPreview> {
+  async preview(input: {
+    file: string;
+    format: ImportFormat;
+    kind: string;
+    organizationUuid: string;
+    options: Record<string, unknown>;
+  }): Promise<ImportPreview> {
     return (await this.inspector.run({ op: 'preview', ...input })) as ImportPreview;
   }
 
@@ -157,7 +167,11 @@ export class ImportRuntime {
     }
     for (const job of jobs) {
       if (!fs.existsSync(uploadPath(this.settings.dataDir, job))) {
-        await failTask(this.db.kysely, job.taskUuid, 'The import was interrupted and its uploaded file is gone, so it cannot resume. Upload the file again.');
+        await failTask(
+          this.db.kysely,
+          job.taskUuid,
+          'The import was interrupted and its uploaded file is gone, so it cannot resume. Upload the file again.',
+        );
         await publishTaskFinished(this.live, this.db.kysely, job.taskUuid);
         continue;
       }
@@ -246,7 +260,8 @@ export class ImportRuntime {
     if (task) this.running.set(job.taskUuid, task);
     const outcome = await this.pool.run(job);
     this.running.delete(job.taskUuid);
-    if (outcome.state === 'failed' && outcome.internal) this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
+    if (outcome.state === 'failed' && outcome.internal)
+      this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
     if (outcome.state === 'completed' || outcome.state === 'failed') {
       await publishTaskFinished(this.live, this.db.kysely, job.taskUuid).catch(() => undefined);
     }

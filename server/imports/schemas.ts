@@ -12,18 +12,26 @@ export const textEncodingSchema = z
 export const importPreviewRowSchema = z.object({
   index: z.number().int().describe('0-based data-row index, as in excluded rows'),
   row_number: z.number().int().describe('The row in the file: index + 2 with a header row, index + 1 for JSON'),
-  values: z.record(z.string(), z.unknown()).describe('The cells keyed by the file\'s own header (JSON: the element\'s keys)'),
+  values: z.record(z.string(), z.unknown()).describe("The cells keyed by the file's own header (JSON: the element's keys)"),
   problems: z
     .array(z.string())
-    .describe("Why the import would exclude this row now, exactly the import's error (empty when it would be imported): the row checks and the import's own writer (address located, service, tag, time zone), nothing kept"),
-  notes: z.array(z.string()).describe('How cells were read, e.g. how a date was understood under the date order setting (empty when there is nothing to say)'),
+    .describe(
+      "Why the import would exclude this row now, exactly the import's error (empty when it would be imported): the row checks and the import's own writer (address located, service, tag, time zone), nothing kept",
+    ),
+  notes: z
+    .array(z.string())
+    .describe('How cells were read, e.g. how a date was understood under the date order setting (empty when there is nothing to say)'),
 });
 
 /** What POST /api/imports/preview answers: the file as the importer will read it, from its first rows. */
 export const importPreviewSchema = z
   .object({
     format: z.enum(['csv', 'xlsx', 'json']),
-    encoding: textEncodingSchema.nullable().describe('CSV: the text encoding the file is read in, as far as the preview read it (utf-8 while the text is ASCII); null for XLSX and JSON'),
+    encoding: textEncodingSchema
+      .nullable()
+      .describe(
+        'CSV: the text encoding the file is read in, as far as the preview read it (utf-8 while the text is ASCII); null for XLSX and JSON',
+      ),
     headers: z.array(z.string()).describe('The header row (JSON: the keys of the first elements)'),
     columns: z.object({
       matched: z.array(z.object({ header: z.string(), column: z.string() })),

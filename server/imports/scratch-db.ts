@@ -35,25 +35,32 @@ export function openScratchConnection(dataDir: string, organizationUuid: string,
 
 function shadow(db: Db, table: string, organizationUuid: string | null): void {
   const schema = db.sqlite
-    .prepare<[string], SchemaRow>("select type, name, sql from main.sqlite_master where tbl_name = ? and sql is not null")
+    .prepare<[string], SchemaRow>('select type, name, sql from main.sqlite_master where tbl_name = ? and sql is not null')
     .all(table);
   const definition = schema.find((row) => row.type === 'table');
   if (!definition?.sql) throw new Error(`Cannot shadow table ${table}: it does not exist.`);
-  if (schema.some((row) => row.type === 'trigger')) throw new Error(`Cannot shadow table ${table}: it has triggers, which a dry run would skip.`);
+  if (schema.some((row) => row.type === 'trigger'))
+    throw new Error(`Cannot shadow table ${table}: it has triggers, which a dry run would skip.`);
   db.sqlite.exec(definition.sql.replace(/^CREATE TABLE/i, 'CREATE TEMP TABLE'));
   if (organizationUuid !== null && hasOrganizationColumn(db, table)) {
-    db.sqlite.prepare(`insert into temp.${quote(table)} select * from main.${quote(table)} where organization_uuid = ?`).run(organizationUuid);
+    db.sqlite
+      .prepare(`insert into temp.${quote(table)} select * from main.${quote(table)} where organization_uuid = ?`)
+      .run(organizationUuid);
   }
   for (const index of schema) {
     if (index.type !== 'index' || !index.sql) continue;
     const temporary = index.sql.replace(
       /^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?("(?:[^"]|"")+"|\S+)/i,
-      (_all, unique: string | undefined, ifNotExists: string | undefined, name: string) => `CREATE ${unique ?? ''}INDEX ${ifNotExists ?? ''}temp.${name}`,
+      (_all, unique: string | undefined, ifNotExists: string | undefined, name: string) =>
+        `CREATE ${unique ?? ''}INDEX ${ifNotExists ?? ''}temp.${name}`,
     );
     db.sqlite.exec(temporary);
   }
 }
 
 function hasOrganizationColumn(db: Db, table: string): boolean {
-  return db.sqlite.prepare<[string], { name: string }>('select name from pragma_table_info(?)').all(table).some((c) => c.name === 'organization_uuid');
+  return db.sqlite
+    .prepare<[string], { name: string }>('select name from pragma_table_info(?)')
+    .all(table)
+    .some((c) => c.name === 'organization_uuid');
 }

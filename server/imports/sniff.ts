@@ -64,7 +64,9 @@ export function sniffFormat(file: string): ImportFormat {
     return 'xlsx';
   }
   if (head.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
-    throw new ImportInputError('This is an old Excel 97-2003 workbook (.xls). Save it as Excel Workbook (.xlsx) or CSV UTF-8 and upload that.');
+    throw new ImportInputError(
+      'This is an old Excel 97-2003 workbook (.xls). Save it as Excel Workbook (.xlsx) or CSV UTF-8 and upload that.',
+    );
   }
   const known = knownBinary(head);
   if (known) throw new ImportInputError(`This is ${known}, not a spreadsheet. Upload the data as CSV, Excel (.xlsx) or JSON.`);
@@ -73,9 +75,13 @@ export function sniffFormat(file: string): ImportFormat {
   if (!utf16 && head.subarray(0, 1024).includes(0)) {
     const unmarked = utf16WithoutBom(head.subarray(0, 1024));
     if (unmarked) {
-      throw new ImportInputError(`The file looks like UTF-16 ${unmarked} text without a byte order mark. Save it as "CSV UTF-8" and upload that.`);
+      throw new ImportInputError(
+        `The file looks like UTF-16 ${unmarked} text without a byte order mark. Save it as "CSV UTF-8" and upload that.`,
+      );
     }
-    throw new ImportInputError('The file contains NUL bytes, so it is not text, an Excel workbook (.xlsx) or JSON. Upload CSV, .xlsx or JSON.');
+    throw new ImportInputError(
+      'The file contains NUL bytes, so it is not text, an Excel workbook (.xlsx) or JSON. Upload CSV, .xlsx or JSON.',
+    );
   }
   const first = text.replace(/^\uFEFF/, '').trimStart()[0];
   if (first === '[' || first === '{') return 'json';

@@ -10,7 +10,8 @@ class RollBack extends Error {}
 const BUSY_RETRY_MS = 50;
 const BUSY_GIVE_UP_MS = 10_000;
 
-const isBusy = (error: unknown) => typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
+const isBusy = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 
 /**
  * Writes rows with the kind's own writer, exactly as an import's batch would (geocoder, service
@@ -45,7 +46,10 @@ export async function trialWrite<Row>(input: {
       if (error instanceof RollBack) return outcome;
       if (!isBusy(error)) throw error;
       if (Date.now() - started > BUSY_GIVE_UP_MS) {
-        throw new ApiError('CONFLICT', `Another import kept the database busy for ${BUSY_GIVE_UP_MS / 1000} s, so the rows could not be checked; try again in a moment.`);
+        throw new ApiError(
+          'CONFLICT',
+          `Another import kept the database busy for ${BUSY_GIVE_UP_MS / 1000} s, so the rows could not be checked; try again in a moment.`,
+        );
       }
       outcome.clear();
       await sleep(BUSY_RETRY_MS);

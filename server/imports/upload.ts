@@ -76,7 +76,10 @@ function multerError(error: unknown, settings: ImportSettings): ApiError {
     return new ApiError('VALIDATION_ERROR', `The upload could not be read: ${error.message}.`);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ApiError('VALIDATION_ERROR', `The multipart upload could not be read (${message}). Send multipart/form-data with a "file" field.`);
+  return new ApiError(
+    'VALIDATION_ERROR',
+    `The multipart upload could not be read (${message}). Send multipart/form-data with a "file" field.`,
+  );
 }
 
 /** Streams a JSON request body to <data-dir>/uploads/, enforcing the upload limit. */

@@ -99,7 +99,8 @@ async function shutdown(): Promise<void> {
 process.on('message', (message: ToWorker) => {
   if (message.type === 'run') void run(message.job);
   else if (message.type === 'inspect') void inspect(message.id, message.inspection);
-  else if (message.type === 'warm') void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
+  else if (message.type === 'warm')
+    void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
   else if (message.type === 'stop') {
     stopping = true;
     if (!busy) void shutdown();

@@ -40,7 +40,8 @@ export function registerLiveRoutes(api: Api, ctx: AppContext, streams: LiveStrea
       method: 'get',
       path: '/api/live',
       tag: 'Live updates',
-      summary: 'Server-sent events for this organization: task.created, task.progress, task.finished, task.removed, delivery and inbox events.',
+      summary:
+        'Server-sent events for this organization: task.created, task.progress, task.finished, task.removed, delivery and inbox events.',
       description:
         'Authenticate with ?token= from POST /api/live/tokens, or with the Authorization header. Each event is ' +
         '`event: <type>` with `data: {"type","organization_uuid","data"}`. A comment line is sent every 15 s.',
@@ -52,7 +53,8 @@ export function registerLiveRoutes(api: Api, ctx: AppContext, streams: LiveStrea
       let principal: Principal | null;
       if (query.token) {
         principal = tokens.resolve(query.token);
-        if (!principal) throw new ApiError('UNAUTHORIZED', 'The live token is unknown or expired; get a new one from POST /api/live/tokens.');
+        if (!principal)
+          throw new ApiError('UNAUTHORIZED', 'The live token is unknown or expired; get a new one from POST /api/live/tokens.');
       } else {
         principal = await api.authenticate(req);
       }

@@ -16,7 +16,11 @@ export const FIRST_ORGANIZATION_NAME = 'My Organization';
  * writes them to <dataDir>/credentials.json, readable by the owner only. Later starts read that
  * file back.
  */
-export async function ensureDemoOrganization(db: Kysely<Database>, dataDir: string, name = FIRST_ORGANIZATION_NAME): Promise<OrganizationCredentials | null> {
+export async function ensureDemoOrganization(
+  db: Kysely<Database>,
+  dataDir: string,
+  name = FIRST_ORGANIZATION_NAME,
+): Promise<OrganizationCredentials | null> {
   const file = path.join(dataDir, CREDENTIALS_FILE);
   if ((await countOrganizations(db)) === 0) {
     const credentials = await createOrganization(db, { name });

@@ -30,6 +30,9 @@ export async function createOrganization(
 }
 
 export async function countOrganizations(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -32,7 +32,12 @@ export function normalisePostcode(postcode: string | null | undefined, country: 
 }
 
 /** "12 Smith Street, Carlton VIC 3053" from the parts, when no location text was given. */
-export function locationFromParts(parts: { address_line_1?: string | null; suburb?: string | null; state?: string | null; postcode?: string | null }): string {
+export function locationFromParts(parts: {
+  address_line_1?: string | null;
+  suburb?: string | null;
+  state?: string | null;
+  postcode?: string | null;
+}): string {
   const place = [parts.suburb, parts.state, parts.postcode].filter(Boolean).join(' ');
   return [parts.address_line_1, place].filter(Boolean).join(', ');
 }

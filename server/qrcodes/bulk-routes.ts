@@ -3,7 +3,14 @@ import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
-import { DRY_RUN_DESCRIPTION, importOrganization, parseDryRun, processingModeSchema, receiveImport, type ReceivedImport } from '../imports/intake.ts';
+import {
+  DRY_RUN_DESCRIPTION,
+  importOrganization,
+  parseDryRun,
+  processingModeSchema,
+  receiveImport,
+  type ReceivedImport,
+} from '../imports/intake.ts';
 import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from '../imports/fixed-file.ts';
 import { findJob } from '../imports/job-store.ts';
 import { sendErrorReport, templateCsv } from '../imports/report.ts';
@@ -11,7 +18,12 @@ import { removeUpload } from '../imports/upload.ts';
 import { findTask } from '../tasks/store.ts';
 import { taskAcceptedSchema } from '../tasks/schemas.ts';
 import { QR_CODE_IMPORT_KIND, qrCodeImportKind } from './import-kind.ts';
-import { qrCodeFileImportResultsSchema, qrCodeImportAnswerSchema, qrCodeImportDryRunSchema, qrCodeImportRecordSchema } from './import-results.ts';
+import {
+  qrCodeFileImportResultsSchema,
+  qrCodeImportAnswerSchema,
+  qrCodeImportDryRunSchema,
+  qrCodeImportRecordSchema,
+} from './import-results.ts';
 
 const tag = 'QR code imports';
 
@@ -28,10 +40,12 @@ const fileForm = (extra: Record<string, unknown> = {}) => ({
   },
 });
 
-
 function parseMode(value: unknown): 'background' | 'sync' {
   const parsed = processingModeSchema.safeParse(value === '' ? undefined : value);
-  if (!parsed.success) throw new ApiError('VALIDATION_ERROR', 'processing_mode must be background or sync.', [{ path: 'processing_mode', message: 'must be background or sync' }]);
+  if (!parsed.success)
+    throw new ApiError('VALIDATION_ERROR', 'processing_mode must be background or sync.', [
+      { path: 'processing_mode', message: 'must be background or sync' },
+    ]);
   return parsed.data;
 }
 
@@ -65,7 +79,12 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       createdByUuid: principal.keyUuid,
       metadata:
         received.source === 'file'
-          ? { filename: received.file.originalName ?? `upload.${received.format}`, import_type: received.format, source: 'file_upload', ...fixes }
+          ? {
+              filename: received.file.originalName ?? `upload.${received.format}`,
+              import_type: received.format,
+              source: 'file_upload',
+              ...fixes,
+            }
           : { import_type: 'json', source: 'api' },
     });
   };
@@ -97,7 +116,10 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       successDescription: 'Background: the import started; poll the task',
       response: taskAcceptedSchema,
       responses: {
-        200: { description: "Sync: the task's results. dry_run=true: the results the import would give", schema: z.union([qrCodeImportAnswerSchema, qrCodeImportDryRunSchema]) },
+        200: {
+          description: "Sync: the task's results. dry_run=true: the results the import would give",
+          schema: z.union([qrCodeImportAnswerSchema, qrCodeImportDryRunSchema]),
+        },
       },
       errors: [413, 415],
     },
@@ -165,10 +187,14 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       path: '/api/qrcodes/bulk/{background_task_uuid}/errors',
       tag,
       summary: 'Download every excluded row of a QR code import: its columns plus row_number and error (CSV or XLSX).',
-      description: 'format defaults to the uploaded file\'s format (csv for JSON imports). CSV cells that would run as formulas start with an apostrophe.',
+      description:
+        "format defaults to the uploaded file's format (csv for JSON imports). CSV cells that would run as formulas start with an apostrophe.",
       params: z.object({ background_task_uuid: z.string() }),
-      query: z.object({ format: z.enum(['csv', 'xlsx']).optional().describe('csv or xlsx; default the upload\'s format') }),
-      responseContent: { 'text/csv': 'The error report', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'The error report' },
+      query: z.object({ format: z.enum(['csv', 'xlsx']).optional().describe("csv or xlsx; default the upload's format") }),
+      responseContent: {
+        'text/csv': 'The error report',
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'The error report',
+      },
       errors: [409],
     },
     async ({ params, query, res, principal }) => {
@@ -185,7 +211,12 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
         res,
         ctx.db.kysely,
         task.uuid,
-        { columns: isJson ? [...kind.columns] : headers, rowsAreObjects: isJson, rowNumberOffset: isJson ? 1 : 2, excludedCount: job.excluded_count },
+        {
+          columns: isJson ? [...kind.columns] : headers,
+          rowsAreObjects: isJson,
+          rowNumberOffset: isJson ? 1 : 2,
+          excludedCount: job.excluded_count,
+        },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
         `qr-import-errors-${task.uuid}`,
       );

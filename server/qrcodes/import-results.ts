@@ -7,7 +7,9 @@ export const excludedQrCodeRowSchema = z
   .object({
     index: z.number().int().min(0).describe('0-based position among the data rows (array element for JSON)'),
     error: z.string().describe('Why the row was excluded'),
-    row: z.object(Object.fromEntries(QR_ECHO_FIELDS.map((field) => [field, z.string().nullable()]))).describe('The row\'s address fields as given'),
+    row: z
+      .object(Object.fromEntries(QR_ECHO_FIELDS.map((field) => [field, z.string().nullable()])))
+      .describe("The row's address fields as given"),
   })
   .meta({ id: 'ExcludedQrCodeRow' });
 
@@ -49,4 +51,7 @@ export const qrCodeImportDryRunSchema = z
 /** Spec 2.5, for the documentation of the JSON form: rows are checked one by one (qrImportRowSchema), so a bad row is excluded, not a 400. */
 export const qrCodeImportRecordSchema = z
   .object(Object.fromEntries(QR_IMPORT_COLUMNS.map((column) => [column, z.union([z.string(), z.number()]).optional()])))
-  .meta({ id: 'QrCodeImportRecord', description: 'One QR code address to import; location is required (or address_line_1 with suburb, state or postcode)' });
+  .meta({
+    id: 'QrCodeImportRecord',
+    description: 'One QR code address to import; location is required (or address_line_1 with suburb, state or postcode)',
+  });

@@ -66,11 +66,13 @@ const ROW_FIELDS = Object.keys(MAX_LENGTH) as RowField[];
 /** The checks beyond field types and lengths, in order; the schema reports them all, the quick check wants none. */
 function rowProblems(row: Partial<Record<RowField, string>>): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
-  if (!row.location && !row.suburb && !row.postcode) problems.push({ path: 'location', message: 'is required (or give suburb, state and postcode)' });
+  if (!row.location && !row.suburb && !row.postcode)
+    problems.push({ path: 'location', message: 'is required (or give suburb, state and postcode)' });
   if (row.type !== undefined && !TYPE_PATTERN.test(row.type.toUpperCase())) {
     problems.push({ path: 'type', message: 'must be a word such as SITE (letters, digits, underscores)' });
   }
-  if (Boolean(row.tag_name) !== Boolean(row.tag_number)) problems.push({ path: row.tag_name ? 'tag_number' : 'tag_name', message: 'tag_name and tag_number go together' });
+  if (Boolean(row.tag_name) !== Boolean(row.tag_number))
+    problems.push({ path: row.tag_name ? 'tag_number' : 'tag_name', message: 'tag_name and tag_number go together' });
   return problems;
 }
 

@@ -47,7 +47,11 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   const k = db.kysely;
   const byExternal = prepare<'org' | 'ext'>(
     db.sqlite,
-    k.selectFrom('qrcodes').select(['uuid', 'deleted_on']).where('organization_uuid', '=', param('org')).where('external_reference_id', '=', param('ext')),
+    k
+      .selectFrom('qrcodes')
+      .select(['uuid', 'deleted_on'])
+      .where('organization_uuid', '=', param('org'))
+      .where('external_reference_id', '=', param('ext')),
   );
   const byNameLocation = prepare<'org' | 'name' | 'location' | 'one'>(
     db.sqlite,
@@ -88,13 +92,21 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         created_on: param('now'),
         updated_on: param('now'),
       })
-      .onConflict((oc) => oc.columns(['organization_uuid', 'external_reference_id']).where('external_reference_id', 'is not', null).doNothing()),
+      .onConflict((oc) =>
+        oc.columns(['organization_uuid', 'external_reference_id']).where('external_reference_id', 'is not', null).doNothing(),
+      ),
   );
   const update = prepare<RecordField | 'uuid' | 'now' | 'deleted'>(
     db.sqlite,
     k
       .updateTable('qrcodes')
-      .set({ ...fieldParams, latitude: param<number>('latitude'), longitude: param<number>('longitude'), updated_on: param('now'), deleted_on: param('deleted') })
+      .set({
+        ...fieldParams,
+        latitude: param<number>('latitude'),
+        longitude: param<number>('longitude'),
+        updated_on: param('now'),
+        deleted_on: param('deleted'),
+      })
       .where('uuid', '=', param('uuid')),
   );
   const tagByNameNumber = prepare<'org' | 'name' | 'number'>(

@@ -62,7 +62,12 @@ async function withTags(db: Kysely<Database>, row: QrCodeRow): Promise<QrCode> {
   return toQrCode(row, await tagsOf(db, [row.uuid]));
 }
 
-async function checkTagsFree(db: Kysely<Database>, organizationUuid: string, tags: NonNullable<CreateQrCode['tags']>, ownUuid: string | null) {
+async function checkTagsFree(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  tags: NonNullable<CreateQrCode['tags']>,
+  ownUuid: string | null,
+) {
   for (const tag of tags) {
     const existing = await findTag(db, organizationUuid, tag.tag_name, tag.tag_number);
     if (existing && existing.qr_code_uuid !== ownUuid) {
@@ -94,9 +99,14 @@ async function writeTags(db: Kysely<Database>, organizationUuid: string, qrCodeU
 export async function createQrCode(db: Kysely<Database>, geocoder: Geocoder, input: CreateQrCode): Promise<QrCode> {
   const address = locate(geocoder, input);
   return db.transaction().execute(async (trx) => {
-    const existing = input.external_reference_id ? await findByExternalReference(trx, input.organization_uuid, input.external_reference_id) : undefined;
+    const existing = input.external_reference_id
+      ? await findByExternalReference(trx, input.organization_uuid, input.external_reference_id)
+      : undefined;
     if (existing && existing.deleted_on === null) {
-      throw new ApiError('CONFLICT', `A QR code with external_reference_id ${input.external_reference_id} already exists (${existing.uuid}).`);
+      throw new ApiError(
+        'CONFLICT',
+        `A QR code with external_reference_id ${input.external_reference_id} already exists (${existing.uuid}).`,
+      );
     }
     const uuid = existing?.uuid ?? uuid7();
     if (input.tags) await checkTagsFree(trx, input.organization_uuid, input.tags, existing?.uuid ?? null);
@@ -131,18 +141,30 @@ export async function getQrCode(db: Kysely<Database>, organizationUuid: string, 
 
 const ADDRESS_KEYS = ['location', 'address_line_1', 'suburb', 'state', 'postcode', 'country'] as const;
 
-export async function updateQrCode(db: Kysely<Database>, geocoder: Geocoder, organizationUuid: string, uuid: string, patch: UpdateQrCode): Promise<QrCode> {
+export async function updateQrCode(
+  db: Kysely<Database>,
+  geocoder: Geocoder,
+  organizationUuid: string,
+  uuid: string,
+  patch: UpdateQrCode,
+): Promise<QrCode> {
   return db.transaction().execute(async (trx) => {
     const row = await findLiveQrCode(trx, organizationUuid, uuid);
     if (!row) throw notFound(`QR code ${uuid}`);
     if (patch.external_reference_id && patch.external_reference_id !== row.external_reference_id) {
       const other = await findByExternalReference(trx, organizationUuid, patch.external_reference_id);
-      if (other) throw new ApiError('CONFLICT', `A QR code with external_reference_id ${patch.external_reference_id} already exists (${other.uuid}).`);
+      if (other)
+        throw new ApiError(
+          'CONFLICT',
+          `A QR code with external_reference_id ${patch.external_reference_id} already exists (${other.uuid}).`,
+        );
     }
     const { tags, ...fields } = patch;
     let address: Partial<StoredAddress> = {};
     if (ADDRESS_KEYS.some((key) => patch[key] !== undefined)) {
-      const merged = Object.fromEntries(ADDRESS_KEYS.map((key) => [key, patch[key] !== undefined ? patch[key] : row[key]])) as unknown as AddressParts;
+      const merged = Object.fromEntries(
+        ADDRESS_KEYS.map((key) => [key, patch[key] !== undefined ? patch[key] : row[key]]),
+      ) as unknown as AddressParts;
       const locationOnly = patch.location !== undefined && ADDRESS_KEYS.every((key) => key === 'location' || patch[key] === undefined);
       address = locate(geocoder, locationOnly ? { location: merged.location, address_line_1: merged.address_line_1 } : merged);
     }
@@ -163,8 +185,16 @@ export async function deleteQrCode(db: Kysely<Database>, organizationUuid: strin
 
 export async function listQrCodes(db: Kysely<Database>, query: QrCodeListQuery): Promise<Page<QrCode>> {
   const { rows, total } = await listQrCodeRows(db, query);
-  const tags = await tagsOf(db, rows.map((r) => r.uuid));
+  const tags = await tagsOf(
+    db,
+    rows.map((r) => r.uuid),
+  );
   const byQrCode = new Map<string, QrCodeTagRow[]>();
   for (const tag of tags) byQrCode.set(tag.qr_code_uuid, [...(byQrCode.get(tag.qr_code_uuid) ?? []), tag]);
-  return toPage(rows.map((row) => toQrCode(row, byQrCode.get(row.uuid) ?? [])), total, query.page, query.per_page);
+  return toPage(
+    rows.map((row) => toQrCode(row, byQrCode.get(row.uuid) ?? [])),
+    total,
+    query.page,
+    query.per_page,
+  );
 }

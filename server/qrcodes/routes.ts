@@ -2,7 +2,14 @@ import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from './qrcodes.ts';
-import { createQrCodeSchema, qrCodeListQuerySchema, qrCodePageSchema, qrCodeSchema, qrCodeUuidParamsSchema, updateQrCodeSchema } from './schemas.ts';
+import {
+  createQrCodeSchema,
+  qrCodeListQuerySchema,
+  qrCodePageSchema,
+  qrCodeSchema,
+  qrCodeUuidParamsSchema,
+  updateQrCodeSchema,
+} from './schemas.ts';
 
 export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
   const tag = 'QR codes';
@@ -39,7 +46,14 @@ export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'get', path: '/api/qrcodes/uuid/{uuid}', tag, summary: 'Get one QR code address.', params: qrCodeUuidParamsSchema, response: qrCodeSchema },
+    {
+      method: 'get',
+      path: '/api/qrcodes/uuid/{uuid}',
+      tag,
+      summary: 'Get one QR code address.',
+      params: qrCodeUuidParamsSchema,
+      response: qrCodeSchema,
+    },
     async ({ params, principal }) => getQrCode(ctx.db.kysely, principal.organizationUuid, params.uuid),
   );
 
@@ -54,7 +68,8 @@ export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
       response: qrCodeSchema,
       errors: [409],
     },
-    async ({ params, body, principal }) => updateQrCode(ctx.db.kysely, await ctx.imports.geocoder(), principal.organizationUuid, params.uuid, body),
+    async ({ params, body, principal }) =>
+      updateQrCode(ctx.db.kysely, await ctx.imports.geocoder(), principal.organizationUuid, params.uuid, body),
   );
 
   api.route(

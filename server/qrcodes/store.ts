@@ -24,7 +24,11 @@ export async function findLiveQrCode(db: Kysely<Database>, organizationUuid: str
 }
 
 /** By external reference, soft-deleted ones included. */
-export async function findByExternalReference(db: Kysely<Database>, organizationUuid: string, externalReferenceId: string): Promise<QrCodeRow | undefined> {
+export async function findByExternalReference(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  externalReferenceId: string,
+): Promise<QrCodeRow | undefined> {
   return db
     .selectFrom('qrcodes')
     .selectAll()
@@ -55,7 +59,11 @@ export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuer
     const pattern = `%${escapeLike(query.search)}%`;
     // SQLite's LIKE ignores ASCII case.
     base = base.where((eb) =>
-      eb.or((['name', 'location', 'label', 'external_reference_id'] as const).map((column) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`)),
+      eb.or(
+        (['name', 'location', 'label', 'external_reference_id'] as const).map(
+          (column) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`,
+        ),
+      ),
     );
   }
   const total = await cachedCount(db, base);
@@ -72,10 +80,21 @@ export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuer
 
 export async function tagsOf(db: Kysely<Database>, qrCodeUuids: string[]): Promise<QrCodeTagRow[]> {
   if (qrCodeUuids.length === 0) return [];
-  return db.selectFrom('qr_code_tags').selectAll().where('qr_code_uuid', 'in', qrCodeUuids).orderBy('created_on').orderBy('tag_name').execute();
+  return db
+    .selectFrom('qr_code_tags')
+    .selectAll()
+    .where('qr_code_uuid', 'in', qrCodeUuids)
+    .orderBy('created_on')
+    .orderBy('tag_name')
+    .execute();
 }
 
-export async function findTag(db: Kysely<Database>, organizationUuid: string, tagName: string, tagNumber: string): Promise<QrCodeTagRow | undefined> {
+export async function findTag(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  tagName: string,
+  tagNumber: string,
+): Promise<QrCodeTagRow | undefined> {
   return db
     .selectFrom('qr_code_tags')
     .selectAll()

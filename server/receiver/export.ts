@@ -25,7 +25,9 @@ function exportedMessage(row: MessageRow, message: Message, keepSignature: boole
   return {
     ...message,
     headers: headerObject(maskPairs(parsePairs(row.raw_headers), false)),
-    decryption_error: quotesSignature ? 'The X-Service-Signature header is malformed (its value is masked in this export).' : message.decryption_error,
+    decryption_error: quotesSignature
+      ? 'The X-Service-Signature header is malformed (its value is masked in this export).'
+      : message.decryption_error,
   };
 }
 
@@ -89,17 +91,29 @@ function harEntry(ctx: AppContext, row: MessageRow, original: Message, keepSigna
   };
 }
 
-async function* exportedRows(ctx: AppContext, inboxUuid: string, query: ExportQuery): AsyncGenerator<{ row: MessageRow; message: Message }> {
+async function* exportedRows(
+  ctx: AppContext,
+  inboxUuid: string,
+  query: ExportQuery,
+): AsyncGenerator<{ row: MessageRow; message: Message }> {
   for (let offset = 0; ; offset += SLICE) {
     const { rows } = await listMessageRows(ctx.db.kysely, inboxUuid, query, { limit: SLICE, offset, oldestFirst: true });
-    const relays = await relaysOf(ctx.db.kysely, rows.map((r) => r.uuid));
+    const relays = await relaysOf(
+      ctx.db.kysely,
+      rows.map((r) => r.uuid),
+    );
     for (const row of rows) yield { row, message: toMessage(row, relays.get(row.uuid) ?? []) };
     if (rows.length < SLICE) return;
   }
 }
 
 /** Writes the export to `write` piece by piece; the caller sets the headers. */
-export async function writeExport(ctx: AppContext, inbox: Inbox, query: ExportQuery, write: (chunk: string) => Promise<void>): Promise<void> {
+export async function writeExport(
+  ctx: AppContext,
+  inbox: Inbox,
+  query: ExportQuery,
+  write: (chunk: string) => Promise<void>,
+): Promise<void> {
   const keep = query.include_signature === true;
   const exportedOn = new Date().toISOString();
   let first = true;
@@ -110,12 +124,16 @@ export async function writeExport(ctx: AppContext, inbox: Inbox, query: ExportQu
   };
   if (query.format === 'har') {
     const creator = { name: 'QR Sandbox', version: APP_VERSION, comment: `Inbox ${inbox.name} (${inbox.uuid})` };
-    await write(`{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"comment":${JSON.stringify(`Exported ${exportedOn}; X-Service-Signature ${keep ? 'included' : 'masked'}.`)},"pages":[],"entries":[`);
-    for await (const { row, message } of exportedRows(ctx, inbox.uuid, query)) await write(separator() + JSON.stringify(harEntry(ctx, row, message, keep)));
+    await write(
+      `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"comment":${JSON.stringify(`Exported ${exportedOn}; X-Service-Signature ${keep ? 'included' : 'masked'}.`)},"pages":[],"entries":[`,
+    );
+    for await (const { row, message } of exportedRows(ctx, inbox.uuid, query))
+      await write(separator() + JSON.stringify(harEntry(ctx, row, message, keep)));
     await write('\n]}}\n');
     return;
   }
   await write(`{"exported_on":${JSON.stringify(exportedOn)},"signature_masked":${!keep},"inbox":${JSON.stringify(inbox)},"messages":[`);
-  for await (const { row, message } of exportedRows(ctx, inbox.uuid, query)) await write(separator() + JSON.stringify(exportedMessage(row, message, keep)));
+  for await (const { row, message } of exportedRows(ctx, inbox.uuid, query))
+    await write(separator() + JSON.stringify(exportedMessage(row, message, keep)));
   await write('\n]}\n');
 }

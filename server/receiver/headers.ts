@@ -23,7 +23,18 @@ export function headerObject(pairs: Array<[string, string]>): Record<string, str
 }
 
 /** Headers that describe one connection or one hop and are not relayed. */
-export const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'expect', 'content-length']);
+export const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'content-length',
+]);
 
 /**
  * Set on every forward and replay: how many QR Sandbox inboxes the request has already passed.

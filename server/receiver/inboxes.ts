@@ -55,14 +55,29 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
  * never reaches one of this server's inboxes, however written (see self-target.ts), which would
  * relay in a loop; a one-off replay may (the hop header stops it going further).
  */
-export async function checkRelayUrl(ctx: AppContext, organizationUuid: string, url: string, field: string, purpose: 'forward' | 'replay' = 'forward'): Promise<CheckedTarget> {
+export async function checkRelayUrl(
+  ctx: AppContext,
+  organizationUuid: string,
+  url: string,
+  field: string,
+  purpose: 'forward' | 'replay' = 'forward',
+): Promise<CheckedTarget> {
   const settings = await getSettings(ctx.db.kysely, organizationUuid, serverDefaults(ctx.config));
   const check = await checkDeliveryTarget(url, { allowHttp: settings.allow_http_webhooks }, ctx.config.hostResolver);
   if (!check.ok) throw new ApiError('VALIDATION_ERROR', `${field}: ${check.problem}`, [{ path: field, message: check.problem }]);
-  if (purpose === 'forward' && reachesOwnInbox(ctx.config, check.url, check.addresses.map((a) => a.address))) {
-    throw new ApiError('VALIDATION_ERROR', `${field} points at an inbox of this server, which would relay messages in a loop. Replay a message there instead.`, [
-      { path: field, message: 'must not be an inbox of this server' },
-    ]);
+  if (
+    purpose === 'forward' &&
+    reachesOwnInbox(
+      ctx.config,
+      check.url,
+      check.addresses.map((a) => a.address),
+    )
+  ) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `${field} points at an inbox of this server, which would relay messages in a loop. Replay a message there instead.`,
+      [{ path: field, message: 'must not be an inbox of this server' }],
+    );
   }
   return check;
 }
@@ -102,7 +117,10 @@ export async function getInbox(ctx: AppContext, organizationUuid: string, uuid: 
 
 export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promise<Page<Inbox>> {
   const { rows, total } = await listInboxRows(ctx.db.kysely, query.organization_uuid, query.page, query.per_page);
-  const counts = await countMessages(ctx.db.kysely, rows.map((r) => r.uuid));
+  const counts = await countMessages(
+    ctx.db.kysely,
+    rows.map((r) => r.uuid),
+  );
   return toPage(
     rows.map((row) => toInbox(ctx.config, row, counts.get(row.uuid) ?? 0, false)),
     total,

@@ -46,7 +46,8 @@ export function toMessage(row: MessageRow, relays: RelayRow[]): Message {
     body_truncated: row.body_truncated === 1,
     decrypted: row.decrypted === 1,
     decryption_problem: row.decryption_problem,
-    decryption_error: row.analyzed === 1 ? row.decryption_error : 'Not judged yet (the server stopped before it could); the raw request is kept.',
+    decryption_error:
+      row.analyzed === 1 ? row.decryption_error : 'Not judged yet (the server stopped before it could); the raw request is kept.',
     signature_status: row.signature_status,
     verified_with: row.verified_with,
     hints: JSON.parse(row.hints) as Hint[],
@@ -55,7 +56,8 @@ export function toMessage(row: MessageRow, relays: RelayRow[]): Message {
     event_type: row.event_type,
     envelope: parseEnvelope(row.plaintext),
     duplicate_of: row.duplicate_of,
-    duplicate_by: row.duplicate_by === 'delivery_id' || row.duplicate_by === 'signature' || row.duplicate_by === 'event_id' ? row.duplicate_by : null,
+    duplicate_by:
+      row.duplicate_by === 'delivery_id' || row.duplicate_by === 'signature' || row.duplicate_by === 'event_id' ? row.duplicate_by : null,
     answer: {
       kind: (row.answer as Message['answer']['kind']) ?? null,
       status: row.answered_status,
@@ -103,9 +105,18 @@ export async function findMessageRow(ctx: AppContext, organizationUuid: string, 
 }
 
 /** One slice of an inbox's messages, newest first, with their relays. */
-export async function messageSlice(ctx: AppContext, inboxUuid: string, filter: MessageFilter, limit: number, offset: number): Promise<{ items: Message[]; total: number }> {
+export async function messageSlice(
+  ctx: AppContext,
+  inboxUuid: string,
+  filter: MessageFilter,
+  limit: number,
+  offset: number,
+): Promise<{ items: Message[]; total: number }> {
   const { rows, total } = await listMessageRows(ctx.db.kysely, inboxUuid, filter, { limit, offset });
-  const relays = await relaysOf(ctx.db.kysely, rows.map((r) => r.uuid));
+  const relays = await relaysOf(
+    ctx.db.kysely,
+    rows.map((r) => r.uuid),
+  );
   return { items: rows.map((row) => toMessage(row, relays.get(row.uuid) ?? [])), total };
 }
 

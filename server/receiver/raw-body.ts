@@ -19,7 +19,8 @@ const DRAIN_FACTOR = 32;
  */
 export function readRawBody(req: Request, cap: number): Promise<RawBody> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isSafeInteger(declared) && declared > cap) return Promise.resolve({ body: Buffer.alloc(0), truncated: true, aborted: false, declaredSize: declared });
+  if (Number.isSafeInteger(declared) && declared > cap)
+    return Promise.resolve({ body: Buffer.alloc(0), truncated: true, aborted: false, declaredSize: declared });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

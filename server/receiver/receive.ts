@@ -92,7 +92,12 @@ function envelopeField(json: unknown, field: 'id' | 'type'): string | null {
  * The two verdicts on a stored request. `incomplete` explains a body cut off by the cap or by the
  * sender, which is never judged as a delivery.
  */
-export function inspectRequest(body: Buffer, headers: Record<string, string>, secrets: SecretCandidate[], incomplete: string | null): Inspection {
+export function inspectRequest(
+  body: Buffer,
+  headers: Record<string, string>,
+  secrets: SecretCandidate[],
+  incomplete: string | null,
+): Inspection {
   if (incomplete !== null) {
     return {
       decrypted: false,
@@ -144,11 +149,19 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
       : null;
   const inspection = inspectRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
   const columns = verdictColumns(inspection, headers);
-  const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, { deliveryId: columns.delivery_id, signature: columns.signature, eventId: columns.event_id });
+  const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, {
+    deliveryId: columns.delivery_id,
+    signature: columns.signature,
+    eventId: columns.event_id,
+  });
   return {
     columns: { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null },
     inspection,
-    eventId: columns.event_id, eventType: columns.event_type, duplicateOf: duplicate?.uuid ?? null, duplicateBy: duplicate?.by ?? null };
+    eventId: columns.event_id,
+    eventType: columns.event_type,
+    duplicateOf: duplicate?.uuid ?? null,
+    duplicateBy: duplicate?.by ?? null,
+  };
 }
 
 /**
@@ -164,7 +177,12 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
     return {
       kind: 'fault_status',
       status: fault.status,
-      body: { fault_injection: true, status: fault.status, message_uuid: stored.uuid, message: `This inbox is set to answer ${fault.status}; change it with PATCH /api/inboxes/uuid/${inbox.uuid}.` },
+      body: {
+        fault_injection: true,
+        status: fault.status,
+        message_uuid: stored.uuid,
+        message: `This inbox is set to answer ${fault.status}; change it with PATCH /api/inboxes/uuid/${inbox.uuid}.`,
+      },
       delayMs,
     };
   }
@@ -191,7 +209,10 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
         error: {
           code: 'VALIDATION_ERROR',
           message: `Delivery rejected: ${inspection.error ?? 'it cannot be decrypted.'} Stored as message ${stored.uuid}.`,
-          details: inspection.hints.map((h) => ({ path: h.field === 'signature' ? 'headers.x-service-signature' : 'body.payload', message: `${h.code}: ${h.message}` })),
+          details: inspection.hints.map((h) => ({
+            path: h.field === 'signature' ? 'headers.x-service-signature' : 'body.payload',
+            message: `${h.code}: ${h.message}`,
+          })),
         },
       },
       delayMs,
@@ -219,6 +240,18 @@ export async function writeVerdict(ctx: AppContext, uuid: string, verdict: Verdi
  * Records the answer, with the verdict when it is not written yet: each update rewrites the whole
  * row, body included, so an answer given at once costs one write instead of two.
  */
-export async function recordAnswer(ctx: AppContext, uuid: string, kind: AnswerKind, status: number | null, afterMs: number, unwrittenVerdict: Verdict | null = null): Promise<void> {
-  await updateMessage(ctx.db.kysely, uuid, { ...unwrittenVerdict?.columns, answer: kind, answered_status: status, answered_after_ms: afterMs });
+export async function recordAnswer(
+  ctx: AppContext,
+  uuid: string,
+  kind: AnswerKind,
+  status: number | null,
+  afterMs: number,
+  unwrittenVerdict: Verdict | null = null,
+): Promise<void> {
+  await updateMessage(ctx.db.kysely, uuid, {
+    ...unwrittenVerdict?.columns,
+    answer: kind,
+    answered_status: status,
+    answered_after_ms: afterMs,
+  });
 }

@@ -8,7 +8,17 @@ import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { checkRelayUrl } from './inboxes.ts';
 import { loadMessage, messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
-import { judge, planAnswer, recordAnswer, storeRaw, writeVerdict, type AnswerKind, type RawDelivery, type StoredDelivery, type Verdict } from './receive.ts';
+import {
+  judge,
+  planAnswer,
+  recordAnswer,
+  storeRaw,
+  writeVerdict,
+  type AnswerKind,
+  type RawDelivery,
+  type StoredDelivery,
+  type Verdict,
+} from './receive.ts';
 import { inboxLimits } from './limits.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
@@ -43,17 +53,34 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
           ? {}
           : {
               requestBody: {
-                description: 'A delivery body, {"payload": "<base64>"}, with the header X-Service-Signature: sha256=<hex>. Any bytes are stored.',
-                content: { 'application/json': { schema: { type: 'object', properties: { payload: { type: 'string' } } } }, '*/*': { schema: {} } },
+                description:
+                  'A delivery body, {"payload": "<base64>"}, with the header X-Service-Signature: sha256=<hex>. Any bytes are stored.',
+                content: {
+                  'application/json': { schema: { type: 'object', properties: { payload: { type: 'string' } } } },
+                  '*/*': { schema: {} },
+                },
               },
             }),
         successDescription: 'Stored (and decrypted when it could be); or the answer the inbox is set to give',
         response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema]),
         responses: {
-          400: { description: 'Stored, but it cannot be decrypted or its signature header is malformed; or the set answer', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]) },
-          413: { description: 'Over 1 MB: its start is stored; or the set answer', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]) },
-          503: { description: 'This machine could not store it (disk full); try again', schema: z.union([errorBodySchema, inboxFaultAnswerSchema]), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
-          default: { description: 'The status the inbox is set to answer (response.status), with this body; 204 and 304 without one', schema: inboxFaultAnswerSchema },
+          400: {
+            description: 'Stored, but it cannot be decrypted or its signature header is malformed; or the set answer',
+            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
+          },
+          413: {
+            description: 'Over 1 MB: its start is stored; or the set answer',
+            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
+          },
+          503: {
+            description: 'This machine could not store it (disk full); try again',
+            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
+          },
+          default: {
+            description: 'The status the inbox is set to answer (response.status), with this body; 204 and 304 without one',
+            schema: inboxFaultAnswerSchema,
+          },
         },
         omitErrors: [415],
         errors: [404],
@@ -107,7 +134,10 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   } catch (error) {
     // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
     ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
-    res.status(503).setHeader('Retry-After', '5').json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
+    res
+      .status(503)
+      .setHeader('Retry-After', '5')
+      .json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
     return;
   }
   countInboxWrite(ctx, raw.body.length * 2);
@@ -167,10 +197,17 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
  * Where to forward this message (checked and resolved now: the port or the name's address may have
  * changed since forward_to was saved), or why it is not forwarded.
  */
-async function forwardTarget(ctx: AppContext, inbox: InboxRow, row: MessageRow, url: string): Promise<{ target: CheckedTarget } | { refused: string }> {
+async function forwardTarget(
+  ctx: AppContext,
+  inbox: InboxRow,
+  row: MessageRow,
+  url: string,
+): Promise<{ target: CheckedTarget } | { refused: string }> {
   const hops = relayHops(headerObject(parsePairs(row.raw_headers)));
   if (hops >= MAX_RELAY_HOPS) {
-    return { refused: `Not forwarded: the request was itself relayed by an inbox (${RELAY_HOP_HEADER}: ${hops}); messages go at most ${MAX_RELAY_HOPS} hop, so inboxes can never relay in a loop.` };
+    return {
+      refused: `Not forwarded: the request was itself relayed by an inbox (${RELAY_HOP_HEADER}: ${hops}); messages go at most ${MAX_RELAY_HOPS} hop, so inboxes can never relay in a loop.`,
+    };
   }
   try {
     return { target: await checkRelayUrl(ctx, inbox.organization_uuid, url, 'forward_to') };
@@ -185,8 +222,15 @@ async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, ur
     const row = await findMessage(ctx.db.kysely, inbox.uuid, messageUuid);
     if (!row) return;
     const decided = await forwardTarget(ctx, inbox, row, url);
-    const relay = 'target' in decided ? await relayMessage(ctx, row, 'forward', url, decided.target) : await recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
-    ctx.live.publish({ type: 'inbox.relay', organization_uuid: inbox.organization_uuid, data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay } });
+    const relay =
+      'target' in decided
+        ? await relayMessage(ctx, row, 'forward', url, decided.target)
+        : await recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
+    ctx.live.publish({
+      type: 'inbox.relay',
+      organization_uuid: inbox.organization_uuid,
+      data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay },
+    });
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');
   }

@@ -77,7 +77,13 @@ function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSig
 }
 
 /** A relay that was not attempted (no connection made), recorded so the message says why. */
-export async function recordRefusedRelay(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string, reason: string): Promise<Relay> {
+export async function recordRefusedRelay(
+  ctx: AppContext,
+  message: MessageRow,
+  kind: 'forward' | 'replay',
+  url: string,
+  reason: string,
+): Promise<Relay> {
   const row: RelayRow = {
     seq: 0,
     uuid: randomUUID(),
@@ -100,7 +106,13 @@ export async function recordRefusedRelay(ctx: AppContext, message: MessageRow, k
  * Sends the message to `url` (checked by checkRelayUrl as `target`, connecting to its checked
  * addresses only) and records the attempt; resolves with the record, never rejects for network failures.
  */
-export async function relayMessage(ctx: AppContext, message: MessageRow, kind: 'forward' | 'replay', url: string, target: CheckedTarget): Promise<Relay> {
+export async function relayMessage(
+  ctx: AppContext,
+  message: MessageRow,
+  kind: 'forward' | 'replay',
+  url: string,
+  target: CheckedTarget,
+): Promise<Relay> {
   const runtime = receiverRuntime(ctx);
   const uuid = randomUUID();
   const requestedOn = nowIso();

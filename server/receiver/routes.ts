@@ -72,7 +72,14 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'get', path: '/api/inboxes', tag: TAG, summary: "List the organization's inboxes.", query: inboxListQuerySchema, response: inboxPageSchema },
+    {
+      method: 'get',
+      path: '/api/inboxes',
+      tag: TAG,
+      summary: "List the organization's inboxes.",
+      query: inboxListQuerySchema,
+      response: inboxPageSchema,
+    },
     async ({ query, principal }) => {
       requireOrganization(principal, query.organization_uuid);
       return listInboxes(ctx, query);
@@ -109,7 +116,14 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'delete', path: '/api/inboxes/uuid/{uuid}', tag: TAG, summary: 'Delete an inbox with all its messages.', params: inboxParamsSchema, status: 204 },
+    {
+      method: 'delete',
+      path: '/api/inboxes/uuid/{uuid}',
+      tag: TAG,
+      summary: 'Delete an inbox with all its messages.',
+      params: inboxParamsSchema,
+      status: 204,
+    },
     async ({ params, principal }) => {
       await deleteInbox(ctx, principal.organizationUuid, params.uuid);
     },
@@ -133,7 +147,14 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'delete', path: '/api/inboxes/uuid/{uuid}/messages', tag: TAG, summary: 'Delete all messages of an inbox.', params: inboxParamsSchema, status: 204 },
+    {
+      method: 'delete',
+      path: '/api/inboxes/uuid/{uuid}/messages',
+      tag: TAG,
+      summary: 'Delete all messages of an inbox.',
+      params: inboxParamsSchema,
+      status: 204,
+    },
     async ({ params, principal }) => {
       await clearMessages(ctx, principal.organizationUuid, params.uuid);
     },
@@ -187,7 +208,8 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       path: '/api/inboxes/uuid/{uuid}/messages/{message_uuid}/replay',
       tag: TAG,
       summary: 'Send a stored message again, bytes and headers unchanged, to a URL; answers with what that URL answered.',
-      description: "url defaults to the inbox's forward_to. https anywhere; http only to this machine. Redirects are not followed; 15 s timeout.",
+      description:
+        "url defaults to the inbox's forward_to. https anywhere; http only to this machine. Redirects are not followed; 15 s timeout.",
       params: messageParamsSchema,
       body: replayBodySchema,
       response: relaySchema,
@@ -196,7 +218,10 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       const row = await findMessageRow(ctx, principal.organizationUuid, params.uuid, params.message_uuid);
       const inbox = await getInbox(ctx, principal.organizationUuid, params.uuid, false);
       const url = body?.url ?? inbox.forward_to;
-      if (!url) throw new ApiError('VALIDATION_ERROR', 'Give the url to replay to; this inbox has no forward_to to default to.', [{ path: 'body.url', message: 'Required' }]);
+      if (!url)
+        throw new ApiError('VALIDATION_ERROR', 'Give the url to replay to; this inbox has no forward_to to default to.', [
+          { path: 'body.url', message: 'Required' },
+        ]);
       const target = await checkRelayUrl(ctx, principal.organizationUuid, url, 'body.url', 'replay');
       return relayMessage(ctx, row, 'replay', url, target);
     },
@@ -212,8 +237,12 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       params: inboxParamsSchema,
       query: exportQuerySchema,
       response: z.union([
-        z.object({ exported_on: z.string(), signature_masked: z.boolean(), inbox: inboxSchema, messages: z.array(messageSchema) }).meta({ id: 'InboxExport' }),
-        z.object({ log: z.record(z.string(), z.unknown()).describe('A HAR 1.2 log: version, creator, comment, pages, entries') }).meta({ id: 'HarExport' }),
+        z
+          .object({ exported_on: z.string(), signature_masked: z.boolean(), inbox: inboxSchema, messages: z.array(messageSchema) })
+          .meta({ id: 'InboxExport' }),
+        z
+          .object({ log: z.record(z.string(), z.unknown()).describe('A HAR 1.2 log: version, creator, comment, pages, entries') })
+          .meta({ id: 'HarExport' }),
       ]),
     },
     async ({ params, query, principal, res }) => {

@@ -6,11 +6,7 @@ import { hintSchema } from '../tools/schemas.ts';
 export const MAX_SECRETS = 10;
 export const MAX_DELAY_MS = 60_000;
 
-const secretSchema = z
-  .string()
-  .min(1)
-  .max(512)
-  .describe('A webhook secret to verify signatures with');
+const secretSchema = z.string().min(1).max(512).describe('A webhook secret to verify signatures with');
 
 const secretsSchema = z
   .array(secretSchema)
@@ -30,7 +26,12 @@ export const inboxResponseSchema = z
       .max(599)
       .nullable()
       .describe('Answer every delivery with this status instead of the normal 200/400 (e.g. 500, 503, 429). null: normal answers'),
-    delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
+    delay_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_DELAY_MS)
+      .describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
     drop: z.boolean().describe('Close the connection without any answer (after the delay)'),
   })
   .meta({ id: 'InboxResponse' });
@@ -47,7 +48,10 @@ export const inboxSchema = z
     response: inboxResponseSchema,
     forward_to: z.string().nullable().describe('Every delivery is relayed, bytes and headers unchanged, to this URL'),
     message_count: z.number().int(),
-    dropped_messages: z.number().int().describe('Oldest messages deleted to keep the inbox within max_messages (since it was created or last cleared)'),
+    dropped_messages: z
+      .number()
+      .int()
+      .describe('Oldest messages deleted to keep the inbox within max_messages (since it was created or last cleared)'),
     max_messages: z.number().int().describe('Messages the inbox keeps; a new one past it deletes the oldest (serve --inbox-max-messages)'),
     created_on: z.string(),
     updated_on: z.string(),
@@ -148,7 +152,9 @@ export const messageSchema = z
     envelope: z
       .union([envelopeSchema, z.record(z.string(), z.unknown())])
       .nullable()
-      .describe('The decrypted plaintext: an EventEnvelope from this sandbox or the real service; other JSON objects as they decrypted; null when not decrypted or not a JSON object'),
+      .describe(
+        'The decrypted plaintext: an EventEnvelope from this sandbox or the real service; other JSON objects as they decrypted; null when not decrypted or not a JSON object',
+      ),
     duplicate_of: z.string().nullable().describe('The first message with the same delivery id, signature or event id'),
     duplicate_by: z.enum(['delivery_id', 'signature', 'event_id']).nullable(),
     answer: z.object({

@@ -26,7 +26,9 @@ function decoded(pathname: string): string {
 
 /** The inbox route, matched as Express matches it (case-insensitive, not strict), and a little wider. */
 export function isInboxPath(pathname: string): boolean {
-  const path = decoded(pathname).toLowerCase().replace(/\/{2,}/g, '/');
+  const path = decoded(pathname)
+    .toLowerCase()
+    .replace(/\/{2,}/g, '/');
   return path.startsWith(INBOX_PATH_PREFIX);
 }
 
@@ -36,7 +38,8 @@ function isWildcard(host: string): boolean {
 
 function machineAddresses(): Set<string> {
   const addresses = new Set<string>();
-  for (const list of Object.values(os.networkInterfaces())) for (const entry of list ?? []) addresses.add(bare(entry.address.split('%')[0] ?? ''));
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const entry of list ?? []) addresses.add(bare(entry.address.split('%')[0] ?? ''));
   return addresses;
 }
 

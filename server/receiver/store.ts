@@ -25,10 +25,21 @@ export async function deleteInboxRow(db: Kysely<Database>, uuid: string): Promis
 }
 
 /** Oldest first, so an inbox keeps its place in the list. */
-export async function listInboxRows(db: Kysely<Database>, organizationUuid: string, page: number, perPage: number): Promise<{ rows: InboxRow[]; total: number }> {
+export async function listInboxRows(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  page: number,
+  perPage: number,
+): Promise<{ rows: InboxRow[]; total: number }> {
   const base = db.selectFrom('inboxes').where('organization_uuid', '=', organizationUuid);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('created_on', 'asc').orderBy('uuid').limit(perPage).offset((page - 1) * perPage).execute(),
+    base
+      .selectAll()
+      .orderBy('created_on', 'asc')
+      .orderBy('uuid')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -110,7 +121,12 @@ export async function listMessageRows(
   if (filter.from !== undefined) base = base.where('received_on', '>=', filter.from);
   if (filter.to !== undefined) base = base.where('received_on', '<', filter.to);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('seq', page.oldestFirst ? 'asc' : 'desc').limit(page.limit).offset(page.offset).execute(),
+    base
+      .selectAll()
+      .orderBy('seq', page.oldestFirst ? 'asc' : 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -118,7 +134,14 @@ export async function listMessageRows(
 
 /** Messages of the inbox after `seq`, oldest first. */
 export async function messagesAfter(db: Kysely<Database>, inboxUuid: string, seq: number, limit: number): Promise<MessageRow[]> {
-  return db.selectFrom('inbox_messages').selectAll().where('inbox_uuid', '=', inboxUuid).where('seq', '>', seq).orderBy('seq', 'asc').limit(limit).execute();
+  return db
+    .selectFrom('inbox_messages')
+    .selectAll()
+    .where('inbox_uuid', '=', inboxUuid)
+    .where('seq', '>', seq)
+    .orderBy('seq', 'asc')
+    .limit(limit)
+    .execute();
 }
 
 /** Deletes every message of the inbox and starts its dropped count afresh. */
@@ -145,7 +168,11 @@ export async function dropOldestMessages(db: Kysely<Database>, inboxUuid: string
       .offset(keep)
       .executeTakeFirst();
     if (!cutoff) return 0;
-    const result = await tx.deleteFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid).where('seq', '<=', cutoff.seq).executeTakeFirst();
+    const result = await tx
+      .deleteFrom('inbox_messages')
+      .where('inbox_uuid', '=', inboxUuid)
+      .where('seq', '<=', cutoff.seq)
+      .executeTakeFirst();
     const dropped = Number(result.numDeletedRows);
     await tx
       .updateTable('inboxes')
@@ -185,7 +212,11 @@ export async function relaysOf(db: Kysely<Database>, messageUuids: string[]): Pr
  * A read-only look at the webhooks capability's table: the live webhooks of the organization whose
  * URL path is /inbox/{uuid} (any host: 127.0.0.1, localhost or a tunnel), with their secrets.
  */
-export async function webhooksPointingAt(db: Kysely<Database>, organizationUuid: string, inboxUuid: string): Promise<Array<{ uuid: string; secret: string }>> {
+export async function webhooksPointingAt(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  inboxUuid: string,
+): Promise<Array<{ uuid: string; secret: string }>> {
   const rows = await db
     .selectFrom('webhooks')
     .select(['uuid', 'url', 'secret'])

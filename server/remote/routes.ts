@@ -18,7 +18,10 @@ const nameParams = z.object({ name: profileSchema.shape.name });
 export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
   const dataDir = ctx.config.dataDir;
   const missingProfile = (name: string) =>
-    new ApiError('NOT_FOUND', `There is no connection profile named "${name}" on this QR Sandbox. Add it in the GUI under Remote services, or with: qr-sandbox profile add.`);
+    new ApiError(
+      'NOT_FOUND',
+      `There is no connection profile named "${name}" on this QR Sandbox. Add it in the GUI under Remote services, or with: qr-sandbox profile add.`,
+    );
   const findProfile = async (name: string) => {
     try {
       return await loadProfile(dataDir, name, ctx.secretCodec);
@@ -54,7 +57,8 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ params, body }) => {
       const saved = await saveProfile(dataDir, { ...body, name: params.name }, ctx.secretCodec);
-      if (saved.secret_protection === UNENCRYPTED) ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
+      if (saved.secret_protection === UNENCRYPTED)
+        ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
       return saved;
     },
   );
@@ -92,7 +96,12 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         requestBody: { description: 'Passed on unchanged (JSON or multipart).', content: { '*/*': {} } },
         successDescription: "The remote service's answer, as it is",
         responseContent: { '*/*': "The remote service's answer body" },
-        responses: { default: { description: "The remote service's answer with its status, as it is (its 401 and 403 become 502)", content: { '*/*': "The remote service's answer body" } } },
+        responses: {
+          default: {
+            description: "The remote service's answer with its status, as it is (its 401 and 403 become 502)",
+            content: { '*/*': "The remote service's answer body" },
+          },
+        },
         omitErrors: [413, 415],
         errors: [400, 404, 409, 502],
       },
@@ -129,9 +138,17 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         } catch (error) {
           if (!(error instanceof ServiceError)) throw error;
           if (error.status === null || error.status === 401 || error.status === 403 || (error.status >= 300 && error.status < 400)) {
-            throw new ApiError('BAD_GATEWAY', error.message, undefined, error.status === null ? {} : { [REMOTE_STATUS_HEADER]: String(error.status) });
+            throw new ApiError(
+              'BAD_GATEWAY',
+              error.message,
+              undefined,
+              error.status === null ? {} : { [REMOTE_STATUS_HEADER]: String(error.status) },
+            );
           }
-          res.status(error.status).type(error.contentType || 'text/plain').send(error.body);
+          res
+            .status(error.status)
+            .type(error.contentType || 'text/plain')
+            .send(error.body);
           return;
         }
         res.status(answer.status);
@@ -144,7 +161,11 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
           return;
         }
         await new Promise<void>((resolve, reject) => {
-          Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
+          Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream)
+            .on('error', reject)
+            .pipe(res)
+            .on('finish', resolve)
+            .on('error', reject);
         });
       },
     );

@@ -12,7 +12,9 @@ export type Profile = z.infer<typeof profileSchema>;
 
 /** A profile as the API shows it: never its secret, and how that secret is kept. */
 export const publicProfileSchema = profileSchema.omit({ api_secret: true }).extend({
-  secret_protection: z.string().describe('"none": stored unencrypted (mode 0600); otherwise encrypted, e.g. "electron-safe-storage" by the desktop app'),
+  secret_protection: z
+    .string()
+    .describe('"none": stored unencrypted (mode 0600); otherwise encrypted, e.g. "electron-safe-storage" by the desktop app'),
 });
 export type PublicProfile = z.infer<typeof publicProfileSchema>;
 

@@ -95,7 +95,8 @@ function describeFailure(baseUrl: string, res: Response, text: string): string {
     case 429:
       return `${baseUrl} asks to slow down (429); retry after ${res.headers.get('retry-after') ?? 'a while'} s.${suffix}`;
     default:
-      if (res.status >= 300 && res.status < 400) return `${baseUrl} redirected to ${res.headers.get('location') ?? 'elsewhere'} (${res.status}); use the final URL in the profile.`;
+      if (res.status >= 300 && res.status < 400)
+        return `${baseUrl} redirected to ${res.headers.get('location') ?? 'elsewhere'} (${res.status}); use the final URL in the profile.`;
       if (res.status >= 500) return `${baseUrl} failed with an internal error (${res.status}). Try again later.${suffix}`;
       return `${baseUrl} answered ${res.status}.${suffix}`;
   }

@@ -34,11 +34,15 @@ export async function uploadImport(client: ServiceClient, request: ImportRequest
   if (request.dryRun) query.set('dry_run', 'true');
   let res: Response;
   if (request.kind === 'qrcodes' && extension === '.json') {
-    res = await client.request(`${endpoint}?${query}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: await fs.promises.readFile(request.file),
-    }, UPLOAD_TIMEOUT_MS);
+    res = await client.request(
+      `${endpoint}?${query}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: await fs.promises.readFile(request.file),
+      },
+      UPLOAD_TIMEOUT_MS,
+    );
   } else {
     const form = new FormData();
     form.set('file', await fs.openAsBlob(request.file), path.basename(request.file));

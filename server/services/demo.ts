@@ -14,6 +14,11 @@ export const DEMO_SERVICES = [
 
 export async function seedDemoServices(db: Kysely<Database>, organizationUuid: string): Promise<void> {
   for (const service of DEMO_SERVICES) {
-    await createService(db, { organization_uuid: organizationUuid, name: service.name, code: service.code, categories: [...service.categories] });
+    await createService(db, {
+      organization_uuid: organizationUuid,
+      name: service.name,
+      code: service.code,
+      categories: [...service.categories],
+    });
   }
 }

@@ -48,7 +48,14 @@ export function registerServiceRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'get', path: '/api/services/uuid/{uuid}', tag, summary: 'Get one service.', params: serviceParamsSchema, response: serviceSchema },
+    {
+      method: 'get',
+      path: '/api/services/uuid/{uuid}',
+      tag,
+      summary: 'Get one service.',
+      params: serviceParamsSchema,
+      response: serviceSchema,
+    },
     async ({ params, principal }) => requireService(db, principal.organizationUuid, params.uuid),
   );
 

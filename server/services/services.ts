@@ -37,7 +37,11 @@ export async function createService(db: Kysely<Database>, body: CreateServiceBod
       updated_on: now,
       deleted_on: null,
     });
-    await replaceCategories(trx, uuid, body.categories.map((c) => ({ uuid: randomUUID(), name: c.name })));
+    await replaceCategories(
+      trx,
+      uuid,
+      body.categories.map((c) => ({ uuid: randomUUID(), name: c.name })),
+    );
     return requireService(trx, body.organization_uuid, uuid);
   });
 }
@@ -48,7 +52,12 @@ export async function requireService(db: Conn, organizationUuid: string, uuid: s
   return toService(row, (await categoriesOf(db, [uuid])).get(uuid) ?? []);
 }
 
-export async function updateService(db: Kysely<Database>, organizationUuid: string, uuid: string, body: UpdateServiceBody): Promise<Service> {
+export async function updateService(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  uuid: string,
+  body: UpdateServiceBody,
+): Promise<Service> {
   return db.transaction().execute(async (trx) => {
     await requireService(trx, organizationUuid, uuid);
     const name_key = body.name === undefined ? undefined : catalogKey(body.name);
@@ -61,7 +70,11 @@ export async function updateService(db: Kysely<Database>, organizationUuid: stri
     });
     if (body.categories) {
       const kept = new Map((await categoriesOf(trx, [uuid])).get(uuid)?.map((c) => [c.name.toLowerCase(), c.uuid]));
-      await replaceCategories(trx, uuid, body.categories.map((c) => ({ uuid: kept.get(c.name.toLowerCase()) ?? randomUUID(), name: c.name })));
+      await replaceCategories(
+        trx,
+        uuid,
+        body.categories.map((c) => ({ uuid: kept.get(c.name.toLowerCase()) ?? randomUUID(), name: c.name })),
+      );
     }
     return requireService(trx, organizationUuid, uuid);
   });
@@ -75,8 +88,16 @@ export async function deleteService(db: Kysely<Database>, organizationUuid: stri
 
 export async function listServices(db: Kysely<Database>, query: ServiceListQuery): Promise<Page<Service>> {
   const { rows, total } = await listServiceRows(db, query);
-  const categories = await categoriesOf(db, rows.map((r) => r.uuid));
-  return toPage(rows.map((row) => toService(row, categories.get(row.uuid) ?? [])), total, query.page, query.per_page);
+  const categories = await categoriesOf(
+    db,
+    rows.map((r) => r.uuid),
+  );
+  return toPage(
+    rows.map((row) => toService(row, categories.get(row.uuid) ?? [])),
+    total,
+    query.page,
+    query.per_page,
+  );
 }
 
 async function refuseClash(db: Conn, organizationUuid: string, keys: { name_key?: string; code_key?: string | null }, exceptUuid?: string) {

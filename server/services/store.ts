@@ -58,7 +58,13 @@ export async function listServiceRows(db: Conn, query: ServiceListQuery): Promis
     base = base.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['code']), 'like', like)]));
   }
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('name_key').orderBy('uuid').limit(query.per_page).offset((query.page - 1) * query.per_page).execute(),
+    base
+      .selectAll()
+      .orderBy('name_key')
+      .orderBy('uuid')
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };

@@ -11,7 +11,8 @@ export function registerSettingsRoutes(api: Api, ctx: AppContext): void {
       method: 'get',
       path: '/api/settings',
       tag: 'Settings',
-      summary: "The organization's settings: webhook retry schedule, whether plain http webhook URLs are allowed, how imports read dates (date_order); and the server's data folder.",
+      summary:
+        "The organization's settings: webhook retry schedule, whether plain http webhook URLs are allowed, how imports read dates (date_order); and the server's data folder.",
       query: settingsQuerySchema,
       response: settingsSchema,
     },

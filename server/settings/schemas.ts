@@ -10,13 +10,19 @@ export const settingsSchema = z
     webhook_retry_schedule: retryScheduleNameSchema.describe(
       'standard: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; fast: after 1 s, 2 s, 5 s, 10 s, 30 s (demos, tests)',
     ),
-    allow_http_webhooks: z.boolean().describe('Allow plain http:// webhook URLs to hosts other than this machine (loopback is always allowed)'),
+    allow_http_webhooks: z
+      .boolean()
+      .describe('Allow plain http:// webhook URLs to hosts other than this machine (loopback is always allowed)'),
     date_order: dateOrderSchema.describe(
       "How imports read a start date written with slashes, as a spreadsheet shows it: day_first (02/12/2026 11:00 is 2 December 2026), month_first (02/12/2026 is 12 February 2026), iso_only (only 2026-12-02 11:00 is read; slashed dates fail with a reason). Default from the organization's default time zone: Australia, New Zealand, Europe (GB, IT, ...) and India day_first; United States month_first; Canada and elsewhere iso_only",
     ),
-    date_order_source: z.enum(['setting', 'time_zone']).describe("setting: chosen with PATCH; time_zone: the default from the organization's default time zone's country"),
+    date_order_source: z
+      .enum(['setting', 'time_zone'])
+      .describe("setting: chosen with PATCH; time_zone: the default from the organization's default time zone's country"),
     updated_on: z.string().nullable().describe('ISO 8601 UTC; null while the defaults apply'),
-    data_dir: z.string().describe('Absolute path of the data folder of this server (database, uploads, logs); set with --data-dir, read-only here'),
+    data_dir: z
+      .string()
+      .describe('Absolute path of the data folder of this server (database, uploads, logs); set with --data-dir, read-only here'),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof settingsSchema>;

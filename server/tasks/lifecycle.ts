@@ -58,7 +58,10 @@ export function taskUpdates(db: Db) {
   );
   const progress = prepare<'uuid' | 'now' | 'progress'>(
     db.sqlite,
-    k.updateTable('background_tasks').set({ progress: param<number>('progress'), updated_on: param('now') }).where('uuid', '=', param('uuid')),
+    k
+      .updateTable('background_tasks')
+      .set({ progress: param<number>('progress'), updated_on: param('now') })
+      .where('uuid', '=', param('uuid')),
   );
   const finished = prepare<'uuid' | 'now' | 'status' | 'progress' | 'results' | 'message'>(
     db.sqlite,

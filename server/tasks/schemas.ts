@@ -17,7 +17,10 @@ const taskFields = {
   status: taskStatusSchema,
   progress: z.number().min(0).max(100).describe('Percent, 0 to 100'),
   created_by_uuid: z.string(),
-  metadata: z.record(z.string(), z.unknown()).nullable().describe('File imports: filename, import_type, source; JSON imports: import_type, source'),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('File imports: filename, import_type, source; JSON imports: import_type, source'),
   organization_uuid: z.string(),
   error_message: z.string().nullable().describe('Why the task failed; null otherwise'),
   created_on: z.string().describe('ISO 8601 UTC'),
@@ -40,9 +43,24 @@ const taskOf = <T extends TaskType, R extends z.ZodType>(type: T, results: R, id
 /** Spec 2.1 as answered: a union on task_type, each kind with its own results. */
 export const backgroundTaskSchema = z
   .discriminatedUnion('task_type', [
-    taskOf('IMPORT', qrCodeJsonImportResultsSchema, 'QrCodeJsonImportTask', 'A JSON bulk import of QR code addresses (POST /api/qrcodes/bulk with a JSON array)'),
-    taskOf('QR_IMPORT', qrCodeFileImportResultsSchema, 'QrCodeFileImportTask', 'A file import of QR code addresses (POST /api/qrcodes/bulk or /bulk-import with a file)'),
-    taskOf('APPOINTMENT_IMPORT', appointmentImportTaskResultsSchema, 'AppointmentImportTask', 'An appointment schedule import (POST /api/appointment_schedule/bulk)'),
+    taskOf(
+      'IMPORT',
+      qrCodeJsonImportResultsSchema,
+      'QrCodeJsonImportTask',
+      'A JSON bulk import of QR code addresses (POST /api/qrcodes/bulk with a JSON array)',
+    ),
+    taskOf(
+      'QR_IMPORT',
+      qrCodeFileImportResultsSchema,
+      'QrCodeFileImportTask',
+      'A file import of QR code addresses (POST /api/qrcodes/bulk or /bulk-import with a file)',
+    ),
+    taskOf(
+      'APPOINTMENT_IMPORT',
+      appointmentImportTaskResultsSchema,
+      'AppointmentImportTask',
+      'An appointment schedule import (POST /api/appointment_schedule/bulk)',
+    ),
   ])
   .meta({
     id: 'BackgroundTask',
@@ -70,10 +88,12 @@ export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 export const taskUuidParamsSchema = z.object({ background_task_uuid: z.string().describe('Background task uuid') });
 
 /** The body of every 202 answer (DESIGN.md). */
-export const taskAcceptedSchema = z.object({
-  message: z.string(),
-  task_id: z.string(),
-  background_task_uuid: z.string(),
-  status: z.literal('processing'),
-}).meta({ id: 'TaskAccepted' });
+export const taskAcceptedSchema = z
+  .object({
+    message: z.string(),
+    task_id: z.string(),
+    background_task_uuid: z.string(),
+    status: z.literal('processing'),
+  })
+  .meta({ id: 'TaskAccepted' });
 export type TaskAccepted = z.infer<typeof taskAcceptedSchema>;

@@ -102,9 +102,18 @@ class TaskReads {
       let base = this.db.kysely.selectFrom('background_tasks').where('organization_uuid', '=', param('org'));
       if (query.task_type) base = base.where('task_type', '=', param<string>('taskType'));
       if (query.status) base = base.where('status', '=', param<TaskListQuery['status'] & string>('status'));
-      const rows = prepare<ListParam>(this.db.sqlite, base.selectAll().orderBy('seq', 'desc').limit(param<number>('limit')).offset(param<number>('offset')));
-      const count = prepare<ListParam>(this.db.sqlite, base.select((eb) => eb.fn.countAll<number>().as('n')));
-      read = this.db.sqlite.transaction((args: Record<ListParam, unknown>) => ({ rows: rows.all<Row>(args), total: Number(count.get<{ n: number }>(args)?.n ?? 0) }));
+      const rows = prepare<ListParam>(
+        this.db.sqlite,
+        base.selectAll().orderBy('seq', 'desc').limit(param<number>('limit')).offset(param<number>('offset')),
+      );
+      const count = prepare<ListParam>(
+        this.db.sqlite,
+        base.select((eb) => eb.fn.countAll<number>().as('n')),
+      );
+      read = this.db.sqlite.transaction((args: Record<ListParam, unknown>) => ({
+        rows: rows.all<Row>(args),
+        total: Number(count.get<{ n: number }>(args)?.n ?? 0),
+      }));
       this.pages.set(filters, read);
     }
     return read({

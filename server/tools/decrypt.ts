@@ -26,14 +26,19 @@ export function decryptDelivery(input: DecryptInput): DecryptResult {
   const secrets = input.secret ? [{ label: 'the given secret', secret: input.secret }] : [];
   const inspection = inspectDelivery(input.payloadOrBody, input.signature, secrets, { strict: false });
   if (!inspection.decrypted || inspection.plaintext === null) {
-    throw new DecryptFailure(inspection.problem ?? 'DECRYPTION_FAILED', inspection.error ?? 'The payload could not be decrypted.', inspection.hints);
+    throw new DecryptFailure(
+      inspection.problem ?? 'DECRYPTION_FAILED',
+      inspection.error ?? 'The payload could not be decrypted.',
+      inspection.hints,
+    );
   }
   const hints = [...inspection.hints];
   if (inspection.json === null) {
     hints.push({
       code: 'PLAINTEXT_NOT_JSON',
       field: 'payload',
-      message: 'The payload decrypted, but not to JSON. Deliveries carry a JSON envelope; this usually means the signature belongs to another delivery.',
+      message:
+        'The payload decrypted, but not to JSON. Deliveries carry a JSON envelope; this usually means the signature belongs to another delivery.',
     });
   }
   return {

@@ -4,15 +4,7 @@
  * signing, whitespace in the secret, ...) and says which one explains the failure.
  * Every check only calls the crypto module; nothing here re-implements it.
  */
-import {
-  decrypt,
-  decryptWithKey,
-  extractPayload,
-  KEY_CHARS,
-  SIGNATURE_PREFIX,
-  verify,
-  type CryptoProblem,
-} from '../webhooks/crypto.ts';
+import { decrypt, decryptWithKey, extractPayload, KEY_CHARS, SIGNATURE_PREFIX, verify, type CryptoProblem } from '../webhooks/crypto.ts';
 import type { Hint } from './schemas.ts';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
@@ -50,7 +42,13 @@ function digestFromBase64(value: string): Buffer | null {
 function signatureHints(signature: string, payload: string | null): Hint[] {
   const given = signature.trim();
   if (given === '') {
-    return [{ code: 'SIGNATURE_MISSING', field: 'signature', message: 'No signature was given. Pass the X-Service-Signature header sent with this same delivery ("sha256=<64 hex>").' }];
+    return [
+      {
+        code: 'SIGNATURE_MISSING',
+        field: 'signature',
+        message: 'No signature was given. Pass the X-Service-Signature header sent with this same delivery ("sha256=<64 hex>").',
+      },
+    ];
   }
   const worksWith = (hex: string) => (payload !== null && decrypts(payload, hex) ? ' With that value the payload decrypts.' : '');
   // Checked before any trimming: a raw digest written as text can start or end with bytes that trim() removes.
@@ -70,7 +68,11 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
   const headerName = /^x-service-signature\s*:\s*/i;
   if (headerName.test(value)) {
     value = value.replace(headerName, '');
-    hints.push({ code: 'SIGNATURE_HAS_HEADER_NAME', field: 'signature', message: 'The signature includes the header name; pass only its value, "sha256=<64 hex>".' });
+    hints.push({
+      code: 'SIGNATURE_HAS_HEADER_NAME',
+      field: 'signature',
+      message: 'The signature includes the header name; pass only its value, "sha256=<64 hex>".',
+    });
   }
   if (/^(["']).*\1$/.test(value)) {
     value = value.slice(1, -1).trim();
@@ -108,7 +110,8 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
   hints.push({
     code: 'SIGNATURE_MALFORMED',
     field: 'signature',
-    message: 'The signature must be "sha256=" followed by 64 hex characters, taken from the X-Service-Signature header of the same delivery.',
+    message:
+      'The signature must be "sha256=" followed by 64 hex characters, taken from the X-Service-Signature header of the same delivery.',
   });
   return hints;
 }
@@ -121,7 +124,8 @@ function payloadRepairs(payload: string): Array<{ code: string; repaired: string
     repairs.push({
       code: 'PAYLOAD_IS_BASE64URL',
       repaired: standard.padEnd(Math.ceil(standard.length / 4) * 4, '='),
-      message: 'The payload is base64url (- and _ , padding dropped); the service uses standard base64 (+ and /, = padding). Do not re-encode the payload.',
+      message:
+        'The payload is base64url (- and _ , padding dropped); the service uses standard base64 (+ and /, = padding). Do not re-encode the payload.',
     });
   }
   if (/ /.test(payload.trim())) {
@@ -164,7 +168,8 @@ function keyDerivationHints(payload: string, signatureHex: string): Hint[] {
       {
         code: 'KEY_FROM_UPPERCASE_HEX',
         field: 'payload',
-        message: 'The payload was encrypted with a key taken from UPPERCASE hex. The key is the first 32 characters of the lowercase hex HMAC (as ASCII bytes).',
+        message:
+          'The payload was encrypted with a key taken from UPPERCASE hex. The key is the first 32 characters of the lowercase hex HMAC (as ASCII bytes).',
       },
     ];
   }
@@ -173,7 +178,8 @@ function keyDerivationHints(payload: string, signatureHex: string): Hint[] {
       {
         code: 'KEY_FROM_DIGEST_BYTES',
         field: 'payload',
-        message: 'The payload was encrypted with the 32 raw bytes of the HMAC digest as the key. The key is the first 32 characters of the hex HMAC, taken as ASCII bytes.',
+        message:
+          'The payload was encrypted with the 32 raw bytes of the HMAC digest as the key. The key is the first 32 characters of the hex HMAC, taken as ASCII bytes.',
       },
     ];
   }
@@ -197,7 +203,8 @@ export function diagnoseDecryption(payloadOrBody: string, signature: string, pro
   const hints: Hint[] = [];
 
   for (const repair of payloadRepairs(payload)) {
-    if (decrypts(repair.repaired, signatureHex)) return [...hints, { code: repair.code, field: 'payload', message: `${repair.message} Repaired, it decrypts.` }];
+    if (decrypts(repair.repaired, signatureHex))
+      return [...hints, { code: repair.code, field: 'payload', message: `${repair.message} Repaired, it decrypts.` }];
   }
   if (problem === 'DECRYPTION_FAILED' || problem === 'PLAINTEXT_NOT_JSON') {
     const derivation = keyDerivationHints(payload, signatureHex);
@@ -219,7 +226,8 @@ export function diagnoseDecryption(payloadOrBody: string, signature: string, pro
     {
       code: 'PAYLOAD_DAMAGED',
       field: 'payload',
-      message: 'The payload is not the base64 string the service sent: it is cut off or altered. Copy the "payload" field of the raw request body exactly.',
+      message:
+        'The payload is not the base64 string the service sent: it is cut off or altered. Copy the "payload" field of the raw request body exactly.',
     },
   ];
 }
@@ -231,7 +239,8 @@ export function uppercaseSignatureHint(signature: string): Hint | null {
   return {
     code: 'UPPERCASE_HEX',
     field: 'signature',
-    message: 'The signature is in uppercase hex; the service sends lowercase. It is accepted here, but derive the AES key from the lowercase hex and compare signatures case-insensitively or as bytes.',
+    message:
+      'The signature is in uppercase hex; the service sends lowercase. It is accepted here, but derive the AES key from the lowercase hex and compare signatures case-insensitively or as bytes.',
   };
 }
 
@@ -240,11 +249,22 @@ export function diagnoseVerification(plaintext: Buffer, signature: string, secre
   const hints: Hint[] = [];
   const trimmed = secret.trim();
   if (trimmed !== secret && verify(plaintext, trimmed, signature)) {
-    return [...hints, { code: 'SECRET_WHITESPACE', field: 'secret', message: 'The secret has leading or trailing whitespace (a newline from a file or a copy-paste). Without it, the signature is valid.' }];
+    return [
+      ...hints,
+      {
+        code: 'SECRET_WHITESPACE',
+        field: 'secret',
+        message:
+          'The secret has leading or trailing whitespace (a newline from a file or a copy-paste). Without it, the signature is valid.',
+      },
+    ];
   }
   const unquoted = trimmed.replace(/^(["'])(.*)\1$/, '$2');
   if (unquoted !== trimmed && verify(plaintext, unquoted, signature)) {
-    return [...hints, { code: 'SECRET_QUOTED', field: 'secret', message: 'The secret is wrapped in quotes. Without them, the signature is valid.' }];
+    return [
+      ...hints,
+      { code: 'SECRET_QUOTED', field: 'secret', message: 'The secret is wrapped in quotes. Without them, the signature is valid.' },
+    ];
   }
   const reserialised = reserialisations(plaintext).find((text) => verify(text, secret, signature) || verify(text, trimmed, signature));
   if (reserialised !== undefined) {

@@ -50,13 +50,23 @@ function notADelivery(body: string): string | null {
  * Decrypts a delivery (the body text or the bare payload) with the key from its signature, then
  * verifies the signature with each known secret.
  */
-export function inspectDelivery(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: InspectOptions): Inspection {
+export function inspectDelivery(
+  payloadOrBody: string,
+  signature: string | undefined,
+  secrets: SecretCandidate[],
+  options: InspectOptions,
+): Inspection {
   const inspection = inspectStrictly(payloadOrBody, signature, secrets, options);
   const uppercase = signature === undefined ? null : uppercaseSignatureHint(signature);
   return uppercase ? { ...inspection, hints: [uppercase, ...inspection.hints] } : inspection;
 }
 
-function inspectStrictly(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: InspectOptions): Inspection {
+function inspectStrictly(
+  payloadOrBody: string,
+  signature: string | undefined,
+  secrets: SecretCandidate[],
+  options: InspectOptions,
+): Inspection {
   const failed = (problem: DecryptionProblem, error: string, hints: Hint[], signatureHex: string | null = null): Inspection => ({
     decrypted: false,
     problem,
@@ -70,11 +80,20 @@ function inspectStrictly(payloadOrBody: string, signature: string | undefined, s
   });
 
   const bodyProblem = options.strict ? notADelivery(payloadOrBody) : null;
-  if (bodyProblem) return failed('BODY_NOT_A_DELIVERY', bodyProblem, [{ code: 'BODY_NOT_A_DELIVERY', field: 'payload', message: bodyProblem }]);
+  if (bodyProblem)
+    return failed('BODY_NOT_A_DELIVERY', bodyProblem, [{ code: 'BODY_NOT_A_DELIVERY', field: 'payload', message: bodyProblem }]);
   if (signature === undefined || signature.trim() === '') {
-    return failed('SIGNATURE_MISSING', 'The X-Service-Signature header is missing; without it the payload cannot be decrypted (the key comes from the signature).', [
-      { code: 'SIGNATURE_MISSING', field: 'signature', message: 'Send the header X-Service-Signature: sha256=<64 hex> with the delivery.' },
-    ]);
+    return failed(
+      'SIGNATURE_MISSING',
+      'The X-Service-Signature header is missing; without it the payload cannot be decrypted (the key comes from the signature).',
+      [
+        {
+          code: 'SIGNATURE_MISSING',
+          field: 'signature',
+          message: 'Send the header X-Service-Signature: sha256=<64 hex> with the delivery.',
+        },
+      ],
+    );
   }
   let signatureHex: string;
   try {
@@ -120,7 +139,11 @@ function inspectStrictly(payloadOrBody: string, signature: string | undefined, s
   };
 }
 
-function verdictOf(plaintext: Buffer, signature: string, secrets: SecretCandidate[]): Pick<Inspection, 'signatureStatus' | 'verifiedWith' | 'hints'> {
+function verdictOf(
+  plaintext: Buffer,
+  signature: string,
+  secrets: SecretCandidate[],
+): Pick<Inspection, 'signatureStatus' | 'verifiedWith' | 'hints'> {
   if (secrets.length === 0) return { signatureStatus: 'unknown', verifiedWith: null, hints: [noSecretHint()] };
   const match = secrets.find((candidate) => verify(plaintext, candidate.secret, signature));
   if (match) return { signatureStatus: 'valid', verifiedWith: match.label, hints: [] };
@@ -128,7 +151,8 @@ function verdictOf(plaintext: Buffer, signature: string, secrets: SecretCandidat
   const diagnoses = secrets.map((candidate) => ({ candidate, hints: diagnoseVerification(plaintext, signature, candidate.secret) }));
   const specific = diagnoses.find((d) => d.hints.some((h) => h.code !== 'WRONG_SECRET' && h.code !== 'UPPERCASE_HEX'));
   if (specific) {
-    const hints = secrets.length > 1 ? specific.hints.map((h) => ({ ...h, message: `${specific.candidate.label}: ${h.message}` })) : specific.hints;
+    const hints =
+      secrets.length > 1 ? specific.hints.map((h) => ({ ...h, message: `${specific.candidate.label}: ${h.message}` })) : specific.hints;
     return { signatureStatus: 'invalid', verifiedWith: null, hints };
   }
   const hints = diagnoses[0]?.hints ?? [];
@@ -138,7 +162,10 @@ function verdictOf(plaintext: Buffer, signature: string, secrets: SecretCandidat
     verifiedWith: null,
     hints: hints.map((h) =>
       h.code === 'WRONG_SECRET'
-        ? { ...h, message: `None of the ${secrets.length} known secrets (${secrets.map((s) => s.label).join(', ')}) verifies the signature. ${h.message}` }
+        ? {
+            ...h,
+            message: `None of the ${secrets.length} known secrets (${secrets.map((s) => s.label).join(', ')}) verifies the signature. ${h.message}`,
+          }
         : h,
     ),
   };

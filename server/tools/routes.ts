@@ -14,7 +14,7 @@ export function registerToolRoutes(api: Api): void {
       description:
         'Give the delivery body (`body`) or its `payload` string, the X-Service-Signature value (`sha256=<hex>` or bare hex) and, ' +
         'to verify, the webhook `secret`. `verified` is null without a secret. A payload that cannot be decrypted is a 400 whose ' +
-        '`details` hold the doctor\'s hints (base64url, uppercase hex, raw digest, a signature of another delivery, ...); a signature ' +
+        "`details` hold the doctor's hints (base64url, uppercase hex, raw digest, a signature of another delivery, ...); a signature " +
         'that does not verify is a 200 with `verified: false` and `hints`.',
       body: decryptBodySchema,
       response: decryptResultSchema,
@@ -25,7 +25,11 @@ export function registerToolRoutes(api: Api): void {
       } catch (error) {
         if (!(error instanceof DecryptFailure)) throw error;
         const field = (f: string) => (f === 'payload' && body.body !== undefined ? 'body.body' : `body.${f}`);
-        throw new ApiError('VALIDATION_ERROR', `Cannot decrypt: ${error.message}`, error.hints.map((h) => ({ path: field(h.field), message: `${h.code}: ${h.message}` })));
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `Cannot decrypt: ${error.message}`,
+          error.hints.map((h) => ({ path: field(h.field), message: `${h.code}: ${h.message}` })),
+        );
       }
     },
   );

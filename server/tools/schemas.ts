@@ -16,7 +16,10 @@ export const decryptBodySchema = z
     signature: z.string().describe('The X-Service-Signature value: sha256=<64 hex> or the bare hex'),
     secret: z.string().optional().nullable().describe('The webhook secret; without it the signature is not checked (verified: null)'),
   })
-  .refine((b) => (b.payload === undefined) !== (b.body === undefined), { message: 'Give exactly one of payload or body.', path: ['payload'] });
+  .refine((b) => (b.payload === undefined) !== (b.body === undefined), {
+    message: 'Give exactly one of payload or body.',
+    path: ['payload'],
+  });
 export type DecryptBody = z.infer<typeof decryptBodySchema>;
 
 export const decryptResultSchema = z

@@ -145,7 +145,11 @@ export interface SealedDelivery {
 /** Everything a sender needs for one attempt: a fresh IV each call, so each attempt's payload differs. */
 export function seal(plaintext: Bytes, secret: string, iv?: Uint8Array): SealedDelivery {
   const signature = sign(plaintext, secret);
-  return { body: JSON.stringify({ payload: encrypt(plaintext, signature, iv) }), signature, signatureHeader: formatSignatureHeader(signature) };
+  return {
+    body: JSON.stringify({ payload: encrypt(plaintext, signature, iv) }),
+    signature,
+    signatureHeader: formatSignatureHeader(signature),
+  };
 }
 
 export interface OpenedDelivery {
@@ -181,10 +185,16 @@ export function extractPayload(payloadOrBody: string): string {
   try {
     parsed = JSON.parse(trimmed);
   } catch {
-    throw new WebhookCryptoError('PAYLOAD_NOT_BASE64', 'The body starts with "{" but is not valid JSON; send {"payload": "<base64>"} or the base64 string alone.');
+    throw new WebhookCryptoError(
+      'PAYLOAD_NOT_BASE64',
+      'The body starts with "{" but is not valid JSON; send {"payload": "<base64>"} or the base64 string alone.',
+    );
   }
   if (typeof parsed === 'object' && parsed !== null && 'payload' in parsed && typeof parsed.payload === 'string') return parsed.payload;
-  throw new WebhookCryptoError('PAYLOAD_NOT_BASE64', 'The JSON body has no string field "payload"; a delivery body is {"payload": "<base64>"}.');
+  throw new WebhookCryptoError(
+    'PAYLOAD_NOT_BASE64',
+    'The JSON body has no string field "payload"; a delivery body is {"payload": "<base64>"}.',
+  );
 }
 
 function describeValue(value: string): string {

@@ -29,7 +29,11 @@ export async function redeliver(ctx: AppContext, organizationUuid: string, webho
   if (!(await requeueDelivery(db, deliveryId, Date.now(), nowIso()))) {
     throw new ApiError('CONFLICT', 'An attempt of this delivery is being sent right now; try again when it has finished.');
   }
-  ctx.live.publish({ type: 'delivery.queued', organization_uuid: organizationUuid, data: { webhook_uuid: webhookUuid, delivery_id: deliveryId } });
+  ctx.live.publish({
+    type: 'delivery.queued',
+    organization_uuid: organizationUuid,
+    data: { webhook_uuid: webhookUuid, delivery_id: deliveryId },
+  });
   const delivery = await findDelivery(db, webhookUuid, deliveryId);
   if (!delivery) throw notFound(`Delivery ${deliveryId} of webhook ${webhookUuid}`);
   const [detailed] = await withSentDetails(db, webhook, [delivery]);

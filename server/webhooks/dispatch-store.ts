@@ -102,7 +102,12 @@ export async function claimDueDeliveries(db: Kysely<Database>, limits: ClaimLimi
     for (const row of stopped) {
       await trx
         .updateTable('webhook_deliveries')
-        .set({ status: 'failed', status_reason: row.deleted_on !== null ? 'The webhook was deleted.' : 'The webhook is inactive.', next_attempt_at: null, updated_on: now })
+        .set({
+          status: 'failed',
+          status_reason: row.deleted_on !== null ? 'The webhook was deleted.' : 'The webhook is inactive.',
+          next_attempt_at: null,
+          updated_on: now,
+        })
         .where('delivery_id', '=', row.delivery_id)
         .execute();
     }
@@ -141,12 +146,23 @@ export async function finishAttempts(db: Kysely<Database>, finished: FinishedAtt
   await db.transaction().execute(async (trx) => {
     // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to record for it.
     const ids = finished.map((f) => f.claim.delivery_id);
-    const present = new Set((await trx.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', 'in', ids).execute()).map((r) => r.delivery_id));
+    const present = new Set(
+      (await trx.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', 'in', ids).execute()).map(
+        (r) => r.delivery_id,
+      ),
+    );
     const kept = finished.filter((f) => present.has(f.claim.delivery_id));
     if (kept.length === 0) return;
     await trx
       .insertInto('webhook_delivery_attempts')
-      .values(kept.map(({ claim, outcome }) => ({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome })))
+      .values(
+        kept.map(({ claim, outcome }) => ({
+          delivery_id: claim.delivery_id,
+          attempt: claim.attempt,
+          attempted_on: claim.attempted_on,
+          ...outcome,
+        })),
+      )
       .execute();
     const delivered = kept.filter((f) => f.next.status === 'delivered').map((f) => f.claim.delivery_id);
     if (delivered.length > 0) {
@@ -175,16 +191,32 @@ export const INTERRUPTED_ERROR = 'Interrupted: the app stopped during this attem
 export async function recoverInterruptedDeliveries(db: Kysely<Database>, nowMs: number, now: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
     // A literal 1: the partial index webhook_deliveries_in_flight serves only that.
-    const interrupted = await trx.selectFrom('webhook_deliveries').select(['delivery_id', 'attempt_count', 'claimed_on']).where('in_flight', '=', sql.lit(1)).execute();
+    const interrupted = await trx
+      .selectFrom('webhook_deliveries')
+      .select(['delivery_id', 'attempt_count', 'claimed_on'])
+      .where('in_flight', '=', sql.lit(1))
+      .execute();
     if (interrupted.length === 0) return 0;
     for (const row of interrupted) {
       await trx
         .insertInto('webhook_delivery_attempts')
-        .values({ delivery_id: row.delivery_id, attempt: row.attempt_count, attempted_on: row.claimed_on ?? now, status_code: null, duration_ms: null, error: INTERRUPTED_ERROR, response_excerpt: null })
+        .values({
+          delivery_id: row.delivery_id,
+          attempt: row.attempt_count,
+          attempted_on: row.claimed_on ?? now,
+          status_code: null,
+          duration_ms: null,
+          error: INTERRUPTED_ERROR,
+          response_excerpt: null,
+        })
         .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
         .execute();
     }
-    await trx.updateTable('webhook_deliveries').set({ in_flight: 0, claimed_on: null, next_attempt_at: nowMs, updated_on: now }).where('in_flight', '=', sql.lit(1)).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ in_flight: 0, claimed_on: null, next_attempt_at: nowMs, updated_on: now })
+      .where('in_flight', '=', sql.lit(1))
+      .execute();
     return interrupted.length;
   });
 }

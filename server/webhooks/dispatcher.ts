@@ -141,7 +141,9 @@ export class Dispatcher {
     const webhook = claim.webhook_uuid;
     this.inFlightByWebhook.set(webhook, (this.inFlightByWebhook.get(webhook) ?? 0) + 1);
     const running = this.attempt(claim)
-      .catch((error: unknown) => this.ctx.logger.error({ err: error, delivery_id: claim.delivery_id }, 'webhook attempt could not be recorded'))
+      .catch((error: unknown) =>
+        this.ctx.logger.error({ err: error, delivery_id: claim.delivery_id }, 'webhook attempt could not be recorded'),
+      )
       .finally(() => {
         const left = (this.inFlightByWebhook.get(webhook) ?? 1) - 1;
         if (left > 0) this.inFlightByWebhook.set(webhook, left);
@@ -158,12 +160,28 @@ export class Dispatcher {
     let refused = false;
     if (target.ok) {
       result = await sendDelivery(
-        { url: claim.url, secret: claim.secret, envelope: claim.envelope, eventType: claim.event_type, deliveryId: claim.delivery_id, attempt: claim.attempt },
+        {
+          url: claim.url,
+          secret: claim.secret,
+          envelope: claim.envelope,
+          eventType: claim.event_type,
+          deliveryId: claim.delivery_id,
+          attempt: claim.attempt,
+        },
         { target, timeoutMs: deliveryTimeoutMs(this.ctx.config), stopSignal: this.stopController.signal },
       );
     } else {
       refused = true;
-      result = { ok: false, interrupted: false, status_code: null, duration_ms: 0, error: `Not sent: ${target.problem}`, response_excerpt: null, request_headers: null, request_body: null };
+      result = {
+        ok: false,
+        interrupted: false,
+        status_code: null,
+        duration_ms: 0,
+        error: `Not sent: ${target.problem}`,
+        response_excerpt: null,
+        request_headers: null,
+        request_body: null,
+      };
     }
     const schedule = claim.retry_schedule ?? defaultRetrySchedule(this.ctx.config);
     const next = this.nextState(claim, result, refused, schedule);

@@ -77,7 +77,11 @@ async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<
  * Newest first. The page is cut from the webhook's deliveries alone and only its rows are joined
  * with their events; the count needs no join either (event_id is an enforced foreign key).
  */
-export async function listDeliveries(db: Kysely<Database>, webhookUuid: string, query: DeliveryListQuery): Promise<{ items: Delivery[]; total: number }> {
+export async function listDeliveries(
+  db: Kysely<Database>,
+  webhookUuid: string,
+  query: DeliveryListQuery,
+): Promise<{ items: Delivery[]; total: number }> {
   let base = db.selectFrom('webhook_deliveries').where('webhook_uuid', '=', webhookUuid);
   if (query.status) base = base.where('status', '=', query.status);
   const total = await cachedCount(db, base);
@@ -96,7 +100,11 @@ export async function listDeliveries(db: Kysely<Database>, webhookUuid: string, 
 }
 
 export async function findDelivery(db: Kysely<Database>, webhookUuid: string, deliveryId: string): Promise<Delivery | undefined> {
-  const row = await deliveriesOf(db, webhookUuid).selectAll('d').select('e.type as event_type').where('d.delivery_id', '=', deliveryId).executeTakeFirst();
+  const row = await deliveriesOf(db, webhookUuid)
+    .selectAll('d')
+    .select('e.type as event_type')
+    .where('d.delivery_id', '=', deliveryId)
+    .executeTakeFirst();
   if (!row) return undefined;
   const [delivery] = await withAttempts(db, [row]);
   return delivery;
@@ -117,7 +125,13 @@ export async function cancelPendingDeliveries(db: Kysely<Database>, webhookUuid:
 export async function requeueDelivery(db: Kysely<Database>, deliveryId: string, nowMs: number, now: string): Promise<boolean> {
   const result = await db
     .updateTable('webhook_deliveries')
-    .set((eb) => ({ status: 'pending', status_reason: null, next_attempt_at: nowMs, schedule_base: eb.ref('attempt_count'), updated_on: now }))
+    .set((eb) => ({
+      status: 'pending',
+      status_reason: null,
+      next_attempt_at: nowMs,
+      schedule_base: eb.ref('attempt_count'),
+      updated_on: now,
+    }))
     .where('delivery_id', '=', deliveryId)
     .where('in_flight', '=', 0)
     .executeTakeFirst();

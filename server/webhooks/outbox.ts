@@ -26,7 +26,13 @@ export interface QueuedEvent<T = unknown> {
 export async function queueEvent<T>(trx: Kysely<Database>, organizationUuid: string, type: EventType, data: T): Promise<QueuedEvent<T>> {
   const now = new Date();
   const envelope: EventEnvelope<T> = { id: `evt_${randomUUID()}`, type, created_at: now.toISOString(), data };
-  await insertEvent(trx, { id: envelope.id, organization_uuid: organizationUuid, type, created_at: envelope.created_at, envelope: JSON.stringify(envelope) });
+  await insertEvent(trx, {
+    id: envelope.id,
+    organization_uuid: organizationUuid,
+    type,
+    created_at: envelope.created_at,
+    envelope: JSON.stringify(envelope),
+  });
   const webhooks = await subscribedWebhooks(trx, organizationUuid, type);
   const deliveries = webhooks.map((webhook) => ({ delivery_id: randomUUID(), webhook_uuid: webhook.uuid, url: webhook.url }));
   await insertDeliveries(

@@ -35,7 +35,15 @@ export const RESOLVE_TIMEOUT_MS = 5000;
 function withTimeout<T>(work: Promise<T>, hostname: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname} (no answer within ${RESOLVE_TIMEOUT_MS / 1000} s)`), { code: 'EAI_AGAIN' })), RESOLVE_TIMEOUT_MS);
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname} (no answer within ${RESOLVE_TIMEOUT_MS / 1000} s)`), {
+            code: 'EAI_AGAIN',
+          }),
+        ),
+      RESOLVE_TIMEOUT_MS,
+    );
     timer.unref();
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
@@ -48,7 +56,8 @@ export async function resolveTarget(url: URL, resolver: HostResolver): Promise<P
   if (family !== 0) return { addresses: [{ address: host, family: family === 6 ? 6 : 4 }], dnsError: null };
   try {
     const addresses = await withTimeout(resolver(host), host);
-    if (addresses.length === 0) return { addresses, dnsError: Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }) };
+    if (addresses.length === 0)
+      return { addresses, dnsError: Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }) };
     return { addresses, dnsError: null };
   } catch (error) {
     return { addresses: [], dnsError: error instanceof Error ? error : new Error(String(error)) };
@@ -63,7 +72,11 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]) {
     const wanted = typeof options === 'object' ? options.family : options;
     const matching = addresses.filter((a) => !wanted || a.family === wanted);
     const list = matching.length > 0 ? matching : addresses;
-    if (typeof options === 'object' && options.all) callback(null, list.map((a) => ({ address: a.address, family: a.family })));
+    if (typeof options === 'object' && options.all)
+      callback(
+        null,
+        list.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, list[0]?.address ?? '', list[0]?.family);
   };
 }
@@ -94,6 +107,7 @@ function agentFor(url: URL, addresses: readonly ResolvedAddress[]): Agent {
  * resolve at the check, fails as fetch does for an unknown name, without resolving it again.
  */
 export async function fetchPinned(target: CheckedTarget, init: UndiciRequestInit): Promise<UndiciResponse> {
-  if (target.addresses.length === 0) throw new TypeError('fetch failed', { cause: target.dnsError ?? new Error('The host name did not resolve.') });
+  if (target.addresses.length === 0)
+    throw new TypeError('fetch failed', { cause: target.dnsError ?? new Error('The host name did not resolve.') });
   return fetch(target.url, { ...init, dispatcher: agentFor(target.url, target.addresses) });
 }

@@ -40,7 +40,14 @@ export function registerWebhookRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'get', path: '/api/webhooks', tag, summary: 'List the webhooks of an organization, newest first (never their secrets).', query: webhookListQuerySchema, response: webhookPageSchema },
+    {
+      method: 'get',
+      path: '/api/webhooks',
+      tag,
+      summary: 'List the webhooks of an organization, newest first (never their secrets).',
+      query: webhookListQuerySchema,
+      response: webhookPageSchema,
+    },
     async ({ query, principal }) => {
       requireOrganization(principal, query.organization_uuid);
       return pageOfWebhooks(db, query);
@@ -65,12 +72,27 @@ export function registerWebhookRoutes(api: Api, ctx: AppContext): void {
   );
 
   api.route(
-    { method: 'patch', path: '/api/webhooks/uuid/{uuid}', tag, summary: 'Change url, events or is_active. Deactivating stops pending retries.', params: webhookParamsSchema, body: updateWebhookBodySchema, response: webhookSchema },
+    {
+      method: 'patch',
+      path: '/api/webhooks/uuid/{uuid}',
+      tag,
+      summary: 'Change url, events or is_active. Deactivating stops pending retries.',
+      params: webhookParamsSchema,
+      body: updateWebhookBodySchema,
+      response: webhookSchema,
+    },
     async ({ params, body, principal }) => updateWebhook(db, principal.organizationUuid, params.uuid, body),
   );
 
   api.route(
-    { method: 'delete', path: '/api/webhooks/uuid/{uuid}', tag, summary: 'Delete a webhook; its pending deliveries stop.', params: webhookParamsSchema, status: 204 },
+    {
+      method: 'delete',
+      path: '/api/webhooks/uuid/{uuid}',
+      tag,
+      summary: 'Delete a webhook; its pending deliveries stop.',
+      params: webhookParamsSchema,
+      status: 204,
+    },
     async ({ params, principal }) => {
       await deleteWebhook(db, principal.organizationUuid, params.uuid);
     },

@@ -24,7 +24,11 @@ export const webhookWithSecretSchema = webhookSchema
   .meta({ id: 'WebhookWithSecret' });
 export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
 
-const urlField = z.string().trim().min(1).describe('https:// anywhere; http:// to this machine (127.0.0.1, localhost, [::1]) or anywhere when settings allow it');
+const urlField = z
+  .string()
+  .trim()
+  .min(1)
+  .describe('https:// anywhere; http:// to this machine (127.0.0.1, localhost, [::1]) or anywhere when settings allow it');
 const eventsField = eventListSchema.describe(`Event names: ${eventTypes.join(', ')}`);
 
 /** Spec 4.10 registration body. */
@@ -38,7 +42,9 @@ export type RegisterWebhookBody = z.infer<typeof registerWebhookBodySchema>;
 
 export const updateWebhookBodySchema = z
   .strictObject({ url: urlField.optional(), events: eventsField.optional(), is_active: z.boolean().optional() })
-  .refine((b) => b.url !== undefined || b.events !== undefined || b.is_active !== undefined, { message: 'Give at least one of url, events, is_active.' });
+  .refine((b) => b.url !== undefined || b.events !== undefined || b.is_active !== undefined, {
+    message: 'Give at least one of url, events, is_active.',
+  });
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBodySchema>;
 
 export const webhookListQuerySchema = pageQuerySchema.extend({
@@ -61,9 +67,22 @@ export const deliveryAttemptSchema = z.object({
   duration_ms: z.number().int().nullable().describe('null while the attempt is in flight'),
   error: z.string().nullable(),
   response_excerpt: z.string().nullable().describe('The first 1 KB of the answer body'),
-  request_headers: z.record(z.string(), z.string()).nullable().describe('The request headers as sent (signature, event, delivery id, attempt); null when nothing was sent or for attempts logged before they were recorded'),
-  request_body: z.string().nullable().describe('The request body as sent: {"payload": "<base64 IV + AES-256-CBC ciphertext>"}, a fresh IV each attempt'),
-  inbox_message_uuid: z.string().nullable().describe("When the webhook's URL is a local inbox of this server: the inspector message this attempt became (GET /api/inboxes/{inbox_uuid}/messages/{uuid})"),
+  request_headers: z
+    .record(z.string(), z.string())
+    .nullable()
+    .describe(
+      'The request headers as sent (signature, event, delivery id, attempt); null when nothing was sent or for attempts logged before they were recorded',
+    ),
+  request_body: z
+    .string()
+    .nullable()
+    .describe('The request body as sent: {"payload": "<base64 IV + AES-256-CBC ciphertext>"}, a fresh IV each attempt'),
+  inbox_message_uuid: z
+    .string()
+    .nullable()
+    .describe(
+      "When the webhook's URL is a local inbox of this server: the inspector message this attempt became (GET /api/inboxes/{inbox_uuid}/messages/{uuid})",
+    ),
 });
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
 
@@ -82,8 +101,13 @@ export const deliverySchema = z
     payload: z
       .union([envelopeSchema, z.string()])
       .nullable()
-      .describe("The event envelope as sent, decrypted from the last attempt's body with the webhook's secret (which this server knows); null before any body was sent"),
-    payload_verified: z.boolean().nullable().describe("The decrypted payload's HMAC matches the X-Service-Signature header sent; null when there is no body"),
+      .describe(
+        "The event envelope as sent, decrypted from the last attempt's body with the webhook's secret (which this server knows); null before any body was sent",
+      ),
+    payload_verified: z
+      .boolean()
+      .nullable()
+      .describe("The decrypted payload's HMAC matches the X-Service-Signature header sent; null when there is no body"),
     inbox_uuid: z.string().nullable().describe('The local inbox (webhook inspector) the webhook URL points to, or null'),
   })
   .meta({ id: 'WebhookDelivery' });

@@ -65,7 +65,15 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
     // The status decides; a body that breaks off or never ends only loses the excerpt.
     const excerpt = await readExcerpt(response).catch(() => null);
     const ok = response.status >= 200 && response.status < 300;
-    return { ok, interrupted: false, status_code: response.status, duration_ms: elapsed(), error: ok ? null : describeStatus(response), response_excerpt: excerpt, ...sent };
+    return {
+      ok,
+      interrupted: false,
+      status_code: response.status,
+      duration_ms: elapsed(),
+      error: ok ? null : describeStatus(response),
+      response_excerpt: excerpt,
+      ...sent,
+    };
   } catch (error) {
     const interrupted = options.stopSignal?.aborted === true && !timeout.aborted;
     const message = interrupted
@@ -115,9 +123,9 @@ const networkErrors: Record<string, string> = {
   EHOSTUNREACH: 'The host is unreachable.',
   ENETUNREACH: 'The network is unreachable.',
   UND_ERR_SOCKET: 'The connection failed while sending or reading.',
-  CERT_HAS_EXPIRED: 'The receiver\'s TLS certificate has expired.',
+  CERT_HAS_EXPIRED: "The receiver's TLS certificate has expired.",
   DEPTH_ZERO_SELF_SIGNED_CERT: 'The receiver uses a self-signed TLS certificate.',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'The receiver\'s TLS certificate cannot be verified.',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "The receiver's TLS certificate cannot be verified.",
 };
 
 function describeNetworkError(error: unknown): string {

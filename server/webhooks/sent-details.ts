@@ -17,13 +17,20 @@ async function localInbox(db: Kysely<Database>, organizationUuid: string, url: s
   }
   const uuid = INBOX_PATH.exec(parsed.pathname)?.[1];
   if (!uuid) return null;
-  const inbox = await db.selectFrom('inboxes').select('uuid').where('uuid', '=', uuid).where('organization_uuid', '=', organizationUuid).executeTakeFirst();
+  const inbox = await db
+    .selectFrom('inboxes')
+    .select('uuid')
+    .where('uuid', '=', uuid)
+    .where('organization_uuid', '=', organizationUuid)
+    .executeTakeFirst();
   return inbox?.uuid ?? null;
 }
 
 const headerValue = (pairs: unknown, name: string): string | undefined => {
   if (!Array.isArray(pairs)) return undefined;
-  const found = pairs.find((pair): pair is [string, string] => Array.isArray(pair) && typeof pair[0] === 'string' && pair[0].toLowerCase() === name.toLowerCase());
+  const found = pairs.find(
+    (pair): pair is [string, string] => Array.isArray(pair) && typeof pair[0] === 'string' && pair[0].toLowerCase() === name.toLowerCase(),
+  );
   return found?.[1];
 };
 

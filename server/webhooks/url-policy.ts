@@ -56,7 +56,8 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return { ok: false, problem: `The URL must start with https:// (or http:// to this machine); it starts with ${url.protocol}//.` };
   }
-  if (url.username || url.password) return { ok: false, problem: 'The URL must not contain a user name or password; deliveries are authenticated by their signature.' };
+  if (url.username || url.password)
+    return { ok: false, problem: 'The URL must not contain a user name or password; deliveries are authenticated by their signature.' };
   const host = bareHost(url);
   if (blockedNames.has(host) || isBlockedAddress(host)) {
     return { ok: false, problem: `${host} is a link-local or cloud metadata address; webhooks cannot be sent there.` };
@@ -86,7 +87,11 @@ export async function checkDeliveryTarget(raw: string, policy: UrlPolicy, resolv
   const resolved = await resolveTarget(check.url, resolver);
   // A name that does not resolve is not refused here: the attempt reports it (and is retried).
   const bad = resolved.addresses.find((a) => isBlockedAddress(a.address));
-  if (bad) return { ok: false, problem: `${host} resolves to ${bad.address}, a link-local or cloud metadata address; webhooks cannot be sent there.` };
+  if (bad)
+    return {
+      ok: false,
+      problem: `${host} resolves to ${bad.address}, a link-local or cloud metadata address; webhooks cannot be sent there.`,
+    };
   if (check.url.protocol === 'http:' && !policy.allowHttp && !resolved.addresses.every((a) => isLoopbackHostname(a.address))) {
     return { ok: false, problem: `Plain http:// is allowed only to this machine; ${host} is not a loopback address.` };
   }

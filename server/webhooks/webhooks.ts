@@ -19,7 +19,8 @@ export function generateWebhookSecret(): string {
 async function requireAllowedUrl(db: Kysely<Database>, organizationUuid: string, url: string): Promise<string> {
   const settings = await findSettings(db, organizationUuid);
   const check = checkWebhookUrl(url, { allowHttp: settings?.allow_http_webhooks === 1 });
-  if (!check.ok) throw new ApiError('VALIDATION_ERROR', `Invalid request. body.url: ${check.problem}`, [{ path: 'body.url', message: check.problem }]);
+  if (!check.ok)
+    throw new ApiError('VALIDATION_ERROR', `Invalid request. body.url: ${check.problem}`, [{ path: 'body.url', message: check.problem }]);
   return check.url.href;
 }
 
@@ -53,12 +54,22 @@ export async function requireWebhook(db: Kysely<Database>, organizationUuid: str
   return row;
 }
 
-export async function getWebhook(db: Kysely<Database>, organizationUuid: string, uuid: string, includeSecret: boolean): Promise<Webhook | WebhookWithSecret> {
+export async function getWebhook(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  uuid: string,
+  includeSecret: boolean,
+): Promise<Webhook | WebhookWithSecret> {
   const row = await requireWebhook(db, organizationUuid, uuid);
   return includeSecret ? toWebhookWithSecret(row) : toWebhook(row);
 }
 
-export async function updateWebhook(db: Kysely<Database>, organizationUuid: string, uuid: string, body: UpdateWebhookBody): Promise<Webhook> {
+export async function updateWebhook(
+  db: Kysely<Database>,
+  organizationUuid: string,
+  uuid: string,
+  body: UpdateWebhookBody,
+): Promise<Webhook> {
   await requireWebhook(db, organizationUuid, uuid);
   const url = body.url === undefined ? undefined : await requireAllowedUrl(db, organizationUuid, body.url);
   await db.transaction().execute(async (trx) => {

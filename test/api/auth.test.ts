@@ -46,7 +46,9 @@ describe('authentication and roles (spec part 5)', () => {
 
   it('never accepts a cookie as the credential', async () => {
     const key = server.auth.slice('Bearer '.length);
-    const res = await fetch(`${server.url}${tasksPath()}`, { headers: { cookie: `authorization=${encodeURIComponent(server.auth)}; api_key=${key}` } });
+    const res = await fetch(`${server.url}${tasksPath()}`, {
+      headers: { cookie: `authorization=${encodeURIComponent(server.auth)}; api_key=${key}` },
+    });
     await expectError(res, 401, 'UNAUTHORIZED');
   });
 
@@ -57,13 +59,19 @@ describe('authentication and roles (spec part 5)', () => {
     assert.equal(viewer.role, 'viewer');
     const headers = { authorization: bearer(viewer) };
     assert.equal((await server.request(tasksPath(), { headers })).status, 200);
-    const write = await server.request('/api/api-keys', { ...jsonBody({ role: 'admin', name: 'escalate' }), headers: { ...headers, 'content-type': 'application/json' } });
+    const write = await server.request('/api/api-keys', {
+      ...jsonBody({ role: 'admin', name: 'escalate' }),
+      headers: { ...headers, 'content-type': 'application/json' },
+    });
     const body = await expectError(write, 403, 'FORBIDDEN');
     assert.match(body.error.message, /viewer/);
   });
 
   it('answers 403 to an editor on admin-only routes', async () => {
-    const editor = (await (await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'imports' }))).json()) as { api_key: string; api_secret: string };
+    const editor = (await (await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'imports' }))).json()) as {
+      api_key: string;
+      api_secret: string;
+    };
     await expectError(await server.request('/api/api-keys', { headers: { authorization: bearer(editor) } }), 403, 'FORBIDDEN');
   });
 
@@ -95,7 +103,10 @@ describe('authentication and roles (spec part 5)', () => {
   });
 
   it('revokes keys: a revoked key gets 401, and a key cannot revoke itself', async () => {
-    const issued = (await (await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'short lived' }))).json()) as { api_key: string; api_secret: string };
+    const issued = (await (await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'short lived' }))).json()) as {
+      api_key: string;
+      api_secret: string;
+    };
     const list = (await (await server.request('/api/api-keys')).json()) as { items: Array<Record<string, unknown>> };
     const listed = list.items.find((k) => k.api_key === issued.api_key);
     assert.ok(listed, 'the new key is listed');
@@ -115,12 +126,17 @@ describe('authentication and roles (spec part 5)', () => {
     const rows = await server.ctx.db.kysely.selectFrom('api_keys').select(['secret_hash']).execute();
     assert.ok(rows.length > 0);
     for (const row of rows) assert.notEqual(row.secret_hash, secret);
-    const raw = server.ctx.db.sqlite.prepare('select count(*) as n from api_keys where secret_hash like ?').get(`%${secret}%`) as { n: number };
+    const raw = server.ctx.db.sqlite.prepare('select count(*) as n from api_keys where secret_hash like ?').get(`%${secret}%`) as {
+      n: number;
+    };
     assert.equal(raw.n, 0);
   });
 
   it('slows down repeated wrong secrets for a key with 429 and Retry-After, without locking out the key or other keys', async () => {
-    const target = (await (await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'guessed at' }))).json()) as { api_key: string; api_secret: string };
+    const target = (await (await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'guessed at' }))).json()) as {
+      api_key: string;
+      api_secret: string;
+    };
     const guess = (n: number) => server.request(tasksPath(), { headers: { authorization: `Bearer ${target.api_key}:guess${n}` } });
     for (let n = 0; n < 10; n++) assert.equal((await guess(n)).status, 401, `attempt ${n + 1}`);
     const blocked = await guess(10);

@@ -55,7 +55,12 @@ describe('error contract (DESIGN.md "Errors")', () => {
   });
 
   it('answers an unknown /api route with 404 JSON', async () => {
-    for (const [method, path] of [['GET', '/api/nothing-here'], ['POST', '/api/background-tasks'], ['DELETE', '/api'], ['GET', '/api/background-tasks/uuid/a/b']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/nothing-here'],
+      ['POST', '/api/background-tasks'],
+      ['DELETE', '/api'],
+      ['GET', '/api/background-tasks/uuid/a/b'],
+    ] as const) {
       const res = await server.request(path, { method });
       const body = await errorOf(res, 404, 'NOT_FOUND');
       assert.match(body.error.message, new RegExp(path.replaceAll('/', '\\/')));
@@ -74,7 +79,11 @@ describe('error contract (DESIGN.md "Errors")', () => {
       ['page=1', 'query.organization_uuid'],
     ] as const) {
       const body = await errorOf(await server.request(`/api/background-tasks?${query}`), 400, 'VALIDATION_ERROR');
-      assert.deepEqual(body.error.details?.map((d) => d.path), [field], query);
+      assert.deepEqual(
+        body.error.details?.map((d) => d.path),
+        [field],
+        query,
+      );
     }
   });
 

@@ -20,7 +20,10 @@ describe('API GETs dispatched without the express router', () => {
     const list = `/api/background-tasks?organization_uuid=${server.organizationUuid}`;
     const plain = await get(list);
     assert.equal(plain.status, 200);
-    assert.deepEqual(JSON.parse((await get(`/api/background-tasks/?organization_uuid=${server.organizationUuid}`)).body), JSON.parse(plain.body));
+    assert.deepEqual(
+      JSON.parse((await get(`/api/background-tasks/?organization_uuid=${server.organizationUuid}`)).body),
+      JSON.parse(plain.body),
+    );
     assert.equal((await get(`/api/BACKGROUND-TASKS?organization_uuid=${server.organizationUuid}`)).status, 200);
     const missing = await get('/api/background-tasks/uuid/no%20such%20task');
     assert.equal(missing.status, 404);
@@ -61,7 +64,10 @@ describe('API GETs dispatched without the express router', () => {
   it('logs one line per request, without the query', async () => {
     await get(`/api/background-tasks/uuid/logged-task?organization_uuid=${server.organizationUuid}`);
     await new Promise((r) => setImmediate(r));
-    const lines = fs.readFileSync(logFile(server.dataDir), 'utf8').split('\n').filter((l) => l.includes('logged-task'));
+    const lines = fs
+      .readFileSync(logFile(server.dataDir), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('logged-task'));
     assert.equal(lines.length, 1);
     const line = JSON.parse(lines[0] ?? '{}') as { method: string; path: string; status: number; msg: string };
     assert.deepEqual([line.method, line.path, line.status, line.msg], ['GET', '/api/background-tasks/uuid/logged-task', 404, 'request']);

@@ -46,7 +46,11 @@ describe('security defaults', () => {
     const secret = server.auth.split(':')[1] ?? '';
     assert.ok(secret.length > 20);
     await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}`);
-    await server.request('/api/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"role":"viewer","name":"log check"}' });
+    await server.request('/api/api-keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"role":"viewer","name":"log check"}',
+    });
     await fetch(`${server.url}/api/health`, { headers: { authorization: `Bearer qrs_x:${secret}` } });
     const log = fs.readFileSync(logFile(server.dataDir), 'utf8');
     assert.match(log, /"path":"\/api\/api-keys"/, 'requests are logged');

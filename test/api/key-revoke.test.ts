@@ -24,7 +24,8 @@ describe('a revoked API key is refused on the very next request', () => {
     assert.equal(res.status, 201);
     const key = (await res.json()) as IssuedKey;
     // Used (and so verified) many times first, as a polling client would.
-    for (let i = 0; i < 20; i++) for (const p of paths()) assert.equal((await server.request(p, { headers: { authorization: bearer(key) } })).status, 200);
+    for (let i = 0; i < 20; i++)
+      for (const p of paths()) assert.equal((await server.request(p, { headers: { authorization: bearer(key) } })).status, 200);
     return bearer(key);
   }
 
@@ -63,7 +64,9 @@ describe('a revoked API key is refused on the very next request', () => {
     try {
       other.pragma('busy_timeout = 5000');
       other.prepare('delete from api_keys where api_key = ?').run(deleted.slice('Bearer '.length).split(':')[0]);
-      other.prepare('update api_keys set secret_hash = ? where api_key = ?').run('0'.repeat(64), rotated.slice('Bearer '.length).split(':')[0]);
+      other
+        .prepare('update api_keys set secret_hash = ? where api_key = ?')
+        .run('0'.repeat(64), rotated.slice('Bearer '.length).split(':')[0]);
     } finally {
       other.close();
     }

@@ -26,7 +26,11 @@ describe('live task events', () => {
       });
     });
     // 1,200 rows stay under one batch (5,000 rows): without progress within a batch, nothing moves until the end.
-    const records = Array.from({ length: 1200 }, (_, i) => ({ organization_uuid: server.organizationUuid, location: '1 Mitchell St, Darwin NT 0800', name: `Site ${i}` }));
+    const records = Array.from({ length: 1200 }, (_, i) => ({
+      organization_uuid: server.organizationUuid,
+      location: '1 Mitchell St, Darwin NT 0800',
+      name: `Site ${i}`,
+    }));
     const answer = await server.request('/api/qrcodes/bulk', jsonBody(records));
     assert.equal(answer.status, 202);
     const { background_task_uuid: uuid } = (await answer.json()) as { background_task_uuid: string };
@@ -39,13 +43,24 @@ describe('live task events', () => {
     const created = mine[0]?.data as BackgroundTask;
     assert.equal(created.status, 'PENDING');
     assert.equal(created.task_type, 'IMPORT');
-    assert.deepEqual(created.metadata, { import_type: 'json', source: 'api', api_key_name: 'My Organization admin', api_key_role: 'admin' }, 'who started it');
+    assert.deepEqual(
+      created.metadata,
+      { import_type: 'json', source: 'api', api_key_name: 'My Organization admin', api_key_role: 'admin' },
+      'who started it',
+    );
 
     const progress = mine.filter((e) => e.type === 'task.progress').map((e) => e.data as BackgroundTask);
-    assert.ok(progress.every((t) => t.created_on === created.created_on && t.task_type === 'IMPORT' && t.status === 'PROCESSING'), 'whole tasks');
+    assert.ok(
+      progress.every((t) => t.created_on === created.created_on && t.task_type === 'IMPORT' && t.status === 'PROCESSING'),
+      'whole tasks',
+    );
     const between = progress.map((t) => t.progress).filter((p) => p > 0 && p < 99);
     assert.ok(between.length >= 2, `progress moved within the batch: ${progress.map((t) => t.progress).join(', ')}`);
-    assert.deepEqual(between, [...between].sort((a, b) => a - b), 'never backwards');
+    assert.deepEqual(
+      between,
+      [...between].sort((a, b) => a - b),
+      'never backwards',
+    );
 
     const end = mine.at(-1)?.data as BackgroundTask;
     assert.equal(end.status, 'COMPLETED');
@@ -58,7 +73,11 @@ describe('live task events', () => {
   test('a sync import refused over its cap is announced as removed', async () => {
     const events: LiveEvent[] = [];
     const unsubscribe = server.ctx.live.subscribe((event) => events.push(event));
-    const records = Array.from({ length: 10_001 }, (_, i) => ({ organization_uuid: server.organizationUuid, location: 'x', name: `Over ${i}` }));
+    const records = Array.from({ length: 10_001 }, (_, i) => ({
+      organization_uuid: server.organizationUuid,
+      location: 'x',
+      name: `Over ${i}`,
+    }));
     const answer = await server.request('/api/qrcodes/bulk?processing_mode=sync', jsonBody(records));
     unsubscribe();
     assert.equal(answer.status, 400);

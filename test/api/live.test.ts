@@ -44,11 +44,18 @@ describe('live updates (/api/live)', () => {
     const other = await createOrganization(server.ctx.db.kysely, { name: 'Elsewhere' });
     server.ctx.live.publish({ type: 'task.progress', organization_uuid: other.organization_uuid, data: { secret: 'not for you' } });
     server.ctx.live.publish({ type: 'task.progress', organization_uuid: server.organizationUuid, data: { uuid: 't1', progress: 40 } });
-    server.ctx.live.publish({ type: 'task.finished', organization_uuid: server.organizationUuid, data: { uuid: 't1', status: 'COMPLETED' } });
+    server.ctx.live.publish({
+      type: 'task.finished',
+      organization_uuid: server.organizationUuid,
+      data: { uuid: 't1', status: 'COMPLETED' },
+    });
 
     const events = await received;
     controller.abort();
-    assert.deepEqual(events.map((e) => e.event), ['task.progress', 'task.finished']);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['task.progress', 'task.finished'],
+    );
     assert.deepEqual((events[0]?.data as { data: unknown } | undefined)?.data, { uuid: 't1', progress: 40 });
   });
 

@@ -125,7 +125,9 @@ describe('a client generated from /api/openapi.json with openapi-typescript', ()
 
     fs.writeFileSync(path.join(dir, 'client.ts'), CLIENT);
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), tsconfig('client.ts'));
-    const checked = await run(process.execPath, [TSC, '-p', path.join(dir, 'tsconfig.json')], { cwd: dir }).catch((error: { stdout: string }) => error);
+    const checked = await run(process.execPath, [TSC, '-p', path.join(dir, 'tsconfig.json')], { cwd: dir }).catch(
+      (error: { stdout: string }) => error,
+    );
     assert.equal(checked.stdout, '', `tsc found errors in the client:\n${checked.stdout}`);
 
     fs.writeFileSync(path.join(dir, 'wrong.ts'), WRONG);
@@ -137,7 +139,18 @@ describe('a client generated from /api/openapi.json with openapi-typescript', ()
     assert.match(refused, /qr_code_inserted/);
 
     const { runClient } = (await import(pathToFileURL(path.join(dir, 'client.ts')).href)) as {
-      runClient: (baseUrl: string, auth: string, org: string) => Promise<{ qrCode: { uuid: string; name: string }; taskType: string; status: string; inserted: number; excludedCount: number; firstError: string | null }>;
+      runClient: (
+        baseUrl: string,
+        auth: string,
+        org: string,
+      ) => Promise<{
+        qrCode: { uuid: string; name: string };
+        taskType: string;
+        status: string;
+        inserted: number;
+        excludedCount: number;
+        firstError: string | null;
+      }>;
     };
     const outcome = await runClient(server.url, server.auth, server.organizationUuid);
     assert.equal(outcome.qrCode.name, 'Typed client depot');

@@ -31,11 +31,30 @@ describe('OpenAPI document as tools read it', () => {
   it('passes redocly lint (recommended rules) with no errors, offline', async () => {
     const { stdout } = await run(
       process.execPath,
-      [path.join(root, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', path.join(root, 'tools/redocly.yaml'), '--format=json', file],
+      [
+        path.join(root, 'node_modules/@redocly/cli/bin/cli.js'),
+        'lint',
+        '--config',
+        path.join(root, 'tools/redocly.yaml'),
+        '--format=json',
+        file,
+      ],
       // No telemetry, no update check: the lint runs without network.
-      { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: {
+          ...process.env,
+          REDOCLY_TELEMETRY: 'off',
+          REDOCLY_SUPPRESS_NOTIFICATIONS: 'true',
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+          NO_COLOR: '1',
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
     ).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr }));
-    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+    };
     const listed = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`).join('\n');
     assert.equal(report.totals.errors, 0, listed);
     assert.ok(report.totals.warnings <= EXPLAINED_WARNINGS, listed);
@@ -50,7 +69,17 @@ describe('OpenAPI document as tools read it', () => {
 
   it('names the shapes once in components/schemas, under readable names', () => {
     const schemas = (doc.components as Json).schemas as Json;
-    for (const name of ['QrCode', 'AppointmentSchedule', 'BackgroundTask', 'ErrorResponse', 'Webhook', 'ServiceConfirmation', 'EventEnvelope', 'InboxMessage', 'TaskAccepted']) {
+    for (const name of [
+      'QrCode',
+      'AppointmentSchedule',
+      'BackgroundTask',
+      'ErrorResponse',
+      'Webhook',
+      'ServiceConfirmation',
+      'EventEnvelope',
+      'InboxMessage',
+      'TaskAccepted',
+    ]) {
       assert.ok(schemas[name], name);
     }
     for (const name of Object.keys(schemas)) assert.match(name, /^[A-Z][A-Za-z0-9]+$/, name);
@@ -93,7 +122,8 @@ describe('OpenAPI document as tools read it', () => {
         const schema = (deref(doc, response).content as Json)['application/json'] as Json;
         assert.deepEqual(schema.schema, { $ref: '#/components/schemas/ErrorResponse' }, `${label} ${status}`);
       }
-      if (op.security && (op.security as unknown[]).length > 0) for (const s of ['401', '403', '429']) assert.ok(responses[s], `${label} ${s}`);
+      if (op.security && (op.security as unknown[]).length > 0)
+        for (const s of ['401', '403', '429']) assert.ok(responses[s], `${label} ${s}`);
       const body = op.requestBody as Json | undefined;
       if (body && !p.startsWith('/inbox/') && !p.startsWith('/api/remote/')) {
         for (const s of ['400', '413', '415']) assert.ok(responses[s], `${label} ${s}`);

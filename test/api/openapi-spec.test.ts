@@ -53,10 +53,13 @@ function firstColumn(heading: string, table = 0): string[] {
 
 const METHODS = 'GET|POST|PUT|PATCH|DELETE';
 
-describe('OpenAPI document keeps the service spec (service-api.md)', { skip: spec === null && 'the shared spec is not on this machine' }, () => {
+describe('OpenAPI document keeps the service spec (service-api.md)', {
+  skip: spec === null && 'the shared spec is not on this machine',
+}, () => {
   let server: TestServer;
   let doc: Json;
-  const op = (method: string, p: string) => ((doc.paths as Record<string, Json>)[p]?.[method.toLowerCase()] as Json | undefined) ?? assert.fail(`${method} ${p} is not documented`);
+  const op = (method: string, p: string) =>
+    ((doc.paths as Record<string, Json>)[p]?.[method.toLowerCase()] as Json | undefined) ?? assert.fail(`${method} ${p} is not documented`);
   const schema = (name: string) => deref(doc, { $ref: `#/components/schemas/${name}` });
   const hasFields = (what: string, node: unknown, fields: string[]) => {
     const names = propertyNames(doc, node);
@@ -85,7 +88,9 @@ describe('OpenAPI document keeps the service spec (service-api.md)', { skip: spe
     // Part 7's table: an endpoint, then its statuses on the rows below it.
     let endpoint: string | null = null;
     const expected = new Map<string, string[]>();
-    for (const line of section('7. Errors').filter((l) => l.startsWith('|')).slice(2)) {
+    for (const line of section('7. Errors')
+      .filter((l) => l.startsWith('|'))
+      .slice(2)) {
       const [, first, status] = line.split('|').map((c) => c.trim());
       if (first) endpoint = first;
       if (endpoint && status) expected.set(endpoint, [...(expected.get(endpoint) ?? []), status]);
@@ -107,33 +112,66 @@ describe('OpenAPI document keeps the service spec (service-api.md)', { skip: spe
     hasFields('BackgroundTask (every kind)', schema('BackgroundTask'), taskFields);
     const results = firstColumn('2.1 Background task', 1);
     assert.ok(results.length === 2);
-    hasFields('IMPORT results', schema('QrCodeJsonImportResults'), ['qr_code_inserted', 'qr_code_restored', 'qr_code_tags_created', 'excluded_qr_codes']);
+    hasFields('IMPORT results', schema('QrCodeJsonImportResults'), [
+      'qr_code_inserted',
+      'qr_code_restored',
+      'qr_code_tags_created',
+      'excluded_qr_codes',
+    ]);
     hasFields('QR_IMPORT results', schema('QrCodeFileImportResults'), ['inserted', 'excluded', 'excluded_data']);
     const excluded = (schema('QrCodeFileImportResults').properties as Json).excluded_data;
     hasFields('excluded_data element', excluded, ['index', 'error', 'row']);
-    hasFields('excluded row', ((deref(doc, (deref(doc, excluded).items as Json)).properties as Json).row), ['location', 'address_line_1', 'suburb', 'state', 'postcode', 'country']);
+    hasFields('excluded row', (deref(doc, deref(doc, excluded).items as Json).properties as Json).row, [
+      'location',
+      'address_line_1',
+      'suburb',
+      'state',
+      'postcode',
+      'country',
+    ]);
 
     hasFields('task page (2.2)', responseSchema(doc, op('GET', '/api/background-tasks'), 200), firstColumn('2.2 Page of background tasks'));
     hasFields('appointment import record (2.3)', schema('AppointmentImportRecord'), firstColumn('2.3 Appointment import record'));
     hasFields('appointment sync answer (2.4)', schema('AppointmentImportResult'), firstColumn('2.4 Appointment import result'));
     hasFields('appointment schedule (2.4)', schema('AppointmentSchedule'), firstColumn('2.4 Appointment import result', 1));
-    hasFields('excluded appointment (2.4)', (schema('AppointmentImportResult').properties as Json).excluded_appointments, ['index', 'data', 'error_message']);
+    hasFields('excluded appointment (2.4)', (schema('AppointmentImportResult').properties as Json).excluded_appointments, [
+      'index',
+      'data',
+      'error_message',
+    ]);
     hasFields('QR code import record (2.5)', schema('QrCodeImportRecord'), firstColumn('2.5 QR code address bulk import record'));
-    hasFields('webhook registration answer (2.7)', responseSchema(doc, op('POST', '/api/webhooks/register'), 201), firstColumn('2.7 Webhook'));
+    hasFields(
+      'webhook registration answer (2.7)',
+      responseSchema(doc, op('POST', '/api/webhooks/register'), 201),
+      firstColumn('2.7 Webhook'),
+    );
     hasFields('service confirmation (2.8)', schema('ServiceConfirmation'), firstColumn('2.8 Service confirmation'));
     hasFields('event envelope (6.3), every event', schema('EventEnvelope'), firstColumn('6.3 Plaintext envelope'));
 
     const parameters = (method: string, p: string) => ((op(method, p).parameters as Json[] | undefined) ?? []).map((x) => String(x.name));
-    for (const name of firstColumn('4.2 GET /api/background-tasks')) assert.ok(parameters('GET', '/api/background-tasks').includes(name), `4.2 ${name}`);
+    for (const name of firstColumn('4.2 GET /api/background-tasks'))
+      assert.ok(parameters('GET', '/api/background-tasks').includes(name), `4.2 ${name}`);
     for (const name of firstColumn('4.5 GET /api/appointment_schedule/bulk/errors')) {
       assert.ok(parameters('GET', '/api/appointment_schedule/bulk/errors/{background_task_uuid}').includes(name), `4.5 ${name}`);
     }
     const bulk = op('POST', '/api/appointment_schedule/bulk').requestBody as Json;
-    hasFields('4.3 file form', ((bulk.content as Json)['multipart/form-data'] as Json).schema, firstColumn('4.3 POST /api/appointment_schedule/bulk', 1));
-    hasFields('4.3 202 answer', responseSchema(doc, op('POST', '/api/appointment_schedule/bulk'), 202), ['message', 'task_id', 'background_task_uuid']);
+    hasFields(
+      '4.3 file form',
+      ((bulk.content as Json)['multipart/form-data'] as Json).schema,
+      firstColumn('4.3 POST /api/appointment_schedule/bulk', 1),
+    );
+    hasFields('4.3 202 answer', responseSchema(doc, op('POST', '/api/appointment_schedule/bulk'), 202), [
+      'message',
+      'task_id',
+      'background_task_uuid',
+    ]);
     hasFields('4.8 202 answer', responseSchema(doc, op('POST', '/api/qrcodes/bulk'), 202), ['task_id', 'background_task_uuid', 'status']);
     const register = op('POST', '/api/webhooks/register').requestBody as Json;
-    hasFields('4.10 registration body', ((register.content as Json)['application/json'] as Json).schema, firstColumn('4.10 Webhook endpoints', 1));
+    hasFields(
+      '4.10 registration body',
+      ((register.content as Json)['application/json'] as Json).schema,
+      firstColumn('4.10 Webhook endpoints', 1),
+    );
     hasFields('6.2 delivery body', schema('WebhookDeliveryBody'), ['payload']);
   });
 });

@@ -15,7 +15,8 @@ function servedApiRoutes(app: Express): string[] {
     for (const layer of stack) {
       if (layer.route) {
         for (const method of Object.keys(layer.route.methods)) {
-          if (layer.route.path.startsWith('/api') || layer.route.path.startsWith('/inbox/')) found.push(`${method} ${layer.route.path.replace(/\*(\w+)$/, ':$1')}`);
+          if (layer.route.path.startsWith('/api') || layer.route.path.startsWith('/inbox/'))
+            found.push(`${method} ${layer.route.path.replace(/\*(\w+)$/, ':$1')}`);
         }
       } else if (layer.handle?.stack) walk(layer.handle.stack);
     }

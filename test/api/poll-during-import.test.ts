@@ -14,7 +14,9 @@ function csv(rows: number): string {
   const lines = ['name,location,address_line_1,suburb,state,postcode,country,qr_code_external_reference_id'];
   for (let i = 0; i < rows; i++) {
     const [suburb, state, postcode] = TINY_SUBURBS[i % TINY_SUBURBS.length]!;
-    lines.push(`Site ${i},"${i + 1} High Street, ${suburb} ${state} ${postcode}",${i + 1} High Street,${suburb},${state},${postcode},Australia,POLL-${i}`);
+    lines.push(
+      `Site ${i},"${i + 1} High Street, ${suburb} ${state} ${postcode}",${i + 1} High Street,${suburb},${state},${postcode},Australia,POLL-${i}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -48,7 +50,10 @@ describe('polling a task while its import runs', () => {
   after(() => server.stop());
 
   it('every poll sees a consistent task, and writes made meanwhile succeed', async () => {
-    const accepted = await server.request('/api/qrcodes/bulk', fileUpload(csv(ROWS), 'poll.csv', { organization_uuid: server.organizationUuid }));
+    const accepted = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(csv(ROWS), 'poll.csv', { organization_uuid: server.organizationUuid }),
+    );
     assert.equal(accepted.status, 202);
     const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
 
@@ -84,7 +89,10 @@ describe('polling a task while its import runs', () => {
     const recordEvents = async () => {
       let events = 0;
       while (!done) {
-        const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+        const res = await server.request(
+          '/api/service-confirmations/simulate',
+          jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
+        );
         // Before the first QR code is committed there is nothing to simulate with.
         if (res.status === 404 || res.status === 409) continue;
         assert.equal(res.status, 201, await res.text());
@@ -101,11 +109,16 @@ describe('polling a task while its import runs', () => {
   });
 
   it('a poll answers what was committed last, by another connection or by the server itself', async () => {
-    const accepted = await server.request('/api/qrcodes/bulk', fileUpload(csv(10), 'small.csv', { organization_uuid: server.organizationUuid }));
+    const accepted = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(csv(10), 'small.csv', { organization_uuid: server.organizationUuid }),
+    );
     const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
     const read = async () => {
       const one = (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as BackgroundTask;
-      const page = (await (await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=100`)).json()) as { items: BackgroundTask[] };
+      const page = (await (
+        await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=100`)
+      ).json()) as { items: BackgroundTask[] };
       return { one, listed: page.items.find((t) => t.uuid === uuid) };
     };
     while ((await read()).one.status !== 'COMPLETED') await new Promise((r) => setTimeout(r, 20));

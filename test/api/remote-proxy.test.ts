@@ -14,10 +14,23 @@ describe('remote service through the local server (profiles and proxy)', () => {
     [remoteKey = '', remoteSecret = ''] = remote.auth.slice('Bearer '.length).split(':');
     const now = new Date().toISOString();
     await insertTask(remote.ctx.db.kysely, {
-      uuid: 'remote-task', task_id: 'r1', task_type: 'QR_IMPORT', status: 'COMPLETED', progress: 100, created_by_uuid: 'u', metadata: null,
-      organization_uuid: remote.organizationUuid, results: { inserted: 7, excluded: 0, excluded_data: [], restored: 0, updated: 0, tags_created: 0 }, error_message: null, created_on: now, updated_on: now,
+      uuid: 'remote-task',
+      task_id: 'r1',
+      task_type: 'QR_IMPORT',
+      status: 'COMPLETED',
+      progress: 100,
+      created_by_uuid: 'u',
+      metadata: null,
+      organization_uuid: remote.organizationUuid,
+      results: { inserted: 7, excluded: 0, excluded_data: [], restored: 0, updated: 0, tags_created: 0 },
+      error_message: null,
+      created_on: now,
+      updated_on: now,
     });
-    const saved = await local.request('/api/profiles/staging', jsonBody({ base_url: remote.url, api_key: remoteKey, api_secret: remoteSecret, organization_uuid: remote.organizationUuid }, 'PUT'));
+    const saved = await local.request(
+      '/api/profiles/staging',
+      jsonBody({ base_url: remote.url, api_key: remoteKey, api_secret: remoteSecret, organization_uuid: remote.organizationUuid }, 'PUT'),
+    );
     assert.equal(saved.status, 200);
   });
   after(() => Promise.all([local.stop(), remote.stop()]));
@@ -27,14 +40,20 @@ describe('remote service through the local server (profiles and proxy)', () => {
     const text = await res.text();
     assert.equal(res.status, 200);
     assert.ok(!text.includes(remoteSecret));
-    assert.deepEqual((JSON.parse(text) as { items: Array<{ name: string; base_url: string }> }).items.map((p) => [p.name, p.base_url]), [['staging', remote.url]]);
+    assert.deepEqual(
+      (JSON.parse(text) as { items: Array<{ name: string; base_url: string }> }).items.map((p) => [p.name, p.base_url]),
+      [['staging', remote.url]],
+    );
   });
 
   it("forwards reads and writes to the profile's service with its credential", async () => {
     const list = await local.request(`/api/remote/staging/api/background-tasks?organization_uuid=${remote.organizationUuid}`);
     assert.equal(list.status, 200);
     const page = (await list.json()) as { items: Array<{ uuid: string }> };
-    assert.deepEqual(page.items.map((t) => t.uuid), ['remote-task']);
+    assert.deepEqual(
+      page.items.map((t) => t.uuid),
+      ['remote-task'],
+    );
 
     const created = await local.request('/api/remote/staging/api/api-keys', jsonBody({ role: 'viewer', name: 'made through the proxy' }));
     assert.equal(created.status, 201);
@@ -42,11 +61,20 @@ describe('remote service through the local server (profiles and proxy)', () => {
     assert.equal(key.organization_uuid, remote.organizationUuid, 'the key was made on the remote service');
     const check = await fetch(`${remote.url}/api/api-keys`, { headers: { authorization: remote.auth } });
     assert.ok(((await check.json()) as { items: Array<{ api_key: string }> }).items.some((k) => k.api_key === key.api_key));
-    assert.equal((await fetch(`${remote.url}/api/background-tasks?organization_uuid=${remote.organizationUuid}`, { headers: { authorization: bearer(key) } })).status, 200);
+    assert.equal(
+      (
+        await fetch(`${remote.url}/api/background-tasks?organization_uuid=${remote.organizationUuid}`, {
+          headers: { authorization: bearer(key) },
+        })
+      ).status,
+      200,
+    );
   });
 
   it("passes the remote's own errors through, and turns its credential refusals and outages into 502 in plain words", async () => {
-    const invalid = await local.request(`/api/remote/staging/api/background-tasks?organization_uuid=${remote.organizationUuid}&per_page=1000`);
+    const invalid = await local.request(
+      `/api/remote/staging/api/background-tasks?organization_uuid=${remote.organizationUuid}&per_page=1000`,
+    );
     assert.equal(invalid.status, 400);
     assert.equal(((await invalid.json()) as { error: { code: string } }).error.code, 'VALIDATION_ERROR');
 
@@ -84,7 +112,9 @@ describe('remote service through the local server (profiles and proxy)', () => {
   });
 
   it('never forwards a dry run, which the real service would take as a real import', async () => {
-    const remoteTasks = async () => ((await (await remote.request(`/api/background-tasks?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number }).total;
+    const remoteTasks = async () =>
+      ((await (await remote.request(`/api/background-tasks?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number })
+        .total;
     const before = await remoteTasks();
     const form = new FormData();
     form.set('organization_uuid', remote.organizationUuid);
@@ -96,11 +126,20 @@ describe('remote service through the local server (profiles and proxy)', () => {
   });
 
   it('keeps the proxy and profile changes away from lower roles', async () => {
-    const viewer = (await (await local.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'v' }))).json()) as { api_key: string; api_secret: string };
-    const editor = (await (await local.request('/api/api-keys', jsonBody({ role: 'editor', name: 'e' }))).json()) as { api_key: string; api_secret: string };
+    const viewer = (await (await local.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'v' }))).json()) as {
+      api_key: string;
+      api_secret: string;
+    };
+    const editor = (await (await local.request('/api/api-keys', jsonBody({ role: 'editor', name: 'e' }))).json()) as {
+      api_key: string;
+      api_secret: string;
+    };
     assert.equal((await local.request('/api/remote/staging/api/health', { headers: { authorization: bearer(viewer) } })).status, 403);
     assert.equal((await local.request('/api/remote/staging/api/health', { headers: { authorization: bearer(editor) } })).status, 200);
-    const put = await local.request('/api/profiles/x', { ...jsonBody({ base_url: remote.url, api_key: 'k', api_secret: 's' }, 'PUT'), headers: { authorization: bearer(editor), 'content-type': 'application/json' } });
+    const put = await local.request('/api/profiles/x', {
+      ...jsonBody({ base_url: remote.url, api_key: 'k', api_secret: 's' }, 'PUT'),
+      headers: { authorization: bearer(editor), 'content-type': 'application/json' },
+    });
     assert.equal(put.status, 403);
   });
 });

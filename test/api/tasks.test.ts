@@ -5,8 +5,18 @@ import { insertTask } from '../../server/tasks/store.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const SPEC_TASK_FIELDS = [
-  'uuid', 'task_id', 'task_type', 'status', 'progress', 'created_by_uuid', 'metadata',
-  'organization_uuid', 'results', 'error_message', 'created_on', 'updated_on',
+  'uuid',
+  'task_id',
+  'task_type',
+  'status',
+  'progress',
+  'created_by_uuid',
+  'metadata',
+  'organization_uuid',
+  'results',
+  'error_message',
+  'created_on',
+  'updated_on',
 ].sort();
 
 interface TaskPage {
@@ -18,7 +28,14 @@ interface TaskPage {
 }
 
 /** Results as the importer writes them (task IMPORT from JSON, QR_IMPORT from a file), so answers match the document. */
-const jsonResults = (n: number) => ({ qr_code_inserted: n, qr_code_restored: 0, qr_code_tags_created: 0, excluded_qr_codes: [], qr_code_updated: 0, excluded_count: 0 });
+const jsonResults = (n: number) => ({
+  qr_code_inserted: n,
+  qr_code_restored: 0,
+  qr_code_tags_created: 0,
+  excluded_qr_codes: [],
+  qr_code_updated: 0,
+  excluded_count: 0,
+});
 const fileResults = (n: number) => ({ inserted: n, excluded: 0, excluded_data: [], restored: 0, updated: 0, tags_created: 0 });
 
 describe('background task API (spec 4.1, 4.2)', () => {
@@ -64,13 +81,22 @@ describe('background task API (spec 4.1, 4.2)', () => {
     assert.equal(page.total, 23);
     assert.equal(page.pages, 3);
     assert.equal(page.items.length, 10);
-    assert.deepEqual(page.items.map((t) => t.task_id), seeded.slice(13).reverse().map((t) => t.task_id));
+    assert.deepEqual(
+      page.items.map((t) => t.task_id),
+      seeded
+        .slice(13)
+        .reverse()
+        .map((t) => t.task_id),
+    );
   });
 
   it('computes pages and the last partial page, and answers an empty page past the end', async () => {
     const last = await list('&page=3');
     assert.equal(last.items.length, 3);
-    assert.deepEqual(last.items.map((t) => t.task_id), ['task-2', 'task-1', 'task-0']);
+    assert.deepEqual(
+      last.items.map((t) => t.task_id),
+      ['task-2', 'task-1', 'task-0'],
+    );
     const beyond = await list('&page=4');
     assert.equal(beyond.items.length, 0);
     assert.equal(beyond.total, 23);

@@ -31,7 +31,17 @@ function csv(rows: (string | number)[][]): string {
   return `${rows.map((r) => r.map((c) => (/[",\r\n]/.test(String(c)) ? `"${String(c).replace(/"/g, '""')}"` : String(c))).join(',')).join('\r\n')}\r\n`;
 }
 
-const HEADER = ['tag_name', 'tag_number', 'start_date_time', 'location', 'duration', 'service', 'service_code', 'timezone_name', 'job_reference_id'];
+const HEADER = [
+  'tag_name',
+  'tag_number',
+  'start_date_time',
+  'location',
+  'duration',
+  'service',
+  'service_code',
+  'timezone_name',
+  'job_reference_id',
+];
 
 describe('POST /api/appointment_schedule/bulk', () => {
   let server: TestServer;
@@ -70,7 +80,11 @@ describe('POST /api/appointment_schedule/bulk', () => {
   };
 
   it('JSON, sync: 200 with full appointment objects and the excluded rows (index, data, error_message)', async () => {
-    const rows = [record({ job_reference_id: 'J-1', duration: 90 }), record({ tag_name: '', job_reference_id: 'J-2' }), record({ service: 'Juggling', job_reference_id: 'J-3' })];
+    const rows = [
+      record({ job_reference_id: 'J-1', duration: 90 }),
+      record({ tag_name: '', job_reference_id: 'J-2' }),
+      record({ service: 'Juggling', job_reference_id: 'J-3' }),
+    ];
     const result = await syncJson(rows);
     assert.deepEqual(Object.keys(result).sort(), ['appointment_schedules_upserted', 'excluded_appointments']);
     const [schedule] = result.appointment_schedules_upserted;
@@ -79,14 +93,19 @@ describe('POST /api/appointment_schedule/bulk', () => {
     assert.equal(schedule.end_date_time, '2026-03-02T10:30:00+11:00');
     assert.equal(schedule.appointment_date, '2026-03-02');
     assert.equal(schedule.type, 'SERVICE');
-    assert.deepEqual(result.excluded_appointments.map((e) => e.index), [1, 2]);
+    assert.deepEqual(
+      result.excluded_appointments.map((e) => e.index),
+      [1, 2],
+    );
     assert.deepEqual(result.excluded_appointments[0]?.data, rows[1]);
     assert.match(result.excluded_appointments[0]?.error_message ?? '', /tag_name is required/);
     assert.match(result.excluded_appointments[1]?.error_message ?? '', /service "Juggling" is not in this organization's service catalog/);
   });
 
   it('JSON, background (default): 202, then an APPOINTMENT_IMPORT task with {upserted, excluded, excluded_appointments}', async () => {
-    const { task, results } = await background(jsonBody([record({ job_reference_id: 'B-1' }), record({ duration: '1.5', job_reference_id: 'B-2' })]));
+    const { task, results } = await background(
+      jsonBody([record({ job_reference_id: 'B-1' }), record({ duration: '1.5', job_reference_id: 'B-2' })]),
+    );
     assert.equal(task.status, 'COMPLETED');
     assert.equal(task.task_type, 'APPOINTMENT_IMPORT');
     assert.equal(task.progress, 100);
@@ -97,8 +116,15 @@ describe('POST /api/appointment_schedule/bulk', () => {
   });
 
   it('CSV upload, sync and background, with organization_uuid as a form field; re-importing changes and duplicates nothing', async () => {
-    const file = csv([HEADER, ['Door', 7, '2026-06-01 08:00', CARLTON, 30, '', 'CLN', '', 'C-1'], ['Door', 7, '2026-06-01 10:00', CARLTON, '', 'Cleaning', '', '', '']]);
-    const res = await server.request('/api/appointment_schedule/bulk', fileUpload(file, 'jobs.csv', { organization_uuid: org, processing_mode: 'sync' }));
+    const file = csv([
+      HEADER,
+      ['Door', 7, '2026-06-01 08:00', CARLTON, 30, '', 'CLN', '', 'C-1'],
+      ['Door', 7, '2026-06-01 10:00', CARLTON, '', 'Cleaning', '', '', ''],
+    ]);
+    const res = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(file, 'jobs.csv', { organization_uuid: org, processing_mode: 'sync' }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const first = (await res.json()) as AppointmentImportResult;
     assert.equal(first.appointment_schedules_upserted.length, 2);
@@ -107,13 +133,22 @@ describe('POST /api/appointment_schedule/bulk', () => {
     const { task, results } = await background(fileUpload(file, 'jobs.csv', { organization_uuid: org }));
     assert.equal(task.metadata?.filename, 'jobs.csv');
     assert.equal(results.upserted, 2);
-    const list = await server.request(`/api/appointment_schedule?organization_uuid=${org}&qr_code_uuid=${first.appointment_schedules_upserted[0]?.qr_code_uuid}`);
+    const list = await server.request(
+      `/api/appointment_schedule?organization_uuid=${org}&qr_code_uuid=${first.appointment_schedules_upserted[0]?.qr_code_uuid}`,
+    );
     const page = (await list.json()) as { items: AppointmentSchedule[] };
-    assert.deepEqual(page.items.map((s) => s.updated_on), first.appointment_schedules_upserted.map((s) => s.updated_on), 'unchanged, not duplicated');
+    assert.deepEqual(
+      page.items.map((s) => s.updated_on),
+      first.appointment_schedules_upserted.map((s) => s.updated_on),
+      'unchanged, not duplicated',
+    );
   });
 
   it('a LibreOffice XLSX with real date cells: wall-clock times, the DST rule and a duration across the change', async () => {
-    const res = await server.request('/api/appointment_schedule/bulk', fileUpload(fs.readFileSync(FIXTURE_XLSX), 'appointments.xlsx', { organization_uuid: org, processing_mode: 'sync' }));
+    const res = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(fs.readFileSync(FIXTURE_XLSX), 'appointments.xlsx', { organization_uuid: org, processing_mode: 'sync' }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const result = (await res.json()) as AppointmentImportResult;
     const byRef = new Map(result.appointment_schedules_upserted.map((s) => [s.job_reference_id, s]));
@@ -124,14 +159,23 @@ describe('POST /api/appointment_schedule/bulk', () => {
     assert.equal(byRef.get('XL-3')?.start_date_time, '2026-04-05T02:30:00+11:00');
     assert.equal(byRef.get('XL-3')?.end_date_time, '2026-04-05T03:30:00+10:00');
     assert.match(byRef.get('XL-3')?.notes.join(' ') ?? '', /happens twice/);
-    assert.deepEqual(result.excluded_appointments.map((e) => e.index), [3]);
-    assert.match(result.excluded_appointments[0]?.error_message ?? '', /duration must be a whole number of minutes greater than 0, for example 60; the row has "1.5"/);
+    assert.deepEqual(
+      result.excluded_appointments.map((e) => e.index),
+      [3],
+    );
+    assert.match(
+      result.excluded_appointments[0]?.error_message ?? '',
+      /duration must be a whole number of minutes greater than 0, for example 60; the row has "1.5"/,
+    );
   });
 
   it('a JSON file upload works like the JSON body', async () => {
     const res = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(JSON.stringify([record({ job_reference_id: 'F-1', tag_number: '9' })]), 'jobs.json', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(JSON.stringify([record({ job_reference_id: 'F-1', tag_number: '9' })]), 'jobs.json', {
+        organization_uuid: org,
+        processing_mode: 'sync',
+      }),
     );
     assert.equal(res.status, 200, await res.clone().text());
     assert.equal(((await res.json()) as AppointmentImportResult).appointment_schedules_upserted[0]?.job_reference_id, 'F-1');
@@ -140,7 +184,12 @@ describe('POST /api/appointment_schedule/bulk', () => {
   it('an import handler reads renamed columns and names them in row errors; an unknown org_identifier is 400', async () => {
     const handler = await server.request(
       '/api/import-handlers',
-      jsonBody({ organization_uuid: org, name: 'Field team', slug: 'field-team', mapping: { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Asset: 'tag_name', Site: 'location' } }),
+      jsonBody({
+        organization_uuid: org,
+        name: 'Field team',
+        slug: 'field-team',
+        mapping: { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Asset: 'tag_name', Site: 'location' },
+      }),
     );
     assert.equal(handler.status, 201);
     const file = csv([
@@ -148,13 +197,29 @@ describe('POST /api/appointment_schedule/bulk', () => {
       ['Pump', 3, '2026-08-03 07:15', MELBOURNE, 'Plumbing', 'H-1'],
       ['Pump', 3, 'tomorrow', MELBOURNE, 'Plumbing', 'H-2'],
     ]);
-    const res = await server.request('/api/appointment_schedule/bulk', fileUpload(file, 'field.csv', { organization_uuid: org, org_identifier: 'field-team', processing_mode: 'sync' }));
+    const res = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(file, 'field.csv', { organization_uuid: org, org_identifier: 'field-team', processing_mode: 'sync' }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const result = (await res.json()) as AppointmentImportResult;
-    assert.deepEqual(result.appointment_schedules_upserted.map((s) => [s.job_reference_id, s.start_date_time]), [['H-1', '2026-08-03T07:15:00+10:00']]);
+    assert.deepEqual(
+      result.appointment_schedules_upserted.map((s) => [s.job_reference_id, s.start_date_time]),
+      [['H-1', '2026-08-03T07:15:00+10:00']],
+    );
     assert.match(result.excluded_appointments[0]?.error_message ?? '', /^Visit Start "tomorrow" is not a date and time/);
 
-    const missing = await server.request('/api/appointment_schedule/bulk', fileUpload(csv([['Asset', 'Site'], ['x', 'y']]), 'f.csv', { organization_uuid: org, org_identifier: 'field-team' }));
+    const missing = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(
+        csv([
+          ['Asset', 'Site'],
+          ['x', 'y'],
+        ]),
+        'f.csv',
+        { organization_uuid: org, org_identifier: 'field-team' },
+      ),
+    );
     assert.equal(missing.status, 400);
     assert.match(((await missing.json()) as ErrorBody).error.message, /no column for tag_number, start_date_time \(titled "Visit Start"\)/);
 
@@ -168,7 +233,11 @@ describe('POST /api/appointment_schedule/bulk', () => {
       ['', { method: 'POST' }, /no body/],
       ['', fileUpload('', 'x.csv', { organization_uuid: org }), /file|empty/i],
       ['?processing_mode=later', jsonBody([record()]), /processing_mode must be background or sync/],
-      ['', fileUpload(csv([HEADER, ['a', 1, '2026-03-02 09:00', MELBOURNE, '', 'Plumbing', '', '', '']]), 'x.csv', {}), /organization_uuid is required/],
+      [
+        '',
+        fileUpload(csv([HEADER, ['a', 1, '2026-03-02 09:00', MELBOURNE, '', 'Plumbing', '', '', '']]), 'x.csv', {}),
+        /organization_uuid is required/,
+      ],
       ['', jsonBody([]), /empty/],
     ];
     for (const [query, init, message] of cases) {
@@ -190,10 +259,18 @@ describe('POST /api/appointment_schedule/bulk', () => {
     assert.equal(anonymous.status, 401);
     const keyRes = await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'viewer' }));
     const viewer = (await keyRes.json()) as { api_key: string; api_secret: string };
-    const asViewer = await server.request('/api/appointment_schedule/bulk', { ...jsonBody([record()]), headers: { authorization: bearer(viewer), 'content-type': 'application/json' } });
+    const asViewer = await server.request('/api/appointment_schedule/bulk', {
+      ...jsonBody([record()]),
+      headers: { authorization: bearer(viewer), 'content-type': 'application/json' },
+    });
     assert.equal(asViewer.status, 403);
     const other = await createOrganization(server.ctx.db.kysely, { name: 'Other' });
-    const foreign = await server.request('/api/appointment_schedule/bulk', fileUpload(csv([HEADER, ['Gate', 1, '2026-03-02 09:00', MELBOURNE, '', 'Plumbing', '', '', '']]), 'x.csv', { organization_uuid: other.organization_uuid }));
+    const foreign = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(csv([HEADER, ['Gate', 1, '2026-03-02 09:00', MELBOURNE, '', 'Plumbing', '', '', '']]), 'x.csv', {
+        organization_uuid: other.organization_uuid,
+      }),
+    );
     assert.equal(foreign.status, 403);
   });
 });
@@ -210,7 +287,10 @@ describe('sync cap and error reports', () => {
 
   it('sync mode refuses more rows than its cap with a 400 that names the cap and suggests background mode', async () => {
     const rows = Array.from({ length: 4 }, (_, i) => ['Gate', i, '2026-03-02 09:00', MELBOURNE, '', 'Plumbing', '', '', `CAP-${i}`]);
-    const res = await server.request('/api/appointment_schedule/bulk', fileUpload(csv([HEADER, ...rows]), 'big.csv', { organization_uuid: org, processing_mode: 'sync' }));
+    const res = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(csv([HEADER, ...rows]), 'big.csv', { organization_uuid: org, processing_mode: 'sync' }),
+    );
     assert.equal(res.status, 400);
     const body = (await res.json()) as ErrorBody;
     assert.match(body.error.message, /at most 3 rows.*processing_mode=background/);
@@ -239,11 +319,20 @@ describe('sync cap and error reports', () => {
     assert.match(lines[2] ?? '', /,R-3,4,"service ""Plumbin"" is not/);
 
     const fixed = text.replace("'=1+1", '45').replace('Plumbin,', 'Plumbing,');
-    const again = await server.request('/api/appointment_schedule/bulk', fileUpload(fixed, 'fixed.csv', { organization_uuid: org, processing_mode: 'sync' }));
+    const again = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(fixed, 'fixed.csv', { organization_uuid: org, processing_mode: 'sync' }),
+    );
     assert.equal(again.status, 200, await again.clone().text());
     const result = (await again.json()) as AppointmentImportResult;
     assert.deepEqual(result.excluded_appointments, []);
-    assert.deepEqual(result.appointment_schedules_upserted.map((s) => [s.job_reference_id, s.duration]), [['R-2', 45], ['R-3', 60]]);
+    assert.deepEqual(
+      result.appointment_schedules_upserted.map((s) => [s.job_reference_id, s.duration]),
+      [
+        ['R-2', 45],
+        ['R-3', 60],
+      ],
+    );
 
     const xlsx = await server.request(`/api/appointment_schedule/bulk/errors/${task.uuid}?format=xlsx`);
     assert.equal(xlsx.status, 200);
@@ -252,7 +341,10 @@ describe('sync cap and error reports', () => {
 
   it('404 for an unknown task, another kind of task, or a task that excluded nothing; 400 for an unknown org_identifier', async () => {
     assert.equal((await server.request('/api/appointment_schedule/bulk/errors/00000000-0000-4000-8000-000000000000')).status, 404);
-    const res = await server.request('/api/appointment_schedule/bulk', jsonBody([{ tag_name: 'A', tag_number: '1', start_date_time: '2026-03-02 09:00', location: MELBOURNE, service: 'Plumbing' }]));
+    const res = await server.request(
+      '/api/appointment_schedule/bulk',
+      jsonBody([{ tag_name: 'A', tag_number: '1', start_date_time: '2026-03-02 09:00', location: MELBOURNE, service: 'Plumbing' }]),
+    );
     const task = await waitForTask(server, ((await res.json()) as Accepted).background_task_uuid);
     const none = await server.request(`/api/appointment_schedule/bulk/errors/${task.uuid}`);
     assert.equal(none.status, 404);

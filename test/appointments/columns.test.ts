@@ -48,30 +48,63 @@ describe('appointment row validation (spec 2.3)', () => {
   });
 
   it('refuses a bad duration, start and zone with messages that say what to fix', () => {
-    assert.match(errorOf({ ...VALID, duration: '1.5' }), /duration must be a whole number of minutes greater than 0, for example 60; the row has "1.5"/);
+    assert.match(
+      errorOf({ ...VALID, duration: '1.5' }),
+      /duration must be a whole number of minutes greater than 0, for example 60; the row has "1.5"/,
+    );
     assert.match(errorOf({ ...VALID, duration: -10 }), /duration must be a whole number of minutes/);
-    assert.match(errorOf({ ...VALID, start_date_time: '2/3/2026 9am' }), /start_date_time "2\/3\/2026 9am" is not a date and time.*YYYY-MM-DD HH:mm/);
-    assert.match(errorOf({ ...VALID, timezone_name: 'Melbourne' }), /timezone_name "Melbourne" is not a known IANA time zone. Did you mean Australia\/Melbourne\?/);
+    assert.match(
+      errorOf({ ...VALID, start_date_time: '2/3/2026 9am' }),
+      /start_date_time "2\/3\/2026 9am" is not a date and time.*YYYY-MM-DD HH:mm/,
+    );
+    assert.match(
+      errorOf({ ...VALID, timezone_name: 'Melbourne' }),
+      /timezone_name "Melbourne" is not a known IANA time zone. Did you mean Australia\/Melbourne\?/,
+    );
   });
 
   it('refuses a row naming another organization', () => {
-    assert.match(errorOf({ ...VALID, organization_uuid: 'someone-else' }), /organization_uuid someone-else is not the organization this import runs for/);
+    assert.match(
+      errorOf({ ...VALID, organization_uuid: 'someone-else' }),
+      /organization_uuid someone-else is not the organization this import runs for/,
+    );
   });
 
   it('lists every problem of a row in one message', () => {
     const message = errorOf({ location: 'x', duration: 'soon', timezone_name: 'Nowhere' });
-    for (const part of ['tag_name is required', 'tag_number is required', 'start_date_time is required', 'duration must be', 'timezone_name "Nowhere"', 'Give service']) {
+    for (const part of [
+      'tag_name is required',
+      'tag_number is required',
+      'start_date_time is required',
+      'duration must be',
+      'timezone_name "Nowhere"',
+      'Give service',
+    ]) {
       assert.ok(message.includes(part), `${part} in: ${message}`);
     }
   });
 });
 
 describe('column mapping through an import handler', () => {
-  const mapper = () => new ColumnMapper({ 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Site: 'location', Asset: 'tag_name' });
+  const mapper = () =>
+    new ColumnMapper({ 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Site: 'location', Asset: 'tag_name' });
 
   it('reads renamed columns, spec-named columns in any case and spacing, and ignores the rest', () => {
-    const values = mapper().map({ 'Job Ref': 'J-1', 'visit start': '2026-03-02 09:00', SITE: 'Fitzroy', Asset: 'Gate', 'Tag Number': 5, Notes: 'ring bell' });
-    assert.deepEqual(values, { job_reference_id: 'J-1', start_date_time: '2026-03-02 09:00', location: 'Fitzroy', tag_name: 'Gate', tag_number: 5 });
+    const values = mapper().map({
+      'Job Ref': 'J-1',
+      'visit start': '2026-03-02 09:00',
+      SITE: 'Fitzroy',
+      Asset: 'Gate',
+      'Tag Number': 5,
+      Notes: 'ring bell',
+    });
+    assert.deepEqual(values, {
+      job_reference_id: 'J-1',
+      start_date_time: '2026-03-02 09:00',
+      location: 'Fitzroy',
+      tag_name: 'Gate',
+      tag_number: 5,
+    });
     assert.equal(columnKey(' Tag-Number '), columnKey('tag_number'));
   });
 
@@ -86,8 +119,13 @@ describe('column mapping through an import handler', () => {
     const problems = mapper().checkHeaders(['Asset', 'Job Ref', 'job_reference_id', 'service'], { organizationGiven: false });
     assert.equal(problems.length, 2);
     assert.match(problems[0] ?? '', /"Job Ref" and "job_reference_id" both give job_reference_id/);
-    assert.match(problems[1] ?? '', /no column for tag_number, start_date_time \(titled "Visit Start"\), location \(titled "Site"\), organization_uuid/);
-    const noService = new ColumnMapper().checkHeaders(['tag_name', 'tag_number', 'start_date_time', 'location'], { organizationGiven: true });
+    assert.match(
+      problems[1] ?? '',
+      /no column for tag_number, start_date_time \(titled "Visit Start"\), location \(titled "Site"\), organization_uuid/,
+    );
+    const noService = new ColumnMapper().checkHeaders(['tag_name', 'tag_number', 'start_date_time', 'location'], {
+      organizationGiven: true,
+    });
     assert.deepEqual(noService, ['The file needs a column for service or service_code.']);
   });
 });

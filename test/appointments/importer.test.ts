@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createAppointmentImporter, type AppointmentImportOptions, type BatchResult, type ImportRow } from '../../server/appointments/importer.ts';
+import {
+  createAppointmentImporter,
+  type AppointmentImportOptions,
+  type BatchResult,
+  type ImportRow,
+} from '../../server/appointments/importer.ts';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from '../../server/appointments/store.ts';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
@@ -15,8 +20,18 @@ const PERTH_ADDRESS = '10 Rokeby Road, Subiaco WA 6008, Australia';
 
 /** The spec 2.4 fields every schedule object carries. */
 const SPEC_FIELDS = [
-  'organization_uuid', 'qr_code_uuid', 'qr_code_tag_uuid', 'service', 'appointment_date', 'start_date_time',
-  'end_date_time', 'duration', 'all_day', 'no_date_time_provided', 'job_reference_id', 'type',
+  'organization_uuid',
+  'qr_code_uuid',
+  'qr_code_tag_uuid',
+  'service',
+  'appointment_date',
+  'start_date_time',
+  'end_date_time',
+  'duration',
+  'all_day',
+  'no_date_time_provided',
+  'job_reference_id',
+  'type',
 ];
 
 interface Page<T> {
@@ -78,10 +93,21 @@ describe('appointment import batch (synchronous upsert on the real database)', (
     assert.equal(schedule.job_reference_id, 'JOB-1');
     assert.deepEqual(schedule.notes, []);
 
-    const tag = await server.ctx.db.kysely.selectFrom('qr_code_tags').selectAll().where('uuid', '=', schedule.qr_code_tag_uuid).executeTakeFirstOrThrow();
+    const tag = await server.ctx.db.kysely
+      .selectFrom('qr_code_tags')
+      .selectAll()
+      .where('uuid', '=', schedule.qr_code_tag_uuid)
+      .executeTakeFirstOrThrow();
     assert.deepEqual([tag.tag_name, tag.tag_number, tag.qr_code_uuid], ['Gate', '17', schedule.qr_code_uuid]);
-    const qr = await server.ctx.db.kysely.selectFrom('qrcodes').selectAll().where('uuid', '=', schedule.qr_code_uuid).executeTakeFirstOrThrow();
-    assert.deepEqual([qr.location, qr.name, qr.type, qr.suburb, qr.postcode, qr.timezone_name], [MELBOURNE_ADDRESS, MELBOURNE_ADDRESS, 'SITE', 'Melbourne', '3000', 'Australia/Melbourne']);
+    const qr = await server.ctx.db.kysely
+      .selectFrom('qrcodes')
+      .selectAll()
+      .where('uuid', '=', schedule.qr_code_uuid)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [qr.location, qr.name, qr.type, qr.suburb, qr.postcode, qr.timezone_name],
+      [MELBOURNE_ADDRESS, MELBOURNE_ADDRESS, 'SITE', 'Melbourne', '3000', 'Australia/Melbourne'],
+    );
 
     const page = await listed('&job_reference_id=JOB-1');
     assert.equal(page.total, 1);
@@ -109,7 +135,11 @@ describe('appointment import batch (synchronous upsert on the real database)', (
       row({ tag_number: '30', start_date_time: '2026-06-01T08:00:00+10:00', duration: 120 }),
     ];
     const first = run(rows);
-    assert.deepEqual([first.inserted, first.updated, first.tags_created], [2, 1, 1], 'the third row is the first one written with an explicit offset');
+    assert.deepEqual(
+      [first.inserted, first.updated, first.tags_created],
+      [2, 1, 1],
+      'the third row is the first one written with an explicit offset',
+    );
     const before = (await listed('&per_page=100')).items;
     const again = run(rows);
     // The file names one appointment twice (rows 1 and 3): the last row wins again, the same end state.
@@ -118,7 +148,8 @@ describe('appointment import batch (synchronous upsert on the real database)', (
     assert.deepEqual([twice.unchanged, twice.updated], [2, 0]);
     const afterwards = (await listed('&per_page=100')).items;
     assert.equal(afterwards.length, before.length, 'nothing duplicated');
-    const essentials = (items: AppointmentSchedule[]) => items.map((s) => [s.uuid, s.service, s.start_date_time, s.end_date_time, s.duration]);
+    const essentials = (items: AppointmentSchedule[]) =>
+      items.map((s) => [s.uuid, s.service, s.start_date_time, s.end_date_time, s.duration]);
     assert.deepEqual(essentials(afterwards), essentials(before));
     const tags = await server.ctx.db.kysely.selectFrom('qr_code_tags').select('uuid').where('tag_number', '=', '30').execute();
     assert.equal(tags.length, 1);
@@ -145,26 +176,48 @@ describe('appointment import batch (synchronous upsert on the real database)', (
       {},
       10,
     );
-    assert.deepEqual(result.schedules.map((s) => s.service), ['Cleaning', 'Pest Control']);
-    assert.deepEqual(result.excluded.map((e) => e.index), [12, 13, 14]);
-    assert.match(result.excluded[0]?.error_message ?? '', /^service "Plumbin" is not in this organization's service catalog. Known services: .*Plumbing/);
-    assert.match(result.excluded[1]?.error_message ?? '', /^service_code "XYZ" is not in this organization's service catalog. Known codes: .*PLB/);
+    assert.deepEqual(
+      result.schedules.map((s) => s.service),
+      ['Cleaning', 'Pest Control'],
+    );
+    assert.deepEqual(
+      result.excluded.map((e) => e.index),
+      [12, 13, 14],
+    );
+    assert.match(
+      result.excluded[0]?.error_message ?? '',
+      /^service "Plumbin" is not in this organization's service catalog. Known services: .*Plumbing/,
+    );
+    assert.match(
+      result.excluded[1]?.error_message ?? '',
+      /^service_code "XYZ" is not in this organization's service catalog. Known codes: .*PLB/,
+    );
     assert.match(result.excluded[2]?.error_message ?? '', /service_code "CLN" is the service "Cleaning", but service says "Plumbing"/);
     assert.deepEqual(result.excluded[0]?.data, row({ tag_number: '40', service: 'Plumbin', job_reference_id: 'S-3' }), 'the row as given');
   });
 
   it('excludes invalid rows with their index and message and imports the rest', () => {
-    const result = run([row({ tag_name: '', job_reference_id: 'V-1' }), row({ job_reference_id: 'V-2' }), row({ duration: '0', job_reference_id: 'V-3' })]);
-    assert.equal(result.upserted, 1);
-    assert.deepEqual(result.excluded.map((e) => [e.index, e.error_message]), [
-      [0, 'tag_name is required, for example Gate.'],
-      [2, 'duration must be a whole number of minutes greater than 0, for example 60; the row has "0".'],
+    const result = run([
+      row({ tag_name: '', job_reference_id: 'V-1' }),
+      row({ job_reference_id: 'V-2' }),
+      row({ duration: '0', job_reference_id: 'V-3' }),
     ]);
+    assert.equal(result.upserted, 1);
+    assert.deepEqual(
+      result.excluded.map((e) => [e.index, e.error_message]),
+      [
+        [0, 'tag_name is required, for example Gate.'],
+        [2, 'duration must be a whole number of minutes greater than 0, for example 60; the row has "0".'],
+      ],
+    );
   });
 
   it('excludes a row whose new tag has an address that cannot be located, with the spec message', () => {
     const result = run([row({ tag_number: '50', location: 'Somewhere over the rainbow' })]);
-    assert.deepEqual(result.excluded.map((e) => e.error_message), [ADDRESS_NOT_LOCATED]);
+    assert.deepEqual(
+      result.excluded.map((e) => e.error_message),
+      [ADDRESS_NOT_LOCATED],
+    );
   });
 
   it('zone rule: timezone_name, else the located address, else the organization default', async () => {
@@ -180,18 +233,68 @@ describe('appointment import batch (synchronous upsert on the real database)', (
     const db = server.ctx.db.kysely;
     const now = nowIso();
     const qr = randomUUID();
-    await db.insertInto('services').values({ uuid: randomUUID(), organization_uuid: other.organization_uuid, name: 'Visit', name_key: 'visit', code: null, code_key: null, created_on: now, updated_on: now, deleted_on: null }).execute();
-    await db.insertInto('qrcodes').values({
-      uuid: qr, organization_uuid: other.organization_uuid, type: 'SITE', name: 'Warehouse', label: null, location: 'Warehouse', address_line_1: null,
-      suburb: null, state: null, postcode: null, country: null, latitude: null, longitude: null, precision: null, timezone_name: null,
-      data: null, qr_code_name: null, external_reference_id: null, created_on: now, updated_on: now, deleted_on: null,
-    }).execute();
-    await db.insertInto('qr_code_tags').values({ uuid: randomUUID(), organization_uuid: other.organization_uuid, qr_code_uuid: qr, tag_name: 'Door', tag_number: '1', tag_display_name: 'Door 1', created_on: now }).execute();
-    const rome = run([{ tag_name: 'Door', tag_number: '1', start_date_time: '2026-07-01 09:00', location: 'Warehouse', service: 'Visit' }], { organizationUuid: other.organization_uuid });
+    await db
+      .insertInto('services')
+      .values({
+        uuid: randomUUID(),
+        organization_uuid: other.organization_uuid,
+        name: 'Visit',
+        name_key: 'visit',
+        code: null,
+        code_key: null,
+        created_on: now,
+        updated_on: now,
+        deleted_on: null,
+      })
+      .execute();
+    await db
+      .insertInto('qrcodes')
+      .values({
+        uuid: qr,
+        organization_uuid: other.organization_uuid,
+        type: 'SITE',
+        name: 'Warehouse',
+        label: null,
+        location: 'Warehouse',
+        address_line_1: null,
+        suburb: null,
+        state: null,
+        postcode: null,
+        country: null,
+        latitude: null,
+        longitude: null,
+        precision: null,
+        timezone_name: null,
+        data: null,
+        qr_code_name: null,
+        external_reference_id: null,
+        created_on: now,
+        updated_on: now,
+        deleted_on: null,
+      })
+      .execute();
+    await db
+      .insertInto('qr_code_tags')
+      .values({
+        uuid: randomUUID(),
+        organization_uuid: other.organization_uuid,
+        qr_code_uuid: qr,
+        tag_name: 'Door',
+        tag_number: '1',
+        tag_display_name: 'Door 1',
+        created_on: now,
+      })
+      .execute();
+    const rome = run(
+      [{ tag_name: 'Door', tag_number: '1', start_date_time: '2026-07-01 09:00', location: 'Warehouse', service: 'Visit' }],
+      { organizationUuid: other.organization_uuid },
+    );
     assert.deepEqual(rome.excluded, [], 'a known tag does not need its address located');
     assert.equal(rome.schedules[0]?.start_date_time, '2026-07-01T09:00:00+02:00');
     assert.equal(rome.schedules[0]?.timezone_name, 'Europe/Rome');
-    const foreign = await server.request(`/api/appointment_schedule?organization_uuid=${org}`, { headers: { authorization: bearer(other) } });
+    const foreign = await server.request(`/api/appointment_schedule?organization_uuid=${org}`, {
+      headers: { authorization: bearer(other) },
+    });
     assert.equal(foreign.status, 403);
   });
 
@@ -212,8 +315,26 @@ describe('appointment import batch (synchronous upsert on the real database)', (
 
   it('reads the columns of an import handler mapping', () => {
     const result = run(
-      [{ Asset: 'Pump', 'Asset No': 9, 'Visit Start': '2026-08-03 07:15', Site: '12 Smith St, Fitzroy VIC 3065', 'Job Ref': 'H-1', service: 'Plumbing', Comment: 'x' }],
-      { mapping: { Asset: 'tag_name', 'Asset No': 'tag_number', 'Visit Start': 'start_date_time', Site: 'location', 'Job Ref': 'job_reference_id' } },
+      [
+        {
+          Asset: 'Pump',
+          'Asset No': 9,
+          'Visit Start': '2026-08-03 07:15',
+          Site: '12 Smith St, Fitzroy VIC 3065',
+          'Job Ref': 'H-1',
+          service: 'Plumbing',
+          Comment: 'x',
+        },
+      ],
+      {
+        mapping: {
+          Asset: 'tag_name',
+          'Asset No': 'tag_number',
+          'Visit Start': 'start_date_time',
+          Site: 'location',
+          'Job Ref': 'job_reference_id',
+        },
+      },
     );
     assert.deepEqual(result.excluded, []);
     assert.equal(result.schedules[0]?.job_reference_id, 'H-1');
@@ -223,7 +344,12 @@ describe('appointment import batch (synchronous upsert on the real database)', (
   it('records which appointment each row upserted (sync answers) and hands each back once, in the order of its last row', async () => {
     const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: org, geocoder });
     const record = recordUpsertStatement(server.ctx.db, 'sync-key-1');
-    const data = [row({ job_reference_id: 'U-1' }), row({ job_reference_id: 'U-2' }), row({ job_reference_id: 'U-1', duration: 30 }), row({ tag_name: '' })];
+    const data = [
+      row({ job_reference_id: 'U-1' }),
+      row({ job_reference_id: 'U-2' }),
+      row({ job_reference_id: 'U-1', duration: 30 }),
+      row({ tag_name: '' }),
+    ];
     server.ctx.db.sqlite.transaction(() => {
       data.forEach((values, index) => {
         const validated = importer.validate(values);
@@ -233,7 +359,13 @@ describe('appointment import batch (synchronous upsert on the real database)', (
       });
     })();
     const schedules = await takeUpsertedSchedules(server.ctx.db.kysely, 'sync-key-1');
-    assert.deepEqual(schedules.map((s) => [s.job_reference_id, s.duration]), [['U-2', 60], ['U-1', 30]]);
+    assert.deepEqual(
+      schedules.map((s) => [s.job_reference_id, s.duration]),
+      [
+        ['U-2', 60],
+        ['U-1', 30],
+      ],
+    );
     assert.deepEqual(await takeUpsertedSchedules(server.ctx.db.kysely, 'sync-key-1'), [], 'taken once');
   });
 
@@ -248,6 +380,9 @@ describe('appointment import batch (synchronous upsert on the real database)', (
   });
 
   it('refuses to run for an organization that does not exist', () => {
-    assert.throws(() => createAppointmentImporter(server.ctx.db, { organizationUuid: 'nope', geocoder }), /Organization nope does not exist/);
+    assert.throws(
+      () => createAppointmentImporter(server.ctx.db, { organizationUuid: 'nope', geocoder }),
+      /Organization nope does not exist/,
+    );
   });
 });

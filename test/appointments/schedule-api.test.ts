@@ -23,7 +23,11 @@ function parseCsv(text: string): string[][] {
   return text
     .trimEnd()
     .split('\r\n')
-    .map((line) => [...line.matchAll(/("((?:[^"]|"")*)"|[^,]*)(,|$)/g)].filter((m) => m.index < line.length || m[3] === ',').map((m) => (m[2] !== undefined ? m[2].replace(/""/g, '"') : (m[1] ?? ''))));
+    .map((line) =>
+      [...line.matchAll(/("((?:[^"]|"")*)"|[^,]*)(,|$)/g)]
+        .filter((m) => m.index < line.length || m[3] === ',')
+        .map((m) => (m[2] !== undefined ? m[2].replace(/""/g, '"') : (m[1] ?? ''))),
+    );
 }
 
 describe('appointment schedule list and template', () => {
@@ -67,7 +71,11 @@ describe('appointment schedule list and template', () => {
     assert.ok(tag2);
     assert.equal((await list(`&qr_code_uuid=${tag2.qr_code_uuid}`)).total, 4, 'both tags are on the one QR code address');
     assert.deepEqual(refs(await list('&job_reference_id=C')), ['C']);
-    assert.deepEqual(refs(await list('&from=2026-03-03&to=2026-03-03')), ['B', 'C'], 'dates compare with the local appointment date, both ends included');
+    assert.deepEqual(
+      refs(await list('&from=2026-03-03&to=2026-03-03')),
+      ['B', 'C'],
+      'dates compare with the local appointment date, both ends included',
+    );
     // 23:30 local on the 3rd is 12:30Z on the 3rd.
     assert.deepEqual(refs(await list(`&from=${encodeURIComponent('2026-03-03T12:30:00Z')}`)), ['C', 'D']);
     assert.deepEqual(refs(await list(`&to=${encodeURIComponent('2026-03-03T09:00:00+11:00')}`)), ['A', 'B']);
@@ -92,7 +100,16 @@ describe('appointment schedule list and template', () => {
     const [header, example, ...rest] = parseCsv(await res.text());
     assert.deepEqual(header, [...APPOINTMENT_FIELDS]);
     assert.deepEqual(header, [
-      'tag_name', 'tag_number', 'start_date_time', 'location', 'duration', 'service', 'service_code', 'timezone_name', 'job_reference_id', 'organization_uuid',
+      'tag_name',
+      'tag_number',
+      'start_date_time',
+      'location',
+      'duration',
+      'service',
+      'service_code',
+      'timezone_name',
+      'job_reference_id',
+      'organization_uuid',
     ]);
     assert.deepEqual(rest, []);
     assert.ok(example);
@@ -109,7 +126,12 @@ describe('appointment schedule list and template', () => {
   it("with org_identifier the template uses the handler's column titles; an unknown one is 400 listing the known slugs", async () => {
     const created = await server.request(
       '/api/import-handlers',
-      jsonBody({ organization_uuid: org, name: 'Field team', slug: 'field-team', mapping: { 'Job Ref': 'job_reference_id', Asset: 'tag_name' } }),
+      jsonBody({
+        organization_uuid: org,
+        name: 'Field team',
+        slug: 'field-team',
+        mapping: { 'Job Ref': 'job_reference_id', Asset: 'tag_name' },
+      }),
     );
     assert.equal(created.status, 201);
     const res = await server.request('/api/appointment_schedule/bulk/template?org_identifier=field-team');

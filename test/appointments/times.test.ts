@@ -159,7 +159,10 @@ describe('time zone names', () => {
   it('refuses a city alone and suggests the Area/City name', () => {
     const parsed = parseTimeZoneName('Melbourne');
     assert.equal(parsed.ok, false);
-    assert.equal(parsed.ok ? '' : parsed.error, 'timezone_name "Melbourne" is not a known IANA time zone. Did you mean Australia/Melbourne?');
+    assert.equal(
+      parsed.ok ? '' : parsed.error,
+      'timezone_name "Melbourne" is not a known IANA time zone. Did you mean Australia/Melbourne?',
+    );
   });
   it('refuses made-up zones and bare offsets, explaining the Area/City form', () => {
     for (const bad of ['Mars/Olympus_Mons', '+10:00', 'AEST1']) {
@@ -176,7 +179,13 @@ describe('zone rule (DESIGN.md)', () => {
       zone: 'Europe/Rome',
       source: 'timezone_name',
     });
-    assert.deepEqual(chooseTimeZone({ located: 'Australia/Perth', organization: MELBOURNE }), { zone: 'Australia/Perth', source: 'address' });
-    assert.deepEqual(chooseTimeZone({ timezoneName: null, located: null, organization: MELBOURNE }), { zone: MELBOURNE, source: 'organization' });
+    assert.deepEqual(chooseTimeZone({ located: 'Australia/Perth', organization: MELBOURNE }), {
+      zone: 'Australia/Perth',
+      source: 'address',
+    });
+    assert.deepEqual(chooseTimeZone({ timezoneName: null, located: null, organization: MELBOURNE }), {
+      zone: MELBOURNE,
+      source: 'organization',
+    });
   });
 });

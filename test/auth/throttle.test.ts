@@ -21,7 +21,9 @@ function call(server: TestServer, authorization: string, from = '127.0.0.1'): Pr
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body: JSON.parse(text) as Answer['body'] }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body: JSON.parse(text) as Answer['body'] }),
+      );
     });
     req.on('error', reject);
     req.end();

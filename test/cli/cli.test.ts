@@ -28,7 +28,10 @@ describe('qr-sandbox command line', () => {
     assert.match(serve.output(), /Stopped\./);
     const db = fs.readdirSync(dir);
     assert.ok(db.includes(DATABASE_FILE));
-    assert.ok(!db.includes(`${DATABASE_FILE}-wal`) || fs.statSync(path.join(dir, `${DATABASE_FILE}-wal`)).size === 0, 'the database was closed cleanly (WAL checkpointed)');
+    assert.ok(
+      !db.includes(`${DATABASE_FILE}-wal`) || fs.statSync(path.join(dir, `${DATABASE_FILE}-wal`)).size === 0,
+      'the database was closed cleanly (WAL checkpointed)',
+    );
   });
 
   it('creates an organization while a server runs on the same data dir', async () => {
@@ -39,10 +42,14 @@ describe('qr-sandbox command line', () => {
       assert.equal(result.code, 0, result.stderr);
       const created = JSON.parse(result.stdout) as { organization_uuid: string; api_key: string; api_secret: string };
       assert.deepEqual(Object.keys(created).sort(), ['api_key', 'api_secret', 'organization_uuid']);
-      const res = await fetch(`${serve.url}/api/background-tasks?organization_uuid=${created.organization_uuid}`, { headers: { authorization: bearer(created) } });
+      const res = await fetch(`${serve.url}/api/background-tasks?organization_uuid=${created.organization_uuid}`, {
+        headers: { authorization: bearer(created) },
+      });
       assert.equal(res.status, 200, 'the running server accepts the new key at once');
       const demo = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8')) as { organization_uuid: string };
-      const cross = await fetch(`${serve.url}/api/background-tasks?organization_uuid=${demo.organization_uuid}`, { headers: { authorization: bearer(created) } });
+      const cross = await fetch(`${serve.url}/api/background-tasks?organization_uuid=${demo.organization_uuid}`, {
+        headers: { authorization: bearer(created) },
+      });
       assert.equal(cross.status, 403, 'the new key cannot read the demo organization');
     } finally {
       assert.equal(await serve.stop(), 0);

@@ -24,7 +24,19 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     remote = await startTestServer();
     [key = '', secret = ''] = remote.auth.slice('Bearer '.length).split(':');
     fs.writeFileSync(file, CSV);
-    const added = await runCli(['profile', 'add', 'remote', '--url', remote.url, '--key', `${key}:${secret}`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    const added = await runCli([
+      'profile',
+      'add',
+      'remote',
+      '--url',
+      remote.url,
+      '--key',
+      `${key}:${secret}`,
+      '--organization',
+      remote.organizationUuid,
+      '--data-dir',
+      local,
+    ]);
     assert.equal(added.code, 0, added.stderr);
   });
   after(async () => {
@@ -55,7 +67,12 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     assert.equal((JSON.parse(sync.stdout) as { excluded: number }).excluded, 1);
 
     const json = path.join(local, 'sites.json');
-    fs.writeFileSync(json, JSON.stringify([{ organization_uuid: remote.organizationUuid, location: '1 Mitchell St, Darwin NT 0800, Australia', name: 'JSON site' }]));
+    fs.writeFileSync(
+      json,
+      JSON.stringify([
+        { organization_uuid: remote.organizationUuid, location: '1 Mitchell St, Darwin NT 0800, Australia', name: 'JSON site' },
+      ]),
+    );
     const fromJson = await runCli(['import', json, '--type', 'qrcodes', '--profile', 'remote', '--data-dir', local]);
     assert.equal(fromJson.code, 0, fromJson.stderr);
     assert.equal((JSON.parse(fromJson.stdout) as BackgroundTask).task_type, 'IMPORT');
@@ -63,7 +80,21 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
 
   it('checks a file with --dry-run on the sandbox it targets, writing nothing, and refuses a dry run against a profile', async () => {
     const before = (await (await remote.request(`/api/qrcodes?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number };
-    const checked = await runCli(['import', file, '--type', 'qrcodes', '--dry-run', '--url', remote.url, '--key', `${key}:${secret}`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    const checked = await runCli([
+      'import',
+      file,
+      '--type',
+      'qrcodes',
+      '--dry-run',
+      '--url',
+      remote.url,
+      '--key',
+      `${key}:${secret}`,
+      '--organization',
+      remote.organizationUuid,
+      '--data-dir',
+      local,
+    ]);
     assert.equal(checked.code, 0, checked.stderr);
     assert.equal((JSON.parse(checked.stdout) as { dry_run: boolean }).dry_run, true);
     assert.match(checked.stderr, /Checked, nothing written\. Rows that would be excluded: 1\./);
@@ -77,13 +108,39 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
   });
 
   it('says in plain words when the secret is wrong or the service is down', async () => {
-    const wrong = await runCli(['import', file, '--type', 'qrcodes', '--url', remote.url, '--key', `${key}:wrong`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    const wrong = await runCli([
+      'import',
+      file,
+      '--type',
+      'qrcodes',
+      '--url',
+      remote.url,
+      '--key',
+      `${key}:wrong`,
+      '--organization',
+      remote.organizationUuid,
+      '--data-dir',
+      local,
+    ]);
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /rejected the API key or secret \(401\)/);
 
     const gone = await startTestServer();
     await gone.stop();
-    const down = await runCli(['import', file, '--type', 'qrcodes', '--url', gone.url, '--key', `${key}:${secret}`, '--organization', remote.organizationUuid, '--data-dir', local]);
+    const down = await runCli([
+      'import',
+      file,
+      '--type',
+      'qrcodes',
+      '--url',
+      gone.url,
+      '--key',
+      `${key}:${secret}`,
+      '--organization',
+      remote.organizationUuid,
+      '--data-dir',
+      local,
+    ]);
     assert.equal(down.code, 1);
     assert.match(down.stderr, /Could not reach .* nothing is listening there/);
 

@@ -12,8 +12,19 @@ import { startTestServer, tempDataDir, type TestServer } from '../support/server
 function task(server: TestServer, uuid: string, fields: Partial<BackgroundTask>): BackgroundTask {
   const now = new Date().toISOString();
   return {
-    uuid, task_id: uuid, task_type: 'QR_IMPORT', status: 'PROCESSING', progress: 0, created_by_uuid: 'u', metadata: null,
-    organization_uuid: server.organizationUuid, results: null, error_message: null, created_on: now, updated_on: now, ...fields,
+    uuid,
+    task_id: uuid,
+    task_type: 'QR_IMPORT',
+    status: 'PROCESSING',
+    progress: 0,
+    created_by_uuid: 'u',
+    metadata: null,
+    organization_uuid: server.organizationUuid,
+    results: null,
+    error_message: null,
+    created_on: now,
+    updated_on: now,
+    ...fields,
   };
 }
 
@@ -24,8 +35,14 @@ describe('remote service mode: profiles and tasks watch', () => {
 
   before(async () => {
     remote = await startTestServer();
-    await insertTask(remote.ctx.db.kysely, task(remote, 'done-task', { status: 'COMPLETED', progress: 100, results: { inserted: 950, excluded: 50, excluded_data: [] } }));
-    await insertTask(remote.ctx.db.kysely, task(remote, 'failed-task', { status: 'FAILED', error_message: 'The file is not a spreadsheet.' }));
+    await insertTask(
+      remote.ctx.db.kysely,
+      task(remote, 'done-task', { status: 'COMPLETED', progress: 100, results: { inserted: 950, excluded: 50, excluded_data: [] } }),
+    );
+    await insertTask(
+      remote.ctx.db.kysely,
+      task(remote, 'failed-task', { status: 'FAILED', error_message: 'The file is not a spreadsheet.' }),
+    );
     await insertTask(remote.ctx.db.kysely, task(remote, 'moving-task', { status: 'PROCESSING', progress: 10 }));
   });
   after(async () => {
@@ -34,7 +51,19 @@ describe('remote service mode: profiles and tasks watch', () => {
   });
 
   it('saves a profile in a file only its owner can read, warns about it, and lists it without the secret', async () => {
-    const added = await runCli(['profile', 'add', 'staging', '--url', remote.url, '--key', credential(), '--organization', remote.organizationUuid, '--data-dir', local]);
+    const added = await runCli([
+      'profile',
+      'add',
+      'staging',
+      '--url',
+      remote.url,
+      '--key',
+      credential(),
+      '--organization',
+      remote.organizationUuid,
+      '--data-dir',
+      local,
+    ]);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stderr, /Warning: its secret is stored unencrypted/);
     assert.equal(fs.statSync(profilesPath(local)).mode & 0o777, 0o600);
@@ -78,7 +107,17 @@ describe('remote service mode: profiles and tasks watch', () => {
   });
 
   it('says in plain words when the key is wrong, the task unknown, or the service unreachable', async () => {
-    const wrong = await runCli(['tasks', 'watch', 'done-task', '--url', remote.url, '--key', `${credential().split(':')[0]}:wrong`, '--data-dir', local]);
+    const wrong = await runCli([
+      'tasks',
+      'watch',
+      'done-task',
+      '--url',
+      remote.url,
+      '--key',
+      `${credential().split(':')[0]}:wrong`,
+      '--data-dir',
+      local,
+    ]);
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /rejected the API key or secret \(401\)/);
 

@@ -38,7 +38,8 @@ describe('demo mode', () => {
   let server: TestServer;
   let demo: DemoMode;
   const org = () => `organization_uuid=${server.organizationUuid}`;
-  const list = async <T>(path: string) => (await (await server.request(`${path}${path.includes('?') ? '&' : '?'}${org()}&per_page=100`)).json()) as Page<T>;
+  const list = async <T>(path: string) =>
+    (await (await server.request(`${path}${path.includes('?') ? '&' : '?'}${org()}&per_page=100`)).json()) as Page<T>;
 
   before(async () => {
     server = await startTestServer();
@@ -67,7 +68,10 @@ describe('demo mode', () => {
 
     const qrcodes = await list<{ timezone_name: string | null; suburb: string | null }>('/api/qrcodes');
     assert.equal(qrcodes.total, DEMO_SITES);
-    assert.ok(qrcodes.items.every((q) => q.timezone_name?.startsWith('Australia/') && q.suburb), 'every site located in Australia');
+    assert.ok(
+      qrcodes.items.every((q) => q.timezone_name?.startsWith('Australia/') && q.suburb),
+      'every site located in Australia',
+    );
     assert.ok(new Set(qrcodes.items.map((q) => q.suburb)).size > 50, 'across many suburbs');
 
     const inboxes = await list<{ url: string }>('/api/inboxes');
@@ -76,7 +80,7 @@ describe('demo mode', () => {
     assert.equal(webhooks.items[0]?.events.length, 3);
   });
 
-  it('has the demo service catalog and a week of appointments from today, in each site\'s local time', async () => {
+  it("has the demo service catalog and a week of appointments from today, in each site's local time", async () => {
     const services = await list<{ name: string }>('/api/services');
     assert.deepEqual(services.items.map((s) => s.name).sort(), DEMO_SERVICES.map((s) => s.name).sort());
 
@@ -97,7 +101,10 @@ describe('demo mode', () => {
     for (const a of appointments) {
       const today = seededAt.toZonedDateTimeISO(a.timezone_name).toPlainDate();
       const days = today.until(Temporal.PlainDate.from(a.appointment_date)).days;
-      assert.ok(days >= 0 && days < DEMO_SCHEDULE_DAYS, `${a.appointment_date} is within the week from ${today.toString()} (${a.timezone_name})`);
+      assert.ok(
+        days >= 0 && days < DEMO_SCHEDULE_DAYS,
+        `${a.appointment_date} is within the week from ${today.toString()} (${a.timezone_name})`,
+      );
       assert.ok(a.timezone_name.startsWith('Australia/'));
       const local = Temporal.Instant.from(a.start_date_time).toZonedDateTimeISO(a.timezone_name);
       assert.ok(local.hour >= 7 && local.hour <= 16, `${a.start_date_time} is during working hours in ${a.timezone_name}`);
@@ -105,7 +112,10 @@ describe('demo mode', () => {
     }
     assert.deepEqual([...daysFromToday].sort(), [0, 1, 2, 3, 4, 5, 6], 'every day of the week has appointments');
     const references = appointments.map((a) => a.job_reference_id);
-    assert.ok(references.every((r) => r && /^WO-\d{5}$/.test(r)), 'every appointment has a work order reference');
+    assert.ok(
+      references.every((r) => r && /^WO-\d{5}$/.test(r)),
+      'every appointment has a work order reference',
+    );
     assert.equal(new Set(references).size, references.length);
     assert.ok(new Set(appointments.map((a) => a.qr_code_uuid)).size >= 20, 'at many sites');
     assert.ok(new Set(appointments.map((a) => a.timezone_name)).size >= 3, 'across time zones');
@@ -116,7 +126,9 @@ describe('demo mode', () => {
     const inbox = (await list<{ uuid: string }>('/api/inboxes')).items[0];
     assert.ok(inbox);
     const messages = await waitFor('three demo events in the inbox', async () => {
-      const page = await list<{ decrypted: boolean; signature_status: string; envelope: { type: string } | null }>(`/api/inboxes/uuid/${inbox.uuid}/messages`);
+      const page = await list<{ decrypted: boolean; signature_status: string; envelope: { type: string } | null }>(
+        `/api/inboxes/uuid/${inbox.uuid}/messages`,
+      );
       return page.total >= 3 ? page.items : undefined;
     });
     assert.ok(messages.every((m) => m.decrypted && m.signature_status === 'valid'));
@@ -139,13 +151,17 @@ describe('demo mode on an organization someone already uses', () => {
     const server = await startTestServer();
     try {
       const org = server.organizationUuid;
-      const created = await server.request('/api/qrcodes', jsonBody({ organization_uuid: org, location: '1 Collins Street, Melbourne VIC 3000' }));
+      const created = await server.request(
+        '/api/qrcodes',
+        jsonBody({ organization_uuid: org, location: '1 Collins Street, Melbourne VIC 3000' }),
+      );
       assert.equal(created.status, 201);
       await server.request(`/api/services?organization_uuid=${org}`);
       const demo = await startDemoMode(server, 60_000);
       await demo.stop();
       assert.match(demo.summary.join(' '), /nothing added/);
-      const total = async (path: string) => ((await (await server.request(`${path}?organization_uuid=${org}`)).json()) as Page<unknown>).total;
+      const total = async (path: string) =>
+        ((await (await server.request(`${path}?organization_uuid=${org}`)).json()) as Page<unknown>).total;
       assert.equal(await total('/api/qrcodes'), 1);
       assert.equal(await total('/api/appointment_schedule'), 0);
       assert.equal(await total('/api/background-tasks'), 0);
@@ -163,11 +179,18 @@ describe('serve --demo', () => {
     const serve = await spawnServe(['--data-dir', tempDataDir(), '--demo']);
     try {
       await waitFor('the demo summary', () => (/Demo events: .* every 5 s/.test(serve.output()) ? true : undefined), 60_000);
-      assert.match(serve.output(), /Demo data: a finished import of 300 demo sites \(5 rows excluded\), \d+ appointments over the next 7 days/);
+      assert.match(
+        serve.output(),
+        /Demo data: a finished import of 300 demo sites \(5 rows excluded\), \d+ appointments over the next 7 days/,
+      );
       const link = /Sign in\s+(http:\/\/[^/\s]+)\/#key=(\S+)/.exec(serve.output());
       assert.ok(link?.[1] && link[2], 'the sign-in link is printed');
       const session = await fetch(`${link[1]}/api/session`, { headers: { authorization: `Bearer ${link[2]}` } });
-      assert.equal(((await session.json()) as { organization_name: string }).organization_name, 'Demo Organization', 'serve --demo names its organization the demo one');
+      assert.equal(
+        ((await session.json()) as { organization_name: string }).organization_name,
+        'Demo Organization',
+        'serve --demo names its organization the demo one',
+      );
     } finally {
       assert.equal(await serve.stop('SIGINT'), 0, serve.output());
     }

@@ -20,7 +20,10 @@ interface Page<T> {
 }
 
 const reset = (server: TestServer, organizationUuid: string, auth?: string) =>
-  server.request('/api/demo/reset', { ...jsonBody({ organization_uuid: organizationUuid }), headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) } });
+  server.request('/api/demo/reset', {
+    ...jsonBody({ organization_uuid: organizationUuid }),
+    headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
+  });
 
 async function ok<T>(res: Response | Promise<Response>): Promise<T> {
   const answer = await res;
@@ -31,13 +34,27 @@ async function ok<T>(res: Response | Promise<Response>): Promise<T> {
 
 /** Everything organization B can see of itself through the API, to compare before and after. */
 async function snapshot(server: TestServer, org: string, auth: string): Promise<Record<string, unknown>> {
-  const get = (p: string) => ok<Page<{ uuid: string }>>(server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=100`, { headers: { authorization: auth } }));
+  const get = (p: string) =>
+    ok<Page<{ uuid: string }>>(
+      server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=100`, { headers: { authorization: auth } }),
+    );
   const view: Record<string, unknown> = {};
-  for (const p of ['/api/qrcodes', '/api/services', '/api/webhooks', '/api/inboxes', '/api/import-handlers', '/api/appointment_schedule', '/api/background-tasks', '/api/service-confirmations']) {
+  for (const p of [
+    '/api/qrcodes',
+    '/api/services',
+    '/api/webhooks',
+    '/api/inboxes',
+    '/api/import-handlers',
+    '/api/appointment_schedule',
+    '/api/background-tasks',
+    '/api/service-confirmations',
+  ]) {
     view[p] = await get(p);
   }
-  for (const inbox of ((view['/api/inboxes'] as Page<{ uuid: string }>).items)) view[`messages ${inbox.uuid}`] = await get(`/api/inboxes/uuid/${inbox.uuid}/messages`);
-  for (const hook of ((view['/api/webhooks'] as Page<{ uuid: string }>).items)) view[`deliveries ${hook.uuid}`] = await get(`/api/webhooks/uuid/${hook.uuid}/deliveries`);
+  for (const inbox of (view['/api/inboxes'] as Page<{ uuid: string }>).items)
+    view[`messages ${inbox.uuid}`] = await get(`/api/inboxes/uuid/${inbox.uuid}/messages`);
+  for (const hook of (view['/api/webhooks'] as Page<{ uuid: string }>).items)
+    view[`deliveries ${hook.uuid}`] = await get(`/api/webhooks/uuid/${hook.uuid}/deliveries`);
   return view;
 }
 
@@ -49,8 +66,15 @@ describe('POST /api/demo/reset', () => {
   let viewerAuth: string;
   let editorAuth: string;
   const total = async (p: string, org = orgA, auth = server.auth) =>
-    (await ok<Page<unknown>>(server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=1`, { headers: { authorization: auth } }))).total;
-  const post = (p: string, body: unknown, auth = server.auth) => ok<Record<string, string>>(server.request(p, { ...jsonBody(body), headers: { 'content-type': 'application/json', authorization: auth } }));
+    (
+      await ok<Page<unknown>>(
+        server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=1`, { headers: { authorization: auth } }),
+      )
+    ).total;
+  const post = (p: string, body: unknown, auth = server.auth) =>
+    ok<Record<string, string>>(
+      server.request(p, { ...jsonBody(body), headers: { 'content-type': 'application/json', authorization: auth } }),
+    );
 
   before(async () => {
     server = await startTestServer();
@@ -80,36 +104,72 @@ describe('POST /api/demo/reset', () => {
     await post('/api/service-confirmations/simulate', { organization_uuid: orgA, event: 'service_confirmation.check_in' });
     const inboxBefore = (await ok<Page<{ uuid: string }>>(server.request(`/api/inboxes?organization_uuid=${orgA}`))).items[0];
     assert.ok(inboxBefore);
-    await waitFor('the check-in in the demo inbox', async () => ((await total(`/api/inboxes/uuid/${inboxBefore.uuid}/messages`)) > 0 ? true : undefined));
+    await waitFor('the check-in in the demo inbox', async () =>
+      (await total(`/api/inboxes/uuid/${inboxBefore.uuid}/messages`)) > 0 ? true : undefined,
+    );
     await ok(server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'fast' }, 'PATCH')));
     const webhookBefore = (await ok<Page<{ uuid: string }>>(server.request(`/api/webhooks?organization_uuid=${orgA}`))).items[0];
 
     // Organization B has its own data, which must not change.
-    const bQr = await post('/api/qrcodes', { organization_uuid: other.organization_uuid, location: '2 Collins Street, Melbourne VIC 3000' }, otherAuth);
+    const bQr = await post(
+      '/api/qrcodes',
+      { organization_uuid: other.organization_uuid, location: '2 Collins Street, Melbourne VIC 3000' },
+      otherAuth,
+    );
     await post('/api/services', { organization_uuid: other.organization_uuid, name: 'Plumbing', code: 'PLB' }, otherAuth);
     const bInbox = await post('/api/inboxes', { organization_uuid: other.organization_uuid, name: 'B inbox' }, otherAuth);
-    await post('/api/webhooks/register', { organization_uuid: other.organization_uuid, url: bInbox.url, events: ['service_confirmation.check_in'] }, otherAuth);
-    await post('/api/service-confirmations', { organization_uuid: other.organization_uuid, qr_code_uuid: bQr.uuid, status: 'CHECK_IN' }, otherAuth);
-    await post('/api/import-handlers', { organization_uuid: other.organization_uuid, name: 'B layout', mapping: { Ref: 'job_reference_id' } }, otherAuth);
+    await post(
+      '/api/webhooks/register',
+      { organization_uuid: other.organization_uuid, url: bInbox.url, events: ['service_confirmation.check_in'] },
+      otherAuth,
+    );
+    await post(
+      '/api/service-confirmations',
+      { organization_uuid: other.organization_uuid, qr_code_uuid: bQr.uuid, status: 'CHECK_IN' },
+      otherAuth,
+    );
+    await post(
+      '/api/import-handlers',
+      { organization_uuid: other.organization_uuid, name: 'B layout', mapping: { Ref: 'job_reference_id' } },
+      otherAuth,
+    );
     const bImport = await server.request('/api/appointment_schedule/bulk', {
-      ...fileUpload('tag_name,tag_number,start_date_time,location,service\r\nGate,7,2026-03-02 09:00,"2 Collins Street, Melbourne VIC 3000",Plumbing\r\n', 'b.csv', {
-        organization_uuid: other.organization_uuid,
-        processing_mode: 'sync',
-      }),
+      ...fileUpload(
+        'tag_name,tag_number,start_date_time,location,service\r\nGate,7,2026-03-02 09:00,"2 Collins Street, Melbourne VIC 3000",Plumbing\r\n',
+        'b.csv',
+        {
+          organization_uuid: other.organization_uuid,
+          processing_mode: 'sync',
+        },
+      ),
       headers: { authorization: otherAuth },
     });
     assert.equal(bImport.status, 200, await bImport.clone().text());
-    await waitFor("B's delivery to be delivered", async () => ((await total(`/api/inboxes/uuid/${bInbox.uuid}/messages`, other.organization_uuid, otherAuth)) > 0 ? true : undefined));
+    await waitFor("B's delivery to be delivered", async () =>
+      (await total(`/api/inboxes/uuid/${bInbox.uuid}/messages`, other.organization_uuid, otherAuth)) > 0 ? true : undefined,
+    );
     const bBefore = await snapshot(server, other.organization_uuid, otherAuth);
 
     // Uploads a crash left behind, one of A's import and one of B's.
     const db = server.ctx.db.kysely;
     const uploads = path.join(server.dataDir, 'uploads');
     const job = async (org: string) =>
-      db.selectFrom('import_jobs').innerJoin('background_tasks', 'background_tasks.uuid', 'import_jobs.task_uuid').select('task_uuid').where('background_tasks.organization_uuid', '=', org).executeTakeFirstOrThrow();
-    for (const [org, name] of [[orgA, 'a-left.upload'], [other.organization_uuid, 'b-left.upload']] as const) {
+      db
+        .selectFrom('import_jobs')
+        .innerJoin('background_tasks', 'background_tasks.uuid', 'import_jobs.task_uuid')
+        .select('task_uuid')
+        .where('background_tasks.organization_uuid', '=', org)
+        .executeTakeFirstOrThrow();
+    for (const [org, name] of [
+      [orgA, 'a-left.upload'],
+      [other.organization_uuid, 'b-left.upload'],
+    ] as const) {
       fs.writeFileSync(path.join(uploads, name), 'left behind');
-      await db.updateTable('import_jobs').set({ upload_file: path.join('uploads', name) }).where('task_uuid', '=', (await job(org)).task_uuid).execute();
+      await db
+        .updateTable('import_jobs')
+        .set({ upload_file: path.join('uploads', name) })
+        .where('task_uuid', '=', (await job(org)).task_uuid)
+        .execute();
     }
 
     const before = {
@@ -150,10 +210,14 @@ describe('POST /api/demo/reset', () => {
     assert.equal(await total('/api/background-tasks'), 2);
     assert.equal(await total('/api/service-confirmations'), 0);
     assert.equal(await total('/api/import-handlers'), 0);
-    const servicesAfter = await ok<Page<{ name: string; code: string }>>(server.request(`/api/services?organization_uuid=${orgA}&per_page=100`));
+    const servicesAfter = await ok<Page<{ name: string; code: string }>>(
+      server.request(`/api/services?organization_uuid=${orgA}&per_page=100`),
+    );
     assert.deepEqual(servicesAfter.items.map((s) => `${s.name}/${s.code}`).sort(), DEMO_SERVICES.map((s) => `${s.name}/${s.code}`).sort());
     const webhooks = await ok<Page<{ uuid: string; url: string }>>(server.request(`/api/webhooks?organization_uuid=${orgA}`));
-    const inboxes = await ok<Page<{ uuid: string; url: string; message_count: number }>>(server.request(`/api/inboxes?organization_uuid=${orgA}`));
+    const inboxes = await ok<Page<{ uuid: string; url: string; message_count: number }>>(
+      server.request(`/api/inboxes?organization_uuid=${orgA}`),
+    );
     assert.equal(webhooks.total, 1);
     assert.notEqual(webhooks.items[0]?.uuid, webhookBefore?.uuid, 'a new webhook');
     assert.equal(webhooks.items[0]?.url, inboxes.items[0]?.url, 'to the new demo inbox');
@@ -174,12 +238,18 @@ describe('POST /api/demo/reset', () => {
     const steps = [...new Set(events.map((e) => e.step))];
     assert.deepEqual(steps, [1, 2, 3, 4, 5], 'every step reported, in order');
     assert.equal(events.at(-1)?.done, true);
-    assert.ok(events.some((e) => e.step === 4 && e.progress === 100), 'the site import reports its progress');
+    assert.ok(
+      events.some((e) => e.step === 4 && e.progress === 100),
+      'the site import reports its progress',
+    );
   });
 
   it('refuses a viewer and an editor (403) and another organization (403), changing nothing', async () => {
     const qrcodes = await total('/api/qrcodes');
-    for (const [auth, who] of [[viewerAuth, 'viewer'], [editorAuth, 'editor']] as const) {
+    for (const [auth, who] of [
+      [viewerAuth, 'viewer'],
+      [editorAuth, 'editor'],
+    ] as const) {
       const res = await reset(server, orgA, auth);
       assert.equal(res.status, 403, who);
       const body = (await res.json()) as { error: { code: string; message: string } };
@@ -208,7 +278,9 @@ describe('POST /api/demo/reset', () => {
       const hook = await post('/api/webhooks/register', { organization_uuid: orgA, url, events: ['service_confirmation.delivery'] });
       await post('/api/service-confirmations/simulate', { organization_uuid: orgA, event: 'service_confirmation.delivery' });
       await waitFor('the attempt to reach the slow receiver', () => (arrived > 0 ? true : undefined));
-      const deliveries = await ok<Page<{ delivery_id: string }>>(server.request(`/api/webhooks/uuid/${hook.uuid}/deliveries?organization_uuid=${orgA}`));
+      const deliveries = await ok<Page<{ delivery_id: string }>>(
+        server.request(`/api/webhooks/uuid/${hook.uuid}/deliveries?organization_uuid=${orgA}`),
+      );
       const inFlight = deliveries.items[0]?.delivery_id;
       assert.ok(inFlight);
       const settled: string[] = [];
@@ -217,13 +289,15 @@ describe('POST /api/demo/reset', () => {
       });
       await ok(reset(server, orgA));
       release();
-      await waitFor('the deleted delivery\'s attempt to settle', () => (settled.includes(inFlight) ? true : undefined));
+      await waitFor("the deleted delivery's attempt to settle", () => (settled.includes(inFlight) ? true : undefined));
       unsubscribe();
       // The outbox still works: the new demo webhook delivers to the new demo inbox.
       await post('/api/service-confirmations/simulate', { organization_uuid: orgA, event: 'service_confirmation.check_in' });
       const inbox = (await ok<Page<{ uuid: string }>>(server.request(`/api/inboxes?organization_uuid=${orgA}`))).items[0];
       assert.ok(inbox);
-      await waitFor('the new check-in in the new demo inbox', async () => ((await total(`/api/inboxes/uuid/${inbox.uuid}/messages`)) > 0 ? true : undefined));
+      await waitFor('the new check-in in the new demo inbox', async () =>
+        (await total(`/api/inboxes/uuid/${inbox.uuid}/messages`)) > 0 ? true : undefined,
+      );
     } finally {
       release();
       hanging.closeAllConnections();
@@ -241,7 +315,10 @@ describe('POST /api/demo/reset while an import runs', () => {
       const org = server.organizationUuid;
       const accepted = await server.request(
         '/api/qrcodes/bulk',
-        fileUpload('location,name\r\n"1 Collins Street, Melbourne VIC 3000",Held\r\n', 'held.csv', { organization_uuid: org, processing_mode: 'background' }),
+        fileUpload('location,name\r\n"1 Collins Street, Melbourne VIC 3000",Held\r\n', 'held.csv', {
+          organization_uuid: org,
+          processing_mode: 'background',
+        }),
       );
       assert.equal(accepted.status, 202);
       const { background_task_uuid: task } = (await accepted.json()) as { background_task_uuid: string };
@@ -252,7 +329,10 @@ describe('POST /api/demo/reset while an import runs', () => {
       assert.equal(refused.status, 409);
       const body = (await refused.json()) as { error: { code: string; message: string } };
       assert.equal(body.error.code, 'CONFLICT');
-      assert.match(body.error.message, new RegExp(`An import of this organization is still running \\(task ${task}, (PENDING|PROCESSING)\\)\\. Nothing was deleted\\.`));
+      assert.match(
+        body.error.message,
+        new RegExp(`An import of this organization is still running \\(task ${task}, (PENDING|PROCESSING)\\)\\. Nothing was deleted\\.`),
+      );
       assert.ok(['PENDING', 'PROCESSING'].includes(await status()), 'the import was not stopped');
       const tasks = (await (await server.request(`/api/background-tasks?organization_uuid=${org}`)).json()) as Page<unknown>;
       assert.equal(tasks.total, 1, 'nothing deleted');
@@ -261,7 +341,11 @@ describe('POST /api/demo/reset while an import runs', () => {
       await waitFor('the held import to finish', async () => ((await status()) === 'COMPLETED' ? true : undefined));
       const done = await server.request('/api/demo/reset', jsonBody({ organization_uuid: org }));
       assert.equal(done.status, 200, await done.clone().text());
-      assert.equal((await server.request(`/api/background-tasks/uuid/${task}`)).status, 404, 'the finished import was deleted with the rest');
+      assert.equal(
+        (await server.request(`/api/background-tasks/uuid/${task}`)).status,
+        404,
+        'the finished import was deleted with the rest',
+      );
     } finally {
       fs.writeFileSync(gate, '');
       await server.stop();

@@ -30,7 +30,11 @@ interface LaunchOptions {
 
 function launch(options: LaunchOptions = {}) {
   const userDataDir = fs.mkdtempSync(path.join(tempRoot, 'user-data-'));
-  const electron = new FakeElectron({ userDataDir, gotSingleInstanceLock: options.gotSingleInstanceLock ?? true, safeStorage: options.safeStorage });
+  const electron = new FakeElectron({
+    userDataDir,
+    gotSingleInstanceLock: options.gotSingleInstanceLock ?? true,
+    safeStorage: options.safeStorage,
+  });
   const logs: string[] = [];
   const started: DesktopServer[] = [];
   const desktop = runDesktopApp({
@@ -80,7 +84,10 @@ describe('desktop app start-up', () => {
     assert.equal(window.options.webPreferences?.preload, '/app/preload/preload.cjs');
     assert.equal(window.options.webPreferences?.sandbox, true);
     assert.equal(window.options.webPreferences?.devTools, true, 'not packaged: development');
-    assert.deepEqual(window.loaded.map((page) => page.url), [`${server.url}/`]);
+    assert.deepEqual(
+      window.loaded.map((page) => page.url),
+      [`${server.url}/`],
+    );
     // 200 with the GUI, or 503 with the server's "GUI not built" explanation when dist/renderer is absent.
     assert.ok([200, 503].includes(window.loaded[0]?.status ?? 0), `the server answered the page (${window.loaded[0]?.status})`);
     assert.match(window.loaded[0]?.contentType ?? '', /text\/html/);
@@ -107,11 +114,14 @@ describe('desktop app start-up', () => {
     const { electron, desktop, quit } = launch();
     await desktop.started;
     const url = `${desktop.server()?.url}/tasks/some-task`;
-    assert.deepEqual(electron.windows[0]?.webContents.openWindow(url), { action: 'deny' }, 'not a window of the page\'s own making');
+    assert.deepEqual(electron.windows[0]?.webContents.openWindow(url), { action: 'deny' }, "not a window of the page's own making");
     for (let i = 0; i < 200 && !electron.windows[1]?.loaded.length; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     const second = electron.windows[1];
     assert.ok(second, 'a second app window');
-    assert.deepEqual(second.loaded.map((page) => page.url), [url]);
+    assert.deepEqual(
+      second.loaded.map((page) => page.url),
+      [url],
+    );
     assert.equal(second.options.webPreferences?.preload, '/app/preload/preload.cjs', 'its preload signs it in');
     assert.equal(second.options.webPreferences?.sandbox, true);
     assert.deepEqual(electron.externalUrls, [], 'not sent to the browser, which is not signed in');
@@ -119,7 +129,11 @@ describe('desktop app start-up', () => {
     const connection = (await electron.invoke('qr-sandbox:get-connection', second.webContents.ipcEvent(url))) as DesktopConnection;
     assert.equal(connection.baseUrl, desktop.server()?.url, 'its preload may ask for the connection');
     second.close();
-    await assert.rejects(electron.invoke('qr-sandbox:get-connection', second.webContents.ipcEvent(url)), /not the QR Sandbox window/, 'a closed window is trusted no more');
+    await assert.rejects(
+      electron.invoke('qr-sandbox:get-connection', second.webContents.ipcEvent(url)),
+      /not the QR Sandbox window/,
+      'a closed window is trusted no more',
+    );
     await quit();
   });
 
@@ -328,7 +342,10 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
 }
 
 async function api<T>(connection: DesktopConnection, pathname: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`${connection.baseUrl}${pathname}`, { ...init, headers: { authorization: `Bearer ${connection.apiKey}:${connection.apiSecret}`, 'content-type': 'application/json' } });
+  const res = await fetch(`${connection.baseUrl}${pathname}`, {
+    ...init,
+    headers: { authorization: `Bearer ${connection.apiKey}:${connection.apiSecret}`, 'content-type': 'application/json' },
+  });
   const text = await res.text();
   assert.ok(res.ok, `${pathname}: ${res.status} ${text}`);
   return JSON.parse(text) as T;
@@ -342,14 +359,20 @@ describe('desktop app Demo menu', () => {
     const { electron, desktop, quit } = launch();
     await desktop.started;
     const connection = await connectionOf(electron);
-    await api(connection, '/api/qrcodes', { method: 'POST', body: JSON.stringify({ organization_uuid: connection.organizationUuid, location: '1 Collins Street, Melbourne VIC 3000' }) });
+    await api(connection, '/api/qrcodes', {
+      method: 'POST',
+      body: JSON.stringify({ organization_uuid: connection.organizationUuid, location: '1 Collins Street, Melbourne VIC 3000' }),
+    });
     electron.clickMenuItem(RESET_DEMO_DATA_LABEL);
     await until('the confirmation', () => electron.messageBoxes.length === 1);
     const box = electron.messageBoxes[0];
     assert.equal(box?.type, 'warning');
     assert.deepEqual(box?.buttons, ['Cancel', 'Reset Demo Data']);
     assert.equal(box?.cancelId, 0);
-    assert.match(box?.detail ?? '', /deletes the organization's QR codes and tags, appointments, import tasks .* API keys and settings stay/);
+    assert.match(
+      box?.detail ?? '',
+      /deletes the organization's QR codes and tags, appointments, import tasks .* API keys and settings stay/,
+    );
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(await totalOf(connection, '/api/qrcodes'), 1, 'cancelled: nothing deleted');
     assert.equal(electron.windows[0]?.webContents.reloads, 0);
@@ -366,7 +389,10 @@ describe('desktop app Demo menu', () => {
     assert.deepEqual(electron.errorBoxes, []);
     const result = electron.messageBoxes[1];
     assert.equal(result?.title, 'Demo data ready');
-    assert.match(result?.detail ?? '', new RegExp(`Added: ${DEMO_SITES} sites \\(5 rows excluded\\), \\d+ appointments over the next 7 days`));
+    assert.match(
+      result?.detail ?? '',
+      new RegExp(`Added: ${DEMO_SITES} sites \\(5 rows excluded\\), \\d+ appointments over the next 7 days`),
+    );
     assert.equal(electron.windows[0]?.webContents.reloads, 1, 'the window shows the new data');
     assert.equal(await totalOf(connection, '/api/qrcodes'), DEMO_SITES);
     assert.ok((await totalOf(connection, '/api/appointment_schedule')) > 100);
@@ -381,15 +407,28 @@ describe('desktop app Demo menu', () => {
     const db = openConnection(desktop.dataDir() ?? '');
     const now = new Date().toISOString();
     await insertTask(db.kysely, {
-      uuid: 'running-import', task_id: 'running-import', task_type: 'QR_IMPORT', status: 'PROCESSING', progress: 40, created_by_uuid: 'u', metadata: null,
-      organization_uuid: connection.organizationUuid, results: null, error_message: null, created_on: now, updated_on: now,
+      uuid: 'running-import',
+      task_id: 'running-import',
+      task_type: 'QR_IMPORT',
+      status: 'PROCESSING',
+      progress: 40,
+      created_by_uuid: 'u',
+      metadata: null,
+      organization_uuid: connection.organizationUuid,
+      results: null,
+      error_message: null,
+      created_on: now,
+      updated_on: now,
     });
     await db.close();
     electron.messageBoxAnswers.push(1);
     electron.clickMenuItem(RESET_DEMO_DATA_LABEL);
     await until('the error box', () => electron.errorBoxes.length === 1);
     assert.equal(electron.errorBoxes[0]?.title, 'Cannot reset the demo data');
-    assert.match(electron.errorBoxes[0]?.content ?? '', /^An import of this organization is still running \(task running-import, PROCESSING\)\. Nothing was deleted\./);
+    assert.match(
+      electron.errorBoxes[0]?.content ?? '',
+      /^An import of this organization is still running \(task running-import, PROCESSING\)\. Nothing was deleted\./,
+    );
     assert.equal(await totalOf(connection, '/api/background-tasks'), 1);
     assert.equal(electron.windows[0]?.webContents.reloads, 0);
     await quit();
@@ -399,7 +438,10 @@ describe('desktop app Demo menu', () => {
     const { electron, desktop, logs, quit } = launch({ demoEventIntervalMs: 100 });
     await desktop.started;
     const connection = await connectionOf(electron);
-    await api(connection, '/api/qrcodes', { method: 'POST', body: JSON.stringify({ organization_uuid: connection.organizationUuid, location: '1 Collins Street, Melbourne VIC 3000' }) });
+    await api(connection, '/api/qrcodes', {
+      method: 'POST',
+      body: JSON.stringify({ organization_uuid: connection.organizationUuid, location: '1 Collins Street, Melbourne VIC 3000' }),
+    });
     assert.equal(electron.menuItem(SIMULATED_EVENTS_LABEL)?.checked, false);
     electron.clickMenuItem(SIMULATED_EVENTS_LABEL);
     assert.equal(electron.menuItem(SIMULATED_EVENTS_LABEL)?.checked, true, 'the menu shows it running');
@@ -410,14 +452,23 @@ describe('desktop app Demo menu', () => {
     assert.equal(electron.menuItem(SIMULATED_EVENTS_LABEL)?.checked, true, 'and again');
     await quit();
     assert.equal(electron.app.quitted, true);
-    assert.deepEqual(logs.filter((line) => /demo event not sent/.test(line)), [], 'no event was sent to a closed server');
+    assert.deepEqual(
+      logs.filter((line) => /demo event not sent/.test(line)),
+      [],
+      'no event was sent to a closed server',
+    );
   });
 });
 
 describe('desktop app connection profile secrets', () => {
-  it("keeps secrets with safeStorage, encrypting clear-text profiles at start, and uses them", async () => {
+  it('keeps secrets with safeStorage, encrypting clear-text profiles at start, and uses them', async () => {
     const dataDir = fs.mkdtempSync(path.join(tempRoot, 'profiles-'));
-    await saveProfile(dataDir, { name: 'from-cli', base_url: 'https://service.example', api_key: 'k1', api_secret: 'clear-secret-from-the-cli' });
+    await saveProfile(dataDir, {
+      name: 'from-cli',
+      base_url: 'https://service.example',
+      api_key: 'k1',
+      api_secret: 'clear-secret-from-the-cli',
+    });
     const { electron, desktop, quit } = launch({ argv: ['--data-dir', dataDir] });
     await desktop.started;
     const file = () => fs.readFileSync(profilesPath(dataDir), 'utf8');
@@ -430,7 +481,13 @@ describe('desktop app connection profile secrets', () => {
     assert.equal(saved.secret_protection, SAFE_STORAGE_PROTECTION);
     assert.ok(!file().includes(connection.apiSecret), 'no clear secret in profiles.json');
     const profiles = (JSON.parse(file()) as { profiles: { name: string; secret_protection: string }[] }).profiles;
-    assert.deepEqual(profiles.map((p) => [p.name, p.secret_protection]), [['from-cli', SAFE_STORAGE_PROTECTION], ['self', SAFE_STORAGE_PROTECTION]]);
+    assert.deepEqual(
+      profiles.map((p) => [p.name, p.secret_protection]),
+      [
+        ['from-cli', SAFE_STORAGE_PROTECTION],
+        ['self', SAFE_STORAGE_PROTECTION],
+      ],
+    );
     const session = await api<{ api_key: string }>(connection, '/api/remote/self/api/session');
     assert.equal(session.api_key, connection.apiKey, 'the proxy sent the decrypted secret');
     await quit();
@@ -439,7 +496,14 @@ describe('desktop app connection profile secrets', () => {
   it('without a keychain keeps them in clear text (mode 0600) and says so', async () => {
     const { electron, desktop, logs, quit } = launch({ safeStorage: new FakeSafeStorage({ backend: 'basic_text' }) });
     await desktop.started;
-    assert.ok(logs.some((line) => /Connection profile secrets are stored unencrypted in the data folder \(mode 0600\): this Linux desktop has no secret store/.test(line)), logs.join('\n'));
+    assert.ok(
+      logs.some((line) =>
+        /Connection profile secrets are stored unencrypted in the data folder \(mode 0600\): this Linux desktop has no secret store/.test(
+          line,
+        ),
+      ),
+      logs.join('\n'),
+    );
     const connection = await connectionOf(electron);
     const saved = await api<{ secret_protection: string }>(connection, '/api/profiles/plain', {
       method: 'PUT',

@@ -56,7 +56,10 @@ describe('desktop app in Electron', { skip }, () => {
   });
 
   it('gives the page no Node and only the preload API', async () => {
-    const globals = await page.evaluate(() => [typeof (globalThis as { require?: unknown }).require, typeof (globalThis as { process?: unknown }).process]);
+    const globals = await page.evaluate(() => [
+      typeof (globalThis as { require?: unknown }).require,
+      typeof (globalThis as { process?: unknown }).process,
+    ]);
     assert.deepEqual(globals, ['undefined', 'undefined']);
     const api = await page.evaluate(() => Object.keys(window.qrSandbox ?? {}).sort());
     assert.deepEqual(api, ['appVersion', 'getConnection', 'onImportFile', 'openImportFile', 'revealInFolder', 'saveFile']);
@@ -105,7 +108,10 @@ describe('desktop app in Electron', { skip }, () => {
       const accepted = await fetch('/api/qrcodes/bulk-import', { method: 'POST', headers: auth, body: form });
       const body = (await accepted.json()) as { background_task_uuid: string };
       for (;;) {
-        const state = (await (await fetch(`/api/background-tasks/uuid/${body.background_task_uuid}`, { headers: auth })).json()) as { status: string; results: unknown };
+        const state = (await (await fetch(`/api/background-tasks/uuid/${body.background_task_uuid}`, { headers: auth })).json()) as {
+          status: string;
+          results: unknown;
+        };
         if (state.status === 'COMPLETED' || state.status === 'FAILED') return { accepted: accepted.status, picked: picked.name, ...state };
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

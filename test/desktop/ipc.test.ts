@@ -34,7 +34,13 @@ function setup(options: { connection?: DesktopConnection | undefined; withWindow
     if (!window) throw new Error('no window');
     return window.webContents.ipcEvent(PAGE);
   };
-  return { electron, window, dir, dataDir, invoke: (channel: InvokeChannel, ...args: unknown[]) => electron.invoke(channel, fromWindow(), ...args) };
+  return {
+    electron,
+    window,
+    dir,
+    dataDir,
+    invoke: (channel: InvokeChannel, ...args: unknown[]) => electron.invoke(channel, fromWindow(), ...args),
+  };
 }
 
 const ALL_CHANNELS: InvokeChannel[] = [
@@ -55,7 +61,11 @@ describe('IPC sender checks', () => {
     const { electron } = setup();
     const stranger = new electron.BrowserWindow({});
     for (const channel of ALL_CHANNELS) {
-      await assert.rejects(electron.invoke(channel, stranger.webContents.ipcEvent(PAGE)), /refused, the caller is not the QR Sandbox window/, channel);
+      await assert.rejects(
+        electron.invoke(channel, stranger.webContents.ipcEvent(PAGE)),
+        /refused, the caller is not the QR Sandbox window/,
+        channel,
+      );
     }
   });
 
@@ -67,7 +77,10 @@ describe('IPC sender checks', () => {
         await assert.rejects(electron.invoke(channel, window.webContents.ipcEvent(frameUrl)), /refused/, `${channel} from ${frameUrl}`);
       }
     }
-    await assert.rejects(electron.invoke('qr-sandbox:app-version', { sender: { id: window.webContents.id }, senderFrame: null }), /refused/);
+    await assert.rejects(
+      electron.invoke('qr-sandbox:app-version', { sender: { id: window.webContents.id }, senderFrame: null }),
+      /refused/,
+    );
   });
 
   it('refuses calls when there is no window or it was closed', async () => {
@@ -140,7 +153,9 @@ describe('qr-sandbox:save-file', () => {
     const { electron, dir, invoke } = setup();
     const target = path.join(dir, 'report.csv');
     electron.saveDialogAnswers.push(target);
-    assert.deepEqual(await invoke('qr-sandbox:save-file', { suggestedName: 'errors.csv', data: new Uint8Array([0x61, 0x2c, 0x62]) }), { path: target });
+    assert.deepEqual(await invoke('qr-sandbox:save-file', { suggestedName: 'errors.csv', data: new Uint8Array([0x61, 0x2c, 0x62]) }), {
+      path: target,
+    });
     assert.equal(fs.readFileSync(target, 'utf8'), 'a,b');
     assert.equal(path.basename(String(electron.saveDialogs[0]?.defaultPath)), 'errors.csv');
     const textTarget = path.join(dir, 'text.csv');
@@ -169,7 +184,8 @@ describe('qr-sandbox:save-file', () => {
       ['a.csv', 'x'],
       [],
     ];
-    for (const args of bad) await assert.rejects(invoke('qr-sandbox:save-file', ...args), /qr-sandbox:save-file: invalid arguments/, JSON.stringify(args));
+    for (const args of bad)
+      await assert.rejects(invoke('qr-sandbox:save-file', ...args), /qr-sandbox:save-file: invalid arguments/, JSON.stringify(args));
     assert.equal(electron.saveDialogs.length, 0);
   });
 });

@@ -102,7 +102,11 @@ describe('desktop build (dist/app)', () => {
     assert.equal(page.status, rendererSources ? 200 : page.status);
     const connection = (await electron.invoke('qr-sandbox:get-connection', window.webContents.ipcEvent(page.url))) as DesktopConnection;
     const docs = await fetch(`${connection.baseUrl}/api/openapi.json`);
-    assert.equal(((await docs.json()) as { info: { version: string } }).info.version, pkg.version, 'server/version.ts finds dist/app/package.json');
+    assert.equal(
+      ((await docs.json()) as { info: { version: string } }).info.version,
+      pkg.version,
+      'server/version.ts finds dist/app/package.json',
+    );
     const tasks = await fetch(`${connection.baseUrl}/api/background-tasks?organization_uuid=${connection.organizationUuid}`, {
       headers: { authorization: `Bearer ${connection.apiKey}:${connection.apiSecret}` },
     });
@@ -117,7 +121,9 @@ describe('desktop build (dist/app)', () => {
 function stubElectronDist(): string {
   const dir = path.join(tempRoot, 'electron-dist');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'electron'), '#!/bin/sh\necho "stub Electron: the real binary is not installed" >&2\nexit 1\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'electron'), '#!/bin/sh\necho "stub Electron: the real binary is not installed" >&2\nexit 1\n', {
+    mode: 0o755,
+  });
   fs.writeFileSync(path.join(dir, 'version'), require('electron/package.json').version as string);
   return dir;
 }
@@ -134,7 +140,16 @@ describe('electron-builder --dir (stub Electron)', () => {
     const cli = path.join(rootDir, 'node_modules', 'electron-builder', 'cli.js');
     const result = spawnSync(
       process.execPath,
-      [cli, '--dir', '--linux', '--x64', '--config', 'electron-builder.yml', `-c.electronDist=${stubElectronDist()}`, `-c.directories.output=${output}`],
+      [
+        cli,
+        '--dir',
+        '--linux',
+        '--x64',
+        '--config',
+        'electron-builder.yml',
+        `-c.electronDist=${stubElectronDist()}`,
+        `-c.directories.output=${output}`,
+      ],
       { cwd: rootDir, encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CI: '1' }, timeout: 120_000 },
     );
     const log = `${result.stdout}\n${result.stderr}`;
@@ -165,7 +180,10 @@ describe('electron-builder --dir (stub Electron)', () => {
     for (const devOnly of ['electron', 'electron-builder', 'typescript', 'node', 'playwright-core']) {
       assert.ok(!files.has(`/node_modules/${devOnly}`), `devDependency ${devOnly} is not packed`);
     }
-    assert.ok(![...files].some((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.includes('/node_modules/')), 'no TypeScript sources');
+    assert.ok(
+      ![...files].some((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.includes('/node_modules/')),
+      'no TypeScript sources',
+    );
     assert.ok(![...files].some((file) => file.startsWith('/node_modules/better-sqlite3/deps/')), 'no SQLite C sources');
 
     const addon = path.join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'prebuilds', `linux-${process.arch}.node`);

@@ -22,7 +22,14 @@ describe('preload script', () => {
     const { exposed, required, api } = load();
     assert.deepEqual(required, ['electron']);
     assert.deepEqual([...exposed.keys()], ['qrSandbox']);
-    assert.deepEqual(Object.keys(api).sort(), ['appVersion', 'getConnection', 'onImportFile', 'openImportFile', 'revealInFolder', 'saveFile']);
+    assert.deepEqual(Object.keys(api).sort(), [
+      'appVersion',
+      'getConnection',
+      'onImportFile',
+      'openImportFile',
+      'revealInFolder',
+      'saveFile',
+    ]);
     for (const value of Object.values(api)) assert.equal(typeof value, 'function', 'functions only: no ipcRenderer, no Node objects');
   });
 
@@ -46,9 +53,17 @@ describe('preload script', () => {
 
   it('invokes exactly the channels main handles', async () => {
     const { api, ipc } = load();
-    await Promise.all([api.getConnection(), api.appVersion(), api.openImportFile(), api.saveFile({ suggestedName: 'a', data: '' }), api.revealInFolder('/a')]);
+    await Promise.all([
+      api.getConnection(),
+      api.appVersion(),
+      api.openImportFile(),
+      api.saveFile({ suggestedName: 'a', data: '' }),
+      api.revealInFolder('/a'),
+    ]);
     const electron = new FakeElectron({ userDataDir: '/tmp' });
-    const handled = Object.keys(createIpcHandlers({ electron, window: () => undefined, connection: () => undefined, dataDir: () => undefined }));
+    const handled = Object.keys(
+      createIpcHandlers({ electron, window: () => undefined, connection: () => undefined, dataDir: () => undefined }),
+    );
     assert.deepEqual([...new Set(ipc.invocations.map((call) => call.channel))].sort(), handled.sort());
   });
 
@@ -62,8 +77,14 @@ describe('preload script', () => {
     ipc.receive('qr-sandbox:import-file', file);
     unsubscribe();
     ipc.receive('qr-sandbox:import-file', { ...file, name: 'b.csv' });
-    assert.deepEqual(first.map((f) => f.name), ['a.csv']);
-    assert.deepEqual(second.map((f) => f.name), ['a.csv', 'b.csv']);
+    assert.deepEqual(
+      first.map((f) => f.name),
+      ['a.csv'],
+    );
+    assert.deepEqual(
+      second.map((f) => f.name),
+      ['a.csv', 'b.csv'],
+    );
     assert.throws(() => api.onImportFile('not a function' as unknown as (file: PickedFile) => void), /needs a function/);
   });
 
@@ -74,7 +95,10 @@ describe('preload script', () => {
     const dragover = pageEvent([]);
     dispatch('dragover', dragover);
     assert.equal(dragover.defaultPrevented, true, 'the window accepts drops');
-    const drop = pageEvent([new File(['location\n1 Main St\n'], 'sites.csv', { type: 'text/csv' }), new File(['[]'], 'more.json', { type: 'application/json' })]);
+    const drop = pageEvent([
+      new File(['location\n1 Main St\n'], 'sites.csv', { type: 'text/csv' }),
+      new File(['[]'], 'more.json', { type: 'application/json' }),
+    ]);
     dispatch('drop', drop);
     assert.equal(drop.defaultPrevented, true, 'the file is not opened as a page');
     while (received.length < 2) await flush();

@@ -93,7 +93,12 @@ describe('guarded web contents', () => {
     const contents = new FakeWebContents();
     const external: string[] = [];
     const inApp: string[] = [];
-    guardWebContents(contents, () => APP, (url) => external.push(url), (url) => inApp.push(url));
+    guardWebContents(
+      contents,
+      () => APP,
+      (url) => external.push(url),
+      (url) => inApp.push(url),
+    );
     assert.deepEqual(contents.openWindow(`${APP}/tasks/abc`), { action: 'deny' });
     assert.deepEqual(contents.openWindow(`${APP}/api/docs`), { action: 'deny' });
     assert.deepEqual(contents.openWindow('https://example.com/'), { action: 'deny' });

@@ -33,7 +33,10 @@ describe('API reference page (offline, in Chromium)', { skip: skip ?? false }, (
   });
 
   test('renders every operation and every schema of the document, with schema refs as links', async () => {
-    const doc = (await (await server.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Record<string, unknown> } };
+    const doc = (await (await server.request('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
     const page = gui.page;
     const operationIds = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
     assert.equal(await page.locator('section.op[id]').count(), operationIds.length);
@@ -65,9 +68,13 @@ describe('API reference page (offline, in Chromium)', { skip: skip ?? false }, (
 
     const create = page.locator('section#postQrcodes');
     await create.locator('details.try > summary').click();
-    await create
-      .locator('textarea[name="body:json"]')
-      .fill(JSON.stringify({ organization_uuid: server.organizationUuid, location: '12 Smith Street, Fitzroy VIC 3065', name: 'Tried from the docs' }));
+    await create.locator('textarea[name="body:json"]').fill(
+      JSON.stringify({
+        organization_uuid: server.organizationUuid,
+        location: '12 Smith Street, Fitzroy VIC 3065',
+        name: 'Tried from the docs',
+      }),
+    );
     await create.getByRole('button', { name: 'Send POST' }).click();
     await create.locator('.try-status').waitFor();
     assert.match(await create.locator('.try-status').innerText(), /answered 201/);
@@ -80,6 +87,9 @@ describe('API reference page (offline, in Chromium)', { skip: skip ?? false }, (
     await list.getByRole('button', { name: 'Send GET' }).click();
     await list.locator('.try-status', { hasText: '401' }).waitFor();
     assert.deepEqual(offServer, []);
-    assert.deepEqual(gui.problems.filter((p) => !/401/.test(p)), []);
+    assert.deepEqual(
+      gui.problems.filter((p) => !/401/.test(p)),
+      [],
+    );
   });
 });

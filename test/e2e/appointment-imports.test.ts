@@ -41,7 +41,10 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     await waitForLive(page);
     await page.getByRole('radio', { name: 'Appointments' }).check();
     await page.getByLabel('Import handler (org_identifier)').selectOption('default');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'march-jobs.xlsx', mimeType: XLSX_TYPE, buffer: fs.readFileSync(LIBREOFFICE_XLSX) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'march-jobs.xlsx', mimeType: XLSX_TYPE, buffer: fs.readFileSync(LIBREOFFICE_XLSX) });
 
     // The preview: the file's columns matched to the expected ones and its first rows, dates as the sheet shows them.
     const rows = page.getByRole('table', { name: 'First rows of the file' });
@@ -71,7 +74,10 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('heading', { name: 'Appointment import', level: 1 }).waitFor();
     const taskUuid = /\/tasks\/([0-9a-f-]+)/.exec(page.url())?.[1] ?? '';
     const task = (await (await server.request(`/api/background-tasks/uuid/${taskUuid}`)).json()) as BackgroundTask;
-    assert.deepEqual([task.task_type, task.status, task.metadata?.filename, task.metadata?.import_type, task.metadata?.org_identifier], ['APPOINTMENT_IMPORT', 'COMPLETED', 'march-jobs.xlsx', 'xlsx', 'default']);
+    assert.deepEqual(
+      [task.task_type, task.status, task.metadata?.filename, task.metadata?.import_type, task.metadata?.org_identifier],
+      ['APPOINTMENT_IMPORT', 'COMPLETED', 'march-jobs.xlsx', 'xlsx', 'default'],
+    );
 
     // The Appointments page shows each at its local time with the offset of that day.
     await page.getByRole('link', { name: 'Appointments', exact: true }).click();
@@ -84,18 +90,29 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
       assert.equal(await rows.count(), 1);
       return rows.first().innerText();
     };
-    assert.match(await rowOf('XL-1'), /2026-03-02\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Plumbing\s+XL-1/);
+    assert.match(
+      await rowOf('XL-1'),
+      /2026-03-02\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Plumbing\s+XL-1/,
+    );
     // 02:30 on 4 October does not exist in Melbourne (clocks go from 02:00 to 03:00): it becomes 03:30.
     assert.match(await rowOf('XL-2'), /2026-10-04\s+03:30 UTC\+11:00\s+Australia\/Melbourne[\s\S]*does not exist/);
     // 5 April: daylight saving ends at 03:00, so an appointment from 02:30 for two hours ends at 03:30 standard time.
-    assert.match(await rowOf('XL-3'), /2026-04-05\s+02:30 UTC\+11:00\s+Australia\/Melbourne\s+03:30 UTC\+10:00\s+[^\t]*happens twice[\s\S]*2 h\s+Pest Control\s+XL-3/);
+    assert.match(
+      await rowOf('XL-3'),
+      /2026-04-05\s+02:30 UTC\+11:00\s+Australia\/Melbourne\s+03:30 UTC\+10:00\s+[^\t]*happens twice[\s\S]*2 h\s+Pest Control\s+XL-3/,
+    );
     assert.deepEqual((await schedules('job_reference_id=XL-4')).length, 0, 'the excluded row wrote nothing');
   });
 
   test('an appointment import through a saved handler: fix the error report and import it from the task page, through the same handler', async () => {
     const handler = await server.request(
       '/api/import-handlers',
-      jsonBody({ organization_uuid: server.organizationUuid, name: 'Field team', slug: 'field-team', mapping: { Asset: 'tag_name', 'Visit Start': 'start_date_time', Site: 'location', 'Job Ref': 'job_reference_id' } }),
+      jsonBody({
+        organization_uuid: server.organizationUuid,
+        name: 'Field team',
+        slug: 'field-team',
+        mapping: { Asset: 'tag_name', 'Visit Start': 'start_date_time', Site: 'location', 'Job Ref': 'job_reference_id' },
+      }),
     );
     assert.equal(handler.status, 201);
     const original = Papa.unparse(
@@ -111,7 +128,10 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     const page = await session.signedInPage('/imports');
     await page.getByRole('radio', { name: 'Appointments' }).check();
     await page.getByLabel('Import handler (org_identifier)').selectOption('field-team');
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'field-jobs.csv', mimeType: 'text/csv', buffer: Buffer.from(original) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'field-jobs.csv', mimeType: 'text/csv', buffer: Buffer.from(original) });
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
@@ -125,15 +145,31 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('link', { name: 'Task page' }).click();
     await page.getByRole('heading', { name: 'Excluded rows' }).waitFor();
     const firstTask = /\/tasks\/([0-9a-f-]+)/.exec(page.url())?.[1] ?? '';
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download error report' }).click()]);
-    const report = Papa.parse<string[]>(fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim(), { newline: '\r\n' }).data;
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download error report' }).click(),
+    ]);
+    const report = Papa.parse<string[]>(
+      fs
+        .readFileSync(await download.path(), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim(),
+      { newline: '\r\n' },
+    ).data;
     const header = report[0] ?? [];
-    assert.deepEqual(header, ['Asset', 'Tag Number', 'Visit Start', 'Site', 'Service', 'Job Ref', 'row_number', 'error'], 'the report keeps the file\'s own column titles');
+    assert.deepEqual(
+      header,
+      ['Asset', 'Tag Number', 'Visit Start', 'Site', 'Service', 'Job Ref', 'row_number', 'error'],
+      "the report keeps the file's own column titles",
+    );
     const column = (name: string) => header.indexOf(name);
     const byRef = new Map(report.slice(1).map((r) => [r[column('Job Ref')] ?? '', r]));
     assert.deepEqual([...byRef.keys()], ['FT-2', "'+FT-3", 'FT-4'], 'a cell a spreadsheet would run as a formula comes neutralised');
     assert.match(byRef.get('FT-2')?.[column('error')] ?? '', /^Visit Start "tomorrow morning" is not a date and time/);
-    assert.ok(String(byRef.get("'+FT-3")?.[column('error')]).startsWith(`${ADDRESS_NOT_LOCATED} `), 'the spec sentence, then the geocoder\'s reason');
+    assert.ok(
+      String(byRef.get("'+FT-3")?.[column('error')]).startsWith(`${ADDRESS_NOT_LOCATED} `),
+      "the spec sentence, then the geocoder's reason",
+    );
     assert.match(byRef.get('FT-4')?.[column('error')] ?? '', /service "Juggling" is not in this organization's service catalog/);
     assert.ok(await page.getByText('The fixed file goes through the import handler field-team, like the original').isVisible());
 
@@ -152,18 +188,28 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
       ],
       { newline: '\r\n' },
     );
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import the fixed file' }).click()]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Import the fixed file' }).click(),
+    ]);
     await chooser.setFiles({ name: 'field-jobs-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(fixed) });
     await page.waitForURL((url) => /\/tasks\/[0-9a-f-]+$/.test(url.pathname) && !url.pathname.endsWith(firstTask));
     await page.getByText('Every row of this import was accepted.').waitFor({ timeout: 60_000 });
-    const counts = await page.getByRole('list', { name: 'Import counts' }).or(page.getByRole('list').filter({ hasText: 'inserted' })).first().innerText();
+    const counts = await page
+      .getByRole('list', { name: 'Import counts' })
+      .or(page.getByRole('list').filter({ hasText: 'inserted' }))
+      .first()
+      .innerText();
     assert.match(counts, /3\s+inserted[\s\S]*0\s+excluded/);
     await page.getByRole('link', { name: 'the earlier import' }).waitFor();
-    assert.match(await page.getByRole('link', { name: 'the earlier import' }).getAttribute('href') ?? '', new RegExp(firstTask));
+    assert.match((await page.getByRole('link', { name: 'the earlier import' }).getAttribute('href')) ?? '', new RegExp(firstTask));
 
     const secondTask = /\/tasks\/([0-9a-f-]+)/.exec(page.url())?.[1] ?? '';
     const task = (await (await server.request(`/api/background-tasks/uuid/${secondTask}`)).json()) as BackgroundTask;
-    assert.deepEqual([task.task_type, task.status, task.metadata?.org_identifier, task.metadata?.filename], ['APPOINTMENT_IMPORT', 'COMPLETED', 'field-team', 'field-jobs-fixed.csv']);
+    assert.deepEqual(
+      [task.task_type, task.status, task.metadata?.org_identifier, task.metadata?.filename],
+      ['APPOINTMENT_IMPORT', 'COMPLETED', 'field-team', 'field-jobs-fixed.csv'],
+    );
     const imported = (await schedules('from=2026-08-01&to=2026-08-31')).filter((s) => /FT-/.test(s.job_reference_id ?? ''));
     assert.deepEqual(
       imported.map((s) => [s.job_reference_id, s.start_date_time]).sort(),

@@ -26,7 +26,11 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await ensureRendererBuild({ quiet: true });
     server = await startTestServer();
     // 30 appointments through the importer's own batch upsert: tags 1–2 in Melbourne, tag 3 in Perth (JOB-010, JOB-020), one a day from 2 March, the last across the end of daylight saving.
-    const importer = createAppointmentImporter(server.ctx.db, { organizationUuid: server.organizationUuid, geocoder: loadGeocoder(), collectSchedules: true });
+    const importer = createAppointmentImporter(server.ctx.db, {
+      organizationUuid: server.organizationUuid,
+      geocoder: loadGeocoder(),
+      collectSchedules: true,
+    });
     const rows = Array.from({ length: 30 }, (_, i) => {
       const day = String(2 + i).padStart(2, '0');
       const perth = i === 9 || i === 19;
@@ -78,7 +82,10 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     assert.equal(await summary(page).innerText(), '1–25 of 30 appointments');
     const first = await rowTexts(page);
     assert.equal(first.length, 25);
-    assert.match(first[0] ?? '', /2026-03-02\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Cleaning\s+JOB-001/);
+    assert.match(
+      first[0] ?? '',
+      /2026-03-02\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Cleaning\s+JOB-001/,
+    );
 
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText('26–30 of 30 appointments').waitFor();
@@ -91,13 +98,20 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await page.getByLabel('Job reference').fill('JOB-010');
     await page.getByText('1–1 of 1 appointment').waitFor();
     const perth = await rowTexts(page);
-    assert.match(perth[0] ?? '', /2026-03-11\s+09:00 UTC\+08:00\s+Australia\/Perth/, 'a new filter starts at its first page; Perth shows +08:00');
+    assert.match(
+      perth[0] ?? '',
+      /2026-03-11\s+09:00 UTC\+08:00\s+Australia\/Perth/,
+      'a new filter starts at its first page; Perth shows +08:00',
+    );
 
     await page.getByLabel('Job reference').fill('');
     await page.getByLabel('From').fill('2026-03-10');
     await page.getByLabel('To').fill('2026-03-12');
     await page.getByText('1–3 of 3 appointments').waitFor();
-    assert.deepEqual((await rowTexts(page)).map((t) => /JOB-\d+/.exec(t)?.[0]), ['JOB-009', 'JOB-010', 'JOB-011']);
+    assert.deepEqual(
+      (await rowTexts(page)).map((t) => /JOB-\d+/.exec(t)?.[0]),
+      ['JOB-009', 'JOB-010', 'JOB-011'],
+    );
 
     await page.getByLabel('From').fill('2026-03-10T09:00');
     const problem = page.locator('#appointment-filter-from-problem');
@@ -111,10 +125,16 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     assert.ok(perthSchedule);
     await page.getByLabel('QR code uuid').fill(perthSchedule.qr_code_uuid);
     await page.getByText('1–2 of 2 appointments').waitFor();
-    assert.deepEqual((await rowTexts(page)).map((t) => /JOB-\d+/.exec(t)?.[0]), ['JOB-010', 'JOB-020']);
+    assert.deepEqual(
+      (await rowTexts(page)).map((t) => /JOB-\d+/.exec(t)?.[0]),
+      ['JOB-010', 'JOB-020'],
+    );
 
     await page.getByText('Show curl', { exact: true }).click();
-    assert.match(await page.getByLabel('curl command').innerText(), new RegExp(`/api/appointment_schedule\\?organization_uuid=${server.organizationUuid}.*qr_code_uuid=${perthSchedule.qr_code_uuid}`));
+    assert.match(
+      await page.getByLabel('curl command').innerText(),
+      new RegExp(`/api/appointment_schedule\\?organization_uuid=${server.organizationUuid}.*qr_code_uuid=${perthSchedule.qr_code_uuid}`),
+    );
 
     await page.getByLabel('QR code uuid').fill('no-such-qr-code');
     await page.getByRole('heading', { name: 'No appointment matches' }).waitFor();
@@ -133,7 +153,10 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     assert.equal(file.suggestedFilename(), 'appointment_schedule_template.csv');
     const saved = await file.path();
     const text = fs.readFileSync(saved, 'utf8');
-    assert.match(text, /^tag_name,tag_number,start_date_time,location,duration,service,service_code,timezone_name,job_reference_id,organization_uuid/);
+    assert.match(
+      text,
+      /^tag_name,tag_number,start_date_time,location,duration,service,service_code,timezone_name,job_reference_id,organization_uuid/,
+    );
   });
   test('services: create with categories, a duplicate name marked at the name field, edit, delete', async () => {
     const page = await signedInPage('/appointments/services');
@@ -169,8 +192,13 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await edit.getByLabel('Code').fill('');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved the service Window and Gutter Cleaning.' }).waitFor();
-    const listed = await (await server.request(`/api/services?organization_uuid=${server.organizationUuid}&search=gutter`)).json() as { items: { name: string; code: string | null; categories: { name: string }[] }[] };
-    assert.deepEqual(listed.items.map((s) => [s.name, s.code, s.categories.map((c) => c.name)]), [['Window and Gutter Cleaning', null, ['Facilities', 'Outdoor']]]);
+    const listed = (await (await server.request(`/api/services?organization_uuid=${server.organizationUuid}&search=gutter`)).json()) as {
+      items: { name: string; code: string | null; categories: { name: string }[] }[];
+    };
+    assert.deepEqual(
+      listed.items.map((s) => [s.name, s.code, s.categories.map((c) => c.name)]),
+      [['Window and Gutter Cleaning', null, ['Facilities', 'Outdoor']]],
+    );
 
     await page.getByRole('button', { name: 'Delete Window and Gutter Cleaning' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete service' }).click();
@@ -191,12 +219,30 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await form.getByRole('button', { name: 'Add a column' }).click();
     await form.getByLabel('Column title in your file, row 2').fill('Site');
     const options = await form.getByLabel('Appointment field, row 2').locator('option').allInnerTexts();
-    assert.deepEqual(options.slice(1), ['tag_name', 'tag_number', 'start_date_time', 'location', 'duration', 'service', 'service_code', 'timezone_name', 'job_reference_id', 'organization_uuid'], 'the fields of spec 2.3');
+    assert.deepEqual(
+      options.slice(1),
+      [
+        'tag_name',
+        'tag_number',
+        'start_date_time',
+        'location',
+        'duration',
+        'service',
+        'service_code',
+        'timezone_name',
+        'job_reference_id',
+        'organization_uuid',
+      ],
+      'the fields of spec 2.3',
+    );
     await form.getByLabel('Appointment field, row 2').selectOption('location');
     await form.getByRole('button', { name: 'Create import handler' }).click();
     await page.getByRole('status').filter({ hasText: 'Created the import handler Acme job export (org_identifier acme-jobs).' }).waitFor();
     const table = page.getByRole('table', { name: 'Import handlers' });
-    assert.match(await table.getByRole('row').filter({ hasText: 'acme-jobs' }).innerText(), /Acme job export\s+acme-jobs\s+“Job Ref” → job_reference_id\s*“Site” → location/);
+    assert.match(
+      await table.getByRole('row').filter({ hasText: 'acme-jobs' }).innerText(),
+      /Acme job export\s+acme-jobs\s+“Job Ref” → job_reference_id\s*“Site” → location/,
+    );
 
     // A second handler with the same slug: refused, the problem at the slug field.
     await page.getByRole('button', { name: 'New import handler' }).click();
@@ -221,7 +267,9 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await edit.getByLabel('Column title in your file, row 1').fill('Job Number');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved the import handler Acme job export' }).waitFor();
-    const saved = await (await server.request(`/api/import-handlers?organization_uuid=${server.organizationUuid}`)).json() as { items: { slug: string; mapping: Record<string, string> }[] };
+    const saved = (await (await server.request(`/api/import-handlers?organization_uuid=${server.organizationUuid}`)).json()) as {
+      items: { slug: string; mapping: Record<string, string> }[];
+    };
     assert.deepEqual(saved.items.find((h) => h.slug === 'acme-jobs')?.mapping, { 'Job Number': 'job_reference_id' });
 
     await page.getByRole('button', { name: 'Delete Field team' }).click();
@@ -237,19 +285,38 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await page.getByRole('radio', { name: 'Appointments' }).check();
     const select = page.getByLabel('Import handler (org_identifier)');
     await select.locator('option', { hasText: 'acme-jobs' }).waitFor({ state: 'attached' });
-    assert.deepEqual(await select.locator('option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), ['default', 'acme-jobs']);
+    assert.deepEqual(await select.locator('option').evaluateAll((els) => els.map((e) => e.getAttribute('value'))), [
+      'default',
+      'acme-jobs',
+    ]);
     await select.selectOption('acme-jobs');
     assert.match(await page.getByText(/Reads “Job Number” as job_reference_id/).innerText(), /other columns by their field names/);
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'jobs.csv', mimeType: 'text/csv', buffer: Buffer.from('Tag,Number,Start,Site,Job Number\r\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",J1\r\n') });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({
+        name: 'jobs.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('Tag,Number,Start,Site,Job Number\r\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",J1\r\n'),
+      });
     const check = page.getByRole('region', { name: '2. Check before sending' });
     // The preview reads the file through the handler: Job Number is matched, the other titles are not field names, so the row will fail.
-    await check.getByText(/Will fail/).first().waitFor();
+    await check
+      .getByText(/Will fail/)
+      .first()
+      .waitFor();
     assert.match(await check.innerText(), /Job Number/);
     await check.getByText('Show curl for the preview').click();
-    assert.match(await check.getByLabel('curl command').innerText(), /\/api\/imports\/preview.*-F 'kind=appointments'.*-F 'org_identifier=acme-jobs'/s);
+    assert.match(
+      await check.getByLabel('curl command').innerText(),
+      /\/api\/imports\/preview.*-F 'kind=appointments'.*-F 'org_identifier=acme-jobs'/s,
+    );
     const send = page.getByRole('region', { name: '3. Send' });
     await send.getByText('Show curl for the import').click();
-    assert.match(await send.getByLabel('curl command').innerText(), /\/api\/appointment_schedule\/bulk.*-F 'processing_mode=background'.*-F 'org_identifier=acme-jobs'/s);
+    assert.match(
+      await send.getByLabel('curl command').innerText(),
+      /\/api\/appointment_schedule\/bulk.*-F 'processing_mode=background'.*-F 'org_identifier=acme-jobs'/s,
+    );
     await select.selectOption('default');
     assert.doesNotMatch(await send.getByLabel('curl command').innerText(), /org_identifier/, 'default sends no org_identifier');
   });

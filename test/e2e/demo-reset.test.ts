@@ -24,7 +24,14 @@ describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
 
   test('an admin resets the demo data: a confirmation that says what goes, progress, the result, and the new data', async () => {
     const { server } = session;
-    await server.request('/api/qrcodes', jsonBody({ organization_uuid: server.organizationUuid, location: '1 Collins Street, Melbourne VIC 3000', name: 'Made during the demo' }));
+    await server.request(
+      '/api/qrcodes',
+      jsonBody({
+        organization_uuid: server.organizationUuid,
+        location: '1 Collins Street, Melbourne VIC 3000',
+        name: 'Made during the demo',
+      }),
+    );
     const page = await session.signedInPage('/settings');
     await waitForLive(page);
     const section = page.getByRole('region', { name: 'Demo data' });
@@ -33,7 +40,16 @@ describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
     const dialog = page.getByRole('dialog', { name: 'Reset the demo data?' });
     await dialog.waitFor();
     const question = await dialog.innerText();
-    for (const item of ['QR codes and their tags', 'appointments', 'import tasks', 'webhooks', 'inboxes', 'service confirmations', 'import handlers and services', 'API keys and settings stay']) {
+    for (const item of [
+      'QR codes and their tags',
+      'appointments',
+      'import tasks',
+      'webhooks',
+      'inboxes',
+      'service confirmations',
+      'import handlers and services',
+      'API keys and settings stay',
+    ]) {
       assert.ok(question.includes(item), `the confirmation names ${item}`);
     }
     await dialog.getByText('Show curl').click();
@@ -79,8 +95,18 @@ describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
     const { server } = session;
     const now = new Date().toISOString();
     await insertTask(server.ctx.db.kysely, {
-      uuid: 'gui-running-import', task_id: 'gui-running-import', task_type: 'QR_IMPORT', status: 'PROCESSING', progress: 30, created_by_uuid: 'u', metadata: null,
-      organization_uuid: server.organizationUuid, results: null, error_message: null, created_on: now, updated_on: now,
+      uuid: 'gui-running-import',
+      task_id: 'gui-running-import',
+      task_type: 'QR_IMPORT',
+      status: 'PROCESSING',
+      progress: 30,
+      created_by_uuid: 'u',
+      metadata: null,
+      organization_uuid: server.organizationUuid,
+      results: null,
+      error_message: null,
+      created_on: now,
+      updated_on: now,
     });
     try {
       const page = await session.signedInPage('/settings');
@@ -89,7 +115,10 @@ describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
       await dialog.getByRole('button', { name: 'Delete and reset' }).click();
       const alert = dialog.getByRole('alert');
       await alert.waitFor();
-      assert.match(await alert.innerText(), /An import of this organization is still running \(task gui-running-import, PROCESSING\)\. Nothing was deleted\./);
+      assert.match(
+        await alert.innerText(),
+        /An import of this organization is still running \(task gui-running-import, PROCESSING\)\. Nothing was deleted\./,
+      );
       assert.equal(await dialog.getByRole('button', { name: 'Cancel' }).isDisabled(), false);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'hidden' });

@@ -32,16 +32,28 @@ describe('Settings: the geocoder panel in Chromium', { skip: skip ?? false }, ()
     assert.equal(await panel.getByRole('heading', { level: 2 }).innerText(), 'Geocoder');
     await panel.getByText('Offline GeoNames gazetteer', { exact: true }).waitFor();
     assert.equal(await panel.getByText('Offline', { exact: true }).count(), 1);
-    assert.match(await panel.getByRole('list', { name: 'Gazetteer size' }).innerText(), new RegExp(`${about.places.toLocaleString('en-US')}\\s+places[\\s\\S]*5\\s+countries`));
+    assert.match(
+      await panel.getByRole('list', { name: 'Gazetteer size' }).innerText(),
+      new RegExp(`${about.places.toLocaleString('en-US')}\\s+places[\\s\\S]*5\\s+countries`),
+    );
     const rows = await panel.getByRole('table', { name: 'Countries covered' }).locator('tbody tr').allInnerTexts();
     assert.deepEqual(
       rows.map((r) => r.split('\t')[0]),
       ['Australia', 'United States', 'United Kingdom', 'Canada', 'Italy'],
     );
     const australia = about.countries.find((c) => c.code === 'AU');
-    assert.match(rows[0] ?? '', new RegExp(`AU\\s+${(australia?.places ?? -1).toLocaleString('en-US')}\\s+${(australia?.postcodes ?? -1).toLocaleString('en-US')}`));
-    assert.equal(await panel.getByRole('link', { name: 'GeoNames postal codes (AU, US, GB, CA, IT)' }).getAttribute('href'), 'https://www.geonames.org');
-    assert.equal(await panel.getByRole('link', { name: 'Creative Commons Attribution 4.0' }).getAttribute('href'), 'https://creativecommons.org/licenses/by/4.0/');
+    assert.match(
+      rows[0] ?? '',
+      new RegExp(`AU\\s+${(australia?.places ?? -1).toLocaleString('en-US')}\\s+${(australia?.postcodes ?? -1).toLocaleString('en-US')}`),
+    );
+    assert.equal(
+      await panel.getByRole('link', { name: 'GeoNames postal codes (AU, US, GB, CA, IT)' }).getAttribute('href'),
+      'https://www.geonames.org',
+    );
+    assert.equal(
+      await panel.getByRole('link', { name: 'Creative Commons Attribution 4.0' }).getAttribute('href'),
+      'https://creativecommons.org/licenses/by/4.0/',
+    );
     await panel.getByText(/© GeoNames \(www\.geonames\.org\)\. The GB data contains Royal Mail data/).waitFor();
     await panel.getByText('What the precision of a located address means').click();
     await panel.getByText('Only the postcode was recognised: the middle of its places.').waitFor();
@@ -74,7 +86,10 @@ describe('Settings: the geocoder panel in Chromium', { skip: skip ?? false }, ()
     await panel.getByLabel('State').fill('Victoria');
     await panel.getByRole('button', { name: 'Locate' }).click();
     await answer.getByText('Located:').waitFor();
-    assert.match(await answer.innerText(), /Located: Richmond VIC 3121, Australia[\s\S]*place — Found by suburb name and state[\s\S]*the suburb, state, postcode and country fields/);
+    assert.match(
+      await answer.innerText(),
+      /Located: Richmond VIC 3121, Australia[\s\S]*place — Found by suburb name and state[\s\S]*the suburb, state, postcode and country fields/,
+    );
 
     await panel.getByText('Show curl to locate this address').click();
     const curl = await panel.getByLabel('curl command').last().innerText();

@@ -30,7 +30,8 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
   after(() => session?.close());
 
   const newPage = (size?: { width?: number; height?: number }) => session.newPage(size);
-  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>
+    session.signedInPage(pathname, credential);
 
   test('signs in from the #key= link, removes it from the address and keeps it for the browser', async () => {
     const page = await newPage();
@@ -113,16 +114,39 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     const org = server.organizationUuid;
     const base = Date.parse('2026-03-01T10:00:00.000Z');
     const at = (i: number) => new Date(base + i * 60_000).toISOString();
-    const completed = Array.from({ length: 21 }, (_, i) => makeTask(org, { created_on: at(i), updated_on: at(i), metadata: { filename: `batch-${i}.csv` } }));
-    const failed = makeTask(org, { task_type: 'APPOINTMENT_IMPORT', status: 'FAILED', progress: 20, results: null, error_message: 'The file is not a valid XLSX workbook.', created_on: at(30), updated_on: at(30) });
-    const running = makeTask(org, { status: 'PROCESSING', progress: 10, results: null, created_on: at(40), updated_on: at(40), metadata: { filename: 'live.csv' } });
+    const completed = Array.from({ length: 21 }, (_, i) =>
+      makeTask(org, { created_on: at(i), updated_on: at(i), metadata: { filename: `batch-${i}.csv` } }),
+    );
+    const failed = makeTask(org, {
+      task_type: 'APPOINTMENT_IMPORT',
+      status: 'FAILED',
+      progress: 20,
+      results: null,
+      error_message: 'The file is not a valid XLSX workbook.',
+      created_on: at(30),
+      updated_on: at(30),
+    });
+    const running = makeTask(org, {
+      status: 'PROCESSING',
+      progress: 10,
+      results: null,
+      created_on: at(40),
+      updated_on: at(40),
+      metadata: { filename: 'live.csv' },
+    });
     await seedTasks(server.ctx.db.kysely, [...completed, failed, running]);
 
     const page = await signedInPage('/tasks');
     const table = page.getByRole('table', { name: 'Background tasks' });
     await table.waitFor();
     assert.equal(await table.locator('tbody tr').count(), 10);
-    assert.equal(await page.getByRole('status').filter({ hasText: /of 23 tasks/ }).count(), 1);
+    assert.equal(
+      await page
+        .getByRole('status')
+        .filter({ hasText: /of 23 tasks/ })
+        .count(),
+      1,
+    );
     await page.getByText('1–10 of 23 tasks').waitFor();
 
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -159,7 +183,14 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     assert.equal(await bar.getAttribute('aria-valuenow'), '100');
 
     // A task started after the page loaded shows up at the top of the first page.
-    const started = makeTask(org, { status: 'PROCESSING', progress: 3, results: null, created_on: at(50), updated_on: at(50), metadata: { filename: 'new.csv' } });
+    const started = makeTask(org, {
+      status: 'PROCESSING',
+      progress: 3,
+      results: null,
+      created_on: at(50),
+      updated_on: at(50),
+      metadata: { filename: 'new.csv' },
+    });
     await seedTasks(server.ctx.db.kysely, [started]);
     server.ctx.live.publish({ type: 'task.progress', organization_uuid: org, data: started });
     await table.locator(`tbody tr:first-child[data-task-uuid="${started.uuid}"]`).waitFor();
@@ -169,7 +200,10 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
   test('task page: 12,000 excluded rows stay windowed while scrolling and filtering', async () => {
     const org = server.organizationUuid;
     const rows = excludedData(12_000);
-    const task = makeTask(org, { results: { inserted: 500, excluded: rows.length, excluded_data: rows }, metadata: { filename: 'big.csv' } });
+    const task = makeTask(org, {
+      results: { inserted: 500, excluded: rows.length, excluded_data: rows },
+      metadata: { filename: 'big.csv' },
+    });
     await seedTasks(server.ctx.db.kysely, [task]);
 
     const page = await signedInPage(`/tasks/${task.uuid}`);
@@ -254,7 +288,9 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), credential);
     const [apiKey, apiSecret] = credential.split(':');
     assert.ok(apiKey && apiSecret);
-    const session = await fetch(`${server.url}/api/session`, { headers: { authorization: bearer({ api_key: apiKey, api_secret: apiSecret }) } });
+    const session = await fetch(`${server.url}/api/session`, {
+      headers: { authorization: bearer({ api_key: apiKey, api_secret: apiSecret }) },
+    });
     assert.equal(session.status, 200);
     assert.equal(((await session.json()) as { role: string }).role, 'viewer');
 
@@ -274,7 +310,9 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('API key “CI import job” was revoked.').waitFor();
     await keys.getByRole('cell', { name: apiKey }).waitFor({ state: 'detached' });
-    const revoked = await fetch(`${server.url}/api/session`, { headers: { authorization: bearer({ api_key: apiKey, api_secret: apiSecret }) } });
+    const revoked = await fetch(`${server.url}/api/session`, {
+      headers: { authorization: bearer({ api_key: apiKey, api_secret: apiSecret }) },
+    });
     assert.equal(revoked.status, 401);
 
     await other.getByRole('button', { name: 'Refresh' }).click();

@@ -43,7 +43,10 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
   after(() => session?.close());
 
   const chooseFile = (page: Page, name: string, content: string) =>
-    page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+    page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
 
   /** The file line numbers the preview marks as failing. */
   const previewFailing = async (page: Page) => {
@@ -57,10 +60,13 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
   const taskOfResult = async (page: Page) => {
     const href = (await page.getByRole('link', { name: 'Task page' }).getAttribute('href')) ?? '';
     const uuid = /\/tasks\/([0-9a-f-]+)/.exec(href)?.[1] ?? '';
-    return (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as { uuid: string; results: Record<string, unknown> };
+    return (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as {
+      uuid: string;
+      results: Record<string, unknown>;
+    };
   };
 
-  test('the preview marks exactly the rows the import excludes, with the geocoder\'s reason', async () => {
+  test("the preview marks exactly the rows the import excludes, with the geocoder's reason", async () => {
     const page = await session.signedInPage('/imports');
     await chooseFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
     const failing = await previewFailing(page);
@@ -74,7 +80,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
     const task = await taskOfResult(page);
     const excluded = (task.results.excluded_data as { index: number }[]).map((e) => e.index + 2);
-    assert.deepEqual(new Set(excluded), failing, 'the preview\'s excluded set equals the import\'s for the rows shown');
+    assert.deepEqual(new Set(excluded), failing, "the preview's excluded set equals the import's for the rows shown");
     assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /3\s+inserted[\s\S]*4\s+excluded/);
   });
 
@@ -113,9 +119,13 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
   test('day-first dates are read as the Settings say, and the preview says how', async () => {
     const page = await session.signedInPage('/settings');
     const section = page.getByRole('region', { name: 'Date order' });
-    assert.ok(await section.getByRole('radio', { name: /Day first/ }).isChecked(), 'an organization in Australia/Melbourne reads day first by default');
+    assert.ok(
+      await section.getByRole('radio', { name: /Day first/ }).isChecked(),
+      'an organization in Australia/Melbourne reads day first by default',
+    );
     assert.match(await section.getByRole('status').innerText(), /default from the organization's time zone/);
-    const csv = 'tag_name,tag_number,start_date_time,location,service\r\nSite,D-1,02/12/2026 11:00,"1 Collins Street, Melbourne VIC 3000, Australia",Cleaning\r\n';
+    const csv =
+      'tag_name,tag_number,start_date_time,location,service\r\nSite,D-1,02/12/2026 11:00,"1 Collins Street, Melbourne VIC 3000, Australia",Cleaning\r\n';
     const setOrder = async (name: RegExp) => {
       await page.goto(`${server.url}/settings`);
       const dateOrder = page.getByRole('region', { name: 'Date order' });
@@ -131,20 +141,34 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
 
     await setOrder(/Month first/);
     await preview();
-    assert.match(await page.getByRole('list', { name: 'How row 2 was read' }).innerText(), /read month first \(MM\/DD\/YYYY\) as 12 February 2026, 11:00/);
+    assert.match(
+      await page.getByRole('list', { name: 'How row 2 was read' }).innerText(),
+      /read month first \(MM\/DD\/YYYY\) as 12 February 2026, 11:00/,
+    );
 
     await setOrder(/Day first/);
     await preview();
-    assert.match(await page.getByRole('list', { name: 'How row 2 was read' }).innerText(), /"02\/12\/2026 11:00" read day first \(DD\/MM\/YYYY\) as 2 December 2026, 11:00/);
+    assert.match(
+      await page.getByRole('list', { name: 'How row 2 was read' }).innerText(),
+      /"02\/12\/2026 11:00" read day first \(DD\/MM\/YYYY\) as 2 December 2026, 11:00/,
+    );
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
-    const list = (await (await server.request(`/api/appointment_schedule?organization_uuid=${server.organizationUuid}&per_page=100`)).json()) as {
+    const list = (await (
+      await server.request(`/api/appointment_schedule?organization_uuid=${server.organizationUuid}&per_page=100`)
+    ).json()) as {
       items: { start_date_time: string }[];
     };
-    assert.ok(list.items.some((a) => a.start_date_time === '2026-12-02T11:00:00+11:00'), 'stored as 2 December');
+    assert.ok(
+      list.items.some((a) => a.start_date_time === '2026-12-02T11:00:00+11:00'),
+      'stored as 2 December',
+    );
 
     await setOrder(/Year-month-day only/);
     await preview();
-    assert.match(await page.getByRole('list', { name: 'Problems of row 2' }).innerText(), /could be 2 December 2026, 11:00 \(day first\) or 12 February 2026, 11:00 \(month first\)/);
+    assert.match(
+      await page.getByRole('list', { name: 'Problems of row 2' }).innerText(),
+      /could be 2 December 2026, 11:00 \(day first\) or 12 February 2026, 11:00 \(month first\)/,
+    );
   });
 });

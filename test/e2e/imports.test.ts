@@ -33,13 +33,19 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
 
   after(() => session?.close());
 
-  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>
+    session.signedInPage(pathname, credential);
 
   const chooseFile = (page: Page, name: string, content: string) =>
-    page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+    page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
 
   const qrCodes = async (search: string) => {
-    const res = await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=100&search=${encodeURIComponent(search)}`);
+    const res = await server.request(
+      `/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=100&search=${encodeURIComponent(search)}`,
+    );
     return ((await res.json()) as { items: { name: string; type: string; timezone_name: string | null }[]; total: number }).items;
   };
 
@@ -51,7 +57,11 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     const rows = page.getByRole('table', { name: 'First rows of the file' });
     await rows.waitFor();
     const marked = rows.getByRole('row').filter({ hasText: 'Will fail' });
-    assert.equal(await marked.count(), 2, 'the row with a bad type and the row whose address cannot be located, as the import will exclude them');
+    assert.equal(
+      await marked.count(),
+      2,
+      'the row with a bad type and the row whose address cannot be located, as the import will exclude them',
+    );
     assert.match(await rows.getByRole('list', { name: 'Problems of row 3' }).innerText(), /type\s+must be a word such as SITE/);
     assert.ok((await rows.getByRole('list', { name: 'Problems of row 4' }).innerText()).includes(ADDRESS_NOT_LOCATED));
     assert.match(await page.getByRole('status', { name: 'Preview verdict' }).innerText(), /2 of the first 4 rows would be excluded/);
@@ -72,7 +82,10 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     assert.match(excludedText, /type: must be a word such as SITE/);
     assert.ok(excludedText.includes(ADDRESS_NOT_LOCATED), 'the Atlantis row is excluded because it cannot be located');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download error report' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download error report' }).click(),
+    ]);
     const reportPath = await download.path();
     const report = fs.readFileSync(reportPath, 'utf8').replace(/^\uFEFF/, '');
     const parsed = Papa.parse<string[]>(report.trim(), { newline: '\r\n' }).data;
@@ -87,21 +100,43 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
 
     // Fix the two rows in the report itself and import it as it is.
     const fixed = Papa.unparse(
-      [parsed[0] ?? [], ...parsed.slice(1).map((r) => (r[1] === 'Perth office' ? [r[0] ?? '', r[1], 'SITE', r[3] ?? '', r[4] ?? ''] : ['3 Cavenagh St, Darwin NT 0800', r[1] ?? '', r[2] ?? '', r[3] ?? '', r[4] ?? '']))],
+      [
+        parsed[0] ?? [],
+        ...parsed
+          .slice(1)
+          .map((r) =>
+            r[1] === 'Perth office'
+              ? [r[0] ?? '', r[1], 'SITE', r[3] ?? '', r[4] ?? '']
+              : ['3 Cavenagh St, Darwin NT 0800', r[1] ?? '', r[2] ?? '', r[3] ?? '', r[4] ?? ''],
+          ),
+      ],
       { newline: '\r\n' },
     );
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import the fixed file' }).click()]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Import the fixed file' }).click(),
+    ]);
     await chooser.setFiles({ name: 'sites-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(fixed) });
     await page.getByText('No row was excluded: every row was imported.').waitFor({ timeout: 60_000 });
     assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /2\s+inserted/i);
-    assert.deepEqual((await qrCodes('Perth office')).map((q) => q.type), ['SITE']);
-    assert.deepEqual((await qrCodes('Lost site')).map((q) => q.timezone_name), ['Australia/Darwin']);
+    assert.deepEqual(
+      (await qrCodes('Perth office')).map((q) => q.type),
+      ['SITE'],
+    );
+    assert.deepEqual(
+      (await qrCodes('Lost site')).map((q) => q.timezone_name),
+      ['Australia/Darwin'],
+    );
     assert.equal((await qrCodes('')).length, 4, 'only the excluded rows were imported again');
   });
 
   test('sync mode answers with the result at once; the task page offers the error report and the fixed file', async () => {
     const page = await signedInPage('/imports');
-    await chooseFile(page, 'one.csv', 'location,name\r\n"7 Knuckey St, Darwin NT 0800",Knuckey office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Sync lost\r\n');
+    await chooseFile(
+      page,
+      'one.csv',
+      'location,name\r\n"7 Knuckey St, Darwin NT 0800",Knuckey office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Sync lost\r\n',
+    );
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('radio', { name: /Sync/ }).check();
     assert.match(await page.getByText(/at most 10,000 rows/).innerText(), /use background/);
@@ -112,10 +147,20 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
 
     await page.getByRole('link', { name: 'Task page' }).click();
     await page.getByRole('heading', { name: 'Excluded rows' }).waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download error report' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download error report' }).click(),
+    ]);
     assert.match(fs.readFileSync(await download.path(), 'utf8'), /Sync lost.*,3,/);
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import the fixed file' }).click()]);
-    await chooser.setFiles({ name: 'fixed.csv', mimeType: 'text/csv', buffer: Buffer.from('location,name,row_number,error\r\n"9 Smith St, Darwin NT 0800",Sync found,3,x\r\n') });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Import the fixed file' }).click(),
+    ]);
+    await chooser.setFiles({
+      name: 'fixed.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('location,name,row_number,error\r\n"9 Smith St, Darwin NT 0800",Sync found,3,x\r\n'),
+    });
     await page.getByRole('heading', { name: 'Excluded rows' }).waitFor();
     await page.getByText('Every row of this import was accepted.').waitFor({ timeout: 60_000 });
     assert.equal((await qrCodes('Sync found')).length, 1);
@@ -151,7 +196,11 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
 
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
-    assert.equal(await page.getByRole('heading', { name: 'Check result: nothing was imported' }).count(), 0, 'the check result gives way to the import');
+    assert.equal(
+      await page.getByRole('heading', { name: 'Check result: nothing was imported' }).count(),
+      0,
+      'the check result gives way to the import',
+    );
     assert.equal((await qrCodes('Checked depot')).length, 1);
   });
 
@@ -163,7 +212,11 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     assert.match(await alert.innerText(), /Add this column to the header row/);
     assert.equal(await page.getByRole('button', { name: 'Start the import' }).isDisabled(), true);
     await page.getByRole('radio', { name: 'Appointments' }).check();
-    await page.getByRole('list', { name: 'Problems of row 2' }).getByText(/tag_name/).first().waitFor();
+    await page
+      .getByRole('list', { name: 'Problems of row 2' })
+      .getByText(/tag_name/)
+      .first()
+      .waitFor();
   });
 
   test('in the desktop app the picker, the File menu and the save dialog go through window.qrSandbox', async () => {
@@ -194,7 +247,10 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('table', { name: 'First rows of the file' }).getByText('Picked site').waitFor();
 
     await page.evaluate(() => {
-      const w = globalThis as unknown as { __desktop: { listener: ((f: unknown) => void) | null }; __desktopFile: (n: string, t: string) => unknown };
+      const w = globalThis as unknown as {
+        __desktop: { listener: ((f: unknown) => void) | null };
+        __desktopFile: (n: string, t: string) => unknown;
+      };
       w.__desktop.listener?.(w.__desktopFile('menu.csv', 'location,name\r\n"1 Nowhere Road, Atlantis ZZ 00000",Menu lost\r\n'));
     });
     await page.getByText('menu.csv').waitFor();
@@ -204,7 +260,9 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Download error report' }).click();
     await page.getByText(/^Saved \/home\/me\/qr-import-errors-.*\.csv\.$/).waitFor();
-    const saved = (await page.evaluate(() => (globalThis as unknown as { __desktop: { saved: { name: string; text: string } | null } }).__desktop.saved)) ?? { name: '', text: '' };
+    const saved = (await page.evaluate(
+      () => (globalThis as unknown as { __desktop: { saved: { name: string; text: string } | null } }).__desktop.saved,
+    )) ?? { name: '', text: '' };
     assert.match(saved.name, /^qr-import-errors-.*\.csv$/);
     assert.match(saved.text, /location,name,row_number,error/);
     assert.match(saved.text, /Menu lost,2,"Address could not be located/);
@@ -238,7 +296,10 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('table', { name: 'QR codes' }).getByRole('row').filter({ hasText: 'Mitchell front gate' }).waitFor();
 
     await page.getByLabel('Search').fill('front gate');
-    await page.getByRole('status').filter({ hasText: /1 of 1 QR code|1–1 of 1 QR code/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /1 of 1 QR code|1–1 of 1 QR code/ })
+      .waitFor();
 
     await page.getByRole('button', { name: 'Delete Mitchell front gate' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete QR code' }).click();

@@ -31,7 +31,8 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
 
   after(() => session?.close());
 
-  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>
+    session.signedInPage(pathname, credential);
 
   const messageRows = (page: Page) => page.getByRole('table', { name: 'Messages' }).locator('tbody tr');
 
@@ -58,15 +59,22 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
 
     await page.getByRole('button', { name: 'Register a webhook to this inbox' }).click();
     await page.getByRole('status').filter({ hasText: 'Webhook registered' }).waitFor();
-    const hooks = (await (await server.request(`/api/webhooks?organization_uuid=${server.organizationUuid}`)).json()) as { items: { uuid: string; url: string; events: string[] }[] };
+    const hooks = (await (await server.request(`/api/webhooks?organization_uuid=${server.organizationUuid}`)).json()) as {
+      items: { uuid: string; url: string; events: string[] }[];
+    };
     assert.equal(hooks.items.length, 1);
     assert.equal(hooks.items[0]?.url, inboxUrl);
     assert.equal(hooks.items[0]?.events.length, 3);
-    const hook = (await (await server.request(`/api/webhooks/uuid/${hooks.items[0]?.uuid}?include_secret=true`)).json()) as { secret: string };
+    const hook = (await (await server.request(`/api/webhooks/uuid/${hooks.items[0]?.uuid}?include_secret=true`)).json()) as {
+      secret: string;
+    };
     webhookSecret = hook.secret;
 
     await waitForLive(page);
-    const simulated = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+    const simulated = await server.request(
+      '/api/service-confirmations/simulate',
+      jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
+    );
     assert.equal(simulated.status, 201, await simulated.clone().text());
 
     // Pushed by inbox.message on /api/live: no reload, no click.
@@ -109,11 +117,21 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
     await messageRows(page).first().waitFor();
     await waitForLive(page);
 
-    const envelope = { id: 'evt_hand-made', type: 'service_confirmation.check_out', created_at: new Date().toISOString(), data: { note: 'made by the test' } };
+    const envelope = {
+      id: 'evt_hand-made',
+      type: 'service_confirmation.check_out',
+      created_at: new Date().toISOString(),
+      data: { note: 'made by the test' },
+    };
     const sealed = seal(JSON.stringify(envelope), 'not-the-webhook-secret');
     const answer = await fetch(inboxUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-signature': sealed.signatureHeader, 'x-service-event': envelope.type, 'x-service-delivery-id': 'hand-made-1' },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-signature': sealed.signatureHeader,
+        'x-service-event': envelope.type,
+        'x-service-delivery-id': 'hand-made-1',
+      },
       body: sealed.body,
     });
     assert.equal(answer.status, 200);
@@ -144,11 +162,14 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
     const right = page.getByRole('group', { name: 'Decrypted JSON of B' });
     assert.match(await left.innerText(), /made by the test/);
     assert.match(await right.innerText(), /service_confirmation\.check_in/);
-    assert.match(await left.locator('[data-json-path="type"]').getAttribute('class') ?? '', /json-marked/);
-    assert.match(await left.locator('[data-json-path="data.note"]').getAttribute('class') ?? '', /json-marked/);
-    assert.match((await page.locator('.page-description').innerText()), /differ/);
+    assert.match((await left.locator('[data-json-path="type"]').getAttribute('class')) ?? '', /json-marked/);
+    assert.match((await left.locator('[data-json-path="data.note"]').getAttribute('class')) ?? '', /json-marked/);
+    assert.match(await page.locator('.page-description').innerText(), /differ/);
     const changed = page.getByRole('table', { name: 'Changed values' });
-    assert.match(await changed.getByRole('row', { name: /^type / }).innerText(), /service_confirmation\.check_out.*service_confirmation\.check_in/s);
+    assert.match(
+      await changed.getByRole('row', { name: /^type / }).innerText(),
+      /service_confirmation\.check_out.*service_confirmation\.check_in/s,
+    );
     assert.match(await changed.getByRole('row', { name: /^data\.note / }).innerText(), /made by the test/);
     assert.match(await changed.getByRole('row', { name: /^data\.uuid / }).innerText(), /\(absent\)/);
 
@@ -197,11 +218,17 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
       await page.getByRole('heading', { name: 'Export' }).waitFor();
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download export' }).click()]);
       const file = await download.path();
-      const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as { signature_masked: boolean; messages: { headers: Record<string, string> }[] };
+      const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+        signature_masked: boolean;
+        messages: { headers: Record<string, string> }[];
+      };
       assert.equal(exported.signature_masked, true);
       assert.equal(exported.messages.length, 2);
       assert.match(exported.messages[0]?.headers['x-service-signature'] ?? '', /masked/);
-      await page.getByRole('status').filter({ hasText: /Saved as inbox-.*\.json/ }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Saved as inbox-.*\.json/ })
+        .waitFor();
       await page.getByLabel('Include the signature').check();
       assert.match(await page.locator('#export-signature-note').innerText(), /key material/);
 
@@ -220,8 +247,15 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
 
   test('a secret added in the edit form and "Verify again" turn "not checked" into "valid"; delete asks first', async () => {
     const other = await createInbox(server, { name: 'Real service' });
-    const sealed = seal(JSON.stringify({ id: 'evt_real', type: 'service_confirmation.delivery', created_at: new Date().toISOString(), data: {} }), 'secret-from-the-real-service');
-    const answer = await fetch(other.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': sealed.signatureHeader }, body: sealed.body });
+    const sealed = seal(
+      JSON.stringify({ id: 'evt_real', type: 'service_confirmation.delivery', created_at: new Date().toISOString(), data: {} }),
+      'secret-from-the-real-service',
+    );
+    const answer = await fetch(other.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-signature': sealed.signatureHeader },
+      body: sealed.body,
+    });
     assert.equal(answer.status, 200);
 
     const page = await signedInPage(`/inspector/${other.uuid}`);
@@ -252,7 +286,7 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
     assert.equal((await server.request(`/api/inboxes/uuid/${other.uuid}`)).status, 404);
   });
 
-  test('decrypt tool: a good delivery is valid, a bad one shows the doctor\'s hints', async () => {
+  test("decrypt tool: a good delivery is valid, a bad one shows the doctor's hints", async () => {
     assert.ok(valid, 'the first test stored a valid message');
     const message = await getMessage(server, inboxUuid, valid.uuid);
     const signature = message.headers['x-service-signature'] ?? '';

@@ -45,9 +45,14 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
   });
 
   const chooseFile = (page: Page, name: string, content: string) =>
-    page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+    page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
   const qrCodes = async (server: TestServer, search: string) => {
-    const res = await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=100&search=${encodeURIComponent(search)}`);
+    const res = await server.request(
+      `/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=100&search=${encodeURIComponent(search)}`,
+    );
     return ((await res.json()) as { items: { name: string }[] }).items.map((q) => q.name).sort();
   };
   const addProfile = async (page: Page, fields: { name: string; url: string; key: string; secret?: string; organization?: string }) => {
@@ -66,7 +71,10 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     const page = await session.signedInPage('/imports');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Remote services' }).click();
     await page.getByText('No connection profiles yet').waitFor();
-    assert.match(await page.getByRole('note', { name: 'Where the secret is kept' }).innerText(), /stored unencrypted in .*profiles\.json.*mode 0600/s);
+    assert.match(
+      await page.getByRole('note', { name: 'Where the secret is kept' }).innerText(),
+      /stored unencrypted in .*profiles\.json.*mode 0600/s,
+    );
 
     await addProfile(page, { name: 'staging', url: remote.url, key: `${key}:${secret}`, organization: remote.organizationUuid });
     const row = await page.getByRole('table', { name: 'Connection profiles' }).getByRole('row').filter({ hasText: 'staging' }).innerText();
@@ -79,7 +87,11 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     await chooseFile(page, 'remote-sites.csv', SITES_CSV);
     const preview = page.getByRole('table', { name: 'First rows of the file' });
     await preview.waitFor();
-    assert.equal(await preview.getByRole('row').filter({ hasText: 'Will fail' }).count(), 2, 'the local check (bad type, address not located) still runs before sending');
+    assert.equal(
+      await preview.getByRole('row').filter({ hasText: 'Will fail' }).count(),
+      2,
+      'the local check (bad type, address not located) still runs before sending',
+    );
     await page.getByRole('radio', { name: /staging/ }).check();
     assert.match(await page.getByText(/Sent with organization_uuid=/).innerText(), new RegExp(remote.organizationUuid));
     await page.getByText(/Show curl for the import/).click();
@@ -98,16 +110,35 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     assert.match(excluded, /type: must be a word such as SITE/);
     assert.match(excluded, /1 Nowhere Road, Atlantis ZZ 00000/);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download error report' }).click()]);
-    const report = Papa.parse<string[]>(fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim(), { newline: '\r\n' }).data;
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download error report' }).click(),
+    ]);
+    const report = Papa.parse<string[]>(
+      fs
+        .readFileSync(await download.path(), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim(),
+      { newline: '\r\n' },
+    ).data;
     assert.deepEqual(report[0], ['location', 'name', 'type', 'row_number', 'error']);
-    assert.deepEqual(report.slice(1).map((r) => r[1]).sort(), ['Remote lost site', 'Remote office']);
+    assert.deepEqual(
+      report
+        .slice(1)
+        .map((r) => r[1])
+        .sort(),
+      ['Remote lost site', 'Remote office'],
+    );
 
     // The rows are on the remote service, not in this sandbox.
     assert.deepEqual(await qrCodes(remote, 'Remote'), ['Remote depot', 'Remote store']);
     assert.deepEqual(await qrCodes(local, 'Remote'), []);
-    const remoteTasks = (await (await remote.request(`/api/background-tasks?organization_uuid=${remote.organizationUuid}`)).json()) as { items: { uuid: string }[] };
-    const localTasks = (await (await local.request(`/api/background-tasks?organization_uuid=${local.organizationUuid}`)).json()) as { total: number };
+    const remoteTasks = (await (await remote.request(`/api/background-tasks?organization_uuid=${remote.organizationUuid}`)).json()) as {
+      items: { uuid: string }[];
+    };
+    const localTasks = (await (await local.request(`/api/background-tasks?organization_uuid=${local.organizationUuid}`)).json()) as {
+      total: number;
+    };
     assert.equal(remoteTasks.items.length, 1);
     assert.equal(localTasks.total, 0);
     const taskUuid = remoteTasks.items[0]?.uuid ?? '';
@@ -128,7 +159,11 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
 
   test('a sync import to the remote shows its result like a local sync import', async () => {
     const page = await session.signedInPage('/imports');
-    await chooseFile(page, 'sync.csv', 'location,name\r\n"7 Knuckey St, Darwin NT 0800",Remote sync office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Remote sync lost\r\n');
+    await chooseFile(
+      page,
+      'sync.csv',
+      'location,name\r\n"7 Knuckey St, Darwin NT 0800",Remote sync office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Remote sync lost\r\n',
+    );
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('radio', { name: /staging/ }).check();
     await page.getByRole('radio', { name: /Sync/ }).check();
@@ -148,23 +183,47 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        received.push({ method: req.method ?? '', url: req.url ?? '', type: req.headers['content-type'] ?? '', auth: req.headers.authorization ?? '', body });
+        received.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          type: req.headers['content-type'] ?? '',
+          auth: req.headers.authorization ?? '',
+          body,
+        });
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ inserted: 1, excluded: 1, excluded_data: [{ index: 1, error: 'location is required', row: { location: '', suburb: 'Darwin' } }] }));
+        res.end(
+          JSON.stringify({
+            inserted: 1,
+            excluded: 1,
+            excluded_data: [{ index: 1, error: 'location is required', row: { location: '', suburb: 'Darwin' } }],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
     try {
-      await local.request('/api/profiles/real', jsonBody({ base_url: url, api_key: 'svc_key', api_secret: 'svc_secret', organization_uuid: 'org-real' }, 'PUT'));
+      await local.request(
+        '/api/profiles/real',
+        jsonBody({ base_url: url, api_key: 'svc_key', api_secret: 'svc_secret', organization_uuid: 'org-real' }, 'PUT'),
+      );
       const page = await session.signedInPage('/imports');
-      const records = [{ location: '1 Mitchell St, Darwin NT 0800', name: 'JSON depot', organization_uuid: 'org-real' }, { location: '', name: 'No address', organization_uuid: 'org-real' }];
-      await page.locator('input[type=file]').first().setInputFiles({ name: 'sites.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(records)) });
+      const records = [
+        { location: '1 Mitchell St, Darwin NT 0800', name: 'JSON depot', organization_uuid: 'org-real' },
+        { location: '', name: 'No address', organization_uuid: 'org-real' },
+      ];
+      await page
+        .locator('input[type=file]')
+        .first()
+        .setInputFiles({ name: 'sites.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(records)) });
       await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
       await page.getByRole('radio', { name: /^real/ }).check();
       await page.getByRole('radio', { name: /Sync/ }).check();
       await page.getByText(/Show curl for the import/).click();
-      assert.match(await page.getByLabel('curl command').innerText(), /\/api\/remote\/real\/api\/qrcodes\/bulk\?processing_mode=sync'[\s\S]*--data-binary '@sites\.json'/);
+      assert.match(
+        await page.getByLabel('curl command').innerText(),
+        /\/api\/remote\/real\/api\/qrcodes\/bulk\?processing_mode=sync'[\s\S]*--data-binary '@sites\.json'/,
+      );
       await page.getByRole('button', { name: 'Send to real (sync)' }).click();
       await page.getByRole('heading', { name: 'Import finished on real' }).waitFor();
       assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /1\s+inserted[\s\S]*1\s+excluded/i);
@@ -174,7 +233,10 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
       await page.getByText(/did not name a background task, so there is no error report/).waitFor();
 
       assert.equal(received.length, 1);
-      assert.deepEqual(received.map((r) => [r.method, r.url, r.type, r.auth]), [['POST', '/api/qrcodes/bulk?processing_mode=sync', 'application/json', 'Bearer svc_key:svc_secret']]);
+      assert.deepEqual(
+        received.map((r) => [r.method, r.url, r.type, r.auth]),
+        [['POST', '/api/qrcodes/bulk?processing_mode=sync', 'application/json', 'Bearer svc_key:svc_secret']],
+      );
       assert.deepEqual(JSON.parse(received[0]?.body ?? ''), records, 'the file as it is');
     } finally {
       service.close();
@@ -203,14 +265,25 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
   test('a stopped remote, and a missing profile, are said in plain words', async () => {
     const gone = await startTestServer();
     await gone.stop();
-    assert.equal((await local.request('/api/profiles/gone', jsonBody({ base_url: gone.url, api_key: 'k', api_secret: 's', organization_uuid: 'org' }, 'PUT'))).status, 200);
+    assert.equal(
+      (
+        await local.request(
+          '/api/profiles/gone',
+          jsonBody({ base_url: gone.url, api_key: 'k', api_secret: 's', organization_uuid: 'org' }, 'PUT'),
+        )
+      ).status,
+      200,
+    );
     const page = await session.signedInPage('/remote/gone');
     await page.getByRole('alert').filter({ hasText: 'nothing is listening there (connection refused)' }).waitFor();
 
     await page.goto(`${local.url}/remote/gone/tasks/some-task`);
     const alert = page.getByRole('alert').filter({ hasText: 'nothing is listening there (connection refused)' });
     await alert.waitFor();
-    assert.match(await alert.innerText(), /Could not reach http:\/\/127\.0\.0\.1:\d+: nothing is listening there \(connection refused\)\. Is the service running\?/);
+    assert.match(
+      await alert.innerText(),
+      /Could not reach http:\/\/127\.0\.0\.1:\d+: nothing is listening there \(connection refused\)\. Is the service running\?/,
+    );
     await alert.getByRole('button', { name: 'Try again' }).waitFor();
 
     await page.goto(`${local.url}/remote/nobody/tasks/some-task`);
@@ -224,8 +297,18 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     const { key, secret } = credentialOf(flaky);
     const now = new Date().toISOString();
     await insertTask(flaky.ctx.db.kysely, {
-      uuid: 'long-task', task_id: 'long-task', task_type: 'QR_IMPORT', status: 'PROCESSING', progress: 40, created_by_uuid: 'u',
-      metadata: { filename: 'big.csv' }, organization_uuid: flaky.organizationUuid, results: null, error_message: null, created_on: now, updated_on: now,
+      uuid: 'long-task',
+      task_id: 'long-task',
+      task_type: 'QR_IMPORT',
+      status: 'PROCESSING',
+      progress: 40,
+      created_by_uuid: 'u',
+      metadata: { filename: 'big.csv' },
+      organization_uuid: flaky.organizationUuid,
+      results: null,
+      error_message: null,
+      created_on: now,
+      updated_on: now,
     });
     await local.request('/api/profiles/flaky', jsonBody({ base_url: flaky.url, api_key: key, api_secret: secret }, 'PUT'));
     try {
@@ -253,7 +336,12 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
       flaky = await startTestServer({ dataDir, port });
       await flaky.ctx.db.kysely
         .updateTable('background_tasks')
-        .set({ status: 'COMPLETED', progress: 100, results: JSON.stringify({ inserted: 9, excluded: 0, excluded_data: [] }), updated_on: new Date().toISOString() })
+        .set({
+          status: 'COMPLETED',
+          progress: 100,
+          results: JSON.stringify({ inserted: 9, excluded: 0, excluded_data: [] }),
+          updated_on: new Date().toISOString(),
+        })
         .where('uuid', '=', 'long-task')
         .execute();
       await gaveUp.getByRole('button', { name: 'Try again' }).click();

@@ -31,7 +31,10 @@ await ensureRendererBuild();
 fs.mkdirSync(outDir, { recursive: true });
 const server = await startTestServer();
 const org = server.organizationUuid;
-const big = makeTask(org, { results: { inserted: 88_000, excluded: 12_000, excluded_data: excludedData(1000) }, metadata: { filename: 'all-sites-2026.csv', import_type: 'qr_code', source: 'file' } });
+const big = makeTask(org, {
+  results: { inserted: 88_000, excluded: 12_000, excluded_data: excludedData(1000) },
+  metadata: { filename: 'all-sites-2026.csv', import_type: 'qr_code', source: 'file' },
+});
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
 const by = (api_key_name: string, api_key_role: string) => ({ api_key_name, api_key_role });
 await seedTasks(server.ctx.db.kysely, [
@@ -39,11 +42,32 @@ await seedTasks(server.ctx.db.kysely, [
     task_type: 'IMPORT',
     created_on: secondsAgo(3605),
     metadata: { import_type: 'json', source: 'api', ...by('CI pipeline', 'editor') },
-    results: { qr_code_inserted: 40, qr_code_restored: 2, qr_code_tags_created: 40, excluded_qr_codes: [], qr_code_updated: 0, excluded_count: 0 },
+    results: {
+      qr_code_inserted: 40,
+      qr_code_restored: 2,
+      qr_code_tags_created: 40,
+      excluded_qr_codes: [],
+      qr_code_updated: 0,
+      excluded_count: 0,
+    },
   }),
-  makeTask(org, { task_type: 'APPOINTMENT_IMPORT', status: 'FAILED', progress: 35, results: null, created_on: secondsAgo(1803), error_message: 'The file is not a valid XLSX workbook.', metadata: { filename: 'march.xlsx', source: 'file', ...by('Field admin', 'admin') } }),
+  makeTask(org, {
+    task_type: 'APPOINTMENT_IMPORT',
+    status: 'FAILED',
+    progress: 35,
+    results: null,
+    created_on: secondsAgo(1803),
+    error_message: 'The file is not a valid XLSX workbook.',
+    metadata: { filename: 'march.xlsx', source: 'file', ...by('Field admin', 'admin') },
+  }),
   { ...big, created_on: secondsAgo(601), metadata: { ...big.metadata, ...by('My Organization admin', 'admin') } },
-  makeTask(org, { status: 'PROCESSING', progress: 42.5, results: null, created_on: secondsAgo(12), metadata: { filename: 'depots-north.csv', import_type: 'csv', source: 'file_upload', ...by('Field admin', 'admin') } }),
+  makeTask(org, {
+    status: 'PROCESSING',
+    progress: 42.5,
+    results: null,
+    created_on: secondsAgo(12),
+    metadata: { filename: 'depots-north.csv', import_type: 'csv', source: 'file_upload', ...by('Field admin', 'admin') },
+  }),
 ]);
 await seedAppointmentShots(server);
 const appointmentTask = await seedAppointmentTask(server);
@@ -52,7 +76,10 @@ if (!credential) throw new Error('no credential');
 
 // Webhooks: one receiver that answers 200, one that fails, on the fast retry schedule.
 const okReceiver = await startReceiver(() => ({ status: 200, body: '{"received":true}' }));
-const badReceiver = await startReceiver(() => ({ status: 503, body: '<html><body><h1>503 Service Unavailable</h1>No server is available to handle this request.</body></html>' }));
+const badReceiver = await startReceiver(() => ({
+  status: 503,
+  body: '<html><body><h1>503 Service Unavailable</h1>No server is available to handle this request.</body></html>',
+}));
 await server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'fast' }, 'PATCH'));
 const registerHook = async (url: string, events: string[]) => {
   const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url, events }));
@@ -67,13 +94,26 @@ for (const event of ['service_confirmation.check_in', 'service_confirmation.chec
   await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event }));
 }
 await waitFor('the failing webhook to have retried', async () => {
-  const page = (await (await server.request(`/api/webhooks/uuid/${badHook}/deliveries?organization_uuid=${org}`)).json()) as { items: { attempt_count: number }[] };
+  const page = (await (await server.request(`/api/webhooks/uuid/${badHook}/deliveries?organization_uuid=${org}`)).json()) as {
+    items: { attempt_count: number }[];
+  };
   return (page.items[0]?.attempt_count ?? 0) >= 2 ? true : undefined;
 });
 const empty = await createOrganization(server.ctx.db.kysely, { name: 'Empty Org' });
 // An inbox with a valid delivery from a registered webhook, a duplicate, a wrong secret and a broken body.
-const inbox = await createInbox(server, { name: 'Payroll integration', response: { status: 503, delay_ms: 2000 }, forward_to: 'http://127.0.0.1:9/webhooks' });
-await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery'] }));
+const inbox = await createInbox(server, {
+  name: 'Payroll integration',
+  response: { status: 503, delay_ms: 2000 },
+  forward_to: 'http://127.0.0.1:9/webhooks',
+});
+await server.request(
+  '/api/webhooks/register',
+  jsonBody({
+    organization_uuid: org,
+    url: inbox.url,
+    events: ['service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery'],
+  }),
+);
 await server.request(`/api/inboxes/uuid/${inbox.uuid}`, jsonBody({ response: { status: null, delay_ms: 0 } }, 'PATCH'));
 await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
 // The hand-made one copies the real event with a few changes, so the comparison shows a realistic diff.
@@ -84,11 +124,25 @@ for (let i = 0; i < 50 && simulated.length < 1; i += 1) {
 }
 const realEnvelope = simulated[0]?.envelope as { data: Record<string, unknown> } | undefined;
 if (!realEnvelope) throw new Error('the simulated event did not arrive');
-const copied = { ...realEnvelope, id: 'evt_hand-made', type: 'service_confirmation.check_out', data: { ...realEnvelope.data, status: 'CHECK_OUT', note: 'Signed with the wrong secret.' } };
+const copied = {
+  ...realEnvelope,
+  id: 'evt_hand-made',
+  type: 'service_confirmation.check_out',
+  data: { ...realEnvelope.data, status: 'CHECK_OUT', note: 'Signed with the wrong secret.' },
+};
 const handMade = seal(JSON.stringify(copied), 'wrong-secret');
-const post = (body: string, headers: Record<string, string>) => fetch(inbox.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-await post(handMade.body, { 'x-service-signature': handMade.signatureHeader, 'x-service-event': 'service_confirmation.check_out', 'x-service-delivery-id': 'hand-made-1' });
-await post(handMade.body, { 'x-service-signature': handMade.signatureHeader, 'x-service-event': 'service_confirmation.check_out', 'x-service-delivery-id': 'hand-made-1' });
+const post = (body: string, headers: Record<string, string>) =>
+  fetch(inbox.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+await post(handMade.body, {
+  'x-service-signature': handMade.signatureHeader,
+  'x-service-event': 'service_confirmation.check_out',
+  'x-service-delivery-id': 'hand-made-1',
+});
+await post(handMade.body, {
+  'x-service-signature': handMade.signatureHeader,
+  'x-service-event': 'service_confirmation.check_out',
+  'x-service-delivery-id': 'hand-made-1',
+});
 await post('{"payload":"not base64!"}', { 'x-service-signature': handMade.signatureHeader });
 let messages = (await listMessages(server, inbox.uuid)).items;
 for (let i = 0; i < 50 && messages.length < 4; i += 1) {
@@ -103,7 +157,22 @@ if (!validMessage || !brokenMessage || !duplicate || !invalidMessage) throw new 
 const emptyInbox = await createInbox(server, { name: 'Staging (empty)' });
 const remoteShots = await startRemoteShots();
 const browser = await launchBrowser();
-const pages = ['/tasks', `/tasks/${big.uuid}`, '/settings', '/imports', '/qrcodes', '/appointments', '/appointments/services', '/appointments/import-handlers', '/webhooks', `/webhooks/${okHook}`, `/webhooks/${badHook}`, '/inspector', '/decrypt', '/nowhere'];
+const pages = [
+  '/tasks',
+  `/tasks/${big.uuid}`,
+  '/settings',
+  '/imports',
+  '/qrcodes',
+  '/appointments',
+  '/appointments/services',
+  '/appointments/import-handlers',
+  '/webhooks',
+  `/webhooks/${okHook}`,
+  `/webhooks/${badHook}`,
+  '/inspector',
+  '/decrypt',
+  '/nowhere',
+];
 const inspectorPages: [string, string][] = [
   ['inbox', `/inspector/${inbox.uuid}`],
   ['inbox-empty', `/inspector/${emptyInbox.uuid}`],
@@ -129,7 +198,13 @@ try {
         await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
         await gui.page.waitForLoadState('networkidle').catch(() => undefined);
         const name =
-          pagePath.split('/').filter(Boolean).join('-').replace(big.uuid, 'detail').replace(okHook, 'delivered').replace(badHook, 'failing') || 'home';
+          pagePath
+            .split('/')
+            .filter(Boolean)
+            .join('-')
+            .replace(big.uuid, 'detail')
+            .replace(okHook, 'delivered')
+            .replace(badHook, 'failing') || 'home';
         await gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
       }
       const shot = (name: string) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
@@ -182,7 +257,9 @@ try {
       await gui.page.getByRole('region', { name: 'Result' }).waitFor();
       await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await shot('state-decrypt-result');
-      await gui.page.getByLabel('Signature header').fill(handMade.signatureHeader.toUpperCase().replace('SHA256=', 'X-Service-Signature: sha256='));
+      await gui.page
+        .getByLabel('Signature header')
+        .fill(handMade.signatureHeader.toUpperCase().replace('SHA256=', 'X-Service-Signature: sha256='));
       await gui.page.getByRole('button', { name: 'Decrypt and verify' }).click();
       await gui.page.getByText('Not decrypted').waitFor();
       await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -232,12 +309,24 @@ try {
       await gui.page.getByRole('dialog').waitFor();
       await shot('state-webhook-delete-dialog');
       await gui.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-      await importShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
-      await importCheckShots(gui.page, server, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
-      await appointmentShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
-      await remoteShots.shots(gui.page, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
-      await appointmentTaskShots(gui.page, server.url, appointmentTask, (name) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) }));
-      await geocoderShots(gui.page, server.url, (name, fullPage = false) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }));
+      await importShots(gui.page, server.url, (name, fullPage = false) =>
+        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
+      );
+      await importCheckShots(gui.page, server, (name, fullPage = false) =>
+        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
+      );
+      await appointmentShots(gui.page, server.url, (name, fullPage = false) =>
+        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
+      );
+      await remoteShots.shots(gui.page, (name, fullPage = false) =>
+        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
+      );
+      await appointmentTaskShots(gui.page, server.url, appointmentTask, (name) =>
+        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) }),
+      );
+      await geocoderShots(gui.page, server.url, (name, fullPage = false) =>
+        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
+      );
       await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
       await gui.page.getByText('No tasks match these filters').waitFor();
       await shot('state-tasks-no-match');

@@ -28,10 +28,16 @@ describe('Webhook deliveries in Chromium: what was sent', { skip: skip ?? false 
     const lines = ['location,name'];
     for (let i = 1; i <= 120; i++) lines.push(`"${i} Mitchell St, Darwin NT 0800",Depot ${i}`);
     lines.push('"12 Smith St, Fitzroy VIC 3065",Harbour lookout');
-    const imported = await server.request('/api/qrcodes/bulk', fileUpload(lines.join('\r\n'), 'many.csv', { organization_uuid: org, processing_mode: 'sync' }));
+    const imported = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(lines.join('\r\n'), 'many.csv', { organization_uuid: org, processing_mode: 'sync' }),
+    );
     assert.equal(imported.status, 200, await imported.clone().text());
     const inbox = await createInbox(server, { name: 'GUI inbox' });
-    const registered = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in'] }));
+    const registered = await server.request(
+      '/api/webhooks/register',
+      jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in'] }),
+    );
     assert.equal(registered.status, 201);
 
     const page = await session.signedInPage('/webhooks');
@@ -62,6 +68,9 @@ describe('Webhook deliveries in Chromium: what was sent', { skip: skip ?? false 
 
     await delivery.getByRole('link', { name: 'Open attempt 1 in the inspector' }).click();
     await page.waitForURL((url) => url.pathname.startsWith(`/inspector/${inbox.uuid}/messages/`));
-    await page.getByText(/12 Smith St, Fitzroy VIC 3065/).first().waitFor();
+    await page
+      .getByText(/12 Smith St, Fitzroy VIC 3065/)
+      .first()
+      .waitFor();
   });
 });

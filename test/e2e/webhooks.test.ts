@@ -29,7 +29,8 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
 
   after(() => session?.close());
 
-  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) => session.signedInPage(pathname, credential);
+  const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>
+    session.signedInPage(pathname, credential);
 
   async function getJson<T = Json>(pathname: string): Promise<T> {
     const res = await server.request(pathname);
@@ -63,7 +64,12 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       await page.locator('form').filter({ hasText: 'Register a webhook' }).getByText('Show curl').click();
       const curl = await page.locator('form').filter({ hasText: 'Register a webhook' }).getByLabel('curl command').innerText();
       assert.match(curl, /-X POST '.*\/api\/webhooks\/register'/);
-      assert.ok(curl.includes(JSON.stringify({ organization_uuid: org, url, events: ['service_confirmation.check_in', 'service_confirmation.check_out'] })), curl);
+      assert.ok(
+        curl.includes(
+          JSON.stringify({ organization_uuid: org, url, events: ['service_confirmation.check_in', 'service_confirmation.check_out'] }),
+        ),
+        curl,
+      );
 
       await page.getByRole('button', { name: 'Register webhook' }).click();
       const panel = page.getByRole('region', { name: 'Webhook registered' });
@@ -102,7 +108,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       assert.ok(deliveryId);
       const delivery = page.getByRole('article', { name: `Delivery ${deliveryId}` });
       await delivery.getByText('Delivered', { exact: true }).waitFor();
-      assert.match(await delivery.getAttribute('class') ?? '', /delivery-highlighted/, 'the delivery the link named stands out');
+      assert.match((await delivery.getAttribute('class')) ?? '', /delivery-highlighted/, 'the delivery the link named stands out');
       await delivery.getByText(eventId).first().waitFor();
       const rows = await attemptRows(delivery);
       assert.equal(rows.length, 1);
@@ -133,7 +139,9 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
 
   test('a receiver answering 500 then 200 on the fast schedule: the retry shows live, and redeliver sends it again', async () => {
     assert.equal((await server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'fast' }, 'PATCH'))).status, 200);
-    const receiver = await startReceiver((_request, index) => (index === 0 ? { status: 500, body: 'database is down' } : { status: 200, body: 'ok now' }));
+    const receiver = await startReceiver((_request, index) =>
+      index === 0 ? { status: 500, body: 'database is down' } : { status: 200, body: 'ok now' },
+    );
     try {
       const uuid = await registerByApi(`${receiver.url}/flaky`);
       const page = await signedInPage(`/webhooks/${uuid}`);
@@ -141,7 +149,10 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       await waitForLive(page);
 
       // Sent after the page loaded: it appears through the live updates, without a reload.
-      const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
+      const res = await server.request(
+        '/api/service-confirmations/simulate',
+        jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }),
+      );
       assert.equal(res.status, 201);
       const queued = ((await res.json()) as { deliveries: { delivery_id: string; webhook_uuid: string }[] }).deliveries;
       const deliveryId = queued.find((d) => d.webhook_uuid === uuid)?.delivery_id;
@@ -307,6 +318,15 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     assert.equal(await viewerPage.getByRole('button', { name: 'Register webhook' }).count(), 0);
     assert.equal(await viewerPage.getByRole('button', { name: 'Send test event' }).count(), 0);
     assert.equal(await viewerPage.getByRole('switch').first().isDisabled(), true);
-    assert.equal((await fetch(`${server.url}/api/settings`, { method: 'PATCH', headers: { authorization: bearer(viewer), 'content-type': 'application/json' }, body: '{"webhook_retry_schedule":"fast"}' })).status, 403);
+    assert.equal(
+      (
+        await fetch(`${server.url}/api/settings`, {
+          method: 'PATCH',
+          headers: { authorization: bearer(viewer), 'content-type': 'application/json' },
+          body: '{"webhook_retry_schedule":"fast"}',
+        })
+      ).status,
+      403,
+    );
   });
 });

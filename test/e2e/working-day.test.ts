@@ -30,7 +30,12 @@ async function until(what: string, check: () => Promise<boolean>, limitMs = 120_
 /** Rows the import commits in its first batch (the engine's BATCH_ROWS) before the gated geocoder holds it. */
 const FIRST_BATCH = 5000;
 const LIVE_RECORDS = 12_000;
-const ADDRESSES = ['1 Mitchell St, Darwin NT 0800', '2 Hay St, Perth WA 6000', '12 Smith St, Fitzroy VIC 3065', '5 Mitchell St, Darwin NT 0800'];
+const ADDRESSES = [
+  '1 Mitchell St, Darwin NT 0800',
+  '2 Hay St, Perth WA 6000',
+  '12 Smith St, Fitzroy VIC 3065',
+  '5 Mitchell St, Darwin NT 0800',
+];
 
 describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
   let session: GuiSession;
@@ -56,7 +61,8 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
     await session?.close();
   });
 
-  const signInLink = (target: TestServer, pathname: string) => `${target.url}${pathname}#key=${target.credentials?.api_key}:${target.credentials?.api_secret}`;
+  const signInLink = (target: TestServer, pathname: string) =>
+    `${target.url}${pathname}#key=${target.credentials?.api_key}:${target.credentials?.api_secret}`;
 
   test('a task started with plain HTTP (not the GUI) appears in the open Tasks list by live update, with its progress', async (t) => {
     const page = await session.newPage();
@@ -111,7 +117,7 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
     assert.equal(navigations, 0);
   });
 
-  test('the session is the browser\'s: a deep link in a new tab is signed in; sign-out in one tab signs out the others', async () => {
+  test("the session is the browser's: a deep link in a new tab is signed in; sign-out in one tab signs out the others", async () => {
     const task = makeTask(server.organizationUuid, { metadata: { filename: 'deep-link.csv', import_type: 'csv', source: 'file_upload' } });
     await seedTasks(server.ctx.db.kysely, [task]);
     const first = await session.signedInPage('/tasks');
@@ -152,16 +158,25 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
   });
 
   const chooseFile = (page: Page, name: string, content: string) =>
-    page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+    page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
 
   const tasksNamed = async (filename: string) => {
     const res = await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=100`);
-    return ((await res.json()) as { items: { metadata: { filename?: string } | null }[] }).items.filter((task) => task.metadata?.filename === filename);
+    return ((await res.json()) as { items: { metadata: { filename?: string } | null }[] }).items.filter(
+      (task) => task.metadata?.filename === filename,
+    );
   };
 
   test('after an import its file is not offered again: "Import another file" and the next steps instead', async () => {
     const page = await session.signedInPage('/imports');
-    await chooseFile(page, 'once.csv', 'location,name\r\n"1 Mitchell St, Darwin NT 0800",Once depot\r\n"1 Nowhere Road, Atlantis ZZ 00000",Once lost\r\n');
+    await chooseFile(
+      page,
+      'once.csv',
+      'location,name\r\n"1 Mitchell St, Darwin NT 0800",Once depot\r\n"1 Nowhere Road, Atlantis ZZ 00000",Once lost\r\n',
+    );
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
@@ -176,8 +191,15 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Download error report' }).waitFor();
     assert.equal((await tasksNamed('once.csv')).length, 1);
 
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Import another file' }).click()]);
-    await chooser.setFiles({ name: 'next.csv', mimeType: 'text/csv', buffer: Buffer.from('location,name\r\n"2 Hay St, Perth WA 6000",Next office\r\n') });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Import another file' }).click(),
+    ]);
+    await chooser.setFiles({
+      name: 'next.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('location,name\r\n"2 Hay St, Perth WA 6000",Next office\r\n'),
+    });
     await page.getByText('next.csv').first().waitFor();
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     assert.equal(await page.getByRole('heading', { name: 'Import finished' }).count(), 0, 'the previous result gives way');
@@ -199,13 +221,26 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
       created_on: '2031-05-06T10:20:07.000Z',
       updated_on: '2031-05-06T10:20:09.000Z',
       metadata: { import_type: 'json', source: 'api', api_key_name: 'CI pipeline', api_key_role: 'editor' },
-      results: { qr_code_inserted: 1, qr_code_restored: 0, qr_code_tags_created: 0, excluded_qr_codes: [], qr_code_updated: 0, excluded_count: 2 },
+      results: {
+        qr_code_inserted: 1,
+        qr_code_restored: 0,
+        qr_code_tags_created: 0,
+        excluded_qr_codes: [],
+        qr_code_updated: 0,
+        excluded_count: 2,
+      },
     });
     const appointments = makeTask(org, {
       task_type: 'APPOINTMENT_IMPORT',
       created_on: '2031-05-06T10:19:58.000Z',
       updated_on: '2031-05-06T10:20:00.000Z',
-      metadata: { filename: 'week-12.xlsx', import_type: 'xlsx', source: 'file_upload', api_key_name: 'Field admin', api_key_role: 'admin' },
+      metadata: {
+        filename: 'week-12.xlsx',
+        import_type: 'xlsx',
+        source: 'file_upload',
+        api_key_name: 'Field admin',
+        api_key_role: 'admin',
+      },
       results: { upserted: 4, excluded: 1, excluded_appointments: [], inserted: 3, updated: 1, unchanged: 0, tags_created: 2 },
     });
     await seedTasks(server.ctx.db.kysely, [json, appointments]);
@@ -232,7 +267,13 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
     // The row's link covers every cell (Playwright sees it "intercept" the cell), so a mouse click
     // at a cell's centre lands on the link: force only skips that actionability check.
     // Ctrl+click anywhere in the row opens the task in a new tab, signed in.
-    const [opened] = await Promise.all([page.context().waitForEvent('page'), row.locator('td').nth(2).click({ modifiers: ['Control'], force: true })]);
+    const [opened] = await Promise.all([
+      page.context().waitForEvent('page'),
+      row
+        .locator('td')
+        .nth(2)
+        .click({ modifiers: ['Control'], force: true }),
+    ]);
     await opened.waitForLoadState();
     assert.equal(new URL(opened.url()).pathname, `/tasks/${json.uuid}`);
     await opened.getByRole('heading', { name: 'QR code import (JSON)', level: 1 }).waitFor();
@@ -269,6 +310,10 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
 
     const missing = await server.request('/api/qrcodes', jsonBody({ location: '1 Mitchell St, Darwin NT 0800' }));
     const answer = (await missing.json()) as { error: { message: string; details: { path: string; message: string }[] } };
-    assert.deepEqual(answer.error.details, [{ path: 'body.organization_uuid', message: 'is required' }], 'a field left out reads "is required", not zod\'s "received undefined"');
+    assert.deepEqual(
+      answer.error.details,
+      [{ path: 'body.organization_uuid', message: 'is required' }],
+      'a field left out reads "is required", not zod\'s "received undefined"',
+    );
   });
 });

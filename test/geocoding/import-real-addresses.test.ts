@@ -42,12 +42,22 @@ describe('importing addresses as people write them', () => {
       { name: 'Junk', location: 'asdf 4000 qwerty' },
       { name: 'Paris', location: '10 Rue de Rivoli, 75001 Paris, France' },
       { name: 'Parts Perth', location: 'Head office', suburb: 'Perth', state: 'WA' },
-      { name: 'Parts PO box', location: 'PO Box 55, Sydney', address_line_1: 'PO Box 55', suburb: 'Sydney', state: 'NSW', postcode: '1001' },
+      {
+        name: 'Parts PO box',
+        location: 'PO Box 55, Sydney',
+        address_line_1: 'PO Box 55',
+        suburb: 'Sydney',
+        state: 'NSW',
+        postcode: '1001',
+      },
     ].map((row) => ({ organization_uuid: org, ...row }));
     const res = await server.request('/api/qrcodes/bulk?processing_mode=sync', jsonBody(rows));
     assert.equal(res.status, 200, await res.clone().text());
     const result = (await res.json()) as QrImport;
-    assert.deepEqual(result.excluded_qr_codes.map((e) => e.index), [5, 6, 7]);
+    assert.deepEqual(
+      result.excluded_qr_codes.map((e) => e.index),
+      [5, 6, 7],
+    );
     for (const excluded of result.excluded_qr_codes) assert.ok(excluded.error.startsWith(ADDRESS_NOT_LOCATED), excluded.error);
     assert.equal(result.qr_code_inserted, 7);
 
@@ -85,8 +95,12 @@ describe('importing addresses as people write them', () => {
     const res = await server.request('/api/appointment_schedule/bulk?processing_mode=sync', jsonBody(rows));
     assert.equal(res.status, 200, await res.clone().text());
     const result = (await res.json()) as AppointmentImportResult;
-    assert.deepEqual(result.excluded_appointments.map((e) => e.index), [3, 4]);
-    for (const excluded of result.excluded_appointments) assert.ok(excluded.error_message.startsWith(ADDRESS_NOT_LOCATED), excluded.error_message);
+    assert.deepEqual(
+      result.excluded_appointments.map((e) => e.index),
+      [3, 4],
+    );
+    for (const excluded of result.excluded_appointments)
+      assert.ok(excluded.error_message.startsWith(ADDRESS_NOT_LOCATED), excluded.error_message);
     const places = [];
     for (const schedule of result.appointment_schedules_upserted) {
       const qr = await server.request(`/api/qrcodes/uuid/${schedule.qr_code_uuid}`);

@@ -13,7 +13,10 @@ test('US: city, state and ZIP', () => {
   assert.ok(result && Math.abs(result.latitude - 41.88) < 0.1 && Math.abs(result.longitude + 87.62) < 0.1);
   // State by name, ZIP+4, a ZIP that lost its leading zero in a spreadsheet
   assert.equal(geocoder.locate({ suburb: 'Chicago', state: 'Illinois', postcode: '60601-1234', country: 'USA' })?.postcode, '60601');
-  assert.equal(geocoder.locate({ suburb: 'Allston', state: 'MA', postcode: 2134 as unknown as string, country: 'United States' })?.postcode, '02134');
+  assert.equal(
+    geocoder.locate({ suburb: 'Allston', state: 'MA', postcode: 2134 as unknown as string, country: 'United States' })?.postcode,
+    '02134',
+  );
 });
 
 test('US: a city name in many states needs the state', () => {

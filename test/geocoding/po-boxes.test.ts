@@ -8,10 +8,46 @@ const geocoder = loadOfflineGeocoder();
 const g = geocoder.gazetteer;
 
 test("Australia Post's box ranges, per state, and nothing outside them", () => {
-  for (const box of ['1000', '1001', '1999', '0200', '0299', '8000', '8999', '9000', '9999', '5800', '5999', '6800', '6999', '7800', '7999', '0900', '0999']) {
+  for (const box of [
+    '1000',
+    '1001',
+    '1999',
+    '0200',
+    '0299',
+    '8000',
+    '8999',
+    '9000',
+    '9999',
+    '5800',
+    '5999',
+    '6800',
+    '6999',
+    '7800',
+    '7999',
+    '0900',
+    '0999',
+  ]) {
     assert.equal(isAustralianBoxPostcode(box), true, box);
   }
-  for (const delivery of ['2000', '0800', '0870', '2600', '3000', '4000', '5000', '5799', '6000', '6799', '7000', '7799', '0300', '0899', '123', '10001', 'SW1A']) {
+  for (const delivery of [
+    '2000',
+    '0800',
+    '0870',
+    '2600',
+    '3000',
+    '4000',
+    '5000',
+    '5799',
+    '6000',
+    '6799',
+    '7000',
+    '7799',
+    '0300',
+    '0899',
+    '123',
+    '10001',
+    'SW1A',
+  ]) {
     assert.equal(isAustralianBoxPostcode(delivery), false, delivery);
   }
 });

@@ -19,7 +19,9 @@ describe('addresses as people write them', () => {
     const label = `${row.form}: ${row.address.location ?? JSON.stringify(row.address)}`;
     it(label, () => {
       const answer = tryAddress(geocoder, row.address);
-      const seen = answer.result ? `${answer.result.suburb} ${answer.result.state} ${answer.result.postcode} ${answer.result.country} (${answer.result.precision})` : `not located: ${answer.reason}`;
+      const seen = answer.result
+        ? `${answer.result.suburb} ${answer.result.state} ${answer.result.postcode} ${answer.result.country} (${answer.result.precision})`
+        : `not located: ${answer.reason}`;
       const expected = row.placed ? 'placed correctly' : 'excluded';
       assert.equal(outcomeOf(row, answer.result, answer.reason), expected, seen);
       if (row.placed) {

@@ -20,7 +20,10 @@ describe('the geocoder routes', () => {
 
   const locate = async (body: Record<string, unknown>, auth?: string): Promise<LocateResult> => {
     const init = jsonBody(body);
-    const res = await server.request('/api/geocoder/locate', auth ? { ...init, headers: { 'content-type': 'application/json', authorization: auth } } : init);
+    const res = await server.request(
+      '/api/geocoder/locate',
+      auth ? { ...init, headers: { 'content-type': 'application/json', authorization: auth } } : init,
+    );
     assert.equal(res.status, 200, await res.clone().text());
     return (await res.json()) as LocateResult;
   };
@@ -31,21 +34,32 @@ describe('the geocoder routes', () => {
     const about = (await res.json()) as GeocoderAbout;
     assert.equal(about.offline, true);
     assert.equal(about.name, 'Offline GeoNames gazetteer');
-    assert.deepEqual(about.countries.map((c) => [c.code, c.name]), [
-      ['AU', 'Australia'],
-      ['US', 'United States'],
-      ['GB', 'United Kingdom'],
-      ['CA', 'Canada'],
-      ['IT', 'Italy'],
-    ]);
-    assert.equal(about.places, about.countries.reduce((sum, c) => sum + c.places, 0), 'the countries add up to the total');
+    assert.deepEqual(
+      about.countries.map((c) => [c.code, c.name]),
+      [
+        ['AU', 'Australia'],
+        ['US', 'United States'],
+        ['GB', 'United Kingdom'],
+        ['CA', 'Canada'],
+        ['IT', 'Italy'],
+      ],
+    );
+    assert.equal(
+      about.places,
+      about.countries.reduce((sum, c) => sum + c.places, 0),
+      'the countries add up to the total',
+    );
     assert.ok(about.places > 100_000, `${about.places} places`);
-    for (const c of about.countries) assert.ok(c.postcodes > 1000 && c.postcodes <= c.places, `${c.code}: ${c.postcodes} postcodes of ${c.places} places`);
+    for (const c of about.countries)
+      assert.ok(c.postcodes > 1000 && c.postcodes <= c.places, `${c.code}: ${c.postcodes} postcodes of ${c.places} places`);
     assert.ok(about.time_zones > 40, `${about.time_zones} zones`);
     const geonames = about.sources.find((s) => s.url === 'https://www.geonames.org');
     assert.equal(geonames?.licence, 'Creative Commons Attribution 4.0');
     assert.match(geonames?.attribution ?? '', /© GeoNames.*Royal Mail/);
-    assert.deepEqual(about.precisions.map((p) => p.precision), ['postcode', 'place', 'city', 'postcode_only']);
+    assert.deepEqual(
+      about.precisions.map((p) => p.precision),
+      ['postcode', 'place', 'city', 'postcode_only'],
+    );
     assert.equal(about.not_located_message, ADDRESS_NOT_LOCATED);
   });
 
@@ -56,11 +70,23 @@ describe('the geocoder routes', () => {
     assert.equal(fitzroy.error, null);
     assert.equal(fitzroy.result?.precision, 'postcode');
     assert.match(fitzroy.result?.precision_meaning ?? '', /agree/);
-    assert.deepEqual([fitzroy.result?.suburb, fitzroy.result?.state, fitzroy.result?.postcode, fitzroy.result?.timezone_name], ['Fitzroy', 'VIC', '3065', 'Australia/Melbourne']);
-    assert.ok(Math.abs((fitzroy.result?.latitude ?? 0) + 37.8) < 0.05 && Math.abs((fitzroy.result?.longitude ?? 0) - 144.98) < 0.05, JSON.stringify(fitzroy.result));
+    assert.deepEqual(
+      [fitzroy.result?.suburb, fitzroy.result?.state, fitzroy.result?.postcode, fitzroy.result?.timezone_name],
+      ['Fitzroy', 'VIC', '3065', 'Australia/Melbourne'],
+    );
+    assert.ok(
+      Math.abs((fitzroy.result?.latitude ?? 0) + 37.8) < 0.05 && Math.abs((fitzroy.result?.longitude ?? 0) - 144.98) < 0.05,
+      JSON.stringify(fitzroy.result),
+    );
 
     // A postcode from a numeric spreadsheet cell, given as parts: the parts are read, the location is not.
-    const darwin = await locate({ location: 'ignored when parts are given', suburb: 'Darwin', state: 'NT', postcode: '800', country: 'Australia' });
+    const darwin = await locate({
+      location: 'ignored when parts are given',
+      suburb: 'Darwin',
+      state: 'NT',
+      postcode: '800',
+      country: 'Australia',
+    });
     assert.equal(darwin.read_from, 'parts');
     assert.deepEqual([darwin.result?.postcode, darwin.result?.timezone_name], ['0800', 'Australia/Darwin']);
 
@@ -70,15 +96,30 @@ describe('the geocoder routes', () => {
 
   it('an address that cannot be located gets the import row error and the reason in plain words', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ location: '10 Rue de Rivoli, Paris', country: 'France' }, /^"France" is not a country the gazetteer covers: it has places in Australia, United States, United Kingdom, Canada and Italy only\.$/],
-      [{ suburb: 'Richmond', country: 'AU' }, /^"Richmond" is a place in several states \(NSW, VIC, .*\): add the state or the postcode\.$/],
+      [
+        { location: '10 Rue de Rivoli, Paris', country: 'France' },
+        /^"France" is not a country the gazetteer covers: it has places in Australia, United States, United Kingdom, Canada and Italy only\.$/,
+      ],
+      [
+        { suburb: 'Richmond', country: 'AU' },
+        /^"Richmond" is a place in several states \(NSW, VIC, .*\): add the state or the postcode\.$/,
+      ],
       // Without a country, Australia comes first: its Fitzroys are in two states; a US city alone is not enough.
       [{ suburb: 'Fitzroy' }, /^"Fitzroy" is a place in several states \(VIC and SA\): add the state or the postcode\.$/],
-      [{ suburb: 'Chicago' }, /^No Australian place is called "Chicago", and without a country a place name of another country is not enough on its own/],
+      [
+        { suburb: 'Chicago' },
+        /^No Australian place is called "Chicago", and without a country a place name of another country is not enough on its own/,
+      ],
       [{ location: 'asdf 4000 qwerty' }, /"4000" was not read as a postcode: a postcode comes after the suburb or state, or at the end\./],
       [{ postcode: '3000', state: 'NSW', country: 'AU' }, /postcode 3000 is Melbourne \(VIC\); the state given is NSW/],
-      [{ suburb: 'Atlantis', postcode: '00000', country: 'AU' }, /^Neither the place "Atlantis" nor the postcode "00000" is in the gazetteer for Australia\.$/],
-      [{ location: '1 Nowhere Road, Atlantis ZZ 00000' }, /No place was recognised in "1 Nowhere Road, Atlantis ZZ 00000" together with its postcode or state/],
+      [
+        { suburb: 'Atlantis', postcode: '00000', country: 'AU' },
+        /^Neither the place "Atlantis" nor the postcode "00000" is in the gazetteer for Australia\.$/,
+      ],
+      [
+        { location: '1 Nowhere Road, Atlantis ZZ 00000' },
+        /No place was recognised in "1 Nowhere Road, Atlantis ZZ 00000" together with its postcode or state/,
+      ],
     ];
     for (const [body, reason] of cases) {
       const answer = await locate(body);
@@ -99,11 +140,18 @@ describe('the geocoder routes', () => {
     assert.equal(res.status, 200, await res.clone().text());
     const imported = (await res.json()) as { excluded_qr_codes: { index: number; error: string }[] };
     const paris = await locate({ location: rows[0]?.location });
-    assert.deepEqual(imported.excluded_qr_codes.map((e) => [e.index, e.error]), [[0, `${paris.error} ${paris.reason}`]], "the import's error is the spec sentence and then the reason");
+    assert.deepEqual(
+      imported.excluded_qr_codes.map((e) => [e.index, e.error]),
+      [[0, `${paris.error} ${paris.reason}`]],
+      "the import's error is the spec sentence and then the reason",
+    );
     const perth = await locate({ location: rows[1]?.location });
     const list = await server.request(`/api/qrcodes?organization_uuid=${org}&search=Perth`);
     const [record] = ((await list.json()) as { items: { timezone_name: string; latitude: number; postcode: string }[] }).items;
-    assert.deepEqual([record?.timezone_name, record?.latitude, record?.postcode], [perth.result?.timezone_name, perth.result?.latitude, perth.result?.postcode]);
+    assert.deepEqual(
+      [record?.timezone_name, record?.latitude, record?.postcode],
+      [perth.result?.timezone_name, perth.result?.latitude, perth.result?.postcode],
+    );
   });
 
   it('refuses a request without an address, with unknown fields or wrong types, naming the field', async () => {
@@ -119,7 +167,10 @@ describe('the geocoder routes', () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       const error = ((await res.json()) as ErrorBody).error;
       assert.equal(error.code, 'VALIDATION_ERROR');
-      assert.ok(error.details?.some((d) => d.path === path), `${JSON.stringify(body)}: ${JSON.stringify(error.details)}`);
+      assert.ok(
+        error.details?.some((d) => d.path === path),
+        `${JSON.stringify(body)}: ${JSON.stringify(error.details)}`,
+      );
     }
     const noBody = await server.request('/api/geocoder/locate', { method: 'POST' });
     assert.equal(noBody.status, 400);

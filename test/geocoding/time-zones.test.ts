@@ -48,7 +48,10 @@ test('a zone from coordinates is kept only when the state really has it', () => 
   // Near the Victorian border, coordinates alone could say Melbourne: NSW has no such zone.
   assert.equal(zoneOfPlace('AU', 'NSW', -36.12, 146.88, tzLookup), 'Australia/Sydney');
   assert.equal(zoneOfPlace('AU', 'NSW', -31.95, 141.47, tzLookup), 'Australia/Broken_Hill');
-  assert.equal(zoneOfPlace('US', 'GA', 34.0, -85.3, () => 'America/Chicago'), 'America/New_York');
+  assert.equal(
+    zoneOfPlace('US', 'GA', 34.0, -85.3, () => 'America/Chicago'),
+    'America/New_York',
+  );
   assert.equal(zoneOfPlace('US', 'TX', 31.76, -106.49, tzLookup), 'America/Denver');
   assert.equal(zoneOfPlace('AU', 'XX', -36, 146, tzLookup), undefined);
 });

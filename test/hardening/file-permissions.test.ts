@@ -25,7 +25,10 @@ function modes(dir: string): Record<string, string> {
 }
 
 async function saveProfile(server: Awaited<ReturnType<typeof startTestServer>>): Promise<void> {
-  const res = await server.request('/api/profiles/staging', jsonBody({ base_url: 'https://service.example', api_key: 'k', api_secret: 's' }, 'PUT'));
+  const res = await server.request(
+    '/api/profiles/staging',
+    jsonBody({ base_url: 'https://service.example', api_key: 'k', api_secret: 's' }, 'PUT'),
+  );
   assert.equal(res.status, 200, await res.clone().text());
 }
 
@@ -42,12 +45,16 @@ describe('the data folder is private: folders 0700, files 0600', { skip }, () =>
       // An import held in the worker, so its upload is still on disk.
       const accepted = await server.request(
         '/api/qrcodes/bulk',
-        fileUpload('location,name\r\n"1 Collins Street, Melbourne VIC 3000",Held\r\n', 'held.csv', { organization_uuid: server.organizationUuid, processing_mode: 'background' }),
+        fileUpload('location,name\r\n"1 Collins Street, Melbourne VIC 3000",Held\r\n', 'held.csv', {
+          organization_uuid: server.organizationUuid,
+          processing_mode: 'background',
+        }),
       );
       assert.equal(accepted.status, 202, await accepted.clone().text());
       const found = modes(dataDir);
       assert.equal(mode(dataDir), '700');
-      for (const file of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, 'credentials.json', 'profiles.json']) assert.equal(found[file], '600', file);
+      for (const file of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, 'credentials.json', 'profiles.json'])
+        assert.equal(found[file], '600', file);
       assert.equal(found.logs, '700');
       assert.equal(mode(logFile(dataDir)), '600');
       assert.equal(found.uploads, '700');

@@ -17,7 +17,10 @@ describe('formula neutralisation in every CSV and XLSX the app writes', () => {
     server = await startImportTestServer();
     const rows = values.map((value, i) => [value, value, `Nowhere ${i}`]);
     const csv = `${Papa.unparse([['name', 'label', 'location'], ...rows], { newline: '\r\n' })}\r\n`;
-    const res = await server.request('/api/qrcodes/bulk?processing_mode=sync', fileUpload(csv, 'formulas.csv', { organization_uuid: server.organizationUuid }));
+    const res = await server.request(
+      '/api/qrcodes/bulk?processing_mode=sync',
+      fileUpload(csv, 'formulas.csv', { organization_uuid: server.organizationUuid }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     assert.equal(((await res.json()) as { excluded: number }).excluded, values.length);
     task = res.headers.get('x-background-task-uuid') ?? '';

@@ -126,7 +126,11 @@ describe('hostile inputs: each gets a clear 4xx or a per-row exclusion, and the 
         const rows = answer.excluded_data ?? answer.excluded_qr_codes ?? [];
         if (c.expect.imported !== undefined) assert.equal(imported, c.expect.imported, text.slice(0, 500));
         if (c.expect.excluded !== undefined) assert.equal(excluded, c.expect.excluded, text.slice(0, 500));
-        if (c.expect.message) assert.ok(rows.some((row) => new RegExp(c.expect.message ?? '', 'i').test(row.error)), `no excluded row matches /${c.expect.message}/: ${text.slice(0, 500)}`);
+        if (c.expect.message)
+          assert.ok(
+            rows.some((row) => new RegExp(c.expect.message ?? '', 'i').test(row.error)),
+            `no excluded row matches /${c.expect.message}/: ${text.slice(0, 500)}`,
+          );
       }
       if (c.expect.task) {
         const uuid = answer.background_task_uuid;

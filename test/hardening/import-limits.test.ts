@@ -50,7 +50,8 @@ async function background(server: ChildServer, bytes: Buffer, json = false): Pro
 }
 
 const csv = (lines: string[]) => Buffer.from(`${lines.join('\r\n')}\r\n`);
-const healthy = async (server: ChildServer) => assert.equal((await server.request('/api/health')).status, 200, 'the server stopped answering');
+const healthy = async (server: ChildServer) =>
+  assert.equal((await server.request('/api/health')).status, 200, 'the server stopped answering');
 
 describe('import limits, set small: each refused before its cost, with a message naming the limit and its flag', () => {
   let server: ChildServer;
@@ -58,12 +59,18 @@ describe('import limits, set small: each refused before its cost, with a message
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-limits-'));
     server = await startChildServer(path.join(tmp, 'data'), [
-      '--max-cell-kb', '1',
-      '--max-line-kb', '4',
-      '--max-columns', '20',
-      '--max-import-rows', '1000000',
-      '--max-stored-excluded-rows', '100',
-      '--max-xlsx-entry-mb', '2',
+      '--max-cell-kb',
+      '1',
+      '--max-line-kb',
+      '4',
+      '--max-columns',
+      '20',
+      '--max-import-rows',
+      '1000000',
+      '--max-stored-excluded-rows',
+      '100',
+      '--max-xlsx-entry-mb',
+      '2',
     ]);
   });
   after(async () => {
@@ -72,26 +79,46 @@ describe('import limits, set small: each refused before its cost, with a message
   });
 
   it('cell size: a CSV cell over 1 KB', async () => {
-    await refused(await post(server, csv(['name,location', `"${'n'.repeat(2000)}","${GOOD}"`])), /cell in row 2 .*longer than the limit of 1 KB \(serve --max-cell-kb\)/);
+    await refused(
+      await post(server, csv(['name,location', `"${'n'.repeat(2000)}","${GOOD}"`])),
+      /cell in row 2 .*longer than the limit of 1 KB \(serve --max-cell-kb\)/,
+    );
   });
 
   it('line length: a CSV row over 4 KB of short cells', async () => {
     const cells = Array.from({ length: 10 }, () => 'v'.repeat(500));
-    await refused(await post(server, csv(['name,location', `Depot,"${GOOD}",${cells.join(',')}`])), /Row 2 .*longer than the limit of 4 KB \(serve --max-line-kb\)/);
+    await refused(
+      await post(server, csv(['name,location', `Depot,"${GOOD}",${cells.join(',')}`])),
+      /Row 2 .*longer than the limit of 4 KB \(serve --max-line-kb\)/,
+    );
   });
 
   it('columns: a header or a data row over 20 columns', async () => {
     const wide = Array.from({ length: 30 }, (_, i) => `c${i}`);
-    await refused(await post(server, csv([['name', 'location', ...wide].join(','), `Depot,"${GOOD}"`])), /more than 20 columns.*--max-columns/);
-    await refused(await post(server, csv(['name,location', `Depot,"${GOOD}",${wide.join(',')}`])), /Row 2 .*more than 20 columns.*--max-columns/);
+    await refused(
+      await post(server, csv([['name', 'location', ...wide].join(','), `Depot,"${GOOD}"`])),
+      /more than 20 columns.*--max-columns/,
+    );
+    await refused(
+      await post(server, csv(['name,location', `Depot,"${GOOD}",${wide.join(',')}`])),
+      /Row 2 .*more than 20 columns.*--max-columns/,
+    );
   });
 
   it('JSON: an element over the line limit, a string over the cell limit', async () => {
     const org = server.organizationUuid;
-    const longElement = JSON.stringify([{ organization_uuid: org, location: GOOD, extra: Array.from({ length: 10 }, () => 'e'.repeat(500)) }]);
-    await refused(await post(server, Buffer.from(longElement), { json: true }), /Element 0 .*longer than the limit of 4 KB \(serve --max-line-kb\)/);
+    const longElement = JSON.stringify([
+      { organization_uuid: org, location: GOOD, extra: Array.from({ length: 10 }, () => 'e'.repeat(500)) },
+    ]);
+    await refused(
+      await post(server, Buffer.from(longElement), { json: true }),
+      /Element 0 .*longer than the limit of 4 KB \(serve --max-line-kb\)/,
+    );
     const longString = JSON.stringify([{ organization_uuid: org, location: 'l'.repeat(2000) }]);
-    await refused(await post(server, Buffer.from(longString), { json: true }), /string in element 0 .*longer than the limit of 1 KB \(serve --max-cell-kb\)/);
+    await refused(
+      await post(server, Buffer.from(longString), { json: true }),
+      /string in element 0 .*longer than the limit of 1 KB \(serve --max-cell-kb\)/,
+    );
   });
 
   it('a workbook part that unpacks to more than 2 MB, refused at upload and by the preview', async () => {
@@ -115,7 +142,10 @@ describe('import limits, set small: each refused before its cost, with a message
     const report = await (await server.request(`/api/qrcodes/bulk/${uuid}/errors?format=csv`)).text();
     const lines = report.trim().split('\r\n');
     assert.equal(lines.length, 1 + 100 + 1, 'header, 100 rows and the note');
-    assert.match(lines.at(-1) ?? '', /4,900 more excluded rows are not listed: the import kept the first 100 of 5,000 .*--max-stored-excluded-rows/);
+    assert.match(
+      lines.at(-1) ?? '',
+      /4,900 more excluded rows are not listed: the import kept the first 100 of 5,000 .*--max-stored-excluded-rows/,
+    );
   });
 
   it('a 20 MB JSON array of 10 million numbers stops at the row limit and stores 100 excluded rows, not 10 million', async () => {
@@ -150,7 +180,8 @@ describe('workbook bombs are refused while streaming, and concurrent imports all
       ...Array.from({ length: 4 }, () => post(server, ratio, { mode: 'background' })),
       server.request('/api/health'),
     ]);
-    for (const res of answers.slice(0, 4)) await refused(res, /cell of the workbook .*longer than the limit of 1,024 KB \(serve --max-cell-kb\)/);
+    for (const res of answers.slice(0, 4))
+      await refused(res, /cell of the workbook .*longer than the limit of 1,024 KB \(serve --max-cell-kb\)/);
     for (const res of answers.slice(4, 8)) await refused(res, /compressed more than 200 to 1 \(the limit, serve --max-xlsx-ratio\)/);
     assert.equal(answers[8]?.status, 200);
     await healthy(server);
@@ -159,7 +190,9 @@ describe('workbook bombs are refused while streaming, and concurrent imports all
   for (const count of [2, 4]) {
     it(`${count} imports at once all complete (writers wait for the lock, never "database is locked")`, async () => {
       const rows = Array.from({ length: 20_000 }, (_, i) => `Import row ${i},"${i % 300} High Street, Carlton VIC 3053"`);
-      const uuids = await Promise.all(Array.from({ length: count }, (_, n) => background(server, csv(['name,location', ...rows.map((r) => `${n}-${r}`)]))));
+      const uuids = await Promise.all(
+        Array.from({ length: count }, (_, n) => background(server, csv(['name,location', ...rows.map((r) => `${n}-${r}`)]))),
+      );
       const tasks = await Promise.all(uuids.map((uuid) => finished(server, uuid)));
       for (const task of tasks) {
         assert.equal(task.status, 'COMPLETED', task.error_message ?? '');

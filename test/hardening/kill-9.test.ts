@@ -125,10 +125,20 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
       outcomes.push(ended.status);
       assert.equal(ended.status, 'COMPLETED', `run ${run}: ${ended.error_message ?? ''}`);
       assert.equal(ended.results?.excluded, 0);
-      assert.equal(Number(ended.results?.inserted ?? 0) + Number(ended.results?.updated ?? 0), ROWS, `run ${run}: ${JSON.stringify(ended.results)}`);
+      assert.equal(
+        Number(ended.results?.inserted ?? 0) + Number(ended.results?.updated ?? 0),
+        ROWS,
+        `run ${run}: ${JSON.stringify(ended.results)}`,
+      );
 
-      const tasks = (await (await restarted.request(`/api/background-tasks?organization_uuid=${org}&per_page=100`)).json()) as { items: { status: string }[] };
-      assert.deepEqual(tasks.items.filter((t) => t.status === 'PROCESSING' || t.status === 'PENDING'), [], `run ${run}: a task left running`);
+      const tasks = (await (await restarted.request(`/api/background-tasks?organization_uuid=${org}&per_page=100`)).json()) as {
+        items: { status: string }[];
+      };
+      assert.deepEqual(
+        tasks.items.filter((t) => t.status === 'PROCESSING' || t.status === 'PENDING'),
+        [],
+        `run ${run}: a task left running`,
+      );
 
       await poll('every accepted event to arrive', async () => {
         const arrived = new Set(receiver.received.map((r) => String(r.headers['x-service-delivery-id'])));
@@ -149,7 +159,9 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
       const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
       try {
         assert.equal(db.pragma('integrity_check', { simple: true }), 'ok', `run ${run}: integrity_check`);
-        const rows = db.prepare("select count(*) as n, count(distinct name) as d from qrcodes where organization_uuid = ? and name like 'Run %'").get(org) as { n: number; d: number };
+        const rows = db
+          .prepare("select count(*) as n, count(distinct name) as d from qrcodes where organization_uuid = ? and name like 'Run %'")
+          .get(org) as { n: number; d: number };
         assert.equal(rows.n, ROWS * (run + 1), `run ${run}: rows lost or duplicated`);
         assert.equal(rows.d, rows.n, `run ${run}: a row was written twice`);
         const failed = db.prepare("select count(*) as n from webhook_deliveries where status = 'failed'").get() as { n: number };
@@ -159,6 +171,8 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
       }
     }
     assert.ok(accepted.size > 0, 'events were accepted before the kills');
-    console.log(JSON.stringify({ seed: SEED, runs: RUNS, events_accepted: accepted.size, requests_received: receiver.received.length, outcomes }));
+    console.log(
+      JSON.stringify({ seed: SEED, runs: RUNS, events_accepted: accepted.size, requests_received: receiver.received.length, outcomes }),
+    );
   });
 });

@@ -32,13 +32,26 @@ describe('secrets and signature headers never reach the log', () => {
     const org = server.organizationUuid;
     const secrets: Record<string, string> = { admin_secret: server.auth.split(':')[1] ?? '' };
 
-    const registered = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url: `${receiver.url}/hook`, events: ['service_confirmation.check_in'] }));
+    const registered = await server.request(
+      '/api/webhooks/register',
+      jsonBody({ organization_uuid: org, url: `${receiver.url}/hook`, events: ['service_confirmation.check_in'] }),
+    );
     assert.equal(registered.status, 201);
     const webhook = (await registered.json()) as { uuid: string };
-    const withSecret = (await (await server.request(`/api/webhooks/uuid/${webhook.uuid}?include_secret=true`)).json()) as { secret: string };
+    const withSecret = (await (await server.request(`/api/webhooks/uuid/${webhook.uuid}?include_secret=true`)).json()) as {
+      secret: string;
+    };
     secrets.webhook_secret = withSecret.secret;
 
-    assert.equal((await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }))).status, 201);
+    assert.equal(
+      (
+        await server.request(
+          '/api/service-confirmations/simulate',
+          jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }),
+        )
+      ).status,
+      201,
+    );
     const sent = await until('the delivery', () => receiver.received[0]);
     const signature = String(sent.headers['x-service-signature'] ?? '');
     assert.match(signature, /^sha256=[0-9a-f]{64}$/);
@@ -56,19 +69,30 @@ describe('secrets and signature headers never reach the log', () => {
     const forwarded = await deliver(inbox.url, sent.body, { 'content-type': 'application/json', 'x-service-signature': signature });
     assert.ok(forwarded.status < 500);
 
-    const decrypted = await server.request('/api/tools/decrypt', jsonBody({ payload: crafted.payload, signature: crafted.signatureHeader, secret: inboxSecret }));
+    const decrypted = await server.request(
+      '/api/tools/decrypt',
+      jsonBody({ payload: crafted.payload, signature: crafted.signatureHeader, secret: inboxSecret }),
+    );
     assert.equal(decrypted.status, 200, await decrypted.clone().text());
 
-    const key = (await (await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'log check' }))).json()) as { api_key: string; api_secret: string };
+    const key = (await (await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'log check' }))).json()) as {
+      api_key: string;
+      api_secret: string;
+    };
     secrets.new_key_secret = key.api_secret;
 
     const profileSecret = 'profile-secret-0f9e8d7c6b';
-    const profile = await server.request('/api/profiles/logcheck', jsonBody({ name: 'logcheck', base_url: 'https://example.com', api_key: 'k', api_secret: profileSecret }, 'PUT'));
+    const profile = await server.request(
+      '/api/profiles/logcheck',
+      jsonBody({ name: 'logcheck', base_url: 'https://example.com', api_key: 'k', api_secret: profileSecret }, 'PUT'),
+    );
     assert.ok(profile.status < 300, await profile.clone().text());
     secrets.profile_secret = profileSecret;
 
     const wrongSecret = 'wrong-secret-a1b2c3d4e5';
-    const refused = await server.request(`/api/qrcodes?organization_uuid=${org}`, { headers: { authorization: `Bearer ${key.api_key}:${wrongSecret}` } });
+    const refused = await server.request(`/api/qrcodes?organization_uuid=${org}`, {
+      headers: { authorization: `Bearer ${key.api_key}:${wrongSecret}` },
+    });
     assert.equal(refused.status, 401);
     secrets.wrong_secret = wrongSecret;
 
@@ -76,7 +100,11 @@ describe('secrets and signature headers never reach the log', () => {
     assert.match(log, /"path":"\/inbox\//, 'inbox receipts are logged');
     assert.match(log, /"path":"\/api\/tools\/decrypt"/, 'API calls are logged');
     const found = Object.entries(secrets).filter(([, value]) => value.length > 0 && log.includes(value));
-    assert.deepEqual(found.map(([name]) => name), [], 'secrets in the log');
+    assert.deepEqual(
+      found.map(([name]) => name),
+      [],
+      'secrets in the log',
+    );
     for (const [name, value] of Object.entries(secrets)) assert.ok(value.length >= 10, `${name} was captured`);
   });
 });

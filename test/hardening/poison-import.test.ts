@@ -31,7 +31,8 @@ async function upload(server: ChildServer, file: string): Promise<string> {
   return ((await res.json()) as { background_task_uuid: string }).background_task_uuid;
 }
 
-const taskOf = async (server: ChildServer, uuid: string) => (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as Task;
+const taskOf = async (server: ChildServer, uuid: string) =>
+  (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as Task;
 
 const finished = (server: ChildServer, uuid: string) =>
   waitFor(`task ${uuid} to end`, async () => {
@@ -63,7 +64,14 @@ describe('a poison import fails its task and never takes the server down', () =>
 
   it('a worker that runs out of memory fails its task with a message naming the limit; the server answers and imports again', async () => {
     // Cell and line limits lifted, so the 64 MB cell reaches the parser of a worker with a 48 MB heap.
-    const server = await startChildServer(path.join(tmp, 'oom'), ['--import-worker-memory-mb', '48', '--max-cell-kb', '1000000', '--max-line-kb', '1000000']);
+    const server = await startChildServer(path.join(tmp, 'oom'), [
+      '--import-worker-memory-mb',
+      '48',
+      '--max-cell-kb',
+      '1000000',
+      '--max-line-kb',
+      '1000000',
+    ]);
     try {
       const poison = path.join(tmp, 'poison.csv');
       const fd = fs.openSync(poison, 'w');

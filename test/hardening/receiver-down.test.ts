@@ -42,12 +42,18 @@ describe('a receiver that is down gets everything once it is back (fast schedule
     await close(probe);
 
     const org = server.organizationUuid;
-    const hook = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url: `http://127.0.0.1:${port}/hook`, events: ['service_confirmation.check_in'] }));
+    const hook = await server.request(
+      '/api/webhooks/register',
+      jsonBody({ organization_uuid: org, url: `http://127.0.0.1:${port}/hook`, events: ['service_confirmation.check_in'] }),
+    );
     assert.equal(hook.status, 201);
     const webhook = (await hook.json()) as { uuid: string };
     const expected = new Set<string>();
     for (let i = 0; i < EVENTS; i++) {
-      const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
+      const res = await server.request(
+        '/api/service-confirmations/simulate',
+        jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }),
+      );
       assert.equal(res.status, 201);
       for (const d of ((await res.json()) as { deliveries: { delivery_id: string }[] }).deliveries) expected.add(d.delivery_id);
     }
@@ -55,7 +61,8 @@ describe('a receiver that is down gets everything once it is back (fast schedule
 
     type Page = { items: { delivery_id: string; status: string; attempt_count: number }[] };
     const deliveries = async () =>
-      ((await (await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries?organization_uuid=${org}&per_page=100`)).json()) as Page).items;
+      ((await (await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries?organization_uuid=${org}&per_page=100`)).json()) as Page)
+        .items;
     // Down until every delivery has failed at least twice.
     for (let i = 0; i < 400; i++) {
       const items = await deliveries();
@@ -63,13 +70,21 @@ describe('a receiver that is down gets everything once it is back (fast schedule
       await new Promise((r) => setTimeout(r, 50));
     }
     const whileDown = await deliveries();
-    assert.ok(whileDown.every((d) => d.status === 'pending' && d.attempt_count >= 2), JSON.stringify(whileDown.slice(0, 3)));
+    assert.ok(
+      whileDown.every((d) => d.status === 'pending' && d.attempt_count >= 2),
+      JSON.stringify(whileDown.slice(0, 3)),
+    );
     assert.equal(seen.size, 0);
 
     receiver = await receiverOn(port, seen);
     for (let i = 0; i < 600 && ![...expected].every((id) => seen.has(id)); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual([...expected].filter((id) => !seen.has(id)), [], 'deliveries never arrived');
-    for (let i = 0; i < 100 && !(await deliveries()).every((d) => d.status === 'delivered'); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(
+      [...expected].filter((id) => !seen.has(id)),
+      [],
+      'deliveries never arrived',
+    );
+    for (let i = 0; i < 100 && !(await deliveries()).every((d) => d.status === 'delivered'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     assert.ok((await deliveries()).every((d) => d.status === 'delivered'));
   });
 });

@@ -48,12 +48,21 @@ const ROUTES: Record<string, Row> = {
   'POST /api/api-keys': { scope: 'own', call: () => ({ path: '/api/api-keys', body: { role: 'viewer', name: 'table' } }) },
   'GET /api/api-keys': { scope: 'own', call: () => ({ path: '/api/api-keys' }) },
   'DELETE /api/api-keys/{api_key}': { scope: 'org', call: (f) => ({ path: `/api/api-keys/${f.viewerKey}` }) },
-  'GET /api/background-tasks/uuid/{background_task_uuid}': { scope: 'org', call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}` }) },
+  'GET /api/background-tasks/uuid/{background_task_uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}` }),
+  },
   'GET /api/background-tasks': { scope: 'org', call: (f) => ({ path: `/api/background-tasks?organization_uuid=${f.org}` }) },
   'GET /api/qrcodes': { scope: 'org', call: (f) => ({ path: `/api/qrcodes?organization_uuid=${f.org}` }) },
-  'POST /api/qrcodes': { scope: 'org', call: (f) => ({ path: '/api/qrcodes', body: { organization_uuid: f.org, location: '2 High Street, Carlton VIC 3053' } }) },
+  'POST /api/qrcodes': {
+    scope: 'org',
+    call: (f) => ({ path: '/api/qrcodes', body: { organization_uuid: f.org, location: '2 High Street, Carlton VIC 3053' } }),
+  },
   'GET /api/qrcodes/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/uuid/${f.qrCode}` }) },
-  'PATCH /api/qrcodes/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/uuid/${f.qrCode}`, body: { label: 'taken over' } }) },
+  'PATCH /api/qrcodes/uuid/{uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/qrcodes/uuid/${f.qrCode}`, body: { label: 'taken over' } }),
+  },
   'DELETE /api/qrcodes/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/uuid/${f.qrCode}` }) },
   'POST /api/qrcodes/bulk': {
     scope: 'org',
@@ -61,27 +70,45 @@ const ROUTES: Record<string, Row> = {
   },
   'POST /api/qrcodes/bulk-import': {
     scope: 'org',
-    call: (f) => ({ path: '/api/qrcodes/bulk-import', form: () => fileUpload('location\r\n"4 High Street, Carlton VIC 3053"\r\n', 'a.csv', { organization_uuid: f.org }) }),
+    call: (f) => ({
+      path: '/api/qrcodes/bulk-import',
+      form: () => fileUpload('location\r\n"4 High Street, Carlton VIC 3053"\r\n', 'a.csv', { organization_uuid: f.org }),
+    }),
   },
   'GET /api/qrcodes/bulk/{background_task_uuid}/errors': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/bulk/${f.task}/errors` }) },
   'GET /api/qrcodes/bulk/template': { scope: 'own', call: () => ({ path: '/api/qrcodes/bulk/template' }) },
   'POST /api/imports/preview': {
     scope: 'org',
-    call: (f) => ({ path: '/api/imports/preview', form: () => fileUpload('location\r\n"5 High Street, Carlton VIC 3053"\r\n', 'p.csv', { organization_uuid: f.org, kind: 'qrcodes' }) }),
+    call: (f) => ({
+      path: '/api/imports/preview',
+      form: () => fileUpload('location\r\n"5 High Street, Carlton VIC 3053"\r\n', 'p.csv', { organization_uuid: f.org, kind: 'qrcodes' }),
+    }),
     viewerMayWrite: 'a preview reads the file and writes nothing',
   },
-  'POST /api/services': { scope: 'org', call: (f) => ({ path: '/api/services', body: { organization_uuid: f.org, name: 'Table service', code: 'TBL' } }) },
+  'POST /api/services': {
+    scope: 'org',
+    call: (f) => ({ path: '/api/services', body: { organization_uuid: f.org, name: 'Table service', code: 'TBL' } }),
+  },
   'GET /api/services': { scope: 'org', call: (f) => ({ path: `/api/services?organization_uuid=${f.org}` }) },
   'GET /api/services/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/services/uuid/${f.service}` }) },
-  'PATCH /api/services/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/services/uuid/${f.service}`, body: { name: 'Taken over' } }) },
+  'PATCH /api/services/uuid/{uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/services/uuid/${f.service}`, body: { name: 'Taken over' } }),
+  },
   'DELETE /api/services/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/services/uuid/${f.service}` }) },
   'POST /api/import-handlers': {
     scope: 'org',
-    call: (f) => ({ path: '/api/import-handlers', body: { organization_uuid: f.org, name: 'Table handler', mapping: { 'Job Ref': 'job_reference_id' } } }),
+    call: (f) => ({
+      path: '/api/import-handlers',
+      body: { organization_uuid: f.org, name: 'Table handler', mapping: { 'Job Ref': 'job_reference_id' } },
+    }),
   },
   'GET /api/import-handlers': { scope: 'org', call: (f) => ({ path: `/api/import-handlers?organization_uuid=${f.org}` }) },
   'GET /api/import-handlers/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}` }) },
-  'PATCH /api/import-handlers/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}`, body: { name: 'Taken over' } }) },
+  'PATCH /api/import-handlers/uuid/{uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}`, body: { name: 'Taken over' } }),
+  },
   'DELETE /api/import-handlers/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}` }) },
   'GET /api/appointment_schedule': { scope: 'org', call: (f) => ({ path: `/api/appointment_schedule?organization_uuid=${f.org}` }) },
   'GET /api/appointment_schedule/bulk/template': { scope: 'own', call: () => ({ path: '/api/appointment_schedule/bulk/template' }) },
@@ -89,11 +116,27 @@ const ROUTES: Record<string, Row> = {
     scope: 'org',
     call: (f) => ({
       path: '/api/appointment_schedule/bulk?processing_mode=sync',
-      body: [{ organization_uuid: f.org, tag_name: 'Site', tag_number: 'T-9', start_date_time: '2026-03-02 09:00', location: '6 High Street, Carlton VIC 3053', service: 'Table service' }],
+      body: [
+        {
+          organization_uuid: f.org,
+          tag_name: 'Site',
+          tag_number: 'T-9',
+          start_date_time: '2026-03-02 09:00',
+          location: '6 High Street, Carlton VIC 3053',
+          service: 'Table service',
+        },
+      ],
     }),
   },
-  'GET /api/appointment_schedule/bulk/errors/{background_task_uuid}': { scope: 'org', call: (f) => ({ path: `/api/appointment_schedule/bulk/errors/${f.appointmentTask}` }) },
-  'POST /api/live/tokens': { scope: 'own', call: () => ({ path: '/api/live/tokens', body: {} }), viewerMayWrite: 'a token to read the live stream' },
+  'GET /api/appointment_schedule/bulk/errors/{background_task_uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/appointment_schedule/bulk/errors/${f.appointmentTask}` }),
+  },
+  'POST /api/live/tokens': {
+    scope: 'own',
+    call: () => ({ path: '/api/live/tokens', body: {} }),
+    viewerMayWrite: 'a token to read the live stream',
+  },
   'GET /api/live': { scope: 'public', call: () => ({ path: '/api/live' }) },
   'GET /api/profiles': { scope: 'machine', call: () => ({ path: '/api/profiles' }) },
   'PUT /api/profiles/{name}': {
@@ -108,13 +151,22 @@ const ROUTES: Record<string, Row> = {
   'DELETE /api/remote/{name}/{path}': { scope: 'machine', call: () => ({ path: '/api/remote/absent/api/qrcodes' }) },
   'POST /api/webhooks/register': {
     scope: 'org',
-    call: (f) => ({ path: '/api/webhooks/register', body: { organization_uuid: f.org, url: 'https://example.com/hook', events: ['service_confirmation.check_in'] } }),
+    call: (f) => ({
+      path: '/api/webhooks/register',
+      body: { organization_uuid: f.org, url: 'https://example.com/hook', events: ['service_confirmation.check_in'] },
+    }),
   },
   'GET /api/webhooks': { scope: 'org', call: (f) => ({ path: `/api/webhooks?organization_uuid=${f.org}` }) },
   'GET /api/webhooks/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}?include_secret=true` }) },
-  'PATCH /api/webhooks/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}`, body: { url: 'https://attacker.example/hook' } }) },
+  'PATCH /api/webhooks/uuid/{uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}`, body: { url: 'https://attacker.example/hook' } }),
+  },
   'DELETE /api/webhooks/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}` }) },
-  'GET /api/webhooks/uuid/{uuid}/deliveries': { scope: 'org', call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}/deliveries?organization_uuid=${f.org}` }) },
+  'GET /api/webhooks/uuid/{uuid}/deliveries': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}/deliveries?organization_uuid=${f.org}` }),
+  },
   'POST /api/webhooks/uuid/{uuid}/deliveries/{delivery_id}/redeliver': {
     scope: 'org',
     call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}/deliveries/${f.delivery}/redeliver` }),
@@ -126,9 +178,15 @@ const ROUTES: Record<string, Row> = {
   'GET /api/service-confirmations': { scope: 'org', call: (f) => ({ path: `/api/service-confirmations?organization_uuid=${f.org}` }) },
   'POST /api/service-confirmations/simulate': {
     scope: 'org',
-    call: (f) => ({ path: '/api/service-confirmations/simulate', body: { organization_uuid: f.org, event: 'service_confirmation.check_in' } }),
+    call: (f) => ({
+      path: '/api/service-confirmations/simulate',
+      body: { organization_uuid: f.org, event: 'service_confirmation.check_in' },
+    }),
   },
-  'GET /api/service-confirmations/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/service-confirmations/uuid/${f.confirmation}` }) },
+  'GET /api/service-confirmations/uuid/{uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/service-confirmations/uuid/${f.confirmation}` }),
+  },
   'GET /api/settings': { scope: 'machine', call: () => ({ path: '/api/settings' }) },
   'PATCH /api/settings': { scope: 'machine', call: () => ({ path: '/api/settings', body: { webhook_retry_schedule: 'fast' } }) },
   'POST /api/tools/decrypt': {
@@ -152,10 +210,16 @@ const ROUTES: Record<string, Row> = {
   'GET /api/inboxes/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}` }) },
   'PATCH /api/inboxes/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}`, body: { name: 'taken over' } }) },
   'DELETE /api/inboxes/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}` }) },
-  'GET /api/inboxes/uuid/{uuid}/messages': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages?organization_uuid=${f.org}` }) },
+  'GET /api/inboxes/uuid/{uuid}/messages': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages?organization_uuid=${f.org}` }),
+  },
   'DELETE /api/inboxes/uuid/{uuid}/messages': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages` }) },
   'POST /api/inboxes/uuid/{uuid}/reverify': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/reverify` }) },
-  'GET /api/inboxes/uuid/{uuid}/messages/{message_uuid}': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}` }) },
+  'GET /api/inboxes/uuid/{uuid}/messages/{message_uuid}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}` }),
+  },
   'GET /api/inboxes/uuid/{uuid}/messages/{message_uuid}/body': {
     scope: 'org',
     call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/body` }),
@@ -164,7 +228,10 @@ const ROUTES: Record<string, Row> = {
     scope: 'org',
     call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/replay`, body: { url: 'http://127.0.0.1:9/x' } }),
   },
-  'GET /api/inboxes/uuid/{uuid}/export': { scope: 'org', call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/export?organization_uuid=${f.org}` }) },
+  'GET /api/inboxes/uuid/{uuid}/export': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/export?organization_uuid=${f.org}` }),
+  },
   'POST /api/demo/reset': { scope: 'org', call: (f) => ({ path: '/api/demo/reset', body: { organization_uuid: f.org } }) },
   'GET /api/health': { scope: 'public', call: () => ({ path: '/api/health' }) },
   'GET /api/openapi.json': { scope: 'public', call: () => ({ path: '/api/openapi.json' }) },
@@ -173,7 +240,7 @@ const ROUTES: Record<string, Row> = {
 
 const SECRET_BODY = 'top secret payload of organization A';
 
-describe('every route with another organization\'s key and with a viewer key', () => {
+describe("every route with another organization's key and with a viewer key", () => {
   let server: TestServer;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let fixtures: Fixtures;
@@ -183,7 +250,11 @@ describe('every route with another organization\'s key and with a viewer key', (
 
   const send = (auth: string, method: string, call: Call): Promise<Response> => {
     const init: RequestInit = call.form ? call.form() : call.body !== undefined ? jsonBody(call.body, method) : {};
-    return server.request(call.path, { ...init, method, headers: { ...(init.headers as Record<string, string> | undefined), authorization: auth } });
+    return server.request(call.path, {
+      ...init,
+      method,
+      headers: { ...(init.headers as Record<string, string> | undefined), authorization: auth },
+    });
   };
 
   before(async () => {
@@ -195,12 +266,20 @@ describe('every route with another organization\'s key and with a viewer key', (
       assert.ok(res.status < 300, `fixture setup failed: ${res.status} ${text}`);
       return JSON.parse(text) as Record<string, unknown>;
     };
-    const qr = await json(await server.request('/api/qrcodes', jsonBody({ organization_uuid: org, location: '1 High Street, Carlton VIC 3053' })));
+    const qr = await json(
+      await server.request('/api/qrcodes', jsonBody({ organization_uuid: org, location: '1 High Street, Carlton VIC 3053' })),
+    );
     const webhook = await json(
-      await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url: `${receiver.url}/hook`, events: ['service_confirmation.check_in'] })),
+      await server.request(
+        '/api/webhooks/register',
+        jsonBody({ organization_uuid: org, url: `${receiver.url}/hook`, events: ['service_confirmation.check_in'] }),
+      ),
     );
     const confirmation = await json(
-      await server.request('/api/service-confirmations', jsonBody({ organization_uuid: org, qr_code_uuid: String(qr.uuid), status: 'CHECK_IN' })),
+      await server.request(
+        '/api/service-confirmations',
+        jsonBody({ organization_uuid: org, qr_code_uuid: String(qr.uuid), status: 'CHECK_IN' }),
+      ),
     );
     let delivery = '';
     for (let i = 0; i < 200 && !delivery; i++) {
@@ -216,12 +295,28 @@ describe('every route with another organization\'s key and with a viewer key', (
     );
     await json(importRes);
     const viewer = await json(await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'viewer' })));
-    const service = await json(await server.request('/api/services', jsonBody({ organization_uuid: org, name: 'Fixture service', code: 'FIX' })));
-    const handler = await json(await server.request('/api/import-handlers', jsonBody({ organization_uuid: org, name: 'Fixture handler', mapping: { 'Job Ref': 'job_reference_id' } })));
+    const service = await json(
+      await server.request('/api/services', jsonBody({ organization_uuid: org, name: 'Fixture service', code: 'FIX' })),
+    );
+    const handler = await json(
+      await server.request(
+        '/api/import-handlers',
+        jsonBody({ organization_uuid: org, name: 'Fixture handler', mapping: { 'Job Ref': 'job_reference_id' } }),
+      ),
+    );
     const appointments = await json(
       await server.request(
         '/api/appointment_schedule/bulk',
-        jsonBody([{ organization_uuid: org, tag_name: 'Site', tag_number: 'T-1', start_date_time: 'not a date', location: '1 High Street, Carlton VIC 3053', service: 'Fixture service' }]),
+        jsonBody([
+          {
+            organization_uuid: org,
+            tag_name: 'Site',
+            tag_number: 'T-1',
+            start_date_time: 'not a date',
+            location: '1 High Street, Carlton VIC 3053',
+            service: 'Fixture service',
+          },
+        ]),
       ),
     );
     fixtures = {
@@ -257,7 +352,17 @@ describe('every route with another organization\'s key and with a viewer key', (
 
   it("another organization's key gets 403 or 404 on organization A's data, never the data", async () => {
     const leaks: string[] = [];
-    const marks = () => [fixtures.qrCode, fixtures.webhook, fixtures.delivery, fixtures.confirmation, fixtures.inbox, fixtures.message, fixtures.task, fixtures.viewerKey, SECRET_BODY];
+    const marks = () => [
+      fixtures.qrCode,
+      fixtures.webhook,
+      fixtures.delivery,
+      fixtures.confirmation,
+      fixtures.inbox,
+      fixtures.message,
+      fixtures.task,
+      fixtures.viewerKey,
+      SECRET_BODY,
+    ];
     for (const op of operations) {
       const row = ROUTES[op];
       if (!row || row.scope === 'public') continue;
@@ -265,10 +370,12 @@ describe('every route with another organization\'s key and with a viewer key', (
       const res = await send(otherAuth, method, row.call(fixtures));
       const text = await res.text();
       assert.ok(res.status < 500, `${op}: ${res.status} ${text.slice(0, 300)}`);
-      if (row.scope === 'org' && res.status !== 403 && res.status !== 404) leaks.push(`${op} answered ${res.status}: ${text.slice(0, 200)}`);
+      if (row.scope === 'org' && res.status !== 403 && res.status !== 404)
+        leaks.push(`${op} answered ${res.status}: ${text.slice(0, 200)}`);
       const seen = marks().filter((mark) => text.includes(mark));
       if (seen.length > 0 && row.scope !== 'org') leaks.push(`${op} showed A's ${seen.join(', ')}`);
-      if (seen.length > 0 && row.scope === 'org' && !(res.status === 404 || res.status === 403)) leaks.push(`${op} showed A's ${seen.join(', ')}`);
+      if (seen.length > 0 && row.scope === 'org' && !(res.status === 404 || res.status === 403))
+        leaks.push(`${op} showed A's ${seen.join(', ')}`);
     }
     assert.deepEqual(leaks, []);
     // Nothing of A changed.

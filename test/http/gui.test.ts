@@ -27,7 +27,10 @@ describe('GUI serving with a build', () => {
   let server: Awaited<ReturnType<typeof serve>>;
   before(async () => {
     fs.mkdirSync(path.join(dir, 'assets'));
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>QR Sandbox</title><script type="module" src="/assets/app.js"></script>');
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><title>QR Sandbox</title><script type="module" src="/assets/app.js"></script>',
+    );
     fs.writeFileSync(path.join(dir, 'assets', 'app.js'), 'console.log("app")');
     fs.writeFileSync(path.join(dir, '.build-stamp'), 'x');
     server = await serve(dir);

@@ -28,7 +28,10 @@ describe('import handlers API (/api/import-handlers)', () => {
     assert.deepEqual(handler.mapping, { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time' });
 
     assert.deepEqual(await (await server.request(`/api/import-handlers/uuid/${handler.uuid}`)).json(), handler);
-    const patched = await server.request(`/api/import-handlers/uuid/${handler.uuid}`, jsonBody({ slug: 'acme', mapping: { Ref: 'job_reference_id' } }, 'PATCH'));
+    const patched = await server.request(
+      `/api/import-handlers/uuid/${handler.uuid}`,
+      jsonBody({ slug: 'acme', mapping: { Ref: 'job_reference_id' } }, 'PATCH'),
+    );
     assert.equal(patched.status, 200);
     const updated = (await patched.json()) as ImportHandler;
     assert.equal(updated.slug, 'acme');
@@ -48,7 +51,11 @@ describe('import handlers API (/api/import-handlers)', () => {
     assert.equal(taken.status, 409);
     const takenBody = (await taken.json()) as ErrorBody & { error: { details?: { path: string }[] } };
     assert.match(takenBody.error.message, /slug "field-team" is already used/);
-    assert.deepEqual(takenBody.error.details?.map((d) => d.path), ['body.slug'], 'the clash names its field, for the GUI to mark it');
+    assert.deepEqual(
+      takenBody.error.details?.map((d) => d.path),
+      ['body.slug'],
+      'the clash names its field, for the GUI to mark it',
+    );
     const reserved = await create({ name: 'Three', slug: 'default', mapping: { A: 'tag_name' } });
     assert.equal(reserved.status, 400);
     assert.match(((await reserved.json()) as ErrorBody).error.message, /"default" is built in/);

@@ -99,7 +99,9 @@ describe('crash and quit safety of imports (real server process)', () => {
     assert.equal(ended.progress, 100);
     assert.deepEqual([ended.results?.inserted, ended.results?.excluded, ended.results?.updated], [ROWS, 0, 0]);
 
-    const list = (await (await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=1`)).json()) as { total: number };
+    const list = (await (await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=1`)).json()) as {
+      total: number;
+    };
     assert.equal(list.total, ROWS, 'no row missing, none duplicated');
     assert.deepEqual(fs.readdirSync(path.join(dataDir, 'uploads')), [], 'the finished upload was removed');
 

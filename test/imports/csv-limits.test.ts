@@ -19,7 +19,10 @@ describe('CSV limits are read the way papaparse reads the text', () => {
   });
 
   it('counts a quoted field with escaped quotes, delimiters and line breaks as one field of one row', () => {
-    assert.throws(() => scan(`name,location\r\n"${'a""'.repeat(40)}",x\r\n`), (e: Error) => e instanceof ImportInputError && /cell in row 2 /.test(e.message));
+    assert.throws(
+      () => scan(`name,location\r\n"${'a""'.repeat(40)}",x\r\n`),
+      (e: Error) => e instanceof ImportInputError && /cell in row 2 /.test(e.message),
+    );
     assert.doesNotThrow(() => scan(`a,b\r\n"${',,,,,,,,'.repeat(5)}"\r\n`));
   });
 

@@ -16,7 +16,9 @@ const APPOINTMENTS_XLSX = fs.readFileSync(new URL('../fixtures/appointments-libr
 function databaseState(dataDir: string): Record<string, string> {
   const db = new SQLite(databasePath(dataDir), { readonly: true });
   try {
-    const tables = db.prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all();
+    const tables = db
+      .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+      .all();
     return Object.fromEntries(
       tables.map(({ name }) => {
         const rows = db.prepare(`select * from "${name}" order by rowid`).raw().all();
@@ -85,7 +87,10 @@ describe('dry_run on the import endpoints', () => {
     assert.ok(Number(dry.excluded) > 100);
     const excluded = dry.excluded_data as { index: number; error: string }[];
     assert.ok(excluded.some((e) => e.error === ADDRESS_NOT_LOCATED));
-    assert.ok(excluded.some((e) => /already belongs to another QR code/.test(e.error) && e.index >= 5000), 'a tag conflict with a row of an earlier batch');
+    assert.ok(
+      excluded.some((e) => /already belongs to another QR code/.test(e.error) && e.index >= 5000),
+      'a tag conflict with a row of an earlier batch',
+    );
 
     const accepted = await post('/api/qrcodes/bulk', qrUpload(), 202);
     const task = await waitForTask(server, String(accepted.background_task_uuid));
@@ -123,12 +128,16 @@ describe('dry_run on the import endpoints', () => {
   });
 
   it('an XLSX appointment import in background mode: same results, with the computed start and end of each appointment', async () => {
-    const upload = (fields: Record<string, string> = {}) => fileUpload(APPOINTMENTS_XLSX, 'appointments.xlsx', { organization_uuid: org, ...fields });
+    const upload = (fields: Record<string, string> = {}) =>
+      fileUpload(APPOINTMENTS_XLSX, 'appointments.xlsx', { organization_uuid: org, ...fields });
     const before = databaseState(server.dataDir);
     const dry = await post('/api/appointment_schedule/bulk', upload({ dry_run: 'true' }), 200);
     assert.deepEqual(databaseState(server.dataDir), before);
     assert.equal(uploadsLeft(), 0);
-    assert.ok((dry.dry_run_notes as string[]).some((note) => note.includes('service catalog')), 'says the service catalog is this sandbox\'s');
+    assert.ok(
+      (dry.dry_run_notes as string[]).some((note) => note.includes('service catalog')),
+      "says the service catalog is this sandbox's",
+    );
     const { appointment_schedules_upserted: predicted, ...dryResults } = withoutDryRunKeys(dry);
     assert.ok(Array.isArray(predicted) && predicted.length === dry.upserted && predicted.length > 0);
 
@@ -155,7 +164,11 @@ describe('dry_run on the import endpoints', () => {
       organization_uuid: org,
       ...extra,
     });
-    const records = [record({ job_reference_id: 'DRY-A' }), record({ service: 'Juggling', job_reference_id: 'DRY-B' }), record({ tag_number: '2', job_reference_id: 'DRY-C', duration: 30 })];
+    const records = [
+      record({ job_reference_id: 'DRY-A' }),
+      record({ service: 'Juggling', job_reference_id: 'DRY-B' }),
+      record({ tag_number: '2', job_reference_id: 'DRY-C', duration: 30 }),
+    ];
     const before = databaseState(server.dataDir);
     const dry = await post('/api/appointment_schedule/bulk?processing_mode=sync&dry_run=true', jsonBody(records), 200);
     assert.deepEqual(databaseState(server.dataDir), before);
@@ -178,10 +191,16 @@ describe('dry_run on the import endpoints', () => {
     assert.equal(overCap.status, 400);
     assert.match(await overCap.text(), /Sync mode takes at most 50 rows/);
 
-    const noLocation = await server.request('/api/qrcodes/bulk', fileUpload('name\nShed\n', 'x.csv', { organization_uuid: org, dry_run: 'true' }));
+    const noLocation = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload('name\nShed\n', 'x.csv', { organization_uuid: org, dry_run: 'true' }),
+    );
     assert.equal(noLocation.status, 400);
 
-    const otherOrg = await server.request('/api/appointment_schedule/bulk', fileUpload(APPOINTMENTS_XLSX, 'a.xlsx', { organization_uuid: crypto.randomUUID(), dry_run: 'true' }));
+    const otherOrg = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(APPOINTMENTS_XLSX, 'a.xlsx', { organization_uuid: crypto.randomUUID(), dry_run: 'true' }),
+    );
     assert.equal(otherOrg.status, 403);
     assert.deepEqual(databaseState(server.dataDir), before);
     assert.equal(uploadsLeft(), 0);

@@ -20,22 +20,35 @@ describe('importing a fixed error report links back to the import it fixes', () 
     assert.equal(first.status, 202);
     const original = ((await first.json()) as { background_task_uuid: string }).background_task_uuid;
     await waitForTask(server, original);
-    const fixed = await start('/api/qrcodes/bulk', 'location,type,row_number,error\n"1 Collins Street, Melbourne VIC 3000",SITE,2,type: bad\n', { fixes_task_uuid: original });
+    const fixed = await start(
+      '/api/qrcodes/bulk',
+      'location,type,row_number,error\n"1 Collins Street, Melbourne VIC 3000",SITE,2,type: bad\n',
+      { fixes_task_uuid: original },
+    );
     assert.equal(fixed.status, 202, await fixed.clone().text());
     const task = await waitForTask(server, ((await fixed.json()) as { background_task_uuid: string }).background_task_uuid);
     assert.equal(task.metadata?.fixes_task_uuid, original);
     assert.equal(task.metadata?.filename, 'sites.csv');
 
-    const appointments = await start('/api/appointment_schedule/bulk', 'tag_name,tag_number,start_date_time,location,service\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",Cleaning\n', {
-      fixes_task_uuid: original,
-    });
+    const appointments = await start(
+      '/api/appointment_schedule/bulk',
+      'tag_name,tag_number,start_date_time,location,service\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",Cleaning\n',
+      {
+        fixes_task_uuid: original,
+      },
+    );
     assert.equal(appointments.status, 202, await appointments.clone().text());
-    const appointmentTask = await waitForTask(server, ((await appointments.json()) as { background_task_uuid: string }).background_task_uuid);
+    const appointmentTask = await waitForTask(
+      server,
+      ((await appointments.json()) as { background_task_uuid: string }).background_task_uuid,
+    );
     assert.equal(appointmentTask.metadata?.fixes_task_uuid, original);
   });
 
   it('refuses a task that is not one of the organization', async () => {
-    const res = await start('/api/qrcodes/bulk', 'location\n"1 Collins Street, Melbourne VIC 3000"\n', { fixes_task_uuid: '00000000-0000-7000-8000-000000000000' });
+    const res = await start('/api/qrcodes/bulk', 'location\n"1 Collins Street, Melbourne VIC 3000"\n', {
+      fixes_task_uuid: '00000000-0000-7000-8000-000000000000',
+    });
     assert.equal(res.status, 400);
     const body = (await res.json()) as { error: { details: { path: string }[] } };
     assert.equal(body.error.details[0]?.path, 'fixes_task_uuid');

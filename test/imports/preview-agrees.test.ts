@@ -51,14 +51,21 @@ describe('the import preview agrees with the import on every row', () => {
     assert.match(richmond, /"Richmond" is a place in several states .*: add the state/);
     assert.match(before.excluded.get(5) ?? '', /tag Gate 1 already belongs to another QR code/);
 
-    const res = await server.request('/api/qrcodes/bulk', fileUpload(csv, 'qrcodes.csv', { organization_uuid: org, processing_mode: 'sync' }));
+    const res = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(csv, 'qrcodes.csv', { organization_uuid: org, processing_mode: 'sync' }),
+    );
     assert.equal(res.status, 200);
     const imported = (await res.json()) as { inserted: number; excluded_data: { index: number; error: string }[] };
     assert.deepEqual(new Map(imported.excluded_data.map((e) => [e.index, e.error])), before.excluded);
     assert.equal(imported.inserted, 2);
 
     const list = await server.request(`/api/qrcodes?organization_uuid=${org}&search=gate`);
-    assert.equal(((await list.json()) as { items: unknown[] }).items.length, 1, 'the preview kept nothing: only the import wrote the first gate');
+    assert.equal(
+      ((await list.json()) as { items: unknown[] }).items.length,
+      1,
+      'the preview kept nothing: only the import wrote the first gate',
+    );
   });
 
   it('appointments: a service missing from the catalog, an address that cannot be located and a misspelt zone', async () => {
@@ -77,10 +84,16 @@ describe('the import preview agrees with the import on every row', () => {
     assert.ok((before.excluded.get(2) ?? '').startsWith(`${ADDRESS_NOT_LOCATED} `), before.excluded.get(2));
     assert.match(before.excluded.get(3) ?? '', /Did you mean Australia\/Melbourne\?/);
 
-    const res = await server.request('/api/appointment_schedule/bulk', fileUpload(csv, 'appointments.csv', { organization_uuid: org, processing_mode: 'background' }));
+    const res = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(csv, 'appointments.csv', { organization_uuid: org, processing_mode: 'background' }),
+    );
     assert.equal(res.status, 202, await res.clone().text());
     const { background_task_uuid: uuid } = (await res.json()) as { background_task_uuid: string };
-    const task = (await waitForTask(server, uuid)) as unknown as { status: string; results: { upserted: number; excluded_appointments: { index: number; error_message: string }[] } };
+    const task = (await waitForTask(server, uuid)) as unknown as {
+      status: string;
+      results: { upserted: number; excluded_appointments: { index: number; error_message: string }[] };
+    };
     assert.equal(task?.status, 'COMPLETED');
     assert.deepEqual(new Map(task?.results.excluded_appointments.map((e) => [e.index, e.error_message])), before.excluded);
     assert.equal(task?.results.upserted, 1);

@@ -16,8 +16,12 @@ describe('preview while another connection writes', () => {
     const other = openConnection(server.dataDir);
     other.sqlite.exec('BEGIN IMMEDIATE');
     try {
-      const csv = 'location,name,type\n"1 Collins Street, Melbourne VIC 3000",Depot,bad type!\n"2 Collins Street, Melbourne VIC 3000",Office,SITE\n';
-      const pending = server.request('/api/imports/preview', fileUpload(csv, 'sites.csv', { kind: 'qrcodes', organization_uuid: server.organizationUuid }));
+      const csv =
+        'location,name,type\n"1 Collins Street, Melbourne VIC 3000",Depot,bad type!\n"2 Collins Street, Melbourne VIC 3000",Office,SITE\n';
+      const pending = server.request(
+        '/api/imports/preview',
+        fileUpload(csv, 'sites.csv', { kind: 'qrcodes', organization_uuid: server.organizationUuid }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       other.sqlite.exec('COMMIT');
       const res = await pending;

@@ -31,7 +31,8 @@ describe('POST /api/imports/preview', () => {
     assert.equal(res.status, 200, await res.clone().text());
     return (await res.json()) as Preview;
   };
-  const failure = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; details?: { path: string }[] } }).error;
+  const failure = async (res: Response) =>
+    ((await res.json()) as { error: { code: string; message: string; details?: { path: string }[] } }).error;
 
   it('matches the columns and marks the rows that will certainly fail, with their file row numbers', async () => {
     const csv = [
@@ -67,7 +68,10 @@ describe('POST /api/imports/preview', () => {
   it('names a missing required column before anything is sent', async () => {
     const body = await ok(await preview('name,suburb\nDepot,Darwin\n', 'no-location.csv'));
     assert.deepEqual(body.columns.missing_required, ['location']);
-    assert.deepEqual(body.columns.matched.map((m) => m.column), ['name', 'suburb']);
+    assert.deepEqual(
+      body.columns.matched.map((m) => m.column),
+      ['name', 'suburb'],
+    );
   });
 
   it('reads only the first rows of a big file', async () => {
@@ -101,10 +105,23 @@ describe('POST /api/imports/preview', () => {
   });
 
   it('previews appointments, through a saved import handler too, marking a start that is not a date', async () => {
-    const csv = 'Tag,Tag No,When,Where,Service,Job Ref\r\nSite,T-1,2026-03-02 09:00,"1 Mitchell St, Darwin NT 0800",Cleaning,J-1\r\nSite,T-2,next tuesday,"2 Hay St, Perth WA 6000",Cleaning,J-2\r\n';
+    const csv =
+      'Tag,Tag No,When,Where,Service,Job Ref\r\nSite,T-1,2026-03-02 09:00,"1 Mitchell St, Darwin NT 0800",Cleaning,J-1\r\nSite,T-2,next tuesday,"2 Hay St, Perth WA 6000",Cleaning,J-2\r\n';
     const saved = await server.request(
       '/api/import-handlers',
-      jsonBody({ organization_uuid: org, name: 'Field team', slug: 'field-team', mapping: { Tag: 'tag_name', 'Tag No': 'tag_number', When: 'start_date_time', Where: 'location', Service: 'service', 'Job Ref': 'job_reference_id' } }),
+      jsonBody({
+        organization_uuid: org,
+        name: 'Field team',
+        slug: 'field-team',
+        mapping: {
+          Tag: 'tag_name',
+          'Tag No': 'tag_number',
+          When: 'start_date_time',
+          Where: 'location',
+          Service: 'service',
+          'Job Ref': 'job_reference_id',
+        },
+      }),
     );
     assert.equal(saved.status, 201);
     const body = await ok(await preview(csv, 'visits.csv', { kind: 'appointments', org_identifier: 'field-team' }));
@@ -112,13 +129,20 @@ describe('POST /api/imports/preview', () => {
     assert.deepEqual(body.rows[0]?.problems, []);
     assert.match(body.rows[1]?.problems.join(' ') ?? '', /When|start_date_time/);
     const plain = await ok(await preview(csv, 'visits.csv', { kind: 'appointments' }));
-    assert.deepEqual(plain.columns.matched.map((m) => m.column), ['service'], 'without the handler only the title that is a spec name matches');
+    assert.deepEqual(
+      plain.columns.matched.map((m) => m.column),
+      ['service'],
+      'without the handler only the title that is a spec name matches',
+    );
     assert.match(plain.rows[0]?.problems.join(' ') ?? '', /start_date_time/);
   });
 
   it('shows a spreadsheet date cell as the wall-clock time typed in the sheet, as the import reads it (no UTC "Z")', async () => {
     const body = await ok(await preview(fixture('appointments-libreoffice.xlsx'), 'jobs.xlsx', { kind: 'appointments' }));
-    assert.deepEqual(body.rows.slice(0, 3).map((r) => r.values.start_date_time), ['2026-03-02 09:00:00', '2026-10-04 02:30:00', '2026-04-05 02:30:00']);
+    assert.deepEqual(
+      body.rows.slice(0, 3).map((r) => r.values.start_date_time),
+      ['2026-03-02 09:00:00', '2026-10-04 02:30:00', '2026-04-05 02:30:00'],
+    );
     assert.equal(body.rows[3]?.values.start_date_time, '2026-07-15 14:05', 'a text cell stays as typed');
   });
 
@@ -141,12 +165,19 @@ describe('POST /api/imports/preview', () => {
     const handler = await preview('location\nx\n', 'a.csv', { org_identifier: 'acme' });
     assert.equal(handler.status, 400);
     assert.equal((await failure(handler)).details?.[0]?.path, 'org_identifier');
-    const json = await server.request('/api/imports/preview', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
+    const json = await server.request('/api/imports/preview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '[]',
+    });
     assert.equal(json.status, 415);
   });
 
   it('lets a viewer key preview (it writes nothing) but not import', async () => {
-    const created = (await (await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'checker' }))).json()) as { api_key: string; api_secret: string };
+    const created = (await (await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'checker' }))).json()) as {
+      api_key: string;
+      api_secret: string;
+    };
     const as = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: bearer(created) } });
     const csv = 'location\n"1 Mitchell St, Darwin NT 0800"\n';
     const res = await as('/api/imports/preview', fileUpload(csv, 'a.csv', { kind: 'qrcodes', organization_uuid: org }));

@@ -61,7 +61,10 @@ describe('CSV source', () => {
   it('keeps the index of blank lines so row numbers match the file', async () => {
     const { rows } = await readAll(csvSource(tempFile('location\r\na\r\n\r\nb\r\n'), DEFAULT_IMPORT_LIMITS));
     const filled = rows.filter((r) => (r.row as string[]).some((c) => c !== ''));
-    assert.deepEqual(filled.map((r) => r.index), [0, 2]);
+    assert.deepEqual(
+      filled.map((r) => r.index),
+      [0, 2],
+    );
   });
 
   it('reads Latin-1 text that is not valid UTF-8', async () => {
@@ -79,7 +82,10 @@ describe('XLSX source', () => {
     assert.equal(first[6], 800, 'LibreOffice stored the postcode as the number 800');
     assert.ok(first[8] instanceof Date, 'the date cell is a Date');
     assert.equal((first[8] as Date).toISOString().slice(0, 10), '2024-03-15');
-    assert.deepEqual(rows.map((r) => r.index), [0, 1, 2, 3]);
+    assert.deepEqual(
+      rows.map((r) => r.index),
+      [0, 1, 2, 3],
+    );
   });
 
   it('turns a damaged workbook into a message, not a crash', async () => {
@@ -116,7 +122,10 @@ describe('format sniffing and header matching', () => {
     assert.equal(sniffFormat(fixture('qr-libreoffice.xlsx')), 'xlsx');
     assert.equal(sniffFormat(fixture('qr-records.json')), 'json');
     assert.equal(sniffFormat(fixture('qr-semicolon.csv')), 'csv');
-    assert.throws(() => sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))), /Excel 97-2003 workbook \(\.xls\)/);
+    assert.throws(
+      () => sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))),
+      /Excel 97-2003 workbook \(\.xls\)/,
+    );
     assert.throws(() => sniffFormat(tempFile('')), /The file is empty/);
     assert.throws(() => sniffFormat(tempFile(Buffer.from([1, 2, 0, 0, 5]))), /not text/);
   });
@@ -131,7 +140,10 @@ describe('format sniffing and header matching', () => {
     assert.equal(normaliseHeader('\uFEFFQR Code_External Reference ID'), 'qrcodeexternalreferenceid');
     assert.throws(
       () => mapHeader(qrCodeImportKind, ['Name', 'Suburb']),
-      (error: Error) => error instanceof ImportInputError && /missing the required column location/.test(error.message) && /Name, Suburb/.test(error.message),
+      (error: Error) =>
+        error instanceof ImportInputError &&
+        /missing the required column location/.test(error.message) &&
+        /Name, Suburb/.test(error.message),
     );
   });
 });

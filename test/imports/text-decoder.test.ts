@@ -5,8 +5,29 @@ import { TextDecodeError, UploadTextDecoder } from '../../server/imports/sources
 const TEXT = 'name,label\r\nCafé – “quoted” €5,Señor’s … — Müller 😀\r\n';
 const WINDOWS_1252 = Buffer.from([
   ...Buffer.from('name,label\r\nCaf'),
-  0xe9, 0x20, 0x96, 0x20, 0x93, ...Buffer.from('quoted'), 0x94, 0x20, 0x80, 0x35, 0x2c,
-  ...Buffer.from('Se'), 0xf1, ...Buffer.from('or'), 0x92, 0x73, 0x20, 0x85, 0x20, 0x97, ...Buffer.from(' M'), 0xfc, ...Buffer.from('ller\r\n'),
+  0xe9,
+  0x20,
+  0x96,
+  0x20,
+  0x93,
+  ...Buffer.from('quoted'),
+  0x94,
+  0x20,
+  0x80,
+  0x35,
+  0x2c,
+  ...Buffer.from('Se'),
+  0xf1,
+  ...Buffer.from('or'),
+  0x92,
+  0x73,
+  0x20,
+  0x85,
+  0x20,
+  0x97,
+  ...Buffer.from(' M'),
+  0xfc,
+  ...Buffer.from('ller\r\n'),
 ]);
 
 /** Decodes `bytes` fed in pieces of `size` bytes. */
@@ -39,7 +60,9 @@ describe('UploadTextDecoder', () => {
     const late = Buffer.concat([Buffer.from('x'.repeat(100_000)), WINDOWS_1252]);
     assert.equal(decode(late, 65536).encoding, 'windows-1252');
     const utf8 = Buffer.from(`${'x'.repeat(1000)}é${'€'.repeat(40)}`);
-    for (const window of [2, 3, 4, 5, 6]) for (const size of [1, 4, 1 << 16]) assert.equal(decode(utf8, size, window).text, utf8.toString(), `window ${window}, chunks ${size}`);
+    for (const window of [2, 3, 4, 5, 6])
+      for (const size of [1, 4, 1 << 16])
+        assert.equal(decode(utf8, size, window).text, utf8.toString(), `window ${window}, chunks ${size}`);
   });
 
   const fails = (bytes: Buffer, message: RegExp, offset: number, decidingBytes?: number) => {
@@ -56,7 +79,12 @@ describe('UploadTextDecoder', () => {
     fails(Buffer.from([0x41, 0x0a, 0xe9, 0x81, 0x0a]), /neither UTF-8 nor Windows-1252.*0x81/, 3);
     fails(Buffer.from([0x41, 0x0a, 0x42, 0x00]), /NUL byte/, 3);
     fails(Buffer.concat([Buffer.from('Café ñ “x”,'), Buffer.from([0xe9, 0x2c])]), /mostly UTF-8/, 17);
-    fails(Buffer.concat([Buffer.from('é€,'), Buffer.alloc(200, 0x78), Buffer.from([0x96])]), /UTF-8 text until a byte that is not UTF-8/, 206, 16);
+    fails(
+      Buffer.concat([Buffer.from('é€,'), Buffer.alloc(200, 0x78), Buffer.from([0x96])]),
+      /UTF-8 text until a byte that is not UTF-8/,
+      206,
+      16,
+    );
     fails(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ok,'), Buffer.from([0xe9, 0x2c])]), /marked as UTF-8/, 6);
     fails(Buffer.concat([Buffer.from('ok€'), Buffer.from([0xe2, 0x82])]), /ends in the middle of a UTF-8 character/, 5);
     fails(Buffer.from([0xff, 0xfe, 0x41, 0x00, 0x00, 0xdc, 0x41, 0x00]), /UTF-16 little-endian.*lone surrogate/, 4);

@@ -12,7 +12,16 @@ const cell = (good: fc.Arbitrary<string>) =>
     { weight: 14, arbitrary: good },
     { weight: 1, arbitrary: good.map((text) => `  ${text}\t`) },
     { weight: 1, arbitrary: fc.constantFrom('', '   ', undefined, null) },
-    { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -5, max: 500 }), fc.double(), fc.constant(Number.NaN), fc.boolean(), fc.constant(new Date(Date.UTC(2026, 2, 2, 9)))) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.integer({ min: -5, max: 500 }),
+        fc.double(),
+        fc.constant(Number.NaN),
+        fc.boolean(),
+        fc.constant(new Date(Date.UTC(2026, 2, 2, 9))),
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ minLength: 495, maxLength: 510 }) },
   );
 
@@ -20,7 +29,17 @@ const valuesArb: fc.Arbitrary<MappedValues> = fc.record(
   {
     tag_name: cell(fc.constantFrom('Gate', 'Bin', 'Door 4')),
     tag_number: cell(fc.constantFrom('17', '0', 'A-3')),
-    start_date_time: cell(fc.constantFrom('2026-03-02 09:00', '2026-04-05 02:30', '2026-03-02T09:00:00+11:00', '2026-02-30 09:00', '2026-03-02', 'soon', '2026-10-04 02:15Z')),
+    start_date_time: cell(
+      fc.constantFrom(
+        '2026-03-02 09:00',
+        '2026-04-05 02:30',
+        '2026-03-02T09:00:00+11:00',
+        '2026-02-30 09:00',
+        '2026-03-02',
+        'soon',
+        '2026-10-04 02:15Z',
+      ),
+    ),
     location: cell(fc.constantFrom('1 Collins Street, Melbourne VIC 3000', 'x')),
     duration: cell(fc.constantFrom('60', '90', '0', '-5', '1.5', '600000', '45.0')),
     service: cell(fc.constantFrom('Plumbing', 'Cleaning', 'Unknown')),

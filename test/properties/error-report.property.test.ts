@@ -8,7 +8,20 @@ import type { TestServer } from '../support/server.ts';
 /** Cells a spreadsheet user types: formulas, delimiters, quotes, line breaks, emoji and right-to-left text. */
 const cellArb = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.constantFrom('=1+1', '+61 3 9000 0000', '-5', '@SUM(A1)', '\tTabbed', '=HYPERLINK("http://x","y")', 'a,b;c|d', 'say "hi"', 'two\nlines', 'مستودع', '🚚 depot', "'quoted"),
+  fc.constantFrom(
+    '=1+1',
+    '+61 3 9000 0000',
+    '-5',
+    '@SUM(A1)',
+    '\tTabbed',
+    '=HYPERLINK("http://x","y")',
+    'a,b;c|d',
+    'say "hi"',
+    'two\nlines',
+    'مستودع',
+    '🚚 depot',
+    "'quoted",
+  ),
 );
 
 /** Every row is excluded (its location is nowhere), so the report must hold all of them. */
@@ -45,7 +58,10 @@ async function readXlsxReport(res: Response): Promise<ReportRow[]> {
     const values = (row.values as unknown[]).slice(1);
     for (const value of values) assert.ok(!(value && typeof value === 'object' && 'formula' in value), 'no formula cell');
     if (number === 1) return;
-    rows.push({ cells: [0, 1, 2].map((i) => (values[i] === null || values[i] === undefined ? '' : String(values[i]))), rowNumber: String(values[3]) });
+    rows.push({
+      cells: [0, 1, 2].map((i) => (values[i] === null || values[i] === undefined ? '' : String(values[i]))),
+      rowNumber: String(values[3]),
+    });
   });
   return rows;
 }
@@ -66,20 +82,20 @@ describe('error reports read back to the rows that were imported (property)', ()
     );
   });
   async function check(rows: [string, string][]) {
-        const res = await server.request(
-          '/api/qrcodes/bulk?processing_mode=sync',
-          fileUpload(csvOf(rows), 'rows.csv', { organization_uuid: server.organizationUuid }),
-        );
-        assert.equal(res.status, 200, await res.clone().text());
-        const results = (await res.json()) as { excluded: number };
-        assert.equal(results.excluded, rows.length);
-        const task = res.headers.get('x-background-task-uuid');
-        const expected = rows.map(([name, label], i) => ({ cells: [name, label, `Nowhere ${i}`], rowNumber: String(i + 2) }));
-        // Papa reads "a\r\nb" inside quotes as written; compare the way a spreadsheet would store the text.
-        const norm = (r: ReportRow[]) => r.map((x) => ({ ...x, cells: x.cells.map((c) => c.replace(/\r\n?/g, '\n')) }));
-        const csv = await readCsvReport(await server.request(`/api/qrcodes/bulk/${task}/errors?format=csv`));
-        assert.deepEqual(norm(csv), norm(expected));
-        const xlsx = await readXlsxReport(await server.request(`/api/qrcodes/bulk/${task}/errors?format=xlsx`));
-        assert.deepEqual(norm(xlsx), norm(expected));
+    const res = await server.request(
+      '/api/qrcodes/bulk?processing_mode=sync',
+      fileUpload(csvOf(rows), 'rows.csv', { organization_uuid: server.organizationUuid }),
+    );
+    assert.equal(res.status, 200, await res.clone().text());
+    const results = (await res.json()) as { excluded: number };
+    assert.equal(results.excluded, rows.length);
+    const task = res.headers.get('x-background-task-uuid');
+    const expected = rows.map(([name, label], i) => ({ cells: [name, label, `Nowhere ${i}`], rowNumber: String(i + 2) }));
+    // Papa reads "a\r\nb" inside quotes as written; compare the way a spreadsheet would store the text.
+    const norm = (r: ReportRow[]) => r.map((x) => ({ ...x, cells: x.cells.map((c) => c.replace(/\r\n?/g, '\n')) }));
+    const csv = await readCsvReport(await server.request(`/api/qrcodes/bulk/${task}/errors?format=csv`));
+    assert.deepEqual(norm(csv), norm(expected));
+    const xlsx = await readXlsxReport(await server.request(`/api/qrcodes/bulk/${task}/errors?format=xlsx`));
+    assert.deepEqual(norm(xlsx), norm(expected));
   }
 });

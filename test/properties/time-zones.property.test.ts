@@ -3,7 +3,15 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseStartDateTime, ScheduleTimesCache, scheduleTimes } from '../../server/appointments/times.ts';
 
-const ZONES = ['Australia/Melbourne', 'Australia/Perth', 'Australia/Lord_Howe', 'Australia/Adelaide', 'America/New_York', 'Europe/London', 'America/St_Johns'];
+const ZONES = [
+  'Australia/Melbourne',
+  'Australia/Perth',
+  'Australia/Lord_Howe',
+  'Australia/Adelaide',
+  'America/New_York',
+  'Europe/London',
+  'America/St_Johns',
+];
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 const localArb = fc.record({
@@ -66,7 +74,17 @@ describe('appointment time properties (Temporal, DST rules)', () => {
 });
 
 describe('the import memo of appointment times (ScheduleTimesCache)', () => {
-  const WIDE_ZONES = [...ZONES, 'Australia/Sydney', 'Australia/Brisbane', 'Pacific/Chatham', 'America/Santiago', 'Asia/Kolkata', 'Europe/Dublin', 'Asia/Tehran', 'UTC'];
+  const WIDE_ZONES = [
+    ...ZONES,
+    'Australia/Sydney',
+    'Australia/Brisbane',
+    'Pacific/Chatham',
+    'America/Santiago',
+    'Asia/Kolkata',
+    'Europe/Dublin',
+    'Asia/Tehran',
+    'UTC',
+  ];
   const edgeArb = fc.record({
     year: fc.integer({ min: 2020, max: 2032 }),
     // Around the days of daylight-saving changes in both hemispheres, and any other day.
@@ -79,10 +97,15 @@ describe('the import memo of appointment times (ScheduleTimesCache)', () => {
   it('answers exactly what scheduleTimes answers, DST days, notes and long appointments included', () => {
     const cache = new ScheduleTimesCache();
     fc.assert(
-      fc.property(fc.oneof(localArb, edgeArb), fc.constantFrom(...WIDE_ZONES), fc.oneof(fc.constantFrom(30, 60, 90, 120), fc.integer({ min: 1, max: 5 * 24 * 60 })), (local, zone, minutes) => {
-        const start = parsed(text(local));
-        assert.deepEqual(cache.get(start, minutes, zone), scheduleTimes(start, minutes, zone), `${text(local)} ${zone} ${minutes} min`);
-      }),
+      fc.property(
+        fc.oneof(localArb, edgeArb),
+        fc.constantFrom(...WIDE_ZONES),
+        fc.oneof(fc.constantFrom(30, 60, 90, 120), fc.integer({ min: 1, max: 5 * 24 * 60 })),
+        (local, zone, minutes) => {
+          const start = parsed(text(local));
+          assert.deepEqual(cache.get(start, minutes, zone), scheduleTimes(start, minutes, zone), `${text(local)} ${zone} ${minutes} min`);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -103,7 +126,11 @@ describe('the import memo of appointment times (ScheduleTimesCache)', () => {
       for (let quarter = 0; quarter < 96; quarter++) {
         for (const minutes of [15, 60, 240]) {
           const start = parsed(`${day} ${pad(Math.floor(quarter / 4))}:${pad((quarter % 4) * 15)}`);
-          assert.deepEqual(cache.get(start, minutes, zone), scheduleTimes(start, minutes, zone), `${day} quarter ${quarter} ${zone} ${minutes}`);
+          assert.deepEqual(
+            cache.get(start, minutes, zone),
+            scheduleTimes(start, minutes, zone),
+            `${day} quarter ${quarter} ${zone} ${minutes}`,
+          );
         }
       }
     }

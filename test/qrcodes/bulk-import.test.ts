@@ -51,7 +51,13 @@ describe('QR code bulk imports', () => {
     assert.equal(task.status, 'COMPLETED');
     assert.equal(task.task_type, 'QR_IMPORT');
     assert.equal(task.progress, 100);
-    assert.deepEqual(task.metadata, { filename: 'sites.csv', import_type: 'csv', source: 'file_upload', api_key_name: 'My Organization admin', api_key_role: 'admin' });
+    assert.deepEqual(task.metadata, {
+      filename: 'sites.csv',
+      import_type: 'csv',
+      source: 'file_upload',
+      api_key_name: 'My Organization admin',
+      api_key_role: 'admin',
+    });
     const results = task.results as { inserted: number; excluded: number; excluded_data: Excluded[] };
     assert.equal(results.inserted, 3);
     assert.equal(results.excluded, 2);
@@ -59,7 +65,14 @@ describe('QR code bulk imports', () => {
       {
         index: 2,
         error: ADDRESS_NOT_LOCATED,
-        row: { location: '1 Unknown Lane, Nowhere QLD 4999', address_line_1: '1 Unknown Lane', suburb: 'Nowhere', state: 'QLD', postcode: '4999', country: 'Australia' },
+        row: {
+          location: '1 Unknown Lane, Nowhere QLD 4999',
+          address_line_1: '1 Unknown Lane',
+          suburb: 'Nowhere',
+          state: 'QLD',
+          postcode: '4999',
+          country: 'Australia',
+        },
       },
       {
         index: 3,
@@ -75,7 +88,10 @@ describe('QR code bulk imports', () => {
     const task = await importInBackground('semi.csv', fixture('qr-semicolon.csv'));
     const results = task.results as { inserted: number; excluded_data: Excluded[] };
     assert.equal(results.inserted, 2);
-    assert.deepEqual(results.excluded_data.map((e) => e.index), [2]);
+    assert.deepEqual(
+      results.excluded_data.map((e) => e.index),
+      [2],
+    );
     assert.equal((await qrCodes('external_reference_id=SEMI-1')).items[0]?.postcode, '0800');
   });
 
@@ -85,7 +101,10 @@ describe('QR code bulk imports', () => {
     assert.equal((task.metadata as { import_type: string }).import_type, 'xlsx');
     const results = task.results as { inserted: number; excluded: number; excluded_data: Excluded[] };
     assert.equal(results.inserted, 3);
-    assert.deepEqual(results.excluded_data.map((e) => [e.index, e.error, e.row.postcode]), [[2, ADDRESS_NOT_LOCATED, '3999']]);
+    assert.deepEqual(
+      results.excluded_data.map((e) => [e.index, e.error, e.row.postcode]),
+      [[2, ADDRESS_NOT_LOCATED, '3999']],
+    );
     assert.equal((await qrCodes('external_reference_id=LO-1')).items[0]?.postcode, '0800');
   });
 
@@ -99,20 +118,26 @@ describe('QR code bulk imports', () => {
     assert.equal(results.qr_code_inserted, 2);
     assert.equal(results.qr_code_restored, 0);
     assert.equal(results.qr_code_tags_created, 1);
-    assert.deepEqual((results.excluded_qr_codes as Excluded[]).map((e) => [e.index, e.error]), [
-      [2, ADDRESS_NOT_LOCATED],
-      [3, 'location: is required (or give suburb, state and postcode)'],
-    ]);
+    assert.deepEqual(
+      (results.excluded_qr_codes as Excluded[]).map((e) => [e.index, e.error]),
+      [
+        [2, ADDRESS_NOT_LOCATED],
+        [3, 'location: is required (or give suburb, state and postcode)'],
+      ],
+    );
 
     const report = await server.request(`/api/qrcodes/bulk/${task.uuid}/errors`);
     assert.match(report.headers.get('content-type') ?? '', /text\/csv/, 'a JSON import reports as CSV');
     const reportRows = Papa.parse<string[]>((await report.text()).replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
     const header = reportRows[0] ?? [];
     assert.equal(header[0], 'location');
-    assert.deepEqual(reportRows.slice(1).map((r) => [r[0], r[header.indexOf('row_number')]]), [
-      ['Somewhere that does not exist', '3'],
-      ['', '4'],
-    ]);
+    assert.deepEqual(
+      reportRows.slice(1).map((r) => [r[0], r[header.indexOf('row_number')]]),
+      [
+        ['Somewhere that does not exist', '3'],
+        ['', '4'],
+      ],
+    );
 
     const sync = await server.request('/api/qrcodes/bulk?processing_mode=sync', jsonBody(records));
     assert.equal(sync.status, 200);
@@ -140,7 +165,10 @@ describe('QR code bulk imports', () => {
   });
 
   it('restores a soft-deleted QR code matched by its external reference (JSON: qr_code_restored)', async () => {
-    const created = await server.request('/api/qrcodes', jsonBody({ organization_uuid: org, location: '1 Esplanade, Cairns QLD 4870', external_reference_id: 'RESTORE-1' }));
+    const created = await server.request(
+      '/api/qrcodes',
+      jsonBody({ organization_uuid: org, location: '1 Esplanade, Cairns QLD 4870', external_reference_id: 'RESTORE-1' }),
+    );
     const uuid = ((await created.json()) as { uuid: string }).uuid;
     assert.equal((await server.request(`/api/qrcodes/uuid/${uuid}`, { method: 'DELETE' })).status, 204);
     const res = await server.request(
@@ -171,12 +199,17 @@ describe('QR code bulk imports', () => {
     const text = await report.text();
     const rows = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
     assert.deepEqual(rows[0], ['Location', 'Name', 'QR Code External Reference ID', 'Suburb', 'State', 'Postcode', 'row_number', 'error']);
-    assert.deepEqual(rows.slice(1).map((r) => [r[0], r[6]]), [
-      ['"2 Pier St, Glenelgg SA 5045"'.slice(1, -1), '3'],
-      ["'=1+2", '4'],
-    ]);
+    assert.deepEqual(
+      rows.slice(1).map((r) => [r[0], r[6]]),
+      [
+        ['"2 Pier St, Glenelgg SA 5045"'.slice(1, -1), '3'],
+        ["'=1+2", '4'],
+      ],
+    );
 
-    const fixed = rows.map((r, i) => (i === 0 ? r : [r[0] === "'=1+2" ? '3 Pier St, Glenelg SA 5045' : r[0], r[1], r[2], 'Glenelg', r[4], '5045', r[6], r[7]]));
+    const fixed = rows.map((r, i) =>
+      i === 0 ? r : [r[0] === "'=1+2" ? '3 Pier St, Glenelg SA 5045' : r[0], r[1], r[2], 'Glenelg', r[4], '5045', r[6], r[7]],
+    );
     const again = await importInBackground('round-fixed.csv', `\uFEFF${Papa.unparse(fixed as string[][])}`);
     const results = again.results as { inserted: number; excluded: number };
     assert.equal(results.excluded, 0);
@@ -215,23 +248,37 @@ describe('QR code bulk imports', () => {
     assert.match(res.headers.get('content-disposition') ?? '', /attachment/);
     const text = await res.text();
     const [header, example] = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
-    assert.deepEqual(header?.slice(0, 6), ['location', 'organization_uuid', 'type', 'name', 'qr_code_name', 'qr_code_external_reference_id']);
+    assert.deepEqual(header?.slice(0, 6), [
+      'location',
+      'organization_uuid',
+      'type',
+      'name',
+      'qr_code_name',
+      'qr_code_external_reference_id',
+    ]);
     assert.equal(example?.[1], org);
     const task = await importInBackground('template.csv', text);
     assert.equal((task.results as { inserted: number }).inserted, 1);
   });
 
   it('imports CSV synchronously at /api/qrcodes/bulk-import', async () => {
-    const res = await server.request('/api/qrcodes/bulk-import', fileUpload('location\r\n"5 Mall, Darwin NT 0800"\r\n', 'x.csv', { organization_uuid: org }));
+    const res = await server.request(
+      '/api/qrcodes/bulk-import',
+      fileUpload('location\r\n"5 Mall, Darwin NT 0800"\r\n', 'x.csv', { organization_uuid: org }),
+    );
     assert.equal(res.status, 200);
     const results = (await res.json()) as Record<string, unknown>;
     assert.deepEqual([results.inserted, results.excluded, results.excluded_data], [1, 0, []]);
-    const json = await server.request('/api/qrcodes/bulk-import', fileUpload(fixture('qr-records.json'), 'x.json', { organization_uuid: org }));
+    const json = await server.request(
+      '/api/qrcodes/bulk-import',
+      fileUpload(fixture('qr-records.json'), 'x.json', { organization_uuid: org }),
+    );
     assert.equal(json.status, 400);
   });
 
   it('answers bad input with a 4xx that says what to fix, before any task starts', async () => {
-    const before = ((await (await server.request(`/api/background-tasks?organization_uuid=${org}&per_page=1`)).json()) as { total: number }).total;
+    const before = ((await (await server.request(`/api/background-tasks?organization_uuid=${org}&per_page=1`)).json()) as { total: number })
+      .total;
 
     const missing = await upload('m.csv', 'Name,Suburb\r\nA,Carlton\r\n');
     assert.equal(missing.status, 400);
@@ -240,15 +287,24 @@ describe('QR code bulk imports', () => {
     assert.match(await errorMessage(await upload('e.csv', '')), /empty/);
     assert.match(await errorMessage(await upload('h.csv', 'location\r\n')), /no data rows/);
     assert.match(await errorMessage(await upload('old.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))), /\.xls\)/);
-    assert.match(await errorMessage(await upload('bad.xlsx', fixture('qr-libreoffice.xlsx').subarray(0, 1500))), /could not be read as an Excel workbook/);
+    assert.match(
+      await errorMessage(await upload('bad.xlsx', fixture('qr-libreoffice.xlsx').subarray(0, 1500))),
+      /could not be read as an Excel workbook/,
+    );
     assert.match(await errorMessage(await server.request('/api/qrcodes/bulk', jsonBody({ location: 'x' }))), /array of objects/);
     assert.match(await errorMessage(await server.request('/api/qrcodes/bulk', jsonBody([]))), /empty/);
     assert.match(await errorMessage(await upload('a.csv', 'location\r\nx\r\n', '?processing_mode=later')), /processing_mode/);
     assert.match(await errorMessage(await server.request('/api/qrcodes/bulk', { method: 'POST', body: new FormData() })), /file/);
-    assert.match(await errorMessage(await server.request('/api/qrcodes/bulk', fileUpload('location\r\nx\r\n', 'a.csv', {}))), /organization_uuid is required/);
+    assert.match(
+      await errorMessage(await server.request('/api/qrcodes/bulk', fileUpload('location\r\nx\r\n', 'a.csv', {}))),
+      /organization_uuid is required/,
+    );
     const text = await server.request('/api/qrcodes/bulk', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
     assert.equal(text.status, 415);
-    const otherOrg = await server.request('/api/qrcodes/bulk', fileUpload('location\r\nx\r\n', 'a.csv', { organization_uuid: '00000000-0000-0000-0000-000000000000' }));
+    const otherOrg = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload('location\r\nx\r\n', 'a.csv', { organization_uuid: '00000000-0000-0000-0000-000000000000' }),
+    );
     assert.equal(otherOrg.status, 403);
 
     const many = `location\r\n${'"1 Smith St, Carlton VIC 3053"\r\n'.repeat(51)}`;
@@ -256,14 +312,17 @@ describe('QR code bulk imports', () => {
     assert.equal(overCap.status, 400);
     assert.match(await errorMessage(overCap), /at most 50 rows.*processing_mode=background/);
 
-    const after = ((await (await server.request(`/api/background-tasks?organization_uuid=${org}&per_page=1`)).json()) as { total: number }).total;
+    const after = ((await (await server.request(`/api/background-tasks?organization_uuid=${org}&per_page=1`)).json()) as { total: number })
+      .total;
     assert.equal(after, before, 'no task was left behind');
     assert.deepEqual(fs.readdirSync(`${server.dataDir}/uploads`), [], 'no upload was left behind');
   });
 
   it('fails a task whose file turns out corrupt, with a message, and keeps serving', async () => {
     // Larger than the part of a body checked before the task starts (64 KB), so the damage is found by the task.
-    const elements = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ location: `${i} Smith St, Carlton VIC 3053`, organization_uuid: org }));
+    const elements = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ location: `${i} Smith St, Carlton VIC 3053`, organization_uuid: org }),
+    );
     const body = `[${elements.join(',')}, {"location": "oops" "x"}]`;
     const res = await server.request('/api/qrcodes/bulk', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     assert.equal(res.status, 202);
@@ -271,7 +330,11 @@ describe('QR code bulk imports', () => {
     assert.equal(task.status, 'FAILED');
     assert.match(task.error_message ?? '', /^The JSON is not valid: .* in element 2000\.$/);
     assert.equal(task.results, null);
-    const small = await server.request('/api/qrcodes/bulk', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"location": "x"} {"a": 1}]' });
+    const small = await server.request('/api/qrcodes/bulk', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '[{"location": "x"} {"a": 1}]',
+    });
     assert.equal(small.status, 400, 'damage found in the checked part is a 400 before any task');
     assert.match(await errorMessage(small), /The JSON is not valid/);
     assert.equal((await server.request('/api/health')).status, 200);
@@ -294,7 +357,10 @@ describe('QR code bulk imports', () => {
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .find((line) => line.startsWith('data: '));
         buffer = buffer.slice(end + 2);
         if (data) events.push(JSON.parse(data.slice(6)) as (typeof events)[number]);
       }

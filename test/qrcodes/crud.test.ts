@@ -40,7 +40,10 @@ describe('QR code addresses', () => {
     assert.equal(qr.postcode, '3000');
     assert.equal(qr.timezone_name, 'Australia/Melbourne');
     assert.equal(qr.latitude, -37.813);
-    assert.deepEqual(qr.tags.map((t) => [t.tag_name, t.tag_number, t.tag_display_name]), [['Door', '7', 'Door 7']]);
+    assert.deepEqual(
+      qr.tags.map((t) => [t.tag_name, t.tag_number, t.tag_display_name]),
+      [['Door', '7', 'Door 7']],
+    );
 
     const got = await server.request(`/api/qrcodes/uuid/${qr.uuid}`);
     assert.equal(got.status, 200);
@@ -69,7 +72,10 @@ describe('QR code addresses', () => {
       return (await res.json()) as { items: QrCodeBody[]; total: number; pages: number; page: number; per_page: number };
     };
     const search = await page('search=bondi%20KIOSK');
-    assert.deepEqual(search.items.map((q) => q.name), ['Bondi Kiosk']);
+    assert.deepEqual(
+      search.items.map((q) => q.name),
+      ['Bondi Kiosk'],
+    );
     assert.equal((await page('type=KIOSK')).total, 1);
     assert.equal((await page('external_reference_id=K-1')).items[0]?.name, 'Bondi Kiosk');
     const none = await page('search=%25');
@@ -83,7 +89,10 @@ describe('QR code addresses', () => {
 
   it('updates fields, locates a changed address again, and soft-deletes', async () => {
     const qr = (await (await create({ location: '1 Station St, Geelong VIC 3220', name: 'Geelong' })).json()) as QrCodeBody;
-    const patched = await server.request(`/api/qrcodes/uuid/${qr.uuid}`, jsonBody({ name: 'Geelong West', location: '4 Hay St, Subiaco WA 6008' }, 'PATCH'));
+    const patched = await server.request(
+      `/api/qrcodes/uuid/${qr.uuid}`,
+      jsonBody({ name: 'Geelong West', location: '4 Hay St, Subiaco WA 6008' }, 'PATCH'),
+    );
     assert.equal(patched.status, 200);
     const body = (await patched.json()) as QrCodeBody;
     assert.equal(body.name, 'Geelong West');
@@ -104,7 +113,10 @@ describe('QR code addresses', () => {
     const res = await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'viewer' }));
     const viewer = (await res.json()) as { api_key: string; api_secret: string };
     const asViewer = { authorization: bearer(viewer) };
-    const write = await server.request('/api/qrcodes', { ...jsonBody({ organization_uuid: org, location: '1 Smith St, Carlton VIC 3053' }), headers: { ...asViewer, 'content-type': 'application/json' } });
+    const write = await server.request('/api/qrcodes', {
+      ...jsonBody({ organization_uuid: org, location: '1 Smith St, Carlton VIC 3053' }),
+      headers: { ...asViewer, 'content-type': 'application/json' },
+    });
     assert.equal(write.status, 403);
     const other = await create({ organization_uuid: '00000000-0000-0000-0000-000000000000', location: '1 Smith St, Carlton VIC 3053' });
     assert.equal(other.status, 403);

@@ -7,7 +7,15 @@ const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 const VALID: Record<string, unknown>[] = [
   { location: '12 Smith Street, Carlton VIC 3053', name: 'Site 1', qr_code_external_reference_id: 'A-1' },
   { suburb: 'Darwin', state: 'NT', postcode: 800, country: 'Australia' },
-  { suburb: 'Carlton', postcode: '3053', address_line_1: '12 Smith St', type: 'depot_2', tag_name: 'Gate', tag_number: 7, tag_display_name: 'Gate 7' },
+  {
+    suburb: 'Carlton',
+    postcode: '3053',
+    address_line_1: '12 Smith St',
+    type: 'depot_2',
+    tag_name: 'Gate',
+    tag_number: 7,
+    tag_display_name: 'Gate 7',
+  },
   { location: '  Fitzroy VIC 3065 ', postcode: '  ', label: 'x', data: '{"a":1}', qr_code_name: 'Front', country: 'US' },
   { postcode: '2134', country: 'us' },
 ];

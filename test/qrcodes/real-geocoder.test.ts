@@ -23,7 +23,10 @@ describe('QR codes located by the shipped offline geocoder', () => {
   after(() => server.stop());
 
   it('locates a created QR code and fills in the place and its time zone', async () => {
-    const res = await server.request('/api/qrcodes', jsonBody({ organization_uuid: server.organizationUuid, location: '12 Smith St, Fitzroy VIC 3065, Australia' }));
+    const res = await server.request(
+      '/api/qrcodes',
+      jsonBody({ organization_uuid: server.organizationUuid, location: '12 Smith St, Fitzroy VIC 3065, Australia' }),
+    );
     assert.equal(res.status, 201);
     const qr = (await res.json()) as QrCode;
     assert.equal(qr.suburb?.toUpperCase(), 'FITZROY');
@@ -49,7 +52,10 @@ describe('QR codes located by the shipped offline geocoder', () => {
     const result = (await res.json()) as { inserted: number; excluded: number; excluded_data: Array<{ index: number; error: string }> };
     assert.equal(result.inserted, 3);
     assert.equal(result.excluded, 1);
-    assert.deepEqual(result.excluded_data.map((e) => e.index), [3]);
+    assert.deepEqual(
+      result.excluded_data.map((e) => e.index),
+      [3],
+    );
     const error = result.excluded_data[0]?.error ?? '';
     assert.ok(error.startsWith(`${ADDRESS_NOT_LOCATED} `), `the spec's sentence first, then why: ${error}`);
     assert.match(error, /Atlantis/, 'the geocoder explains which part it does not know');

@@ -9,7 +9,10 @@ async function importCsv(server: TestServer, csv: string) {
   form.set('processing_mode', 'sync');
   const res = await server.request('/api/qrcodes/bulk', { method: 'POST', body: form });
   assert.equal(res.status, 200);
-  return { result: (await res.json()) as { inserted: number; excluded: number }, taskUuid: res.headers.get('x-background-task-uuid') ?? '' };
+  return {
+    result: (await res.json()) as { inserted: number; excluded: number },
+    taskUuid: res.headers.get('x-background-task-uuid') ?? '',
+  };
 }
 
 describe('error report round trip with formula-like values', () => {
@@ -22,7 +25,11 @@ describe('error report round trip with formula-like values', () => {
   it('neutralises them in the report and reads them back as typed when the fixed report is imported', async () => {
     const first = await importCsv(
       server,
-      ['location,name,label,address_line_1,suburb,state,postcode,country', ',Phone site,+61 8 8900 0000,1 Mitchell St,Darwn,NT,0800,Australia', ',Sum site,=1+2,9 Nowhere Rd,Atlantis,ZZ,99999,Australia'].join('\n'),
+      [
+        'location,name,label,address_line_1,suburb,state,postcode,country',
+        ',Phone site,+61 8 8900 0000,1 Mitchell St,Darwn,NT,0800,Australia',
+        ',Sum site,=1+2,9 Nowhere Rd,Atlantis,ZZ,99999,Australia',
+      ].join('\n'),
     );
     assert.equal(first.result.excluded, 1, 'the misspelt Darwin is still found by its postcode; Atlantis is not');
     const report = await (await server.request(`/api/qrcodes/bulk/${first.taskUuid}/errors?format=csv`)).text();

@@ -18,8 +18,24 @@ interface Har {
     entries: Array<{
       startedDateTime: string;
       time: number;
-      request: { method: string; url: string; httpVersion: string; headers: Array<{ name: string; value: string }>; queryString: unknown[]; postData?: { mimeType: string; text: string }; bodySize: number; cookies: unknown[]; headersSize: number };
-      response: { status: number; content: { size: number; mimeType: string }; headers: unknown[]; redirectURL: string; cookies: unknown[] };
+      request: {
+        method: string;
+        url: string;
+        httpVersion: string;
+        headers: Array<{ name: string; value: string }>;
+        queryString: unknown[];
+        postData?: { mimeType: string; text: string };
+        bodySize: number;
+        cookies: unknown[];
+        headersSize: number;
+      };
+      response: {
+        status: number;
+        content: { size: number; mimeType: string };
+        headers: unknown[];
+        redirectURL: string;
+        cookies: unknown[];
+      };
       cache: object;
       timings: { send: number; wait: number; receive: number };
       _qr_sandbox: { signature_status: string; envelope: unknown };
@@ -32,17 +48,28 @@ const digestBase64Of = (hex = '') => Buffer.from(hex, 'hex').toString('base64');
 describe('inbox export (JSON and HAR 1.2)', () => {
   let server: TestServer;
   let inbox: InboxView;
-  const deliveries = [craft(envelope({ type: 'service_confirmation.check_in' })), craft(envelope({ type: 'service_confirmation.delivery' }))];
+  const deliveries = [
+    craft(envelope({ type: 'service_confirmation.check_in' })),
+    craft(envelope({ type: 'service_confirmation.delivery' })),
+  ];
   const wrong = craft(envelope({ type: 'service_confirmation.check_out' }), 'wrong-secret');
   const uuids: string[] = [];
 
   before(async () => {
     server = await startTestServer();
     inbox = await createInbox(server, { name: 'exported', secrets: [SECRET] });
-    for (const d of [...deliveries, wrong]) uuids.push((await deliver(`${inbox.url}?n=${uuids.length}`, d.body, deliveryHeaders(d))).messageUuid);
+    for (const d of [...deliveries, wrong])
+      uuids.push((await deliver(`${inbox.url}?n=${uuids.length}`, d.body, deliveryHeaders(d))).messageUuid);
     uuids.push((await deliver(inbox.url, 'not a delivery', { 'content-type': 'text/plain' })).messageUuid);
     const digestBase64 = Buffer.from(deliveries[0]?.signature ?? '', 'hex').toString('base64');
-    uuids.push((await deliver(inbox.url, deliveries[0]?.body ?? '', { 'content-type': 'application/json', 'x-service-signature': `sha256=${digestBase64}` })).messageUuid);
+    uuids.push(
+      (
+        await deliver(inbox.url, deliveries[0]?.body ?? '', {
+          'content-type': 'application/json',
+          'x-service-signature': `sha256=${digestBase64}`,
+        })
+      ).messageUuid,
+    );
   });
   after(() => server.stop());
 
@@ -59,7 +86,10 @@ describe('inbox export (JSON and HAR 1.2)', () => {
     assert.equal(exported.signature_masked, true);
     assert.equal(exported.inbox.uuid, inbox.uuid);
     assert.equal(exported.inbox.secrets, undefined, 'never the inbox secrets');
-    assert.deepEqual(exported.messages.map((m) => m.uuid), uuids);
+    assert.deepEqual(
+      exported.messages.map((m) => m.uuid),
+      uuids,
+    );
     for (const message of exported.messages.slice(0, 3)) {
       assert.match(message.headers['x-service-signature'] ?? '', /^sha256=\[masked/);
     }
@@ -104,12 +134,18 @@ describe('inbox export (JSON and HAR 1.2)', () => {
       assert.deepEqual(entry.cache, {});
     }
     const withSignature = JSON.parse((await download('format=har&include_signature=true')).text) as Har;
-    assert.equal(withSignature.log.entries[0]?.request.headers.find((h) => h.name.toLowerCase() === 'x-service-signature')?.value, deliveries[0]?.signatureHeader);
+    assert.equal(
+      withSignature.log.entries[0]?.request.headers.find((h) => h.name.toLowerCase() === 'x-service-signature')?.value,
+      deliveries[0]?.signatureHeader,
+    );
   });
 
   it('applies the list filters', async () => {
     const valid = JSON.parse((await download('signature_status=valid')).text) as JsonExport;
-    assert.deepEqual(valid.messages.map((m) => m.uuid), uuids.slice(0, 2));
+    assert.deepEqual(
+      valid.messages.map((m) => m.uuid),
+      uuids.slice(0, 2),
+    );
     const checkIns = JSON.parse((await download('format=har&event_type=service_confirmation.check_in')).text) as Har;
     assert.equal(checkIns.log.entries.length, 1);
     const bad = await server.request(`/api/inboxes/uuid/${inbox.uuid}/export?organization_uuid=${server.organizationUuid}&format=xml`);

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createInbox, deliver, getMessage, listMessages, startCaptureServer, type CaptureServer, type MessageView } from '../support/inboxes.ts';
+import {
+  createInbox,
+  deliver,
+  getMessage,
+  listMessages,
+  startCaptureServer,
+  type CaptureServer,
+  type MessageView,
+} from '../support/inboxes.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
 
@@ -17,7 +25,8 @@ function relayProxy(target: () => string): Promise<CaptureServer> {
     const headers: Record<string, string> = {};
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
       const name = req.rawHeaders[i] ?? '';
-      if (!['host', 'connection', 'content-length', 'transfer-encoding'].includes(name.toLowerCase())) headers[name] = req.rawHeaders[i + 1] ?? '';
+      if (!['host', 'connection', 'content-length', 'transfer-encoding'].includes(name.toLowerCase()))
+        headers[name] = req.rawHeaders[i + 1] ?? '';
     }
     fetch(target(), { method: 'POST', headers, body: req.body }).then(
       async (answer) => res.writeHead(answer.status).end(await answer.text()),
@@ -135,7 +144,10 @@ describe('forwarding cannot loop', () => {
     const source = await createInbox(server, { name: 'source' });
     const forwarding = await createInbox(server, { name: 'forwarding', forward_to: `${app.url}/after-replay` });
     const sent = await deliver(source.url, '{"payload":"x"}', { 'content-type': 'application/json' });
-    const res = await server.request(`/api/inboxes/uuid/${source.uuid}/messages/${sent.messageUuid}/replay`, jsonBody({ url: `http://localhost:${server.port}/INBOX/${forwarding.uuid}` }));
+    const res = await server.request(
+      `/api/inboxes/uuid/${source.uuid}/messages/${sent.messageUuid}/replay`,
+      jsonBody({ url: `http://localhost:${server.port}/INBOX/${forwarding.uuid}` }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const page = await waitFor('the replayed copy and its refused forward', async () => {
       const p = await listMessages(server, forwarding.uuid);
@@ -150,7 +162,9 @@ describe('forwarding cannot loop', () => {
   it('a forward_to saved while the server ran on another port is checked again when forwarding', async () => {
     const inbox = await createInbox(server, { name: 'port changed', forward_to: `${app.url}/x` });
     // The server's port as the forward_to's: as if the server had been restarted on the port forward_to names.
-    server.ctx.db.sqlite.prepare('UPDATE inboxes SET forward_to = ? WHERE uuid = ?').run(`http://127.0.0.1:${server.port}/Inbox/${inbox.uuid}`, inbox.uuid);
+    server.ctx.db.sqlite
+      .prepare('UPDATE inboxes SET forward_to = ? WHERE uuid = ?')
+      .run(`http://127.0.0.1:${server.port}/Inbox/${inbox.uuid}`, inbox.uuid);
     const sent = await deliver(inbox.url, '{"payload":"x"}', { 'content-type': 'application/json' });
     const message = await waitFor('the refused forward', async () => {
       const m = await getMessage(server, inbox.uuid, sent.messageUuid);

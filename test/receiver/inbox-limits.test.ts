@@ -19,17 +19,30 @@ async function inboxOf(server: TestServer, uuid: string): Promise<LimitedInbox> 
 }
 
 /** Announces `declared` bytes, sends only `sent` of them and waits for the answer with the upload still open. */
-function announceLargeBody(url: string, declared: number, sent: number): Promise<{ status: number; text: string; messageUuid: string; connection: string | undefined }> {
+function announceLargeBody(
+  url: string,
+  declared: number,
+  sent: number,
+): Promise<{ status: number; text: string; messageUuid: string; connection: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(declared) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, text, messageUuid: String(res.headers['x-inbox-message-uuid']), connection: res.headers.connection });
-        req.destroy();
-      });
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(declared) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          resolve({
+            status: res.statusCode ?? 0,
+            text,
+            messageUuid: String(res.headers['x-inbox-message-uuid']),
+            connection: res.headers.connection,
+          });
+          req.destroy();
+        });
+      },
+    );
     req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
     req.write(Buffer.alloc(sent, 0x61));
   });
@@ -84,9 +97,16 @@ describe('inbox limits: messages kept per inbox and body size', () => {
   });
 
   it('deletes the oldest messages through the (inbox_uuid, seq) index', () => {
-    const plan = (text: string) => (server.ctx.db.sqlite.prepare(`explain query plan ${text}`).all('x', 5) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
-    assert.match(plan('select "seq" from "inbox_messages" where "inbox_uuid" = ? order by "seq" desc limit 1 offset ?'), /USING COVERING INDEX inbox_messages_by_inbox/);
-    assert.match(plan('delete from "inbox_messages" where "inbox_uuid" = ? and "seq" <= ?'), /USING COVERING INDEX inbox_messages_by_inbox|USING INDEX inbox_messages_by_inbox/);
+    const plan = (text: string) =>
+      (server.ctx.db.sqlite.prepare(`explain query plan ${text}`).all('x', 5) as Array<{ detail: string }>).map((r) => r.detail).join('; ');
+    assert.match(
+      plan('select "seq" from "inbox_messages" where "inbox_uuid" = ? order by "seq" desc limit 1 offset ?'),
+      /USING COVERING INDEX inbox_messages_by_inbox/,
+    );
+    assert.match(
+      plan('delete from "inbox_messages" where "inbox_uuid" = ? and "seq" <= ?'),
+      /USING COVERING INDEX inbox_messages_by_inbox|USING INDEX inbox_messages_by_inbox/,
+    );
   });
 
   it('answers 413 to a Content-Length over the limit before the body is sent, and keeps the request line and headers', async () => {

@@ -27,7 +27,9 @@ describe('inbox CRUD (/api/inboxes)', () => {
 
   it('lists in the page shape, and answers pages 0 for an organization without inboxes', async () => {
     const other = await createOrganization(server.ctx.db.kysely, { name: 'Empty org' });
-    const empty = await fetch(`${server.url}/api/inboxes?organization_uuid=${other.organization_uuid}`, { headers: { authorization: bearer(other) } });
+    const empty = await fetch(`${server.url}/api/inboxes?organization_uuid=${other.organization_uuid}`, {
+      headers: { authorization: bearer(other) },
+    });
     assert.deepEqual(await empty.json(), { items: [], total: 0, pages: 0, page: 1, per_page: 10 });
 
     await createInbox(server, { name: 'second' });
@@ -42,12 +44,17 @@ describe('inbox CRUD (/api/inboxes)', () => {
   it('patches fields one at a time, merging the fault-injection settings', async () => {
     const inbox = await createInbox(server, { response: { status: 503 } });
     assert.deepEqual(inbox.response, { status: 503, delay_ms: 0, drop: false });
-    const res = await server.request(`/api/inboxes/uuid/${inbox.uuid}`, jsonBody({ response: { delay_ms: 250 }, name: 'renamed' }, 'PATCH'));
+    const res = await server.request(
+      `/api/inboxes/uuid/${inbox.uuid}`,
+      jsonBody({ response: { delay_ms: 250 }, name: 'renamed' }, 'PATCH'),
+    );
     assert.equal(res.status, 200);
     const patched = (await res.json()) as InboxView;
     assert.deepEqual(patched.response, { status: 503, delay_ms: 250, drop: false });
     assert.equal(patched.name, 'renamed');
-    const cleared = (await (await server.request(`/api/inboxes/uuid/${inbox.uuid}`, jsonBody({ response: { status: null } }, 'PATCH'))).json()) as InboxView;
+    const cleared = (await (
+      await server.request(`/api/inboxes/uuid/${inbox.uuid}`, jsonBody({ response: { status: null } }, 'PATCH'))
+    ).json()) as InboxView;
     assert.equal(cleared.response.status, null);
 
     const emptyPatch = await server.request(`/api/inboxes/uuid/${inbox.uuid}`, jsonBody({}, 'PATCH'));
@@ -81,7 +88,10 @@ describe('inbox CRUD (/api/inboxes)', () => {
     const auth = { authorization: bearer(other) };
     const list = await fetch(`${server.url}/api/inboxes?organization_uuid=${server.organizationUuid}`, { headers: auth });
     assert.equal(list.status, 403);
-    const create = await fetch(`${server.url}/api/inboxes`, { ...jsonBody({ organization_uuid: server.organizationUuid, name: 'x' }), headers: { ...auth, 'content-type': 'application/json' } });
+    const create = await fetch(`${server.url}/api/inboxes`, {
+      ...jsonBody({ organization_uuid: server.organizationUuid, name: 'x' }),
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     assert.equal(create.status, 403);
     for (const [method, path] of [
       ['GET', `/api/inboxes/uuid/${inbox.uuid}`],
@@ -99,7 +109,10 @@ describe('inbox CRUD (/api/inboxes)', () => {
     const inbox = await createInbox(server, { secrets: ['top'] });
     assert.equal((await server.request(`/api/inboxes/uuid/${inbox.uuid}`, { headers: viewer })).status, 200);
     assert.equal((await server.request(`/api/inboxes/uuid/${inbox.uuid}?include_secrets=true`, { headers: viewer })).status, 403);
-    const write = await server.request('/api/inboxes', { ...jsonBody({ organization_uuid: server.organizationUuid, name: 'v' }), headers: { ...viewer, 'content-type': 'application/json' } });
+    const write = await server.request('/api/inboxes', {
+      ...jsonBody({ organization_uuid: server.organizationUuid, name: 'v' }),
+      headers: { ...viewer, 'content-type': 'application/json' },
+    });
     assert.equal(write.status, 403);
   });
 

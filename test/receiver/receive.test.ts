@@ -24,15 +24,23 @@ async function nextEvent(body: ReadableStream<Uint8Array>, type: string): Promis
 }
 
 /** A request with a body of exact bytes and headers fetch would not send (or would fix up). */
-function rawPost(url: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function rawPost(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const chunked = headers['transfer-encoding'] === 'chunked';
-    const req = http.request(url, { method: 'POST', headers: chunked ? headers : { ...headers, 'content-length': String(body.length) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: chunked ? headers : { ...headers, 'content-length': String(body.length) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -50,9 +58,19 @@ describe('inbox receiver (/inbox/{uuid})', () => {
   it('takes a delivery without Authorization, answers 200, decrypts it and verifies it with the inbox secret', async () => {
     const value = envelope();
     const d = craft(value);
-    const answer = await deliver(inbox.url, d.body, deliveryHeaders(d, { 'x-service-delivery-id': 'dlv_valid_1', 'x-service-event': String(value.type) }));
+    const answer = await deliver(
+      inbox.url,
+      d.body,
+      deliveryHeaders(d, { 'x-service-delivery-id': 'dlv_valid_1', 'x-service-event': String(value.type) }),
+    );
     assert.equal(answer.status, 200);
-    assert.deepEqual(JSON.parse(answer.text), { received: true, message_uuid: answer.messageUuid, decrypted: true, signature_status: 'valid', duplicate_of: null });
+    assert.deepEqual(JSON.parse(answer.text), {
+      received: true,
+      message_uuid: answer.messageUuid,
+      decrypted: true,
+      signature_status: 'valid',
+      duplicate_of: null,
+    });
 
     const message = await getMessage(server, inbox.uuid, answer.messageUuid);
     assert.equal(message.method, 'POST');
@@ -76,7 +94,10 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     assert.equal(message.decrypted, true);
     assert.equal(message.signature_status, 'invalid');
     assert.equal(message.verified_with, null);
-    assert.deepEqual(message.hints.map((h) => h.code), ['WRONG_SECRET']);
+    assert.deepEqual(
+      message.hints.map((h) => h.code),
+      ['WRONG_SECRET'],
+    );
   });
 
   it('says unknown without a secret, and verifies with the second secret during a rotation', async () => {
@@ -87,7 +108,10 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     const m1 = await getMessage(server, bare.uuid, unknown.messageUuid);
     assert.equal(m1.decrypted, true);
     assert.equal(m1.signature_status, 'unknown');
-    assert.deepEqual(m1.hints.map((h) => h.code), ['NO_SECRET']);
+    assert.deepEqual(
+      m1.hints.map((h) => h.code),
+      ['NO_SECRET'],
+    );
 
     const rotating = await createInbox(server, { name: 'rotation', secrets: ['old-secret', 'new-secret'] });
     const valid = await deliver(rotating.url, d.body, deliveryHeaders(d));
@@ -101,16 +125,51 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     const other = craft(envelope({ id: 'evt_00000000-0000-4000-8000-0000000000ff' }), SECRET, Buffer.alloc(16, 9));
     const cases: Array<{ name: string; body: Buffer; headers: Record<string, string>; problem: string }> = [
       { name: 'empty body', body: Buffer.alloc(0), headers: deliveryHeaders(good), problem: 'BODY_NOT_A_DELIVERY' },
-      { name: 'plain text', body: Buffer.from('hello, inbox'), headers: { 'content-type': 'text/plain', 'x-service-signature': good.signatureHeader }, problem: 'BODY_NOT_A_DELIVERY' },
+      {
+        name: 'plain text',
+        body: Buffer.from('hello, inbox'),
+        headers: { 'content-type': 'text/plain', 'x-service-signature': good.signatureHeader },
+        problem: 'BODY_NOT_A_DELIVERY',
+      },
       { name: 'broken JSON', body: Buffer.from('{"payload": '), headers: deliveryHeaders(good), problem: 'PAYLOAD_NOT_BASE64' },
       { name: 'JSON without payload', body: Buffer.from('{"data": 1}'), headers: deliveryHeaders(good), problem: 'PAYLOAD_NOT_BASE64' },
-      { name: 'payload not base64', body: Buffer.from('{"payload": "!!!not base64!!!"}'), headers: deliveryHeaders(good), problem: 'PAYLOAD_NOT_BASE64' },
+      {
+        name: 'payload not base64',
+        body: Buffer.from('{"payload": "!!!not base64!!!"}'),
+        headers: deliveryHeaders(good),
+        problem: 'PAYLOAD_NOT_BASE64',
+      },
       { name: 'payload too short', body: Buffer.from('{"payload": "AAAA"}'), headers: deliveryHeaders(good), problem: 'PAYLOAD_TOO_SHORT' },
-      { name: 'payload not block aligned', body: Buffer.from(JSON.stringify({ payload: Buffer.alloc(40).toString('base64') })), headers: deliveryHeaders(good), problem: 'PAYLOAD_NOT_BLOCK_ALIGNED' },
-      { name: 'no signature header', body: Buffer.from(good.body), headers: { 'content-type': 'application/json' }, problem: 'SIGNATURE_MISSING' },
-      { name: 'malformed signature', body: Buffer.from(good.body), headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=nothex' }, problem: 'MALFORMED_SIGNATURE' },
-      { name: 'signature of another delivery', body: Buffer.from(good.body), headers: deliveryHeaders(other), problem: 'DECRYPTION_FAILED|PLAINTEXT_NOT_JSON' },
-      { name: 'binary, not UTF-8', body: Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x80, 0x81]), headers: { 'content-type': 'application/octet-stream', 'x-service-signature': good.signatureHeader }, problem: 'BODY_NOT_A_DELIVERY' },
+      {
+        name: 'payload not block aligned',
+        body: Buffer.from(JSON.stringify({ payload: Buffer.alloc(40).toString('base64') })),
+        headers: deliveryHeaders(good),
+        problem: 'PAYLOAD_NOT_BLOCK_ALIGNED',
+      },
+      {
+        name: 'no signature header',
+        body: Buffer.from(good.body),
+        headers: { 'content-type': 'application/json' },
+        problem: 'SIGNATURE_MISSING',
+      },
+      {
+        name: 'malformed signature',
+        body: Buffer.from(good.body),
+        headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=nothex' },
+        problem: 'MALFORMED_SIGNATURE',
+      },
+      {
+        name: 'signature of another delivery',
+        body: Buffer.from(good.body),
+        headers: deliveryHeaders(other),
+        problem: 'DECRYPTION_FAILED|PLAINTEXT_NOT_JSON',
+      },
+      {
+        name: 'binary, not UTF-8',
+        body: Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x80, 0x81]),
+        headers: { 'content-type': 'application/octet-stream', 'x-service-signature': good.signatureHeader },
+        problem: 'BODY_NOT_A_DELIVERY',
+      },
     ];
     for (const c of cases) {
       const answer = await rawPost(inbox.url, c.body, c.headers);
@@ -160,8 +219,16 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     const first = craft(value, SECRET, Buffer.alloc(16, 1));
     const retry = craft(value, SECRET, Buffer.alloc(16, 2));
     assert.notEqual(first.body, retry.body, 'a retry has a fresh IV');
-    const a = await deliver(dupInbox.url, first.body, deliveryHeaders(first, { 'x-service-delivery-id': 'dlv_42', 'x-service-attempt': '1' }));
-    const b = await deliver(dupInbox.url, retry.body, deliveryHeaders(retry, { 'x-service-delivery-id': 'dlv_42', 'x-service-attempt': '2' }));
+    const a = await deliver(
+      dupInbox.url,
+      first.body,
+      deliveryHeaders(first, { 'x-service-delivery-id': 'dlv_42', 'x-service-attempt': '1' }),
+    );
+    const b = await deliver(
+      dupInbox.url,
+      retry.body,
+      deliveryHeaders(retry, { 'x-service-delivery-id': 'dlv_42', 'x-service-attempt': '2' }),
+    );
     const c = await deliver(dupInbox.url, retry.body, deliveryHeaders(retry));
     const fresh = craft(envelope());
     const d = await deliver(dupInbox.url, fresh.body, deliveryHeaders(fresh, { 'x-service-delivery-id': 'dlv_43' }));
@@ -193,31 +260,54 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     const m4 = await deliver(box.url, 'garbage', { 'content-type': 'text/plain' });
 
     const all = await listMessages(server, box.uuid);
-    assert.deepEqual(all.items.map((m) => m.uuid), [m4, m3, m2, m1].map((m) => m.messageUuid));
+    assert.deepEqual(
+      all.items.map((m) => m.uuid),
+      [m4, m3, m2, m1].map((m) => m.messageUuid),
+    );
     assert.equal(all.total, 4);
 
-    assert.deepEqual((await listMessages(server, box.uuid, 'event_type=service_confirmation.delivery')).items.map((m) => m.uuid), [m2.messageUuid]);
-    assert.deepEqual((await listMessages(server, box.uuid, 'signature_status=invalid')).items.map((m) => m.uuid), [m3.messageUuid]);
-    assert.deepEqual((await listMessages(server, box.uuid, 'decrypted=false')).items.map((m) => m.uuid), [m4.messageUuid]);
+    assert.deepEqual(
+      (await listMessages(server, box.uuid, 'event_type=service_confirmation.delivery')).items.map((m) => m.uuid),
+      [m2.messageUuid],
+    );
+    assert.deepEqual(
+      (await listMessages(server, box.uuid, 'signature_status=invalid')).items.map((m) => m.uuid),
+      [m3.messageUuid],
+    );
+    assert.deepEqual(
+      (await listMessages(server, box.uuid, 'decrypted=false')).items.map((m) => m.uuid),
+      [m4.messageUuid],
+    );
     assert.equal((await listMessages(server, box.uuid, 'decrypted=true&signature_status=valid')).total, 2);
     const times = new Map(all.items.map((m) => [m.uuid, m.received_on]));
     const expect = (keep: (t: string) => boolean) => all.items.filter((m) => keep(m.received_on)).map((m) => m.uuid);
     const fromTime = times.get(m3.messageUuid) ?? '';
     const from = await listMessages(server, box.uuid, `from=${encodeURIComponent(fromTime)}`);
-    assert.deepEqual(from.items.map((m) => m.uuid), expect((t) => t >= fromTime));
+    assert.deepEqual(
+      from.items.map((m) => m.uuid),
+      expect((t) => t >= fromTime),
+    );
     assert.ok(from.items.some((m) => m.uuid === m3.messageUuid));
     const toTime = times.get(m2.messageUuid) ?? '';
     const to = await listMessages(server, box.uuid, `to=${encodeURIComponent(toTime)}`);
-    assert.deepEqual(to.items.map((m) => m.uuid), expect((t) => t < toTime));
+    assert.deepEqual(
+      to.items.map((m) => m.uuid),
+      expect((t) => t < toTime),
+    );
     assert.ok(!to.items.some((m) => m.uuid === m2.messageUuid));
     const future = await listMessages(server, box.uuid, `from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
     assert.equal(future.total, 0);
 
     const page2 = await listMessages(server, box.uuid, 'per_page=3&page=2');
-    assert.deepEqual(page2.items.map((m) => m.uuid), [m1.messageUuid]);
+    assert.deepEqual(
+      page2.items.map((m) => m.uuid),
+      [m1.messageUuid],
+    );
     assert.equal(page2.pages, 2);
 
-    const bad = await server.request(`/api/inboxes/uuid/${box.uuid}/messages?organization_uuid=${server.organizationUuid}&from=yesterday&signature_status=maybe`);
+    const bad = await server.request(
+      `/api/inboxes/uuid/${box.uuid}/messages?organization_uuid=${server.organizationUuid}&from=yesterday&signature_status=maybe`,
+    );
     assert.equal(bad.status, 400);
     assert.match(JSON.stringify(await bad.json()), /query\.from.*query\.signature_status|query\.signature_status.*query\.from/);
     const noOrg = await server.request(`/api/inboxes/uuid/${box.uuid}/messages`);
@@ -253,7 +343,11 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     const unjudged = await getMessage(server, box.uuid, second.messageUuid);
     assert.match(unjudged.decryption_error ?? '', /Not judged yet/);
 
-    await server.request(`/api/inboxes/uuid/${box.uuid}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secrets: ['wrong', SECRET] }) });
+    await server.request(`/api/inboxes/uuid/${box.uuid}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ secrets: ['wrong', SECRET] }),
+    });
     const res = await server.request(`/api/inboxes/uuid/${box.uuid}/reverify`, { method: 'POST' });
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { checked: 2, changed: 2 });

@@ -106,7 +106,10 @@ describe('forward-to and replay', () => {
     const original = await deliver(inbox.url, d.body, deliveryHeaders(d, { 'x-service-delivery-id': 'dlv_replay' }));
     const before = app.requests.length;
 
-    const res = await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${original.messageUuid}/replay`, jsonBody({ url: `${app.url}/replayed` }));
+    const res = await server.request(
+      `/api/inboxes/uuid/${inbox.uuid}/messages/${original.messageUuid}/replay`,
+      jsonBody({ url: `${app.url}/replayed` }),
+    );
     assert.equal(res.status, 200);
     const relay = (await res.json()) as Relay;
     assert.equal(relay.kind, 'replay');
@@ -116,16 +119,26 @@ describe('forward-to and replay', () => {
     assert.equal(replayed?.body.toString('utf8'), d.body);
     assert.equal(pairs(replayed?.rawHeaders ?? []).find(([n]) => n.toLowerCase() === 'x-service-signature')?.[1], d.signatureHeader);
 
-    const failing = (await (await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${original.messageUuid}/replay`, jsonBody({ url: `${app.url}/fail` }))).json()) as Relay;
+    const failing = (await (
+      await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${original.messageUuid}/replay`, jsonBody({ url: `${app.url}/fail` }))
+    ).json()) as Relay;
     assert.equal(failing.status_code, 500);
     assert.equal(failing.response_excerpt, 'your app broke');
 
-    const redirected = (await (await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${original.messageUuid}/replay`, jsonBody({ url: `${app.url}/redirect` }))).json()) as Relay;
+    const redirected = (await (
+      await server.request(
+        `/api/inboxes/uuid/${inbox.uuid}/messages/${original.messageUuid}/replay`,
+        jsonBody({ url: `${app.url}/redirect` }),
+      )
+    ).json()) as Relay;
     assert.equal(redirected.status_code, 302, 'redirects are not followed');
     assert.ok(!app.requests.some((r) => r.url === '/elsewhere'));
 
     const message = await getMessage(server, inbox.uuid, original.messageUuid);
-    assert.deepEqual(message.relays.map((r) => r.status_code), [200, 500, 302]);
+    assert.deepEqual(
+      message.relays.map((r) => r.status_code),
+      [200, 500, 302],
+    );
   });
 
   it('logs a refused connection instead of failing, and refuses bad targets with 400', async () => {
@@ -148,7 +161,10 @@ describe('forward-to and replay', () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.match(JSON.stringify(await res.json()), /body\.url/);
     }
-    const unknown = await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/00000000-0000-4000-8000-000000000000/replay`, jsonBody({ url: `${app.url}/x` }));
+    const unknown = await server.request(
+      `/api/inboxes/uuid/${inbox.uuid}/messages/00000000-0000-4000-8000-000000000000/replay`,
+      jsonBody({ url: `${app.url}/x` }),
+    );
     assert.equal(unknown.status, 404);
   });
 });

@@ -40,7 +40,12 @@ function delivered(server: TestServer, webhookUuid: string): Promise<Delivery> {
   });
 }
 
-function messagesSeen(server: TestServer, inbox: InboxView, count: number, check: (m: MessageView[]) => boolean = () => true): Promise<MessageView[]> {
+function messagesSeen(
+  server: TestServer,
+  inbox: InboxView,
+  count: number,
+  check: (m: MessageView[]) => boolean = () => true,
+): Promise<MessageView[]> {
   return waitFor(`${count} message(s) in the inbox`, async () => {
     const page = await listMessages(server, inbox.uuid, 'per_page=100');
     return page.items.length >= count && check(page.items) ? page.items.reverse() : undefined;
@@ -151,10 +156,13 @@ describe("inboxes receiving this app's own webhook deliveries", () => {
     assert.equal(message?.verified_with, `webhook ${webhook.uuid}`);
 
     const other = await createInbox(server, { name: 'not registered', secrets: ['wrong-secret'] });
-    const res = await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${message?.uuid ?? ''}/replay`, jsonBody({ url: other.url }));
+    const res = await server.request(
+      `/api/inboxes/uuid/${inbox.uuid}/messages/${message?.uuid ?? ''}/replay`,
+      jsonBody({ url: other.url }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const [replayed] = await messagesSeen(server, other, 1);
     assert.equal(replayed?.decrypted, true);
-    assert.equal(replayed?.signature_status, 'invalid', "no webhook points at this inbox and its own secret is wrong");
+    assert.equal(replayed?.signature_status, 'invalid', 'no webhook points at this inbox and its own secret is wrong');
   });
 });

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { listProfiles, loadProfile, ProfileSecretError, profilesPath, saveProfile, type SecretCodec } from '../../server/remote/profiles.ts';
+import {
+  listProfiles,
+  loadProfile,
+  ProfileSecretError,
+  profilesPath,
+  saveProfile,
+  type SecretCodec,
+} from '../../server/remote/profiles.ts';
 import { runCli } from '../support/cli.ts';
 import { jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 
@@ -46,7 +53,11 @@ describe('profile store with a secret codec', () => {
   it('keeps the secret encrypted (base64), says which protection, and gives it back in clear', async () => {
     const dataDir = dataDirOfTest();
     const codec = testCodec();
-    const saved = await saveProfile(dataDir, { name: 'prod', base_url: 'https://service.example', api_key: 'k1', api_secret: secret }, codec);
+    const saved = await saveProfile(
+      dataDir,
+      { name: 'prod', base_url: 'https://service.example', api_key: 'k1', api_secret: secret },
+      codec,
+    );
     assert.equal(saved.secret_protection, 'test-keychain');
     assert.ok(!fileText(dataDir).includes(secret), 'no clear secret in the file');
     const [entry] = stored(dataDir);
@@ -55,7 +66,10 @@ describe('profile store with a secret codec', () => {
     assert.equal(entry?.api_secret, undefined);
     assert.equal(fs.statSync(profilesPath(dataDir)).mode & 0o777, 0o600);
     assert.equal((await loadProfile(dataDir, 'prod', codec))?.api_secret, secret);
-    assert.deepEqual(listProfiles(dataDir).map((p) => [p.name, p.secret_protection]), [['prod', 'test-keychain']]);
+    assert.deepEqual(
+      listProfiles(dataDir).map((p) => [p.name, p.secret_protection]),
+      [['prod', 'test-keychain']],
+    );
   });
 
   it('headless, an encrypted secret is a clear error, not garbage; other profiles still work and stay encrypted', async () => {
@@ -70,13 +84,20 @@ describe('profile store with a secret codec', () => {
       return true;
     });
     assert.equal((await loadProfile(dataDir, 'cli'))?.api_secret, 'clear-one');
-    assert.equal(stored(dataDir).find((p) => p.name === 'desktop')?.secret_protection, 'test-keychain', 'the headless write kept it encrypted');
+    assert.equal(
+      stored(dataDir).find((p) => p.name === 'desktop')?.secret_protection,
+      'test-keychain',
+      'the headless write kept it encrypted',
+    );
   });
 
   it('another keychain cannot decrypt it and says so', async () => {
     const dataDir = dataDirOfTest();
     await saveProfile(dataDir, { name: 'prod', base_url: 'https://service.example', api_key: 'k1', api_secret: secret }, testCodec());
-    await assert.rejects(loadProfile(dataDir, 'prod', testCodec()), /could not be decrypted with the test keychain .*saved by another user or on another computer/);
+    await assert.rejects(
+      loadProfile(dataDir, 'prod', testCodec()),
+      /could not be decrypted with the test keychain .*saved by another user or on another computer/,
+    );
   });
 
   it('with a codec, a clear-text profile is read and saved again encrypted', async () => {
@@ -106,12 +127,18 @@ describe('profile secrets through a real server and the command line', () => {
     const codec = testCodec();
     const local = await startTestServer({ dataDir, secretCodec: codec });
     try {
-      const saved = await local.request('/api/profiles/remote', jsonBody({ base_url: remote.url, api_key: remoteCredential[0], api_secret: remoteCredential[1] }, 'PUT'));
+      const saved = await local.request(
+        '/api/profiles/remote',
+        jsonBody({ base_url: remote.url, api_key: remoteCredential[0], api_secret: remoteCredential[1] }, 'PUT'),
+      );
       assert.equal(saved.status, 200);
       assert.equal(((await saved.json()) as { secret_protection: string }).secret_protection, 'test-keychain');
       assert.ok(!fileText(dataDir).includes(remoteCredential[1]));
       const listed = await local.request('/api/profiles');
-      assert.deepEqual(((await listed.json()) as { items: { name: string; secret_protection: string }[] }).items.map((p) => [p.name, p.secret_protection]), [['remote', 'test-keychain']]);
+      assert.deepEqual(
+        ((await listed.json()) as { items: { name: string; secret_protection: string }[] }).items.map((p) => [p.name, p.secret_protection]),
+        [['remote', 'test-keychain']],
+      );
       const proxied = await local.request(`/api/remote/remote/api/background-tasks?organization_uuid=${remote.organizationUuid}`);
       assert.equal(proxied.status, 200, await proxied.clone().text());
     } finally {
@@ -122,7 +149,10 @@ describe('profile secrets through a real server and the command line', () => {
     const headless = await startTestServer({ dataDir });
     try {
       const listed = (await (await headless.request('/api/profiles')).json()) as { items: { name: string }[] };
-      assert.deepEqual(listed.items.map((p) => p.name), ['remote']);
+      assert.deepEqual(
+        listed.items.map((p) => p.name),
+        ['remote'],
+      );
       const refused = await headless.request(`/api/remote/remote/api/background-tasks?organization_uuid=${remote.organizationUuid}`);
       assert.equal(refused.status, 409);
       assert.match(((await refused.json()) as { error: { message: string } }).error.message, /encrypted by the QR Sandbox desktop app/);
@@ -132,7 +162,10 @@ describe('profile secrets through a real server and the command line', () => {
 
     const cli = await runCli(['tasks', 'watch', 'some-task', '--profile', 'remote', '--data-dir', dataDir]);
     assert.equal(cli.code, 1);
-    assert.match(cli.stderr, /The secret of profile "remote" was encrypted by the QR Sandbox desktop app \(test-keychain\), and the command line and the headless server cannot decrypt it/);
+    assert.match(
+      cli.stderr,
+      /The secret of profile "remote" was encrypted by the QR Sandbox desktop app \(test-keychain\), and the command line and the headless server cannot decrypt it/,
+    );
     const list = await runCli(['profile', 'list', '--data-dir', dataDir]);
     assert.equal(list.code, 0);
     assert.match(list.stdout, /^remote\t/m);
@@ -141,7 +174,17 @@ describe('profile secrets through a real server and the command line', () => {
 
   it('a server with a codec encrypts clear-text profiles the command line saved, at start', async () => {
     const dataDir = dataDirOfTest();
-    const added = await runCli(['profile', 'add', 'field', '--url', remote.url, '--key', remoteCredential.join(':'), '--data-dir', dataDir]);
+    const added = await runCli([
+      'profile',
+      'add',
+      'field',
+      '--url',
+      remote.url,
+      '--key',
+      remoteCredential.join(':'),
+      '--data-dir',
+      dataDir,
+    ]);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stderr, /Warning: its secret is stored unencrypted/);
     assert.ok(fileText(dataDir).includes(remoteCredential[1]));
@@ -153,6 +196,6 @@ describe('profile secrets through a real server and the command line', () => {
       assert.equal(proxied.status, 200);
     } finally {
       await local.stop();
-      }
+    }
   });
 });

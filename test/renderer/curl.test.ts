@@ -6,7 +6,11 @@ describe('toCurl', () => {
   const credential = { apiKey: 'key1', apiSecret: 's3cret' };
   it('renders a multipart upload as -F fields and -F file=@name, quoted for the shell', () => {
     const command = toCurl(
-      { method: 'POST', path: '/api/qrcodes/bulk', form: { fields: { organization_uuid: 'org-1', processing_mode: 'sync' }, fileField: 'file', fileName: "Tom's sites.csv" } },
+      {
+        method: 'POST',
+        path: '/api/qrcodes/bulk',
+        form: { fields: { organization_uuid: 'org-1', processing_mode: 'sync' }, fileField: 'file', fileName: "Tom's sites.csv" },
+      },
       { origin: 'http://127.0.0.1:8787', credential, revealSecret: false },
     );
     assert.equal(

@@ -18,13 +18,21 @@ import { startTestServer } from '../support/server.ts';
 
 const request = { method: 'GET' as const, path: '/api/remote/prod/api/background-tasks/uuid/t1' };
 /** Shaped as the GUI's ApiFailure (api/client.ts, which needs a browser to load). */
-const failure = (status: number, headers: Record<string, string> = {}) => Object.assign(new Error('x'), { status, request, headers: new Headers(headers) });
+const failure = (status: number, headers: Record<string, string> = {}) =>
+  Object.assign(new Error('x'), { status, request, headers: new Headers(headers) });
 
 describe('GUI remote mode: requests and answers', () => {
   test('a profile credential is key and secret, or key:secret pasted into the key field', () => {
     assert.deepEqual(splitCredential('qrs_abc', 's3cret'), { api_key: 'qrs_abc', api_secret: 's3cret' });
-    assert.deepEqual(splitCredential(' qrs_abc:s3:cret ', ''), { api_key: 'qrs_abc', api_secret: 's3:cret' }, 'split at the first colon, as the CLI');
-    assert.deepEqual(splitCredential('qrs_abc', ''), { problem: 'secret', message: 'Enter the API secret (or paste key:secret into the API key field).' });
+    assert.deepEqual(
+      splitCredential(' qrs_abc:s3:cret ', ''),
+      { api_key: 'qrs_abc', api_secret: 's3:cret' },
+      'split at the first colon, as the CLI',
+    );
+    assert.deepEqual(splitCredential('qrs_abc', ''), {
+      problem: 'secret',
+      message: 'Enter the API secret (or paste key:secret into the API key field).',
+    });
     assert.equal((splitCredential('', 'x') as { problem: string }).problem, 'key');
   });
 
@@ -32,7 +40,11 @@ describe('GUI remote mode: requests and answers', () => {
     const csv = remoteImportRequest('prod', 'appointments', 'org-9', 'background', 'visits.csv', 'acme-jobs');
     assert.equal(csv.path, '/api/remote/prod/api/appointment_schedule/bulk');
     assert.deepEqual(csv.form?.fields, { organization_uuid: 'org-9', processing_mode: 'background', org_identifier: 'acme-jobs' });
-    assert.equal(remoteImportRequest('prod', 'appointments', 'org-9', 'sync', 'v.csv').form?.fields.org_identifier, undefined, 'default handler: no org_identifier');
+    assert.equal(
+      remoteImportRequest('prod', 'appointments', 'org-9', 'sync', 'v.csv').form?.fields.org_identifier,
+      undefined,
+      'default handler: no org_identifier',
+    );
     const json = remoteImportRequest('my.prod', 'qrcodes', 'org-9', 'sync', 'sites.json');
     assert.equal(json.path, '/api/remote/my.prod/api/qrcodes/bulk');
     assert.deepEqual(json.query, { processing_mode: 'sync' });
@@ -44,7 +56,11 @@ describe('GUI remote mode: requests and answers', () => {
 
   test('202 is a task to follow; 200 is a sync result, with its task when the service names it', () => {
     assert.deepEqual(readImportAnswer(202, { background_task_uuid: 't1', task_id: 'x' }, new Headers()), { kind: 'task', uuid: 't1' });
-    assert.deepEqual(readImportAnswer(200, { inserted: 1 }, new Headers({ 'x-background-task-uuid': 't2' })), { kind: 'sync', body: { inserted: 1 }, uuid: 't2' });
+    assert.deepEqual(readImportAnswer(200, { inserted: 1 }, new Headers({ 'x-background-task-uuid': 't2' })), {
+      kind: 'sync',
+      body: { inserted: 1 },
+      uuid: 't2',
+    });
     assert.deepEqual(readImportAnswer(200, [1], new Headers()), { kind: 'sync', body: {}, uuid: null });
   });
 
@@ -84,8 +100,18 @@ describe('GUI remote mode: polling schedule', () => {
     try {
       const now = new Date().toISOString();
       await insertTask(remote.ctx.db.kysely, {
-        uuid: 'stuck', task_id: 'stuck', task_type: 'QR_IMPORT', status: 'PROCESSING', progress: 5, created_by_uuid: 'u', metadata: null,
-        organization_uuid: remote.organizationUuid, results: null, error_message: null, created_on: now, updated_on: now,
+        uuid: 'stuck',
+        task_id: 'stuck',
+        task_type: 'QR_IMPORT',
+        status: 'PROCESSING',
+        progress: 5,
+        created_by_uuid: 'u',
+        metadata: null,
+        organization_uuid: remote.organizationUuid,
+        results: null,
+        error_message: null,
+        created_on: now,
+        updated_on: now,
       });
       const [apiKey = '', apiSecret = ''] = remote.auth.slice('Bearer '.length).split(':');
       const client = new ServiceClient({ baseUrl: remote.url, apiKey, apiSecret });

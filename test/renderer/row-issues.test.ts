@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import { splitRowError } from '../../renderer/src/pages/tasks/row-issues.ts';
 
 test('a QR code row: one line per field, each with its column', () => {
-  const issues = splitRowError('type: must be a word such as SITE (letters, digits, underscores); tag_number: tag_name and tag_number go together', ['location', 'type', 'tag_name', 'tag_number']);
+  const issues = splitRowError(
+    'type: must be a word such as SITE (letters, digits, underscores); tag_number: tag_name and tag_number go together',
+    ['location', 'type', 'tag_name', 'tag_number'],
+  );
   assert.deepEqual(issues, [
     { column: 'type', message: 'must be a word such as SITE (letters, digits, underscores)' },
     { column: 'tag_number', message: 'tag_name and tag_number go together' },
@@ -26,12 +29,20 @@ test('an appointment row with three problems keeps each one whole, the suggestio
 });
 
 test("an address that cannot be located points at the address column and keeps the geocoder's reason with it", () => {
-  const error = 'Address could not be located. Please check the street address, suburb, state, postcode and country. "Richmond" is a place in several states (NSW, QLD, SA, TAS and VIC): add the state or the postcode.';
+  const error =
+    'Address could not be located. Please check the street address, suburb, state, postcode and country. "Richmond" is a place in several states (NSW, QLD, SA, TAS and VIC): add the state or the postcode.';
   assert.deepEqual(splitRowError(error, ['name', 'suburb', 'state']), [{ column: 'suburb', message: error }]);
-  const unknown = 'Address could not be located. Please check the street address, suburb, state, postcode and country. Neither the place "Nowhere Land" nor the postcode "99999" is in the gazetteer for Australia.';
-  assert.deepEqual(splitRowError(unknown, ['location', 'suburb', 'postcode'], {}, (c) => c !== 'location'), [{ column: 'suburb', message: unknown }], 'the empty location is not the cell to fix');
+  const unknown =
+    'Address could not be located. Please check the street address, suburb, state, postcode and country. Neither the place "Nowhere Land" nor the postcode "99999" is in the gazetteer for Australia.';
+  assert.deepEqual(
+    splitRowError(unknown, ['location', 'suburb', 'postcode'], {}, (c) => c !== 'location'),
+    [{ column: 'suburb', message: unknown }],
+    'the empty location is not the cell to fix',
+  );
 });
 
 test('a title a message uses for a field maps to the column of the row', () => {
-  assert.deepEqual(splitRowError('type: must be a word such as SITE', ['Address', 'Kind'], { type: 'Kind' }), [{ column: 'Kind', message: 'must be a word such as SITE' }]);
+  assert.deepEqual(splitRowError('type: must be a word such as SITE', ['Address', 'Kind'], { type: 'Kind' }), [
+    { column: 'Kind', message: 'must be a word such as SITE' },
+  ]);
 });

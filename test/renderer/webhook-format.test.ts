@@ -7,14 +7,24 @@ describe('webhook page formatting', () => {
     assert.equal(microsToIso('2026-11-21 20:14:21.123456'), '2026-11-21T20:14:21.123Z');
     assert.equal(microsToIso('2026-11-21 20:14:21.1'), '2026-11-21T20:14:21.100Z');
     assert.equal(microsToIso('2026-11-21 20:14:21'), '2026-11-21T20:14:21.000Z');
-    assert.equal(Date.parse(microsToIso('2026-11-21 20:14:21.123456')), Date.UTC(2026, 10, 21, 20, 14, 21, 123), 'read as UTC, not local time');
+    assert.equal(
+      Date.parse(microsToIso('2026-11-21 20:14:21.123456')),
+      Date.UTC(2026, 10, 21, 20, 14, 21, 123),
+      'read as UTC, not local time',
+    );
     assert.equal(microsToIso('yesterday'), 'yesterday', 'anything else is shown as it came');
   });
 
   test('the URL hint follows the rules of DESIGN.md', () => {
     assert.equal(urlHint(''), 'empty');
     assert.equal(urlHint('https://example.com/hooks'), 'https');
-    for (const url of ['http://127.0.0.1:9000/hooks', 'http://localhost/x', 'http://[::1]:8080/', 'http://127.3.4.5/', 'http://app.localhost/']) {
+    for (const url of [
+      'http://127.0.0.1:9000/hooks',
+      'http://localhost/x',
+      'http://[::1]:8080/',
+      'http://127.3.4.5/',
+      'http://app.localhost/',
+    ]) {
       assert.equal(urlHint(url), 'loopback-http', url);
     }
     assert.equal(urlHint('http://hooks.example.com/receiver'), 'remote-http');

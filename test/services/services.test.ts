@@ -36,7 +36,10 @@ describe('service catalog API (/api/services)', () => {
     const plumbing = page.items.find((s) => s.name === 'Plumbing');
     assert.ok(plumbing, 'Plumbing is a demo service');
     assert.equal(plumbing.code, 'PLB');
-    assert.deepEqual(plumbing.categories.map((c) => c.name), ['Maintenance', 'Water']);
+    assert.deepEqual(
+      plumbing.categories.map((c) => c.name),
+      ['Maintenance', 'Water'],
+    );
     assert.ok(plumbing.categories.every((c) => typeof c.uuid === 'string' && c.uuid.length > 0));
   });
 
@@ -59,7 +62,10 @@ describe('service catalog API (/api/services)', () => {
     const updated = (await patched.json()) as Service;
     assert.equal(updated.name, 'Window and Gutter Cleaning');
     assert.equal(updated.code, 'WIN');
-    assert.deepEqual(updated.categories.map((c) => c.name), ['Facilities', 'Outdoor']);
+    assert.deepEqual(
+      updated.categories.map((c) => c.name),
+      ['Facilities', 'Outdoor'],
+    );
     assert.equal(updated.categories[0]?.uuid, created.categories[0]?.uuid, 'a kept category keeps its uuid');
 
     const removed = await server.request(`/api/services/uuid/${created.uuid}`, { method: 'DELETE' });
@@ -76,12 +82,19 @@ describe('service catalog API (/api/services)', () => {
     const body = (await byName.json()) as { error: { code: string; message: string; details?: { path: string }[] } };
     assert.equal(body.error.code, 'CONFLICT');
     assert.match(body.error.message, /the name "Plumbing"/);
-    assert.deepEqual(body.error.details?.map((d) => d.path), ['body.name'], 'the clash names its field, for the GUI to mark it');
+    assert.deepEqual(
+      body.error.details?.map((d) => d.path),
+      ['body.name'],
+      'the clash names its field, for the GUI to mark it',
+    );
     const byCode = await create({ name: 'Plumbing Emergency', code: 'plb' });
     assert.equal(byCode.status, 409);
     const codeBody = (await byCode.json()) as { error: { message: string; details?: { path: string }[] } };
     assert.match(codeBody.error.message, /the code "PLB"/);
-    assert.deepEqual(codeBody.error.details?.map((d) => d.path), ['body.code']);
+    assert.deepEqual(
+      codeBody.error.details?.map((d) => d.path),
+      ['body.code'],
+    );
   });
 
   it('refuses an invalid body with 400 naming the field', async () => {
@@ -103,7 +116,10 @@ describe('service catalog API (/api/services)', () => {
     const names = all.items.map((s) => s.name.toLowerCase());
     assert.deepEqual(names, [...names].sort());
     const found = await list('&search=gdn');
-    assert.deepEqual(found.items.map((s) => s.name), ['Garden Maintenance']);
+    assert.deepEqual(
+      found.items.map((s) => s.name),
+      ['Garden Maintenance'],
+    );
     const none = await list('&search=zzz');
     assert.deepEqual([none.total, none.pages], [0, 0]);
     const missing = await server.request('/api/services');
@@ -119,7 +135,10 @@ describe('service catalog API (/api/services)', () => {
     assert.equal((await server.request(`/api/services/uuid/${plumbing.uuid}`, { headers: otherAuth })).status, 404);
     const otherList = await server.request(`/api/services?organization_uuid=${other.organization_uuid}`, { headers: otherAuth });
     assert.equal(((await otherList.json()) as ServicePage).total, 0, 'a new organization has no demo services');
-    const write = await server.request('/api/services', { ...jsonBody({ organization_uuid: org, name: 'Sneaky' }), headers: { ...otherAuth, 'content-type': 'application/json' } });
+    const write = await server.request('/api/services', {
+      ...jsonBody({ organization_uuid: org, name: 'Sneaky' }),
+      headers: { ...otherAuth, 'content-type': 'application/json' },
+    });
     assert.equal(write.status, 403);
   });
 });

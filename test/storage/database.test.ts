@@ -27,10 +27,16 @@ describe('storage', () => {
     const db = await openDatabase(dir);
     const tables = db.sqlite.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>;
     for (const table of ['organizations', 'api_keys', 'background_tasks', 'kysely_migration']) {
-      assert.ok(tables.some((t) => t.name === table), `table ${table}`);
+      assert.ok(
+        tables.some((t) => t.name === table),
+        `table ${table}`,
+      );
     }
     const applied = db.sqlite.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>;
-    assert.deepEqual(applied.map((r) => r.name), Object.keys(migrations).sort());
+    assert.deepEqual(
+      applied.map((r) => r.name),
+      Object.keys(migrations).sort(),
+    );
     assert.equal(db.sqlite.pragma('journal_mode', { simple: true }), 'wal');
     await db.close();
   });
@@ -55,11 +61,15 @@ describe('storage', () => {
     const provider = { getMigrations: async () => ({ [oldest]: migrations[oldest] as Migration }) };
     const { error } = await new Migrator({ db: older, provider }).migrateToLatest();
     assert.equal(error, undefined);
-    await sql`insert into organizations (uuid, name, default_timezone, created_on) values ('o1', 'From an old version', 'UTC', 'x')`.execute(older);
+    await sql`insert into organizations (uuid, name, default_timezone, created_on) values ('o1', 'From an old version', 'UTC', 'x')`.execute(
+      older,
+    );
     await older.destroy();
 
     const db = await openDatabase(dir);
-    const applied = (db.sqlite.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map((r) => r.name);
+    const applied = (db.sqlite.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map(
+      (r) => r.name,
+    );
     assert.deepEqual(applied, Object.keys(migrations).sort());
     assert.deepEqual(await db.kysely.selectFrom('organizations').select('name').execute(), [{ name: 'From an old version' }]);
     await db.close();

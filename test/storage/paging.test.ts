@@ -19,7 +19,11 @@ describe('paging from the nearer end', () => {
           assert.equal(start, (page - 1) * perPage, `total ${total} page ${page}`);
           for (let i = 0; i < window.limit; i++) seen.push(start + i);
         }
-        assert.deepEqual(seen, Array.from({ length: total }, (_, i) => i), `total ${total} per_page ${perPage}`);
+        assert.deepEqual(
+          seen,
+          Array.from({ length: total }, (_, i) => i),
+          `total ${total} per_page ${perPage}`,
+        );
       }
     }
   });
@@ -35,9 +39,14 @@ describe('paging from the nearer end', () => {
       for (let i = 0; i < 53; i++) {
         qr.push(`Site ${i},"${i + 1} Test Street, Melbourne VIC 3000"`);
         // Repeated starts: the order's tie-break (uuid) decides between them.
-        visits.push(`Gate,${i % 9},2026-03-${String(1 + (i % 5)).padStart(2, '0')} 09:00,"${i + 1} Test Street, Melbourne VIC 3000",Plumbing`);
+        visits.push(
+          `Gate,${i % 9},2026-03-${String(1 + (i % 5)).padStart(2, '0')} 09:00,"${i + 1} Test Street, Melbourne VIC 3000",Plumbing`,
+        );
       }
-      for (const [path, csv] of [['/api/qrcodes/bulk?processing_mode=sync', qr], ['/api/appointment_schedule/bulk?processing_mode=sync', visits]] as const) {
+      for (const [path, csv] of [
+        ['/api/qrcodes/bulk?processing_mode=sync', qr],
+        ['/api/appointment_schedule/bulk?processing_mode=sync', visits],
+      ] as const) {
         const res = await server.request(path, fileUpload(`${csv.join('\n')}\n`, 'rows.csv', { organization_uuid: org }));
         assert.equal(res.status, 200, await res.text());
       }
@@ -55,7 +64,10 @@ describe('paging from the nearer end', () => {
       const before = await uuids('/api/qrcodes', 'per_page=2');
       assert.equal((await server.request(`/api/qrcodes/uuid/${before.uuids[0]}`, { method: 'DELETE' })).status, 204);
       assert.equal((await uuids('/api/qrcodes', 'per_page=2')).total, before.total - 1);
-      const res = await server.request('/api/qrcodes/bulk', fileUpload('name,location\nLate,"99 Late Street, Melbourne VIC 3000"\n', 'late.csv', { organization_uuid: org }));
+      const res = await server.request(
+        '/api/qrcodes/bulk',
+        fileUpload('name,location\nLate,"99 Late Street, Melbourne VIC 3000"\n', 'late.csv', { organization_uuid: org }),
+      );
       const { background_task_uuid: task } = (await res.json()) as { background_task_uuid: string };
       assert.equal((await waitForTask(server, task)).status, 'COMPLETED');
       assert.equal((await uuids('/api/qrcodes', 'per_page=2')).total, before.total);
@@ -67,7 +79,8 @@ describe('paging from the nearer end', () => {
         assert.ok(whole.total >= 2 && whole.uuids.length === whole.total);
         for (const perPage of [1, 4, 7, 25]) {
           const pages: string[] = [];
-          for (let page = 1; page <= Math.ceil(whole.total / perPage) + 1; page++) pages.push(...(await uuids(path, `per_page=${perPage}&page=${page}`)).uuids);
+          for (let page = 1; page <= Math.ceil(whole.total / perPage) + 1; page++)
+            pages.push(...(await uuids(path, `per_page=${perPage}&page=${page}`)).uuids);
           assert.deepEqual(pages, whole.uuids, `per_page=${perPage}`);
         }
       });

@@ -37,7 +37,17 @@ function appointmentCsv(rows: number): string {
     const day = String(1 + (i % 28)).padStart(2, '0');
     const reference = i % 2 === 0 ? `JOB-${i % 40}` : '';
     const service = i % 25 === 24 ? 'No Such Service' : 'Plumbing';
-    lines.push(['Gate', String(i % 30), `2026-03-${day} 09:00`, `"${(i % 7) + 1} Appointment Road, ${suburb} ${state} ${postcode}"`, '60', service, reference].join(','));
+    lines.push(
+      [
+        'Gate',
+        String(i % 30),
+        `2026-03-${day} 09:00`,
+        `"${(i % 7) + 1} Appointment Road, ${suburb} ${state} ${postcode}"`,
+        '60',
+        service,
+        reference,
+      ].join(','),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -68,26 +78,50 @@ async function userTraffic(server: TestServer): Promise<void> {
   const key = await ok('/api/api-keys', jsonBody({ role: 'viewer', name: 'plans' }));
   await ok('/api/api-keys');
   await ok(`/api/api-keys/${String(key.api_key)}`, { method: 'DELETE' });
-  const service = await ok('/api/services', jsonBody({ organization_uuid: org, name: 'Gutter Cleaning', code: 'GUT', categories: [{ name: 'Outdoor' }] }));
+  const service = await ok(
+    '/api/services',
+    jsonBody({ organization_uuid: org, name: 'Gutter Cleaning', code: 'GUT', categories: [{ name: 'Outdoor' }] }),
+  );
   await ok(`/api/services/uuid/${String(service.uuid)}`, jsonBody({ name: 'Gutter and Roof Cleaning' }, 'PATCH'));
   await ok(`/api/services?organization_uuid=${org}&search=gutter&per_page=5&page=1`);
   await ok(`/api/services/uuid/${String(service.uuid)}`);
-  const handler = await ok('/api/import-handlers', jsonBody({ organization_uuid: org, name: 'Acme Export', mapping: { 'Job Ref': 'job_reference_id' } }));
+  const handler = await ok(
+    '/api/import-handlers',
+    jsonBody({ organization_uuid: org, name: 'Acme Export', mapping: { 'Job Ref': 'job_reference_id' } }),
+  );
   await ok(`/api/import-handlers?organization_uuid=${org}`);
   await ok(`/api/import-handlers/uuid/${String(handler.uuid)}`);
 
   // QR codes one by one.
-  const created = await ok('/api/qrcodes', jsonBody({ organization_uuid: org, location: '10 Collins Street, Melbourne VIC 3000', external_reference_id: 'ONE-1', tags: [{ tag_name: 'Door', tag_number: '7' }] }));
+  const created = await ok(
+    '/api/qrcodes',
+    jsonBody({
+      organization_uuid: org,
+      location: '10 Collins Street, Melbourne VIC 3000',
+      external_reference_id: 'ONE-1',
+      tags: [{ tag_name: 'Door', tag_number: '7' }],
+    }),
+  );
   const second = await ok('/api/qrcodes', jsonBody({ organization_uuid: org, name: 'Depot', location: '1 George St, Sydney NSW 2000' }));
   await ok(`/api/qrcodes/uuid/${String(created.uuid)}`);
-  await ok(`/api/qrcodes/uuid/${String(created.uuid)}`, jsonBody({ label: 'Front door', tags: [{ tag_name: 'Door', tag_number: '8' }] }, 'PATCH'));
+  await ok(
+    `/api/qrcodes/uuid/${String(created.uuid)}`,
+    jsonBody({ label: 'Front door', tags: [{ tag_name: 'Door', tag_number: '8' }] }, 'PATCH'),
+  );
   await ok(`/api/qrcodes/uuid/${String(second.uuid)}`, { method: 'DELETE' });
 
   // QR code imports: background (file and JSON), sync, dry run, preview, error report.
   const qrTask = await task(await ok('/api/qrcodes/bulk', fileUpload(qrCsv(300), 'sites.csv', { organization_uuid: org })));
   await ok(`/api/qrcodes/bulk/${qrTask.uuid}/errors`);
   await ok(`/api/qrcodes/bulk/${qrTask.uuid}/errors?format=csv`);
-  await task(await ok('/api/qrcodes/bulk', jsonBody([{ organization_uuid: org, name: 'Json site', location: '5 Test Street, Hobart TAS 7000', qr_code_external_reference_id: 'REF-0' }])));
+  await task(
+    await ok(
+      '/api/qrcodes/bulk',
+      jsonBody([
+        { organization_uuid: org, name: 'Json site', location: '5 Test Street, Hobart TAS 7000', qr_code_external_reference_id: 'REF-0' },
+      ]),
+    ),
+  );
   await ok('/api/qrcodes/bulk?processing_mode=sync', fileUpload(qrCsv(40), 'sites.csv', { organization_uuid: org }));
   await ok('/api/qrcodes/bulk-import', fileUpload(qrCsv(20), 'sites.csv', { organization_uuid: org }));
   await ok('/api/qrcodes/bulk?dry_run=true', fileUpload(qrCsv(60), 'sites.csv', { organization_uuid: org }));
@@ -98,12 +132,17 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok('/api/qrcodes/bulk/template');
 
   // Appointment imports: background, sync, dry run, with a handler, preview, error report.
-  const appointmentTask = await task(await ok('/api/appointment_schedule/bulk', fileUpload(appointmentCsv(300), 'visits.csv', { organization_uuid: org })));
+  const appointmentTask = await task(
+    await ok('/api/appointment_schedule/bulk', fileUpload(appointmentCsv(300), 'visits.csv', { organization_uuid: org })),
+  );
   await ok(`/api/appointment_schedule/bulk/errors/${appointmentTask.uuid}`);
   await task(await ok('/api/appointment_schedule/bulk', fileUpload(appointmentCsv(300), 'visits.csv', { organization_uuid: org })));
   await ok('/api/appointment_schedule/bulk?processing_mode=sync', fileUpload(appointmentCsv(30), 'visits.csv', { organization_uuid: org }));
   await ok('/api/appointment_schedule/bulk?dry_run=true', fileUpload(appointmentCsv(60), 'visits.csv', { organization_uuid: org }));
-  await ok('/api/imports/preview', fileUpload(appointmentCsv(10), 'visits.csv', { organization_uuid: org, kind: 'appointments', org_identifier: 'acme-export' }));
+  await ok(
+    '/api/imports/preview',
+    fileUpload(appointmentCsv(10), 'visits.csv', { organization_uuid: org, kind: 'appointments', org_identifier: 'acme-export' }),
+  );
   const appointments = await ok(`/api/appointment_schedule?organization_uuid=${org}&per_page=5`);
   const first = (appointments.items as { qr_code_uuid: string; job_reference_id: string | null }[])[0];
   assert.ok(first, 'the imports stored appointments');
@@ -127,8 +166,14 @@ async function userTraffic(server: TestServer): Promise<void> {
 
   // Webhooks delivered to an inbox of this server; the inbox's messages.
   const inbox = await createInbox(server, { name: 'plans' });
-  const webhook = await ok('/api/webhooks/register', jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in'] }));
-  const simulated = await ok('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
+  const webhook = await ok(
+    '/api/webhooks/register',
+    jsonBody({ organization_uuid: org, url: inbox.url, events: ['service_confirmation.check_in'] }),
+  );
+  const simulated = await ok(
+    '/api/service-confirmations/simulate',
+    jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }),
+  );
   const deliveries = `/api/webhooks/uuid/${String(webhook.uuid)}/deliveries?organization_uuid=${org}`;
   const delivered = await waitFor('the delivery', async () => {
     const page = await ok(deliveries);
@@ -149,7 +194,13 @@ async function userTraffic(server: TestServer): Promise<void> {
   });
   const message = messages[0];
   assert.ok(message);
-  for (const query of ['event_type=service_confirmation.check_in', 'decrypted=true', 'signature_status=valid', 'duplicate=true', 'from=2020-01-01T00:00:00Z&page=2&per_page=1']) {
+  for (const query of [
+    'event_type=service_confirmation.check_in',
+    'decrypted=true',
+    'signature_status=valid',
+    'duplicate=true',
+    'from=2020-01-01T00:00:00Z&page=2&per_page=1',
+  ]) {
     await listMessages(server, inbox.uuid, query);
   }
   await ok(`/api/inboxes?organization_uuid=${org}`);
@@ -195,7 +246,11 @@ describe('query plans of every statement the server prepares', () => {
 
   it('uses an index for every statement on an organization-scoped table', () => {
     const sqlite = new SQLite(databasePath(dataDir), { readonly: true });
-    const scratch = openScratchConnection(dataDir, '00000000-0000-0000-0000-000000000000', ['qrcodes', 'qr_code_tags', 'appointment_schedules']);
+    const scratch = openScratchConnection(dataDir, '00000000-0000-0000-0000-000000000000', [
+      'qrcodes',
+      'qr_code_tags',
+      'appointment_schedules',
+    ]);
     let findings: PlanFinding[];
     try {
       findings = explainAll(statements, sqlite, scratch.sqlite);
@@ -205,10 +260,21 @@ describe('query plans of every statement the server prepares', () => {
     }
     const checked = findings.filter((f) => f.plan.length > 0);
     console.log(`EXPLAIN QUERY PLAN of ${checked.length} statements (${findings.length} collected):`);
-    for (const finding of checked) console.log(`  ${finding.problem ? 'SCAN!' : 'ok   '} ${finding.sql.replace(/\s+/g, ' ').slice(0, 220)}\n        ${finding.plan.join(' | ')}`);
+    for (const finding of checked)
+      console.log(
+        `  ${finding.problem ? 'SCAN!' : 'ok   '} ${finding.sql.replace(/\s+/g, ' ').slice(0, 220)}\n        ${finding.plan.join(' | ')}`,
+      );
     const unexplained = findings.filter((f) => f.error);
-    assert.deepEqual(unexplained.map((f) => `${f.sql}: ${f.error}`), [], 'statements that could not be explained');
+    assert.deepEqual(
+      unexplained.map((f) => `${f.sql}: ${f.error}`),
+      [],
+      'statements that could not be explained',
+    );
     const scans = findings.filter((f) => f.problem);
-    assert.deepEqual(scans.map((f) => `${f.problem}\n    in ${f.sql}`), [], 'statements that scan an organization-scoped table');
+    assert.deepEqual(
+      scans.map((f) => `${f.problem}\n    in ${f.sql}`),
+      [],
+      'statements that scan an organization-scoped table',
+    );
   });
 });

@@ -77,7 +77,10 @@ export interface ServeProcess {
 /** Starts `qr-sandbox serve` as a child process and waits for the line that says where it listens. */
 export function spawnServe(args: string[]): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: REPO_ROOT, env: { ...process.env, INIT_CWD: REPO_ROOT } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, INIT_CWD: REPO_ROOT },
+    });
     let output = '';
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
     const timer = setTimeout(() => {

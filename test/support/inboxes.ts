@@ -37,7 +37,15 @@ export interface MessageView {
   duplicate_of: string | null;
   duplicate_by: string | null;
   answer: { kind: string | null; status: number | null; after_ms: number | null };
-  relays: Array<{ uuid: string; kind: string; url: string; status_code: number | null; error: string | null; response_excerpt: string | null; duration_ms: number | null }>;
+  relays: Array<{
+    uuid: string;
+    kind: string;
+    url: string;
+    status_code: number | null;
+    error: string | null;
+    response_excerpt: string | null;
+    duration_ms: number | null;
+  }>;
 }
 
 export interface PageView<T> {
@@ -61,7 +69,9 @@ export async function patchInbox(server: TestServer, uuid: string, fields: Recor
 }
 
 export async function listMessages(server: TestServer, inboxUuid: string, query = ''): Promise<PageView<MessageView>> {
-  const res = await server.request(`/api/inboxes/uuid/${inboxUuid}/messages?organization_uuid=${server.organizationUuid}${query ? `&${query}` : ''}`);
+  const res = await server.request(
+    `/api/inboxes/uuid/${inboxUuid}/messages?organization_uuid=${server.organizationUuid}${query ? `&${query}` : ''}`,
+  );
   assert.equal(res.status, 200, await res.clone().text());
   return (await res.json()) as PageView<MessageView>;
 }
@@ -73,7 +83,11 @@ export async function getMessage(server: TestServer, inboxUuid: string, messageU
 }
 
 /** POSTs to an inbox and returns the status, the answer text and the stored message's uuid. */
-export async function deliver(url: string, body: string | Uint8Array, headers: Record<string, string>): Promise<{ status: number; text: string; messageUuid: string }> {
+export async function deliver(
+  url: string,
+  body: string | Uint8Array,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string; messageUuid: string }> {
   const res = await fetch(url, { method: 'POST', headers, body });
   const text = await res.text();
   const messageUuid = res.headers.get('x-inbox-message-uuid') ?? '';
@@ -96,7 +110,9 @@ export interface CaptureServer {
 }
 
 /** A real local HTTP server standing in for the user's own app: records every request, answers with `answer`. */
-export async function startCaptureServer(answer: (req: CapturedRequest, res: http.ServerResponse) => void = (_r, res) => res.end('{"ok":true}')): Promise<CaptureServer> {
+export async function startCaptureServer(
+  answer: (req: CapturedRequest, res: http.ServerResponse) => void = (_r, res) => res.end('{"ok":true}'),
+): Promise<CaptureServer> {
   const requests: CapturedRequest[] = [];
   const waiters: Array<{ count: number; resolve: (r: CapturedRequest[]) => void }> = [];
   const server = http.createServer((req, res) => {
@@ -122,10 +138,13 @@ export async function startCaptureServer(answer: (req: CapturedRequest, res: htt
         ? Promise.resolve([...requests])
         : new Promise((resolve, reject) => {
             const timer = setTimeout(() => reject(new Error(`only ${requests.length} of ${count} requests arrived within 20 s`)), 20_000);
-            waiters.push({ count, resolve: (r) => {
+            waiters.push({
+              count,
+              resolve: (r) => {
                 clearTimeout(timer);
                 resolve(r);
-              } });
+              },
+            });
           }),
     close: () =>
       new Promise((resolve) => {

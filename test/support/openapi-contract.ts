@@ -81,7 +81,8 @@ export class OpenApiContract {
     const response = this.resolve(documented as Json);
     const content = response.content as Record<string, Json> | undefined;
     if (body === null || body.length === 0) return [];
-    if (!content) return [`${op.id} ${status} documents no body, but the answer has ${body.length} bytes (${contentType ?? 'no Content-Type'})`];
+    if (!content)
+      return [`${op.id} ${status} documents no body, but the answer has ${body.length} bytes (${contentType ?? 'no Content-Type'})`];
     const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
     const media = content[type] ? type : content['*/*'] ? '*/*' : undefined;
     if (!media) return [`${op.id} ${status} answered ${type || 'no Content-Type'}; documented: ${Object.keys(content).join(', ')}`];
@@ -94,7 +95,9 @@ export class OpenApiContract {
     }
     const validate = this.validator(op, String(op.responses[String(status)] ? status : 'default'), media);
     if (validate(value)) return [];
-    return (validate.errors ?? []).slice(0, 10).map((e) => `${op.id} ${status}: ${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    return (validate.errors ?? [])
+      .slice(0, 10)
+      .map((e) => `${op.id} ${status}: ${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
   }
 
   private validator(op: Operation, status: string, media: string): ValidateFunction {
@@ -141,7 +144,9 @@ function recordCoverage(contract: OpenApiContract, op: Operation, status: number
   const dir = coverageDir(process.ppid);
   if (seen.size === 0) {
     fs.mkdirSync(dir, { recursive: true });
-    const documented = contract.operations.flatMap((o) => Object.keys(o.responses).map((s) => ({ operationId: o.id, method: o.method, path: o.template, status: Number(s) })));
+    const documented = contract.operations.flatMap((o) =>
+      Object.keys(o.responses).map((s) => ({ operationId: o.id, method: o.method, path: o.template, status: Number(s) })),
+    );
     fs.writeFileSync(path.join(dir, 'documented.json'), JSON.stringify(documented));
   }
   const key = `${op.method} ${op.template} ${status}`;
@@ -171,7 +176,9 @@ export function watchResponses(server: http.Server, doc: Json, violations: Viola
     let size = 0;
     const capture = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
       size += buffer.length;
       if (size <= MAX_CAPTURED_BYTES) chunks.push(buffer);
     };

@@ -35,7 +35,10 @@ export function propertyNames(doc: Json, node: unknown): Set<string> {
   const schema = deref(doc, node);
   const members = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
   if (members) {
-    const sets = members.map((m) => deref(doc, m)).filter((m) => m.type !== 'null').map((m) => propertyNames(doc, m));
+    const sets = members
+      .map((m) => deref(doc, m))
+      .filter((m) => m.type !== 'null')
+      .map((m) => propertyNames(doc, m));
     const [first, ...rest] = sets;
     return new Set([...(first ?? [])].filter((name) => rest.every((set) => set.has(name))));
   }

@@ -1,12 +1,27 @@
 import type SQLite from 'better-sqlite3';
 
 /** Tables that belong to no organization and stay small: a scan of them is fine. */
-const GLOBAL_TABLES = new Set(['organizations', 'kysely_migration', 'kysely_migration_lock', 'sqlite_sequence', 'sqlite_master', 'sqlite_schema']);
+const GLOBAL_TABLES = new Set([
+  'organizations',
+  'kysely_migration',
+  'kysely_migration_lock',
+  'sqlite_sequence',
+  'sqlite_master',
+  'sqlite_schema',
+]);
 /**
  * An organization's hand-made catalogs (tens of rows, created one by one by an admin): reading all
  * of one organization's rows to find one is fine. A full scan of them (every organization) is not.
  */
-const CATALOG_TABLES = new Set(['webhooks', 'services', 'service_categories', 'import_handlers', 'inboxes', 'api_keys', 'organization_settings']);
+const CATALOG_TABLES = new Set([
+  'webhooks',
+  'services',
+  'service_categories',
+  'import_handlers',
+  'inboxes',
+  'api_keys',
+  'organization_settings',
+]);
 
 export interface PlanFinding {
   sql: string;
@@ -53,7 +68,10 @@ function aliases(sql: string): Map<string, string> {
  */
 function isLookup(sql: string): boolean {
   if (/\boffset\b|\bcount\(|^\s*insert\b/i.test(sql)) return false;
-  const where = sql.split(/\bwhere\b/i).slice(1).join(' where ');
+  const where = sql
+    .split(/\bwhere\b/i)
+    .slice(1)
+    .join(' where ');
   return [...where.matchAll(/"(\w+)"\s*=\s*\?/g)].some((m) => !['organization_uuid', 'deleted_on'].includes(m[1] ?? ''));
 }
 
@@ -63,7 +81,8 @@ function planProblem(sql: string, plan: string[], tables: Set<string>, partialIn
     const organizationOnly = /^SEARCH (\S+) .*\(organization_uuid=\?\)$/.exec(line);
     if (organizationOnly && isLookup(sql)) {
       const table = named.get(organizationOnly[1] ?? '') ?? organizationOnly[1] ?? '';
-      if (tables.has(table) && !GLOBAL_TABLES.has(table) && !CATALOG_TABLES.has(table)) return `${line}: a lookup that reads every row of the organization (table ${table})`;
+      if (tables.has(table) && !GLOBAL_TABLES.has(table) && !CATALOG_TABLES.has(table))
+        return `${line}: a lookup that reads every row of the organization (table ${table})`;
     }
     const match = /^SCAN (\S+)(.*)$/.exec(line);
     if (!match) continue;
@@ -86,9 +105,14 @@ function planProblem(sql: string, plan: string[], tables: Set<string>, partialIn
  * problem: as the organization grows, it reads every row.
  */
 export function explainAll(statements: string[], main: SQLite.Database, scratch: SQLite.Database): PlanFinding[] {
-  const tables = new Set(main.prepare<[], { name: string }>("select name from sqlite_master where type = 'table'").pluck().all() as unknown as string[]);
+  const tables = new Set(
+    main.prepare<[], { name: string }>("select name from sqlite_master where type = 'table'").pluck().all() as unknown as string[],
+  );
   const partialIndexes = new Set(
-    main.prepare<[], { name: string }>("select name from sqlite_master where type = 'index' and sql like '% where %'").pluck().all() as unknown as string[],
+    main
+      .prepare<[], { name: string }>("select name from sqlite_master where type = 'index' and sql like '% where %'")
+      .pluck()
+      .all() as unknown as string[],
   );
   return statements.map((sql) => {
     if (!isQuery(sql)) return { sql, plan: [], problem: null, error: null };

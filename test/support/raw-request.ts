@@ -1,7 +1,11 @@
 import http from 'node:http';
 
 /** A request with headers fetch will not let us forge (Host), read back as status + body text. */
-export function rawRequest(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+export function rawRequest(
+  url: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers }, (res) => {
       let body = '';

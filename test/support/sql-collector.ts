@@ -41,7 +41,11 @@ export function collectSqlStatements(logFile: string): SqlCollection {
   };
   return {
     statements() {
-      const fromWorkers = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as string);
+      const fromWorkers = fs
+        .readFileSync(logFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as string);
       return [...new Set([...seen, ...fromWorkers])];
     },
     stop() {

@@ -62,7 +62,11 @@ describe('POST /api/tools/decrypt and its doctor', () => {
 
   it('accepts uppercase hex but notes it', async () => {
     const d = craft(envelope());
-    const { status, body } = await call({ body: d.body, signature: d.signatureHeader.replace(d.signature, d.signature.toUpperCase()), secret: SECRET });
+    const { status, body } = await call({
+      body: d.body,
+      signature: d.signatureHeader.replace(d.signature, d.signature.toUpperCase()),
+      secret: SECRET,
+    });
     assert.equal(status, 200);
     assert.equal(body.verified, true);
     assert.deepEqual(codesOf(body), ['UPPERCASE_HEX']);
@@ -157,7 +161,10 @@ describe('POST /api/tools/decrypt and its doctor', () => {
     const keyRes = await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'reader' }));
     const key = (await keyRes.json()) as { api_key: string; api_secret: string };
     const d = craft(envelope());
-    const { status, body } = await call({ body: d.body, signature: d.signatureHeader, secret: SECRET }, `Bearer ${key.api_key}:${key.api_secret}`);
+    const { status, body } = await call(
+      { body: d.body, signature: d.signatureHeader, secret: SECRET },
+      `Bearer ${key.api_key}:${key.api_secret}`,
+    );
     assert.equal(status, 200);
     assert.equal(body.verified, true);
   });

@@ -45,9 +45,11 @@ describe('qr-sandbox decrypt', () => {
     assert.deepEqual(full.hints, []);
   });
 
-  it('exits 1 with the doctor\'s hint when the payload cannot be decrypted, printing nothing on stdout', async () => {
+  it("exits 1 with the doctor's hint when the payload cannot be decrypted, printing nothing on stdout", async () => {
     const urlSafe = d.payload.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    const result = await runCli(['decrypt', '--signature', d.signatureHeader, '--secret', SECRET], { input: JSON.stringify({ payload: urlSafe }) });
+    const result = await runCli(['decrypt', '--signature', d.signatureHeader, '--secret', SECRET], {
+      input: JSON.stringify({ payload: urlSafe }),
+    });
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /Cannot decrypt: /);

@@ -26,7 +26,16 @@ describe('service confirmations', () => {
   }
 
   function assertFullyPopulated(c: ServiceConfirmation) {
-    for (const key of ['uuid', 'organization_uuid', 'user_uuid', 'company_uuid', 'qr_code_uuid', 'qr_code_tag_uuid', 'service_uuid', 'appointment_schedule_uuid'] as const) {
+    for (const key of [
+      'uuid',
+      'organization_uuid',
+      'user_uuid',
+      'company_uuid',
+      'qr_code_uuid',
+      'qr_code_tag_uuid',
+      'service_uuid',
+      'appointment_schedule_uuid',
+    ] as const) {
       assert.match(String(c[key]), UUID, key);
     }
     assert.match(c.created_on, MICROS_TIMESTAMP);
@@ -60,7 +69,17 @@ describe('service confirmations', () => {
   }
 
   test('simulate in an organization without QR codes creates a demo site and populates each event per spec 6.4', async () => {
-    assert.equal(Number((await server.ctx.db.kysely.selectFrom('qrcodes').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), 0);
+    assert.equal(
+      Number(
+        (
+          await server.ctx.db.kysely
+            .selectFrom('qrcodes')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      0,
+    );
 
     const checkIn = (await simulate('service_confirmation.check_in')).event;
     assert.equal(checkIn.type, 'service_confirmation.check_in');
@@ -102,13 +121,23 @@ describe('service confirmations', () => {
     assert.equal(delivery.previous_service_confirmation_uuid, checkOut.uuid);
     assert.equal(delivery.checked_out_at, null);
 
-    const count = await server.ctx.db.kysely.selectFrom('qrcodes').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const count = await server.ctx.db.kysely
+      .selectFrom('qrcodes')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 1, 'the demo QR code is created once and then reused');
 
-    const list = (await (await server.request(`/api/service-confirmations?organization_uuid=${org}&per_page=2`)).json()) as { items: ServiceConfirmation[]; total: number; pages: number };
+    const list = (await (await server.request(`/api/service-confirmations?organization_uuid=${org}&per_page=2`)).json()) as {
+      items: ServiceConfirmation[];
+      total: number;
+      pages: number;
+    };
     assert.equal(list.total, 3);
     assert.equal(list.pages, 2);
-    assert.deepEqual(list.items.map((c) => c.uuid), [delivery.uuid, checkOut.uuid]);
+    assert.deepEqual(
+      list.items.map((c) => c.uuid),
+      [delivery.uuid, checkOut.uuid],
+    );
     const one = await server.request(`/api/service-confirmations/uuid/${a.uuid}`);
     assert.deepEqual(await one.json(), a);
   });
@@ -136,7 +165,10 @@ describe('service confirmations', () => {
     assert.match(c.delivery_image_url ?? '', /^https:\/\//);
 
     const bad = async (body: Record<string, unknown>, status: number) => {
-      const r = await server.request('/api/service-confirmations', jsonBody({ organization_uuid: org, qr_code_uuid: qrUuid, status: 'CHECK_IN', ...body }));
+      const r = await server.request(
+        '/api/service-confirmations',
+        jsonBody({ organization_uuid: org, qr_code_uuid: qrUuid, status: 'CHECK_IN', ...body }),
+      );
       assert.equal(r.status, status, await r.clone().text());
     };
     await bad({ status: 'ARRIVED' }, 400);
@@ -150,7 +182,18 @@ describe('service confirmations', () => {
       headers: { 'content-type': 'application/json', authorization: bearer(other) },
     });
     assert.equal(r.status, 404, 'another organization cannot see this QR code');
-    assert.equal((await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'qrcode.created' }))).status, 400);
-    assert.equal((await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: other.organization_uuid, event: 'service_confirmation.check_in' }))).status, 403);
+    assert.equal(
+      (await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'qrcode.created' }))).status,
+      400,
+    );
+    assert.equal(
+      (
+        await server.request(
+          '/api/service-confirmations/simulate',
+          jsonBody({ organization_uuid: other.organization_uuid, event: 'service_confirmation.check_in' }),
+        )
+      ).status,
+      403,
+    );
   });
 });

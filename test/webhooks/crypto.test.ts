@@ -8,7 +8,11 @@ import { describe, test } from 'node:test';
 import { decrypt, deriveKey, encrypt, open, parseSignature, seal, sign, verify, WebhookCryptoError } from '../../server/webhooks/crypto.ts';
 
 const secret = 'b3f0c1d2e3a4958677889900aabbccddeeff00112233445566778899aabbccdd';
-const plaintext = JSON.stringify({ id: 'evt_1b4e28ba-2fa1-11d2-883f-0016d3cca427', type: 'service_confirmation.check_in', data: { note: 'Gate code 4711 – café ✓' } });
+const plaintext = JSON.stringify({
+  id: 'evt_1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+  type: 'service_confirmation.check_in',
+  data: { note: 'Gate code 4711 – café ✓' },
+});
 
 function tempFile(contents: Buffer | string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-crypto-'));
@@ -43,7 +47,17 @@ describe('webhook crypto against the openssl command line', () => {
     const signature = sign(plaintext, secret);
     const keyHex = deriveKey(signature).toString('hex');
     const ours = Buffer.from(seal(plaintext, secret).body.match(/"payload":"([^"]+)"/)?.[1] ?? '', 'base64');
-    const decrypted = openssl(['enc', '-d', '-aes-256-cbc', '-K', keyHex, '-iv', ours.subarray(0, 16).toString('hex'), '-in', tempFile(ours.subarray(16))]);
+    const decrypted = openssl([
+      'enc',
+      '-d',
+      '-aes-256-cbc',
+      '-K',
+      keyHex,
+      '-iv',
+      ours.subarray(0, 16).toString('hex'),
+      '-in',
+      tempFile(ours.subarray(16)),
+    ]);
     assert.equal(decrypted.toString('utf8'), plaintext);
 
     const iv = randomBytes(16);
@@ -87,11 +101,29 @@ describe('webhook crypto functions', () => {
       }
       return 'none';
     };
-    assert.equal(problem(() => parseSignature('md5=abc')), 'MALFORMED_SIGNATURE');
-    assert.equal(problem(() => decrypt('not base64!', signature)), 'PAYLOAD_NOT_BASE64');
-    assert.equal(problem(() => decrypt(payload.slice(0, 20), signature)), 'PAYLOAD_TOO_SHORT');
-    assert.equal(problem(() => decrypt(Buffer.concat([Buffer.from(payload, 'base64'), Buffer.alloc(3)]).toString('base64'), signature)), 'PAYLOAD_NOT_BLOCK_ALIGNED');
-    assert.equal(problem(() => decrypt(payload, sign('other', secret))), 'DECRYPTION_FAILED');
-    assert.equal(problem(() => decrypt(payload, signature)), 'none');
+    assert.equal(
+      problem(() => parseSignature('md5=abc')),
+      'MALFORMED_SIGNATURE',
+    );
+    assert.equal(
+      problem(() => decrypt('not base64!', signature)),
+      'PAYLOAD_NOT_BASE64',
+    );
+    assert.equal(
+      problem(() => decrypt(payload.slice(0, 20), signature)),
+      'PAYLOAD_TOO_SHORT',
+    );
+    assert.equal(
+      problem(() => decrypt(Buffer.concat([Buffer.from(payload, 'base64'), Buffer.alloc(3)]).toString('base64'), signature)),
+      'PAYLOAD_NOT_BLOCK_ALIGNED',
+    );
+    assert.equal(
+      problem(() => decrypt(payload, sign('other', secret))),
+      'DECRYPTION_FAILED',
+    );
+    assert.equal(
+      problem(() => decrypt(payload, signature)),
+      'none',
+    );
   });
 });

@@ -22,7 +22,10 @@ async function deliveries(server: TestServer, webhookUuid: string): Promise<Deli
 async function simulate(server: TestServer, event: string) {
   const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: server.organizationUuid, event }));
   assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as { event: { id: string; type: string; data: { uuid: string } }; deliveries: { delivery_id: string; webhook_uuid: string }[] };
+  return (await res.json()) as {
+    event: { id: string; type: string; data: { uuid: string } };
+    deliveries: { delivery_id: string; webhook_uuid: string }[];
+  };
 }
 
 describe('webhook delivery to a real local receiver', () => {
@@ -47,11 +50,18 @@ describe('webhook delivery to a real local receiver', () => {
 
   test('a 500 is retried with the same delivery id and attempt 2; inactive and unsubscribed webhooks get nothing', async () => {
     const webhook = await register(server, { url: `${receiver.url}/flaky`, events: ['service_confirmation.check_in'] });
-    const inactive = await register(server, { url: `${receiver.url}/inactive`, events: ['service_confirmation.check_in'], is_active: false });
+    const inactive = await register(server, {
+      url: `${receiver.url}/inactive`,
+      events: ['service_confirmation.check_in'],
+      is_active: false,
+    });
     const otherEvent = await register(server, { url: `${receiver.url}/other-event`, events: ['service_confirmation.delivery'] });
 
     const { event, deliveries: queued } = await simulate(server, 'service_confirmation.check_in');
-    assert.deepEqual(queued.map((d) => d.webhook_uuid), [webhook.uuid]);
+    assert.deepEqual(
+      queued.map((d) => d.webhook_uuid),
+      [webhook.uuid],
+    );
 
     const delivered = await waitFor('the delivery to succeed', async () => {
       const [delivery] = await deliveries(server, webhook.uuid);
@@ -149,16 +159,25 @@ describe('webhook delivery to a real local receiver', () => {
       const [d] = await deliveries(server, webhook.uuid);
       return d?.status === 'delivered' && d.attempt_count === 2 ? d : undefined;
     });
-    assert.deepEqual(again.attempts.map((a) => [a.attempt, a.status_code]), [
-      [1, 200],
-      [2, 200],
-    ]);
+    assert.deepEqual(
+      again.attempts.map((a) => [a.attempt, a.status_code]),
+      [
+        [1, 200],
+        [2, 200],
+      ],
+    );
     const requests = receiver.received.filter((r) => r.path === '/again');
-    assert.deepEqual(requests.map((r) => [r.headers['x-service-delivery-id'], r.headers['x-service-attempt']]), [
-      [first.delivery_id, '1'],
-      [first.delivery_id, '2'],
-    ]);
-    assert.equal((await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/no-such-id/redeliver`, { method: 'POST' })).status, 404);
+    assert.deepEqual(
+      requests.map((r) => [r.headers['x-service-delivery-id'], r.headers['x-service-attempt']]),
+      [
+        [first.delivery_id, '1'],
+        [first.delivery_id, '2'],
+      ],
+    );
+    assert.equal(
+      (await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/no-such-id/redeliver`, { method: 'POST' })).status,
+      404,
+    );
     await server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
   });
 
@@ -209,7 +228,12 @@ describe('webhook delivery to a real local receiver', () => {
       const qr = (await simulate(server, 'service_confirmation.check_in')).event.data as { qr_code_uuid?: string };
       const res = await server.request(
         '/api/service-confirmations',
-        jsonBody({ organization_uuid: server.organizationUuid, qr_code_uuid: qr.qr_code_uuid, status: 'DELIVERY', note: 'Signed by reception' }),
+        jsonBody({
+          organization_uuid: server.organizationUuid,
+          qr_code_uuid: qr.qr_code_uuid,
+          status: 'DELIVERY',
+          note: 'Signed by reception',
+        }),
       );
       assert.equal(res.status, 201, await res.clone().text());
       const record = (await res.json()) as { uuid: string };
@@ -220,8 +244,12 @@ describe('webhook delivery to a real local receiver', () => {
       const envelope = opened.json as { type: string; data: unknown };
       assert.equal(envelope.type, 'service_confirmation.delivery');
       assert.deepEqual(envelope.data, record);
-      const published = await waitFor('the live event', () =>
-        attempts.find((a) => (a as { webhook_uuid: string }).webhook_uuid === webhook.uuid) as { status: string; status_code: number; attempt: number } | undefined,
+      const published = await waitFor(
+        'the live event',
+        () =>
+          attempts.find((a) => (a as { webhook_uuid: string }).webhook_uuid === webhook.uuid) as
+            | { status: string; status_code: number; attempt: number }
+            | undefined,
       );
       assert.equal(published.status, 'delivered');
       assert.equal(published.status_code, 200);

@@ -83,10 +83,20 @@ describe('outgoing requests connect only to the address they checked (resolve on
   });
 
   async function deliverWebhookTo(name: string): Promise<Delivery> {
-    const registered = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url: `http://${name}:${listeners.port}/hook`, events: ['service_confirmation.check_in'] }));
+    const registered = await server.request(
+      '/api/webhooks/register',
+      jsonBody({
+        organization_uuid: server.organizationUuid,
+        url: `http://${name}:${listeners.port}/hook`,
+        events: ['service_confirmation.check_in'],
+      }),
+    );
     assert.equal(registered.status, 201, await registered.clone().text());
     const webhook = (await registered.json()) as WebhookWithSecret;
-    const simulated = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+    const simulated = await server.request(
+      '/api/service-confirmations/simulate',
+      jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
+    );
     assert.equal(simulated.status, 201);
     const delivery = await waitFor('the delivery', async () => {
       const res = await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries?organization_uuid=${server.organizationUuid}`);
@@ -100,20 +110,29 @@ describe('outgoing requests connect only to the address they checked (resolve on
   it('a webhook delivery goes to the address checked, with the name as Host', async () => {
     await deliverWebhookTo('hook.localhost');
     const hits = listeners.hits.filter((h) => h.host === `hook.localhost:${listeners.port}`);
-    assert.deepEqual(hits.map((h) => h.listener), ['127.0.0.1']);
+    assert.deepEqual(
+      hits.map((h) => h.listener),
+      ['127.0.0.1'],
+    );
     assert.equal(dns.asked('hook.localhost'), 1, 'resolved once: by the check, not again to connect');
   });
 
   it('a name that turns into a metadata address after the check still reaches only the checked address', async () => {
     await deliverWebhookTo('hook-meta.localhost');
-    assert.deepEqual(listeners.hits.filter((h) => h.host?.startsWith('hook-meta.localhost')).map((h) => h.listener), ['127.0.0.1']);
+    assert.deepEqual(
+      listeners.hits.filter((h) => h.host?.startsWith('hook-meta.localhost')).map((h) => h.listener),
+      ['127.0.0.1'],
+    );
     assert.equal(dns.asked('hook-meta.localhost'), 1);
   });
 
   it('a replay goes to the address checked', async () => {
     const inbox = await createInbox(server, { name: 'replayed' });
     const sent = await deliver(inbox.url, '{"payload":"x"}', { 'content-type': 'application/json' });
-    const res = await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${sent.messageUuid}/replay`, jsonBody({ url: `http://replay.localhost:${listeners.port}/r` }));
+    const res = await server.request(
+      `/api/inboxes/uuid/${inbox.uuid}/messages/${sent.messageUuid}/replay`,
+      jsonBody({ url: `http://replay.localhost:${listeners.port}/r` }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const relay = (await res.json()) as { status_code: number; response_excerpt: string };
     assert.equal(relay.status_code, 200);
@@ -142,14 +161,24 @@ describe('outgoing requests connect only to the address they checked (resolve on
     const replay = await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${sent.messageUuid}/replay`, jsonBody({ url }));
     assert.equal(replay.status, 400);
     assert.match(((await replay.json()) as { error: { message: string } }).error.message, /resolves to 169\.254\.169\.254/);
-    const created = await server.request('/api/inboxes', jsonBody({ organization_uuid: server.organizationUuid, name: 'x', forward_to: url }));
+    const created = await server.request(
+      '/api/inboxes',
+      jsonBody({ organization_uuid: server.organizationUuid, name: 'x', forward_to: url }),
+    );
     assert.equal(created.status, 400);
     assert.ok(!listeners.hits.some((h) => h.path === '/x'));
   });
 
   it('a forward_to whose name resolves to this server is an inbox of this server', async () => {
     const target = await createInbox(server, { name: 'target' });
-    const res = await server.request('/api/inboxes', jsonBody({ organization_uuid: server.organizationUuid, name: 'x', forward_to: `https://alias-of-this-server.test:${server.port}/inbox/${target.uuid}` }));
+    const res = await server.request(
+      '/api/inboxes',
+      jsonBody({
+        organization_uuid: server.organizationUuid,
+        name: 'x',
+        forward_to: `https://alias-of-this-server.test:${server.port}/inbox/${target.uuid}`,
+      }),
+    );
     assert.equal(res.status, 400);
     assert.match(((await res.json()) as { error: { message: string } }).error.message, /points at an inbox of this server/);
   });

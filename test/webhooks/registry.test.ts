@@ -17,7 +17,10 @@ describe('webhook registry', () => {
   after(() => server.stop());
 
   const register = (body: Json, auth?: string) =>
-    server.request('/api/webhooks/register', { ...jsonBody({ organization_uuid: org, ...body }), ...(auth ? { headers: { 'content-type': 'application/json', authorization: auth } } : {}) });
+    server.request('/api/webhooks/register', {
+      ...jsonBody({ organization_uuid: org, ...body }),
+      ...(auth ? { headers: { 'content-type': 'application/json', authorization: auth } } : {}),
+    });
 
   async function keyWithRole(role: string): Promise<string> {
     const res = await server.request('/api/api-keys', jsonBody({ role, name: `${role} key` }));
@@ -26,10 +29,22 @@ describe('webhook registry', () => {
   }
 
   test('registration answers 201 with the fields of spec 2.7 and a generated secret', async () => {
-    const res = await register({ url: 'https://hooks.example.com/qr', events: ['service_confirmation.check_in', 'service_confirmation.check_in'] });
+    const res = await register({
+      url: 'https://hooks.example.com/qr',
+      events: ['service_confirmation.check_in', 'service_confirmation.check_in'],
+    });
     assert.equal(res.status, 201);
     const body = (await res.json()) as Json;
-    assert.deepEqual(Object.keys(body).sort(), ['created_on', 'events', 'is_active', 'organization_uuid', 'secret', 'updated_on', 'url', 'uuid']);
+    assert.deepEqual(Object.keys(body).sort(), [
+      'created_on',
+      'events',
+      'is_active',
+      'organization_uuid',
+      'secret',
+      'updated_on',
+      'url',
+      'uuid',
+    ]);
     assert.match(String(body.created_on), MICROS_TIMESTAMP);
     assert.match(String(body.updated_on), MICROS_TIMESTAMP);
     assert.match(String(body.secret), /^[0-9a-f]{64}$/);
@@ -37,7 +52,11 @@ describe('webhook registry', () => {
     assert.deepEqual(body.events, ['service_confirmation.check_in']);
     assert.equal(body.organization_uuid, org);
 
-    const list = (await (await server.request(`/api/webhooks?organization_uuid=${org}`)).json()) as { items: Json[]; total: number; pages: number };
+    const list = (await (await server.request(`/api/webhooks?organization_uuid=${org}`)).json()) as {
+      items: Json[];
+      total: number;
+      pages: number;
+    };
     assert.equal(list.total, 1);
     assert.equal(list.pages, 1);
     assert.equal(list.items[0]?.uuid, body.uuid);
@@ -50,7 +69,10 @@ describe('webhook registry', () => {
 
     const viewer = await keyWithRole('viewer');
     assert.equal((await server.request(`/api/webhooks/uuid/${String(body.uuid)}`, { headers: { authorization: viewer } })).status, 200);
-    assert.equal((await server.request(`/api/webhooks/uuid/${String(body.uuid)}?include_secret=true`, { headers: { authorization: viewer } })).status, 403);
+    assert.equal(
+      (await server.request(`/api/webhooks/uuid/${String(body.uuid)}?include_secret=true`, { headers: { authorization: viewer } })).status,
+      403,
+    );
     assert.equal((await register({ url: 'https://a.example.com', events: ['service_confirmation.delivery'] }, viewer)).status, 403);
   });
 
@@ -60,7 +82,10 @@ describe('webhook registry', () => {
     const body = (await res.json()) as { error: { code: string; message: string; details: { path: string; message: string }[] } };
     assert.equal(body.error.code, 'VALIDATION_ERROR');
     assert.equal(body.error.details[0]?.path, 'body.events.1');
-    assert.match(body.error.details[0]?.message ?? '', /"qrcode\.created".*service_confirmation\.check_in, service_confirmation\.check_out, service_confirmation\.delivery/);
+    assert.match(
+      body.error.details[0]?.message ?? '',
+      /"qrcode\.created".*service_confirmation\.check_in, service_confirmation\.check_out, service_confirmation\.delivery/,
+    );
     assert.equal((await register({ url: 'https://hooks.example.com/qr', events: [] })).status, 400);
   });
 
@@ -85,7 +110,10 @@ describe('webhook registry', () => {
     assert.match(await problem('https://metadata.google.internal/'), /metadata/);
 
     const editor = await keyWithRole('editor');
-    const denied = await server.request('/api/settings', { ...jsonBody({ allow_http_webhooks: true }, 'PATCH'), headers: { 'content-type': 'application/json', authorization: editor } });
+    const denied = await server.request('/api/settings', {
+      ...jsonBody({ allow_http_webhooks: true }, 'PATCH'),
+      headers: { 'content-type': 'application/json', authorization: editor },
+    });
     assert.equal(denied.status, 403);
     const allowed = await server.request('/api/settings', jsonBody({ allow_http_webhooks: true }, 'PATCH'));
     assert.equal(allowed.status, 200);
@@ -96,9 +124,14 @@ describe('webhook registry', () => {
   });
 
   test('update, delete, and organization scoping', async () => {
-    const created = (await (await register({ url: 'https://hooks.example.com/a', events: ['service_confirmation.check_in'] })).json()) as Json;
+    const created = (await (
+      await register({ url: 'https://hooks.example.com/a', events: ['service_confirmation.check_in'] })
+    ).json()) as Json;
     const path = `/api/webhooks/uuid/${String(created.uuid)}`;
-    const patched = await server.request(path, jsonBody({ url: 'https://hooks.example.com/b', events: ['service_confirmation.delivery'], is_active: false }, 'PATCH'));
+    const patched = await server.request(
+      path,
+      jsonBody({ url: 'https://hooks.example.com/b', events: ['service_confirmation.delivery'], is_active: false }, 'PATCH'),
+    );
     assert.equal(patched.status, 200);
     const body = (await patched.json()) as Json;
     assert.equal(body.url, 'https://hooks.example.com/b');
@@ -116,13 +149,22 @@ describe('webhook registry', () => {
     assert.equal((await server.request(path, { headers: { authorization: otherAuth } })).status, 404);
     assert.equal((await server.request(path, { method: 'DELETE', headers: { authorization: otherAuth } })).status, 404);
     assert.equal((await server.request(`/api/webhooks?organization_uuid=${org}`, { headers: { authorization: otherAuth } })).status, 403);
-    assert.equal((await register({ url: 'https://hooks.example.com/c', events: ['service_confirmation.check_in'] }, otherAuth)).status, 403);
+    assert.equal(
+      (await register({ url: 'https://hooks.example.com/c', events: ['service_confirmation.check_in'] }, otherAuth)).status,
+      403,
+    );
     const theirs = await server.request('/api/webhooks/register', {
-      ...jsonBody({ organization_uuid: other.organization_uuid, url: 'https://hooks.example.com/c', events: ['service_confirmation.check_in'] }),
+      ...jsonBody({
+        organization_uuid: other.organization_uuid,
+        url: 'https://hooks.example.com/c',
+        events: ['service_confirmation.check_in'],
+      }),
       headers: { 'content-type': 'application/json', authorization: otherAuth },
     });
     assert.equal(theirs.status, 201);
-    const theirList = (await (await server.request(`/api/webhooks?organization_uuid=${other.organization_uuid}`, { headers: { authorization: otherAuth } })).json()) as { total: number };
+    const theirList = (await (
+      await server.request(`/api/webhooks?organization_uuid=${other.organization_uuid}`, { headers: { authorization: otherAuth } })
+    ).json()) as { total: number };
     assert.equal(theirList.total, 1);
 
     assert.equal((await server.request(path, { method: 'DELETE' })).status, 204);

@@ -6,7 +6,10 @@ import { jsonBody, tempDataDir, type TestServer, startTestServer } from '../supp
 import { sleep, startReceiver, waitFor } from './support.ts';
 
 async function register(server: TestServer, url: string): Promise<WebhookWithSecret> {
-  const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url, events: ['service_confirmation.check_in'] }));
+  const res = await server.request(
+    '/api/webhooks/register',
+    jsonBody({ organization_uuid: server.organizationUuid, url, events: ['service_confirmation.check_in'] }),
+  );
   assert.equal(res.status, 201);
   return (await res.json()) as WebhookWithSecret;
 }
@@ -17,7 +20,10 @@ async function onlyDelivery(server: TestServer, webhookUuid: string): Promise<De
 }
 
 async function simulate(server: TestServer): Promise<void> {
-  const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }));
+  const res = await server.request(
+    '/api/service-confirmations/simulate',
+    jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
+  );
   assert.equal(res.status, 201);
 }
 
@@ -54,8 +60,14 @@ describe('deliveries survive a restart', () => {
           return d?.status === 'delivered' ? d : undefined;
         });
         assert.equal(delivered.delivery_id, pending.delivery_id);
-        assert.deepEqual(delivered.attempts.map((a) => a.status_code), [503, 204]);
-        assert.deepEqual(receiver.received.map((r) => r.headers['x-service-attempt']), ['1', '2']);
+        assert.deepEqual(
+          delivered.attempts.map((a) => a.status_code),
+          [503, 204],
+        );
+        assert.deepEqual(
+          receiver.received.map((r) => r.headers['x-service-attempt']),
+          ['1', '2'],
+        );
         assert.deepEqual(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id'])), new Set([pending.delivery_id]));
       } finally {
         await second.stop();
@@ -98,7 +110,10 @@ describe('deliveries survive a restart', () => {
         assert.match(after3.attempts[1]?.error ?? '', /Interrupted/);
         assert.equal(after3.delivery_id, failed.delivery_id);
         assert.equal(after3.status, 'pending');
-        assert.deepEqual(receiver.received.map((r) => r.headers['x-service-attempt']), ['1', '3']);
+        assert.deepEqual(
+          receiver.received.map((r) => r.headers['x-service-attempt']),
+          ['1', '3'],
+        );
       } finally {
         await second.stop();
       }

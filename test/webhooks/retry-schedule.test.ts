@@ -20,7 +20,10 @@ test('the fast schedule: 1 s, 2 s, 5 s, 10 s, 30 s', () => {
 });
 
 test('jitter adds at most 10%', () => {
-  assert.equal(nextRetryDelay('fast', 1, () => 0.999999), Math.round(1000 * (1 + JITTER_FRACTION * 0.999999)));
+  assert.equal(
+    nextRetryDelay('fast', 1, () => 0.999999),
+    Math.round(1000 * (1 + JITTER_FRACTION * 0.999999)),
+  );
   for (let i = 0; i < 100; i++) {
     const delay = nextRetryDelay('standard', 2) ?? 0;
     assert.ok(delay >= 300_000 && delay <= 330_000);

@@ -32,18 +32,26 @@ describe('webhook delivery log: what was sent', () => {
   after(() => server.stop());
 
   const register = async (url: string) => {
-    const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url, events: ['service_confirmation.check_in'] }));
+    const res = await server.request(
+      '/api/webhooks/register',
+      jsonBody({ organization_uuid: org, url, events: ['service_confirmation.check_in'] }),
+    );
     assert.equal(res.status, 201, await res.clone().text());
     return (await res.json()) as { uuid: string; secret: string };
   };
   const simulate = async () => {
-    const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }));
+    const res = await server.request(
+      '/api/service-confirmations/simulate',
+      jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }),
+    );
     assert.ok(res.status < 300, await res.clone().text());
     return (await res.json()) as { event: { id: string; data: { service: string; services: { uuid: string; name: string }[] } } };
   };
   const delivered = (webhook: string, eventId: string) =>
     waitFor('the delivery', async () => {
-      const page = (await (await server.request(`/api/webhooks/uuid/${webhook}/deliveries?organization_uuid=${org}`)).json()) as { items: Delivery[] };
+      const page = (await (await server.request(`/api/webhooks/uuid/${webhook}/deliveries?organization_uuid=${org}`)).json()) as {
+        items: Delivery[];
+      };
       const found = page.items.find((d) => d.event_id === eventId);
       return found && found.status === 'delivered' && found.attempts.length > 0 ? found : undefined;
     });
@@ -63,7 +71,10 @@ describe('webhook delivery log: what was sent', () => {
     assert.equal(delivery.payload_verified, true);
     assert.equal(delivery.inbox_uuid, inbox.uuid);
     assert.ok(attempt.inbox_message_uuid);
-    const message = (await (await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${attempt.inbox_message_uuid}`)).json()) as { body: string; delivery_id: string };
+    const message = (await (await server.request(`/api/inboxes/uuid/${inbox.uuid}/messages/${attempt.inbox_message_uuid}`)).json()) as {
+      body: string;
+      delivery_id: string;
+    };
     assert.equal(message.body, attempt.request_body, 'the inspector message got exactly the body the log shows');
     assert.equal(message.delivery_id, delivery.delivery_id);
   });
@@ -85,7 +96,9 @@ describe('webhook delivery log: what was sent', () => {
   it("the test event's services come from the organization's catalog", async () => {
     const created = await server.request('/api/services', jsonBody({ organization_uuid: org, name: 'Roof Inspection', code: 'ROOF' }));
     assert.equal(created.status, 201, await created.clone().text());
-    const catalog = (await (await server.request(`/api/services?organization_uuid=${org}&per_page=100`)).json()) as { items: { uuid: string; name: string }[] };
+    const catalog = (await (await server.request(`/api/services?organization_uuid=${org}&per_page=100`)).json()) as {
+      items: { uuid: string; name: string }[];
+    };
     const known = new Map(catalog.items.map((s) => [s.uuid, s.name]));
     for (let i = 0; i < 5; i++) {
       const { event } = await simulate();

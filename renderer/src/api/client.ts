@@ -73,7 +73,15 @@ export async function failureFrom(response: Response, request: ApiRequest): Prom
     // Not the error contract: described by its status below.
   }
   if (isErrorBody(body)) {
-    return new ApiFailure({ message: body.error.message, status: response.status, code: body.error.code, details: body.error.details ?? [], request, retryAfterSeconds, headers: response.headers });
+    return new ApiFailure({
+      message: body.error.message,
+      status: response.status,
+      code: body.error.code,
+      details: body.error.details ?? [],
+      request,
+      retryAfterSeconds,
+      headers: response.headers,
+    });
   }
   return new ApiFailure({
     message: `The server answered ${response.status} ${response.statusText || ''} without an explanation.`.replace('  ', ' '),

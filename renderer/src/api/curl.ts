@@ -8,7 +8,10 @@ export function shellQuote(text: string): string {
 }
 
 /** The curl command that makes the same call, with the secret masked unless revealed. */
-export function toCurl(request: ApiRequest, options: { origin: string; credential: Credential | null; revealSecret: boolean; download?: boolean }): string {
+export function toCurl(
+  request: ApiRequest,
+  options: { origin: string; credential: Credential | null; revealSecret: boolean; download?: boolean },
+): string {
   const first = ['curl -sS'];
   if (options.download) first.push('-OJ');
   if (request.method !== 'GET') first.push(`-X ${request.method}`);

@@ -39,4 +39,3 @@ export function requestUrl(request: ApiRequest, origin = ''): string {
   const search = params.toString();
   return `${origin}${request.path}${search ? `?${search}` : ''}`;
 }
-

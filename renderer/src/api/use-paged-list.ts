@@ -20,7 +20,10 @@ export interface PagedList<T> {
  * Loads the page of a list that the address names (page, per_page; the defaults left out of the
  * address). `makeRequest` builds the GET for that page; it may return null to ask nothing yet.
  */
-export function usePagedList<T>(makeRequest: (paging: { page: number; per_page: number }) => ApiRequest | null, defaultPerPage = 10): PagedList<T> {
+export function usePagedList<T>(
+  makeRequest: (paging: { page: number; per_page: number }) => ApiRequest | null,
+  defaultPerPage = 10,
+): PagedList<T> {
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), 1);
   const request = makeRequest({ page, per_page: positiveInt(params.get('per_page'), defaultPerPage) });

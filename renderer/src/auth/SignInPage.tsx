@@ -31,8 +31,8 @@ export function SignInPage({ notice }: { notice: string | null }) {
         </div>
         <h1 id="signin-title">Sign in</h1>
         <p className="muted">
-          Use the sign-in link that <code>npm run serve</code> prints, or paste an API key and its secret. The first organization&apos;s key is in{' '}
-          <code>credentials.json</code> in the data folder.
+          Use the sign-in link that <code>npm run serve</code> prints, or paste an API key and its secret. The first organization&apos;s key
+          is in <code>credentials.json</code> in the data folder.
         </p>
         <label className="field">
           <span className="field-label">API key and secret</span>
@@ -49,7 +49,8 @@ export function SignInPage({ notice }: { notice: string | null }) {
             aria-describedby={problem ? 'signin-problem' : 'signin-hint'}
           />
           <span id="signin-hint" className="field-hint">
-            The key and the secret joined by a colon, <code>&lt;api_key&gt;:&lt;api_secret&gt;</code>. Kept in this browser (every tab) until you sign out.
+            The key and the secret joined by a colon, <code>&lt;api_key&gt;:&lt;api_secret&gt;</code>. Kept in this browser (every tab)
+            until you sign out.
           </span>
         </label>
         {problem && (

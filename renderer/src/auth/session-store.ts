@@ -50,7 +50,9 @@ export const useSessionStore = create<SessionStore>()((set, get) => {
     const hadLink = window.location.hash.startsWith('#key=');
     const credential = takeCredentialFromAddress() ?? (await desktopConnection()) ?? loadStoredCredential();
     if (!credential) {
-      const notice = hadLink ? 'The sign-in link is incomplete: it needs #key=<api_key>:<api_secret>. Paste the key and secret below.' : null;
+      const notice = hadLink
+        ? 'The sign-in link is incomplete: it needs #key=<api_key>:<api_secret>. Paste the key and secret below.'
+        : null;
       set({ state: { status: 'signed-out', notice } });
       return;
     }

@@ -19,7 +19,17 @@ async function copyText(text: string): Promise<boolean> {
 }
 
 /** ariaLabel tells apart several identical buttons, e.g. one per table row. */
-export function CopyButton({ text, label = 'Copy', className = '', ariaLabel }: { text: string; label?: string; className?: string; ariaLabel?: string }) {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  className = '',
+  ariaLabel,
+}: {
+  text: string;
+  label?: string;
+  className?: string;
+  ariaLabel?: string;
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -27,7 +37,12 @@ export function CopyButton({ text, label = 'Copy', className = '', ariaLabel }: 
     return () => clearTimeout(timer);
   }, [state]);
   return (
-    <button type="button" className={`button button-small ${className}`} aria-label={ariaLabel} onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}>
+    <button
+      type="button"
+      className={`button button-small ${className}`}
+      aria-label={ariaLabel}
+      onClick={async () => setState((await copyText(text)) ? 'copied' : 'failed')}
+    >
       {label}
       <span className="copy-state" role="status">
         {state === 'copied' ? ' ✓ Copied' : state === 'failed' ? ' (select the text and press Ctrl+C)' : ''}

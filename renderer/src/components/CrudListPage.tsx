@@ -50,7 +50,10 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
 }) {
   const { session } = useSignedIn();
   const canEdit = session.role !== 'viewer';
-  const paged = usePagedList<T>((paging) => ({ method: 'GET', path, query: { organization_uuid: session.organization_uuid, ...paging, ...query } }), 25);
+  const paged = usePagedList<T>(
+    (paging) => ({ method: 'GET', path, query: { organization_uuid: session.organization_uuid, ...paging, ...query } }),
+    25,
+  );
   const [editing, setEditing] = useState<T | 'new' | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [notice, setNotice] = useState<string | null>(null);

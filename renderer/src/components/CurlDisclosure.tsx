@@ -5,7 +5,15 @@ import { useSessionStore } from '../auth/session-store.ts';
 import { CopyButton } from './CopyButton.tsx';
 
 /** "Show curl": the same call as a command line, the secret masked until the user reveals it. */
-export function CurlDisclosure({ request, download = false, label = 'Show curl' }: { request: ApiRequest; download?: boolean; label?: string }) {
+export function CurlDisclosure({
+  request,
+  download = false,
+  label = 'Show curl',
+}: {
+  request: ApiRequest;
+  download?: boolean;
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [reveal, setReveal] = useState(false);
   const state = useSessionStore((s) => s.state);

@@ -18,7 +18,14 @@ interface FieldProps {
 }
 
 /** A form field: label, control, problem and hint. The control gets its id and aria from `children`. */
-export function FormField({ id, label, hint, problem, className = 'field', children }: FieldProps & { children(control: ControlProps): ReactNode }) {
+export function FormField({
+  id,
+  label,
+  hint,
+  problem,
+  className = 'field',
+  children,
+}: FieldProps & { children(control: ControlProps): ReactNode }) {
   const describedBy = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   return (
     <div className={className}>
@@ -50,7 +57,11 @@ export function TextField({
   value,
   onChange,
   ...input
-}: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'className'> & { value: string; onChange(value: string): void }) {
+}: FieldProps &
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'className'> & {
+    value: string;
+    onChange(value: string): void;
+  }) {
   return (
     <FormField id={id} label={label} hint={hint} problem={problem} className={className}>
       {(control) => <input {...control} value={value} onChange={(e) => onChange(e.target.value)} {...input} />}

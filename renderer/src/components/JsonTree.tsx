@@ -20,7 +20,21 @@ function KeyLabel({ name }: { name: string | number | null }) {
   );
 }
 
-function Node({ name, value, path, depth, openDepth, marked }: { name: string | number | null; value: unknown; path: string; depth: number; openDepth: number; marked?: ReadonlySet<string> }) {
+function Node({
+  name,
+  value,
+  path,
+  depth,
+  openDepth,
+  marked,
+}: {
+  name: string | number | null;
+  value: unknown;
+  path: string;
+  depth: number;
+  openDepth: number;
+  marked?: ReadonlySet<string>;
+}) {
   const mark = marked?.has(path) ? ' json-marked' : '';
   if (!isContainer(value)) {
     return (
@@ -32,7 +46,9 @@ function Node({ name, value, path, depth, openDepth, marked }: { name: string | 
   }
   const entries = entriesOf(value);
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-  const size = Array.isArray(value) ? `${entries.length} ${entries.length === 1 ? 'item' : 'items'}` : `${entries.length} ${entries.length === 1 ? 'key' : 'keys'}`;
+  const size = Array.isArray(value)
+    ? `${entries.length} ${entries.length === 1 ? 'item' : 'items'}`
+    : `${entries.length} ${entries.length === 1 ? 'key' : 'keys'}`;
   if (entries.length === 0) {
     return (
       <li className={`json-leaf${mark}`} data-json-path={path}>
@@ -68,16 +84,36 @@ function Node({ name, value, path, depth, openDepth, marked }: { name: string | 
  * A JSON value as a tree of native <details> elements: collapsible with mouse and keyboard,
  * "Expand all" and "Collapse all" above. `marked` paths (see childPath) are highlighted.
  */
-export function JsonTree({ value, label, openDepth = 3, marked, actions }: { value: unknown; label: string; openDepth?: number; marked?: ReadonlySet<string>; actions?: ReactNode }) {
+export function JsonTree({
+  value,
+  label,
+  openDepth = 3,
+  marked,
+  actions,
+}: {
+  value: unknown;
+  label: string;
+  openDepth?: number;
+  marked?: ReadonlySet<string>;
+  actions?: ReactNode;
+}) {
   const [view, setView] = useState<{ depth: number; version: number }>({ depth: openDepth, version: 0 });
   return (
     <div className="json-tree" role="group" aria-label={label}>
       {isContainer(value) && (
         <div className="json-toolbar">
-          <button type="button" className="button button-small button-quiet" onClick={() => setView((v) => ({ depth: Number.POSITIVE_INFINITY, version: v.version + 1 }))}>
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            onClick={() => setView((v) => ({ depth: Number.POSITIVE_INFINITY, version: v.version + 1 }))}
+          >
             Expand all
           </button>
-          <button type="button" className="button button-small button-quiet" onClick={() => setView((v) => ({ depth: 1, version: v.version + 1 }))}>
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            onClick={() => setView((v) => ({ depth: 1, version: v.version + 1 }))}
+          >
             Collapse all
           </button>
           {actions}

@@ -24,7 +24,12 @@ export function actionsColumn<T>(name: (item: T) => string, onEdit: (item: T) =>
         <button type="button" className="button button-small" aria-label={`Edit ${name(item)}`} onClick={() => onEdit(item)}>
           Edit
         </button>
-        <button type="button" className="button button-small button-danger-quiet" aria-label={`Delete ${name(item)}`} onClick={() => onDelete(item)}>
+        <button
+          type="button"
+          className="button button-small button-danger-quiet"
+          aria-label={`Delete ${name(item)}`}
+          onClick={() => onDelete(item)}
+        >
           Delete
         </button>
       </div>

@@ -1,6 +1,16 @@
 import { type ReactNode, useEffect } from 'react';
 
-export function PageHeader({ title, description, actions, back }: { title: string; description?: ReactNode; actions?: ReactNode; back?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  back,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  back?: ReactNode;
+}) {
   useEffect(() => {
     document.title = `${title} · QR Sandbox`;
   }, [title]);

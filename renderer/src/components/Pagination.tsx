@@ -24,7 +24,9 @@ export function Pagination({
   return (
     <nav className="pagination" aria-label="Pages">
       <span className="pagination-summary" role="status">
-        {total === 0 ? `No ${noun[1]}` : `${first.toLocaleString()}–${last.toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? noun[0] : noun[1]}`}
+        {total === 0
+          ? `No ${noun[1]}`
+          : `${first.toLocaleString()}–${last.toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? noun[0] : noun[1]}`}
       </span>
       <SelectField label="Per page" value={perPage} onChange={(v) => onPerPage(Number(v))}>
         {PER_PAGE_CHOICES.map((n) => (

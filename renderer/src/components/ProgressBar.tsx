@@ -3,7 +3,15 @@ export function ProgressBar({ value, label, compact = false }: { value: number; 
   const text = `${clamped.toFixed(clamped % 1 === 0 ? 0 : 1)}%`;
   return (
     <div className={`progress ${compact ? 'progress-compact' : ''}`}>
-      <div className="progress-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={clamped} aria-valuetext={text}>
+      <div
+        className="progress-track"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={clamped}
+        aria-valuetext={text}
+      >
         <div className="progress-fill" style={{ width: `${clamped}%` }} />
       </div>
       <span className="progress-text">{text}</span>

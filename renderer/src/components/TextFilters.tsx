@@ -50,7 +50,6 @@ export function useTextFilters<K extends string>(filters: readonly TextFilter<K>
   return { filters, values, applied, active, change, fieldNames, idPrefix };
 }
 
-
 /** The filter inputs; a problem the server found with one shows under it. */
 export function TextFilters({ state, error }: { state: TextFilterState; error: unknown }) {
   return (

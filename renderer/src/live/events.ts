@@ -2,7 +2,8 @@ import type { BackgroundTask } from '../api/types.ts';
 import type { Delivery, DeliveryAttempt } from '../pages/webhooks/webhook-types.ts';
 
 /** One finished attempt of a webhook delivery, with the delivery's state after it. */
-export type DeliveryAttemptEvent = DeliveryAttempt & Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
+export type DeliveryAttemptEvent = DeliveryAttempt &
+  Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
 import type { MessageSummary, RelayEvent } from '../pages/inspector/inspector-types.ts';
 import type { DemoResetEvent } from '../../../server/demo/schemas.ts';
 

@@ -37,9 +37,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_on', 'text', (c) => c.notNull())
     .addColumn('updated_on', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('background_tasks_by_org')
-    .on('background_tasks')
-    .columns(['organization_uuid', 'seq'])
-    .execute();
+  await db.schema.createIndex('background_tasks_by_org').on('background_tasks').columns(['organization_uuid', 'seq']).execute();
 }

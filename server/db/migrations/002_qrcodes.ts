@@ -25,9 +25,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_on', 'text', (c) => c.notNull())
     .addColumn('deleted_on', 'text')
     .execute();
-  await sql`create unique index qrcodes_by_external_reference on qrcodes (organization_uuid, external_reference_id) where external_reference_id is not null`.execute(db);
+  await sql`create unique index qrcodes_by_external_reference on qrcodes (organization_uuid, external_reference_id) where external_reference_id is not null`.execute(
+    db,
+  );
   // Identity of a QR code without an external reference: (name, location). One with a reference is found by it alone.
-  await sql`create index qrcodes_by_name_location on qrcodes (organization_uuid, name, location) where external_reference_id is null`.execute(db);
+  await sql`create index qrcodes_by_name_location on qrcodes (organization_uuid, name, location) where external_reference_id is null`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('qr_code_tags')

@@ -36,7 +36,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_on', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('service_confirmations_by_org').on('service_confirmations').columns(['organization_uuid', 'seq']).execute();
-  await db.schema.createIndex('service_confirmations_by_user').on('service_confirmations').columns(['organization_uuid', 'user_uuid', 'seq']).execute();
+  await db.schema
+    .createIndex('service_confirmations_by_user')
+    .on('service_confirmations')
+    .columns(['organization_uuid', 'user_uuid', 'seq'])
+    .execute();
 
   // The outbox: an event and its deliveries are written in the same transaction as the confirmation.
   await db.schema
@@ -66,7 +70,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_on', 'text', (c) => c.notNull())
     .addColumn('updated_on', 'text', (c) => c.notNull())
     .execute();
-  await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending' and in_flight = 0`.execute(db);
+  await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending' and in_flight = 0`.execute(
+    db,
+  );
   await db.schema.createIndex('webhook_deliveries_by_webhook').on('webhook_deliveries').columns(['webhook_uuid', 'seq']).execute();
 
   await db.schema

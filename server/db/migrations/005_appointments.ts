@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('deleted_on', 'text')
     .execute();
   await sql`create unique index services_by_name on services (organization_uuid, name_key) where deleted_on is null`.execute(db);
-  await sql`create unique index services_by_code on services (organization_uuid, code_key) where deleted_on is null and code_key is not null`.execute(db);
+  await sql`create unique index services_by_code on services (organization_uuid, code_key) where deleted_on is null and code_key is not null`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('service_categories')
@@ -62,8 +64,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_on', 'text', (c) => c.notNull())
     .addColumn('updated_on', 'text', (c) => c.notNull())
     .execute();
-  await sql`create unique index appointments_by_job_reference on appointment_schedules (organization_uuid, job_reference_id) where job_reference_id is not null`.execute(db);
-  await sql`create unique index appointments_by_tag_start_service on appointment_schedules (organization_uuid, qr_code_tag_uuid, start_utc, service_uuid) where job_reference_id is null`.execute(db);
+  await sql`create unique index appointments_by_job_reference on appointment_schedules (organization_uuid, job_reference_id) where job_reference_id is not null`.execute(
+    db,
+  );
+  await sql`create unique index appointments_by_tag_start_service on appointment_schedules (organization_uuid, qr_code_tag_uuid, start_utc, service_uuid) where job_reference_id is null`.execute(
+    db,
+  );
   await sql`create index appointments_by_start on appointment_schedules (organization_uuid, start_utc)`.execute(db);
   await sql`create index appointments_by_qrcode on appointment_schedules (qr_code_uuid, start_utc)`.execute(db);
 

@@ -48,7 +48,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('answered_after_ms', 'integer')
     .execute();
   await sql`create index inbox_messages_by_inbox on inbox_messages (inbox_uuid, seq)`.execute(db);
-  await sql`create index inbox_messages_by_delivery_id on inbox_messages (inbox_uuid, delivery_id) where delivery_id is not null`.execute(db);
+  await sql`create index inbox_messages_by_delivery_id on inbox_messages (inbox_uuid, delivery_id) where delivery_id is not null`.execute(
+    db,
+  );
   await sql`create index inbox_messages_by_signature on inbox_messages (inbox_uuid, signature) where signature is not null`.execute(db);
   await sql`create index inbox_messages_by_event_id on inbox_messages (inbox_uuid, event_id) where event_id is not null`.execute(db);
 

@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Identity of a QR code without a reference, a live one first (deleted_on sorts nulls first): with
   // deleted_on in the index, SQLite picks it for the lookup instead of reading the organization in that order.
   await sql`drop index qrcodes_by_name_location`.execute(db);
-  await sql`create index qrcodes_by_name_location on qrcodes (organization_uuid, name, location, deleted_on) where external_reference_id is null`.execute(db);
+  await sql`create index qrcodes_by_name_location on qrcodes (organization_uuid, name, location, deleted_on) where external_reference_id is null`.execute(
+    db,
+  );
   // The appointment list's order (start, then uuid) straight from the index: no sort of the organization's appointments for a page.
   await sql`drop index appointments_by_start`.execute(db);
   await sql`create index appointments_by_start on appointment_schedules (organization_uuid, start_utc, uuid)`.execute(db);

@@ -39,20 +39,22 @@ export class JsonArraySplitter {
           else if (c === 0x5c) this.escaped = true;
           else if (c === 0x22) this.inString = false;
           if (this.limits && ++this.stringLength > this.limits.maxCellChars) {
-            throw new ImportInputError(`A string in element ${this.count} of the JSON array is longer than the limit of ${describeLimit(this.limits, 'maxCellChars')}.`);
+            throw new ImportInputError(
+              `A string in element ${this.count} of the JSON array is longer than the limit of ${describeLimit(this.limits, 'maxCellChars')}.`,
+            );
           }
           continue;
         }
         if (c === 0x22) {
           this.inString = true;
           this.stringLength = 0;
-        }
-        else if (c === 0x7b || c === 0x5b) {
+        } else if (c === 0x7b || c === 0x5b) {
           if (++this.depth > MAX_JSON_DEPTH) {
-            throw new ImportInputError(`The JSON is nested more than ${MAX_JSON_DEPTH} levels deep in element ${this.count}. Send flat objects, like [{"location": "..."}].`);
+            throw new ImportInputError(
+              `The JSON is nested more than ${MAX_JSON_DEPTH} levels deep in element ${this.count}. Send flat objects, like [{"location": "..."}].`,
+            );
           }
-        }
-        else if (c === 0x7d || c === 0x5d) {
+        } else if (c === 0x7d || c === 0x5d) {
           if (this.depth === 0) {
             if (c !== 0x5d) throw this.invalid('an unexpected }');
             out.push(this.finish(chunk.slice(start, i)));
@@ -110,7 +112,8 @@ export class JsonArraySplitter {
   /** Ends the input; throws when the array was not closed. */
   end(): void {
     if (this.state === 'start') throw new ImportInputError('The JSON is empty. Send an array of objects.');
-    if (this.state !== 'end') throw new ImportInputError(`The JSON ends before the array is closed (after ${this.count} elements). Is the file cut short?`);
+    if (this.state !== 'end')
+      throw new ImportInputError(`The JSON ends before the array is closed (after ${this.count} elements). Is the file cut short?`);
   }
 
   /** True once the array's opening [ was read. */
@@ -120,7 +123,9 @@ export class JsonArraySplitter {
 
   private checkLength(length: number): void {
     if (this.limits && length > this.limits.maxLineChars) {
-      throw new ImportInputError(`Element ${this.count} of the JSON array is longer than the limit of ${describeLimit(this.limits, 'maxLineChars')}.`);
+      throw new ImportInputError(
+        `Element ${this.count} of the JSON array is longer than the limit of ${describeLimit(this.limits, 'maxLineChars')}.`,
+      );
     }
   }
 

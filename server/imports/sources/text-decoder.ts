@@ -113,7 +113,8 @@ export class UploadTextDecoder {
   }
 
   write(chunk: Uint8Array): string {
-    this.pending = this.pending.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([this.pending, chunk]);
+    this.pending =
+      this.pending.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([this.pending, chunk]);
     return this.drain(false);
   }
 
@@ -164,7 +165,8 @@ export class UploadTextDecoder {
     this.checkNul(bytes.subarray(0, asciiEnd), this.offset);
     const text = bytes.toString('latin1', 0, asciiEnd);
     this.take(asciiEnd);
-    if (at >= 0 && (this.pending.length >= this.decider || final)) this.decided = this.decide(this.pending.subarray(0, this.decider), final);
+    if (at >= 0 && (this.pending.length >= this.decider || final))
+      this.decided = this.decide(this.pending.subarray(0, this.decider), final);
     return text;
   }
 
@@ -209,13 +211,19 @@ export class UploadTextDecoder {
     const whole = bytes.subarray(0, complete);
     if (!isUtf8(whole)) {
       throw new TextDecodeError(
-        this.sawBom ? 'The file is marked as UTF-8 (it starts with a byte order mark) but has a byte that is not UTF-8' : 'The file is UTF-8 text until a byte that is not UTF-8',
+        this.sawBom
+          ? 'The file is marked as UTF-8 (it starts with a byte order mark) but has a byte that is not UTF-8'
+          : 'The file is UTF-8 text until a byte that is not UTF-8',
         this.offset + firstInvalidByte(bytes, 'utf-8'),
         MIXED,
       );
     }
     if (final && complete < bytes.length) {
-      throw new TextDecodeError('The file ends in the middle of a UTF-8 character', this.offset + complete, 'Is it cut short? Upload the whole file.');
+      throw new TextDecodeError(
+        'The file ends in the middle of a UTF-8 character',
+        this.offset + complete,
+        'Is it cut short? Upload the whole file.',
+      );
     }
     this.checkNul(whole, this.offset);
     const text = whole.toString('utf8');
@@ -248,7 +256,11 @@ export class UploadTextDecoder {
       if (last >= 0xd8 && last <= 0xdb) usable -= 2;
     }
     if (final && usable < bytes.length) {
-      throw new TextDecodeError('The file is UTF-16 text but ends in the middle of a character', this.offset + usable, 'Is it cut short? Upload the whole file.');
+      throw new TextDecodeError(
+        'The file is UTF-16 text but ends in the middle of a character',
+        this.offset + usable,
+        'Is it cut short? Upload the whole file.',
+      );
     }
     let text: string;
     try {
@@ -272,7 +284,11 @@ export class UploadTextDecoder {
   }
 
   private nulAt(offset: number): never {
-    throw new TextDecodeError('The file contains a NUL byte', offset, 'A CSV file is text and has none: upload CSV, Excel (.xlsx) or JSON.');
+    throw new TextDecodeError(
+      'The file contains a NUL byte',
+      offset,
+      'A CSV file is text and has none: upload CSV, Excel (.xlsx) or JSON.',
+    );
   }
 
   private take(bytes: number): void {

@@ -35,7 +35,9 @@ function rowCells(values: unknown, row: number, limits: ImportLimits): (string |
 
 function asInputError(error: unknown): Error {
   if (error instanceof ImportInputError) return error;
-  return new ImportInputError(`The file could not be read as an Excel workbook (.xlsx): ${describeError(error)}. Open it in Excel and save it again as .xlsx, or export it as CSV.`);
+  return new ImportInputError(
+    `The file could not be read as an Excel workbook (.xlsx): ${describeError(error)}. Open it in Excel and save it again as .xlsx, or export it as CSV.`,
+  );
 }
 
 interface XlsxRow {

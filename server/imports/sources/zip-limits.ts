@@ -22,7 +22,9 @@ const LT = 0x3c;
 const GT = 0x3e;
 
 function notWorkbook(why: string): ImportInputError {
-  return new ImportInputError(`The file could not be read as an Excel workbook (.xlsx): ${why}. Open it in Excel and save it again as .xlsx, or export it as CSV.`);
+  return new ImportInputError(
+    `The file could not be read as an Excel workbook (.xlsx): ${why}. Open it in Excel and save it again as .xlsx, or export it as CSV.`,
+  );
 }
 
 function readAt(fd: number, position: number, length: number): Buffer {
@@ -66,7 +68,8 @@ function centralDirectory(file: string): ZipEntry[] {
         compressedSize: directory.readUInt32LE(at + 20),
         localHeaderOffset: directory.readUInt32LE(at + 42),
       };
-      if (entry.compressedSize === ZIP64_MARK || entry.localHeaderOffset === ZIP64_MARK) throw notWorkbook('it uses ZIP64, which an import does not read');
+      if (entry.compressedSize === ZIP64_MARK || entry.localHeaderOffset === ZIP64_MARK)
+        throw notWorkbook('it uses ZIP64, which an import does not read');
       entries.push(entry);
       at += 46 + nameLength + extraLength + commentLength;
     }
@@ -103,11 +106,19 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits): 
     write(chunk: Buffer, _encoding, done) {
       out += chunk.length;
       if (out > limits.maxXlsxEntryBytes) {
-        done(new ImportInputError(`The workbook's part ${entry.name} unpacks to more than ${describeLimit(limits, 'maxXlsxEntryBytes')}. Split the sheet or import it as CSV.`));
+        done(
+          new ImportInputError(
+            `The workbook's part ${entry.name} unpacks to more than ${describeLimit(limits, 'maxXlsxEntryBytes')}. Split the sheet or import it as CSV.`,
+          ),
+        );
         return;
       }
       if (out > RATIO_FLOOR_BYTES && out / Math.max(1, input.bytesRead) > limits.maxXlsxRatio) {
-        done(new ImportInputError(`The workbook's part ${entry.name} is compressed more than ${limits.maxXlsxRatio.toLocaleString('en-US')} to 1 (the limit, serve --max-xlsx-ratio), as a zip bomb is: it is not unpacked. Save the file again from Excel, or import it as CSV.`));
+        done(
+          new ImportInputError(
+            `The workbook's part ${entry.name} is compressed more than ${limits.maxXlsxRatio.toLocaleString('en-US')} to 1 (the limit, serve --max-xlsx-ratio), as a zip bomb is: it is not unpacked. Save the file again from Excel, or import it as CSV.`,
+          ),
+        );
         return;
       }
       let from = 0;
@@ -125,7 +136,11 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits): 
         from = next + 1;
       }
       if (run > limits.maxCellChars) {
-        done(new ImportInputError(`A cell of the workbook (in ${entry.name}) is longer than the limit of ${describeLimit(limits, 'maxCellChars')}. Shorten it and import again.`));
+        done(
+          new ImportInputError(
+            `A cell of the workbook (in ${entry.name}) is longer than the limit of ${describeLimit(limits, 'maxCellChars')}. Shorten it and import again.`,
+          ),
+        );
         return;
       }
       done();

@@ -10,7 +10,10 @@ export function electronBinary(): { path: string } | { missing: string } {
   const electronDir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   const pathFile = path.join(electronDir, 'path.txt');
   if (!fs.existsSync(pathFile)) {
-    return { missing: 'the Electron binary is not installed (node_modules/electron/path.txt is absent); `npm start` downloads it on a machine with internet' };
+    return {
+      missing:
+        'the Electron binary is not installed (node_modules/electron/path.txt is absent); `npm start` downloads it on a machine with internet',
+    };
   }
   const binary = path.join(electronDir, 'dist', fs.readFileSync(pathFile, 'utf8').trim());
   if (!fs.existsSync(binary)) return { missing: `the Electron binary ${binary} is missing` };

@@ -6,7 +6,13 @@
  * page, so a test sees what the window would show.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, MessageBoxOptions, OpenDialogOptions, SaveDialogOptions } from 'electron';
+import type {
+  BrowserWindowConstructorOptions,
+  MenuItemConstructorOptions,
+  MessageBoxOptions,
+  OpenDialogOptions,
+  SaveDialogOptions,
+} from 'electron';
 import type {
   DesktopElectron,
   HeaderMap,
@@ -28,7 +34,10 @@ class Emitter {
   }
   once(event: string, listener: Listener): this {
     const wrapped = (...args: never[]) => {
-      this.listeners.set(event, (this.listeners.get(event) ?? []).filter((l) => l !== wrapped));
+      this.listeners.set(
+        event,
+        (this.listeners.get(event) ?? []).filter((l) => l !== wrapped),
+      );
       return listener(...args);
     };
     return this.on(event, wrapped);
@@ -87,14 +96,19 @@ export interface LoadedPage {
 }
 
 export class FakeSession implements SessionLike {
-  headersListener: ((details: { url: string; responseHeaders?: HeaderMap }, callback: (response: { responseHeaders?: HeaderMap }) => void) => void) | undefined;
+  headersListener:
+    | ((details: { url: string; responseHeaders?: HeaderMap }, callback: (response: { responseHeaders?: HeaderMap }) => void) => void)
+    | undefined;
   headersFilter: { urls: string[] } | undefined;
   permissionRequestHandler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined;
   permissionCheckHandler: ((webContents: unknown, permission: string) => boolean) | undefined;
   readonly webRequest = {
     onHeadersReceived: (
       filter: { urls: string[] },
-      listener: (details: { url: string; responseHeaders?: HeaderMap }, callback: (response: { responseHeaders?: HeaderMap }) => void) => void,
+      listener: (
+        details: { url: string; responseHeaders?: HeaderMap },
+        callback: (response: { responseHeaders?: HeaderMap }) => void,
+      ) => void,
     ) => {
       this.headersFilter = filter;
       this.headersListener = listener;
@@ -142,11 +156,15 @@ export class FakeSafeStorage implements SafeStorageLike {
     return Buffer.concat([Buffer.from('v10'), iv, cipher.getAuthTag(), body]);
   }
   async decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
-    if (encrypted.subarray(0, 3).toString() !== 'v10' || encrypted.length < 31) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+    if (encrypted.subarray(0, 3).toString() !== 'v10' || encrypted.length < 31)
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
     const decipher = createDecipheriv('aes-256-gcm', this.key, encrypted.subarray(3, 15));
     decipher.setAuthTag(encrypted.subarray(15, 31));
     try {
-      return { result: Buffer.concat([decipher.update(encrypted.subarray(31)), decipher.final()]).toString('utf8'), shouldReEncrypt: false };
+      return {
+        result: Buffer.concat([decipher.update(encrypted.subarray(31)), decipher.final()]).toString('utf8'),
+        shouldReEncrypt: false,
+      };
     } catch {
       throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
     }
@@ -185,7 +203,9 @@ export class FakeElectron implements DesktopElectron {
   readonly defaultSession = new FakeSession();
 
   readonly app: FakeApp;
-  readonly BrowserWindow: new (options: BrowserWindowConstructorOptions) => FakeBrowserWindow;
+  readonly BrowserWindow: new (
+    options: BrowserWindowConstructorOptions,
+  ) => FakeBrowserWindow;
 
   constructor(options: FakeElectronOptions) {
     this.app = new FakeApp(options);

@@ -79,9 +79,13 @@ export function loadSandboxedPreload(file: string): LoadedPreload {
   const text = fs.readFileSync(file, 'utf8');
   const source = file.endsWith('.cts') ? stripTypeScriptTypes(text, { mode: 'strip' }) : text;
   const context = vm.createContext({ window, Uint8Array, Set, Array, Promise, TypeError });
-  const wrapped = vm.runInContext(`(function (require, process, Buffer, global, setImmediate, clearImmediate, exports, module) {${source}\n})`, context, {
-    filename: file,
-  }) as (...args: unknown[]) => void;
+  const wrapped = vm.runInContext(
+    `(function (require, process, Buffer, global, setImmediate, clearImmediate, exports, module) {${source}\n})`,
+    context,
+    {
+      filename: file,
+    },
+  ) as (...args: unknown[]) => void;
   const exports = {};
   wrapped(sandboxRequire, { platform: process.platform }, undefined, window, setImmediate, clearImmediate, exports, { exports });
   return {

@@ -15,7 +15,8 @@ export async function seedAppointmentShots(server: TestServer): Promise<void> {
         tag_name: perth ? 'Office' : 'Gate',
         tag_number: String(1 + (i % 3)),
         location: perth ? '2 Hay St, Perth WA 6000' : '1 Collins Street, Melbourne VIC 3000',
-        start_date_time: i === 39 ? '2026-04-05 01:30' : `2026-03-${String(2 + Math.floor(i / 2)).padStart(2, '0')} ${i % 2 ? '14:00' : '08:30'}`,
+        start_date_time:
+          i === 39 ? '2026-04-05 01:30' : `2026-03-${String(2 + Math.floor(i / 2)).padStart(2, '0')} ${i % 2 ? '14:00' : '08:30'}`,
         duration: i === 39 ? 120 : [60, 90, 45, 30][i % 4],
         service: services[i % services.length],
         job_reference_id: i % 5 === 4 ? '' : `WO-2026-${String(1000 + i)}`,
@@ -25,12 +26,21 @@ export async function seedAppointmentShots(server: TestServer): Promise<void> {
   server.ctx.db.sqlite.transaction(() => importer.importBatch(rows))();
   await server.request(
     '/api/import-handlers',
-    jsonBody({ organization_uuid: server.organizationUuid, name: 'Acme job export', slug: 'acme-jobs', mapping: { 'Job Ref': 'job_reference_id', Site: 'location', 'Visit start': 'start_date_time' } }),
+    jsonBody({
+      organization_uuid: server.organizationUuid,
+      name: 'Acme job export',
+      slug: 'acme-jobs',
+      mapping: { 'Job Ref': 'job_reference_id', Site: 'location', 'Visit start': 'start_date_time' },
+    }),
   );
 }
 
 /** The Appointments section's states: filter error, service form clash, handler form, the Imports page's handler select. */
-export async function appointmentShots(page: Page, baseUrl: string, shot: (name: string, fullPage?: boolean) => Promise<unknown>): Promise<void> {
+export async function appointmentShots(
+  page: Page,
+  baseUrl: string,
+  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
+): Promise<void> {
   await page.goto(`${baseUrl}/appointments`);
   await page.getByRole('table', { name: 'Appointments' }).waitFor();
   await shot('appointments-full', true);
@@ -63,7 +73,14 @@ export async function appointmentShots(page: Page, baseUrl: string, shot: (name:
   await page.goto(`${baseUrl}/imports`);
   await page.getByRole('radio', { name: 'Appointments' }).check();
   await page.getByLabel('Import handler (org_identifier)').selectOption('acme-jobs');
-  await page.locator('input[type=file]').first().setInputFiles({ name: 'jobs.csv', mimeType: 'text/csv', buffer: Buffer.from('Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n') });
+  await page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles({
+      name: 'jobs.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n'),
+    });
   // The preview with the handler's titles (no required column is missing, so no alert: the row itself says what fails).
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   await shot('state-imports-appointment-handler', true);

@@ -6,7 +6,8 @@ export const CHROMIUM_PATH = process.env.QR_SANDBOX_CHROMIUM ?? '/usr/bin/chromi
 
 /** Why browser tests cannot run here, or null when they can. */
 export function browserUnavailable(): string | null {
-  if (!fs.existsSync(CHROMIUM_PATH)) return `${CHROMIUM_PATH} is missing (Debian package chromium; .ci/run installs it), so the browser tests are skipped.`;
+  if (!fs.existsSync(CHROMIUM_PATH))
+    return `${CHROMIUM_PATH} is missing (Debian package chromium; .ci/run installs it), so the browser tests are skipped.`;
   return null;
 }
 
@@ -40,7 +41,10 @@ export interface GuiPage {
 }
 
 /** A fresh context (own localStorage) and page, recording anything the page complains about. */
-export async function openPage(browser: Browser, options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<GuiPage> {
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<GuiPage> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
@@ -52,7 +56,8 @@ export async function openPage(browser: Browser, options: { width?: number; heig
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   await page.addInitScript({
-    content: "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
+    content:
+      "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));",
   });
   return { context, page, problems, close: () => context.close() };
 }

@@ -19,7 +19,8 @@ export async function demoShots(browser: Browser, outDir: string): Promise<void>
       for (const scheme of ['light', 'dark'] as const) {
         const gui = await openPage(browser, { width, height, colorScheme: scheme });
         const page = gui.page;
-        const shot = (name: string, fullPage = false) => page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage });
+        const shot = (name: string, fullPage = false) =>
+          page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage });
         await page.goto(`${server.url}/appointments#key=${credential.api_key}:${credential.api_secret}`);
         await page.getByRole('table', { name: 'Appointments' }).waitFor();
         await shot('demo-appointments');

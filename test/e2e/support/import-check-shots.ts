@@ -22,10 +22,17 @@ const APPOINTMENTS_CSV = [
 ].join('\r\n');
 
 const choose = (page: Page, name: string, content: string) =>
-  page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+  page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
 
 /** Issue 17 points 3, 6-9: the preview's checks, row problems, appointment results, date order, what a delivery sent, the QR code search. */
-export async function importCheckShots(page: Page, server: TestServer, shot: (name: string, fullPage?: boolean) => Promise<unknown>): Promise<void> {
+export async function importCheckShots(
+  page: Page,
+  server: TestServer,
+  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
+): Promise<void> {
   const base = server.url;
   await page.goto(`${base}/imports`);
   await choose(page, 'mixed-sites.csv', MIXED_QR_CSV);
@@ -51,7 +58,10 @@ export async function importCheckShots(page: Page, server: TestServer, shot: (na
   await shot('state-settings-date-order');
 
   const inbox = await createInbox(server, { name: 'Shots inbox' });
-  const registered = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url: inbox.url, events: ['service_confirmation.check_in'] }));
+  const registered = await server.request(
+    '/api/webhooks/register',
+    jsonBody({ organization_uuid: server.organizationUuid, url: inbox.url, events: ['service_confirmation.check_in'] }),
+  );
   const hook = ((await registered.json()) as { uuid: string }).uuid;
   await page.goto(`${base}/webhooks`);
   await page.getByLabel('Find a QR code').fill('Mitchell');

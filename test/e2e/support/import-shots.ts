@@ -11,10 +11,17 @@ export const SHOT_SITES_CSV = [
 ].join('\r\n');
 
 const choose = (page: Page, name: string, content: string) =>
-  page.locator('input[type=file]').first().setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+  page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
 
 /** Screenshots of the Imports page (preview, result, missing column) and the QR codes page (list, form error). */
-export async function importShots(page: Page, baseUrl: string, shot: (name: string, fullPage?: boolean) => Promise<unknown>): Promise<void> {
+export async function importShots(
+  page: Page,
+  baseUrl: string,
+  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
+): Promise<void> {
   await page.goto(`${baseUrl}/imports`);
   await choose(page, 'sites.csv', SHOT_SITES_CSV);
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();

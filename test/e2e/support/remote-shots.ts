@@ -20,14 +20,25 @@ export async function startRemoteShots() {
   const flakyPort = Number(new URL(flaky.url).port);
   const now = new Date().toISOString();
   await insertTask(flaky.ctx.db.kysely, {
-    uuid: 'a1c3e5f7-0000-4000-8000-000000000001', task_id: 'celery-42', task_type: 'QR_IMPORT', status: 'PROCESSING', progress: 37.5, created_by_uuid: 'u',
-    metadata: { filename: 'all-sites-2026.csv', import_type: 'qr_code', source: 'file_upload' }, organization_uuid: flaky.organizationUuid, results: null, error_message: null, created_on: now, updated_on: now,
+    uuid: 'a1c3e5f7-0000-4000-8000-000000000001',
+    task_id: 'celery-42',
+    task_type: 'QR_IMPORT',
+    status: 'PROCESSING',
+    progress: 37.5,
+    created_by_uuid: 'u',
+    metadata: { filename: 'all-sites-2026.csv', import_type: 'qr_code', source: 'file_upload' },
+    organization_uuid: flaky.organizationUuid,
+    results: null,
+    error_message: null,
+    created_on: now,
+    updated_on: now,
   });
   const [remoteKey = ''] = key(remote).split(':');
   const put = (name: string, body: Record<string, string>) => local.request(`/api/profiles/${name}`, jsonBody(body, 'PUT'));
 
   async function shots(page: Page, shot: Shot): Promise<void> {
-    for (const name of ['staging', 'prod-eu', 'gone', 'wrong-secret', 'flaky']) await local.request(`/api/profiles/${name}`, { method: 'DELETE' });
+    for (const name of ['staging', 'prod-eu', 'gone', 'wrong-secret', 'flaky'])
+      await local.request(`/api/profiles/${name}`, { method: 'DELETE' });
     await page.goto(`${local.url}/remote#key=${key(local)}`);
     await page.getByText('No connection profiles yet').waitFor();
     await shot('remote-empty', true);
@@ -43,8 +54,18 @@ export async function startRemoteShots() {
     await page.getByRole('table', { name: 'Connection profiles' }).waitFor();
     await put('prod-eu', { base_url: 'https://qr-service.example.eu/tenant-emea', api_key: 'svc_7f2a9c', api_secret: 'x' });
     await put('gone', { base_url: gone.url, api_key: 'k', api_secret: 's', organization_uuid: gone.organizationUuid });
-    await put('wrong-secret', { base_url: remote.url, api_key: remoteKey, api_secret: 'not-it', organization_uuid: remote.organizationUuid });
-    await put('flaky', { base_url: flaky.url, api_key: key(flaky).split(':')[0] ?? '', api_secret: key(flaky).split(':')[1] ?? '', organization_uuid: flaky.organizationUuid });
+    await put('wrong-secret', {
+      base_url: remote.url,
+      api_key: remoteKey,
+      api_secret: 'not-it',
+      organization_uuid: remote.organizationUuid,
+    });
+    await put('flaky', {
+      base_url: flaky.url,
+      api_key: key(flaky).split(':')[0] ?? '',
+      api_secret: key(flaky).split(':')[1] ?? '',
+      organization_uuid: flaky.organizationUuid,
+    });
     await page.reload();
     await page.getByRole('table', { name: 'Connection profiles' }).getByText('flaky').waitFor();
     await shot('remote-profiles');
@@ -55,7 +76,10 @@ export async function startRemoteShots() {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     await page.goto(`${local.url}/imports`);
-    await page.locator('input[type=file]').first().setInputFiles({ name: 'sites.csv', mimeType: 'text/csv', buffer: Buffer.from(SHOT_SITES_CSV) });
+    await page
+      .locator('input[type=file]')
+      .first()
+      .setInputFiles({ name: 'sites.csv', mimeType: 'text/csv', buffer: Buffer.from(SHOT_SITES_CSV) });
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('radio', { name: /prod-eu/ }).check();
     await page.getByRole('heading', { name: '3. Send' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));

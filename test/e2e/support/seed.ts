@@ -29,7 +29,10 @@ export function makeTask(organizationUuid: string, overrides: Partial<Background
 export function excludedData(count: number): { index: number; error: string; row: Record<string, string> }[] {
   return Array.from({ length: count }, (_, i) => ({
     index: i * 2 + 1,
-    error: i % 3 === 0 ? 'Address could not be located. Please check the street address, suburb, state, postcode and country.' : 'location is required',
+    error:
+      i % 3 === 0
+        ? 'Address could not be located. Please check the street address, suburb, state, postcode and country.'
+        : 'location is required',
     row: {
       location: i % 3 === 0 ? `${i} Nowhere Lane` : '',
       address_line_1: `${i} Nowhere Lane`,

@@ -52,4 +52,5 @@ export async function startGuiSession(options: Partial<ServeOptions> = {}): Prom
 }
 
 /** Resolves once the page says its live updates (/api/live) are connected. */
-export const waitForLive = (page: Page) => page.getByRole('status', { name: 'Live updates' }).filter({ hasText: 'Live updates on' }).waitFor();
+export const waitForLive = (page: Page) =>
+  page.getByRole('status', { name: 'Live updates' }).filter({ hasText: 'Live updates on' }).waitFor();

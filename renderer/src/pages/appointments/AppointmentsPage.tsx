@@ -104,7 +104,11 @@ export function AppointmentsPage() {
   const { session } = useSignedIn();
   const filters = useTextFilters(FILTERS, 'appointment-filter');
   const paged = usePagedList<AppointmentSchedule>(
-    (paging) => ({ method: 'GET', path: '/api/appointment_schedule', query: { organization_uuid: session.organization_uuid, ...paging, ...filters.applied } }),
+    (paging) => ({
+      method: 'GET',
+      path: '/api/appointment_schedule',
+      query: { organization_uuid: session.organization_uuid, ...paging, ...filters.applied },
+    }),
     25,
   );
   return (
@@ -122,7 +126,8 @@ export function AppointmentsPage() {
           textFilters={filters}
           toolbar={
             <p className="field-hint">
-              From and To take a date (the local appointment date, both ends included) or a date and time with an offset, e.g. 2026-03-02T09:00:00+11:00.
+              From and To take a date (the local appointment date, both ends included) or a date and time with an offset, e.g.
+              2026-03-02T09:00:00+11:00.
             </p>
           }
           noMatch={
@@ -135,7 +140,8 @@ export function AppointmentsPage() {
           empty={
             <EmptyState title="No appointments yet" action={<TemplateDownload />}>
               <p>
-                Fill in the appointment template (one row per appointment: tag, start time, address, service) and import it on the <Link to="/imports">Imports</Link> page.
+                Fill in the appointment template (one row per appointment: tag, start time, address, service) and import it on the{' '}
+                <Link to="/imports">Imports</Link> page.
               </p>
             </EmptyState>
           }

@@ -35,7 +35,12 @@ function mappingOf(rows: MappingRow[]): Record<string, string> {
 
 function createBody(values: Values, organizationUuid: string): CreateImportHandlerBody {
   const slug = values.slug.trim();
-  return { organization_uuid: organizationUuid, name: values.name.trim(), ...(slug ? { slug } : {}), mapping: mappingOf(values.rows) as CreateImportHandlerBody['mapping'] };
+  return {
+    organization_uuid: organizationUuid,
+    name: values.name.trim(),
+    ...(slug ? { slug } : {}),
+    mapping: mappingOf(values.rows) as CreateImportHandlerBody['mapping'],
+  };
 }
 
 function updateBody(values: Values, handler: ImportHandler): UpdateImportHandlerBody {
@@ -69,13 +74,21 @@ export function ImportHandlerForm({
     e.preventDefault();
     void save.run(request);
   };
-  const setRow = (key: number, change: Partial<MappingRow>) => setValues((v) => ({ ...v, rows: v.rows.map((r) => (r.key === key ? { ...r, ...change } : r)) }));
+  const setRow = (key: number, change: Partial<MappingRow>) =>
+    setValues((v) => ({ ...v, rows: v.rows.map((r) => (r.key === key ? { ...r, ...change } : r)) }));
   const problem = (field: string) => fieldProblem(save.error, field);
   const mappingProblems = save.error ? mappingMessages(save.error) : [];
   const title = handler ? `Edit ${handler.name}` : 'New import handler';
 
   const textField = (key: 'name' | 'slug', label: string, hint: string) => (
-    <TextField id={`${id}-${key}`} label={label} hint={hint} problem={problem(key)} value={values[key]} onChange={(value) => setValues((v) => ({ ...v, [key]: value }))} />
+    <TextField
+      id={`${id}-${key}`}
+      label={label}
+      hint={hint}
+      problem={problem(key)}
+      value={values[key]}
+      onChange={(value) => setValues((v) => ({ ...v, [key]: value }))}
+    />
   );
 
   return (
@@ -83,21 +96,35 @@ export function ImportHandlerForm({
       <h2>{title}</h2>
       <div className="qr-form-grid">
         {textField('name', 'Name', 'What the layout is, e.g. Acme job export.')}
-        {textField('slug', 'Slug (org_identifier)', handler ? 'Imports select the handler with it.' : 'Imports select the handler with it; empty: made from the name.')}
+        {textField(
+          'slug',
+          'Slug (org_identifier)',
+          handler ? 'Imports select the handler with it.' : 'Imports select the handler with it; empty: made from the name.',
+        )}
       </div>
       <fieldset className="fieldset">
         <legend className="field-label">Columns</legend>
         <p className="field-hint">
-          Each row: a column title as it is in your file, and the appointment field it holds. Columns already titled with a field name (e.g. tag_name) need no row.
+          Each row: a column title as it is in your file, and the appointment field it holds. Columns already titled with a field name (e.g.
+          tag_name) need no row.
         </p>
         <div className="mapping-rows">
           {values.rows.map((r, index) => (
             <div key={r.key} className="mapping-row">
-              <input aria-label={`Column title in your file, row ${index + 1}`} value={r.title} placeholder="e.g. Job Ref" onChange={(e) => setRow(r.key, { title: e.target.value })} />
+              <input
+                aria-label={`Column title in your file, row ${index + 1}`}
+                value={r.title}
+                placeholder="e.g. Job Ref"
+                onChange={(e) => setRow(r.key, { title: e.target.value })}
+              />
               <span className="mapping-arrow" aria-hidden="true">
                 →
               </span>
-              <select aria-label={`Appointment field, row ${index + 1}`} value={r.field} onChange={(e) => setRow(r.key, { field: e.target.value as AppointmentField | '' })}>
+              <select
+                aria-label={`Appointment field, row ${index + 1}`}
+                value={r.field}
+                onChange={(e) => setRow(r.key, { field: e.target.value as AppointmentField | '' })}
+              >
                 <option value="">Choose a field…</option>
                 {APPOINTMENT_FIELDS.map((f) => (
                   <option key={f} value={f}>

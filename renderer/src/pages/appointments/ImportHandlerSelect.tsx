@@ -10,8 +10,20 @@ import { Link } from '../../router.tsx';
 import { DEFAULT_IMPORT_HANDLER } from '../imports/import-api.ts';
 
 /** The org_identifier of an appointment import: `default` (the template's names) or a saved handler's slug. */
-export function ImportHandlerSelect({ organizationUuid, value, onChange }: { organizationUuid: string; value: string; onChange(slug: string): void }) {
-  const request: ApiRequest = { method: 'GET', path: '/api/import-handlers', query: { organization_uuid: organizationUuid, per_page: 100 } };
+export function ImportHandlerSelect({
+  organizationUuid,
+  value,
+  onChange,
+}: {
+  organizationUuid: string;
+  value: string;
+  onChange(slug: string): void;
+}) {
+  const request: ApiRequest = {
+    method: 'GET',
+    path: '/api/import-handlers',
+    query: { organization_uuid: organizationUuid, per_page: 100 },
+  };
   const list = useApiQuery<Page<ImportHandler>>(request);
   const handlers = list.data?.items ?? [];
   const chosen = handlers.find((h) => h.slug === value);

@@ -30,8 +30,8 @@ export function ImportHandlersPage() {
       title="Appointments"
       description={
         <>
-          Import handlers read your own file layout: each maps your column titles to the appointment fields. Choose one on the <Link to="/imports">Imports</Link> page
-          (org_identifier); <code>default</code> reads the template&apos;s column names.
+          Import handlers read your own file layout: each maps your column titles to the appointment fields. Choose one on the{' '}
+          <Link to="/imports">Imports</Link> page (org_identifier); <code>default</code> reads the template&apos;s column names.
         </>
       }
       tabs={<AppointmentTabs />}
@@ -48,8 +48,8 @@ export function ImportHandlersPage() {
       empty={
         <EmptyState title="No import handlers yet">
           <p>
-            Files laid out like the template need none. If your export names its columns differently (e.g. “Job Ref” for job_reference_id), create a handler with “New import
-            handler”.
+            Files laid out like the template need none. If your export names its columns differently (e.g. “Job Ref” for job_reference_id),
+            create a handler with “New import handler”.
           </p>
         </EmptyState>
       }

@@ -28,7 +28,12 @@ function initialValues(service: Service | null): Values {
 
 function createBody(values: Values, organizationUuid: string): CreateServiceBody {
   const code = values.code.trim();
-  return { organization_uuid: organizationUuid, name: values.name.trim(), ...(code ? { code } : {}), categories: categoryList(values.categories) };
+  return {
+    organization_uuid: organizationUuid,
+    name: values.name.trim(),
+    ...(code ? { code } : {}),
+    categories: categoryList(values.categories),
+  };
 }
 
 /** Only what changed; a cleared code becomes null (removed). */
@@ -43,7 +48,17 @@ function updateBody(values: Values, service: Service): UpdateServiceBody {
 }
 
 /** Create (service null) or edit a catalog service; the server's problems show under their fields. */
-export function ServiceForm({ service, organizationUuid, onSaved, onCancel }: { service: Service | null; organizationUuid: string; onSaved(service: Service): void; onCancel(): void }) {
+export function ServiceForm({
+  service,
+  organizationUuid,
+  onSaved,
+  onCancel,
+}: {
+  service: Service | null;
+  organizationUuid: string;
+  onSaved(service: Service): void;
+  onCancel(): void;
+}) {
   const id = useId();
   const [values, setValues] = useState<Values>(() => initialValues(service));
   const request: ApiRequest = service
@@ -70,7 +85,10 @@ export function ServiceForm({ service, organizationUuid, onSaved, onCancel }: { 
             id={`${id}-${field.key}`}
             label={field.label}
             hint={field.hint}
-            problem={fieldProblem(save.error, field.key) ?? (field.key === 'categories' ? fieldProblem(save.error, 'categories.0.name') : undefined)}
+            problem={
+              fieldProblem(save.error, field.key) ??
+              (field.key === 'categories' ? fieldProblem(save.error, 'categories.0.name') : undefined)
+            }
             value={values[field.key]}
             onChange={(value) => setValues((v) => ({ ...v, [field.key]: value }))}
             required={field.key === 'name'}

@@ -34,7 +34,9 @@ export function ServicesPage() {
       path="/api/services"
       renderForm={(service, props) => <ServiceForm service={service} {...props} />}
       savedNotice={(s, created) => `${created ? 'Created' : 'Saved'} the service ${s.name}.`}
-      deleteText={() => <p>Existing appointments keep its name; imports stop matching it, so rows naming it are excluded until it is added again.</p>}
+      deleteText={() => (
+        <p>Existing appointments keep its name; imports stop matching it, so rows naming it are excluded until it is added again.</p>
+      )}
       columns={COLUMNS}
       empty={
         <EmptyState title="No services yet">

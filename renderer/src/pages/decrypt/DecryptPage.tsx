@@ -29,7 +29,11 @@ export function hintsOfFailure(error: unknown): { reason: string; hints: Hint[] 
 }
 
 /** Whole body {"payload": …} or the bare payload: sent as the field it is. */
-export function decryptBody(input: string, signature: string, secret: string): { body?: string; payload?: string; signature: string; secret?: string } {
+export function decryptBody(
+  input: string,
+  signature: string,
+  secret: string,
+): { body?: string; payload?: string; signature: string; secret?: string } {
   const text = input.trim();
   const main = text.startsWith('{') ? { body: text } : { payload: text };
   return { ...main, signature: signature.trim(), ...(secret === '' ? {} : { secret }) };
@@ -91,7 +95,11 @@ export function DecryptPage() {
               </span>
             ) : (
               <span id="decrypt-input-hint" className="field-hint">
-                {input.trim().startsWith('{') ? 'Read as the whole request body.' : input.trim() === '' ? 'The whole request body, or only its "payload" string.' : 'Read as the bare base64 payload.'}
+                {input.trim().startsWith('{')
+                  ? 'Read as the whole request body.'
+                  : input.trim() === ''
+                    ? 'The whole request body, or only its "payload" string.'
+                    : 'Read as the bare base64 payload.'}
               </span>
             )}
           </div>
@@ -120,7 +128,8 @@ export function DecryptPage() {
                 </span>
               ) : (
                 <span id="decrypt-signature-hint" className="field-hint">
-                  The X-Service-Signature value: <code>sha256=&lt;64 hex&gt;</code> or the bare hex. Its first 32 characters are the AES key.
+                  The X-Service-Signature value: <code>sha256=&lt;64 hex&gt;</code> or the bare hex. Its first 32 characters are the AES
+                  key.
                 </span>
               )}
             </div>
@@ -182,7 +191,13 @@ export function DecryptPage() {
               <p>Nothing was decrypted, so the signature could not be checked.</p>
             </div>
           </div>
-          {failure.hints.length > 0 ? <HintList hints={failure.hints} /> : <p className="muted">The doctor found no usual mistake that explains this. Check that body and signature come from the same delivery.</p>}
+          {failure.hints.length > 0 ? (
+            <HintList hints={failure.hints} />
+          ) : (
+            <p className="muted">
+              The doctor found no usual mistake that explains this. Check that body and signature come from the same delivery.
+            </p>
+          )}
         </section>
       )}
 
@@ -208,7 +223,11 @@ export function DecryptPage() {
           <HintList hints={result.hints} />
           <h3 className="subheading">JSON</h3>
           {result.json !== null && result.json !== undefined ? (
-            <JsonTree value={result.json} label="Decrypted JSON" actions={<CopyButton text={JSON.stringify(result.json, null, 2)} label="Copy JSON" className="button-quiet" />} />
+            <JsonTree
+              value={result.json}
+              label="Decrypted JSON"
+              actions={<CopyButton text={JSON.stringify(result.json, null, 2)} label="Copy JSON" className="button-quiet" />}
+            />
           ) : (
             <p className="muted">The plaintext is not JSON.</p>
           )}

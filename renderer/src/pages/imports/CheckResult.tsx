@@ -17,8 +17,20 @@ function localTime(iso: string, date: string): string {
 
 const scheduleColumns: Column<AppointmentSchedule>[] = [
   { key: 'date', header: 'Date', width: 7, cell: (s) => s.appointment_date },
-  { key: 'start', header: 'Start', width: 8, cell: (s) => localTime(s.start_date_time, s.appointment_date), title: (s) => `${s.start_date_time} (${s.timezone_name ?? ''})` },
-  { key: 'end', header: 'End', width: 8, cell: (s) => localTime(s.end_date_time, s.appointment_date), title: (s) => [s.end_date_time, ...s.notes].join(' ') },
+  {
+    key: 'start',
+    header: 'Start',
+    width: 8,
+    cell: (s) => localTime(s.start_date_time, s.appointment_date),
+    title: (s) => `${s.start_date_time} (${s.timezone_name ?? ''})`,
+  },
+  {
+    key: 'end',
+    header: 'End',
+    width: 8,
+    cell: (s) => localTime(s.end_date_time, s.appointment_date),
+    title: (s) => [s.end_date_time, ...s.notes].join(' '),
+  },
   { key: 'duration', header: 'Minutes', width: 5, cell: (s) => s.duration },
   { key: 'service', header: 'Service', width: 9, cell: (s) => s.service },
   { key: 'job', header: 'Job reference', width: 8, cell: (s) => s.job_reference_id ?? '', title: (s) => s.job_reference_id ?? '' },
@@ -42,7 +54,9 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
   const rows = useMemo(() => excludedRows(results), [results]);
   const counts = importStats(results);
   const total = excludedTotal(results, rows.length);
-  const schedules = Array.isArray(answer.appointment_schedules_upserted) ? (answer.appointment_schedules_upserted as AppointmentSchedule[]) : [];
+  const schedules = Array.isArray(answer.appointment_schedules_upserted)
+    ? (answer.appointment_schedules_upserted as AppointmentSchedule[])
+    : [];
   const upserted = typeof results.results?.upserted === 'number' ? results.results.upserted : schedules.length;
   return (
     <section className="panel" aria-labelledby="import-check-title">
@@ -50,8 +64,9 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
         <h2 id="import-check-title">Check result: nothing was imported</h2>
       </div>
       <p className="muted">
-        The whole file went through the import here (every row checked, addresses located{kind === 'appointments' ? ', services and tags looked up, times computed' : ''}), and
-        nothing was written. This is what “Start the import” would give now.
+        The whole file went through the import here (every row checked, addresses located
+        {kind === 'appointments' ? ', services and tags looked up, times computed' : ''}), and nothing was written. This is what “Start the
+        import” would give now.
       </p>
       <StatList stats={counts} label="Check counts" />
       <h3>Rows that would be excluded</h3>
@@ -61,7 +76,8 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
         <>
           {total > rows.length && (
             <p className="notice notice-info">
-              The first {rows.length.toLocaleString()} of {total.toLocaleString()} are listed. Import the file to get an error report with all of them.
+              The first {rows.length.toLocaleString()} of {total.toLocaleString()} are listed. Import the file to get an error report with
+              all of them.
             </p>
           )}
           <ExcludedRowsTable rows={rows} />
@@ -72,10 +88,17 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
           <h3>Appointments it would create or update</h3>
           {upserted > schedules.length && (
             <p className="field-hint">
-              The first {schedules.length.toLocaleString()} of {upserted.toLocaleString()}, with the start and end computed in each address's time zone.
+              The first {schedules.length.toLocaleString()} of {upserted.toLocaleString()}, with the start and end computed in each
+              address's time zone.
             </p>
           )}
-          <VirtualTable label="Appointments the import would create or update" columns={scheduleColumns} rows={schedules} rowKey={(_s, i) => i} height={320} />
+          <VirtualTable
+            label="Appointments the import would create or update"
+            columns={scheduleColumns}
+            rows={schedules}
+            rowKey={(_s, i) => i}
+            height={320}
+          />
         </>
       )}
       {answer.dry_run_notes && answer.dry_run_notes.length > 0 && (

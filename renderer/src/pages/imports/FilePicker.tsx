@@ -6,7 +6,17 @@ import { formatBytes, fromPickedFile } from './import-api.ts';
 const ACCEPT = '.csv,.xlsx,.json,text/csv,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** A button that picks an import file: the desktop app's open dialog, or the browser's file input. */
-export function PickFileButton({ label, onFile, className = 'button', disabled = false }: { label: string; onFile(file: UploadFile): void; className?: string; disabled?: boolean }) {
+export function PickFileButton({
+  label,
+  onFile,
+  className = 'button',
+  disabled = false,
+}: {
+  label: string;
+  onFile(file: UploadFile): void;
+  className?: string;
+  disabled?: boolean;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const pick = async () => {
     const bridge = desktopBridge();

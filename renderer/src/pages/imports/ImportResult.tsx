@@ -80,17 +80,30 @@ export function ExcludedRowsActions({
         >
           {report.running ? 'Downloading…' : 'Download error report'}
         </button>
-        {onFixedFile && <PickFileButton label={fixing ? 'Importing the fixed file…' : 'Import the fixed file'} onFile={onFixedFile} disabled={fixing} className="button button-primary" />}
+        {onFixedFile && (
+          <PickFileButton
+            label={fixing ? 'Importing the fixed file…' : 'Import the fixed file'}
+            onFile={onFixedFile}
+            disabled={fixing}
+            className="button button-primary"
+          />
+        )}
       </div>
-      {saved && <p className="muted" role="status">Saved {saved}.</p>}
+      {saved && (
+        <p className="muted" role="status">
+          Saved {saved}.
+        </p>
+      )}
       <ErrorNotice error={report.error} onDismiss={report.clearError} />
       <p className="field-hint">
-        The error report has every excluded row with its columns, <code>row_number</code> and <code>error</code>. Fix the rows in it, save it, and import it as it is with
-        “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code> columns, and rows already imported are matched, not duplicated.
+        The error report has every excluded row with its columns, <code>row_number</code> and <code>error</code>. Fix the rows in it, save
+        it, and import it as it is with “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code>{' '}
+        columns, and rows already imported are matched, not duplicated.
         {onFixedFile && task.task_type === 'APPOINTMENT_IMPORT' && taskImportHandler(task) !== DEFAULT_IMPORT_HANDLER && (
           <>
             {' '}
-            The fixed file goes through the import handler <strong>{taskImportHandler(task)}</strong>, like the original, so its column titles are read the same way.
+            The fixed file goes through the import handler <strong>{taskImportHandler(task)}</strong>, like the original, so its column
+            titles are read the same way.
           </>
         )}
       </p>
@@ -101,14 +114,28 @@ export function ExcludedRowsActions({
 }
 
 /** Progress of an import task, then its counts and excluded rows. */
-export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: string; onFixedFile?: (file: UploadFile) => void; fixing?: boolean; fixRequest?: ApiRequest }) {
+export function ImportResult({
+  uuid,
+  onFixedFile,
+  fixing,
+  fixRequest,
+}: {
+  uuid: string;
+  onFixedFile?: (file: UploadFile) => void;
+  fixing?: boolean;
+  fixRequest?: ApiRequest;
+}) {
   const query = useFollowedTask(uuid);
   const task = query.data;
   const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
   if (!task) {
     return (
       <section className="panel" aria-label="Import result">
-        {query.loading && <p className="loading" role="status">Loading the import task…</p>}
+        {query.loading && (
+          <p className="loading" role="status">
+            Loading the import task…
+          </p>
+        )}
         <ErrorNotice error={query.error} onRetry={query.reload} />
       </section>
     );
@@ -144,11 +171,17 @@ export function ImportResult({ uuid, onFixedFile, fixing, fixRequest }: { uuid: 
             <>
               {total > rows.length && (
                 <p className="notice notice-info">
-                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of them.
+                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of
+                  them.
                 </p>
               )}
               <ExcludedRowsTable rows={rows} />
-              <ExcludedRowsActions task={task} {...(onFixedFile ? { onFixedFile } : {})} {...(fixing !== undefined ? { fixing } : {})} {...(fixRequest ? { fixRequest } : {})} />
+              <ExcludedRowsActions
+                task={task}
+                {...(onFixedFile ? { onFixedFile } : {})}
+                {...(fixing !== undefined ? { fixing } : {})}
+                {...(fixRequest ? { fixRequest } : {})}
+              />
             </>
           )}
         </>

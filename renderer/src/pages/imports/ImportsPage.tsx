@@ -159,7 +159,11 @@ export function ImportsPage() {
         title="Imports"
         description="Import QR code addresses or appointments from a CSV, Excel (.xlsx) or JSON file. The columns and first rows are checked before anything is sent."
       />
-      {!canImport && <p className="notice notice-info">Your key is a viewer key: it can preview files but not import them. Ask an admin for an editor key.</p>}
+      {!canImport && (
+        <p className="notice notice-info">
+          Your key is a viewer key: it can preview files but not import them. Ask an admin for an editor key.
+        </p>
+      )}
       <section className="panel" aria-labelledby="import-file-title">
         <h2 id="import-file-title">1. What and which file</h2>
         <fieldset className="fieldset">
@@ -184,7 +188,11 @@ export function ImportsPage() {
       {file && (
         <section className="panel" aria-labelledby="import-preview-title">
           <h2 id="import-preview-title">2. Check before sending</h2>
-          {previewing.running && <p className="loading" role="status">Reading the first rows…</p>}
+          {previewing.running && (
+            <p className="loading" role="status">
+              Reading the first rows…
+            </p>
+          )}
           <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind))} />
           {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
           <CurlDisclosure request={previewRequest(kind, org, file.name, handlerFor(kind))} label="Show curl for the preview" />
@@ -199,9 +207,16 @@ export function ImportsPage() {
             <legend className="field-label">Processing</legend>
             <div className="radio-stack">
               <label className="checkbox">
-                <input type="radio" name="processing-mode" value="background" checked={mode === 'background'} onChange={() => setMode('background')} />
+                <input
+                  type="radio"
+                  name="processing-mode"
+                  value="background"
+                  checked={mode === 'background'}
+                  onChange={() => setMode('background')}
+                />
                 <span>
-                  <strong>Background</strong> <span className="field-hint">— any size; the server answers at once and the progress shows here live.</span>
+                  <strong>Background</strong>{' '}
+                  <span className="field-hint">— any size; the server answers at once and the progress shows here live.</span>
                 </span>
               </label>
               <label className="checkbox">
@@ -209,7 +224,8 @@ export function ImportsPage() {
                 <span>
                   <strong>Sync</strong>{' '}
                   <span className="field-hint">
-                    — the server answers with the results when the import is done; at most {SYNC_ROW_CAP.toLocaleString()} rows (a bigger file is refused: use background).
+                    — the server answers with the results when the import is done; at most {SYNC_ROW_CAP.toLocaleString()} rows (a bigger
+                    file is refused: use background).
                   </span>
                 </span>
               </label>
@@ -221,12 +237,15 @@ export function ImportsPage() {
             </p>
           )}
           {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
-          {previewFailed && <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>}
+          {previewFailed && (
+            <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>
+          )}
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
           {alreadySent ? (
             <div className="notice notice-success sent-notice">
               <p role="status">
-                <strong>{file.name}</strong> was sent{remoteAnswer ? ` to ${remoteAnswer.profile}` : ''}: its result is below. To send the same file again on purpose, choose it again.
+                <strong>{file.name}</strong> was sent{remoteAnswer ? ` to ${remoteAnswer.profile}` : ''}: its result is below. To send the
+                same file again on purpose, choose it again.
               </p>
               <div className="form-actions">
                 <PickFileButton label="Import another file" onFile={choose} className="button button-primary" />
@@ -234,26 +253,48 @@ export function ImportsPage() {
             </div>
           ) : (
             <div className="form-actions">
-              <button type="button" className="button" disabled={checkBlocked} onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}>
+              <button
+                type="button"
+                className="button"
+                disabled={checkBlocked}
+                onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}
+              >
                 {checking.running ? 'Checking…' : remote ? 'Check only (on this sandbox)' : 'Check only'}
               </button>
-              <button type="button" className="button button-primary" disabled={blocked} onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={blocked}
+                onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}
+              >
                 {sendLabel}
               </button>
             </div>
           )}
-          {!alreadySent && <p className="field-hint">“Check only” runs the whole import on this sandbox without writing anything: every row is checked and you see what the import would give here.</p>}
+          {!alreadySent && (
+            <p className="field-hint">
+              “Check only” runs the whole import on this sandbox without writing anything: every row is checked and you see what the import
+              would give here.
+            </p>
+          )}
           {uploaded && uploaded.total > 0 && (
             <div role="status" aria-label="Upload">
               <ProgressBar value={(uploaded.loaded / uploaded.total) * 100} label="Upload progress" />
-              {uploaded.loaded >= uploaded.total && checking.running && <p className="muted">Uploaded; the server is checking every row (nothing is written)…</p>}
-              {uploaded.loaded >= uploaded.total && sending.running && mode === 'sync' && <p className="muted">Uploaded; the server is importing the rows…</p>}
+              {uploaded.loaded >= uploaded.total && checking.running && (
+                <p className="muted">Uploaded; the server is checking every row (nothing is written)…</p>
+              )}
+              {uploaded.loaded >= uploaded.total && sending.running && mode === 'sync' && (
+                <p className="muted">Uploaded; the server is importing the rows…</p>
+              )}
             </div>
           )}
           <ErrorNotice error={checking.error} onDismiss={checking.clearError} />
           <ErrorNotice error={sending.error} onDismiss={sending.clearError} />
           <CurlDisclosure request={checkRequest(kind, org, mode, file.name, handlerFor(kind))} label="Show curl for the check" />
-          <CurlDisclosure request={uploadRequest(kind, mode, file.name, handlerFor(kind))} label={remote ? `Show curl for the import (through this server to ${remote.name})` : 'Show curl for the import'} />
+          <CurlDisclosure
+            request={uploadRequest(kind, mode, file.name, handlerFor(kind))}
+            label={remote ? `Show curl for the import (through this server to ${remote.name})` : 'Show curl for the import'}
+          />
         </section>
       )}
 
@@ -266,7 +307,11 @@ export function ImportsPage() {
             answer={remoteAnswer.answer}
             jsonSource={/\.json$/i.test(file?.name ?? '')}
             {...(remote?.name === remoteAnswer.profile
-              ? { onFixedFile: importFixed, fixing: sending.running, fixRequest: uploadRequest(sent.kind, mode, 'fixed-error-report.csv', sent.handler) }
+              ? {
+                  onFixedFile: importFixed,
+                  fixing: sending.running,
+                  fixRequest: uploadRequest(sent.kind, mode, 'fixed-error-report.csv', sent.handler),
+                }
               : {})}
           />
         )}
@@ -274,7 +319,13 @@ export function ImportsPage() {
           <ImportResult
             key={taskUuid}
             uuid={taskUuid}
-            {...(remote ? {} : { onFixedFile: importFixed, fixing: sending.running, fixRequest: importRequest(sent.kind, org, mode, 'fixed-error-report.csv', sent.handler, taskUuid) })}
+            {...(remote
+              ? {}
+              : {
+                  onFixedFile: importFixed,
+                  fixing: sending.running,
+                  fixRequest: importRequest(sent.kind, org, mode, 'fixed-error-report.csv', sent.handler, taskUuid),
+                })}
           />
         )}
       </div>

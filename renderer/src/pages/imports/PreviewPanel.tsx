@@ -17,8 +17,8 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
               <strong>
                 The file has no {missing.join(', ')} column{missing.length > 1 ? 's' : ''}, so the import would be refused.
               </strong>{' '}
-              Add {missing.length > 1 ? 'these columns' : 'this column'} to the header row (its first row), or rename the column that holds {missing.length > 1 ? 'them' : 'it'}. The
-              template shows every column the importer reads:
+              Add {missing.length > 1 ? 'these columns' : 'this column'} to the header row (its first row), or rename the column that holds{' '}
+              {missing.length > 1 ? 'them' : 'it'}. The template shows every column the importer reads:
             </p>
             {templateLink}
           </div>
@@ -42,7 +42,15 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
                     <code>{column}</code>
                     {required && <span className="required-mark"> required</span>}
                   </th>
-                  <td>{header ? <code>{header}</code> : required && preview.format !== 'json' ? <span className="field-problem">Missing</span> : <span className="muted">not in the file</span>}</td>
+                  <td>
+                    {header ? (
+                      <code>{header}</code>
+                    ) : required && preview.format !== 'json' ? (
+                      <span className="field-problem">Missing</span>
+                    ) : (
+                      <span className="muted">not in the file</span>
+                    )}
+                  </td>
                 </tr>
               );
             })}
@@ -51,7 +59,13 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
       </div>
       {preview.columns.unknown.length > 0 && (
         <p className="muted">
-          Ignored (not a column the importer reads): {preview.columns.unknown.map((h, i) => <span key={h}>{i > 0 ? ', ' : ''}<code>{h || '(empty)'}</code></span>)}
+          Ignored (not a column the importer reads):{' '}
+          {preview.columns.unknown.map((h, i) => (
+            <span key={h}>
+              {i > 0 ? ', ' : ''}
+              <code>{h || '(empty)'}</code>
+            </span>
+          ))}
         </p>
       )}
     </div>
@@ -105,15 +119,17 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
                         <td>{row.row_number}</td>
                         <td className="preview-check">
                           {row.problems.length > 0 ? (
-                            <span className="field-problem">
-                              Will fail{issues.length > 1 ? ` (${issues.length} problems)` : ''}
-                            </span>
+                            <span className="field-problem">Will fail{issues.length > 1 ? ` (${issues.length} problems)` : ''}</span>
                           ) : (
                             <span className="ok-mark">OK</span>
                           )}
                         </td>
                         {preview.headers.map((h, i) => (
-                          <td key={`${h}:${i}`} className={flagged.has(h) ? 'truncate cell-problem' : 'truncate'} title={cellText(row.values[h])}>
+                          <td
+                            key={`${h}:${i}`}
+                            className={flagged.has(h) ? 'truncate cell-problem' : 'truncate'}
+                            title={cellText(row.values[h])}
+                          >
                             {cellText(row.values[h])}
                           </td>
                         ))}
@@ -151,7 +167,8 @@ export function PreviewPanel({ preview, templateLink }: { preview: ImportPreview
   return (
     <div className="preview">
       <p className="muted">
-        Read as <strong>{preview.format.toUpperCase()}</strong>. {preview.columns.matched.length} of its {preview.headers.length} columns are used.
+        Read as <strong>{preview.format.toUpperCase()}</strong>. {preview.columns.matched.length} of its {preview.headers.length} columns
+        are used.
       </p>
       <ColumnMatches preview={preview} templateLink={templateLink} />
       <FirstRows preview={preview} />

@@ -8,22 +8,50 @@ import { errorReportPath } from '../tasks/task-format.ts';
 import { DEFAULT_IMPORT_HANDLER, handlerField, IMPORT_KINDS, type ImportKindName, type ProcessingMode } from './import-kinds.ts';
 
 export type { ImportPreview };
-export { DEFAULT_IMPORT_HANDLER, IMPORT_KINDS, type ImportKindInfo, type ImportKindName, type ProcessingMode, SYNC_ROW_CAP } from './import-kinds.ts';
+export {
+  DEFAULT_IMPORT_HANDLER,
+  IMPORT_KINDS,
+  type ImportKindInfo,
+  type ImportKindName,
+  type ProcessingMode,
+  SYNC_ROW_CAP,
+} from './import-kinds.ts';
 
 /** CSV previews send only the start of a big file: the server reads just the first rows anyway. */
 const PREVIEW_SLICE_BYTES = 1 << 20;
 
-export function previewRequest(kind: ImportKindName, organizationUuid: string, fileName: string, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
-  return { method: 'POST', path: '/api/imports/preview', form: { fields: { kind, organization_uuid: organizationUuid, ...handlerField(kind, handler) }, fileField: 'file', fileName } };
+export function previewRequest(
+  kind: ImportKindName,
+  organizationUuid: string,
+  fileName: string,
+  handler = DEFAULT_IMPORT_HANDLER,
+): ApiRequest {
+  return {
+    method: 'POST',
+    path: '/api/imports/preview',
+    form: { fields: { kind, organization_uuid: organizationUuid, ...handlerField(kind, handler) }, fileField: 'file', fileName },
+  };
 }
 
 /** `fixesTask`: the import whose error report this file is (fixed); the new task links back to it. */
-export function importRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string, handler = DEFAULT_IMPORT_HANDLER, fixesTask?: string): ApiRequest {
+export function importRequest(
+  kind: ImportKindName,
+  organizationUuid: string,
+  mode: ProcessingMode,
+  fileName: string,
+  handler = DEFAULT_IMPORT_HANDLER,
+  fixesTask?: string,
+): ApiRequest {
   return {
     method: 'POST',
     path: IMPORT_KINDS[kind].path,
     form: {
-      fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler), ...(fixesTask ? { fixes_task_uuid: fixesTask } : {}) },
+      fields: {
+        organization_uuid: organizationUuid,
+        processing_mode: mode,
+        ...handlerField(kind, handler),
+        ...(fixesTask ? { fixes_task_uuid: fixesTask } : {}),
+      },
       fileField: 'file',
       fileName,
     },
@@ -31,7 +59,13 @@ export function importRequest(kind: ImportKindName, organizationUuid: string, mo
 }
 
 /** The same request with dry_run: the server runs the whole import, writes nothing and answers what it would give. */
-export function checkRequest(kind: ImportKindName, organizationUuid: string, mode: ProcessingMode, fileName: string, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
+export function checkRequest(
+  kind: ImportKindName,
+  organizationUuid: string,
+  mode: ProcessingMode,
+  fileName: string,
+  handler = DEFAULT_IMPORT_HANDLER,
+): ApiRequest {
   const request = importRequest(kind, organizationUuid, mode, fileName, handler);
   return { ...request, form: { fields: { ...request.form?.fields, dry_run: 'true' }, fileField: 'file', fileName } };
 }
@@ -55,7 +89,12 @@ export function templateRequest(kind: ImportKindName, handler = DEFAULT_IMPORT_H
   return { method: 'GET', path: IMPORT_KINDS[kind].template, query: handlerField(kind, handler) };
 }
 
-export async function previewFile(kind: ImportKindName, organizationUuid: string, file: UploadFile, handler = DEFAULT_IMPORT_HANDLER): Promise<ImportPreview> {
+export async function previewFile(
+  kind: ImportKindName,
+  organizationUuid: string,
+  file: UploadFile,
+  handler = DEFAULT_IMPORT_HANDLER,
+): Promise<ImportPreview> {
   const isCsv = /\.(csv|txt|tsv)$/i.test(file.name);
   const blob = isCsv && file.blob.size > PREVIEW_SLICE_BYTES ? file.blob.slice(0, PREVIEW_SLICE_BYTES) : file.blob;
   const answer = await upload<ImportPreview>(previewRequest(kind, organizationUuid, file.name, handler), { name: file.name, blob });
@@ -72,7 +111,11 @@ export async function sendImport(
   handler = DEFAULT_IMPORT_HANDLER,
   fixesTask?: string,
 ): Promise<string> {
-  const answer = await upload<{ background_task_uuid?: string }>(importRequest(kind, organizationUuid, mode, file.name, handler, fixesTask), file, { onProgress });
+  const answer = await upload<{ background_task_uuid?: string }>(
+    importRequest(kind, organizationUuid, mode, file.name, handler, fixesTask),
+    file,
+    { onProgress },
+  );
   const uuid = answer.body.background_task_uuid ?? answer.headers.get('x-background-task-uuid');
   if (!uuid) throw new Error('The server accepted the import but did not say which task it is.');
   return uuid;

@@ -12,7 +12,12 @@ export interface ImportKindInfo {
 }
 
 export const IMPORT_KINDS: Record<ImportKindName, ImportKindInfo> = {
-  qrcodes: { label: 'QR code addresses', path: '/api/qrcodes/bulk', template: '/api/qrcodes/bulk/template', templateName: 'qr-code-import-template.csv' },
+  qrcodes: {
+    label: 'QR code addresses',
+    path: '/api/qrcodes/bulk',
+    template: '/api/qrcodes/bulk/template',
+    templateName: 'qr-code-import-template.csv',
+  },
   appointments: {
     label: 'Appointments',
     path: '/api/appointment_schedule/bulk',

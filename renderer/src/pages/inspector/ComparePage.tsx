@@ -36,7 +36,17 @@ function Side({ message, inboxUuid, letter }: { message: Message; inboxUuid: str
   );
 }
 
-function HeaderComparison({ a, b, marked, onlyDifferences }: { a: Message; b: Message; marked: ReadonlySet<string>; onlyDifferences: boolean }) {
+function HeaderComparison({
+  a,
+  b,
+  marked,
+  onlyDifferences,
+}: {
+  a: Message;
+  b: Message;
+  marked: ReadonlySet<string>;
+  onlyDifferences: boolean;
+}) {
   const names = [...new Set([...Object.keys(a.headers), ...Object.keys(b.headers)])].filter((n) => !onlyDifferences || marked.has(n));
   if (names.length === 0) return <p className="muted">{onlyDifferences ? 'The headers are the same.' : 'No headers.'}</p>;
   return (
@@ -97,7 +107,11 @@ function ChangedValuesTable({ changes }: { changes: ChangedValue[] }) {
           </tbody>
         </table>
       </div>
-      {changes.length > MAX_LISTED && <p className="muted small">The first {MAX_LISTED} of {changes.length} changes; the trees below mark them all.</p>}
+      {changes.length > MAX_LISTED && (
+        <p className="muted small">
+          The first {MAX_LISTED} of {changes.length} changes; the trees below mark them all.
+        </p>
+      )}
     </>
   );
 }
@@ -111,8 +125,14 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
   const a = useApiQuery<Message>(request(aUuid));
   const b = useApiQuery<Message>(request(bUuid));
   const [onlyDifferences, setOnlyDifferences] = useState(false);
-  const headerMarks = useMemo(() => (a.data && b.data ? headerDifferences(a.data.headers, b.data.headers) : new Set<string>()), [a.data, b.data]);
-  const jsonMarks = useMemo(() => (a.data && b.data ? jsonDifferences(a.data.envelope, b.data.envelope) : new Set<string>()), [a.data, b.data]);
+  const headerMarks = useMemo(
+    () => (a.data && b.data ? headerDifferences(a.data.headers, b.data.headers) : new Set<string>()),
+    [a.data, b.data],
+  );
+  const jsonMarks = useMemo(
+    () => (a.data && b.data ? jsonDifferences(a.data.envelope, b.data.envelope) : new Set<string>()),
+    [a.data, b.data],
+  );
   const changes = useMemo(() => (a.data && b.data ? changedValues(a.data.envelope, b.data.envelope) : []), [a.data, b.data]);
   const inbox = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inboxUuid) });
   const back = <Link to={`/inspector/${inboxUuid}`}>← {inbox.data?.name ?? 'Inbox'}</Link>;
@@ -121,7 +141,9 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
     return (
       <>
         <PageHeader title="Compare messages" back={back} />
-        <p className="notice notice-info">Pick two messages in the inbox's list (tick them), or use “Compare with another message” on a message's page.</p>
+        <p className="notice notice-info">
+          Pick two messages in the inbox's list (tick them), or use “Compare with another message” on a message's page.
+        </p>
       </>
     );
   }
@@ -178,9 +200,16 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
             <div key={letter} className="compare-column">
               <h3>{letter}</h3>
               {message.envelope !== null && message.envelope !== undefined ? (
-                <JsonTree value={message.envelope} label={`Decrypted JSON of ${letter}`} openDepth={Number.POSITIVE_INFINITY} marked={jsonMarks} />
+                <JsonTree
+                  value={message.envelope}
+                  label={`Decrypted JSON of ${letter}`}
+                  openDepth={Number.POSITIVE_INFINITY}
+                  marked={jsonMarks}
+                />
               ) : (
-                <p className="muted">{message.decrypted ? 'The plaintext is not JSON.' : `Not decrypted: ${message.decryption_error ?? 'no reason given'}`}</p>
+                <p className="muted">
+                  {message.decrypted ? 'The plaintext is not JSON.' : `Not decrypted: ${message.decryption_error ?? 'no reason given'}`}
+                </p>
               )}
             </div>
           ))}

@@ -28,7 +28,8 @@ export function ExportPanel({ inbox }: { inbox: Inbox }) {
     <section className="panel" aria-labelledby="export-title">
       <h2 id="export-title">Export</h2>
       <p className="muted">
-        {active ? 'The messages that match the filters above' : 'All messages'}, oldest first. HAR opens in a browser's network panel; the verdicts and the decrypted envelope ride along.
+        {active ? 'The messages that match the filters above' : 'All messages'}, oldest first. HAR opens in a browser's network panel; the
+        verdicts and the decrypted envelope ride along.
       </p>
       <div className="toolbar">
         <SelectField label="Format" value={format} onChange={(v) => setFormat(v === 'har' ? 'har' : 'json')}>
@@ -36,7 +37,12 @@ export function ExportPanel({ inbox }: { inbox: Inbox }) {
           <option value="har">HAR 1.2</option>
         </SelectField>
         <label className="checkbox">
-          <input type="checkbox" checked={includeSignature} onChange={(e) => setIncludeSignature(e.target.checked)} aria-describedby="export-signature-note" />
+          <input
+            type="checkbox"
+            checked={includeSignature}
+            onChange={(e) => setIncludeSignature(e.target.checked)}
+            aria-describedby="export-signature-note"
+          />
           Include the signature
         </label>
         <button type="button" className="button" onClick={() => void run.run()} disabled={run.running || inbox.message_count === 0}>

@@ -52,7 +52,8 @@ export function draftProblems(draft: InboxDraft): Record<string, string> {
   const problems: Record<string, string> = {};
   if (draft.name.trim() === '') problems.name = 'Give the inbox a name, e.g. the integration it is for.';
   const status = draft.status.trim();
-  if (status !== '' && !/^\d{3}$/.test(status)) problems['response.status'] = 'A status is a number from 200 to 599; leave it empty for normal answers.';
+  if (status !== '' && !/^\d{3}$/.test(status))
+    problems['response.status'] = 'A status is a number from 200 to 599; leave it empty for normal answers.';
   if (!/^\d+$/.test(draft.delayMs.trim() || '0')) problems['response.delay_ms'] = 'A delay is a whole number of milliseconds, 0 to 60000.';
   return problems;
 }
@@ -101,7 +102,15 @@ export function InboxForm({
     <form className="inbox-form" onSubmit={submit} aria-labelledby={titleId} noValidate>
       <h3 id={titleId}>{title}</h3>
       <div className="form-grid">
-        <TextField id={`${id}-name`} label="Name" problem={problem('name')} value={draft.name} onChange={(name) => set({ name })} placeholder="e.g. Payroll integration" maxLength={200} />
+        <TextField
+          id={`${id}-name`}
+          label="Name"
+          problem={problem('name')}
+          value={draft.name}
+          onChange={(name) => set({ name })}
+          placeholder="e.g. Payroll integration"
+          maxLength={200}
+        />
         <TextField
           id={`${id}-forward`}
           label="Forward to (optional)"
@@ -118,14 +127,23 @@ export function InboxForm({
         label="Secrets (optional, one per line)"
         hint={
           <>
-            To verify signatures of webhooks registered elsewhere (e.g. the real service). Webhooks registered in this app at the inbox's URL are known already.
+            To verify signatures of webhooks registered elsewhere (e.g. the real service). Webhooks registered in this app at the inbox's
+            URL are known already.
             {secretCount > 0 && ` ${secretCount} ${secretCount === 1 ? 'secret' : 'secrets'}.`}
           </>
         }
         problem={problem('secrets')}
       >
         {(control) => (
-          <textarea {...control} className="mono" rows={2} value={draft.secrets} onChange={(e) => set({ secrets: e.target.value })} spellCheck={false} autoComplete="off" />
+          <textarea
+            {...control}
+            className="mono"
+            rows={2}
+            value={draft.secrets}
+            onChange={(e) => set({ secrets: e.target.value })}
+            spellCheck={false}
+            autoComplete="off"
+          />
         )}
       </FormField>
       <fieldset className="fieldset">

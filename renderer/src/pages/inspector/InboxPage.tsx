@@ -13,7 +13,17 @@ import { Link, navigate, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { draftFrom, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import { EVENT_TYPES, eventLabel, type EventType, droppedSummary, faultSummary, type Inbox, inboxPath, type RegisteredWebhook, withArrival } from './inspector-types.ts';
+import {
+  EVENT_TYPES,
+  eventLabel,
+  type EventType,
+  droppedSummary,
+  faultSummary,
+  type Inbox,
+  inboxPath,
+  type RegisteredWebhook,
+  withArrival,
+} from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */
@@ -30,7 +40,11 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
     setWebhook(await call<RegisteredWebhook>(registerRequest));
   });
   const [event, setEvent] = useState<EventType>('service_confirmation.check_in');
-  const simulateRequest: ApiRequest = { method: 'POST', path: '/api/service-confirmations/simulate', body: { organization_uuid: session.organization_uuid, event } };
+  const simulateRequest: ApiRequest = {
+    method: 'POST',
+    path: '/api/service-confirmations/simulate',
+    body: { organization_uuid: session.organization_uuid, event },
+  };
   const [sent, setSent] = useState<string | null>(null);
   const simulate = useApiAction(async () => {
     setSent(null);
@@ -42,8 +56,8 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
     <section className="panel" aria-labelledby="receive-title">
       <h2 id="receive-title">Receive deliveries</h2>
       <p className="muted">
-        Deliveries sent to this URL are stored, decrypted and verified. It needs no Authorization header, so any webhook sender (this app, the real service through a tunnel, your own
-        scripts) can post to it.
+        Deliveries sent to this URL are stored, decrypted and verified. It needs no Authorization header, so any webhook sender (this app,
+        the real service through a tunnel, your own scripts) can post to it.
       </p>
       <div className="url-row">
         <code className="url-box" aria-label="Inbox URL">
@@ -57,12 +71,16 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
             <button type="button" className="button" onClick={() => void register.run()} disabled={register.running}>
               {register.running ? 'Registering…' : 'Register a webhook to this inbox'}
             </button>
-            <span className="muted small">Registers a webhook of your organization at this URL for all three events; its secret is then known here, so signatures are checked.</span>
+            <span className="muted small">
+              Registers a webhook of your organization at this URL for all three events; its secret is then known here, so signatures are
+              checked.
+            </span>
           </div>
           <ErrorNotice error={register.error} onDismiss={register.clearError} />
           {webhook && (
             <p className="notice notice-success" role="status">
-              Webhook registered ({webhook.uuid.slice(0, 8)}…, events: {webhook.events.map(eventLabel).join(', ')}). Every service confirmation event now arrives here; messages stored before it can be checked with “Verify again” below.
+              Webhook registered ({webhook.uuid.slice(0, 8)}…, events: {webhook.events.map(eventLabel).join(', ')}). Every service
+              confirmation event now arrives here; messages stored before it can be checked with “Verify again” below.
             </p>
           )}
           <CurlDisclosure request={registerRequest} label="Show curl for registering" />
@@ -80,7 +98,10 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
               {simulate.running ? 'Sending…' : 'Send a test event'}
             </button>
           </div>
-          <p className="muted small">Makes a realistic service confirmation and sends its event to every webhook subscribed to it; with a webhook registered here, it appears below in a moment.</p>
+          <p className="muted small">
+            Makes a realistic service confirmation and sends its event to every webhook subscribed to it; with a webhook registered here, it
+            appears below in a moment.
+          </p>
           <ErrorNotice error={simulate.error} onDismiss={simulate.clearError} />
           {sent && (
             <p className="notice notice-success" role="status">
@@ -133,7 +154,13 @@ function EditPanel({ inbox, onSaved, onCancel }: { inbox: Inbox; onSaved(inbox: 
           onCancel={onCancel}
         />
       )}
-      {!current && <div className="row-actions row-actions-start"><button type="button" className="button" onClick={onCancel}>Cancel</button></div>}
+      {!current && (
+        <div className="row-actions row-actions-start">
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      )}
     </section>
   );
 }
@@ -151,12 +178,15 @@ function ReverifyButton({ inbox, onDone }: { inbox: Inbox; onDone(): void }) {
         <button type="button" className="button button-small" onClick={() => void reverify.run()} disabled={reverify.running}>
           {reverify.running ? 'Checking…' : 'Verify again'}
         </button>
-        <span className="muted small">After adding a secret or registering a webhook here: judges every stored message again with the secrets known now.</span>
+        <span className="muted small">
+          After adding a secret or registering a webhook here: judges every stored message again with the secrets known now.
+        </span>
       </div>
       <ErrorNotice error={reverify.error} onDismiss={reverify.clearError} />
       {result && (
         <p className="notice notice-success" role="status">
-          Checked {result.checked.toLocaleString()} {result.checked === 1 ? 'message' : 'messages'}; {result.changed === 0 ? 'no verdict changed' : `${result.changed.toLocaleString()} changed`}.
+          Checked {result.checked.toLocaleString()} {result.checked === 1 ? 'message' : 'messages'};{' '}
+          {result.changed === 0 ? 'no verdict changed' : `${result.changed.toLocaleString()} changed`}.
         </p>
       )}
       <CurlDisclosure request={request} label="Show curl for verifying again" />
@@ -209,7 +239,15 @@ export function InboxPage({ uuid }: { uuid: string }) {
         }
         actions={
           <>
-            <button type="button" className="button" onClick={() => { setEditing(true); setSaved(false); }} disabled={editing}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                setEditing(true);
+                setSaved(false);
+              }}
+              disabled={editing}
+            >
               Edit
             </button>
             <button type="button" className="button button-danger-quiet" onClick={() => setConfirm('delete')}>
@@ -221,7 +259,11 @@ export function InboxPage({ uuid }: { uuid: string }) {
       {params.get('created') && (
         <div className="notice notice-success" role="status">
           <span>Inbox created. Register a webhook to its URL below, or paste the URL wherever a webhook URL is asked for.</span>
-          <button type="button" className="button button-small button-quiet" onClick={() => setParams({ created: null }, { replace: true })}>
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            onClick={() => setParams({ created: null }, { replace: true })}
+          >
             Dismiss
           </button>
         </div>
@@ -246,7 +288,12 @@ export function InboxPage({ uuid }: { uuid: string }) {
       <section className="panel" aria-labelledby="messages-title">
         <div className="panel-header">
           <h2 id="messages-title">Messages</h2>
-          <button type="button" className="button button-small button-danger-quiet" onClick={() => setConfirm('clear')} disabled={inbox.message_count === 0}>
+          <button
+            type="button"
+            className="button button-small button-danger-quiet"
+            onClick={() => setConfirm('clear')}
+            disabled={inbox.message_count === 0}
+          >
             Delete all messages
           </button>
         </div>
@@ -267,7 +314,8 @@ export function InboxPage({ uuid }: { uuid: string }) {
           onCancel={() => setConfirm(null)}
         >
           <p>
-            Its {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message goes' : 'messages go'} with it, and deliveries to <code>{inbox.url}</code> will get 404. This cannot be undone.
+            Its {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message goes' : 'messages go'} with it, and deliveries
+            to <code>{inbox.url}</code> will get 404. This cannot be undone.
           </p>
         </ConfirmDialog>
       )}
@@ -284,7 +332,10 @@ export function InboxPage({ uuid }: { uuid: string }) {
           }}
           onCancel={() => setConfirm(null)}
         >
-          <p>The inbox keeps its URL and settings; its {inbox.message_count.toLocaleString()} stored messages are deleted. This cannot be undone.</p>
+          <p>
+            The inbox keeps its URL and settings; its {inbox.message_count.toLocaleString()} stored messages are deleted. This cannot be
+            undone.
+          </p>
         </ConfirmDialog>
       )}
     </>

@@ -41,7 +41,11 @@ const INBOX_COLUMNS: Column<Inbox>[] = [
     header: 'Behaviour',
     cell: (inbox) => (
       <>
-        {faultSummary(inbox.response) ? <span className="badge badge-pending">{faultSummary(inbox.response)}</span> : <span className="muted">answers normally</span>}
+        {faultSummary(inbox.response) ? (
+          <span className="badge badge-pending">{faultSummary(inbox.response)}</span>
+        ) : (
+          <span className="muted">answers normally</span>
+        )}
         {inbox.forward_to && (
           <span className="block muted small" title={inbox.forward_to}>
             forwards to {inbox.forward_to}
@@ -54,7 +58,11 @@ const INBOX_COLUMNS: Column<Inbox>[] = [
 
 export function InspectorPage() {
   const { session } = useSignedIn();
-  const paged = usePagedList<Inbox>((paging) => ({ method: 'GET', path: '/api/inboxes', query: { organization_uuid: session.organization_uuid, ...paging } }));
+  const paged = usePagedList<Inbox>((paging) => ({
+    method: 'GET',
+    path: '/api/inboxes',
+    query: { organization_uuid: session.organization_uuid, ...paging },
+  }));
   const { setData } = paged.list;
 
   useLiveEvent('inbox.message', (message) =>
@@ -62,7 +70,11 @@ export function InspectorPage() {
   );
 
   const [draft, setDraft] = useState<InboxDraft>(emptyDraft);
-  const createRequest: ApiRequest = { method: 'POST', path: '/api/inboxes', body: { organization_uuid: session.organization_uuid, ...inboxBody(draft) } };
+  const createRequest: ApiRequest = {
+    method: 'POST',
+    path: '/api/inboxes',
+    body: { organization_uuid: session.organization_uuid, ...inboxBody(draft) },
+  };
   const create = useApiAction(async () => {
     const inbox = await call<Inbox>(createRequest);
     navigate(`/inspector/${inbox.uuid}?created=1`);
@@ -81,7 +93,10 @@ export function InspectorPage() {
           columns={INBOX_COLUMNS}
           empty={
             <EmptyState title="No inboxes yet">
-              <p>Create one below. It gets a URL on this machine; register a webhook to that URL (one click on the inbox's page) and every delivery shows up there, decrypted and verified.</p>
+              <p>
+                Create one below. It gets a URL on this machine; register a webhook to that URL (one click on the inbox's page) and every
+                delivery shows up there, decrypted and verified.
+              </p>
             </EmptyState>
           }
         />

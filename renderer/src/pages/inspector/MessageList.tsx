@@ -43,7 +43,12 @@ function Filters() {
   const { filters, active, setFilter, clear } = useMessageFilters();
   return (
     <div className="toolbar" role="group" aria-label="Filters">
-      <SelectField label="Event" value={filters.event_type} onChange={(v) => setFilter('event_type', v)} options={[['', 'All events'], ...EVENT_TYPES.map((t) => [t, eventLabel(t)] as const)]} />
+      <SelectField
+        label="Event"
+        value={filters.event_type}
+        onChange={(v) => setFilter('event_type', v)}
+        options={[['', 'All events'], ...EVENT_TYPES.map((t) => [t, eventLabel(t)] as const)]}
+      />
       <SelectField label="Decryption" value={filters.decrypted} onChange={(v) => setFilter('decrypted', v)} options={DECRYPTION_OPTIONS} />
       <SelectField
         label="Signature"
@@ -74,7 +79,11 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
   const { session } = useSignedIn();
   const { active, clear, query, setParams } = useMessageFilters();
   const paged = usePagedList<Message>(
-    (paging) => ({ method: 'GET', path: `${inboxPath(inbox.uuid)}/messages`, query: { organization_uuid: session.organization_uuid, ...query, ...paging } }),
+    (paging) => ({
+      method: 'GET',
+      path: `${inboxPath(inbox.uuid)}/messages`,
+      query: { organization_uuid: session.organization_uuid, ...query, ...paging },
+    }),
     25,
   );
   const { page } = paged;
@@ -100,7 +109,8 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
   });
   useRefetchOnReconnect(reload);
 
-  const toggle = (uuid: string, on: boolean) => setSelected((current) => (on ? [...current.filter((u) => u !== uuid), uuid].slice(-2) : current.filter((u) => u !== uuid)));
+  const toggle = (uuid: string, on: boolean) =>
+    setSelected((current) => (on ? [...current.filter((u) => u !== uuid), uuid].slice(-2) : current.filter((u) => u !== uuid)));
   const [first, second] = selected;
   const columns: Column<Message>[] = [
     {
@@ -119,7 +129,11 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
       header: 'Received',
       cellClassName: 'nowrap',
       cell: (m) => (
-        <Link to={`/inspector/${inbox.uuid}/messages/${m.uuid}`} title={formatDateTime(m.received_on)} aria-label={`Message received ${formatDateTime(m.received_on)}`}>
+        <Link
+          to={`/inspector/${inbox.uuid}/messages/${m.uuid}`}
+          title={formatDateTime(m.received_on)}
+          aria-label={`Message received ${formatDateTime(m.received_on)}`}
+        >
           {formatReceived(m.received_on)}
         </Link>
       ),
@@ -154,7 +168,13 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
       }}
       aboveTable={
         <div className="compare-bar">
-          <span className="muted small">{selected.length === 0 ? 'Tick two messages to compare them side by side.' : selected.length === 1 ? 'Tick one more message to compare.' : 'Two messages picked.'}</span>
+          <span className="muted small">
+            {selected.length === 0
+              ? 'Tick two messages to compare them side by side.'
+              : selected.length === 1
+                ? 'Tick one more message to compare.'
+                : 'Two messages picked.'}
+          </span>
           <button
             type="button"
             className="button button-small"
@@ -165,11 +185,23 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
           </button>
         </div>
       }
-      noMatch={active ? <EmptyState title="No messages match these filters" action={<button type="button" className="button" onClick={clear}>Clear filters</button>} /> : undefined}
+      noMatch={
+        active ? (
+          <EmptyState
+            title="No messages match these filters"
+            action={
+              <button type="button" className="button" onClick={clear}>
+                Clear filters
+              </button>
+            }
+          />
+        ) : undefined
+      }
       empty={
         <EmptyState title="No messages yet">
           <p>
-            Deliveries to <code>{inbox.url}</code> appear here as they arrive. Register a webhook to this inbox above and send a test event, or post to the URL yourself.
+            Deliveries to <code>{inbox.url}</code> appear here as they arrive. Register a webhook to this inbox above and send a test event,
+            or post to the URL yourself.
           </p>
         </EmptyState>
       }

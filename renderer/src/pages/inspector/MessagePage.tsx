@@ -70,8 +70,14 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
       {message.duplicate_of && (
         <p className="notice notice-warning">
           <span>
-            <DuplicateBadge by={message.duplicate_by} /> Same {message.duplicate_by === 'delivery_id' ? 'X-Service-Delivery-Id' : message.duplicate_by === 'signature' ? 'signature (the same plaintext)' : 'event id'} as{' '}
-            <Link to={`/inspector/${inboxUuid}/messages/${message.duplicate_of}`}>an earlier message</Link>: a retry or a resend. Receivers should process it once.
+            <DuplicateBadge by={message.duplicate_by} /> Same{' '}
+            {message.duplicate_by === 'delivery_id'
+              ? 'X-Service-Delivery-Id'
+              : message.duplicate_by === 'signature'
+                ? 'signature (the same plaintext)'
+                : 'event id'}{' '}
+            as <Link to={`/inspector/${inboxUuid}/messages/${message.duplicate_of}`}>an earlier message</Link>: a retry or a resend.
+            Receivers should process it once.
           </span>
         </p>
       )}
@@ -125,10 +131,18 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
       </div>
       <p className="muted small">
         {message.body_size.toLocaleString()} bytes{message.body_truncated ? ', cut off: only the first 1 MB was kept' : ''}
-        {message.body_base64 !== null ? '. Not valid UTF-8: shown as text with replacement characters; the download has the exact bytes.' : '.'}
+        {message.body_base64 !== null
+          ? '. Not valid UTF-8: shown as text with replacement characters; the download has the exact bytes.'
+          : '.'}
       </p>
       <ErrorNotice error={save.error} onDismiss={save.clearError} />
-      {message.body === '' ? <p className="muted">The body is empty.</p> : <pre className="code-block" aria-label="Body as received">{message.body}</pre>}
+      {message.body === '' ? (
+        <p className="muted">The body is empty.</p>
+      ) : (
+        <pre className="code-block" aria-label="Body as received">
+          {message.body}
+        </pre>
+      )}
       <CurlDisclosure request={request} download label="Show curl for the exact bytes" />
     </section>
   );
@@ -182,7 +196,11 @@ function RelayTable({ relays }: { relays: Relay[] }) {
 function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inbox | undefined; onRelay(relay: Relay): void }) {
   const [url, setUrl] = useState<string | null>(null);
   const target = url ?? inbox?.forward_to ?? '';
-  const request: ApiRequest = { method: 'POST', path: `${messagePath(message.inbox_uuid, message.uuid)}/replay`, body: target.trim() === '' ? {} : { url: target.trim() } };
+  const request: ApiRequest = {
+    method: 'POST',
+    path: `${messagePath(message.inbox_uuid, message.uuid)}/replay`,
+    body: target.trim() === '' ? {} : { url: target.trim() },
+  };
   const [result, setResult] = useState<Relay | null>(null);
   const replay = useApiAction(async () => {
     setResult(null);
@@ -199,7 +217,14 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
     <section className="panel" aria-labelledby="replay-title">
       <h2 id="replay-title">Replay and forward</h2>
       <p className="muted">
-        Sends this message again, body byte for byte and the headers as received, to your app. {inbox?.forward_to ? <>This inbox also forwards every new message to <code>{inbox.forward_to}</code>.</> : 'Set “Forward to” on the inbox to relay every new message automatically.'}
+        Sends this message again, body byte for byte and the headers as received, to your app.{' '}
+        {inbox?.forward_to ? (
+          <>
+            This inbox also forwards every new message to <code>{inbox.forward_to}</code>.
+          </>
+        ) : (
+          'Set “Forward to” on the inbox to relay every new message automatically.'
+        )}
       </p>
       <form className="replay-form" onSubmit={submit} noValidate>
         <div className="field">
@@ -233,8 +258,13 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
       </form>
       <ErrorNotice error={replay.error} onDismiss={replay.clearError} fieldsShown={['url']} />
       {result && (
-        <p className={`notice ${result.status_code !== null && result.status_code < 300 ? 'notice-success' : 'notice-error'}`} role="status">
-          {result.status_code !== null ? `Your app answered ${result.status_code} in ${result.duration_ms ?? '?'} ms.` : `No answer: ${result.error ?? 'unknown reason'}.`}
+        <p
+          className={`notice ${result.status_code !== null && result.status_code < 300 ? 'notice-success' : 'notice-error'}`}
+          role="status"
+        >
+          {result.status_code !== null
+            ? `Your app answered ${result.status_code} in ${result.duration_ms ?? '?'} ms.`
+            : `No answer: ${result.error ?? 'unknown reason'}.`}
         </p>
       )}
       <CurlDisclosure request={request} />
@@ -246,7 +276,11 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
 
 function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   const { session } = useSignedIn();
-  const others = useApiQuery<Page<Message>>({ method: 'GET', path: `${inboxPath(inboxUuid)}/messages`, query: { organization_uuid: session.organization_uuid, per_page: 100 } });
+  const others = useApiQuery<Page<Message>>({
+    method: 'GET',
+    path: `${inboxPath(inboxUuid)}/messages`,
+    query: { organization_uuid: session.organization_uuid, per_page: 100 },
+  });
   const choices = (others.data?.items ?? []).filter((m) => m.uuid !== message.uuid);
   const [other, setOther] = useState('');
   const pick = other || choices[0]?.uuid || '';
@@ -266,7 +300,12 @@ function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: stri
               </option>
             ))}
           </SelectField>
-          <button type="button" className="button" disabled={pick === ''} onClick={() => navigate(`/inspector/${inboxUuid}/compare?a=${message.uuid}&b=${pick}`)}>
+          <button
+            type="button"
+            className="button"
+            disabled={pick === ''}
+            onClick={() => navigate(`/inspector/${inboxUuid}/compare?a=${message.uuid}&b=${pick}`)}
+          >
             Compare side by side
           </button>
         </div>
@@ -281,7 +320,9 @@ export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; mes
   const inbox = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inboxUuid) });
   const { data: message, setData } = query;
   const addRelay = (relay: Relay) =>
-    setData((current) => (current && !current.relays.some((r) => r.uuid === relay.uuid) ? { ...current, relays: [...current.relays, relay] } : current));
+    setData((current) =>
+      current && !current.relays.some((r) => r.uuid === relay.uuid) ? { ...current, relays: [...current.relays, relay] } : current,
+    );
   useLiveEvent('inbox.relay', (event) => {
     if (event.message_uuid !== messageUuid) return;
     const { inbox_uuid: _inbox, message_uuid: _message, ...relay } = event;
@@ -320,7 +361,11 @@ export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; mes
       <section className="panel" aria-labelledby="envelope-title">
         <h2 id="envelope-title">Decrypted JSON</h2>
         {message.envelope !== null && message.envelope !== undefined ? (
-          <JsonTree value={message.envelope} label="Decrypted envelope" actions={<CopyButton text={JSON.stringify(message.envelope, null, 2)} label="Copy JSON" className="button-quiet" />} />
+          <JsonTree
+            value={message.envelope}
+            label="Decrypted envelope"
+            actions={<CopyButton text={JSON.stringify(message.envelope, null, 2)} label="Copy JSON" className="button-quiet" />}
+          />
         ) : (
           <p className="muted">{message.decrypted ? 'The plaintext is not JSON.' : 'Nothing was decrypted; see the verdicts above.'}</p>
         )}

@@ -13,9 +13,21 @@ export function DecryptionBadge({ decrypted, reason }: { decrypted: boolean; rea
 }
 
 const signatureText: Record<SignatureStatus, { label: string; className: string; explain: string }> = {
-  valid: { label: 'Signature valid', className: 'badge-completed', explain: 'The HMAC matches a known secret: the message is authentic and unchanged.' },
-  invalid: { label: 'Signature invalid', className: 'badge-failed', explain: 'The HMAC matches none of the known secrets: a wrong secret, or the message was changed.' },
-  unknown: { label: 'Signature not checked', className: 'badge-neutral', explain: 'No secret is known for this message (or it was not decrypted), so the signature could not be checked.' },
+  valid: {
+    label: 'Signature valid',
+    className: 'badge-completed',
+    explain: 'The HMAC matches a known secret: the message is authentic and unchanged.',
+  },
+  invalid: {
+    label: 'Signature invalid',
+    className: 'badge-failed',
+    explain: 'The HMAC matches none of the known secrets: a wrong secret, or the message was changed.',
+  },
+  unknown: {
+    label: 'Signature not checked',
+    className: 'badge-neutral',
+    explain: 'No secret is known for this message (or it was not decrypted), so the signature could not be checked.',
+  },
 };
 
 export function SignatureBadge({ status }: { status: SignatureStatus }) {
@@ -32,7 +44,14 @@ export function signatureExplanation(status: SignatureStatus): string {
 }
 
 export function DuplicateBadge({ by }: { by: string | null }) {
-  const how = by === 'delivery_id' ? 'the same X-Service-Delivery-Id' : by === 'signature' ? 'the same signature' : by === 'event_id' ? 'the same event id' : 'an earlier message';
+  const how =
+    by === 'delivery_id'
+      ? 'the same X-Service-Delivery-Id'
+      : by === 'signature'
+        ? 'the same signature'
+        : by === 'event_id'
+          ? 'the same event id'
+          : 'an earlier message';
   return (
     <span className="badge badge-pending" title={`Duplicate: ${how} as an earlier message`}>
       Duplicate

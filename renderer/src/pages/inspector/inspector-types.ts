@@ -13,7 +13,11 @@ export type MessageSummary = ReturnType<typeof messageSummary>;
 export type RelayEvent = Relay & { inbox_uuid: string; message_uuid: string };
 export type RegisteredWebhook = z.infer<typeof webhookWithSecretSchema>;
 
-export const EVENT_TYPES = allOf<EventType>()('service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery');
+export const EVENT_TYPES = allOf<EventType>()(
+  'service_confirmation.check_in',
+  'service_confirmation.check_out',
+  'service_confirmation.delivery',
+);
 export const SIGNATURE_STATUSES = allOf<SignatureStatus>()('valid', 'invalid', 'unknown');
 
 export const eventLabels: Record<EventType, string> = {
@@ -27,7 +31,13 @@ export function eventLabel(type: string | null): string {
   return (eventLabels as Record<string, string>)[type] ?? type;
 }
 
-const receivedFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+const receivedFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
 /** "Nov 21, 8:51:14 PM": messages often arrive within the same minute, so with seconds. */
 export function formatReceived(iso: string): string {
@@ -36,20 +46,26 @@ export function formatReceived(iso: string): string {
 }
 
 export const inboxPath = (uuid: string) => `/api/inboxes/uuid/${encodeURIComponent(uuid)}`;
-export const messagePath = (inboxUuid: string, messageUuid: string) => `${inboxPath(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
+export const messagePath = (inboxUuid: string, messageUuid: string) =>
+  `${inboxPath(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
 
 /** "answers 503 after 2 s", "drops the connection", or null for normal answers. */
 export function faultSummary(response: Inbox['response']): string | null {
   const parts: string[] = [];
   if (response.drop) parts.push('drops the connection');
   else if (response.status !== null) parts.push(`answers ${response.status}`);
-  if (response.delay_ms > 0) parts.push(`${parts.length ? 'after' : 'answers after'} ${response.delay_ms >= 1000 ? `${response.delay_ms / 1000} s` : `${response.delay_ms} ms`}`);
+  if (response.delay_ms > 0)
+    parts.push(
+      `${parts.length ? 'after' : 'answers after'} ${response.delay_ms >= 1000 ? `${response.delay_ms / 1000} s` : `${response.delay_ms} ms`}`,
+    );
   return parts.length ? parts.join(' ') : null;
 }
 
 /** The inbox after one more message arrived: at its cap the oldest one is dropped instead. */
 export function withArrival(inbox: Inbox): Inbox {
-  return inbox.message_count >= inbox.max_messages ? { ...inbox, dropped_messages: inbox.dropped_messages + 1 } : { ...inbox, message_count: inbox.message_count + 1 };
+  return inbox.message_count >= inbox.max_messages
+    ? { ...inbox, dropped_messages: inbox.dropped_messages + 1 }
+    : { ...inbox, message_count: inbox.message_count + 1 };
 }
 
 /** "12 oldest dropped (keeps 1,000)", or null while nothing was dropped. */

@@ -8,7 +8,12 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { TextField } from '../../components/FormField.tsx';
 
 const FIELDS = [
-  { key: 'location', label: 'Address (location)', hint: 'Full address, e.g. 1 Mitchell St, Darwin NT 0800. It is located to a latitude, longitude and time zone.', wide: true },
+  {
+    key: 'location',
+    label: 'Address (location)',
+    hint: 'Full address, e.g. 1 Mitchell St, Darwin NT 0800. It is located to a latitude, longitude and time zone.',
+    wide: true,
+  },
   { key: 'name', label: 'Name', hint: 'Defaults to the address.' },
   { key: 'type', label: 'Type', hint: 'A word such as SITE (the default).' },
   { key: 'external_reference_id', label: 'External reference', hint: 'Your own id; unique in the organization.' },
@@ -54,7 +59,17 @@ function updateBody(values: Values, qr: QrCode): UpdateQrCode {
 }
 
 /** Create (qr null) or edit a QR code address; the server's field problems show under their fields. */
-export function QrCodeForm({ qr, organizationUuid, onSaved, onCancel }: { qr: QrCode | null; organizationUuid: string; onSaved(qr: QrCode): void; onCancel(): void }) {
+export function QrCodeForm({
+  qr,
+  organizationUuid,
+  onSaved,
+  onCancel,
+}: {
+  qr: QrCode | null;
+  organizationUuid: string;
+  onSaved(qr: QrCode): void;
+  onCancel(): void;
+}) {
   const id = useId();
   const [values, setValues] = useState<Values>(() => initialValues(qr));
   const request: ApiRequest = qr

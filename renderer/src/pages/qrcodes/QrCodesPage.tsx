@@ -60,7 +60,9 @@ export function QrCodesPage() {
       named={(qr) => qr.name}
       renderForm={(qr, props) => <QrCodeForm qr={qr} {...props} />}
       savedNotice={(qr, created) => `${created ? 'Created' : 'Saved'} ${qr.name}: located at ${qr.timezone_name ?? 'no time zone'}.`}
-      deleteText={(qr) => <p>{qr.location}. It disappears from lists; importing the same address (or external reference) again restores it.</p>}
+      deleteText={(qr) => (
+        <p>{qr.location}. It disappears from lists; importing the same address (or external reference) again restores it.</p>
+      )}
       columns={COLUMNS}
       textFilters={filters}
       noMatch={

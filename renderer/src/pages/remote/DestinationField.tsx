@@ -15,7 +15,15 @@ export interface Destination {
 export const THIS_SANDBOX: Destination = { profile: null, organizationUuid: '' };
 
 /** "Send to": this sandbox (the default) or one of the connection profiles. */
-export function DestinationField({ value, onChange, sandboxOrganization }: { value: Destination; onChange(next: Destination): void; sandboxOrganization: string }) {
+export function DestinationField({
+  value,
+  onChange,
+  sandboxOrganization,
+}: {
+  value: Destination;
+  onChange(next: Destination): void;
+  sandboxOrganization: string;
+}) {
   const profiles = useApiQuery<{ items: PublicProfile[] }>(profilesRequest);
   const items = profiles.data?.items ?? [];
   const chosen = value.profile;
@@ -23,7 +31,8 @@ export function DestinationField({ value, onChange, sandboxOrganization }: { val
   useEffect(() => {
     if (chosen && profiles.data && !profiles.data.items.some((p) => p.name === chosen.name)) onChange(THIS_SANDBOX);
   }, [chosen, profiles.data, onChange]);
-  const choose = (profile: PublicProfile | null) => onChange(profile ? { profile, organizationUuid: profile.organization_uuid ?? '' } : THIS_SANDBOX);
+  const choose = (profile: PublicProfile | null) =>
+    onChange(profile ? { profile, organizationUuid: profile.organization_uuid ?? '' } : THIS_SANDBOX);
 
   return (
     <fieldset className="fieldset">
@@ -75,8 +84,8 @@ export function DestinationField({ value, onChange, sandboxOrganization }: { val
             </div>
           )}
           <p className="field-hint">
-            The file is checked here first (“2. Check before sending”), then this QR Sandbox server passes it to {chosen.base_url} with the profile’s API key{' '}
-            <code>{chosen.api_key}</code>; the secret stays on the server. The task is followed there.
+            The file is checked here first (“2. Check before sending”), then this QR Sandbox server passes it to {chosen.base_url} with the
+            profile’s API key <code>{chosen.api_key}</code>; the secret stays on the server. The task is followed there.
           </p>
         </div>
       )}

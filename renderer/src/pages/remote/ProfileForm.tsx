@@ -16,7 +16,15 @@ function nameProblem(error: unknown): string | undefined {
 }
 
 /** Adds (or replaces) a connection profile. The secret goes to the server once and is never shown again. */
-export function ProfileForm({ existing, profilesFile, onSaved }: { existing: PublicProfile[]; profilesFile: string | null; onSaved(profile: PublicProfile): void }) {
+export function ProfileForm({
+  existing,
+  profilesFile,
+  onSaved,
+}: {
+  existing: PublicProfile[];
+  profilesFile: string | null;
+  onSaved(profile: PublicProfile): void;
+}) {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [keyText, setKeyText] = useState('');
@@ -120,7 +128,16 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
             </>
           }
         />
-        <TextField spellCheck={false} id="profile-secret" label="API secret" type="password" value={secret} onChange={change(setSecret)} problem={problems.secret} autoComplete="new-password" />
+        <TextField
+          spellCheck={false}
+          id="profile-secret"
+          label="API secret"
+          type="password"
+          value={secret}
+          onChange={change(setSecret)}
+          problem={problems.secret}
+          autoComplete="new-password"
+        />
         <TextField
           spellCheck={false}
           id="profile-org"
@@ -134,13 +151,17 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
       <div className="notice notice-warning" role="note" aria-label="Where the secret is kept">
         {desktopBridge() ? (
           <div className="notice-body">
-            <strong>The desktop app encrypts the secret</strong> with the system keychain (Electron safeStorage) in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}; without
-            a keychain it is stored unencrypted (mode 0600), and the list says which. This page never sees it again: the app adds it to each call it passes on to the service.
+            <strong>The desktop app encrypts the secret</strong> with the system keychain (Electron safeStorage) in{' '}
+            {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}; without a keychain it is
+            stored unencrypted (mode 0600), and the list says which. This page never sees it again: the app adds it to each call it passes
+            on to the service.
           </div>
         ) : (
           <div className="notice-body">
-            <strong>The secret is stored unencrypted</strong> in {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}, a file
-            only the account running QR Sandbox can read (mode 0600). This page never sees it again: the server adds it to each call it passes on to the service.
+            <strong>The secret is stored unencrypted</strong> in{' '}
+            {profilesFile ? <code className="break">{profilesFile}</code> : 'profiles.json in the data folder'}, a file only the account
+            running QR Sandbox can read (mode 0600). This page never sees it again: the server adds it to each call it passes on to the
+            service.
           </div>
         )}
       </div>
@@ -149,7 +170,11 @@ export function ProfileForm({ existing, profilesFile, onSaved }: { existing: Pub
           {save.running ? 'Saving…' : replaces ? 'Replace profile' : 'Save profile'}
         </button>
       </div>
-      <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={['name', 'base url', 'api key', 'api secret', 'organization uuid']} />
+      <ErrorNotice
+        error={save.error}
+        onDismiss={save.clearError}
+        fieldsShown={['name', 'base url', 'api key', 'api secret', 'organization uuid']}
+      />
       <CurlDisclosure request={saveProfileRequest(trimmedName || 'NAME', body(MASKED))} label="Show curl for saving the profile" />
     </form>
   );

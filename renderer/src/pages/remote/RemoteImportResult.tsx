@@ -23,7 +23,8 @@ export function RemoteImportResult({
   jsonSource,
   ...fixed
 }: { profile: string; baseUrl: string | undefined; answer: RemoteImportAnswer; jsonSource: boolean } & FixedFile) {
-  if (answer.kind === 'sync' && answer.uuid === null) return <RemoteSyncAnswer profile={profile} body={answer.body} jsonSource={jsonSource} />;
+  if (answer.kind === 'sync' && answer.uuid === null)
+    return <RemoteSyncAnswer profile={profile} body={answer.body} jsonSource={jsonSource} />;
   const uuid = answer.kind === 'task' ? answer.uuid : (answer.uuid ?? '');
   return <WatchedTask key={uuid} profile={profile} baseUrl={baseUrl} uuid={uuid} {...fixed} />;
 }

@@ -86,7 +86,9 @@ export function RemoteServicesPage() {
                           'organization asked when importing'
                         )}
                         {' · '}
-                        {p.secret_protection === 'none' ? 'secret unencrypted in profiles.json (mode 0600)' : 'secret encrypted by the desktop app (system keychain)'}
+                        {p.secret_protection === 'none'
+                          ? 'secret unencrypted in profiles.json (mode 0600)'
+                          : 'secret encrypted by the desktop app (system keychain)'}
                       </span>
                     </td>
                     <td className="cell-actions">
@@ -95,7 +97,12 @@ export function RemoteServicesPage() {
                           Tasks
                         </Link>
                         {isAdmin && (
-                          <button type="button" className="button button-small button-danger-quiet" onClick={() => setRemoving(p)} aria-label={`Remove ${p.name}`}>
+                          <button
+                            type="button"
+                            className="button button-small button-danger-quiet"
+                            onClick={() => setRemoving(p)}
+                            aria-label={`Remove ${p.name}`}
+                          >
                             Remove
                           </button>
                         )}
@@ -119,7 +126,9 @@ export function RemoteServicesPage() {
             }}
           />
         ) : (
-          <p className="notice notice-info">Only an admin key can add or remove profiles. This session uses {session.role === 'editor' ? 'an' : 'a'} {session.role} key.</p>
+          <p className="notice notice-info">
+            Only an admin key can add or remove profiles. This session uses {session.role === 'editor' ? 'an' : 'a'} {session.role} key.
+          </p>
         )}
       </section>
       <section className="panel" aria-labelledby="remote-how-title">
@@ -128,11 +137,18 @@ export function RemoteServicesPage() {
           <li>
             On <Link to="/imports">Imports</Link>, choose the file: it is checked here, offline (matched columns, rows that will fail).
           </li>
-          <li>Under “Send to”, choose a profile. This QR Sandbox server passes the upload to the service with the profile’s key; the page never holds the secret.</li>
-          <li>The service’s background task is checked every 2 to 5 seconds until it ends; then its excluded rows and error report come from the service.</li>
+          <li>
+            Under “Send to”, choose a profile. This QR Sandbox server passes the upload to the service with the profile’s key; the page
+            never holds the secret.
+          </li>
+          <li>
+            The service’s background task is checked every 2 to 5 seconds until it ends; then its excluded rows and error report come from
+            the service.
+          </li>
         </ol>
         <p className="field-hint">
-          The same from the command line: <code>qr-sandbox import FILE --type qrcodes --profile NAME</code> and <code>qr-sandbox tasks watch UUID --profile NAME</code>.
+          The same from the command line: <code>qr-sandbox import FILE --type qrcodes --profile NAME</code> and{' '}
+          <code>qr-sandbox tasks watch UUID --profile NAME</code>.
         </p>
       </section>
       {removing && (
@@ -149,8 +165,8 @@ export function RemoteServicesPage() {
           }}
         >
           <p>
-            Its address and key are deleted from this machine. Nothing changes on {removing.base_url}: tasks there go on, and the API key stays valid there until it is revoked on
-            that service.
+            Its address and key are deleted from this machine. Nothing changes on {removing.base_url}: tasks there go on, and the API key
+            stays valid there until it is revoked on that service.
           </p>
         </ConfirmDialog>
       )}

@@ -27,8 +27,8 @@ export function PollStatus({ watch, where }: { watch: RemoteTaskWatch; where: st
     return (
       <div className="notice notice-error" role="alert">
         <div className="notice-body">
-          <strong>Stopped checking the task after {REMOTE_POLL.maxFailures} failed attempts in a row.</strong> The last one said: {plain.message} The task itself goes on
-          at {where}; check again once it can be reached.
+          <strong>Stopped checking the task after {REMOTE_POLL.maxFailures} failed attempts in a row.</strong> The last one said:{' '}
+          {plain.message} The task itself goes on at {where}; check again once it can be reached.
         </div>
         <div className="notice-actions">
           <button type="button" className="button button-small" onClick={retry}>
@@ -58,7 +58,6 @@ export function PollStatus({ watch, where }: { watch: RemoteTaskWatch; where: st
   }
   return null;
 }
-
 
 /**
  * A task on a profile's service: progress while it runs, then the counts, the excluded rows and
@@ -99,7 +98,11 @@ export function RemoteTaskResult({
   }
   const running = isRunning(task);
   const total = excludedTotal(task, rows.length);
-  const heading = running ? `Importing on ${profile}…` : task.status === 'FAILED' ? `The import failed on ${profile}` : `Import finished on ${profile}`;
+  const heading = running
+    ? `Importing on ${profile}…`
+    : task.status === 'FAILED'
+      ? `The import failed on ${profile}`
+      : `Import finished on ${profile}`;
   return (
     <section className="panel" aria-labelledby="remote-result-title">
       <div className="panel-header">
@@ -128,7 +131,8 @@ export function RemoteTaskResult({
             <>
               {total > rows.length && (
                 <p className="notice notice-info">
-                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of them.
+                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of
+                  them.
                 </p>
               )}
               <ExcludedRowsTable rows={rows} />
@@ -163,7 +167,8 @@ export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: strin
         <>
           <ExcludedRowsTable rows={rows} />
           <p className="field-hint">
-            The service answered with the result but did not name a background task, so there is no error report to download: the excluded rows above are all it sent.
+            The service answered with the result but did not name a background task, so there is no error report to download: the excluded
+            rows above are all it sent.
           </p>
         </>
       )}

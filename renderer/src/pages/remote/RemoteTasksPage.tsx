@@ -39,7 +39,9 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
   const saved = profiles.data?.items.find((p) => p.name === profile);
   const [params, setParams] = useSearchParams();
   const organization = params.get('organization_uuid') ?? saved?.organization_uuid ?? '';
-  const paged = usePagedList<BackgroundTask>((paging) => (organization && saved ? remoteTaskListRequest(profile, { organization_uuid: organization, ...paging }) : null));
+  const paged = usePagedList<BackgroundTask>((paging) =>
+    organization && saved ? remoteTaskListRequest(profile, { organization_uuid: organization, ...paging }) : null,
+  );
   const { data, reload, error } = paged.list;
 
   // Running tasks are checked again at the slow end of the spec's 2 to 5 s; a failure stops that until Refresh.
@@ -56,7 +58,14 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
       <>
         <PageHeader title={`Tasks on ${profile}`} back={back} />
         <section className="panel">
-          <EmptyState title={`There is no profile named ${profile}`} action={<Link to="/remote" className="button button-primary">Go to Remote services</Link>}>
+          <EmptyState
+            title={`There is no profile named ${profile}`}
+            action={
+              <Link to="/remote" className="button button-primary">
+                Go to Remote services
+              </Link>
+            }
+          >
             <p>It may have been removed. Add it again under Remote services to see its tasks.</p>
           </EmptyState>
         </section>
@@ -68,7 +77,11 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
     <>
       <PageHeader
         title={`Tasks on ${profile}`}
-        description={saved ? <>Background tasks at {saved.base_url}, newest first, read through this QR Sandbox server with the profile’s key.</> : undefined}
+        description={
+          saved ? (
+            <>Background tasks at {saved.base_url}, newest first, read through this QR Sandbox server with the profile’s key.</>
+          ) : undefined
+        }
         back={back}
       />
       <ErrorNotice error={profiles.error} onRetry={profiles.reload} />
@@ -83,7 +96,12 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
           toolbar={
             <>
               {saved && !saved.organization_uuid && (
-                <OrganizationForm key={organization} profile={profile} value={organization} onSubmit={(uuid) => setParams({ organization_uuid: uuid, page: null })} />
+                <OrganizationForm
+                  key={organization}
+                  profile={profile}
+                  value={organization}
+                  onSubmit={(uuid) => setParams({ organization_uuid: uuid, page: null })}
+                />
               )}
               {saved && organization && (
                 <div className="toolbar">
@@ -95,11 +113,20 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
                   </div>
                 </div>
               )}
-              {saved && !organization && <p className="muted">The profile names no organization: enter the organization_uuid on that service to list its tasks.</p>}
+              {saved && !organization && (
+                <p className="muted">The profile names no organization: enter the organization_uuid on that service to list its tasks.</p>
+              )}
             </>
           }
           empty={
-            <EmptyState title={`No background tasks on ${profile} yet`} action={<Link to="/imports" className="button button-primary">Go to Imports</Link>}>
+            <EmptyState
+              title={`No background tasks on ${profile} yet`}
+              action={
+                <Link to="/imports" className="button button-primary">
+                  Go to Imports
+                </Link>
+              }
+            >
               <p>Send a file there from the Imports page (“Send to” {profile}); its task appears here.</p>
             </EmptyState>
           }

@@ -38,7 +38,10 @@ export function remoteTaskRequest(profile: string, uuid: string): ApiRequest {
   return { method: 'GET', path: remotePath(profile, `/api/background-tasks/uuid/${encodeURIComponent(uuid)}`) };
 }
 
-export function remoteTaskListRequest(profile: string, query: { organization_uuid: string; page: number; per_page: number; task_type?: string }): ApiRequest {
+export function remoteTaskListRequest(
+  profile: string,
+  query: { organization_uuid: string; page: number; per_page: number; task_type?: string },
+): ApiRequest {
   return { method: 'GET', path: remotePath(profile, '/api/background-tasks'), query };
 }
 
@@ -61,8 +64,17 @@ export function remoteImportRequest(
   handler = DEFAULT_IMPORT_HANDLER,
 ): ApiRequest {
   const path = remotePath(profile, IMPORT_KINDS[kind].path);
-  if (kind === 'qrcodes' && /\.json$/i.test(fileName)) return { method: 'POST', path, query: { processing_mode: mode }, jsonFileName: fileName };
-  return { method: 'POST', path, form: { fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler) }, fileField: 'file', fileName } };
+  if (kind === 'qrcodes' && /\.json$/i.test(fileName))
+    return { method: 'POST', path, query: { processing_mode: mode }, jsonFileName: fileName };
+  return {
+    method: 'POST',
+    path,
+    form: {
+      fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler) },
+      fileField: 'file',
+      fileName,
+    },
+  };
 }
 
 /** What the remote service answered to an import: a background task, or (sync) the result itself. */
@@ -84,7 +96,8 @@ export function answerCounts(body: Record<string, unknown>): { key: string; labe
   const excludedCounted = typeof body.excluded === 'number';
   for (const [key, value] of Object.entries(body)) {
     if (typeof value === 'number') counts.push({ key, label: key.replace(/_/g, ' '), value });
-    else if (Array.isArray(value) && !(excludedCounted && key.startsWith('excluded_'))) counts.push({ key, label: key.replace(/_/g, ' '), value: value.length });
+    else if (Array.isArray(value) && !(excludedCounted && key.startsWith('excluded_')))
+      counts.push({ key, label: key.replace(/_/g, ' '), value: value.length });
   }
   return counts;
 }
@@ -93,7 +106,10 @@ export function answerCounts(body: Record<string, unknown>): { key: string; labe
  * A profile's credential from the form: the key and the secret in their fields, or `key:secret`
  * pasted into the key field (split at the first colon, as the CLI does).
  */
-export function splitCredential(keyText: string, secretText: string): { api_key: string; api_secret: string } | { problem: 'key' | 'secret'; message: string } {
+export function splitCredential(
+  keyText: string,
+  secretText: string,
+): { api_key: string; api_secret: string } | { problem: 'key' | 'secret'; message: string } {
   let key = keyText.trim();
   let secret = secretText;
   if (secret === '' && key.includes(':')) {

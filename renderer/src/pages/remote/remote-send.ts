@@ -11,9 +11,20 @@ async function sendJsonFile(request: ApiRequest, file: UploadFile): Promise<{ st
   if (credential) headers.set('authorization', authorizationHeader(credential));
   let response: Response;
   try {
-    response = await fetch(requestUrl(request), { method: request.method, headers, body: file.blob, credentials: 'omit', cache: 'no-store' });
+    response = await fetch(requestUrl(request), {
+      method: request.method,
+      headers,
+      body: file.blob,
+      credentials: 'omit',
+      cache: 'no-store',
+    });
   } catch {
-    throw new ApiFailure({ message: 'Could not reach the QR Sandbox server. Check that it is still running, then try again.', status: 0, code: null, request });
+    throw new ApiFailure({
+      message: 'Could not reach the QR Sandbox server. Check that it is still running, then try again.',
+      status: 0,
+      code: null,
+      request,
+    });
   }
   if (!response.ok) {
     const failure = await failureFrom(response, request);

@@ -38,7 +38,10 @@ function NewKeyPanel({ issued, name, onDone }: { issued: IssuedApiKey; name: str
           <CopyButton text={credential} label="Copy key and secret" />
         </span>
         <span className="field-hint">
-          Send it as <code>Authorization: Bearer {issued.api_key}:…</code>, or sign in with this link: <code className="break">{window.location.origin}/#key={issued.api_key}:…</code>
+          Send it as <code>Authorization: Bearer {issued.api_key}:…</code>, or sign in with this link:{' '}
+          <code className="break">
+            {window.location.origin}/#key={issued.api_key}:…
+          </code>
         </span>
       </label>
       <div className="row-actions">
@@ -67,7 +70,8 @@ function RevokeDialog({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCance
     <dialog ref={dialog} className="dialog" aria-labelledby="revoke-title" onCancel={onCancel}>
       <h2 id="revoke-title">Revoke “{apiKey.name}”?</h2>
       <p>
-        Key <code>{apiKey.api_key}</code> ({apiKey.role}) stops working at once. Scripts and apps that use it will get 401 Unauthorized. This cannot be undone.
+        Key <code>{apiKey.api_key}</code> ({apiKey.role}) stops working at once. Scripts and apps that use it will get 401 Unauthorized.
+        This cannot be undone.
       </p>
       <ErrorNotice error={revoke.error} />
       <CurlDisclosure request={request} />
@@ -115,7 +119,8 @@ export function ApiKeysSection() {
         <h2 id="keys-title">API keys</h2>
       </div>
       <p className="muted">
-        Keys let scripts, apps and this GUI call the API. Each request sends <code>Authorization: Bearer &lt;api_key&gt;:&lt;api_secret&gt;</code>.
+        Keys let scripts, apps and this GUI call the API. Each request sends{' '}
+        <code>Authorization: Bearer &lt;api_key&gt;:&lt;api_secret&gt;</code>.
       </p>
       <ErrorNotice error={keys.error} onRetry={keys.reload} />
       {revokedName && (

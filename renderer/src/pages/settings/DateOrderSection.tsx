@@ -8,9 +8,21 @@ import type { Settings } from '../webhooks/webhook-types.ts';
 type DateOrder = Settings['date_order'];
 
 const ORDERS: { value: DateOrder; title: string; example: string }[] = [
-  { value: 'day_first', title: 'Day first (DD/MM/YYYY)', example: '02/12/2026 11:00 is 2 December 2026, as Excel shows dates in Australia, the UK or Italy.' },
-  { value: 'month_first', title: 'Month first (MM/DD/YYYY)', example: '02/12/2026 11:00 is 12 February 2026, as Excel shows dates in the United States; 11:00 AM and PM are read too.' },
-  { value: 'iso_only', title: 'Year-month-day only', example: 'Only 2026-12-02 11:00 (and ISO 8601) is read; a date with slashes is refused with a reason, since it could mean two days.' },
+  {
+    value: 'day_first',
+    title: 'Day first (DD/MM/YYYY)',
+    example: '02/12/2026 11:00 is 2 December 2026, as Excel shows dates in Australia, the UK or Italy.',
+  },
+  {
+    value: 'month_first',
+    title: 'Month first (MM/DD/YYYY)',
+    example: '02/12/2026 11:00 is 12 February 2026, as Excel shows dates in the United States; 11:00 AM and PM are read too.',
+  },
+  {
+    value: 'iso_only',
+    title: 'Year-month-day only',
+    example: 'Only 2026-12-02 11:00 (and ISO 8601) is read; a date with slashes is refused with a reason, since it could mean two days.',
+  },
 ];
 
 /** How appointment imports read dates such as 02/12/2026 (GET/PATCH /api/settings `date_order`; changing needs an admin key). */
@@ -33,8 +45,8 @@ export function DateOrderSection({ settings, role, onSaved }: { settings: Settin
     <section className="panel" aria-labelledby="date-order-title">
       <h2 id="date-order-title">Date order</h2>
       <p className="field-hint">
-        How appointment imports read a start written with slashes, as a spreadsheet shows it. Dates written year-month-day (2026-12-02 11:00) and date cells are read
-        whatever the order; every import preview says how each date was read.
+        How appointment imports read a start written with slashes, as a spreadsheet shows it. Dates written year-month-day (2026-12-02
+        11:00) and date cells are read whatever the order; every import preview says how each date was read.
       </p>
       <fieldset className="fieldset" disabled={!canChange || save.running}>
         <legend className="field-label">Read 02/12/2026 as</legend>

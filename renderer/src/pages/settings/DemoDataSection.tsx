@@ -48,7 +48,7 @@ function ResetResult({ result }: { result: DemoResetResult }) {
         { label: 'sites imported', value: seeded.sites ?? 0 },
         { label: 'appointments this week', value: seeded.appointments ?? 0 },
         { label: 'rows excluded, with reasons', value: (seeded.excluded_sites ?? 0) + (seeded.excluded_appointments ?? 0) },
-        { label: 'demo services', value: (seeded.services_added ?? 0) },
+        { label: 'demo services', value: seeded.services_added ?? 0 },
       ]
     : [];
   return (
@@ -56,27 +56,41 @@ function ResetResult({ result }: { result: DemoResetResult }) {
       <h3 id="demo-result-title">{seeded.seeded ? 'The demo data is ready' : 'The data was deleted, but no demo data was added'}</h3>
       <p className="muted">
         Deleted {count(deleted.qrcodes, 'QR code')}, {count(deleted.appointments, 'appointment')}, {count(deleted.tasks, 'task')},{' '}
-        {count(deleted.webhooks, 'webhook')} with {count(deleted.deliveries, 'delivery', 'deliveries')}, {count(deleted.inboxes, 'inbox', 'inboxes')} with{' '}
-        {count(deleted.inbox_messages, 'message')}, {count(deleted.service_confirmations, 'service confirmation')}, {count(deleted.import_handlers, 'import handler')}{' '}
-        and {count(deleted.services, 'service')}.
+        {count(deleted.webhooks, 'webhook')} with {count(deleted.deliveries, 'delivery', 'deliveries')},{' '}
+        {count(deleted.inboxes, 'inbox', 'inboxes')} with {count(deleted.inbox_messages, 'message')},{' '}
+        {count(deleted.service_confirmations, 'service confirmation')}, {count(deleted.import_handlers, 'import handler')} and{' '}
+        {count(deleted.services, 'service')}.
       </p>
       {seeded.seeded ? (
         <>
           <StatList stats={stats.map((s) => ({ ...s, key: s.label }))} label="Demo data added" />
           <p>
-            A webhook sends every event to the demo inbox. See the <Link to="/qrcodes">QR codes</Link>, the <Link to="/appointments">appointments</Link>, the{' '}
-            <Link to="/tasks">import tasks</Link> and the <Link to="/inspector">inspector</Link>.
+            A webhook sends every event to the demo inbox. See the <Link to="/qrcodes">QR codes</Link>, the{' '}
+            <Link to="/appointments">appointments</Link>, the <Link to="/tasks">import tasks</Link> and the{' '}
+            <Link to="/inspector">inspector</Link>.
           </p>
         </>
       ) : (
-        <p className="notice notice-info">{seeded.reason ? `Nothing was added: ${seeded.reason}.` : 'Nothing was added.'} Reset again to add the demo data.</p>
+        <p className="notice notice-info">
+          {seeded.reason ? `Nothing was added: ${seeded.reason}.` : 'Nothing was added.'} Reset again to add the demo data.
+        </p>
       )}
     </div>
   );
 }
 
 /** The question before the reset; while the reset runs it shows its progress and cannot be dismissed. */
-function ResetDialog({ request, organizationName, onCancel, onDone }: { request: ApiRequest; organizationName: string; onCancel(): void; onDone(result: DemoResetResult): void }) {
+function ResetDialog({
+  request,
+  organizationName,
+  onCancel,
+  onDone,
+}: {
+  request: ApiRequest;
+  organizationName: string;
+  onCancel(): void;
+  onDone(result: DemoResetResult): void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [step, setStep] = useState<DemoResetEvent | null>(null);
   const reset = useApiAction(async () => {
@@ -137,9 +151,9 @@ export function DemoDataSection() {
     <section className="panel" aria-labelledby="demo-title">
       <h2 id="demo-title">Demo data</h2>
       <p className="muted">
-        Start a demo over: delete everything this organization has made and add the demo data again, as <code>serve --demo</code> does on an empty
-        data folder: the demo services, 300 sites from a finished import with excluded rows, a week of appointments from today, and an inbox with a
-        webhook. API keys and settings stay, and you stay signed in.
+        Start a demo over: delete everything this organization has made and add the demo data again, as <code>serve --demo</code> does on an
+        empty data folder: the demo services, 300 sites from a finished import with excluded rows, a week of appointments from today, and an
+        inbox with a webhook. API keys and settings stay, and you stay signed in.
       </p>
       {session.role === 'admin' ? (
         <div className="form-actions">
@@ -155,7 +169,9 @@ export function DemoDataSection() {
           </button>
         </div>
       ) : (
-        <p className="notice notice-info">Only an admin key can reset the demo data. This session uses {session.role === 'editor' ? 'an' : 'a'} {session.role} key.</p>
+        <p className="notice notice-info">
+          Only an admin key can reset the demo data. This session uses {session.role === 'editor' ? 'an' : 'a'} {session.role} key.
+        </p>
       )}
       {result && <ResetResult result={result} />}
       {session.role === 'admin' && <CurlDisclosure request={request} label="Show curl to reset" />}

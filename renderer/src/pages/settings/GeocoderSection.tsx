@@ -32,7 +32,10 @@ function locateBody(values: Values): LocateBody {
 /** "UTC+11:00" for the zone's offset right now, or '' when this browser does not know the zone. */
 function offsetNow(timeZone: string): string {
   try {
-    const name = new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'longOffset' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    const name =
+      new Intl.DateTimeFormat('en', { timeZone, timeZoneName: 'longOffset' })
+        .formatToParts(new Date())
+        .find((p) => p.type === 'timeZoneName')?.value ?? '';
     return name.replace(/^GMT$/, 'UTC+00:00').replace(/^GMT/, 'UTC');
   } catch {
     return '';
@@ -92,8 +95,9 @@ function Coverage({ about }: { about: GeocoderAbout }) {
         </div>
       )}
       <p className="field-hint">
-        An address in another country, or one whose suburb, state and postcode the gazetteer cannot match, is not located: an import excludes its row, and a QR code cannot be saved
-        with it. There is nothing to set up: no account, key or network connection is needed.
+        An address in another country, or one whose suburb, state and postcode the gazetteer cannot match, is not located: an import
+        excludes its row, and a QR code cannot be saved with it. There is nothing to set up: no account, key or network connection is
+        needed.
       </p>
       {about.precisions.length > 0 && (
         <details className="geocoder-precisions">
@@ -135,7 +139,10 @@ function Coverage({ about }: { about: GeocoderAbout }) {
 }
 
 function LocatedAnswer({ answer, about }: { answer: LocateResult; about: GeocoderAbout | undefined }) {
-  const from = answer.read_from === 'parts' ? 'the suburb, state, postcode and country fields (as in a QR code file)' : 'the address text (as in an appointment row)';
+  const from =
+    answer.read_from === 'parts'
+      ? 'the suburb, state, postcode and country fields (as in a QR code file)'
+      : 'the address text (as in an appointment row)';
   if (!answer.located || !answer.result) {
     return (
       <div className="notice notice-error geocoder-answer" role="status" aria-label="Where it is">
@@ -208,7 +215,9 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
   return (
     <form className="geocoder-try" aria-labelledby={`${id}-title`} onSubmit={submit} noValidate>
       <h3 id={`${id}-title`}>Try an address</h3>
-      <p className="field-hint">See where an import would put an address, in which time zone its appointments are read, or exactly why its row would be excluded.</p>
+      <p className="field-hint">
+        See where an import would put an address, in which time zone its appointments are read, or exactly why its row would be excluded.
+      </p>
       <div className="field">
         <label className="field-label" htmlFor={`${id}-location`}>
           Address
@@ -242,7 +251,9 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
             </div>
           ))}
         </div>
-        <p className="field-hint">When a suburb or postcode is given, the parts are matched and the address text is not read, as an import does.</p>
+        <p className="field-hint">
+          When a suburb or postcode is given, the parts are matched and the address text is not read, as an import does.
+        </p>
       </details>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={locate.running}>

@@ -48,11 +48,17 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
     <form onSubmit={submit} aria-labelledby="webhook-settings-title">
       <h2 id="webhook-settings-title">Webhook delivery</h2>
       {!canChange && (
-        <p className="notice notice-info">Only an admin key can change these settings. This session uses {role === 'editor' ? 'an' : 'a'} {role} key, so they are shown read-only.</p>
+        <p className="notice notice-info">
+          Only an admin key can change these settings. This session uses {role === 'editor' ? 'an' : 'a'} {role} key, so they are shown
+          read-only.
+        </p>
       )}
       <fieldset className="fieldset" disabled={!canChange}>
         <legend className="field-label">Retry schedule</legend>
-        <p className="field-hint fieldset-hint">When a delivery fails (no 2xx answer), it is tried again after these waits; then it is marked failed. A change applies to the next retry of every pending delivery.</p>
+        <p className="field-hint fieldset-hint">
+          When a delivery fails (no 2xx answer), it is tried again after these waits; then it is marked failed. A change applies to the next
+          retry of every pending delivery.
+        </p>
         <div className="checkbox-list">
           {RETRY_SCHEDULES.map((name) => (
             <label key={name} className="checkbox checkbox-card">
@@ -77,8 +83,8 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
       <fieldset className="fieldset" disabled={!canChange}>
         <legend className="field-label">Allowed webhook URLs</legend>
         <p className="field-hint fieldset-hint">
-          <code>https://</code> is always allowed, and plain <code>http://</code> to this machine (<code>127.0.0.1</code>, <code>localhost</code>, <code>[::1]</code>).
-          Link-local and cloud metadata addresses are always refused.
+          <code>https://</code> is always allowed, and plain <code>http://</code> to this machine (<code>127.0.0.1</code>,{' '}
+          <code>localhost</code>, <code>[::1]</code>). Link-local and cloud metadata addresses are always refused.
         </p>
         <label className="checkbox checkbox-card">
           <input
@@ -92,7 +98,8 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
           <span>
             <span className="checkbox-title">Allow plain http:// webhooks to other machines</span>
             <span className="field-hint checkbox-hint">
-              Deliveries stay encrypted and signed, but the request itself travels unprotected. Switching this off again stops retries to such URLs.
+              Deliveries stay encrypted and signed, but the request itself travels unprotected. Switching this off again stops retries to
+              such URLs.
             </span>
           </span>
         </label>
@@ -166,7 +173,8 @@ export function ServerSettingsSections() {
                   <CopyButton text={data.data_dir} label="Copy path" />
                 </span>
                 <span className="field-hint">
-                  The database, uploads and logs. Chosen when the server starts (<code>--data-dir</code>); to start over, stop the server and delete the folder.
+                  The database, uploads and logs. Chosen when the server starts (<code>--data-dir</code>); to start over, stop the server
+                  and delete the folder.
                 </span>
               </dd>
             </div>

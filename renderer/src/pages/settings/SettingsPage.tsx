@@ -9,7 +9,10 @@ export function SettingsPage() {
   const { session } = useSignedIn();
   return (
     <>
-      <PageHeader title="Settings" description="Your organization, its API keys, how webhooks are delivered, and where this QR Sandbox keeps its data." />
+      <PageHeader
+        title="Settings"
+        description="Your organization, its API keys, how webhooks are delivered, and where this QR Sandbox keeps its data."
+      />
       <section className="panel" aria-labelledby="org-title">
         <h2 id="org-title">Organization</h2>
         <dl className="facts">

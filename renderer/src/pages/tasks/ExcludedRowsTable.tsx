@@ -4,7 +4,8 @@ import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
 import { cellText, type ExcludedRow, rowColumns } from './task-format.ts';
 
-const issuesOf = (row: ExcludedRow): RowIssue[] => splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');
+const issuesOf = (row: ExcludedRow): RowIssue[] =>
+  splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');
 
 const ROW_HINT = 'The line in the uploaded file (line 1 is the header row; JSON: the element, counting from 1)';
 
@@ -38,7 +39,11 @@ function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
 function reasonSummary(row: ExcludedRow): string {
   const issues = issuesOf(row);
   const issue = issues[0];
-  const first = !issue ? row.error : issue.column && !issue.message.startsWith(issue.column) ? `${issue.column}: ${issue.message}` : issue.message;
+  const first = !issue
+    ? row.error
+    : issue.column && !issue.message.startsWith(issue.column)
+      ? `${issue.column}: ${issue.message}`
+      : issue.message;
   return issues.length > 1 ? `${issues.length} problems: ${first}` : first;
 }
 
@@ -52,13 +57,23 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
   const keys = useMemo(() => rowColumns(rows), [rows]);
   const shown = useMemo(() => {
     if (deferredFilter === '') return rows;
-    return rows.filter((r) => r.error.toLowerCase().includes(deferredFilter) || Object.values(r.row).some((v) => cellText(v).toLowerCase().includes(deferredFilter)));
+    return rows.filter(
+      (r) =>
+        r.error.toLowerCase().includes(deferredFilter) ||
+        Object.values(r.row).some((v) => cellText(v).toLowerCase().includes(deferredFilter)),
+    );
   }, [rows, deferredFilter]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter result clears the active row
   useEffect(() => setActive(null), [shown]);
 
   const columns: Column<ExcludedRow>[] = [
-    { key: 'row', header: 'Row', width: 4, cell: (r) => r.rowNumber, title: (r) => `Line ${r.rowNumber} of the file; index ${r.index} in the API's results` },
+    {
+      key: 'row',
+      header: 'Row',
+      width: 4,
+      cell: (r) => r.rowNumber,
+      title: (r) => `Line ${r.rowNumber} of the file; index ${r.index} in the API's results`,
+    },
     { key: 'reason', header: 'Reason', width: 22, grow: true, cell: reasonSummary, title: (r) => r.error },
     ...keys.map<Column<ExcludedRow>>((key) => ({
       key: `row.${key}`,
@@ -80,10 +95,13 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
           <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Reason or value" />
         </label>
         <span className="muted" role="status">
-          {deferredFilter === '' ? `${rows.length.toLocaleString()} ${rows.length === 1 ? 'row' : 'rows'}` : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
+          {deferredFilter === ''
+            ? `${rows.length.toLocaleString()} ${rows.length === 1 ? 'row' : 'rows'}`
+            : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
         </span>
         <span className="muted toolbar-end hint">
-          <strong title={ROW_HINT}>Row</strong> is the line in the file. Click a row, or use the arrow keys and Enter, to see its problems one per line.
+          <strong title={ROW_HINT}>Row</strong> is the line in the file. Click a row, or use the arrow keys and Enter, to see its problems
+          one per line.
         </span>
       </div>
       {shown.length > 0 ? (

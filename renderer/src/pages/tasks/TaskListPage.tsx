@@ -31,12 +31,25 @@ export function TaskListPage() {
   const { data, setData, reload } = paged.list;
 
   const applyLive = (task: BackgroundTask) =>
-    setData((current) => current && mergeLiveTask(current, task, { page, matches: (t) => (taskType === '' || t.task_type === taskType) && (status === '' || t.status === status) }));
+    setData(
+      (current) =>
+        current &&
+        mergeLiveTask(current, task, {
+          page,
+          matches: (t) => (taskType === '' || t.task_type === taskType) && (status === '' || t.status === status),
+        }),
+    );
   useLiveEvent('task.created', applyLive);
   useLiveEvent('task.progress', applyLive);
   useLiveEvent('task.finished', applyLive);
   useLiveEvent('task.removed', ({ uuid }) =>
-    setData((current) => current && (current.items.some((t) => t.uuid === uuid) ? { ...current, items: current.items.filter((t) => t.uuid !== uuid), total: Math.max(0, current.total - 1) } : current)),
+    setData(
+      (current) =>
+        current &&
+        (current.items.some((t) => t.uuid === uuid)
+          ? { ...current, items: current.items.filter((t) => t.uuid !== uuid), total: Math.max(0, current.total - 1) }
+          : current),
+    ),
   );
   useRefetchOnReconnect(reload);
 
@@ -65,7 +78,12 @@ export function TaskListPage() {
           row={(task) => <TaskRow key={task.uuid} task={task} href={`/tasks/${task.uuid}`} />}
           toolbar={
             <div className="toolbar">
-              <SelectField label="Task type" value={taskType} onChange={(v) => setParams({ task_type: v, page: null })} options={TYPE_OPTIONS} />
+              <SelectField
+                label="Task type"
+                value={taskType}
+                onChange={(v) => setParams({ task_type: v, page: null })}
+                options={TYPE_OPTIONS}
+              />
               <SelectField label="Status" value={status} onChange={(v) => setParams({ status: v, page: null })} options={STATUS_OPTIONS} />
               {filtered && (
                 <button type="button" className="button button-small button-quiet" onClick={clearFilters}>
@@ -90,7 +108,14 @@ export function TaskListPage() {
             ) : undefined
           }
           empty={
-            <EmptyState title="No background tasks yet" action={<Link to="/imports" className="button button-primary">Go to Imports</Link>}>
+            <EmptyState
+              title="No background tasks yet"
+              action={
+                <Link to="/imports" className="button button-primary">
+                  Go to Imports
+                </Link>
+              }
+            >
               <p>Every import of QR codes or appointments runs as a background task and appears here with its progress and results.</p>
             </EmptyState>
           }

@@ -17,7 +17,6 @@ import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
 
-
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function Metadata({ task }: { task: BackgroundTask }) {
@@ -28,7 +27,10 @@ export function Metadata({ task }: { task: BackgroundTask }) {
     ['Created', formatDateTime(task.created_on)],
     ['Last update', formatDateTime(task.updated_on)],
     ['Created by', task.created_by_uuid],
-    ...Object.entries(task.metadata ?? {}).map<[string, string]>(([k, v]) => [capitalize(k.replace(/_/g, ' ')), typeof v === 'string' ? v : JSON.stringify(v)]),
+    ...Object.entries(task.metadata ?? {}).map<[string, string]>(([k, v]) => [
+      capitalize(k.replace(/_/g, ' ')),
+      typeof v === 'string' ? v : JSON.stringify(v),
+    ]),
   ];
   return (
     <dl className="facts">
@@ -76,7 +78,16 @@ export function TaskPage({ uuid }: { uuid: string }) {
   const total = excludedTotal(task, rows.length);
   return (
     <>
-      <PageHeader title={taskTypeLabel(task.task_type)} description={<>{fileName(task) ? `${fileName(task)} · ` : ''}Task {task.uuid}</>} back={back} actions={<StatusBadge status={task.status} />} />
+      <PageHeader
+        title={taskTypeLabel(task.task_type)}
+        description={
+          <>
+            {fileName(task) ? `${fileName(task)} · ` : ''}Task {task.uuid}
+          </>
+        }
+        back={back}
+        actions={<StatusBadge status={task.status} />}
+      />
       <ErrorNotice error={query.error} onRetry={reload} />
       <section className="panel" aria-labelledby="progress-title">
         <h2 id="progress-title">Progress</h2>
@@ -110,7 +121,18 @@ export function TaskPage({ uuid }: { uuid: string }) {
             <ExcludedRowsActions
               task={task}
               {...(importKind
-                ? { onFixedFile: (file: UploadFile) => void fix.run(file), fixing: fix.running, fixRequest: importRequest(importKind, task.organization_uuid, 'background', 'fixed-error-report.csv', handler, task.uuid) }
+                ? {
+                    onFixedFile: (file: UploadFile) => void fix.run(file),
+                    fixing: fix.running,
+                    fixRequest: importRequest(
+                      importKind,
+                      task.organization_uuid,
+                      'background',
+                      'fixed-error-report.csv',
+                      handler,
+                      task.uuid,
+                    ),
+                  }
                 : {})}
             />
             <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
@@ -128,7 +150,8 @@ export function TaskPage({ uuid }: { uuid: string }) {
           <>
             {total > rows.length && (
               <p className="notice notice-info">
-                The task keeps the first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows. The error report has all of them.
+                The task keeps the first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows. The error report has all
+                of them.
               </p>
             )}
             <ExcludedRowsTable rows={rows} />

@@ -14,7 +14,10 @@ export function mergeLiveTask(
   view: { page: number; matches: (task: BackgroundTask) => boolean },
 ): Page<BackgroundTask> {
   if (current.items.some((t) => t.uuid === task.uuid)) {
-    return { ...current, items: current.items.map((t) => (t.uuid === task.uuid && !(isFinished(t) && !isFinished(task)) ? { ...t, ...task } : t)) };
+    return {
+      ...current,
+      items: current.items.map((t) => (t.uuid === task.uuid && !(isFinished(t) && !isFinished(task)) ? { ...t, ...task } : t)),
+    };
   }
   const newest = current.items[0]?.created_on ?? '';
   if (view.page !== 1 || !view.matches(task) || task.created_on < newest) return current;

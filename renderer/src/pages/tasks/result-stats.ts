@@ -37,7 +37,8 @@ export function importStats(task: ResultsOf): Stat[] {
   const number = (key: string) => (typeof results[key] === 'number' ? results[key] : undefined);
   const known = words.filter((w) => number(w.key) !== undefined);
   // A sync answer may carry only the list of upserted schedules: count them as imported.
-  if (known.length === 0 && typeof number('upserted') === 'number') return [{ key: 'upserted', label: 'imported', value: number('upserted') ?? 0 }];
+  if (known.length === 0 && typeof number('upserted') === 'number')
+    return [{ key: 'upserted', label: 'imported', value: number('upserted') ?? 0 }];
   if (known.length === 0) return resultCounts(task);
   return known.flatMap((w) => {
     const value = number(w.key) ?? 0;

@@ -44,7 +44,10 @@ export function splitRowError(
 ): RowIssue[] {
   const names = [...new Set([...columns, ...Object.keys(aliases)])].sort((a, b) => b.length - a.length);
   const toColumn = (name: string) => (columns.includes(name) ? name : (aliases[name] ?? name));
-  const addressColumns = [...ADDRESS_COLUMNS.flatMap((a) => columns.filter((c) => c.toLowerCase() === a)), ...(aliases.location ? [aliases.location] : [])];
+  const addressColumns = [
+    ...ADDRESS_COLUMNS.flatMap((a) => columns.filter((c) => c.toLowerCase() === a)),
+    ...(aliases.location ? [aliases.location] : []),
+  ];
   const addressColumn = addressColumns.find(filled) ?? addressColumns[0] ?? null;
   const issues: RowIssue[] = [];
   for (const piece of pieces(error.trim())) {
@@ -55,7 +58,13 @@ export function splitRowError(
       current.message = `${current.message} ${piece}`;
       continue;
     }
-    const column = named ? toColumn(named) : piece.startsWith(NOT_LOCATED) ? addressColumn : piece.startsWith('Give ') ? (columns.find((c) => c === 'service' || c === aliases.service) ?? null) : null;
+    const column = named
+      ? toColumn(named)
+      : piece.startsWith(NOT_LOCATED)
+        ? addressColumn
+        : piece.startsWith('Give ')
+          ? (columns.find((c) => c === 'service' || c === aliases.service) ?? null)
+          : null;
     issues.push({ column, message: named && piece.startsWith(`${named}: `) ? piece.slice(named.length + 2) : piece });
   }
   for (const issue of issues) issue.message = issue.message.replace(/;$/, '');

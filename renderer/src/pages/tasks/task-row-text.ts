@@ -87,7 +87,13 @@ export function startedBy(task: Pick<BackgroundTask, 'metadata'>): string | null
   return typeof role === 'string' && role !== '' ? `${name} (${role})` : name;
 }
 
-const thisYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+const thisYear = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
 const otherYear = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** When a task started, to the second (imports started together differ by seconds); no year when it is this year's. */

@@ -125,7 +125,9 @@ export function DeliveryCard({
           </div>
         )}
       </dl>
-      {delivery.status_reason && <p className={delivery.status === 'failed' ? 'text-error delivery-reason' : 'delivery-reason'}>{delivery.status_reason}</p>}
+      {delivery.status_reason && (
+        <p className={delivery.status === 'failed' ? 'text-error delivery-reason' : 'delivery-reason'}>{delivery.status_reason}</p>
+      )}
       {attempts.length > 0 ? (
         <div className="table-scroll">
           <table className="table table-compact" aria-label={`Attempts of delivery ${delivery.delivery_id}`}>

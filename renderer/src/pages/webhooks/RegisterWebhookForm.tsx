@@ -25,9 +25,9 @@ export function NewWebhookPanel({ webhook, onDone }: { webhook: WebhookWithSecre
         Webhook registered
       </h3>
       <p>
-        Deliveries to <code className="break">{webhook.url}</code> are signed and encrypted with this <strong>signing secret</strong>. Your receiver needs it to check
-        the <code>X-Service-Signature</code> header and to decrypt the payload. <strong>Copy it now:</strong> it is not shown again here; an editor can reveal it
-        later on the webhook’s page.
+        Deliveries to <code className="break">{webhook.url}</code> are signed and encrypted with this <strong>signing secret</strong>. Your
+        receiver needs it to check the <code>X-Service-Signature</code> header and to decrypt the payload. <strong>Copy it now:</strong> it
+        is not shown again here; an editor can reveal it later on the webhook’s page.
       </p>
       <label className="field">
         <span className="field-label">Signing secret</span>
@@ -60,7 +60,11 @@ export function RegisterWebhookForm({
 }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>([...EVENT_TYPES]);
-  const request: ApiRequest = { method: 'POST', path: '/api/webhooks/register', body: { organization_uuid: organizationUuid, url: url.trim(), events } };
+  const request: ApiRequest = {
+    method: 'POST',
+    path: '/api/webhooks/register',
+    body: { organization_uuid: organizationUuid, url: url.trim(), events },
+  };
   const register = useApiAction(async () => {
     const webhook = await call<WebhookWithSecret>(request);
     setUrl('');
@@ -68,7 +72,9 @@ export function RegisterWebhookForm({
     onRegistered(webhook);
   });
   const [urlMissing, setUrlMissing] = useState(false);
-  const urlProblem = urlMissing ? 'Give the address that should receive the events, e.g. http://127.0.0.1:9000/hooks.' : fieldProblem(register.error, 'url');
+  const urlProblem = urlMissing
+    ? 'Give the address that should receive the events, e.g. http://127.0.0.1:9000/hooks.'
+    : fieldProblem(register.error, 'url');
   const eventsProblem = fieldProblem(register.error, 'events');
   const kind = urlHint(url);
 
@@ -115,11 +121,15 @@ export function RegisterWebhookForm({
           </span>
         )}
         <span id="webhook-url-hint" className="field-hint">
-          <code>https://</code> to any address. Plain <code>http://</code> only to this machine (<code>127.0.0.1</code>, <code>localhost</code>, <code>[::1]</code>)
-          {allowHttp ? ', and to other machines because an admin allowed it in Settings.' : ', unless an admin allows it in Settings.'} Link-local and cloud metadata
-          addresses are always refused. Redirects are not followed: give the final URL.
+          <code>https://</code> to any address. Plain <code>http://</code> only to this machine (<code>127.0.0.1</code>,{' '}
+          <code>localhost</code>, <code>[::1]</code>)
+          {allowHttp ? ', and to other machines because an admin allowed it in Settings.' : ', unless an admin allows it in Settings.'}{' '}
+          Link-local and cloud metadata addresses are always refused. Redirects are not followed: give the final URL.
           {kind === 'remote-http' && allowHttp === false && !urlProblem && (
-            <span className="hint-warning"> This http:// address is not on this machine, so it will be refused: use https://, or ask an admin to allow http webhooks.</span>
+            <span className="hint-warning">
+              {' '}
+              This http:// address is not on this machine, so it will be refused: use https://, or ask an admin to allow http webhooks.
+            </span>
           )}
         </span>
       </div>

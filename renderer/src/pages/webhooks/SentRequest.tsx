@@ -12,7 +12,10 @@ function inspectorLink(inboxUuid: string, messageUuid: string): string {
  * the payload decrypted with the webhook's secret, and where the local inbox shows each attempt.
  */
 export function SentRequest({ delivery, url }: { delivery: Delivery; url: string }) {
-  const sent = delivery.attempts.findLast((a): a is DeliveryAttempt & { request_headers: Record<string, string>; request_body: string } => a.request_headers !== null && a.request_body !== null);
+  const sent = delivery.attempts.findLast(
+    (a): a is DeliveryAttempt & { request_headers: Record<string, string>; request_body: string } =>
+      a.request_headers !== null && a.request_body !== null,
+  );
   const inboxUuid = delivery.inbox_uuid;
   const received = inboxUuid ? delivery.attempts.filter((a) => a.inbox_message_uuid) : [];
   if (!sent) return null;
@@ -72,7 +75,11 @@ export function SentRequest({ delivery, url }: { delivery: Delivery; url: string
         <>
           <p className="muted">
             Decrypted with this webhook's secret (the server keeps it):{' '}
-            {delivery.payload_verified ? 'the X-Service-Signature HMAC matches.' : <span className="text-error">the X-Service-Signature HMAC does not match.</span>}
+            {delivery.payload_verified ? (
+              'the X-Service-Signature HMAC matches.'
+            ) : (
+              <span className="text-error">the X-Service-Signature HMAC does not match.</span>
+            )}
           </p>
           <JsonTree value={delivery.payload} label={`Decrypted payload of delivery ${delivery.delivery_id}`} openDepth={2} />
         </>

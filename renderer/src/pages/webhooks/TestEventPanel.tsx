@@ -25,12 +25,14 @@ function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventTyp
       </p>
       {deliveries.length === 0 ? (
         <p className="notice notice-info">
-          No active webhook subscribes to {eventLabel(sent.event).toLowerCase()} events, so nothing was delivered. Register a webhook for it above, or turn on one that has it.
+          No active webhook subscribes to {eventLabel(sent.event).toLowerCase()} events, so nothing was delivered. Register a webhook for it
+          above, or turn on one that has it.
         </p>
       ) : (
         <>
           <p>
-            Queued for {deliveries.length} {deliveries.length === 1 ? 'webhook' : 'webhooks'}; each delivery’s page shows its attempts as they happen:
+            Queued for {deliveries.length} {deliveries.length === 1 ? 'webhook' : 'webhooks'}; each delivery’s page shows its attempts as
+            they happen:
           </p>
           <ul className="sent-deliveries" aria-label="Deliveries of this event">
             {deliveries.map((d) => (
@@ -93,7 +95,8 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
     <form onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Send a test event</h2>
       <p className="muted">
-        Makes a realistic, fully filled-in service confirmation and sends its event to every active webhook subscribed to it, exactly as the real service would.
+        Makes a realistic, fully filled-in service confirmation and sends its event to every active webhook subscribed to it, exactly as the
+        real service would.
       </p>
       <div className="form-row form-row-test">
         <div className="field">

@@ -26,7 +26,10 @@ function withAttempt(delivery: Delivery, event: DeliveryAttemptEvent): Delivery 
   const { attempt, attempted_on, status_code, duration_ms, error, response_excerpt } = event;
   // What was sent comes with the delivery log, read again after the event.
   const sent = { request_headers: null, request_body: null, inbox_message_uuid: null };
-  const attempts = [...delivery.attempts.filter((a) => a.attempt !== attempt), { attempt, attempted_on, status_code, duration_ms, error, response_excerpt, ...sent }];
+  const attempts = [
+    ...delivery.attempts.filter((a) => a.attempt !== attempt),
+    { attempt, attempted_on, status_code, duration_ms, error, response_excerpt, ...sent },
+  ];
   return {
     ...delivery,
     status: event.status,
@@ -120,9 +123,12 @@ export function WebhookPage({ uuid }: { uuid: string }) {
       reload();
     }, 400);
   };
-  useEffect(() => () => {
-    if (detailsTimer.current) clearTimeout(detailsTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (detailsTimer.current) clearTimeout(detailsTimer.current);
+    },
+    [],
+  );
   useLiveEvent('delivery.attempt', (event) => {
     if (event.webhook_uuid !== uuid || !data) return;
     if (data.items.some((d) => d.delivery_id === event.delivery_id)) {
@@ -131,7 +137,10 @@ export function WebhookPage({ uuid }: { uuid: string }) {
         reload();
         return;
       }
-      setData((current) => current && { ...current, items: current.items.map((d) => (d.delivery_id === event.delivery_id ? withAttempt(d, event) : d)) });
+      setData(
+        (current) =>
+          current && { ...current, items: current.items.map((d) => (d.delivery_id === event.delivery_id ? withAttempt(d, event) : d)) },
+      );
       // The attempt that ends a delivery also sets its reason (e.g. schedule used up): read it back.
       if (event.status === 'failed') reload();
       else reloadDetails();
@@ -246,8 +255,9 @@ export function WebhookPage({ uuid }: { uuid: string }) {
             Loading deliveries…
           </p>
         )}
-        {data && data.items.length === 0 && (
-          filtered ? (
+        {data &&
+          data.items.length === 0 &&
+          (filtered ? (
             <EmptyState
               title={`No ${deliveryStatusLabels[status as Delivery['status']]?.toLowerCase() ?? ''} deliveries`}
               action={
@@ -267,10 +277,12 @@ export function WebhookPage({ uuid }: { uuid: string }) {
                 ) : undefined
               }
             >
-              <p>Every event this webhook subscribes to appears here with each attempt: time, status code, duration and the start of the answer.</p>
+              <p>
+                Every event this webhook subscribes to appears here with each attempt: time, status code, duration and the start of the
+                answer.
+              </p>
             </EmptyState>
-          )
-        )}
+          ))}
         {data && data.items.length > 0 && (
           <ul className="delivery-list" aria-label="Deliveries" aria-busy={deliveries.loading}>
             {data.items.map((d) => (
@@ -282,7 +294,12 @@ export function WebhookPage({ uuid }: { uuid: string }) {
                   canEdit={canEdit}
                   highlighted={d.delivery_id === highlight}
                   now={now}
-                  onRedelivered={(next) => setData((current) => current && { ...current, items: current.items.map((x) => (x.delivery_id === next.delivery_id ? next : x)) })}
+                  onRedelivered={(next) =>
+                    setData(
+                      (current) =>
+                        current && { ...current, items: current.items.map((x) => (x.delivery_id === next.delivery_id ? next : x)) },
+                    )
+                  }
                 />
               </li>
             ))}

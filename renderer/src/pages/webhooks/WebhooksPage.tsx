@@ -17,7 +17,17 @@ import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActi
 import { microsToIso } from './webhook-format.ts';
 import type { Settings, Webhook, WebhookWithSecret } from './webhook-types.ts';
 
-function WebhookCard({ webhook, canEdit, onChanged, onDelete }: { webhook: Webhook; canEdit: boolean; onChanged(w: Webhook): void; onDelete(): void }) {
+function WebhookCard({
+  webhook,
+  canEdit,
+  onChanged,
+  onDelete,
+}: {
+  webhook: Webhook;
+  canEdit: boolean;
+  onChanged(w: Webhook): void;
+  onDelete(): void;
+}) {
   const created = microsToIso(webhook.created_on);
   const toggle = useActiveToggle(webhook, onChanged);
   return (
@@ -59,7 +69,11 @@ export function WebhooksPage() {
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), 1);
   const perPage = positiveInt(params.get('per_page'), 10);
-  const request: ApiRequest = { method: 'GET', path: '/api/webhooks', query: { organization_uuid: session.organization_uuid, page, per_page: perPage } };
+  const request: ApiRequest = {
+    method: 'GET',
+    path: '/api/webhooks',
+    query: { organization_uuid: session.organization_uuid, page, per_page: perPage },
+  };
   const webhooks = useApiQuery<Page<Webhook>>(request);
   const settings = useApiQuery<Settings>({ method: 'GET', path: '/api/settings' });
   const [registered, setRegistered] = useState<WebhookWithSecret | null>(null);
@@ -67,7 +81,8 @@ export function WebhooksPage() {
   const [deleted, setDeleted] = useState<string | null>(null);
   const { data, setData, reload } = webhooks;
 
-  const replace = (next: Webhook) => setData((current) => current && { ...current, items: current.items.map((w) => (w.uuid === next.uuid ? next : w)) });
+  const replace = (next: Webhook) =>
+    setData((current) => current && { ...current, items: current.items.map((w) => (w.uuid === next.uuid ? next : w)) });
 
   return (
     <>
@@ -87,9 +102,17 @@ export function WebhooksPage() {
             Loading webhooks…
           </p>
         )}
-        {data && data.items.length === 0 && (
-          page > 1 && data.total > 0 ? (
-            <EmptyState title={`There is no page ${page}`} action={<button type="button" className="button" onClick={() => setParams({ page: null })}>Go to the first page</button>} />
+        {data &&
+          data.items.length === 0 &&
+          (page > 1 && data.total > 0 ? (
+            <EmptyState
+              title={`There is no page ${page}`}
+              action={
+                <button type="button" className="button" onClick={() => setParams({ page: null })}>
+                  Go to the first page
+                </button>
+              }
+            />
           ) : (
             <EmptyState title="No webhooks yet">
               <p>
@@ -98,8 +121,7 @@ export function WebhooksPage() {
                   : 'An editor or admin can register one; this session uses a viewer key.'}
               </p>
             </EmptyState>
-          )
-        )}
+          ))}
         {data && data.items.length > 0 && (
           <ul className="webhook-list" aria-label="Webhooks" aria-busy={webhooks.loading}>
             {data.items.map((w) => (
@@ -107,9 +129,7 @@ export function WebhooksPage() {
             ))}
           </ul>
         )}
-        {data && data.total > data.per_page && (
-          <AddressPagination data={data} noun={['webhook', 'webhooks']} setParams={setParams} />
-        )}
+        {data && data.total > data.per_page && <AddressPagination data={data} noun={['webhook', 'webhooks']} setParams={setParams} />}
         <CurlDisclosure request={request} />
       </ListPanel>
 
@@ -137,7 +157,9 @@ export function WebhooksPage() {
       ) : (
         <section className="panel">
           <h2>Register a webhook or send a test event</h2>
-          <p className="muted">This session uses a viewer key, which reads only. Sign in with an editor or admin key to register webhooks and send test events.</p>
+          <p className="muted">
+            This session uses a viewer key, which reads only. Sign in with an editor or admin key to register webhooks and send test events.
+          </p>
         </section>
       )}
 

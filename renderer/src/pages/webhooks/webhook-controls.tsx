@@ -17,12 +17,30 @@ export function useActiveToggle(webhook: Webhook, onChanged: (webhook: Webhook) 
   return { request, ...action };
 }
 
-export function ActiveSwitch({ webhook, disabled, running, onToggle }: { webhook: Webhook; disabled?: boolean; running: boolean; onToggle(): void }) {
+export function ActiveSwitch({
+  webhook,
+  disabled,
+  running,
+  onToggle,
+}: {
+  webhook: Webhook;
+  disabled?: boolean;
+  running: boolean;
+  onToggle(): void;
+}) {
   // It moves at once; if the server refuses, it moves back and the error says why.
   const on = running ? !webhook.is_active : webhook.is_active;
   return (
     <label className="switch">
-      <input type="checkbox" role="switch" checked={on} disabled={disabled} aria-busy={running} onChange={() => !running && onToggle()} aria-label={`Active: ${webhook.url}`} />
+      <input
+        type="checkbox"
+        role="switch"
+        checked={on}
+        disabled={disabled}
+        aria-busy={running}
+        onChange={() => !running && onToggle()}
+        aria-label={`Active: ${webhook.url}`}
+      />
       <span className="switch-track" aria-hidden="true">
         <span className="switch-thumb" />
       </span>
@@ -59,8 +77,8 @@ export function DeleteWebhookDialog({ webhook, onCancel, onDeleted }: { webhook:
     <dialog ref={dialog} className="dialog" aria-labelledby="delete-webhook-title" onCancel={onCancel}>
       <h2 id="delete-webhook-title">Delete this webhook?</h2>
       <p>
-        <code className="break">{webhook.url}</code> gets no more events, and its pending retries stop. Its delivery log goes with it. This cannot be undone; to pause
-        deliveries instead, turn the webhook off.
+        <code className="break">{webhook.url}</code> gets no more events, and its pending retries stop. Its delivery log goes with it. This
+        cannot be undone; to pause deliveries instead, turn the webhook off.
       </p>
       <ErrorNotice error={remove.error} />
       <CurlDisclosure request={request} />

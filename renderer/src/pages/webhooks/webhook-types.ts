@@ -15,7 +15,11 @@ export type DeliveryStatus = Delivery['status'];
 export type SimulateResponse = z.infer<typeof simulateResponseSchema>;
 
 /** The event catalog of spec 6.1, checked against the server's list by the compiler. */
-export const EVENT_TYPES = allOf<EventType>()('service_confirmation.check_in', 'service_confirmation.check_out', 'service_confirmation.delivery');
+export const EVENT_TYPES = allOf<EventType>()(
+  'service_confirmation.check_in',
+  'service_confirmation.check_out',
+  'service_confirmation.delivery',
+);
 export const DELIVERY_STATUSES = allOf<DeliveryStatus>()('pending', 'delivered', 'failed');
 export const RETRY_SCHEDULES = allOf<RetryScheduleName>()('standard', 'fast');
 
