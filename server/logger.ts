@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { ensurePrivateDir, ensurePrivateFile } from './data-dir/private-files.ts';
+import { ensurePrivateDir } from './data-dir/private-files.ts';
+import { DEFAULT_LOG_ROTATION, type LogRotation, RotatingLogFile } from './log-file.ts';
 
 /** Paths never written to the log: credentials and webhook key material. */
 export const REDACTED_PATHS = [
@@ -33,13 +34,13 @@ export interface LogSink {
 /**
  * JSON lines in <dataDir>/logs/qr-sandbox.log. The lines of one event-loop turn are written
  * together, synchronously, at the end of that turn (and at exit): one write for a burst of
- * requests instead of one each, and still nothing lost when the process crashes.
+ * requests instead of one each, and still nothing lost when the process crashes. The file rotates
+ * by size between those writes (qr-sandbox.1.log ...), so no line is split across two files.
  */
-export function createLogger(dataDir: string, level = 'info'): LogSink {
+export function createLogger(dataDir: string, level = 'info', rotation: LogRotation = DEFAULT_LOG_ROTATION): LogSink {
   const file = logFile(dataDir);
   ensurePrivateDir(path.dirname(file));
-  ensurePrivateFile(file);
-  const destination = pino.destination({ dest: file, sync: true });
+  const destination = new RotatingLogFile(file, rotation);
   let pending: string[] = [];
   let closed = false;
   const flush = () => {
@@ -63,7 +64,7 @@ export function createLogger(dataDir: string, level = 'info'): LogSink {
       flush();
       closed = true;
       unflushed.delete(flush);
-      destination.end();
+      destination.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import { secureDataDir } from './data-dir/private-files.ts';
 import { DATABASE_FILE, openDatabase } from './db/database.ts';
 import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
+import type { LogRotation } from './log-file.ts';
 import { createLogger } from './logger.ts';
 import { CREDENTIALS_FILE, ensureDemoOrganization } from './orgs/bootstrap.ts';
 import { PROFILES_FILE } from './remote/profiles.ts';
@@ -29,6 +30,8 @@ export interface ServeOptions {
   host?: string;
   allowedHosts?: string[];
   logLevel?: string;
+  /** Log file size and files kept (default 10 MiB, 5 files: server/log-file.ts). */
+  logRotation?: LogRotation;
   /** Default webhook retry schedule (serve --retry-schedule). */
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt (tests); default 15 s. */
@@ -69,7 +72,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     dirs: ['logs', UPLOADS_DIR],
   });
   const db = await openDatabase(options.dataDir);
-  const logSink = createLogger(options.dataDir, options.logLevel);
+  const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation);
   const logger = logSink.logger;
   if (privacy.folderLeftAsIs) {
     logger.warn(

@@ -8,6 +8,7 @@ import { FAILED_AUTH_ADDRESS_LIMIT, FAILED_AUTH_LIMIT } from '../auth/throttle.t
 import { DEFAULT_INBOX_MAX_BODY_BYTES, DEFAULT_INBOX_MAX_MESSAGES } from '../receiver/limits.ts';
 import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
+import { DEFAULT_LOG_ROTATION, type LogRotation } from '../log-file.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE, DEMO_ORGANIZATION_NAME } from '../orgs/bootstrap.ts';
 import path from 'node:path';
@@ -53,6 +54,18 @@ function parseWholeNumber(flag: string, value: string | undefined, min: number, 
   return n;
 }
 
+/** --log-max-mb and --log-files, else $QR_SANDBOX_LOG_MAX_MB and $QR_SANDBOX_LOG_FILES, else the defaults. */
+function parseLogRotation(values: Record<string, unknown>): LogRotation {
+  const maxMb = (values['log-max-mb'] as string | undefined) ?? process.env.QR_SANDBOX_LOG_MAX_MB;
+  const mb = maxMb === undefined ? DEFAULT_LOG_ROTATION.maxBytes / 1024 / 1024 : Number(maxMb);
+  if (!Number.isFinite(mb) || mb < 0.001 || mb > 100_000)
+    throw new StartupError(`--log-max-mb (QR_SANDBOX_LOG_MAX_MB) must be a number of megabytes from 0.001 to 100000, not "${maxMb}".`);
+  const files =
+    parseWholeNumber('log-files', (values['log-files'] as string | undefined) ?? process.env.QR_SANDBOX_LOG_FILES, 1, 1000) ??
+    DEFAULT_LOG_ROTATION.files;
+  return { maxBytes: Math.round(mb * 1024 * 1024), files };
+}
+
 function parseImportWorkers(value: string | undefined): number {
   if (value === undefined) return DEFAULT_IMPORT_WORKERS;
   const workers = Number(value);
@@ -84,6 +97,8 @@ export const serveCommand: Command = {
     host: { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
     'log-level': { type: 'string' },
+    'log-max-mb': { type: 'string' },
+    'log-files': { type: 'string' },
     'retry-schedule': { type: 'string' },
     'max-upload-mb': { type: 'string' },
     'inbox-max-messages': { type: 'string' },
@@ -101,6 +116,8 @@ export const serveCommand: Command = {
     host: `Address to bind. Default ${DEFAULT_HOST} (this machine only)`,
     'allowed-host': 'Extra Host header to accept, e.g. a tunnel name (repeatable)',
     'log-level': 'Log detail: error, warn, info, debug. Default info',
+    'log-max-mb': `Size of the log file before it rotates, in MB (env QR_SANDBOX_LOG_MAX_MB). Default ${DEFAULT_LOG_ROTATION.maxBytes / 1024 / 1024}`,
+    'log-files': `Log files kept, the current one included (env QR_SANDBOX_LOG_FILES). Default ${DEFAULT_LOG_ROTATION.files}`,
     'retry-schedule':
       'Webhook retries: standard (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) or fast (1 s, 2 s, 5 s, 10 s, 30 s). Default standard',
     'max-upload-mb': `Largest import upload in MB. Default ${DEFAULT_MAX_UPLOAD_MB}`,
@@ -122,6 +139,7 @@ export const serveCommand: Command = {
       host: (values.host as string | undefined) ?? DEFAULT_HOST,
       allowedHosts: (values['allowed-host'] as string[] | undefined) ?? [],
       logLevel: (values['log-level'] as string | undefined) ?? 'info',
+      logRotation: parseLogRotation(values),
       webhookRetrySchedule: parseRetrySchedule(values['retry-schedule'] as string | undefined),
       inboxLimits: {
         maxMessages: parseWholeNumber('inbox-max-messages', values['inbox-max-messages'] as string | undefined, 1, 10_000_000),
