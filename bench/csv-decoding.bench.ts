@@ -5,7 +5,7 @@ import Papa from 'papaparse';
 import { csvSource } from '../server/imports/sources/csv.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../server/imports/limits.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { OUT, round, target } from './support.ts';
+import { countSourceRows, OUT, round, target } from './support.ts';
 
 /**
  * The import's CSV reading layer alone (encoding detection, streaming validated decoding,
@@ -42,17 +42,6 @@ async function floor(input: string, encoding: BufferEncoding): Promise<number> {
   return count - 1;
 }
 
-async function importSource(input: string): Promise<number> {
-  let count = 0;
-  await csvSource(input, DEFAULT_IMPORT_LIMITS).read({
-    onHeader() {},
-    onRows(chunk) {
-      count += chunk.length;
-    },
-  });
-  return count;
-}
-
 async function best(run: () => Promise<number>): Promise<{ seconds: number; rows: number }> {
   let seconds = Infinity;
   let counted = 0;
@@ -74,7 +63,7 @@ const targets: Record<string, ReturnType<typeof target>> = {};
 let allRows = true;
 for (const [name, [input, encoding]] of Object.entries(cases)) {
   const floorRun = await best(() => floor(input, encoding));
-  const sourceRun = await best(() => importSource(input));
+  const sourceRun = await best(() => countSourceRows(csvSource(input, DEFAULT_IMPORT_LIMITS)));
   allRows &&= floorRun.rows === rows && sourceRun.rows === rows;
   seconds[name] = { floor: round(floorRun.seconds), import_source: round(sourceRun.seconds) };
   targets[`${name}_vs_floor`] = target(sourceRun.seconds / floorRun.seconds, 1.15);

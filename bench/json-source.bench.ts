@@ -5,7 +5,7 @@ import { JSONParser } from '@streamparser/json';
 import { DEFAULT_IMPORT_LIMITS } from '../server/imports/limits.ts';
 import { jsonSource } from '../server/imports/sources/json.ts';
 import { benchDataTag, QR_BENCH_COLUMNS, qrBenchRow } from './qr-data.ts';
-import { OUT, round, target } from './support.ts';
+import { countSourceRows, OUT, round, target } from './support.ts';
 
 /**
  * The import's JSON reading layer alone (text decoding, JsonArraySplitter, JSON.parse of each
@@ -57,16 +57,7 @@ const runs = {
     if (!parser.isEnded) parser.end();
     return count;
   },
-  async import_source(): Promise<number> {
-    let count = 0;
-    await jsonSource(file, DEFAULT_IMPORT_LIMITS).read({
-      onHeader() {},
-      onRows(chunk) {
-        count += chunk.length;
-      },
-    });
-    return count;
-  },
+  import_source: () => countSourceRows(jsonSource(file, DEFAULT_IMPORT_LIMITS)),
 };
 
 type Name = keyof typeof runs;

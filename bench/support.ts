@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ChildServer } from '../test/support/child-server.ts';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_GEOCODER_MODULE } from '../server/imports/geocoder-source.ts';
+import type { RowSource } from '../server/imports/sources/source.ts';
 import { BENCH_USES_TINY_GEOCODER } from './qr-data.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -66,4 +67,16 @@ export interface Target {
 
 export function target(value: number, limit: number): Target {
   return { limit, value: round(value), pass: value <= limit };
+}
+
+/** Reads an import source to its end and returns how many data rows it gave. */
+export async function countSourceRows(source: RowSource): Promise<number> {
+  let count = 0;
+  await source.read({
+    onHeader() {},
+    onRows(chunk) {
+      count += chunk.length;
+    },
+  });
+  return count;
 }
