@@ -55,13 +55,17 @@ export class RotatingLogFile {
 
   private rotate(): void {
     fs.closeSync(this.fd);
-    this.removeBeyond(this.rotation.files - 1);
-    for (let n = this.rotation.files - 2; n >= 0; n--) {
-      const from = rotatedLogFile(this.file, n);
-      if (fs.existsSync(from)) fs.renameSync(from, rotatedLogFile(this.file, n + 1));
+    try {
+      this.removeBeyond(this.rotation.files - 1);
+      for (let n = this.rotation.files - 2; n >= 0; n--) {
+        const from = rotatedLogFile(this.file, n);
+        if (fs.existsSync(from)) fs.renameSync(from, rotatedLogFile(this.file, n + 1));
+      }
+    } catch {
+      // A file another program holds open (Windows refuses to rename it): keep appending, try again at the next write.
     }
     this.fd = this.open();
-    this.size = 0;
+    this.size = fs.fstatSync(this.fd).size;
   }
 
   /** Deletes the old files numbered `first` and above (also those left by an earlier, larger --log-files). */

@@ -109,4 +109,19 @@ describe('RotatingLogFile', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('when the old files cannot be moved (held by another program), it goes on appending and loses nothing', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-log-file-'));
+    try {
+      const file = path.join(dir, 'x.log');
+      fs.mkdirSync(path.join(dir, 'x.1.log'));
+      fs.writeFileSync(path.join(dir, 'x.1.log', 'in-the-way'), '');
+      const log = new RotatingLogFile(file, { maxBytes: 10, files: 2 });
+      for (const line of ['one\n', 'two\n', 'three\n']) log.write(line);
+      log.close();
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\nthree\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
