@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createOrganization } from '../../server/orgs/organizations.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 /** Reads server-sent events from a fetch body until `count` events have arrived. */
 async function readEvents(body: ReadableStream<Uint8Array>, count: number): Promise<Array<{ event: string; data: unknown }>> {
@@ -23,11 +24,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, count: number): Prom
 }
 
 describe('live updates (/api/live)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   it('streams events of its own organization to a token holder, and none of others', async () => {
     const tokenRes = await server.request('/api/live/tokens', { method: 'POST' });

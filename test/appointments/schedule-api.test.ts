@@ -5,14 +5,8 @@ import { createAppointmentImporter } from '../../server/appointments/importer.ts
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { tinyGeocoder } from '../support/tiny-geocoder.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  pages: number;
-  page: number;
-  per_page: number;
-}
+import type { Page } from '../../server/http/pagination.ts';
+import { SPEC_APPOINTMENT_COLUMNS } from '../support/spec-columns.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { path: string; message: string }[] };
@@ -99,18 +93,7 @@ describe('appointment schedule list and template', () => {
     assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="?appointment_schedule_template\.csv"?$/);
     const [header, example, ...rest] = parseCsv(await res.text());
     assert.deepEqual(header, [...APPOINTMENT_FIELDS]);
-    assert.deepEqual(header, [
-      'tag_name',
-      'tag_number',
-      'start_date_time',
-      'location',
-      'duration',
-      'service',
-      'service_code',
-      'timezone_name',
-      'job_reference_id',
-      'organization_uuid',
-    ]);
+    assert.deepEqual(header, SPEC_APPOINTMENT_COLUMNS);
     assert.deepEqual(rest, []);
     assert.ok(example);
     const record = Object.fromEntries(header.map((title, i) => [title, example[i] ?? '']));

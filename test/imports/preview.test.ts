@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
-import { bearer, jsonBody, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface Preview {
   format: string;
@@ -16,16 +17,13 @@ interface Preview {
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
 
 describe('POST /api/imports/preview', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   const preview = (content: Buffer | string, name: string, fields: Record<string, string> = {}) =>
-    server.request('/api/imports/preview', fileUpload(content, name, { kind: 'qrcodes', organization_uuid: org, ...fields }));
+    server.request(
+      '/api/imports/preview',
+      fileUpload(content, name, { kind: 'qrcodes', organization_uuid: server.organizationUuid, ...fields }),
+    );
 
   const ok = async (res: Response): Promise<Preview> => {
     assert.equal(res.status, 200, await res.clone().text());
@@ -110,7 +108,7 @@ describe('POST /api/imports/preview', () => {
     const saved = await server.request(
       '/api/import-handlers',
       jsonBody({
-        organization_uuid: org,
+        organization_uuid: server.organizationUuid,
         name: 'Field team',
         slug: 'field-team',
         mapping: {
@@ -150,12 +148,15 @@ describe('POST /api/imports/preview', () => {
     const unknownHandler = await preview('location\nx\n', 'a.csv', { kind: 'appointments', org_identifier: 'nobody' });
     assert.equal(unknownHandler.status, 400);
     assert.match((await failure(unknownHandler)).message, /Unknown org_identifier "nobody"/);
-    const noKind = await server.request('/api/imports/preview', fileUpload('location\nx\n', 'a.csv', { organization_uuid: org }));
+    const noKind = await server.request(
+      '/api/imports/preview',
+      fileUpload('location\nx\n', 'a.csv', { organization_uuid: server.organizationUuid }),
+    );
     assert.equal(noKind.status, 400);
     assert.equal((await failure(noKind)).details?.[0]?.path, 'kind');
     const form = new FormData();
     form.set('kind', 'qrcodes');
-    form.set('organization_uuid', org);
+    form.set('organization_uuid', server.organizationUuid);
     const noFile = await server.request('/api/imports/preview', { method: 'POST', body: form });
     assert.equal(noFile.status, 400);
     assert.match((await failure(noFile)).message, /No file was uploaded/);
@@ -180,9 +181,9 @@ describe('POST /api/imports/preview', () => {
     };
     const as = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: bearer(created) } });
     const csv = 'location\n"1 Mitchell St, Darwin NT 0800"\n';
-    const res = await as('/api/imports/preview', fileUpload(csv, 'a.csv', { kind: 'qrcodes', organization_uuid: org }));
+    const res = await as('/api/imports/preview', fileUpload(csv, 'a.csv', { kind: 'qrcodes', organization_uuid: server.organizationUuid }));
     assert.equal(res.status, 200, await res.clone().text());
-    const imported = await as('/api/qrcodes/bulk', fileUpload(csv, 'a.csv', { organization_uuid: org }));
+    const imported = await as('/api/qrcodes/bulk', fileUpload(csv, 'a.csv', { organization_uuid: server.organizationUuid }));
     assert.equal(imported.status, 403);
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface QrCode {
   uuid: string;
@@ -16,11 +17,7 @@ interface QrCode {
 
 /** The server as users start it: the offline gazetteer, not the tests' tiny geocoder. */
 describe('QR codes located by the shipped offline geocoder', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   it('locates a created QR code and fills in the place and its time zone', async () => {
     const res = await server.request(

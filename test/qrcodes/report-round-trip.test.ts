@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, it } from 'node:test';
+import { type TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 async function importCsv(server: TestServer, csv: string) {
   const form = new FormData();
@@ -16,11 +17,7 @@ async function importCsv(server: TestServer, csv: string) {
 }
 
 describe('error report round trip with formula-like values', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   it('neutralises them in the report and reads them back as typed when the fixed report is imported', async () => {
     const first = await importCsv(
