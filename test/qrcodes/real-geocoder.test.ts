@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
+import type { QrCode } from '../../server/qrcodes/schemas.ts';
+import { fileUpload } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
-
-interface QrCode {
-  uuid: string;
-  suburb: string | null;
-  state: string | null;
-  postcode: string | null;
-  country: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  timezone_name: string | null;
-}
 
 /** The server as users start it: the offline gazetteer, not the tests' tiny geocoder. */
 describe('QR codes located by the shipped offline geocoder', () => {
@@ -40,11 +31,10 @@ describe('QR codes located by the shipped offline geocoder', () => {
       ',Toronto store,,Toronto,ON,M5V,Canada',
       ',Nowhere,asdf,qwerty,ZZ,00000,Atlantis',
     ].join('\r\n');
-    const form = new FormData();
-    form.set('file', new Blob([csv], { type: 'text/csv' }), 'sites.csv');
-    form.set('organization_uuid', server.organizationUuid);
-    form.set('processing_mode', 'sync');
-    const res = await server.request('/api/qrcodes/bulk', { method: 'POST', body: form });
+    const res = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
+    );
     assert.equal(res.status, 200);
     const result = (await res.json()) as { inserted: number; excluded: number; excluded_data: Array<{ index: number; error: string }> };
     assert.equal(result.inserted, 3);

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type TestServer } from '../support/server.ts';
+import { fileUpload } from '../support/imports.ts';
+import type { TestServer } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 async function importCsv(server: TestServer, csv: string) {
-  const form = new FormData();
-  form.set('file', new Blob([csv], { type: 'text/csv' }), 'sites.csv');
-  form.set('organization_uuid', server.organizationUuid);
-  form.set('processing_mode', 'sync');
-  const res = await server.request('/api/qrcodes/bulk', { method: 'POST', body: form });
+  const res = await server.request(
+    '/api/qrcodes/bulk',
+    fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
+  );
   assert.equal(res.status, 200);
   return {
     result: (await res.json()) as { inserted: number; excluded: number },

@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { after, before } from 'node:test';
-import { startTestServer, type TestServer } from './server.ts';
+import { startTestServer, type TestServer, tempDataDir } from './server.ts';
 
 /**
  * A test server for the enclosing describe: started in its before hook (by `start`, default
@@ -28,4 +29,17 @@ export function lateBound<T extends object>(what: string, current: () => T | und
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+}
+
+/** Makes fresh temp data dirs for the enclosing describe (or file), all removed in its after hook. */
+export function suiteTempDirs(): () => string {
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    return dir;
+  };
 }
