@@ -10,6 +10,7 @@ import { UPLOADS_DIR } from '../../server/imports/runtime.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
+import { CYCLED_SUBURBS } from '../support/tiny-geocoder.ts';
 
 const APPOINTMENTS_XLSX = fs.readFileSync(new URL('../fixtures/appointments-libreoffice.xlsx', import.meta.url));
 
@@ -31,13 +32,6 @@ function databaseState(dataDir: string): Record<string, string> {
   }
 }
 
-const SUBURBS = [
-  ['Melbourne', 'VIC', '3000'],
-  ['Carlton', 'VIC', '3053'],
-  ['Sydney', 'NSW', '2000'],
-  ['Hobart', 'TAS', '7000'],
-] as const;
-
 /**
  * 12,000 QR code rows across three batches of the engine, where later rows depend on what earlier
  * batches wrote: repeated references (updates), tags shared between QR codes (conflicts), rows
@@ -46,7 +40,8 @@ const SUBURBS = [
 function crossBatchCsv(rows = 12_000): string {
   const lines = ['location,name,qr_code_external_reference_id,tag_name,tag_number,suburb,state,postcode,country'];
   for (let i = 0; i < rows; i++) {
-    const [suburb, state, postcode] = i % 500 === 499 ? ['Nowhere', 'QLD', '4999'] : (SUBURBS[i % SUBURBS.length] ?? SUBURBS[0]);
+    const [suburb, state, postcode] =
+      i % 500 === 499 ? ['Nowhere', 'QLD', '4999'] : (CYCLED_SUBURBS[i % CYCLED_SUBURBS.length] ?? CYCLED_SUBURBS[0]);
     const location = i % 777 === 776 ? '' : `${i} Test Street, ${suburb} ${state} ${postcode}`;
     const tag = i % 3 === 0 ? ['Bin', String(i % 3000)] : ['', ''];
     lines.push([`"${location}"`, `Site ${i}`, `R-${i % 9000}`, ...tag, suburb, state, postcode, 'Australia'].join(','));
