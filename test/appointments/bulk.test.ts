@@ -7,6 +7,7 @@ import { fileUpload, startImportTestServer, waitForTask } from '../support/impor
 import { bearer, jsonBody } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
 import { SPEC_APPOINTMENT_FILE_COLUMNS } from '../support/spec-columns.ts';
+import { saveImportHandler } from '../support/import-handlers.ts';
 
 const FIXTURE_XLSX = new URL('../fixtures/appointments-libreoffice.xlsx', import.meta.url);
 const MELBOURNE = '1 Collins Street, Melbourne VIC 3000';
@@ -170,16 +171,11 @@ describe('POST /api/appointment_schedule/bulk', () => {
   });
 
   it('an import handler reads renamed columns and names them in row errors; an unknown org_identifier is 400', async () => {
-    const handler = await server.request(
-      '/api/import-handlers',
-      jsonBody({
-        organization_uuid: server.organizationUuid,
-        name: 'Field team',
-        slug: 'field-team',
-        mapping: { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Asset: 'tag_name', Site: 'location' },
-      }),
-    );
-    assert.equal(handler.status, 201);
+    await saveImportHandler(server, {
+      name: 'Field team',
+      slug: 'field-team',
+      mapping: { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Asset: 'tag_name', Site: 'location' },
+    });
     const file = csv([
       ['Asset', 'Tag Number', 'Visit Start', 'Site', 'Service', 'Job Ref'],
       ['Pump', 3, '2026-08-03 07:15', MELBOURNE, 'Plumbing', 'H-1'],

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
 import { bearer, jsonBody } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
+import { saveImportHandler } from '../support/import-handlers.ts';
 
 interface Preview {
   format: string;
@@ -105,23 +106,18 @@ describe('POST /api/imports/preview', () => {
   it('previews appointments, through a saved import handler too, marking a start that is not a date', async () => {
     const csv =
       'Tag,Tag No,When,Where,Service,Job Ref\r\nSite,T-1,2026-03-02 09:00,"1 Mitchell St, Darwin NT 0800",Cleaning,J-1\r\nSite,T-2,next tuesday,"2 Hay St, Perth WA 6000",Cleaning,J-2\r\n';
-    const saved = await server.request(
-      '/api/import-handlers',
-      jsonBody({
-        organization_uuid: server.organizationUuid,
-        name: 'Field team',
-        slug: 'field-team',
-        mapping: {
-          Tag: 'tag_name',
-          'Tag No': 'tag_number',
-          When: 'start_date_time',
-          Where: 'location',
-          Service: 'service',
-          'Job Ref': 'job_reference_id',
-        },
-      }),
-    );
-    assert.equal(saved.status, 201);
+    await saveImportHandler(server, {
+      name: 'Field team',
+      slug: 'field-team',
+      mapping: {
+        Tag: 'tag_name',
+        'Tag No': 'tag_number',
+        When: 'start_date_time',
+        Where: 'location',
+        Service: 'service',
+        'Job Ref': 'job_reference_id',
+      },
+    });
     const body = await ok(await preview(csv, 'visits.csv', { kind: 'appointments', org_identifier: 'field-team' }));
     assert.deepEqual(body.columns.missing_required, []);
     assert.deepEqual(body.rows[0]?.problems, []);
