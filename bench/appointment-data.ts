@@ -1,28 +1,10 @@
 import { writeBenchCsv } from './csv-file.ts';
+import { benchStreet } from './street.ts';
+import { APPOINTMENT_FIELDS } from '../server/appointments/fields.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
-export const APPOINTMENT_BENCH_COLUMNS = [
-  'tag_name',
-  'tag_number',
-  'start_date_time',
-  'location',
-  'duration',
-  'service',
-  'service_code',
-  'timezone_name',
-  'job_reference_id',
-];
-
-const STREETS = [
-  'Smith Street',
-  'George Street',
-  'High Street',
-  'Station Road',
-  'Church Street',
-  'Victoria Parade',
-  'King Street',
-  'Park Avenue',
-];
+/** The import's columns (spec 2.3) but organization_uuid, which the upload names as a form field. */
+export const APPOINTMENT_BENCH_COLUMNS = APPOINTMENT_FIELDS.filter((field) => field !== 'organization_uuid');
 const SERVICES = ['Plumbing', 'Cleaning', 'Pest Control', 'Garden Maintenance'];
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -40,7 +22,7 @@ export function appointmentBenchRow(i: number): string[] {
     'Tag',
     String(i % 5000),
     start,
-    `${(site % 997) + 1} ${STREETS[site % STREETS.length]}, ${suburb} ${state} ${postcode}`,
+    `${benchStreet(site)}, ${suburb} ${state} ${postcode}`,
     String(30 + (i % 4) * 30),
     SERVICES[i % SERVICES.length] ?? 'Plumbing',
     '',

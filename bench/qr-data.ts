@@ -1,27 +1,11 @@
 import { writeBenchCsv } from './csv-file.ts';
+import { benchStreet } from './street.ts';
+import { QR_ECHO_FIELDS } from '../server/qrcodes/import-row.ts';
 import { sampleAddresses } from '../server/geocoding/samples.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
-export const QR_BENCH_COLUMNS = [
-  'name',
-  'location',
-  'address_line_1',
-  'suburb',
-  'state',
-  'postcode',
-  'country',
-  'qr_code_external_reference_id',
-];
-const STREETS = [
-  'Smith Street',
-  'George Street',
-  'High Street',
-  'Station Road',
-  'Church Street',
-  'Victoria Parade',
-  'King Street',
-  'Park Avenue',
-];
+/** The bench file's columns: a name, the address parts the import reads (spec 2.1), and a reference. */
+export const QR_BENCH_COLUMNS = ['name', ...QR_ECHO_FIELDS, 'qr_code_external_reference_id'];
 
 /** The tiny test geocoder knows 30 suburbs; the real one every Australian suburb. */
 export const BENCH_USES_TINY_GEOCODER = process.env.BENCH_GEOCODER === 'tiny';
@@ -43,7 +27,7 @@ export const benchDataTag = () => (BENCH_USES_TINY_GEOCODER ? 'tiny' : `real${RE
 export function qrBenchRow(i: number): string[] {
   const list = benchSuburbs();
   const [suburb, state, postcode] = list[i % list.length] ?? list[0]!;
-  const street = `${(i % 997) + 1} ${STREETS[i % STREETS.length]}`;
+  const street = benchStreet(i);
   return [`Site ${i}`, `${street}, ${suburb} ${state} ${postcode}`, street, suburb, state, postcode, 'Australia', `BENCH-${i}`];
 }
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { logFile } from '../../server/logger.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { type TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Array<{ path: string; message: string }> };
@@ -19,11 +20,7 @@ async function errorOf(res: Response, status: number, code: string): Promise<Err
 }
 
 describe('error contract (DESIGN.md "Errors")', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const post = (body: string | Uint8Array, contentType: string) =>
     server.request('/api/api-keys', { method: 'POST', headers: { 'content-type': contentType }, body });

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { logFile } from '../../server/logger.ts';
 import { rawRequest } from '../support/raw-request.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 /** API GETs go straight to their route, not through express: they must answer exactly as express did. */
 describe('API GETs dispatched without the express router', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     rawRequest(`${server.url}${path}`, { authorization: server.auth, ...headers }, method);

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { logFile } from '../../server/logger.ts';
 import { rawRequest } from '../support/raw-request.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 describe('security defaults', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const tasksUrl = () => `${server.url}/api/background-tasks?organization_uuid=${server.organizationUuid}`;
 

@@ -4,18 +4,15 @@
  * is still being written, and its end comes with the results.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { LiveEvent } from '../../server/live/bus.ts';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { jsonBody, startTestServer } from '../support/server.ts';
 import { SLOW_GEOCODER_MODULE } from '../support/slow-geocoder.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 describe('live task events', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ imports: { geocoderModule: SLOW_GEOCODER_MODULE } });
-  });
-  after(() => server.stop());
+  const server = suiteServer(() => startTestServer({ imports: { geocoderModule: SLOW_GEOCODER_MODULE } }));
 
   test('created, progress within a batch, finished: each with the whole task', async () => {
     const events: LiveEvent[] = [];

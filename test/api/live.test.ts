@@ -1,33 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createOrganization } from '../../server/orgs/organizations.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
+import { serverSentEvents } from '../support/sse.ts';
 
 /** Reads server-sent events from a fetch body until `count` events have arrived. */
 async function readEvents(body: ReadableStream<Uint8Array>, count: number): Promise<Array<{ event: string; data: unknown }>> {
   const events: Array<{ event: string; data: unknown }> = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event && data) events.push({ event, data: JSON.parse(data) });
-      if (events.length >= count) return events;
-    }
+  for await (const { event, data } of serverSentEvents(body)) {
+    if (event && data) events.push({ event, data: JSON.parse(data) });
+    if (events.length >= count) return events;
   }
   return events;
 }
 
 describe('live updates (/api/live)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   it('streams events of its own organization to a token holder, and none of others', async () => {
     const tokenRes = await server.request('/api/live/tokens', { method: 'POST' });

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
 import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 const ROWS = 40_000;
 const ORDER = ['PENDING', 'PROCESSING', 'COMPLETED'];
@@ -43,11 +44,7 @@ function assertCoherent(task: BackgroundTask, where: string): void {
  * the task only moves forward.
  */
 describe('polling a task while its import runs', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startImportTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   it('every poll sees a consistent task, and writes made meanwhile succeed', async () => {
     const accepted = await server.request(

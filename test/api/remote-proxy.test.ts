@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { insertTask } from '../../server/tasks/store.ts';
 import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { insertTaskRow } from '../support/tasks.ts';
 
 describe('remote service through the local server (profiles and proxy)', () => {
   let local: TestServer;
@@ -12,20 +12,11 @@ describe('remote service through the local server (profiles and proxy)', () => {
   before(async () => {
     [local, remote] = await Promise.all([startTestServer(), startTestServer()]);
     [remoteKey = '', remoteSecret = ''] = remote.auth.slice('Bearer '.length).split(':');
-    const now = new Date().toISOString();
-    await insertTask(remote.ctx.db.kysely, {
-      uuid: 'remote-task',
+    await insertTaskRow(remote, 'remote-task', {
       task_id: 'r1',
-      task_type: 'QR_IMPORT',
       status: 'COMPLETED',
       progress: 100,
-      created_by_uuid: 'u',
-      metadata: null,
-      organization_uuid: remote.organizationUuid,
       results: { inserted: 7, excluded: 0, excluded_data: [], restored: 0, updated: 0, tags_created: 0 },
-      error_message: null,
-      created_on: now,
-      updated_on: now,
     });
     const saved = await local.request(
       '/api/profiles/staging',

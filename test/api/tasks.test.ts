@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
 import { insertTask } from '../../server/tasks/store.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import type { Page } from '../../server/http/pagination.ts';
 
 const SPEC_TASK_FIELDS = [
   'uuid',
@@ -19,13 +20,7 @@ const SPEC_TASK_FIELDS = [
   'updated_on',
 ].sort();
 
-interface TaskPage {
-  items: BackgroundTask[];
-  total: number;
-  pages: number;
-  page: number;
-  per_page: number;
-}
+type TaskPage = Page<BackgroundTask>;
 
 /** Results as the importer writes them (task IMPORT from JSON, QR_IMPORT from a file), so answers match the document. */
 const jsonResults = (n: number) => ({

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AppointmentImportResult, AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
-import { bearer, jsonBody, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
+import { SPEC_APPOINTMENT_FILE_COLUMNS } from '../support/spec-columns.ts';
+import { saveImportHandler } from '../support/import-handlers.ts';
 
 const FIXTURE_XLSX = new URL('../fixtures/appointments-libreoffice.xlsx', import.meta.url);
 const MELBOURNE = '1 Collins Street, Melbourne VIC 3000';
@@ -31,27 +34,10 @@ function csv(rows: (string | number)[][]): string {
   return `${rows.map((r) => r.map((c) => (/[",\r\n]/.test(String(c)) ? `"${String(c).replace(/"/g, '""')}"` : String(c))).join(',')).join('\r\n')}\r\n`;
 }
 
-const HEADER = [
-  'tag_name',
-  'tag_number',
-  'start_date_time',
-  'location',
-  'duration',
-  'service',
-  'service_code',
-  'timezone_name',
-  'job_reference_id',
-];
+const HEADER = SPEC_APPOINTMENT_FILE_COLUMNS;
 
 describe('POST /api/appointment_schedule/bulk', () => {
-  let server: TestServer;
-  let org: string;
-
-  before(async () => {
-    server = await startImportTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   const record = (extra: Record<string, unknown> = {}) => ({
     tag_name: 'Gate',
@@ -59,7 +45,7 @@ describe('POST /api/appointment_schedule/bulk', () => {
     start_date_time: '2026-03-02 09:00',
     location: MELBOURNE,
     service: 'Plumbing',
-    organization_uuid: org,
+    organization_uuid: server.organizationUuid,
     ...extra,
   });
 
@@ -123,18 +109,18 @@ describe('POST /api/appointment_schedule/bulk', () => {
     ]);
     const res = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(file, 'jobs.csv', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(file, 'jobs.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
     );
     assert.equal(res.status, 200, await res.clone().text());
     const first = (await res.json()) as AppointmentImportResult;
     assert.equal(first.appointment_schedules_upserted.length, 2);
     assert.deepEqual(first.excluded_appointments, []);
 
-    const { task, results } = await background(fileUpload(file, 'jobs.csv', { organization_uuid: org }));
+    const { task, results } = await background(fileUpload(file, 'jobs.csv', { organization_uuid: server.organizationUuid }));
     assert.equal(task.metadata?.filename, 'jobs.csv');
     assert.equal(results.upserted, 2);
     const list = await server.request(
-      `/api/appointment_schedule?organization_uuid=${org}&qr_code_uuid=${first.appointment_schedules_upserted[0]?.qr_code_uuid}`,
+      `/api/appointment_schedule?organization_uuid=${server.organizationUuid}&qr_code_uuid=${first.appointment_schedules_upserted[0]?.qr_code_uuid}`,
     );
     const page = (await list.json()) as { items: AppointmentSchedule[] };
     assert.deepEqual(
@@ -147,7 +133,10 @@ describe('POST /api/appointment_schedule/bulk', () => {
   it('a LibreOffice XLSX with real date cells: wall-clock times, the DST rule and a duration across the change', async () => {
     const res = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(fs.readFileSync(FIXTURE_XLSX), 'appointments.xlsx', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(fs.readFileSync(FIXTURE_XLSX), 'appointments.xlsx', {
+        organization_uuid: server.organizationUuid,
+        processing_mode: 'sync',
+      }),
     );
     assert.equal(res.status, 200, await res.clone().text());
     const result = (await res.json()) as AppointmentImportResult;
@@ -173,7 +162,7 @@ describe('POST /api/appointment_schedule/bulk', () => {
     const res = await server.request(
       '/api/appointment_schedule/bulk',
       fileUpload(JSON.stringify([record({ job_reference_id: 'F-1', tag_number: '9' })]), 'jobs.json', {
-        organization_uuid: org,
+        organization_uuid: server.organizationUuid,
         processing_mode: 'sync',
       }),
     );
@@ -182,16 +171,11 @@ describe('POST /api/appointment_schedule/bulk', () => {
   });
 
   it('an import handler reads renamed columns and names them in row errors; an unknown org_identifier is 400', async () => {
-    const handler = await server.request(
-      '/api/import-handlers',
-      jsonBody({
-        organization_uuid: org,
-        name: 'Field team',
-        slug: 'field-team',
-        mapping: { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Asset: 'tag_name', Site: 'location' },
-      }),
-    );
-    assert.equal(handler.status, 201);
+    await saveImportHandler(server, {
+      name: 'Field team',
+      slug: 'field-team',
+      mapping: { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time', Asset: 'tag_name', Site: 'location' },
+    });
     const file = csv([
       ['Asset', 'Tag Number', 'Visit Start', 'Site', 'Service', 'Job Ref'],
       ['Pump', 3, '2026-08-03 07:15', MELBOURNE, 'Plumbing', 'H-1'],
@@ -199,7 +183,7 @@ describe('POST /api/appointment_schedule/bulk', () => {
     ]);
     const res = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(file, 'field.csv', { organization_uuid: org, org_identifier: 'field-team', processing_mode: 'sync' }),
+      fileUpload(file, 'field.csv', { organization_uuid: server.organizationUuid, org_identifier: 'field-team', processing_mode: 'sync' }),
     );
     assert.equal(res.status, 200, await res.clone().text());
     const result = (await res.json()) as AppointmentImportResult;
@@ -217,7 +201,7 @@ describe('POST /api/appointment_schedule/bulk', () => {
           ['x', 'y'],
         ]),
         'f.csv',
-        { organization_uuid: org, org_identifier: 'field-team' },
+        { organization_uuid: server.organizationUuid, org_identifier: 'field-team' },
       ),
     );
     assert.equal(missing.status, 400);
@@ -231,7 +215,7 @@ describe('POST /api/appointment_schedule/bulk', () => {
   it('400 with the error contract for a missing body or file, an invalid processing_mode, a missing organization_uuid, an empty array', async () => {
     const cases: [string, RequestInit, RegExp][] = [
       ['', { method: 'POST' }, /no body/],
-      ['', fileUpload('', 'x.csv', { organization_uuid: org }), /file|empty/i],
+      ['', fileUpload('', 'x.csv', { organization_uuid: server.organizationUuid }), /file|empty/i],
       ['?processing_mode=later', jsonBody([record()]), /processing_mode must be background or sync/],
       [
         '',
@@ -248,7 +232,7 @@ describe('POST /api/appointment_schedule/bulk', () => {
       assert.match(body.error.message, message);
     }
     const form = new FormData();
-    form.set('organization_uuid', org);
+    form.set('organization_uuid', server.organizationUuid);
     const noFile = await server.request('/api/appointment_schedule/bulk', { method: 'POST', body: form });
     assert.equal(noFile.status, 400);
     assert.match(((await noFile.json()) as ErrorBody).error.message, /No file was uploaded/);
@@ -276,20 +260,13 @@ describe('POST /api/appointment_schedule/bulk', () => {
 });
 
 describe('sync cap and error reports', () => {
-  let server: TestServer;
-  let org: string;
-
-  before(async () => {
-    server = await startImportTestServer({ imports: { syncRowCap: 3 } });
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(() => startImportTestServer({ imports: { syncRowCap: 3 } }));
 
   it('sync mode refuses more rows than its cap with a 400 that names the cap and suggests background mode', async () => {
     const rows = Array.from({ length: 4 }, (_, i) => ['Gate', i, '2026-03-02 09:00', MELBOURNE, '', 'Plumbing', '', '', `CAP-${i}`]);
     const res = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(csv([HEADER, ...rows]), 'big.csv', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(csv([HEADER, ...rows]), 'big.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
     );
     assert.equal(res.status, 400);
     const body = (await res.json()) as ErrorBody;
@@ -303,7 +280,10 @@ describe('sync cap and error reports', () => {
       ['Gate', 1, '2026-03-02 10:00', MELBOURNE, '=1+1', 'Plumbing', '', '', 'R-2'],
       ['Gate', 1, '2026-03-02 11:00', MELBOURNE, '', 'Plumbin', '', '', 'R-3'],
     ]);
-    const res = await server.request('/api/appointment_schedule/bulk', fileUpload(file, 'jobs.csv', { organization_uuid: org }));
+    const res = await server.request(
+      '/api/appointment_schedule/bulk',
+      fileUpload(file, 'jobs.csv', { organization_uuid: server.organizationUuid }),
+    );
     const accepted = (await res.json()) as Accepted;
     const task = await waitForTask(server, accepted.background_task_uuid);
     assert.equal((task.results as unknown as AppointmentResults).excluded, 2);
@@ -321,7 +301,7 @@ describe('sync cap and error reports', () => {
     const fixed = text.replace("'=1+1", '45').replace('Plumbin,', 'Plumbing,');
     const again = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(fixed, 'fixed.csv', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(fixed, 'fixed.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
     );
     assert.equal(again.status, 200, await again.clone().text());
     const result = (await again.json()) as AppointmentImportResult;

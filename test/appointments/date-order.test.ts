@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { parseStartDateTime } from '../../server/appointments/times.ts';
 import { defaultDateOrder } from '../../server/settings/date-order.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 const local = (text: string, order: 'day_first' | 'month_first' | 'iso_only') => {
   const parsed = parseStartDateTime(text, 'start_date_time', order);
@@ -50,18 +51,15 @@ describe('dates as a spreadsheet shows them (date order)', () => {
 });
 
 describe('date_order in /api/settings, the preview and the import', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   const settings = async () =>
-    (await (await server.request(`/api/settings?organization_uuid=${org}`)).json()) as { date_order: string; date_order_source: string };
+    (await (await server.request(`/api/settings?organization_uuid=${server.organizationUuid}`)).json()) as {
+      date_order: string;
+      date_order_source: string;
+    };
   const patch = (body: Record<string, unknown>) =>
-    server.request('/api/settings', { ...jsonBody({ organization_uuid: org, ...body }), method: 'PATCH' });
+    server.request('/api/settings', { ...jsonBody({ organization_uuid: server.organizationUuid, ...body }), method: 'PATCH' });
   const csv = [
     'tag_name,tag_number,start_date_time,location,service',
     'Gate,1,02/12/2026 11:00,"1 Collins Street, Melbourne VIC 3000",Cleaning',
@@ -69,7 +67,7 @@ describe('date_order in /api/settings, the preview and the import', () => {
   const previewRow = async () => {
     const res = await server.request(
       '/api/imports/preview',
-      fileUpload(csv, 'visits.csv', { kind: 'appointments', organization_uuid: org }),
+      fileUpload(csv, 'visits.csv', { kind: 'appointments', organization_uuid: server.organizationUuid }),
     );
     assert.equal(res.status, 200, await res.clone().text());
     return ((await res.json()) as { rows: { problems: string[]; notes: string[] }[] }).rows[0];
@@ -100,7 +98,7 @@ describe('date_order in /api/settings, the preview and the import', () => {
     assert.match((await previewRow())?.notes[0] ?? '', /read month first \(MM\/DD\/YYYY\) as 12 February 2026, 11:00/);
     const res = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(csv, 'visits.csv', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(csv, 'visits.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
     );
     assert.equal(res.status, 200, await res.clone().text());
     const answer = (await res.json()) as { appointment_schedules_upserted: { start_date_time: string }[] };

@@ -14,6 +14,7 @@ import { createOrganization } from '../../server/orgs/organizations.ts';
 import { nowIso } from '../../server/time.ts';
 import { tinyGeocoder } from '../support/tiny-geocoder.ts';
 import { bearer, startTestServer, type TestServer } from '../support/server.ts';
+import type { Page } from '../../server/http/pagination.ts';
 
 const MELBOURNE_ADDRESS = '1 Collins Street, Melbourne VIC 3000, Australia';
 const PERTH_ADDRESS = '10 Rokeby Road, Subiaco WA 6008, Australia';
@@ -33,14 +34,6 @@ const SPEC_FIELDS = [
   'job_reference_id',
   'type',
 ];
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  pages: number;
-  page: number;
-  per_page: number;
-}
 
 describe('appointment import batch (synchronous upsert on the real database)', () => {
   let server: TestServer;

@@ -4,15 +4,10 @@ import { APPOINTMENT_FIELDS } from '../../server/appointments/fields.ts';
 import { createAppointmentImporter } from '../../server/appointments/importer.ts';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { tinyGeocoder } from '../support/tiny-geocoder.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  pages: number;
-  page: number;
-  per_page: number;
-}
+import { startTestServer, type TestServer } from '../support/server.ts';
+import type { Page } from '../../server/http/pagination.ts';
+import { SPEC_APPOINTMENT_COLUMNS } from '../support/spec-columns.ts';
+import { saveImportHandler } from '../support/import-handlers.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { path: string; message: string }[] };
@@ -99,18 +94,7 @@ describe('appointment schedule list and template', () => {
     assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="?appointment_schedule_template\.csv"?$/);
     const [header, example, ...rest] = parseCsv(await res.text());
     assert.deepEqual(header, [...APPOINTMENT_FIELDS]);
-    assert.deepEqual(header, [
-      'tag_name',
-      'tag_number',
-      'start_date_time',
-      'location',
-      'duration',
-      'service',
-      'service_code',
-      'timezone_name',
-      'job_reference_id',
-      'organization_uuid',
-    ]);
+    assert.deepEqual(header, SPEC_APPOINTMENT_COLUMNS);
     assert.deepEqual(rest, []);
     assert.ok(example);
     const record = Object.fromEntries(header.map((title, i) => [title, example[i] ?? '']));
@@ -124,16 +108,11 @@ describe('appointment schedule list and template', () => {
   });
 
   it("with org_identifier the template uses the handler's column titles; an unknown one is 400 listing the known slugs", async () => {
-    const created = await server.request(
-      '/api/import-handlers',
-      jsonBody({
-        organization_uuid: org,
-        name: 'Field team',
-        slug: 'field-team',
-        mapping: { 'Job Ref': 'job_reference_id', Asset: 'tag_name' },
-      }),
-    );
-    assert.equal(created.status, 201);
+    await saveImportHandler(server, {
+      name: 'Field team',
+      slug: 'field-team',
+      mapping: { 'Job Ref': 'job_reference_id', Asset: 'tag_name' },
+    });
     const res = await server.request('/api/appointment_schedule/bulk/template?org_identifier=field-team');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-disposition') ?? '', /appointment_schedule_template_field-team\.csv/);

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { describe, test } from 'node:test';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 describe('GET /api/session', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   test('names the key, its role and its organization', async () => {
     const res = await server.request('/api/session');

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { DATABASE_FILE } from '../../server/db/database.ts';
 import { runCli, spawnServe } from '../support/cli.ts';
-import { bearer, tempDataDir } from '../support/server.ts';
+import { bearer } from '../support/server.ts';
+import { suiteTempDirs } from '../support/suite-server.ts';
 
-const dirs: string[] = [];
-const freshDir = () => {
-  const dir = tempDataDir();
-  dirs.push(dir);
-  return dir;
-};
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const freshDir = suiteTempDirs();
 
 describe('qr-sandbox command line', () => {
   it('serves, prints the URL and a sign-in link, and stops cleanly on SIGTERM', async () => {

@@ -20,23 +20,23 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
   let key = '';
   let secret = '';
 
+  /** The options that name the remote sandbox directly (its URL, key and organization) and the local data dir. */
+  const target = (change: { url?: string; secret?: string } = {}) => [
+    '--url',
+    change.url ?? remote.url,
+    '--key',
+    `${key}:${change.secret ?? secret}`,
+    '--organization',
+    remote.organizationUuid,
+    '--data-dir',
+    local,
+  ];
+
   before(async () => {
     remote = await startTestServer();
     [key = '', secret = ''] = remote.auth.slice('Bearer '.length).split(':');
     fs.writeFileSync(file, CSV);
-    const added = await runCli([
-      'profile',
-      'add',
-      'remote',
-      '--url',
-      remote.url,
-      '--key',
-      `${key}:${secret}`,
-      '--organization',
-      remote.organizationUuid,
-      '--data-dir',
-      local,
-    ]);
+    const added = await runCli(['profile', 'add', 'remote', ...target()]);
     assert.equal(added.code, 0, added.stderr);
   });
   after(async () => {
@@ -80,21 +80,7 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
 
   it('checks a file with --dry-run on the sandbox it targets, writing nothing, and refuses a dry run against a profile', async () => {
     const before = (await (await remote.request(`/api/qrcodes?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number };
-    const checked = await runCli([
-      'import',
-      file,
-      '--type',
-      'qrcodes',
-      '--dry-run',
-      '--url',
-      remote.url,
-      '--key',
-      `${key}:${secret}`,
-      '--organization',
-      remote.organizationUuid,
-      '--data-dir',
-      local,
-    ]);
+    const checked = await runCli(['import', file, '--type', 'qrcodes', '--dry-run', ...target()]);
     assert.equal(checked.code, 0, checked.stderr);
     assert.equal((JSON.parse(checked.stdout) as { dry_run: boolean }).dry_run, true);
     assert.match(checked.stderr, /Checked, nothing written\. Rows that would be excluded: 1\./);
@@ -108,39 +94,13 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
   });
 
   it('says in plain words when the secret is wrong or the service is down', async () => {
-    const wrong = await runCli([
-      'import',
-      file,
-      '--type',
-      'qrcodes',
-      '--url',
-      remote.url,
-      '--key',
-      `${key}:wrong`,
-      '--organization',
-      remote.organizationUuid,
-      '--data-dir',
-      local,
-    ]);
+    const wrong = await runCli(['import', file, '--type', 'qrcodes', ...target({ secret: 'wrong' })]);
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /rejected the API key or secret \(401\)/);
 
     const gone = await startTestServer();
     await gone.stop();
-    const down = await runCli([
-      'import',
-      file,
-      '--type',
-      'qrcodes',
-      '--url',
-      gone.url,
-      '--key',
-      `${key}:${secret}`,
-      '--organization',
-      remote.organizationUuid,
-      '--data-dir',
-      local,
-    ]);
+    const down = await runCli(['import', file, '--type', 'qrcodes', ...target({ url: gone.url })]);
     assert.equal(down.code, 1);
     assert.match(down.stderr, /Could not reach .* nothing is listening there/);
 

@@ -5,28 +5,9 @@ import { profilesPath } from '../../server/remote/profiles.ts';
 import { ServiceClient, ServiceError } from '../../server/remote/service-client.ts';
 import { watchTask } from '../../server/remote/watch-task.ts';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
-import { insertTask } from '../../server/tasks/store.ts';
 import { runCli, startCli } from '../support/cli.ts';
 import { startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
-
-function task(server: TestServer, uuid: string, fields: Partial<BackgroundTask>): BackgroundTask {
-  const now = new Date().toISOString();
-  return {
-    uuid,
-    task_id: uuid,
-    task_type: 'QR_IMPORT',
-    status: 'PROCESSING',
-    progress: 0,
-    created_by_uuid: 'u',
-    metadata: null,
-    organization_uuid: server.organizationUuid,
-    results: null,
-    error_message: null,
-    created_on: now,
-    updated_on: now,
-    ...fields,
-  };
-}
+import { insertTaskRow } from '../support/tasks.ts';
 
 describe('remote service mode: profiles and tasks watch', () => {
   let remote: TestServer;
@@ -35,15 +16,13 @@ describe('remote service mode: profiles and tasks watch', () => {
 
   before(async () => {
     remote = await startTestServer();
-    await insertTask(
-      remote.ctx.db.kysely,
-      task(remote, 'done-task', { status: 'COMPLETED', progress: 100, results: { inserted: 950, excluded: 50, excluded_data: [] } }),
-    );
-    await insertTask(
-      remote.ctx.db.kysely,
-      task(remote, 'failed-task', { status: 'FAILED', error_message: 'The file is not a spreadsheet.' }),
-    );
-    await insertTask(remote.ctx.db.kysely, task(remote, 'moving-task', { status: 'PROCESSING', progress: 10 }));
+    await insertTaskRow(remote, 'done-task', {
+      status: 'COMPLETED',
+      progress: 100,
+      results: { inserted: 950, excluded: 50, excluded_data: [] },
+    });
+    await insertTaskRow(remote, 'failed-task', { status: 'FAILED', error_message: 'The file is not a spreadsheet.' });
+    await insertTaskRow(remote, 'moving-task', { status: 'PROCESSING', progress: 10 });
   });
   after(async () => {
     await remote.stop();
@@ -138,7 +117,7 @@ describe('remote service mode: profiles and tasks watch', () => {
 
   it('backs off on errors after the task was seen, then gives up', async () => {
     const flaky = await startTestServer();
-    await insertTask(flaky.ctx.db.kysely, task(flaky, 'stuck', { status: 'PROCESSING', progress: 5 }));
+    await insertTaskRow(flaky, 'stuck', { status: 'PROCESSING', progress: 5 });
     const auth = flaky.auth.slice('Bearer '.length).split(':');
     const real = new ServiceClient({ baseUrl: flaky.url, apiKey: auth[0] ?? '', apiSecret: auth[1] ?? '' });
     const delays: number[] = [];
@@ -167,7 +146,7 @@ describe('connection defaults', () => {
   it('uses the sandbox credentials.json of --data-dir when no profile or key is given', async () => {
     const server = await startTestServer();
     try {
-      await insertTask(server.ctx.db.kysely, task(server, 'local-task', { status: 'COMPLETED', progress: 100 }));
+      await insertTaskRow(server, 'local-task', { status: 'COMPLETED', progress: 100 });
       const result = await runCli(['tasks', 'watch', 'local-task', '--url', server.url, '--data-dir', server.dataDir]);
       assert.equal(result.code, 0, result.stderr);
       const empty = tempDataDir();

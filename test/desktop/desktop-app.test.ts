@@ -13,6 +13,7 @@ import { profilesPath, saveProfile } from '../../server/remote/profiles.ts';
 import { startServer } from '../../server/server.ts';
 import { insertTask } from '../../server/tasks/store.ts';
 import { FakeElectron, FakeSafeStorage } from './support/fake-electron.ts';
+import { taskRow } from '../support/tasks.ts';
 
 const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-sandbox-desktop-'));
 after(() => fs.rmSync(tempRoot, { recursive: true, force: true }));
@@ -405,21 +406,7 @@ describe('desktop app Demo menu', () => {
     await desktop.started;
     const connection = await connectionOf(electron);
     const db = openConnection(desktop.dataDir() ?? '');
-    const now = new Date().toISOString();
-    await insertTask(db.kysely, {
-      uuid: 'running-import',
-      task_id: 'running-import',
-      task_type: 'QR_IMPORT',
-      status: 'PROCESSING',
-      progress: 40,
-      created_by_uuid: 'u',
-      metadata: null,
-      organization_uuid: connection.organizationUuid,
-      results: null,
-      error_message: null,
-      created_on: now,
-      updated_on: now,
-    });
+    await insertTask(db.kysely, taskRow(connection, 'running-import', { progress: 40 }));
     await db.close();
     electron.messageBoxAnswers.push(1);
     electron.clickMenuItem(RESET_DEMO_DATA_LABEL);

@@ -5,14 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Papa from 'papaparse';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
-import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { browserUnavailable, chooseCsvFileThrough } from './support/browser.ts';
+import { suiteGuiSession, waitForLive } from './support/session.ts';
+import { downloadErrorReport } from './support/downloads.ts';
+import { saveImportHandler } from '../support/import-handlers.ts';
 
 const skip = browserUnavailable();
 
@@ -21,14 +22,7 @@ const LIBREOFFICE_XLSX = new URL('../fixtures/appointments-libreoffice.xlsx', im
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
-  let session: GuiSession;
-  let server: TestServer;
-
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
-  });
-  after(() => session?.close());
+  const { session, server } = suiteGuiSession();
 
   const schedules = async (query: string): Promise<AppointmentSchedule[]> => {
     const res = await server.request(`/api/appointment_schedule?organization_uuid=${server.organizationUuid}&per_page=100&${query}`);
@@ -105,16 +99,11 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
   });
 
   test('an appointment import through a saved handler: fix the error report and import it from the task page, through the same handler', async () => {
-    const handler = await server.request(
-      '/api/import-handlers',
-      jsonBody({
-        organization_uuid: server.organizationUuid,
-        name: 'Field team',
-        slug: 'field-team',
-        mapping: { Asset: 'tag_name', 'Visit Start': 'start_date_time', Site: 'location', 'Job Ref': 'job_reference_id' },
-      }),
-    );
-    assert.equal(handler.status, 201);
+    await saveImportHandler(server, {
+      name: 'Field team',
+      slug: 'field-team',
+      mapping: { Asset: 'tag_name', 'Visit Start': 'start_date_time', Site: 'location', 'Job Ref': 'job_reference_id' },
+    });
     const original = Papa.unparse(
       [
         ['Asset', 'Tag Number', 'Visit Start', 'Site', 'Service', 'Job Ref'],
@@ -145,17 +134,7 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('link', { name: 'Task page' }).click();
     await page.getByRole('heading', { name: 'Excluded rows' }).waitFor();
     const firstTask = /\/tasks\/([0-9a-f-]+)/.exec(page.url())?.[1] ?? '';
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download error report' }).click(),
-    ]);
-    const report = Papa.parse<string[]>(
-      fs
-        .readFileSync(await download.path(), 'utf8')
-        .replace(/^\uFEFF/, '')
-        .trim(),
-      { newline: '\r\n' },
-    ).data;
+    const report = await downloadErrorReport(page);
     const header = report[0] ?? [];
     assert.deepEqual(
       header,
@@ -188,11 +167,7 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
       ],
       { newline: '\r\n' },
     );
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: 'Import the fixed file' }).click(),
-    ]);
-    await chooser.setFiles({ name: 'field-jobs-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(fixed) });
+    await chooseCsvFileThrough(page, 'Import the fixed file', 'field-jobs-fixed.csv', fixed);
     await page.waitForURL((url) => /\/tasks\/[0-9a-f-]+$/.test(url.pathname) && !url.pathname.endsWith(firstTask));
     await page.getByText('Every row of this import was accepted.').waitFor({ timeout: 60_000 });
     const counts = await page

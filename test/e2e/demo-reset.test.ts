@@ -1,29 +1,24 @@
 /** Settings > Demo data in Debian's Chromium against a real server: the reset as a presenter does it. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Route } from 'playwright-core';
 import { DEMO_SITES } from '../../server/demo/seed.ts';
-import { insertTask } from '../../server/tasks/store.ts';
 import { bearer, jsonBody } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { suiteGuiSession, waitForLive } from './support/session.ts';
+import { insertTaskRow } from '../support/tasks.ts';
 
 const skip = browserUnavailable();
 
 describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
-  let session: GuiSession;
-  before(async () => {
-    session = await startGuiSession();
-  });
-  after(() => session?.close());
+  const { session, server } = suiteGuiSession();
 
   const total = async (path: string) => {
-    const res = await session.server.request(`${path}?organization_uuid=${session.server.organizationUuid}&per_page=1`);
+    const res = await server.request(`${path}?organization_uuid=${server.organizationUuid}&per_page=1`);
     return ((await res.json()) as { total: number }).total;
   };
 
   test('an admin resets the demo data: a confirmation that says what goes, progress, the result, and the new data', async () => {
-    const { server } = session;
     await server.request(
       '/api/qrcodes',
       jsonBody({
@@ -92,22 +87,7 @@ describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
   });
 
   test('a reset while an import runs is refused in the dialog, in plain words', async () => {
-    const { server } = session;
-    const now = new Date().toISOString();
-    await insertTask(server.ctx.db.kysely, {
-      uuid: 'gui-running-import',
-      task_id: 'gui-running-import',
-      task_type: 'QR_IMPORT',
-      status: 'PROCESSING',
-      progress: 30,
-      created_by_uuid: 'u',
-      metadata: null,
-      organization_uuid: server.organizationUuid,
-      results: null,
-      error_message: null,
-      created_on: now,
-      updated_on: now,
-    });
+    await insertTaskRow(server, 'gui-running-import', { progress: 30 });
     try {
       const page = await session.signedInPage('/settings');
       await page.getByRole('button', { name: 'Reset demo data…' }).click();
@@ -128,7 +108,6 @@ describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
   });
 
   test('an editor sees that only an admin can reset', async () => {
-    const { server } = session;
     const res = await server.request('/api/api-keys', jsonBody({ role: 'editor', name: 'Presenter laptop' }));
     const editor = (await res.json()) as { api_key: string; api_secret: string };
     assert.equal((await fetch(`${server.url}/api/session`, { headers: { authorization: bearer(editor) } })).status, 200);

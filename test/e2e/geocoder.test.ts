@@ -1,23 +1,16 @@
 /** Settings > Geocoder in Debian's Chromium against a real server with the shipped offline gazetteer. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import type { GeocoderAbout } from '../../server/geocoding/schemas.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, type GuiSession } from './support/session.ts';
+import { suiteGuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
 
 describe('Settings: the geocoder panel in Chromium', { skip: skip ?? false }, () => {
-  let session: GuiSession;
-  let server: TestServer;
-
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
-  });
-  after(() => session?.close());
+  const { session, server } = suiteGuiSession();
 
   const geocoderPanel = async (credential?: { api_key: string; api_secret: string }) => {
     const page = await session.signedInPage('/settings', credential);

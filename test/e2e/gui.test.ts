@@ -4,30 +4,25 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { startServer, type RunningServer } from '../../server/server.ts';
-import { bearer, jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody, tempDataDir } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { suiteGuiSession, waitForLive } from './support/session.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
 // The runner prints the reason next to SKIP when Chromium is missing.
 const skip = browserUnavailable();
 
 describe('GUI in Chromium', { skip: skip ?? false }, () => {
-  let server: TestServer;
-  let session: GuiSession;
+  const { session, server } = suiteGuiSession();
   let signInLink: string;
 
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
+  before(() => {
     const c = server.credentials;
     assert.ok(c);
     signInLink = `${server.url}/#key=${c.api_key}:${c.api_secret}`;
   });
-
-  after(() => session?.close());
 
   const newPage = (size?: { width?: number; height?: number }) => session.newPage(size);
   const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>

@@ -4,11 +4,10 @@
  * cell marked, appointment counts said once with a link to Services, and day-first dates.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { TestServer } from '../support/server.ts';
-import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, type GuiSession } from './support/session.ts';
+import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
+import { suiteGuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
 
@@ -33,20 +32,7 @@ const APPOINTMENTS_CSV = [
 ].join('\r\n');
 
 describe('Import checks in Chromium: preview = import, row problems, counts, date order', { skip: skip ?? false }, () => {
-  let server: TestServer;
-  let session: GuiSession;
-
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
-  });
-  after(() => session?.close());
-
-  const chooseFile = (page: Page, name: string, content: string) =>
-    page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+  const { session, server } = suiteGuiSession();
 
   /** The file line numbers the preview marks as failing. */
   const previewFailing = async (page: Page) => {
@@ -68,7 +54,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
 
   test("the preview marks exactly the rows the import excludes, with the geocoder's reason", async () => {
     const page = await session.signedInPage('/imports');
-    await chooseFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
+    await chooseCsvFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
     const failing = await previewFailing(page);
     assert.deepEqual([...failing].sort(), [3, 4, 5, 7]);
     const richmond = await page.getByRole('list', { name: 'Problems of row 3' }).innerText();
@@ -87,7 +73,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
   test('appointments: three problems one per line with their cells marked, a link to Services, counts said once', async () => {
     const page = await session.signedInPage('/imports');
     await page.getByRole('radio', { name: 'Appointments' }).check();
-    await chooseFile(page, 'visits.csv', APPOINTMENTS_CSV);
+    await chooseCsvFile(page, 'visits.csv', APPOINTMENTS_CSV);
     const failing = await previewFailing(page);
     assert.deepEqual([...failing].sort(), [3, 4]);
     const three = page.getByRole('list', { name: 'Problems of row 4' });
@@ -135,7 +121,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
     const preview = async () => {
       await page.goto(`${server.url}/imports`);
       await page.getByRole('radio', { name: 'Appointments' }).check();
-      await chooseFile(page, 'excel-dates.csv', csv);
+      await chooseCsvFile(page, 'excel-dates.csv', csv);
       await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     };
 

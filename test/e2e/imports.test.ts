@@ -4,13 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { describe, test } from 'node:test';
 import Papa from 'papaparse';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import type { TestServer } from '../support/server.ts';
-import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, type GuiSession } from './support/session.ts';
+import { browserUnavailable, chooseCsvFile, chooseCsvFileThrough } from './support/browser.ts';
+import { suiteGuiSession } from './support/session.ts';
+import { downloadErrorReport } from './support/downloads.ts';
 
 const skip = browserUnavailable();
 
@@ -23,24 +22,10 @@ const SITES_CSV = [
 ].join('\r\n');
 
 describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
-  let server: TestServer;
-  let session: GuiSession;
-
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
-  });
-
-  after(() => session?.close());
+  const { session, server } = suiteGuiSession();
 
   const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>
     session.signedInPage(pathname, credential);
-
-  const chooseFile = (page: Page, name: string, content: string) =>
-    page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
 
   const qrCodes = async (search: string) => {
     const res = await server.request(
@@ -52,7 +37,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
   test('a CSV import with excluded rows: preview, background progress, excluded rows, error report, then the fixed file', async () => {
     const page = await signedInPage('/imports');
     await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
-    await chooseFile(page, 'sites.csv', SITES_CSV);
+    await chooseCsvFile(page, 'sites.csv', SITES_CSV);
 
     const rows = page.getByRole('table', { name: 'First rows of the file' });
     await rows.waitFor();
@@ -82,13 +67,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
     assert.match(excludedText, /type: must be a word such as SITE/);
     assert.ok(excludedText.includes(ADDRESS_NOT_LOCATED), 'the Atlantis row is excluded because it cannot be located');
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download error report' }).click(),
-    ]);
-    const reportPath = await download.path();
-    const report = fs.readFileSync(reportPath, 'utf8').replace(/^\uFEFF/, '');
-    const parsed = Papa.parse<string[]>(report.trim(), { newline: '\r\n' }).data;
+    const parsed = await downloadErrorReport(page);
     assert.deepEqual(parsed[0], ['location', 'name', 'type', 'row_number', 'error']);
     assert.deepEqual(
       parsed.slice(1).map((r) => [r[1], r[3]]),
@@ -112,11 +91,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
       ],
       { newline: '\r\n' },
     );
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: 'Import the fixed file' }).click(),
-    ]);
-    await chooser.setFiles({ name: 'sites-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(fixed) });
+    await chooseCsvFileThrough(page, 'Import the fixed file', 'sites-fixed.csv', fixed);
     await page.getByText('No row was excluded: every row was imported.').waitFor({ timeout: 60_000 });
     assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /2\s+inserted/i);
     assert.deepEqual(
@@ -132,7 +107,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
 
   test('sync mode answers with the result at once; the task page offers the error report and the fixed file', async () => {
     const page = await signedInPage('/imports');
-    await chooseFile(
+    await chooseCsvFile(
       page,
       'one.csv',
       'location,name\r\n"7 Knuckey St, Darwin NT 0800",Knuckey office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Sync lost\r\n',
@@ -152,15 +127,12 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
       page.getByRole('button', { name: 'Download error report' }).click(),
     ]);
     assert.match(fs.readFileSync(await download.path(), 'utf8'), /Sync lost.*,3,/);
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: 'Import the fixed file' }).click(),
-    ]);
-    await chooser.setFiles({
-      name: 'fixed.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('location,name,row_number,error\r\n"9 Smith St, Darwin NT 0800",Sync found,3,x\r\n'),
-    });
+    await chooseCsvFileThrough(
+      page,
+      'Import the fixed file',
+      'fixed.csv',
+      'location,name,row_number,error\r\n"9 Smith St, Darwin NT 0800",Sync found,3,x\r\n',
+    );
     await page.getByRole('heading', { name: 'Excluded rows' }).waitFor();
     await page.getByText('Every row of this import was accepted.').waitFor({ timeout: 60_000 });
     assert.equal((await qrCodes('Sync found')).length, 1);
@@ -177,7 +149,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
       '"1 Nowhere Road, Atlantis ZZ 00000",Checked lost site,SITE',
       '"14 Smith St, Fitzroy VIC 3065",Checked store,SITE',
     ].join('\r\n');
-    await chooseFile(page, 'check-sites.csv', checkCsv);
+    await chooseCsvFile(page, 'check-sites.csv', checkCsv);
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('button', { name: 'Check only' }).click();
     await page.getByRole('heading', { name: 'Check result: nothing was imported' }).waitFor({ timeout: 60_000 });
@@ -206,7 +178,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
 
   test('a missing required column is shown before sending, and Send stays off', async () => {
     const page = await signedInPage('/imports');
-    await chooseFile(page, 'no-location.csv', 'name,suburb\r\nDepot,Darwin\r\n');
+    await chooseCsvFile(page, 'no-location.csv', 'name,suburb\r\nDepot,Darwin\r\n');
     const alert = page.getByRole('alert').filter({ hasText: 'no location column' });
     await alert.waitFor();
     assert.match(await alert.innerText(), /Add this column to the header row/);

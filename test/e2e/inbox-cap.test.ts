@@ -1,21 +1,16 @@
 /** An inbox at its message cap in Chromium: the count of dropped messages, on load and live. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createInbox, deliver } from '../support/inboxes.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { suiteGuiSession, waitForLive } from './support/session.ts';
 
 const skip = browserUnavailable();
 
 describe('Inspector: an inbox that keeps only its newest messages', { skip: skip ?? false }, () => {
-  let session: GuiSession;
-  before(async () => {
-    session = await startGuiSession({ logLevel: 'warn', inboxLimits: { maxMessages: 2 } });
-  });
-  after(() => session?.close());
+  const { session, server } = suiteGuiSession({ logLevel: 'warn', inboxLimits: { maxMessages: 2 } });
 
   test('says how many of the oldest messages were dropped, and counts new ones live', async () => {
-    const { server } = session;
     const inbox = await createInbox(server, { name: 'Capped' });
     for (let i = 0; i < 3; i++) await deliver(inbox.url, '{}', { 'content-type': 'application/json' });
 

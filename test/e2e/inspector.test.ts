@@ -5,31 +5,23 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seal } from '../../server/webhooks/crypto.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
 import { createInbox, getMessage, listMessages, type MessageView, startCaptureServer } from '../support/inboxes.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { suiteGuiSession, waitForLive } from './support/session.ts';
 
 const skip = browserUnavailable();
 
 describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
-  let server: TestServer;
-  let session: GuiSession;
+  const { session, server } = suiteGuiSession({ logLevel: 'warn' });
   // Filled in by the first test, used by the later ones (they run in order).
   let inboxUuid = '';
   let inboxUrl = '';
   let webhookSecret = '';
   let valid: MessageView | undefined;
-
-  before(async () => {
-    session = await startGuiSession({ logLevel: 'warn' });
-    server = session.server;
-  });
-
-  after(() => session?.close());
 
   const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>
     session.signedInPage(pathname, credential);

@@ -6,14 +6,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import Papa from 'papaparse';
 import { profilesPath } from '../../server/remote/profiles.ts';
-import { insertTask } from '../../server/tasks/store.ts';
 import { jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
-import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, type GuiSession } from './support/session.ts';
+import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
+import { suiteGuiSession } from './support/session.ts';
+import { suiteServer } from '../support/suite-server.ts';
+import { insertTaskRow } from '../support/tasks.ts';
+import { downloadErrorReport } from './support/downloads.ts';
 
 const skip = browserUnavailable();
 
@@ -31,24 +32,9 @@ const credentialOf = (server: TestServer) => {
 };
 
 describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
-  let session: GuiSession;
-  let local: TestServer;
-  let remote: TestServer;
+  const { session, server: local } = suiteGuiSession();
+  const remote = suiteServer();
 
-  before(async () => {
-    [session, remote] = await Promise.all([startGuiSession(), startTestServer()]);
-    local = session.server;
-  });
-  after(async () => {
-    await remote?.stop();
-    await session?.close();
-  });
-
-  const chooseFile = (page: Page, name: string, content: string) =>
-    page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
   const qrCodes = async (server: TestServer, search: string) => {
     const res = await server.request(
       `/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=100&search=${encodeURIComponent(search)}`,
@@ -84,7 +70,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     assert.ok(fs.readFileSync(profilesPath(local.dataDir), 'utf8').includes(secret), 'the pasted key:secret was split and saved');
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Imports' }).click();
-    await chooseFile(page, 'remote-sites.csv', SITES_CSV);
+    await chooseCsvFile(page, 'remote-sites.csv', SITES_CSV);
     const preview = page.getByRole('table', { name: 'First rows of the file' });
     await preview.waitFor();
     assert.equal(
@@ -110,17 +96,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     assert.match(excluded, /type: must be a word such as SITE/);
     assert.match(excluded, /1 Nowhere Road, Atlantis ZZ 00000/);
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download error report' }).click(),
-    ]);
-    const report = Papa.parse<string[]>(
-      fs
-        .readFileSync(await download.path(), 'utf8')
-        .replace(/^\uFEFF/, '')
-        .trim(),
-      { newline: '\r\n' },
-    ).data;
+    const report = await downloadErrorReport(page);
     assert.deepEqual(report[0], ['location', 'name', 'type', 'row_number', 'error']);
     assert.deepEqual(
       report
@@ -159,7 +135,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
 
   test('a sync import to the remote shows its result like a local sync import', async () => {
     const page = await session.signedInPage('/imports');
-    await chooseFile(
+    await chooseCsvFile(
       page,
       'sync.csv',
       'location,name\r\n"7 Knuckey St, Darwin NT 0800",Remote sync office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Remote sync lost\r\n',
@@ -253,7 +229,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     assert.match(await listAlert.innerText(), /Problem with the remote service\. .* Check the profile's credential\./);
 
     await page.goto(`${local.url}/imports`);
-    await chooseFile(page, 'wrong.csv', 'location,name\r\n"1 Mitchell St, Darwin NT 0800",Never sent\r\n');
+    await chooseCsvFile(page, 'wrong.csv', 'location,name\r\n"1 Mitchell St, Darwin NT 0800",Never sent\r\n');
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     await page.getByRole('radio', { name: /wrong-secret/ }).check();
     await page.getByRole('button', { name: 'Send to wrong-secret' }).click();
@@ -295,21 +271,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     let flaky = await startTestServer({ dataDir });
     const port = Number(new URL(flaky.url).port);
     const { key, secret } = credentialOf(flaky);
-    const now = new Date().toISOString();
-    await insertTask(flaky.ctx.db.kysely, {
-      uuid: 'long-task',
-      task_id: 'long-task',
-      task_type: 'QR_IMPORT',
-      status: 'PROCESSING',
-      progress: 40,
-      created_by_uuid: 'u',
-      metadata: { filename: 'big.csv' },
-      organization_uuid: flaky.organizationUuid,
-      results: null,
-      error_message: null,
-      created_on: now,
-      updated_on: now,
-    });
+    await insertTaskRow(flaky, 'long-task', { progress: 40, metadata: { filename: 'big.csv' } });
     await local.request('/api/profiles/flaky', jsonBody({ base_url: flaky.url, api_key: key, api_secret: secret }, 'PUT'));
     try {
       const page = await session.newPage();

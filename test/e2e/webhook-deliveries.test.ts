@@ -4,24 +4,17 @@
  * code picker searches the server.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileUpload } from '../support/imports.ts';
 import { createInbox } from '../support/inboxes.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, type GuiSession } from './support/session.ts';
+import { suiteGuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
 
 describe('Webhook deliveries in Chromium: what was sent', { skip: skip ?? false }, () => {
-  let server: TestServer;
-  let session: GuiSession;
-
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
-  });
-  after(() => session?.close());
+  const { session, server } = suiteGuiSession();
 
   test('a test event at a QR code found by search; the delivery shows the sent headers, the body and the decrypted payload, and opens in the inspector', async () => {
     const org = server.organizationUuid;

@@ -4,30 +4,20 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { open } from '../../server/webhooks/crypto.ts';
-import { bearer, jsonBody, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
 import { startReceiver } from '../webhooks/support.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { suiteGuiSession, waitForLive } from './support/session.ts';
 
 type Json = Record<string, unknown>;
 
 const skip = browserUnavailable();
 
 describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () => {
-  let server: TestServer;
-  let session: GuiSession;
-  let org: string;
-
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
-    org = server.organizationUuid;
-  });
-
-  after(() => session?.close());
+  const { session, server } = suiteGuiSession();
 
   const signedInPage = (pathname?: string, credential?: { api_key: string; api_secret: string } | null) =>
     session.signedInPage(pathname, credential);
@@ -39,7 +29,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
   }
 
   async function registerByApi(url: string, events = ['service_confirmation.check_in']): Promise<string> {
-    const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org, url, events }));
+    const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url, events }));
     assert.equal(res.status, 201);
     return ((await res.json()) as { uuid: string }).uuid;
   }
@@ -66,7 +56,11 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       assert.match(curl, /-X POST '.*\/api\/webhooks\/register'/);
       assert.ok(
         curl.includes(
-          JSON.stringify({ organization_uuid: org, url, events: ['service_confirmation.check_in', 'service_confirmation.check_out'] }),
+          JSON.stringify({
+            organization_uuid: server.organizationUuid,
+            url,
+            events: ['service_confirmation.check_in', 'service_confirmation.check_out'],
+          }),
         ),
         curl,
       );
@@ -82,7 +76,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       await panel.getByText('✓ Copied').waitFor();
       assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), secret);
 
-      const list = await getJson<{ items: Json[] }>(`/api/webhooks?organization_uuid=${org}`);
+      const list = await getJson<{ items: Json[] }>(`/api/webhooks?organization_uuid=${server.organizationUuid}`);
       assert.equal(list.items.length, 1);
       const uuid = String(list.items[0]?.uuid);
       assert.deepEqual(list.items[0]?.events, ['service_confirmation.check_in', 'service_confirmation.check_out']);
@@ -151,7 +145,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       // Sent after the page loaded: it appears through the live updates, without a reload.
       const res = await server.request(
         '/api/service-confirmations/simulate',
-        jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }),
+        jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
       );
       assert.equal(res.status, 201);
       const queued = ((await res.json()) as { deliveries: { delivery_id: string; webhook_uuid: string }[] }).deliveries;
@@ -199,7 +193,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
   });
 
   test('registration errors appear next to the field that caused them', async () => {
-    const before = (await getJson<{ total: number }>(`/api/webhooks?organization_uuid=${org}`)).total;
+    const before = (await getJson<{ total: number }>(`/api/webhooks?organization_uuid=${server.organizationUuid}`)).total;
     const page = await signedInPage('/webhooks');
     const url = page.getByLabel('URL', { exact: true });
     const register = page.getByRole('button', { name: 'Register webhook' });
@@ -223,7 +217,11 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     assert.equal(await page.locator('#webhook-url-problem').count(), 0);
     assert.equal(await page.getByRole('alert').filter({ hasText: 'See the field marked above' }).count(), 1);
 
-    assert.equal((await getJson<{ total: number }>(`/api/webhooks?organization_uuid=${org}`)).total, before, 'nothing was registered');
+    assert.equal(
+      (await getJson<{ total: number }>(`/api/webhooks?organization_uuid=${server.organizationUuid}`)).total,
+      before,
+      'nothing was registered',
+    );
   });
 
   test('turn a webhook off and on from the list, and delete it after confirming', async () => {

@@ -9,12 +9,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { GATE_AFTER_ENV, GATE_ENV, GATED_GEOCODER_MODULE } from '../demo/support/gated-geocoder.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
-import { browserUnavailable } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile, chooseCsvFileThrough } from './support/browser.ts';
 import { makeTask, seedTasks } from './support/seed.ts';
-import { startGuiSession, waitForLive, type GuiSession } from './support/session.ts';
+import { suiteGuiSession, waitForLive } from './support/session.ts';
 
 const skip = browserUnavailable();
 
@@ -38,27 +37,23 @@ const ADDRESSES = [
 ];
 
 describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
-  let session: GuiSession;
-  let server: TestServer;
   /** A second server whose import workers hold after their first batch until the gate file exists. */
   let gated: TestServer;
   let gate: string;
-
-  before(async () => {
-    session = await startGuiSession();
-    server = session.server;
-    gate = path.join(fs.mkdtempSync(path.join(server.dataDir, 'gate-')), 'open');
-    process.env[GATE_ENV] = gate;
-    process.env[GATE_AFTER_ENV] = String(FIRST_BATCH);
-    gated = await startTestServer({ imports: { geocoderModule: GATED_GEOCODER_MODULE, workers: 1 } });
-  });
-
+  // Registered before the GUI session's hooks so it runs before the session closes: the gate lives in that server's data dir.
   after(async () => {
     if (gate) fs.writeFileSync(gate, '');
     await gated?.stop();
     delete process.env[GATE_ENV];
     delete process.env[GATE_AFTER_ENV];
-    await session?.close();
+  });
+  const { session, server } = suiteGuiSession();
+
+  before(async () => {
+    gate = path.join(fs.mkdtempSync(path.join(server.dataDir, 'gate-')), 'open');
+    process.env[GATE_ENV] = gate;
+    process.env[GATE_AFTER_ENV] = String(FIRST_BATCH);
+    gated = await startTestServer({ imports: { geocoderModule: GATED_GEOCODER_MODULE, workers: 1 } });
   });
 
   const signInLink = (target: TestServer, pathname: string) =>
@@ -157,12 +152,6 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
     for (const page of [second, third]) await page.close();
   });
 
-  const chooseFile = (page: Page, name: string, content: string) =>
-    page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
-
   const tasksNamed = async (filename: string) => {
     const res = await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=100`);
     return ((await res.json()) as { items: { metadata: { filename?: string } | null }[] }).items.filter(
@@ -172,7 +161,7 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
 
   test('after an import its file is not offered again: "Import another file" and the next steps instead', async () => {
     const page = await session.signedInPage('/imports');
-    await chooseFile(
+    await chooseCsvFile(
       page,
       'once.csv',
       'location,name\r\n"1 Mitchell St, Darwin NT 0800",Once depot\r\n"1 Nowhere Road, Atlantis ZZ 00000",Once lost\r\n',
@@ -191,15 +180,7 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Download error report' }).waitFor();
     assert.equal((await tasksNamed('once.csv')).length, 1);
 
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: 'Import another file' }).click(),
-    ]);
-    await chooser.setFiles({
-      name: 'next.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('location,name\r\n"2 Hay St, Perth WA 6000",Next office\r\n'),
-    });
+    await chooseCsvFileThrough(page, 'Import another file', 'next.csv', 'location,name\r\n"2 Hay St, Perth WA 6000",Next office\r\n');
     await page.getByText('next.csv').first().waitFor();
     await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
     assert.equal(await page.getByRole('heading', { name: 'Import finished' }).count(), 0, 'the previous result gives way');

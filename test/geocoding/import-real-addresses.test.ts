@@ -3,11 +3,12 @@
  * rows (free text and parts) and appointment rows (free text); the stored address is read back.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AppointmentImportResult } from '../../server/appointments/schemas.ts';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import type { QrCode } from '../../server/qrcodes/schemas.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface QrImport {
   qr_code_inserted: number;
@@ -15,17 +16,10 @@ interface QrImport {
 }
 
 describe('importing addresses as people write them', () => {
-  let server: TestServer;
-  let org: string;
-
-  before(async () => {
-    server = await startTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const qrCodeNamed = async (name: string): Promise<QrCode | undefined> => {
-    const res = await server.request(`/api/qrcodes?organization_uuid=${org}&search=${encodeURIComponent(name)}`);
+    const res = await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=${encodeURIComponent(name)}`);
     assert.equal(res.status, 200);
     return ((await res.json()) as { items: QrCode[] }).items.find((q) => q.name === name);
   };
@@ -50,7 +44,7 @@ describe('importing addresses as people write them', () => {
         state: 'NSW',
         postcode: '1001',
       },
-    ].map((row) => ({ organization_uuid: org, ...row }));
+    ].map((row) => ({ organization_uuid: server.organizationUuid, ...row }));
     const res = await server.request('/api/qrcodes/bulk?processing_mode=sync', jsonBody(rows));
     assert.equal(res.status, 200, await res.clone().text());
     const result = (await res.json()) as QrImport;
@@ -78,7 +72,7 @@ describe('importing addresses as people write them', () => {
 
   it('appointment rows: the location text is placed, and the QR code made for it holds the suburb, state and postcode', async () => {
     const record = (tag: string, location: string) => ({
-      organization_uuid: org,
+      organization_uuid: server.organizationUuid,
       tag_name: tag,
       tag_number: '1',
       start_date_time: '2026-03-02 09:00',

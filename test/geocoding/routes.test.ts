@@ -1,22 +1,18 @@
 /** GET /api/geocoder and POST /api/geocoder/locate on a real server with the shipped gazetteer. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import type { GeocoderAbout, LocateResult } from '../../server/geocoding/schemas.ts';
 import { startImportTestServer } from '../support/imports.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { path: string; message: string }[] };
 }
 
 describe('the geocoder routes', () => {
-  let server: TestServer;
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const locate = async (body: Record<string, unknown>, auth?: string): Promise<LocateResult> => {
     const init = jsonBody(body);

@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ImportHandler } from '../../server/import-handlers/schemas.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { path: string; message: string }[] };
 }
 
 describe('import handlers API (/api/import-handlers)', () => {
-  let server: TestServer;
-  let org: string;
+  const server = suiteServer();
 
-  before(async () => {
-    server = await startTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
-
-  const create = (body: Record<string, unknown>) => server.request('/api/import-handlers', jsonBody({ organization_uuid: org, ...body }));
+  const create = (body: Record<string, unknown>) =>
+    server.request('/api/import-handlers', jsonBody({ organization_uuid: server.organizationUuid, ...body }));
 
   it('saves a mapping (201) with a slug made from the name, reads, updates and deletes it', async () => {
     const res = await create({ name: 'Acme Job Export', mapping: { 'Job Ref': 'job_reference_id', 'Visit Start': 'start_date_time' } });
@@ -37,7 +32,7 @@ describe('import handlers API (/api/import-handlers)', () => {
     assert.equal(updated.slug, 'acme');
     assert.deepEqual(updated.mapping, { Ref: 'job_reference_id' });
 
-    const page = await server.request(`/api/import-handlers?organization_uuid=${org}`);
+    const page = await server.request(`/api/import-handlers?organization_uuid=${server.organizationUuid}`);
     const listed = (await page.json()) as { items: ImportHandler[]; total: number; pages: number };
     assert.deepEqual([listed.total, listed.pages, listed.items[0]?.slug], [1, 1, 'acme']);
 
@@ -78,7 +73,7 @@ describe('import handlers API (/api/import-handlers)', () => {
     const mine = (await (await create({ name: 'Mine', mapping: { A: 'tag_name' } })).json()) as ImportHandler;
     const other = await createOrganization(server.ctx.db.kysely, { name: 'Other' });
     const headers = { authorization: bearer(other) };
-    assert.equal((await server.request(`/api/import-handlers?organization_uuid=${org}`, { headers })).status, 403);
+    assert.equal((await server.request(`/api/import-handlers?organization_uuid=${server.organizationUuid}`, { headers })).status, 403);
     assert.equal((await server.request(`/api/import-handlers/uuid/${mine.uuid}`, { headers })).status, 404);
     assert.equal((await server.request(`/api/import-handlers/uuid/${mine.uuid}`, { method: 'DELETE', headers })).status, 404);
   });

@@ -2,13 +2,15 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import { UPLOADS_DIR } from '../../server/imports/runtime.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
+import { CYCLED_SUBURBS } from '../support/tiny-geocoder.ts';
 
 const APPOINTMENTS_XLSX = fs.readFileSync(new URL('../fixtures/appointments-libreoffice.xlsx', import.meta.url));
 
@@ -30,13 +32,6 @@ function databaseState(dataDir: string): Record<string, string> {
   }
 }
 
-const SUBURBS = [
-  ['Melbourne', 'VIC', '3000'],
-  ['Carlton', 'VIC', '3053'],
-  ['Sydney', 'NSW', '2000'],
-  ['Hobart', 'TAS', '7000'],
-] as const;
-
 /**
  * 12,000 QR code rows across three batches of the engine, where later rows depend on what earlier
  * batches wrote: repeated references (updates), tags shared between QR codes (conflicts), rows
@@ -45,7 +40,8 @@ const SUBURBS = [
 function crossBatchCsv(rows = 12_000): string {
   const lines = ['location,name,qr_code_external_reference_id,tag_name,tag_number,suburb,state,postcode,country'];
   for (let i = 0; i < rows; i++) {
-    const [suburb, state, postcode] = i % 500 === 499 ? ['Nowhere', 'QLD', '4999'] : (SUBURBS[i % SUBURBS.length] ?? SUBURBS[0]);
+    const [suburb, state, postcode] =
+      i % 500 === 499 ? ['Nowhere', 'QLD', '4999'] : (CYCLED_SUBURBS[i % CYCLED_SUBURBS.length] ?? CYCLED_SUBURBS[0]);
     const location = i % 777 === 776 ? '' : `${i} Test Street, ${suburb} ${state} ${postcode}`;
     const tag = i % 3 === 0 ? ['Bin', String(i % 3000)] : ['', ''];
     lines.push([`"${location}"`, `Site ${i}`, `R-${i % 9000}`, ...tag, suburb, state, postcode, 'Australia'].join(','));
@@ -56,13 +52,7 @@ function crossBatchCsv(rows = 12_000): string {
 const withoutDryRunKeys = ({ dry_run: _flag, dry_run_notes: _notes, ...rest }: Record<string, unknown>) => rest;
 
 describe('dry_run on the import endpoints', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer({ imports: { syncRowCap: 50 } });
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(() => startImportTestServer({ imports: { syncRowCap: 50 } }));
 
   const uploadsLeft = () => fs.readdirSync(path.join(server.dataDir, UPLOADS_DIR)).length;
 
@@ -73,7 +63,7 @@ describe('dry_run on the import endpoints', () => {
   };
 
   const qrUpload = (fields: Record<string, string> = {}, csv = crossBatchCsv()) =>
-    fileUpload(csv, 'sites.csv', { organization_uuid: org, ...fields });
+    fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid, ...fields });
 
   it('a QR file import across batches: the dry run answers exactly the results the real import then gives, and writes nothing', async () => {
     const before = databaseState(server.dataDir);
@@ -106,9 +96,9 @@ describe('dry_run on the import endpoints', () => {
 
   it('a QR JSON array in sync mode, and the sync CSV endpoint, answer like their real runs', async () => {
     const records = [
-      { location: '1 Dry Street, Fitzroy VIC 3065', organization_uuid: org, qr_code_external_reference_id: 'DRY-1' },
-      { location: '', organization_uuid: org },
-      { location: '2 Dry Street, Atlantis XX 0000', organization_uuid: org },
+      { location: '1 Dry Street, Fitzroy VIC 3065', organization_uuid: server.organizationUuid, qr_code_external_reference_id: 'DRY-1' },
+      { location: '', organization_uuid: server.organizationUuid },
+      { location: '2 Dry Street, Atlantis XX 0000', organization_uuid: server.organizationUuid },
     ];
     const before = databaseState(server.dataDir);
     const dry = await post('/api/qrcodes/bulk?processing_mode=sync&dry_run=1', jsonBody(records), 200);
@@ -119,9 +109,17 @@ describe('dry_run on the import endpoints', () => {
 
     const csv = 'location,name\n"3 Dry Street, Richmond VIC 3121",Shed\n,Nothing\n';
     const before2 = databaseState(server.dataDir);
-    const dryCsv = await post('/api/qrcodes/bulk-import', fileUpload(csv, 'sites.csv', { organization_uuid: org, dry_run: 'true' }), 200);
+    const dryCsv = await post(
+      '/api/qrcodes/bulk-import',
+      fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid, dry_run: 'true' }),
+      200,
+    );
     assert.deepEqual(databaseState(server.dataDir), before2);
-    const realCsv = await post('/api/qrcodes/bulk-import', fileUpload(csv, 'sites.csv', { organization_uuid: org }), 200);
+    const realCsv = await post(
+      '/api/qrcodes/bulk-import',
+      fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid }),
+      200,
+    );
     assert.deepEqual(withoutDryRunKeys(dryCsv), realCsv);
     assert.equal(realCsv.inserted, 1);
     assert.equal(realCsv.excluded, 1);
@@ -129,7 +127,7 @@ describe('dry_run on the import endpoints', () => {
 
   it('an XLSX appointment import in background mode: same results, with the computed start and end of each appointment', async () => {
     const upload = (fields: Record<string, string> = {}) =>
-      fileUpload(APPOINTMENTS_XLSX, 'appointments.xlsx', { organization_uuid: org, ...fields });
+      fileUpload(APPOINTMENTS_XLSX, 'appointments.xlsx', { organization_uuid: server.organizationUuid, ...fields });
     const before = databaseState(server.dataDir);
     const dry = await post('/api/appointment_schedule/bulk', upload({ dry_run: 'true' }), 200);
     assert.deepEqual(databaseState(server.dataDir), before);
@@ -146,7 +144,9 @@ describe('dry_run on the import endpoints', () => {
     assert.equal(task.status, 'COMPLETED');
     assert.deepEqual(dryResults, task.results);
 
-    const listed = (await (await server.request(`/api/appointment_schedule?organization_uuid=${org}&per_page=100`)).json()) as {
+    const listed = (await (
+      await server.request(`/api/appointment_schedule?organization_uuid=${server.organizationUuid}&per_page=100`)
+    ).json()) as {
       items: { job_reference_id: string; start_date_time: string; end_date_time: string }[];
     };
     const times = (items: { job_reference_id: string; start_date_time: string; end_date_time: string }[]) =>
@@ -161,7 +161,7 @@ describe('dry_run on the import endpoints', () => {
       start_date_time: '2026-04-05 02:30',
       location: '1 Collins Street, Melbourne VIC 3000',
       service: 'Plumbing',
-      organization_uuid: org,
+      organization_uuid: server.organizationUuid,
       ...extra,
     });
     const records = [
@@ -193,7 +193,7 @@ describe('dry_run on the import endpoints', () => {
 
     const noLocation = await server.request(
       '/api/qrcodes/bulk',
-      fileUpload('name\nShed\n', 'x.csv', { organization_uuid: org, dry_run: 'true' }),
+      fileUpload('name\nShed\n', 'x.csv', { organization_uuid: server.organizationUuid, dry_run: 'true' }),
     );
     assert.equal(noLocation.status, 400);
 

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Papa from 'papaparse';
 import type { AppointmentImportResult, AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import type { QrCode } from '../../server/qrcodes/schemas.ts';
 import { seedDemoServices } from '../../server/services/demo.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
-import { bearer, type TestServer } from '../support/server.ts';
+import { bearer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 /**
  * Files as spreadsheet tools write them (test/fixtures/encodings/, made by make.sh from the UTF-8
@@ -121,11 +122,7 @@ describe('the encoding fixtures are what the tools write', () => {
 });
 
 describe('uploaded text files in the encodings spreadsheet tools write', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startImportTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   /** A fresh organization (with the demo services) per import, so each file's rows are read back alone. */
   async function organization() {
@@ -268,16 +265,10 @@ describe('uploaded text files in the encodings spreadsheet tools write', () => {
 });
 
 describe('text that is not in a supported encoding, and encodings that show late', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   const upload = (content: Buffer, fields: Record<string, string> = {}) =>
-    fileUpload(content, 'sites.csv', { organization_uuid: org, ...fields });
+    fileUpload(content, 'sites.csv', { organization_uuid: server.organizationUuid, ...fields });
   const refused = async (pathname: string, init: RequestInit, message: RegExp) => {
     const res = await server.request(pathname, init);
     const body = (await res.json()) as { error: { code: string; message: string } };
@@ -322,17 +313,21 @@ describe('text that is not in a supported encoding, and encodings that show late
   });
 
   it("a JSON file in UTF-16LE with BOM (Windows PowerShell's Out-File) is read as such; JSON answers have no encoding field", async () => {
-    const records = [{ organization_uuid: org, location: GOOD, name: 'Café – “json” €5 …', qr_code_external_reference_id: 'JSON-16' }];
+    const records = [
+      { organization_uuid: server.organizationUuid, location: GOOD, name: 'Café – “json” €5 …', qr_code_external_reference_id: 'JSON-16' },
+    ];
     const content = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(records), 'utf16le')]);
     const res = await server.request(
       '/api/qrcodes/bulk',
-      fileUpload(content, 'sites.json', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(content, 'sites.json', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
     );
     const answer = (await res.json()) as Record<string, unknown>;
     assert.equal(res.status, 200, JSON.stringify(answer));
     assert.equal(answer.inserted, 1);
     assert.equal('encoding' in answer, false);
-    const page = (await (await server.request(`/api/qrcodes?organization_uuid=${org}&search=JSON-16`)).json()) as { items: QrCode[] };
+    const page = (await (await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=JSON-16`)).json()) as {
+      items: QrCode[];
+    };
     assert.deepEqual(
       page.items.map((q) => q.name),
       ['Café – “json” €5 …'],
@@ -365,7 +360,9 @@ describe('text that is not in a supported encoding, and encodings that show late
     const task = await waitForTask(server, ((await res.json()) as { background_task_uuid: string }).background_task_uuid);
     assert.equal(task.status, 'COMPLETED', task.error_message ?? '');
     assert.equal(task.results?.encoding, 'windows-1252');
-    const page = (await (await server.request(`/api/qrcodes?organization_uuid=${org}&search=LATE`)).json()) as { items: QrCode[] };
+    const page = (await (await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=LATE`)).json()) as {
+      items: QrCode[];
+    };
     assert.deepEqual(
       page.items.map((q) => q.name),
       ['Café “late” – €5'],
@@ -389,11 +386,15 @@ describe('text that is not in a supported encoding, and encodings that show late
       /UTF-8 text until a byte that is not UTF-8 at byte [\d,]+ \(line 4,003\)\. It mixes two encodings/,
     );
 
-    const before = (await (await server.request(`/api/qrcodes?organization_uuid=${org}&search=MIX-&per_page=1`)).json()) as {
+    const before = (await (
+      await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=MIX-&per_page=1`)
+    ).json()) as {
       total: number;
     };
     await refused('/api/qrcodes/bulk-import', upload(content), /line 4,003/);
-    const afterSync = (await (await server.request(`/api/qrcodes?organization_uuid=${org}&search=MIX-&per_page=1`)).json()) as {
+    const afterSync = (await (
+      await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=MIX-&per_page=1`)
+    ).json()) as {
       total: number;
     };
     assert.equal(afterSync.total, before.total, 'the sync import wrote rows');

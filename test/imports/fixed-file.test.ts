@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
-import type { TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 describe('importing a fixed error report links back to the import it fixes', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   const start = async (path: string, csv: string, fields: Record<string, string> = {}) =>
-    server.request(path, fileUpload(csv, 'sites.csv', { organization_uuid: org, ...fields }));
+    server.request(path, fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid, ...fields }));
 
   it('keeps fixes_task_uuid in the new task metadata, for QR codes and appointments', async () => {
     const first = await start('/api/qrcodes/bulk', 'location,type\n"1 Collins Street, Melbourne VIC 3000",bad type!\n');

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import { fileUpload, waitForTask } from '../support/imports.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface PreviewRow {
   index: number;
@@ -19,16 +20,13 @@ type Excluded = Map<number, string>;
  * excludes, with the same words.
  */
 describe('the import preview agrees with the import on every row', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const preview = async (csv: string, kind: string): Promise<{ rows: PreviewRow[]; excluded: Excluded }> => {
-    const res = await server.request('/api/imports/preview', fileUpload(csv, `${kind}.csv`, { kind, organization_uuid: org }));
+    const res = await server.request(
+      '/api/imports/preview',
+      fileUpload(csv, `${kind}.csv`, { kind, organization_uuid: server.organizationUuid }),
+    );
     assert.equal(res.status, 200, await res.clone().text());
     const rows = ((await res.json()) as { rows: PreviewRow[] }).rows;
     return { rows, excluded: new Map(rows.filter((r) => r.problems.length > 0).map((r) => [r.index, r.problems.join(' ')])) };
@@ -53,14 +51,14 @@ describe('the import preview agrees with the import on every row', () => {
 
     const res = await server.request(
       '/api/qrcodes/bulk',
-      fileUpload(csv, 'qrcodes.csv', { organization_uuid: org, processing_mode: 'sync' }),
+      fileUpload(csv, 'qrcodes.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
     );
     assert.equal(res.status, 200);
     const imported = (await res.json()) as { inserted: number; excluded_data: { index: number; error: string }[] };
     assert.deepEqual(new Map(imported.excluded_data.map((e) => [e.index, e.error])), before.excluded);
     assert.equal(imported.inserted, 2);
 
-    const list = await server.request(`/api/qrcodes?organization_uuid=${org}&search=gate`);
+    const list = await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=gate`);
     assert.equal(
       ((await list.json()) as { items: unknown[] }).items.length,
       1,
@@ -69,7 +67,10 @@ describe('the import preview agrees with the import on every row', () => {
   });
 
   it('appointments: a service missing from the catalog, an address that cannot be located and a misspelt zone', async () => {
-    const created = await server.request('/api/services', jsonBody({ organization_uuid: org, name: 'Window cleaning', code: 'WIN' }));
+    const created = await server.request(
+      '/api/services',
+      jsonBody({ organization_uuid: server.organizationUuid, name: 'Window cleaning', code: 'WIN' }),
+    );
     assert.equal(created.status, 201, await created.clone().text());
     const csv = [
       'tag_name,tag_number,start_date_time,location,duration,service,timezone_name',
@@ -86,7 +87,7 @@ describe('the import preview agrees with the import on every row', () => {
 
     const res = await server.request(
       '/api/appointment_schedule/bulk',
-      fileUpload(csv, 'appointments.csv', { organization_uuid: org, processing_mode: 'background' }),
+      fileUpload(csv, 'appointments.csv', { organization_uuid: server.organizationUuid, processing_mode: 'background' }),
     );
     assert.equal(res.status, 202, await res.clone().text());
     const { background_task_uuid: uuid } = (await res.json()) as { background_task_uuid: string };

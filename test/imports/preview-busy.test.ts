@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { openConnection } from '../../server/db/database.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
-import type { TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 /** The preview's trial write waits (asynchronously) for an import that holds the write lock, then checks its rows. */
 describe('preview while another connection writes', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startImportTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   it('answers once the lock is free', async () => {
     const other = openConnection(server.dataDir);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
-import { bearer, jsonBody, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
+import { saveImportHandler } from '../support/import-handlers.ts';
 
 interface Preview {
   format: string;
@@ -16,16 +18,13 @@ interface Preview {
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
 
 describe('POST /api/imports/preview', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   const preview = (content: Buffer | string, name: string, fields: Record<string, string> = {}) =>
-    server.request('/api/imports/preview', fileUpload(content, name, { kind: 'qrcodes', organization_uuid: org, ...fields }));
+    server.request(
+      '/api/imports/preview',
+      fileUpload(content, name, { kind: 'qrcodes', organization_uuid: server.organizationUuid, ...fields }),
+    );
 
   const ok = async (res: Response): Promise<Preview> => {
     assert.equal(res.status, 200, await res.clone().text());
@@ -107,23 +106,18 @@ describe('POST /api/imports/preview', () => {
   it('previews appointments, through a saved import handler too, marking a start that is not a date', async () => {
     const csv =
       'Tag,Tag No,When,Where,Service,Job Ref\r\nSite,T-1,2026-03-02 09:00,"1 Mitchell St, Darwin NT 0800",Cleaning,J-1\r\nSite,T-2,next tuesday,"2 Hay St, Perth WA 6000",Cleaning,J-2\r\n';
-    const saved = await server.request(
-      '/api/import-handlers',
-      jsonBody({
-        organization_uuid: org,
-        name: 'Field team',
-        slug: 'field-team',
-        mapping: {
-          Tag: 'tag_name',
-          'Tag No': 'tag_number',
-          When: 'start_date_time',
-          Where: 'location',
-          Service: 'service',
-          'Job Ref': 'job_reference_id',
-        },
-      }),
-    );
-    assert.equal(saved.status, 201);
+    await saveImportHandler(server, {
+      name: 'Field team',
+      slug: 'field-team',
+      mapping: {
+        Tag: 'tag_name',
+        'Tag No': 'tag_number',
+        When: 'start_date_time',
+        Where: 'location',
+        Service: 'service',
+        'Job Ref': 'job_reference_id',
+      },
+    });
     const body = await ok(await preview(csv, 'visits.csv', { kind: 'appointments', org_identifier: 'field-team' }));
     assert.deepEqual(body.columns.missing_required, []);
     assert.deepEqual(body.rows[0]?.problems, []);
@@ -150,12 +144,15 @@ describe('POST /api/imports/preview', () => {
     const unknownHandler = await preview('location\nx\n', 'a.csv', { kind: 'appointments', org_identifier: 'nobody' });
     assert.equal(unknownHandler.status, 400);
     assert.match((await failure(unknownHandler)).message, /Unknown org_identifier "nobody"/);
-    const noKind = await server.request('/api/imports/preview', fileUpload('location\nx\n', 'a.csv', { organization_uuid: org }));
+    const noKind = await server.request(
+      '/api/imports/preview',
+      fileUpload('location\nx\n', 'a.csv', { organization_uuid: server.organizationUuid }),
+    );
     assert.equal(noKind.status, 400);
     assert.equal((await failure(noKind)).details?.[0]?.path, 'kind');
     const form = new FormData();
     form.set('kind', 'qrcodes');
-    form.set('organization_uuid', org);
+    form.set('organization_uuid', server.organizationUuid);
     const noFile = await server.request('/api/imports/preview', { method: 'POST', body: form });
     assert.equal(noFile.status, 400);
     assert.match((await failure(noFile)).message, /No file was uploaded/);
@@ -180,9 +177,9 @@ describe('POST /api/imports/preview', () => {
     };
     const as = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: bearer(created) } });
     const csv = 'location\n"1 Mitchell St, Darwin NT 0800"\n';
-    const res = await as('/api/imports/preview', fileUpload(csv, 'a.csv', { kind: 'qrcodes', organization_uuid: org }));
+    const res = await as('/api/imports/preview', fileUpload(csv, 'a.csv', { kind: 'qrcodes', organization_uuid: server.organizationUuid }));
     assert.equal(res.status, 200, await res.clone().text());
-    const imported = await as('/api/qrcodes/bulk', fileUpload(csv, 'a.csv', { organization_uuid: org }));
+    const imported = await as('/api/qrcodes/bulk', fileUpload(csv, 'a.csv', { organization_uuid: server.organizationUuid }));
     assert.equal(imported.status, 403);
   });
 

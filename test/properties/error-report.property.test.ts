@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
-import type { TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 /** Cells a spreadsheet user types: formulas, delimiters, quotes, line breaks, emoji and right-to-left text. */
 const cellArb = fc.oneof(
@@ -67,11 +67,7 @@ async function readXlsxReport(res: Response): Promise<ReportRow[]> {
 }
 
 describe('error reports read back to the rows that were imported (property)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startImportTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
   it('CSV and XLSX reports give back every excluded row, cell for cell, with its row_number', async () => {
     await fc.assert(

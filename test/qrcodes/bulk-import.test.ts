@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import { fileUpload, startImportTestServer, waitForTask, type TaskBody } from '../support/imports.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
 
@@ -20,16 +21,10 @@ async function errorMessage(res: Response): Promise<string> {
 }
 
 describe('QR code bulk imports', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer({ imports: { syncRowCap: 50 } });
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(() => startImportTestServer({ imports: { syncRowCap: 50 } }));
 
   const upload = (name: string, content: Buffer | string, query = '', fields: Record<string, string> = {}) =>
-    server.request(`/api/qrcodes/bulk${query}`, fileUpload(content, name, { organization_uuid: org, ...fields }));
+    server.request(`/api/qrcodes/bulk${query}`, fileUpload(content, name, { organization_uuid: server.organizationUuid, ...fields }));
 
   async function importInBackground(name: string, content: Buffer | string): Promise<TaskBody> {
     const res = await upload(name, content);
@@ -41,7 +36,7 @@ describe('QR code bulk imports', () => {
   }
 
   const qrCodes = async (query: string) =>
-    (await (await server.request(`/api/qrcodes?organization_uuid=${org}&per_page=100&${query}`)).json()) as {
+    (await (await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=100&${query}`)).json()) as {
       items: { name: string; postcode: string | null; location: string; label: string | null; deleted_on?: string; uuid: string }[];
       total: number;
     };
@@ -109,7 +104,9 @@ describe('QR code bulk imports', () => {
   });
 
   it('imports a JSON array (task IMPORT) with tags, in background and sync mode with the same results', async () => {
-    const records = JSON.parse(fixture('qr-records.json').toString().replaceAll('"ORG"', JSON.stringify(org))) as Record<string, unknown>[];
+    const records = JSON.parse(
+      fixture('qr-records.json').toString().replaceAll('"ORG"', JSON.stringify(server.organizationUuid)),
+    ) as Record<string, unknown>[];
     const first = await server.request('/api/qrcodes/bulk', jsonBody(records));
     assert.equal(first.status, 202);
     const task = await waitForTask(server, ((await first.json()) as { background_task_uuid: string }).background_task_uuid);
@@ -167,13 +164,23 @@ describe('QR code bulk imports', () => {
   it('restores a soft-deleted QR code matched by its external reference (JSON: qr_code_restored)', async () => {
     const created = await server.request(
       '/api/qrcodes',
-      jsonBody({ organization_uuid: org, location: '1 Esplanade, Cairns QLD 4870', external_reference_id: 'RESTORE-1' }),
+      jsonBody({
+        organization_uuid: server.organizationUuid,
+        location: '1 Esplanade, Cairns QLD 4870',
+        external_reference_id: 'RESTORE-1',
+      }),
     );
     const uuid = ((await created.json()) as { uuid: string }).uuid;
     assert.equal((await server.request(`/api/qrcodes/uuid/${uuid}`, { method: 'DELETE' })).status, 204);
     const res = await server.request(
       '/api/qrcodes/bulk?processing_mode=sync',
-      jsonBody([{ organization_uuid: org, location: '2 Esplanade, Cairns QLD 4870', qr_code_external_reference_id: 'RESTORE-1' }]),
+      jsonBody([
+        {
+          organization_uuid: server.organizationUuid,
+          location: '2 Esplanade, Cairns QLD 4870',
+          qr_code_external_reference_id: 'RESTORE-1',
+        },
+      ]),
     );
     const results = (await res.json()) as Record<string, unknown>;
     assert.equal(results.qr_code_restored, 1);
@@ -256,7 +263,7 @@ describe('QR code bulk imports', () => {
       'qr_code_name',
       'qr_code_external_reference_id',
     ]);
-    assert.equal(example?.[1], org);
+    assert.equal(example?.[1], server.organizationUuid);
     const task = await importInBackground('template.csv', text);
     assert.equal((task.results as { inserted: number }).inserted, 1);
   });
@@ -264,21 +271,24 @@ describe('QR code bulk imports', () => {
   it('imports CSV synchronously at /api/qrcodes/bulk-import', async () => {
     const res = await server.request(
       '/api/qrcodes/bulk-import',
-      fileUpload('location\r\n"5 Mall, Darwin NT 0800"\r\n', 'x.csv', { organization_uuid: org }),
+      fileUpload('location\r\n"5 Mall, Darwin NT 0800"\r\n', 'x.csv', { organization_uuid: server.organizationUuid }),
     );
     assert.equal(res.status, 200);
     const results = (await res.json()) as Record<string, unknown>;
     assert.deepEqual([results.inserted, results.excluded, results.excluded_data], [1, 0, []]);
     const json = await server.request(
       '/api/qrcodes/bulk-import',
-      fileUpload(fixture('qr-records.json'), 'x.json', { organization_uuid: org }),
+      fileUpload(fixture('qr-records.json'), 'x.json', { organization_uuid: server.organizationUuid }),
     );
     assert.equal(json.status, 400);
   });
 
   it('answers bad input with a 4xx that says what to fix, before any task starts', async () => {
-    const before = ((await (await server.request(`/api/background-tasks?organization_uuid=${org}&per_page=1`)).json()) as { total: number })
-      .total;
+    const before = (
+      (await (await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=1`)).json()) as {
+        total: number;
+      }
+    ).total;
 
     const missing = await upload('m.csv', 'Name,Suburb\r\nA,Carlton\r\n');
     assert.equal(missing.status, 400);
@@ -312,8 +322,11 @@ describe('QR code bulk imports', () => {
     assert.equal(overCap.status, 400);
     assert.match(await errorMessage(overCap), /at most 50 rows.*processing_mode=background/);
 
-    const after = ((await (await server.request(`/api/background-tasks?organization_uuid=${org}&per_page=1`)).json()) as { total: number })
-      .total;
+    const after = (
+      (await (await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=1`)).json()) as {
+        total: number;
+      }
+    ).total;
     assert.equal(after, before, 'no task was left behind');
     assert.deepEqual(fs.readdirSync(`${server.dataDir}/uploads`), [], 'no upload was left behind');
   });
@@ -321,7 +334,7 @@ describe('QR code bulk imports', () => {
   it('fails a task whose file turns out corrupt, with a message, and keeps serving', async () => {
     // Larger than the part of a body checked before the task starts (64 KB), so the damage is found by the task.
     const elements = Array.from({ length: 2000 }, (_, i) =>
-      JSON.stringify({ location: `${i} Smith St, Carlton VIC 3053`, organization_uuid: org }),
+      JSON.stringify({ location: `${i} Smith St, Carlton VIC 3053`, organization_uuid: server.organizationUuid }),
     );
     const body = `[${elements.join(',')}, {"location": "oops" "x"}]`;
     const res = await server.request('/api/qrcodes/bulk', { method: 'POST', headers: { 'content-type': 'application/json' }, body });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import { startImportTestServer } from '../support/imports.ts';
-import { bearer, jsonBody, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface QrCodeBody {
   uuid: string;
@@ -20,15 +21,10 @@ interface QrCodeBody {
 }
 
 describe('QR code addresses', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startImportTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer(startImportTestServer);
 
-  const create = (body: Record<string, unknown>) => server.request('/api/qrcodes', jsonBody({ organization_uuid: org, ...body }));
+  const create = (body: Record<string, unknown>) =>
+    server.request('/api/qrcodes', jsonBody({ organization_uuid: server.organizationUuid, ...body }));
 
   it('creates a located record from a location alone, with defaults', async () => {
     const res = await create({ location: '10 Collins Street, Melbourne VIC 3000', tags: [{ tag_name: 'Door', tag_number: '7' }] });
@@ -67,7 +63,7 @@ describe('QR code addresses', () => {
   it('lists with search, type and reference filters, in the page shape', async () => {
     await create({ location: '3 Beach Road, Bondi NSW 2026', name: 'Bondi Kiosk', type: 'kiosk', external_reference_id: 'K-1' });
     const page = async (query: string) => {
-      const res = await server.request(`/api/qrcodes?organization_uuid=${org}&${query}`);
+      const res = await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&${query}`);
       assert.equal(res.status, 200);
       return (await res.json()) as { items: QrCodeBody[]; total: number; pages: number; page: number; per_page: number };
     };
@@ -105,7 +101,9 @@ describe('QR code addresses', () => {
     assert.equal((await server.request(`/api/qrcodes/uuid/${qr.uuid}`, { method: 'DELETE' })).status, 204);
     assert.equal((await server.request(`/api/qrcodes/uuid/${qr.uuid}`)).status, 404);
     assert.equal((await server.request(`/api/qrcodes/uuid/${qr.uuid}`, { method: 'DELETE' })).status, 404);
-    const list = (await (await server.request(`/api/qrcodes?organization_uuid=${org}&search=Geelong`)).json()) as { total: number };
+    const list = (await (await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&search=Geelong`)).json()) as {
+      total: number;
+    };
     assert.equal(list.total, 0);
   });
 
@@ -114,7 +112,7 @@ describe('QR code addresses', () => {
     const viewer = (await res.json()) as { api_key: string; api_secret: string };
     const asViewer = { authorization: bearer(viewer) };
     const write = await server.request('/api/qrcodes', {
-      ...jsonBody({ organization_uuid: org, location: '1 Smith St, Carlton VIC 3053' }),
+      ...jsonBody({ organization_uuid: server.organizationUuid, location: '1 Smith St, Carlton VIC 3053' }),
       headers: { ...asViewer, 'content-type': 'application/json' },
     });
     assert.equal(write.status, 403);

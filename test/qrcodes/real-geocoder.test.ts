@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
-
-interface QrCode {
-  uuid: string;
-  suburb: string | null;
-  state: string | null;
-  postcode: string | null;
-  country: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  timezone_name: string | null;
-}
+import type { QrCode } from '../../server/qrcodes/schemas.ts';
+import { fileUpload } from '../support/imports.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 /** The server as users start it: the offline gazetteer, not the tests' tiny geocoder. */
 describe('QR codes located by the shipped offline geocoder', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   it('locates a created QR code and fills in the place and its time zone', async () => {
     const res = await server.request(
@@ -43,11 +31,10 @@ describe('QR codes located by the shipped offline geocoder', () => {
       ',Toronto store,,Toronto,ON,M5V,Canada',
       ',Nowhere,asdf,qwerty,ZZ,00000,Atlantis',
     ].join('\r\n');
-    const form = new FormData();
-    form.set('file', new Blob([csv], { type: 'text/csv' }), 'sites.csv');
-    form.set('organization_uuid', server.organizationUuid);
-    form.set('processing_mode', 'sync');
-    const res = await server.request('/api/qrcodes/bulk', { method: 'POST', body: form });
+    const res = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
+    );
     assert.equal(res.status, 200);
     const result = (await res.json()) as { inserted: number; excluded: number; excluded_data: Array<{ index: number; error: string }> };
     assert.equal(result.inserted, 3);

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, it } from 'node:test';
+import { fileUpload } from '../support/imports.ts';
+import type { TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 async function importCsv(server: TestServer, csv: string) {
-  const form = new FormData();
-  form.set('file', new Blob([csv], { type: 'text/csv' }), 'sites.csv');
-  form.set('organization_uuid', server.organizationUuid);
-  form.set('processing_mode', 'sync');
-  const res = await server.request('/api/qrcodes/bulk', { method: 'POST', body: form });
+  const res = await server.request(
+    '/api/qrcodes/bulk',
+    fileUpload(csv, 'sites.csv', { organization_uuid: server.organizationUuid, processing_mode: 'sync' }),
+  );
   assert.equal(res.status, 200);
   return {
     result: (await res.json()) as { inserted: number; excluded: number },
@@ -16,11 +17,7 @@ async function importCsv(server: TestServer, csv: string) {
 }
 
 describe('error report round trip with formula-like values', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   it('neutralises them in the report and reads them back as typed when the fixed report is imported', async () => {
     const first = await importCsv(

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createInbox, deliver, getMessage, listMessages, type InboxView } from '../support/inboxes.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 const MAX_MESSAGES = 5;
 const MAX_BODY = 2048;
@@ -49,11 +50,7 @@ function announceLargeBody(
 }
 
 describe('inbox limits: messages kept per inbox and body size', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ inboxLimits: { maxMessages: MAX_MESSAGES, maxBodyBytes: MAX_BODY } });
-  });
-  after(() => server.stop());
+  const server = suiteServer(() => startTestServer({ inboxLimits: { maxMessages: MAX_MESSAGES, maxBodyBytes: MAX_BODY } }));
 
   it('keeps the newest messages, drops the oldest first and says how many were dropped', async () => {
     const inbox = await createInbox(server, { name: 'rotating' });

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { createInbox, type InboxView, type PageView } from '../support/inboxes.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 describe('inbox CRUD (/api/inboxes)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   it('creates an inbox with a loopback URL, defaults, and no secrets in the answer', async () => {
     const inbox = await createInbox(server, { name: 'My app', secrets: ['s1', 's2'] });

@@ -5,20 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { craft, deliveryHeaders, envelope, SECRET } from '../support/deliveries.ts';
 import { createInbox, deliver, getMessage, listMessages, type InboxView } from '../support/inboxes.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { serverSentEvents } from '../support/sse.ts';
 
 /** Reads server-sent events until one of `type` arrives. */
 async function nextEvent(body: ReadableStream<Uint8Array>, type: string): Promise<{ data: Record<string, unknown> }> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      if (new RegExp(`^event: ${type.replace('.', '\\.')}$`, 'm').test(block)) {
-        return JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? '{}') as { data: Record<string, unknown> };
-      }
-    }
+  for await (const { event, data } of serverSentEvents(body)) {
+    if (event === type) return JSON.parse(data ?? '{}') as { data: Record<string, unknown> };
   }
   throw new Error(`stream ended before ${type}`);
 }

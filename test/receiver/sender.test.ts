@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Delivery, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
 import { createInbox, listMessages, patchInbox, type InboxView, type MessageView } from '../support/inboxes.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 const SENDER_TIMEOUT_MS = 2000;
 
@@ -53,11 +54,7 @@ function messagesSeen(
 }
 
 describe("inboxes receiving this app's own webhook deliveries", () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ webhookRetrySchedule: 'fast', webhookTimeoutMs: SENDER_TIMEOUT_MS });
-  });
-  after(() => server.stop());
+  const server = suiteServer(() => startTestServer({ webhookRetrySchedule: 'fast', webhookTimeoutMs: SENDER_TIMEOUT_MS }));
 
   it('decrypts a delivery of a webhook registered here and verifies it with that webhook secret, unasked', async () => {
     const inbox = await createInbox(server, { name: 'app webhook' });

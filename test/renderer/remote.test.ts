@@ -13,8 +13,8 @@ import {
 import { backoffDelay, nextPollDelay, REMOTE_POLL } from '../../renderer/src/pages/remote/remote-poll.ts';
 import { ServiceClient } from '../../server/remote/service-client.ts';
 import { watchTask } from '../../server/remote/watch-task.ts';
-import { insertTask } from '../../server/tasks/store.ts';
 import { startTestServer } from '../support/server.ts';
+import { insertTaskRow } from '../support/tasks.ts';
 
 const request = { method: 'GET' as const, path: '/api/remote/prod/api/background-tasks/uuid/t1' };
 /** Shaped as the GUI's ApiFailure (api/client.ts, which needs a browser to load). */
@@ -98,21 +98,7 @@ describe('GUI remote mode: polling schedule', () => {
   test('the GUI polls and backs off exactly as qr-sandbox tasks watch does', async () => {
     const remote = await startTestServer();
     try {
-      const now = new Date().toISOString();
-      await insertTask(remote.ctx.db.kysely, {
-        uuid: 'stuck',
-        task_id: 'stuck',
-        task_type: 'QR_IMPORT',
-        status: 'PROCESSING',
-        progress: 5,
-        created_by_uuid: 'u',
-        metadata: null,
-        organization_uuid: remote.organizationUuid,
-        results: null,
-        error_message: null,
-        created_on: now,
-        updated_on: now,
-      });
+      await insertTaskRow(remote, 'stuck', { progress: 5 });
       const [apiKey = '', apiSecret = ''] = remote.auth.slice('Bearer '.length).split(':');
       const client = new ServiceClient({ baseUrl: remote.url, apiKey, apiSecret });
       const polls: number[] = [];

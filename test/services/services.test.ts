@@ -1,34 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Service } from '../../server/services/schemas.ts';
 import { DEMO_SERVICES } from '../../server/services/demo.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
+import type { Page } from '../../server/http/pagination.ts';
 
-interface ServicePage {
-  items: Service[];
-  total: number;
-  pages: number;
-  page: number;
-  per_page: number;
-}
+type ServicePage = Page<Service>;
 
 describe('service catalog API (/api/services)', () => {
-  let server: TestServer;
-  let org: string;
-
-  before(async () => {
-    server = await startTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const list = async (query = ''): Promise<ServicePage> => {
-    const res = await server.request(`/api/services?organization_uuid=${org}${query}`);
+    const res = await server.request(`/api/services?organization_uuid=${server.organizationUuid}${query}`);
     assert.equal(res.status, 200);
     return (await res.json()) as ServicePage;
   };
-  const create = (body: Record<string, unknown>) => server.request('/api/services', jsonBody({ organization_uuid: org, ...body }));
+  const create = (body: Record<string, unknown>) =>
+    server.request('/api/services', jsonBody({ organization_uuid: server.organizationUuid, ...body }));
 
   it('the demo organization starts with demo services, each with a code and categories', async () => {
     const page = await list('&per_page=100');
@@ -48,7 +38,7 @@ describe('service catalog API (/api/services)', () => {
     assert.equal(res.status, 201);
     const created = (await res.json()) as Service;
     assert.equal(created.name, 'Window Cleaning');
-    assert.equal(created.organization_uuid, org);
+    assert.equal(created.organization_uuid, server.organizationUuid);
 
     const got = await server.request(`/api/services/uuid/${created.uuid}`);
     assert.equal(got.status, 200);
@@ -129,14 +119,14 @@ describe('service catalog API (/api/services)', () => {
   it("keeps organizations apart: 403 for another organization's uuid, 404 for its services", async () => {
     const other = await createOrganization(server.ctx.db.kysely, { name: 'Other Org' });
     const otherAuth = { authorization: bearer(other) };
-    assert.equal((await server.request(`/api/services?organization_uuid=${org}`, { headers: otherAuth })).status, 403);
+    assert.equal((await server.request(`/api/services?organization_uuid=${server.organizationUuid}`, { headers: otherAuth })).status, 403);
     const plumbing = (await list('&search=plumbing')).items[0];
     assert.ok(plumbing);
     assert.equal((await server.request(`/api/services/uuid/${plumbing.uuid}`, { headers: otherAuth })).status, 404);
     const otherList = await server.request(`/api/services?organization_uuid=${other.organization_uuid}`, { headers: otherAuth });
     assert.equal(((await otherList.json()) as ServicePage).total, 0, 'a new organization has no demo services');
     const write = await server.request('/api/services', {
-      ...jsonBody({ organization_uuid: org, name: 'Sneaky' }),
+      ...jsonBody({ organization_uuid: server.organizationUuid, name: 'Sneaky' }),
       headers: { ...otherAuth, 'content-type': 'application/json' },
     });
     assert.equal(write.status, 403);

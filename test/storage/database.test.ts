@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
@@ -9,17 +9,10 @@ import { DATABASE_FILE, openDatabase } from '../../server/db/database.ts';
 import { migrations } from '../../server/db/migrations/index.ts';
 import { CREDENTIALS_FILE } from '../../server/orgs/bootstrap.ts';
 import { StartupError } from '../../server/startup-error.ts';
-import { startTestServer, tempDataDir } from '../support/server.ts';
+import { startTestServer } from '../support/server.ts';
+import { suiteTempDirs } from '../support/suite-server.ts';
 
-const dirs: string[] = [];
-const freshDir = () => {
-  const dir = tempDataDir();
-  dirs.push(dir);
-  return dir;
-};
-after(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+const freshDir = suiteTempDirs();
 
 describe('storage', () => {
   it('creates and migrates an empty database, in WAL mode', async () => {

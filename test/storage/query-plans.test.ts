@@ -11,18 +11,12 @@ import { jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
 import { collectSqlStatements, type SqlCollection } from '../support/sql-collector.ts';
 import { waitFor } from '../webhooks/support.ts';
 import { explainAll, type PlanFinding } from '../support/query-plans.ts';
-
-const SUBURBS = [
-  ['Melbourne', 'VIC', '3000'],
-  ['Carlton', 'VIC', '3053'],
-  ['Sydney', 'NSW', '2000'],
-  ['Hobart', 'TAS', '7000'],
-] as const;
+import { CYCLED_SUBURBS } from '../support/tiny-geocoder.ts';
 
 function qrCsv(rows: number): string {
   const lines = ['name,location,qr_code_external_reference_id,tag_name,tag_number'];
   for (let i = 0; i < rows; i++) {
-    const [suburb, state, postcode] = SUBURBS[i % SUBURBS.length] ?? SUBURBS[0];
+    const [suburb, state, postcode] = CYCLED_SUBURBS[i % CYCLED_SUBURBS.length] ?? CYCLED_SUBURBS[0];
     const reference = i % 2 === 0 ? `REF-${i}` : '';
     const location = i % 50 === 49 ? 'Nowhere at all' : `${i + 1} Test Street, ${suburb} ${state} ${postcode}`;
     lines.push([`Site ${i}`, `"${location}"`, reference, i % 3 === 0 ? 'Bin' : '', i % 3 === 0 ? String(i) : ''].join(','));
@@ -33,7 +27,7 @@ function qrCsv(rows: number): string {
 function appointmentCsv(rows: number): string {
   const lines = ['tag_name,tag_number,start_date_time,location,duration,service,job_reference_id'];
   for (let i = 0; i < rows; i++) {
-    const [suburb, state, postcode] = SUBURBS[i % SUBURBS.length] ?? SUBURBS[0];
+    const [suburb, state, postcode] = CYCLED_SUBURBS[i % CYCLED_SUBURBS.length] ?? CYCLED_SUBURBS[0];
     const day = String(1 + (i % 28)).padStart(2, '0');
     const reference = i % 2 === 0 ? `JOB-${i % 40}` : '';
     const service = i % 25 === 24 ? 'No Such Service' : 'Plumbing';

@@ -40,6 +40,14 @@ export const TINY_SUBURBS: ReadonlyArray<readonly [suburb: string, state: string
   ];
 
 const STATES = ['ACT', 'NSW', 'NT', 'QLD', 'SA', 'TAS', 'VIC', 'WA'];
+/** Four of its places, in three states, that generated test rows cycle through. */
+export const CYCLED_SUBURBS = [
+  ['Melbourne', 'VIC', '3000'],
+  ['Carlton', 'VIC', '3053'],
+  ['Sydney', 'NSW', '2000'],
+  ['Hobart', 'TAS', '7000'],
+] as const;
+
 const bySuburbState = new Map(TINY_SUBURBS.map((s) => [`${s[0].toLowerCase()}|${s[1]}`, s]));
 const byPostcode = new Map(TINY_SUBURBS.map((s) => [s[2], s]));
 const TAIL = new RegExp(`(?:^|,)\\s*([A-Za-z][A-Za-z ]*?)\\s+(${STATES.join('|')})\\s+(\\d{3,4})\\s*$`, 'i');

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { craft, encrypt, encryptWithKey, envelope, formatSignatureHeader, SECRET, sign } from '../support/deliveries.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface DecryptAnswer {
   plaintext: string;
@@ -14,11 +15,7 @@ interface ErrorAnswer {
 }
 
 describe('POST /api/tools/decrypt and its doctor', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const call = async (input: Record<string, unknown>, auth?: string) => {
     const init = jsonBody(input);

@@ -1,26 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { distanceKm } from '../../server/confirmations/geo.ts';
 import type { ServiceConfirmation } from '../../server/confirmations/schemas.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { MICROS_TIMESTAMP } from '../../server/webhooks/microtime.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('service confirmations', () => {
-  let server: TestServer;
-  let org: string;
-
-  before(async () => {
-    server = await startTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   async function simulate(event: string, extra: Record<string, unknown> = {}) {
-    const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event, ...extra }));
+    const res = await server.request(
+      '/api/service-confirmations/simulate',
+      jsonBody({ organization_uuid: server.organizationUuid, event, ...extra }),
+    );
     assert.equal(res.status, 201, await res.clone().text());
     return (await res.json()) as { event: { id: string; type: string; created_at: string; data: ServiceConfirmation } };
   }
@@ -95,7 +92,7 @@ describe('service confirmations', () => {
     assert.equal(a.delivery_image_url, null);
     assert.equal(a.is_sms, false);
     const qr = await server.ctx.db.kysely.selectFrom('qrcodes').selectAll().where('uuid', '=', a.qr_code_uuid).executeTakeFirstOrThrow();
-    assert.equal(qr.organization_uuid, org);
+    assert.equal(qr.organization_uuid, server.organizationUuid);
     assert.equal(qr.type, 'SITE');
     assert.equal(a.location, qr.location);
 
@@ -127,7 +124,9 @@ describe('service confirmations', () => {
       .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 1, 'the demo QR code is created once and then reused');
 
-    const list = (await (await server.request(`/api/service-confirmations?organization_uuid=${org}&per_page=2`)).json()) as {
+    const list = (await (
+      await server.request(`/api/service-confirmations?organization_uuid=${server.organizationUuid}&per_page=2`)
+    ).json()) as {
       items: ServiceConfirmation[];
       total: number;
       pages: number;
@@ -147,7 +146,7 @@ describe('service confirmations', () => {
     const res = await server.request(
       '/api/service-confirmations',
       jsonBody({
-        organization_uuid: org,
+        organization_uuid: server.organizationUuid,
         qr_code_uuid: qrUuid,
         status: 'DELIVERY',
         note: 'Left at reception',
@@ -167,7 +166,7 @@ describe('service confirmations', () => {
     const bad = async (body: Record<string, unknown>, status: number) => {
       const r = await server.request(
         '/api/service-confirmations',
-        jsonBody({ organization_uuid: org, qr_code_uuid: qrUuid, status: 'CHECK_IN', ...body }),
+        jsonBody({ organization_uuid: server.organizationUuid, qr_code_uuid: qrUuid, status: 'CHECK_IN', ...body }),
       );
       assert.equal(r.status, status, await r.clone().text());
     };
@@ -183,7 +182,12 @@ describe('service confirmations', () => {
     });
     assert.equal(r.status, 404, 'another organization cannot see this QR code');
     assert.equal(
-      (await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org, event: 'qrcode.created' }))).status,
+      (
+        await server.request(
+          '/api/service-confirmations/simulate',
+          jsonBody({ organization_uuid: server.organizationUuid, event: 'qrcode.created' }),
+        )
+      ).status,
       400,
     );
     assert.equal(

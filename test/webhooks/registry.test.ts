@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { MICROS_TIMESTAMP } from '../../server/webhooks/microtime.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { bearer, jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 type Json = Record<string, unknown>;
 
 describe('webhook registry', () => {
-  let server: TestServer;
-  let org: string;
-
-  before(async () => {
-    server = await startTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const register = (body: Json, auth?: string) =>
     server.request('/api/webhooks/register', {
-      ...jsonBody({ organization_uuid: org, ...body }),
+      ...jsonBody({ organization_uuid: server.organizationUuid, ...body }),
       ...(auth ? { headers: { 'content-type': 'application/json', authorization: auth } } : {}),
     });
 
@@ -50,9 +44,9 @@ describe('webhook registry', () => {
     assert.match(String(body.secret), /^[0-9a-f]{64}$/);
     assert.equal(body.is_active, true);
     assert.deepEqual(body.events, ['service_confirmation.check_in']);
-    assert.equal(body.organization_uuid, org);
+    assert.equal(body.organization_uuid, server.organizationUuid);
 
-    const list = (await (await server.request(`/api/webhooks?organization_uuid=${org}`)).json()) as {
+    const list = (await (await server.request(`/api/webhooks?organization_uuid=${server.organizationUuid}`)).json()) as {
       items: Json[];
       total: number;
       pages: number;
@@ -148,7 +142,11 @@ describe('webhook registry', () => {
     const otherAuth = bearer(other);
     assert.equal((await server.request(path, { headers: { authorization: otherAuth } })).status, 404);
     assert.equal((await server.request(path, { method: 'DELETE', headers: { authorization: otherAuth } })).status, 404);
-    assert.equal((await server.request(`/api/webhooks?organization_uuid=${org}`, { headers: { authorization: otherAuth } })).status, 403);
+    assert.equal(
+      (await server.request(`/api/webhooks?organization_uuid=${server.organizationUuid}`, { headers: { authorization: otherAuth } }))
+        .status,
+      403,
+    );
     assert.equal(
       (await register({ url: 'https://hooks.example.com/c', events: ['service_confirmation.check_in'] }, otherAuth)).status,
       403,
@@ -177,7 +175,7 @@ describe('webhook registry', () => {
     assert.equal(res.status, 200);
     const settings = (await res.json()) as Json;
     assert.equal(settings.webhook_retry_schedule, 'standard');
-    assert.equal(settings.organization_uuid, org);
+    assert.equal(settings.organization_uuid, server.organizationUuid);
     const changed = await server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'fast' }, 'PATCH'));
     assert.equal(((await changed.json()) as Json).webhook_retry_schedule, 'fast');
     assert.equal((await server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'hourly' }, 'PATCH'))).status, 400);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Delivery, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
-import { jsonBody, tempDataDir, type TestServer, startTestServer } from '../support/server.ts';
+import { jsonBody, type TestServer, startTestServer } from '../support/server.ts';
 import { sleep, startReceiver, waitFor } from './support.ts';
+import { suiteTempDirs } from '../support/suite-server.ts';
 
 async function register(server: TestServer, url: string): Promise<WebhookWithSecret> {
   const res = await server.request(
@@ -28,14 +28,10 @@ async function simulate(server: TestServer): Promise<void> {
 }
 
 describe('deliveries survive a restart', () => {
-  const dirs: string[] = [];
-  after(() => {
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const freshDir = suiteTempDirs();
 
   test('a retry that fell due while the app was stopped goes out after restart, same delivery id, attempt 2', async () => {
-    const dataDir = tempDataDir();
-    dirs.push(dataDir);
+    const dataDir = freshDir();
     let failing = true;
     const receiver = await startReceiver(() => (failing ? { status: 503 } : { status: 204 }));
     try {
@@ -78,8 +74,7 @@ describe('deliveries survive a restart', () => {
   });
 
   test('an attempt cut short by a crash is closed as interrupted and sent again with the same delivery id', async () => {
-    const dataDir = tempDataDir();
-    dirs.push(dataDir);
+    const dataDir = freshDir();
     const receiver = await startReceiver(() => ({ status: 500 }));
     try {
       const first = await startTestServer({ dataDir, webhookRetrySchedule: 'standard' });
@@ -123,8 +118,7 @@ describe('deliveries survive a restart', () => {
   });
 
   test('stopping during an attempt leaves the delivery due; it goes out after restart', async () => {
-    const dataDir = tempDataDir();
-    dirs.push(dataDir);
+    const dataDir = freshDir();
     let hang = true;
     const receiver = await startReceiver(() => (hang ? { status: 200, delayMs: 60_000 } : { status: 200, body: 'ok' }));
     try {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createInbox } from '../support/inboxes.ts';
-import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { jsonBody } from '../support/server.ts';
 import { startReceiver, waitFor } from './support.ts';
+import { suiteServer } from '../support/suite-server.ts';
 
 interface Attempt {
   attempt: number;
@@ -23,18 +24,12 @@ interface Delivery {
 
 /** The delivery log shows what was sent, not only the answer; the test event names the organization's own services. */
 describe('webhook delivery log: what was sent', () => {
-  let server: TestServer;
-  let org: string;
-  before(async () => {
-    server = await startTestServer();
-    org = server.organizationUuid;
-  });
-  after(() => server.stop());
+  const server = suiteServer();
 
   const register = async (url: string) => {
     const res = await server.request(
       '/api/webhooks/register',
-      jsonBody({ organization_uuid: org, url, events: ['service_confirmation.check_in'] }),
+      jsonBody({ organization_uuid: server.organizationUuid, url, events: ['service_confirmation.check_in'] }),
     );
     assert.equal(res.status, 201, await res.clone().text());
     return (await res.json()) as { uuid: string; secret: string };
@@ -42,14 +37,16 @@ describe('webhook delivery log: what was sent', () => {
   const simulate = async () => {
     const res = await server.request(
       '/api/service-confirmations/simulate',
-      jsonBody({ organization_uuid: org, event: 'service_confirmation.check_in' }),
+      jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
     );
     assert.ok(res.status < 300, await res.clone().text());
     return (await res.json()) as { event: { id: string; data: { service: string; services: { uuid: string; name: string }[] } } };
   };
   const delivered = (webhook: string, eventId: string) =>
     waitFor('the delivery', async () => {
-      const page = (await (await server.request(`/api/webhooks/uuid/${webhook}/deliveries?organization_uuid=${org}`)).json()) as {
+      const page = (await (
+        await server.request(`/api/webhooks/uuid/${webhook}/deliveries?organization_uuid=${server.organizationUuid}`)
+      ).json()) as {
         items: Delivery[];
       };
       const found = page.items.find((d) => d.event_id === eventId);
@@ -94,9 +91,12 @@ describe('webhook delivery log: what was sent', () => {
   });
 
   it("the test event's services come from the organization's catalog", async () => {
-    const created = await server.request('/api/services', jsonBody({ organization_uuid: org, name: 'Roof Inspection', code: 'ROOF' }));
+    const created = await server.request(
+      '/api/services',
+      jsonBody({ organization_uuid: server.organizationUuid, name: 'Roof Inspection', code: 'ROOF' }),
+    );
     assert.equal(created.status, 201, await created.clone().text());
-    const catalog = (await (await server.request(`/api/services?organization_uuid=${org}&per_page=100`)).json()) as {
+    const catalog = (await (await server.request(`/api/services?organization_uuid=${server.organizationUuid}&per_page=100`)).json()) as {
       items: { uuid: string; name: string }[];
     };
     const known = new Map(catalog.items.map((s) => [s.uuid, s.name]));

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { createAppointmentImporter } from '../../../server/appointments/importer.ts';
 import { loadGeocoder } from '../../../server/geocoding/offline-geocoder.ts';
-import { jsonBody, type TestServer } from '../../support/server.ts';
+import { type TestServer } from '../../support/server.ts';
+import { saveImportHandler } from '../../support/import-handlers.ts';
 
 /** Appointments for the screenshots: a month in Melbourne and Perth, the last across the end of daylight saving; one import handler. */
 export async function seedAppointmentShots(server: TestServer): Promise<void> {
@@ -24,15 +25,11 @@ export async function seedAppointmentShots(server: TestServer): Promise<void> {
     };
   });
   server.ctx.db.sqlite.transaction(() => importer.importBatch(rows))();
-  await server.request(
-    '/api/import-handlers',
-    jsonBody({
-      organization_uuid: server.organizationUuid,
-      name: 'Acme job export',
-      slug: 'acme-jobs',
-      mapping: { 'Job Ref': 'job_reference_id', Site: 'location', 'Visit start': 'start_date_time' },
-    }),
-  );
+  await saveImportHandler(server, {
+    name: 'Acme job export',
+    slug: 'acme-jobs',
+    mapping: { 'Job Ref': 'job_reference_id', Site: 'location', 'Visit start': 'start_date_time' },
+  });
 }
 
 /** The Appointments section's states: filter error, service form clash, handler form, the Imports page's handler select. */

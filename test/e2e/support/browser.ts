@@ -61,3 +61,16 @@ export async function openPage(
   });
   return { context, page, problems, close: () => context.close() };
 }
+
+/** Puts a CSV file (name and text) into the page's first file input, as choosing it in the file dialog does. */
+export const chooseCsvFile = (page: Page, name: string, content: string) =>
+  page
+    .locator('input[type=file]')
+    .first()
+    .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+
+/** Clicks the button named `button`, which opens the file dialog, and chooses a CSV file (name and text) in it. */
+export async function chooseCsvFileThrough(page: Page, button: string, name: string, content: string): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: button }).click()]);
+  await chooser.setFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
+}

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { createInbox } from '../../support/inboxes.ts';
 import { jsonBody, type TestServer } from '../../support/server.ts';
+import { chooseCsvFile } from './browser.ts';
 
 /** QR codes: a place in several states, an unknown place, a bad type, a tag given twice. */
 const MIXED_QR_CSV = [
@@ -21,12 +22,6 @@ const APPOINTMENTS_CSV = [
   'Site,S-3,next tuesday,"1 Mitchell St, Darwin NT 0800, Australia",-5,Cleaning,Melbourne',
 ].join('\r\n');
 
-const choose = (page: Page, name: string, content: string) =>
-  page
-    .locator('input[type=file]')
-    .first()
-    .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
-
 /** Issue 17 points 3, 6-9: the preview's checks, row problems, appointment results, date order, what a delivery sent, the QR code search. */
 export async function importCheckShots(
   page: Page,
@@ -35,14 +30,14 @@ export async function importCheckShots(
 ): Promise<void> {
   const base = server.url;
   await page.goto(`${base}/imports`);
-  await choose(page, 'mixed-sites.csv', MIXED_QR_CSV);
+  await chooseCsvFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-preview-checks');
 
   await page.goto(`${base}/imports`);
   await page.getByRole('radio', { name: 'Appointments' }).check();
-  await choose(page, 'excel-visits.csv', APPOINTMENTS_CSV);
+  await chooseCsvFile(page, 'excel-visits.csv', APPOINTMENTS_CSV);
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-preview-appointments');

@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { chooseCsvFile } from './browser.ts';
 
 /** A QR code CSV with a row that will certainly fail (bad type) and one whose address cannot be located. */
 export const SHOT_SITES_CSV = [
@@ -10,12 +11,6 @@ export const SHOT_SITES_CSV = [
   '"7 Knuckey St, Darwin NT 0800",Knuckey office,SITE,SHOT-5,blue',
 ].join('\r\n');
 
-const choose = (page: Page, name: string, content: string) =>
-  page
-    .locator('input[type=file]')
-    .first()
-    .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
-
 /** Screenshots of the Imports page (preview, result, missing column) and the QR codes page (list, form error). */
 export async function importShots(
   page: Page,
@@ -23,7 +18,7 @@ export async function importShots(
   shot: (name: string, fullPage?: boolean) => Promise<unknown>,
 ): Promise<void> {
   await page.goto(`${baseUrl}/imports`);
-  await choose(page, 'sites.csv', SHOT_SITES_CSV);
+  await chooseCsvFile(page, 'sites.csv', SHOT_SITES_CSV);
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   await shot('state-imports-preview', true);
   await page.getByRole('button', { name: 'Start the import' }).click();
@@ -38,7 +33,7 @@ export async function importShots(
   await page.getByRole('button', { name: 'Import the fixed file' }).waitFor();
   await shot('state-task-import-follow-up');
   await page.goto(`${baseUrl}/imports`);
-  await choose(page, 'no-location.csv', 'name,suburb\r\nDepot,Darwin\r\n');
+  await chooseCsvFile(page, 'no-location.csv', 'name,suburb\r\nDepot,Darwin\r\n');
   await page.getByRole('alert').filter({ hasText: 'no location column' }).waitFor();
   await shot('state-imports-missing-column', true);
   await page.goto(`${baseUrl}/qrcodes`);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { insertTask } from '../../../server/tasks/store.ts';
 import { jsonBody, startTestServer, tempDataDir, type TestServer } from '../../support/server.ts';
 import { SHOT_SITES_CSV } from './import-shots.ts';
+import { insertTaskRow } from '../../support/tasks.ts';
 
 type Shot = (name: string, fullPage?: boolean) => Promise<unknown>;
 
@@ -18,20 +18,10 @@ export async function startRemoteShots() {
   const flakyDir = tempDataDir();
   let flaky = await startTestServer({ dataDir: flakyDir });
   const flakyPort = Number(new URL(flaky.url).port);
-  const now = new Date().toISOString();
-  await insertTask(flaky.ctx.db.kysely, {
-    uuid: 'a1c3e5f7-0000-4000-8000-000000000001',
+  await insertTaskRow(flaky, 'a1c3e5f7-0000-4000-8000-000000000001', {
     task_id: 'celery-42',
-    task_type: 'QR_IMPORT',
-    status: 'PROCESSING',
     progress: 37.5,
-    created_by_uuid: 'u',
     metadata: { filename: 'all-sites-2026.csv', import_type: 'qr_code', source: 'file_upload' },
-    organization_uuid: flaky.organizationUuid,
-    results: null,
-    error_message: null,
-    created_on: now,
-    updated_on: now,
   });
   const [remoteKey = ''] = key(remote).split(':');
   const put = (name: string, body: Record<string, string>) => local.request(`/api/profiles/${name}`, jsonBody(body, 'PUT'));

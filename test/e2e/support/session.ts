@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ensureRendererBuild } from '../../../renderer/scripts/build.ts';
 import type { ServeOptions } from '../../../server/server.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { lateBound } from '../../support/suite-server.ts';
 import { type GuiPage, launchBrowser, openPage } from './browser.ts';
 
 /** One real server and one Chromium for a test file; each page gets its own context (localStorage). */
@@ -48,6 +50,23 @@ export async function startGuiSession(options: Partial<ServeOptions> = {}): Prom
         await server.stop();
       }
     },
+  };
+}
+
+/**
+ * One GUI session for the enclosing describe: started in its before hook, closed in its after hook
+ * (which fails the suite on a page's script error or CSP violation). The session and its server
+ * stand for the running ones in the suite's hooks and tests.
+ */
+export function suiteGuiSession(options: Partial<ServeOptions> = {}): { session: GuiSession; server: TestServer } {
+  let running: GuiSession | undefined;
+  before(async () => {
+    running = await startGuiSession(options);
+  });
+  after(() => running?.close());
+  return {
+    session: lateBound("the suite's GUI session", () => running),
+    server: lateBound("the suite's GUI session's server", () => running?.server),
   };
 }
 
