@@ -7,6 +7,7 @@ import type { Role } from '../auth/roles.ts';
 import { FailedAuthThrottle } from '../auth/throttle.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from './errors.ts';
+import { JsonText } from './json-text.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Schema = z.ZodType | undefined;
@@ -175,9 +176,9 @@ function decodeParam(value: string): string {
   return value.includes('%') ? decodeURIComponent(value) : value;
 }
 
-/** What res.json does, without the ETag (a hash of every answer that no API client uses). */
+/** What res.json does, without the ETag (a hash of every answer that no API client uses). A JsonText is sent as it is. */
 function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body) ?? '';
+  const text = body instanceof JsonText ? body.text : (JSON.stringify(body) ?? '');
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));

@@ -9,7 +9,7 @@ interface IssuedKey {
   api_secret: string;
 }
 
-/** Key verification is not cached: every request reads the key, so a revoke counts from the very next one. */
+/** A verified key is remembered only while the database is unchanged (any revoke is a change), so a revoke counts from the very next request. */
 describe('a revoked API key is refused on the very next request', () => {
   let server: TestServer;
   const paths = () => [`/api/background-tasks?organization_uuid=${server.organizationUuid}`, '/api/session'];
