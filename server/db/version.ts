@@ -8,16 +8,20 @@ import type { Db } from './database.ts';
  */
 export const DATABASE_VERSION_SQL = "select (select data_version from pragma_data_version) || ':' || total_changes() as version";
 
-const statements = new WeakMap<Db, SQLite.Statement<[], { version: string }>>();
+/** The two halves of DATABASE_VERSION_SQL as statements of their own: cheaper than the one query, asked on every request. */
+const statements = new WeakMap<Db, { dataVersion: SQLite.Statement<[], number>; totalChanges: SQLite.Statement<[], number> }>();
 
-/** The database version now, on the server's connection (call it outside a transaction: see outsideTransaction). */
+/** DATABASE_VERSION_SQL's text now, on the server's connection (call it outside a transaction: see outsideTransaction). */
 export function databaseVersion(db: Db): string {
-  let statement = statements.get(db);
-  if (!statement) {
-    statement = db.sqlite.prepare<[], { version: string }>(DATABASE_VERSION_SQL);
-    statements.set(db, statement);
+  let s = statements.get(db);
+  if (!s) {
+    s = {
+      dataVersion: db.sqlite.prepare<[], number>('pragma data_version').pluck(),
+      totalChanges: db.sqlite.prepare<[], number>('select total_changes()').pluck(),
+    };
+    statements.set(db, s);
   }
-  return statement.get()?.version ?? '';
+  return `${s.dataVersion.get()}:${s.totalChanges.get()}`;
 }
 
 /**

@@ -31,16 +31,7 @@ export function fastGetListener(app: Express, api: Api, ctx: AppContext): Reques
     const response = res as Response;
     request.params = route.params as Request['params'];
     (req as { query?: unknown }).query = parseQuery ? parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1)) : {};
-    // What express's app.handle does before a route runs, when something needs it.
-    upgradeLater(req, () => {
-      Object.setPrototypeOf(req, app.request);
-      Object.setPrototypeOf(res, app.response);
-      request.res = response;
-      response.req = request;
-      response.locals = Object.create(null) as Record<string, unknown>;
-      request.originalUrl = url;
-      request.baseUrl = '';
-    });
+    upgradeLater(req, res, app);
 
     const fail: NextFunction = (error?: unknown) => {
       ensureExpress(req);
@@ -48,7 +39,7 @@ export function fastGetListener(app: Express, api: Api, ctx: AppContext): Reques
     };
     const refused = guard(req, res);
     if (refused) return fail(refused);
-    logRequest(ctx.logger, req, res);
+    logRequest(ctx.logger, res);
     void route.handler(request, response, fail);
   };
 }
