@@ -41,7 +41,7 @@ function logFinished(this: ServerResponse): void {
 }
 
 export function requestLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
+  return (_req, res, next) => {
     logRequest(logger, res);
     next();
   };
