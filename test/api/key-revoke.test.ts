@@ -37,6 +37,13 @@ describe('a revoked API key is refused on the very next request', () => {
     }
   }
 
+  it('a key verified many times is still refused with a wrong secret (what is remembered is the whole credential)', async () => {
+    const auth = await newKey();
+    const wrong = `${auth.slice(0, -4)}${auth.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    await expectRefused(wrong);
+    for (const p of paths()) assert.equal((await server.request(p, { headers: { authorization: auth } })).status, 200);
+  });
+
   it('after DELETE /api/api-keys/{api_key}', async () => {
     const auth = await newKey();
     const apiKey = auth.slice('Bearer '.length).split(':')[0] ?? '';
