@@ -95,7 +95,7 @@ async function startBareServer(
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
+  }).finally(() => fs.rmSync(file, { force: true })); // read at its start
   const url = `http://127.0.0.1:${port}`;
   return { url, child, deliveries: async () => Number(await (await fetch(`${url}/hook/count`)).text()) };
 }
