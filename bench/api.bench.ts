@@ -95,7 +95,7 @@ async function startBareServer(
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
+  }).finally(() => fs.rmSync(file, { force: true })); // read at its start
   const url = `http://127.0.0.1:${port}`;
   return { url, child, deliveries: async () => Number(await (await fetch(`${url}/hook/count`)).text()) };
 }
@@ -107,6 +107,7 @@ interface Load {
   max_ms: number;
   requests: number;
   errors: number;
+  cpu_us_per_request?: number;
 }
 function summarize(result: autocannon.Result): Load {
   return {
@@ -117,6 +118,21 @@ function summarize(result: autocannon.Result): Load {
     requests: result.requests.total,
     errors: result.errors + result.timeouts + result.non2xx,
   };
+}
+/** CPU seconds (user + system, every thread) a child process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+/** One load run, with the CPU µs the answering process spent per request. */
+async function measured(pid: number | undefined, run: Promise<autocannon.Result>): Promise<Load> {
+  const before = cpuSeconds(pid);
+  const load = summarize(await run);
+  return { ...load, cpu_us_per_request: round(((cpuSeconds(pid) - before) * 1e6) / Math.max(1, load.requests), 1) };
 }
 function cannon(url: string, auth: string | undefined, options: Partial<autocannon.Options> = {}) {
   return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: auth ? { authorization: auth } : {}, ...options });
@@ -213,8 +229,8 @@ async function measureIdle() {
       const floor: Load[] = [];
       const ours: Load[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        floor.push(summarize(await cannon(`${bare.url}${p}`, undefined)));
-        ours.push(summarize(await cannon(`${server.url}${p}`, server.auth)));
+        floor.push(await measured(bare.child.pid, cannon(`${bare.url}${p}`, undefined)));
+        ours.push(await measured(server.child.pid, cannon(`${server.url}${p}`, server.auth)));
       }
       const ratios = ours.map((o, i) => o.requests_per_s / (floor[i]?.requests_per_s ?? NaN));
       out[name] = {
@@ -222,6 +238,8 @@ async function measureIdle() {
         ratio: round(median(ratios)),
         ratios: ratios.map((x) => round(x)),
         p99_ms: median(ours.map((o) => o.p99_ms)),
+        cpu_us_per_request: median(ours.map((o) => o.cpu_us_per_request ?? NaN)),
+        floor_cpu_us_per_request: median(floor.map((o) => o.cpu_us_per_request ?? NaN)),
         errors: ours.reduce((n, o) => n + o.errors, 0),
         server: ours,
         floor,
@@ -239,6 +257,8 @@ interface IdleResult {
   ratio: number;
   ratios: number[];
   p99_ms: number;
+  cpu_us_per_request: number;
+  floor_cpu_us_per_request: number;
   errors: number;
   server: Load[];
   floor: Load[];

@@ -1,4 +1,6 @@
 import type { Db } from '../db/database.ts';
+import { outsideTransaction } from '../db/outside-transaction.ts';
+import { databaseVersion, VersionedAnswers } from '../db/version.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 import { parseAuthorization, secretMatches } from './credentials.ts';
 import { roleAtLeast, type Role } from './roles.ts';
@@ -11,7 +13,16 @@ export interface Principal {
   apiKey: string;
   role: Role;
   organizationUuid: string;
+  /**
+   * The database version (see databaseVersion) when the key was found active. Reads of the same
+   * request may use it for their own version-checked caches instead of asking again.
+   */
+  readAt: string;
 }
+
+/** Authorization headers whose key was found active and secret right, per database (see authenticate). */
+const verified = new WeakMap<Db, VersionedAnswers<Principal>>();
+const MAX_VERIFIED = 1_000;
 
 /**
  * Who sent this Authorization header, or a 401 that says what is wrong with it. With a throttle,
@@ -26,6 +37,17 @@ export async function authenticate(
   if (!authorization) {
     throw new ApiError('UNAUTHORIZED', 'Missing credential. Send the header Authorization: Bearer <api_key>:<api_secret>.');
   }
+  await outsideTransaction(db);
+  const readAt = databaseVersion(db);
+  let known = verified.get(db);
+  if (!known) {
+    known = new VersionedAnswers(MAX_VERIFIED);
+    verified.set(db, known);
+  }
+  // The same header, while the database has not changed at all since its key was read: the key
+  // is still active (a revoke is a change) and the secret is the one whose hash matched.
+  const principal = known.get(readAt, authorization);
+  if (principal) return principal;
   const credential = parseAuthorization(authorization);
   if (!credential) {
     throw new ApiError('UNAUTHORIZED', 'Malformed credential. The header must read Authorization: Bearer <api_key>:<api_secret>.');
@@ -35,7 +57,9 @@ export async function authenticate(
     throttle?.instance.fail(throttle.clientAddress, credential.apiKey);
     throw new ApiError('UNAUTHORIZED', 'Invalid API key or secret.');
   }
-  return { keyUuid: key.uuid, apiKey: key.api_key, role: key.role, organizationUuid: key.organization_uuid };
+  const found = { keyUuid: key.uuid, apiKey: key.api_key, role: key.role, organizationUuid: key.organization_uuid, readAt };
+  known.set(readAt, authorization, found);
+  return found;
 }
 
 export function requireRole(principal: Principal, needed: Role): void {

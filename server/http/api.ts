@@ -7,6 +7,8 @@ import type { Role } from '../auth/roles.ts';
 import { FailedAuthThrottle } from '../auth/throttle.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, validationError } from './errors.ts';
+import { JsonText } from './json-text.ts';
+import { ensureExpress } from './lazy-express.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Schema = z.ZodType | undefined;
@@ -118,7 +120,8 @@ export class Api {
     this.add(spec, false, async (req, res) => {
       const principal = await this.authenticate(req);
       requireRole(principal, needed);
-      return handler({ ...(await parseInput(spec, req, res)), principal });
+      const input = takesJsonBody(spec) ? await parseInputWithBody(spec, req, res) : parseInput(spec, req, res);
+      return handler(Object.assign(input, { principal }));
     });
   }
 
@@ -126,7 +129,9 @@ export class Api {
     spec: RouteSpec<P, Q, B>,
     handler: (input: RouteInput<P, Q, B>) => Promise<unknown>,
   ): void {
-    this.add(spec, true, async (req, res) => handler(await parseInput(spec, req, res)));
+    this.add(spec, true, async (req, res) =>
+      handler(takesJsonBody(spec) ? await parseInputWithBody(spec, req, res) : parseInput(spec, req, res)),
+    );
   }
 
   private add(spec: RouteSpec<Schema, Schema, Schema>, isPublic: boolean, run: (req: Request, res: Response) => Promise<unknown>) {
@@ -136,8 +141,10 @@ export class Api {
         const result = await run(req, res);
         if (res.headersSent) return;
         const status = spec.status ?? 200;
-        if (status === 204) res.status(204).end();
-        else sendJson(res, status, result);
+        if (status === 204) {
+          res.statusCode = 204;
+          res.end();
+        } else sendJson(res, status, result);
       } catch (error) {
         next(error);
       }
@@ -175,9 +182,9 @@ function decodeParam(value: string): string {
   return value.includes('%') ? decodeURIComponent(value) : value;
 }
 
-/** What res.json does, without the ETag (a hash of every answer that no API client uses). */
+/** What res.json does, without the ETag (a hash of every answer that no API client uses). A JsonText is sent as it is. */
 function sendJson(res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body) ?? '';
+  const text = body instanceof JsonText ? body.text : (JSON.stringify(body) ?? '');
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
@@ -188,19 +195,43 @@ export function toExpressPath(openApiPath: string): string {
   return openApiPath.replace(/\{(\w+)\}/g, ':$1');
 }
 
-async function parseInput<P extends Schema, Q extends Schema, B extends Schema>(
+function takesJsonBody(spec: RouteSpec<Schema, Schema, Schema>): boolean {
+  return spec.body !== undefined && spec.bodyKind !== 'custom';
+}
+
+/** Params and query (a route without a JSON body: no waiting). */
+function parseInput<P extends Schema, Q extends Schema, B extends Schema>(
+  spec: RouteSpec<P, Q, B>,
+  req: Request,
+  res: Response,
+): RouteInput<P, Q, B> {
+  const params = parsePart(spec.params, req.params, 'path');
+  const query = parsePart(spec.query, req.query, 'query');
+  // req and res are express's once a route reads them (see lazy-express.ts).
+  return {
+    params,
+    query,
+    body: undefined,
+    get req() {
+      ensureExpress(req);
+      return req;
+    },
+    get res() {
+      ensureExpress(req);
+      return res;
+    },
+  } as RouteInput<P, Q, B>;
+}
+
+async function parseInputWithBody<P extends Schema, Q extends Schema, B extends Schema>(
   spec: RouteSpec<P, Q, B>,
   req: Request,
   res: Response,
 ): Promise<RouteInput<P, Q, B>> {
-  const params = parsePart(spec.params, req.params, 'path');
-  const query = parsePart(spec.query, req.query, 'query');
-  let body: unknown;
-  if (spec.body && spec.bodyKind !== 'custom') {
-    await readJsonBody(req, res);
-    body = parsePart(spec.body, req.body, 'body');
-  }
-  return { params, query, body, req, res } as RouteInput<P, Q, B>;
+  const input = parseInput(spec, req, res);
+  await readJsonBody(req, res);
+  input.body = parsePart(spec.body, req.body, 'body') as RouteInput<P, Q, B>['body'];
+  return input;
 }
 
 function parsePart(schema: Schema, value: unknown, where: string): unknown {

@@ -4,38 +4,42 @@ import type { AppContext } from '../context.ts';
 import type { Api } from './api.ts';
 import { errorHandler } from './error-handler.ts';
 import { requestGuard } from './guards.ts';
+import { ensureExpress, upgradeLater } from './lazy-express.ts';
 import { logRequest } from './request-log.ts';
 
 /**
  * The server's request listener. A GET of an API route (polls, lists, reads: most of the traffic)
- * goes straight to its handler, with the same guards, log line, express request/response and
- * error answers as through `app`, but without express's middleware chain and router walk, which
- * cost more than the route itself. Everything else (writes, uploads, the GUI, the inbox) goes to `app`.
+ * goes straight to its handler, with the same guards, log line, params, query and error answers
+ * as through `app`, but without express's middleware chain and router walk, which cost more than
+ * the route itself. The request and response become express's only when needed (lazy-express.ts).
+ * Everything else (writes, uploads, the GUI, the inbox) goes to `app`.
  */
 export function fastGetListener(app: Express, api: Api, ctx: AppContext): RequestListener {
   const guard = requestGuard(ctx.config);
   const onError = errorHandler(ctx.logger);
+  const parseQuery = app.get('query parser fn') as ((text: string) => Record<string, unknown>) | undefined;
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
-    if (req.method !== 'GET' || !url.startsWith('/api/')) return app(req, res);
-    const query = url.indexOf('?');
-    const route = api.findGet(query < 0 ? url : url.slice(0, query));
+    // A fragment (never sent by browsers, possible from raw clients) is left to express's URL parsing.
+    if (req.method !== 'GET' || !url.startsWith('/api/') || url.includes('#')) return app(req, res);
+    const queryAt = url.indexOf('?');
+    const route = api.findGet(queryAt < 0 ? url : url.slice(0, queryAt));
     if (!route) return app(req, res);
 
-    // What express's app.handle and router do before a route runs.
-    const request = Object.setPrototypeOf(req, app.request) as Request;
-    const response = Object.setPrototypeOf(res, app.response) as Response;
-    request.res = response;
-    response.req = request;
-    response.locals = Object.create(null) as Record<string, unknown>;
-    request.originalUrl = url;
-    request.baseUrl = '';
+    // What express's router gives a route: its params and the parsed query (app's 'query parser').
+    const request = req as Request;
+    const response = res as Response;
     request.params = route.params as Request['params'];
+    (req as { query?: unknown }).query = parseQuery ? parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1)) : {};
+    upgradeLater(req, res, app);
 
-    const fail: NextFunction = (error?: unknown) => onError(error ?? new Error('route passed the request on'), request, response, () => {});
+    const fail: NextFunction = (error?: unknown) => {
+      ensureExpress(req);
+      onError(error ?? new Error('route passed the request on'), request, response, () => {});
+    };
     const refused = guard(req, res);
     if (refused) return fail(refused);
-    logRequest(ctx.logger, req, res);
+    logRequest(ctx.logger, res);
     void route.handler(request, response, fail);
   };
 }

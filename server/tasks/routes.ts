@@ -1,7 +1,6 @@
 import { requireOrganization } from '../auth/principal.ts';
 import type { Api } from '../http/api.ts';
 import { notFound } from '../http/errors.ts';
-import { toPage } from '../http/pagination.ts';
 import { backgroundTaskPageSchema, backgroundTaskSchema, taskListQuerySchema, taskUuidParamsSchema } from './schemas.ts';
 import { listTasks, readTask } from './store.ts';
 import type { AppContext } from '../context.ts';
@@ -17,9 +16,11 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
       response: backgroundTaskSchema,
     },
     async ({ params, principal }) => {
-      const task = await readTask(ctx.db, params.background_task_uuid);
-      if (!task || task.organization_uuid !== principal.organizationUuid) throw notFound(`Background task ${params.background_task_uuid}`);
-      return task;
+      const answer = await readTask(ctx.db, params.background_task_uuid, principal.readAt);
+      if (!answer || answer.task.organization_uuid !== principal.organizationUuid) {
+        throw notFound(`Background task ${params.background_task_uuid}`);
+      }
+      return answer.json;
     },
   );
 
@@ -34,8 +35,7 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ query, principal }) => {
       requireOrganization(principal, query.organization_uuid);
-      const { items, total } = await listTasks(ctx.db, query);
-      return toPage(items, total, query.page, query.per_page);
+      return listTasks(ctx.db, query, principal.readAt);
     },
   );
 }

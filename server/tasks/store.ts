@@ -1,7 +1,8 @@
-import type SQLite from 'better-sqlite3';
 import type { Kysely, Selectable } from 'kysely';
 import { outsideTransaction } from '../db/outside-transaction.ts';
-import { DATABASE_VERSION_SQL } from '../db/version.ts';
+import { databaseVersion, VersionedAnswers } from '../db/version.ts';
+import { JsonText } from '../http/json-text.ts';
+import { toPage } from '../http/pagination.ts';
 import type { Db } from '../db/database.ts';
 import { param, prepare, type Prepared } from '../db/prepared.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
@@ -42,56 +43,46 @@ export async function findTask(db: Kysely<Database>, uuid: string): Promise<Back
   return row && toTask(row);
 }
 
+/** A task as a poll answers it: the task and its JSON text, computed once while the task is unchanged. */
+export interface TaskAnswer {
+  task: BackgroundTask;
+  json: JsonText;
+}
+
 /**
  * The request path's reads, compiled once per database (prepared statements). A task row is
  * written whole (status, progress and results in one statement), so one read sees a coherent task.
+ * Answers are remembered while the database is unchanged (see VersionedAnswers): clients poll an
+ * unchanged task or list far more often than it changes, and one tiny statement then replaces
+ * the rows, their JSON columns, the count and the serialisation.
  */
 class TaskReads {
   private readonly byUuid: Prepared<'uuid'>;
   private readonly pages = new Map<string, (args: Record<ListParam, unknown>) => { rows: Row[]; total: number }>();
   private readonly db: Db;
-  private readonly version: SQLite.Statement<[], { version: string }>;
-  private readonly answers = new Map<string, unknown>();
-  private answersAt = '';
+  private readonly answers = new VersionedAnswers<TaskAnswer | JsonText | null>(MAX_REMEMBERED);
 
   constructor(db: Db) {
     this.db = db;
     this.byUuid = prepare(db.sqlite, db.kysely.selectFrom('background_tasks').selectAll().where('uuid', '=', param('uuid')));
-    this.version = db.sqlite.prepare(DATABASE_VERSION_SQL);
   }
 
-  /**
-   * The answer to this read as last computed, while the database is unchanged since: data_version
-   * moves when another connection (an import worker, the CLI) commits, total_changes() when this
-   * one writes. One tiny statement instead of the rows, their JSON columns and the count, for
-   * clients that poll an unchanged task or list. A change between the check and the read is
-   * caught by the next check, which sees a new version and drops every answer.
-   */
-  remembered<T>(key: string, compute: () => T): T {
-    const version = this.version.get()?.version ?? '';
-    if (version !== this.answersAt || this.answers.size >= MAX_REMEMBERED) {
-      this.answers.clear();
-      this.answersAt = version;
-    }
-    if (this.answers.has(key)) return this.answers.get(key) as T;
-    const answer = compute();
-    this.answers.set(key, answer);
-    return answer;
-  }
-
-  task(uuid: string): BackgroundTask | undefined {
-    return this.remembered(`task|${uuid}`, () => {
+  task(version: string, uuid: string): TaskAnswer | undefined {
+    const answer = this.answers.remember(version, `task|${uuid}`, () => {
       const row = this.byUuid.get<Row>({ uuid });
-      return row && toTask(row);
+      if (!row) return null;
+      const task = toTask(row);
+      return { task, json: JsonText.of(task) };
     });
+    return (answer as TaskAnswer | null) ?? undefined;
   }
 
-  page(query: TaskListQuery): { items: BackgroundTask[]; total: number } {
+  page(version: string, query: TaskListQuery): JsonText {
     const key = `list|${query.organization_uuid}|${query.task_type ?? ''}|${query.status ?? ''}|${query.page}|${query.per_page}`;
-    return this.remembered(key, () => {
+    return this.answers.remember(version, key, () => {
       const { rows, total } = this.list(query);
-      return { items: rows.map(toTask), total };
-    });
+      return JsonText.of(toPage(rows.map(toTask), total, query.page, query.per_page));
+    }) as JsonText;
   }
 
   /** The page's rows and the total, in one read transaction so both see the same moment. */
@@ -138,14 +129,17 @@ function taskReads(db: Db): TaskReads {
   return r;
 }
 
-/** One task as a poll sees it. The answer is shared between requests: do not change it. */
-export async function readTask(db: Db, uuid: string): Promise<BackgroundTask | undefined> {
+/**
+ * One task as a poll sees it, as of the database version `readAt` (from the request's
+ * authentication) or now. The answer is shared between requests: do not change it.
+ */
+export async function readTask(db: Db, uuid: string, readAt?: string): Promise<TaskAnswer | undefined> {
   await outsideTransaction(db);
-  return taskReads(db).task(uuid);
+  return taskReads(db).task(readAt ?? databaseVersion(db), uuid);
 }
 
-/** Newest first. The answer is shared between requests: do not change it. */
-export async function listTasks(db: Db, query: TaskListQuery): Promise<{ items: BackgroundTask[]; total: number }> {
+/** A page of tasks, newest first, as the JSON answer (see readTask for `readAt`). */
+export async function listTasks(db: Db, query: TaskListQuery, readAt?: string): Promise<JsonText> {
   await outsideTransaction(db);
-  return taskReads(db).page(query);
+  return taskReads(db).page(readAt ?? databaseVersion(db), query);
 }

@@ -8,7 +8,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOneOptions, LookupAllOptions } from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch, type RequestInit as UndiciRequestInit, type Response as UndiciResponse } from 'undici';
+import { Agent, fetch, request, type Dispatcher, type RequestInit as UndiciRequestInit, type Response as UndiciResponse } from 'undici';
 
 export interface ResolvedAddress {
   address: string;
@@ -110,4 +110,23 @@ export async function fetchPinned(target: CheckedTarget, init: UndiciRequestInit
   if (target.addresses.length === 0)
     throw new TypeError('fetch failed', { cause: target.dnsError ?? new Error('The host name did not resolve.') });
   return fetch(target.url, { ...init, dispatcher: agentFor(target.url, target.addresses) });
+}
+
+/** What requestPinned sends: one request, never redirected. */
+export interface PinnedRequest {
+  method: Dispatcher.HttpMethod;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Like fetchPinned, through undici's request() instead of fetch(): no WHATWG Request, Response and
+ * stream objects around the bytes, a fraction of fetch's CPU on the server's thread (webhook
+ * deliveries: many small POSTs). Redirects are never followed; the body must be read or destroyed.
+ */
+export async function requestPinned(target: CheckedTarget, init: PinnedRequest): Promise<Dispatcher.ResponseData> {
+  if (target.addresses.length === 0)
+    throw new TypeError('fetch failed', { cause: target.dnsError ?? new Error('The host name did not resolve.') });
+  return request(target.url, { ...init, dispatcher: agentFor(target.url, target.addresses) });
 }

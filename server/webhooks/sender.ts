@@ -1,6 +1,6 @@
-import type { Response as UndiciResponse } from 'undici';
+import type { Dispatcher } from 'undici';
 import { APP_VERSION } from '../version.ts';
-import { fetchPinned, type CheckedTarget } from './pinned-fetch.ts';
+import { requestPinned, type CheckedTarget } from './pinned-fetch.ts';
 import { seal, SIGNATURE_HEADER } from './crypto.ts';
 import type { AttemptOutcome } from './dispatch-store.ts';
 
@@ -54,21 +54,15 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   const headers = deliveryHeaders(delivery, sealed.signatureHeader);
   const sent = { request_headers: JSON.stringify(headers), request_body: sealed.body };
   try {
-    const response = await fetchPinned(options.target, {
-      method: 'POST',
-      headers,
-      body: sealed.body,
-      redirect: 'manual',
-      signal,
-    });
-    statusCode = response.status;
+    const response = await requestPinned(options.target, { method: 'POST', headers, body: sealed.body, signal });
+    statusCode = response.statusCode;
     // The status decides; a body that breaks off or never ends only loses the excerpt.
-    const excerpt = await readExcerpt(response).catch(() => null);
-    const ok = response.status >= 200 && response.status < 300;
+    const excerpt = await readExcerpt(response.body).catch(() => null);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
     return {
       ok,
       interrupted: false,
-      status_code: response.status,
+      status_code: response.statusCode,
       duration_ms: elapsed(),
       error: ok ? null : describeStatus(response),
       response_excerpt: excerpt,
@@ -85,30 +79,28 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   }
 }
 
-function describeStatus(response: UndiciResponse): string {
-  if (response.status >= 300 && response.status < 400) {
-    const location = response.headers.get('location');
-    return `Redirect ${response.status}${location ? ` to ${location}` : ''} not followed: register the final URL.`;
+function describeStatus(response: Dispatcher.ResponseData): string {
+  const status = response.statusCode;
+  if (status >= 300 && status < 400) {
+    const header = response.headers.location;
+    const location = Array.isArray(header) ? header[0] : header;
+    return `Redirect ${status}${location ? ` to ${location}` : ''} not followed: register the final URL.`;
   }
-  return `The receiver answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}; only 2xx counts as delivered.`;
+  return `The receiver answered ${status}${response.statusText ? ` ${response.statusText}` : ''}; only 2xx counts as delivered.`;
 }
 
-/** The first bytes of the answer, as text; the rest is not read. */
-async function readExcerpt(response: UndiciResponse): Promise<string | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+/** The first bytes of the answer, as text; the rest is not read (the connection is then closed, not reused). */
+async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string | null> {
+  const chunks: Buffer[] = [];
   let size = 0;
   try {
-    while (size < RESPONSE_EXCERPT_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size >= RESPONSE_EXCERPT_BYTES) break;
     }
   } finally {
-    if (size >= RESPONSE_EXCERPT_BYTES) await reader.cancel().catch(() => undefined);
-    else reader.releaseLock();
+    if (!body.destroyed && size >= RESPONSE_EXCERPT_BYTES) body.destroy();
   }
   if (size === 0) return null;
   const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);

@@ -57,6 +57,24 @@ describe('API GETs dispatched without the express router', () => {
     assert.equal((JSON.parse(unknown.body) as { error: { code: string } }).error.code, 'NOT_FOUND');
   });
 
+  it("gives a route that takes the response express's response (the docs page sets its type and policy)", async () => {
+    const docs = await get('/api/docs');
+    assert.equal(docs.status, 200);
+    assert.match(String(docs.headers['content-type']), /^text\/html/);
+    assert.ok(docs.headers['content-security-policy']);
+    assert.equal(docs.headers['x-frame-options'], 'DENY');
+    assert.match(docs.body, /background-tasks/);
+  });
+
+  it('passes the query as the app parses it: repeated names are lists, a list where one value is expected is a 400', async () => {
+    const list = await get(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=2`);
+    assert.equal(list.status, 200);
+    assert.equal((JSON.parse(list.body) as { per_page: number }).per_page, 2);
+    const twice = await get(`/api/background-tasks?organization_uuid=${server.organizationUuid}&per_page=2&per_page=3`);
+    assert.equal(twice.status, 400);
+    assert.equal((JSON.parse(twice.body) as { error: { code: string } }).error.code, 'VALIDATION_ERROR');
+  });
+
   it('logs one line per request, without the query', async () => {
     await get(`/api/background-tasks/uuid/logged-task?organization_uuid=${server.organizationUuid}`);
     await new Promise((r) => setImmediate(r));

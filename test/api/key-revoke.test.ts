@@ -9,7 +9,7 @@ interface IssuedKey {
   api_secret: string;
 }
 
-/** Key verification is not cached: every request reads the key, so a revoke counts from the very next one. */
+/** A verified key is remembered only while the database is unchanged (any revoke is a change), so a revoke counts from the very next request. */
 describe('a revoked API key is refused on the very next request', () => {
   let server: TestServer;
   const paths = () => [`/api/background-tasks?organization_uuid=${server.organizationUuid}`, '/api/session'];
@@ -36,6 +36,13 @@ describe('a revoked API key is refused on the very next request', () => {
       assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'UNAUTHORIZED');
     }
   }
+
+  it('a key verified many times is still refused with a wrong secret (what is remembered is the whole credential)', async () => {
+    const auth = await newKey();
+    const wrong = `${auth.slice(0, -4)}${auth.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    await expectRefused(wrong);
+    for (const p of paths()) assert.equal((await server.request(p, { headers: { authorization: auth } })).status, 200);
+  });
 
   it('after DELETE /api/api-keys/{api_key}', async () => {
     const auth = await newKey();
