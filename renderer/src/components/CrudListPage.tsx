@@ -2,7 +2,7 @@ import { type ComponentProps, Fragment, type ReactNode, useState } from 'react';
 import { type ApiRequest, call } from '../api/client.ts';
 import { usePagedList } from '../api/use-paged-list.ts';
 import { useSignedIn } from '../auth/session-store.ts';
-import { ConfirmDialog } from '../pages/inspector/ConfirmDialog.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { actionsColumn, ListView } from './ListView.tsx';
 import { PageHeader } from './PageHeader.tsx';
 

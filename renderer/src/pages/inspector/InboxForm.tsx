@@ -1,8 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { FormActions } from '../../components/FormActions.tsx';
 import { FormField, TextField } from '../../components/FormField.tsx';
 import type { Inbox, InboxResponse } from './inspector-types.ts';
 
@@ -176,18 +175,14 @@ export function InboxForm({
           </div>
         </div>
       </fieldset>
-      <ErrorNotice error={error} onDismiss={onDismissError} fieldsShown={shown} />
-      <div className="row-actions row-actions-start">
-        <button type="submit" className="button button-primary" disabled={running}>
-          {running ? 'Saving…' : submitLabel}
-        </button>
-        {onCancel && (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      <CurlDisclosure request={request} />
+      <FormActions
+        action={{ running, error, clearError: onDismissError }}
+        submitLabel={submitLabel}
+        fieldsShown={shown}
+        onCancel={onCancel}
+        request={request}
+        className="row-actions row-actions-start"
+      />
     </form>
   );
 }

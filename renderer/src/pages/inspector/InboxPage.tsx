@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate, useSearchParams } from '../../router.tsx';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { draftFrom, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
 import {

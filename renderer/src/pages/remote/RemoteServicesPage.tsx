@@ -8,7 +8,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link } from '../../router.tsx';
-import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import type { Settings } from '../webhooks/webhook-types.ts';
 import { ProfileForm } from './ProfileForm.tsx';
 import { profilesRequest, type PublicProfile, remoteTasksPage, removeProfileRequest } from './remote-api.ts';

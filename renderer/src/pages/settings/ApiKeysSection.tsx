@@ -4,6 +4,7 @@ import { fieldProblem } from '../../api/describe-error.ts';
 import { type ApiKey, type IssuedApiKey, ROLES, type Role } from '../../api/types.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -55,35 +56,24 @@ function NewKeyPanel({ issued, name, onDone }: { issued: IssuedApiKey; name: str
 }
 
 function RevokeDialog({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCancel(): void; onRevoked(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const request: ApiRequest = { method: 'DELETE', path: `/api/api-keys/${encodeURIComponent(apiKey.api_key)}` };
-  const revoke = useApiAction(async () => {
-    await call(request);
-    onRevoked();
-  });
-  useEffect(() => {
-    const d = dialog.current;
-    d?.showModal();
-    return () => d?.close();
-  }, []);
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="revoke-title" onCancel={onCancel}>
-      <h2 id="revoke-title">Revoke “{apiKey.name}”?</h2>
+    <ConfirmDialog
+      title={<>Revoke “{apiKey.name}”?</>}
+      confirmLabel="Revoke key"
+      busyLabel="Revoking…"
+      request={request}
+      action={async () => {
+        await call(request);
+        onRevoked();
+      }}
+      onCancel={onCancel}
+    >
       <p>
         Key <code>{apiKey.api_key}</code> ({apiKey.role}) stops working at once. Scripts and apps that use it will get 401 Unauthorized.
         This cannot be undone.
       </p>
-      <ErrorNotice error={revoke.error} />
-      <CurlDisclosure request={request} />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" onClick={() => void revoke.run()} disabled={revoke.running}>
-          {revoke.running ? 'Revoking…' : 'Revoke key'}
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
 

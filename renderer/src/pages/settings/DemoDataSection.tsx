@@ -1,9 +1,10 @@
 import './demo-data.css';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { DemoResetEvent, DemoResetResult } from '../../../../server/demo/schemas.ts';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { useApiAction } from '../../api/use-api.ts';
+import { useModal } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
@@ -91,7 +92,7 @@ function ResetDialog({
   onCancel(): void;
   onDone(result: DemoResetResult): void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [step, setStep] = useState<DemoResetEvent | null>(null);
   const reset = useApiAction(async () => {
     setStep(null);
@@ -100,11 +101,6 @@ function ResetDialog({
   useLiveEvent('demo.reset', (event) => {
     if (reset.running) setStep(event);
   });
-  useEffect(() => {
-    const d = dialog.current;
-    d?.showModal();
-    return () => d?.close();
-  }, []);
   return (
     <dialog
       ref={dialog}

@@ -1,0 +1,56 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import type { ApiRequest } from '../api/client.ts';
+import { useApiAction } from '../api/use-api.ts';
+import { CurlDisclosure } from './CurlDisclosure.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+
+/** A dialog element shown modal while the component is mounted. */
+export function useModal() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    d?.showModal();
+    return () => d?.close();
+  }, []);
+  return dialog;
+}
+
+/** A modal question before a destructive call; the call's error stays inside the dialog. */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  busyLabel = 'Working…',
+  request,
+  action,
+  onCancel,
+}: {
+  title: ReactNode;
+  children: ReactNode;
+  confirmLabel: string;
+  /** What the confirm button says while the call runs. */
+  busyLabel?: string;
+  request: ApiRequest;
+  action(): Promise<void>;
+  onCancel(): void;
+}) {
+  const dialog = useModal();
+  const id = useId();
+  const run = useApiAction(action);
+  return (
+    <dialog ref={dialog} className="dialog" aria-labelledby={id} onCancel={onCancel}>
+      <h2 id={id}>{title}</h2>
+      {children}
+      <ErrorNotice error={run.error} />
+      <CurlDisclosure request={request} />
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-danger" onClick={() => void run.run()} disabled={run.running}>
+          {run.running ? busyLabel : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import type { ApiRequest } from '../api/client.ts';
+import { CurlDisclosure } from './CurlDisclosure.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+
+/** What a form's submit button needs from its action (useApiAction). */
+export interface FormAction {
+  running: boolean;
+  error: unknown;
+  clearError(): void;
+}
+
+/** The primary submit button; while the action runs it is disabled and says so ("Saving…"). */
+export function SubmitButton({ running, busyLabel, children }: { running: boolean; busyLabel: string; children: ReactNode }) {
+  return (
+    <button type="submit" className="button button-primary" disabled={running}>
+      {running ? busyLabel : children}
+    </button>
+  );
+}
+
+/** A Cancel button that does not submit. */
+export function CancelButton({ onCancel, disabled }: { onCancel(): void; disabled?: boolean }) {
+  return (
+    <button type="button" className="button" onClick={onCancel} disabled={disabled}>
+      Cancel
+    </button>
+  );
+}
+
+/**
+ * The end of a form: the action's error (without the problems shown at their fields), the
+ * submit button (and Cancel), and the curl of the request it sends.
+ */
+export function FormActions({
+  action,
+  submitLabel,
+  busyLabel = 'Saving…',
+  fieldsShown,
+  onCancel,
+  request,
+  className = 'form-actions',
+}: {
+  action: FormAction;
+  submitLabel: ReactNode;
+  busyLabel?: string;
+  fieldsShown: string[];
+  onCancel?: (() => void) | undefined;
+  request: ApiRequest;
+  className?: string;
+}) {
+  return (
+    <>
+      <ErrorNotice error={action.error} onDismiss={action.clearError} fieldsShown={fieldsShown} />
+      <div className={className}>
+        <SubmitButton running={action.running} busyLabel={busyLabel}>
+          {submitLabel}
+        </SubmitButton>
+        {onCancel && <CancelButton onCancel={onCancel} />}
+      </div>
+      <CurlDisclosure request={request} />
+    </>
+  );
+}
