@@ -1,9 +1,11 @@
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 import type { PagedList } from '../api/use-paged-list.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { AddressPagination } from './Pagination.tsx';
+import { Panel } from './Panel.tsx';
+import { Table } from './Table.tsx';
 import { type TextFilterState, TextFilters } from './TextFilters.tsx';
 
 export interface Column<T> {
@@ -113,33 +115,20 @@ export function ListView<T extends { uuid: string }>({
       {data && data.items.length > 0 && (
         <>
           {aboveTable}
-          <div className="table-scroll">
-            <table className="table" aria-label={label ?? many.charAt(0).toUpperCase() + many.slice(1)} aria-busy={list.loading}>
-              <thead>
-                <tr>
-                  {columns.map((c, i) => (
-                    <th key={i} scope="col" className={c.className}>
-                      {c.header}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map(
-                  (item) =>
-                    row?.(item) ?? (
-                      <tr key={item.uuid} data-uuid={item.uuid}>
-                        {columns.map((c, i) => (
-                          <td key={i} className={c.cellClassName}>
-                            {c.cell(item)}
-                          </td>
-                        ))}
-                      </tr>
-                    ),
-                )}
-              </tbody>
-            </table>
-          </div>
+          <Table label={label ?? many.charAt(0).toUpperCase() + many.slice(1)} headings={columns} busy={list.loading}>
+            {data.items.map(
+              (item) =>
+                row?.(item) ?? (
+                  <tr key={item.uuid} data-uuid={item.uuid}>
+                    {columns.map((c, i) => (
+                      <td key={i} className={c.cellClassName}>
+                        {c.cell(item)}
+                      </td>
+                    ))}
+                  </tr>
+                ),
+            )}
+          </Table>
         </>
       )}
       {data && data.total > 0 && (
@@ -169,14 +158,9 @@ export function RefreshButton({ list }: { list: { loading: boolean; reload(): vo
 
 /** A panel titled by its heading, with Refresh beside it: a list that shares its page with more. */
 export function ListPanel({ title, list, children }: { title: string; list: { loading: boolean; reload(): void }; children: ReactNode }) {
-  const id = useId();
   return (
-    <section className="panel" aria-labelledby={id}>
-      <div className="panel-header">
-        <h2 id={id}>{title}</h2>
-        <RefreshButton list={list} />
-      </div>
+    <Panel title={title} actions={<RefreshButton list={list} />}>
       {children}
-    </section>
+    </Panel>
   );
 }

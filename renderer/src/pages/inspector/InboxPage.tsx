@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PageLoading } from '../../components/QueryState.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate, useSearchParams } from '../../router.tsx';
@@ -25,6 +26,7 @@ import {
   withArrival,
 } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */
 function ReceivePanel({ inbox }: { inbox: Inbox }) {
@@ -53,8 +55,7 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
   });
 
   return (
-    <section className="panel" aria-labelledby="receive-title">
-      <h2 id="receive-title">Receive deliveries</h2>
+    <Panel title="Receive deliveries">
       <p className="muted">
         Deliveries sent to this URL are stored, decrypted and verified. It needs no Authorization header, so any webhook sender (this app,
         the real service through a tunnel, your own scripts) can post to it.
@@ -111,7 +112,7 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
           <CurlDisclosure request={simulateRequest} label="Show curl for the test event" />
         </div>
       </Fold>
-    </section>
+    </Panel>
   );
 }
 
@@ -210,17 +211,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
   });
 
   if (!inbox) {
-    return (
-      <>
-        <PageHeader title="Inbox" back={back} />
-        {query.loading && (
-          <p className="loading" role="status">
-            Loading the inbox…
-          </p>
-        )}
-        <ErrorNotice error={query.error} onRetry={query.reload} />
-      </>
-    );
+    return <PageLoading title="Inbox" back={back} query={query} loading="Loading the inbox…" />;
   }
 
   const fault = faultSummary(inbox.response);
@@ -285,9 +276,9 @@ export function InboxPage({ uuid }: { uuid: string }) {
         />
       )}
       <ReceivePanel inbox={inbox} />
-      <section className="panel" aria-labelledby="messages-title">
-        <div className="panel-header">
-          <h2 id="messages-title">Messages</h2>
+      <Panel
+        title="Messages"
+        actions={
           <button
             type="button"
             className="button button-small button-danger-quiet"
@@ -296,10 +287,11 @@ export function InboxPage({ uuid }: { uuid: string }) {
           >
             Delete all messages
           </button>
-        </div>
+        }
+      >
         <MessageList key={listVersion} inbox={inbox} />
         <ReverifyButton inbox={inbox} onDone={() => setListVersion((v) => v + 1)} />
-      </section>
+      </Panel>
       <ExportPanel inbox={inbox} />
       <CurlDisclosure request={request} label="Show curl for this inbox" />
       {confirm === 'delete' && (

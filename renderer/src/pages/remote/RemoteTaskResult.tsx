@@ -15,6 +15,7 @@ import { REMOTE_POLL } from './remote-poll.ts';
 import type { RemoteTaskWatch } from './use-remote-task.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -155,10 +156,7 @@ export function RemoteTaskResult({
 export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: string; body: Record<string, unknown>; jsonSource: boolean }) {
   const rows = useMemo(() => excludedRowsOf(body, jsonSource), [body, jsonSource]);
   return (
-    <section className="panel" aria-labelledby="remote-sync-title">
-      <div className="panel-header">
-        <h2 id="remote-sync-title">Import finished on {profile}</h2>
-      </div>
+    <Panel title={<>Import finished on {profile}</>} actions={null}>
       <StatList stats={answerCounts(body)} label="Import counts" />
       <h3>Excluded rows</h3>
       {rows.length === 0 ? (
@@ -172,6 +170,6 @@ export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: strin
           </p>
         </>
       )}
-    </section>
+    </Panel>
   );
 }

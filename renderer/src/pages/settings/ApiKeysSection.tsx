@@ -10,6 +10,8 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 const roleHelp: Record<Role, string> = {
   viewer: 'Reads only.',
@@ -104,10 +106,7 @@ export function ApiKeysSection() {
   };
 
   return (
-    <section className="panel" aria-labelledby="keys-title">
-      <div className="panel-header">
-        <h2 id="keys-title">API keys</h2>
-      </div>
+    <Panel title="API keys" actions={null}>
       <p className="muted">
         Keys let scripts, apps and this GUI call the API. Each request sends{' '}
         <code>Authorization: Bearer &lt;api_key&gt;:&lt;api_secret&gt;</code>.
@@ -124,52 +123,37 @@ export function ApiKeysSection() {
         </EmptyState>
       )}
       {keys.data && keys.data.items.length > 0 && (
-        <div className="table-scroll">
-          <table className="table" aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Role</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+        <Table label="API keys" headings={['Name', 'Key', 'Role', 'Created', ACTIONS_HEADING]}>
+          {keys.data.items.map((k) => {
+            const mine = k.api_key === credential.apiKey;
+            return (
+              <tr key={k.api_key}>
+                <td>
+                  {k.name} {mine && <span className="badge badge-neutral">this session</span>}
+                </td>
+                <td>
+                  <code>{k.api_key}</code>
+                </td>
+                <td>{k.role}</td>
+                <td className="nowrap" title={formatDateTime(k.created_on)}>
+                  {formatShortDateTime(k.created_on)}
+                </td>
+                <td className="cell-actions">
+                  <button
+                    type="button"
+                    className="button button-small button-danger-quiet"
+                    onClick={() => setRevoking(k)}
+                    disabled={mine}
+                    title={mine ? 'This GUI is signed in with this key; sign in with another admin key to revoke it.' : undefined}
+                    aria-label={`Revoke ${k.name}`}
+                  >
+                    Revoke
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.data.items.map((k) => {
-                const mine = k.api_key === credential.apiKey;
-                return (
-                  <tr key={k.api_key}>
-                    <td>
-                      {k.name} {mine && <span className="badge badge-neutral">this session</span>}
-                    </td>
-                    <td>
-                      <code>{k.api_key}</code>
-                    </td>
-                    <td>{k.role}</td>
-                    <td className="nowrap" title={formatDateTime(k.created_on)}>
-                      {formatShortDateTime(k.created_on)}
-                    </td>
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="button button-small button-danger-quiet"
-                        onClick={() => setRevoking(k)}
-                        disabled={mine}
-                        title={mine ? 'This GUI is signed in with this key; sign in with another admin key to revoke it.' : undefined}
-                        aria-label={`Revoke ${k.name}`}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
       )}
       <CurlDisclosure request={listRequest} />
 
@@ -233,6 +217,6 @@ export function ApiKeysSection() {
           }}
         />
       )}
-    </section>
+    </Panel>
   );
 }

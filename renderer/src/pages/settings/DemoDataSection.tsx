@@ -11,6 +11,7 @@ import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 const DELETED = [
   'QR codes and their tags',
@@ -144,8 +145,7 @@ export function DemoDataSection() {
   const request: ApiRequest = { method: 'POST', path: '/api/demo/reset', body: { organization_uuid: session.organization_uuid } };
 
   return (
-    <section className="panel" aria-labelledby="demo-title">
-      <h2 id="demo-title">Demo data</h2>
+    <Panel title="Demo data">
       <p className="muted">
         Start a demo over: delete everything this organization has made and add the demo data again, as <code>serve --demo</code> does on an
         empty data folder: the demo services, 300 sites from a finished import with excluded rows, a week of appointments from today, and an
@@ -182,6 +182,6 @@ export function DemoDataSection() {
           }}
         />
       )}
-    </section>
+    </Panel>
   );
 }

@@ -7,6 +7,8 @@ import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Table } from '../../components/Table.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 type LocateBody = z.input<typeof locateBodySchema>;
 
@@ -65,34 +67,23 @@ function Coverage({ about }: { about: GeocoderAbout }) {
         </li>
       </ul>
       {about.countries.length > 0 && (
-        <div className="table-scroll geocoder-countries">
-          <table className="table table-compact" aria-label="Countries covered">
-            <thead>
-              <tr>
-                <th scope="col">Country</th>
-                <th scope="col">Code</th>
-                <th scope="col" className="numeric">
-                  Places
-                </th>
-                <th scope="col" className="numeric">
-                  Postcodes
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {about.countries.map((c) => (
-                <tr key={c.code}>
-                  <td>{c.name}</td>
-                  <td>
-                    <code>{c.code}</code>
-                  </td>
-                  <td className="numeric">{c.places.toLocaleString()}</td>
-                  <td className="numeric">{c.postcodes.toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Countries covered"
+          headings={['Country', 'Code', { header: 'Places', className: 'numeric' }, { header: 'Postcodes', className: 'numeric' }]}
+          className="table table-compact"
+          scrollClassName="table-scroll geocoder-countries"
+        >
+          {about.countries.map((c) => (
+            <tr key={c.code}>
+              <td>{c.name}</td>
+              <td>
+                <code>{c.code}</code>
+              </td>
+              <td className="numeric">{c.places.toLocaleString()}</td>
+              <td className="numeric">{c.postcodes.toLocaleString()}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <p className="field-hint">
         An address in another country, or one whose suburb, state and postcode the gazetteer cannot match, is not located: an import
@@ -284,8 +275,7 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
 export function GeocoderSection() {
   const about = useApiQuery<GeocoderAbout>(aboutRequest);
   return (
-    <section className="panel" aria-labelledby="geocoder-title">
-      <h2 id="geocoder-title">Geocoder</h2>
+    <Panel title="Geocoder">
       {about.loading && !about.data && (
         <p className="loading" role="status">
           Loading the geocoder…
@@ -295,6 +285,6 @@ export function GeocoderSection() {
       {about.data && <Coverage about={about.data} />}
       <CurlDisclosure request={aboutRequest} label="Show curl to describe the geocoder" />
       <TryAddressForm about={about.data} />
-    </section>
+    </Panel>
   );
 }

@@ -9,6 +9,7 @@ import { formatDateTime } from '../tasks/task-format.ts';
 import { DateOrderSection } from './DateOrderSection.tsx';
 import { scheduleLabels } from '../webhooks/webhook-format.ts';
 import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webhooks/webhook-types.ts';
+import { Panel } from '../../components/Panel.tsx';
 
 const readRequest: ApiRequest = { method: 'GET', path: '/api/settings' };
 
@@ -161,8 +162,7 @@ export function ServerSettingsSections() {
         <CurlDisclosure request={readRequest} label="Show curl to read the settings" />
       </section>
       {data && <DateOrderSection settings={data} role={session.role} onSaved={(next) => settings.setData(() => next)} />}
-      <section className="panel" aria-labelledby="server-title">
-        <h2 id="server-title">This server</h2>
+      <Panel title="This server">
         {data && (
           <dl className="facts">
             <div className="fact fact-wide">
@@ -186,7 +186,7 @@ export function ServerSettingsSections() {
           </p>
         )}
         {!data && !settings.loading && <p className="muted">Not known: the settings could not be read (see above).</p>}
-      </section>
+      </Panel>
     </>
   );
 }

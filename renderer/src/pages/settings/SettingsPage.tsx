@@ -4,6 +4,7 @@ import { ApiKeysSection } from './ApiKeysSection.tsx';
 import { GeocoderSection } from './GeocoderSection.tsx';
 import { DemoDataSection } from './DemoDataSection.tsx';
 import { ServerSettingsSections } from './ServerSettingsSection.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 export function SettingsPage() {
   const { session } = useSignedIn();
@@ -13,8 +14,7 @@ export function SettingsPage() {
         title="Settings"
         description="Your organization, its API keys, how webhooks are delivered, and where this QR Sandbox keeps its data."
       />
-      <section className="panel" aria-labelledby="org-title">
-        <h2 id="org-title">Organization</h2>
+      <Panel title="Organization">
         <dl className="facts">
           <div className="fact">
             <dt>Name</dt>
@@ -35,14 +35,13 @@ export function SettingsPage() {
             </dd>
           </div>
         </dl>
-      </section>
+      </Panel>
       {session.role === 'admin' ? (
         <ApiKeysSection />
       ) : (
-        <section className="panel" aria-labelledby="keys-title">
-          <h2 id="keys-title">API keys</h2>
+        <Panel title="API keys">
           <p className="muted">Only an admin key can see and create API keys. This session uses a {session.role} key.</p>
-        </section>
+        </Panel>
       )}
       <ServerSettingsSections />
       <GeocoderSection />

@@ -8,6 +8,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PageLoading } from '../../components/QueryState.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import type { DeliveryAttemptEvent } from '../../live/events.ts';
@@ -18,6 +19,7 @@ import { DeliveryCard } from './DeliveryLog.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
 import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from './webhook-types.ts';
+import { Panel } from '../../components/Panel.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -175,17 +177,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   const back = <Link to="/webhooks">← All webhooks</Link>;
   const hook = webhook.data;
   if (!hook) {
-    return (
-      <>
-        <PageHeader title="Webhook" back={back} />
-        {webhook.loading && (
-          <p className="loading" role="status">
-            Loading the webhook…
-          </p>
-        )}
-        <ErrorNotice error={webhook.error} onRetry={webhook.reload} />
-      </>
-    );
+    return <PageLoading title="Webhook" back={back} query={webhook} loading="Loading the webhook…" />;
   }
 
   const created = microsToIso(hook.created_on);
@@ -195,15 +187,16 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   return (
     <>
       <PageHeader title="Webhook" back={back} description={<code className="break webhook-title-url">{hook.url}</code>} />
-      <section className="panel" aria-labelledby="webhook-settings-title">
-        <div className="panel-header">
-          <h2 id="webhook-settings-title">Settings</h2>
-          {canEdit && (
+      <Panel
+        title="Settings"
+        actions={
+          canEdit && (
             <button type="button" className="button button-small button-danger-quiet" onClick={() => setDeleting(true)}>
               Delete webhook
             </button>
-          )}
-        </div>
+          )
+        }
+      >
         <dl className="facts">
           <div className="fact">
             <dt>Events</dt>
@@ -228,12 +221,9 @@ export function WebhookPage({ uuid }: { uuid: string }) {
         </dl>
         <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => webhook.setData(() => next)} />
         {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="deliveries-title">
-        <div className="panel-header">
-          <h2 id="deliveries-title">Deliveries</h2>
-        </div>
+      <Panel title="Deliveries" actions={null}>
         <div className="toolbar">
           <SelectField label="Status" value={status} onChange={(v) => setParams({ status: v, page: null, delivery: null })}>
             <option value="">All statuses</option>
@@ -309,7 +299,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           <AddressPagination data={data} noun={['delivery', 'deliveries']} setParams={setParams} reset={{ delivery: null }} />
         )}
         <CurlDisclosure request={deliveriesRequest} />
-      </section>
+      </Panel>
       {deleting && (
         <DeleteWebhookDialog
           webhook={hook}
