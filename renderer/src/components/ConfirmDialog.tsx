@@ -3,6 +3,7 @@ import type { ApiRequest } from '../api/client.ts';
 import { useApiAction } from '../api/use-api.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
+import { ActionButton } from './FormActions.tsx';
 
 /** A dialog element shown modal while the component is mounted. */
 export function useModal() {
@@ -47,9 +48,9 @@ export function ConfirmDialog({
         <button type="button" className="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="button button-danger" onClick={() => void run.run()} disabled={run.running}>
-          {run.running ? busyLabel : confirmLabel}
-        </button>
+        <ActionButton action={run} className="button button-danger" busyLabel={busyLabel}>
+          {confirmLabel}
+        </ActionButton>
       </div>
     </dialog>
   );

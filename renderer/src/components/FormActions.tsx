@@ -19,6 +19,27 @@ export function SubmitButton({ running, busyLabel, children }: { running: boolea
   );
 }
 
+/** A button that runs an action (useApiAction); while it runs it is disabled and says so when `busyLabel` is given. */
+export function ActionButton({
+  action,
+  busyLabel,
+  className = 'button',
+  disabled = false,
+  children,
+}: {
+  action: { running: boolean; run(): Promise<unknown> };
+  busyLabel?: string;
+  className?: string;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={className} onClick={() => void action.run()} disabled={action.running || disabled}>
+      {action.running && busyLabel !== undefined ? busyLabel : children}
+    </button>
+  );
+}
+
 /** A Cancel button that does not submit. */
 export function CancelButton({ onCancel, disabled }: { onCancel(): void; disabled?: boolean }) {
   return (

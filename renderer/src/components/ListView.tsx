@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
 import type { PagedList } from '../api/use-paged-list.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
-import { EmptyState } from './EmptyState.tsx';
+import { NoSuchPage } from './EmptyState.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { AddressPagination } from './Pagination.tsx';
 import { Panel } from './Panel.tsx';
 import { Table } from './Table.tsx';
 import { type TextFilterState, TextFilters } from './TextFilters.tsx';
+import { Loading } from './QueryState.tsx';
 
 export interface Column<T> {
   header: ReactNode;
@@ -92,26 +93,10 @@ export function ListView<T extends { uuid: string }>({
       {toolbar}
       <ErrorNotice error={list.error} onRetry={list.reload} fieldsShown={textFilters?.fieldNames} />
       {children}
-      {list.loading && (!data || emptyNow) && (
-        <p className="loading" role="status">
-          {loadingText ?? `Loading ${many}…`}
-        </p>
-      )}
+      {list.loading && (!data || emptyNow) && <Loading>{loadingText ?? `Loading ${many}…`}</Loading>}
       {emptyNow &&
         !list.loading &&
-        (noMatch ??
-          (page > 1 && data.total > 0 ? (
-            <EmptyState
-              title={`There is no page ${page}`}
-              action={
-                <button type="button" className="button" onClick={() => setParams({ page: null })}>
-                  Go to the first page
-                </button>
-              }
-            />
-          ) : (
-            empty
-          )))}
+        (noMatch ?? (page > 1 && data.total > 0 ? <NoSuchPage page={page} onFirstPage={() => setParams({ page: null })} /> : empty))}
       {data && data.items.length > 0 && (
         <>
           {aboveTable}

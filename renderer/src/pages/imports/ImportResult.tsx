@@ -18,6 +18,7 @@ import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportH
 import { importStats } from '../tasks/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
 
@@ -131,11 +132,7 @@ export function ImportResult({
   if (!task) {
     return (
       <section className="panel" aria-label="Import result">
-        {query.loading && (
-          <p className="loading" role="status">
-            Loading the import task…
-          </p>
-        )}
+        {query.loading && <Loading>Loading the import task…</Loading>}
         <ErrorNotice error={query.error} onRetry={query.reload} />
       </section>
     );

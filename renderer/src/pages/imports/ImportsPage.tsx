@@ -34,15 +34,17 @@ import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
+import { ActionButton } from '../../components/FormActions.tsx';
 
 function TemplateButton({ kind, handler }: { kind: ImportKindName; handler: string }) {
   const info = IMPORT_KINDS[kind];
   const template = useApiAction(() => saveAttachment(templateRequest(kind, handler), info.templateName));
   return (
     <span className="template-download">
-      <button type="button" className="button button-small" onClick={() => void template.run()} disabled={template.running}>
+      <ActionButton action={template} className="button button-small">
         Download the template
-      </button>
+      </ActionButton>
       <ErrorNotice error={template.error} onDismiss={template.clearError} />
     </span>
   );
@@ -187,11 +189,7 @@ export function ImportsPage() {
 
       {file && (
         <Panel title="2. Check before sending">
-          {previewing.running && (
-            <p className="loading" role="status">
-              Reading the first rows…
-            </p>
-          )}
+          {previewing.running && <Loading>Reading the first rows…</Loading>}
           <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind))} />
           {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
           <CurlDisclosure request={previewRequest(kind, org, file.name, handlerFor(kind))} label="Show curl for the preview" />

@@ -13,6 +13,7 @@ import { eventLabel, type Inbox, inboxPath, type Message, messagePath } from './
 import { DecryptionBadge, SignatureBadge } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 /** Header names whose values differ (or that only one of the two has). */
 function headerDifferences(a: Record<string, string>, b: Record<string, string>): Set<string> {
@@ -131,11 +132,7 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
     return (
       <>
         <PageHeader title="Compare messages" back={back} />
-        {(a.loading || b.loading) && (
-          <p className="loading" role="status">
-            Loading both messages…
-          </p>
-        )}
+        {(a.loading || b.loading) && <Loading>Loading both messages…</Loading>}
         <ErrorNotice error={a.error} onRetry={a.reload} />
         <ErrorNotice error={b.error} onRetry={b.reload} />
       </>

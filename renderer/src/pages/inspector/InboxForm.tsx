@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { FormActions } from '../../components/FormActions.tsx';
+import { type FormAction, FormActions } from '../../components/FormActions.tsx';
 import { FormField, TextField } from '../../components/FormField.tsx';
 import type { Inbox, InboxResponse } from './inspector-types.ts';
 
@@ -61,22 +61,17 @@ export function draftProblems(draft: InboxDraft): Record<string, string> {
 export function InboxForm({
   draft,
   onChange,
-  onSubmit,
   submitLabel,
-  running,
-  error,
-  onDismissError,
+  action,
   request,
   onCancel,
   title,
 }: {
   draft: InboxDraft;
   onChange(draft: InboxDraft): void;
-  onSubmit(): void;
   submitLabel: string;
-  running: boolean;
-  error: unknown;
-  onDismissError(): void;
+  /** Sends the draft (useApiAction); called once the draft passes the checks made before sending. */
+  action: FormAction & { run(): Promise<unknown> };
   request: ApiRequest;
   onCancel?(): void;
   title: string;
@@ -84,7 +79,7 @@ export function InboxForm({
   const id = useId();
   const titleId = `${id}-title`;
   const [checked, setChecked] = useState<Record<string, string>>({});
-  const problem = (field: string) => checked[field] ?? fieldProblem(error, field);
+  const problem = (field: string) => checked[field] ?? fieldProblem(action.error, field);
   const set = (changes: Partial<InboxDraft>) => {
     onChange({ ...draft, ...changes });
     setChecked({});
@@ -93,7 +88,7 @@ export function InboxForm({
     event.preventDefault();
     const found = draftProblems(draft);
     setChecked(found);
-    if (Object.keys(found).length === 0) onSubmit();
+    if (Object.keys(found).length === 0) void action.run();
   };
   const shown = ['name', 'secrets', 'forward to', 'response.status', 'response.delay ms'];
   const secretCount = inboxBody(draft).secrets.length;
@@ -176,7 +171,7 @@ export function InboxForm({
         </div>
       </fieldset>
       <FormActions
-        action={{ running, error, clearError: onDismissError }}
+        action={action}
         submitLabel={submitLabel}
         fieldsShown={shown}
         onCancel={onCancel}

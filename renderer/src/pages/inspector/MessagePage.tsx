@@ -20,6 +20,7 @@ import { answerText } from './MessageList.tsx';
 import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';
 
 export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
   const entries = Object.entries(headers);
@@ -116,9 +117,9 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
         <h2 id="body-title">Raw body</h2>
         <div className="row-actions">
           <CopyButton text={message.body} label="Copy body" />
-          <button type="button" className="button button-small" onClick={() => void save.run()} disabled={save.running}>
+          <ActionButton action={save} className="button button-small">
             Download the exact bytes
-          </button>
+          </ActionButton>
         </div>
       </div>
       <p className="muted small">
@@ -219,9 +220,9 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
               aria-invalid={problem ? true : undefined}
               aria-describedby={problem ? 'replay-url-problem' : 'replay-url-hint'}
             />
-            <button type="submit" className="button button-primary" disabled={replay.running}>
-              {replay.running ? 'Sending…' : 'Replay'}
-            </button>
+            <SubmitButton running={replay.running} busyLabel="Sending…">
+              Replay
+            </SubmitButton>
           </div>
           {problem ? (
             <span id="replay-url-problem" className="field-problem">

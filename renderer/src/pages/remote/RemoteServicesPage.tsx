@@ -14,6 +14,7 @@ import { ProfileForm } from './ProfileForm.tsx';
 import { profilesRequest, type PublicProfile, remoteTasksPage, removeProfileRequest } from './remote-api.ts';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const PROFILES_FILE = 'profiles.json';
 
@@ -42,11 +43,7 @@ export function RemoteServicesPage() {
             {notice}
           </p>
         )}
-        {!profiles.data && profiles.loading && (
-          <p className="loading" role="status">
-            Loading the profiles…
-          </p>
-        )}
+        {!profiles.data && profiles.loading && <Loading>Loading the profiles…</Loading>}
         {profiles.data && items.length === 0 && (
           <EmptyState title="No connection profiles yet">
             <p>

@@ -16,6 +16,7 @@ import type { RemoteTaskWatch } from './use-remote-task.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -88,11 +89,7 @@ export function RemoteTaskResult({
   if (!task) {
     return (
       <section className="panel" aria-label="Remote import result">
-        {!watch.error && (
-          <p className="loading" role="status">
-            Asking {where} for the task…
-          </p>
-        )}
+        {!watch.error && <Loading>Asking {where} for the task…</Loading>}
         <PollStatus watch={watch} where={where} />
       </section>
     );

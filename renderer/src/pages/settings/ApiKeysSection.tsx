@@ -12,6 +12,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { SubmitButton } from '../../components/FormActions.tsx';
 
 const roleHelp: Record<Role, string> = {
   viewer: 'Reads only.',
@@ -196,9 +197,9 @@ export function ApiKeysSection() {
               </span>
             </label>
             <div className="field field-button">
-              <button type="submit" className="button button-primary" disabled={create.running}>
-                {create.running ? 'Creating…' : 'Create API key'}
-              </button>
+              <SubmitButton running={create.running} busyLabel="Creating…">
+                Create API key
+              </SubmitButton>
             </div>
           </div>
           <ErrorNotice error={create.error} onDismiss={create.clearError} fieldsShown={['name']} />

@@ -12,6 +12,7 @@ import { useLiveEvent } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { StatList } from '../../components/StatList.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { ActionButton } from '../../components/FormActions.tsx';
 
 const DELETED = [
   'QR codes and their tags',
@@ -129,9 +130,9 @@ function ResetDialog({
         <button type="button" className="button" onClick={onCancel} disabled={reset.running}>
           Cancel
         </button>
-        <button type="button" className="button button-danger" onClick={() => void reset.run()} disabled={reset.running}>
-          {reset.running ? 'Resetting…' : 'Delete and reset'}
-        </button>
+        <ActionButton action={reset} className="button button-danger" busyLabel="Resetting…">
+          Delete and reset
+        </ActionButton>
       </div>
     </dialog>
   );

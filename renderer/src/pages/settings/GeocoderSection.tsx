@@ -9,6 +9,8 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { SubmitButton } from '../../components/FormActions.tsx';
 
 type LocateBody = z.input<typeof locateBodySchema>;
 
@@ -247,9 +249,9 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
         </p>
       </details>
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={locate.running}>
-          {locate.running ? 'Locating…' : 'Locate'}
-        </button>
+        <SubmitButton running={locate.running} busyLabel="Locating…">
+          Locate
+        </SubmitButton>
         {(answer || typed) && (
           <button
             type="button"
@@ -276,12 +278,7 @@ export function GeocoderSection() {
   const about = useApiQuery<GeocoderAbout>(aboutRequest);
   return (
     <Panel title="Geocoder">
-      {about.loading && !about.data && (
-        <p className="loading" role="status">
-          Loading the geocoder…
-        </p>
-      )}
-      <ErrorNotice error={about.error} onRetry={about.reload} />
+      <QueryState query={about} loading="Loading the geocoder…" />
       {about.data && <Coverage about={about.data} />}
       <CurlDisclosure request={aboutRequest} label="Show curl to describe the geocoder" />
       <TryAddressForm about={about.data} />

@@ -10,6 +10,7 @@ import { DateOrderSection } from './DateOrderSection.tsx';
 import { scheduleLabels } from '../webhooks/webhook-format.ts';
 import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webhooks/webhook-types.ts';
 import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const readRequest: ApiRequest = { method: 'GET', path: '/api/settings' };
 
@@ -151,11 +152,7 @@ export function ServerSettingsSections() {
         ) : (
           <>
             <h2>Webhook delivery</h2>
-            {settings.loading && (
-              <p className="loading" role="status">
-                Loading settings…
-              </p>
-            )}
+            {settings.loading && <Loading>Loading settings…</Loading>}
           </>
         )}
         <ErrorNotice error={settings.error} onRetry={settings.reload} />
@@ -180,11 +177,7 @@ export function ServerSettingsSections() {
             </div>
           </dl>
         )}
-        {!data && settings.loading && (
-          <p className="loading" role="status">
-            Loading…
-          </p>
-        )}
+        {!data && settings.loading && <Loading>Loading…</Loading>}
         {!data && !settings.loading && <p className="muted">Not known: the settings could not be read (see above).</p>}
       </Panel>
     </>

@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
 import { eventLabel, urlHint } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type WebhookWithSecret } from './webhook-types.ts';
+import { SubmitButton } from '../../components/FormActions.tsx';
 
 const eventHelp: Record<EventType, string> = {
   'service_confirmation.check_in': 'A worker checked in at a QR code.',
@@ -167,9 +168,9 @@ export function RegisterWebhookForm({
       </fieldset>
       <ErrorNotice error={register.error} onDismiss={register.clearError} fieldsShown={['url', 'events']} />
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={register.running}>
-          {register.running ? 'Registering…' : 'Register webhook'}
-        </button>
+        <SubmitButton running={register.running} busyLabel="Registering…">
+          Register webhook
+        </SubmitButton>
       </div>
       <CurlDisclosure request={request} />
     </form>

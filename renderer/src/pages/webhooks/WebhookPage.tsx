@@ -5,10 +5,10 @@ import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { PageLoading } from '../../components/QueryState.tsx';
+import { Loading, PageLoading } from '../../components/QueryState.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import type { DeliveryAttemptEvent } from '../../live/events.ts';
@@ -20,6 +20,7 @@ import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActi
 import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
 import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from './webhook-types.ts';
 import { Panel } from '../../components/Panel.tsx';
+import { ActionButton } from '../../components/FormActions.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -51,9 +52,9 @@ function SecretReveal({ uuid }: { uuid: string }) {
         The signing secret keys the <code>X-Service-Signature</code> HMAC of every delivery, and the AES key is derived from that signature.
       </p>
       {secret === null ? (
-        <button type="button" className="button button-small" onClick={() => void reveal.run()} disabled={reveal.running}>
-          {reveal.running ? 'Revealing…' : 'Reveal secret'}
-        </button>
+        <ActionButton action={reveal} className="button button-small" busyLabel="Revealing…">
+          Reveal secret
+        </ActionButton>
       ) : (
         <label className="field">
           <span className="field-label">Signing secret</span>
@@ -240,21 +241,14 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           </div>
         </div>
         <ErrorNotice error={deliveries.error} onRetry={reload} />
-        {!data && deliveries.loading && (
-          <p className="loading" role="status">
-            Loading deliveries…
-          </p>
-        )}
+        {!data && deliveries.loading && <Loading>Loading deliveries…</Loading>}
         {data &&
           data.items.length === 0 &&
           (filtered ? (
-            <EmptyState
+            <ResetEmptyState
               title={`No ${deliveryStatusLabels[status as Delivery['status']]?.toLowerCase() ?? ''} deliveries`}
-              action={
-                <button type="button" className="button" onClick={() => setParams({ status: null, page: null })}>
-                  Show all deliveries
-                </button>
-              }
+              reset="Show all deliveries"
+              onReset={() => setParams({ status: null, page: null })}
             />
           ) : (
             <EmptyState
