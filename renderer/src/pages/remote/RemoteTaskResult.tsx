@@ -7,9 +7,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link } from '../../router.tsx';
-import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
+import { CompletedExcludedRows } from '../imports/ImportResult.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedRowsOf, excludedTotal, isRunning } from '../tasks/task-format.ts';
+import { excludedRows, excludedRowsOf, isRunning } from '../tasks/task-format.ts';
 import { answerCounts, remoteErrorReportRequest, remoteTaskPage } from './remote-api.ts';
 import { REMOTE_POLL } from './remote-poll.ts';
 import type { RemoteTaskWatch } from './use-remote-task.ts';
@@ -95,7 +95,6 @@ export function RemoteTaskResult({
     );
   }
   const running = isRunning(task);
-  const total = excludedTotal(task, rows.length);
   const heading = running
     ? `Importing on ${profile}…`
     : task.status === 'FAILED'
@@ -121,29 +120,15 @@ export function RemoteTaskResult({
       )}
       <StatList stats={importStats(task)} label="Import counts" />
       {task.status === 'COMPLETED' && (
-        <>
-          <h3>Excluded rows</h3>
-          {total === 0 ? (
-            <p className="muted">No row was excluded: every row was imported on {profile}.</p>
-          ) : (
-            <>
-              {total > rows.length && (
-                <p className="notice notice-info">
-                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of
-                  them.
-                </p>
-              )}
-              <ExcludedRowsTable rows={rows} />
-              <ExcludedRowsActions
-                task={task}
-                reportRequest={(t, format) => remoteErrorReportRequest(profile, t, format)}
-                {...(onFixedFile ? { onFixedFile } : {})}
-                {...(fixing !== undefined ? { fixing } : {})}
-                {...(fixRequest ? { fixRequest } : {})}
-              />
-            </>
-          )}
-        </>
+        <CompletedExcludedRows
+          task={task}
+          rows={rows}
+          none={<>No row was excluded: every row was imported on {profile}.</>}
+          reportRequest={(t, format) => remoteErrorReportRequest(profile, t, format)}
+          {...(onFixedFile ? { onFixedFile } : {})}
+          {...(fixing !== undefined ? { fixing } : {})}
+          {...(fixRequest ? { fixRequest } : {})}
+        />
       )}
     </section>
   );
