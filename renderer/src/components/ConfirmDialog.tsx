@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
-import type { ApiRequest } from '../api/client.ts';
+import { type ApiRequest, call } from '../api/client.ts';
 import { useApiAction } from '../api/use-api.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -24,6 +24,7 @@ export function ConfirmDialog({
   busyLabel = 'Working…',
   request,
   action,
+  onDone,
   onCancel,
 }: {
   title: ReactNode;
@@ -31,13 +32,20 @@ export function ConfirmDialog({
   confirmLabel: string;
   /** What the confirm button says while the call runs. */
   busyLabel?: string;
+  /** What confirming sends (and shows as curl). */
   request: ApiRequest;
-  action(): Promise<void>;
+  /** What confirming does, when it is more than sending `request`. */
+  action?(): Promise<void>;
+  /** After it succeeded. */
+  onDone?(): void;
   onCancel(): void;
 }) {
   const dialog = useModal();
   const id = useId();
-  const run = useApiAction(action);
+  const run = useApiAction(async () => {
+    await (action ? action() : call(request));
+    onDone?.();
+  });
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby={id} onCancel={onCancel}>
       <h2 id={id}>{title}</h2>

@@ -90,6 +90,18 @@ export function InboxForm({
     setChecked(found);
     if (Object.keys(found).length === 0) void action.run();
   };
+  const numberField = (key: 'status' | 'delayMs', label: string, hint: string, placeholder?: string) => (
+    <TextField
+      id={`${id}-${key === 'status' ? 'status' : 'delay'}`}
+      label={label}
+      hint={hint}
+      problem={problem(key === 'status' ? 'response.status' : 'response.delay_ms')}
+      inputMode="numeric"
+      value={draft[key]}
+      onChange={(value) => set({ [key]: value })}
+      placeholder={placeholder}
+    />
+  );
   const shown = ['name', 'secrets', 'forward to', 'response.status', 'response.delay ms'];
   const secretCount = inboxBody(draft).secrets.length;
   return (
@@ -143,25 +155,8 @@ export function InboxForm({
       <fieldset className="fieldset">
         <legend>Fault injection: how the inbox answers</legend>
         <div className="form-grid form-grid-3">
-          <TextField
-            id={`${id}-status`}
-            label="Answer status"
-            hint="Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429."
-            problem={problem('response.status')}
-            inputMode="numeric"
-            value={draft.status}
-            onChange={(status) => set({ status })}
-            placeholder="normal"
-          />
-          <TextField
-            id={`${id}-delay`}
-            label="Delay (ms)"
-            hint="0 to 60000. Over 15000 the sender times out."
-            problem={problem('response.delay_ms')}
-            inputMode="numeric"
-            value={draft.delayMs}
-            onChange={(delayMs) => set({ delayMs })}
-          />
+          {numberField('status', 'Answer status', 'Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429.', 'normal')}
+          {numberField('delayMs', 'Delay (ms)', '0 to 60000. Over 15000 the sender times out.')}
           <div className="field field-check">
             <label className="checkbox">
               <input type="checkbox" checked={draft.drop} onChange={(e) => set({ drop: e.target.checked })} />

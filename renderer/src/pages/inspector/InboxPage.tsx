@@ -328,8 +328,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
           title={`Delete the inbox “${inbox.name}”?`}
           confirmLabel="Delete inbox"
           request={{ method: 'DELETE', path: inboxPath(inbox.uuid) }}
-          action={async () => {
-            await call({ method: 'DELETE', path: inboxPath(inbox.uuid) });
+          onDone={() => {
             navigate('/inspector');
           }}
           onCancel={() => setConfirm(null)}
@@ -345,8 +344,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
           title="Delete all messages?"
           confirmLabel="Delete all messages"
           request={{ method: 'DELETE', path: `${inboxPath(inbox.uuid)}/messages` }}
-          action={async () => {
-            await call({ method: 'DELETE', path: `${inboxPath(inbox.uuid)}/messages` });
+          onDone={() => {
             setConfirm(null);
             setData((current) => current && { ...current, message_count: 0 });
             setListVersion((v) => v + 1);

@@ -21,6 +21,7 @@ import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExp
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';
+import { FormField } from '../../components/FormField.tsx';
 
 export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
   const entries = Object.entries(headers);
@@ -206,34 +207,28 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
         )}
       </p>
       <form className="replay-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label className="field-label" htmlFor="replay-url">
-            Replay to URL
-          </label>
-          <div className="secret-row">
-            <input
-              id="replay-url"
-              value={target}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="http://127.0.0.1:3000/webhooks"
-              spellCheck={false}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'replay-url-problem' : 'replay-url-hint'}
-            />
-            <SubmitButton running={replay.running} busyLabel="Sending…">
-              Replay
-            </SubmitButton>
-          </div>
-          {problem ? (
-            <span id="replay-url-problem" className="field-problem">
-              {problem}
-            </span>
-          ) : (
-            <span id="replay-url-hint" className="field-hint">
-              https anywhere; http only to this machine unless the settings allow it. Redirects are not followed; 15 s timeout.
-            </span>
+        <FormField
+          id="replay-url"
+          label="Replay to URL"
+          problem={problem}
+          hintOrProblem
+          hint="https anywhere; http only to this machine unless the settings allow it. Redirects are not followed; 15 s timeout."
+        >
+          {(control) => (
+            <div className="secret-row">
+              <input
+                {...control}
+                value={target}
+                onChange={(e) => setUrl(e.target.value)}
+                placeholder="http://127.0.0.1:3000/webhooks"
+                spellCheck={false}
+              />
+              <SubmitButton running={replay.running} busyLabel="Sending…">
+                Replay
+              </SubmitButton>
+            </div>
           )}
-        </div>
+        </FormField>
       </form>
       <ErrorNotice error={replay.error} onDismiss={replay.clearError} fieldsShown={['url']} />
       {result && (

@@ -1,6 +1,5 @@
 import './remote.css';
 import { useState } from 'react';
-import { call } from '../../api/client.ts';
 import { useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
@@ -141,8 +140,7 @@ export function RemoteServicesPage() {
           confirmLabel="Remove profile"
           request={removeProfileRequest(removing.name)}
           onCancel={() => setRemoving(null)}
-          action={async () => {
-            await call(removeProfileRequest(removing.name));
+          onDone={() => {
             setNotice(`Profile ${removing.name} removed; its secret was deleted from this machine.`);
             setRemoving(null);
             profiles.reload();

@@ -66,10 +66,7 @@ function RevokeDialog({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCance
       confirmLabel="Revoke key"
       busyLabel="Revoking…"
       request={request}
-      action={async () => {
-        await call(request);
-        onRevoked();
-      }}
+      onDone={onRevoked}
       onCancel={onCancel}
     >
       <p>

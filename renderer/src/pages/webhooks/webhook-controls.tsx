@@ -69,10 +69,7 @@ export function DeleteWebhookDialog({ webhook, onCancel, onDeleted }: { webhook:
       confirmLabel="Delete webhook"
       busyLabel="Deleting…"
       request={request}
-      action={async () => {
-        await call(request);
-        onDeleted();
-      }}
+      onDone={onDeleted}
       onCancel={onCancel}
     >
       <p>
