@@ -22,6 +22,7 @@ import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';
 import { FormField } from '../../components/FormField.tsx';
+import { Facts } from '../../components/Facts.tsx';
 
 export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
   const entries = Object.entries(headers);
@@ -76,35 +77,24 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
         </p>
       )}
       <HintList hints={message.hints} />
-      <dl className="facts">
-        <div className="fact">
-          <dt>Received</dt>
-          <dd>{formatDateTime(message.received_on)}</dd>
-        </div>
-        <div className="fact">
-          <dt>Request</dt>
-          <dd>
+      <Facts
+        facts={{
+          Received: formatDateTime(message.received_on),
+          Request: (
             <code>
               {message.method} {message.path}
             </code>
-          </dd>
-        </div>
-        <div className="fact">
-          <dt>Answered</dt>
-          <dd>
-            {answerText(message.answer)}
-            {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
-          </dd>
-        </div>
-        <div className="fact">
-          <dt>Delivery id</dt>
-          <dd>{message.delivery_id ?? '—'}</dd>
-        </div>
-        <div className="fact">
-          <dt>Event id</dt>
-          <dd>{message.event_id ?? '—'}</dd>
-        </div>
-      </dl>
+          ),
+          Answered: (
+            <>
+              {answerText(message.answer)}
+              {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
+            </>
+          ),
+          'Delivery id': message.delivery_id ?? '—',
+          'Event id': message.event_id ?? '—',
+        }}
+      />
     </Panel>
   );
 }

@@ -11,6 +11,7 @@ import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { SubmitButton } from '../../components/FormActions.tsx';
+import { Facts } from '../../components/Facts.tsx';
 
 type LocateBody = z.input<typeof locateBodySchema>;
 
@@ -155,33 +156,29 @@ function LocatedAnswer({ answer, about }: { answer: LocateResult; about: Geocode
     <div className="notice notice-success geocoder-answer" role="status" aria-label="Where it is">
       <div className="notice-body">
         <strong>Located:</strong> {[r.suburb, r.state, r.postcode].filter(Boolean).join(' ')}, {country}
-        <dl className="facts geocoder-facts">
-          <div className="fact">
-            <dt>Coordinates</dt>
-            <dd>
+        <Facts
+          className="facts geocoder-facts"
+          wide={['Precision', 'Read from']}
+          facts={{
+            Coordinates: (
               <code>
                 {r.latitude.toFixed(4)}, {r.longitude.toFixed(4)}
               </code>
-            </dd>
-          </div>
-          <div className="fact">
-            <dt>Time zone</dt>
-            <dd>
-              {r.timezone_name}
-              {offset && <span className="muted"> ({offset} now)</span>}
-            </dd>
-          </div>
-          <div className="fact fact-wide">
-            <dt>Precision</dt>
-            <dd>
-              <code>{r.precision}</code> — {r.precision_meaning}
-            </dd>
-          </div>
-          <div className="fact fact-wide">
-            <dt>Read from</dt>
-            <dd>{from}</dd>
-          </div>
-        </dl>
+            ),
+            'Time zone': (
+              <>
+                {r.timezone_name}
+                {offset && <span className="muted"> ({offset} now)</span>}
+              </>
+            ),
+            Precision: (
+              <>
+                <code>{r.precision}</code> — {r.precision_meaning}
+              </>
+            ),
+            'Read from': from,
+          }}
+        />
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import { GeocoderSection } from './GeocoderSection.tsx';
 import { DemoDataSection } from './DemoDataSection.tsx';
 import { ServerSettingsSections } from './ServerSettingsSection.tsx';
 import { Panel } from '../../components/Panel.tsx';
+import { Facts } from '../../components/Facts.tsx';
 
 export function SettingsPage() {
   const { session } = useSignedIn();
@@ -15,26 +16,19 @@ export function SettingsPage() {
         description="Your organization, its API keys, how webhooks are delivered, and where this QR Sandbox keeps its data."
       />
       <Panel title="Organization">
-        <dl className="facts">
-          <div className="fact">
-            <dt>Name</dt>
-            <dd>{session.organization_name}</dd>
-          </div>
-          <div className="fact">
-            <dt>organization_uuid</dt>
-            <dd>
-              <code>{session.organization_uuid}</code>
-            </dd>
-          </div>
-          <div className="fact">
-            <dt>Signed in with</dt>
-            <dd>
-              {session.name}, {session.role} role
-              <br />
-              <code>{session.api_key}</code>
-            </dd>
-          </div>
-        </dl>
+        <Facts
+          facts={{
+            Name: session.organization_name,
+            organization_uuid: <code>{session.organization_uuid}</code>,
+            'Signed in with': (
+              <>
+                {session.name}, {session.role} role
+                <br />
+                <code>{session.api_key}</code>
+              </>
+            ),
+          }}
+        />
       </Panel>
       {session.role === 'admin' ? (
         <ApiKeysSection />

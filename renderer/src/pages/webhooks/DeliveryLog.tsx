@@ -105,18 +105,17 @@ export function DeliveryCard({
         )}
       </header>
       <dl className="delivery-ids">
-        <div>
-          <dt>Delivery id</dt>
-          <dd>
-            <code>{delivery.delivery_id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Event id</dt>
-          <dd>
-            <code>{delivery.event_id}</code>
-          </dd>
-        </div>
+        {[
+          ['Delivery id', delivery.delivery_id],
+          ['Event id', delivery.event_id],
+        ].map(([label, id]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>
+              <code>{id}</code>
+            </dd>
+          </div>
+        ))}
         {delivery.status === 'pending' && delivery.next_attempt_on && (
           <div>
             <dt>Next attempt</dt>

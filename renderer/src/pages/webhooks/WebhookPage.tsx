@@ -21,6 +21,7 @@ import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
 import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from './webhook-types.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
+import { Facts } from '../../components/Facts.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -198,28 +199,14 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           )
         }
       >
-        <dl className="facts">
-          <div className="fact">
-            <dt>Events</dt>
-            <dd>
-              <EventBadges events={hook.events} />
-            </dd>
-          </div>
-          <div className="fact">
-            <dt>Registered</dt>
-            <dd>{formatDateTime(created)}</dd>
-          </div>
-          <div className="fact">
-            <dt>Last changed</dt>
-            <dd>{formatDateTime(updated)}</dd>
-          </div>
-          <div className="fact">
-            <dt>uuid</dt>
-            <dd>
-              <code>{hook.uuid}</code>
-            </dd>
-          </div>
-        </dl>
+        <Facts
+          facts={{
+            Events: <EventBadges events={hook.events} />,
+            Registered: formatDateTime(created),
+            'Last changed': formatDateTime(updated),
+            uuid: <code>{hook.uuid}</code>,
+          }}
+        />
         <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => webhook.setData(() => next)} />
         {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
       </Panel>
