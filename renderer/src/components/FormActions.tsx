@@ -10,13 +10,27 @@ export interface FormAction {
   clearError(): void;
 }
 
-/** The primary submit button; while the action runs it is disabled and says so ("Saving…"). */
-export function SubmitButton({ running, busyLabel, children }: { running: boolean; busyLabel: string; children: ReactNode }) {
-  return (
+/**
+ * The primary submit button; while the action runs it is disabled and says so ("Saving…").
+ * `inRow`: it ends a row of fields (form-row), aligned with their inputs.
+ */
+export function SubmitButton({
+  running,
+  busyLabel,
+  inRow = false,
+  children,
+}: {
+  running: boolean;
+  busyLabel: string;
+  inRow?: boolean;
+  children: ReactNode;
+}) {
+  const button = (
     <button type="submit" className="button button-primary" disabled={running}>
       {running ? busyLabel : children}
     </button>
   );
+  return inRow ? <div className="field field-button">{button}</div> : button;
 }
 
 /** A button that runs an action (useApiAction); while it runs it is disabled and says so when `busyLabel` is given. */

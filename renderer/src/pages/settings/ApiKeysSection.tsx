@@ -193,11 +193,9 @@ export function ApiKeysSection() {
                 {roleHelp[role]}
               </span>
             </label>
-            <div className="field field-button">
-              <SubmitButton running={create.running} busyLabel="Creating…">
-                Create API key
-              </SubmitButton>
-            </div>
+            <SubmitButton running={create.running} busyLabel="Creating…" inRow>
+              Create API key
+            </SubmitButton>
           </div>
           <ErrorNotice error={create.error} onDismiss={create.clearError} fieldsShown={['name']} />
           <CurlDisclosure request={createRequest} />

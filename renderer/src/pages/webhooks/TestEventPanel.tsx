@@ -159,11 +159,9 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
               : 'Any: the server uses one of your QR codes, or creates a demo site when there is none.'}
           </span>
         </div>
-        <div className="field field-button">
-          <SubmitButton running={send.running} busyLabel="Sending…">
-            Send test event
-          </SubmitButton>
-        </div>
+        <SubmitButton running={send.running} busyLabel="Sending…" inRow>
+          Send test event
+        </SubmitButton>
       </div>
       {!noQrCodeApi && <ErrorNotice error={qrCodes.error} onRetry={qrCodes.reload} />}
       <ErrorNotice error={send.error} onDismiss={send.clearError} />
