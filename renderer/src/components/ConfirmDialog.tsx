@@ -3,7 +3,7 @@ import { type ApiRequest, call } from '../api/client.ts';
 import { useApiAction } from '../api/use-api.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
-import { ActionButton } from './FormActions.tsx';
+import { ActionButton, CancelButton } from './FormActions.tsx';
 
 /** A dialog element shown modal while the component is mounted. */
 export function useModal() {
@@ -53,9 +53,7 @@ export function ConfirmDialog({
       <ErrorNotice error={run.error} />
       <CurlDisclosure request={request} />
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
+        <CancelButton onCancel={onCancel} />
         <ActionButton action={run} className="button button-danger" busyLabel={busyLabel}>
           {confirmLabel}
         </ActionButton>

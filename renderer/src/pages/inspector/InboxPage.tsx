@@ -27,7 +27,7 @@ import {
 } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
 import { Panel } from '../../components/Panel.tsx';
-import { ActionButton } from '../../components/FormActions.tsx';
+import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */
 function ReceivePanel({ inbox }: { inbox: Inbox }) {
@@ -184,9 +184,7 @@ function EditPanel({ inbox, onSaved, onCancel }: { inbox: Inbox; onSaved(inbox: 
       )}
       {!current && (
         <div className="row-actions row-actions-start">
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
+          <CancelButton onCancel={onCancel} />
         </div>
       )}
     </section>

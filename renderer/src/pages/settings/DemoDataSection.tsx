@@ -12,7 +12,7 @@ import { useLiveEvent } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { StatList } from '../../components/StatList.tsx';
 import { Panel } from '../../components/Panel.tsx';
-import { ActionButton } from '../../components/FormActions.tsx';
+import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
 
 const DELETED = [
   'QR codes and their tags',
@@ -127,9 +127,7 @@ function ResetDialog({
       <ErrorNotice error={reset.error} />
       <CurlDisclosure request={request} />
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel} disabled={reset.running}>
-          Cancel
-        </button>
+        <CancelButton onCancel={onCancel} disabled={reset.running} />
         <ActionButton action={reset} className="button button-danger" busyLabel="Resetting…">
           Delete and reset
         </ActionButton>
