@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { type ApiKey, type IssuedApiKey, ROLES, type Role } from '../../api/types.ts';
@@ -13,6 +13,7 @@ import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { SubmitButton } from '../../components/FormActions.tsx';
+import { CreatedPanel, SecretField } from '../../components/SecretField.tsx';
 
 const roleHelp: Record<Role, string> = {
   viewer: 'Reads only.',
@@ -25,36 +26,25 @@ const listRequest: ApiRequest = { method: 'GET', path: '/api/api-keys' };
 function NewKeyPanel({ issued, name, onDone }: { issued: IssuedApiKey; name: string; onDone(): void }) {
   const credential = `${issued.api_key}:${issued.api_secret}`;
   const link = `${window.location.origin}/#key=${credential}`;
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div className="new-key" role="region" aria-labelledby="new-key-title">
-      <h3 id="new-key-title" ref={heading} tabIndex={-1}>
-        API key “{name}” created
-      </h3>
+    <CreatedPanel title={<>API key “{name}” created</>} actions={<CopyButton text={link} label="Copy sign-in link" />} onDone={onDone}>
       <p>
         <strong>Copy the secret now: it is shown only this once.</strong> Only its hash is stored.
       </p>
-      <label className="field">
-        <span className="field-label">Key and secret</span>
-        <span className="secret-row">
-          <input readOnly value={credential} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-          <CopyButton text={credential} label="Copy key and secret" />
-        </span>
-        <span className="field-hint">
-          Send it as <code>Authorization: Bearer {issued.api_key}:…</code>, or sign in with this link:{' '}
-          <code className="break">
-            {window.location.origin}/#key={issued.api_key}:…
-          </code>
-        </span>
-      </label>
-      <div className="row-actions">
-        <CopyButton text={link} label="Copy sign-in link" />
-        <button type="button" className="button button-primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+      <SecretField
+        label="Key and secret"
+        secret={credential}
+        copyLabel="Copy key and secret"
+        hint={
+          <>
+            Send it as <code>Authorization: Bearer {issued.api_key}:…</code>, or sign in with this link:{' '}
+            <code className="break">
+              {window.location.origin}/#key={issued.api_key}:…
+            </code>
+          </>
+        }
+      />
+    </CreatedPanel>
   );
 }
 

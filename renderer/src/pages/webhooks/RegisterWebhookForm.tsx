@@ -1,8 +1,8 @@
-import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
+import { type FormEvent, Fragment, useState } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { CreatedPanel, SecretField } from '../../components/SecretField.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
@@ -18,34 +18,23 @@ const eventHelp: Record<EventType, string> = {
 
 /** The registration answer: the only time the secret comes without asking for it. */
 export function NewWebhookPanel({ webhook, onDone }: { webhook: WebhookWithSecret; onDone(): void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div className="new-key" role="region" aria-labelledby="new-webhook-title">
-      <h3 id="new-webhook-title" ref={heading} tabIndex={-1}>
-        Webhook registered
-      </h3>
+    <CreatedPanel
+      title="Webhook registered"
+      actions={
+        <Link to={`/webhooks/${webhook.uuid}`} className="button">
+          Open its delivery log
+        </Link>
+      }
+      onDone={onDone}
+    >
       <p>
         Deliveries to <code className="break">{webhook.url}</code> are signed and encrypted with this <strong>signing secret</strong>. Your
         receiver needs it to check the <code>X-Service-Signature</code> header and to decrypt the payload. <strong>Copy it now:</strong> it
         is not shown again here; an editor can reveal it later on the webhook’s page.
       </p>
-      <label className="field">
-        <span className="field-label">Signing secret</span>
-        <span className="secret-row">
-          <input readOnly value={webhook.secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-          <CopyButton text={webhook.secret} label="Copy secret" />
-        </span>
-      </label>
-      <div className="row-actions">
-        <Link to={`/webhooks/${webhook.uuid}`} className="button">
-          Open its delivery log
-        </Link>
-        <button type="button" className="button button-primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+      <SecretField label="Signing secret" secret={webhook.secret} copyLabel="Copy secret" />
+    </CreatedPanel>
   );
 }
 

@@ -3,7 +3,6 @@ import { type ApiRequest, call } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -22,6 +21,7 @@ import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret 
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 import { Facts } from '../../components/Facts.tsx';
+import { SecretField } from '../../components/SecretField.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -57,16 +57,11 @@ function SecretReveal({ uuid }: { uuid: string }) {
           Reveal secret
         </ActionButton>
       ) : (
-        <label className="field">
-          <span className="field-label">Signing secret</span>
-          <span className="secret-row">
-            <input readOnly value={secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-            <CopyButton text={secret} label="Copy secret" />
-            <button type="button" className="button button-small" onClick={() => setSecret(null)}>
-              Hide
-            </button>
-          </span>
-        </label>
+        <SecretField label="Signing secret" secret={secret} copyLabel="Copy secret">
+          <button type="button" className="button button-small" onClick={() => setSecret(null)}>
+            Hide
+          </button>
+        </SecretField>
       )}
       <ErrorNotice error={reveal.error} onDismiss={reveal.clearError} />
       <CurlDisclosure request={request} label="Show curl to reveal the secret" />
