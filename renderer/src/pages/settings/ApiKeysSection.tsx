@@ -14,6 +14,7 @@ import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { CreatedPanel, SecretField } from '../../components/SecretField.tsx';
+import { FormField, TextField } from '../../components/FormField.tsx';
 
 const roleHelp: Record<Role, string> = {
   viewer: 'Reads only.',
@@ -151,38 +152,29 @@ export function ApiKeysSection() {
         <form className="subform" onSubmit={submit} aria-labelledby="create-key-title" noValidate>
           <h3 id="create-key-title">Create an API key</h3>
           <div className="form-row">
-            <label className="field">
-              <span className="field-label">Name</span>
-              <input
-                value={name}
-                onChange={(e) => {
-                  setName(e.target.value);
-                  setNameMissing(false);
-                }}
-                placeholder="What the key is for, e.g. CI import job"
-                maxLength={200}
-                aria-invalid={nameProblem ? true : undefined}
-                aria-describedby={nameProblem ? 'key-name-problem' : undefined}
-              />
-              {nameProblem && (
-                <span id="key-name-problem" className="field-problem">
-                  {nameProblem}
-                </span>
+            <TextField
+              id="key-name"
+              label="Name"
+              value={name}
+              onChange={(value) => {
+                setName(value);
+                setNameMissing(false);
+              }}
+              placeholder="What the key is for, e.g. CI import job"
+              maxLength={200}
+              problem={nameProblem}
+            />
+            <FormField id="key-role" label="Role" hint={roleHelp[role]}>
+              {(control) => (
+                <select {...control} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
               )}
-            </label>
-            <label className="field">
-              <span className="field-label">Role</span>
-              <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby="key-role-hint">
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-              <span id="key-role-hint" className="field-hint">
-                {roleHelp[role]}
-              </span>
-            </label>
+            </FormField>
             <SubmitButton running={create.running} busyLabel="Creating…" inRow>
               Create API key
             </SubmitButton>

@@ -12,6 +12,7 @@ import { Panel } from '../../components/Panel.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { Facts } from '../../components/Facts.tsx';
+import { TextField } from '../../components/FormField.tsx';
 
 type LocateBody = z.input<typeof locateBodySchema>;
 
@@ -208,37 +209,20 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
       <p className="field-hint">
         See where an import would put an address, in which time zone its appointments are read, or exactly why its row would be excluded.
       </p>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-location`}>
-          Address
-        </label>
-        <input
-          id={`${id}-location`}
-          value={values.location}
-          onChange={(e) => change('location', e.target.value)}
-          placeholder="12 Smith St, Fitzroy VIC 3065, Australia"
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={`${id}-location-hint${problem ? ` ${id}-location-problem` : ''}`}
-        />
-        {problem && (
-          <span id={`${id}-location-problem`} className="field-problem">
-            {problem}
-          </span>
-        )}
-        <span id={`${id}-location-hint`} className="field-hint">
-          As in the location column of an appointment or QR code file.
-        </span>
-      </div>
+      <TextField
+        id={`${id}-location`}
+        label="Address"
+        value={values.location}
+        onChange={(value) => change('location', value)}
+        placeholder="12 Smith St, Fitzroy VIC 3065, Australia"
+        problem={problem}
+        hint="As in the location column of an appointment or QR code file."
+      />
       <details className="geocoder-parts" open={partsGiven || undefined}>
         <summary>Or give the parts, as in the suburb, state, postcode and country columns of a QR code file</summary>
         <div className="geocoder-parts-grid">
           {PARTS.map((p) => (
-            <div key={p.key} className="field">
-              <label className="field-label" htmlFor={`${id}-${p.key}`}>
-                {p.label}
-              </label>
-              <input id={`${id}-${p.key}`} value={values[p.key]} onChange={(e) => change(p.key, e.target.value)} />
-            </div>
+            <TextField key={p.key} id={`${id}-${p.key}`} label={p.label} value={values[p.key]} onChange={(value) => change(p.key, value)} />
           ))}
         </div>
         <p className="field-hint">

@@ -9,6 +9,7 @@ import { Link } from '../../router.tsx';
 import { eventLabel, urlHint } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type WebhookWithSecret } from './webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
+import { TextField } from '../../components/FormField.tsx';
 
 const eventHelp: Record<EventType, string> = {
   'service_confirmation.check_in': 'A worker checked in at a QR code.',
@@ -86,43 +87,35 @@ export function RegisterWebhookForm({
   return (
     <form onSubmit={submit} aria-labelledby="register-title" noValidate>
       <h2 id="register-title">Register a webhook</h2>
-      <div className="field">
-        <label className="field-label" htmlFor="webhook-url">
-          URL
-        </label>
-        <input
-          id="webhook-url"
-          type="url"
-          value={url}
-          onChange={(e) => {
-            setUrl(e.target.value);
-            setUrlMissing(false);
-            register.clearError();
-          }}
-          placeholder="http://127.0.0.1:9000/hooks or https://example.com/webhooks"
-          spellCheck={false}
-          autoComplete="off"
-          aria-invalid={urlProblem ? true : undefined}
-          aria-describedby="webhook-url-hint webhook-url-problem"
-        />
-        {urlProblem && (
-          <span id="webhook-url-problem" className="field-problem">
-            {urlProblem}
-          </span>
-        )}
-        <span id="webhook-url-hint" className="field-hint">
-          <code>https://</code> to any address. Plain <code>http://</code> only to this machine (<code>127.0.0.1</code>,{' '}
-          <code>localhost</code>, <code>[::1]</code>)
-          {allowHttp ? ', and to other machines because an admin allowed it in Settings.' : ', unless an admin allows it in Settings.'}{' '}
-          Link-local and cloud metadata addresses are always refused. Redirects are not followed: give the final URL.
-          {kind === 'remote-http' && allowHttp === false && !urlProblem && (
-            <span className="hint-warning">
-              {' '}
-              This http:// address is not on this machine, so it will be refused: use https://, or ask an admin to allow http webhooks.
-            </span>
-          )}
-        </span>
-      </div>
+      <TextField
+        id="webhook-url"
+        label="URL"
+        type="url"
+        value={url}
+        onChange={(value) => {
+          setUrl(value);
+          setUrlMissing(false);
+          register.clearError();
+        }}
+        placeholder="http://127.0.0.1:9000/hooks or https://example.com/webhooks"
+        spellCheck={false}
+        autoComplete="off"
+        problem={urlProblem}
+        hint={
+          <>
+            <code>https://</code> to any address. Plain <code>http://</code> only to this machine (<code>127.0.0.1</code>,{' '}
+            <code>localhost</code>, <code>[::1]</code>)
+            {allowHttp ? ', and to other machines because an admin allowed it in Settings.' : ', unless an admin allows it in Settings.'}{' '}
+            Link-local and cloud metadata addresses are always refused. Redirects are not followed: give the final URL.
+            {kind === 'remote-http' && allowHttp === false && !urlProblem && (
+              <span className="hint-warning">
+                {' '}
+                This http:// address is not on this machine, so it will be refused: use https://, or ask an admin to allow http webhooks.
+              </span>
+            )}
+          </>
+        }
+      />
       <fieldset className="fieldset" aria-describedby={eventsProblem ? 'webhook-events-problem' : undefined}>
         <legend className="field-label">Events</legend>
         <div className="checkbox-list">
