@@ -54,6 +54,16 @@ export function ActionButton({
   );
 }
 
+/** Empties a form and what it showed; there only while there is something to clear. */
+export function ClearButton({ shown, onClear }: { shown: boolean; onClear(): void }) {
+  if (!shown) return null;
+  return (
+    <button type="button" className="button button-quiet" onClick={onClear}>
+      Clear
+    </button>
+  );
+}
+
 /** A Cancel button that does not submit. */
 export function CancelButton({ onCancel, disabled }: { onCancel(): void; disabled?: boolean }) {
   return (

@@ -5,7 +5,7 @@ import { useApiAction } from '../../api/use-api.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { SubmitButton } from '../../components/FormActions.tsx';
+import { ClearButton, SubmitButton } from '../../components/FormActions.tsx';
 import { FormField, TextField } from '../../components/FormField.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -170,22 +170,17 @@ export function DecryptPage() {
             <SubmitButton running={decrypt.running} busyLabel="Decrypting…">
               Decrypt and verify
             </SubmitButton>
-            {(input || signature || secret) && (
-              <button
-                type="button"
-                className="button button-quiet"
-                onClick={() => {
-                  setInput('');
-                  setSignature('');
-                  setSecret('');
-                  setResult(null);
-                  setMissing({});
-                  decrypt.clearError();
-                }}
-              >
-                Clear
-              </button>
-            )}
+            <ClearButton
+              shown={input !== '' || signature !== '' || secret !== ''}
+              onClear={() => {
+                setInput('');
+                setSignature('');
+                setSecret('');
+                setResult(null);
+                setMissing({});
+                decrypt.clearError();
+              }}
+            />
           </div>
           {!failure && <ErrorNotice error={decrypt.error} onDismiss={decrypt.clearError} />}
           <CurlDisclosure request={request} />

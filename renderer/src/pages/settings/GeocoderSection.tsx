@@ -10,7 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { QueryState } from '../../components/QueryState.tsx';
-import { SubmitButton } from '../../components/FormActions.tsx';
+import { ClearButton, SubmitButton } from '../../components/FormActions.tsx';
 import { Facts } from '../../components/Facts.tsx';
 import { TextField } from '../../components/FormField.tsx';
 
@@ -233,19 +233,14 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
         <SubmitButton running={locate.running} busyLabel="Locating…">
           Locate
         </SubmitButton>
-        {(answer || typed) && (
-          <button
-            type="button"
-            className="button button-quiet"
-            onClick={() => {
-              setValues(EMPTY);
-              setAnswer(null);
-              locate.clearError();
-            }}
-          >
-            Clear
-          </button>
-        )}
+        <ClearButton
+          shown={answer !== null || typed}
+          onClear={() => {
+            setValues(EMPTY);
+            setAnswer(null);
+            locate.clearError();
+          }}
+        />
       </div>
       <ErrorNotice error={locate.error} onDismiss={locate.clearError} fieldsShown={problem ? ['location'] : []} />
       {answer && <LocatedAnswer answer={answer} about={about} />}
