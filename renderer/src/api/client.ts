@@ -94,16 +94,23 @@ export async function failureFrom(response: Response, request: ApiRequest): Prom
 }
 
 /** Sends the request. Resolves to the response (for downloads) or throws an ApiFailure. */
-export async function send(request: ApiRequest, init: { signal?: AbortSignal; accept?: string } = {}): Promise<Response> {
+export async function send(
+  request: ApiRequest,
+  init: {
+    signal?: AbortSignal;
+    accept?: string /** A JSON document's bytes as they are (e.g. a file), instead of request.body. */;
+    jsonFile?: Blob;
+  } = {},
+): Promise<Response> {
   const headers = new Headers({ accept: init.accept ?? 'application/json' });
   if (credential) headers.set('authorization', authorizationHeader(credential));
-  if (request.body !== undefined) headers.set('content-type', 'application/json');
+  if (request.body !== undefined || init.jsonFile) headers.set('content-type', 'application/json');
   let response: Response;
   try {
     response = await fetch(requestUrl(request), {
       method: request.method,
       headers,
-      body: request.body === undefined ? null : JSON.stringify(request.body),
+      body: init.jsonFile ?? (request.body === undefined ? null : JSON.stringify(request.body)),
       credentials: 'omit',
       cache: 'no-store',
       ...(init.signal ? { signal: init.signal } : {}),

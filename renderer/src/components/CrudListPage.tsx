@@ -1,8 +1,8 @@
 import { type ComponentProps, Fragment, type ReactNode, useState } from 'react';
-import { type ApiRequest, call } from '../api/client.ts';
+import type { ApiRequest } from '../api/client.ts';
 import { usePagedList } from '../api/use-paged-list.ts';
 import { useSignedIn } from '../auth/session-store.ts';
-import { ConfirmDialog } from '../pages/inspector/ConfirmDialog.tsx';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { actionsColumn, ListView } from './ListView.tsx';
 import { PageHeader } from './PageHeader.tsx';
 
@@ -104,8 +104,7 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
           title={`Delete ${named(deleting)}?`}
           confirmLabel={`Delete ${kind}`}
           request={deleteRequest(deleting)}
-          action={async () => {
-            await call(deleteRequest(deleting));
+          onDone={() => {
             setNotice(`Deleted ${named(deleting)}.`);
             setDeleting(null);
             reload();

@@ -15,3 +15,22 @@ export function EmptyState({ title, children, action }: { title: string; childre
     </div>
   );
 }
+
+/** Nothing to show because of a choice the user made (filters, a page), with the button that undoes it. */
+export function ResetEmptyState({ title, reset, onReset }: { title: string; reset: string; onReset(): void }) {
+  return (
+    <EmptyState
+      title={title}
+      action={
+        <button type="button" className="button" onClick={onReset}>
+          {reset}
+        </button>
+      }
+    />
+  );
+}
+
+/** A page number past the last page (e.g. after deleting the last item of the last page). */
+export function NoSuchPage({ page, onFirstPage }: { page: number; onFirstPage(): void }) {
+  return <ResetEmptyState title={`There is no page ${page}`} reset="Go to the first page" onReset={onFirstPage} />;
+}

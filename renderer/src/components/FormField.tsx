@@ -15,6 +15,8 @@ interface FieldProps {
   problem?: string | undefined;
   /** "field" plus e.g. a class that makes it wide. */
   className?: string;
+  /** The hint steps aside while there is a problem (the problem says what to do instead). */
+  hintOrProblem?: boolean;
 }
 
 /** A form field: label, control, problem and hint. The control gets its id and aria from `children`. */
@@ -24,9 +26,11 @@ export function FormField({
   hint,
   problem,
   className = 'field',
+  hintOrProblem = false,
   children,
 }: FieldProps & { children(control: ControlProps): ReactNode }) {
-  const describedBy = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  const hintShown = hint && !(hintOrProblem && problem);
+  const describedBy = [problem ? `${id}-problem` : '', hintShown ? `${id}-hint` : ''].filter(Boolean).join(' ');
   return (
     <div className={className}>
       <label className="field-label" htmlFor={id}>
@@ -38,7 +42,7 @@ export function FormField({
           {problem}
         </span>
       )}
-      {hint && (
+      {hintShown && (
         <span id={`${id}-hint`} className="field-hint">
           {hint}
         </span>
@@ -54,17 +58,21 @@ export function TextField({
   hint,
   problem,
   className,
+  hintOrProblem,
+  inputClassName,
   value,
   onChange,
   ...input
 }: FieldProps &
   Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'className'> & {
+    /** The input's own class, e.g. mono. */
+    inputClassName?: string;
     value: string;
     onChange(value: string): void;
   }) {
   return (
-    <FormField id={id} label={label} hint={hint} problem={problem} className={className}>
-      {(control) => <input {...control} value={value} onChange={(e) => onChange(e.target.value)} {...input} />}
+    <FormField id={id} label={label} hint={hint} problem={problem} className={className} hintOrProblem={hintOrProblem}>
+      {(control) => <input {...control} className={inputClassName} value={value} onChange={(e) => onChange(e.target.value)} {...input} />}
     </FormField>
   );
 }

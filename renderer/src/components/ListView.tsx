@@ -1,10 +1,13 @@
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 import type { PagedList } from '../api/use-paged-list.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
-import { EmptyState } from './EmptyState.tsx';
+import { NoSuchPage } from './EmptyState.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { AddressPagination } from './Pagination.tsx';
+import { Panel } from './Panel.tsx';
+import { Table } from './Table.tsx';
 import { type TextFilterState, TextFilters } from './TextFilters.tsx';
+import { Loading } from './QueryState.tsx';
 
 export interface Column<T> {
   header: ReactNode;
@@ -90,56 +93,27 @@ export function ListView<T extends { uuid: string }>({
       {toolbar}
       <ErrorNotice error={list.error} onRetry={list.reload} fieldsShown={textFilters?.fieldNames} />
       {children}
-      {list.loading && (!data || emptyNow) && (
-        <p className="loading" role="status">
-          {loadingText ?? `Loading ${many}…`}
-        </p>
-      )}
+      {list.loading && (!data || emptyNow) && <Loading>{loadingText ?? `Loading ${many}…`}</Loading>}
       {emptyNow &&
         !list.loading &&
-        (noMatch ??
-          (page > 1 && data.total > 0 ? (
-            <EmptyState
-              title={`There is no page ${page}`}
-              action={
-                <button type="button" className="button" onClick={() => setParams({ page: null })}>
-                  Go to the first page
-                </button>
-              }
-            />
-          ) : (
-            empty
-          )))}
+        (noMatch ?? (page > 1 && data.total > 0 ? <NoSuchPage page={page} onFirstPage={() => setParams({ page: null })} /> : empty))}
       {data && data.items.length > 0 && (
         <>
           {aboveTable}
-          <div className="table-scroll">
-            <table className="table" aria-label={label ?? many.charAt(0).toUpperCase() + many.slice(1)} aria-busy={list.loading}>
-              <thead>
-                <tr>
-                  {columns.map((c, i) => (
-                    <th key={i} scope="col" className={c.className}>
-                      {c.header}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map(
-                  (item) =>
-                    row?.(item) ?? (
-                      <tr key={item.uuid} data-uuid={item.uuid}>
-                        {columns.map((c, i) => (
-                          <td key={i} className={c.cellClassName}>
-                            {c.cell(item)}
-                          </td>
-                        ))}
-                      </tr>
-                    ),
-                )}
-              </tbody>
-            </table>
-          </div>
+          <Table label={label ?? many.charAt(0).toUpperCase() + many.slice(1)} headings={columns} busy={list.loading}>
+            {data.items.map(
+              (item) =>
+                row?.(item) ?? (
+                  <tr key={item.uuid} data-uuid={item.uuid}>
+                    {columns.map((c, i) => (
+                      <td key={i} className={c.cellClassName}>
+                        {c.cell(item)}
+                      </td>
+                    ))}
+                  </tr>
+                ),
+            )}
+          </Table>
         </>
       )}
       {data && data.total > 0 && (
@@ -169,14 +143,9 @@ export function RefreshButton({ list }: { list: { loading: boolean; reload(): vo
 
 /** A panel titled by its heading, with Refresh beside it: a list that shares its page with more. */
 export function ListPanel({ title, list, children }: { title: string; list: { loading: boolean; reload(): void }; children: ReactNode }) {
-  const id = useId();
   return (
-    <section className="panel" aria-labelledby={id}>
-      <div className="panel-header">
-        <h2 id={id}>{title}</h2>
-        <RefreshButton list={list} />
-      </div>
+    <Panel title={title} actions={<RefreshButton list={list} />}>
       {children}
-    </section>
+    </Panel>
   );
 }

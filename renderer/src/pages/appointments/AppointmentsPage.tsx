@@ -12,6 +12,7 @@ import { useTextFilters } from '../../components/TextFilters.tsx';
 import { Link } from '../../router.tsx';
 import { IMPORT_KINDS, saveAttachment } from '../imports/import-api.ts';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
+import { ActionButton } from '../../components/FormActions.tsx';
 
 const FILTERS = [
   { key: 'qr_code_uuid', label: 'QR code uuid', size: 12 },
@@ -46,9 +47,9 @@ export function TemplateDownload() {
   const template = useApiAction(() => saveAttachment(request, info.templateName));
   return (
     <span className="template-download">
-      <button type="button" className="button button-small" onClick={() => void template.run()} disabled={template.running}>
+      <ActionButton action={template} className="button button-small">
         Download the appointment template
-      </button>
+      </ActionButton>
       <ErrorNotice error={template.error} onDismiss={template.clearError} />
       <CurlDisclosure request={request} download label="Show curl for the template" />
     </span>

@@ -1,12 +1,11 @@
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import { APPOINTMENT_FIELDS, type AppointmentField } from '../../../../server/appointments/fields.ts';
 import type { CreateImportHandlerBody, ImportHandler, UpdateImportHandlerBody } from '../../../../server/import-handlers/schemas.ts';
-import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
+import { ApiFailure } from '../../api/client.ts';
 import { fieldLabel, fieldProblem } from '../../api/describe-error.ts';
-import { useApiAction } from '../../api/use-api.ts';
-import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import type { FormProps } from '../../components/CrudListPage.tsx';
 import { TextField } from '../../components/FormField.tsx';
+import { ResourceForm, useResourceForm } from '../../components/ResourceForm.tsx';
 
 interface MappingRow {
   key: number;
@@ -53,32 +52,14 @@ function updateBody(values: Values, handler: ImportHandler): UpdateImportHandler
 }
 
 /** Create (handler null) or edit an import handler: a name, a slug and column title → spec field rows. */
-export function ImportHandlerForm({
-  handler,
-  organizationUuid,
-  onSaved,
-  onCancel,
-}: {
-  handler: ImportHandler | null;
-  organizationUuid: string;
-  onSaved(handler: ImportHandler): void;
-  onCancel(): void;
-}) {
+export function ImportHandlerForm({ handler, ...props }: { handler: ImportHandler | null } & FormProps<ImportHandler>) {
   const id = useId();
-  const [values, setValues] = useState<Values>(() => initialValues(handler));
-  const request: ApiRequest = handler
-    ? { method: 'PATCH', path: `/api/import-handlers/uuid/${encodeURIComponent(handler.uuid)}`, body: updateBody(values, handler) }
-    : { method: 'POST', path: '/api/import-handlers', body: createBody(values, organizationUuid) };
-  const save = useApiAction(async (r: ApiRequest) => onSaved(await call<ImportHandler>(r)));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run(request);
-  };
+  const form = useResourceForm({ path: '/api/import-handlers', item: handler, initialValues, createBody, updateBody, ...props });
+  const { values, setValues, save } = form;
   const setRow = (key: number, change: Partial<MappingRow>) =>
     setValues((v) => ({ ...v, rows: v.rows.map((r) => (r.key === key ? { ...r, ...change } : r)) }));
   const problem = (field: string) => fieldProblem(save.error, field);
   const mappingProblems = save.error ? mappingMessages(save.error) : [];
-  const title = handler ? `Edit ${handler.name}` : 'New import handler';
 
   const textField = (key: 'name' | 'slug', label: string, hint: string) => (
     <TextField
@@ -87,13 +68,18 @@ export function ImportHandlerForm({
       hint={hint}
       problem={problem(key)}
       value={values[key]}
-      onChange={(value) => setValues((v) => ({ ...v, [key]: value }))}
+      onChange={(value) => form.setValue(key, value)}
     />
   );
 
   return (
-    <form className="panel" aria-label={title} onSubmit={submit} noValidate>
-      <h2>{title}</h2>
+    <ResourceForm
+      kind="import handler"
+      item={handler}
+      form={form}
+      fieldsShown={['name', 'slug', ...describedMappingFields(save.error)]}
+      onCancel={props.onCancel}
+    >
       <div className="qr-form-grid">
         {textField('name', 'Name', 'What the layout is, e.g. Acme job export.')}
         {textField(
@@ -155,17 +141,7 @@ export function ImportHandlerForm({
           Add a column
         </button>
       </fieldset>
-      <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={['name', 'slug', ...describedMappingFields(save.error)]} />
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={save.running}>
-          {save.running ? 'Saving…' : handler ? 'Save changes' : 'Create import handler'}
-        </button>
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <CurlDisclosure request={request} />
-    </form>
+    </ResourceForm>
   );
 }
 

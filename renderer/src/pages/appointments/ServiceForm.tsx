@@ -1,11 +1,9 @@
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import type { CreateServiceBody, Service, UpdateServiceBody } from '../../../../server/services/schemas.ts';
-import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { useApiAction } from '../../api/use-api.ts';
-import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import type { FormProps } from '../../components/CrudListPage.tsx';
 import { TextField } from '../../components/FormField.tsx';
+import { ResourceForm, useResourceForm } from '../../components/ResourceForm.tsx';
 
 interface Values {
   name: string;
@@ -48,36 +46,16 @@ function updateBody(values: Values, service: Service): UpdateServiceBody {
 }
 
 /** Create (service null) or edit a catalog service; the server's problems show under their fields. */
-export function ServiceForm({
-  service,
-  organizationUuid,
-  onSaved,
-  onCancel,
-}: {
-  service: Service | null;
-  organizationUuid: string;
-  onSaved(service: Service): void;
-  onCancel(): void;
-}) {
+export function ServiceForm({ service, ...props }: { service: Service | null } & FormProps<Service>) {
   const id = useId();
-  const [values, setValues] = useState<Values>(() => initialValues(service));
-  const request: ApiRequest = service
-    ? { method: 'PATCH', path: `/api/services/uuid/${encodeURIComponent(service.uuid)}`, body: updateBody(values, service) }
-    : { method: 'POST', path: '/api/services', body: createBody(values, organizationUuid) };
-  const save = useApiAction(async (r: ApiRequest) => onSaved(await call<Service>(r)));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run(request);
-  };
+  const form = useResourceForm({ path: '/api/services', item: service, initialValues, createBody, updateBody, ...props });
   const fields = [
     { key: 'name', label: 'Name', hint: 'Imports match the service column against it, ignoring case.' },
     { key: 'code', label: 'Code', hint: 'Optional; imports match the service_code column against it.' },
     { key: 'categories', label: 'Categories', hint: 'Separated by commas, e.g. Maintenance, Plumbing.' },
   ] as const;
-  const title = service ? `Edit ${service.name}` : 'New service';
   return (
-    <form className="panel" aria-label={title} onSubmit={submit} noValidate>
-      <h2>{title}</h2>
+    <ResourceForm kind="service" item={service} form={form} fieldsShown={['name', 'code', 'categories']} onCancel={props.onCancel}>
       <div className="qr-form-grid">
         {fields.map((field) => (
           <TextField
@@ -86,25 +64,15 @@ export function ServiceForm({
             label={field.label}
             hint={field.hint}
             problem={
-              fieldProblem(save.error, field.key) ??
-              (field.key === 'categories' ? fieldProblem(save.error, 'categories.0.name') : undefined)
+              fieldProblem(form.save.error, field.key) ??
+              (field.key === 'categories' ? fieldProblem(form.save.error, 'categories.0.name') : undefined)
             }
-            value={values[field.key]}
-            onChange={(value) => setValues((v) => ({ ...v, [field.key]: value }))}
+            value={form.values[field.key]}
+            onChange={(value) => form.setValue(field.key, value)}
             required={field.key === 'name'}
           />
         ))}
       </div>
-      <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={['name', 'code', 'categories']} />
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={save.running}>
-          {save.running ? 'Saving…' : service ? 'Save changes' : 'Create service'}
-        </button>
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <CurlDisclosure request={request} />
-    </form>
+    </ResourceForm>
   );
 }

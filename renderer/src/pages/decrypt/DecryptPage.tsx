@@ -1,14 +1,17 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import '../inspector/inspector.css';
 import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ClearButton, SubmitButton } from '../../components/FormActions.tsx';
+import { FormField, TextField } from '../../components/FormField.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Panel } from '../../components/Panel.tsx';
 import type { DecryptResult } from '../../../../server/tools/schemas.ts';
-import type { Hint } from '../inspector/inspector-types.ts';
+import type { Hint, SignatureStatus } from '../inspector/inspector-types.ts';
 import { DecryptionBadge, HintList, SignatureBadge } from '../inspector/Verdicts.tsx';
 
 const HINT_FIELDS = { 'body.payload': 'payload', 'body.body': 'payload', 'body.signature': 'signature', 'body.secret': 'secret' } as const;
@@ -37,6 +40,37 @@ export function decryptBody(
   const text = input.trim();
   const main = text.startsWith('{') ? { body: text } : { payload: text };
   return { ...main, signature: signature.trim(), ...(secret === '' ? {} : { secret }) };
+}
+
+/** The verdicts on decryption and signature, then the rest of what came back. */
+function ResultPanel({
+  decrypted,
+  decryption,
+  signature,
+  signatureText,
+  children,
+}: {
+  decrypted: boolean;
+  decryption: string;
+  signature: SignatureStatus;
+  signatureText: string;
+  children: ReactNode;
+}) {
+  return (
+    <Panel title="Result" aria-live="polite">
+      <div className="verdicts">
+        <div className="verdict">
+          <DecryptionBadge decrypted={decrypted} />
+          <p>{decryption}</p>
+        </div>
+        <div className="verdict">
+          <SignatureBadge status={signature} />
+          <p>{signatureText}</p>
+        </div>
+      </div>
+      {children}
+    </Panel>
+  );
 }
 
 export function DecryptPage() {
@@ -68,129 +102,98 @@ export function DecryptPage() {
         title="Decrypt"
         description="Paste a webhook delivery and its X-Service-Signature header to see the plaintext and whether the signature is valid. This runs in the QR Sandbox server on this machine: no internet connection needed, nothing leaves the computer."
       />
-      <section className="panel" aria-labelledby="decrypt-input-title">
-        <h2 id="decrypt-input-title">Delivery</h2>
+      <Panel title="Delivery">
         <form className="decrypt-form" onSubmit={submit} noValidate>
-          <div className="field">
-            <label className="field-label" htmlFor="decrypt-input">
-              Body or payload
-            </label>
-            <textarea
-              id="decrypt-input"
-              className="mono"
-              rows={5}
-              value={input}
-              onChange={(e) => {
-                setInput(e.target.value);
-                setMissing((m) => ({ ...m, input: undefined }));
-              }}
-              placeholder='{"payload":"q83vASNFZ4mrze8BI0VniQ…"}  or just the base64 payload'
-              spellCheck={false}
-              aria-invalid={missing.input ? true : undefined}
-              aria-describedby={missing.input ? 'decrypt-input-problem' : 'decrypt-input-hint'}
-            />
-            {missing.input ? (
-              <span id="decrypt-input-problem" className="field-problem">
-                {missing.input}
-              </span>
-            ) : (
-              <span id="decrypt-input-hint" className="field-hint">
-                {input.trim().startsWith('{')
-                  ? 'Read as the whole request body.'
-                  : input.trim() === ''
-                    ? 'The whole request body, or only its "payload" string.'
-                    : 'Read as the bare base64 payload.'}
-              </span>
-            )}
-          </div>
-          <div className="form-grid">
-            <div className="field">
-              <label className="field-label" htmlFor="decrypt-signature">
-                Signature header
-              </label>
-              <input
-                id="decrypt-signature"
+          <FormField
+            id="decrypt-input"
+            label="Body or payload"
+            problem={missing.input}
+            hintOrProblem
+            hint={
+              input.trim().startsWith('{')
+                ? 'Read as the whole request body.'
+                : input.trim() === ''
+                  ? 'The whole request body, or only its "payload" string.'
+                  : 'Read as the bare base64 payload.'
+            }
+          >
+            {(control) => (
+              <textarea
+                {...control}
                 className="mono"
-                value={signature}
+                rows={5}
+                value={input}
                 onChange={(e) => {
-                  setSignature(e.target.value);
-                  setMissing((m) => ({ ...m, signature: undefined }));
+                  setInput(e.target.value);
+                  setMissing((m) => ({ ...m, input: undefined }));
                 }}
-                placeholder="sha256=3f2a…"
+                placeholder='{"payload":"q83vASNFZ4mrze8BI0VniQ…"}  or just the base64 payload'
                 spellCheck={false}
-                autoComplete="off"
-                aria-invalid={missing.signature ? true : undefined}
-                aria-describedby={missing.signature ? 'decrypt-signature-problem' : 'decrypt-signature-hint'}
               />
-              {missing.signature ? (
-                <span id="decrypt-signature-problem" className="field-problem">
-                  {missing.signature}
-                </span>
-              ) : (
-                <span id="decrypt-signature-hint" className="field-hint">
+            )}
+          </FormField>
+          <div className="form-grid">
+            <TextField
+              id="decrypt-signature"
+              label="Signature header"
+              inputClassName="mono"
+              value={signature}
+              onChange={(value) => {
+                setSignature(value);
+                setMissing((m) => ({ ...m, signature: undefined }));
+              }}
+              placeholder="sha256=3f2a…"
+              spellCheck={false}
+              autoComplete="off"
+              problem={missing.signature}
+              hintOrProblem
+              hint={
+                <>
                   The X-Service-Signature value: <code>sha256=&lt;64 hex&gt;</code> or the bare hex. Its first 32 characters are the AES
                   key.
-                </span>
-              )}
-            </div>
-            <div className="field">
-              <label className="field-label" htmlFor="decrypt-secret">
-                Webhook secret (optional)
-              </label>
-              <input
-                id="decrypt-secret"
-                className="mono"
-                type="password"
-                value={secret}
-                onChange={(e) => setSecret(e.target.value)}
-                spellCheck={false}
-                autoComplete="off"
-                aria-describedby="decrypt-secret-hint"
-              />
-              <span id="decrypt-secret-hint" className="field-hint">
-                Needed only to check the signature; decryption works without it.
-              </span>
-            </div>
+                </>
+              }
+            />
+            <TextField
+              id="decrypt-secret"
+              label="Webhook secret (optional)"
+              inputClassName="mono"
+              type="password"
+              value={secret}
+              onChange={setSecret}
+              spellCheck={false}
+              autoComplete="off"
+              hint="Needed only to check the signature; decryption works without it."
+            />
           </div>
           <div className="row-actions row-actions-start">
-            <button type="submit" className="button button-primary" disabled={decrypt.running}>
-              {decrypt.running ? 'Decrypting…' : 'Decrypt and verify'}
-            </button>
-            {(input || signature || secret) && (
-              <button
-                type="button"
-                className="button button-quiet"
-                onClick={() => {
-                  setInput('');
-                  setSignature('');
-                  setSecret('');
-                  setResult(null);
-                  setMissing({});
-                  decrypt.clearError();
-                }}
-              >
-                Clear
-              </button>
-            )}
+            <SubmitButton running={decrypt.running} busyLabel="Decrypting…">
+              Decrypt and verify
+            </SubmitButton>
+            <ClearButton
+              shown={input !== '' || signature !== '' || secret !== ''}
+              onClear={() => {
+                setInput('');
+                setSignature('');
+                setSecret('');
+                setResult(null);
+                setMissing({});
+                decrypt.clearError();
+              }}
+            />
           </div>
           {!failure && <ErrorNotice error={decrypt.error} onDismiss={decrypt.clearError} />}
           <CurlDisclosure request={request} />
         </form>
-      </section>
+      </Panel>
 
       {failure && (
-        <section className="panel" aria-labelledby="decrypt-result-title" aria-live="polite">
-          <h2 id="decrypt-result-title">Result</h2>
-          <div className="verdicts">
-            <div className="verdict">
-              <DecryptionBadge decrypted={false} />
-              <p>{failure.reason}</p>
-            </div>
-            <div className="verdict">
-              <SignatureBadge status="unknown" />
-              <p>Nothing was decrypted, so the signature could not be checked.</p>
-            </div>
-          </div>
+        <ResultPanel
+          decrypted={false}
+          decryption={failure.reason}
+          signature="unknown"
+          signatureText="Nothing was decrypted, so the signature could not be checked."
+        >
           {failure.hints.length > 0 ? (
             <HintList hints={failure.hints} />
           ) : (
@@ -198,28 +201,22 @@ export function DecryptPage() {
               The doctor found no usual mistake that explains this. Check that body and signature come from the same delivery.
             </p>
           )}
-        </section>
+        </ResultPanel>
       )}
 
       {result && (
-        <section className="panel" aria-labelledby="decrypt-result-title" aria-live="polite">
-          <h2 id="decrypt-result-title">Result</h2>
-          <div className="verdicts">
-            <div className="verdict">
-              <DecryptionBadge decrypted />
-              <p>The payload decrypted with the key taken from the signature.</p>
-            </div>
-            <div className="verdict">
-              <SignatureBadge status={result.verified === null ? 'unknown' : result.verified ? 'valid' : 'invalid'} />
-              <p>
-                {result.verified === null
-                  ? 'Not checked: give the webhook secret to verify the signature.'
-                  : result.verified
-                    ? 'The HMAC-SHA256 of the plaintext with this secret matches the signature: authentic and unchanged.'
-                    : 'The HMAC-SHA256 of the plaintext with this secret does not match the signature. See the hints below.'}
-              </p>
-            </div>
-          </div>
+        <ResultPanel
+          decrypted
+          decryption="The payload decrypted with the key taken from the signature."
+          signature={result.verified === null ? 'unknown' : result.verified ? 'valid' : 'invalid'}
+          signatureText={
+            result.verified === null
+              ? 'Not checked: give the webhook secret to verify the signature.'
+              : result.verified
+                ? 'The HMAC-SHA256 of the plaintext with this secret matches the signature: authentic and unchanged.'
+                : 'The HMAC-SHA256 of the plaintext with this secret does not match the signature. See the hints below.'
+          }
+        >
           <HintList hints={result.hints} />
           <h3 className="subheading">JSON</h3>
           {result.json !== null && result.json !== undefined ? (
@@ -238,7 +235,7 @@ export function DecryptPage() {
             </pre>
             <CopyButton text={result.plaintext} label="Copy plaintext" />
           </details>
-        </section>
+        </ResultPanel>
       )}
     </>
   );

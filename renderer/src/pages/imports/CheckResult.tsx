@@ -6,6 +6,7 @@ import { excludedRows, excludedTotal, type ResultsOf } from '../tasks/task-forma
 import type { CheckAnswer, ImportKindName } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 /** 2026-03-02T09:00:00+11:00 as "09:00 +11:00", with the date when it is not the appointment's. */
 function localTime(iso: string, date: string): string {
@@ -59,10 +60,7 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
     : [];
   const upserted = typeof results.results?.upserted === 'number' ? results.results.upserted : schedules.length;
   return (
-    <section className="panel" aria-labelledby="import-check-title">
-      <div className="panel-header">
-        <h2 id="import-check-title">Check result: nothing was imported</h2>
-      </div>
+    <Panel title="Check result: nothing was imported" actions={null}>
       <p className="muted">
         The whole file went through the import here (every row checked, addresses located
         {kind === 'appointments' ? ', services and tags looked up, times computed' : ''}), and nothing was written. This is what “Start the
@@ -113,6 +111,6 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
           </div>
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,5 +1,5 @@
 import './imports.css';
-import { useEffect, useMemo, useState } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import type { UploadFile } from '../../api/upload.ts';
@@ -12,12 +12,13 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
+import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
 
@@ -113,6 +114,39 @@ export function ExcludedRowsActions({
   );
 }
 
+/** A completed import's excluded rows: the first ones listed, then the error report and "Import the fixed file". */
+export function CompletedExcludedRows({
+  task,
+  rows,
+  none,
+  ...actions
+}: ComponentProps<typeof ExcludedRowsActions> & {
+  rows: ExcludedRow[];
+  /** What is said when no row was excluded. */
+  none: ReactNode;
+}) {
+  const total = excludedTotal(task, rows.length);
+  return (
+    <>
+      <h3>Excluded rows</h3>
+      {total === 0 ? (
+        <p className="muted">{none}</p>
+      ) : (
+        <>
+          {total > rows.length && (
+            <p className="notice notice-info">
+              The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of
+              them.
+            </p>
+          )}
+          <ExcludedRowsTable rows={rows} />
+          <ExcludedRowsActions task={task} {...actions} />
+        </>
+      )}
+    </>
+  );
+}
+
 /** Progress of an import task, then its counts and excluded rows. */
 export function ImportResult({
   uuid,
@@ -131,18 +165,13 @@ export function ImportResult({
   if (!task) {
     return (
       <section className="panel" aria-label="Import result">
-        {query.loading && (
-          <p className="loading" role="status">
-            Loading the import task…
-          </p>
-        )}
+        {query.loading && <Loading>Loading the import task…</Loading>}
         <ErrorNotice error={query.error} onRetry={query.reload} />
       </section>
     );
   }
   const running = isRunning(task);
   const counts = importStats(task);
-  const total = excludedTotal(task, rows.length);
   return (
     <section className="panel" aria-labelledby="import-result-title">
       <div className="panel-header">
@@ -163,28 +192,14 @@ export function ImportResult({
       <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />
       {task.status === 'COMPLETED' && (
-        <>
-          <h3>Excluded rows</h3>
-          {total === 0 ? (
-            <p className="muted">No row was excluded: every row was imported.</p>
-          ) : (
-            <>
-              {total > rows.length && (
-                <p className="notice notice-info">
-                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of
-                  them.
-                </p>
-              )}
-              <ExcludedRowsTable rows={rows} />
-              <ExcludedRowsActions
-                task={task}
-                {...(onFixedFile ? { onFixedFile } : {})}
-                {...(fixing !== undefined ? { fixing } : {})}
-                {...(fixRequest ? { fixRequest } : {})}
-              />
-            </>
-          )}
-        </>
+        <CompletedExcludedRows
+          task={task}
+          rows={rows}
+          none="No row was excluded: every row was imported."
+          {...(onFixedFile ? { onFixedFile } : {})}
+          {...(fixing !== undefined ? { fixing } : {})}
+          {...(fixRequest ? { fixRequest } : {})}
+        />
       )}
       {!running && <NextSteps task={task} />}
     </section>

@@ -33,15 +33,18 @@ import {
 import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
+import { ActionButton } from '../../components/FormActions.tsx';
 
 function TemplateButton({ kind, handler }: { kind: ImportKindName; handler: string }) {
   const info = IMPORT_KINDS[kind];
   const template = useApiAction(() => saveAttachment(templateRequest(kind, handler), info.templateName));
   return (
     <span className="template-download">
-      <button type="button" className="button button-small" onClick={() => void template.run()} disabled={template.running}>
+      <ActionButton action={template} className="button button-small">
         Download the template
-      </button>
+      </ActionButton>
       <ErrorNotice error={template.error} onDismiss={template.clearError} />
     </span>
   );
@@ -164,8 +167,7 @@ export function ImportsPage() {
           Your key is a viewer key: it can preview files but not import them. Ask an admin for an editor key.
         </p>
       )}
-      <section className="panel" aria-labelledby="import-file-title">
-        <h2 id="import-file-title">1. What and which file</h2>
+      <Panel title="1. What and which file">
         <fieldset className="fieldset">
           <legend className="field-label">Import</legend>
           <div className="radio-row">
@@ -183,25 +185,19 @@ export function ImportsPage() {
           <span className="muted">Not sure of the columns? Start from the template: the columns in order and one example row.</span>
           <TemplateButton kind={kind} handler={handlerFor(kind)} />
         </div>
-      </section>
+      </Panel>
 
       {file && (
-        <section className="panel" aria-labelledby="import-preview-title">
-          <h2 id="import-preview-title">2. Check before sending</h2>
-          {previewing.running && (
-            <p className="loading" role="status">
-              Reading the first rows…
-            </p>
-          )}
+        <Panel title="2. Check before sending">
+          {previewing.running && <Loading>Reading the first rows…</Loading>}
           <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind))} />
           {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
           <CurlDisclosure request={previewRequest(kind, org, file.name, handlerFor(kind))} label="Show curl for the preview" />
-        </section>
+        </Panel>
       )}
 
       {file && (
-        <section className="panel" aria-labelledby="import-send-title">
-          <h2 id="import-send-title">3. Send</h2>
+        <Panel title="3. Send">
           <DestinationField value={destination} onChange={setDestination} sandboxOrganization={session.organization_name} />
           <fieldset className="fieldset">
             <legend className="field-label">Processing</legend>
@@ -295,7 +291,7 @@ export function ImportsPage() {
             request={uploadRequest(kind, mode, file.name, handlerFor(kind))}
             label={remote ? `Show curl for the import (through this server to ${remote.name})` : 'Show curl for the import'}
           />
-        </section>
+        </Panel>
       )}
 
       <div ref={resultRef}>

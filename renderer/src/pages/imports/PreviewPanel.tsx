@@ -3,6 +3,7 @@ import { RowIssueList } from '../tasks/RowIssueList.tsx';
 import { type RowIssue, splitRowError } from '../tasks/row-issues.ts';
 import { cellText } from '../tasks/task-format.ts';
 import type { ImportPreview } from './import-api.ts';
+import { Table } from '../../components/Table.tsx';
 
 function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; templateLink: ReactNode }) {
   const byColumn = new Map(preview.columns.matched.map((m) => [m.column, m.header]));
@@ -24,39 +25,33 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
           </div>
         </div>
       )}
-      <div className="table-scroll">
-        <table className="table table-compact" aria-label="Expected columns and the file's columns">
-          <thead>
-            <tr>
-              <th scope="col">Expected column</th>
-              <th scope="col">Column in the file</th>
+      <Table
+        label="Expected columns and the file's columns"
+        headings={['Expected column', 'Column in the file']}
+        className="table table-compact"
+      >
+        {preview.expected_columns.map((column) => {
+          const header = byColumn.get(column);
+          const required = preview.required_columns.includes(column);
+          return (
+            <tr key={column} className={!header && required ? 'row-problem' : undefined}>
+              <th scope="row">
+                <code>{column}</code>
+                {required && <span className="required-mark"> required</span>}
+              </th>
+              <td>
+                {header ? (
+                  <code>{header}</code>
+                ) : required && preview.format !== 'json' ? (
+                  <span className="field-problem">Missing</span>
+                ) : (
+                  <span className="muted">not in the file</span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {preview.expected_columns.map((column) => {
-              const header = byColumn.get(column);
-              const required = preview.required_columns.includes(column);
-              return (
-                <tr key={column} className={!header && required ? 'row-problem' : undefined}>
-                  <th scope="row">
-                    <code>{column}</code>
-                    {required && <span className="required-mark"> required</span>}
-                  </th>
-                  <td>
-                    {header ? (
-                      <code>{header}</code>
-                    ) : required && preview.format !== 'json' ? (
-                      <span className="field-problem">Missing</span>
-                    ) : (
-                      <span className="muted">not in the file</span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </Table>
       {preview.columns.unknown.length > 0 && (
         <p className="muted">
           Ignored (not a column the importer reads):{' '}

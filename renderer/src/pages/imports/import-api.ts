@@ -5,7 +5,14 @@ import type { BackgroundTask } from '../../api/types.ts';
 import { upload, type UploadFile, type UploadProgress } from '../../api/upload.ts';
 import { desktopBridge } from '../../desktop/bridge.ts';
 import { errorReportPath } from '../tasks/task-format.ts';
-import { DEFAULT_IMPORT_HANDLER, handlerField, IMPORT_KINDS, type ImportKindName, type ProcessingMode } from './import-kinds.ts';
+import {
+  DEFAULT_IMPORT_HANDLER,
+  handlerField,
+  IMPORT_KINDS,
+  type ImportKindName,
+  importForm,
+  type ProcessingMode,
+} from './import-kinds.ts';
 
 export type { ImportPreview };
 export {
@@ -45,16 +52,7 @@ export function importRequest(
   return {
     method: 'POST',
     path: IMPORT_KINDS[kind].path,
-    form: {
-      fields: {
-        organization_uuid: organizationUuid,
-        processing_mode: mode,
-        ...handlerField(kind, handler),
-        ...(fixesTask ? { fixes_task_uuid: fixesTask } : {}),
-      },
-      fileField: 'file',
-      fileName,
-    },
+    form: importForm(kind, organizationUuid, mode, fileName, handler, fixesTask ? { fixes_task_uuid: fixesTask } : {}),
   };
 }
 
@@ -66,8 +64,10 @@ export function checkRequest(
   fileName: string,
   handler = DEFAULT_IMPORT_HANDLER,
 ): ApiRequest {
-  const request = importRequest(kind, organizationUuid, mode, fileName, handler);
-  return { ...request, form: { fields: { ...request.form?.fields, dry_run: 'true' }, fileField: 'file', fileName } };
+  return {
+    ...importRequest(kind, organizationUuid, mode, fileName, handler),
+    form: importForm(kind, organizationUuid, mode, fileName, handler, { dry_run: 'true' }),
+  };
 }
 
 /** A dry run's answer: the results the import would give, plus dry_run_notes. */

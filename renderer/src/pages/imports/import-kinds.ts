@@ -1,5 +1,7 @@
 /** The two import kinds and their endpoints: plain data, shared by the Imports page and remote mode (and testable under Node). */
 
+import type { MultipartForm } from '../../api/request.ts';
+
 export type ImportKindName = 'qrcodes' | 'appointments';
 export type ProcessingMode = 'background' | 'sync';
 
@@ -35,4 +37,20 @@ export const DEFAULT_IMPORT_HANDLER = 'default';
 /** The org_identifier form field: only appointment imports read one, and only a saved handler needs it. */
 export function handlerField(kind: ImportKindName, handler: string): Record<string, string> {
   return kind === 'appointments' && handler !== DEFAULT_IMPORT_HANDLER ? { org_identifier: handler } : {};
+}
+
+/** The multipart form of an import upload: the file and the fields every import sends, plus `extra`. */
+export function importForm(
+  kind: ImportKindName,
+  organizationUuid: string,
+  mode: ProcessingMode,
+  fileName: string,
+  handler: string,
+  extra: Record<string, string> = {},
+): MultipartForm {
+  return {
+    fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler), ...extra },
+    fileField: 'file',
+    fileName,
+  };
 }

@@ -11,6 +11,9 @@ import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
 import { eventLabel, type Inbox, inboxPath, type Message, messagePath } from './inspector-types.ts';
 import { DecryptionBadge, SignatureBadge } from './Verdicts.tsx';
+import { Table } from '../../components/Table.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 /** Header names whose values differ (or that only one of the two has). */
 function headerDifferences(a: Record<string, string>, b: Record<string, string>): Set<string> {
@@ -50,28 +53,17 @@ function HeaderComparison({
   const names = [...new Set([...Object.keys(a.headers), ...Object.keys(b.headers)])].filter((n) => !onlyDifferences || marked.has(n));
   if (names.length === 0) return <p className="muted">{onlyDifferences ? 'The headers are the same.' : 'No headers.'}</p>;
   return (
-    <div className="table-scroll">
-      <table className="table table-compact compare-table" aria-label="Headers side by side">
-        <thead>
-          <tr>
-            <th scope="col">Header</th>
-            <th scope="col">A</th>
-            <th scope="col">B</th>
-          </tr>
-        </thead>
-        <tbody>
-          {names.map((name) => (
-            <tr key={name} className={marked.has(name) ? 'row-marked' : undefined} data-differs={marked.has(name) ? 'true' : undefined}>
-              <th scope="row" className="header-name">
-                {name}
-              </th>
-              <td className="header-value">{a.headers[name] ?? <span className="muted">(absent)</span>}</td>
-              <td className="header-value">{b.headers[name] ?? <span className="muted">(absent)</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label="Headers side by side" headings={['Header', 'A', 'B']} className="table table-compact compare-table">
+      {names.map((name) => (
+        <tr key={name} className={marked.has(name) ? 'row-marked' : undefined} data-differs={marked.has(name) ? 'true' : undefined}>
+          <th scope="row" className="header-name">
+            {name}
+          </th>
+          <td className="header-value">{a.headers[name] ?? <span className="muted">(absent)</span>}</td>
+          <td className="header-value">{b.headers[name] ?? <span className="muted">(absent)</span>}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -85,28 +77,17 @@ function ChangedValuesTable({ changes }: { changes: ChangedValue[] }) {
   if (changes.length === 0) return <p className="muted">The decrypted JSON is the same in both.</p>;
   return (
     <>
-      <div className="table-scroll">
-        <table className="table table-compact compare-table" aria-label="Changed values">
-          <thead>
-            <tr>
-              <th scope="col">Path</th>
-              <th scope="col">A</th>
-              <th scope="col">B</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.slice(0, MAX_LISTED).map((c) => (
-              <tr key={c.path}>
-                <th scope="row" className="header-name">
-                  {c.path || '(the whole document)'}
-                </th>
-                <td className="header-value">{shown(c.a)}</td>
-                <td className="header-value">{shown(c.b)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table label="Changed values" headings={['Path', 'A', 'B']} className="table table-compact compare-table">
+        {changes.slice(0, MAX_LISTED).map((c) => (
+          <tr key={c.path}>
+            <th scope="row" className="header-name">
+              {c.path || '(the whole document)'}
+            </th>
+            <td className="header-value">{shown(c.a)}</td>
+            <td className="header-value">{shown(c.b)}</td>
+          </tr>
+        ))}
+      </Table>
       {changes.length > MAX_LISTED && (
         <p className="muted small">
           The first {MAX_LISTED} of {changes.length} changes; the trees below mark them all.
@@ -151,11 +132,7 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
     return (
       <>
         <PageHeader title="Compare messages" back={back} />
-        {(a.loading || b.loading) && (
-          <p className="loading" role="status">
-            Loading both messages…
-          </p>
-        )}
+        {(a.loading || b.loading) && <Loading>Loading both messages…</Loading>}
         <ErrorNotice error={a.error} onRetry={a.reload} />
         <ErrorNotice error={b.error} onRetry={b.reload} />
       </>
@@ -176,22 +153,21 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
           <Side message={b.data} inboxUuid={inboxUuid} letter="B" />
         </div>
       </section>
-      <section className="panel" aria-labelledby="compare-headers-title">
-        <div className="panel-header">
-          <h2 id="compare-headers-title">Headers</h2>
+      <Panel
+        title="Headers"
+        actions={
           <label className="checkbox">
             <input type="checkbox" checked={onlyDifferences} onChange={(e) => setOnlyDifferences(e.target.checked)} />
             Only the headers that differ
           </label>
-        </div>
+        }
+      >
         <HeaderComparison a={a.data} b={b.data} marked={headerMarks} onlyDifferences={onlyDifferences} />
-      </section>
-      <section className="panel" aria-labelledby="compare-changes-title">
-        <h2 id="compare-changes-title">Changed values</h2>
+      </Panel>
+      <Panel title="Changed values">
         <ChangedValuesTable changes={changes} />
-      </section>
-      <section className="panel" aria-labelledby="compare-json-title">
-        <h2 id="compare-json-title">Decrypted JSON</h2>
+      </Panel>
+      <Panel title="Decrypted JSON">
         <div className="compare-grid">
           {[
             { letter: 'A', message: a.data },
@@ -214,7 +190,7 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
             </div>
           ))}
         </div>
-      </section>
+      </Panel>
     </>
   );
 }

@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { type Inbox, inboxPath } from './inspector-types.ts';
 import { useMessageFilters } from './message-filters.ts';
+import { Panel } from '../../components/Panel.tsx';
 
 /** Download the messages (with the list's filters) as JSON or HAR, the signature masked unless asked for. */
 export function ExportPanel({ inbox }: { inbox: Inbox }) {
@@ -25,8 +26,7 @@ export function ExportPanel({ inbox }: { inbox: Inbox }) {
     setSaved(await download(request, `inbox.${format}`));
   });
   return (
-    <section className="panel" aria-labelledby="export-title">
-      <h2 id="export-title">Export</h2>
+    <Panel title="Export">
       <p className="muted">
         {active ? 'The messages that match the filters above' : 'All messages'}, oldest first. HAR opens in a browser's network panel; the
         verdicts and the decrypted envelope ride along.
@@ -61,6 +61,6 @@ export function ExportPanel({ inbox }: { inbox: Inbox }) {
         </p>
       )}
       <CurlDisclosure request={request} download />
-    </section>
+    </Panel>
   );
 }

@@ -1,8 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { type FormAction, FormActions } from '../../components/FormActions.tsx';
 import { FormField, TextField } from '../../components/FormField.tsx';
 import type { Inbox, InboxResponse } from './inspector-types.ts';
 
@@ -62,22 +61,17 @@ export function draftProblems(draft: InboxDraft): Record<string, string> {
 export function InboxForm({
   draft,
   onChange,
-  onSubmit,
   submitLabel,
-  running,
-  error,
-  onDismissError,
+  action,
   request,
   onCancel,
   title,
 }: {
   draft: InboxDraft;
   onChange(draft: InboxDraft): void;
-  onSubmit(): void;
   submitLabel: string;
-  running: boolean;
-  error: unknown;
-  onDismissError(): void;
+  /** Sends the draft (useApiAction); called once the draft passes the checks made before sending. */
+  action: FormAction & { run(): Promise<unknown> };
   request: ApiRequest;
   onCancel?(): void;
   title: string;
@@ -85,7 +79,7 @@ export function InboxForm({
   const id = useId();
   const titleId = `${id}-title`;
   const [checked, setChecked] = useState<Record<string, string>>({});
-  const problem = (field: string) => checked[field] ?? fieldProblem(error, field);
+  const problem = (field: string) => checked[field] ?? fieldProblem(action.error, field);
   const set = (changes: Partial<InboxDraft>) => {
     onChange({ ...draft, ...changes });
     setChecked({});
@@ -94,8 +88,20 @@ export function InboxForm({
     event.preventDefault();
     const found = draftProblems(draft);
     setChecked(found);
-    if (Object.keys(found).length === 0) onSubmit();
+    if (Object.keys(found).length === 0) void action.run();
   };
+  const numberField = (key: 'status' | 'delayMs', label: string, hint: string, placeholder?: string) => (
+    <TextField
+      id={`${id}-${key === 'status' ? 'status' : 'delay'}`}
+      label={label}
+      hint={hint}
+      problem={problem(key === 'status' ? 'response.status' : 'response.delay_ms')}
+      inputMode="numeric"
+      value={draft[key]}
+      onChange={(value) => set({ [key]: value })}
+      placeholder={placeholder}
+    />
+  );
   const shown = ['name', 'secrets', 'forward to', 'response.status', 'response.delay ms'];
   const secretCount = inboxBody(draft).secrets.length;
   return (
@@ -149,25 +155,8 @@ export function InboxForm({
       <fieldset className="fieldset">
         <legend>Fault injection: how the inbox answers</legend>
         <div className="form-grid form-grid-3">
-          <TextField
-            id={`${id}-status`}
-            label="Answer status"
-            hint="Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429."
-            problem={problem('response.status')}
-            inputMode="numeric"
-            value={draft.status}
-            onChange={(status) => set({ status })}
-            placeholder="normal"
-          />
-          <TextField
-            id={`${id}-delay`}
-            label="Delay (ms)"
-            hint="0 to 60000. Over 15000 the sender times out."
-            problem={problem('response.delay_ms')}
-            inputMode="numeric"
-            value={draft.delayMs}
-            onChange={(delayMs) => set({ delayMs })}
-          />
+          {numberField('status', 'Answer status', 'Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429.', 'normal')}
+          {numberField('delayMs', 'Delay (ms)', '0 to 60000. Over 15000 the sender times out.')}
           <div className="field field-check">
             <label className="checkbox">
               <input type="checkbox" checked={draft.drop} onChange={(e) => set({ drop: e.target.checked })} />
@@ -176,18 +165,14 @@ export function InboxForm({
           </div>
         </div>
       </fieldset>
-      <ErrorNotice error={error} onDismiss={onDismissError} fieldsShown={shown} />
-      <div className="row-actions row-actions-start">
-        <button type="submit" className="button button-primary" disabled={running}>
-          {running ? 'Saving…' : submitLabel}
-        </button>
-        {onCancel && (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      <CurlDisclosure request={request} />
+      <FormActions
+        action={action}
+        submitLabel={submitLabel}
+        fieldsShown={shown}
+        onCancel={onCancel}
+        request={request}
+        className="row-actions row-actions-start"
+      />
     </form>
   );
 }

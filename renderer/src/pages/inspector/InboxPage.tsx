@@ -7,10 +7,11 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Loading, PageLoading } from '../../components/QueryState.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate, useSearchParams } from '../../router.tsx';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { draftFrom, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
 import {
@@ -25,6 +26,8 @@ import {
   withArrival,
 } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */
 function ReceivePanel({ inbox }: { inbox: Inbox }) {
@@ -53,8 +56,7 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
   });
 
   return (
-    <section className="panel" aria-labelledby="receive-title">
-      <h2 id="receive-title">Receive deliveries</h2>
+    <Panel title="Receive deliveries">
       <p className="muted">
         Deliveries sent to this URL are stored, decrypted and verified. It needs no Authorization header, so any webhook sender (this app,
         the real service through a tunnel, your own scripts) can post to it.
@@ -66,52 +68,85 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
         <CopyButton text={inbox.url} label="Copy URL" />
       </div>
       <Fold folded={compact}>
-        <div className="action-block">
-          <div className="action-row">
-            <button type="button" className="button" onClick={() => void register.run()} disabled={register.running}>
-              {register.running ? 'Registering…' : 'Register a webhook to this inbox'}
-            </button>
-            <span className="muted small">
-              Registers a webhook of your organization at this URL for all three events; its secret is then known here, so signatures are
-              checked.
-            </span>
-          </div>
-          <ErrorNotice error={register.error} onDismiss={register.clearError} />
-          {webhook && (
-            <p className="notice notice-success" role="status">
-              Webhook registered ({webhook.uuid.slice(0, 8)}…, events: {webhook.events.map(eventLabel).join(', ')}). Every service
-              confirmation event now arrives here; messages stored before it can be checked with “Verify again” below.
+        <ActionBlock
+          action={register}
+          request={registerRequest}
+          curlLabel="Show curl for registering"
+          done={
+            webhook && (
+              <>
+                Webhook registered ({webhook.uuid.slice(0, 8)}…, events: {webhook.events.map(eventLabel).join(', ')}). Every service
+                confirmation event now arrives here; messages stored before it can be checked with “Verify again” below.
+              </>
+            )
+          }
+        >
+          <ActionButton action={register} busyLabel="Registering…">
+            Register a webhook to this inbox
+          </ActionButton>
+          <span className="muted small">
+            Registers a webhook of your organization at this URL for all three events; its secret is then known here, so signatures are
+            checked.
+          </span>
+        </ActionBlock>
+        <ActionBlock
+          action={simulate}
+          request={simulateRequest}
+          curlLabel="Show curl for the test event"
+          done={sent && <>{sent} event sent to the subscribed webhooks.</>}
+          below={
+            <p className="muted small">
+              Makes a realistic service confirmation and sends its event to every webhook subscribed to it; with a webhook registered here,
+              it appears below in a moment.
             </p>
-          )}
-          <CurlDisclosure request={registerRequest} label="Show curl for registering" />
-        </div>
-        <div className="action-block">
-          <div className="action-row">
-            <SelectField label="Event" value={event} onChange={(v) => setEvent(v as EventType)}>
-              {EVENT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {eventLabel(t)}
-                </option>
-              ))}
-            </SelectField>
-            <button type="button" className="button" onClick={() => void simulate.run()} disabled={simulate.running}>
-              {simulate.running ? 'Sending…' : 'Send a test event'}
-            </button>
-          </div>
-          <p className="muted small">
-            Makes a realistic service confirmation and sends its event to every webhook subscribed to it; with a webhook registered here, it
-            appears below in a moment.
-          </p>
-          <ErrorNotice error={simulate.error} onDismiss={simulate.clearError} />
-          {sent && (
-            <p className="notice notice-success" role="status">
-              {sent} event sent to the subscribed webhooks.
-            </p>
-          )}
-          <CurlDisclosure request={simulateRequest} label="Show curl for the test event" />
-        </div>
+          }
+        >
+          <SelectField label="Event" value={event} onChange={(v) => setEvent(v as EventType)}>
+            {EVENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {eventLabel(t)}
+              </option>
+            ))}
+          </SelectField>
+          <ActionButton action={simulate} busyLabel="Sending…">
+            Send a test event
+          </ActionButton>
+        </ActionBlock>
       </Fold>
-    </section>
+    </Panel>
+  );
+}
+
+/** An action of the inbox: its button row, then its error, what it did, and its curl. */
+function ActionBlock({
+  action,
+  request,
+  curlLabel,
+  done,
+  below,
+  children,
+}: {
+  action: { error: unknown; clearError(): void };
+  request: ApiRequest;
+  curlLabel: string;
+  /** What the action did, once it has. */
+  done: ReactNode;
+  /** Text under the row. */
+  below?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="action-block">
+      <div className="action-row">{children}</div>
+      {below}
+      <ErrorNotice error={action.error} onDismiss={action.clearError} />
+      {done && (
+        <p className="notice notice-success" role="status">
+          {done}
+        </p>
+      )}
+      <CurlDisclosure request={request} label={curlLabel} />
+    </div>
   );
 }
 
@@ -134,31 +169,22 @@ function EditPanel({ inbox, onSaved, onCancel }: { inbox: Inbox; onSaved(inbox: 
   const save = useApiAction(async () => onSaved(await call<Inbox>(request)));
   return (
     <section className="panel">
-      {full.loading && (
-        <p className="loading" role="status">
-          Loading the inbox settings…
-        </p>
-      )}
+      {full.loading && <Loading>Loading the inbox settings…</Loading>}
       <ErrorNotice error={full.error} onRetry={full.reload} />
       {current && (
         <InboxForm
           title="Edit the inbox"
           draft={current}
           onChange={setDraft}
-          onSubmit={() => void save.run()}
           submitLabel="Save changes"
-          running={save.running}
-          error={save.error}
-          onDismissError={save.clearError}
+          action={save}
           request={request}
           onCancel={onCancel}
         />
       )}
       {!current && (
         <div className="row-actions row-actions-start">
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
+          <CancelButton onCancel={onCancel} />
         </div>
       )}
     </section>
@@ -173,24 +199,26 @@ function ReverifyButton({ inbox, onDone }: { inbox: Inbox; onDone(): void }) {
     onDone();
   });
   return (
-    <div className="action-block">
-      <div className="action-row">
-        <button type="button" className="button button-small" onClick={() => void reverify.run()} disabled={reverify.running}>
-          {reverify.running ? 'Checking…' : 'Verify again'}
-        </button>
-        <span className="muted small">
-          After adding a secret or registering a webhook here: judges every stored message again with the secrets known now.
-        </span>
-      </div>
-      <ErrorNotice error={reverify.error} onDismiss={reverify.clearError} />
-      {result && (
-        <p className="notice notice-success" role="status">
-          Checked {result.checked.toLocaleString()} {result.checked === 1 ? 'message' : 'messages'};{' '}
-          {result.changed === 0 ? 'no verdict changed' : `${result.changed.toLocaleString()} changed`}.
-        </p>
-      )}
-      <CurlDisclosure request={request} label="Show curl for verifying again" />
-    </div>
+    <ActionBlock
+      action={reverify}
+      request={request}
+      curlLabel="Show curl for verifying again"
+      done={
+        result && (
+          <>
+            Checked {result.checked.toLocaleString()} {result.checked === 1 ? 'message' : 'messages'};{' '}
+            {result.changed === 0 ? 'no verdict changed' : `${result.changed.toLocaleString()} changed`}.
+          </>
+        )
+      }
+    >
+      <ActionButton action={reverify} className="button button-small" busyLabel="Checking…">
+        Verify again
+      </ActionButton>
+      <span className="muted small">
+        After adding a secret or registering a webhook here: judges every stored message again with the secrets known now.
+      </span>
+    </ActionBlock>
   );
 }
 
@@ -210,17 +238,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
   });
 
   if (!inbox) {
-    return (
-      <>
-        <PageHeader title="Inbox" back={back} />
-        {query.loading && (
-          <p className="loading" role="status">
-            Loading the inbox…
-          </p>
-        )}
-        <ErrorNotice error={query.error} onRetry={query.reload} />
-      </>
-    );
+    return <PageLoading title="Inbox" back={back} query={query} loading="Loading the inbox…" />;
   }
 
   const fault = faultSummary(inbox.response);
@@ -285,9 +303,9 @@ export function InboxPage({ uuid }: { uuid: string }) {
         />
       )}
       <ReceivePanel inbox={inbox} />
-      <section className="panel" aria-labelledby="messages-title">
-        <div className="panel-header">
-          <h2 id="messages-title">Messages</h2>
+      <Panel
+        title="Messages"
+        actions={
           <button
             type="button"
             className="button button-small button-danger-quiet"
@@ -296,10 +314,11 @@ export function InboxPage({ uuid }: { uuid: string }) {
           >
             Delete all messages
           </button>
-        </div>
+        }
+      >
         <MessageList key={listVersion} inbox={inbox} />
         <ReverifyButton inbox={inbox} onDone={() => setListVersion((v) => v + 1)} />
-      </section>
+      </Panel>
       <ExportPanel inbox={inbox} />
       <CurlDisclosure request={request} label="Show curl for this inbox" />
       {confirm === 'delete' && (
@@ -307,8 +326,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
           title={`Delete the inbox “${inbox.name}”?`}
           confirmLabel="Delete inbox"
           request={{ method: 'DELETE', path: inboxPath(inbox.uuid) }}
-          action={async () => {
-            await call({ method: 'DELETE', path: inboxPath(inbox.uuid) });
+          onDone={() => {
             navigate('/inspector');
           }}
           onCancel={() => setConfirm(null)}
@@ -324,8 +342,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
           title="Delete all messages?"
           confirmLabel="Delete all messages"
           request={{ method: 'DELETE', path: `${inboxPath(inbox.uuid)}/messages` }}
-          action={async () => {
-            await call({ method: 'DELETE', path: `${inboxPath(inbox.uuid)}/messages` });
+          onDone={() => {
             setConfirm(null);
             setData((current) => current && { ...current, message_count: 0 });
             setListVersion((v) => v + 1);

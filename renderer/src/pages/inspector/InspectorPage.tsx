@@ -106,11 +106,8 @@ export function InspectorPage() {
           title="Create an inbox"
           draft={draft}
           onChange={setDraft}
-          onSubmit={() => void create.run()}
           submitLabel="Create inbox"
-          running={create.running}
-          error={create.error}
-          onDismissError={create.clearError}
+          action={create}
           request={createRequest}
         />
       </section>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { usePagedList } from '../../api/use-paged-list.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { type Column, ListView } from '../../components/ListView.tsx';
 import { type Options, SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent, useRefetchOnReconnect } from '../../live/live-store.ts';
@@ -185,18 +185,7 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
           </button>
         </div>
       }
-      noMatch={
-        active ? (
-          <EmptyState
-            title="No messages match these filters"
-            action={
-              <button type="button" className="button" onClick={clear}>
-                Clear filters
-              </button>
-            }
-          />
-        ) : undefined
-      }
+      noMatch={active ? <ResetEmptyState title="No messages match these filters" reset="Clear filters" onReset={clear} /> : undefined}
       empty={
         <EmptyState title="No messages yet">
           <p>

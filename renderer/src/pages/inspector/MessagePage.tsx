@@ -10,6 +10,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PageLoading } from '../../components/QueryState.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
@@ -17,38 +18,32 @@ import { formatDateTime } from '../tasks/task-format.ts';
 import { eventLabel, formatReceived, type Inbox, inboxPath, type Message, messagePath, type Relay } from './inspector-types.ts';
 import { answerText } from './MessageList.tsx';
 import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
+import { Table } from '../../components/Table.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { Facts } from '../../components/Facts.tsx';
 
 export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
   const entries = Object.entries(headers);
   if (entries.length === 0) return <p className="muted">No headers.</p>;
   return (
-    <div className="table-scroll">
-      <table className="table table-compact" aria-label={label}>
-        <thead>
-          <tr>
-            <th scope="col">Header</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map(([name, value]) => (
-            <tr key={name} className={marked?.has(name) ? 'row-marked' : undefined}>
-              <th scope="row" className="header-name">
-                {name}
-              </th>
-              <td className="header-value">{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label={label} headings={['Header', 'Value']} className="table table-compact">
+      {entries.map(([name, value]) => (
+        <tr key={name} className={marked?.has(name) ? 'row-marked' : undefined}>
+          <th scope="row" className="header-name">
+            {name}
+          </th>
+          <td className="header-value">{value}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
 function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   return (
-    <section className="panel" aria-labelledby="verdicts-title">
-      <h2 id="verdicts-title">Verdicts</h2>
+    <Panel title="Verdicts">
       <div className="verdicts">
         <div className="verdict">
           <DecryptionBadge decrypted={message.decrypted} />
@@ -82,36 +77,25 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
         </p>
       )}
       <HintList hints={message.hints} />
-      <dl className="facts">
-        <div className="fact">
-          <dt>Received</dt>
-          <dd>{formatDateTime(message.received_on)}</dd>
-        </div>
-        <div className="fact">
-          <dt>Request</dt>
-          <dd>
+      <Facts
+        facts={{
+          Received: formatDateTime(message.received_on),
+          Request: (
             <code>
               {message.method} {message.path}
             </code>
-          </dd>
-        </div>
-        <div className="fact">
-          <dt>Answered</dt>
-          <dd>
-            {answerText(message.answer)}
-            {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
-          </dd>
-        </div>
-        <div className="fact">
-          <dt>Delivery id</dt>
-          <dd>{message.delivery_id ?? '—'}</dd>
-        </div>
-        <div className="fact">
-          <dt>Event id</dt>
-          <dd>{message.event_id ?? '—'}</dd>
-        </div>
-      </dl>
-    </section>
+          ),
+          Answered: (
+            <>
+              {answerText(message.answer)}
+              {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
+            </>
+          ),
+          'Delivery id': message.delivery_id ?? '—',
+          'Event id': message.event_id ?? '—',
+        }}
+      />
+    </Panel>
   );
 }
 
@@ -124,9 +108,9 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
         <h2 id="body-title">Raw body</h2>
         <div className="row-actions">
           <CopyButton text={message.body} label="Copy body" />
-          <button type="button" className="button button-small" onClick={() => void save.run()} disabled={save.running}>
+          <ActionButton action={save} className="button button-small">
             Download the exact bytes
-          </button>
+          </ActionButton>
         </div>
       </div>
       <p className="muted small">
@@ -151,45 +135,32 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
 function RelayTable({ relays }: { relays: Relay[] }) {
   if (relays.length === 0) return <p className="muted">Not forwarded or replayed yet.</p>;
   return (
-    <div className="table-scroll">
-      <table className="table" aria-label="Forwards and replays">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Kind</th>
-            <th scope="col">URL</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Response</th>
-          </tr>
-        </thead>
-        <tbody>
-          {relays.map((r) => (
-            <tr key={r.uuid}>
-              <td className="nowrap" title={formatDateTime(r.requested_on)}>
-                {formatReceived(r.requested_on)}
-              </td>
-              <td>{r.kind === 'forward' ? 'Forward' : 'Replay'}</td>
-              <td className="truncate" title={r.url}>
-                {r.url}
-              </td>
-              <td className="nowrap">
-                {r.status_code !== null ? (
-                  <span className={`badge ${r.status_code < 300 ? 'badge-completed' : 'badge-failed'}`}>{r.status_code}</span>
-                ) : (
-                  <span className="badge badge-failed">no answer</span>
-                )}
-                {r.duration_ms !== null && <span className="muted small"> {r.duration_ms} ms</span>}
-              </td>
-              <td className="results-cell">
-                <span className={`clamp-2 small ${r.error ? 'text-error' : ''}`} title={r.error ?? r.response_excerpt ?? ''}>
-                  {r.error ?? r.response_excerpt ?? <span className="muted">empty</span>}
-                </span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table label="Forwards and replays" headings={['When', 'Kind', 'URL', 'Answer', 'Response']}>
+      {relays.map((r) => (
+        <tr key={r.uuid}>
+          <td className="nowrap" title={formatDateTime(r.requested_on)}>
+            {formatReceived(r.requested_on)}
+          </td>
+          <td>{r.kind === 'forward' ? 'Forward' : 'Replay'}</td>
+          <td className="truncate" title={r.url}>
+            {r.url}
+          </td>
+          <td className="nowrap">
+            {r.status_code !== null ? (
+              <span className={`badge ${r.status_code < 300 ? 'badge-completed' : 'badge-failed'}`}>{r.status_code}</span>
+            ) : (
+              <span className="badge badge-failed">no answer</span>
+            )}
+            {r.duration_ms !== null && <span className="muted small"> {r.duration_ms} ms</span>}
+          </td>
+          <td className="results-cell">
+            <span className={`clamp-2 small ${r.error ? 'text-error' : ''}`} title={r.error ?? r.response_excerpt ?? ''}>
+              {r.error ?? r.response_excerpt ?? <span className="muted">empty</span>}
+            </span>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -214,8 +185,7 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
     void replay.run();
   };
   return (
-    <section className="panel" aria-labelledby="replay-title">
-      <h2 id="replay-title">Replay and forward</h2>
+    <Panel title="Replay and forward">
       <p className="muted">
         Sends this message again, body byte for byte and the headers as received, to your app.{' '}
         {inbox?.forward_to ? (
@@ -227,34 +197,28 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
         )}
       </p>
       <form className="replay-form" onSubmit={submit} noValidate>
-        <div className="field">
-          <label className="field-label" htmlFor="replay-url">
-            Replay to URL
-          </label>
-          <div className="secret-row">
-            <input
-              id="replay-url"
-              value={target}
-              onChange={(e) => setUrl(e.target.value)}
-              placeholder="http://127.0.0.1:3000/webhooks"
-              spellCheck={false}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? 'replay-url-problem' : 'replay-url-hint'}
-            />
-            <button type="submit" className="button button-primary" disabled={replay.running}>
-              {replay.running ? 'Sending…' : 'Replay'}
-            </button>
-          </div>
-          {problem ? (
-            <span id="replay-url-problem" className="field-problem">
-              {problem}
-            </span>
-          ) : (
-            <span id="replay-url-hint" className="field-hint">
-              https anywhere; http only to this machine unless the settings allow it. Redirects are not followed; 15 s timeout.
-            </span>
+        <FormField
+          id="replay-url"
+          label="Replay to URL"
+          problem={problem}
+          hintOrProblem
+          hint="https anywhere; http only to this machine unless the settings allow it. Redirects are not followed; 15 s timeout."
+        >
+          {(control) => (
+            <div className="secret-row">
+              <input
+                {...control}
+                value={target}
+                onChange={(e) => setUrl(e.target.value)}
+                placeholder="http://127.0.0.1:3000/webhooks"
+                spellCheck={false}
+              />
+              <SubmitButton running={replay.running} busyLabel="Sending…">
+                Replay
+              </SubmitButton>
+            </div>
           )}
-        </div>
+        </FormField>
       </form>
       <ErrorNotice error={replay.error} onDismiss={replay.clearError} fieldsShown={['url']} />
       {result && (
@@ -270,7 +234,7 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
       <CurlDisclosure request={request} />
       <h3 className="subheading">Relay log</h3>
       <RelayTable relays={message.relays} />
-    </section>
+    </Panel>
   );
 }
 
@@ -285,8 +249,7 @@ function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: stri
   const [other, setOther] = useState('');
   const pick = other || choices[0]?.uuid || '';
   return (
-    <section className="panel" aria-labelledby="compare-title">
-      <h2 id="compare-title">Compare with another message</h2>
+    <Panel title="Compare with another message">
       <ErrorNotice error={others.error} onRetry={others.reload} />
       {others.data && choices.length === 0 ? (
         <p className="muted">This is the only message of the inbox so far.</p>
@@ -310,7 +273,7 @@ function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: stri
           </button>
         </div>
       )}
-    </section>
+    </Panel>
   );
 }
 
@@ -331,17 +294,7 @@ export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; mes
   const back = <Link to={`/inspector/${inboxUuid}`}>← {inbox.data?.name ?? 'Inbox'}</Link>;
 
   if (!message) {
-    return (
-      <>
-        <PageHeader title="Message" back={back} />
-        {query.loading && (
-          <p className="loading" role="status">
-            Loading the message…
-          </p>
-        )}
-        <ErrorNotice error={query.error} onRetry={query.reload} />
-      </>
-    );
+    return <PageLoading title="Message" back={back} query={query} loading="Loading the message…" />;
   }
 
   return (
@@ -358,8 +311,7 @@ export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; mes
         }
       />
       <VerdictsPanel message={message} inboxUuid={inboxUuid} />
-      <section className="panel" aria-labelledby="envelope-title">
-        <h2 id="envelope-title">Decrypted JSON</h2>
+      <Panel title="Decrypted JSON">
         {message.envelope !== null && message.envelope !== undefined ? (
           <JsonTree
             value={message.envelope}
@@ -369,11 +321,10 @@ export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; mes
         ) : (
           <p className="muted">{message.decrypted ? 'The plaintext is not JSON.' : 'Nothing was decrypted; see the verdicts above.'}</p>
         )}
-      </section>
-      <section className="panel" aria-labelledby="headers-title">
-        <h2 id="headers-title">Headers</h2>
+      </Panel>
+      <Panel title="Headers">
         <HeadersTable headers={message.headers} label="Request headers" />
-      </section>
+      </Panel>
       <RawBody message={message} inboxUuid={inboxUuid} />
       <ReplayPanel message={message} inbox={inbox.data} onRelay={addRelay} />
       <CompareWith message={message} inboxUuid={inboxUuid} />

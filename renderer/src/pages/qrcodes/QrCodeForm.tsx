@@ -1,11 +1,9 @@
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import type { CreateQrCode, QrCode, UpdateQrCode } from '../../../../server/qrcodes/schemas.ts';
-import { type ApiRequest, call } from '../../api/client.ts';
 import { describeError } from '../../api/describe-error.ts';
-import { useApiAction } from '../../api/use-api.ts';
-import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import type { FormProps } from '../../components/CrudListPage.tsx';
 import { TextField } from '../../components/FormField.tsx';
+import { ResourceForm, useResourceForm } from '../../components/ResourceForm.tsx';
 
 const FIELDS = [
   {
@@ -59,33 +57,13 @@ function updateBody(values: Values, qr: QrCode): UpdateQrCode {
 }
 
 /** Create (qr null) or edit a QR code address; the server's field problems show under their fields. */
-export function QrCodeForm({
-  qr,
-  organizationUuid,
-  onSaved,
-  onCancel,
-}: {
-  qr: QrCode | null;
-  organizationUuid: string;
-  onSaved(qr: QrCode): void;
-  onCancel(): void;
-}) {
+export function QrCodeForm({ qr, ...props }: { qr: QrCode | null } & FormProps<QrCode>) {
   const id = useId();
-  const [values, setValues] = useState<Values>(() => initialValues(qr));
-  const request: ApiRequest = qr
-    ? { method: 'PATCH', path: `/api/qrcodes/uuid/${encodeURIComponent(qr.uuid)}`, body: updateBody(values, qr) }
-    : { method: 'POST', path: '/api/qrcodes', body: createBody(values, organizationUuid) };
-  const save = useApiAction(async (r: ApiRequest) => onSaved(await call<QrCode>(r)));
-  const problems = save.error ? describeError(save.error).fields : [];
+  const form = useResourceForm({ path: '/api/qrcodes', item: qr, initialValues, createBody, updateBody, ...props });
+  const problems = form.save.error ? describeError(form.save.error).fields : [];
   const problemOf = (key: FieldKey) => problems.find((p) => p.field === key.replace(/_/g, ' '))?.message;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void save.run(request);
-  };
-  const title = qr ? `Edit ${qr.name}` : 'New QR code';
   return (
-    <form className="panel" aria-label={title} onSubmit={submit} noValidate>
-      <h2>{title}</h2>
+    <ResourceForm kind="QR code" item={qr} form={form} fieldsShown={FIELDS.map((f) => f.key.replace(/_/g, ' '))} onCancel={props.onCancel}>
       <div className="qr-form-grid">
         {FIELDS.map((field) => (
           <TextField
@@ -95,22 +73,12 @@ export function QrCodeForm({
             label={field.label}
             hint={field.hint}
             problem={problemOf(field.key)}
-            value={values[field.key]}
-            onChange={(value) => setValues((v) => ({ ...v, [field.key]: value }))}
+            value={form.values[field.key]}
+            onChange={(value) => form.setValue(field.key, value)}
             required={field.key === 'location'}
           />
         ))}
       </div>
-      <ErrorNotice error={save.error} onDismiss={save.clearError} fieldsShown={FIELDS.map((f) => f.key.replace(/_/g, ' '))} />
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={save.running}>
-          {save.running ? 'Saving…' : qr ? 'Save changes' : 'Create QR code'}
-        </button>
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <CurlDisclosure request={request} />
-    </form>
+    </ResourceForm>
   );
 }

@@ -1,6 +1,5 @@
 import './remote.css';
 import { useState } from 'react';
-import { call } from '../../api/client.ts';
 import { useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
@@ -8,10 +7,13 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link } from '../../router.tsx';
-import { ConfirmDialog } from '../inspector/ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import type { Settings } from '../webhooks/webhook-types.ts';
 import { ProfileForm } from './ProfileForm.tsx';
 import { profilesRequest, type PublicProfile, remoteTasksPage, removeProfileRequest } from './remote-api.ts';
+import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const PROFILES_FILE = 'profiles.json';
 
@@ -33,19 +35,14 @@ export function RemoteServicesPage() {
         title="Remote services"
         description="Check a file here, then send it to a real deployment of the service and follow its task there. A connection profile holds the deployment’s address and API key."
       />
-      <section className="panel" aria-labelledby="profiles-title">
-        <h2 id="profiles-title">Connection profiles</h2>
+      <Panel title="Connection profiles">
         <ErrorNotice error={profiles.error} onRetry={profiles.reload} />
         {notice && (
           <p className="notice notice-success" role="status">
             {notice}
           </p>
         )}
-        {!profiles.data && profiles.loading && (
-          <p className="loading" role="status">
-            Loading the profiles…
-          </p>
-        )}
+        {!profiles.data && profiles.loading && <Loading>Loading the profiles…</Loading>}
         {profiles.data && items.length === 0 && (
           <EmptyState title="No connection profiles yet">
             <p>
@@ -56,63 +53,50 @@ export function RemoteServicesPage() {
           </EmptyState>
         )}
         {items.length > 0 && (
-          <div className="table-scroll profiles-table">
-            <table className="table" aria-label="Connection profiles">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Service</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((p) => (
-                  <tr key={p.name}>
-                    <td className="nowrap">
-                      <strong>{p.name}</strong>
-                    </td>
-                    <td>
-                      <span className="profile-url">{p.base_url}</span>
-                      <span className="profile-meta">
-                        API key <code className="break">{p.api_key}</code>
-                        {' · '}
-                        {p.organization_uuid ? (
-                          <>
-                            organization_uuid <code className="break">{p.organization_uuid}</code>
-                          </>
-                        ) : (
-                          'organization asked when importing'
-                        )}
-                        {' · '}
-                        {p.secret_protection === 'none'
-                          ? 'secret unencrypted in profiles.json (mode 0600)'
-                          : 'secret encrypted by the desktop app (system keychain)'}
-                      </span>
-                    </td>
-                    <td className="cell-actions">
-                      <span className="row-actions profile-actions">
-                        <Link to={remoteTasksPage(p.name)} className="button button-small" aria-label={`Tasks on ${p.name}`}>
-                          Tasks
-                        </Link>
-                        {isAdmin && (
-                          <button
-                            type="button"
-                            className="button button-small button-danger-quiet"
-                            onClick={() => setRemoving(p)}
-                            aria-label={`Remove ${p.name}`}
-                          >
-                            Remove
-                          </button>
-                        )}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table label="Connection profiles" headings={['Name', 'Service', ACTIONS_HEADING]} scrollClassName="table-scroll profiles-table">
+            {items.map((p) => (
+              <tr key={p.name}>
+                <td className="nowrap">
+                  <strong>{p.name}</strong>
+                </td>
+                <td>
+                  <span className="profile-url">{p.base_url}</span>
+                  <span className="profile-meta">
+                    API key <code className="break">{p.api_key}</code>
+                    {' · '}
+                    {p.organization_uuid ? (
+                      <>
+                        organization_uuid <code className="break">{p.organization_uuid}</code>
+                      </>
+                    ) : (
+                      'organization asked when importing'
+                    )}
+                    {' · '}
+                    {p.secret_protection === 'none'
+                      ? 'secret unencrypted in profiles.json (mode 0600)'
+                      : 'secret encrypted by the desktop app (system keychain)'}
+                  </span>
+                </td>
+                <td className="cell-actions">
+                  <span className="row-actions profile-actions">
+                    <Link to={remoteTasksPage(p.name)} className="button button-small" aria-label={`Tasks on ${p.name}`}>
+                      Tasks
+                    </Link>
+                    {isAdmin && (
+                      <button
+                        type="button"
+                        className="button button-small button-danger-quiet"
+                        onClick={() => setRemoving(p)}
+                        aria-label={`Remove ${p.name}`}
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
         {items.length > 0 && <p className="field-hint">The secrets stay with this QR Sandbox server and are never shown here.</p>}
         <CurlDisclosure request={profilesRequest} label="Show curl for the list" />
@@ -130,9 +114,8 @@ export function RemoteServicesPage() {
             Only an admin key can add or remove profiles. This session uses {session.role === 'editor' ? 'an' : 'a'} {session.role} key.
           </p>
         )}
-      </section>
-      <section className="panel" aria-labelledby="remote-how-title">
-        <h2 id="remote-how-title">How sending works</h2>
+      </Panel>
+      <Panel title="How sending works">
         <ol className="remote-steps">
           <li>
             On <Link to="/imports">Imports</Link>, choose the file: it is checked here, offline (matched columns, rows that will fail).
@@ -150,15 +133,14 @@ export function RemoteServicesPage() {
           The same from the command line: <code>qr-sandbox import FILE --type qrcodes --profile NAME</code> and{' '}
           <code>qr-sandbox tasks watch UUID --profile NAME</code>.
         </p>
-      </section>
+      </Panel>
       {removing && (
         <ConfirmDialog
           title={`Remove the profile ${removing.name}?`}
           confirmLabel="Remove profile"
           request={removeProfileRequest(removing.name)}
           onCancel={() => setRemoving(null)}
-          action={async () => {
-            await call(removeProfileRequest(removing.name));
+          onDone={() => {
             setNotice(`Profile ${removing.name} removed; its secret was deleted from this machine.`);
             setRemoving(null);
             profiles.reload();

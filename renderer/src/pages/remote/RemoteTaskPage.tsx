@@ -13,6 +13,7 @@ import { profilesRequest, type PublicProfile, remoteImportRequest, remoteTaskPag
 import { sendRemoteImport } from './remote-send.ts';
 import { RemoteTaskResult } from './RemoteTaskResult.tsx';
 import { useRemoteTask } from './use-remote-task.ts';
+import { Panel } from '../../components/Panel.tsx';
 
 /** A background task on a profile's service, followed until it ends (reachable by its address, so a reload keeps it). */
 export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: string }) {
@@ -54,11 +55,10 @@ export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: strin
           : {})}
       />
       <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
-      <section className="panel" aria-labelledby="remote-details-title">
-        <h2 id="remote-details-title">Details</h2>
+      <Panel title="Details">
         {task ? <Metadata task={task} /> : <p className="muted">The task’s details appear once {profile} answers.</p>}
         <CurlDisclosure request={watch.request} label="Show curl (through this server)" />
-      </section>
+      </Panel>
     </>
   );
 }

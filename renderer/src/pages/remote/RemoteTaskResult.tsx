@@ -7,14 +7,16 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link } from '../../router.tsx';
-import { ExcludedRowsActions } from '../imports/ImportResult.tsx';
+import { CompletedExcludedRows } from '../imports/ImportResult.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedRowsOf, excludedTotal, isRunning } from '../tasks/task-format.ts';
+import { excludedRows, excludedRowsOf, isRunning } from '../tasks/task-format.ts';
 import { answerCounts, remoteErrorReportRequest, remoteTaskPage } from './remote-api.ts';
 import { REMOTE_POLL } from './remote-poll.ts';
 import type { RemoteTaskWatch } from './use-remote-task.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const timeOfDay = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
@@ -87,17 +89,12 @@ export function RemoteTaskResult({
   if (!task) {
     return (
       <section className="panel" aria-label="Remote import result">
-        {!watch.error && (
-          <p className="loading" role="status">
-            Asking {where} for the task…
-          </p>
-        )}
+        {!watch.error && <Loading>Asking {where} for the task…</Loading>}
         <PollStatus watch={watch} where={where} />
       </section>
     );
   }
   const running = isRunning(task);
-  const total = excludedTotal(task, rows.length);
   const heading = running
     ? `Importing on ${profile}…`
     : task.status === 'FAILED'
@@ -123,29 +120,15 @@ export function RemoteTaskResult({
       )}
       <StatList stats={importStats(task)} label="Import counts" />
       {task.status === 'COMPLETED' && (
-        <>
-          <h3>Excluded rows</h3>
-          {total === 0 ? (
-            <p className="muted">No row was excluded: every row was imported on {profile}.</p>
-          ) : (
-            <>
-              {total > rows.length && (
-                <p className="notice notice-info">
-                  The first {rows.length.toLocaleString()} of {total.toLocaleString()} excluded rows are listed. The error report has all of
-                  them.
-                </p>
-              )}
-              <ExcludedRowsTable rows={rows} />
-              <ExcludedRowsActions
-                task={task}
-                reportRequest={(t, format) => remoteErrorReportRequest(profile, t, format)}
-                {...(onFixedFile ? { onFixedFile } : {})}
-                {...(fixing !== undefined ? { fixing } : {})}
-                {...(fixRequest ? { fixRequest } : {})}
-              />
-            </>
-          )}
-        </>
+        <CompletedExcludedRows
+          task={task}
+          rows={rows}
+          none={<>No row was excluded: every row was imported on {profile}.</>}
+          reportRequest={(t, format) => remoteErrorReportRequest(profile, t, format)}
+          {...(onFixedFile ? { onFixedFile } : {})}
+          {...(fixing !== undefined ? { fixing } : {})}
+          {...(fixRequest ? { fixRequest } : {})}
+        />
       )}
     </section>
   );
@@ -155,10 +138,7 @@ export function RemoteTaskResult({
 export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: string; body: Record<string, unknown>; jsonSource: boolean }) {
   const rows = useMemo(() => excludedRowsOf(body, jsonSource), [body, jsonSource]);
   return (
-    <section className="panel" aria-labelledby="remote-sync-title">
-      <div className="panel-header">
-        <h2 id="remote-sync-title">Import finished on {profile}</h2>
-      </div>
+    <Panel title={<>Import finished on {profile}</>} actions={null}>
       <StatList stats={answerCounts(body)} label="Import counts" />
       <h3>Excluded rows</h3>
       {rows.length === 0 ? (
@@ -172,6 +152,6 @@ export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: strin
           </p>
         </>
       )}
-    </section>
+    </Panel>
   );
 }

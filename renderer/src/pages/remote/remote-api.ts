@@ -5,7 +5,7 @@
 import type { ProfileBody, PublicProfile } from '../../../../server/remote/schemas.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import { DEFAULT_IMPORT_HANDLER, handlerField, IMPORT_KINDS, type ImportKindName, type ProcessingMode } from '../imports/import-kinds.ts';
+import { DEFAULT_IMPORT_HANDLER, IMPORT_KINDS, type ImportKindName, importForm, type ProcessingMode } from '../imports/import-kinds.ts';
 import { errorReportPath } from '../tasks/task-format.ts';
 
 export type { ProfileBody, PublicProfile };
@@ -69,11 +69,7 @@ export function remoteImportRequest(
   return {
     method: 'POST',
     path,
-    form: {
-      fields: { organization_uuid: organizationUuid, processing_mode: mode, ...handlerField(kind, handler) },
-      fileField: 'file',
-      fileName,
-    },
+    form: importForm(kind, organizationUuid, mode, fileName, handler),
   };
 }
 

@@ -1,4 +1,4 @@
-import { ApiFailure, authorizationHeader, failureFrom, getClientCredential, onUnauthorizedFailure, requestUrl } from '../../api/client.ts';
+import { send } from '../../api/client.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import { upload, type UploadFile, type UploadProgress } from '../../api/upload.ts';
 import type { ImportKindName, ProcessingMode } from '../imports/import-api.ts';
@@ -6,31 +6,7 @@ import { readImportAnswer, remoteImportRequest, type RemoteImportAnswer } from '
 
 /** A JSON file's bytes as the request body (no upload progress: fetch does not report it). */
 async function sendJsonFile(request: ApiRequest, file: UploadFile): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const headers = new Headers({ accept: 'application/json', 'content-type': 'application/json' });
-  const credential = getClientCredential();
-  if (credential) headers.set('authorization', authorizationHeader(credential));
-  let response: Response;
-  try {
-    response = await fetch(requestUrl(request), {
-      method: request.method,
-      headers,
-      body: file.blob,
-      credentials: 'omit',
-      cache: 'no-store',
-    });
-  } catch {
-    throw new ApiFailure({
-      message: 'Could not reach the QR Sandbox server. Check that it is still running, then try again.',
-      status: 0,
-      code: null,
-      request,
-    });
-  }
-  if (!response.ok) {
-    const failure = await failureFrom(response, request);
-    if (failure.status === 401) onUnauthorizedFailure(failure);
-    throw failure;
-  }
+  const response = await send(request, { jsonFile: file.blob });
   return { status: response.status, body: await response.json().catch(() => null), headers: response.headers };
 }
 

@@ -1,14 +1,20 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { type ApiKey, type IssuedApiKey, ROLES, type Role } from '../../api/types.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { SubmitButton } from '../../components/FormActions.tsx';
+import { CreatedPanel, SecretField } from '../../components/SecretField.tsx';
+import { FormField, TextField } from '../../components/FormField.tsx';
 
 const roleHelp: Record<Role, string> = {
   viewer: 'Reads only.',
@@ -21,69 +27,44 @@ const listRequest: ApiRequest = { method: 'GET', path: '/api/api-keys' };
 function NewKeyPanel({ issued, name, onDone }: { issued: IssuedApiKey; name: string; onDone(): void }) {
   const credential = `${issued.api_key}:${issued.api_secret}`;
   const link = `${window.location.origin}/#key=${credential}`;
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div className="new-key" role="region" aria-labelledby="new-key-title">
-      <h3 id="new-key-title" ref={heading} tabIndex={-1}>
-        API key “{name}” created
-      </h3>
+    <CreatedPanel title={<>API key “{name}” created</>} actions={<CopyButton text={link} label="Copy sign-in link" />} onDone={onDone}>
       <p>
         <strong>Copy the secret now: it is shown only this once.</strong> Only its hash is stored.
       </p>
-      <label className="field">
-        <span className="field-label">Key and secret</span>
-        <span className="secret-row">
-          <input readOnly value={credential} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-          <CopyButton text={credential} label="Copy key and secret" />
-        </span>
-        <span className="field-hint">
-          Send it as <code>Authorization: Bearer {issued.api_key}:…</code>, or sign in with this link:{' '}
-          <code className="break">
-            {window.location.origin}/#key={issued.api_key}:…
-          </code>
-        </span>
-      </label>
-      <div className="row-actions">
-        <CopyButton text={link} label="Copy sign-in link" />
-        <button type="button" className="button button-primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+      <SecretField
+        label="Key and secret"
+        secret={credential}
+        copyLabel="Copy key and secret"
+        hint={
+          <>
+            Send it as <code>Authorization: Bearer {issued.api_key}:…</code>, or sign in with this link:{' '}
+            <code className="break">
+              {window.location.origin}/#key={issued.api_key}:…
+            </code>
+          </>
+        }
+      />
+    </CreatedPanel>
   );
 }
 
 function RevokeDialog({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCancel(): void; onRevoked(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const request: ApiRequest = { method: 'DELETE', path: `/api/api-keys/${encodeURIComponent(apiKey.api_key)}` };
-  const revoke = useApiAction(async () => {
-    await call(request);
-    onRevoked();
-  });
-  useEffect(() => {
-    const d = dialog.current;
-    d?.showModal();
-    return () => d?.close();
-  }, []);
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="revoke-title" onCancel={onCancel}>
-      <h2 id="revoke-title">Revoke “{apiKey.name}”?</h2>
+    <ConfirmDialog
+      title={<>Revoke “{apiKey.name}”?</>}
+      confirmLabel="Revoke key"
+      busyLabel="Revoking…"
+      request={request}
+      onDone={onRevoked}
+      onCancel={onCancel}
+    >
       <p>
         Key <code>{apiKey.api_key}</code> ({apiKey.role}) stops working at once. Scripts and apps that use it will get 401 Unauthorized.
         This cannot be undone.
       </p>
-      <ErrorNotice error={revoke.error} />
-      <CurlDisclosure request={request} />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" onClick={() => void revoke.run()} disabled={revoke.running}>
-          {revoke.running ? 'Revoking…' : 'Revoke key'}
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
 
@@ -114,10 +95,7 @@ export function ApiKeysSection() {
   };
 
   return (
-    <section className="panel" aria-labelledby="keys-title">
-      <div className="panel-header">
-        <h2 id="keys-title">API keys</h2>
-      </div>
+    <Panel title="API keys" actions={null}>
       <p className="muted">
         Keys let scripts, apps and this GUI call the API. Each request sends{' '}
         <code>Authorization: Bearer &lt;api_key&gt;:&lt;api_secret&gt;</code>.
@@ -134,52 +112,37 @@ export function ApiKeysSection() {
         </EmptyState>
       )}
       {keys.data && keys.data.items.length > 0 && (
-        <div className="table-scroll">
-          <table className="table" aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Role</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+        <Table label="API keys" headings={['Name', 'Key', 'Role', 'Created', ACTIONS_HEADING]}>
+          {keys.data.items.map((k) => {
+            const mine = k.api_key === credential.apiKey;
+            return (
+              <tr key={k.api_key}>
+                <td>
+                  {k.name} {mine && <span className="badge badge-neutral">this session</span>}
+                </td>
+                <td>
+                  <code>{k.api_key}</code>
+                </td>
+                <td>{k.role}</td>
+                <td className="nowrap" title={formatDateTime(k.created_on)}>
+                  {formatShortDateTime(k.created_on)}
+                </td>
+                <td className="cell-actions">
+                  <button
+                    type="button"
+                    className="button button-small button-danger-quiet"
+                    onClick={() => setRevoking(k)}
+                    disabled={mine}
+                    title={mine ? 'This GUI is signed in with this key; sign in with another admin key to revoke it.' : undefined}
+                    aria-label={`Revoke ${k.name}`}
+                  >
+                    Revoke
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.data.items.map((k) => {
-                const mine = k.api_key === credential.apiKey;
-                return (
-                  <tr key={k.api_key}>
-                    <td>
-                      {k.name} {mine && <span className="badge badge-neutral">this session</span>}
-                    </td>
-                    <td>
-                      <code>{k.api_key}</code>
-                    </td>
-                    <td>{k.role}</td>
-                    <td className="nowrap" title={formatDateTime(k.created_on)}>
-                      {formatShortDateTime(k.created_on)}
-                    </td>
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="button button-small button-danger-quiet"
-                        onClick={() => setRevoking(k)}
-                        disabled={mine}
-                        title={mine ? 'This GUI is signed in with this key; sign in with another admin key to revoke it.' : undefined}
-                        aria-label={`Revoke ${k.name}`}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
       )}
       <CurlDisclosure request={listRequest} />
 
@@ -189,43 +152,32 @@ export function ApiKeysSection() {
         <form className="subform" onSubmit={submit} aria-labelledby="create-key-title" noValidate>
           <h3 id="create-key-title">Create an API key</h3>
           <div className="form-row">
-            <label className="field">
-              <span className="field-label">Name</span>
-              <input
-                value={name}
-                onChange={(e) => {
-                  setName(e.target.value);
-                  setNameMissing(false);
-                }}
-                placeholder="What the key is for, e.g. CI import job"
-                maxLength={200}
-                aria-invalid={nameProblem ? true : undefined}
-                aria-describedby={nameProblem ? 'key-name-problem' : undefined}
-              />
-              {nameProblem && (
-                <span id="key-name-problem" className="field-problem">
-                  {nameProblem}
-                </span>
+            <TextField
+              id="key-name"
+              label="Name"
+              value={name}
+              onChange={(value) => {
+                setName(value);
+                setNameMissing(false);
+              }}
+              placeholder="What the key is for, e.g. CI import job"
+              maxLength={200}
+              problem={nameProblem}
+            />
+            <FormField id="key-role" label="Role" hint={roleHelp[role]}>
+              {(control) => (
+                <select {...control} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
               )}
-            </label>
-            <label className="field">
-              <span className="field-label">Role</span>
-              <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby="key-role-hint">
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-              <span id="key-role-hint" className="field-hint">
-                {roleHelp[role]}
-              </span>
-            </label>
-            <div className="field field-button">
-              <button type="submit" className="button button-primary" disabled={create.running}>
-                {create.running ? 'Creating…' : 'Create API key'}
-              </button>
-            </div>
+            </FormField>
+            <SubmitButton running={create.running} busyLabel="Creating…" inRow>
+              Create API key
+            </SubmitButton>
           </div>
           <ErrorNotice error={create.error} onDismiss={create.clearError} fieldsShown={['name']} />
           <CurlDisclosure request={createRequest} />
@@ -243,6 +195,6 @@ export function ApiKeysSection() {
           }}
         />
       )}
-    </section>
+    </Panel>
   );
 }

@@ -4,6 +4,7 @@ import { useApiAction } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import type { Settings } from '../webhooks/webhook-types.ts';
+import { Panel } from '../../components/Panel.tsx';
 
 type DateOrder = Settings['date_order'];
 
@@ -42,8 +43,7 @@ export function DateOrderSection({ settings, role, onSaved }: { settings: Settin
   });
   const fromZone = settings.date_order_source === 'time_zone';
   return (
-    <section className="panel" aria-labelledby="date-order-title">
-      <h2 id="date-order-title">Date order</h2>
+    <Panel title="Date order">
       <p className="field-hint">
         How appointment imports read a start written with slashes, as a spreadsheet shows it. Dates written year-month-day (2026-12-02
         11:00) and date cells are read whatever the order; every import preview says how each date was read.
@@ -86,6 +86,6 @@ export function DateOrderSection({ settings, role, onSaved }: { settings: Settin
       {saved && <p className="notice notice-success">Date order saved: the next import (and preview) reads dates this way.</p>}
       <ErrorNotice error={save.error} onDismiss={save.clearError} />
       {canChange && <CurlDisclosure request={requestFor(settings.date_order)} label="Show curl to set the date order" />}
-    </section>
+    </Panel>
   );
 }

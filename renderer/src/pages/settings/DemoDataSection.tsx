@@ -1,15 +1,18 @@
 import './demo-data.css';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { DemoResetEvent, DemoResetResult } from '../../../../server/demo/schemas.ts';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { useApiAction } from '../../api/use-api.ts';
+import { useModal } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
 
 const DELETED = [
   'QR codes and their tags',
@@ -91,7 +94,7 @@ function ResetDialog({
   onCancel(): void;
   onDone(result: DemoResetResult): void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [step, setStep] = useState<DemoResetEvent | null>(null);
   const reset = useApiAction(async () => {
     setStep(null);
@@ -100,11 +103,6 @@ function ResetDialog({
   useLiveEvent('demo.reset', (event) => {
     if (reset.running) setStep(event);
   });
-  useEffect(() => {
-    const d = dialog.current;
-    d?.showModal();
-    return () => d?.close();
-  }, []);
   return (
     <dialog
       ref={dialog}
@@ -129,12 +127,10 @@ function ResetDialog({
       <ErrorNotice error={reset.error} />
       <CurlDisclosure request={request} />
       <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel} disabled={reset.running}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" onClick={() => void reset.run()} disabled={reset.running}>
-          {reset.running ? 'Resetting…' : 'Delete and reset'}
-        </button>
+        <CancelButton onCancel={onCancel} disabled={reset.running} />
+        <ActionButton action={reset} className="button button-danger" busyLabel="Resetting…">
+          Delete and reset
+        </ActionButton>
       </div>
     </dialog>
   );
@@ -148,8 +144,7 @@ export function DemoDataSection() {
   const request: ApiRequest = { method: 'POST', path: '/api/demo/reset', body: { organization_uuid: session.organization_uuid } };
 
   return (
-    <section className="panel" aria-labelledby="demo-title">
-      <h2 id="demo-title">Demo data</h2>
+    <Panel title="Demo data">
       <p className="muted">
         Start a demo over: delete everything this organization has made and add the demo data again, as <code>serve --demo</code> does on an
         empty data folder: the demo services, 300 sites from a finished import with excluded rows, a week of appointments from today, and an
@@ -186,6 +181,6 @@ export function DemoDataSection() {
           }}
         />
       )}
-    </section>
+    </Panel>
   );
 }

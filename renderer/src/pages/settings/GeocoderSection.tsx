@@ -7,6 +7,12 @@ import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Table } from '../../components/Table.tsx';
+import { Panel } from '../../components/Panel.tsx';
+import { QueryState } from '../../components/QueryState.tsx';
+import { ClearButton, SubmitButton } from '../../components/FormActions.tsx';
+import { Facts } from '../../components/Facts.tsx';
+import { TextField } from '../../components/FormField.tsx';
 
 type LocateBody = z.input<typeof locateBodySchema>;
 
@@ -65,34 +71,23 @@ function Coverage({ about }: { about: GeocoderAbout }) {
         </li>
       </ul>
       {about.countries.length > 0 && (
-        <div className="table-scroll geocoder-countries">
-          <table className="table table-compact" aria-label="Countries covered">
-            <thead>
-              <tr>
-                <th scope="col">Country</th>
-                <th scope="col">Code</th>
-                <th scope="col" className="numeric">
-                  Places
-                </th>
-                <th scope="col" className="numeric">
-                  Postcodes
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {about.countries.map((c) => (
-                <tr key={c.code}>
-                  <td>{c.name}</td>
-                  <td>
-                    <code>{c.code}</code>
-                  </td>
-                  <td className="numeric">{c.places.toLocaleString()}</td>
-                  <td className="numeric">{c.postcodes.toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Countries covered"
+          headings={['Country', 'Code', { header: 'Places', className: 'numeric' }, { header: 'Postcodes', className: 'numeric' }]}
+          className="table table-compact"
+          scrollClassName="table-scroll geocoder-countries"
+        >
+          {about.countries.map((c) => (
+            <tr key={c.code}>
+              <td>{c.name}</td>
+              <td>
+                <code>{c.code}</code>
+              </td>
+              <td className="numeric">{c.places.toLocaleString()}</td>
+              <td className="numeric">{c.postcodes.toLocaleString()}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <p className="field-hint">
         An address in another country, or one whose suburb, state and postcode the gazetteer cannot match, is not located: an import
@@ -162,33 +157,29 @@ function LocatedAnswer({ answer, about }: { answer: LocateResult; about: Geocode
     <div className="notice notice-success geocoder-answer" role="status" aria-label="Where it is">
       <div className="notice-body">
         <strong>Located:</strong> {[r.suburb, r.state, r.postcode].filter(Boolean).join(' ')}, {country}
-        <dl className="facts geocoder-facts">
-          <div className="fact">
-            <dt>Coordinates</dt>
-            <dd>
+        <Facts
+          className="facts geocoder-facts"
+          wide={['Precision', 'Read from']}
+          facts={{
+            Coordinates: (
               <code>
                 {r.latitude.toFixed(4)}, {r.longitude.toFixed(4)}
               </code>
-            </dd>
-          </div>
-          <div className="fact">
-            <dt>Time zone</dt>
-            <dd>
-              {r.timezone_name}
-              {offset && <span className="muted"> ({offset} now)</span>}
-            </dd>
-          </div>
-          <div className="fact fact-wide">
-            <dt>Precision</dt>
-            <dd>
-              <code>{r.precision}</code> — {r.precision_meaning}
-            </dd>
-          </div>
-          <div className="fact fact-wide">
-            <dt>Read from</dt>
-            <dd>{from}</dd>
-          </div>
-        </dl>
+            ),
+            'Time zone': (
+              <>
+                {r.timezone_name}
+                {offset && <span className="muted"> ({offset} now)</span>}
+              </>
+            ),
+            Precision: (
+              <>
+                <code>{r.precision}</code> — {r.precision_meaning}
+              </>
+            ),
+            'Read from': from,
+          }}
+        />
       </div>
     </div>
   );
@@ -218,37 +209,20 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
       <p className="field-hint">
         See where an import would put an address, in which time zone its appointments are read, or exactly why its row would be excluded.
       </p>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-location`}>
-          Address
-        </label>
-        <input
-          id={`${id}-location`}
-          value={values.location}
-          onChange={(e) => change('location', e.target.value)}
-          placeholder="12 Smith St, Fitzroy VIC 3065, Australia"
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={`${id}-location-hint${problem ? ` ${id}-location-problem` : ''}`}
-        />
-        {problem && (
-          <span id={`${id}-location-problem`} className="field-problem">
-            {problem}
-          </span>
-        )}
-        <span id={`${id}-location-hint`} className="field-hint">
-          As in the location column of an appointment or QR code file.
-        </span>
-      </div>
+      <TextField
+        id={`${id}-location`}
+        label="Address"
+        value={values.location}
+        onChange={(value) => change('location', value)}
+        placeholder="12 Smith St, Fitzroy VIC 3065, Australia"
+        problem={problem}
+        hint="As in the location column of an appointment or QR code file."
+      />
       <details className="geocoder-parts" open={partsGiven || undefined}>
         <summary>Or give the parts, as in the suburb, state, postcode and country columns of a QR code file</summary>
         <div className="geocoder-parts-grid">
           {PARTS.map((p) => (
-            <div key={p.key} className="field">
-              <label className="field-label" htmlFor={`${id}-${p.key}`}>
-                {p.label}
-              </label>
-              <input id={`${id}-${p.key}`} value={values[p.key]} onChange={(e) => change(p.key, e.target.value)} />
-            </div>
+            <TextField key={p.key} id={`${id}-${p.key}`} label={p.label} value={values[p.key]} onChange={(value) => change(p.key, value)} />
           ))}
         </div>
         <p className="field-hint">
@@ -256,22 +230,17 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
         </p>
       </details>
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={locate.running}>
-          {locate.running ? 'Locating…' : 'Locate'}
-        </button>
-        {(answer || typed) && (
-          <button
-            type="button"
-            className="button button-quiet"
-            onClick={() => {
-              setValues(EMPTY);
-              setAnswer(null);
-              locate.clearError();
-            }}
-          >
-            Clear
-          </button>
-        )}
+        <SubmitButton running={locate.running} busyLabel="Locating…">
+          Locate
+        </SubmitButton>
+        <ClearButton
+          shown={answer !== null || typed}
+          onClear={() => {
+            setValues(EMPTY);
+            setAnswer(null);
+            locate.clearError();
+          }}
+        />
       </div>
       <ErrorNotice error={locate.error} onDismiss={locate.clearError} fieldsShown={problem ? ['location'] : []} />
       {answer && <LocatedAnswer answer={answer} about={about} />}
@@ -284,17 +253,11 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
 export function GeocoderSection() {
   const about = useApiQuery<GeocoderAbout>(aboutRequest);
   return (
-    <section className="panel" aria-labelledby="geocoder-title">
-      <h2 id="geocoder-title">Geocoder</h2>
-      {about.loading && !about.data && (
-        <p className="loading" role="status">
-          Loading the geocoder…
-        </p>
-      )}
-      <ErrorNotice error={about.error} onRetry={about.reload} />
+    <Panel title="Geocoder">
+      <QueryState query={about} loading="Loading the geocoder…" />
       {about.data && <Coverage about={about.data} />}
       <CurlDisclosure request={aboutRequest} label="Show curl to describe the geocoder" />
       <TryAddressForm about={about.data} />
-    </section>
+    </Panel>
   );
 }

@@ -9,6 +9,8 @@ import { formatDateTime } from '../tasks/task-format.ts';
 import { DateOrderSection } from './DateOrderSection.tsx';
 import { scheduleLabels } from '../webhooks/webhook-format.ts';
 import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webhooks/webhook-types.ts';
+import { Panel } from '../../components/Panel.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 
 const readRequest: ApiRequest = { method: 'GET', path: '/api/settings' };
 
@@ -150,19 +152,14 @@ export function ServerSettingsSections() {
         ) : (
           <>
             <h2>Webhook delivery</h2>
-            {settings.loading && (
-              <p className="loading" role="status">
-                Loading settings…
-              </p>
-            )}
+            {settings.loading && <Loading>Loading settings…</Loading>}
           </>
         )}
         <ErrorNotice error={settings.error} onRetry={settings.reload} />
         <CurlDisclosure request={readRequest} label="Show curl to read the settings" />
       </section>
       {data && <DateOrderSection settings={data} role={session.role} onSaved={(next) => settings.setData(() => next)} />}
-      <section className="panel" aria-labelledby="server-title">
-        <h2 id="server-title">This server</h2>
+      <Panel title="This server">
         {data && (
           <dl className="facts">
             <div className="fact fact-wide">
@@ -180,13 +177,9 @@ export function ServerSettingsSections() {
             </div>
           </dl>
         )}
-        {!data && settings.loading && (
-          <p className="loading" role="status">
-            Loading…
-          </p>
-        )}
+        {!data && settings.loading && <Loading>Loading…</Loading>}
         {!data && !settings.loading && <p className="muted">Not known: the settings could not be read (see above).</p>}
-      </section>
+      </Panel>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { type BackgroundTask, TASK_STATUSES, TASK_TYPES } from '../../api/types.ts';
 import { usePagedList } from '../../api/use-paged-list.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Options, SelectField } from '../../components/SelectField.tsx';
@@ -96,16 +96,7 @@ export function TaskListPage() {
             </div>
           }
           noMatch={
-            filtered ? (
-              <EmptyState
-                title="No tasks match these filters"
-                action={
-                  <button type="button" className="button" onClick={clearFilters}>
-                    Clear filters
-                  </button>
-                }
-              />
-            ) : undefined
+            filtered ? <ResetEmptyState title="No tasks match these filters" reset="Clear filters" onReset={clearFilters} /> : undefined
           }
           empty={
             <EmptyState

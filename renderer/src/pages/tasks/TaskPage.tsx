@@ -6,6 +6,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PageLoading } from '../../components/QueryState.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link, navigate } from '../../router.tsx';
@@ -16,6 +17,7 @@ import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskT
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { Panel } from '../../components/Panel.tsx';
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -61,17 +63,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
   const back = <Link to="/tasks">← All tasks</Link>;
 
   if (!task) {
-    return (
-      <>
-        <PageHeader title="Task" back={back} />
-        {query.loading && (
-          <p className="loading" role="status">
-            Loading the task…
-          </p>
-        )}
-        <ErrorNotice error={query.error} onRetry={reload} />
-      </>
-    );
+    return <PageLoading title="Task" back={back} query={query} loading="Loading the task…" />;
   }
 
   const counts = importStats(task);
@@ -89,8 +81,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         actions={<StatusBadge status={task.status} />}
       />
       <ErrorNotice error={query.error} onRetry={reload} />
-      <section className="panel" aria-labelledby="progress-title">
-        <h2 id="progress-title">Progress</h2>
+      <Panel title="Progress">
         <ProgressBar value={task.progress} label="Task progress" />
         {task.status === 'FAILED' && (
           <div className="notice notice-error" role="alert">
@@ -98,10 +89,9 @@ export function TaskPage({ uuid }: { uuid: string }) {
           </div>
         )}
         {running && <p className="muted">The task is running; this page updates by itself.</p>}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="results-title">
-        <h2 id="results-title">Results</h2>
+      <Panel title="Results">
         <FixedFileNote task={task} />
         {task.results === null ? (
           <p className="muted">{running ? 'Results appear when the task finishes.' : 'This task has no results.'}</p>
@@ -110,12 +100,9 @@ export function TaskPage({ uuid }: { uuid: string }) {
         ) : (
           <p className="muted">The results hold no counts.</p>
         )}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="excluded-title">
-        <div className="panel-header">
-          <h2 id="excluded-title">Excluded rows</h2>
-        </div>
+      <Panel title="Excluded rows" actions={null}>
         {total > 0 && task.status !== 'PENDING' && task.status !== 'PROCESSING' && (
           <>
             <ExcludedRowsActions
@@ -157,13 +144,12 @@ export function TaskPage({ uuid }: { uuid: string }) {
             <ExcludedRowsTable rows={rows} />
           </>
         )}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="details-title">
-        <h2 id="details-title">Details</h2>
+      <Panel title="Details">
         <Metadata task={task} />
         <CurlDisclosure request={request} />
-      </section>
+      </Panel>
     </>
   );
 }

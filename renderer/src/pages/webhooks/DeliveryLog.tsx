@@ -8,6 +8,7 @@ import { SentRequest } from './SentRequest.tsx';
 import { webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from './webhook-format.ts';
 import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
+import { Table } from '../../components/Table.tsx';
 
 const timeOnly = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
 
@@ -104,18 +105,17 @@ export function DeliveryCard({
         )}
       </header>
       <dl className="delivery-ids">
-        <div>
-          <dt>Delivery id</dt>
-          <dd>
-            <code>{delivery.delivery_id}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Event id</dt>
-          <dd>
-            <code>{delivery.event_id}</code>
-          </dd>
-        </div>
+        {[
+          ['Delivery id', delivery.delivery_id],
+          ['Event id', delivery.event_id],
+        ].map(([label, id]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>
+              <code>{id}</code>
+            </dd>
+          </div>
+        ))}
         {delivery.status === 'pending' && delivery.next_attempt_on && (
           <div>
             <dt>Next attempt</dt>
@@ -129,24 +129,15 @@ export function DeliveryCard({
         <p className={delivery.status === 'failed' ? 'text-error delivery-reason' : 'delivery-reason'}>{delivery.status_reason}</p>
       )}
       {attempts.length > 0 ? (
-        <div className="table-scroll">
-          <table className="table table-compact" aria-label={`Attempts of delivery ${delivery.delivery_id}`}>
-            <thead>
-              <tr>
-                <th scope="col">Attempt</th>
-                <th scope="col">Time</th>
-                <th scope="col">Status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Answer or error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {attempts.map((a) => (
-                <AttemptRow key={a.attempt} attempt={a} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={`Attempts of delivery ${delivery.delivery_id}`}
+          headings={['Attempt', 'Time', 'Status', 'Duration', 'Answer or error']}
+          className="table table-compact"
+        >
+          {attempts.map((a) => (
+            <AttemptRow key={a.attempt} attempt={a} />
+          ))}
+        </Table>
       ) : (
         <p className="muted">No attempt yet: the first goes out in a moment.</p>
       )}

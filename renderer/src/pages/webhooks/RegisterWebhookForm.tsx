@@ -1,13 +1,15 @@
-import { type FormEvent, Fragment, useEffect, useRef, useState } from 'react';
+import { type FormEvent, Fragment, useState } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { CreatedPanel, SecretField } from '../../components/SecretField.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
 import { eventLabel, urlHint } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type WebhookWithSecret } from './webhook-types.ts';
+import { SubmitButton } from '../../components/FormActions.tsx';
+import { TextField } from '../../components/FormField.tsx';
 
 const eventHelp: Record<EventType, string> = {
   'service_confirmation.check_in': 'A worker checked in at a QR code.',
@@ -17,34 +19,23 @@ const eventHelp: Record<EventType, string> = {
 
 /** The registration answer: the only time the secret comes without asking for it. */
 export function NewWebhookPanel({ webhook, onDone }: { webhook: WebhookWithSecret; onDone(): void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   return (
-    <div className="new-key" role="region" aria-labelledby="new-webhook-title">
-      <h3 id="new-webhook-title" ref={heading} tabIndex={-1}>
-        Webhook registered
-      </h3>
+    <CreatedPanel
+      title="Webhook registered"
+      actions={
+        <Link to={`/webhooks/${webhook.uuid}`} className="button">
+          Open its delivery log
+        </Link>
+      }
+      onDone={onDone}
+    >
       <p>
         Deliveries to <code className="break">{webhook.url}</code> are signed and encrypted with this <strong>signing secret</strong>. Your
         receiver needs it to check the <code>X-Service-Signature</code> header and to decrypt the payload. <strong>Copy it now:</strong> it
         is not shown again here; an editor can reveal it later on the webhook’s page.
       </p>
-      <label className="field">
-        <span className="field-label">Signing secret</span>
-        <span className="secret-row">
-          <input readOnly value={webhook.secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-          <CopyButton text={webhook.secret} label="Copy secret" />
-        </span>
-      </label>
-      <div className="row-actions">
-        <Link to={`/webhooks/${webhook.uuid}`} className="button">
-          Open its delivery log
-        </Link>
-        <button type="button" className="button button-primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
+      <SecretField label="Signing secret" secret={webhook.secret} copyLabel="Copy secret" />
+    </CreatedPanel>
   );
 }
 
@@ -96,43 +87,35 @@ export function RegisterWebhookForm({
   return (
     <form onSubmit={submit} aria-labelledby="register-title" noValidate>
       <h2 id="register-title">Register a webhook</h2>
-      <div className="field">
-        <label className="field-label" htmlFor="webhook-url">
-          URL
-        </label>
-        <input
-          id="webhook-url"
-          type="url"
-          value={url}
-          onChange={(e) => {
-            setUrl(e.target.value);
-            setUrlMissing(false);
-            register.clearError();
-          }}
-          placeholder="http://127.0.0.1:9000/hooks or https://example.com/webhooks"
-          spellCheck={false}
-          autoComplete="off"
-          aria-invalid={urlProblem ? true : undefined}
-          aria-describedby="webhook-url-hint webhook-url-problem"
-        />
-        {urlProblem && (
-          <span id="webhook-url-problem" className="field-problem">
-            {urlProblem}
-          </span>
-        )}
-        <span id="webhook-url-hint" className="field-hint">
-          <code>https://</code> to any address. Plain <code>http://</code> only to this machine (<code>127.0.0.1</code>,{' '}
-          <code>localhost</code>, <code>[::1]</code>)
-          {allowHttp ? ', and to other machines because an admin allowed it in Settings.' : ', unless an admin allows it in Settings.'}{' '}
-          Link-local and cloud metadata addresses are always refused. Redirects are not followed: give the final URL.
-          {kind === 'remote-http' && allowHttp === false && !urlProblem && (
-            <span className="hint-warning">
-              {' '}
-              This http:// address is not on this machine, so it will be refused: use https://, or ask an admin to allow http webhooks.
-            </span>
-          )}
-        </span>
-      </div>
+      <TextField
+        id="webhook-url"
+        label="URL"
+        type="url"
+        value={url}
+        onChange={(value) => {
+          setUrl(value);
+          setUrlMissing(false);
+          register.clearError();
+        }}
+        placeholder="http://127.0.0.1:9000/hooks or https://example.com/webhooks"
+        spellCheck={false}
+        autoComplete="off"
+        problem={urlProblem}
+        hint={
+          <>
+            <code>https://</code> to any address. Plain <code>http://</code> only to this machine (<code>127.0.0.1</code>,{' '}
+            <code>localhost</code>, <code>[::1]</code>)
+            {allowHttp ? ', and to other machines because an admin allowed it in Settings.' : ', unless an admin allows it in Settings.'}{' '}
+            Link-local and cloud metadata addresses are always refused. Redirects are not followed: give the final URL.
+            {kind === 'remote-http' && allowHttp === false && !urlProblem && (
+              <span className="hint-warning">
+                {' '}
+                This http:// address is not on this machine, so it will be refused: use https://, or ask an admin to allow http webhooks.
+              </span>
+            )}
+          </>
+        }
+      />
       <fieldset className="fieldset" aria-describedby={eventsProblem ? 'webhook-events-problem' : undefined}>
         <legend className="field-label">Events</legend>
         <div className="checkbox-list">
@@ -167,9 +150,9 @@ export function RegisterWebhookForm({
       </fieldset>
       <ErrorNotice error={register.error} onDismiss={register.clearError} fieldsShown={['url', 'events']} />
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={register.running}>
-          {register.running ? 'Registering…' : 'Register webhook'}
-        </button>
+        <SubmitButton running={register.running} busyLabel="Registering…">
+          Register webhook
+        </SubmitButton>
       </div>
       <CurlDisclosure request={request} />
     </form>

@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
 import { eventLabel } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type QrCodeChoice, type SimulateResponse } from './webhook-types.ts';
+import { SubmitButton } from '../../components/FormActions.tsx';
 
 const ANY = '';
 const QR_PICKER_SIZE = 50;
@@ -158,11 +159,9 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
               : 'Any: the server uses one of your QR codes, or creates a demo site when there is none.'}
           </span>
         </div>
-        <div className="field field-button">
-          <button type="submit" className="button button-primary" disabled={send.running}>
-            {send.running ? 'Sending…' : 'Send test event'}
-          </button>
-        </div>
+        <SubmitButton running={send.running} busyLabel="Sending…" inRow>
+          Send test event
+        </SubmitButton>
       </div>
       {!noQrCodeApi && <ErrorNotice error={qrCodes.error} onRetry={qrCodes.reload} />}
       <ErrorNotice error={send.error} onDismiss={send.clearError} />

@@ -3,11 +3,11 @@ import { type ApiRequest, call } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Loading, PageLoading } from '../../components/QueryState.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import type { DeliveryAttemptEvent } from '../../live/events.ts';
@@ -18,6 +18,10 @@ import { DeliveryCard } from './DeliveryLog.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
 import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from './webhook-types.ts';
+import { Panel } from '../../components/Panel.tsx';
+import { ActionButton } from '../../components/FormActions.tsx';
+import { Facts } from '../../components/Facts.tsx';
+import { SecretField } from '../../components/SecretField.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -49,20 +53,15 @@ function SecretReveal({ uuid }: { uuid: string }) {
         The signing secret keys the <code>X-Service-Signature</code> HMAC of every delivery, and the AES key is derived from that signature.
       </p>
       {secret === null ? (
-        <button type="button" className="button button-small" onClick={() => void reveal.run()} disabled={reveal.running}>
-          {reveal.running ? 'Revealing…' : 'Reveal secret'}
-        </button>
+        <ActionButton action={reveal} className="button button-small" busyLabel="Revealing…">
+          Reveal secret
+        </ActionButton>
       ) : (
-        <label className="field">
-          <span className="field-label">Signing secret</span>
-          <span className="secret-row">
-            <input readOnly value={secret} onFocus={(e) => e.currentTarget.select()} spellCheck={false} />
-            <CopyButton text={secret} label="Copy secret" />
-            <button type="button" className="button button-small" onClick={() => setSecret(null)}>
-              Hide
-            </button>
-          </span>
-        </label>
+        <SecretField label="Signing secret" secret={secret} copyLabel="Copy secret">
+          <button type="button" className="button button-small" onClick={() => setSecret(null)}>
+            Hide
+          </button>
+        </SecretField>
       )}
       <ErrorNotice error={reveal.error} onDismiss={reveal.clearError} />
       <CurlDisclosure request={request} label="Show curl to reveal the secret" />
@@ -175,17 +174,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   const back = <Link to="/webhooks">← All webhooks</Link>;
   const hook = webhook.data;
   if (!hook) {
-    return (
-      <>
-        <PageHeader title="Webhook" back={back} />
-        {webhook.loading && (
-          <p className="loading" role="status">
-            Loading the webhook…
-          </p>
-        )}
-        <ErrorNotice error={webhook.error} onRetry={webhook.reload} />
-      </>
-    );
+    return <PageLoading title="Webhook" back={back} query={webhook} loading="Loading the webhook…" />;
   }
 
   const created = microsToIso(hook.created_on);
@@ -195,45 +184,29 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   return (
     <>
       <PageHeader title="Webhook" back={back} description={<code className="break webhook-title-url">{hook.url}</code>} />
-      <section className="panel" aria-labelledby="webhook-settings-title">
-        <div className="panel-header">
-          <h2 id="webhook-settings-title">Settings</h2>
-          {canEdit && (
+      <Panel
+        title="Settings"
+        actions={
+          canEdit && (
             <button type="button" className="button button-small button-danger-quiet" onClick={() => setDeleting(true)}>
               Delete webhook
             </button>
-          )}
-        </div>
-        <dl className="facts">
-          <div className="fact">
-            <dt>Events</dt>
-            <dd>
-              <EventBadges events={hook.events} />
-            </dd>
-          </div>
-          <div className="fact">
-            <dt>Registered</dt>
-            <dd>{formatDateTime(created)}</dd>
-          </div>
-          <div className="fact">
-            <dt>Last changed</dt>
-            <dd>{formatDateTime(updated)}</dd>
-          </div>
-          <div className="fact">
-            <dt>uuid</dt>
-            <dd>
-              <code>{hook.uuid}</code>
-            </dd>
-          </div>
-        </dl>
+          )
+        }
+      >
+        <Facts
+          facts={{
+            Events: <EventBadges events={hook.events} />,
+            Registered: formatDateTime(created),
+            'Last changed': formatDateTime(updated),
+            uuid: <code>{hook.uuid}</code>,
+          }}
+        />
         <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => webhook.setData(() => next)} />
         {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="deliveries-title">
-        <div className="panel-header">
-          <h2 id="deliveries-title">Deliveries</h2>
-        </div>
+      <Panel title="Deliveries" actions={null}>
         <div className="toolbar">
           <SelectField label="Status" value={status} onChange={(v) => setParams({ status: v, page: null, delivery: null })}>
             <option value="">All statuses</option>
@@ -250,21 +223,14 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           </div>
         </div>
         <ErrorNotice error={deliveries.error} onRetry={reload} />
-        {!data && deliveries.loading && (
-          <p className="loading" role="status">
-            Loading deliveries…
-          </p>
-        )}
+        {!data && deliveries.loading && <Loading>Loading deliveries…</Loading>}
         {data &&
           data.items.length === 0 &&
           (filtered ? (
-            <EmptyState
+            <ResetEmptyState
               title={`No ${deliveryStatusLabels[status as Delivery['status']]?.toLowerCase() ?? ''} deliveries`}
-              action={
-                <button type="button" className="button" onClick={() => setParams({ status: null, page: null })}>
-                  Show all deliveries
-                </button>
-              }
+              reset="Show all deliveries"
+              onReset={() => setParams({ status: null, page: null })}
             />
           ) : (
             <EmptyState
@@ -309,7 +275,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           <AddressPagination data={data} noun={['delivery', 'deliveries']} setParams={setParams} reset={{ delivery: null }} />
         )}
         <CurlDisclosure request={deliveriesRequest} />
-      </section>
+      </Panel>
       {deleting && (
         <DeleteWebhookDialog
           webhook={hook}

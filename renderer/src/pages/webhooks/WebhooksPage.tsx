@@ -4,7 +4,7 @@ import type { Page } from '../../api/types.ts';
 import { useApiQuery } from '../../api/use-api.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { EmptyState, NoSuchPage } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ListPanel } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -16,6 +16,7 @@ import { TestEventPanel } from './TestEventPanel.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle } from './webhook-controls.tsx';
 import { microsToIso } from './webhook-format.ts';
 import type { Settings, Webhook, WebhookWithSecret } from './webhook-types.ts';
+import { Loading } from '../../components/QueryState.tsx';
 
 function WebhookCard({
   webhook,
@@ -97,22 +98,11 @@ export function WebhooksPage() {
             Webhook <code className="break">{deleted}</code> was deleted.
           </p>
         )}
-        {!data && webhooks.loading && (
-          <p className="loading" role="status">
-            Loading webhooks…
-          </p>
-        )}
+        {!data && webhooks.loading && <Loading>Loading webhooks…</Loading>}
         {data &&
           data.items.length === 0 &&
           (page > 1 && data.total > 0 ? (
-            <EmptyState
-              title={`There is no page ${page}`}
-              action={
-                <button type="button" className="button" onClick={() => setParams({ page: null })}>
-                  Go to the first page
-                </button>
-              }
-            />
+            <NoSuchPage page={page} onFirstPage={() => setParams({ page: null })} />
           ) : (
             <EmptyState title="No webhooks yet">
               <p>

@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { eventLabel } from './webhook-format.ts';
@@ -62,35 +62,21 @@ export function ToggleFeedback({ toggle, webhook }: { toggle: ReturnType<typeof 
 }
 
 export function DeleteWebhookDialog({ webhook, onCancel, onDeleted }: { webhook: Webhook; onCancel(): void; onDeleted(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const request: ApiRequest = { method: 'DELETE', path: webhookPath(webhook.uuid) };
-  const remove = useApiAction(async () => {
-    await call(request);
-    onDeleted();
-  });
-  useEffect(() => {
-    const d = dialog.current;
-    d?.showModal();
-    return () => d?.close();
-  }, []);
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="delete-webhook-title" onCancel={onCancel}>
-      <h2 id="delete-webhook-title">Delete this webhook?</h2>
+    <ConfirmDialog
+      title="Delete this webhook?"
+      confirmLabel="Delete webhook"
+      busyLabel="Deleting…"
+      request={request}
+      onDone={onDeleted}
+      onCancel={onCancel}
+    >
       <p>
         <code className="break">{webhook.url}</code> gets no more events, and its pending retries stop. Its delivery log goes with it. This
         cannot be undone; to pause deliveries instead, turn the webhook off.
       </p>
-      <ErrorNotice error={remove.error} />
-      <CurlDisclosure request={request} />
-      <div className="dialog-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" onClick={() => void remove.run()} disabled={remove.running}>
-          {remove.running ? 'Deleting…' : 'Delete webhook'}
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
 
