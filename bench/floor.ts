@@ -70,12 +70,18 @@ async function load(
 
 const orNull = (value: string | undefined) => (value ? value : null);
 
-/** QR code rows (bench/qr-data.ts columns) into qrcodes. */
+/**
+ * QR code rows (bench/qr-data.ts columns) into qrcodes. An imported QR code also stores where it
+ * is (latitude, longitude, precision, time zone: the geocoder's answer), so the floor writes those
+ * columns too, with one fixed place: the same columns and row size as the import stores, without
+ * the geocoding.
+ */
 export function qrCodeFloor(dbFile: string, csvFile: string, organizationUuid: string): Promise<{ seconds: number; rows: number }> {
   return load(dbFile, csvFile, (db) => {
     const insert = db.prepare(
-      `insert into qrcodes (uuid, organization_uuid, type, name, location, address_line_1, suburb, state, postcode, country, external_reference_id, created_on, updated_on)
-       values (?, ?, 'SITE', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `insert into qrcodes (uuid, organization_uuid, type, name, location, address_line_1, suburb, state, postcode, country,
+         latitude, longitude, precision, timezone_name, external_reference_id, created_on, updated_on)
+       values (?, ?, 'SITE', ?, ?, ?, ?, ?, ?, ?, -33.8688, 151.2093, 'postcode', 'Australia/Sydney', ?, ?, ?)`,
     );
     const now = new Date().toISOString();
     return (row) => {

@@ -7,12 +7,19 @@ import { importAndPoll, round, startChildServer } from './support.ts';
 export interface ImportVsFloor {
   seconds: number;
   floorSeconds: number;
-  /** CPU seconds (all threads) of the server process from POST to COMPLETED, and of the floor: the same comparison, less at the mercy of a busy machine. */
+  /**
+   * CPU seconds (all threads) of the server process and its import worker processes from POST to
+   * COMPLETED, and of the floor: the same comparison, less at the mercy of a busy machine.
+   */
   cpuSeconds: number;
+  /** The part of cpuSeconds spent in the import worker processes (start-up included when the import started one). */
+  workerCpuSeconds: number;
   floorCpuSeconds: number;
   floorRows: number;
   ratio: number;
   peakRssMb: number;
+  /** Peak RSS of the import worker process (the import runs there, not in the server). */
+  workerPeakRssMb: number;
   pollMs: number[];
   task: Record<string, unknown>;
 }
@@ -42,11 +49,16 @@ export async function importVsFloor(input: {
   const server = await startChildServer(serverDir);
   let result;
   let peakRssMb: number;
+  let workerPeakRssMb = NaN;
   let cpuSeconds: number;
+  let workerCpuSeconds: number;
   try {
-    const cpuBefore = processCpuSeconds(server.child.pid);
+    const cpuBefore = treeCpuSeconds(server.child.pid);
     result = await importAndPoll(server, input.file, path.basename(input.file), input.endpoint);
-    cpuSeconds = processCpuSeconds(server.child.pid) - cpuBefore;
+    const cpuAfter = treeCpuSeconds(server.child.pid);
+    cpuSeconds = cpuAfter.total - cpuBefore.total;
+    workerCpuSeconds = cpuAfter.children - cpuBefore.children;
+    workerPeakRssMb = Math.max(...childPids(server.child.pid).map(peakRssMbOf));
   } catch (error) {
     const log = path.join(serverDir, 'logs', 'qr-sandbox.log');
     if (fs.existsSync(log))
@@ -64,16 +76,50 @@ export async function importVsFloor(input: {
     floorRows: floor.rows,
     ratio: result.seconds / floor.seconds,
     peakRssMb,
+    workerPeakRssMb,
     cpuSeconds,
+    workerCpuSeconds,
     floorCpuSeconds,
   };
 }
 
-/** User + system CPU seconds of a process, all its threads (Linux /proc; clock ticks of 1/100 s). */
-function processCpuSeconds(pid: number | undefined): number {
+/** Child processes of a process (Linux /proc): the server's import workers. */
+function childPids(pid: number | undefined): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (statFields(Number(entry))[1] === String(pid)) children.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return children;
+}
+
+/** The fields of /proc/<pid>/stat after the command name (state is [0]). */
+function statFields(pid: number | undefined): string[] {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * User + system CPU seconds of a process and its live children, all threads, plus children that
+ * ended and were waited for (Linux /proc; clock ticks of 1/100 s).
+ */
+function treeCpuSeconds(pid: number | undefined): { total: number; children: number } {
+  const ticks = (p: number | undefined, from: number) => {
+    const f = statFields(p);
+    return Number(f[from]) + Number(f[from + 1]);
+  };
+  let children = ticks(pid, 13);
+  for (const child of childPids(pid)) children += ticks(child, 11) + ticks(child, 13);
+  return { total: (ticks(pid, 11) + children) / 100, children: children / 100 };
+}
+
+function peakRssMbOf(pid: number): number {
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+  return Math.round(kb / 102.4) / 10;
 }
 
 /** The JSON of one import-vs-floor case. */
@@ -83,6 +129,11 @@ export function floorReport(run: ImportVsFloor) {
     floor: round(run.floorSeconds),
     ratio: round(run.ratio),
     floor_rows: run.floorRows,
-    cpu: { import: round(run.cpuSeconds), floor: round(run.floorCpuSeconds), ratio: round(run.cpuSeconds / run.floorCpuSeconds) },
+    cpu: {
+      import: round(run.cpuSeconds),
+      import_worker: round(run.workerCpuSeconds),
+      floor: round(run.floorCpuSeconds),
+      ratio: round(run.cpuSeconds / run.floorCpuSeconds),
+    },
   };
 }

@@ -68,10 +68,12 @@ const report = {
   seconds: { ...floorReport(run), sqlite3_import: round(sqliteSeconds), papaparse: round(papaSeconds) },
   vs_floor: round(run.ratio),
   peak_rss_mb: run.peakRssMb,
+  worker_peak_rss_mb: run.workerPeakRssMb,
   poll: { count: run.pollMs.length, p50_ms: round(percentile(run.pollMs, 50)), p99_ms: round(p99), max_ms: round(Math.max(...run.pollMs)) },
   targets: {
     vs_floor: target(run.ratio, 1.5),
     peak_rss_mb: target(run.peakRssMb, 300),
+    worker_peak_rss_mb: target(run.workerPeakRssMb, 300),
     poll_p99_ms: target(p99, 50),
     completed_all_rows: target(run.task.status === 'COMPLETED' && results?.inserted === rows ? 0 : 1, 0),
   },

@@ -33,6 +33,22 @@ export interface AddressReading {
   notPostcodes: string[];
 }
 
+type Cell = string | null | undefined;
+type CellsMemo = Map<Cell, Map<Cell, Map<Cell, Map<Cell, GeoResult | null>>>>;
+
+/** A text cell (or none): what the memo of locate() takes as a key (a number or date cell is read each time). */
+const isCell = (value: unknown): value is Cell => value === null || value === undefined || typeof value === 'string';
+
+/** The map under `key` in `map`, made when missing. */
+function mapIn<K, V>(map: Map<K, Map<K, V>>, key: K): Map<K, V> {
+  let inner = map.get(key);
+  if (!inner) {
+    inner = new Map();
+    map.set(key, inner);
+  }
+  return inner;
+}
+
 /** agreement() when postcode, state and place all agree. */
 export const FULL_AGREEMENT = 4;
 
@@ -62,6 +78,12 @@ export class OfflineGeocoder implements Geocoder {
   readonly gazetteer: Gazetteer;
   private readonly answers = new Map<string, GeoResult | null>();
   private readonly readings = new Map<string, LocationReading>();
+  /**
+   * Answers by the address cells as given, before any reading (country, state, suburb, then
+   * postcode): an import's repeated suburbs cost four map lookups and no new text.
+   */
+  private readonly byCells: CellsMemo = new Map();
+  private byCellsCount = 0;
   private described: GeocoderAbout | undefined;
 
   constructor(gazetteer: Gazetteer) {
@@ -69,7 +91,27 @@ export class OfflineGeocoder implements Geocoder {
   }
 
   locate(address: AddressInput): GeoResult | null {
-    return this.read(address).result;
+    const { country, state, suburb, postcode } = address;
+    if (!isCell(country) || !isCell(state) || !isCell(suburb) || !isCell(postcode)) return this.read(address).result;
+    const byState = this.byCells.get(country);
+    const bySuburb = byState?.get(state);
+    const byPostcode = bySuburb?.get(suburb);
+    const known = byPostcode?.get(postcode);
+    if (known !== undefined) return known && { ...known };
+    const reading = this.read(address);
+    // Read from the parts alone: unless a box-only postcode made the street line count, or the free-text location was read.
+    if (reading.from === 'parts' && !isAustralianBoxPostcode(normalizePostcode('AU', reading.parts?.postcode ?? '', true))) {
+      if (this.byCellsCount >= MAX_REMEMBERED) {
+        this.byCells.clear();
+        this.byCellsCount = 0;
+      }
+      const states = byState ?? mapIn(this.byCells, country);
+      const suburbs = (byState && bySuburb) ?? mapIn(states, state);
+      const postcodes = (bySuburb && byPostcode) ?? mapIn(suburbs, suburb);
+      postcodes.set(postcode, reading.result && { ...reading.result });
+      this.byCellsCount++;
+    }
+    return reading.result;
   }
 
   /** The whole reading behind locate(): what was taken for each part, and why nothing was placed. */

@@ -19,6 +19,14 @@ const BUSY_WAITS = 10;
 
 const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
+/** A batch's rows and their indexes in the file, side by side (no object per row). */
+interface Batch {
+  indices: number[];
+  rows: unknown[];
+}
+
+const newBatch = (): Batch => ({ indices: [], rows: [] });
+
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' };
 
 export type EngineOutcome =
@@ -113,7 +121,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
   const source = openSource(file, job.format, env.limits);
   const checker = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
-  let batch: { index: number; row: unknown }[] = [];
+  let batch = newBatch();
   let lastIndex = rowsDone - 1;
   let lastPosted = Date.now();
 
@@ -153,11 +161,12 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   };
 
   let began = false;
-  const commitBatch = db.sqlite.transaction((rows: { index: number; row: unknown }[], upTo: number, fraction: number) => {
+  const commitBatch = db.sqlite.transaction((rows: Batch, upTo: number, fraction: number) => {
     began = true;
-    for (const [i, { index, row }] of rows.entries()) {
-      writeRow(index, row);
-      if ((i & 255) === 255) progressWithinBatch(i + 1, rows.length, fraction);
+    const count = rows.rows.length;
+    for (let i = 0; i < count; i++) {
+      writeRow(rows.indices[i] ?? 0, rows.rows[i]);
+      if ((i & 255) === 255) progressWithinBatch(i + 1, count, fraction);
     }
     rowsDone = upTo + 1;
     progress = Math.max(progress, Math.min(99, Math.floor(fraction * 1000) / 10));
@@ -168,7 +177,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const flush = () => {
     if (lastIndex < rowsDone) return;
     const rows = batch;
-    batch = [];
+    batch = newBatch();
     const before = progress;
     const fraction = source.fraction();
     // SQLite's lock is not fair: with several imports writing, one may wait out the busy timeout at
@@ -202,10 +211,10 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
           if (index < rowsDone) continue;
           if (index >= env.limits.maxRows) throw tooManyRows(env.limits);
           lastIndex = index;
-          const row = rows[i];
-          if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
-          batch.push({ index, row });
-          if (batch.length >= BATCH_ROWS) flush();
+          // A blank row keeps its index: the row checker skips it.
+          batch.indices.push(index);
+          batch.rows.push(rows[i]);
+          if (batch.rows.length >= BATCH_ROWS) flush();
         }
       },
     });

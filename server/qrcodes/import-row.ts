@@ -76,15 +76,16 @@ function rowProblems(row: Partial<Record<RowField, string>>): { path: string; me
   return problems;
 }
 
-/** The valid row's final shape: type upper case, postcode zeros restored, location from the parts when missing. */
+/**
+ * The valid row's final shape: type upper case, postcode zeros restored, location from the parts
+ * when missing. It finishes the row in place (a fresh object from the schema or the quick check).
+ */
 function finish<T extends Partial<Record<RowField, string>>>(row: T) {
-  const postcode = normalisePostcode(row.postcode, row.country) ?? undefined;
-  return {
-    ...row,
-    type: row.type?.toUpperCase(),
-    postcode,
-    location: row.location ?? locationFromParts({ ...row, postcode }),
-  };
+  const done = row as T & { type: string | undefined; postcode: string | undefined; location: string };
+  done.type = row.type?.toUpperCase();
+  done.postcode = normalisePostcode(row.postcode, row.country) ?? undefined;
+  done.location = row.location ?? locationFromParts(done);
+  return done;
 }
 
 /** One row of a QR code import (after cellsAsText), from a file row or a JSON element. */

@@ -132,31 +132,52 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   );
 
   const now = nowIso();
-  /** Every statement's parameters for one row, in one object (statements pick theirs by name). */
+  /**
+   * Every statement's parameters for one row, in one object (statements pick theirs by name),
+   * refilled for each row: the statements run synchronously and keep nothing of it.
+   */
+  const values = {
+    type: '',
+    name: '',
+    label: null as string | null,
+    location: '',
+    address_line_1: null as string | null,
+    suburb: null as string | null,
+    state: null as string | null,
+    postcode: null as string | null,
+    country: null as string | null,
+    latitude: 0,
+    longitude: 0,
+    precision: '',
+    timezone_name: '',
+    data: null as string | null,
+    qr_code_name: null as string | null,
+    external_reference_id: null as string | null,
+    now,
+    org: organizationUuid,
+    uuid: '',
+    deleted: null,
+  };
   const record = (row: QrImportRow, name: string, external: string | null, located: GeoResult) => {
     const stored = storedAddress(row, located);
-    return {
-      type: row.type ?? DEFAULT_QR_CODE_TYPE,
-      name,
-      label: row.label ?? null,
-      location: row.location,
-      address_line_1: stored.address_line_1,
-      suburb: stored.suburb,
-      state: stored.state,
-      postcode: stored.postcode,
-      country: stored.country,
-      latitude: stored.latitude,
-      longitude: stored.longitude,
-      precision: stored.precision,
-      timezone_name: stored.timezone_name,
-      data: row.data ?? null,
-      qr_code_name: row.qr_code_name ?? null,
-      external_reference_id: external,
-      now,
-      org: organizationUuid,
-      uuid: '',
-      deleted: null,
-    };
+    values.type = row.type ?? DEFAULT_QR_CODE_TYPE;
+    values.name = name;
+    values.label = row.label ?? null;
+    values.location = row.location;
+    values.address_line_1 = stored.address_line_1;
+    values.suburb = stored.suburb;
+    values.state = stored.state;
+    values.postcode = stored.postcode;
+    values.country = stored.country;
+    values.latitude = stored.latitude;
+    values.longitude = stored.longitude;
+    values.precision = stored.precision;
+    values.timezone_name = stored.timezone_name;
+    values.data = row.data ?? null;
+    values.qr_code_name = row.qr_code_name ?? null;
+    values.external_reference_id = external;
+    values.uuid = '';
+    return values;
   };
   return {
     write(row, _index, tally) {
