@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
@@ -20,7 +19,6 @@ import type { ImportKind } from './kind.ts';
 import { sendErrorReport, templateCsv } from './report.ts';
 import type { ImportSettings } from './runtime.ts';
 import type { ImportFormat } from './sniff.ts';
-import { removeUpload } from './upload.ts';
 
 type Mode = 'background' | 'sync';
 type Query = Record<string, string | undefined>;
@@ -130,58 +128,55 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
 
   type Started = { dryRunAnswer: unknown } | { task: BackgroundTask; answer?: unknown };
 
-  /** Checks the request (the upload removed on any problem), then runs the dry run or submits the import. */
+  /**
+   * Checks the request, then runs the dry run or submits the import. The route owns the upload
+   * until then: submit hands it to the import's job, and on every other path it is removed here.
+   */
   const start = async (received: ReceivedImport, principal: Principal, query: Query, modeOf: () => Mode): Promise<Started> => {
-    let mode: Mode;
-    let dryRun: boolean;
-    let organization: string;
-    let prepared: PreparedImport;
-    let fixes: { fixes_task_uuid?: string };
+    const upload = received.file.lease;
     try {
-      mode = modeOf();
-      dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
-      organization = importOrganization(received, principal);
-      const file = path.join(settings.dataDir, received.file.uploadFile);
-      prepared = (await routes.prepare?.({ received, file, organization, mode, dryRun, query })) ?? {};
-      fixes = await fixedFileMetadata(db, received, organization);
-    } catch (error) {
-      removeUpload(settings, received.file);
-      throw error;
+      const mode = modeOf();
+      const dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
+      const organization = importOrganization(received, principal);
+      const prepared = (await routes.prepare?.({ received, file: upload.path, organization, mode, dryRun, query })) ?? {};
+      const fixes = await fixedFileMetadata(db, received, organization);
+      const request = {
+        kind: kindId,
+        source: received.source,
+        format: received.format,
+        upload,
+        organizationUuid: organization,
+        mode,
+        ...(prepared.options ? { options: prepared.options } : {}),
+      };
+      if (dryRun) return { dryRunAnswer: await ctx.imports.dryRun(request) };
+      let submitted: Awaited<ReturnType<typeof ctx.imports.submit>>;
+      try {
+        submitted = await ctx.imports.submit({
+          ...request,
+          taskType: kind.taskType(received.source),
+          createdByUuid: principal.keyUuid,
+          metadata:
+            received.source === 'file'
+              ? {
+                  filename: received.file.originalName ?? `upload.${received.format}`,
+                  import_type: received.format,
+                  source: 'file_upload',
+                  ...prepared.metadata,
+                  ...fixes,
+                }
+              : { import_type: 'json', source: 'api', ...prepared.metadata },
+        });
+      } catch (error) {
+        await prepared.abandon?.();
+        throw error;
+      }
+      const { task, results } = submitted;
+      if (!results) return { task };
+      return { task, answer: prepared.answer ? await prepared.answer(task, results) : results };
+    } finally {
+      upload.release();
     }
-    const request = {
-      kind: kindId,
-      source: received.source,
-      format: received.format,
-      uploadFile: received.file.uploadFile,
-      organizationUuid: organization,
-      mode,
-      ...(prepared.options ? { options: prepared.options } : {}),
-    };
-    if (dryRun) return { dryRunAnswer: await ctx.imports.dryRun(request) };
-    let submitted: Awaited<ReturnType<typeof ctx.imports.submit>>;
-    try {
-      submitted = await ctx.imports.submit({
-        ...request,
-        taskType: kind.taskType(received.source),
-        createdByUuid: principal.keyUuid,
-        metadata:
-          received.source === 'file'
-            ? {
-                filename: received.file.originalName ?? `upload.${received.format}`,
-                import_type: received.format,
-                source: 'file_upload',
-                ...prepared.metadata,
-                ...fixes,
-              }
-            : { import_type: 'json', source: 'api', ...prepared.metadata },
-      });
-    } catch (error) {
-      await prepared.abandon?.();
-      throw error;
-    }
-    const { task, results } = submitted;
-    if (!results) return { task };
-    return { task, answer: prepared.answer ? await prepared.answer(task, results) : results };
   };
 
   const { bulk } = routes;
