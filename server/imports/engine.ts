@@ -72,7 +72,8 @@ async function countRows(source: RowSource, limit: number): Promise<void> {
 /**
  * Runs (or resumes) one import in the calling thread: streams the upload, validates each row,
  * writes batches in transactions that also checkpoint the task, and ends the task COMPLETED or
- * FAILED. A stop request leaves it PROCESSING at its last checkpoint, to resume later.
+ * FAILED. A stop request leaves it PROCESSING at its last checkpoint, to resume later. The upload
+ * is left in place: its owner (ImportRuntime for a job, the route for a dry run) removes it.
  */
 export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const { db, job, kind } = env;
@@ -87,7 +88,6 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   let progress = task.progress;
   const fail = (message: string, internal: boolean): EngineOutcome => {
     tasks.fail(job.taskUuid, message, progress);
-    fs.rmSync(file, { force: true });
     return { state: 'failed', message, internal };
   };
   if (!fs.existsSync(file)) {
@@ -105,10 +105,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   try {
     if (job.maxRows !== null && rowsDone === 0) await countRows(openSource(file, job.format, env.limits), job.maxRows);
   } catch (error) {
-    if (error instanceof TooManyRowsError) {
-      fs.rmSync(file, { force: true });
-      return { state: 'rejected', message: error.message };
-    }
+    if (error instanceof TooManyRowsError) return { state: 'rejected', message: error.message };
     if (error instanceof ImportInputError) return fail(error.message, false);
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}`, true);
   }
@@ -244,6 +241,5 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     ...(encoding ? { encoding } : {}),
   };
   tasks.complete(job.taskUuid, results);
-  fs.rmSync(file, { force: true });
   return { state: 'completed', results };
 }

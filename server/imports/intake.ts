@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Request, Response } from 'express';
 import typeis from 'type-is';
 import { z } from 'zod';
@@ -11,7 +10,7 @@ import type { ImportRuntime } from './runtime.ts';
 import { sniffFormat, type ImportFormat } from './sniff.ts';
 import { csvHeader } from './sources/csv.ts';
 import { jsonFirstElement } from './sources/json.ts';
-import { receiveBody, receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
+import { receiveBody, receiveMultipart, type ReceivedFile } from './upload.ts';
 
 export const processingModeSchema = z
   .enum(['background', 'sync'], { message: 'processing_mode must be background or sync' })
@@ -83,7 +82,8 @@ export async function inspectUpload(
 
 /**
  * Receives an import request, JSON array body or multipart file upload, streaming it to
- * <data-dir>/uploads/, and checks it. Any problem is a 4xx and the upload is removed.
+ * <data-dir>/uploads/, and checks it. Any problem is a 4xx and the upload is removed; otherwise the
+ * caller owns the upload's lease (received.file.lease) and must release or hand it over.
  */
 export async function receiveImport(
   req: Request,
@@ -139,7 +139,7 @@ export async function receiveImport(
         ]);
       }
     }
-    const absolute = path.join(settings.dataDir, file.uploadFile);
+    const absolute = file.lease.path;
     const format = sniffFormat(absolute);
     if (isJson && format !== 'json')
       throw new ImportInputError('The body is not a JSON array. Send an array of objects, like [{"location": "..."}].');
@@ -156,7 +156,7 @@ export async function receiveImport(
     );
     return { source: isJson ? 'json' : 'file', format, file, fields, firstElement };
   } catch (error) {
-    removeUpload(settings, file);
+    file?.lease.release();
     if (error instanceof ImportInputError) {
       throw new ApiError('VALIDATION_ERROR', error.message, [{ path: isJson ? 'body' : 'file', message: error.message }]);
     }

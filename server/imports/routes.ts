@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
@@ -11,7 +10,7 @@ import { ImportInputError } from './errors.ts';
 import { PREVIEW_ROWS } from './preview.ts';
 import { importPreviewKinds, importPreviewSchema } from './schemas.ts';
 import { sniffFormat } from './sniff.ts';
-import { receiveMultipart, removeUpload, type ReceivedFile } from './upload.ts';
+import { receiveMultipart, type ReceivedFile } from './upload.ts';
 
 /** The import kinds, by the preview's `kind` field. */
 const KINDS: Record<string, string> = { qrcodes: QR_CODE_IMPORT_KIND, appointments: APPOINTMENT_IMPORT_KIND };
@@ -86,7 +85,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         }
         const handler = await resolveImportHandler(ctx.db.kysely, org, slug);
         if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');
-        const absolute = path.join(settings.dataDir, file.uploadFile);
+        const absolute = file.lease.path;
         const options =
           kindName === 'appointments'
             ? ({ handler_slug: handler.slug, columnAliases: handler.mapping, collect_key: null } satisfies AppointmentJobOptions)
@@ -102,7 +101,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         if (error instanceof ImportInputError) throw field('file', error.message);
         throw error;
       } finally {
-        removeUpload(settings, file);
+        file?.lease.release();
       }
     },
   );

@@ -20,6 +20,7 @@ import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import { WorkerPool } from './pool.ts';
 import type { ImportPreview } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
+import type { UploadLease } from './upload.ts';
 import type { WorkerConfig } from './worker-messages.ts';
 
 export const DEFAULT_MAX_UPLOAD_MB = 256;
@@ -46,8 +47,8 @@ export interface ImportRequest {
   taskType: TaskType;
   source: ImportSource;
   format: ImportFormat;
-  /** Path relative to the data dir, as written by the upload step. */
-  uploadFile: string;
+  /** The upload; submit() hands it over to the import's job once the job row names it. */
+  upload: UploadLease;
   organizationUuid: string;
   createdByUuid: string;
   metadata: Record<string, unknown> | null;
@@ -114,9 +115,7 @@ export class ImportRuntime {
         if (task) publishTaskProgress(this.live, task, progress);
       },
       onCrash: async (job, message) => {
-        if (job.dryRun) return;
-        await failTask(this.db.kysely, job.taskUuid, message);
-        fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
+        if (!job.dryRun) await failTask(this.db.kysely, job.taskUuid, message);
       },
     });
   }
@@ -181,7 +180,7 @@ export class ImportRuntime {
           job.taskUuid,
           `The import was cut short ${job.attempts} times while it ran (its worker or the server stopped without finishing), so it is not resumed again. Check the file (a very large cell or row?) and import it again.`,
         );
-        fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
+        this.removeUpload(job);
         await publishTaskFinished(this.live, this.db.kysely, job.taskUuid);
         continue;
       }
@@ -193,7 +192,8 @@ export class ImportRuntime {
   /**
    * Creates the task (PENDING) and its job, then runs it in a worker. Background: answers at
    * once with the task. Sync: waits for the end and answers the results (400 when the file is
-   * over the sync cap or cannot be read).
+   * over the sync cap or cannot be read). The upload's lease passes to the job as the job row
+   * commits: from then on the job owns the file (see execute) and the caller's release() leaves it.
    */
   async submit(request: ImportRequest): Promise<{ task: BackgroundTask; results?: Record<string, unknown> }> {
     const job = this.jobFor(request);
@@ -209,6 +209,7 @@ export class ImportRuntime {
       await insertJob(trx, { ...job, taskUuid: created.uuid });
       return created;
     });
+    request.upload.handOver();
     publishTaskCreated(this.live, task);
     const running = this.execute({ ...job, taskUuid: task.uuid }, task);
     if (request.mode === 'background') return { task };
@@ -222,15 +223,11 @@ export class ImportRuntime {
 
   /**
    * Runs the import in a worker without writing anything (dry-run.ts) and answers what it would
-   * give in the request's mode; errors as submit() gives them. The upload is removed.
+   * give in the request's mode; errors as submit() gives them. The caller keeps the upload's lease.
    */
   async dryRun(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Promise<Record<string, unknown>> {
     const job: ImportJob = { ...this.jobFor(request), taskUuid: randomUUID(), dryRun: true };
-    try {
-      return answerOf(await this.pool.run(job), 'run the check again');
-    } finally {
-      fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
-    }
+    return answerOf(await this.pool.run(job), 'run the check again');
   }
 
   /** Imports queued or running. */
@@ -243,11 +240,15 @@ export class ImportRuntime {
     await Promise.all([this.pool.stop(), this.inspector.stop()]);
   }
 
+  private removeUpload(job: ImportJob): void {
+    fs.rmSync(uploadPath(this.settings.dataDir, job), { force: true });
+  }
+
   private jobFor(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Omit<ImportJob, 'taskUuid'> {
     return {
       kind: request.kind,
       organizationUuid: request.organizationUuid,
-      uploadFile: request.uploadFile,
+      uploadFile: request.upload.uploadFile,
       format: request.format,
       source: request.source,
       maxRows: request.mode === 'sync' ? this.settings.syncRowCap : null,
@@ -255,11 +256,17 @@ export class ImportRuntime {
     };
   }
 
+  /**
+   * Runs a job, which owns its upload until it ends: the file is removed once the task is
+   * COMPLETED or FAILED (a crashed worker's too) or the sync import was refused. A stopped job
+   * keeps it, to resume at the next start.
+   */
   private async execute(job: ImportJob, created?: BackgroundTask): Promise<EngineOutcome> {
     const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
     if (task) this.running.set(job.taskUuid, task);
     const outcome = await this.pool.run(job);
     this.running.delete(job.taskUuid);
+    if (outcome.state !== 'stopped') this.removeUpload(job);
     if (outcome.state === 'failed' && outcome.internal)
       this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
     if (outcome.state === 'completed' || outcome.state === 'failed') {

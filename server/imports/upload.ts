@@ -9,9 +9,39 @@ import { tightenFile } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
 import { UPLOADS_DIR, type ImportSettings } from './runtime.ts';
 
+/**
+ * The one owner of an uploaded file in <data-dir>/uploads/. Whoever holds the lease deletes the
+ * file when done with it, on every path (`try { … } finally { lease.release() }`). An import that
+ * becomes a task hands the lease over to its job (ImportRuntime.submit, once the job row names
+ * the file); from then on the import runtime deletes the file when the job ends, and at the next
+ * start the files no unfinished job names.
+ */
+export class UploadLease {
+  /** Path relative to the data dir, as import jobs store it. */
+  readonly uploadFile: string;
+  readonly path: string;
+  private held = true;
+
+  constructor(dataDir: string, uploadFile: string) {
+    this.uploadFile = uploadFile;
+    this.path = path.join(dataDir, uploadFile);
+  }
+
+  /** The file now belongs to an import job: release() leaves it. */
+  handOver(): void {
+    this.held = false;
+  }
+
+  /** Deletes the file unless it was handed over; safe to call again. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    fs.rmSync(this.path, { force: true });
+  }
+}
+
 export interface ReceivedFile {
-  /** Path relative to the data dir. */
-  uploadFile: string;
+  lease: UploadLease;
   /** The name the client gave, for display only (never used as a path). */
   originalName: string | null;
   size: number;
@@ -29,7 +59,7 @@ function newUploadName(): string {
   return path.join(UPLOADS_DIR, `${randomUUID()}.upload`);
 }
 
-/** Streams a multipart upload's `file` part to <data-dir>/uploads/ (never into memory) and returns its text fields. */
+/** Streams a multipart upload's `file` part to <data-dir>/uploads/ (never into memory) and returns its lease and the text fields. */
 export function receiveMultipart(
   req: Request,
   res: Response,
@@ -53,14 +83,20 @@ export function receiveMultipart(
         if (typeof value === 'string') fields[key] = value;
       }
       const file = req.file;
-      // multer creates the file with the process umask; the uploads folder (0700) covers that moment.
-      if (file) tightenFile(file.path);
-      resolve({
-        fields,
-        file: file
-          ? { uploadFile: path.join(UPLOADS_DIR, path.basename(file.path)), originalName: file.originalname || null, size: file.size }
-          : null,
-      });
+      if (!file) {
+        resolve({ fields, file: null });
+        return;
+      }
+      const lease = new UploadLease(settings.dataDir, path.join(UPLOADS_DIR, path.basename(file.path)));
+      try {
+        // multer creates the file with the process umask; the uploads folder (0700) covers that moment.
+        tightenFile(lease.path);
+      } catch (tightenError) {
+        lease.release();
+        reject(tightenError);
+        return;
+      }
+      resolve({ fields, file: { lease, originalName: file.originalname || null, size: file.size } });
     });
   });
 }
@@ -82,7 +118,7 @@ function multerError(error: unknown, settings: ImportSettings): ApiError {
   );
 }
 
-/** Streams a JSON request body to <data-dir>/uploads/, enforcing the upload limit. */
+/** Streams a JSON request body to <data-dir>/uploads/, enforcing the upload limit; the caller owns the returned lease. */
 export async function receiveBody(req: Request, settings: ImportSettings): Promise<ReceivedFile> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > settings.maxUploadBytes) {
@@ -94,8 +130,7 @@ export async function receiveBody(req: Request, settings: ImportSettings): Promi
     req.resume();
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding} is not supported; send the JSON uncompressed.`);
   }
-  const uploadFile = newUploadName();
-  const target = path.join(settings.dataDir, uploadFile);
+  const lease = new UploadLease(settings.dataDir, newUploadName());
   let size = 0;
   const limit = new Transform({
     transform(chunk: Buffer, _enc, done) {
@@ -105,18 +140,14 @@ export async function receiveBody(req: Request, settings: ImportSettings): Promi
     },
   });
   try {
-    await pipeline(req, limit, fs.createWriteStream(target, { mode: 0o600 }));
+    await pipeline(req, limit, fs.createWriteStream(lease.path, { mode: 0o600 }));
   } catch (error) {
-    fs.rmSync(target, { force: true });
+    lease.release();
     if (error instanceof ApiError) {
       req.resume();
       throw error;
     }
     throw new ApiError('VALIDATION_ERROR', 'The request body ended early.');
   }
-  return { uploadFile, originalName: null, size };
-}
-
-export function removeUpload(settings: ImportSettings, file: ReceivedFile | null | undefined): void {
-  if (file) fs.rmSync(path.join(settings.dataDir, file.uploadFile), { force: true });
+  return { lease, originalName: null, size };
 }

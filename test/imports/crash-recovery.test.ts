@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
+import { untilUploads } from '../support/uploads.ts';
 
 const ROWS = 150_000;
 
@@ -103,7 +104,7 @@ describe('crash and quit safety of imports (real server process)', () => {
       total: number;
     };
     assert.equal(list.total, ROWS, 'no row missing, none duplicated');
-    assert.deepEqual(fs.readdirSync(path.join(dataDir, 'uploads')), [], 'the finished upload was removed');
+    await untilUploads(dataDir, 0, 'the finished upload was removed');
 
     const again = await untilEnded(server, await upload(server, csv));
     assert.deepEqual([again.results?.inserted, again.results?.updated], [0, ROWS], 'importing the same file again is idempotent');
