@@ -18,7 +18,7 @@ import type { ImportSource } from './kind.ts';
 import { Inspector } from './inspector.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import { WorkerPool } from './pool.ts';
-import type { ImportPreview } from './schemas.ts';
+import type { ImportKindId, ImportPreview } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
 import type { WorkerConfig } from './worker-messages.ts';
 
@@ -42,7 +42,7 @@ export interface ImportSettings {
 }
 
 export interface ImportRequest {
-  kind: string;
+  kind: ImportKindId;
   taskType: TaskType;
   source: ImportSource;
   format: ImportFormat;
@@ -131,7 +131,7 @@ export class ImportRuntime {
   }
 
   /** Gets a worker ready for an import of this kind while its upload arrives. */
-  warm(kind: string): void {
+  warm(kind: ImportKindId): void {
     this.pool.warm(kind);
   }
 
@@ -144,7 +144,7 @@ export class ImportRuntime {
   async preview(input: {
     file: string;
     format: ImportFormat;
-    kind: string;
+    kind: ImportKindId;
     organizationUuid: string;
     options: Record<string, unknown>;
   }): Promise<ImportPreview> {
