@@ -1,5 +1,5 @@
 import { openConnection } from '../db/database.ts';
-import { taskUpdates } from '../tasks/lifecycle.ts';
+import { taskUpdates } from '../tasks/state.ts';
 import { runImport, type EngineOutcome } from './engine.ts';
 import { runDryImport } from './dry-run.ts';
 import { describeError, ImportInputError } from './errors.ts';
