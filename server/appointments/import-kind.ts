@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
+import type { ImportKindId } from '../imports/schemas.ts';
 import { dateCellText } from '../imports/row-check.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
@@ -11,8 +12,8 @@ import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
 import { syncAnswer } from './sync-answer.ts';
 import { exampleRow } from './template.ts';
 
-/** How the engine names this kind (module path relative to server/ and export). */
-export const APPOINTMENT_IMPORT_KIND = 'appointments/import-kind.ts#appointmentImportKind';
+/** This kind's id in the registry (imports/kinds.ts) and in import_jobs.kind. */
+export const APPOINTMENT_IMPORT_KIND = 'appointments' as const satisfies ImportKindId;
 
 /** Counters of an appointment import (results and task checkpoints). */
 export const APPOINTMENT_COUNTERS = {

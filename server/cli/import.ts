@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ServiceError } from '../remote/service-client.ts';
-import { downloadErrorReport, uploadImport, type ImportKind } from '../remote/upload-import.ts';
+import { isImportKindId } from '../imports/kinds.ts';
+import { downloadErrorReport, uploadImport } from '../remote/upload-import.ts';
 import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
 import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
-
-const KINDS: Record<string, ImportKind> = { qrcodes: 'qrcodes', appointments: 'appointments' };
 
 function excludedCount(results: Record<string, unknown> | null): number {
   if (!results) return 0;
@@ -46,8 +45,8 @@ export const importCommand: Command = {
   async run(values, positionals) {
     const given = positionals[0];
     if (!given || positionals.length > 1) throw new StartupError('import takes one FILE.');
-    const kind = KINDS[String(values.type)];
-    if (!kind) throw new StartupError('import needs --type qrcodes or --type appointments.');
+    const kind = String(values.type);
+    if (!isImportKindId(kind)) throw new StartupError('import needs --type qrcodes or --type appointments.');
     const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
     if (!fs.existsSync(file)) throw new StartupError(`No such file: ${file}`);
     if (values['dry-run'] && typeof values.profile === 'string') {

@@ -144,7 +144,7 @@ export interface WebhookDeliveryTable {
 /** The import engine's checkpoint of one import task (server/imports). */
 export interface ImportJobTable {
   task_uuid: string;
-  /** The import kind's module, relative to server/, with its export: qrcodes/import-kind.ts#qrCodeImportKind */
+  /** The import kind's id (server/imports/kinds.ts): qrcodes or appointments. Migration 012 renamed the module paths stored before. */
   kind: string;
   organization_uuid: string;
   /** Path of the stored upload, relative to the data dir. */

@@ -1,4 +1,4 @@
-import { createPendingTask } from '../tasks/lifecycle.ts';
+import { createPendingTask } from '../tasks/state.ts';
 import { runImport, type EngineEnv, type EngineOutcome } from './engine.ts';
 import { insertJob } from './job-store.ts';
 import { openScratchConnection } from './scratch-db.ts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
-import { taskUpdates } from '../tasks/lifecycle.ts';
+import { taskUpdates } from '../tasks/state.ts';
 import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
 import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
 import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
@@ -86,6 +86,12 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   if (task.status === 'COMPLETED' || task.status === 'FAILED') return { state: 'stopped' };
 
   let progress = task.progress;
+  // The task left the status this run found it in, moved by someone else (tasks/state.ts refused this run's move).
+  const movedElsewhere = (when: string): EngineOutcome => ({
+    state: 'failed',
+    message: `The import task was ended elsewhere when its run ${when} (it is ${tasks.read(job.taskUuid)?.status ?? 'gone'}); the run stopped there.`,
+    internal: true,
+  });
   const fail = (message: string, internal: boolean): EngineOutcome => {
     tasks.fail(job.taskUuid, message, progress);
     return { state: 'failed', message, internal };
@@ -111,7 +117,8 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   }
 
   jobs.beginAttempt(job.taskUuid);
-  tasks.markProcessing(job.taskUuid);
+  // A resumed task is PROCESSING already.
+  if (task.status === 'PENDING' && !tasks.start(job.taskUuid)) return movedElsewhere('started');
   env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
 
   const columns = withColumnAliases(kind, job.options);
@@ -240,6 +247,6 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     }),
     ...(encoding ? { encoding } : {}),
   };
-  tasks.complete(job.taskUuid, results);
-  return { state: 'completed', results };
+  const completed = tasks.complete(job.taskUuid, results);
+  return completed ? { state: 'completed', results } : movedElsewhere('finished');
 }

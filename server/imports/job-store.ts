@@ -10,7 +10,7 @@ import type { ImportFormat } from './sniff.ts';
 /** Everything a worker needs to run (or resume) one import; what import_jobs stores. */
 export interface ImportJob {
   taskUuid: string;
-  /** The kind's module relative to server/ and its export, e.g. qrcodes/import-kind.ts#qrCodeImportKind */
+  /** The kind's id in the registry (kinds.ts), e.g. qrcodes; a stored row may hold one this server does not know. */
   kind: string;
   organizationUuid: string;
   /** Path of the upload relative to the data dir. */

@@ -9,8 +9,8 @@ import type { TaskType } from '../tasks/schemas.ts';
  * engine does everything else: uploads, format sniffing, streaming parsers, header matching,
  * batching, checkpoints, task lifecycle, excluded rows, error reports and the worker pool.
  *
- * A kind lives in a module of its own (workers import it by path) and is named by that path
- * relative to server/ plus its export: `qrcodes/import-kind.ts#qrCodeImportKind`.
+ * A kind lives in a module of its own and is named by a stable id (`qrcodes`), which the
+ * registry in kinds.ts maps to that module: workers load it from there on first use.
  */
 
 /** One data row keyed by the kind's column names. File cells are strings, numbers, booleans or Dates; JSON keeps its values. */

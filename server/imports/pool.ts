@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { EngineOutcome } from './engine.ts';
 import type { ImportJob } from './job-store.ts';
+import type { ImportKindId } from './schemas.ts';
 import type { FromWorker, WorkerConfig } from './worker-messages.ts';
 import { WorkerProcess } from './worker-process.ts';
 
@@ -51,7 +52,7 @@ export class WorkerPool {
   }
 
   /** Starts a worker ahead of a job (when none is idle) and has it load the kind, so the job starts at once. */
-  warm(kind: string): void {
+  warm(kind: ImportKindId): void {
     if (this.stopping) return;
     let slot = this.slots.find((s) => !s.job);
     if (!slot && this.slots.length < this.options.size) slot = this.spawn();

@@ -2,18 +2,15 @@ import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import { APPOINTMENT_IMPORT_KIND, type AppointmentJobOptions } from '../appointments/import-kind.ts';
+import type { AppointmentJobOptions } from '../appointments/import-kind.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
-import { QR_CODE_IMPORT_KIND } from '../qrcodes/import-kind.ts';
 import { ImportInputError } from './errors.ts';
+import { isImportKindId } from './kinds.ts';
 import { PREVIEW_ROWS } from './preview.ts';
-import { importPreviewKinds, importPreviewSchema } from './schemas.ts';
+import { importKindIds, importPreviewSchema } from './schemas.ts';
 import { sniffFormat } from './sniff.ts';
 import { receiveMultipart, type ReceivedFile } from './upload.ts';
-
-/** The import kinds, by the preview's `kind` field. */
-const KINDS: Record<string, string> = { qrcodes: QR_CODE_IMPORT_KIND, appointments: APPOINTMENT_IMPORT_KIND };
 
 const field = (name: string, message: string) => new ApiError('VALIDATION_ERROR', message, [{ path: name, message }]);
 
@@ -42,7 +39,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
               required: ['file', 'kind', 'organization_uuid'],
               properties: {
                 file: { type: 'string', format: 'binary' },
-                kind: { type: 'string', enum: [...importPreviewKinds] },
+                kind: { type: 'string', enum: [...importKindIds] },
                 organization_uuid: { type: 'string' },
                 org_identifier: { type: 'string' },
               },
@@ -68,11 +65,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         const { fields } = received;
         const kindName = fields.kind?.trim() ?? '';
         if (!kindName) throw field('kind', 'kind is required: qrcodes or appointments.');
-        if (!(importPreviewKinds as readonly string[]).includes(kindName))
-          throw field('kind', `kind must be qrcodes or appointments (got "${kindName}").`);
-        const kindModule = KINDS[kindName];
-        if (!kindModule)
-          throw field('kind', `Importing ${kindName} is not available in this build of the server, so it cannot be previewed.`);
+        if (!isImportKindId(kindName)) throw field('kind', `kind must be qrcodes or appointments (got "${kindName}").`);
         const org = fields.organization_uuid?.trim();
         if (!org) throw field('organization_uuid', 'organization_uuid is required: send it as a form field next to the file.');
         requireOrganization(principal, org);
@@ -93,7 +86,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         return await ctx.imports.preview({
           file: absolute,
           format: sniffFormat(absolute),
-          kind: kindModule,
+          kind: kindName,
           organizationUuid: org,
           options,
         });

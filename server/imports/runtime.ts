@@ -8,7 +8,8 @@ import { ensurePrivateDir } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
 import type { LiveBus } from '../live/bus.ts';
 import { findKeyNameByUuid } from '../auth/store.ts';
-import { createPendingTask, failTask, publishTaskCreated, publishTaskFinished, publishTaskProgress } from '../tasks/lifecycle.ts';
+import { publishTaskCreated, publishTaskFinished, publishTaskProgress } from '../tasks/lifecycle.ts';
+import { createPendingTask, failTask } from '../tasks/state.ts';
 import { findTask } from '../tasks/store.ts';
 import type { BackgroundTask, TaskType } from '../tasks/schemas.ts';
 import type { EngineOutcome } from './engine.ts';
@@ -18,7 +19,7 @@ import type { ImportSource } from './kind.ts';
 import { Inspector } from './inspector.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import { WorkerPool } from './pool.ts';
-import type { ImportPreview } from './schemas.ts';
+import type { ImportKindId, ImportPreview } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
 import type { UploadLease } from './upload.ts';
 import type { WorkerConfig } from './worker-messages.ts';
@@ -43,7 +44,7 @@ export interface ImportSettings {
 }
 
 export interface ImportRequest {
-  kind: string;
+  kind: ImportKindId;
   taskType: TaskType;
   source: ImportSource;
   format: ImportFormat;
@@ -130,7 +131,7 @@ export class ImportRuntime {
   }
 
   /** Gets a worker ready for an import of this kind while its upload arrives. */
-  warm(kind: string): void {
+  warm(kind: ImportKindId): void {
     this.pool.warm(kind);
   }
 
@@ -143,7 +144,7 @@ export class ImportRuntime {
   async preview(input: {
     file: string;
     format: ImportFormat;
-    kind: string;
+    kind: ImportKindId;
     organizationUuid: string;
     options: Record<string, unknown>;
   }): Promise<ImportPreview> {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const importPreviewKinds = ['qrcodes', 'appointments'] as const;
+/** The import kinds by their stable ids (server/imports/kinds.ts loads each): stored in import_jobs.kind, the preview's `kind` field. */
+export const importKindIds = ['qrcodes', 'appointments'] as const;
+export type ImportKindId = (typeof importKindIds)[number];
 
 /** The encodings an uploaded CSV/TSV/TXT file is read in: `encoding` in file import results, sync and dry-run answers, and the preview. */
 export const TEXT_ENCODINGS = ['utf-8', 'windows-1252', 'utf-16le', 'utf-16be'] as const;

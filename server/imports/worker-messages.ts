@@ -2,6 +2,7 @@ import type { EngineOutcome } from './engine.ts';
 import type { ImportJob } from './job-store.ts';
 import type { ImportLimits } from './limits.ts';
 import type { ImportPreview } from './schemas.ts';
+import type { ImportKindId } from './schemas.ts';
 import type { ImportFormat } from './sniff.ts';
 
 export interface WorkerConfig {
@@ -13,14 +14,14 @@ export interface WorkerConfig {
 /** Reading an upload before any task starts, in a worker process: a workbook's header row, or the first rows of any file. */
 export type Inspection =
   | { op: 'xlsx-header'; file: string }
-  | { op: 'preview'; file: string; format: ImportFormat; kind: string; organizationUuid: string; options: Record<string, unknown> };
+  | { op: 'preview'; file: string; format: ImportFormat; kind: ImportKindId; organizationUuid: string; options: Record<string, unknown> };
 
 export type InspectionResult = { header: string[]; hasData: boolean | null } | ImportPreview;
 
 /** warm: load a kind and the geocoder ahead of a job (sent while an upload is still arriving). */
 export type ToWorker =
   | { type: 'run'; job: ImportJob }
-  | { type: 'warm'; kind: string }
+  | { type: 'warm'; kind: ImportKindId }
   | { type: 'inspect'; id: number; inspection: Inspection }
   | { type: 'stop' };
 

@@ -1,12 +1,12 @@
 import { openConnection } from '../db/database.ts';
-import { taskUpdates } from '../tasks/lifecycle.ts';
+import { taskUpdates } from '../tasks/state.ts';
 import { runImport, type EngineOutcome } from './engine.ts';
 import { runDryImport } from './dry-run.ts';
 import { describeError, ImportInputError } from './errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { loadGeocoderFrom } from './geocoder-source.ts';
 import type { ImportJob } from './job-store.ts';
-import { loadKind } from './load-kind.ts';
+import { loadKind } from './kinds.ts';
 import { previewImport } from './preview.ts';
 import { xlsxHeader } from './sources/xlsx.ts';
 import type { FromWorker, Inspection, InspectionResult, ToWorker, WorkerConfig } from './worker-messages.ts';

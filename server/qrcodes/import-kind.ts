@@ -1,11 +1,12 @@
 import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
+import type { ImportKindId } from '../imports/schemas.ts';
 import { cellText } from './address.ts';
 import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, quickImportRow, type QrImportRow } from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 import type { QrCodeFileImportResults, QrCodeJsonImportResults } from './import-results.ts';
 
-/** How the engine names this kind (module path relative to server/ and export). */
-export const QR_CODE_IMPORT_KIND = 'qrcodes/import-kind.ts#qrCodeImportKind';
+/** This kind's id in the registry (imports/kinds.ts) and in import_jobs.kind. */
+export const QR_CODE_IMPORT_KIND = 'qrcodes' as const satisfies ImportKindId;
 
 /** The row's address fields as text (a spreadsheet's number 3999 echoes as "3999"), null when absent. */
 function echo(record: RawRecord): Record<string, unknown> {

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ImportKindId } from '../imports/schemas.ts';
 import type { TaskAccepted } from '../tasks/schemas.ts';
 import { UPLOAD_TIMEOUT_MS, type ServiceClient } from './service-client.ts';
 
-export type ImportKind = 'qrcodes' | 'appointments';
-
 export interface ImportRequest {
-  kind: ImportKind;
+  kind: ImportKindId;
   file: string;
   organizationUuid: string;
   processingMode: 'background' | 'sync';
@@ -18,7 +17,7 @@ export interface ImportRequest {
 export const importEndpoints = {
   qrcodes: { bulk: '/api/qrcodes/bulk', errors: (uuid: string) => `/api/qrcodes/bulk/${uuid}/errors` },
   appointments: { bulk: '/api/appointment_schedule/bulk', errors: (uuid: string) => `/api/appointment_schedule/bulk/errors/${uuid}` },
-} as const;
+} as const satisfies Record<ImportKindId, { bulk: string; errors(uuid: string): string }>;
 
 export type ImportAnswer = { accepted: TaskAccepted } | { result: Record<string, unknown> };
 
@@ -58,7 +57,7 @@ export async function uploadImport(client: ServiceClient, request: ImportRequest
 }
 
 /** Downloads a task's error report next to the input file; returns its path. */
-export async function downloadErrorReport(client: ServiceClient, kind: ImportKind, taskUuid: string, inputFile: string): Promise<string> {
+export async function downloadErrorReport(client: ServiceClient, kind: ImportKindId, taskUuid: string, inputFile: string): Promise<string> {
   const res = await client.request(importEndpoints[kind].errors(taskUuid));
   const disposition = res.headers.get('content-disposition') ?? '';
   const type = res.headers.get('content-type') ?? '';

@@ -10,6 +10,7 @@ import * as dateOrder from './008_date_order.ts';
 import * as deliveryRequests from './009_delivery_requests.ts';
 import * as importAttempts from './010_import_attempts.ts';
 import * as queryIndexes from './011_query_indexes.ts';
+import * as importKindIds from './012_import_kind_ids.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '009_delivery_requests': deliveryRequests,
   '010_import_attempts': importAttempts,
   '011_query_indexes': queryIndexes,
+  '012_import_kind_ids': importKindIds,
 };
