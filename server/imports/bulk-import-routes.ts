@@ -19,6 +19,7 @@ import type { ImportKind } from './kind.ts';
 import { sendErrorReport, templateCsv } from './report.ts';
 import type { ImportSettings } from './runtime.ts';
 import type { ImportFormat } from './sniff.ts';
+import type { ImportKindId } from './schemas.ts';
 
 type Mode = 'background' | 'sync';
 type Query = Record<string, string | undefined>;
@@ -53,7 +54,7 @@ export interface PrepareInput {
  */
 export interface BulkImportRoutes {
   /** The kind's id, as import jobs store it. */
-  kindId: string;
+  kindId: ImportKindId;
   kind: ImportKind;
   tag: string;
   /** The multipart form: the file's description and the kind's own fields (listed after organization_uuid). */
