@@ -4,6 +4,7 @@ import { requireOrganization, requireRole } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
+import { resourceRoutes } from '../http/resource-routes.ts';
 import { writeExport } from './export.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from './inboxes.ts';
@@ -55,109 +56,47 @@ function writer(res: Response): (chunk: string) => Promise<void> {
 export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   registerInboxReceiver(api, ctx);
 
-  api.route(
+  const inboxes = resourceRoutes(api, { path: '/api/inboxes', tag: TAG, params: inboxParamsSchema });
+  inboxes.create(
     {
-      method: 'post',
-      path: '/api/inboxes',
-      tag: TAG,
       summary: 'Create an inbox: a URL that receives, stores, decrypts and verifies webhook deliveries.',
       body: createInboxBodySchema,
-      status: 201,
       response: inboxSchema,
     },
-    async ({ body, principal }) => {
-      requireOrganization(principal, body.organization_uuid);
-      return createInbox(ctx, body);
-    },
+    (body) => createInbox(ctx, body),
   );
-
-  api.route(
-    {
-      method: 'get',
-      path: '/api/inboxes',
-      tag: TAG,
-      summary: "List the organization's inboxes.",
-      query: inboxListQuerySchema,
-      response: inboxPageSchema,
-    },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return listInboxes(ctx, query);
-    },
+  inboxes.list({ summary: "List the organization's inboxes.", query: inboxListQuerySchema, response: inboxPageSchema }, (query) =>
+    listInboxes(ctx, query),
   );
-
-  api.route(
-    {
-      method: 'get',
-      path: '/api/inboxes/uuid/{uuid}',
-      tag: TAG,
-      summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.',
-      params: inboxParamsSchema,
-      query: inboxGetQuerySchema,
-      response: inboxSchema,
-    },
-    async ({ params, query, principal }) => {
+  inboxes.get(
+    { summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.', query: inboxGetQuerySchema, response: inboxSchema },
+    (org, uuid, { query, principal }) => {
       if (query.include_secrets) requireRole(principal, 'editor');
-      return getInbox(ctx, principal.organizationUuid, params.uuid, query.include_secrets === true);
+      return getInbox(ctx, org, uuid, query.include_secrets === true);
     },
   );
-
-  api.route(
+  inboxes.update(
     {
-      method: 'patch',
-      path: '/api/inboxes/uuid/{uuid}',
-      tag: TAG,
       summary: 'Change the name, secrets, fault injection (response) or forward_to of an inbox.',
-      params: inboxParamsSchema,
       body: updateInboxBodySchema,
       response: inboxSchema,
     },
-    async ({ params, body, principal }) => updateInbox(ctx, principal.organizationUuid, params.uuid, body),
+    (org, uuid, body) => updateInbox(ctx, org, uuid, body),
   );
-
-  api.route(
+  inboxes.remove({ summary: 'Delete an inbox with all its messages.' }, (org, uuid) => deleteInbox(ctx, org, uuid));
+  inboxes.list(
     {
-      method: 'delete',
-      path: '/api/inboxes/uuid/{uuid}',
-      tag: TAG,
-      summary: 'Delete an inbox with all its messages.',
-      params: inboxParamsSchema,
-      status: 204,
-    },
-    async ({ params, principal }) => {
-      await deleteInbox(ctx, principal.organizationUuid, params.uuid);
-    },
-  );
-
-  api.route(
-    {
-      method: 'get',
       path: '/api/inboxes/uuid/{uuid}/messages',
-      tag: TAG,
       summary: 'List received messages, newest first, with verdicts and the decrypted envelope.',
       description: 'Filters: event_type, decrypted, signature_status, duplicate, from, to (received time). Pages like every list.',
       params: inboxParamsSchema,
       query: messageListQuerySchema,
       response: messagePageSchema,
     },
-    async ({ params, query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return listMessages(ctx, params.uuid, query);
-    },
+    (query, params) => listMessages(ctx, params.uuid, query),
   );
-
-  api.route(
-    {
-      method: 'delete',
-      path: '/api/inboxes/uuid/{uuid}/messages',
-      tag: TAG,
-      summary: 'Delete all messages of an inbox.',
-      params: inboxParamsSchema,
-      status: 204,
-    },
-    async ({ params, principal }) => {
-      await clearMessages(ctx, principal.organizationUuid, params.uuid);
-    },
+  inboxes.remove({ path: '/api/inboxes/uuid/{uuid}/messages', summary: 'Delete all messages of an inbox.' }, (org, uuid) =>
+    clearMessages(ctx, org, uuid),
   );
 
   api.route(
