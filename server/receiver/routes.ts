@@ -1,11 +1,11 @@
-import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { requireOrganization, requireRole } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { resourceRoutes } from '../http/resource-routes.ts';
-import { writeExport } from './export.ts';
+import { exportChunks } from './export.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from './inboxes.ts';
 import { clearMessages, findMessageRow, getMessage, listMessages } from './messages.ts';
@@ -30,28 +30,6 @@ import {
 } from './schemas.ts';
 
 const TAG = 'Webhook inspector';
-
-/** Writes a chunk, waiting while the client's buffer is full; stops quietly when the client went away. */
-function writer(res: Response): (chunk: string) => Promise<void> {
-  return (chunk) =>
-    new Promise((resolve, reject) => {
-      if (res.destroyed) {
-        reject(new Error('client gone'));
-        return;
-      }
-      if (res.write(chunk)) resolve();
-      else {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          if (res.destroyed) reject(new Error('client gone'));
-          else resolve();
-        };
-        res.once('drain', done);
-        res.once('close', done);
-      }
-    });
-}
 
 export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   registerInboxReceiver(api, ctx);
@@ -191,14 +169,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       const filename = `inbox-${inbox.uuid.slice(0, 8)}-${stamp}.${query.format === 'har' ? 'har' : 'json'}`;
       res.status(200).type('application/json');
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-      try {
-        await writeExport(ctx, inbox, query, writer(res));
-        res.end();
-      } catch (error) {
-        if (res.destroyed) return;
-        ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox export failed midway');
-        res.destroy();
-      }
+      await pipeline(exportChunks(ctx, inbox, query), res);
     },
   );
 }
