@@ -80,8 +80,21 @@ export async function sendErrorReport(
     return;
   }
   res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  const { default: ExcelJS } = await import('exceljs');
   const output = new PassThrough();
-  await Promise.all([pipeline(output, res), writeXlsx(output, header, rows)]);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('Excluded rows');
+  sheet.addRow(header).commit();
+  const rowNumberAt = header.length - 2;
+  // ExcelJS holds the workbook until commit: every row is read before the first byte is sent.
+  for await (const row of rows) {
+    if (res.destroyed) break;
+    sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
+  }
+  const sent = pipeline(output, res);
+  if (res.destroyed) return sent; // the client went away: the pipeline ends at once (premature close)
+  sheet.commit();
+  await Promise.all([sent, workbook.commit()]);
 }
 
 /** The CSV text, a page of rows at a time. */
@@ -97,26 +110,6 @@ async function* csvChunks(header: string[], rows: AsyncIterable<string[]>): Asyn
     }
   }
   if (lines.length > 0) yield csv(lines);
-}
-
-/** Writes the workbook into `output`; stops early when `output` was destroyed (the client went away). */
-async function writeXlsx(output: PassThrough, header: string[], rows: AsyncIterable<string[]>): Promise<void> {
-  try {
-    const { default: ExcelJS } = await import('exceljs');
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false });
-    const sheet = workbook.addWorksheet('Excluded rows');
-    sheet.addRow(header).commit();
-    const rowNumberAt = header.length - 2;
-    for await (const row of rows) {
-      if (output.destroyed) return;
-      sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
-    }
-    sheet.commit();
-    await workbook.commit();
-  } catch (error) {
-    output.destroy(error as Error);
-    throw error;
-  }
 }
 
 /** The import template: the kind's columns and one example row, as CSV text (formulas neutralised like the reports). */
