@@ -5,7 +5,8 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { logFile } from '../../server/logger.ts';
 import { startImportTestServer } from '../support/imports.ts';
-import type { TestServer } from '../support/server.ts';
+import { createInbox, deliver } from '../support/inboxes.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 const ROWS = 2500;
 const GONE = 'the client went away before the answer was complete';
@@ -39,6 +40,14 @@ async function hangUpLines(server: TestServer, offset: number, pathname: string)
   return [];
 }
 
+/** Hangs up on a streamed download after its first chunk and asserts that the server's handler ended because of it. */
+async function handlerEndsOnHangUp(server: TestServer, pathname: string, query: string): Promise<void> {
+  const offset = fs.statSync(logFile(server.dataDir)).size;
+  assert.equal(await downloadAndHangUp(server, `${pathname}?${query}`), 200);
+  const lines = await hangUpLines(server, offset, pathname);
+  assert.equal(lines.length, 1, 'the handler ended when its client hung up (the error report used to wait for drain forever)');
+}
+
 describe('error report download when the client hangs up', () => {
   let server: TestServer;
   let taskUuid: string;
@@ -63,10 +72,7 @@ describe('error report download when the client hangs up', () => {
   for (const format of ['csv', 'xlsx'] as const) {
     it(`frees the ${format.toUpperCase()} download at once, and the next download is whole`, async () => {
       const pathname = `/api/qrcodes/bulk/${taskUuid}/errors`;
-      const offset = fs.statSync(logFile(server.dataDir)).size;
-      assert.equal(await downloadAndHangUp(server, `${pathname}?format=${format}`), 200);
-      const lines = await hangUpLines(server, offset, pathname);
-      assert.equal(lines.length, 1, 'the report handler ended when its client hung up (it used to wait for drain forever)');
+      await handlerEndsOnHangUp(server, pathname, `format=${format}`);
 
       const whole = await server.request(`${pathname}?format=${format}`);
       assert.equal(whole.status, 200);
@@ -76,4 +82,30 @@ describe('error report download when the client hangs up', () => {
       assert.ok(body.length > 20 * 1024 * 1024, `the report is ${body.length} bytes`);
     });
   }
+});
+
+describe('inbox export when the client hangs up', () => {
+  let server: TestServer;
+  let inboxUuid: string;
+  before(async () => {
+    server = await startTestServer();
+    const inbox = await createInbox(server);
+    inboxUuid = inbox.uuid;
+    // 24 messages of 1 MB (the default largest body), random text: the export is far larger than the socket buffers.
+    for (let i = 0; i < 24; i++) {
+      const sent = await deliver(inbox.url, randomBytes(768 * 1024).toString('base64'), { 'content-type': 'text/plain' });
+      assert.ok(sent.messageUuid, `stored (${sent.status}: ${sent.text})`);
+    }
+  });
+  after(() => server.stop());
+
+  it('frees the export at once, and the next export is whole', async () => {
+    const pathname = `/api/inboxes/uuid/${inboxUuid}/export`;
+    await handlerEndsOnHangUp(server, pathname, `organization_uuid=${server.organizationUuid}`);
+
+    const whole = await server.request(`${pathname}?organization_uuid=${server.organizationUuid}`);
+    assert.equal(whole.status, 200);
+    const exported = (await whole.json()) as { messages: unknown[] };
+    assert.equal(exported.messages.length, 24);
+  });
 });
