@@ -1,9 +1,7 @@
 import type { z } from 'zod';
 import { requireOrganization } from '../auth/principal.ts';
-import type { Api, AuthedInput } from './api.ts';
+import type { Api, AuthedInput, Out, Schema } from './api.ts';
 
-type Schema = z.ZodType | undefined;
-type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 /** A body or query that names the organization it acts on. */
 type OrgScoped = z.ZodType<{ organization_uuid: string }>;
 const organizationOf = (input: unknown) => (input as z.output<OrgScoped>).organization_uuid;
@@ -19,16 +17,11 @@ interface Doc {
 /**
  * The routes of a resource an organization owns. `POST {path}` and `GET {path}` name the
  * organization in their body or query, which must be the caller's; one item is
- * `{path}/uuid/{uuid}`, looked up (404 when missing) within the caller's organization.
+ * `{path}/uuid/{uuid}`, and its handler gets the caller's organization and the uuid to look it up in.
  */
 export function resourceRoutes<P extends z.ZodType<{ uuid: string }>>(api: Api, resource: { path: string; tag: string; params: P }) {
   const { tag, params } = resource;
   const itemPath = `${resource.path}/uuid/{uuid}`;
-  type ItemHandler<Q extends Schema, B extends Schema> = (
-    organizationUuid: string,
-    uuid: string,
-    input: AuthedInput<P, Q, B>,
-  ) => Promise<unknown>;
 
   return {
     /** `POST {path}` (or `path`), 201 with what `create` answers. */
@@ -51,7 +44,10 @@ export function resourceRoutes<P extends z.ZodType<{ uuid: string }>>(api: Api, 
     },
 
     /** `GET {path}/uuid/{uuid}`. */
-    get<Q extends Schema = undefined>(doc: Doc & { query?: Q }, get: ItemHandler<Q, undefined>): void {
+    get<Q extends Schema = undefined>(
+      doc: Doc & { query?: Q },
+      get: (organizationUuid: string, uuid: string, input: AuthedInput<P, Q, undefined>) => Promise<unknown>,
+    ): void {
       api.route<P, Q, undefined>({ ...doc, method: 'get', path: itemPath, tag, params }, (input) =>
         get(input.principal.organizationUuid, input.params.uuid, input),
       );
