@@ -33,30 +33,6 @@ export function toSchedule(row: ScheduleRow): AppointmentSchedule {
 
 // Synchronous statements for the import batch (run inside the caller's transaction), prepared once per import.
 
-const SCHEDULE_COLUMNS = [
-  'uuid',
-  'organization_uuid',
-  'qr_code_uuid',
-  'qr_code_tag_uuid',
-  'service_uuid',
-  'service',
-  'location',
-  'appointment_date',
-  'start_date_time',
-  'end_date_time',
-  'start_utc',
-  'end_utc',
-  'duration',
-  'timezone_name',
-  'all_day',
-  'no_date_time_provided',
-  'job_reference_id',
-  'type',
-  'notes',
-  'created_on',
-  'updated_on',
-] as const satisfies readonly (keyof AppointmentScheduleTable)[];
-
 /** The columns an import writes when it updates an appointment. */
 export const UPSERT_COLUMNS = [
   'qr_code_uuid',
@@ -73,6 +49,18 @@ export const UPSERT_COLUMNS = [
   'timezone_name',
   'job_reference_id',
   'notes',
+] as const satisfies readonly (keyof AppointmentScheduleTable)[];
+
+/** The columns of a new appointment: its identity, what an update writes, and what only an insert sets. */
+const SCHEDULE_COLUMNS = [
+  'uuid',
+  'organization_uuid',
+  ...UPSERT_COLUMNS,
+  'all_day',
+  'no_date_time_provided',
+  'type',
+  'created_on',
+  'updated_on',
 ] as const satisfies readonly (keyof AppointmentScheduleTable)[];
 
 const QR_CODE_COLUMNS = [

@@ -23,10 +23,6 @@ export const statusOfEvent: Record<EventType, ConfirmationStatus> = {
   'service_confirmation.delivery': 'DELIVERY',
 };
 
-/**
- * Composes the confirmation, then stores it together with its event and the event's deliveries
- * in one transaction (the outbox), and wakes the dispatcher once committed.
- */
 /** The organization's service catalog with each service's categories: confirmations name real services. */
 async function catalogServices(db: Kysely<Database>, organizationUuid: string): Promise<CatalogService[]> {
   const rows = await catalogQuery(db, organizationUuid).execute();
@@ -37,6 +33,10 @@ async function catalogServices(db: Kysely<Database>, organizationUuid: string): 
   return rows.map((r) => ({ uuid: r.uuid, name: r.name, code: r.code, categories: categories.get(r.uuid) ?? [] }));
 }
 
+/**
+ * Composes the confirmation, then stores it together with its event and the event's deliveries
+ * in one transaction (the outbox), and wakes the dispatcher once committed.
+ */
 async function record(
   ctx: AppContext,
   organizationUuid: string,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ConfirmationListQuery, ServiceConfirmation } from './schemas.ts';
+import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
 export async function insertConfirmation(db: Kysely<Database>, confirmation: ServiceConfirmation): Promise<void> {
   await db
@@ -77,14 +78,6 @@ export async function listConfirmations(
   let base = db.selectFrom('service_confirmations').where('organization_uuid', '=', query.organization_uuid);
   if (query.status) base = base.where('status', '=', query.status);
   if (query.qr_code_uuid) base = base.where('qr_code_uuid', '=', query.qr_code_uuid);
-  const [rows, count] = await Promise.all([
-    base
-      .select('data')
-      .orderBy('seq', 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(parse), total: Number(count.n) };
+  const { rows, total } = await countedSlice(base, pageSlice(query), (q) => q.select('data').orderBy('seq', 'desc'));
+  return { items: rows.map(parse), total };
 }

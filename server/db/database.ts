@@ -147,7 +147,7 @@ export async function openDatabase(dataDir: string): Promise<Db> {
 }
 
 /**
- * A second connection for a worker thread or CLI command; it expects migrations to be done.
+ * A second connection for an import worker process or a CLI command; it expects migrations to be done.
  * `readonly`: SQLite refuses every write to the database file (temporary tables stay writable).
  */
 export function openConnection(dataDir: string, options: { readonly?: boolean } = {}): Db {

@@ -47,7 +47,7 @@ export const ADDRESS_NOT_LOCATED = 'Address could not be located. Please check t
 
 /**
  * Synchronous and in-memory once loaded: imports call it for every row.
- * The offline implementation: `loadGeocoder()` (one per thread) or `createOfflineGeocoder()`
+ * The offline implementation: `loadGeocoder()` (one per process) or `createOfflineGeocoder()`
  * in `offline-geocoder.ts`; matching rules in the README's Geocoding section.
  */
 export interface Geocoder {

@@ -61,7 +61,7 @@ export function createOfflineGeocoder(gazetteer: Gazetteer = loadGazetteer()): G
 
 let cached: OfflineGeocoder | undefined;
 
-/** One geocoder per thread (each worker thread has its own module instance), loaded on first use. */
+/** One geocoder per process (the server and each import worker process load their own), loaded on first use. */
 export function loadGeocoder(): Geocoder {
   return loadOfflineGeocoder();
 }

@@ -11,8 +11,8 @@ import { JsonText } from './json-text.ts';
 import { ensureExpress } from './lazy-express.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Schema = z.ZodType | undefined;
-type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
+export type Schema = z.ZodType | undefined;
+export type Out<S extends Schema> = S extends z.ZodType ? z.output<S> : undefined;
 
 export const JSON_BODY_LIMIT = '1mb';
 

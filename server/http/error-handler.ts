@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from './errors.ts';
 
@@ -36,9 +36,18 @@ export const apiNotFound: RequestHandler = (req, _res, next) => {
   next(new ApiError('NOT_FOUND', `No API route ${req.method} ${req.originalUrl.split('?')[0]}. See /api/docs for the routes.`));
 };
 
+/** A streamed answer (stream.pipeline) whose client hung up before its end. */
+const clientWentAway = (error: unknown, res: Response) =>
+  (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' && res.destroyed;
+
 /** Every error becomes {"error": {...}}: ApiErrors as they are, anything unexpected as a generic 500. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
+    if (clientWentAway(error, res)) {
+      logger.info({ method: req.method, path: req.path }, 'the client went away before the answer was complete');
+      res.destroy();
+      return;
+    }
     const known =
       error instanceof ApiError ? error : error instanceof URIError ? badPath(req.path) : fromBodyParser(error as BodyParserError);
     const apiError = known ?? new ApiError('INTERNAL', 'An unexpected error occurred. The details are in the server log.');

@@ -23,7 +23,7 @@ import {
   updateHandler,
 } from './store.ts';
 
-/** What an import needs from a handler: plain data, so it can travel to a worker thread. */
+/** What an import needs from a handler: plain data, so it can travel to an import worker process. */
 export interface ResolvedImportHandler {
   slug: string;
   /** Column title -> spec field; empty for `default` (the spec's names). */

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AppointmentField } from '../appointments/fields.ts';
 import type { Database, ImportHandlerTable } from '../db/schema.ts';
 import type { ImportHandler, ImportHandlerListQuery } from './schemas.ts';
+import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
 export function toImportHandler(row: Selectable<ImportHandlerTable>): ImportHandler {
   return { ...row, mapping: JSON.parse(row.mapping) as Record<string, AppointmentField> };
@@ -49,14 +50,6 @@ export async function handlerSlugs(db: Kysely<Database>, organizationUuid: strin
 
 export async function listHandlers(db: Kysely<Database>, query: ImportHandlerListQuery) {
   const base = db.selectFrom('import_handlers').where('organization_uuid', '=', query.organization_uuid);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('slug')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toImportHandler), total: Number(count.n) };
+  const { rows, total } = await countedSlice(base, pageSlice(query), (q) => q.selectAll().orderBy('slug'));
+  return { items: rows.map(toImportHandler), total };
 }

@@ -60,7 +60,6 @@ export function duplicateHeaders(kind: Pick<ImportKind, 'columns' | 'aliases'>, 
   return duplicates;
 }
 
-/** A file row as a record of the kind's columns. */
 /** A file row as a record of the kind's columns; cells our reports neutralised read as typed. */
 export function recordFromCells(mapping: readonly (string | null)[], cells: readonly unknown[]): RawRecord {
   const record: RawRecord = {};

@@ -3,7 +3,7 @@ import { moduleUrl } from '../module-url.ts';
 
 /**
  * The one place imports and QR code records get their geocoder. By default it is the offline
- * gazetteer's `loadGeocoder()` from server/geocoding/offline-geocoder.ts (cached per thread there); a
+ * gazetteer's `loadGeocoder()` from server/geocoding/offline-geocoder.ts (cached per process there); a
  * server can be started with another module exporting `loadGeocoder()` (tests use a tiny one).
  */
 export const DEFAULT_GEOCODER_MODULE = moduleUrl('../geocoding/offline-geocoder.ts', import.meta.url).href;

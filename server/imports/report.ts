@@ -1,4 +1,5 @@
-import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import Papa from 'papaparse';
@@ -57,7 +58,8 @@ async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: Repor
 /**
  * Streams every excluded row of an import as a CSV or XLSX attachment: the import's columns,
  * then row_number and error. CSV cells that would run as formulas are neutralised (in XLSX
- * they are written as text cells, which never run).
+ * they are written as text cells, which never run). A client that goes away mid-download ends
+ * it at once: the pipeline rejects (ERR_STREAM_PREMATURE_CLOSE) and stops reading rows.
  */
 export async function sendErrorReport(
   res: Response,
@@ -68,37 +70,46 @@ export async function sendErrorReport(
   filenameBase: string,
 ): Promise<void> {
   const header = [...layout.columns, 'row_number', 'error'];
+  const rows = reportRows(db, taskUuid, layout);
   res.status(200);
   res.setHeader('Content-Disposition', `attachment; filename="${filenameBase}.${format}"`);
   res.setHeader('Cache-Control', 'no-store');
   if (format === 'csv') {
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    const write = async (chunk: string) => {
-      if (!res.write(chunk)) await once(res, 'drain');
-    };
-    await write(`\uFEFF${Papa.unparse([header], { newline: '\r\n' })}\r\n`);
-    let lines: string[][] = [];
-    for await (const row of reportRows(db, taskUuid, layout)) {
-      lines.push(row.map(neutraliseFormula));
-      if (lines.length >= PAGE) {
-        await write(`${Papa.unparse(lines, { newline: '\r\n' })}\r\n`);
-        lines = [];
-      }
-    }
-    if (lines.length > 0) await write(`${Papa.unparse(lines, { newline: '\r\n' })}\r\n`);
-    res.end();
+    await pipeline(csvChunks(header, rows), res);
     return;
   }
   res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
+  const output = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Excluded rows');
   sheet.addRow(header).commit();
   const rowNumberAt = header.length - 2;
-  for await (const row of reportRows(db, taskUuid, layout))
+  // ExcelJS holds the workbook until commit: every row is read before the first byte is sent.
+  for await (const row of rows) {
+    if (res.destroyed) break;
     sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
+  }
+  const sent = pipeline(output, res);
+  if (res.destroyed) return sent; // the client went away: the pipeline ends at once (premature close)
   sheet.commit();
-  await workbook.commit();
+  await Promise.all([sent, workbook.commit()]);
+}
+
+/** The CSV text, a page of rows at a time. */
+async function* csvChunks(header: string[], rows: AsyncIterable<string[]>): AsyncGenerator<string> {
+  const csv = (lines: string[][]) => `${Papa.unparse(lines, { newline: '\r\n' })}\r\n`;
+  yield `\uFEFF${csv([header])}`;
+  let lines: string[][] = [];
+  for await (const row of rows) {
+    lines.push(row.map(neutraliseFormula));
+    if (lines.length >= PAGE) {
+      yield csv(lines);
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield csv(lines);
 }
 
 /** The import template: the kind's columns and one example row, as CSV text (formulas neutralised like the reports). */

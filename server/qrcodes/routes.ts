@@ -1,6 +1,6 @@
-import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
+import { resourceRoutes } from '../http/resource-routes.ts';
 import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from './qrcodes.ts';
 import {
   createQrCodeSchema,
@@ -12,77 +12,37 @@ import {
 } from './schemas.ts';
 
 export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
-  const tag = 'QR codes';
-  api.route(
+  const db = ctx.db.kysely;
+  const qrCodes = resourceRoutes(api, { path: '/api/qrcodes', tag: 'QR codes', params: qrCodeUuidParamsSchema });
+
+  qrCodes.list(
     {
-      method: 'get',
-      path: '/api/qrcodes',
-      tag,
       summary: 'List QR code addresses of an organization, newest first, with search and filters.',
       query: qrCodeListQuerySchema,
       response: qrCodePageSchema,
     },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return listQrCodes(ctx.db.kysely, query);
-    },
+    (query) => listQrCodes(db, query),
   );
-
-  api.route(
+  qrCodes.create(
     {
-      method: 'post',
-      path: '/api/qrcodes',
-      tag,
       summary: 'Create a QR code address. The address is located (latitude, longitude, time zone); one that cannot be is a 400.',
       body: createQrCodeSchema,
-      status: 201,
       response: qrCodeSchema,
       errors: [409],
     },
-    async ({ body, principal }) => {
-      requireOrganization(principal, body.organization_uuid);
-      return createQrCode(ctx.db.kysely, await ctx.imports.geocoder(), body);
-    },
+    async (body) => createQrCode(db, await ctx.imports.geocoder(), body),
   );
-
-  api.route(
+  qrCodes.get({ summary: 'Get one QR code address.', response: qrCodeSchema }, (org, uuid) => getQrCode(db, org, uuid));
+  qrCodes.update(
     {
-      method: 'get',
-      path: '/api/qrcodes/uuid/{uuid}',
-      tag,
-      summary: 'Get one QR code address.',
-      params: qrCodeUuidParamsSchema,
-      response: qrCodeSchema,
-    },
-    async ({ params, principal }) => getQrCode(ctx.db.kysely, principal.organizationUuid, params.uuid),
-  );
-
-  api.route(
-    {
-      method: 'patch',
-      path: '/api/qrcodes/uuid/{uuid}',
-      tag,
       summary: 'Update a QR code address. Changing any address field locates it again.',
-      params: qrCodeUuidParamsSchema,
       body: updateQrCodeSchema,
       response: qrCodeSchema,
       errors: [409],
     },
-    async ({ params, body, principal }) =>
-      updateQrCode(ctx.db.kysely, await ctx.imports.geocoder(), principal.organizationUuid, params.uuid, body),
+    async (org, uuid, body) => updateQrCode(db, await ctx.imports.geocoder(), org, uuid, body),
   );
-
-  api.route(
-    {
-      method: 'delete',
-      path: '/api/qrcodes/uuid/{uuid}',
-      tag,
-      summary: 'Delete a QR code address (soft delete: a later import with the same identity restores it).',
-      params: qrCodeUuidParamsSchema,
-      status: 204,
-    },
-    async ({ params, principal }) => {
-      await deleteQrCode(ctx.db.kysely, principal.organizationUuid, params.uuid);
-    },
+  qrCodes.remove({ summary: 'Delete a QR code address (soft delete: a later import with the same identity restores it).' }, (org, uuid) =>
+    deleteQrCode(db, org, uuid),
   );
 }

@@ -107,13 +107,8 @@ async function* exportedRows(
   }
 }
 
-/** Writes the export to `write` piece by piece; the caller sets the headers. */
-export async function writeExport(
-  ctx: AppContext,
-  inbox: Inbox,
-  query: ExportQuery,
-  write: (chunk: string) => Promise<void>,
-): Promise<void> {
+/** The export, piece by piece (stream it with stream.pipeline); the caller sets the headers. */
+export async function* exportChunks(ctx: AppContext, inbox: Inbox, query: ExportQuery): AsyncGenerator<string> {
   const keep = query.include_signature === true;
   const exportedOn = new Date().toISOString();
   let first = true;
@@ -124,16 +119,14 @@ export async function writeExport(
   };
   if (query.format === 'har') {
     const creator = { name: 'QR Sandbox', version: APP_VERSION, comment: `Inbox ${inbox.name} (${inbox.uuid})` };
-    await write(
-      `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"comment":${JSON.stringify(`Exported ${exportedOn}; X-Service-Signature ${keep ? 'included' : 'masked'}.`)},"pages":[],"entries":[`,
-    );
+    yield `{"log":{"version":"1.2","creator":${JSON.stringify(creator)},"comment":${JSON.stringify(`Exported ${exportedOn}; X-Service-Signature ${keep ? 'included' : 'masked'}.`)},"pages":[],"entries":[`;
     for await (const { row, message } of exportedRows(ctx, inbox.uuid, query))
-      await write(separator() + JSON.stringify(harEntry(ctx, row, message, keep)));
-    await write('\n]}}\n');
+      yield separator() + JSON.stringify(harEntry(ctx, row, message, keep));
+    yield '\n]}}\n';
     return;
   }
-  await write(`{"exported_on":${JSON.stringify(exportedOn)},"signature_masked":${!keep},"inbox":${JSON.stringify(inbox)},"messages":[`);
+  yield `{"exported_on":${JSON.stringify(exportedOn)},"signature_masked":${!keep},"inbox":${JSON.stringify(inbox)},"messages":[`;
   for await (const { row, message } of exportedRows(ctx, inbox.uuid, query))
-    await write(separator() + JSON.stringify(exportedMessage(row, message, keep)));
-  await write('\n]}\n');
+    yield separator() + JSON.stringify(exportedMessage(row, message, keep));
+  yield '\n]}\n';
 }

@@ -1,7 +1,8 @@
 /** Forward and replay: send a stored request, byte for byte with its headers, to another URL, and log the answer. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { Headers, type Response as UndiciResponse } from 'undici';
+import { Headers } from 'undici';
+import { describeNetworkError, readExcerpt } from '../webhooks/outgoing-answer.ts';
 import { fetchPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { nowIso } from '../time.ts';
 import { HOP_BY_HOP, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
@@ -44,36 +45,10 @@ function relayHeaders(message: MessageRow): { headers: Headers; skipped: string[
   return { headers, skipped };
 }
 
-async function readExcerpt(body: UndiciResponse['body']): Promise<string> {
-  if (!body) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < EXCERPT_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
-}
-
 function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSignal): string {
   if (stopping.aborted) return 'Not finished: the server shut down.';
   if (signal.aborted) return `No answer within ${RELAY_TIMEOUT_MS / 1000} s.`;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const codes: Record<string, string> = {
-    ECONNREFUSED: 'Connection refused: nothing listens at that address.',
-    ECONNRESET: 'The connection was reset before an answer came.',
-    ENOTFOUND: 'The host name does not resolve.',
-    UND_ERR_SOCKET: 'The connection closed before an answer came.',
-  };
-  if (cause?.code && codes[cause.code]) return `${codes[cause.code]} (${cause.code})`;
-  return cause?.message ?? (error as Error).message;
+  return describeNetworkError(error);
 }
 
 /** A relay that was not attempted (no connection made), recorded so the message says why. */
@@ -130,7 +105,7 @@ export async function relayMessage(
       redirect: 'manual',
       signal: AbortSignal.any([timeout, runtime.signal]),
     });
-    const excerpt = await readExcerpt(response.body);
+    const excerpt = (await readExcerpt(response.body, EXCERPT_BYTES)) ?? '';
     result = {
       status_code: response.status,
       error: skipped.length > 0 ? `Headers that could not be relayed: ${skipped.join(', ')}.` : null,

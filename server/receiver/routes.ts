@@ -1,10 +1,11 @@
-import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { requireOrganization, requireRole } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import { writeExport } from './export.ts';
+import { resourceRoutes } from '../http/resource-routes.ts';
+import { exportChunks } from './export.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from './inboxes.ts';
 import { clearMessages, findMessageRow, getMessage, listMessages } from './messages.ts';
@@ -30,134 +31,50 @@ import {
 
 const TAG = 'Webhook inspector';
 
-/** Writes a chunk, waiting while the client's buffer is full; stops quietly when the client went away. */
-function writer(res: Response): (chunk: string) => Promise<void> {
-  return (chunk) =>
-    new Promise((resolve, reject) => {
-      if (res.destroyed) {
-        reject(new Error('client gone'));
-        return;
-      }
-      if (res.write(chunk)) resolve();
-      else {
-        const done = () => {
-          res.off('drain', done);
-          res.off('close', done);
-          if (res.destroyed) reject(new Error('client gone'));
-          else resolve();
-        };
-        res.once('drain', done);
-        res.once('close', done);
-      }
-    });
-}
-
 export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   registerInboxReceiver(api, ctx);
 
-  api.route(
+  const inboxes = resourceRoutes(api, { path: '/api/inboxes', tag: TAG, params: inboxParamsSchema });
+  inboxes.create(
     {
-      method: 'post',
-      path: '/api/inboxes',
-      tag: TAG,
       summary: 'Create an inbox: a URL that receives, stores, decrypts and verifies webhook deliveries.',
       body: createInboxBodySchema,
-      status: 201,
       response: inboxSchema,
     },
-    async ({ body, principal }) => {
-      requireOrganization(principal, body.organization_uuid);
-      return createInbox(ctx, body);
-    },
+    (body) => createInbox(ctx, body),
   );
-
-  api.route(
-    {
-      method: 'get',
-      path: '/api/inboxes',
-      tag: TAG,
-      summary: "List the organization's inboxes.",
-      query: inboxListQuerySchema,
-      response: inboxPageSchema,
-    },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return listInboxes(ctx, query);
-    },
+  inboxes.list({ summary: "List the organization's inboxes.", query: inboxListQuerySchema, response: inboxPageSchema }, (query) =>
+    listInboxes(ctx, query),
   );
-
-  api.route(
-    {
-      method: 'get',
-      path: '/api/inboxes/uuid/{uuid}',
-      tag: TAG,
-      summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.',
-      params: inboxParamsSchema,
-      query: inboxGetQuerySchema,
-      response: inboxSchema,
-    },
-    async ({ params, query, principal }) => {
+  inboxes.get(
+    { summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.', query: inboxGetQuerySchema, response: inboxSchema },
+    (org, uuid, { query, principal }) => {
       if (query.include_secrets) requireRole(principal, 'editor');
-      return getInbox(ctx, principal.organizationUuid, params.uuid, query.include_secrets === true);
+      return getInbox(ctx, org, uuid, query.include_secrets === true);
     },
   );
-
-  api.route(
+  inboxes.update(
     {
-      method: 'patch',
-      path: '/api/inboxes/uuid/{uuid}',
-      tag: TAG,
       summary: 'Change the name, secrets, fault injection (response) or forward_to of an inbox.',
-      params: inboxParamsSchema,
       body: updateInboxBodySchema,
       response: inboxSchema,
     },
-    async ({ params, body, principal }) => updateInbox(ctx, principal.organizationUuid, params.uuid, body),
+    (org, uuid, body) => updateInbox(ctx, org, uuid, body),
   );
-
-  api.route(
+  inboxes.remove({ summary: 'Delete an inbox with all its messages.' }, (org, uuid) => deleteInbox(ctx, org, uuid));
+  inboxes.list(
     {
-      method: 'delete',
-      path: '/api/inboxes/uuid/{uuid}',
-      tag: TAG,
-      summary: 'Delete an inbox with all its messages.',
-      params: inboxParamsSchema,
-      status: 204,
-    },
-    async ({ params, principal }) => {
-      await deleteInbox(ctx, principal.organizationUuid, params.uuid);
-    },
-  );
-
-  api.route(
-    {
-      method: 'get',
       path: '/api/inboxes/uuid/{uuid}/messages',
-      tag: TAG,
       summary: 'List received messages, newest first, with verdicts and the decrypted envelope.',
       description: 'Filters: event_type, decrypted, signature_status, duplicate, from, to (received time). Pages like every list.',
       params: inboxParamsSchema,
       query: messageListQuerySchema,
       response: messagePageSchema,
     },
-    async ({ params, query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return listMessages(ctx, params.uuid, query);
-    },
+    (query, params) => listMessages(ctx, params.uuid, query),
   );
-
-  api.route(
-    {
-      method: 'delete',
-      path: '/api/inboxes/uuid/{uuid}/messages',
-      tag: TAG,
-      summary: 'Delete all messages of an inbox.',
-      params: inboxParamsSchema,
-      status: 204,
-    },
-    async ({ params, principal }) => {
-      await clearMessages(ctx, principal.organizationUuid, params.uuid);
-    },
+  inboxes.remove({ path: '/api/inboxes/uuid/{uuid}/messages', summary: 'Delete all messages of an inbox.' }, (org, uuid) =>
+    clearMessages(ctx, org, uuid),
   );
 
   api.route(
@@ -252,14 +169,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       const filename = `inbox-${inbox.uuid.slice(0, 8)}-${stamp}.${query.format === 'har' ? 'har' : 'json'}`;
       res.status(200).type('application/json');
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-      try {
-        await writeExport(ctx, inbox, query, writer(res));
-        res.end();
-      } catch (error) {
-        if (res.destroyed) return;
-        ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox export failed midway');
-        res.destroy();
-      }
+      await pipeline(exportChunks(ctx, inbox, query), res);
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, InboxMessageTable, InboxRelayTable, InboxTable } from '../db/schema.ts';
 import type { MessageFilter } from './schemas.ts';
+import { countedSlice, pageSlice, type Slice } from '../db/counted-page.ts';
 
 export type InboxRow = Selectable<InboxTable>;
 export type MessageRow = Selectable<InboxMessageTable>;
@@ -32,17 +33,7 @@ export async function listInboxRows(
   perPage: number,
 ): Promise<{ rows: InboxRow[]; total: number }> {
   const base = db.selectFrom('inboxes').where('organization_uuid', '=', organizationUuid);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_on', 'asc')
-      .orderBy('uuid')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return countedSlice(base, pageSlice({ page, per_page: perPage }), (q) => q.selectAll().orderBy('created_on', 'asc').orderBy('uuid'));
 }
 
 export async function countMessages(db: Kysely<Database>, inboxUuids: string[]): Promise<Map<string, number>> {
@@ -111,7 +102,7 @@ export async function listMessageRows(
   db: Kysely<Database>,
   inboxUuid: string,
   filter: MessageFilter,
-  page: { limit: number; offset: number; oldestFirst?: boolean },
+  page: Slice & { oldestFirst?: boolean },
 ): Promise<{ rows: MessageRow[]; total: number }> {
   let base = db.selectFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid);
   if (filter.event_type !== undefined) base = base.where('event_type', '=', filter.event_type);
@@ -120,16 +111,7 @@ export async function listMessageRows(
   if (filter.duplicate !== undefined) base = base.where('duplicate_of', filter.duplicate ? 'is not' : 'is', null);
   if (filter.from !== undefined) base = base.where('received_on', '>=', filter.from);
   if (filter.to !== undefined) base = base.where('received_on', '<', filter.to);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('seq', page.oldestFirst ? 'asc' : 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return countedSlice(base, page, (q) => q.selectAll().orderBy('seq', page.oldestFirst ? 'asc' : 'desc'));
 }
 
 /** Messages of the inbox after `seq`, oldest first. */

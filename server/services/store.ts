@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ServiceTable } from '../db/schema.ts';
 import type { Service, ServiceListQuery } from './schemas.ts';
+import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -57,17 +58,7 @@ export async function listServiceRows(db: Conn, query: ServiceListQuery): Promis
     const like = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     base = base.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['code']), 'like', like)]));
   }
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('name_key')
-      .orderBy('uuid')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return countedSlice(base, pageSlice(query), (q) => q.selectAll().orderBy('name_key').orderBy('uuid'));
 }
 
 export async function categoriesOf(db: Conn, serviceUuids: string[]): Promise<Map<string, { uuid: string; name: string }[]>> {

@@ -22,7 +22,7 @@ export function defaultDateOrder(timeZone: string): DateOrder {
 
 /**
  * The date order an import of the organization uses: its setting, else the default from its
- * time zone. Synchronous, for an import's writer (worker threads, the preview's trial write).
+ * time zone. Synchronous, for an import's writer (import worker processes, the preview's trial write).
  */
 export function organizationDateOrder(db: SyncDb, organizationUuid: string): DateOrder {
   const row = new SyncQuery(

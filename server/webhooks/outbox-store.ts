@@ -72,10 +72,10 @@ async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<
   return rows.map((row) => toDelivery(row, byDelivery.get(row.delivery_id) ?? []));
 }
 
-/** Newest first, each with its attempts in order. */
 /**
- * Newest first. The page is cut from the webhook's deliveries alone and only its rows are joined
- * with their events; the count needs no join either (event_id is an enforced foreign key).
+ * Newest first, each with its attempts in order. The page is cut from the webhook's deliveries
+ * alone and only its rows are joined with their events; the count needs no join either
+ * (event_id is an enforced foreign key).
  */
 export async function listDeliveries(
   db: Kysely<Database>,

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { APP_VERSION } from '../version.ts';
 import { requestPinned, type CheckedTarget } from './pinned-fetch.ts';
 import { seal, SIGNATURE_HEADER } from './crypto.ts';
+import { describeNetworkError, readExcerpt } from './outgoing-answer.ts';
 import type { AttemptOutcome } from './dispatch-store.ts';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -57,7 +58,7 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
     const response = await requestPinned(options.target, { method: 'POST', headers, body: sealed.body, signal });
     statusCode = response.statusCode;
     // The status decides; a body that breaks off or never ends only loses the excerpt.
-    const excerpt = await readExcerpt(response.body).catch(() => null);
+    const excerpt = await readExcerpt(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     return {
       ok,
@@ -87,43 +88,4 @@ function describeStatus(response: Dispatcher.ResponseData): string {
     return `Redirect ${status}${location ? ` to ${location}` : ''} not followed: register the final URL.`;
   }
   return `The receiver answered ${status}${response.statusText ? ` ${response.statusText}` : ''}; only 2xx counts as delivered.`;
-}
-
-/** The first bytes of the answer, as text; the rest is not read (the connection is then closed, not reused). */
-async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size >= RESPONSE_EXCERPT_BYTES) break;
-    }
-  } finally {
-    if (!body.destroyed && size >= RESPONSE_EXCERPT_BYTES) body.destroy();
-  }
-  if (size === 0) return null;
-  const bytes = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES);
-  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-}
-
-const networkErrors: Record<string, string> = {
-  ECONNREFUSED: 'Connection refused: nothing listens at that address and port.',
-  ECONNRESET: 'The receiver closed the connection before answering.',
-  ENOTFOUND: 'The host name does not resolve (DNS).',
-  EAI_AGAIN: 'The host name could not be resolved right now (DNS).',
-  EHOSTUNREACH: 'The host is unreachable.',
-  ENETUNREACH: 'The network is unreachable.',
-  UND_ERR_SOCKET: 'The connection failed while sending or reading.',
-  CERT_HAS_EXPIRED: "The receiver's TLS certificate has expired.",
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'The receiver uses a self-signed TLS certificate.',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "The receiver's TLS certificate cannot be verified.",
-};
-
-function describeNetworkError(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  const known = code ? networkErrors[code] : undefined;
-  return known ? `${known} (${code}: ${detail})` : `Request failed: ${detail}`;
 }

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookTable } from '../db/schema.ts';
 import type { EventType } from './events.ts';
 import type { Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
+import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
 type Row = Selectable<WebhookTable>;
 type StoredWebhook = Omit<Row, 'seq'>;
@@ -39,16 +40,8 @@ export function findWebhook(db: Kysely<Database>, organizationUuid: string, uuid
 
 export async function listWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<{ items: Row[]; total: number }> {
   const base = db.selectFrom('webhooks').where('organization_uuid', '=', query.organization_uuid).where('deleted_on', 'is', null);
-  const [items, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('seq', 'desc')
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(count.n) };
+  const { rows, total } = await countedSlice(base, pageSlice(query), (q) => q.selectAll().orderBy('seq', 'desc'));
+  return { items: rows, total };
 }
 
 /** Active webhooks of the organization subscribed to the event. */
