@@ -4,6 +4,7 @@ import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { AppointmentScheduleTable, Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { isDateBound, type AppointmentListQuery, type AppointmentSchedule } from './schemas.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
+import { QR_CODE_RECORD_FIELDS } from '../qrcodes/record-fields.ts';
 
 export type ScheduleRow = Selectable<AppointmentScheduleTable>;
 
@@ -66,22 +67,7 @@ const SCHEDULE_COLUMNS = [
 const QR_CODE_COLUMNS = [
   'uuid',
   'organization_uuid',
-  'type',
-  'name',
-  'label',
-  'location',
-  'address_line_1',
-  'suburb',
-  'state',
-  'postcode',
-  'country',
-  'latitude',
-  'longitude',
-  'precision',
-  'timezone_name',
-  'data',
-  'qr_code_name',
-  'external_reference_id',
+  ...QR_CODE_RECORD_FIELDS,
   'created_on',
   'updated_on',
   'deleted_on',

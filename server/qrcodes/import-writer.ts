@@ -8,6 +8,7 @@ import { nowIso } from '../time.ts';
 import { storedAddress } from './address.ts';
 import type { QrImportRow } from './import-row.ts';
 import { DEFAULT_QR_CODE_TYPE } from './qrcodes.ts';
+import { QR_CODE_RECORD_FIELDS, type QrCodeRecordField } from './record-fields.ts';
 
 /** Counter names of a QR code import. */
 export const QR_COUNTERS = { inserted: 'inserted', restored: 'restored', updated: 'updated', tagsCreated: 'tags_created' } as const;
@@ -17,25 +18,7 @@ interface Match {
   deleted_on: string | null;
 }
 
-const RECORD_FIELDS = [
-  'type',
-  'name',
-  'label',
-  'location',
-  'address_line_1',
-  'suburb',
-  'state',
-  'postcode',
-  'country',
-  'latitude',
-  'longitude',
-  'precision',
-  'timezone_name',
-  'data',
-  'qr_code_name',
-  'external_reference_id',
-] as const;
-type RecordField = (typeof RECORD_FIELDS)[number];
+type RecordField = QrCodeRecordField;
 
 /**
  * Writes QR code import rows with statements compiled once. Identity within the organization:
@@ -65,7 +48,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       .orderBy('deleted_on')
       .limit(param<number>('one')),
   );
-  const fieldParams = Object.fromEntries(RECORD_FIELDS.map((f) => [f, param(f)])) as Record<RecordField, string>;
+  const fieldParams = Object.fromEntries(QR_CODE_RECORD_FIELDS.map((f) => [f, param(f)])) as Record<RecordField, string>;
   const insert = prepare<RecordField | 'uuid' | 'org' | 'now'>(
     db.sqlite,
     k.insertInto('qrcodes').values({
