@@ -13,7 +13,7 @@ export async function writeNow<T>(db: Db, work: () => T, committed?: (result: T)
   const transaction = db.sqlite.transaction(work);
   for (;;) {
     const open = outsideTransaction(db);
-    if (open) await open;
+    if (open !== undefined) await open;
     if (db.sqlite.inTransaction) continue;
     try {
       const result = transaction.immediate();

@@ -267,7 +267,7 @@ export async function claimDueDeliveries(
   const s = statementsOf(db);
   const current = typeof limits === 'function' ? limits : () => limits;
   const open = outsideTransaction(db);
-  if (open) await open;
+  if (open !== undefined) await open;
   if (current().limit <= 0 || dueRows(s, current(), nowMs).length === 0) return [];
   return writeNow(
     db,
