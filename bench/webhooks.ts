@@ -170,12 +170,12 @@ async function main() {
     receiver.arrivals.clear();
     const backlogIds = new Set<string>();
     const data = sample.envelope.data;
-    await db.transaction().execute(async (trx) => {
+    server.ctx.db.sqlite.transaction(() => {
       for (let i = 0; i < EVENTS; i++)
         backlogIds.add(
-          (await queueEvent(trx, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() })).envelope.id,
+          queueEvent(server.ctx.db, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() }).envelope.id,
         );
-    });
+    })();
     started = nowMs();
     server.ctx.live.publish({ type: 'webhook.event', organization_uuid, data: { backlog: EVENTS } });
     const drainSeconds = ((await waitForArrivals(EVENTS)) - started) / 1000;

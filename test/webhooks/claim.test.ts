@@ -20,16 +20,16 @@ test('claims respect the per-webhook cap, so one slow receiver cannot take every
       is_active: true,
     });
     const events = 20;
-    await db.kysely.transaction().execute(async (trx) => {
-      for (let i = 0; i < events; i++) await queueEvent(trx, organization_uuid, 'service_confirmation.check_in', { n: i });
-    });
+    db.sqlite.transaction(() => {
+      for (let i = 0; i < events; i++) queueEvent(db, organization_uuid, 'service_confirmation.check_in', { n: i });
+    })();
     const other = await registerWebhook(db.kysely, {
       organization_uuid,
       url: 'http://127.0.0.1:9/other',
       events: ['service_confirmation.delivery'],
       is_active: true,
     });
-    await db.kysely.transaction().execute((trx) => queueEvent(trx, organization_uuid, 'service_confirmation.delivery', { n: 'other' }));
+    queueEvent(db, organization_uuid, 'service_confirmation.delivery', { n: 'other' });
 
     const now = new Date();
     const first = await claimDueDeliveries(
