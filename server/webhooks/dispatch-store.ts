@@ -65,6 +65,8 @@ class DispatchStatements {
   readonly present: Prepared<'delivery_id'>;
   readonly attempt: Prepared<AttemptParam>;
   readonly after: Prepared<'delivery_id' | 'status' | 'next_attempt_at' | 'status_reason' | 'now'>;
+  /** The earliest next_attempt_at of a pending delivery not in flight (the partial index's first entry). */
+  readonly nextDue: Prepared<never>;
 
   constructor(db: Db) {
     this.db = db;
@@ -87,6 +89,14 @@ class DispatchStatements {
         .updateTable('webhook_deliveries')
         .set({ status: sql.lit('failed'), status_reason: param('reason'), next_attempt_at: sql.lit(null), updated_on: param('now') })
         .where('delivery_id', '=', param('delivery_id')),
+    );
+    this.nextDue = prepare(
+      db.sqlite,
+      k
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+        .where('status', '=', sql.lit('pending'))
+        .where('in_flight', '=', sql.lit(0)),
     );
     this.present = prepare(
       db.sqlite,
@@ -197,6 +207,12 @@ function statementsOf(db: Db): DispatchStatements {
   return s;
 }
 
+/** Whether a delivery is due (one index entry says so; the due query would sort them all). */
+function isDue(s: DispatchStatements, nowMs: number): boolean {
+  const next = s.nextDue.get<{ next: number | null }>({})?.next ?? null;
+  return next !== null && next <= nowMs;
+}
+
 function dueRows(s: DispatchStatements, limits: ClaimLimits, nowMs: number): DueRow[] {
   const saturated = [...limits.inFlightByWebhook].filter(([, n]) => n >= limits.perWebhook).map(([uuid]) => uuid);
   const args: Record<string, unknown> = { now_ms: nowMs, limit: limits.limit * 2 };
@@ -211,13 +227,9 @@ function dueRows(s: DispatchStatements, limits: ClaimLimits, nowMs: number): Due
  * attempt number and start time, so a crash during the send is found and logged by recovery.
  * Deliveries whose webhook was deactivated or deleted meanwhile fail instead.
  */
-function claimIn(
-  s: DispatchStatements,
-  limits: ClaimLimits,
-  nowMs: number,
-  now: string,
-  due = dueRows(s, limits, nowMs),
-): ClaimedAttempt[] {
+function claimIn(s: DispatchStatements, limits: ClaimLimits, nowMs: number, now: string): ClaimedAttempt[] {
+  if (!isDue(s, nowMs)) return [];
+  const due = dueRows(s, limits, nowMs);
   const busy = new Map(limits.inFlightByWebhook);
   const live: DueRow[] = [];
   for (const row of due) {
@@ -255,7 +267,7 @@ function claimIn(
 
 /**
  * Claims due deliveries in one transaction (see claimIn). `limits` is read when the transaction
- * runs. Nothing due (a plain read says so): no transaction, so no wait for an import's write lock.
+ * runs. Nothing due: no transaction, so no wait for an import's write lock.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -268,7 +280,7 @@ export async function claimDueDeliveries(
   const current = typeof limits === 'function' ? limits : () => limits;
   const open = outsideTransaction(db);
   if (open !== undefined) await open;
-  if (current().limit <= 0 || dueRows(s, current(), nowMs).length === 0) return [];
+  if (current().limit <= 0 || !isDue(s, nowMs)) return [];
   return writeNow(
     db,
     () => {
@@ -351,12 +363,6 @@ export async function recoverInterruptedDeliveries(db: Kysely<Database>, nowMs: 
 }
 
 /** Epoch ms of the earliest pending delivery that is not in flight, or null. */
-export async function nextDueAt(db: Kysely<Database>): Promise<number | null> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-    .where('status', '=', sql.lit('pending'))
-    .where('in_flight', '=', sql.lit(0))
-    .executeTakeFirst();
-  return row?.next ?? null;
+export function nextDueAt(db: Db): number | null {
+  return statementsOf(db).nextDue.get<{ next: number | null }>({})?.next ?? null;
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { outsideTransaction } from '../db/outside-transaction.ts';
 import { nowIso } from '../time.ts';
 import { defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
 import {
@@ -131,7 +132,9 @@ export class Dispatcher {
   }
 
   private async scheduleNextLook(): Promise<void> {
-    const next = await nextDueAt(this.ctx.db.kysely);
+    const open = outsideTransaction(this.ctx.db);
+    if (open !== undefined) await open;
+    const next = nextDueAt(this.ctx.db);
     const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - Date.now()));
     this.setTimer(wait);
   }
