@@ -60,7 +60,7 @@ async function record(
 
 export async function createConfirmation(ctx: AppContext, body: CreateConfirmationBody): Promise<ServiceConfirmation> {
   const { organization_uuid, qr_code_uuid, status, ...overrides } = body;
-  const qrCode = await findQrCode(ctx.db.kysely, organization_uuid, qr_code_uuid);
+  const qrCode = await findQrCode(ctx.db, organization_uuid, qr_code_uuid);
   if (!qrCode) throw notFound(`QR code ${qr_code_uuid}`);
   if (overrides.qr_code_tag_uuid && !qrCode.tags.some((t) => t.uuid === overrides.qr_code_tag_uuid)) {
     const message = `Tag ${overrides.qr_code_tag_uuid} is not a tag of QR code ${qr_code_uuid}.`;
@@ -74,7 +74,7 @@ export async function createConfirmation(ctx: AppContext, body: CreateConfirmati
 
 /** A realistic, fully populated confirmation for the event, at the given QR code or one of the organization's. */
 export async function simulateConfirmation(ctx: AppContext, body: SimulateBody): Promise<QueuedEvent<ServiceConfirmation>> {
-  const db = ctx.db.kysely;
+  const db = ctx.db;
   let qrCode: QrCodeForConfirmation | undefined;
   if (body.qr_code_uuid) {
     qrCode = await findQrCode(db, body.organization_uuid, body.qr_code_uuid);
