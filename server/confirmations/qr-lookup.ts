@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
-import { param, prepare, type Prepared } from '../db/prepared.ts';
+import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import { nowIso } from '../time.ts';
 import { demoQrCode } from './demo-data.ts';
 
@@ -76,15 +76,7 @@ function lookupStatements(db: Db) {
   };
 }
 
-const statements = new WeakMap<Db, ReturnType<typeof lookupStatements>>();
-function statementsOf(db: Db): ReturnType<typeof lookupStatements> {
-  let s = statements.get(db);
-  if (!s) {
-    s = lookupStatements(db);
-    statements.set(db, s);
-  }
-  return s;
-}
+const statementsOf = perDatabase((db) => lookupStatements(db));
 
 function withTags(db: Db, row: Row): QrCodeForConfirmation {
   const tags = statementsOf(db).tags.all<QrCodeForConfirmation['tags'][number]>({ qr_code_uuid: row.uuid });

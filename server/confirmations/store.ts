@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { param, prepare } from '../db/prepared.ts';
+import { param, perDatabase, prepare } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 import { catalogQuery } from '../services/store.ts';
 import type { CatalogService } from './compose.ts';
@@ -49,15 +49,7 @@ function recordStatements(db: Db) {
   };
 }
 
-const statements = new WeakMap<Db, RecordStatements>();
-function statementsOf(db: Db): RecordStatements {
-  let s = statements.get(db);
-  if (!s) {
-    s = recordStatements(db);
-    statements.set(db, s);
-  }
-  return s;
-}
+const statementsOf = perDatabase((db) => recordStatements(db));
 
 /**
  * What a new confirmation reads and writes, synchronously, inside the caller's transaction on the

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
-import { param, prepare, type Prepared } from '../db/prepared.ts';
+import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { Database, WebhookDeliveryAttemptTable } from '../db/schema.ts';
 import { writeNow } from '../db/write-now.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
@@ -197,15 +197,7 @@ interface DueRow {
   webhook_retry_schedule: RetryScheduleName | null;
 }
 
-const statements = new WeakMap<Db, DispatchStatements>();
-function statementsOf(db: Db): DispatchStatements {
-  let s = statements.get(db);
-  if (!s) {
-    s = new DispatchStatements(db);
-    statements.set(db, s);
-  }
-  return s;
-}
+const statementsOf = perDatabase((db) => new DispatchStatements(db));
 
 /** Whether a delivery is due (one index entry says so; the due query would sort them all). */
 function isDue(s: DispatchStatements, nowMs: number): boolean {

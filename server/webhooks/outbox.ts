@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
-import { param, prepare, type Prepared } from '../db/prepared.ts';
+import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { EventType } from './events.ts';
 
 /** The plaintext envelope of spec 6.3. */
@@ -70,15 +70,7 @@ class OutboxStatements {
   }
 }
 
-const statements = new WeakMap<Db, OutboxStatements>();
-function statementsOf(db: Db): OutboxStatements {
-  let s = statements.get(db);
-  if (!s) {
-    s = new OutboxStatements(db);
-    statements.set(db, s);
-  }
-  return s;
-}
+const statementsOf = perDatabase((db) => new OutboxStatements(db));
 
 /**
  * Writes an event and one pending delivery per active subscribed webhook. Call it inside the
