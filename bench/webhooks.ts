@@ -64,6 +64,7 @@ async function bareLoop(url: string, body: string, count: number) {
   const latencies: number[] = [];
   let next = 0;
   const started = nowMs();
+  const cpuBefore = process.cpuUsage();
   const worker = async () => {
     while (next < count) {
       next++;
@@ -76,9 +77,11 @@ async function bareLoop(url: string, body: string, count: number) {
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (nowMs() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   latencies.sort((a, b) => a - b);
   return {
     requests: count,
+    cpu_us_per_request: Math.round((cpu.user + cpu.system) / count),
     seconds: Math.round(seconds * 100) / 100,
     per_second: Math.round(count / seconds),
     request_p50_ms: percentile(latencies, 50),
@@ -151,6 +154,7 @@ async function main() {
     receiver.arrivals.clear();
     const liveIds = new Set<string>();
     let started = nowMs();
+    const cpuBefore = process.cpuUsage();
     for (let i = 0; i < EVENTS; i++) {
       const queued = await simulateConfirmation(server.ctx, { organization_uuid, event: 'service_confirmation.check_in', qr_code_uuid });
       liveIds.add(queued.envelope.id);
@@ -159,18 +163,19 @@ async function main() {
     const producedSeconds = (nowMs() - started) / 1000;
     const seconds = ((await waitForArrivals(EVENTS)) - started) / 1000;
     const live = await measure(liveIds);
+    const cpu = process.cpuUsage(cpuBefore);
 
     // 2. Backlog: the same number of events already in the outbox (written in one transaction),
     //    drained by the dispatcher. This is the delivery rate compared with the bare loop.
     receiver.arrivals.clear();
     const backlogIds = new Set<string>();
     const data = sample.envelope.data;
-    await db.transaction().execute(async (trx) => {
+    server.ctx.db.sqlite.transaction(() => {
       for (let i = 0; i < EVENTS; i++)
         backlogIds.add(
-          (await queueEvent(trx, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() })).envelope.id,
+          queueEvent(server.ctx.db, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() }).envelope.id,
         );
-    });
+    })();
     started = nowMs();
     server.ctx.live.publish({ type: 'webhook.event', organization_uuid, data: { backlog: EVENTS } });
     const drainSeconds = ((await waitForArrivals(EVENTS)) - started) / 1000;
@@ -190,6 +195,7 @@ async function main() {
         event_to_delivery_p99_ms: live.p99,
         delivered: live.delivered,
         retries: live.retries,
+        cpu_us_per_event: Math.round((cpu.user + cpu.system) / EVENTS),
       },
       app_backlog: {
         note: 'events already in the SQLite outbox, drained by the dispatcher (claim, encrypt, POST, record each attempt)',

@@ -1,15 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import type { EventType } from '../webhooks/events.ts';
 import { announceEvent, queueEvent, type QueuedEvent } from '../webhooks/outbox.ts';
-import { type CatalogService, composeConfirmation, resolveUser, type Overrides } from './compose.ts';
-import { catalogQuery, categoriesOf } from '../services/store.ts';
+import { composeConfirmation, resolveUser, type Overrides } from './compose.ts';
+import { writeNow } from '../db/write-now.ts';
 import { findQrCode, qrCodeForSimulation, type QrCodeForConfirmation } from './qr-lookup.ts';
 import type { ConfirmationListQuery, ConfirmationStatus, CreateConfirmationBody, ServiceConfirmation, SimulateBody } from './schemas.ts';
-import { findConfirmation, insertConfirmation, latestOfUser, listConfirmations, openCheckIn } from './store.ts';
+import { ConfirmationWrites, findConfirmation, listConfirmations } from './store.ts';
 
 export const eventOfStatus: Record<ConfirmationStatus, EventType> = {
   CHECK_IN: 'service_confirmation.check_in',
@@ -22,16 +20,6 @@ export const statusOfEvent: Record<EventType, ConfirmationStatus> = {
   'service_confirmation.check_out': 'CHECK_OUT',
   'service_confirmation.delivery': 'DELIVERY',
 };
-
-/** The organization's service catalog with each service's categories: confirmations name real services. */
-async function catalogServices(db: Kysely<Database>, organizationUuid: string): Promise<CatalogService[]> {
-  const rows = await catalogQuery(db, organizationUuid).execute();
-  const categories = await categoriesOf(
-    db,
-    rows.map((r) => r.uuid),
-  );
-  return rows.map((r) => ({ uuid: r.uuid, name: r.name, code: r.code, categories: categories.get(r.uuid) ?? [] }));
-}
 
 /**
  * Composes the confirmation, then stores it together with its event and the event's deliveries
@@ -46,10 +34,11 @@ async function record(
   random: () => number,
 ): Promise<QueuedEvent<ServiceConfirmation>> {
   const user = resolveUser(organizationUuid, overrides.user);
-  const queued = await ctx.db.kysely.transaction().execute(async (trx) => {
-    const previous = await latestOfUser(trx, organizationUuid, user.uuid);
-    const checkIn = status === 'CHECK_OUT' ? await openCheckIn(trx, organizationUuid, user.uuid, qrCode.uuid) : undefined;
-    const catalog = await catalogServices(trx, organizationUuid);
+  const store = new ConfirmationWrites(ctx.db);
+  const queued = await writeNow(ctx.db, () => {
+    const previous = store.latestOfUser(organizationUuid, user.uuid);
+    const checkIn = status === 'CHECK_OUT' ? store.openCheckIn(organizationUuid, user.uuid, qrCode.uuid) : undefined;
+    const catalog = store.catalog(organizationUuid);
     const confirmation = composeConfirmation({
       organizationUuid,
       status,
@@ -62,8 +51,8 @@ async function record(
       random,
       catalog,
     });
-    await insertConfirmation(trx, confirmation);
-    return queueEvent(trx, organizationUuid, eventOfStatus[status], confirmation);
+    store.insert(confirmation);
+    return queueEvent(ctx.db, organizationUuid, eventOfStatus[status], confirmation);
   });
   announceEvent(ctx, organizationUuid, queued);
   return queued;
@@ -71,7 +60,7 @@ async function record(
 
 export async function createConfirmation(ctx: AppContext, body: CreateConfirmationBody): Promise<ServiceConfirmation> {
   const { organization_uuid, qr_code_uuid, status, ...overrides } = body;
-  const qrCode = await findQrCode(ctx.db.kysely, organization_uuid, qr_code_uuid);
+  const qrCode = await findQrCode(ctx.db, organization_uuid, qr_code_uuid);
   if (!qrCode) throw notFound(`QR code ${qr_code_uuid}`);
   if (overrides.qr_code_tag_uuid && !qrCode.tags.some((t) => t.uuid === overrides.qr_code_tag_uuid)) {
     const message = `Tag ${overrides.qr_code_tag_uuid} is not a tag of QR code ${qr_code_uuid}.`;
@@ -85,7 +74,7 @@ export async function createConfirmation(ctx: AppContext, body: CreateConfirmati
 
 /** A realistic, fully populated confirmation for the event, at the given QR code or one of the organization's. */
 export async function simulateConfirmation(ctx: AppContext, body: SimulateBody): Promise<QueuedEvent<ServiceConfirmation>> {
-  const db = ctx.db.kysely;
+  const db = ctx.db;
   let qrCode: QrCodeForConfirmation | undefined;
   if (body.qr_code_uuid) {
     qrCode = await findQrCode(db, body.organization_uuid, body.qr_code_uuid);

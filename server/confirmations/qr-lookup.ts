@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { outsideTransaction } from '../db/outside-transaction.ts';
+import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import { nowIso } from '../time.ts';
 import { demoQrCode } from './demo-data.ts';
 
@@ -15,91 +17,108 @@ export interface QrCodeForConfirmation {
   tags: { uuid: string; tag_name: string; tag_number: string; tag_display_name: string }[];
 }
 
-async function withTags(db: Kysely<Database>, row: Omit<QrCodeForConfirmation, 'tags'>): Promise<QrCodeForConfirmation> {
-  const tags = await db
-    .selectFrom('qr_code_tags')
-    .select(['uuid', 'tag_name', 'tag_number', 'tag_display_name'])
-    .where('qr_code_uuid', '=', row.uuid)
-    .orderBy('created_on')
-    .orderBy('uuid')
-    .execute();
-  return { ...row, tags };
-}
-
 const qrColumns = ['uuid', 'organization_uuid', 'name', 'location', 'latitude', 'longitude'] as const;
-
-/** A live QR code of the organization, or undefined. */
-export async function findQrCode(db: Kysely<Database>, organizationUuid: string, uuid: string): Promise<QrCodeForConfirmation | undefined> {
-  const row = await db
-    .selectFrom('qrcodes')
-    .select(qrColumns)
-    .where('uuid', '=', uuid)
-    .where('organization_uuid', '=', organizationUuid)
-    .where('deleted_on', 'is', null)
-    .executeTakeFirst();
-  return row && withTags(db, row);
-}
+type Row = Omit<QrCodeForConfirmation, 'tags'>;
+type Seek = Prepared<'organization_uuid' | 'start'>;
 
 /**
- * A random live QR code of the organization, preferring located ones with a tag. It seeks from a
- * random rowid (wrapping around) instead of counting and skipping rows, so it costs the same with a
- * million QR codes as with ten; the pick is near-uniform, which is all a simulation needs. Tagged
- * codes are sought from their tags: seeking them among the QR codes scanned every untagged one
- * (an import's million) on each call, on the server's thread.
+ * The lookups' statements, compiled once per database: simulations run them on every event. The
+ * random pick seeks from a random rowid (wrapping around) instead of counting and skipping rows, so
+ * it costs the same with a million QR codes as with ten; the pick is near-uniform, which is all a
+ * simulation needs. Tagged codes are sought from their tags: seeking them among the QR codes
+ * scanned every untagged one (an import's million) on each call, on the server's thread.
  */
-export async function randomQrCode(
-  db: Kysely<Database>,
-  organizationUuid: string,
-  random: () => number,
-): Promise<QrCodeForConfirmation | undefined> {
-  const tagged = db
+function lookupStatements(db: Db) {
+  const k = db.kysely;
+  const tagged = k
     .selectFrom('qr_code_tags as t')
     .innerJoin('qrcodes', 'qrcodes.uuid', 't.qr_code_uuid')
     .select(qrColumns.map((c) => `qrcodes.${c}` as const))
     // Unary + keeps SQLite off the organization index (it would read and sort all the organization's tags): seek by rowid.
-    .where(sql`+t.organization_uuid`, '=', organizationUuid)
+    .where(sql`+t.organization_uuid`, '=', param('organization_uuid'))
     .where('qrcodes.deleted_on', 'is', null)
     .where('qrcodes.latitude', 'is not', null);
-  const any = db.selectFrom('qrcodes').select(qrColumns).where('organization_uuid', '=', organizationUuid).where('deleted_on', 'is', null);
-  type Row = Omit<QrCodeForConfirmation, 'tags'>;
-  /** The first row at or after a random rowid of `table`, else the first before it. */
-  const seek = async (table: 'qr_code_tags' | 'qrcodes', from: (start: number, after: boolean) => Promise<Row | undefined>) => {
-    const last = await db.selectFrom(table).select(sql<number | null>`max(rowid)`.as('n')).executeTakeFirst();
-    const start = Math.floor(random() * Number(last?.n ?? 0)) + 1;
-    return (await from(start, true)) ?? (await from(start, false));
+  const any = k
+    .selectFrom('qrcodes')
+    .select(qrColumns)
+    .where('organization_uuid', '=', param('organization_uuid'))
+    .where('deleted_on', 'is', null);
+  const op = (after: boolean) => (after ? '>=' : '<');
+  const seekTagged = (after: boolean): Seek =>
+    prepare(db.sqlite, tagged.where(sql`t.rowid`, op(after), param<number>('start')).orderBy(sql`t.rowid`).limit(sql.lit(1)));
+  const seekAny = (after: boolean): Seek =>
+    prepare(db.sqlite, any.where(sql`qrcodes.rowid`, op(after), param<number>('start')).orderBy(sql`qrcodes.rowid`).limit(sql.lit(1)));
+  const lastRowid = (table: 'qr_code_tags' | 'qrcodes') =>
+    prepare<never>(db.sqlite, k.selectFrom(table).select(sql<number | null>`max(rowid)`.as('n')));
+  return {
+    byUuid: prepare<'organization_uuid' | 'uuid'>(
+      db.sqlite,
+      k
+        .selectFrom('qrcodes')
+        .select(qrColumns)
+        .where('uuid', '=', param('uuid'))
+        .where('organization_uuid', '=', param('organization_uuid'))
+        .where('deleted_on', 'is', null),
+    ),
+    tags: prepare<'qr_code_uuid'>(
+      db.sqlite,
+      k
+        .selectFrom('qr_code_tags')
+        .select(['uuid', 'tag_name', 'tag_number', 'tag_display_name'])
+        .where('qr_code_uuid', '=', param('qr_code_uuid'))
+        .orderBy('created_on')
+        .orderBy('uuid'),
+    ),
+    lastTag: lastRowid('qr_code_tags'),
+    lastQrCode: lastRowid('qrcodes'),
+    taggedFrom: [seekTagged(true), seekTagged(false)] as const,
+    anyFrom: [seekAny(true), seekAny(false)] as const,
   };
-  const row =
-    (await seek('qr_code_tags', (start, after) =>
-      tagged
-        .where(sql`t.rowid`, after ? '>=' : '<', start)
-        .orderBy(sql`t.rowid`)
-        .limit(1)
-        .executeTakeFirst(),
-    )) ??
-    (await seek('qrcodes', (start, after) =>
-      any
-        .where(sql`qrcodes.rowid`, after ? '>=' : '<', start)
-        .orderBy(sql`qrcodes.rowid`)
-        .limit(1)
-        .executeTakeFirst(),
-    ));
-  if (row) return withTags(db, row);
-  return undefined;
+}
+
+const statementsOf = perDatabase((db) => lookupStatements(db));
+
+function withTags(db: Db, row: Row): QrCodeForConfirmation {
+  const tags = statementsOf(db).tags.all<QrCodeForConfirmation['tags'][number]>({ qr_code_uuid: row.uuid });
+  return { ...row, tags };
+}
+
+/** A live QR code of the organization, or undefined. */
+export async function findQrCode(db: Db, organizationUuid: string, uuid: string): Promise<QrCodeForConfirmation | undefined> {
+  const open = outsideTransaction(db);
+  if (open !== undefined) await open;
+  const row = statementsOf(db).byUuid.get<Row>({ organization_uuid: organizationUuid, uuid });
+  return row && withTags(db, row);
+}
+
+/**
+ * A random live QR code of the organization, preferring located ones with a tag (see
+ * lookupStatements). Synchronous: call it outside a transaction or inside one of your own.
+ */
+function randomQrCode(db: Db, organizationUuid: string, random: () => number): QrCodeForConfirmation | undefined {
+  const s = statementsOf(db);
+  /** The first row at or after a random rowid, else the first before it. */
+  const seek = (last: Prepared<never>, [after, before]: readonly [Seek, Seek]) => {
+    const start = Math.floor(random() * Number(last.get<{ n: number | null }>({})?.n ?? 0)) + 1;
+    const args = { organization_uuid: organizationUuid, start };
+    return after.get<Row>(args) ?? before.get<Row>(args);
+  };
+  const row = seek(s.lastTag, s.taggedFrom) ?? seek(s.lastQrCode, s.anyFrom);
+  return row && withTags(db, row);
 }
 
 /**
  * The organization's QR code for simulations: a random existing one, else a demo site with a tag,
  * created once (check and insert in one transaction).
  */
-export async function qrCodeForSimulation(
-  db: Kysely<Database>,
-  organizationUuid: string,
-  random: () => number,
-): Promise<QrCodeForConfirmation> {
-  const existing = await randomQrCode(db, organizationUuid, random);
+export async function qrCodeForSimulation(db: Db, organizationUuid: string, random: () => number): Promise<QrCodeForConfirmation> {
+  const open = outsideTransaction(db);
+  if (open !== undefined) await open;
+  const existing = randomQrCode(db, organizationUuid, random);
   if (existing) return existing;
-  const uuid = await db.transaction().execute(async (trx) => {
-    const again = await randomQrCode(trx, organizationUuid, random);
+  const uuid = await db.kysely.transaction().execute(async (trx) => {
+    // The transaction holds this connection: a synchronous read runs inside it.
+    const again = randomQrCode(db, organizationUuid, random);
     if (again) return again.uuid;
     const now = nowIso();
     const { tag, ...site } = demoQrCode;

@@ -1,12 +1,69 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { param, perDatabase, prepare } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
-import type { ConfirmationListQuery, ServiceConfirmation } from './schemas.ts';
+import { catalogQuery } from '../services/store.ts';
+import type { CatalogService } from './compose.ts';
+import type { ConfirmationListQuery, ConfirmationStatus, ServiceConfirmation } from './schemas.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
-export async function insertConfirmation(db: Kysely<Database>, confirmation: ServiceConfirmation): Promise<void> {
-  await db
-    .insertInto('service_confirmations')
-    .values({
+const parse = (row: { data: string }) => JSON.parse(row.data) as ServiceConfirmation;
+
+type RecordStatements = ReturnType<typeof recordStatements>;
+
+/** The statements a new confirmation runs, compiled once per database. */
+function recordStatements(db: Db) {
+  const k = db.kysely;
+  const byUser = k
+    .selectFrom('service_confirmations')
+    .where('organization_uuid', '=', param('organization_uuid'))
+    .where('user_uuid', '=', param('user_uuid'));
+  return {
+    insert: prepare<'uuid' | 'organization_uuid' | 'qr_code_uuid' | 'user_uuid' | 'status' | 'data' | 'created_on'>(
+      db.sqlite,
+      k.insertInto('service_confirmations').values({
+        uuid: param('uuid'),
+        organization_uuid: param('organization_uuid'),
+        qr_code_uuid: param('qr_code_uuid'),
+        user_uuid: param('user_uuid'),
+        status: param<ConfirmationStatus>('status'),
+        data: param('data'),
+        created_on: param('created_on'),
+      }),
+    ),
+    latest: prepare<'organization_uuid' | 'user_uuid'>(db.sqlite, byUser.select('data').orderBy('seq', 'desc').limit(sql.lit(1))),
+    latestAtQrCode: prepare<'organization_uuid' | 'user_uuid' | 'qr_code_uuid'>(
+      db.sqlite,
+      byUser
+        .select(['data', 'status'])
+        .where('qr_code_uuid', '=', param('qr_code_uuid'))
+        .where('status', 'in', [sql.lit('CHECK_IN' as const), sql.lit('CHECK_OUT' as const)])
+        .orderBy('seq', 'desc')
+        .limit(sql.lit(1)),
+    ),
+    services: prepare<'organization_uuid'>(db.sqlite, catalogQuery(k, param('organization_uuid'))),
+    categories: prepare<'service_uuid'>(
+      db.sqlite,
+      k.selectFrom('service_categories').select(['uuid', 'name']).where('service_uuid', '=', param('service_uuid')).orderBy('position'),
+    ),
+  };
+}
+
+const statementsOf = perDatabase((db) => recordStatements(db));
+
+/**
+ * What a new confirmation reads and writes, synchronously, inside the caller's transaction on the
+ * server's connection.
+ */
+export class ConfirmationWrites {
+  private readonly s: RecordStatements;
+
+  constructor(db: Db) {
+    this.s = statementsOf(db);
+  }
+
+  insert(confirmation: ServiceConfirmation): void {
+    this.s.insert.run({
       uuid: confirmation.uuid,
       organization_uuid: confirmation.organization_uuid,
       qr_code_uuid: confirmation.qr_code_uuid,
@@ -14,47 +71,34 @@ export async function insertConfirmation(db: Kysely<Database>, confirmation: Ser
       status: confirmation.status,
       data: JSON.stringify(confirmation),
       created_on: confirmation.created_on,
-    })
-    .execute();
-}
+    });
+  }
 
-const parse = (row: { data: string }) => JSON.parse(row.data) as ServiceConfirmation;
+  /** The user's latest confirmation in the organization (the previous one of the next). */
+  latestOfUser(organizationUuid: string, userUuid: string): ServiceConfirmation | undefined {
+    const row = this.s.latest.get<{ data: string }>({ organization_uuid: organizationUuid, user_uuid: userUuid });
+    return row && parse(row);
+  }
 
-/** The user's latest confirmation in the organization (the previous one of the next). */
-export async function latestOfUser(
-  db: Kysely<Database>,
-  organizationUuid: string,
-  userUuid: string,
-): Promise<ServiceConfirmation | undefined> {
-  const row = await db
-    .selectFrom('service_confirmations')
-    .select('data')
-    .where('organization_uuid', '=', organizationUuid)
-    .where('user_uuid', '=', userUuid)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row && parse(row);
-}
+  /** The user's latest check-in at the QR code, if it is later than their latest check-out there. */
+  openCheckIn(organizationUuid: string, userUuid: string, qrCodeUuid: string): ServiceConfirmation | undefined {
+    const row = this.s.latestAtQrCode.get<{ data: string; status: string }>({
+      organization_uuid: organizationUuid,
+      user_uuid: userUuid,
+      qr_code_uuid: qrCodeUuid,
+    });
+    return row?.status === 'CHECK_IN' ? parse(row) : undefined;
+  }
 
-/** The user's latest check-in at the QR code, if it is later than their latest check-out there. */
-export async function openCheckIn(
-  db: Kysely<Database>,
-  organizationUuid: string,
-  userUuid: string,
-  qrCodeUuid: string,
-): Promise<ServiceConfirmation | undefined> {
-  const row = await db
-    .selectFrom('service_confirmations')
-    .select(['data', 'status'])
-    .where('organization_uuid', '=', organizationUuid)
-    .where('user_uuid', '=', userUuid)
-    .where('qr_code_uuid', '=', qrCodeUuid)
-    .where('status', 'in', ['CHECK_IN', 'CHECK_OUT'])
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.status === 'CHECK_IN' ? parse(row) : undefined;
+  /** The organization's service catalog with each service's categories: confirmations name real services. */
+  catalog(organizationUuid: string): CatalogService[] {
+    return this.s.services.all<{ uuid: string; name: string; code: string | null }>({ organization_uuid: organizationUuid }).map((r) => ({
+      uuid: r.uuid,
+      name: r.name,
+      code: r.code,
+      categories: this.s.categories.all<{ uuid: string; name: string }>({ service_uuid: r.uuid }),
+    }));
+  }
 }
 
 export async function findConfirmation(

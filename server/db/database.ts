@@ -54,7 +54,7 @@ export const SERVER_WRITE_WAIT_MS = 60_000;
  */
 const SERVER_BUSY_TIMEOUT_MS = 0;
 
-const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
+export const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
 /**
  * Runs a statement; when it could not take the lock (SQLITE_BUSY outside a transaction, so nothing

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Compilable } from 'kysely';
+import type { Db } from './database.ts';
 
 const MARK = '\u0000param:';
 
@@ -54,4 +55,17 @@ function toSqlite(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
+}
+
+/** One `make(db)` per database, made on first use: for a module's prepared statements. */
+export function perDatabase<T>(make: (db: Db) => T): (db: Db) => T {
+  const made = new WeakMap<Db, T>();
+  return (db) => {
+    let value = made.get(db);
+    if (value === undefined) {
+      value = make(db);
+      made.set(db, value);
+    }
+    return value;
+  };
 }

@@ -1,5 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import { outsideTransaction } from '../db/outside-transaction.ts';
+import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
+import type { Database, WebhookDeliveryAttemptTable } from '../db/schema.ts';
+import { writeNow } from '../db/write-now.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
 
 /** One claimed attempt: everything the sender needs, read in the claiming transaction. */
@@ -37,7 +41,7 @@ export interface DeliveryAfterAttempt {
 }
 
 export interface FinishedAttempt {
-  claim: Pick<ClaimedAttempt, 'delivery_id' | 'attempt' | 'attempted_on'>;
+  claim: Pick<ClaimedAttempt, 'delivery_id' | 'attempt' | 'attempted_on' | 'webhook_uuid'>;
   outcome: AttemptOutcome;
   next: DeliveryAfterAttempt;
 }
@@ -51,135 +55,264 @@ export interface ClaimLimits {
   inFlightByWebhook: ReadonlyMap<string, number>;
 }
 
-/**
- * Claims due deliveries in one transaction: each is marked in flight with its new attempt number
- * and start time, so a crash during the send is found and logged by recovery. Deliveries whose
- * webhook was deactivated or deleted meanwhile fail instead.
- */
-export async function claimDueDeliveries(db: Kysely<Database>, limits: ClaimLimits, nowMs: number, now: string): Promise<ClaimedAttempt[]> {
-  const busy = new Map(limits.inFlightByWebhook);
-  const saturated = [...busy].filter(([, n]) => n >= limits.perWebhook).map(([uuid]) => uuid);
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
-      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
-      .select([
-        'd.delivery_id',
-        'd.attempt_count',
-        'd.schedule_base',
-        'd.organization_uuid',
-        'd.webhook_uuid',
-        'e.id as event_id',
-        'e.type as event_type',
-        'e.envelope',
-        'w.url',
-        'w.secret',
-        'w.is_active',
-        'w.deleted_on',
-        's.allow_http_webhooks',
-        's.webhook_retry_schedule',
-      ])
-      // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
-      .where('d.status', '=', sql.lit('pending'))
-      .where('d.in_flight', '=', sql.lit(0))
-      .where('d.next_attempt_at', '<=', nowMs)
-      .$if(saturated.length > 0, (qb) => qb.where('d.webhook_uuid', 'not in', saturated))
-      .orderBy('d.next_attempt_at')
-      .orderBy('d.seq')
-      .limit(limits.limit * 2)
-      .execute();
-    const stopped = due.filter((row) => row.is_active !== 1 || row.deleted_on !== null);
-    const live: typeof due = [];
-    for (const row of due) {
-      if (live.length >= limits.limit || stopped.includes(row)) continue;
-      const inFlight = busy.get(row.webhook_uuid) ?? 0;
-      if (inFlight >= limits.perWebhook) continue;
-      busy.set(row.webhook_uuid, inFlight + 1);
-      live.push(row);
-    }
-    for (const row of stopped) {
-      await trx
+/** The hot path's statements, compiled once per database: a delivery runs each of them once or twice. */
+class DispatchStatements {
+  private readonly db: Db;
+  /** The due query, by how many saturated webhooks it leaves out. */
+  private readonly dueBySaturated = new Map<number, Prepared<string>>();
+  readonly claim: Prepared<'delivery_id' | 'now'>;
+  readonly stop: Prepared<'delivery_id' | 'reason' | 'now'>;
+  readonly present: Prepared<'delivery_id'>;
+  readonly attempt: Prepared<AttemptParam>;
+  readonly after: Prepared<'delivery_id' | 'status' | 'next_attempt_at' | 'status_reason' | 'now'>;
+  /** The earliest next_attempt_at of a pending delivery not in flight (the partial index's first entry). */
+  readonly nextDue: Prepared<never>;
+
+  constructor(db: Db) {
+    this.db = db;
+    const k = db.kysely;
+    this.claim = prepare(
+      db.sqlite,
+      k
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({
+          in_flight: sql.lit(1),
+          attempt_count: eb('attempt_count', '+', sql.lit(1)),
+          claimed_on: param('now'),
+          updated_on: param('now'),
+        }))
+        .where('delivery_id', '=', param('delivery_id')),
+    );
+    this.stop = prepare(
+      db.sqlite,
+      k
+        .updateTable('webhook_deliveries')
+        .set({ status: sql.lit('failed'), status_reason: param('reason'), next_attempt_at: sql.lit(null), updated_on: param('now') })
+        .where('delivery_id', '=', param('delivery_id')),
+    );
+    this.nextDue = prepare(
+      db.sqlite,
+      k
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+        .where('status', '=', sql.lit('pending'))
+        .where('in_flight', '=', sql.lit(0)),
+    );
+    this.present = prepare(
+      db.sqlite,
+      k.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', '=', param('delivery_id')),
+    );
+    this.attempt = prepare(
+      db.sqlite,
+      k.insertInto('webhook_delivery_attempts').values({
+        delivery_id: param('delivery_id'),
+        attempt: param<number>('attempt'),
+        attempted_on: param('attempted_on'),
+        status_code: param<number | null>('status_code'),
+        duration_ms: param<number | null>('duration_ms'),
+        error: param<string | null>('error'),
+        response_excerpt: param<string | null>('response_excerpt'),
+        request_headers: param<string | null>('request_headers'),
+        request_body: param<string | null>('request_body'),
+      }),
+    );
+    this.after = prepare(
+      db.sqlite,
+      k
         .updateTable('webhook_deliveries')
         .set({
-          status: 'failed',
-          status_reason: row.deleted_on !== null ? 'The webhook was deleted.' : 'The webhook is inactive.',
-          next_attempt_at: null,
-          updated_on: now,
+          in_flight: sql.lit(0),
+          claimed_on: sql.lit(null),
+          status: param<DeliveryAfterAttempt['status']>('status'),
+          next_attempt_at: param<number | null>('next_attempt_at'),
+          status_reason: param<string | null>('status_reason'),
+          updated_on: param('now'),
         })
-        .where('delivery_id', '=', row.delivery_id)
-        .execute();
-    }
-    if (live.length > 0) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ in_flight: 1, attempt_count: eb('attempt_count', '+', 1), claimed_on: now, updated_on: now }))
-        .where(
-          'delivery_id',
-          'in',
-          live.map((row) => row.delivery_id),
+        .where('delivery_id', '=', param('delivery_id')),
+    );
+  }
+
+  /** Due deliveries (limit `limit`), leaving out the webhooks s0, s1, … */
+  due(saturated: number): Prepared<string> {
+    let statement = this.dueBySaturated.get(saturated);
+    if (!statement) {
+      const query = this.db.kysely
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
+        .select([
+          'd.delivery_id',
+          'd.attempt_count',
+          'd.schedule_base',
+          'd.organization_uuid',
+          'd.webhook_uuid',
+          'e.id as event_id',
+          'e.type as event_type',
+          'e.envelope',
+          'w.url',
+          'w.secret',
+          'w.is_active',
+          'w.deleted_on',
+          's.allow_http_webhooks',
+          's.webhook_retry_schedule',
+        ])
+        // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
+        .where('d.status', '=', sql.lit('pending'))
+        .where('d.in_flight', '=', sql.lit(0))
+        .where('d.next_attempt_at', '<=', param<number>('now_ms'))
+        .$if(saturated > 0, (qb) =>
+          qb.where(
+            'd.webhook_uuid',
+            'not in',
+            Array.from({ length: saturated }, (_, i) => param(`s${i}`)),
+          ),
         )
-        .execute();
+        .orderBy('d.next_attempt_at')
+        .orderBy('d.seq')
+        .limit(param<number>('limit'));
+      statement = prepare(this.db.sqlite, query);
+      this.dueBySaturated.set(saturated, statement);
     }
-    return live.map((row) => ({
-      delivery_id: row.delivery_id,
-      attempt: row.attempt_count + 1,
-      attempted_on: now,
-      schedule_base: row.schedule_base,
-      event_id: row.event_id,
-      event_type: row.event_type,
-      envelope: row.envelope,
-      organization_uuid: row.organization_uuid,
-      webhook_uuid: row.webhook_uuid,
-      url: row.url,
-      secret: row.secret,
-      allow_http: row.allow_http_webhooks === 1,
-      retry_schedule: row.webhook_retry_schedule ?? null,
-    }));
-  });
+    return statement;
+  }
 }
 
-/** Records finished attempts and their deliveries' next states in one transaction (group commit). */
-export async function finishAttempts(db: Kysely<Database>, finished: FinishedAttempt[], now: string): Promise<void> {
-  if (finished.length === 0) return;
-  await db.transaction().execute(async (trx) => {
-    // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to record for it.
-    const ids = finished.map((f) => f.claim.delivery_id);
-    const present = new Set(
-      (await trx.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', 'in', ids).execute()).map(
-        (r) => r.delivery_id,
-      ),
-    );
-    const kept = finished.filter((f) => present.has(f.claim.delivery_id));
-    if (kept.length === 0) return;
-    await trx
-      .insertInto('webhook_delivery_attempts')
-      .values(
-        kept.map(({ claim, outcome }) => ({
-          delivery_id: claim.delivery_id,
-          attempt: claim.attempt,
-          attempted_on: claim.attempted_on,
-          ...outcome,
-        })),
-      )
-      .execute();
-    const delivered = kept.filter((f) => f.next.status === 'delivered').map((f) => f.claim.delivery_id);
-    if (delivered.length > 0) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ in_flight: 0, claimed_on: null, status: 'delivered', next_attempt_at: null, status_reason: null, updated_on: now })
-        .where('delivery_id', 'in', delivered)
-        .execute();
-    }
-    for (const { claim, next } of kept.filter((f) => f.next.status !== 'delivered')) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ in_flight: 0, claimed_on: null, ...next, updated_on: now })
-        .where('delivery_id', '=', claim.delivery_id)
-        .execute();
-    }
+type AttemptParam = Exclude<keyof WebhookDeliveryAttemptTable, 'seq'>;
+
+interface DueRow {
+  delivery_id: string;
+  attempt_count: number;
+  schedule_base: number;
+  organization_uuid: string;
+  webhook_uuid: string;
+  event_id: string;
+  event_type: string;
+  envelope: string;
+  url: string;
+  secret: string;
+  is_active: number;
+  deleted_on: string | null;
+  allow_http_webhooks: number | null;
+  webhook_retry_schedule: RetryScheduleName | null;
+}
+
+const statementsOf = perDatabase((db) => new DispatchStatements(db));
+
+/** Whether a delivery is due (one index entry says so; the due query would sort them all). */
+function isDue(s: DispatchStatements, nowMs: number): boolean {
+  const next = s.nextDue.get<{ next: number | null }>({})?.next ?? null;
+  return next !== null && next <= nowMs;
+}
+
+function dueRows(s: DispatchStatements, limits: ClaimLimits, nowMs: number): DueRow[] {
+  const saturated = [...limits.inFlightByWebhook].filter(([, n]) => n >= limits.perWebhook).map(([uuid]) => uuid);
+  const args: Record<string, unknown> = { now_ms: nowMs, limit: limits.limit * 2 };
+  saturated.forEach((uuid, i) => {
+    args[`s${i}`] = uuid;
   });
+  return s.due(saturated.length).all<DueRow>(args);
+}
+
+/**
+ * Claims due deliveries, inside the caller's transaction: each is marked in flight with its new
+ * attempt number and start time, so a crash during the send is found and logged by recovery.
+ * Deliveries whose webhook was deactivated or deleted meanwhile fail instead.
+ */
+function claimIn(s: DispatchStatements, limits: ClaimLimits, nowMs: number, now: string): ClaimedAttempt[] {
+  if (!isDue(s, nowMs)) return [];
+  const due = dueRows(s, limits, nowMs);
+  const busy = new Map(limits.inFlightByWebhook);
+  const live: DueRow[] = [];
+  for (const row of due) {
+    if (row.is_active !== 1 || row.deleted_on !== null) {
+      s.stop.run({
+        delivery_id: row.delivery_id,
+        reason: row.deleted_on !== null ? 'The webhook was deleted.' : 'The webhook is inactive.',
+        now,
+      });
+      continue;
+    }
+    if (live.length >= limits.limit) continue;
+    const inFlight = busy.get(row.webhook_uuid) ?? 0;
+    if (inFlight >= limits.perWebhook) continue;
+    busy.set(row.webhook_uuid, inFlight + 1);
+    live.push(row);
+  }
+  for (const row of live) s.claim.run({ delivery_id: row.delivery_id, now });
+  return live.map((row) => ({
+    delivery_id: row.delivery_id,
+    attempt: row.attempt_count + 1,
+    attempted_on: now,
+    schedule_base: row.schedule_base,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    envelope: row.envelope,
+    organization_uuid: row.organization_uuid,
+    webhook_uuid: row.webhook_uuid,
+    url: row.url,
+    secret: row.secret,
+    allow_http: row.allow_http_webhooks === 1,
+    retry_schedule: row.webhook_retry_schedule ?? null,
+  }));
+}
+
+/**
+ * Claims due deliveries in one transaction (see claimIn). `limits` is read when the transaction
+ * runs. Nothing due: no transaction, so no wait for an import's write lock.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  limits: ClaimLimits | (() => ClaimLimits),
+  nowMs: number,
+  now: string,
+  claimed?: (claims: ClaimedAttempt[]) => void,
+): Promise<ClaimedAttempt[]> {
+  const s = statementsOf(db);
+  const current = typeof limits === 'function' ? limits : () => limits;
+  const open = outsideTransaction(db);
+  if (open !== undefined) await open;
+  if (current().limit <= 0 || !isDue(s, nowMs)) return [];
+  return writeNow(
+    db,
+    () => {
+      const at = current();
+      return at.limit > 0 ? claimIn(s, at, nowMs, now) : [];
+    },
+    claimed,
+  );
+}
+
+/** Records finished attempts and their deliveries' next states (inside the caller's transaction). */
+function finishIn(s: DispatchStatements, finished: FinishedAttempt[], now: string): void {
+  for (const { claim, outcome, next } of finished) {
+    // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to record for it.
+    if (!s.present.get({ delivery_id: claim.delivery_id })) continue;
+    s.attempt.run({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome });
+    s.after.run({ delivery_id: claim.delivery_id, ...next, now });
+  }
+}
+
+/**
+ * Records finished attempts in one transaction (group commit) and, in the same transaction, claims
+ * the deliveries now due for the slots they free (`limits`, read when it runs; null: claim nothing).
+ */
+export async function finishAttempts(
+  db: Db,
+  finished: FinishedAttempt[],
+  now: string,
+  claim?: { limits: () => ClaimLimits | null; nowMs: number; claimed: (claims: ClaimedAttempt[]) => void },
+): Promise<ClaimedAttempt[]> {
+  const s = statementsOf(db);
+  return writeNow(
+    db,
+    () => {
+      finishIn(s, finished, now);
+      const limits = claim?.limits();
+      return claim && limits && limits.limit > 0 ? claimIn(s, limits, claim.nowMs, now) : [];
+    },
+    claim?.claimed,
+  );
 }
 
 export const INTERRUPTED_ERROR = 'Interrupted: the app stopped during this attempt; the delivery is sent again with the same delivery id.';
@@ -222,12 +355,6 @@ export async function recoverInterruptedDeliveries(db: Kysely<Database>, nowMs: 
 }
 
 /** Epoch ms of the earliest pending delivery that is not in flight, or null. */
-export async function nextDueAt(db: Kysely<Database>): Promise<number | null> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-    .where('status', '=', sql.lit('pending'))
-    .where('in_flight', '=', sql.lit(0))
-    .executeTakeFirst();
-  return row?.next ?? null;
+export function nextDueAt(db: Db): number | null {
+  return statementsOf(db).nextDue.get<{ next: number | null }>({})?.next ?? null;
 }

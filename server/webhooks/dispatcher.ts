@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { outsideTransaction } from '../db/outside-transaction.ts';
 import { nowIso } from '../time.ts';
 import { defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
 import {
@@ -7,6 +8,7 @@ import {
   nextDueAt,
   recoverInterruptedDeliveries,
   type ClaimedAttempt,
+  type ClaimLimits,
   type DeliveryAfterAttempt,
   type FinishedAttempt,
 } from './dispatch-store.ts';
@@ -105,10 +107,14 @@ export class Dispatcher {
         if (this.stopping) break;
         const free = this.concurrency - this.inFlight.size;
         if (free <= 0) break;
-        const limits = { limit: free, perWebhook: this.perWebhookConcurrency, inFlightByWebhook: this.inFlightByWebhook };
-        const claims = await claimDueDeliveries(this.ctx.db.kysely, limits, Date.now(), nowIso());
-        for (const claim of claims) this.launch(claim);
-        if (claims.length === free) this.pumpAgain = true;
+        let asked = 0;
+        const limits = () => {
+          const current = this.claimLimits([]);
+          asked = current.limit;
+          return current;
+        };
+        const claims = await claimDueDeliveries(this.ctx.db, limits, Date.now(), nowIso(), (c) => this.launchAll(c));
+        if (claims.length > 0 && claims.length >= asked) this.pumpAgain = true;
       } while (this.pumpAgain);
       // Idle: sleep until the next delivery is due. Busy: every attempt that ends looks again, and a
       // short timer catches retries falling due while slow attempts hold their slots.
@@ -126,7 +132,9 @@ export class Dispatcher {
   }
 
   private async scheduleNextLook(): Promise<void> {
-    const next = await nextDueAt(this.ctx.db.kysely);
+    const open = outsideTransaction(this.ctx.db);
+    if (open !== undefined) await open;
+    const next = nextDueAt(this.ctx.db);
     const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - Date.now()));
     this.setTimer(wait);
   }
@@ -135,6 +143,22 @@ export class Dispatcher {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.wake(), ms);
     this.timer.unref();
+  }
+
+  /**
+   * What may be claimed now: the free slots and the attempts in flight per webhook, counting the
+   * attempts being recorded (`finishing`) as done.
+   */
+  private claimLimits(finishing: readonly FinishedAttempt[]): ClaimLimits {
+    const inFlightByWebhook = new Map(this.inFlightByWebhook);
+    for (const { claim } of finishing) inFlightByWebhook.set(claim.webhook_uuid, (inFlightByWebhook.get(claim.webhook_uuid) ?? 1) - 1);
+    const limit = this.stopping ? 0 : this.concurrency - this.inFlight.size + finishing.length;
+    return { limit: Math.max(0, limit), perWebhook: this.perWebhookConcurrency, inFlightByWebhook };
+  }
+
+  /** Starts claimed attempts; called right after the claiming transaction commits. */
+  private launchAll(claims: ClaimedAttempt[]): void {
+    for (const claim of claims) this.launch(claim);
   }
 
   private launch(claim: ClaimedAttempt): void {
@@ -206,14 +230,18 @@ export class Dispatcher {
     });
   }
 
-  /** Attempts that end in the same turn of the event loop are written in one transaction. */
+  /**
+   * Attempts that end in the same turn of the event loop are written in one transaction, which
+   * also claims the deliveries due for the slots they free.
+   */
   private record(finished: FinishedAttempt): Promise<void> {
     if (!this.batch) {
       const items: FinishedAttempt[] = [];
       const written = new Promise<void>((resolve, reject) => {
         setImmediate(() => {
           this.batch = undefined;
-          finishAttempts(this.ctx.db.kysely, items, nowIso()).then(resolve, reject);
+          const claim = { limits: () => this.claimLimits(items), nowMs: Date.now(), claimed: (c: ClaimedAttempt[]) => this.launchAll(c) };
+          finishAttempts(this.ctx.db, items, nowIso(), claim).then(() => resolve(), reject);
         });
       });
       this.batch = { items, written };

@@ -1,20 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
-import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable, WebhookEventTable } from '../db/schema.ts';
+import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from '../db/schema.ts';
 import type { EventType } from './events.ts';
 import type { Delivery, DeliveryAttempt, DeliveryListQuery } from './schemas.ts';
 
 type DeliveryRow = Selectable<WebhookDeliveryTable> & { event_type: string };
 type AttemptRow = Selectable<WebhookDeliveryAttemptTable>;
-
-export async function insertEvent(db: Kysely<Database>, row: Omit<WebhookEventTable, 'seq'>): Promise<void> {
-  await db.insertInto('webhook_events').values(row).execute();
-}
-
-export async function insertDeliveries(db: Kysely<Database>, rows: Omit<WebhookDeliveryTable, 'seq'>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
-}
 
 function toAttempt(row: AttemptRow): DeliveryAttempt {
   return {

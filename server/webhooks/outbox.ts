@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { EventType } from './events.ts';
-import { insertDeliveries, insertEvent } from './outbox-store.ts';
-import { subscribedWebhooks } from './store.ts';
 
 /** The plaintext envelope of spec 6.3. */
 export interface EventEnvelope<T = unknown> {
@@ -19,40 +18,90 @@ export interface QueuedEvent<T = unknown> {
   deliveries: { delivery_id: string; webhook_uuid: string; url: string }[];
 }
 
+type EventParam = 'id' | 'organization_uuid' | 'type' | 'created_at' | 'envelope';
+type DeliveryParam = 'delivery_id' | 'event_id' | 'webhook_uuid' | 'organization_uuid' | 'next_attempt_at' | 'created_on';
+
+/** The outbox's statements, compiled once per database: every event runs each of them. */
+class OutboxStatements {
+  readonly event: Prepared<EventParam>;
+  readonly webhooks: Prepared<'organization_uuid'>;
+  readonly delivery: Prepared<DeliveryParam>;
+
+  constructor(db: Db) {
+    const k = db.kysely;
+    this.event = prepare(
+      db.sqlite,
+      k.insertInto('webhook_events').values({
+        id: param('id'),
+        organization_uuid: param('organization_uuid'),
+        type: param('type'),
+        created_at: param('created_at'),
+        envelope: param('envelope'),
+      }),
+    );
+    this.webhooks = prepare(
+      db.sqlite,
+      k
+        .selectFrom('webhooks')
+        .select(['uuid', 'url', 'events'])
+        .where('organization_uuid', '=', param('organization_uuid'))
+        .where('is_active', '=', sql.lit(1))
+        .where('deleted_on', 'is', null)
+        .orderBy('seq'),
+    );
+    this.delivery = prepare(
+      db.sqlite,
+      k.insertInto('webhook_deliveries').values({
+        delivery_id: param('delivery_id'),
+        event_id: param('event_id'),
+        webhook_uuid: param('webhook_uuid'),
+        organization_uuid: param('organization_uuid'),
+        status: sql.lit('pending'),
+        status_reason: sql.lit(null),
+        attempt_count: sql.lit(0),
+        schedule_base: sql.lit(0),
+        next_attempt_at: param<number>('next_attempt_at'),
+        in_flight: sql.lit(0),
+        claimed_on: sql.lit(null),
+        created_on: param('created_on'),
+        updated_on: param('created_on'),
+      }),
+    );
+  }
+}
+
+const statementsOf = perDatabase((db) => new OutboxStatements(db));
+
 /**
  * Writes an event and one pending delivery per active subscribed webhook. Call it inside the
- * transaction that writes the record the event is about, so both exist or neither does.
+ * transaction that writes the record the event is about (a synchronous one, or a kysely one from
+ * its callback: both run on this connection), so both exist or neither does.
  */
-export async function queueEvent<T>(trx: Kysely<Database>, organizationUuid: string, type: EventType, data: T): Promise<QueuedEvent<T>> {
+export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType, data: T): QueuedEvent<T> {
+  const s = statementsOf(db);
   const now = new Date();
   const envelope: EventEnvelope<T> = { id: `evt_${randomUUID()}`, type, created_at: now.toISOString(), data };
-  await insertEvent(trx, {
+  s.event.run({
     id: envelope.id,
     organization_uuid: organizationUuid,
     type,
     created_at: envelope.created_at,
     envelope: JSON.stringify(envelope),
   });
-  const webhooks = await subscribedWebhooks(trx, organizationUuid, type);
+  const webhooks = s.webhooks
+    .all<{ uuid: string; url: string; events: string }>({ organization_uuid: organizationUuid })
+    .filter((row) => (JSON.parse(row.events) as string[]).includes(type));
   const deliveries = webhooks.map((webhook) => ({ delivery_id: randomUUID(), webhook_uuid: webhook.uuid, url: webhook.url }));
-  await insertDeliveries(
-    trx,
-    deliveries.map((d) => ({
+  for (const d of deliveries) {
+    s.delivery.run({
       delivery_id: d.delivery_id,
       event_id: envelope.id,
       webhook_uuid: d.webhook_uuid,
       organization_uuid: organizationUuid,
-      status: 'pending' as const,
-      status_reason: null,
-      attempt_count: 0,
-      schedule_base: 0,
       next_attempt_at: now.getTime(),
-      in_flight: 0,
-      claimed_on: null,
       created_on: envelope.created_at,
-      updated_on: envelope.created_at,
-    })),
-  );
+    });
+  }
   return { envelope, deliveries };
 }
 

@@ -44,19 +44,6 @@ export async function listWebhooks(db: Kysely<Database>, query: WebhookListQuery
   return { items: rows, total };
 }
 
-/** Active webhooks of the organization subscribed to the event. */
-export async function subscribedWebhooks(db: Kysely<Database>, organizationUuid: string, eventType: EventType): Promise<Row[]> {
-  const rows = await db
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('organization_uuid', '=', organizationUuid)
-    .where('is_active', '=', 1)
-    .where('deleted_on', 'is', null)
-    .orderBy('seq')
-    .execute();
-  return rows.filter((row) => (JSON.parse(row.events) as string[]).includes(eventType));
-}
-
 export async function updateWebhookRow(
   db: Kysely<Database>,
   uuid: string,

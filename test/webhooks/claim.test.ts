@@ -20,20 +20,20 @@ test('claims respect the per-webhook cap, so one slow receiver cannot take every
       is_active: true,
     });
     const events = 20;
-    await db.kysely.transaction().execute(async (trx) => {
-      for (let i = 0; i < events; i++) await queueEvent(trx, organization_uuid, 'service_confirmation.check_in', { n: i });
-    });
+    db.sqlite.transaction(() => {
+      for (let i = 0; i < events; i++) queueEvent(db, organization_uuid, 'service_confirmation.check_in', { n: i });
+    })();
     const other = await registerWebhook(db.kysely, {
       organization_uuid,
       url: 'http://127.0.0.1:9/other',
       events: ['service_confirmation.delivery'],
       is_active: true,
     });
-    await db.kysely.transaction().execute((trx) => queueEvent(trx, organization_uuid, 'service_confirmation.delivery', { n: 'other' }));
+    queueEvent(db, organization_uuid, 'service_confirmation.delivery', { n: 'other' });
 
     const now = new Date();
     const first = await claimDueDeliveries(
-      db.kysely,
+      db,
       { limit: 16, perWebhook: 8, inFlightByWebhook: new Map() },
       now.getTime(),
       now.toISOString(),
@@ -43,15 +43,10 @@ test('claims respect the per-webhook cap, so one slow receiver cannot take every
     assert.ok(first.every((c) => c.attempt === 1));
 
     const busy = new Map([[slow.uuid, 8]]);
-    const second = await claimDueDeliveries(
-      db.kysely,
-      { limit: 7, perWebhook: 8, inFlightByWebhook: busy },
-      now.getTime(),
-      now.toISOString(),
-    );
+    const second = await claimDueDeliveries(db, { limit: 7, perWebhook: 8, inFlightByWebhook: busy }, now.getTime(), now.toISOString());
     assert.equal(second.length, 0, 'the slow webhook is at its cap and the other has nothing due');
     const third = await claimDueDeliveries(
-      db.kysely,
+      db,
       { limit: 16, perWebhook: 8, inFlightByWebhook: new Map([[slow.uuid, 5]]) },
       now.getTime(),
       now.toISOString(),
