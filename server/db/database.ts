@@ -60,7 +60,7 @@ export const isBusy = (error: unknown) => (error as { code?: string } | null)?.c
  * Runs a statement; when it could not take the lock (SQLITE_BUSY outside a transaction, so nothing
  * ran), waits a little without blocking and tries again, until SERVER_WRITE_WAIT_MS.
  */
-async function waitingForLock<T>(sqlite: SQLite.Database, run: () => Promise<T>): Promise<T> {
+export async function waitingForLock<T>(sqlite: SQLite.Database, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + SERVER_WRITE_WAIT_MS;
   for (;;) {
     try {
