@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
+import { perDatabase } from '../db/prepared.ts';
 import { databaseVersion, VersionedAnswers } from '../db/version.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 import { parseAuthorization, secretMatches } from './credentials.ts';
@@ -21,8 +22,8 @@ export interface Principal {
 }
 
 /** Authorization headers whose key was found active and secret right, per database (see authenticate). */
-const verified = new WeakMap<Db, VersionedAnswers<Principal>>();
 const MAX_VERIFIED = 1_000;
+const verifiedOf = perDatabase(() => new VersionedAnswers<Principal>(MAX_VERIFIED));
 
 /**
  * Who sent this Authorization header, or a 401 that says what is wrong with it. With a throttle,
@@ -39,11 +40,7 @@ export async function authenticate(
   }
   await outsideTransaction(db);
   const readAt = databaseVersion(db);
-  let known = verified.get(db);
-  if (!known) {
-    known = new VersionedAnswers(MAX_VERIFIED);
-    verified.set(db, known);
-  }
+  const known = verifiedOf(db);
   // The same header, while the database has not changed at all since its key was read: the key
   // is still active (a revoke is a change) and the secret is the one whose hash matched.
   const principal = known.get(readAt, authorization);

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import type { Db } from '../db/database.ts';
-import { param, prepare, type Prepared } from '../db/prepared.ts';
+import { param, perDatabase, prepare } from '../db/prepared.ts';
 import type { ApiKeyTable, Database } from '../db/schema.ts';
 
-const activeKeyLookups = new WeakMap<Db, Prepared<'apiKey'>>();
 const activeKey = (db: Kysely<Database>, apiKey: string) =>
   db.selectFrom('api_keys').selectAll().where('api_key', '=', apiKey).where('revoked_on', 'is', null);
+const activeKeyLookupOf = perDatabase((db) => prepare<'apiKey'>(db.sqlite, activeKey(db.kysely, param('apiKey'))));
 
 /**
  * The active key with this id, read on every request (a prepared statement: a few µs), so a
@@ -14,12 +14,7 @@ const activeKey = (db: Kysely<Database>, apiKey: string) =>
  */
 export async function findActiveKey(db: Db, apiKey: string): Promise<ApiKeyTable | undefined> {
   await outsideTransaction(db);
-  let lookup = activeKeyLookups.get(db);
-  if (!lookup) {
-    lookup = prepare(db.sqlite, activeKey(db.kysely, param('apiKey')));
-    activeKeyLookups.set(db, lookup);
-  }
-  return lookup.get<ApiKeyTable>({ apiKey });
+  return activeKeyLookupOf(db).get<ApiKeyTable>({ apiKey });
 }
 
 export async function insertKey(db: Kysely<Database>, row: ApiKeyTable): Promise<void> {

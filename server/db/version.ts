@@ -1,4 +1,4 @@
-import type SQLite from 'better-sqlite3';
+import { perDatabase } from './prepared.ts';
 import type { Db } from './database.ts';
 
 /**
@@ -9,18 +9,14 @@ import type { Db } from './database.ts';
 export const DATABASE_VERSION_SQL = "select (select data_version from pragma_data_version) || ':' || total_changes() as version";
 
 /** The two halves of DATABASE_VERSION_SQL as statements of their own: cheaper than the one query, asked on every request. */
-const statements = new WeakMap<Db, { dataVersion: SQLite.Statement<[], number>; totalChanges: SQLite.Statement<[], number> }>();
+const statementsOf = perDatabase((db) => ({
+  dataVersion: db.sqlite.prepare<[], number>('pragma data_version').pluck(),
+  totalChanges: db.sqlite.prepare<[], number>('select total_changes()').pluck(),
+}));
 
 /** DATABASE_VERSION_SQL's text now, on the server's connection (call it outside a transaction: see outsideTransaction). */
 export function databaseVersion(db: Db): string {
-  let s = statements.get(db);
-  if (!s) {
-    s = {
-      dataVersion: db.sqlite.prepare<[], number>('pragma data_version').pluck(),
-      totalChanges: db.sqlite.prepare<[], number>('select total_changes()').pluck(),
-    };
-    statements.set(db, s);
-  }
+  const s = statementsOf(db);
   return `${s.dataVersion.get()}:${s.totalChanges.get()}`;
 }
 

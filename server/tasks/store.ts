@@ -4,7 +4,7 @@ import { databaseVersion, VersionedAnswers } from '../db/version.ts';
 import { JsonText } from '../http/json-text.ts';
 import { toPage } from '../http/pagination.ts';
 import type { Db } from '../db/database.ts';
-import { param, prepare, type Prepared } from '../db/prepared.ts';
+import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
 import type { BackgroundTask, TaskListQuery } from './schemas.ts';
 
@@ -119,15 +119,7 @@ class TaskReads {
 type ListParam = 'org' | 'taskType' | 'status' | 'limit' | 'offset';
 const MAX_REMEMBERED = 1_000;
 
-const reads = new WeakMap<Db, TaskReads>();
-function taskReads(db: Db): TaskReads {
-  let r = reads.get(db);
-  if (!r) {
-    r = new TaskReads(db);
-    reads.set(db, r);
-  }
-  return r;
-}
+const taskReads = perDatabase((db) => new TaskReads(db));
 
 /**
  * One task as a poll sees it, as of the database version `readAt` (from the request's
