@@ -1,3 +1,4 @@
+import { pageSlice } from '../db/counted-page.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
@@ -122,7 +123,8 @@ export async function messageSlice(
 
 export async function listMessages(ctx: AppContext, inboxUuid: string, query: MessageListQuery): Promise<Page<Message>> {
   await requireInbox(ctx, query.organization_uuid, inboxUuid);
-  const { items, total } = await messageSlice(ctx, inboxUuid, query, query.per_page, (query.page - 1) * query.per_page);
+  const { limit, offset } = pageSlice(query);
+  const { items, total } = await messageSlice(ctx, inboxUuid, query, limit, offset);
   return toPage(items, total, query.page, query.per_page);
 }
 

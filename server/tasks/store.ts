@@ -5,6 +5,7 @@ import { JsonText } from '../http/json-text.ts';
 import { toPage } from '../http/pagination.ts';
 import type { Db } from '../db/database.ts';
 import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
+import { pageSlice } from '../db/counted-page.ts';
 import type { BackgroundTaskTable, Database } from '../db/schema.ts';
 import type { BackgroundTask, TaskListQuery } from './schemas.ts';
 
@@ -111,8 +112,7 @@ class TaskReads {
       org: query.organization_uuid,
       taskType: query.task_type,
       status: query.status,
-      limit: query.per_page,
-      offset: (query.page - 1) * query.per_page,
+      ...pageSlice(query),
     });
   }
 }
