@@ -19,14 +19,6 @@ const BUSY_WAITS = 10;
 
 const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
-/** A batch's rows and their indexes in the file, side by side (no object per row). */
-interface Batch {
-  indices: number[];
-  rows: unknown[];
-}
-
-const newBatch = (): Batch => ({ indices: [], rows: [] });
-
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' };
 
 export type EngineOutcome =
@@ -125,9 +117,10 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
   const source = openSource(file, job.format, env.limits);
   const checker = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
-  let batch = newBatch();
   let lastIndex = rowsDone - 1;
   let lastPosted = Date.now();
+  /** Rows (blank ones too) written in the open transaction; none open when 0. */
+  let inBatch = 0;
 
   // Beyond the first maxStoredExcluded rows only the count grows: the report says how many it leaves out.
   const exclude = (index: number, error: string, echo: Record<string, unknown>, cells: unknown) => {
@@ -149,57 +142,51 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     }
   };
 
-  /**
-   * A batch whose rows are slow (geocoding) can take many seconds: every 256 rows, at most every
-   * 500 ms, the live progress moves on towards where the batch ends. The task's stored progress
-   * moves at the commit, with the rows.
-   */
-  const progressWithinBatch = (done: number, total: number, fraction: number) => {
-    const now = Date.now();
-    if (now - lastPosted < 500) return;
-    const target = Math.min(99, Math.floor(fraction * 1000) / 10);
-    const estimate = Math.floor((progress + ((target - progress) * done) / total) * 10) / 10;
-    if (estimate <= progress) return;
-    lastPosted = now;
-    env.onEvent({ type: 'progress', progress: estimate, status: 'PROCESSING' });
+  const percentOf = (fraction: number) => Math.min(99, Math.floor(fraction * 1000) / 10);
+
+  /** The live progress last posted: a task's events never go backwards. */
+  let shown = progress;
+  const post = (value: number) => {
+    shown = value;
+    lastPosted = Date.now();
+    env.onEvent({ type: 'progress', progress: value, status: 'PROCESSING' });
   };
 
-  let began = false;
-  const commitBatch = db.sqlite.transaction((rows: Batch, upTo: number, fraction: number) => {
-    began = true;
-    const count = rows.rows.length;
-    for (let i = 0; i < count; i++) {
-      writeRow(rows.indices[i] ?? 0, rows.rows[i]);
-      if ((i & 255) === 255) progressWithinBatch(i + 1, count, fraction);
-    }
-    rowsDone = upTo + 1;
-    progress = Math.max(progress, Math.min(99, Math.floor(fraction * 1000) / 10));
-    jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);
-    tasks.setProgress(job.taskUuid, progress);
-  });
+  /**
+   * Rows can be slow (geocoding) and a source can hand over a whole file at once (a JSON array):
+   * every 256 rows, at most every 500 ms, the live progress moves on towards how far the source
+   * has read, by the share of the rows at hand that are written. The task's stored progress moves
+   * at the commit, with the rows.
+   */
+  const progressWithin = (done: number, total: number, from: number, target: number) => {
+    if (Date.now() - lastPosted < 500) return;
+    const estimate = Math.floor((from + ((target - from) * done) / total) * 10) / 10;
+    if (estimate > shown) post(estimate);
+  };
 
-  const flush = () => {
-    if (lastIndex < rowsDone) return;
-    const rows = batch;
-    batch = newBatch();
-    const before = progress;
-    const fraction = source.fraction();
-    // SQLite's lock is not fair: with several imports writing, one may wait out the busy timeout at
-    // BEGIN IMMEDIATE while others take turns. Nothing ran yet then, so waiting again is safe.
+  // SQLite's lock is not fair: with several imports writing, one may wait out the busy timeout at
+  // BEGIN IMMEDIATE while others take turns. Nothing ran yet then, so waiting again is safe.
+  const begin = () => {
     for (let waits = 1; ; waits++) {
-      began = false;
       try {
-        commitBatch.immediate(rows, lastIndex, fraction);
-        break;
+        db.sqlite.exec('BEGIN IMMEDIATE');
+        return;
       } catch (error) {
-        if (began || !isBusy(error) || waits >= BUSY_WAITS) throw error;
+        if (!isBusy(error) || waits >= BUSY_WAITS) throw error;
       }
     }
-    const now = Date.now();
-    if (progress - before >= 1 || now - lastPosted >= 500) {
-      lastPosted = now;
-      env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
-    }
+  };
+
+  /** Ends the open batch: its rows, the task's checkpoint and its stored progress commit together. */
+  const commit = () => {
+    const before = progress;
+    rowsDone = lastIndex + 1;
+    progress = Math.max(progress, percentOf(source.fraction()));
+    jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);
+    tasks.setProgress(job.taskUuid, progress);
+    db.sqlite.exec('COMMIT');
+    inBatch = 0;
+    if (progress > shown && (progress - before >= 1 || Date.now() - lastPosted >= 500)) post(progress);
     if (env.shouldStop()) throw new StopRequested();
   };
 
@@ -210,20 +197,24 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         headers = cells;
       },
       onRows(rows, firstIndex) {
+        const from = shown;
+        const target = percentOf(source.fraction());
         for (let i = 0; i < rows.length; i++) {
           const index = firstIndex + i;
           if (index < rowsDone) continue;
           if (index >= env.limits.maxRows) throw tooManyRows(env.limits);
+          if (inBatch === 0) begin();
           lastIndex = index;
           // A blank row keeps its index: the row checker skips it.
-          batch.indices.push(index);
-          batch.rows.push(rows[i]);
-          if (batch.rows.length >= BATCH_ROWS) flush();
+          writeRow(index, rows[i]);
+          if ((i & 255) === 255) progressWithin(i + 1, rows.length, from, target);
+          if (++inBatch >= BATCH_ROWS) commit();
         }
       },
     });
-    flush();
+    if (inBatch > 0) commit();
   } catch (error) {
+    if (db.sqlite.inTransaction) db.sqlite.exec('ROLLBACK');
     if (error instanceof StopRequested) {
       jobs.endedCleanly(job.taskUuid);
       return { state: 'stopped' };

@@ -5,8 +5,12 @@ import { describeLimit } from './limits.ts';
 import type { FromWorker, ToWorker, WorkerConfig } from './worker-messages.ts';
 
 const WORKER_FILE = fileURLToPath(moduleUrl('./worker.ts', import.meta.url));
-/** Young generation of a worker: small, so each batch's garbage does not grow the process (8 or 16 MB cost RSS and saved no measurable CPU; README, benchmarks at scale). */
-const WORKER_SEMI_SPACE_MB = 4;
+/**
+ * Young generation of a worker: 8 MB. Rows are written as they are parsed, so most of a row's
+ * garbage dies young; at 4 MB it was promoted anyway (1M QR code rows: 12.9 s of worker CPU at 4 MB,
+ * 11.5 s at 8, 16 or 32 MB; peak RSS 185, 199, 210 and 249 MB; README, benchmarks at scale).
+ */
+const WORKER_SEMI_SPACE_MB = 8;
 const STDERR_TAIL = 4096;
 
 const running = new Set<ChildProcess>();
