@@ -6,6 +6,8 @@ import { importAndPoll, round, startChildServer } from './support.ts';
 
 export interface ImportVsFloor {
   seconds: number;
+  /** Of seconds: from POST to the 202 answer (the upload stored and checked). */
+  uploadSeconds: number;
   floorSeconds: number;
   /**
    * CPU seconds (all threads) of the server process and its import worker processes from POST to
@@ -126,6 +128,7 @@ function peakRssMbOf(pid: number): number {
 export function floorReport(run: ImportVsFloor) {
   return {
     import: round(run.seconds),
+    import_upload: round(run.uploadSeconds),
     floor: round(run.floorSeconds),
     ratio: round(run.ratio),
     floor_rows: run.floorRows,
