@@ -190,6 +190,36 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     if (env.shouldStop()) throw new StopRequested();
   };
 
+  /** Rows handed over by the source and not yet written, in order. */
+  const queue: { rows: unknown[]; next: number; firstIndex: number; from: number; target: number }[] = [];
+
+  /**
+   * Writes the queued rows. After a commit it leaves the rest for the source's next hand-over
+   * (unless this is the end): the lock is then free while the source reads and parses on, which
+   * is when the server's own writes get their turn (it never waits in SQLite's busy handler).
+   */
+  const drain = (final: boolean) => {
+    for (let item = queue[0]; item; item = queue[0]) {
+      const { rows, firstIndex } = item;
+      while (item.next < rows.length) {
+        const i = item.next++;
+        const index = firstIndex + i;
+        if (index < rowsDone) continue;
+        if (index >= env.limits.maxRows) throw tooManyRows(env.limits);
+        if (inBatch === 0) begin();
+        lastIndex = index;
+        // A blank row keeps its index: the row checker skips it.
+        writeRow(index, rows[i]);
+        if ((i & 255) === 255) progressWithin(i + 1, rows.length, item.from, item.target);
+        if (++inBatch >= BATCH_ROWS) {
+          commit();
+          if (!final && queue.length === 1) return;
+        }
+      }
+      queue.shift();
+    }
+  };
+
   try {
     await source.read({
       onHeader(cells) {
@@ -197,21 +227,11 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         headers = cells;
       },
       onRows(rows, firstIndex) {
-        const from = shown;
-        const target = percentOf(source.fraction());
-        for (let i = 0; i < rows.length; i++) {
-          const index = firstIndex + i;
-          if (index < rowsDone) continue;
-          if (index >= env.limits.maxRows) throw tooManyRows(env.limits);
-          if (inBatch === 0) begin();
-          lastIndex = index;
-          // A blank row keeps its index: the row checker skips it.
-          writeRow(index, rows[i]);
-          if ((i & 255) === 255) progressWithin(i + 1, rows.length, from, target);
-          if (++inBatch >= BATCH_ROWS) commit();
-        }
+        queue.push({ rows, next: 0, firstIndex, from: shown, target: percentOf(source.fraction()) });
+        drain(false);
       },
     });
+    drain(true);
     if (inBatch > 0) commit();
   } catch (error) {
     if (db.sqlite.inTransaction) db.sqlite.exec('ROLLBACK');
