@@ -19,6 +19,7 @@ export function cellText(value: unknown): string | undefined {
 }
 
 const POSTCODE_DIGITS: Record<string, number> = { au: 4, australia: 4, us: 5, usa: 5, 'united states': 5, it: 5, italy: 5 };
+const LONGEST_POSTCODE = Math.max(...Object.values(POSTCODE_DIGITS));
 
 /**
  * Spreadsheets turn postcodes into numbers and drop leading zeros (Darwin's 0800 becomes 800).
@@ -26,6 +27,7 @@ const POSTCODE_DIGITS: Record<string, number> = { au: 4, australia: 4, us: 5, us
  */
 export function normalisePostcode(postcode: string | null | undefined, country: string | null | undefined): string | null {
   if (!postcode) return null;
+  if (postcode.length >= LONGEST_POSTCODE) return postcode;
   const digits = POSTCODE_DIGITS[(country ?? 'au').trim().toLowerCase() || 'au'];
   if (digits && /^\d+$/.test(postcode) && postcode.length < digits) return postcode.padStart(digits, '0');
   return postcode;
@@ -63,14 +65,17 @@ export interface StoredAddress {
   timezone_name: string;
 }
 
-/** What a located record stores: the parts as given when given, else the gazetteer's, plus the position. */
+/**
+ * What a located record stores: the parts as given when given, else the gazetteer's, plus the
+ * position. The input's postcode is normalised already (normalisePostcode).
+ */
 export function storedAddress(input: AddressParts, located: GeoResult): StoredAddress {
   const givenParts = Boolean(input.suburb || input.state || input.postcode);
   return {
     address_line_1: input.address_line_1 ?? null,
     suburb: givenParts ? (input.suburb ?? null) : located.suburb,
     state: givenParts ? (input.state ?? null) : located.state,
-    postcode: givenParts ? normalisePostcode(input.postcode, input.country) : located.postcode,
+    postcode: givenParts ? (input.postcode ?? null) : located.postcode,
     country: input.country ?? located.country,
     latitude: located.latitude,
     longitude: located.longitude,
