@@ -55,6 +55,7 @@ const caseReport = (run: ImportVsFloor) => ({
   seconds: floorReport(run),
   rows_per_second: Math.round(rows / run.seconds),
   peak_rss_mb: run.peakRssMb,
+  worker_peak_rss_mb: run.workerPeakRssMb,
   poll: { count: run.pollMs.length, p50_ms: round(percentile(run.pollMs, 50)), max_ms: round(Math.max(...run.pollMs)) },
 });
 const report = {
@@ -77,6 +78,7 @@ const report = {
       ? { populated_vs_floor: target(populated.run.ratio, 2), populated_peak_rss_mb: target(populated.run.peakRssMb, 300) }
       : {}),
     peak_rss_mb: target(emptyRun.peakRssMb, 300),
+    worker_peak_rss_mb: target(emptyRun.workerPeakRssMb, 300),
     completed_all_rows: target(complete(emptyRun) && (!populated || complete(populated.run)) ? 0 : 1, 0),
   },
 };
