@@ -56,9 +56,34 @@ const SERVER_BUSY_TIMEOUT_MS = 0;
 
 export const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
+/** Wakes the writes that wait for the lock (waitingForLock). */
+const waiting = new Set<() => void>();
+
+/**
+ * An import worker committed a batch: the lock is free until it begins the next one, while it
+ * reads on. Writes waiting for the lock try again now rather than at their timer, which would
+ * mostly find the next batch holding it.
+ */
+export function lockReleased(): void {
+  for (const wake of waiting) wake();
+}
+
+/** Resolves after `ms`, or sooner at lockReleased(). */
+function lockWait(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      waiting.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    waiting.add(wake);
+  });
+}
+
 /**
  * Runs a statement; when it could not take the lock (SQLITE_BUSY outside a transaction, so nothing
- * ran), waits a little without blocking and tries again, until SERVER_WRITE_WAIT_MS.
+ * ran), waits a little without blocking (or until an import commits) and tries again, until SERVER_WRITE_WAIT_MS.
  */
 export async function waitingForLock<T>(sqlite: SQLite.Database, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + SERVER_WRITE_WAIT_MS;
@@ -67,7 +92,7 @@ export async function waitingForLock<T>(sqlite: SQLite.Database, run: () => Prom
       return await run();
     } catch (error) {
       if (!isBusy(error) || sqlite.inTransaction || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+      await lockWait(5 + Math.random() * 20);
     }
   }
 }

@@ -19,7 +19,8 @@ const BUSY_WAITS = 10;
 
 const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
-export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' };
+/** progress: the live progress moved; committed: a batch committed, so the write lock is free for a moment. */
+export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' } | { type: 'committed' };
 
 export type EngineOutcome =
   | { state: 'completed'; results: Record<string, unknown> }
@@ -186,6 +187,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     tasks.setProgress(job.taskUuid, progress);
     db.sqlite.exec('COMMIT');
     inBatch = 0;
+    env.onEvent({ type: 'committed' });
     if (progress > shown && (progress - before >= 1 || Date.now() - lastPosted >= 500)) post(progress);
     if (env.shouldStop()) throw new StopRequested();
   };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { lockReleased } from '../db/database.ts';
 import type { EngineOutcome } from './engine.ts';
 import type { ImportJob } from './job-store.ts';
 import type { ImportKindId } from './schemas.ts';
@@ -100,6 +101,7 @@ export class WorkerPool {
     const worker = new WorkerProcess(this.options.config, {
       message: (message: FromWorker) => {
         if (message.type === 'progress') this.options.onProgress(message.taskUuid, message.progress);
+        else if (message.type === 'committed') lockReleased();
         else if (message.type === 'done') this.release(slot, message.outcome);
       },
       exit: (reason, outOfMemory) => {

@@ -28,6 +28,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'progress'; taskUuid: string; progress: number }
+  /** A batch committed: the server's writes waiting for the lock try again now (db/database.ts lockReleased). */
+  | { type: 'committed' }
   | { type: 'done'; taskUuid: string; outcome: EngineOutcome }
   | { type: 'inspected'; id: number; result?: InspectionResult; error?: { message: string; input: boolean; conflict?: boolean } }
   | { type: 'stopped' };

@@ -51,7 +51,12 @@ async function run(job: ImportJob): Promise<void> {
     const env = { dataDir: config.dataDir, geocoder, kind, job, limits: config.limits, shouldStop: () => stopping };
     outcome = job.dryRun
       ? await runDryImport(env)
-      : await runImport({ ...env, db, onEvent: (event) => post({ type: 'progress', taskUuid: job.taskUuid, progress: event.progress }) });
+      : await runImport({
+          ...env,
+          db,
+          onEvent: (event) =>
+            post(event.type === 'committed' ? event : { type: 'progress', taskUuid: job.taskUuid, progress: event.progress }),
+        });
   } catch (error) {
     const message = `The import could not start: ${describeError(error)}`;
     try {
