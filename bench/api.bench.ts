@@ -5,10 +5,10 @@
  * Idle: GET /api/background-tasks?organization_uuid=… and GET /api/background-tasks/uuid/{uuid}
  * with a key, API_CONNECTIONS (50) connections for API_SECONDS (8) each, API_ROUNDS (3) rounds
  * alternating floor and server; requests/s ratio (median of the rounds) ≥ 0.25, p99 < 20 ms.
- * Import: a API_ROWS (1,000,000)-row QR code CSV imported once alone and once while
+ * Import: API_IMPORT_ROUNDS (3) rounds, each a API_ROWS (1,000,000)-row QR code CSV imported once alone and once while
  * API_CONNECTIONS connections poll its task (API_POLL_RATE, 10 a second each: 20 to 50 times what the spec asks of a client) and 1,000 events are
  * delivered to a local receiver (API_EVENTS): poll p99 < 50 ms, the server's event-loop delay
- * p99 < 20 ms, no errors, import time under load ≤ 1.1 × alone.
+ * p99 < 20 ms, no errors, import time under load ≤ 1.1 × alone (medians of the rounds).
  * API_PROFILE=DIR writes the servers' CPU profiles to DIR/<phase>/ (bench/profile-top.ts reads one);
  * API_ONLY=idle or import runs one part.
  */
@@ -28,6 +28,7 @@ const ROUNDS = Number(process.env.API_ROUNDS ?? 3);
 const ROWS = Number(process.env.API_ROWS ?? 1_000_000);
 const EVENTS = Number(process.env.API_EVENTS ?? 1_000);
 const POLL_RATE = Number(process.env.API_POLL_RATE ?? 10);
+const IMPORT_ROUNDS = Number(process.env.API_IMPORT_ROUNDS ?? 3);
 const PROFILE_DIR = process.env.API_PROFILE;
 
 fs.mkdirSync(OUT, { recursive: true });
@@ -266,8 +267,27 @@ interface IdleResult {
   server_loop_delay_ms: LoopDelay;
 }
 
-/** The import alone, then again (fresh data dir) while its task is polled and webhook deliveries burst. */
+/**
+ * IMPORT_ROUNDS rounds of measureImportOnce(): one alone/loaded pair varies by several per cent
+ * from run to run on a shared machine, so the targets take the median of the rounds (as the idle
+ * ratios do) and every round is printed.
+ */
 async function measureImport() {
+  const rounds: Awaited<ReturnType<typeof measureImportOnce>>[] = [];
+  for (let r = 0; r < IMPORT_ROUNDS; r++) rounds.push(await measureImportOnce());
+  const of = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+  return {
+    rows: ROWS,
+    slowdown: of((r) => r.slowdown),
+    polls: { p99_ms: of((r) => r.polls.p99_ms) },
+    server_loop_delay_ms: { p99: of((r) => r.server_loop_delay_ms.p99) },
+    errors: rounds.flatMap((r) => r.errors),
+    rounds,
+  };
+}
+
+/** The import alone, then again (fresh data dir) while its task is polled and webhook deliveries burst. */
+async function measureImportOnce() {
   const alone = await startServer('import-alone');
   let aloneSeconds: number;
   try {
