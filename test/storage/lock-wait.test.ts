@@ -12,56 +12,52 @@ import { suiteTempDirs } from '../support/suite-server.ts';
 const freshDir = suiteTempDirs();
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** The server's connection, an import's connection holding the write lock, and a write (organization `uuid`) that found it taken. */
+async function writeWaitingForImport(uuid: string) {
+  const dir = freshDir();
+  const db = await openDatabase(dir);
+  const importer = new SQLite(databasePath(dir));
+  importer.exec('BEGIN IMMEDIATE');
+  const tries = { count: 0 };
+  const write = waitingForLock(db.sqlite, async () => {
+    tries.count++;
+    db.sqlite.prepare("insert into organizations (uuid, name, default_timezone, created_on) values (?, 'Written', 'UTC', 'x')").run(uuid);
+  });
+  await nextTurn();
+  assert.equal(tries.count, 1, 'the first try found the lock taken and waits');
+  const written = () => db.sqlite.prepare('select name from organizations where uuid = ?').pluck().get(uuid);
+  const close = async () => {
+    importer.close();
+    await db.close();
+  };
+  return { importer, tries, write, written, close };
+}
+
 describe('a write waiting for the lock', () => {
   it('tries again as soon as an import commits, not at its timer', async () => {
-    const dir = freshDir();
-    const db = await openDatabase(dir);
-    const importer = new SQLite(databasePath(dir));
+    const { importer, tries, write, written, close } = await writeWaitingForImport('o-wait');
     try {
-      importer.exec('BEGIN IMMEDIATE');
-      let attempts = 0;
-      const write = waitingForLock(db.sqlite, async () => {
-        attempts++;
-        db.sqlite
-          .prepare("insert into organizations (uuid, name, default_timezone, created_on) values ('o-wait', 'Written', 'UTC', 'x')")
-          .run();
-      });
-      await nextTurn();
-      assert.equal(attempts, 1, 'the first try found the lock taken and waits');
-
       importer.exec('COMMIT');
       lockReleased();
       await nextTurn();
       // A retry on the timer could not have run yet (it waits 5 ms or more, and timers run after this turn).
-      assert.equal(attempts, 2, 'tried again at the commit');
+      assert.equal(tries.count, 2, 'tried again at the commit');
       await write;
-      assert.equal(db.sqlite.prepare("select name from organizations where uuid = 'o-wait'").pluck().get(), 'Written');
+      assert.equal(written(), 'Written');
     } finally {
-      importer.close();
-      await db.close();
+      await close();
     }
   });
 
   it('still tries again on its timer when no commit is announced', async () => {
-    const dir = freshDir();
-    const db = await openDatabase(dir);
-    const importer = new SQLite(databasePath(dir));
+    const { importer, tries, write, written, close } = await writeWaitingForImport('o-timer');
     try {
-      importer.exec('BEGIN IMMEDIATE');
-      let attempts = 0;
-      const write = waitingForLock(db.sqlite, async () => {
-        attempts++;
-        db.sqlite
-          .prepare("insert into organizations (uuid, name, default_timezone, created_on) values ('o-timer', 'Written', 'UTC', 'x')")
-          .run();
-      });
-      await nextTurn();
       importer.exec('COMMIT');
       await write;
-      assert.equal(attempts, 2);
+      assert.equal(tries.count, 2);
+      assert.equal(written(), 'Written');
     } finally {
-      importer.close();
-      await db.close();
+      await close();
     }
   });
 });
