@@ -71,14 +71,15 @@ export class ConfirmationWrites {
     this.s = statementsOf(db);
   }
 
-  insert(confirmation: ServiceConfirmation): void {
+  /** Stores the confirmation; `json` is JSON.stringify(confirmation). */
+  insert(confirmation: ServiceConfirmation, json: string): void {
     this.s.insert.run({
       uuid: confirmation.uuid,
       organization_uuid: confirmation.organization_uuid,
       qr_code_uuid: confirmation.qr_code_uuid,
       user_uuid: confirmation.user_uuid,
       status: confirmation.status,
-      data: JSON.stringify(confirmation),
+      data: json,
       created_on: confirmation.created_on,
     });
   }
