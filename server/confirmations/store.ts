@@ -102,9 +102,9 @@ export class ConfirmationWrites {
 
   /**
    * The organization's service catalog with each service's categories: confirmations name real
-   * services. Read once and kept while the catalog version (moved by triggers on every change to
-   * services and their categories, by any connection) is the same; call it inside the transaction
-   * that uses it. The answer is shared: do not change it.
+   * services. Read once and kept while the catalog version (moved by every write to services and
+   * their categories, in its transaction: server/services/store.ts) reads the same; call it inside
+   * the transaction that uses it. The answer is shared: do not change it.
    */
   catalog(organizationUuid: string): readonly CatalogService[] {
     const version = this.s.catalogVersion.get<{ value: number }>({})?.value ?? -1;

@@ -328,7 +328,7 @@ export interface AppointmentImportUpsertTable {
 }
 
 /** Every table of the app. Each capability's migration adds its own tables here. */
-/** Counters moved by triggers when a set of tables changes (migration 013): 'service_catalog'. */
+/** Counters that writers move with their change (migration 013): 'service_catalog' (server/services/store.ts). */
 export interface ChangeCounterTable {
   name: string;
   value: number;

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { openConnection } from '../../server/db/database.ts';
 import type { ServiceConfirmation } from '../../server/confirmations/schemas.ts';
 import type { Service } from '../../server/services/schemas.ts';
+import { updateService } from '../../server/services/services.ts';
 import { open } from '../../server/webhooks/crypto.ts';
 import type { WebhookWithSecret } from '../../server/webhooks/schemas.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
@@ -112,8 +113,10 @@ describe('the service catalog that confirmations name', () => {
 
     const other = openConnection(server.dataDir);
     try {
-      await other.kysely.updateTable('services').set({ name: 'Deep Cleaning' }).where('uuid', '=', cleaning.uuid).execute();
-      await other.kysely.updateTable('service_categories').set({ name: 'Hygiene' }).where('service_uuid', '=', cleaning.uuid).execute();
+      await updateService(other.kysely, server.organizationUuid, cleaning.uuid, {
+        name: 'Deep Cleaning',
+        categories: [{ name: 'Hygiene' }],
+      });
     } finally {
       await other.close();
     }
