@@ -1,28 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import { describe, it } from 'node:test';
 import { logFile } from '../../server/logger.ts';
+import { rawRequest } from '../support/raw-request.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
-/** A request with any method, headers and body, read back as status, headers and body text. */
-function send(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string | Buffer,
-): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (url: string, method: string, headers: Record<string, string>, body?: string | Buffer) =>
+  rawRequest(url, headers, method, body);
 
 const errorCode = (body: string) => (JSON.parse(body) as { error: { code: string } }).error.code;
 
