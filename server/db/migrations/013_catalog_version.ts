@@ -9,6 +9,6 @@ import { sql, type Kysely } from 'kysely';
  * the tables that reference services (for SQLite's foreign key bookkeeping).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create table change_counters (name text primary key, value integer not null) without rowid`.execute(db);
+  await sql`create table change_counters (name text primary key, value integer not null)`.execute(db);
   await sql`insert into change_counters (name, value) values ('service_catalog', 0)`.execute(db);
 }
