@@ -9,7 +9,7 @@ import { Api } from './http/api.ts';
 import { DOCS_CONTENT_SECURITY_POLICY, renderDocsPage } from './http/docs-page.ts';
 import { registerGuiRoutes } from './http/gui.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
-import { fastGetListener } from './http/fast-get.ts';
+import { fastApiListener } from './http/fast-api.ts';
 import { guards } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
@@ -32,7 +32,7 @@ import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
   app: Express;
-  /** For http.createServer: API GET routes straight to their handler, everything else through `app`. */
+  /** For http.createServer: API routes straight to their handler, everything else through `app`. */
   listener: RequestListener;
   api: Api;
   liveStreams: LiveStreams;
@@ -71,7 +71,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   app.use('/api', apiNotFound);
   registerGuiRoutes(app);
   app.use(errorHandler(ctx.logger));
-  return { app, api, liveStreams, listener: fastGetListener(app, api, ctx) };
+  return { app, api, liveStreams, listener: fastApiListener(app, api, ctx) };
 }
 
 function registerMetaRoutes(api: Api): void {

@@ -51,8 +51,9 @@ async function record(
       random,
       catalog,
     });
-    store.insert(confirmation);
-    return queueEvent(ctx.db, organizationUuid, eventOfStatus[status], confirmation);
+    const json = JSON.stringify(confirmation);
+    store.insert(confirmation, json);
+    return queueEvent(ctx.db, organizationUuid, eventOfStatus[status], confirmation, json);
   });
   announceEvent(ctx, organizationUuid, queued);
   return queued;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
+import { JsonText } from '../http/json-text.ts';
 import { resourceRoutes } from '../http/resource-routes.ts';
 import { createConfirmation, getConfirmation, pageOfConfirmations, simulateConfirmation } from './confirmations.ts';
 import {
@@ -40,7 +41,8 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
     },
     async (body) => {
       const queued = await simulateConfirmation(ctx, body);
-      return { event: queued.envelope, deliveries: queued.deliveries };
+      // JSON.stringify({ event: queued.envelope, deliveries: queued.deliveries }), from the envelope's stored text.
+      return new JsonText(`{"event":${queued.envelopeJson},"deliveries":${JSON.stringify(queued.deliveries)}}`);
     },
   );
   confirmations.list(

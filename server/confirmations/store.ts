@@ -46,8 +46,17 @@ function recordStatements(db: Db) {
       db.sqlite,
       k.selectFrom('service_categories').select(['uuid', 'name']).where('service_uuid', '=', param('service_uuid')).orderBy('position'),
     ),
+    catalogVersion: prepare<never>(
+      db.sqlite,
+      k.selectFrom('change_counters').select('value').where('name', '=', sql.lit('service_catalog')),
+    ),
+    /** Catalogs read, by organization, with the catalog version they were read at. */
+    catalogs: new Map<string, { version: number; catalog: readonly CatalogService[] }>(),
   };
 }
+
+/** Organizations whose catalog is remembered at most; the cache starts over when full. */
+const MAX_CATALOGS = 100;
 
 const statementsOf = perDatabase((db) => recordStatements(db));
 
@@ -62,14 +71,15 @@ export class ConfirmationWrites {
     this.s = statementsOf(db);
   }
 
-  insert(confirmation: ServiceConfirmation): void {
+  /** Stores the confirmation; `json` is JSON.stringify(confirmation). */
+  insert(confirmation: ServiceConfirmation, json: string): void {
     this.s.insert.run({
       uuid: confirmation.uuid,
       organization_uuid: confirmation.organization_uuid,
       qr_code_uuid: confirmation.qr_code_uuid,
       user_uuid: confirmation.user_uuid,
       status: confirmation.status,
-      data: JSON.stringify(confirmation),
+      data: json,
       created_on: confirmation.created_on,
     });
   }
@@ -90,14 +100,29 @@ export class ConfirmationWrites {
     return row?.status === 'CHECK_IN' ? parse(row) : undefined;
   }
 
-  /** The organization's service catalog with each service's categories: confirmations name real services. */
-  catalog(organizationUuid: string): CatalogService[] {
-    return this.s.services.all<{ uuid: string; name: string; code: string | null }>({ organization_uuid: organizationUuid }).map((r) => ({
-      uuid: r.uuid,
-      name: r.name,
-      code: r.code,
-      categories: this.s.categories.all<{ uuid: string; name: string }>({ service_uuid: r.uuid }),
-    }));
+  /**
+   * The organization's service catalog with each service's categories: confirmations name real
+   * services. Read once and kept while the catalog version (moved by every write to services and
+   * their categories, in its transaction: server/services/store.ts) reads the same; call it inside
+   * the transaction that uses it. The answer is shared: do not change it.
+   */
+  catalog(organizationUuid: string): readonly CatalogService[] {
+    const version = this.s.catalogVersion.get<{ value: number }>({})?.value ?? -1;
+    const known = this.s.catalogs.get(organizationUuid);
+    if (known?.version === version) return known.catalog;
+    const catalog = this.s.services
+      .all<{ uuid: string; name: string; code: string | null }>({ organization_uuid: organizationUuid })
+      .map((r) =>
+        Object.freeze({
+          uuid: r.uuid,
+          name: r.name,
+          code: r.code,
+          categories: this.s.categories.all<{ uuid: string; name: string }>({ service_uuid: r.uuid }).map((c) => Object.freeze(c)),
+        }),
+      );
+    if (this.s.catalogs.size >= MAX_CATALOGS) this.s.catalogs.clear();
+    this.s.catalogs.set(organizationUuid, { version, catalog: Object.freeze(catalog) });
+    return catalog;
   }
 }
 

@@ -328,6 +328,12 @@ export interface AppointmentImportUpsertTable {
 }
 
 /** Every table of the app. Each capability's migration adds its own tables here. */
+/** Counters that writers move with their change (migration 013): 'service_catalog' (server/services/store.ts). */
+export interface ChangeCounterTable {
+  name: string;
+  value: number;
+}
+
 export interface Database {
   organizations: OrganizationTable;
   api_keys: ApiKeyTable;
@@ -350,4 +356,5 @@ export interface Database {
   import_handlers: ImportHandlerTable;
   appointment_schedules: AppointmentScheduleTable;
   appointment_import_upserts: AppointmentImportUpsertTable;
+  change_counters: ChangeCounterTable;
 }

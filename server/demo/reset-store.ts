@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DeletedCounts } from './schemas.ts';
+import { moveCatalogVersion } from '../services/store.ts';
 
 type Trx = Transaction<Database>;
 
@@ -56,6 +57,7 @@ export async function deleteOrganizationRows(trx: Trx, org: string): Promise<{ c
 
   await trx.deleteFrom('service_categories').where('service_uuid', 'in', orgServices).execute();
   const services = deleted(await trx.deleteFrom('services').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
+  await moveCatalogVersion(trx);
   const handlers = deleted(await trx.deleteFrom('import_handlers').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
 
   const excludedRows = deleted(await trx.deleteFrom('import_excluded_rows').where('task_uuid', 'in', orgTasks).executeTakeFirstOrThrow());

@@ -81,8 +81,8 @@ export interface RegisteredRoute {
   isPublic: boolean;
 }
 
-/** A GET route as express's router matches it (same path-to-regexp options), for dispatch without the router. */
-interface GetRoute {
+/** A route as express's router matches it (same path-to-regexp options), for dispatch without the router. */
+interface DirectRoute {
   match: MatchFunction<Record<string, string | string[]>>;
   handler: RequestHandler;
 }
@@ -95,7 +95,8 @@ interface GetRoute {
 export class Api {
   readonly router: Router = express.Router();
   readonly routes: RegisteredRoute[] = [];
-  private readonly getRoutes: GetRoute[] = [];
+  /** Routes by method (as the request names it: GET, POST ...), each list in the order the routes were added. */
+  private readonly directRoutes = new Map<string, DirectRoute[]>();
   private readonly ctx: AppContext;
   private readonly throttle: FailedAuthThrottle;
 
@@ -151,22 +152,30 @@ export class Api {
     };
     const expressPath = spec.expressPath ?? toExpressPath(spec.path);
     this.router[spec.method](expressPath, handler);
-    if (spec.method === 'get') {
-      this.getRoutes.push({
-        match: match(expressPath.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }),
-        handler,
-      });
+    const method = spec.method.toUpperCase();
+    let routes = this.directRoutes.get(method);
+    if (!routes) {
+      routes = [];
+      this.directRoutes.set(method, routes);
     }
+    routes.push({
+      match: match(expressPath.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }),
+      handler,
+    });
   }
 
   /**
-   * The GET route express's router would pick for this path (routes are tried in the order they
-   * were added, as the router does) and its params; undefined when none, or when a param does
-   * not decode (express then answers as it always does).
+   * The route express's router would pick for this method and path (routes are tried in the order
+   * they were added, as the router does; a route answers its own method only, so the others are
+   * skipped) and its params; undefined when none, or when a param does not decode (express then
+   * answers as it always does). HEAD and OPTIONS are left to express (it answers them from the GET
+   * routes and the routes' methods).
    */
-  findGet(pathname: string): { handler: RequestHandler; params: Record<string, string | string[]> } | undefined {
-    for (const route of this.getRoutes) {
-      let found: ReturnType<GetRoute['match']>;
+  findRoute(method: string, pathname: string): { handler: RequestHandler; params: Record<string, string | string[]> } | undefined {
+    const routes = this.directRoutes.get(method);
+    if (!routes) return undefined;
+    for (const route of routes) {
+      let found: ReturnType<DirectRoute['match']>;
       try {
         found = route.match(pathname);
       } catch {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, Request, Response } from 'express';
 
 /**
- * Requests dispatched without express (fast-get.ts) and how to make them express requests and
+ * Requests dispatched without express (fast-api.ts) and how to make them express requests and
  * responses. Giving node's request and response express's prototypes costs more CPU than the rest
  * of a poll (node's own HTTP code then meets objects of another shape on every call), so it is
  * done only when something needs express: a route that takes `req` or `res`, or an error answer.

@@ -8,11 +8,26 @@ type Conn = Kysely<Database> | Transaction<Database>;
 /** How names and codes are compared: trimmed, ignoring case. */
 export const catalogKey = (text: string) => text.trim().toLowerCase();
 
+/**
+ * Every write to services or service_categories moves the catalog version, in the same transaction
+ * (or statement batch), so that a reader who remembers the catalog (server/confirmations/store.ts)
+ * reads it again. Writers outside this file call it too (the demo reset).
+ */
+export async function moveCatalogVersion(db: Conn): Promise<void> {
+  await db
+    .updateTable('change_counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'service_catalog')
+    .execute();
+}
+
 export async function insertService(db: Conn, row: ServiceTable): Promise<void> {
   await db.insertInto('services').values(row).execute();
+  await moveCatalogVersion(db);
 }
 
 export async function replaceCategories(db: Conn, serviceUuid: string, categories: { uuid: string; name: string }[]): Promise<void> {
+  await moveCatalogVersion(db);
   await db.deleteFrom('service_categories').where('service_uuid', '=', serviceUuid).execute();
   if (categories.length === 0) return;
   await db
@@ -50,6 +65,7 @@ export function findClash(db: Conn, organizationUuid: string, keys: { name_key?:
 
 export async function updateServiceRow(db: Conn, uuid: string, set: Partial<ServiceTable>): Promise<void> {
   await db.updateTable('services').set(set).where('uuid', '=', uuid).execute();
+  await moveCatalogVersion(db);
 }
 
 export async function listServiceRows(db: Conn, query: ServiceListQuery): Promise<{ rows: ServiceTable[]; total: number }> {

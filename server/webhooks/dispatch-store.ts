@@ -62,7 +62,6 @@ class DispatchStatements {
   private readonly dueBySaturated = new Map<number, Prepared<string>>();
   readonly claim: Prepared<'delivery_id' | 'now'>;
   readonly stop: Prepared<'delivery_id' | 'reason' | 'now'>;
-  readonly present: Prepared<'delivery_id'>;
   readonly attempt: Prepared<AttemptParam>;
   readonly after: Prepared<'delivery_id' | 'status' | 'next_attempt_at' | 'status_reason' | 'now'>;
   /** The earliest next_attempt_at of a pending delivery not in flight (the partial index's first entry). */
@@ -97,10 +96,6 @@ class DispatchStatements {
         .select((eb) => eb.fn.min('next_attempt_at').as('next'))
         .where('status', '=', sql.lit('pending'))
         .where('in_flight', '=', sql.lit(0)),
-    );
-    this.present = prepare(
-      db.sqlite,
-      k.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', '=', param('delivery_id')),
     );
     this.attempt = prepare(
       db.sqlite,
@@ -286,10 +281,10 @@ export async function claimDueDeliveries(
 /** Records finished attempts and their deliveries' next states (inside the caller's transaction). */
 function finishIn(s: DispatchStatements, finished: FinishedAttempt[], now: string): void {
   for (const { claim, outcome, next } of finished) {
-    // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to record for it.
-    if (!s.present.get({ delivery_id: claim.delivery_id })) continue;
+    // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to
+    // record for it (the delivery's update changes no row; no separate look for it).
+    if (s.after.run({ delivery_id: claim.delivery_id, ...next, now }).changes === 0) continue;
     s.attempt.run({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome });
-    s.after.run({ delivery_id: claim.delivery_id, ...next, now });
   }
 }
 

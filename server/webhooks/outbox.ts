@@ -15,6 +15,8 @@ export interface EventEnvelope<T = unknown> {
 
 export interface QueuedEvent<T = unknown> {
   envelope: EventEnvelope<T>;
+  /** JSON.stringify(envelope): the bytes stored, signed and encrypted. */
+  envelopeJson: string;
   deliveries: { delivery_id: string; webhook_uuid: string; url: string }[];
 }
 
@@ -73,20 +75,31 @@ class OutboxStatements {
 const statementsOf = perDatabase((db) => new OutboxStatements(db));
 
 /**
+ * JSON.stringify(envelope), with the data's JSON text given (a caller that stored the record has
+ * it already): the same bytes, without serialising the data again.
+ */
+function envelopeText(envelope: EventEnvelope, dataJson: string | undefined): string {
+  if (dataJson === undefined) return JSON.stringify(envelope);
+  return `{"id":${JSON.stringify(envelope.id)},"type":${JSON.stringify(envelope.type)},"created_at":${JSON.stringify(envelope.created_at)},"data":${dataJson}}`;
+}
+
+/**
  * Writes an event and one pending delivery per active subscribed webhook. Call it inside the
  * transaction that writes the record the event is about (a synchronous one, or a kysely one from
- * its callback: both run on this connection), so both exist or neither does.
+ * its callback: both run on this connection), so both exist or neither does. `dataJson`, when
+ * given, must be JSON.stringify(data).
  */
-export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType, data: T): QueuedEvent<T> {
+export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType, data: T, dataJson?: string): QueuedEvent<T> {
   const s = statementsOf(db);
   const now = new Date();
   const envelope: EventEnvelope<T> = { id: `evt_${randomUUID()}`, type, created_at: now.toISOString(), data };
+  const envelopeJson = envelopeText(envelope, dataJson);
   s.event.run({
     id: envelope.id,
     organization_uuid: organizationUuid,
     type,
     created_at: envelope.created_at,
-    envelope: JSON.stringify(envelope),
+    envelope: envelopeJson,
   });
   const webhooks = s.webhooks
     .all<{ uuid: string; url: string; events: string }>({ organization_uuid: organizationUuid })
@@ -102,7 +115,7 @@ export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType,
       created_on: envelope.created_at,
     });
   }
-  return { envelope, deliveries };
+  return { envelope, envelopeJson, deliveries };
 }
 
 /** After the transaction commits: tell live clients, and wake the dispatcher. */

@@ -44,18 +44,43 @@ export function deliveryHeaders(delivery: OutgoingDelivery, signatureHeader: str
   };
 }
 
+/**
+ * The signal of one attempt: aborted when the timeout passes or the app stops, whichever comes
+ * first (what AbortSignal.any([AbortSignal.timeout(ms), stop]) gives, for a tenth of its CPU);
+ * `done` clears the timer and the stop listener.
+ */
+function attemptSignal(timeoutMs: number, stopSignal: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref();
+  const onStop = () => controller.abort(stopSignal?.reason);
+  if (stopSignal?.aborted) onStop();
+  else stopSignal?.addEventListener('abort', onStop, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      stopSignal?.removeEventListener('abort', onStop);
+    },
+  };
+}
+
 /** One POST: freshly encrypted (new IV), redirects not followed, bounded by the timeout. Never throws. */
 export async function sendDelivery(delivery: OutgoingDelivery, options: SendOptions): Promise<SendResult> {
   const sealed = seal(delivery.envelope, delivery.secret);
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.stopSignal ? AbortSignal.any([timeout, options.stopSignal]) : timeout;
+  const attempt = attemptSignal(options.timeoutMs, options.stopSignal);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let statusCode: number | null = null;
   const headers = deliveryHeaders(delivery, sealed.signatureHeader);
   const sent = { request_headers: JSON.stringify(headers), request_body: sealed.body };
   try {
-    const response = await requestPinned(options.target, { method: 'POST', headers, body: sealed.body, signal });
+    const response = await requestPinned(options.target, { method: 'POST', headers, body: sealed.body, signal: attempt.signal });
     statusCode = response.statusCode;
     // The status decides; a body that breaks off or never ends only loses the excerpt.
     const excerpt = await readExcerpt(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);
@@ -70,13 +95,15 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
       ...sent,
     };
   } catch (error) {
-    const interrupted = options.stopSignal?.aborted === true && !timeout.aborted;
+    const interrupted = options.stopSignal?.aborted === true && !attempt.timedOut();
     const message = interrupted
       ? 'Interrupted: the app was stopping; the delivery is sent again after restart with the same delivery id.'
-      : timeout.aborted
+      : attempt.timedOut()
         ? `No complete answer within ${options.timeoutMs / 1000} s (timeout).`
         : describeNetworkError(error);
     return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, response_excerpt: null, ...sent };
+  } finally {
+    attempt.done();
   }
 }
 

@@ -86,6 +86,8 @@ describe('webhook delivery to a real local receiver', () => {
       assert.equal(opened.verified, true);
       assert.equal(sign(opened.plaintext, webhook.secret), signature.slice('sha256='.length));
       const envelope = opened.json as { id: string; type: string; created_at: string; data: { uuid: string } };
+      assert.deepEqual(Object.keys(envelope), ['id', 'type', 'created_at', 'data']);
+      assert.equal(opened.plaintext, JSON.stringify(envelope), 'the plaintext is the envelope as JSON.stringify writes it');
       assert.equal(envelope.id, event.id);
       assert.match(envelope.id, /^evt_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       assert.equal(envelope.type, 'service_confirmation.check_in');

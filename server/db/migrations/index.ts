@@ -11,6 +11,7 @@ import * as deliveryRequests from './009_delivery_requests.ts';
 import * as importAttempts from './010_import_attempts.ts';
 import * as queryIndexes from './011_query_indexes.ts';
 import * as importKindIds from './012_import_kind_ids.ts';
+import * as catalogVersion from './013_catalog_version.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '010_import_attempts': importAttempts,
   '011_query_indexes': queryIndexes,
   '012_import_kind_ids': importKindIds,
+  '013_catalog_version': catalogVersion,
 };

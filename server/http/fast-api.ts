@@ -8,22 +8,23 @@ import { ensureExpress, upgradeLater } from './lazy-express.ts';
 import { logRequest } from './request-log.ts';
 
 /**
- * The server's request listener. A GET of an API route (polls, lists, reads: most of the traffic)
- * goes straight to its handler, with the same guards, log line, params, query and error answers
- * as through `app`, but without express's middleware chain and router walk, which cost more than
- * the route itself. The request and response become express's only when needed (lazy-express.ts).
- * Everything else (writes, uploads, the GUI, the inbox) goes to `app`.
+ * The server's request listener. A request to an API route (polls, lists, reads, writes: most of
+ * the traffic) goes straight to its handler, with the same guards, log line, params, query, body
+ * reading and error answers as through `app`, but without express's middleware chain and router
+ * walk (every route's pattern tried in turn), which cost more than many a route itself. The request
+ * and response become express's only when needed (lazy-express.ts). Everything else (HEAD and
+ * OPTIONS, unknown API paths, the GUI, the inbox's receiving URLs) goes to `app`.
  */
-export function fastGetListener(app: Express, api: Api, ctx: AppContext): RequestListener {
+export function fastApiListener(app: Express, api: Api, ctx: AppContext): RequestListener {
   const guard = requestGuard(ctx.config);
   const onError = errorHandler(ctx.logger);
   const parseQuery = app.get('query parser fn') as ((text: string) => Record<string, unknown>) | undefined;
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';
     // A fragment (never sent by browsers, possible from raw clients) is left to express's URL parsing.
-    if (req.method !== 'GET' || !url.startsWith('/api/') || url.includes('#')) return app(req, res);
+    if (!url.startsWith('/api/') || url.includes('#')) return app(req, res);
     const queryAt = url.indexOf('?');
-    const route = api.findGet(queryAt < 0 ? url : url.slice(0, queryAt));
+    const route = api.findRoute(req.method ?? '', queryAt < 0 ? url : url.slice(0, queryAt));
     if (!route) return app(req, res);
 
     // What express's router gives a route: its params and the parsed query (app's 'query parser').
