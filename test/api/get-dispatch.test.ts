@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { logFile } from '../../server/logger.ts';
 import { rawRequest } from '../support/raw-request.ts';
+import { requestLogLine } from '../support/request-log.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 /** API GETs go straight to their route, not through express: they must answer exactly as express did. */
@@ -77,13 +76,11 @@ describe('API GETs dispatched without the express router', () => {
 
   it('logs one line per request, without the query', async () => {
     await get(`/api/background-tasks/uuid/logged-task?organization_uuid=${server.organizationUuid}`);
-    await new Promise((r) => setImmediate(r));
-    const lines = fs
-      .readFileSync(logFile(server.dataDir), 'utf8')
-      .split('\n')
-      .filter((l) => l.includes('logged-task'));
-    assert.equal(lines.length, 1);
-    const line = JSON.parse(lines[0] ?? '{}') as { method: string; path: string; status: number; msg: string };
-    assert.deepEqual([line.method, line.path, line.status, line.msg], ['GET', '/api/background-tasks/uuid/logged-task', 404, 'request']);
+    assert.deepEqual(await requestLogLine(server.dataDir, 'logged-task'), [
+      'GET',
+      '/api/background-tasks/uuid/logged-task',
+      404,
+      'request',
+    ]);
   });
 });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { logFile } from '../../server/logger.ts';
 import { rawRequest } from '../support/raw-request.ts';
+import { requestLogLine } from '../support/request-log.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 const send = (url: string, method: string, headers: Record<string, string>, body?: string | Buffer) =>
@@ -117,13 +116,6 @@ describe('API writes dispatched without the express router', () => {
 
   it('logs one line per write: method, path, status', async () => {
     await write('DELETE', '/api/services/uuid/logged-delete');
-    await new Promise((r) => setImmediate(r));
-    const lines = fs
-      .readFileSync(logFile(server.dataDir), 'utf8')
-      .split('\n')
-      .filter((l) => l.includes('logged-delete'));
-    assert.equal(lines.length, 1);
-    const line = JSON.parse(lines[0] ?? '{}') as { method: string; path: string; status: number; msg: string };
-    assert.deepEqual([line.method, line.path, line.status, line.msg], ['DELETE', '/api/services/uuid/logged-delete', 404, 'request']);
+    assert.deepEqual(await requestLogLine(server.dataDir, 'logged-delete'), ['DELETE', '/api/services/uuid/logged-delete', 404, 'request']);
   });
 });
