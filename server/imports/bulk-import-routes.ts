@@ -176,7 +176,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       if (!results) return { task };
       return { task, answer: prepared.answer ? await prepared.answer(task, results) : results };
     } finally {
-      upload.release();
+      await upload.release();
     }
   };
 

@@ -156,7 +156,7 @@ export async function receiveImport(
     );
     return { source: isJson ? 'json' : 'file', format, file, fields, firstElement };
   } catch (error) {
-    file?.lease.release();
+    await file?.lease.release();
     if (error instanceof ImportInputError) {
       throw new ApiError('VALIDATION_ERROR', error.message, [{ path: isJson ? 'body' : 'file', message: error.message }]);
     }

@@ -94,7 +94,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         if (error instanceof ImportInputError) throw field('file', error.message);
         throw error;
       } finally {
-        file?.lease.release();
+        await file?.lease.release();
       }
     },
   );

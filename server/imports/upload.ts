@@ -11,7 +11,7 @@ import { UPLOADS_DIR, type ImportSettings } from './runtime.ts';
 
 /**
  * The one owner of an uploaded file in <data-dir>/uploads/. Whoever holds the lease deletes the
- * file when done with it, on every path (`try { … } finally { lease.release() }`). An import that
+ * file when done with it, on every path (`try { … } finally { await lease.release() }`). An import that
  * becomes a task hands the lease over to its job (ImportRuntime.submit, once the job row names
  * the file); from then on the import runtime deletes the file when the job ends, and at the next
  * start the files no unfinished job names.
@@ -32,11 +32,15 @@ export class UploadLease {
     this.held = false;
   }
 
-  /** Deletes the file unless it was handed over; safe to call again. */
-  release(): void {
+  /**
+   * Deletes the file unless it was handed over; safe to call again. Off the event loop: a refused
+   * upload can be as large as the upload limit, and unlinking it takes the file system a while.
+   */
+  async release(): Promise<void> {
     if (!this.held) return;
     this.held = false;
-    fs.rmSync(this.path, { force: true });
+    // A file that cannot be removed now is removed at the next start (the runtime's sweep of unclaimed uploads).
+    await fs.promises.rm(this.path, { force: true }).catch(() => undefined);
   }
 }
 
@@ -92,8 +96,7 @@ export function receiveMultipart(
         // multer creates the file with the process umask; the uploads folder (0700) covers that moment.
         tightenFile(lease.path);
       } catch (tightenError) {
-        lease.release();
-        reject(tightenError);
+        void lease.release().finally(() => reject(tightenError));
         return;
       }
       resolve({ fields, file: { lease, originalName: file.originalname || null, size: file.size } });
@@ -142,7 +145,7 @@ export async function receiveBody(req: Request, settings: ImportSettings): Promi
   try {
     await pipeline(req, limit, fs.createWriteStream(lease.path, { mode: 0o600 }));
   } catch (error) {
-    lease.release();
+    await lease.release();
     if (error instanceof ApiError) {
       req.resume();
       throw error;
