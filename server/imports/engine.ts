@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Db } from '../db/database.ts';
+import { type Db, isBusy } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { taskUpdates } from '../tasks/state.ts';
 import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
@@ -16,8 +16,6 @@ export const BATCH_ROWS = 5000;
 
 /** Times a batch waits out the connection's busy timeout for the write lock before the import fails. */
 const BUSY_WAITS = 10;
-
-const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
 /** progress: the live progress moved; committed: a batch committed, so the write lock is free for a moment. */
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' } | { type: 'committed' };

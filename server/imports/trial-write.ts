@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Db } from '../db/database.ts';
+import { type Db, isBusy } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ImportKind, Tally } from './kind.ts';
@@ -9,9 +9,6 @@ class RollBack extends Error {}
 
 const BUSY_RETRY_MS = 50;
 const BUSY_GIVE_UP_MS = 10_000;
-
-const isBusy = (error: unknown) =>
-  typeof error === 'object' && error !== null && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 
 /**
  * Writes rows with the kind's own writer, exactly as an import's batch would (geocoder, service
