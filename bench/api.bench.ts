@@ -12,7 +12,6 @@
  * API_PROFILE=DIR writes the servers' CPU profiles to DIR/<phase>/ (bench/profile-top.ts reads one);
  * API_ONLY=idle or import runs one part.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { OUT, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
+import { processCpuSeconds, startBareServer } from './bare-server.ts';
+import { median, OUT, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
 
 const CONNECTIONS = Number(process.env.API_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.API_SECONDS ?? 8);
@@ -37,7 +37,6 @@ if (!fs.existsSync(csv)) writeQrBenchCsv(csv, ROWS);
 const smallCsv = path.join(OUT, `qr-20-${benchDataTag()}.csv`);
 if (!fs.existsSync(smallCsv)) writeQrBenchCsv(smallCsv, 20);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A server child with the loop-delay probe preloaded (and a CPU profile when asked). */
@@ -85,23 +84,6 @@ async function stopServer(server: ChildServer) {
   fs.rmSync(server.dataDir, { recursive: true, force: true });
 }
 
-/** The floor: bare node:http in its own process, answering `bodies` and counting webhook deliveries. */
-async function startBareServer(
-  bodies: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess; deliveries: () => Promise<number> }> {
-  const file = path.join(OUT, `api-bare-bodies-${process.pid}.json`);
-  fs.writeFileSync(file, JSON.stringify(bodies));
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-http-server.ts', import.meta.url)), file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  }).finally(() => fs.rmSync(file, { force: true })); // read at its start
-  const url = `http://127.0.0.1:${port}`;
-  return { url, child, deliveries: async () => Number(await (await fetch(`${url}/hook/count`)).text()) };
-}
-
 interface Load {
   requests_per_s: number;
   p50_ms: number;
@@ -121,20 +103,11 @@ function summarize(result: autocannon.Result): Load {
     errors: result.errors + result.timeouts + result.non2xx,
   };
 }
-/** CPU seconds (user + system, every thread) a child process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 /** One load run, with the CPU µs the answering process spent per request. */
 async function measured(pid: number | undefined, run: Promise<autocannon.Result>): Promise<Load> {
-  const before = cpuSeconds(pid);
+  const before = processCpuSeconds(pid);
   const load = summarize(await run);
-  return { ...load, cpu_us_per_request: round(((cpuSeconds(pid) - before) * 1e6) / Math.max(1, load.requests), 1) };
+  return { ...load, cpu_us_per_request: round(((processCpuSeconds(pid) - before) * 1e6) / Math.max(1, load.requests), 1) };
 }
 function cannon(url: string, auth: string | undefined, options: Partial<autocannon.Options> = {}) {
   return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: auth ? { authorization: auth } : {}, ...options });

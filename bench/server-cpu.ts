@@ -17,13 +17,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { Worker } from 'node:worker_threads';
 import { writeQrBenchCsv } from './qr-data.ts';
-import { OUT, round, startChildServer, type ChildServer } from './support.ts';
+import { processCpuSeconds, startBareServer } from './bare-server.ts';
+import { median, OUT, round, startChildServer, type ChildServer } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -62,25 +61,11 @@ parentPort.postMessage(n);
 const touchesPerPoll: number[] = [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-/** CPU µs (user + system, every thread) a process has used so far, from /proc. */
-function cpuMicros(pid: number | undefined): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // Clock ticks of 10 ms (USER_HZ 100).
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
+/** The webhook receiver: bare node:http, counting deliveries. */
 async function startReceiver(): Promise<{ url: string; stop: () => void; count: () => Promise<number> }> {
-  const file = path.join(OUT, `server-cpu-bodies-${process.pid}.json`);
-  fs.writeFileSync(file, '{}');
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-http-server.ts', import.meta.url)), file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((resolve) => child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-  fs.rmSync(file, { force: true });
-  const url = `http://127.0.0.1:${port}`;
-  return { url, stop: () => child.kill('SIGTERM'), count: async () => Number(await (await fetch(`${url}/hook/count`)).text()) };
+  const bare = await startBareServer({});
+  return { url: bare.url, stop: () => bare.child.kill('SIGTERM'), count: bare.deliveries };
 }
 
 async function simulateEvents(server: ChildServer, receiver: Awaited<ReturnType<typeof startReceiver>>, count: number) {
@@ -118,9 +103,9 @@ async function poll(server: ChildServer, uuid: string, amount: number): Promise<
 
 /** CPU µs per unit of `work` (which returns how many units it did), measured on the server process. */
 async function perUnit(server: ChildServer, work: () => Promise<number>): Promise<number> {
-  const before = cpuMicros(server.child.pid);
+  const before = processCpuSeconds(server.child.pid);
   const units = await work();
-  return Math.round((cpuMicros(server.child.pid) - before) / units);
+  return Math.round(((processCpuSeconds(server.child.pid) - before) * 1e6) / units);
 }
 
 async function main() {
