@@ -4,7 +4,7 @@
  * (lockReleased), in the moment the lock is free before the import's next batch.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath, lockReleased, openDatabase, waitingForLock } from '../../server/db/database.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
@@ -12,12 +12,17 @@ import { suiteTempDirs } from '../support/suite-server.ts';
 const freshDir = suiteTempDirs();
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** The server's connection, an import's connection holding the write lock, and a write (organization `uuid`) that found it taken. */
+/**
+ * The server's connection, an import's connection holding the write lock, and a write
+ * (organization `uuid`) that found it taken. setTimeout is mocked until close(): the write's retry
+ * timer fires only when the test ticks it, however slow the machine.
+ */
 async function writeWaitingForImport(uuid: string) {
   const dir = freshDir();
   const db = await openDatabase(dir);
   const importer = new SQLite(databasePath(dir));
   importer.exec('BEGIN IMMEDIATE');
+  mock.timers.enable({ apis: ['setTimeout'] });
   const tries = { count: 0 };
   const write = waitingForLock(db.sqlite, async () => {
     tries.count++;
@@ -27,6 +32,7 @@ async function writeWaitingForImport(uuid: string) {
   assert.equal(tries.count, 1, 'the first try found the lock taken and waits');
   const written = () => db.sqlite.prepare('select name from organizations where uuid = ?').pluck().get(uuid);
   const close = async () => {
+    mock.timers.reset();
     importer.close();
     await db.close();
   };
@@ -40,8 +46,7 @@ describe('a write waiting for the lock', () => {
       importer.exec('COMMIT');
       lockReleased();
       await nextTurn();
-      // A retry on the timer could not have run yet (it waits 5 ms or more, and timers run after this turn).
-      assert.equal(tries.count, 2, 'tried again at the commit');
+      assert.equal(tries.count, 2, 'tried again at the commit, its timer not run');
       await write;
       assert.equal(written(), 'Written');
     } finally {
@@ -53,6 +58,9 @@ describe('a write waiting for the lock', () => {
     const { importer, tries, write, written, close } = await writeWaitingForImport('o-timer');
     try {
       importer.exec('COMMIT');
+      await nextTurn();
+      assert.equal(tries.count, 1, 'still waiting for its timer');
+      mock.timers.tick(25);
       await write;
       assert.equal(tries.count, 2);
       assert.equal(written(), 'Written');
