@@ -28,15 +28,19 @@ type RecordField = QrCodeRecordField;
 export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   const { db, organizationUuid, geocoder } = env;
   const k = db.kysely;
-  const byExternal = prepare<'org' | 'ext'>(
+  const now = nowIso();
+  // The same for every row of this run: written into the statements instead of bound per row.
+  const fixed = { org: organizationUuid, now };
+  const byExternal = prepare<'ext'>(
     db.sqlite,
     k
       .selectFrom('qrcodes')
       .select(['uuid', 'deleted_on'])
       .where('organization_uuid', '=', param('org'))
       .where('external_reference_id', '=', param('ext')),
+    fixed,
   );
-  const byNameLocation = prepare<'org' | 'name' | 'location' | 'one'>(
+  const byNameLocation = prepare<'name' | 'location' | 'one'>(
     db.sqlite,
     k
       .selectFrom('qrcodes')
@@ -47,9 +51,10 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       .where('external_reference_id', 'is', null)
       .orderBy('deleted_on')
       .limit(param<number>('one')),
+    fixed,
   );
   const fieldParams = Object.fromEntries(QR_CODE_RECORD_FIELDS.map((f) => [f, param(f)])) as Record<RecordField, string>;
-  const insert = prepare<RecordField | 'uuid' | 'org' | 'now'>(
+  const insert = prepare<RecordField | 'uuid'>(
     db.sqlite,
     k.insertInto('qrcodes').values({
       uuid: param('uuid'),
@@ -60,9 +65,10 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       created_on: param('now'),
       updated_on: param('now'),
     }),
+    fixed,
   );
   /** New rows with a reference are the common case: insert, and look up only when the reference exists. */
-  const insertNewReference = prepare<RecordField | 'uuid' | 'org' | 'now'>(
+  const insertNewReference = prepare<RecordField | 'uuid'>(
     db.sqlite,
     k
       .insertInto('qrcodes')
@@ -78,8 +84,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       .onConflict((oc) =>
         oc.columns(['organization_uuid', 'external_reference_id']).where('external_reference_id', 'is not', null).doNothing(),
       ),
+    fixed,
   );
-  const update = prepare<RecordField | 'uuid' | 'now' | 'deleted'>(
+  const update = prepare<RecordField | 'uuid' | 'deleted'>(
     db.sqlite,
     k
       .updateTable('qrcodes')
@@ -91,8 +98,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         deleted_on: param('deleted'),
       })
       .where('uuid', '=', param('uuid')),
+    fixed,
   );
-  const tagByNameNumber = prepare<'org' | 'name' | 'number'>(
+  const tagByNameNumber = prepare<'name' | 'number'>(
     db.sqlite,
     k
       .selectFrom('qr_code_tags')
@@ -100,8 +108,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       .where('organization_uuid', '=', param('org'))
       .where('tag_name', '=', param('name'))
       .where('tag_number', '=', param('number')),
+    fixed,
   );
-  const insertTag = prepare<'uuid' | 'org' | 'qr' | 'name' | 'number' | 'display' | 'now'>(
+  const insertTag = prepare<'uuid' | 'qr' | 'name' | 'number' | 'display'>(
     db.sqlite,
     k.insertInto('qr_code_tags').values({
       uuid: param('uuid'),
@@ -112,9 +121,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       tag_display_name: param('display'),
       created_on: param('now'),
     }),
+    fixed,
   );
 
-  const now = nowIso();
   /**
    * Every statement's parameters for one row, in one object (statements pick theirs by name),
    * refilled for each row: the statements run synchronously and keep nothing of it.
@@ -136,8 +145,6 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     data: null as string | null,
     qr_code_name: null as string | null,
     external_reference_id: null as string | null,
-    now,
-    org: organizationUuid,
     uuid: '',
     deleted: null,
   };
@@ -178,11 +185,11 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         }
       }
       const match = external
-        ? byExternal.get<Match>({ org: organizationUuid, ext: external })
-        : byNameLocation.get<Match>({ org: organizationUuid, name, location: row.location, one: 1 });
+        ? byExternal.get<Match>({ ext: external })
+        : byNameLocation.get<Match>({ name, location: row.location, one: 1 });
       let tag: { uuid: string; qr_code_uuid: string } | undefined;
       if (hasTag && row.tag_name && row.tag_number) {
-        tag = tagByNameNumber.get({ org: organizationUuid, name: row.tag_name, number: row.tag_number });
+        tag = tagByNameNumber.get({ name: row.tag_name, number: row.tag_number });
         if (tag && tag.qr_code_uuid !== match?.uuid) {
           return `tag_number: tag ${row.tag_name} ${row.tag_number} already belongs to another QR code.`;
         }
@@ -202,12 +209,10 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       if (hasTag && row.tag_name && row.tag_number && !tag) {
         insertTag.run({
           uuid: randomUUID(),
-          org: organizationUuid,
           qr: uuid,
           name: row.tag_name,
           number: row.tag_number,
           display: row.tag_display_name ?? `${row.tag_name} ${row.tag_number}`,
-          now,
         });
         tally(QR_COUNTERS.tagsCreated);
       }
