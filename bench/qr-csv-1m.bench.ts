@@ -5,7 +5,7 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { migratedDataDir } from './big-org.ts';
 import { qrCodeFloor } from './floor.ts';
-import { floorReport, importVsFloor } from './import-vs-floor.ts';
+import { floorReport, importVsFloor, type ImportVsFloor } from './import-vs-floor.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { benchGeocoderName, OUT, percentile, round, target } from './support.ts';
 
@@ -45,16 +45,32 @@ await new Promise<void>((resolve, reject) => {
 });
 const papaSeconds = (performance.now() - papaStarted) / 1000;
 
+/**
+ * Floor and import, in turn, BENCH_ROUNDS times (default 3): on this machine the floor alone moves
+ * by 15% from run to run (its commits and checkpoints wait for the disk), so the ratio judged is
+ * the median round's, and the round figures are printed beside it.
+ */
+const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const template = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-bench-template-'));
-let run;
+const rounds: ImportVsFloor[] = [];
 try {
   const { organizationUuid } = await migratedDataDir(template);
-  run = await importVsFloor({ template, organizationUuid, file, endpoint: '/api/qrcodes/bulk', floor: qrCodeFloor });
+  for (let i = 0; i < roundCount; i++) {
+    rounds.push(await importVsFloor({ template, organizationUuid, file, endpoint: '/api/qrcodes/bulk', floor: qrCodeFloor }));
+  }
 } finally {
   fs.rmSync(template, { recursive: true, force: true });
 }
+const run = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)] as ImportVsFloor;
 const results = run.task.results as { inserted?: number; excluded?: number } | null;
-const p99 = percentile(run.pollMs, 99);
+const allCompleted = rounds.every((r) => {
+  const counts = r.task.results as { inserted?: number } | null;
+  return r.task.status === 'COMPLETED' && counts?.inserted === rows;
+});
+const pollMs = rounds.flatMap((r) => r.pollMs);
+const p99 = percentile(pollMs, 99);
+const peakRssMb = Math.max(...rounds.map((r) => r.peakRssMb));
+const workerPeakRssMb = Math.max(...rounds.map((r) => r.workerPeakRssMb));
 const report = {
   bench: 'qr-csv-1m',
   rows,
@@ -66,16 +82,22 @@ const report = {
   excluded: results?.excluded ?? null,
   papaparse_rows: parsedRows,
   seconds: { ...floorReport(run), sqlite3_import: round(sqliteSeconds), papaparse: round(papaSeconds) },
+  rounds: rounds.map((r) => ({
+    import: round(r.seconds),
+    upload: round(r.uploadSeconds),
+    floor: round(r.floorSeconds),
+    ratio: round(r.ratio),
+  })),
   vs_floor: round(run.ratio),
-  peak_rss_mb: run.peakRssMb,
-  worker_peak_rss_mb: run.workerPeakRssMb,
-  poll: { count: run.pollMs.length, p50_ms: round(percentile(run.pollMs, 50)), p99_ms: round(p99), max_ms: round(Math.max(...run.pollMs)) },
+  peak_rss_mb: peakRssMb,
+  worker_peak_rss_mb: workerPeakRssMb,
+  poll: { count: pollMs.length, p50_ms: round(percentile(pollMs, 50)), p99_ms: round(p99), max_ms: round(Math.max(...pollMs)) },
   targets: {
     vs_floor: target(run.ratio, 1.5),
-    peak_rss_mb: target(run.peakRssMb, 300),
-    worker_peak_rss_mb: target(run.workerPeakRssMb, 300),
+    peak_rss_mb: target(peakRssMb, 300),
+    worker_peak_rss_mb: target(workerPeakRssMb, 300),
     poll_p99_ms: target(p99, 50),
-    completed_all_rows: target(run.task.status === 'COMPLETED' && results?.inserted === rows ? 0 : 1, 0),
+    completed_all_rows: target(allCompleted ? 0 : 1, 0),
   },
 };
 console.log(JSON.stringify(report, null, 2));
