@@ -13,17 +13,15 @@ describe('prepare(): statements compiled once, with fixed values written into th
   });
   after(() => db.close());
 
+  const organizationInsert = () =>
+    db.kysely.insertInto('organizations').values({
+      uuid: param('uuid'),
+      name: param('name'),
+      default_timezone: param('zone'),
+      created_on: param('now'),
+    });
   const insertOrganization = (fixed: Record<string, string | number | null>) =>
-    prepare<'uuid' | 'name'>(
-      db.sqlite,
-      db.kysely.insertInto('organizations').values({
-        uuid: param('uuid'),
-        name: param('name'),
-        default_timezone: param('zone'),
-        created_on: param('now'),
-      }),
-      fixed,
-    );
+    prepare<'uuid' | 'name'>(db.sqlite, organizationInsert(), fixed);
   const readOrganization = (uuid: string) =>
     db.sqlite.prepare('select name, default_timezone, created_on from organizations where uuid = ?').get(uuid);
 
@@ -31,15 +29,7 @@ describe('prepare(): statements compiled once, with fixed values written into th
     const zone = "Australia/O'Quote";
     const now = "2026-11-26T00:00:00.000Z'; drop table organizations; --";
     insertOrganization({ zone, now }).run({ uuid: 'fixed-1', name: 'Fixed' });
-    prepare<'uuid' | 'name' | 'zone' | 'now'>(
-      db.sqlite,
-      db.kysely.insertInto('organizations').values({
-        uuid: param('uuid'),
-        name: param('name'),
-        default_timezone: param('zone'),
-        created_on: param('now'),
-      }),
-    ).run({ uuid: 'bound-1', name: 'Bound', zone, now });
+    prepare<'uuid' | 'name' | 'zone' | 'now'>(db.sqlite, organizationInsert()).run({ uuid: 'bound-1', name: 'Bound', zone, now });
     assert.deepEqual(readOrganization('fixed-1'), { name: 'Fixed', default_timezone: zone, created_on: now });
     assert.deepEqual(readOrganization('bound-1'), { name: 'Bound', default_timezone: zone, created_on: now });
   });
