@@ -51,7 +51,8 @@ export const ADDRESS_NOT_LOCATED = 'Address could not be located. Please check t
  * in `offline-geocoder.ts`; matching rules in the README's Geocoding section.
  */
 export interface Geocoder {
-  locate(address: AddressInput): GeoResult | null;
+  /** The place of an address, or null. The result may be shared between calls (the offline geocoder freezes its remembered answers): read it, never change it. */
+  locate(address: AddressInput): Readonly<GeoResult> | null;
   /** What this geocoder is: coverage, size, data sources and licences (GET /api/geocoder). */
   about?(): GeocoderAbout;
   /** Why locate() gives null for this address, in one or two plain sentences (POST /api/geocoder/locate). */

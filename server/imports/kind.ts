@@ -75,8 +75,9 @@ export interface ImportKind<Row = unknown> {
   /** Validates one row. Issues become the row's error, each naming its field. */
   rowSchema: z.ZodType<Row>;
   /**
-   * Optional fast path for well-formed rows (after `prepare`): exactly what `rowSchema` gives
-   * for a row it accepts, or undefined to let the schema decide (and word the errors).
+   * Optional fast path for well-formed rows, given the record before `prepare`: exactly what
+   * `rowSchema` gives for `prepare(record)` when it accepts it, or undefined to let the schema
+   * decide (and word the errors).
    */
   quickParse?(record: RawRecord): Row | undefined;
   /** The `row` object echoed in excluded entries. */

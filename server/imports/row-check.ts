@@ -77,9 +77,9 @@ export function rowChecker(
           reportCells(row),
         );
       }
-      const prepared = kind.prepare ? kind.prepare(record) : record;
-      const quick = kind.quickParse?.(prepared);
+      const quick = kind.quickParse?.(record);
       if (quick !== undefined) return { index, row: quick, raw: row };
+      const prepared = kind.prepare ? kind.prepare(record) : record;
       const parsed = kind.rowSchema.safeParse(prepared);
       if (!parsed.success) return excluded(index, rowErrorMessage(parsed.error), record, reportCells(row));
       return { index, row: parsed.data, raw: row };

@@ -21,6 +21,18 @@ export function cellText(value: unknown): string | undefined {
 const POSTCODE_DIGITS: Record<string, number> = { au: 4, australia: 4, us: 5, usa: 5, 'united states': 5, it: 5, italy: 5 };
 const LONGEST_POSTCODE = Math.max(...Object.values(POSTCODE_DIGITS));
 
+/** Country cells remembered as given; beyond them a cell is read each time. */
+const REMEMBERED_COUNTRY_CELLS = 100;
+const digitsByCountry = new Map<string, number | undefined>();
+
+/** The postcode length of a country cell, remembered as given: an import repeats a few spellings on every row (no lower-cased copy per row). */
+function postcodeDigits(country: string): number | undefined {
+  if (digitsByCountry.has(country)) return digitsByCountry.get(country);
+  const digits = POSTCODE_DIGITS[country.trim().toLowerCase() || 'au'];
+  if (digitsByCountry.size < REMEMBERED_COUNTRY_CELLS) digitsByCountry.set(country, digits);
+  return digits;
+}
+
 /**
  * Spreadsheets turn postcodes into numbers and drop leading zeros (Darwin's 0800 becomes 800).
  * All-digit postcodes shorter than the country's length get their zeros back; no country means Australia.
@@ -28,7 +40,7 @@ const LONGEST_POSTCODE = Math.max(...Object.values(POSTCODE_DIGITS));
 export function normalisePostcode(postcode: string | null | undefined, country: string | null | undefined): string | null {
   if (!postcode) return null;
   if (postcode.length >= LONGEST_POSTCODE) return postcode;
-  const digits = POSTCODE_DIGITS[(country ?? 'au').trim().toLowerCase() || 'au'];
+  const digits = postcodeDigits(country ?? 'au');
   if (digits && /^\d+$/.test(postcode) && postcode.length < digits) return postcode.padStart(digits, '0');
   return postcode;
 }

@@ -98,17 +98,21 @@ export const qrImportRowSchema = z
 export type QrImportRow = z.output<typeof qrImportRowSchema>;
 
 /**
- * The schema's result for a well-formed row (every field text within its length, no problem),
- * without zod: a file import validates every row, and zod costs several microseconds a row.
- * Undefined when anything is off; the row then goes through the schema, which gives the messages.
+ * What `qrImportRowSchema` gives for `cellsAsText(record)` when it accepts it (every field text
+ * within its length, no problem), read straight from the raw cells: a file import checks every
+ * row, and zod costs several microseconds a row. Undefined when anything is off; the row then
+ * goes through cellsAsText and the schema, which give the messages.
  */
 export function quickImportRow(record: RawRecord): QrImportRow | undefined {
   const row: Partial<Record<RowField, string>> = {};
   for (const field of ROW_FIELDS) {
     const value = record[field];
     if (value === undefined) continue;
-    if (typeof value !== 'string' || value.length > MAX_LENGTH[field]) return undefined;
-    row[field] = value;
+    if (typeof value === 'object' && value !== null && !(value instanceof Date)) return undefined;
+    const text = cellText(value);
+    if (text === undefined) continue;
+    if (text.length > MAX_LENGTH[field]) return undefined;
+    row[field] = text;
   }
   if (rowProblems(row).length > 0) return undefined;
   return finish(row);

@@ -18,19 +18,19 @@ test('a street and a PO box at the same box-only postcode keep their own postcod
   }
 });
 
-test('a repeated address gets the same answer in an object of its own', () => {
+test('a repeated address gets the same answer, frozen, so that no caller can change it for the next rows', () => {
   const geocoder = createOfflineGeocoder();
   const address = { suburb: 'Carlton', state: 'VIC', postcode: '3053', country: 'Australia' };
   const first = geocoder.locate(address);
   assert.ok(first);
   const expected = { ...first };
-  first.postcode = 'changed by the caller';
-  const second = geocoder.locate(address);
-  assert.deepEqual(second, expected);
-  assert.notEqual(second, first);
-  const third = geocoder.locate({ ...address });
-  assert.deepEqual(third, expected);
-  assert.notEqual(third, second);
+  assert.throws(() => {
+    (first as { postcode: string }).postcode = 'changed by the caller';
+  }, TypeError);
+  assert.deepEqual(geocoder.locate(address), expected);
+  assert.deepEqual(geocoder.locate({ ...address }), expected);
+  const fresh = createOfflineGeocoder().locate(address);
+  assert.deepEqual(fresh, expected);
 });
 
 test('without suburb and postcode the location text is read for every row, never a remembered answer', () => {
