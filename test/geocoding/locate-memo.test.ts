@@ -1,7 +1,7 @@
 /** locate() remembers answers by the address cells as given: repeated rows must get what a first reading gives. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createOfflineGeocoder } from '../../server/geocoding/offline-geocoder.ts';
+import { createOfflineGeocoder, type OfflineGeocoder } from '../../server/geocoding/offline-geocoder.ts';
 
 test('a street and a PO box at the same box-only postcode keep their own postcodes, however often and in whichever order', () => {
   const geocoder = createOfflineGeocoder();
@@ -52,4 +52,14 @@ test('cells that read the same but are written differently get the same answer',
   }
   // A country the gazetteer does not hold is never placed, the second time either.
   for (let i = 0; i < 2; i++) assert.equal(geocoder.locate({ suburb: 'Darwin', state: 'NT', postcode: '0800', country: 'France' }), null);
+});
+
+test('cells holding the memo key separator are read each time, never taken for other cells that join the same', () => {
+  const geocoder = createOfflineGeocoder() as OfflineGeocoder;
+  // Joined, both are "AU", "VIC", "Fitzroy", "", "3053".
+  const fitzroy = { country: 'AU', state: 'VIC', suburb: 'Fitzroy\u0001', postcode: '3053' };
+  const junk = { country: 'AU', state: 'VIC\u0001Fitzroy', suburb: '', postcode: '3053' };
+  assert.equal(geocoder.locate(fitzroy)?.suburb, 'Fitzroy');
+  assert.equal(geocoder.read(junk).result, null);
+  assert.equal(geocoder.locate(junk), null);
 });
