@@ -79,6 +79,30 @@ describe('QR code bulk imports', () => {
     assert.equal(carlton.items[0]?.label, 'Gate code 1234\r\nring the bell');
   });
 
+  it('stores the label, data and QR code name of every row, whichever of them a row leaves empty', async () => {
+    const rows = [
+      ['OPT-1', '', '', ''],
+      ['OPT-2', 'Gate 2', '', ''],
+      ['OPT-3', '', '{"bins":3}', 'Back door'],
+      ['OPT-4', 'Gate 4', '{"bins":4}', 'Front door'],
+      ['OPT-5', '', '', ''],
+    ];
+    const csv = ['qr_code_external_reference_id,location,label,data,qr_code_name']
+      .concat(
+        rows.map(([ref, label, data, name]) =>
+          [ref, '"12 Smith Street, Carlton VIC 3053"', label, `"${data?.replaceAll('"', '""')}"`, name].join(','),
+        ),
+      )
+      .join('\n');
+    const task = await importInBackground('optional.csv', csv);
+    assert.equal((task.results as { inserted: number }).inserted, 5, JSON.stringify(task.results));
+    for (const [ref, label, data, name] of rows) {
+      const res = await server.request(`/api/qrcodes?organization_uuid=${server.organizationUuid}&external_reference_id=${ref}`);
+      const item = ((await res.json()) as { items: { label: string | null; data: string | null; qr_code_name: string | null }[] }).items[0];
+      assert.deepEqual(item && [item.label, item.data, item.qr_code_name], [label || null, data || null, name || null], String(ref));
+    }
+  });
+
   it('imports a ; CSV and puts back the leading zero of a numeric Australian postcode', async () => {
     const task = await importInBackground('semi.csv', fixture('qr-semicolon.csv'));
     const results = task.results as { inserted: number; excluded_data: Excluded[] };
