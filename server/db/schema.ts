@@ -327,13 +327,13 @@ export interface AppointmentImportUpsertTable {
   schedule_uuid: string;
 }
 
-/** Every table of the app. Each capability's migration adds its own tables here. */
 /** Counters that writers move with their change (migration 013): 'service_catalog' (server/services/store.ts). */
 export interface ChangeCounterTable {
   name: string;
   value: number;
 }
 
+/** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
   api_keys: ApiKeyTable;
