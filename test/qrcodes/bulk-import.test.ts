@@ -377,6 +377,32 @@ describe('QR code bulk imports', () => {
     assert.equal((await server.request('/api/health')).status, 200);
   });
 
+  it('refuses a CSV whose quote never closes instead of reading the rows after it into one cell', async () => {
+    const open = ['name,location', 'Open,"1 Smith St, Carlton VIC 3053', 'After,2 Smith St, Sydney NSW 2000', ''].join('\r\n');
+    const before = (await qrCodes('')).total;
+    const sync = await upload('open-quote.csv', open, '?processing_mode=sync');
+    assert.equal(sync.status, 400);
+    const message = await errorMessage(sync);
+    assert.match(message, /^Row 2 of the file \(the header is row 1\) opens a quoted cell that is never closed/);
+    assert.equal((await qrCodes('')).total, before, 'nothing was stored');
+
+    // In the background the batches committed before the open quote stay imported (as with any failure midway), and the task says so.
+    const rows = Array.from({ length: 6000 }, (_, i) => `Quoted-before ${i},"${i} Smith St, Carlton VIC 3053"`);
+    const task = await importInBackground('open-quote.csv', ['name,location', ...rows, open.split('\r\n')[1], 'After,x', ''].join('\r\n'));
+    assert.equal(task.status, 'FAILED');
+    assert.match(
+      task.error_message ?? '',
+      /^Row 6002 of the file \(the header is row 1\) opens a quoted cell that is never closed.* The first 5,000 rows were imported;/,
+    );
+    assert.equal((await qrCodes('search=Quoted-before')).total, 5000);
+    const last = await qrCodes('search=Quoted-before%204999');
+    assert.deepEqual(
+      last.items.map((q) => [q.name, q.location]),
+      [['Quoted-before 4999', '4999 Smith St, Carlton VIC 3053']],
+    );
+    assert.equal((await qrCodes('search=Open')).items.filter((q) => q.name === 'Open').length, 0, 'the broken row was not stored');
+  });
+
   it('pushes task.progress and task.finished on /api/live', async () => {
     const controller = new AbortController();
     const live = await server.request('/api/live', { signal: controller.signal });

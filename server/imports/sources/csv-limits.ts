@@ -22,6 +22,8 @@ export class CsvLimitScanner {
   private fields = 1;
   /** Records so far, the header being 1 (a quoted line break does not start one). */
   private line = 1;
+  /** The record whose quoted field is open. */
+  private quoteLine = 1;
   private lastWasCr = false;
 
   constructor(delimiter: string, limits: ImportLimits) {
@@ -67,12 +69,26 @@ export class CsvLimitScanner {
           );
         }
       } else {
-        if (c === QUOTE && this.atFieldStart) this.quoted = true;
+        if (c === QUOTE && this.atFieldStart) {
+          this.quoted = true;
+          this.quoteLine = this.line;
+        }
         this.atFieldStart = false;
         this.field++;
       }
       if (this.field > maxCellChars || this.record > maxLineChars) this.refuse();
     }
+  }
+
+  /**
+   * At the end of the text: a quoted field still open would make the parser read everything after
+   * its quote, other rows included, as that one cell (papaparse does, and reports it only as a warning).
+   */
+  end(): void {
+    if (!this.quoted || this.quoteSeen) return;
+    throw new ImportInputError(
+      `Row ${this.quoteLine} of the file (the header is row 1) opens a quoted cell that is never closed, so every row after it would be read into that one cell. Add the closing quote (") or remove the opening one and import again.`,
+    );
   }
 
   private refuse(): never {

@@ -74,6 +74,16 @@ export function csvSource(file: string, limits: ImportLimits): RowSource {
               done();
             }
           },
+          flush(done) {
+            try {
+              scanner.end();
+              done();
+            } catch (error) {
+              fail(error);
+              checked.destroy();
+              done();
+            }
+          },
         });
         input.pipe(checked);
         Papa.parse<string[]>(checked, {
