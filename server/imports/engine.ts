@@ -241,7 +241,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     }
     const partly =
       rowsDone > 0
-        ? ` The first ${rowsDone.toLocaleString('en-US')} rows were imported; after fixing the file, import it again (rows already imported are matched, not duplicated).`
+        ? ` The first ${rowsDone.toLocaleString('en-US')} rows were done: imported, or excluded with their reason (in the error report); after fixing the file, import it again (rows already imported are matched, not duplicated).`
         : '';
     if (error instanceof ImportInputError) return fail(error.message + partly, false);
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}.${partly}`, true);

@@ -392,7 +392,7 @@ describe('QR code bulk imports', () => {
     assert.equal(task.status, 'FAILED');
     assert.match(
       task.error_message ?? '',
-      /^Row 6002 of the file \(the header is row 1\) opens a quoted cell that is never closed.* The first 5,000 rows were imported;/,
+      /^Row 6002 of the file \(the header is row 1\) opens a quoted cell that is never closed.* The first 5,000 rows were done: imported, or excluded with their reason \(in the error report\);/,
     );
     assert.equal((await qrCodes('search=Quoted-before')).total, 5000);
     const last = await qrCodes('search=Quoted-before%204999');
