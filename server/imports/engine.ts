@@ -115,7 +115,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const columns = withColumnAliases(kind, job.options);
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
   const source = openSource(file, job.format, env.limits);
-  const checker = rowChecker(kind, columns, { json: job.format === 'json', organizationUuid: job.organizationUuid });
+  const checker = rowChecker(kind, columns, { format: job.format, organizationUuid: job.organizationUuid });
   let lastIndex = rowsDone - 1;
   let lastPosted = Date.now();
   /** Rows (blank ones too) written in the open transaction; none open when 0. */

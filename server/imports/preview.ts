@@ -44,7 +44,7 @@ export async function previewImport(input: {
   const { kind, format } = input;
   const columns = withColumnAliases(kind, input.options);
   const json = format === 'json';
-  const checker = rowChecker(kind, columns, { json, organizationUuid: input.organizationUuid });
+  const checker = rowChecker(kind, columns, { format, organizationUuid: input.organizationUuid });
   let headers: string[] = [];
   let missing: string[] = [];
   let mapping: (string | null)[] = [];

@@ -1,6 +1,7 @@
 import { isBlankRow, recordFromCells, recordFromObject } from './columns.ts';
 import type { ImportKind, RawRecord } from './kind.ts';
 import { rowErrorMessage } from './row-errors.ts';
+import type { ImportFormat } from './sniff.ts';
 
 /**
  * A data row after validation: the kind's valid row (with its raw cells, in case the writer
@@ -36,12 +37,26 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The first non-empty cell of a CSV row beyond the header's columns, or undefined. Such a cell is
+ * usually the rest of a value cut at a comma that was not quoted (`12 Smith St, Carlton VIC 3053`).
+ */
+function cellPastHeader(cells: readonly unknown[], columns: number): string | undefined {
+  for (let i = columns; i < cells.length; i++) {
+    const text = String(cells[i] ?? '').trim();
+    if (text !== '') return text;
+  }
+  return undefined;
+}
+
 /** Turns raw rows (cell arrays or JSON elements) into checked rows: organization check, the kind's prepare and zod schema. */
 export function rowChecker(
   kind: ImportKind,
   columns: Pick<ImportKind, 'columns' | 'aliases'>,
-  input: { json: boolean; organizationUuid: string },
+  input: { format: ImportFormat; organizationUuid: string },
 ): RowChecker {
+  const json = input.format === 'json';
+  const csv = input.format === 'csv';
   const keyMap = new Map<string, string | null>();
   let mapping: (string | null)[] = [];
   const excluded = (index: number, error: string, record: RawRecord, cells: unknown): CheckedRow => ({
@@ -50,9 +65,9 @@ export function rowChecker(
     echo: kind.echo(record),
     cells,
   });
-  const reportCells = (raw: unknown): unknown => (input.json || !Array.isArray(raw) ? raw : plainCells(raw));
+  const reportCells = (raw: unknown): unknown => (json || !Array.isArray(raw) ? raw : plainCells(raw));
   const toRecord = (cells: unknown): RawRecord =>
-    input.json ? (isPlainObject(cells) ? recordFromObject(columns, keyMap, cells) : {}) : recordFromCells(mapping, cells as unknown[]);
+    json ? (isPlainObject(cells) ? recordFromObject(columns, keyMap, cells) : {}) : recordFromCells(mapping, cells as unknown[]);
   return {
     excluded: (raw) => ({ echo: kind.echo(toRecord(raw)), cells: reportCells(raw) }),
     setMapping(next) {
@@ -61,11 +76,21 @@ export function rowChecker(
     check(index, row) {
       if (row === null || (Array.isArray(row) && isBlankRow(row))) return null;
       let record: RawRecord;
-      if (input.json) {
+      if (json) {
         if (!isPlainObject(row)) return excluded(index, 'Each element of the array must be an object.', {}, row);
         record = recordFromObject(columns, keyMap, row);
       } else {
         record = recordFromCells(mapping, row as unknown[]);
+        const cells = row as unknown[];
+        const past = csv && cells.length > mapping.length ? cellPastHeader(cells, mapping.length) : undefined;
+        if (past !== undefined) {
+          return excluded(
+            index,
+            `The row has ${cells.length} cells but the header has ${mapping.length} columns: "${past.slice(0, 60)}" is under no column. Is there a comma in a value (an address?) without quotes around it? Put that value in double quotes, or name the extra column in the header.`,
+            record,
+            reportCells(row),
+          );
+        }
       }
       const org = record.organization_uuid;
       const named = org === undefined || org === null ? '' : String(org).trim();

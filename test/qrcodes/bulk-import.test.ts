@@ -377,6 +377,29 @@ describe('QR code bulk imports', () => {
     assert.equal((await server.request('/api/health')).status, 200);
   });
 
+  it('excludes a CSV row with cells beyond the header (a comma left unquoted) instead of dropping them', async () => {
+    const file = ['name,location', 'Unquoted,12 Smith St, Carlton VIC 3053', 'Trailing,"14 Smith St, Carlton VIC 3053",,', ''].join('\r\n');
+    const res = await upload('ragged.csv', file, '?processing_mode=sync');
+    assert.equal(res.status, 200);
+    const results = (await res.json()) as { inserted: number; excluded_data: Excluded[] };
+    assert.equal(results.inserted, 1, 'empty cells past the header are nothing to lose');
+    assert.deepEqual(
+      results.excluded_data.map((e) => [e.index, e.error]),
+      [
+        [
+          0,
+          'The row has 3 cells but the header has 2 columns: "Carlton VIC 3053" is under no column. Is there a comma in a value (an address?) without quotes around it? Put that value in double quotes, or name the extra column in the header.',
+        ],
+      ],
+    );
+    const stored = await qrCodes('search=Trailing');
+    assert.deepEqual(
+      stored.items.map((q) => [q.name, q.location]),
+      [['Trailing', '14 Smith St, Carlton VIC 3053']],
+    );
+    assert.equal((await qrCodes('search=Unquoted')).total, 0);
+  });
+
   it('refuses a CSV whose quote never closes instead of reading the rows after it into one cell', async () => {
     const open = ['name,location', 'Open,"1 Smith St, Carlton VIC 3053', 'After,2 Smith St, Sydney NSW 2000', ''].join('\r\n');
     const before = (await qrCodes('')).total;
