@@ -20,6 +20,7 @@ const WORKER_SEMI_SPACE_MB = 8;
  */
 const WORKER_V8_FLAGS = ['--no-allocation-site-pretenuring'];
 const STDERR_TAIL = 4096;
+const OUT_OF_MEMORY = /heap limit|heap out of memory|Allocation failed/i;
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -42,6 +43,7 @@ export class WorkerProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<void>;
   private stderr = '';
+  private outOfMemory = false;
   private readonly config: WorkerConfig;
 
   constructor(config: WorkerConfig, handlers: { message(message: FromWorker): void; exit(reason: string, outOfMemory: boolean): void }) {
@@ -59,7 +61,10 @@ export class WorkerProcess {
     });
     running.add(this.child);
     this.child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_TAIL);
+      const text = this.stderr + chunk.toString();
+      // V8's out-of-memory line comes before its native stack trace, which can be longer than the tail kept.
+      if (OUT_OF_MEMORY.test(text)) this.outOfMemory = true;
+      this.stderr = text.slice(-STDERR_TAIL);
     });
     this.child.on('message', (message: FromWorker) => handlers.message(message));
     this.exited = new Promise((resolve) => {
@@ -88,7 +93,7 @@ export class WorkerProcess {
   }
 
   private ranOutOfMemory(): boolean {
-    return /heap limit|heap out of memory|Allocation failed/i.test(this.stderr);
+    return this.outOfMemory;
   }
 
   /** Why the worker ended, in words for a task's error_message. */
