@@ -19,7 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { processCpuSeconds, startBareServer } from './bare-server.ts';
+import { startBareServer } from './bare-server.ts';
+import { processCpuSeconds } from './proc-stat.ts';
 import { median, OUT, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
 
 const CONNECTIONS = Number(process.env.API_CONNECTIONS ?? 50);

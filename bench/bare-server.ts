@@ -26,13 +26,3 @@ export async function startBareServer(bodies: Record<string, string>): Promise<B
   const url = `http://127.0.0.1:${port}`;
   return { url, child, deliveries: async () => Number(await (await fetch(`${url}/hook/count`)).text()) };
 }
-
-/** CPU seconds (user + system, every thread) a process has used so far, from /proc (Linux; clock ticks of 10 ms); NaN when it is gone. */
-export function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}

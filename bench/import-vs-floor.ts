@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { copyDataDir, databaseFileOf } from './big-org.ts';
+import { childPids, peakRssMbOf, treeCpuSeconds } from './proc-stat.ts';
 import { importAndPoll, round, startChildServer } from './support.ts';
 
 export interface ImportVsFloor {
@@ -83,45 +84,6 @@ export async function importVsFloor(input: {
     workerCpuSeconds,
     floorCpuSeconds,
   };
-}
-
-/** Child processes of a process (Linux /proc): the server's import workers. */
-function childPids(pid: number | undefined): number[] {
-  const children: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (statFields(Number(entry))[1] === String(pid)) children.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return children;
-}
-
-/** The fields of /proc/<pid>/stat after the command name (state is [0]). */
-function statFields(pid: number | undefined): string[] {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/**
- * User + system CPU seconds of a process and its live children, all threads, plus children that
- * ended and were waited for (Linux /proc; clock ticks of 1/100 s).
- */
-function treeCpuSeconds(pid: number | undefined): { total: number; children: number } {
-  const ticks = (p: number | undefined, from: number) => {
-    const f = statFields(p);
-    return Number(f[from]) + Number(f[from + 1]);
-  };
-  let children = ticks(pid, 13);
-  for (const child of childPids(pid)) children += ticks(child, 11) + ticks(child, 13);
-  return { total: (ticks(pid, 11) + children) / 100, children: children / 100 };
-}
-
-function peakRssMbOf(pid: number): number {
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
-  return Math.round(kb / 102.4) / 10;
 }
 
 /** The JSON of one import-vs-floor case. */

@@ -21,7 +21,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { Worker } from 'node:worker_threads';
 import { writeQrBenchCsv } from './qr-data.ts';
-import { processCpuSeconds, startBareServer } from './bare-server.ts';
+import { startBareServer } from './bare-server.ts';
+import { processCpuSeconds } from './proc-stat.ts';
 import { median, OUT, round, startChildServer, type ChildServer } from './support.ts';
 
 const { values } = parseArgs({
