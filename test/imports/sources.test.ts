@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { mapHeader, normaliseHeader, withColumnAliases } from '../../server/imports/columns.ts';
@@ -13,11 +12,14 @@ import { jsonSource } from '../../server/imports/sources/json.ts';
 import type { RowSource } from '../../server/imports/sources/source.ts';
 import { xlsxSource } from '../../server/imports/sources/xlsx.ts';
 import { qrCodeImportKind } from '../../server/qrcodes/import-kind.ts';
+import { suiteTempDirs } from '../support/suite-server.ts';
+
+const freshDir = suiteTempDirs();
 
 const fixture = (name: string) => new URL(`../fixtures/${name}`, import.meta.url).pathname;
 
 function tempFile(content: string | Buffer, name = 'input'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-sources-'));
+  const dir = freshDir();
   const file = path.join(dir, name);
   fs.writeFileSync(file, content);
   return file;

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { decrypt, deriveKey, encrypt, open, parseSignature, seal, sign, verify, WebhookCryptoError } from '../../server/webhooks/crypto.ts';
+import { suiteTempDirs } from '../support/suite-server.ts';
+
+const freshDir = suiteTempDirs();
 
 const secret = 'b3f0c1d2e3a4958677889900aabbccddeeff00112233445566778899aabbccdd';
 const plaintext = JSON.stringify({
@@ -15,7 +17,7 @@ const plaintext = JSON.stringify({
 });
 
 function tempFile(contents: Buffer | string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-crypto-'));
+  const dir = freshDir();
   const file = path.join(dir, 'data');
   fs.writeFileSync(file, contents);
   return file;
