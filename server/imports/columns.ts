@@ -93,10 +93,13 @@ export function recordFromObject(
   return record;
 }
 
+/** No value: null, undefined or text of white space only. */
+export function isBlankCell(cell: unknown): boolean {
+  return cell === null || cell === undefined || (typeof cell === 'string' && cell.trim() === '');
+}
+
 export function isBlankRow(cells: readonly unknown[]): boolean {
-  for (const cell of cells) {
-    if (cell !== null && cell !== undefined && !(typeof cell === 'string' && cell.trim() === '')) return false;
-  }
+  for (const cell of cells) if (!isBlankCell(cell)) return false;
   return true;
 }
 

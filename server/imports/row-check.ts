@@ -1,4 +1,4 @@
-import { isBlankRow, recordFromCells, recordFromObject } from './columns.ts';
+import { isBlankCell, isBlankRow, recordFromCells, recordFromObject } from './columns.ts';
 import type { ImportKind, RawRecord } from './kind.ts';
 import { rowErrorMessage } from './row-errors.ts';
 import type { ImportFormat } from './sniff.ts';
@@ -42,10 +42,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * usually the rest of a value cut at a comma that was not quoted (`12 Smith St, Carlton VIC 3053`).
  */
 function cellPastHeader(cells: readonly unknown[], columns: number): string | undefined {
-  for (let i = columns; i < cells.length; i++) {
-    const text = String(cells[i] ?? '').trim();
-    if (text !== '') return text;
-  }
+  for (let i = columns; i < cells.length; i++) if (!isBlankCell(cells[i])) return String(cells[i]).trim();
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isBlankRow } from '../columns.ts';
 import { describeError, ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';
@@ -50,6 +51,18 @@ function rowCells(values: unknown, row: number, limits: ImportLimits): (string |
   return cells;
 }
 
+/** Runs a whole read again, up to READ_ATTEMPTS times, while it loses the shared strings (SharedStringsLost). */
+async function retryingLostSharedStrings<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof SharedStringsLost)) throw error;
+      if (attempt >= READ_ATTEMPTS) throw lostSharedStrings();
+    }
+  }
+}
+
 function asInputError(error: unknown): Error {
   if (error instanceof ImportInputError) return error;
   if (error instanceof SharedStringsLost) return lostSharedStrings();
@@ -91,15 +104,8 @@ export function xlsxSource(file: string, limits: ImportLimits): RowSource {
     fraction: () => (input ? Math.min(1, input.bytesRead / size) : 0),
     async read(handlers: RowHandlers) {
       await checkWorkbookLimits(file, limits);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await readOnce(handlers);
-        } catch (error) {
-          // Lost before the header was handed over: nothing happened yet, so the whole read is tried again.
-          if (!(error instanceof SharedStringsLost)) throw error;
-          if (attempt >= READ_ATTEMPTS) throw lostSharedStrings();
-        }
-      }
+      // readOnce throws SharedStringsLost only before the header was handed over: nothing happened yet.
+      return retryingLostSharedStrings(() => readOnce(handlers));
     },
   };
 
@@ -128,7 +134,7 @@ export function xlsxSource(file: string, limits: ImportLimits): RowSource {
       for await (const row of firstSheetRows(input)) {
         const cells = rowCells(row.values, row.number, limits);
         if (headerRow < 0) {
-          if (cells.every((c) => c === null || String(c).trim() === '')) continue;
+          if (isBlankRow(cells)) continue;
           headerRow = row.number;
           handle(() => handlers.onHeader(cells.map((c) => (c === null ? '' : c instanceof Date ? c.toISOString() : String(c)))));
           continue;
@@ -157,13 +163,7 @@ export function xlsxSource(file: string, limits: ImportLimits): RowSource {
 /** The first sheet's header row (for checks before a task starts). */
 export async function xlsxHeader(file: string, limits: ImportLimits): Promise<{ header: string[]; hasData: boolean | null }> {
   await checkWorkbookLimits(file, limits);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await headerOnce(file, limits);
-    } catch (error) {
-      if (!(error instanceof SharedStringsLost) || attempt >= READ_ATTEMPTS) throw asInputError(error);
-    }
-  }
+  return retryingLostSharedStrings(() => headerOnce(file, limits));
 }
 
 async function headerOnce(file: string, limits: ImportLimits): Promise<{ header: string[]; hasData: boolean | null }> {
@@ -172,7 +172,7 @@ async function headerOnce(file: string, limits: ImportLimits): Promise<{ header:
   try {
     for await (const row of firstSheetRows(input)) {
       const cells = rowCells(row.values, row.number, limits);
-      if (cells.every((c) => c === null || String(c).trim() === '')) continue;
+      if (isBlankRow(cells)) continue;
       if (header) return { header, hasData: true };
       header = cells.map((c) => (c === null ? '' : String(c)));
     }
