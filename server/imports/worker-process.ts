@@ -73,7 +73,7 @@ export class WorkerProcess {
         if (ended) return;
         ended = true;
         running.delete(this.child);
-        handlers.exit(reason, this.ranOutOfMemory());
+        handlers.exit(reason, this.outOfMemory);
         resolve();
       };
       this.child.once('exit', (code, signal) => end(this.exitReason(code, signal)));
@@ -92,13 +92,9 @@ export class WorkerProcess {
     this.child.kill('SIGKILL');
   }
 
-  private ranOutOfMemory(): boolean {
-    return this.outOfMemory;
-  }
-
   /** Why the worker ended, in words for a task's error_message. */
   private exitReason(code: number | null, signal: NodeJS.Signals | null): string {
-    if (this.ranOutOfMemory()) {
+    if (this.outOfMemory) {
       return `The import worker ran out of memory: its heap is limited to ${describeLimit(this.config.limits, 'workerMemoryMb')}. A cell or row of this file is probably too large to read; the import is not retried.`;
     }
     const how = signal ? `was ended by signal ${signal}` : `exited with code ${code}`;

@@ -65,26 +65,25 @@ export function csvSource(file: string, limits: ImportLimits): RowSource {
           decodeStrings: false,
           readableObjectMode: true,
           transform(chunk: string, _encoding, done) {
-            try {
-              scanner.push(chunk);
-              done(null, chunk);
-            } catch (error) {
-              fail(error);
-              checked.destroy();
-              done();
-            }
+            if (scanned(() => scanner.push(chunk))) done(null, chunk);
+            else done();
           },
           flush(done) {
-            try {
-              scanner.end();
-              done();
-            } catch (error) {
-              fail(error);
-              checked.destroy();
-              done();
-            }
+            scanned(() => scanner.end());
+            done();
           },
         });
+        /** Runs a scanner step; a refusal fails the read and ends the stream. */
+        const scanned = (step: () => void): boolean => {
+          try {
+            step();
+            return true;
+          } catch (error) {
+            fail(error);
+            checked.destroy();
+            return false;
+          }
+        };
         input.pipe(checked);
         Papa.parse<string[]>(checked, {
           delimiter,
