@@ -17,6 +17,12 @@ export const BATCH_ROWS = 5000;
 /** Times a batch waits out the connection's busy timeout for the write lock before the import fails. */
 const BUSY_WAITS = 10;
 
+/**
+ * Source hand-overs (a CSV's 64 KB pieces) an import reads and parses ahead while the server's
+ * writes hold the lock between two batches, before its next batch waits for the lock instead.
+ */
+const MAX_HANDOVERS_AHEAD = 16;
+
 /** progress: the live progress moved; committed: a batch committed, so the write lock is free for a moment. */
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' } | { type: 'committed' };
 
@@ -193,20 +199,49 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   /** Rows handed over by the source and not yet written, in order. */
   const queue: { rows: unknown[]; next: number; firstIndex: number; from: number; target: number }[] = [];
 
+  const busyTimeout = db.sqlite.pragma('busy_timeout', { simple: true }) as number;
+  /** BEGIN IMMEDIATE, or false at once when another connection holds the lock. */
+  const beginNow = (): boolean => {
+    db.sqlite.pragma('busy_timeout = 0');
+    try {
+      db.sqlite.exec('BEGIN IMMEDIATE');
+      return true;
+    } catch (error) {
+      if (isBusy(error)) return false;
+      throw error;
+    } finally {
+      db.sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+    }
+  };
+  /**
+   * Opens the next batch's transaction. When the server's writes hold the lock (they take it
+   * between two batches) it returns false and the source reads and parses on: the import does
+   * useful work instead of sleeping in SQLite's busy handler. At the end of the source, or
+   * MAX_HANDOVERS_AHEAD hand-overs ahead, it waits for the lock.
+   */
+  const beginBatch = (final: boolean): boolean => {
+    if (!final && queue.length <= MAX_HANDOVERS_AHEAD) return beginNow();
+    begin();
+    return true;
+  };
+
   /**
    * Writes the queued rows. After a commit it leaves the rest for the source's next hand-over
    * (unless this is the end): the lock is then free while the source reads and parses on, which
-   * is when the server's own writes get their turn (it never waits in SQLite's busy handler).
+   * is when the server's own writes get their turn (it never waits in SQLite's busy handler);
+   * when they still hold it at the next batch, beginBatch leaves the rows for a later hand-over.
    */
   const drain = (final: boolean) => {
     for (let item = queue[0]; item; item = queue[0]) {
       const { rows, firstIndex } = item;
       while (item.next < rows.length) {
+        const index = firstIndex + item.next;
+        if (index >= rowsDone) {
+          if (index >= env.limits.maxRows) throw tooManyRows(env.limits);
+          if (inBatch === 0 && !beginBatch(final)) return;
+        }
         const i = item.next++;
-        const index = firstIndex + i;
         if (index < rowsDone) continue;
-        if (index >= env.limits.maxRows) throw tooManyRows(env.limits);
-        if (inBatch === 0) begin();
         lastIndex = index;
         // A blank row keeps its index: the row checker skips it.
         writeRow(index, rows[i]);
