@@ -52,14 +52,23 @@ export function readTextStart(file: string, bytes = 65536): { text: string; whol
   }
 }
 
+/**
+ * Text is handed on in pieces of at most 64 KB of bytes, however big the chunks read: a piece's
+ * string then stays under V8's large-object size, and the rows parsed from it die young.
+ */
+const TEXT_PIECE_BYTES = 64 * 1024;
+
 /** A stream of the decoded text (strings) of the bytes piped in; decoding errors name their line in `file`. */
 export function textDecodingStream(file: string, decoder: UploadTextDecoder): Transform {
   return new Transform({
     readableObjectMode: true,
     transform(chunk: Buffer, _encoding, done) {
       try {
-        const text = decoder.write(chunk);
-        done(null, text === '' ? undefined : text);
+        for (let at = 0; at < chunk.length; at += TEXT_PIECE_BYTES) {
+          const text = decoder.write(chunk.subarray(at, at + TEXT_PIECE_BYTES));
+          if (text !== '') this.push(text);
+        }
+        done();
       } catch (error) {
         done(withLine(file, error, decoder) as Error);
       }
