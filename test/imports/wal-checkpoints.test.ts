@@ -1,0 +1,100 @@
+/**
+ * An import worker's WAL checkpoints (WalCheckpoints): a thread of their own copies the WAL into
+ * the database while the import's connection only commits; past its limit the WAL starts over;
+ * if the thread fails, SQLite's autocheckpoint takes over again.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { type Db, openConnection, openDatabase } from '../../server/db/database.ts';
+import { PASS_EVERY_COMMITS } from '../../server/imports/wal-checkpoint-shared.ts';
+import { WAL_FRAMES_LIMIT, WalCheckpoints } from '../../server/imports/wal-checkpoints.ts';
+import { suiteTempDirs } from '../support/suite-server.ts';
+
+const freshDir = suiteTempDirs();
+
+/** An import's connection to a migrated database with a scratch table; the server's connection is closed again. */
+async function importConnection(): Promise<Db> {
+  const dir = freshDir();
+  await (await openDatabase(dir)).close();
+  const db = openConnection(dir);
+  db.sqlite.exec('create table scratch (n integer, body blob)');
+  return db;
+}
+
+/** One commit of ~25 pages, as an import batch would make. */
+const commitBatch = (db: Db, n: number) => db.sqlite.prepare('insert into scratch (n, body) values (?, randomblob(100000))').run(n);
+const bytes = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+/** Waits (without a timed assertion) until `done` holds; fails if it never does within a generous bound. */
+async function eventually(done: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !done(); waited += 20) {
+    if (waited > 20_000) assert.fail(`never: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('WAL checkpoints of an import', () => {
+  it('are copied into the database by their thread, not by the import connection’s commits', async () => {
+    const db = await importConnection();
+    const checkpoints = new WalCheckpoints(db);
+    try {
+      assert.equal(db.sqlite.pragma('wal_autocheckpoint', { simple: true }), 0, 'the import’s commits never checkpoint');
+      const before = bytes(db.file);
+      for (let n = 0; n < PASS_EVERY_COMMITS; n++) {
+        commitBatch(db, n);
+        checkpoints.committed();
+      }
+      await eventually(() => bytes(db.file) >= before + PASS_EVERY_COMMITS * 100_000, 'the database file holds the batches');
+      assert.equal(db.sqlite.prepare('select count(*) from scratch').pluck().get(), PASS_EVERY_COMMITS);
+    } finally {
+      await checkpoints.close();
+      await db.close();
+    }
+  });
+
+  it('start the WAL over once it is past its limit, though the import never pauses for them', async () => {
+    const db = await importConnection();
+    const limitFrames = 300;
+    const checkpoints = new WalCheckpoints(db, limitFrames);
+    const commits = 3000;
+    const insert = db.sqlite.prepare('insert into scratch (n, body) values (?, randomblob(3000))');
+    try {
+      for (let n = 0; n < PASS_EVERY_COMMITS; n++) {
+        insert.run(n);
+        checkpoints.committed();
+      }
+      const before = bytes(db.file);
+      await eventually(() => bytes(db.file) > before, 'the thread has started and made its first pass');
+      // Back to back, as a fast import's batches: the thread's passes never catch up with the last
+      // commit, so only the import connection's own checkpoint lets SQLite start the WAL over.
+      for (let n = PASS_EVERY_COMMITS; n < commits; n++) {
+        insert.run(n);
+        checkpoints.committed();
+      }
+      // Never started over, it holds every commit's pages: ~37 MB here. Started over, it stays within
+      // a few times its limit (the thread reports after a pass, and passes run behind the commits).
+      const walBytes = bytes(`${db.file}-wal`);
+      const bound = 10 * limitFrames * 4096;
+      assert.ok(walBytes < bound, `the WAL file (${walBytes} bytes) is within ${bound} bytes: it was started over`);
+      assert.equal(db.sqlite.prepare('select count(*) from scratch').pluck().get(), commits);
+    } finally {
+      await checkpoints.close();
+      await db.close();
+    }
+  });
+
+  it('hand back to SQLite’s autocheckpoint when their thread fails', async () => {
+    const db = await importConnection();
+    const checkpoints = new WalCheckpoints({ ...db, file: path.join(path.dirname(db.file), 'missing.sqlite') });
+    try {
+      commitBatch(db, 1);
+      checkpoints.committed();
+      await eventually(() => db.sqlite.pragma('wal_autocheckpoint', { simple: true }) === WAL_FRAMES_LIMIT, 'autocheckpoint is back');
+    } finally {
+      await checkpoints.close();
+      await db.close();
+    }
+  });
+});
