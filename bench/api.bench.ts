@@ -14,6 +14,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +124,34 @@ async function upload(server: ChildServer, file: string): Promise<string> {
   if (res.status !== 202 || !body.background_task_uuid) throw new Error(`import not accepted: ${res.status} ${JSON.stringify(body)}`);
   return body.background_task_uuid;
 }
+/**
+ * The event burst's requests go through node:http on kept-alive connections: the load generator
+ * shares the machine's two cores with the server and the import, and fetch cost this process
+ * 280 µs of CPU per simulate against 110 µs here.
+ */
+const eventAgent = new http.Agent({ keepAlive: true, maxSockets: 10 });
+function postJson(server: ChildServer, pathname: string, body: unknown): Promise<{ status: number; text: string }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${server.url}${pathname}`,
+      {
+        agent: eventAgent,
+        method: 'POST',
+        headers: { authorization: server.auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 /** Failed polls (a reset connection) are counted in `failures` and tried again. */
 async function awaitTask(server: ChildServer, uuid: string, everyMs: number, failures: string[] = []): Promise<Record<string, unknown>> {
   for (;;) {
@@ -305,12 +334,12 @@ async function measureImportOnce() {
       await Promise.all(
         Array.from({ length: Math.min(10, EVENTS - i) }, async () => {
           try {
-            const res = await server.request(
-              '/api/service-confirmations/simulate',
-              json({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
-            );
-            if (res.status !== 201) errors.push(`simulate ${res.status}: ${(await res.text()).slice(0, 200)}`);
-            else expected += ((await res.json()) as { deliveries: unknown[] }).deliveries.length;
+            const res = await postJson(server, '/api/service-confirmations/simulate', {
+              organization_uuid: server.organizationUuid,
+              event: 'service_confirmation.check_in',
+            });
+            if (res.status !== 201) errors.push(`simulate ${res.status}: ${res.text.slice(0, 200)}`);
+            else expected += (JSON.parse(res.text) as { deliveries: unknown[] }).deliveries.length;
           } catch (error) {
             errors.push(`simulate: ${String(error)}`);
           }
@@ -345,6 +374,7 @@ async function measureImportOnce() {
     };
   } finally {
     bare.child.kill('SIGTERM');
+    eventAgent.destroy();
     await stopServer(server);
   }
 }
