@@ -75,6 +75,8 @@ interface LoopDelay {
   max: number;
   mean: number;
   samples: number;
+  /** The collector's pauses over the same interval (ms; major: full collections). */
+  gc_pauses: { count: number; total_ms: number; max_ms: number; major: number };
 }
 function restoreEnv(name: string, value: string | undefined) {
   if (value === undefined) delete process.env[name];
