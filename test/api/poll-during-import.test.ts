@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
-import { fileUpload, startImportTestServer } from '../support/imports.ts';
+import { addressCsv, startCsvImport, startImportTestServer } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
-import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 const ROWS = 40_000;
 const ORDER = ['PENDING', 'PROCESSING', 'COMPLETED'];
-
-function csv(rows: number): string {
-  const lines = ['name,location,address_line_1,suburb,state,postcode,country,qr_code_external_reference_id'];
-  for (let i = 0; i < rows; i++) {
-    const [suburb, state, postcode] = TINY_SUBURBS[i % TINY_SUBURBS.length]!;
-    lines.push(
-      `Site ${i},"${i + 1} High Street, ${suburb} ${state} ${postcode}",${i + 1} High Street,${suburb},${state},${postcode},Australia,POLL-${i}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 /** What a client may see of a task at any moment: its status, progress and results agree. */
 function assertCoherent(task: BackgroundTask, where: string): void {
@@ -47,12 +35,7 @@ describe('polling a task while its import runs', () => {
   const server = suiteServer(startImportTestServer);
 
   it('every poll sees a consistent task, and writes made meanwhile succeed', async () => {
-    const accepted = await server.request(
-      '/api/qrcodes/bulk',
-      fileUpload(csv(ROWS), 'poll.csv', { organization_uuid: server.organizationUuid }),
-    );
-    assert.equal(accepted.status, 202);
-    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    const uuid = await startCsvImport(server, addressCsv(ROWS, 'POLL'), 'poll.csv');
 
     const seen: BackgroundTask[] = [];
     let done = false;
@@ -106,11 +89,7 @@ describe('polling a task while its import runs', () => {
   });
 
   it('a poll answers what was committed last, by another connection or by the server itself', async () => {
-    const accepted = await server.request(
-      '/api/qrcodes/bulk',
-      fileUpload(csv(10), 'small.csv', { organization_uuid: server.organizationUuid }),
-    );
-    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    const uuid = await startCsvImport(server, addressCsv(10, 'POLL'), 'small.csv');
     const read = async () => {
       const one = (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as BackgroundTask;
       const page = (await (

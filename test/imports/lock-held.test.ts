@@ -7,34 +7,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
-import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
+import { addressCsv, startCsvImport, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
 
 const ROWS = 100_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function csv(rows: number): string {
-  const lines = ['name,location,address_line_1,suburb,state,postcode,country,qr_code_external_reference_id'];
-  for (let i = 0; i < rows; i++) {
-    const [suburb, state, postcode] = TINY_SUBURBS[i % TINY_SUBURBS.length]!;
-    lines.push(
-      `Site ${i},"${i + 1} High Street, ${suburb} ${state} ${postcode}",${i + 1} High Street,${suburb},${state},${postcode},Australia,LOCK-${i}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
 describe('an import while another connection holds the write lock', () => {
   const server = suiteServer(startImportTestServer);
 
   it('commits nothing while the lock is held, then writes every row once, in file order', async () => {
-    const accepted = await server.request(
-      '/api/qrcodes/bulk',
-      fileUpload(csv(ROWS), 'locked.csv', { organization_uuid: server.organizationUuid }),
-    );
-    assert.equal(accepted.status, 202);
-    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    const uuid = await startCsvImport(server, addressCsv(ROWS, 'LOCK'), 'locked.csv');
     const task = async () =>
       (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as { status: string; progress: number };
     while ((await task()).status === 'PENDING') await sleep(5);

@@ -25,6 +25,14 @@ async function importConnection(): Promise<Db> {
 
 /** One commit of ~25 pages, as an import batch would make. */
 const commitBatch = (db: Db, n: number) => db.sqlite.prepare('insert into scratch (n, body) values (?, randomblob(100000))').run(n);
+
+/** Commits rows `from` to `to` - 1, each in its own transaction, telling `checkpoints` of each as the engine does. */
+function commitEach(checkpoints: WalCheckpoints, from: number, to: number, commit: (n: number) => unknown): void {
+  for (let n = from; n < to; n++) {
+    commit(n);
+    checkpoints.committed();
+  }
+}
 const bytes = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 /** Waits (without a timed assertion) until `done` holds; fails if it never does within a generous bound. */
@@ -35,66 +43,61 @@ async function eventually(done: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** Runs `test` on an import's connection and its checkpoints (with the thread given `threadFile`, if any), closing both after. */
+async function withCheckpoints(
+  test: (db: Db, checkpoints: WalCheckpoints) => Promise<void>,
+  options: { limitFrames?: number; threadFile?: (db: Db) => string } = {},
+): Promise<void> {
+  const db = await importConnection();
+  const checkpoints = new WalCheckpoints(options.threadFile ? { ...db, file: options.threadFile(db) } : db, options.limitFrames);
+  try {
+    await test(db, checkpoints);
+  } finally {
+    await checkpoints.close();
+    await db.close();
+  }
+}
+
 describe('WAL checkpoints of an import', () => {
-  it('are copied into the database by their thread, not by the import connection’s commits', async () => {
-    const db = await importConnection();
-    const checkpoints = new WalCheckpoints(db);
-    try {
+  it('are copied into the database by their thread, not by the import connection’s commits', () =>
+    withCheckpoints(async (db, checkpoints) => {
       assert.equal(db.sqlite.pragma('wal_autocheckpoint', { simple: true }), 0, 'the import’s commits never checkpoint');
       const before = bytes(db.file);
-      for (let n = 0; n < PASS_EVERY_COMMITS; n++) {
-        commitBatch(db, n);
-        checkpoints.committed();
-      }
+      commitEach(checkpoints, 0, PASS_EVERY_COMMITS, (n) => commitBatch(db, n));
       await eventually(() => bytes(db.file) >= before + PASS_EVERY_COMMITS * 100_000, 'the database file holds the batches');
       assert.equal(db.sqlite.prepare('select count(*) from scratch').pluck().get(), PASS_EVERY_COMMITS);
-    } finally {
-      await checkpoints.close();
-      await db.close();
-    }
-  });
+    }));
 
-  it('start the WAL over once it is past its limit, though the import never pauses for them', async () => {
-    const db = await importConnection();
-    const limitFrames = 300;
-    const checkpoints = new WalCheckpoints(db, limitFrames);
-    const commits = 3000;
-    const insert = db.sqlite.prepare('insert into scratch (n, body) values (?, randomblob(3000))');
-    try {
-      for (let n = 0; n < PASS_EVERY_COMMITS; n++) {
-        insert.run(n);
-        checkpoints.committed();
-      }
-      const before = bytes(db.file);
-      await eventually(() => bytes(db.file) > before, 'the thread has started and made its first pass');
-      // Back to back, as a fast import's batches: the thread's passes never catch up with the last
-      // commit, so only the import connection's own checkpoint lets SQLite start the WAL over.
-      for (let n = PASS_EVERY_COMMITS; n < commits; n++) {
-        insert.run(n);
-        checkpoints.committed();
-      }
-      // Never started over, it holds every commit's pages: ~37 MB here. Started over, it stays within
-      // a few times its limit (the thread reports after a pass, and passes run behind the commits).
-      const walBytes = bytes(`${db.file}-wal`);
-      const bound = 10 * limitFrames * 4096;
-      assert.ok(walBytes < bound, `the WAL file (${walBytes} bytes) is within ${bound} bytes: it was started over`);
-      assert.equal(db.sqlite.prepare('select count(*) from scratch').pluck().get(), commits);
-    } finally {
-      await checkpoints.close();
-      await db.close();
-    }
-  });
+  const limitFrames = 300;
+  it('start the WAL over once it is past its limit, though the import never pauses for them', () =>
+    withCheckpoints(
+      async (db, checkpoints) => {
+        const commits = 3000;
+        const insert = db.sqlite.prepare('insert into scratch (n, body) values (?, randomblob(3000))');
+        const commit = (n: number) => insert.run(n);
+        commitEach(checkpoints, 0, PASS_EVERY_COMMITS, commit);
+        const before = bytes(db.file);
+        await eventually(() => bytes(db.file) > before, 'the thread has started and made its first pass');
+        // Back to back, as a fast import's batches: the thread's passes never catch up with the last
+        // commit, so only the import connection's own checkpoint lets SQLite start the WAL over.
+        commitEach(checkpoints, PASS_EVERY_COMMITS, commits, commit);
+        // Never started over, it holds every commit's pages: ~37 MB here. Started over, it stays within
+        // a few times its limit (the thread reports after a pass, and passes run behind the commits).
+        const walBytes = bytes(`${db.file}-wal`);
+        const bound = 10 * limitFrames * 4096;
+        assert.ok(walBytes < bound, `the WAL file (${walBytes} bytes) is within ${bound} bytes: it was started over`);
+        assert.equal(db.sqlite.prepare('select count(*) from scratch').pluck().get(), commits);
+      },
+      { limitFrames },
+    ));
 
-  it('hand back to SQLite’s autocheckpoint when their thread fails', async () => {
-    const db = await importConnection();
-    const checkpoints = new WalCheckpoints({ ...db, file: path.join(path.dirname(db.file), 'missing.sqlite') });
-    try {
-      commitBatch(db, 1);
-      checkpoints.committed();
-      await eventually(() => db.sqlite.pragma('wal_autocheckpoint', { simple: true }) === WAL_FRAMES_LIMIT, 'autocheckpoint is back');
-    } finally {
-      await checkpoints.close();
-      await db.close();
-    }
-  });
+  it('hand back to SQLite’s autocheckpoint when their thread fails', () =>
+    withCheckpoints(
+      async (db, checkpoints) => {
+        commitBatch(db, 1);
+        checkpoints.committed();
+        await eventually(() => db.sqlite.pragma('wal_autocheckpoint', { simple: true }) === WAL_FRAMES_LIMIT, 'autocheckpoint is back');
+      },
+      { threadFile: (db) => path.join(path.dirname(db.file), 'missing.sqlite') },
+    ));
 });

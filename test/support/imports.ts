@@ -1,5 +1,6 @@
 import { startTestServer, type TestServer } from './server.ts';
 import type { ServeOptions } from '../../server/server.ts';
+import { TINY_SUBURBS } from './tiny-geocoder.ts';
 
 /** The tiny test geocoder's module, for servers started by tests (in process or as a child). */
 export const TINY_GEOCODER_MODULE = new URL('./tiny-geocoder.ts', import.meta.url).href;
@@ -36,4 +37,26 @@ export function fileUpload(content: Buffer | string, filename: string, fields: R
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   form.set('file', new Blob([content]), filename);
   return { method: 'POST', body: form };
+}
+
+/**
+ * A QR code CSV of `rows` located addresses (the tiny geocoder's suburbs), every column filled;
+ * row i (0-based) is named `Site i` and has the external reference `${reference}-i`.
+ */
+export function addressCsv(rows: number, reference: string): string {
+  const lines = ['name,location,address_line_1,suburb,state,postcode,country,qr_code_external_reference_id'];
+  for (let i = 0; i < rows; i++) {
+    const [suburb, state, postcode] = TINY_SUBURBS[i % TINY_SUBURBS.length]!;
+    lines.push(
+      `Site ${i},"${i + 1} High Street, ${suburb} ${state} ${postcode}",${i + 1} High Street,${suburb},${state},${postcode},Australia,${reference}-${i}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Uploads `csv` as a background QR code import of the server's organization; the task's uuid. */
+export async function startCsvImport(server: TestServer, csv: string, filename: string): Promise<string> {
+  const accepted = await server.request('/api/qrcodes/bulk', fileUpload(csv, filename, { organization_uuid: server.organizationUuid }));
+  if (accepted.status !== 202) throw new Error(`import not accepted: ${accepted.status} ${await accepted.text()}`);
+  return ((await accepted.json()) as { background_task_uuid: string }).background_task_uuid;
 }
