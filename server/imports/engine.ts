@@ -18,10 +18,11 @@ export const BATCH_ROWS = 5000;
 const BUSY_WAITS = 10;
 
 /**
- * Source hand-overs (a CSV's 64 KB pieces) an import reads and parses ahead while the server's
- * writes hold the lock between two batches, before its next batch waits for the lock instead.
+ * Rows an import reads and parses ahead (one batch) while the server's writes hold the lock
+ * between two batches, before its next batch waits for the lock instead: a CSV's 64 KB pieces
+ * hold about 900 rows, a workbook's hand-overs 2,000.
  */
-const MAX_HANDOVERS_AHEAD = 16;
+const MAX_ROWS_AHEAD = BATCH_ROWS;
 
 /** progress: the live progress moved; committed: a batch committed, so the write lock is free for a moment. */
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' } | { type: 'committed' };
@@ -198,6 +199,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
 
   /** Rows handed over by the source and not yet written, in order. */
   const queue: { rows: unknown[]; next: number; firstIndex: number; from: number; target: number }[] = [];
+  const rowsQueued = () => queue.reduce((rows, item) => rows + item.rows.length - item.next, 0);
 
   const busyTimeout = db.sqlite.pragma('busy_timeout', { simple: true }) as number;
   /** BEGIN IMMEDIATE, or false at once when another connection holds the lock. */
@@ -217,10 +219,10 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
    * Opens the next batch's transaction. When the server's writes hold the lock (they take it
    * between two batches) it returns false and the source reads and parses on: the import does
    * useful work instead of sleeping in SQLite's busy handler. At the end of the source, or
-   * MAX_HANDOVERS_AHEAD hand-overs ahead, it waits for the lock.
+   * MAX_ROWS_AHEAD rows ahead, it waits for the lock.
    */
   const beginBatch = (final: boolean): boolean => {
-    if (!final && queue.length <= MAX_HANDOVERS_AHEAD) return beginNow();
+    if (!final && rowsQueued() <= MAX_ROWS_AHEAD) return beginNow();
     begin();
     return true;
   };
