@@ -35,9 +35,14 @@ export class WalCheckpoints {
     Atomics.add(this.shared, COMMITS, 1);
     Atomics.notify(this.shared, COMMITS);
     if (Atomics.load(this.shared, WAL_FRAMES) < this.walFramesLimit) return;
-    // The thread waits meanwhile; busy (another process checkpointing): again at the next commit.
-    const [result] = this.db.sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
-    if (result?.busy === 0) Atomics.store(this.shared, WAL_FRAMES, 0);
+    // The thread waits meanwhile. Busy (another connection checkpointing) or failed: again at the
+    // next commit; a checkpoint that could not run never fails the import's batch.
+    try {
+      const [result] = this.db.sqlite.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
+      if (result?.busy === 0) Atomics.store(this.shared, WAL_FRAMES, 0);
+    } catch {
+      // As SQLite's autocheckpoint, whose errors never fail the commit that ran it.
+    }
   }
 
   /** Ends the thread (after its pass, if one is running). */
@@ -61,7 +66,8 @@ export class WalCheckpoints {
     worker.on('error', () => undefined);
     const exited = new Promise<void>((resolve) => {
       worker.once('exit', () => {
-        if (Atomics.load(this.shared, STOP) === 0) this.db.sqlite.pragma(`wal_autocheckpoint = ${this.walFramesLimit}`);
+        const unexpected = Atomics.load(this.shared, STOP) === 0 && this.db.sqlite.open;
+        if (unexpected) this.db.sqlite.pragma(`wal_autocheckpoint = ${this.walFramesLimit}`);
         resolve();
       });
     });
