@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { type Db, openConnection, openDatabase } from '../../server/db/database.ts';
 import { PASS_EVERY_COMMITS } from '../../server/imports/wal-checkpoint-shared.ts';
 import { WAL_FRAMES_LIMIT, WalCheckpoints } from '../../server/imports/wal-checkpoints.ts';
+import { eventually } from '../support/eventually.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 
 const freshDir = suiteTempDirs();
@@ -34,14 +35,6 @@ function commitEach(checkpoints: WalCheckpoints, from: number, to: number, commi
   }
 }
 const bytes = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
-
-/** Waits (without a timed assertion) until `done` holds; fails if it never does within a generous bound. */
-async function eventually(done: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !done(); waited += 20) {
-    if (waited > 20_000) assert.fail(`never: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Runs `test` on an import's connection and its checkpoints (with the thread given `threadFile`, if any), closing both after. */
 async function withCheckpoints(
