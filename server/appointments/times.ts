@@ -391,7 +391,7 @@ export class ScheduleTimesCache {
     };
   }
 
-  /** The offset from the local day's midnight until the zone's next change, or null when the day itself has a change. */
+  /** The offset from the local day's midnight until the zone's next change, or null when that day or the next has a change. */
   private steadyOffset(year: number, month: number, day: number, zone: string): SteadyOffset | null {
     const key = `${zone}|${year}-${month}-${day}`;
     let period = this.steady.get(key);
@@ -402,9 +402,11 @@ export class ScheduleTimesCache {
       const next = midnight.getTimeZoneTransition('next');
       const untilMs = next ? next.epochMilliseconds : Number.POSITIVE_INFINITY;
       const offsetMs = midnight.offsetNanoseconds / 1_000_000;
-      // No change within the day (so no local time of it is skipped or repeated, and no DST note applies),
-      // and whole-minute offsets only (scheduleTimes writes historic seconds-precision offsets differently).
-      const steadyAllDay = midnight.toPlainDateTime().hour === 0 && untilMs >= midnight.epochMilliseconds + DAY_MS;
+      // No change within the day or the next one (so no local time of the day is skipped or repeated,
+      // and no DST note applies: a change back at the next midnight, as Chile's from 24:00 to 23:00,
+      // repeats the day's last hour; backward changes are under a day), and whole-minute offsets only
+      // (scheduleTimes writes historic seconds-precision offsets differently).
+      const steadyAllDay = midnight.toPlainDateTime().hour === 0 && untilMs >= midnight.epochMilliseconds + 2 * DAY_MS;
       if (steadyAllDay && offsetMs % MINUTE_MS === 0) {
         period = { offsetMs, offset: midnight.offset, fromMs: midnight.epochMilliseconds, untilMs, zoneId: midnight.timeZoneId };
       }

@@ -121,6 +121,10 @@ describe('the import memo of appointment times (ScheduleTimesCache)', () => {
       ['2026-03-29', 'Europe/London'],
       ['2026-04-04', 'Australia/Melbourne'],
       ['2026-10-03', 'Australia/Melbourne'],
+      // Chile goes back from 24:00 to 23:00: the last hour of the day before the change happens twice.
+      ['2026-04-04', 'America/Santiago'],
+      ['2031-04-05', 'America/Santiago'],
+      ['2026-09-06', 'America/Santiago'],
     ] as const;
     for (const [day, zone] of days) {
       for (let quarter = 0; quarter < 96; quarter++) {
