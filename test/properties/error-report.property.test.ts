@@ -27,7 +27,8 @@ const cellArb = fc.oneof(
 /** Every row is excluded (its location is nowhere), so the report must hold all of them. */
 const rowsArb = fc.array(fc.tuple(cellArb, cellArb), { minLength: 1, maxLength: 12 });
 
-const FORMULA_START = /^'(?=[=+\-@\t\r])/;
+/** The report's mark: one apostrophe more before a cell that starts with apostrophes and then = + - @, a tab or CR. */
+const FORMULA_START = /^'(?='*[=+\-@\t\r])/;
 
 function csvOf(rows: [string, string][]): string {
   return `${Papa.unparse([['name', 'label', 'location'], ...rows.map(([name, label], i) => [name, label, `Nowhere ${i}`])], { newline: '\r\n' })}\r\n`;
@@ -74,7 +75,8 @@ describe('error reports read back to the rows that were imported (property)', ()
       fc.asyncProperty(rowsArb, async (rows) => {
         await check(rows);
       }),
-      { numRuns: 25 },
+      // A typed apostrophe before a formula character: the report adds one more (found by a random seed).
+      { numRuns: 25, examples: [[[['', "'+"]]]] },
     );
   });
   async function check(rows: [string, string][]) {
