@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { startBareServer } from './bare-server.ts';
 import { processCpuSeconds } from './proc-stat.ts';
-import { median, OUT, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
+import { median, OUT, percentile, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
 
 const CONNECTIONS = Number(process.env.API_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.API_SECONDS ?? 8);
@@ -128,9 +128,8 @@ function pollLatencies(polls: PollEvents) {
     (performance.now() - started < POLL_WARM_UP_SECONDS * 1000 ? first : after).push(ms);
   });
   const percentiles = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const at = (p: number) => round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
-    return { p50_ms: at(50), p99_ms: at(99), max_ms: round(sorted.at(-1) ?? NaN), requests: sorted.length };
+    const at = (p: number) => round(percentile(values, p));
+    return { p50_ms: at(50), p99_ms: at(99), max_ms: at(100), requests: values.length };
   };
   return { warmUp: () => percentiles(first), afterWarmUp: () => percentiles(after) };
 }
