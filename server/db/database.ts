@@ -56,6 +56,17 @@ const SERVER_BUSY_TIMEOUT_MS = 0;
 
 export const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
+/** Runs `run` with the connection's busy timeout set to `ms`, then puts the one it had back. */
+export function withBusyTimeout<T>(sqlite: SQLite.Database, ms: number, run: () => T): T {
+  const previous = sqlite.pragma('busy_timeout', { simple: true }) as number;
+  sqlite.pragma(`busy_timeout = ${ms}`);
+  try {
+    return run();
+  } finally {
+    sqlite.pragma(`busy_timeout = ${previous}`);
+  }
+}
+
 /** Wakes the writes that wait for the lock (waitingForLock). */
 const waiting = new Set<() => void>();
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { type Db, isBusy } from '../db/database.ts';
+import { type Db, isBusy, withBusyTimeout } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { taskUpdates } from '../tasks/state.ts';
 import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
@@ -201,20 +201,17 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const queue: { rows: unknown[]; next: number; firstIndex: number; from: number; target: number }[] = [];
   const rowsQueued = () => queue.reduce((rows, item) => rows + item.rows.length - item.next, 0);
 
-  const busyTimeout = db.sqlite.pragma('busy_timeout', { simple: true }) as number;
   /** BEGIN IMMEDIATE, or false at once when another connection holds the lock. */
-  const beginNow = (): boolean => {
-    db.sqlite.pragma('busy_timeout = 0');
-    try {
-      db.sqlite.exec('BEGIN IMMEDIATE');
-      return true;
-    } catch (error) {
-      if (isBusy(error)) return false;
-      throw error;
-    } finally {
-      db.sqlite.pragma(`busy_timeout = ${busyTimeout}`);
-    }
-  };
+  const beginNow = (): boolean =>
+    withBusyTimeout(db.sqlite, 0, () => {
+      try {
+        db.sqlite.exec('BEGIN IMMEDIATE');
+        return true;
+      } catch (error) {
+        if (isBusy(error)) return false;
+        throw error;
+      }
+    });
   /**
    * Opens the next batch's transaction. When the server's writes hold the lock (they take it
    * between two batches) it returns false and the source reads and parses on: the import does

@@ -1,4 +1,4 @@
-import { openConnection } from '../db/database.ts';
+import { openConnection, withBusyTimeout } from '../db/database.ts';
 import { taskUpdates } from '../tasks/state.ts';
 import { runImport, type EngineOutcome } from './engine.ts';
 import { runDryImport } from './dry-run.ts';
@@ -40,12 +40,9 @@ const FINAL_CHECKPOINT_WAIT_MS = 1000;
  */
 function checkpointWal(): void {
   try {
-    db.sqlite.pragma(`busy_timeout = ${FINAL_CHECKPOINT_WAIT_MS}`);
-    db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    withBusyTimeout(db.sqlite, FINAL_CHECKPOINT_WAIT_MS, () => db.sqlite.pragma('wal_checkpoint(TRUNCATE)'));
   } catch {
     // Only an optimisation: SQLite checkpoints later by itself.
-  } finally {
-    db.sqlite.pragma(`busy_timeout = ${WORKER_BUSY_TIMEOUT_MS}`);
   }
 }
 

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
-import { DATABASE_FILE, openDatabase } from '../../server/db/database.ts';
+import { DATABASE_FILE, databasePath, openDatabase, withBusyTimeout } from '../../server/db/database.ts';
 import { migrations } from '../../server/db/migrations/index.ts';
 import { CREDENTIALS_FILE } from '../../server/orgs/bootstrap.ts';
 import { StartupError } from '../../server/startup-error.ts';
@@ -89,6 +89,33 @@ describe('storage', () => {
       assert.match(error.message, /is not a QR Sandbox database/);
       return true;
     });
+  });
+});
+
+describe('withBusyTimeout', () => {
+  it('runs with the given busy timeout and puts the connection’s own back, also when the work throws', async () => {
+    const dir = freshDir();
+    await (await openDatabase(dir)).close();
+    const sqlite = new SQLite(databasePath(dir));
+    try {
+      sqlite.pragma('busy_timeout = 30000');
+      const timeout = () => sqlite.pragma('busy_timeout', { simple: true });
+      assert.equal(
+        withBusyTimeout(sqlite, 0, () => timeout()),
+        0,
+      );
+      assert.equal(timeout(), 30000);
+      assert.throws(
+        () =>
+          withBusyTimeout(sqlite, 1000, () => {
+            throw new Error('work failed');
+          }),
+        /work failed/,
+      );
+      assert.equal(timeout(), 30000);
+    } finally {
+      sqlite.close();
+    }
   });
 });
 
