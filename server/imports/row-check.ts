@@ -77,8 +77,8 @@ export function rowChecker(
         if (!isPlainObject(row)) return excluded(index, 'Each element of the array must be an object.', {}, row);
         record = recordFromObject(columns, keyMap, row);
       } else {
-        record = recordFromCells(mapping, row as unknown[]);
         const cells = row as unknown[];
+        record = recordFromCells(mapping, cells);
         const past = csv && cells.length > mapping.length ? cellPastHeader(cells, mapping.length) : undefined;
         if (past !== undefined) {
           return excluded(
