@@ -4,7 +4,7 @@ import { Temporal } from 'temporal-polyfill';
  * Appointment times: parsing the accepted start formats, the zone rule of DESIGN.md, and the
  * daylight-saving rule. Pure functions; every zone and offset computation is Temporal's.
  *
- * DST rule (documented in README "Importing appointments"):
+ * DST rule (documented in docs/imports.md, "Dates and time zones"):
  * - a local time in a gap (clocks go forward) moves forward by the length of the gap
  *   (Temporal's 'compatible'), e.g. 02:30 -> 03:30;
  * - a local time that happens twice (clocks go back) is the first of the two (the earlier instant);

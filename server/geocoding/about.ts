@@ -3,7 +3,7 @@ import type { Gazetteer } from './gazetteer.ts';
 import { ADDRESS_NOT_LOCATED, type GeoPrecision, PRECISION_MEANINGS } from './geocoder.ts';
 import type { GeocoderAbout } from './schemas.ts';
 
-/** The data the gazetteer is built from, with the credit its licence asks for (README "Data and attribution"). */
+/** The data the gazetteer is built from, with the credit its licence asks for (docs/geocoding.md, "Data and attribution"). */
 const SOURCES: GeocoderAbout['sources'] = [
   {
     name: 'GeoNames postal codes (AU, US, GB, CA, IT)',

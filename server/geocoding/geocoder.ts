@@ -48,7 +48,7 @@ export const ADDRESS_NOT_LOCATED = 'Address could not be located. Please check t
 /**
  * Synchronous and in-memory once loaded: imports call it for every row.
  * The offline implementation: `loadGeocoder()` (one per process) or `createOfflineGeocoder()`
- * in `offline-geocoder.ts`; matching rules in the README's Geocoding section.
+ * in `offline-geocoder.ts`; matching rules in docs/geocoding.md.
  */
 export interface Geocoder {
   /** The place of an address, or null. The result may be shared between calls (the offline geocoder freezes its remembered answers): read it, never change it. */

@@ -8,7 +8,7 @@ const WORKER_FILE = fileURLToPath(moduleUrl('./worker.ts', import.meta.url));
 /**
  * Young generation of a worker: 8 MB. Rows are written as they are parsed, so most of a row's
  * garbage dies young; at 4 MB it was promoted anyway (1M QR code rows: 12.9 s of worker CPU at 4 MB,
- * 11.5 s at 8, 16 or 32 MB; peak RSS 185, 199, 210 and 249 MB; README, benchmarks at scale).
+ * 11.5 s at 8, 16 or 32 MB; peak RSS 185, 199, 210 and 249 MB; docs/performance.md).
  */
 const WORKER_SEMI_SPACE_MB = 8;
 /**

@@ -10,7 +10,7 @@ import { startTestServer, tempDataDir, type TestServer } from '../support/server
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-/** Warnings the README explains (section "OpenAPI document"); a new one must be fixed or explained there. */
+/** Warnings docs/api.md explains (section "The OpenAPI document"); a new one must be fixed or explained there. */
 const EXPLAINED_WARNINGS = 0;
 
 describe('OpenAPI document as tools read it', () => {

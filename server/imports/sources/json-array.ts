@@ -12,7 +12,7 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0
  * Splits a streamed JSON array into its elements without holding the whole text: it tracks
  * strings and nesting to find where each top-level element ends, then JSON.parses that element.
  * Kept instead of a streaming parser library: @streamparser/json alone is slower than this
- * (bench/json-source.bench.ts measures both; README "JSON files").
+ * (bench/json-source.bench.ts measures both; docs/imports.md, "JSON files").
  */
 export class JsonArraySplitter {
   private state: State = 'start';
