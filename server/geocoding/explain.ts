@@ -5,14 +5,14 @@
 import { COUNTRY_DISPLAY_NAMES, GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import type { AddressInput, GeoResult } from './geocoder.ts';
 import { cellText, nameKey, normalizePostcode } from './normalize.ts';
-import type { AddressReading, OfflineGeocoder } from './offline-geocoder.ts';
+import type { AddressReading, GazetteerLookups } from './address-reading.ts';
 import { isAustralianBoxPostcode } from './po-boxes.ts';
 import { readCountry } from './world-countries.ts';
 
 const MOST_LISTED = 4;
 const FREE_TEXT_EXAMPLE = 'Write it as street, suburb, state, postcode and country, e.g. "12 Smith St, Fitzroy VIC 3065, Australia".';
 
-export function whyNotLocated(geocoder: OfflineGeocoder, address: AddressInput): string {
+export function whyNotLocated(geocoder: GazetteerLookups, address: AddressInput): string {
   const reading = geocoder.read(address);
   if (reading.foreign) return `"${reading.foreign}" is not a country the gazetteer covers: it has places in ${coverage()} only.`;
   const countryText = cellText(address.country);
@@ -45,7 +45,7 @@ function notPostcodes(reading: AddressReading): string {
  * For an address that was located, which part won when the parts disagreed, or which postcode
  * was chosen when none (or a PO-box one) was given; '' when the parts simply agree.
  */
-export function howLocated(geocoder: OfflineGeocoder, address: AddressInput, result: GeoResult): string {
+export function howLocated(geocoder: GazetteerLookups, address: AddressInput, result: GeoResult): string {
   const reading = geocoder.read(address);
   const parts = reading.parts;
   if (!parts) return '';
@@ -97,7 +97,7 @@ interface Found {
 }
 
 function partsReason(
-  geocoder: OfflineGeocoder,
+  geocoder: GazetteerLookups,
   countries: readonly GazetteerCountry[],
   countryGiven: boolean,
   suburb: string,

@@ -6,7 +6,7 @@
 import { addressWords, spanKey, type AddressWords, type Word } from './address-words.ts';
 import { GAZETTEER_COUNTRIES, type GazetteerCountry } from './countries.ts';
 import type { GeoResult } from './geocoder.ts';
-import { FULL_AGREEMENT, type AddressParts, type OfflineGeocoder } from './offline-geocoder.ts';
+import { FULL_AGREEMENT, type AddressParts, type GazetteerLookups } from './address-reading.ts';
 import { LONGEST_WORLD_COUNTRY_WORDS, readCountryKeyed } from './world-countries.ts';
 
 /** What was read from a free-text address, and where it was placed. */
@@ -24,7 +24,7 @@ const LONGEST_PLACE_WORDS = 5;
 const LONGEST_STATE_WORDS = 4;
 
 export function readLocation(
-  geocoder: OfflineGeocoder,
+  geocoder: GazetteerLookups,
   location: string,
   countryColumn: GazetteerCountry | undefined,
   stateHint: string,
@@ -55,7 +55,7 @@ export function readLocation(
 
 /** Each country's reading is matched; the one with the most agreeing parts wins, ties going to the earlier country (Australia first). */
 function bestOver(
-  geocoder: OfflineGeocoder,
+  geocoder: GazetteerLookups,
   { words, poBox, street }: AddressWords,
   countries: readonly GazetteerCountry[],
   countryGiven: boolean,
@@ -93,7 +93,7 @@ function bestOver(
 }
 
 function readParts(
-  geocoder: OfflineGeocoder,
+  geocoder: GazetteerLookups,
   words: Word[],
   country: GazetteerCountry,
   stateHint: string,
@@ -113,7 +113,7 @@ function readParts(
  * (which stops the address being placed). The name of a covered country's state is not a
  * country there ("Atlanta, Georgia").
  */
-function takeCountry(geocoder: OfflineGeocoder, words: Word[]): { covered: GazetteerCountry } | { foreign: string } | undefined {
+function takeCountry(geocoder: GazetteerLookups, words: Word[]): { covered: GazetteerCountry } | { foreign: string } | undefined {
   const last = words[words.length - 1];
   if (!last) return undefined;
   for (let n = Math.min(LONGEST_WORLD_COUNTRY_WORDS, words.length); n >= 1; n--) {
@@ -143,7 +143,7 @@ const INWARD_CODE: Partial<Record<GazetteerCountry, RegExp>> = { CA: /^\d[A-Z]\d
  * the address makes one: at the end, right after the place or the state, alone in its part, or
  * (Italy) right before the comune. Any other number is a street or unit number, or junk.
  */
-function takePostcode(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, notPostcodes: Set<string>): string {
+function takePostcode(geocoder: GazetteerLookups, words: Word[], country: GazetteerCountry, notPostcodes: Set<string>): string {
   const inward = INWARD_CODE[country];
   for (let i = words.length - 1; i >= 0; i--) {
     const word = words[i];
@@ -180,7 +180,7 @@ function takePostcode(geocoder: OfflineGeocoder, words: Word[], country: Gazette
 }
 
 /** Whether the words first..last stand where a postcode goes. */
-function postcodePlace(geocoder: OfflineGeocoder, words: Word[], first: number, last: number, country: GazetteerCountry): boolean {
+function postcodePlace(geocoder: GazetteerLookups, words: Word[], first: number, last: number, country: GazetteerCountry): boolean {
   const segment = words[first]?.segment;
   const free = (w: Word | undefined): boolean => w !== undefined && w.role === 'free';
   if (!words.slice(last + 1).some((w) => free(w) && !w.inState)) return true; // at the end (before the state or country)
@@ -194,7 +194,7 @@ function postcodePlace(geocoder: OfflineGeocoder, words: Word[], first: number, 
 }
 
 /** Whether a run of up to LONGEST_PLACE_WORDS free words of one part, ending at `at` (step -1) or starting there (step 1), names a place. */
-function placeAt(geocoder: OfflineGeocoder, words: Word[], at: number, step: 1 | -1, country: GazetteerCountry): boolean {
+function placeAt(geocoder: GazetteerLookups, words: Word[], at: number, step: 1 | -1, country: GazetteerCountry): boolean {
   for (let n = 1; n <= LONGEST_PLACE_WORDS; n++) {
     const from = step === 1 ? at : at - n + 1;
     if (from < 0 || from + n > words.length) return false;
@@ -206,7 +206,7 @@ function placeAt(geocoder: OfflineGeocoder, words: Word[], at: number, step: 1 |
 }
 
 /** The last run of words naming a state of the country. */
-function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry): string {
+function takeState(geocoder: GazetteerLookups, words: Word[], country: GazetteerCountry): string {
   if (country === 'GB') return '';
   for (let end = words.length; end > 0; end--) {
     for (let n = Math.min(LONGEST_STATE_WORDS, end); n >= 1; n--) {
@@ -226,7 +226,7 @@ function takeState(geocoder: OfflineGeocoder, words: Word[], country: GazetteerC
  * the state (better if it is not the state's own words), then the one nearest the end, then
  * the longest. The unit, box, street, postcode and country are not read.
  */
-function findPlace(geocoder: OfflineGeocoder, words: Word[], country: GazetteerCountry, postcode: string, state: string): string {
+function findPlace(geocoder: GazetteerLookups, words: Word[], country: GazetteerCountry, postcode: string, state: string): string {
   const g = geocoder.gazetteer;
   const states = state === '' ? undefined : geocoder.stateCodes(country, state);
   let best = '';

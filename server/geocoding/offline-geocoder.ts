@@ -8,30 +8,8 @@ import { readLocation, type LocationReading } from './location-parser.ts';
 import { cellText, nameKey, normalizePostcode } from './normalize.ts';
 import { deliveryPlace, isAustralianBoxPostcode } from './po-boxes.ts';
 import type { GeocoderAbout } from './schemas.ts';
+import { FULL_AGREEMENT, type AddressParts, type AddressReading, type GazetteerLookups } from './address-reading.ts';
 import { readCountry } from './world-countries.ts';
-
-/** Address parts as text, before matching. */
-export interface AddressParts {
-  suburb: string;
-  state: string;
-  postcode: string;
-  /** The address is a PO box (or locked bag): it keeps a box-only postcode it names. */
-  poBox?: boolean;
-  /** The address names a street: a box-only postcode it names gives way to the suburb's delivery postcode. */
-  street?: boolean;
-}
-
-/** How an address was read: the country, the parts (from the columns or the free text) and the result. */
-export interface AddressReading {
-  result: GeoResult | null;
-  /** A country the gazetteer does not hold, named by the country column or at the end of the location. */
-  foreign?: string;
-  /** Read from the parts (suburb, state, postcode) or from the free-text location. */
-  from: 'parts' | 'location';
-  parts?: AddressParts;
-  /** Numbers in the location shaped like a postcode that were not read as one. */
-  notPostcodes: string[];
-}
 
 type Cell = string | null | undefined;
 
@@ -41,9 +19,6 @@ const CELL_SEPARATOR = '\u0001';
 /** A text cell (or none) without the separator: what the memo of locate() takes (a number or date cell is read each time). */
 const isCell = (value: unknown): value is Cell =>
   value === null || value === undefined || (typeof value === 'string' && !value.includes(CELL_SEPARATOR));
-
-/** agreement() when postcode, state and place all agree. */
-export const FULL_AGREEMENT = 4;
 
 /** A named place this close to the given postcode's place counts as agreeing with it (GB, CA, US, IT). */
 const NEARBY_KM = 25;
@@ -67,7 +42,7 @@ export function loadOfflineGeocoder(): OfflineGeocoder {
 /** Distinct address parts remembered per geocoder (a few MB at most); the memory starts over when full. */
 const MAX_REMEMBERED = 20_000;
 
-export class OfflineGeocoder implements Geocoder {
+export class OfflineGeocoder implements Geocoder, GazetteerLookups {
   readonly gazetteer: Gazetteer;
   private readonly answers = new Map<string, GeoResult | null>();
   private readonly readings = new Map<string, LocationReading>();
