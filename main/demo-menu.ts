@@ -1,7 +1,7 @@
 import type { DemoResetResult } from '../server/demo/schemas.ts';
 import { DEMO_EVENT_INTERVAL_MS, startDemoEvents } from '../server/demo/event-stream.ts';
 import { ServiceClient, ServiceError } from '../server/remote/service-client.ts';
-import type { DesktopServer } from './desktop-app.ts';
+import type { DesktopServer } from './desktop-server.ts';
 import type { DesktopElectron, WindowLike } from './electron-api.ts';
 
 export interface DemoMenuContext {

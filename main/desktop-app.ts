@@ -2,6 +2,7 @@ import type { DesktopConnection, MainToRendererChannel } from '../preload/api.ts
 import type { SecretCodec } from '../server/remote/profiles.ts';
 import { resolveDataDir } from './data-dir.ts';
 import { createDemoMenu } from './demo-menu.ts';
+import type { DesktopServer } from './desktop-server.ts';
 import type { DesktopElectron, WindowLike } from './electron-api.ts';
 import { IMPORT_FILE_DIALOG, readImportFile } from './import-file.ts';
 import { createIpcHandlers, registerIpcHandlers } from './ipc.ts';
@@ -13,12 +14,6 @@ export const APP_NAME = 'QR Sandbox';
 const IMPORT_FILE_CHANNEL: MainToRendererChannel = 'qr-sandbox:import-file';
 
 /** What the desktop app needs of server/server.ts's RunningServer. */
-export interface DesktopServer {
-  url: string;
-  credentials: { organization_uuid: string; api_key: string; api_secret: string } | null;
-  close(): Promise<void>;
-}
-
 export interface DesktopAppOptions {
   electron: DesktopElectron;
   /** process.argv of the Electron process. */
