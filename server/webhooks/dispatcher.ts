@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import { nowIso } from '../time.ts';
 import { defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
+import { type Clock, systemClock } from './delivery-clock.ts';
 import {
   claimDueDeliveries,
   finishAttempts,
@@ -28,6 +29,7 @@ export interface DispatcherOptions {
   maxIdleMs?: number;
   /** How long stop() lets in-flight attempts finish before cutting them short. */
   stopGraceMs?: number;
+  clock?: Clock;
 }
 
 export const DEFAULT_CONCURRENCY = 16;
@@ -47,6 +49,7 @@ export class Dispatcher {
   private readonly inFlightByWebhook = new Map<string, number>();
   private readonly maxIdleMs: number;
   private readonly stopGraceMs: number;
+  private readonly clock: Clock;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private timer: NodeJS.Timeout | undefined;
@@ -63,10 +66,11 @@ export class Dispatcher {
     this.perWebhookConcurrency = options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY;
     this.maxIdleMs = options.maxIdleMs ?? 5000;
     this.stopGraceMs = options.stopGraceMs ?? 2000;
+    this.clock = options.clock ?? systemClock;
   }
 
   async start(): Promise<void> {
-    const recovered = await recoverInterruptedDeliveries(this.ctx.db.kysely, Date.now(), nowIso());
+    const recovered = await recoverInterruptedDeliveries(this.ctx.db.kysely, this.clock.wallMs(), nowIso());
     if (recovered > 0) this.ctx.logger.warn({ recovered }, 'webhook deliveries interrupted by the last stop are due again');
     this.unsubscribe = this.ctx.live.subscribe((event) => {
       if (OUTBOX_WAKE_EVENTS.has(event.type)) this.wake();
@@ -113,7 +117,7 @@ export class Dispatcher {
           asked = current.limit;
           return current;
         };
-        const claims = await claimDueDeliveries(this.ctx.db, limits, Date.now(), nowIso(), (c) => this.launchAll(c));
+        const claims = await claimDueDeliveries(this.ctx.db, limits, this.clock.wallMs(), nowIso(), (c) => this.launchAll(c));
         if (claims.length > 0 && claims.length >= asked) this.pumpAgain = true;
       } while (this.pumpAgain);
       // Idle: sleep until the next delivery is due. Busy: every attempt that ends looks again, and a
@@ -135,7 +139,7 @@ export class Dispatcher {
     const open = outsideTransaction(this.ctx.db);
     if (open !== undefined) await open;
     const next = nextDueAt(this.ctx.db);
-    const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - Date.now()));
+    const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - this.clock.wallMs()));
     this.setTimer(wait);
   }
 
@@ -240,7 +244,11 @@ export class Dispatcher {
       const written = new Promise<void>((resolve, reject) => {
         setImmediate(() => {
           this.batch = undefined;
-          const claim = { limits: () => this.claimLimits(items), nowMs: Date.now(), claimed: (c: ClaimedAttempt[]) => this.launchAll(c) };
+          const claim = {
+            limits: () => this.claimLimits(items),
+            nowMs: this.clock.wallMs(),
+            claimed: (c: ClaimedAttempt[]) => this.launchAll(c),
+          };
           finishAttempts(this.ctx.db, items, nowIso(), claim).then(() => resolve(), reject);
         });
       });
@@ -253,7 +261,7 @@ export class Dispatcher {
   private nextState(claim: ClaimedAttempt, result: SendResult, refused: boolean, schedule: RetryScheduleName): DeliveryAfterAttempt {
     if (result.ok) return { status: 'delivered', next_attempt_at: null, status_reason: null };
     if (refused) return { status: 'failed', next_attempt_at: null, status_reason: result.error };
-    if (result.interrupted) return { status: 'pending', next_attempt_at: Date.now(), status_reason: null };
+    if (result.interrupted) return { status: 'pending', next_attempt_at: this.clock.wallMs(), status_reason: null };
     const delay = nextRetryDelay(schedule, claim.attempt - claim.schedule_base);
     if (delay === null) {
       return {
@@ -262,6 +270,6 @@ export class Dispatcher {
         status_reason: `Gave up after ${claim.attempt - claim.schedule_base} attempts (the ${schedule} schedule allows ${maxAttempts(schedule)}). Use redeliver to try again.`,
       };
     }
-    return { status: 'pending', next_attempt_at: Date.now() + delay, status_reason: null };
+    return { status: 'pending', next_attempt_at: this.clock.wallMs() + delay, status_reason: null };
   }
 }
