@@ -37,6 +37,8 @@ export interface ServeOptions {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt (tests); default 15 s. */
   webhookTimeoutMs?: number;
+  /** Connect timeout of one webhook delivery attempt (tests); default 5 s. */
+  webhookConnectTimeoutMs?: number;
   /** The webhook dispatcher's clock (tests); the machine's by default. */
   webhookClock?: Clock;
   /** Messages kept per inbox and largest inbox body (defaults in server/receiver/limits.ts). */
@@ -98,6 +100,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       allowedHosts: options.allowedHosts ?? [],
       webhookRetrySchedule: options.webhookRetrySchedule,
       webhookTimeoutMs: options.webhookTimeoutMs,
+      webhookConnectTimeoutMs: options.webhookConnectTimeoutMs,
       inboxLimits: options.inboxLimits,
       authThrottle: options.authThrottle,
       hostResolver: options.hostResolver,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import { nowIso } from '../time.ts';
-import { defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
+import { connectTimeoutMs, defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
 import { type Clock, systemClock } from './delivery-clock.ts';
 import {
   claimDueDeliveries,
@@ -196,7 +196,12 @@ export class Dispatcher {
           deliveryId: claim.delivery_id,
           attempt: claim.attempt,
         },
-        { target, timeoutMs: deliveryTimeoutMs(this.ctx.config), stopSignal: this.stopController.signal },
+        {
+          target,
+          timeoutMs: deliveryTimeoutMs(this.ctx.config),
+          connectTimeoutMs: connectTimeoutMs(this.ctx.config),
+          stopSignal: this.stopController.signal,
+        },
       );
     } else {
       refused = true;
