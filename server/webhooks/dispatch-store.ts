@@ -5,6 +5,10 @@ import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { Database, WebhookDeliveryAttemptTable } from '../db/schema.ts';
 import { writeNow } from '../db/write-now.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
+import type { SlotPlan } from './slots.ts';
+
+/** The fewest due deliveries one look reads, so that several organizations' oldest are among them. */
+const MIN_DUE_WINDOW = 32;
 
 /** One claimed attempt: everything the sender needs, read in the claiming transaction. */
 export interface ClaimedAttempt {
@@ -36,7 +40,8 @@ export interface AttemptOutcome {
 
 export interface DeliveryAfterAttempt {
   status: 'pending' | 'delivered' | 'failed';
-  next_attempt_at: number | null;
+  /** Pending: the wait before the next attempt; its due time is set when the attempt is recorded. */
+  retry_in_ms: number | null;
   status_reason: string | null;
 }
 
@@ -44,22 +49,17 @@ export interface FinishedAttempt {
   claim: Pick<ClaimedAttempt, 'delivery_id' | 'attempt' | 'attempted_on' | 'webhook_uuid'>;
   outcome: AttemptOutcome;
   next: DeliveryAfterAttempt;
+  /** Set when recorded: the due time written (epoch ms on the dispatcher's clock), null unless pending. */
+  next_attempt_at?: number | null;
 }
 
-export interface ClaimLimits {
-  /** Attempts to start now. */
-  limit: number;
-  /** Attempts in flight to one webhook at most, so one slow receiver cannot hold every slot. */
-  perWebhook: number;
-  /** Attempts in flight now, by webhook uuid. */
-  inFlightByWebhook: ReadonlyMap<string, number>;
-}
+/** The dispatcher's time in epoch ms. */
+export type Now = () => number;
 
 /** The hot path's statements, compiled once per database: a delivery runs each of them once or twice. */
 class DispatchStatements {
-  private readonly db: Db;
-  /** The due query, by how many saturated webhooks it leaves out. */
-  private readonly dueBySaturated = new Map<number, Prepared<string>>();
+  /** Due deliveries, oldest first, leaving out the webhooks and organizations (JSON arrays) that have no free slot. */
+  readonly due: Prepared<'now_ms' | 'limit' | 'full_webhooks' | 'full_organizations'>;
   readonly claim: Prepared<'delivery_id' | 'now'>;
   readonly stop: Prepared<'delivery_id' | 'reason' | 'now'>;
   readonly attempt: Prepared<AttemptParam>;
@@ -68,8 +68,40 @@ class DispatchStatements {
   readonly nextDue: Prepared<never>;
 
   constructor(db: Db) {
-    this.db = db;
     const k = db.kysely;
+    this.due = prepare(
+      db.sqlite,
+      k
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
+        .select([
+          'd.delivery_id',
+          'd.attempt_count',
+          'd.schedule_base',
+          'd.organization_uuid',
+          'd.webhook_uuid',
+          'e.id as event_id',
+          'e.type as event_type',
+          'e.envelope',
+          'w.url',
+          'w.secret',
+          'w.is_active',
+          'w.deleted_on',
+          's.allow_http_webhooks',
+          's.webhook_retry_schedule',
+        ])
+        // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
+        .where('d.status', '=', sql.lit('pending'))
+        .where('d.in_flight', '=', sql.lit(0))
+        .where('d.next_attempt_at', '<=', param<number>('now_ms'))
+        .where(sql<boolean>`d.webhook_uuid not in (select value from json_each(${param('full_webhooks')}))`)
+        .where(sql<boolean>`d.organization_uuid not in (select value from json_each(${param('full_organizations')}))`)
+        .orderBy('d.next_attempt_at')
+        .orderBy('d.seq')
+        .limit(param<number>('limit')),
+    );
     this.claim = prepare(
       db.sqlite,
       k
@@ -126,51 +158,6 @@ class DispatchStatements {
         .where('delivery_id', '=', param('delivery_id')),
     );
   }
-
-  /** Due deliveries (limit `limit`), leaving out the webhooks s0, s1, … */
-  due(saturated: number): Prepared<string> {
-    let statement = this.dueBySaturated.get(saturated);
-    if (!statement) {
-      const query = this.db.kysely
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
-        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-        .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
-        .select([
-          'd.delivery_id',
-          'd.attempt_count',
-          'd.schedule_base',
-          'd.organization_uuid',
-          'd.webhook_uuid',
-          'e.id as event_id',
-          'e.type as event_type',
-          'e.envelope',
-          'w.url',
-          'w.secret',
-          'w.is_active',
-          'w.deleted_on',
-          's.allow_http_webhooks',
-          's.webhook_retry_schedule',
-        ])
-        // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
-        .where('d.status', '=', sql.lit('pending'))
-        .where('d.in_flight', '=', sql.lit(0))
-        .where('d.next_attempt_at', '<=', param<number>('now_ms'))
-        .$if(saturated > 0, (qb) =>
-          qb.where(
-            'd.webhook_uuid',
-            'not in',
-            Array.from({ length: saturated }, (_, i) => param(`s${i}`)),
-          ),
-        )
-        .orderBy('d.next_attempt_at')
-        .orderBy('d.seq')
-        .limit(param<number>('limit'));
-      statement = prepare(this.db.sqlite, query);
-      this.dueBySaturated.set(saturated, statement);
-    }
-    return statement;
-  }
 }
 
 type AttemptParam = Exclude<keyof WebhookDeliveryAttemptTable, 'seq'>;
@@ -200,41 +187,42 @@ function isDue(s: DispatchStatements, nowMs: number): boolean {
   return next !== null && next <= nowMs;
 }
 
-function dueRows(s: DispatchStatements, limits: ClaimLimits, nowMs: number): DueRow[] {
-  const saturated = [...limits.inFlightByWebhook].filter(([, n]) => n >= limits.perWebhook).map(([uuid]) => uuid);
-  const args: Record<string, unknown> = { now_ms: nowMs, limit: limits.limit * 2 };
-  saturated.forEach((uuid, i) => {
-    args[`s${i}`] = uuid;
-  });
-  return s.due(saturated.length).all<DueRow>(args);
-}
-
 /**
- * Claims due deliveries, inside the caller's transaction: each is marked in flight with its new
- * attempt number and start time, so a crash during the send is found and logged by recovery.
- * Deliveries whose webhook was deactivated or deleted meanwhile fail instead.
+ * Claims due deliveries, inside the caller's transaction: as many as `plan` gives slots to, in its
+ * fair order. Each is marked in flight with its new attempt number and start time, so a crash during
+ * the send is found and logged by recovery. Deliveries whose webhook was deactivated or deleted
+ * meanwhile fail instead. When a look at the oldest due deliveries finds only ones without a free
+ * slot, it looks again past them (their webhooks and organizations are left out).
  */
-function claimIn(s: DispatchStatements, limits: ClaimLimits, nowMs: number, now: string): ClaimedAttempt[] {
+function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: string): ClaimedAttempt[] {
   if (!isDue(s, nowMs)) return [];
-  const due = dueRows(s, limits, nowMs);
-  const busy = new Map(limits.inFlightByWebhook);
   const live: DueRow[] = [];
-  for (const row of due) {
-    if (row.is_active !== 1 || row.deleted_on !== null) {
+  while (plan.free() > 0) {
+    const window = Math.max(MIN_DUE_WINDOW, plan.free() * 4);
+    const due = s.due.all<DueRow>({
+      now_ms: nowMs,
+      limit: window,
+      full_webhooks: JSON.stringify(plan.fullWebhooks()),
+      full_organizations: JSON.stringify(plan.fullOrganizations()),
+    });
+    const usable: DueRow[] = [];
+    for (const row of due) {
+      if (row.is_active === 1 && row.deleted_on === null) {
+        usable.push(row);
+        continue;
+      }
       s.stop.run({
         delivery_id: row.delivery_id,
         reason: row.deleted_on !== null ? 'The webhook was deleted.' : 'The webhook is inactive.',
         now,
       });
-      continue;
     }
-    if (live.length >= limits.limit) continue;
-    const inFlight = busy.get(row.webhook_uuid) ?? 0;
-    if (inFlight >= limits.perWebhook) continue;
-    busy.set(row.webhook_uuid, inFlight + 1);
-    live.push(row);
+    const picked = plan.pick(usable);
+    for (const row of picked) s.claim.run({ delivery_id: row.delivery_id, now });
+    live.push(...picked);
+    // Every row not picked has a full webhook, host or organization, left out of the next look.
+    if (due.length < window || picked.length === usable.length) break;
   }
-  for (const row of live) s.claim.run({ delivery_id: row.delivery_id, now });
   return live.map((row) => ({
     delivery_id: row.delivery_id,
     attempt: row.attempt_count + 1,
@@ -253,58 +241,68 @@ function claimIn(s: DispatchStatements, limits: ClaimLimits, nowMs: number, now:
 }
 
 /**
- * Claims due deliveries in one transaction (see claimIn). `limits` is read when the transaction
- * runs. Nothing due: no transaction, so no wait for an import's write lock.
+ * Claims due deliveries in one transaction (see claimIn). `plan` is made when the transaction runs.
+ * Nothing due: no transaction, so no wait for an import's write lock.
  */
 export async function claimDueDeliveries(
   db: Db,
-  limits: ClaimLimits | (() => ClaimLimits),
-  nowMs: number,
+  plan: () => SlotPlan,
+  nowMs: Now,
   now: string,
   claimed?: (claims: ClaimedAttempt[]) => void,
 ): Promise<ClaimedAttempt[]> {
   const s = statementsOf(db);
-  const current = typeof limits === 'function' ? limits : () => limits;
   const open = outsideTransaction(db);
   if (open !== undefined) await open;
-  if (current().limit <= 0 || !isDue(s, nowMs)) return [];
+  if (plan().free() <= 0 || !isDue(s, nowMs())) return [];
   return writeNow(
     db,
     () => {
-      const at = current();
-      return at.limit > 0 ? claimIn(s, at, nowMs, now) : [];
+      const at = plan();
+      return at.free() > 0 ? claimIn(s, at, nowMs(), now) : [];
     },
     claimed,
   );
 }
 
 /** Records finished attempts and their deliveries' next states (inside the caller's transaction). */
-function finishIn(s: DispatchStatements, finished: FinishedAttempt[], now: string): void {
-  for (const { claim, outcome, next } of finished) {
+function finishIn(s: DispatchStatements, finished: FinishedAttempt[], nowMs: number, now: string): void {
+  for (const item of finished) {
+    const { claim, outcome, next } = item;
+    item.next_attempt_at = next.retry_in_ms === null ? null : nowMs + next.retry_in_ms;
+    const after = {
+      delivery_id: claim.delivery_id,
+      status: next.status,
+      next_attempt_at: item.next_attempt_at,
+      status_reason: next.status_reason,
+      now,
+    };
     // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to
     // record for it (the delivery's update changes no row; no separate look for it).
-    if (s.after.run({ delivery_id: claim.delivery_id, ...next, now }).changes === 0) continue;
+    if (s.after.run(after).changes === 0) continue;
     s.attempt.run({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome });
   }
 }
 
 /**
  * Records finished attempts in one transaction (group commit) and, in the same transaction, claims
- * the deliveries now due for the slots they free (`limits`, read when it runs; null: claim nothing).
+ * the deliveries now due for the slots they free (`plan`, made when it runs; null: claim nothing).
  */
 export async function finishAttempts(
   db: Db,
   finished: FinishedAttempt[],
+  nowMs: Now,
   now: string,
-  claim?: { limits: () => ClaimLimits | null; nowMs: number; claimed: (claims: ClaimedAttempt[]) => void },
+  claim?: { plan: () => SlotPlan | null; claimed: (claims: ClaimedAttempt[]) => void },
 ): Promise<ClaimedAttempt[]> {
   const s = statementsOf(db);
   return writeNow(
     db,
     () => {
-      finishIn(s, finished, now);
-      const limits = claim?.limits();
-      return claim && limits && limits.limit > 0 ? claimIn(s, limits, claim.nowMs, now) : [];
+      const at = nowMs();
+      finishIn(s, finished, at, now);
+      const plan = claim?.plan();
+      return plan && plan.free() > 0 ? claimIn(s, plan, at, now) : [];
     },
     claim?.claimed,
   );

@@ -9,22 +9,18 @@ import {
   nextDueAt,
   recoverInterruptedDeliveries,
   type ClaimedAttempt,
-  type ClaimLimits,
   type DeliveryAfterAttempt,
   type FinishedAttempt,
 } from './dispatch-store.ts';
 import { maxAttempts, nextRetryDelay, type RetryScheduleName } from './retry-schedule.ts';
 import { sendDelivery, type SendResult } from './sender.ts';
+import { Slots } from './slots.ts';
 import { checkDeliveryTarget } from './url-policy.ts';
 
 /** Live event types that mean "deliveries may be due now". */
 export const OUTBOX_WAKE_EVENTS = new Set(['webhook.event', 'delivery.queued']);
 
 export interface DispatcherOptions {
-  /** Attempts in flight at once. */
-  concurrency?: number;
-  /** Attempts in flight to one webhook at once. */
-  perWebhookConcurrency?: number;
   /** Longest sleep between looks at the outbox. */
   maxIdleMs?: number;
   /** How long stop() lets in-flight attempts finish before cutting them short. */
@@ -32,21 +28,33 @@ export interface DispatcherOptions {
   clock?: Clock;
 }
 
+/**
+ * Slots for attempts in flight. A laptop sends to a few receivers, mostly local apps and inboxes
+ * that answer in milliseconds: four attempts at once keep one busy. A receiver that accepts and
+ * never answers holds its slots for the whole-answer timeout, so each cap leaves room to the rest:
+ * one webhook holds at most 4 of the 16 slots, one host (all the webhooks to one app) 6, one
+ * organization (however many hosts hang) half.
+ */
 export const DEFAULT_CONCURRENCY = 16;
-/** Half the slots: a webhook whose receiver hangs cannot hold up the others. */
-export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 8;
+export const DEFAULT_PER_ORGANIZATION_CONCURRENCY = 8;
+export const DEFAULT_PER_HOST_CONCURRENCY = 6;
+export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 4;
 /** While attempts are in flight, look at the outbox at least this often (retries falling due). */
 const BUSY_LOOK_MS = 1000;
 
 /**
  * Sends due deliveries from the SQLite outbox: wakes on new events and on a timer, claims due
- * deliveries in a transaction, sends each with bounded concurrency, and records every attempt.
+ * deliveries in a transaction, sends each in a slot (slots.ts: fair across organizations, hosts
+ * and webhooks), and records every attempt.
  */
 export class Dispatcher {
   private readonly ctx: AppContext;
-  private readonly concurrency: number;
-  private readonly perWebhookConcurrency: number;
-  private readonly inFlightByWebhook = new Map<string, number>();
+  private readonly slots = new Slots({
+    total: DEFAULT_CONCURRENCY,
+    perOrganization: DEFAULT_PER_ORGANIZATION_CONCURRENCY,
+    perHost: DEFAULT_PER_HOST_CONCURRENCY,
+    perWebhook: DEFAULT_PER_WEBHOOK_CONCURRENCY,
+  });
   private readonly maxIdleMs: number;
   private readonly stopGraceMs: number;
   private readonly clock: Clock;
@@ -62,8 +70,6 @@ export class Dispatcher {
 
   constructor(ctx: AppContext, options: DispatcherOptions = {}) {
     this.ctx = ctx;
-    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    this.perWebhookConcurrency = options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY;
     this.maxIdleMs = options.maxIdleMs ?? 5000;
     this.stopGraceMs = options.stopGraceMs ?? 2000;
     this.clock = options.clock ?? systemClock;
@@ -109,15 +115,19 @@ export class Dispatcher {
       do {
         this.pumpAgain = false;
         if (this.stopping) break;
-        const free = this.concurrency - this.inFlight.size;
-        if (free <= 0) break;
         let asked = 0;
-        const limits = () => {
-          const current = this.claimLimits([]);
-          asked = current.limit;
+        const plan = () => {
+          const current = this.slots.plan(this.stopping);
+          asked = current.free();
           return current;
         };
-        const claims = await claimDueDeliveries(this.ctx.db, limits, this.clock.wallMs(), nowIso(), (c) => this.launchAll(c));
+        const claims = await claimDueDeliveries(
+          this.ctx.db,
+          plan,
+          () => this.clock.wallMs(),
+          nowIso(),
+          (c) => this.launchAll(c),
+        );
         if (claims.length > 0 && claims.length >= asked) this.pumpAgain = true;
       } while (this.pumpAgain);
       // Idle: sleep until the next delivery is due. Busy: every attempt that ends looks again, and a
@@ -149,33 +159,18 @@ export class Dispatcher {
     this.timer.unref();
   }
 
-  /**
-   * What may be claimed now: the free slots and the attempts in flight per webhook, counting the
-   * attempts being recorded (`finishing`) as done.
-   */
-  private claimLimits(finishing: readonly FinishedAttempt[]): ClaimLimits {
-    const inFlightByWebhook = new Map(this.inFlightByWebhook);
-    for (const { claim } of finishing) inFlightByWebhook.set(claim.webhook_uuid, (inFlightByWebhook.get(claim.webhook_uuid) ?? 1) - 1);
-    const limit = this.stopping ? 0 : this.concurrency - this.inFlight.size + finishing.length;
-    return { limit: Math.max(0, limit), perWebhook: this.perWebhookConcurrency, inFlightByWebhook };
-  }
-
   /** Starts claimed attempts; called right after the claiming transaction commits. */
   private launchAll(claims: ClaimedAttempt[]): void {
     for (const claim of claims) this.launch(claim);
   }
 
   private launch(claim: ClaimedAttempt): void {
-    const webhook = claim.webhook_uuid;
-    this.inFlightByWebhook.set(webhook, (this.inFlightByWebhook.get(webhook) ?? 0) + 1);
+    this.slots.take(claim);
     const running = this.attempt(claim)
       .catch((error: unknown) =>
         this.ctx.logger.error({ err: error, delivery_id: claim.delivery_id }, 'webhook attempt could not be recorded'),
       )
       .finally(() => {
-        const left = (this.inFlightByWebhook.get(webhook) ?? 1) - 1;
-        if (left > 0) this.inFlightByWebhook.set(webhook, left);
-        else this.inFlightByWebhook.delete(webhook);
         this.inFlight.delete(running);
         this.wake();
       });
@@ -216,10 +211,13 @@ export class Dispatcher {
         request_body: null,
       };
     }
+    // The connection is done: its slot is free, though the attempt is still to be recorded.
+    this.slots.release(claim);
     const schedule = claim.retry_schedule ?? defaultRetrySchedule(this.ctx.config);
     const next = this.nextState(claim, result, refused, schedule);
     const { ok: _ok, interrupted: _interrupted, ...outcome } = result;
-    await this.record({ claim, outcome, next });
+    const finished: FinishedAttempt = { claim, outcome, next };
+    await this.record(finished);
     // The live event says how the attempt went; what was sent is in the delivery log.
     const { request_headers: _headers, request_body: _body, ...answer } = outcome;
     this.ctx.live.publish({
@@ -234,7 +232,7 @@ export class Dispatcher {
         attempted_on: claim.attempted_on,
         ...answer,
         status: next.status,
-        next_attempt_on: next.next_attempt_at === null ? null : new Date(next.next_attempt_at).toISOString(),
+        next_attempt_on: finished.next_attempt_at == null ? null : new Date(finished.next_attempt_at).toISOString(),
       },
     });
   }
@@ -249,12 +247,8 @@ export class Dispatcher {
       const written = new Promise<void>((resolve, reject) => {
         setImmediate(() => {
           this.batch = undefined;
-          const claim = {
-            limits: () => this.claimLimits(items),
-            nowMs: this.clock.wallMs(),
-            claimed: (c: ClaimedAttempt[]) => this.launchAll(c),
-          };
-          finishAttempts(this.ctx.db, items, nowIso(), claim).then(() => resolve(), reject);
+          const claim = { plan: () => this.slots.plan(this.stopping), claimed: (c: ClaimedAttempt[]) => this.launchAll(c) };
+          finishAttempts(this.ctx.db, items, () => this.clock.wallMs(), nowIso(), claim).then(() => resolve(), reject);
         });
       });
       this.batch = { items, written };
@@ -264,17 +258,17 @@ export class Dispatcher {
   }
 
   private nextState(claim: ClaimedAttempt, result: SendResult, refused: boolean, schedule: RetryScheduleName): DeliveryAfterAttempt {
-    if (result.ok) return { status: 'delivered', next_attempt_at: null, status_reason: null };
-    if (refused) return { status: 'failed', next_attempt_at: null, status_reason: result.error };
-    if (result.interrupted) return { status: 'pending', next_attempt_at: this.clock.wallMs(), status_reason: null };
+    if (result.ok) return { status: 'delivered', retry_in_ms: null, status_reason: null };
+    if (refused) return { status: 'failed', retry_in_ms: null, status_reason: result.error };
+    if (result.interrupted) return { status: 'pending', retry_in_ms: 0, status_reason: null };
     const delay = nextRetryDelay(schedule, claim.attempt - claim.schedule_base);
     if (delay === null) {
       return {
         status: 'failed',
-        next_attempt_at: null,
+        retry_in_ms: null,
         status_reason: `Gave up after ${claim.attempt - claim.schedule_base} attempts (the ${schedule} schedule allows ${maxAttempts(schedule)}). Use redeliver to try again.`,
       };
     }
-    return { status: 'pending', next_attempt_at: this.clock.wallMs() + delay, status_reason: null };
+    return { status: 'pending', retry_in_ms: delay, status_reason: null };
   }
 }
