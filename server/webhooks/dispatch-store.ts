@@ -4,6 +4,7 @@ import { outsideTransaction } from '../db/outside-transaction.ts';
 import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { Database, WebhookDeliveryAttemptTable } from '../db/schema.ts';
 import { writeNow } from '../db/write-now.ts';
+import type { DeliveryClock } from './delivery-clock.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
 import type { SlotPlan } from './slots.ts';
 
@@ -53,7 +54,7 @@ export interface FinishedAttempt {
   next_attempt_at?: number | null;
 }
 
-/** The dispatcher's time in epoch ms. */
+/** The dispatcher's time in epoch ms (see delivery-clock.ts). */
 export type Now = () => number;
 
 /** The hot path's statements, compiled once per database: a delivery runs each of them once or twice. */
@@ -66,6 +67,10 @@ class DispatchStatements {
   readonly after: Prepared<'delivery_id' | 'status' | 'next_attempt_at' | 'status_reason' | 'now'>;
   /** The earliest next_attempt_at of a pending delivery not in flight (the partial index's first entry). */
   readonly nextDue: Prepared<never>;
+
+  /** Moves the due times of deliveries not yet due by a wall-clock jump (see followClockJump). */
+  readonly jumpBack: Prepared<'jump' | 'after'>;
+  readonly jumpForward: Prepared<'jump' | 'after'>;
 
   constructor(db: Db) {
     const k = db.kysely;
@@ -102,6 +107,16 @@ class DispatchStatements {
         .orderBy('d.seq')
         .limit(param<number>('limit')),
     );
+    const shift = () =>
+      k
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ next_attempt_at: eb('next_attempt_at', '+', param<number>('jump')) }))
+        .where('status', '=', sql.lit('pending'))
+        .where('in_flight', '=', sql.lit(0))
+        .where('next_attempt_at', '>', param<number>('after'));
+    this.jumpBack = prepare(db.sqlite, shift());
+    // Only retries: a delivery queued or redelivered since the jump is due at once, on the new wall clock.
+    this.jumpForward = prepare(db.sqlite, shift().where(sql<boolean>`attempt_count > schedule_base`));
     this.claim = prepare(
       db.sqlite,
       k
@@ -306,6 +321,23 @@ export async function finishAttempts(
     },
     claim?.claimed,
   );
+}
+
+/**
+ * After the wall clock jumped while the app ran (`clock.jump()`), moves the due times of the
+ * deliveries not yet due by the jump and sets the clock to the wall clock again, in one
+ * transaction: their waits, counted on the monotonic clock, neither stretch nor end at once, and
+ * the stored times (shown, and read after a restart) are wall-clock times again. Returns the jump.
+ */
+export function followClockJump(db: Db, clock: DeliveryClock): Promise<number> {
+  const s = statementsOf(db);
+  return writeNow(db, () => {
+    const jump = clock.jump();
+    if (jump < 0) s.jumpBack.run({ jump, after: clock.now() + jump });
+    else if (jump > 0) s.jumpForward.run({ jump, after: clock.now() });
+    clock.rebase();
+    return jump;
+  });
 }
 
 export const INTERRUPTED_ERROR = 'Interrupted: the app stopped during this attempt; the delivery is sent again with the same delivery id.';

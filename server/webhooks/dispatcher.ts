@@ -2,10 +2,11 @@ import type { AppContext } from '../context.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import { nowIso } from '../time.ts';
 import { connectTimeoutMs, defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
-import { type Clock, systemClock } from './delivery-clock.ts';
+import { type Clock, DeliveryClock, systemClock } from './delivery-clock.ts';
 import {
   claimDueDeliveries,
   finishAttempts,
+  followClockJump,
   nextDueAt,
   recoverInterruptedDeliveries,
   type ClaimedAttempt,
@@ -45,7 +46,7 @@ const BUSY_LOOK_MS = 1000;
 /**
  * Sends due deliveries from the SQLite outbox: wakes on new events and on a timer, claims due
  * deliveries in a transaction, sends each in a slot (slots.ts: fair across organizations, hosts
- * and webhooks), and records every attempt.
+ * and webhooks), and records every attempt. Retry waits run on its own clock (delivery-clock.ts).
  */
 export class Dispatcher {
   private readonly ctx: AppContext;
@@ -57,7 +58,7 @@ export class Dispatcher {
   });
   private readonly maxIdleMs: number;
   private readonly stopGraceMs: number;
-  private readonly clock: Clock;
+  private readonly time: DeliveryClock;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private timer: NodeJS.Timeout | undefined;
@@ -72,11 +73,11 @@ export class Dispatcher {
     this.ctx = ctx;
     this.maxIdleMs = options.maxIdleMs ?? 5000;
     this.stopGraceMs = options.stopGraceMs ?? 2000;
-    this.clock = options.clock ?? systemClock;
+    this.time = new DeliveryClock(options.clock ?? systemClock);
   }
 
   async start(): Promise<void> {
-    const recovered = await recoverInterruptedDeliveries(this.ctx.db.kysely, this.clock.wallMs(), nowIso());
+    const recovered = await recoverInterruptedDeliveries(this.ctx.db.kysely, this.time.now(), nowIso());
     if (recovered > 0) this.ctx.logger.warn({ recovered }, 'webhook deliveries interrupted by the last stop are due again');
     this.unsubscribe = this.ctx.live.subscribe((event) => {
       if (OUTBOX_WAKE_EVENTS.has(event.type)) this.wake();
@@ -112,6 +113,11 @@ export class Dispatcher {
 
   private async pump(): Promise<void> {
     try {
+      if (this.time.jump() !== 0) {
+        const jump = await followClockJump(this.ctx.db, this.time);
+        if (jump !== 0)
+          this.ctx.logger.warn({ jump_ms: jump }, 'the wall clock jumped; webhook retry times moved with it, their waits go on');
+      }
       do {
         this.pumpAgain = false;
         if (this.stopping) break;
@@ -124,7 +130,7 @@ export class Dispatcher {
         const claims = await claimDueDeliveries(
           this.ctx.db,
           plan,
-          () => this.clock.wallMs(),
+          () => this.time.now(),
           nowIso(),
           (c) => this.launchAll(c),
         );
@@ -149,7 +155,7 @@ export class Dispatcher {
     const open = outsideTransaction(this.ctx.db);
     if (open !== undefined) await open;
     const next = nextDueAt(this.ctx.db);
-    const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - this.clock.wallMs()));
+    const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - this.time.now()));
     this.setTimer(wait);
   }
 
@@ -248,7 +254,7 @@ export class Dispatcher {
         setImmediate(() => {
           this.batch = undefined;
           const claim = { plan: () => this.slots.plan(this.stopping), claimed: (c: ClaimedAttempt[]) => this.launchAll(c) };
-          finishAttempts(this.ctx.db, items, () => this.clock.wallMs(), nowIso(), claim).then(() => resolve(), reject);
+          finishAttempts(this.ctx.db, items, () => this.time.now(), nowIso(), claim).then(() => resolve(), reject);
         });
       });
       this.batch = { items, written };
