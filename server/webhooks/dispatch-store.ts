@@ -10,6 +10,13 @@ import type { SlotPlan } from './slots.ts';
 
 /** The fewest due deliveries one look reads, so that several organizations' oldest are among them. */
 const MIN_DUE_WINDOW = 32;
+/**
+ * A look past the due deliveries without a free slot reads every due delivery (the due index knows
+ * no webhook): after one, the next waits this many times as long as it took, so that a deep backlog
+ * to a hanging receiver costs at most a twentieth of the time, and at least MIN_LOOK_PAST_MS.
+ */
+const LOOK_PAST_COST_FACTOR = 20;
+const MIN_LOOK_PAST_MS = 50;
 
 /** One claimed attempt: everything the sender needs, read in the claiming transaction. */
 export interface ClaimedAttempt {
@@ -59,8 +66,12 @@ export type Now = () => number;
 
 /** The hot path's statements, compiled once per database: a delivery runs each of them once or twice. */
 class DispatchStatements {
+  /** When the next look past the deliveries without a free slot may run (performance.now()), and whether one was put off. */
+  readonly lookPast = { at: 0, putOff: false };
   /** Due deliveries, oldest first, leaving out the webhooks and organizations (JSON arrays) that have no free slot. */
   readonly due: Prepared<'now_ms' | 'limit' | 'full_webhooks' | 'full_organizations'>;
+  /** What the sender needs of one delivery to claim, read only for those picked. */
+  readonly details: Prepared<'delivery_id'>;
   readonly claim: Prepared<'delivery_id' | 'now'>;
   readonly stop: Prepared<'delivery_id' | 'reason' | 'now'>;
   readonly attempt: Prepared<AttemptParam>;
@@ -79,24 +90,7 @@ class DispatchStatements {
       k
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
-        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-        .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
-        .select([
-          'd.delivery_id',
-          'd.attempt_count',
-          'd.schedule_base',
-          'd.organization_uuid',
-          'd.webhook_uuid',
-          'e.id as event_id',
-          'e.type as event_type',
-          'e.envelope',
-          'w.url',
-          'w.secret',
-          'w.is_active',
-          'w.deleted_on',
-          's.allow_http_webhooks',
-          's.webhook_retry_schedule',
-        ])
+        .select(['d.delivery_id', 'd.organization_uuid', 'd.webhook_uuid', 'w.url', 'w.is_active', 'w.deleted_on'])
         // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
         .where('d.status', '=', sql.lit('pending'))
         .where('d.in_flight', '=', sql.lit(0))
@@ -106,6 +100,25 @@ class DispatchStatements {
         .orderBy('d.next_attempt_at')
         .orderBy('d.seq')
         .limit(param<number>('limit')),
+    );
+    this.details = prepare(
+      db.sqlite,
+      k
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
+        .select([
+          'd.attempt_count',
+          'd.schedule_base',
+          'e.id as event_id',
+          'e.type as event_type',
+          'e.envelope',
+          'w.secret',
+          's.allow_http_webhooks',
+          's.webhook_retry_schedule',
+        ])
+        .where('d.delivery_id', '=', param('delivery_id')),
     );
     const shift = () =>
       k
@@ -179,17 +192,20 @@ type AttemptParam = Exclude<keyof WebhookDeliveryAttemptTable, 'seq'>;
 
 interface DueRow {
   delivery_id: string;
-  attempt_count: number;
-  schedule_base: number;
   organization_uuid: string;
   webhook_uuid: string;
+  url: string;
+  is_active: number;
+  deleted_on: string | null;
+}
+
+interface DueDetails {
+  attempt_count: number;
+  schedule_base: number;
   event_id: string;
   event_type: string;
   envelope: string;
-  url: string;
   secret: string;
-  is_active: number;
-  deleted_on: string | null;
   allow_http_webhooks: number | null;
   webhook_retry_schedule: RetryScheduleName | null;
 }
@@ -206,20 +222,32 @@ function isDue(s: DispatchStatements, nowMs: number): boolean {
  * Claims due deliveries, inside the caller's transaction: as many as `plan` gives slots to, in its
  * fair order. Each is marked in flight with its new attempt number and start time, so a crash during
  * the send is found and logged by recovery. Deliveries whose webhook was deactivated or deleted
- * meanwhile fail instead. When a look at the oldest due deliveries finds only ones without a free
- * slot, it looks again past them (their webhooks and organizations are left out).
+ * meanwhile fail instead. When the oldest due deliveries include ones without a free slot and slots
+ * are left, it looks again past them (their webhooks and organizations left out), as often as
+ * LOOK_PAST_COST_FACTOR allows.
  */
 function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: string): ClaimedAttempt[] {
   if (!isDue(s, nowMs)) return [];
-  const live: DueRow[] = [];
-  while (plan.free() > 0) {
+  const live: { row: DueRow; details: DueDetails }[] = [];
+  for (let look = 0; plan.free() > 0; look++) {
+    const past = look > 0;
+    const started = performance.now();
+    if (past && started < s.lookPast.at) {
+      s.lookPast.putOff = true;
+      break;
+    }
     const window = Math.max(MIN_DUE_WINDOW, plan.free() * 4);
     const due = s.due.all<DueRow>({
       now_ms: nowMs,
       limit: window,
-      full_webhooks: JSON.stringify(plan.fullWebhooks()),
-      full_organizations: JSON.stringify(plan.fullOrganizations()),
+      full_webhooks: past ? JSON.stringify(plan.fullWebhooks()) : '[]',
+      full_organizations: past ? JSON.stringify(plan.fullOrganizations()) : '[]',
     });
+    if (past) {
+      const took = performance.now() - started;
+      s.lookPast.at = started + took + Math.max(MIN_LOOK_PAST_MS, took * LOOK_PAST_COST_FACTOR);
+      s.lookPast.putOff = false;
+    }
     const usable: DueRow[] = [];
     for (const row of due) {
       if (row.is_active === 1 && row.deleted_on === null) {
@@ -233,25 +261,29 @@ function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: stri
       });
     }
     const picked = plan.pick(usable);
-    for (const row of picked) s.claim.run({ delivery_id: row.delivery_id, now });
-    live.push(...picked);
+    for (const row of picked) {
+      const details = s.details.get<DueDetails>({ delivery_id: row.delivery_id });
+      if (!details) continue;
+      s.claim.run({ delivery_id: row.delivery_id, now });
+      live.push({ row, details });
+    }
     // Every row not picked has a full webhook, host or organization, left out of the next look.
     if (due.length < window || picked.length === usable.length) break;
   }
-  return live.map((row) => ({
+  return live.map(({ row, details }) => ({
     delivery_id: row.delivery_id,
-    attempt: row.attempt_count + 1,
+    attempt: details.attempt_count + 1,
     attempted_on: now,
-    schedule_base: row.schedule_base,
-    event_id: row.event_id,
-    event_type: row.event_type,
-    envelope: row.envelope,
+    schedule_base: details.schedule_base,
+    event_id: details.event_id,
+    event_type: details.event_type,
+    envelope: details.envelope,
     organization_uuid: row.organization_uuid,
     webhook_uuid: row.webhook_uuid,
     url: row.url,
-    secret: row.secret,
-    allow_http: row.allow_http_webhooks === 1,
-    retry_schedule: row.webhook_retry_schedule ?? null,
+    secret: details.secret,
+    allow_http: details.allow_http_webhooks === 1,
+    retry_schedule: details.webhook_retry_schedule ?? null,
   }));
 }
 
@@ -377,6 +409,12 @@ export async function recoverInterruptedDeliveries(db: Kysely<Database>, nowMs: 
       .execute();
     return interrupted.length;
   });
+}
+
+/** Ms until a look past the deliveries without a free slot that was put off may run, or null when none was. */
+export function lookPastWaitMs(db: Db): number | null {
+  const { lookPast } = statementsOf(db);
+  return lookPast.putOff ? Math.max(0, lookPast.at - performance.now()) : null;
 }
 
 /** Epoch ms of the earliest pending delivery that is not in flight, or null. */

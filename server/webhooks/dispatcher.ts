@@ -7,6 +7,7 @@ import {
   claimDueDeliveries,
   finishAttempts,
   followClockJump,
+  lookPastWaitMs,
   nextDueAt,
   recoverInterruptedDeliveries,
   type ClaimedAttempt,
@@ -140,7 +141,7 @@ export class Dispatcher {
       // short timer catches retries falling due while slow attempts hold their slots.
       if (!this.stopping) {
         if (this.inFlight.size === 0) await this.scheduleNextLook();
-        else this.setTimer(BUSY_LOOK_MS);
+        else this.setTimer(Math.min(BUSY_LOOK_MS, lookPastWaitMs(this.ctx.db) ?? BUSY_LOOK_MS));
       }
     } catch (error) {
       this.ctx.logger.error({ err: error }, 'webhook dispatcher could not read the outbox');

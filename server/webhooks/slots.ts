@@ -26,8 +26,6 @@ class Counts {
   readonly byOrganization = new Map<string, number>();
   readonly byHost = new Map<string, number>();
   readonly byWebhook = new Map<string, number>();
-  /** The webhooks seen going to each host, so a full host's webhooks can be left out of the due query. */
-  readonly webhooksOfHost = new Map<string, Set<string>>();
   total = 0;
 
   copy(): Counts {
@@ -38,7 +36,6 @@ class Counts {
       [this.byWebhook, copy.byWebhook],
     ] as const)
       for (const [key, n] of from) to.set(key, n);
-    for (const [host, webhooks] of this.webhooksOfHost) copy.webhooksOfHost.set(host, new Set(webhooks));
     copy.total = this.total;
     return copy;
   }
@@ -48,10 +45,6 @@ class Counts {
     bump(this.byOrganization, owner.organization_uuid, by);
     bump(this.byHost, host, by);
     bump(this.byWebhook, owner.webhook_uuid, by);
-    const webhooks = this.webhooksOfHost.get(host) ?? new Set<string>();
-    webhooks.add(owner.webhook_uuid);
-    this.webhooksOfHost.set(host, webhooks);
-    if (!this.byHost.has(host)) this.webhooksOfHost.delete(host);
   }
 }
 
@@ -69,6 +62,8 @@ function bump(map: Map<string, number>, key: string, by: number): void {
 export class Slots {
   readonly caps: SlotCaps;
   private readonly counts = new Counts();
+  /** The host of every webhook seen (its URL may change): a full host's webhooks are left out of the due query. */
+  private readonly hosts = new Map<string, string>();
   /** When each organization and host last got a slot: of equals, the one waiting longest goes first. */
   private readonly lastTurn = new Map<string, number>();
   private turn = 0;
@@ -83,6 +78,7 @@ export class Slots {
 
   take(owner: SlotOwner): void {
     const host = hostOf(owner.url);
+    this.hosts.set(owner.webhook_uuid, host);
     this.counts.add(owner, host, 1);
     this.turn++;
     this.lastTurn.set(owner.organization_uuid, this.turn);
@@ -95,7 +91,7 @@ export class Slots {
 
   /** A plan for one claim: `stopping` plans nothing. */
   plan(stopping = false): SlotPlan {
-    return new SlotPlan(this.caps, stopping ? undefined : this.counts.copy(), (key) => this.lastTurn.get(key) ?? 0);
+    return new SlotPlan(this.caps, stopping ? undefined : this.counts.copy(), this.hosts, (key) => this.lastTurn.get(key) ?? 0);
   }
 }
 
@@ -103,11 +99,13 @@ export class Slots {
 export class SlotPlan {
   private readonly caps: SlotCaps;
   private readonly counts: Counts | undefined;
+  private readonly hosts: Map<string, string>;
   private readonly lastTurn: (key: string) => number;
 
-  constructor(caps: SlotCaps, counts: Counts | undefined, lastTurn: (key: string) => number) {
+  constructor(caps: SlotCaps, counts: Counts | undefined, hosts: Map<string, string>, lastTurn: (key: string) => number) {
     this.caps = caps;
     this.counts = counts;
+    this.hosts = hosts;
     this.lastTurn = lastTurn;
   }
 
@@ -121,8 +119,7 @@ export class SlotPlan {
     if (!counts) return [];
     const full = new Set<string>();
     for (const [webhook, n] of counts.byWebhook) if (n >= this.caps.perWebhook) full.add(webhook);
-    for (const [host, n] of counts.byHost)
-      if (n >= this.caps.perHost) for (const webhook of counts.webhooksOfHost.get(host) ?? []) full.add(webhook);
+    for (const [webhook, host] of this.hosts) if ((counts.byHost.get(host) ?? 0) >= this.caps.perHost) full.add(webhook);
     return [...full];
   }
 
@@ -136,8 +133,7 @@ export class SlotPlan {
   /**
    * The due deliveries (oldest first) to start now, as many as fit: each free slot goes to the
    * organization with the fewest attempts in flight (of equals, the one waiting longest), within it
-   * to the host with the fewest, and there to the oldest delivery whose webhook has room. A delivery
-   * that does not fit marks its webhook's host as seen, so fullWebhooks() leaves it out next time.
+   * to the host with the fewest, and there to the oldest delivery whose webhook has room.
    */
   pick<T extends SlotOwner>(due: readonly T[]): T[] {
     const counts = this.counts;
@@ -145,8 +141,7 @@ export class SlotPlan {
     const queues = new Map<string, Map<string, T[]>>();
     for (const row of due) {
       const host = hostOf(row.url);
-      if (!counts.webhooksOfHost.has(host)) counts.webhooksOfHost.set(host, new Set());
-      counts.webhooksOfHost.get(host)?.add(row.webhook_uuid);
+      this.hosts.set(row.webhook_uuid, host);
       const hosts = queues.get(row.organization_uuid) ?? new Map<string, T[]>();
       queues.set(row.organization_uuid, hosts);
       const queue = hosts.get(host) ?? [];
