@@ -13,10 +13,10 @@ const MIN_DUE_WINDOW = 32;
 /**
  * A look past the due deliveries without a free slot reads every due delivery (the due index knows
  * no webhook): after one, the next waits this many times as long as it took, so that a deep backlog
- * to a hanging receiver costs at most a twentieth of the time, and at least MIN_LOOK_PAST_MS.
+ * to a hanging receiver costs at most a twentieth of the time, while a shallow one is looked past
+ * at once.
  */
 const LOOK_PAST_COST_FACTOR = 20;
-const MIN_LOOK_PAST_MS = 50;
 
 /** One claimed attempt: everything the sender needs, read in the claiming transaction. */
 export interface ClaimedAttempt {
@@ -245,7 +245,7 @@ function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: stri
     });
     if (past) {
       const took = performance.now() - started;
-      s.lookPast.at = started + took + Math.max(MIN_LOOK_PAST_MS, took * LOOK_PAST_COST_FACTOR);
+      s.lookPast.at = started + took * (1 + LOOK_PAST_COST_FACTOR);
       s.lookPast.putOff = false;
     }
     const usable: DueRow[] = [];
