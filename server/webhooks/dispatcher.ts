@@ -185,41 +185,14 @@ export class Dispatcher {
   }
 
   private async attempt(claim: ClaimedAttempt): Promise<void> {
-    const target = await checkDeliveryTarget(claim.url, { allowHttp: claim.allow_http }, this.ctx.config.hostResolver);
-    let result: SendResult;
-    let refused = false;
-    if (target.ok) {
-      result = await sendDelivery(
-        {
-          url: claim.url,
-          secret: claim.secret,
-          envelope: claim.envelope,
-          eventType: claim.event_type,
-          deliveryId: claim.delivery_id,
-          attempt: claim.attempt,
-        },
-        {
-          target,
-          timeoutMs: deliveryTimeoutMs(this.ctx.config),
-          connectTimeoutMs: connectTimeoutMs(this.ctx.config),
-          stopSignal: this.stopController.signal,
-        },
-      );
-    } else {
-      refused = true;
-      result = {
-        ok: false,
-        interrupted: false,
-        status_code: null,
-        duration_ms: 0,
-        error: `Not sent: ${target.problem}`,
-        response_excerpt: null,
-        request_headers: null,
-        request_body: null,
-      };
+    let sent: { result: SendResult; refused: boolean };
+    try {
+      sent = await this.send(claim);
+    } finally {
+      // The connection is done: its slot is free, though the attempt is still to be recorded.
+      this.slots.release(claim);
     }
-    // The connection is done: its slot is free, though the attempt is still to be recorded.
-    this.slots.release(claim);
+    const { result, refused } = sent;
     const schedule = claim.retry_schedule ?? defaultRetrySchedule(this.ctx.config);
     const next = this.nextState(claim, result, refused, schedule);
     const { ok: _ok, interrupted: _interrupted, ...outcome } = result;
@@ -242,6 +215,41 @@ export class Dispatcher {
         next_attempt_on: finished.next_attempt_at == null ? null : new Date(finished.next_attempt_at).toISOString(),
       },
     });
+  }
+
+  /** The POST of one attempt, or why it was not sent (the URL fails the policy now). */
+  private async send(claim: ClaimedAttempt): Promise<{ result: SendResult; refused: boolean }> {
+    const target = await checkDeliveryTarget(claim.url, { allowHttp: claim.allow_http }, this.ctx.config.hostResolver);
+    if (!target.ok) {
+      const result: SendResult = {
+        ok: false,
+        interrupted: false,
+        status_code: null,
+        duration_ms: 0,
+        error: `Not sent: ${target.problem}`,
+        response_excerpt: null,
+        request_headers: null,
+        request_body: null,
+      };
+      return { result, refused: true };
+    }
+    const result = await sendDelivery(
+      {
+        url: claim.url,
+        secret: claim.secret,
+        envelope: claim.envelope,
+        eventType: claim.event_type,
+        deliveryId: claim.delivery_id,
+        attempt: claim.attempt,
+      },
+      {
+        target,
+        timeoutMs: deliveryTimeoutMs(this.ctx.config),
+        connectTimeoutMs: connectTimeoutMs(this.ctx.config),
+        stopSignal: this.stopController.signal,
+      },
+    );
+    return { result, refused: false };
   }
 
   /**
