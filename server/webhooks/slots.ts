@@ -14,7 +14,7 @@ export interface SlotOwner {
 }
 
 /** The destination host of a webhook URL (name and port): the receiver that may hang. */
-export function hostOf(url: string): string {
+function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
@@ -60,7 +60,7 @@ function bump(map: Map<string, number>, key: string, by: number): void {
  * them once they start, so a transaction that is run again cannot count its claims twice.
  */
 export class Slots {
-  readonly caps: SlotCaps;
+  private readonly caps: SlotCaps;
   private readonly counts = new Counts();
   /** The host of every webhook seen (its URL may change): a full host's webhooks are left out of the due query. */
   private readonly hosts = new Map<string, string>();
@@ -70,10 +70,6 @@ export class Slots {
 
   constructor(caps: SlotCaps) {
     this.caps = caps;
-  }
-
-  get inFlight(): number {
-    return this.counts.total;
   }
 
   take(owner: SlotOwner): void {
@@ -151,6 +147,7 @@ export class SlotPlan {
     const picked: T[] = [];
     const turns = new Map<string, number>();
     const turnOf = (key: string) => turns.get(key) ?? this.lastTurn(key);
+    // Turns given in this plan come after every earlier one.
     let turn = Number.MAX_SAFE_INTEGER / 2;
     const fits = (row: T) => (counts.byWebhook.get(row.webhook_uuid) ?? 0) < this.caps.perWebhook;
     while (this.free() > 0) {
