@@ -16,6 +16,8 @@ export interface ServerConfig {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt; default 15 s. */
   webhookTimeoutMs?: number;
+  /** Time to establish the TCP connection of one attempt; default 5 s. */
+  webhookConnectTimeoutMs?: number;
   /** Messages kept per inbox and largest body (serve --inbox-max-messages, --inbox-max-body-kb); defaults in receiver/limits.ts. */
   inboxLimits?: { maxMessages?: number; maxBodyBytes?: number };
   /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */

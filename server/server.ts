@@ -16,6 +16,7 @@ import type { SecretCodec } from './remote/profiles.ts';
 import { stopReceiver } from './receiver/runtime.ts';
 import type { OrganizationCredentials } from './orgs/organizations.ts';
 import { StartupError } from './startup-error.ts';
+import type { Clock } from './webhooks/delivery-clock.ts';
 import { Dispatcher } from './webhooks/dispatcher.ts';
 
 export const DEFAULT_PORT = 8787;
@@ -36,6 +37,10 @@ export interface ServeOptions {
   webhookRetrySchedule?: 'standard' | 'fast';
   /** Timeout of one webhook delivery attempt (tests); default 15 s. */
   webhookTimeoutMs?: number;
+  /** Connect timeout of one webhook delivery attempt (tests); default 5 s. */
+  webhookConnectTimeoutMs?: number;
+  /** The webhook dispatcher's clock (tests); the machine's by default. */
+  webhookClock?: Clock;
   /** Messages kept per inbox and largest inbox body (defaults in server/receiver/limits.ts). */
   inboxLimits?: ServerConfig['inboxLimits'];
   /** Wrong credentials allowed per window (defaults in server/auth/throttle.ts). */
@@ -95,6 +100,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       allowedHosts: options.allowedHosts ?? [],
       webhookRetrySchedule: options.webhookRetrySchedule,
       webhookTimeoutMs: options.webhookTimeoutMs,
+      webhookConnectTimeoutMs: options.webhookConnectTimeoutMs,
       inboxLimits: options.inboxLimits,
       authThrottle: options.authThrottle,
       hostResolver: options.hostResolver,
@@ -113,7 +119,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const checkpoints = setInterval(() => {
       if (imports.busy === 0) db.sqlite.pragma('wal_checkpoint(PASSIVE)');
     }, WAL_CHECKPOINT_MS).unref();
-    const dispatcher = new Dispatcher(ctx);
+    const dispatcher = new Dispatcher(ctx, { clock: options.webhookClock });
     await dispatcher.start();
 
     let closing: Promise<void> | undefined;

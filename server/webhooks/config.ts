@@ -4,10 +4,21 @@ import type { RetryScheduleName } from './retry-schedule.ts';
 /** Spec says nothing; DESIGN.md fixes 15 s per attempt. */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
 
+/**
+ * A TCP connection not established by then fails the attempt: a loopback, LAN or internet handshake
+ * takes milliseconds, and 5 s leaves room for two lost SYNs (resent after 1 s and 3 s). A host that
+ * drops packets (offline, firewalled, gone from the LAN) then holds a slot for 5 s, not 15.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+
 export function defaultRetrySchedule(config: ServerConfig): RetryScheduleName {
   return config.webhookRetrySchedule ?? 'standard';
 }
 
 export function deliveryTimeoutMs(config: ServerConfig): number {
   return config.webhookTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+}
+
+export function connectTimeoutMs(config: ServerConfig): number {
+  return config.webhookConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
 }

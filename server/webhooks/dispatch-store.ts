@@ -4,7 +4,19 @@ import { outsideTransaction } from '../db/outside-transaction.ts';
 import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { Database, WebhookDeliveryAttemptTable } from '../db/schema.ts';
 import { writeNow } from '../db/write-now.ts';
+import type { DeliveryClock } from './delivery-clock.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
+import type { SlotPlan } from './slots.ts';
+
+/** The fewest due deliveries one look reads, so that several organizations' oldest are among them. */
+const MIN_DUE_WINDOW = 32;
+/**
+ * A look past the due deliveries without a free slot reads every due delivery (the due index knows
+ * no webhook): after one, the next waits this many times as long as it took, so that a deep backlog
+ * to a hanging receiver costs at most a twentieth of the time, while a shallow one is looked past
+ * at once.
+ */
+const LOOK_PAST_COST_FACTOR = 20;
 
 /** One claimed attempt: everything the sender needs, read in the claiming transaction. */
 export interface ClaimedAttempt {
@@ -36,7 +48,8 @@ export interface AttemptOutcome {
 
 export interface DeliveryAfterAttempt {
   status: 'pending' | 'delivered' | 'failed';
-  next_attempt_at: number | null;
+  /** Pending: the wait before the next attempt; its due time is set when the attempt is recorded. */
+  retry_in_ms: number | null;
   status_reason: string | null;
 }
 
@@ -44,22 +57,21 @@ export interface FinishedAttempt {
   claim: Pick<ClaimedAttempt, 'delivery_id' | 'attempt' | 'attempted_on' | 'webhook_uuid'>;
   outcome: AttemptOutcome;
   next: DeliveryAfterAttempt;
+  /** Set when recorded: the due time written (epoch ms on the dispatcher's clock), null unless pending. */
+  next_attempt_at?: number | null;
 }
 
-export interface ClaimLimits {
-  /** Attempts to start now. */
-  limit: number;
-  /** Attempts in flight to one webhook at most, so one slow receiver cannot hold every slot. */
-  perWebhook: number;
-  /** Attempts in flight now, by webhook uuid. */
-  inFlightByWebhook: ReadonlyMap<string, number>;
-}
+/** The dispatcher's time in epoch ms (see delivery-clock.ts). */
+export type Now = () => number;
 
 /** The hot path's statements, compiled once per database: a delivery runs each of them once or twice. */
 class DispatchStatements {
-  private readonly db: Db;
-  /** The due query, by how many saturated webhooks it leaves out. */
-  private readonly dueBySaturated = new Map<number, Prepared<string>>();
+  /** When the next look past the deliveries without a free slot may run (performance.now()), and whether one was put off. */
+  readonly lookPast = { at: 0, putOff: false };
+  /** Due deliveries, oldest first, leaving out the webhooks and organizations (JSON arrays) that have no free slot. */
+  readonly due: Prepared<'now_ms' | 'limit' | 'full_webhooks' | 'full_organizations'>;
+  /** What the sender needs of one delivery to claim, read only for those picked. */
+  readonly details: Prepared<'delivery_id'>;
   readonly claim: Prepared<'delivery_id' | 'now'>;
   readonly stop: Prepared<'delivery_id' | 'reason' | 'now'>;
   readonly attempt: Prepared<AttemptParam>;
@@ -67,9 +79,57 @@ class DispatchStatements {
   /** The earliest next_attempt_at of a pending delivery not in flight (the partial index's first entry). */
   readonly nextDue: Prepared<never>;
 
+  /** Moves the due times of deliveries not yet due by a wall-clock jump (see followClockJump). */
+  readonly jumpBack: Prepared<'jump' | 'after'>;
+  readonly jumpForward: Prepared<'jump' | 'after'>;
+
   constructor(db: Db) {
-    this.db = db;
     const k = db.kysely;
+    this.due = prepare(
+      db.sqlite,
+      k
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
+        .select(['d.delivery_id', 'd.organization_uuid', 'd.webhook_uuid', 'w.url', 'w.is_active', 'w.deleted_on'])
+        // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
+        .where('d.status', '=', sql.lit('pending'))
+        .where('d.in_flight', '=', sql.lit(0))
+        .where('d.next_attempt_at', '<=', param<number>('now_ms'))
+        .where(sql<boolean>`d.webhook_uuid not in (select value from json_each(${param('full_webhooks')}))`)
+        .where(sql<boolean>`d.organization_uuid not in (select value from json_each(${param('full_organizations')}))`)
+        .orderBy('d.next_attempt_at')
+        .orderBy('d.seq')
+        .limit(param<number>('limit')),
+    );
+    this.details = prepare(
+      db.sqlite,
+      k
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
+        .select([
+          'd.attempt_count',
+          'd.schedule_base',
+          'e.id as event_id',
+          'e.type as event_type',
+          'e.envelope',
+          'w.secret',
+          's.allow_http_webhooks',
+          's.webhook_retry_schedule',
+        ])
+        .where('d.delivery_id', '=', param('delivery_id')),
+    );
+    const shift = () =>
+      k
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ next_attempt_at: eb('next_attempt_at', '+', param<number>('jump')) }))
+        .where('status', '=', sql.lit('pending'))
+        .where('in_flight', '=', sql.lit(0))
+        .where('next_attempt_at', '>', param<number>('after'));
+    this.jumpBack = prepare(db.sqlite, shift());
+    // Only retries: a delivery queued or redelivered since the jump is due at once, on the new wall clock.
+    this.jumpForward = prepare(db.sqlite, shift().where(sql<boolean>`attempt_count > schedule_base`));
     this.claim = prepare(
       db.sqlite,
       k
@@ -126,68 +186,26 @@ class DispatchStatements {
         .where('delivery_id', '=', param('delivery_id')),
     );
   }
-
-  /** Due deliveries (limit `limit`), leaving out the webhooks s0, s1, … */
-  due(saturated: number): Prepared<string> {
-    let statement = this.dueBySaturated.get(saturated);
-    if (!statement) {
-      const query = this.db.kysely
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhooks as w', 'w.uuid', 'd.webhook_uuid')
-        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-        .leftJoin('organization_settings as s', 's.organization_uuid', 'd.organization_uuid')
-        .select([
-          'd.delivery_id',
-          'd.attempt_count',
-          'd.schedule_base',
-          'd.organization_uuid',
-          'd.webhook_uuid',
-          'e.id as event_id',
-          'e.type as event_type',
-          'e.envelope',
-          'w.url',
-          'w.secret',
-          'w.is_active',
-          'w.deleted_on',
-          's.allow_http_webhooks',
-          's.webhook_retry_schedule',
-        ])
-        // Literals, not parameters: only then can SQLite use the partial index webhook_deliveries_due.
-        .where('d.status', '=', sql.lit('pending'))
-        .where('d.in_flight', '=', sql.lit(0))
-        .where('d.next_attempt_at', '<=', param<number>('now_ms'))
-        .$if(saturated > 0, (qb) =>
-          qb.where(
-            'd.webhook_uuid',
-            'not in',
-            Array.from({ length: saturated }, (_, i) => param(`s${i}`)),
-          ),
-        )
-        .orderBy('d.next_attempt_at')
-        .orderBy('d.seq')
-        .limit(param<number>('limit'));
-      statement = prepare(this.db.sqlite, query);
-      this.dueBySaturated.set(saturated, statement);
-    }
-    return statement;
-  }
 }
 
 type AttemptParam = Exclude<keyof WebhookDeliveryAttemptTable, 'seq'>;
 
 interface DueRow {
   delivery_id: string;
-  attempt_count: number;
-  schedule_base: number;
   organization_uuid: string;
   webhook_uuid: string;
+  url: string;
+  is_active: number;
+  deleted_on: string | null;
+}
+
+interface DueDetails {
+  attempt_count: number;
+  schedule_base: number;
   event_id: string;
   event_type: string;
   envelope: string;
-  url: string;
   secret: string;
-  is_active: number;
-  deleted_on: string | null;
   allow_http_webhooks: number | null;
   webhook_retry_schedule: RetryScheduleName | null;
 }
@@ -200,114 +218,158 @@ function isDue(s: DispatchStatements, nowMs: number): boolean {
   return next !== null && next <= nowMs;
 }
 
-function dueRows(s: DispatchStatements, limits: ClaimLimits, nowMs: number): DueRow[] {
-  const saturated = [...limits.inFlightByWebhook].filter(([, n]) => n >= limits.perWebhook).map(([uuid]) => uuid);
-  const args: Record<string, unknown> = { now_ms: nowMs, limit: limits.limit * 2 };
-  saturated.forEach((uuid, i) => {
-    args[`s${i}`] = uuid;
-  });
-  return s.due(saturated.length).all<DueRow>(args);
-}
-
 /**
- * Claims due deliveries, inside the caller's transaction: each is marked in flight with its new
- * attempt number and start time, so a crash during the send is found and logged by recovery.
- * Deliveries whose webhook was deactivated or deleted meanwhile fail instead.
+ * Claims due deliveries, inside the caller's transaction: as many as `plan` gives slots to, in its
+ * fair order. Each is marked in flight with its new attempt number and start time, so a crash during
+ * the send is found and logged by recovery. Deliveries whose webhook was deactivated or deleted
+ * meanwhile fail instead. When the oldest due deliveries include ones without a free slot and slots
+ * are left, it looks again past them (their webhooks and organizations left out), as often as
+ * LOOK_PAST_COST_FACTOR allows.
  */
-function claimIn(s: DispatchStatements, limits: ClaimLimits, nowMs: number, now: string): ClaimedAttempt[] {
+function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: string): ClaimedAttempt[] {
   if (!isDue(s, nowMs)) return [];
-  const due = dueRows(s, limits, nowMs);
-  const busy = new Map(limits.inFlightByWebhook);
-  const live: DueRow[] = [];
-  for (const row of due) {
-    if (row.is_active !== 1 || row.deleted_on !== null) {
+  const live: { row: DueRow; details: DueDetails }[] = [];
+  for (let look = 0; plan.free() > 0; look++) {
+    const past = look > 0;
+    const started = performance.now();
+    if (past && started < s.lookPast.at) {
+      s.lookPast.putOff = true;
+      break;
+    }
+    const window = Math.max(MIN_DUE_WINDOW, plan.free() * 4);
+    const due = s.due.all<DueRow>({
+      now_ms: nowMs,
+      limit: window,
+      full_webhooks: past ? JSON.stringify(plan.fullWebhooks()) : '[]',
+      full_organizations: past ? JSON.stringify(plan.fullOrganizations()) : '[]',
+    });
+    if (past) {
+      const took = performance.now() - started;
+      s.lookPast.at = started + took * (1 + LOOK_PAST_COST_FACTOR);
+      s.lookPast.putOff = false;
+    }
+    const usable: DueRow[] = [];
+    for (const row of due) {
+      if (row.is_active === 1 && row.deleted_on === null) {
+        usable.push(row);
+        continue;
+      }
       s.stop.run({
         delivery_id: row.delivery_id,
         reason: row.deleted_on !== null ? 'The webhook was deleted.' : 'The webhook is inactive.',
         now,
       });
-      continue;
     }
-    if (live.length >= limits.limit) continue;
-    const inFlight = busy.get(row.webhook_uuid) ?? 0;
-    if (inFlight >= limits.perWebhook) continue;
-    busy.set(row.webhook_uuid, inFlight + 1);
-    live.push(row);
+    const picked = plan.pick(usable);
+    for (const row of picked) {
+      const details = s.details.get<DueDetails>({ delivery_id: row.delivery_id });
+      if (!details) continue;
+      s.claim.run({ delivery_id: row.delivery_id, now });
+      live.push({ row, details });
+    }
+    // Every row not picked has a full webhook, host or organization, left out of the next look.
+    if (due.length < window || picked.length === usable.length) break;
   }
-  for (const row of live) s.claim.run({ delivery_id: row.delivery_id, now });
-  return live.map((row) => ({
+  return live.map(({ row, details }) => ({
     delivery_id: row.delivery_id,
-    attempt: row.attempt_count + 1,
+    attempt: details.attempt_count + 1,
     attempted_on: now,
-    schedule_base: row.schedule_base,
-    event_id: row.event_id,
-    event_type: row.event_type,
-    envelope: row.envelope,
+    schedule_base: details.schedule_base,
+    event_id: details.event_id,
+    event_type: details.event_type,
+    envelope: details.envelope,
     organization_uuid: row.organization_uuid,
     webhook_uuid: row.webhook_uuid,
     url: row.url,
-    secret: row.secret,
-    allow_http: row.allow_http_webhooks === 1,
-    retry_schedule: row.webhook_retry_schedule ?? null,
+    secret: details.secret,
+    allow_http: details.allow_http_webhooks === 1,
+    retry_schedule: details.webhook_retry_schedule ?? null,
   }));
 }
 
 /**
- * Claims due deliveries in one transaction (see claimIn). `limits` is read when the transaction
- * runs. Nothing due: no transaction, so no wait for an import's write lock.
+ * Claims due deliveries in one transaction (see claimIn). `plan` is made when the transaction runs.
+ * Nothing due: no transaction, so no wait for an import's write lock.
  */
 export async function claimDueDeliveries(
   db: Db,
-  limits: ClaimLimits | (() => ClaimLimits),
-  nowMs: number,
+  plan: () => SlotPlan,
+  nowMs: Now,
   now: string,
   claimed?: (claims: ClaimedAttempt[]) => void,
 ): Promise<ClaimedAttempt[]> {
   const s = statementsOf(db);
-  const current = typeof limits === 'function' ? limits : () => limits;
   const open = outsideTransaction(db);
   if (open !== undefined) await open;
-  if (current().limit <= 0 || !isDue(s, nowMs)) return [];
+  if (plan().free() <= 0 || !isDue(s, nowMs())) return [];
   return writeNow(
     db,
     () => {
-      const at = current();
-      return at.limit > 0 ? claimIn(s, at, nowMs, now) : [];
+      const at = plan();
+      return at.free() > 0 ? claimIn(s, at, nowMs(), now) : [];
     },
     claimed,
   );
 }
 
 /** Records finished attempts and their deliveries' next states (inside the caller's transaction). */
-function finishIn(s: DispatchStatements, finished: FinishedAttempt[], now: string): void {
-  for (const { claim, outcome, next } of finished) {
+function finishIn(s: DispatchStatements, finished: FinishedAttempt[], nowMs: number, now: string): void {
+  for (const item of finished) {
+    const { claim, outcome, next } = item;
+    item.next_attempt_at = next.retry_in_ms === null ? null : nowMs + next.retry_in_ms;
+    const after = {
+      delivery_id: claim.delivery_id,
+      status: next.status,
+      next_attempt_at: item.next_attempt_at,
+      status_reason: next.status_reason,
+      now,
+    };
     // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to
     // record for it (the delivery's update changes no row; no separate look for it).
-    if (s.after.run({ delivery_id: claim.delivery_id, ...next, now }).changes === 0) continue;
+    if (s.after.run(after).changes === 0) continue;
     s.attempt.run({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome });
   }
 }
 
 /**
  * Records finished attempts in one transaction (group commit) and, in the same transaction, claims
- * the deliveries now due for the slots they free (`limits`, read when it runs; null: claim nothing).
+ * the deliveries now due for the slots they free (`plan`, made when it runs; null: claim nothing).
  */
 export async function finishAttempts(
   db: Db,
   finished: FinishedAttempt[],
+  nowMs: Now,
   now: string,
-  claim?: { limits: () => ClaimLimits | null; nowMs: number; claimed: (claims: ClaimedAttempt[]) => void },
+  claim?: { plan: () => SlotPlan | null; claimed: (claims: ClaimedAttempt[]) => void },
 ): Promise<ClaimedAttempt[]> {
   const s = statementsOf(db);
   return writeNow(
     db,
     () => {
-      finishIn(s, finished, now);
-      const limits = claim?.limits();
-      return claim && limits && limits.limit > 0 ? claimIn(s, limits, claim.nowMs, now) : [];
+      const at = nowMs();
+      finishIn(s, finished, at, now);
+      const plan = claim?.plan();
+      return plan && plan.free() > 0 ? claimIn(s, plan, at, now) : [];
     },
     claim?.claimed,
   );
+}
+
+/**
+ * After the wall clock jumped while the app ran (`clock.jump()`), moves the due times of the
+ * deliveries not yet due by the jump and sets the clock to the wall clock again, in one
+ * transaction: their waits, counted on the monotonic clock, neither stretch nor end at once, and
+ * the stored times (shown, and read after a restart) are wall-clock times again. Returns the jump.
+ */
+export function followClockJump(db: Db, clock: DeliveryClock): Promise<number> {
+  const s = statementsOf(db);
+  return writeNow(db, () => {
+    const jump = clock.jump();
+    if (jump < 0) s.jumpBack.run({ jump, after: clock.now() + jump });
+    else if (jump > 0) s.jumpForward.run({ jump, after: clock.now() });
+    clock.rebase();
+    return jump;
+  });
 }
 
 export const INTERRUPTED_ERROR = 'Interrupted: the app stopped during this attempt; the delivery is sent again with the same delivery id.';
@@ -347,6 +409,12 @@ export async function recoverInterruptedDeliveries(db: Kysely<Database>, nowMs: 
       .execute();
     return interrupted.length;
   });
+}
+
+/** Ms until a look past the deliveries without a free slot that was put off may run, or null when none was. */
+export function lookPastWaitMs(db: Db): number | null {
+  const { lookPast } = statementsOf(db);
+  return lookPast.putOff ? Math.max(0, lookPast.at - performance.now()) : null;
 }
 
 /** Epoch ms of the earliest pending delivery that is not in flight, or null. */

@@ -1,52 +1,65 @@
 import type { AppContext } from '../context.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import { nowIso } from '../time.ts';
-import { defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
+import { connectTimeoutMs, defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
+import { type Clock, DeliveryClock, systemClock } from './delivery-clock.ts';
 import {
   claimDueDeliveries,
   finishAttempts,
+  followClockJump,
+  lookPastWaitMs,
   nextDueAt,
   recoverInterruptedDeliveries,
   type ClaimedAttempt,
-  type ClaimLimits,
   type DeliveryAfterAttempt,
   type FinishedAttempt,
 } from './dispatch-store.ts';
 import { maxAttempts, nextRetryDelay, type RetryScheduleName } from './retry-schedule.ts';
 import { sendDelivery, type SendResult } from './sender.ts';
+import { Slots } from './slots.ts';
 import { checkDeliveryTarget } from './url-policy.ts';
 
 /** Live event types that mean "deliveries may be due now". */
 export const OUTBOX_WAKE_EVENTS = new Set(['webhook.event', 'delivery.queued']);
 
 export interface DispatcherOptions {
-  /** Attempts in flight at once. */
-  concurrency?: number;
-  /** Attempts in flight to one webhook at once. */
-  perWebhookConcurrency?: number;
   /** Longest sleep between looks at the outbox. */
   maxIdleMs?: number;
   /** How long stop() lets in-flight attempts finish before cutting them short. */
   stopGraceMs?: number;
+  clock?: Clock;
 }
 
+/**
+ * Slots for attempts in flight. A laptop sends to a few receivers, mostly local apps and inboxes
+ * that answer in milliseconds: four attempts at once keep one busy. A receiver that accepts and
+ * never answers holds its slots for the whole-answer timeout, so each cap leaves room to the rest:
+ * one webhook holds at most 4 of the 16 slots, one host (all the webhooks to one app) 6, one
+ * organization (however many hosts hang) half.
+ */
 export const DEFAULT_CONCURRENCY = 16;
-/** Half the slots: a webhook whose receiver hangs cannot hold up the others. */
-export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 8;
+export const DEFAULT_PER_ORGANIZATION_CONCURRENCY = 8;
+export const DEFAULT_PER_HOST_CONCURRENCY = 6;
+export const DEFAULT_PER_WEBHOOK_CONCURRENCY = 4;
 /** While attempts are in flight, look at the outbox at least this often (retries falling due). */
 const BUSY_LOOK_MS = 1000;
 
 /**
  * Sends due deliveries from the SQLite outbox: wakes on new events and on a timer, claims due
- * deliveries in a transaction, sends each with bounded concurrency, and records every attempt.
+ * deliveries in a transaction, sends each in a slot (slots.ts: fair across organizations, hosts
+ * and webhooks), and records every attempt. Retry waits run on its own clock (delivery-clock.ts).
  */
 export class Dispatcher {
   private readonly ctx: AppContext;
-  private readonly concurrency: number;
-  private readonly perWebhookConcurrency: number;
-  private readonly inFlightByWebhook = new Map<string, number>();
+  private readonly slots = new Slots({
+    total: DEFAULT_CONCURRENCY,
+    perOrganization: DEFAULT_PER_ORGANIZATION_CONCURRENCY,
+    perHost: DEFAULT_PER_HOST_CONCURRENCY,
+    perWebhook: DEFAULT_PER_WEBHOOK_CONCURRENCY,
+  });
   private readonly maxIdleMs: number;
   private readonly stopGraceMs: number;
+  private readonly time: DeliveryClock;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private timer: NodeJS.Timeout | undefined;
@@ -59,14 +72,13 @@ export class Dispatcher {
 
   constructor(ctx: AppContext, options: DispatcherOptions = {}) {
     this.ctx = ctx;
-    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    this.perWebhookConcurrency = options.perWebhookConcurrency ?? DEFAULT_PER_WEBHOOK_CONCURRENCY;
     this.maxIdleMs = options.maxIdleMs ?? 5000;
     this.stopGraceMs = options.stopGraceMs ?? 2000;
+    this.time = new DeliveryClock(options.clock ?? systemClock);
   }
 
   async start(): Promise<void> {
-    const recovered = await recoverInterruptedDeliveries(this.ctx.db.kysely, Date.now(), nowIso());
+    const recovered = await recoverInterruptedDeliveries(this.ctx.db.kysely, this.time.now(), nowIso());
     if (recovered > 0) this.ctx.logger.warn({ recovered }, 'webhook deliveries interrupted by the last stop are due again');
     this.unsubscribe = this.ctx.live.subscribe((event) => {
       if (OUTBOX_WAKE_EVENTS.has(event.type)) this.wake();
@@ -102,25 +114,34 @@ export class Dispatcher {
 
   private async pump(): Promise<void> {
     try {
+      if (this.time.jump() !== 0) {
+        const jump = await followClockJump(this.ctx.db, this.time);
+        if (jump !== 0)
+          this.ctx.logger.warn({ jump_ms: jump }, 'the wall clock jumped; webhook retry times moved with it, their waits go on');
+      }
       do {
         this.pumpAgain = false;
         if (this.stopping) break;
-        const free = this.concurrency - this.inFlight.size;
-        if (free <= 0) break;
         let asked = 0;
-        const limits = () => {
-          const current = this.claimLimits([]);
-          asked = current.limit;
+        const plan = () => {
+          const current = this.slots.plan(this.stopping);
+          asked = current.free();
           return current;
         };
-        const claims = await claimDueDeliveries(this.ctx.db, limits, Date.now(), nowIso(), (c) => this.launchAll(c));
+        const claims = await claimDueDeliveries(
+          this.ctx.db,
+          plan,
+          () => this.time.now(),
+          nowIso(),
+          (c) => this.launchAll(c),
+        );
         if (claims.length > 0 && claims.length >= asked) this.pumpAgain = true;
       } while (this.pumpAgain);
       // Idle: sleep until the next delivery is due. Busy: every attempt that ends looks again, and a
       // short timer catches retries falling due while slow attempts hold their slots.
       if (!this.stopping) {
         if (this.inFlight.size === 0) await this.scheduleNextLook();
-        else this.setTimer(BUSY_LOOK_MS);
+        else this.setTimer(Math.min(BUSY_LOOK_MS, lookPastWaitMs(this.ctx.db) ?? BUSY_LOOK_MS));
       }
     } catch (error) {
       this.ctx.logger.error({ err: error }, 'webhook dispatcher could not read the outbox');
@@ -135,7 +156,7 @@ export class Dispatcher {
     const open = outsideTransaction(this.ctx.db);
     if (open !== undefined) await open;
     const next = nextDueAt(this.ctx.db);
-    const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - Date.now()));
+    const wait = next === null ? this.maxIdleMs : Math.min(this.maxIdleMs, Math.max(0, next - this.time.now()));
     this.setTimer(wait);
   }
 
@@ -145,33 +166,18 @@ export class Dispatcher {
     this.timer.unref();
   }
 
-  /**
-   * What may be claimed now: the free slots and the attempts in flight per webhook, counting the
-   * attempts being recorded (`finishing`) as done.
-   */
-  private claimLimits(finishing: readonly FinishedAttempt[]): ClaimLimits {
-    const inFlightByWebhook = new Map(this.inFlightByWebhook);
-    for (const { claim } of finishing) inFlightByWebhook.set(claim.webhook_uuid, (inFlightByWebhook.get(claim.webhook_uuid) ?? 1) - 1);
-    const limit = this.stopping ? 0 : this.concurrency - this.inFlight.size + finishing.length;
-    return { limit: Math.max(0, limit), perWebhook: this.perWebhookConcurrency, inFlightByWebhook };
-  }
-
   /** Starts claimed attempts; called right after the claiming transaction commits. */
   private launchAll(claims: ClaimedAttempt[]): void {
     for (const claim of claims) this.launch(claim);
   }
 
   private launch(claim: ClaimedAttempt): void {
-    const webhook = claim.webhook_uuid;
-    this.inFlightByWebhook.set(webhook, (this.inFlightByWebhook.get(webhook) ?? 0) + 1);
+    this.slots.take(claim);
     const running = this.attempt(claim)
       .catch((error: unknown) =>
         this.ctx.logger.error({ err: error, delivery_id: claim.delivery_id }, 'webhook attempt could not be recorded'),
       )
       .finally(() => {
-        const left = (this.inFlightByWebhook.get(webhook) ?? 1) - 1;
-        if (left > 0) this.inFlightByWebhook.set(webhook, left);
-        else this.inFlightByWebhook.delete(webhook);
         this.inFlight.delete(running);
         this.wake();
       });
@@ -179,38 +185,19 @@ export class Dispatcher {
   }
 
   private async attempt(claim: ClaimedAttempt): Promise<void> {
-    const target = await checkDeliveryTarget(claim.url, { allowHttp: claim.allow_http }, this.ctx.config.hostResolver);
-    let result: SendResult;
-    let refused = false;
-    if (target.ok) {
-      result = await sendDelivery(
-        {
-          url: claim.url,
-          secret: claim.secret,
-          envelope: claim.envelope,
-          eventType: claim.event_type,
-          deliveryId: claim.delivery_id,
-          attempt: claim.attempt,
-        },
-        { target, timeoutMs: deliveryTimeoutMs(this.ctx.config), stopSignal: this.stopController.signal },
-      );
-    } else {
-      refused = true;
-      result = {
-        ok: false,
-        interrupted: false,
-        status_code: null,
-        duration_ms: 0,
-        error: `Not sent: ${target.problem}`,
-        response_excerpt: null,
-        request_headers: null,
-        request_body: null,
-      };
+    let sent: { result: SendResult; refused: boolean };
+    try {
+      sent = await this.send(claim);
+    } finally {
+      // The connection is done: its slot is free, though the attempt is still to be recorded.
+      this.slots.release(claim);
     }
+    const { result, refused } = sent;
     const schedule = claim.retry_schedule ?? defaultRetrySchedule(this.ctx.config);
     const next = this.nextState(claim, result, refused, schedule);
     const { ok: _ok, interrupted: _interrupted, ...outcome } = result;
-    await this.record({ claim, outcome, next });
+    const finished: FinishedAttempt = { claim, outcome, next };
+    await this.record(finished);
     // The live event says how the attempt went; what was sent is in the delivery log.
     const { request_headers: _headers, request_body: _body, ...answer } = outcome;
     this.ctx.live.publish({
@@ -225,9 +212,44 @@ export class Dispatcher {
         attempted_on: claim.attempted_on,
         ...answer,
         status: next.status,
-        next_attempt_on: next.next_attempt_at === null ? null : new Date(next.next_attempt_at).toISOString(),
+        next_attempt_on: finished.next_attempt_at == null ? null : new Date(finished.next_attempt_at).toISOString(),
       },
     });
+  }
+
+  /** The POST of one attempt, or why it was not sent (the URL fails the policy now). */
+  private async send(claim: ClaimedAttempt): Promise<{ result: SendResult; refused: boolean }> {
+    const target = await checkDeliveryTarget(claim.url, { allowHttp: claim.allow_http }, this.ctx.config.hostResolver);
+    if (!target.ok) {
+      const result: SendResult = {
+        ok: false,
+        interrupted: false,
+        status_code: null,
+        duration_ms: 0,
+        error: `Not sent: ${target.problem}`,
+        response_excerpt: null,
+        request_headers: null,
+        request_body: null,
+      };
+      return { result, refused: true };
+    }
+    const result = await sendDelivery(
+      {
+        url: claim.url,
+        secret: claim.secret,
+        envelope: claim.envelope,
+        eventType: claim.event_type,
+        deliveryId: claim.delivery_id,
+        attempt: claim.attempt,
+      },
+      {
+        target,
+        timeoutMs: deliveryTimeoutMs(this.ctx.config),
+        connectTimeoutMs: connectTimeoutMs(this.ctx.config),
+        stopSignal: this.stopController.signal,
+      },
+    );
+    return { result, refused: false };
   }
 
   /**
@@ -240,8 +262,8 @@ export class Dispatcher {
       const written = new Promise<void>((resolve, reject) => {
         setImmediate(() => {
           this.batch = undefined;
-          const claim = { limits: () => this.claimLimits(items), nowMs: Date.now(), claimed: (c: ClaimedAttempt[]) => this.launchAll(c) };
-          finishAttempts(this.ctx.db, items, nowIso(), claim).then(() => resolve(), reject);
+          const claim = { plan: () => this.slots.plan(this.stopping), claimed: (c: ClaimedAttempt[]) => this.launchAll(c) };
+          finishAttempts(this.ctx.db, items, () => this.time.now(), nowIso(), claim).then(() => resolve(), reject);
         });
       });
       this.batch = { items, written };
@@ -251,17 +273,17 @@ export class Dispatcher {
   }
 
   private nextState(claim: ClaimedAttempt, result: SendResult, refused: boolean, schedule: RetryScheduleName): DeliveryAfterAttempt {
-    if (result.ok) return { status: 'delivered', next_attempt_at: null, status_reason: null };
-    if (refused) return { status: 'failed', next_attempt_at: null, status_reason: result.error };
-    if (result.interrupted) return { status: 'pending', next_attempt_at: Date.now(), status_reason: null };
+    if (result.ok) return { status: 'delivered', retry_in_ms: null, status_reason: null };
+    if (refused) return { status: 'failed', retry_in_ms: null, status_reason: result.error };
+    if (result.interrupted) return { status: 'pending', retry_in_ms: 0, status_reason: null };
     const delay = nextRetryDelay(schedule, claim.attempt - claim.schedule_base);
     if (delay === null) {
       return {
         status: 'failed',
-        next_attempt_at: null,
+        retry_in_ms: null,
         status_reason: `Gave up after ${claim.attempt - claim.schedule_base} attempts (the ${schedule} schedule allows ${maxAttempts(schedule)}). Use redeliver to try again.`,
       };
     }
-    return { status: 'pending', next_attempt_at: Date.now() + delay, status_reason: null };
+    return { status: 'pending', retry_in_ms: delay, status_reason: null };
   }
 }

@@ -85,13 +85,15 @@ const MAX_AGENTS = 32;
 /** One keep-alive pool per (host, checked addresses): connections are reused, and never to an unchecked address. */
 const agents = new Map<string, Agent>();
 
-function agentFor(url: URL, addresses: readonly ResolvedAddress[]): Agent {
-  const key = `${url.hostname}|${addresses.map((a) => a.address).join(',')}`;
+function agentFor(url: URL, addresses: readonly ResolvedAddress[], connectTimeoutMs?: number): Agent {
+  const key = `${url.hostname}|${addresses.map((a) => a.address).join(',')}|${connectTimeoutMs ?? ''}`;
   let agent = agents.get(key);
   if (agent) {
     agents.delete(key);
   } else {
-    agent = new Agent({ connect: { lookup: pinnedLookup(addresses) } });
+    agent = new Agent({
+      connect: { lookup: pinnedLookup(addresses), ...(connectTimeoutMs === undefined ? {} : { timeout: connectTimeoutMs }) },
+    });
     if (agents.size >= MAX_AGENTS) {
       const [oldestKey, oldest] = agents.entries().next().value as [string, Agent];
       agents.delete(oldestKey);
@@ -118,6 +120,8 @@ export interface PinnedRequest {
   headers: Record<string, string>;
   body: string;
   signal: AbortSignal;
+  /** Fails when the TCP connection is not established by then; undici's 10 s when not given. */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -128,5 +132,6 @@ export interface PinnedRequest {
 export async function requestPinned(target: CheckedTarget, init: PinnedRequest): Promise<Dispatcher.ResponseData> {
   if (target.addresses.length === 0)
     throw new TypeError('fetch failed', { cause: target.dnsError ?? new Error('The host name did not resolve.') });
-  return request(target.url, { ...init, dispatcher: agentFor(target.url, target.addresses) });
+  const { connectTimeoutMs, ...options } = init;
+  return request(target.url, { ...options, dispatcher: agentFor(target.url, target.addresses, connectTimeoutMs) });
 }

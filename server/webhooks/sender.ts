@@ -21,6 +21,8 @@ export interface SendOptions {
   /** The delivery URL as checked (checkDeliveryTarget): the attempt connects to its checked addresses only. */
   target: CheckedTarget;
   timeoutMs: number;
+  /** Time to establish the TCP connection. */
+  connectTimeoutMs?: number;
   /** Aborts the attempt when the app stops. */
   stopSignal?: AbortSignal;
 }
@@ -80,7 +82,13 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   const headers = deliveryHeaders(delivery, sealed.signatureHeader);
   const sent = { request_headers: JSON.stringify(headers), request_body: sealed.body };
   try {
-    const response = await requestPinned(options.target, { method: 'POST', headers, body: sealed.body, signal: attempt.signal });
+    const response = await requestPinned(options.target, {
+      method: 'POST',
+      headers,
+      body: sealed.body,
+      signal: attempt.signal,
+      connectTimeoutMs: options.connectTimeoutMs,
+    });
     statusCode = response.statusCode;
     // The status decides; a body that breaks off or never ends only loses the excerpt.
     const excerpt = await readExcerpt(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);
@@ -100,11 +108,18 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
       ? 'Interrupted: the app was stopping; the delivery is sent again after restart with the same delivery id.'
       : attempt.timedOut()
         ? `No complete answer within ${options.timeoutMs / 1000} s (timeout).`
-        : describeNetworkError(error);
+        : isConnectTimeout(error)
+          ? `No connection within ${(options.connectTimeoutMs ?? 0) / 1000} s (connect timeout): the host did not complete the TCP handshake.`
+          : describeNetworkError(error);
     return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, response_excerpt: null, ...sent };
   } finally {
     attempt.done();
   }
+}
+
+function isConnectTimeout(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return [error, cause].some((e) => typeof e === 'object' && e !== null && 'code' in e && e.code === 'UND_ERR_CONNECT_TIMEOUT');
 }
 
 function describeStatus(response: Dispatcher.ResponseData): string {

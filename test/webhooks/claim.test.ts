@@ -5,6 +5,7 @@ import { openDatabase } from '../../server/db/database.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { claimDueDeliveries } from '../../server/webhooks/dispatch-store.ts';
 import { queueEvent } from '../../server/webhooks/outbox.ts';
+import { Slots } from '../../server/webhooks/slots.ts';
 import { registerWebhook } from '../../server/webhooks/webhooks.ts';
 import { tempDataDir } from '../support/server.ts';
 
@@ -32,25 +33,26 @@ test('claims respect the per-webhook cap, so one slow receiver cannot take every
     queueEvent(db, organization_uuid, 'service_confirmation.delivery', { n: 'other' });
 
     const now = new Date();
-    const first = await claimDueDeliveries(
-      db,
-      { limit: 16, perWebhook: 8, inFlightByWebhook: new Map() },
-      now.getTime(),
-      now.toISOString(),
-    );
+    const slots = new Slots({ total: 16, perOrganization: 16, perHost: 16, perWebhook: 8 });
+    const claim = async () => {
+      const claims = await claimDueDeliveries(
+        db,
+        () => slots.plan(),
+        () => now.getTime(),
+        now.toISOString(),
+      );
+      for (const c of claims) slots.take(c);
+      return claims;
+    };
+    const first = await claim();
     assert.equal(first.filter((c) => c.webhook_uuid === slow.uuid).length, 8);
     assert.equal(first.filter((c) => c.webhook_uuid === other.uuid).length, 1);
     assert.ok(first.every((c) => c.attempt === 1));
 
-    const busy = new Map([[slow.uuid, 8]]);
-    const second = await claimDueDeliveries(db, { limit: 7, perWebhook: 8, inFlightByWebhook: busy }, now.getTime(), now.toISOString());
+    const second = await claim();
     assert.equal(second.length, 0, 'the slow webhook is at its cap and the other has nothing due');
-    const third = await claimDueDeliveries(
-      db,
-      { limit: 16, perWebhook: 8, inFlightByWebhook: new Map([[slow.uuid, 5]]) },
-      now.getTime(),
-      now.toISOString(),
-    );
+    for (const c of first.filter((c) => c.webhook_uuid === slow.uuid).slice(0, 3)) slots.release(c);
+    const third = await claim();
     assert.equal(third.length, 3);
     const claimed = new Set([...first, ...third].map((c) => c.delivery_id));
     assert.equal(claimed.size, 12, 'no delivery is claimed twice');
