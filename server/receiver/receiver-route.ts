@@ -6,7 +6,7 @@ import { ApiError, errorBodySchema, notFound } from '../http/errors.ts';
 import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { checkRelayUrl } from './inboxes.ts';
-import { loadMessage, messageSummary } from './messages.ts';
+import { messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
 import {
   judge,
@@ -169,9 +169,10 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const waited = raw.aborted ? 'gone' : waits ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
   const kind: AnswerKind = waited === 'gone' ? 'client_gone' : plan.kind;
   const status = waited === 'gone' ? null : plan.status;
+  const afterMs = elapsed();
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await recordAnswer(ctx, stored.uuid, kind, status, elapsed(), verdictWritten ? null : verdict);
+    await recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict);
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
@@ -184,12 +185,22 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     else res.status(status).json(plan.body);
   }
 
-  try {
-    const message = await loadMessage(ctx, inbox.uuid, stored.uuid);
-    if (message) ctx.live.publish({ type: 'inbox.message', organization_uuid: inbox.organization_uuid, data: messageSummary(message) });
-  } catch (error) {
-    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not publish the message');
-  }
+  ctx.live.publish({
+    type: 'inbox.message',
+    organization_uuid: inbox.organization_uuid,
+    data: messageSummary({
+      uuid: stored.uuid,
+      inbox_uuid: inbox.uuid,
+      received_on: stored.receivedOn,
+      method: raw.method,
+      decrypted: verdict?.inspection.decrypted ?? false,
+      signature_status: verdict?.inspection.signatureStatus ?? 'unknown',
+      event_type: verdict?.eventType ?? null,
+      event_id: verdict?.eventId ?? null,
+      duplicate_of: verdict?.duplicateOf ?? null,
+      answer: { kind, status, after_ms: afterMs },
+    }),
+  });
   if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
 }
 
