@@ -19,12 +19,20 @@ import {
   type StoredDelivery,
   type Verdict,
 } from './receive.ts';
-import { inboxLimits } from './limits.ts';
+import {
+  DEFAULT_INBOX_BYTES_PER_MINUTE,
+  DEFAULT_INBOX_FORWARD_QUEUE,
+  DEFAULT_INBOX_FORWARDS,
+  describeBytes,
+  inboxLimits,
+} from './limits.ts';
+import { forwardQueue } from './forward-queue.ts';
+import { intakeRate, MIN_REQUEST_COST } from './intake-rate.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { countInboxWrite } from './wal-budget.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
-import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema } from './schemas.ts';
+import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
 
 const DESCRIPTION =
   'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
@@ -34,7 +42,10 @@ const DESCRIPTION =
   "unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. " +
   'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
   'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +
-  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again.';
+  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most ' +
+  `${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} of requests per minute by default (429 with Retry-After past it, not stored). ` +
+  `Forwards run ${DEFAULT_INBOX_FORWARDS} at a time with ${DEFAULT_INBOX_FORWARD_QUEUE} waiting; past that a message is not ` +
+  'forwarded and its forward record says so.';
 
 const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
 
@@ -71,6 +82,11 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
           413: {
             description: 'Over 1 MB: its start is stored; or the set answer',
             schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
+          },
+          429: {
+            description: `Not stored: the inbox took its allowance of request bytes for the minute (${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds`,
+            schema: errorBodySchema,
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
           503: {
             description: 'This machine could not store it (disk full); try again',
@@ -115,11 +131,34 @@ function waitUnlessGone(ms: number, res: Response, stop: AbortSignal): Promise<'
   });
 }
 
+/** 429 before the body is read: the body is discarded as it arrives, nothing is stored. */
+function refuseOverRate(res: Response, req: Request, bytesPerMinute: number, retryAfterSeconds: number): void {
+  req.resume();
+  res
+    .status(429)
+    .setHeader('Retry-After', String(retryAfterSeconds))
+    .json({
+      error: {
+        code: 'TOO_MANY_REQUESTS',
+        message: `This inbox takes at most ${describeBytes(bytesPerMinute)} of requests per minute (serve --inbox-max-mb-per-minute); this request was not stored. Try again in ${retryAfterSeconds} s.`,
+      },
+    });
+}
+
 async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Response): Promise<void> {
   const runtime = receiverRuntime(ctx);
   const started = performance.now();
   const limits = inboxLimits(ctx.config);
+  const rate = intakeRate(ctx);
+  const declared = Number(req.headers['content-length']);
+  const announced = Number.isSafeInteger(declared) && declared >= 0;
+  const overRate = rate.take(inbox.uuid, announced ? Math.min(declared, limits.maxBodyBytes) : 0);
+  if (overRate) {
+    refuseOverRate(res, req, limits.bytesPerMinute, overRate.retryAfterSeconds);
+    return;
+  }
   const read = await readRawBody(req, limits.maxBodyBytes);
+  if (!announced) rate.charge(inbox.uuid, read.body.length - MIN_REQUEST_COST);
   const raw: RawDelivery = {
     method: req.method,
     path: req.originalUrl,
@@ -201,7 +240,28 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
       answer: { kind, status, after_ms: afterMs },
     }),
   });
-  if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
+  if (inbox.forward_to && !runtime.stopped) queueForward(ctx, inbox, stored.uuid, inbox.forward_to);
+}
+
+function queueForward(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): void {
+  const queue = forwardQueue(ctx);
+  if (queue.submit(() => forward(ctx, inbox, messageUuid, url))) return;
+  const reason =
+    `Not forwarded: ${queue.capacity} forwards were already waiting for the ${queue.concurrency} in flight ` +
+    '(serve --inbox-forward-queue, --inbox-forwards); replay it once your app answers again.';
+  receiverRuntime(ctx).track(
+    recordRefusedRelay(ctx, { uuid: messageUuid }, 'forward', url, reason)
+      .then((relay) => publishRelay(ctx, inbox, messageUuid, relay))
+      .catch((error: unknown) => ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: could not record a forward not sent')),
+  );
+}
+
+function publishRelay(ctx: AppContext, inbox: InboxRow, messageUuid: string, relay: Relay): void {
+  ctx.live.publish({
+    type: 'inbox.relay',
+    organization_uuid: inbox.organization_uuid,
+    data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay },
+  });
 }
 
 /**
@@ -237,11 +297,7 @@ async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, ur
       'target' in decided
         ? await relayMessage(ctx, row, 'forward', url, decided.target)
         : await recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
-    ctx.live.publish({
-      type: 'inbox.relay',
-      organization_uuid: inbox.organization_uuid,
-      data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay },
-    });
+    publishRelay(ctx, inbox, messageUuid, relay);
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');
   }

@@ -24,7 +24,7 @@ interface ListedMessage extends MessageView {
 }
 
 describe('inbox message lists: bounded in bytes, full bodies one message at a time', () => {
-  const server = suiteServer(() => startTestServer());
+  const server = suiteServer(() => startTestServer({ inboxLimits: { bytesPerMinute: 2 * BIG_MESSAGES * MB } }));
   let inbox: InboxView;
   const sent = new Map<string, Buffer>();
   let bigEnvelopeUuid = '';
