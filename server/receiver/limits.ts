@@ -7,9 +7,9 @@ export const DEFAULT_INBOX_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Request bytes each inbox takes per minute (serve --inbox-max-mb-per-minute), the whole minute's
- * worth at once if it comes at once: some 13,000 deliveries of 5 KB; 64 bodies of 1 MB.
+ * worth at once if it comes at once: some 3,000 deliveries of 5 KB; 16 bodies of 1 MB.
  */
-export const DEFAULT_INBOX_BYTES_PER_MINUTE = 64 * 1024 * 1024;
+export const DEFAULT_INBOX_BYTES_PER_MINUTE = 16 * 1024 * 1024;
 /** Forwards (forward_to) in flight at once, over all inboxes (serve --inbox-forwards). */
 export const DEFAULT_INBOX_FORWARDS = 8;
 /** Forwards waiting for one of those; past it a message is not forwarded and says so (serve --inbox-forward-queue). */

@@ -27,6 +27,7 @@ import {
   inboxLimits,
 } from './limits.ts';
 import { forwardQueue } from './forward-queue.ts';
+import { intakeTurns } from './intake-turns.ts';
 import { intakeRate, MIN_REQUEST_COST } from './intake-rate.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
@@ -131,18 +132,52 @@ function waitUnlessGone(ms: number, res: Response, stop: AbortSignal): Promise<'
   });
 }
 
-/** 429 before the body is read: the body is discarded as it arrives, nothing is stored. */
-function refuseOverRate(res: Response, req: Request, bytesPerMinute: number, retryAfterSeconds: number): void {
-  req.resume();
-  res
-    .status(429)
-    .setHeader('Retry-After', String(retryAfterSeconds))
-    .json({
-      error: {
-        code: 'TOO_MANY_REQUESTS',
-        message: `This inbox takes at most ${describeBytes(bytesPerMinute)} of requests per minute (serve --inbox-max-mb-per-minute); this request was not stored. Try again in ${retryAfterSeconds} s.`,
-      },
-    });
+/**
+ * 429 before the body is read, nothing stored. The connection closes after the answer rather than
+ * reading the rest of the body: a flood's bodies are never read. Written directly: a flood gets thousands.
+ */
+function refuseOverRate(res: Response, bytesPerMinute: number, retryAfterSeconds: number): void {
+  const text = JSON.stringify({
+    error: {
+      code: 'TOO_MANY_REQUESTS',
+      message: `This inbox takes at most ${describeBytes(bytesPerMinute)} of requests per minute (serve --inbox-max-mb-per-minute); this request was not stored. Try again in ${retryAfterSeconds} s.`,
+    },
+  });
+  res.writeHead(429, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Retry-After': String(retryAfterSeconds),
+    Connection: 'close',
+  });
+  res.end(text);
+}
+
+/** Stores the request raw, keeps the inbox within its cap and judges the request; null when it could not be stored. */
+async function storeAndJudge(
+  ctx: AppContext,
+  inbox: InboxRow,
+  raw: RawDelivery,
+): Promise<{ stored: StoredDelivery; verdict: Verdict | null } | null> {
+  let stored: StoredDelivery;
+  try {
+    stored = await storeRaw(ctx, inbox, raw);
+  } catch (error) {
+    // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
+    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
+    return null;
+  }
+  countInboxWrite(ctx, raw.body.length * 2);
+  try {
+    await dropOldestMessages(ctx.db.kysely, inbox.uuid, inboxLimits(ctx.config).maxMessages);
+  } catch (error) {
+    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not drop its oldest messages');
+  }
+  try {
+    return { stored, verdict: await judge(ctx, inbox, stored, raw) };
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not judge a stored request');
+    return { stored, verdict: null };
+  }
 }
 
 async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Response): Promise<void> {
@@ -154,7 +189,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const announced = Number.isSafeInteger(declared) && declared >= 0;
   const overRate = rate.take(inbox.uuid, announced ? Math.min(declared, limits.maxBodyBytes) : 0);
   if (overRate) {
-    refuseOverRate(res, req, limits.bytesPerMinute, overRate.retryAfterSeconds);
+    refuseOverRate(res, limits.bytesPerMinute, overRate.retryAfterSeconds);
     return;
   }
   const read = await readRawBody(req, limits.maxBodyBytes);
@@ -167,30 +202,16 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     maxBodyBytes: limits.maxBodyBytes,
     remoteAddress: req.socket.remoteAddress ?? null,
   };
-  let stored: StoredDelivery;
-  try {
-    stored = await storeRaw(ctx, inbox, raw);
-  } catch (error) {
-    // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
-    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
+  const turns = intakeTurns(ctx);
+  const intake = await turns.run(() => storeAndJudge(ctx, inbox, raw));
+  if (!intake) {
     res
       .status(503)
       .setHeader('Retry-After', '5')
       .json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
     return;
   }
-  countInboxWrite(ctx, raw.body.length * 2);
-  try {
-    await dropOldestMessages(ctx.db.kysely, inbox.uuid, limits.maxMessages);
-  } catch (error) {
-    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not drop its oldest messages');
-  }
-  let verdict: Verdict | null = null;
-  try {
-    verdict = await judge(ctx, inbox, stored, raw);
-  } catch (error) {
-    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not judge a stored request');
-  }
+  const { stored, verdict } = intake;
   const elapsed = () => Math.round(performance.now() - started);
 
   const plan = planAnswer(inbox, stored, raw, verdict);
@@ -199,7 +220,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   if (waits && verdict) {
     // Written before the wait, so the message shows its verdicts while its answer is delayed.
     try {
-      await writeVerdict(ctx, stored.uuid, verdict);
+      await turns.run(() => writeVerdict(ctx, stored.uuid, verdict));
       verdictWritten = true;
     } catch (error) {
       ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the verdict');
@@ -211,7 +232,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const afterMs = elapsed();
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict);
+    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict));
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
