@@ -8,7 +8,10 @@
  * the idle p99 measured first, in the same run), and what the server answered. Prints JSON.
  * ATTACK_FLOOD_POSTS, ATTACK_LOOP_SECONDS, ATTACK_CSV_ROWS shrink it.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { storedExcludedRows } from '../test/support/import-db.ts';
@@ -264,6 +267,178 @@ async function inboxFlood(server: ChildServer) {
   return { posts: next, statuses, messages_kept: await inboxMessageCount(server, inbox) };
 }
 
+/** 1 MB of control bytes: valid UTF-8 that JSON escapes to six bytes each. */
+function controlBytes(seed: number): Buffer {
+  const bytes = Buffer.alloc(MB);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i + seed) % 32;
+  return bytes;
+}
+
+/** Issue 28 item 3: 50 messages of 1 MB of control bytes, listed by the page (per_page 50 and the GUI's 100). */
+async function inboxBigList(server: ChildServer) {
+  const inbox = await createInbox(server, 'big list');
+  const posts: Record<string, number> = {};
+  for (let i = 0; i < 50; i++) {
+    const res = await fetch(`${server.url}/inbox/${inbox}`, { method: 'POST', body: controlBytes(i) });
+    await res.arrayBuffer();
+    posts[res.status] = (posts[res.status] ?? 0) + 1;
+    // The inbox's rate (serve --inbox-max-mb-per-minute) lets 1 MB bodies in at its pace: wait as a sender must.
+    if (res.status === 429) {
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+      i--;
+    }
+  }
+  const lists: Array<{ per_page: number; status: number; bytes: number; ms: number }> = [];
+  const poller = await healthFromAnotherProcess(server);
+  const listing = await watch(server, async () => {
+    for (let pass = 0; pass < 5; pass++) {
+      for (const perPage of [50, 100]) {
+        const t0 = performance.now();
+        const res = await fetch(
+          `${server.url}/api/inboxes/uuid/${inbox}/messages?organization_uuid=${server.organizationUuid}&per_page=${perPage}`,
+          { headers: auth(server) },
+        );
+        const bytes = (await res.arrayBuffer()).byteLength;
+        lists.push({ per_page: perPage, status: res.status, bytes, ms: round(performance.now() - t0, 1) });
+      }
+    }
+  });
+  const health = await poller.stop();
+  await fetch(`${server.url}/api/inboxes/uuid/${inbox}`, { method: 'DELETE', headers: auth(server) });
+  return {
+    posts,
+    lists: lists.slice(0, 2),
+    list_ms_max: Math.max(...lists.map((l) => l.ms)),
+    while_listing: listing.watched,
+    health_from_another_process_while_listing: health,
+  };
+}
+
+/** A local app that accepts connections and never answers, counting them. */
+async function hangingApp(): Promise<{ url: string; peak: () => number; total: () => number; close: () => Promise<void> }> {
+  let open = 0;
+  let peak = 0;
+  let total = 0;
+  const app = http.createServer(() => {});
+  app.on('connection', (socket) => {
+    open++;
+    total++;
+    peak = Math.max(peak, open);
+    socket.on('close', () => open--);
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(app.address() as AddressInfo).port}/hook`,
+    peak: () => peak,
+    total: () => total,
+    close: () =>
+      new Promise((resolve) => {
+        app.closeAllConnections();
+        app.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * /api/health timed from another process (every 5 ms, after one untimed request), as a GUI or API
+ * client sees it: the attack's client shares its thread with watch()'s poller, and its own busy
+ * stretches (sending 800 MB) show up there as server latency.
+ */
+async function healthFromAnotherProcess(
+  server: ChildServer,
+): Promise<{ stop: () => Promise<{ count: number; p50_ms: number; p99_ms: number; max_ms: number }> }> {
+  const script = `
+    const url = process.argv[1] + '/api/health';
+    const latencies = [];
+    let done = false;
+    process.stdin.on('end', () => { done = true; }).resume();
+    (async () => {
+      await (await fetch(url)).arrayBuffer();
+      process.stdout.write('ready;');
+      while (!done) {
+        const t0 = performance.now();
+        await (await fetch(url)).arrayBuffer();
+        latencies.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      process.stdout.write(JSON.stringify(latencies));
+    })();`;
+  const child = spawn(process.execPath, ['-e', script, server.url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  const ready = new Promise<void>((resolve) =>
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.startsWith('ready;')) resolve();
+    }),
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await Promise.race([ready, exited.then(() => Promise.reject(new Error(`the health poller exited: ${out}`)))]);
+  return {
+    stop: async () => {
+      child.stdin.end();
+      await exited;
+      const latencies = JSON.parse(out.slice('ready;'.length) || '[]') as number[];
+      return {
+        count: latencies.length,
+        p50_ms: round(percentile(latencies, 50)),
+        p99_ms: round(percentile(latencies, 99)),
+        max_ms: round(Math.max(...latencies, 0)),
+      };
+    },
+  };
+}
+
+/** Issue 28 item 4: 800 POSTs of 1 MB, 32 at a time, to an inbox forwarding to an app that never answers. */
+async function inboxFloodForward(server: ChildServer) {
+  const app = await hangingApp();
+  const inbox = await createInbox(server, 'flood 1 MB');
+  await fetch(`${server.url}/api/inboxes/uuid/${inbox}`, {
+    method: 'PATCH',
+    headers: { ...auth(server), 'content-type': 'application/json' },
+    body: JSON.stringify({ forward_to: app.url }),
+  });
+  const body = controlBytes(0);
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  // node:http rather than fetch: fetch copies each 1 MB body twice, on the thread that also times /api/health.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const post = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        `${server.url}/inbox/${inbox}`,
+        { method: 'POST', agent, headers: { 'content-length': body.length } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const client = async () => {
+    while (next < 800) {
+      next++;
+      const status = await post().catch(() => 'error');
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+  };
+  const poller = await healthFromAnotherProcess(server);
+  await Promise.all(Array.from({ length: 32 }, client));
+  agent.destroy();
+  const health = await poller.stop();
+  const result = {
+    posts: next,
+    statuses,
+    messages_kept: await inboxMessageCount(server, inbox),
+    outbound_connections_peak: app.peak(),
+    outbound_connections_total: app.total(),
+    health_from_another_process: health,
+  };
+  await fetch(`${server.url}/api/inboxes/uuid/${inbox}`, { method: 'DELETE', headers: auth(server) });
+  await app.close();
+  return result;
+}
+
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-attacks-'));
   const files = path.join(tmp, 'files');
@@ -330,6 +505,8 @@ async function main(): Promise<void> {
     }
     await run('6_inbox_flood', [], () => inboxFlood(server));
     await run('7b_hanging_receivers', [], () => hangingReceivers(server));
+    await run('7c_inbox_big_list', [], () => inboxBigList(server));
+    await run('7d_inbox_flood_1mb_forward', [], () => inboxFloodForward(server));
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

@@ -18,8 +18,11 @@ export interface ServerConfig {
   webhookTimeoutMs?: number;
   /** Time to establish the TCP connection of one attempt; default 5 s. */
   webhookConnectTimeoutMs?: number;
-  /** Messages kept per inbox and largest body (serve --inbox-max-messages, --inbox-max-body-kb); defaults in receiver/limits.ts. */
-  inboxLimits?: { maxMessages?: number; maxBodyBytes?: number };
+  /**
+   * Messages kept per inbox, largest body, intake rate, forwards at once and waiting (serve --inbox-max-messages,
+   * --inbox-max-body-kb, --inbox-max-mb-per-minute, --inbox-forwards, --inbox-forward-queue); defaults in receiver/limits.ts.
+   */
+  inboxLimits?: { maxMessages?: number; maxBodyBytes?: number; bytesPerMinute?: number; forwards?: number; forwardQueue?: number };
   /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */
   authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number };
   /** How outgoing requests resolve host names (once, then pinned); the system's by default, a fixed table in tests. */

@@ -5,7 +5,13 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
 import { FAILED_AUTH_ADDRESS_LIMIT, FAILED_AUTH_LIMIT } from '../auth/throttle.ts';
-import { DEFAULT_INBOX_MAX_BODY_BYTES, DEFAULT_INBOX_MAX_MESSAGES } from '../receiver/limits.ts';
+import {
+  DEFAULT_INBOX_BYTES_PER_MINUTE,
+  DEFAULT_INBOX_FORWARD_QUEUE,
+  DEFAULT_INBOX_FORWARDS,
+  DEFAULT_INBOX_MAX_BODY_BYTES,
+  DEFAULT_INBOX_MAX_MESSAGES,
+} from '../receiver/limits.ts';
 import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from '../log-file.ts';
@@ -103,6 +109,9 @@ export const serveCommand: Command = {
     'max-upload-mb': { type: 'string' },
     'inbox-max-messages': { type: 'string' },
     'inbox-max-body-kb': { type: 'string' },
+    'inbox-max-mb-per-minute': { type: 'string' },
+    'inbox-forwards': { type: 'string' },
+    'inbox-forward-queue': { type: 'string' },
     'auth-max-failures': { type: 'string' },
     'auth-max-failures-per-address': { type: 'string' },
     'import-workers': { type: 'string' },
@@ -125,6 +134,9 @@ export const serveCommand: Command = {
     'auth-max-failures': `Wrong secrets per minute for one API key from one address before 429 (the right secret always passes). Default ${FAILED_AUTH_LIMIT}`,
     'auth-max-failures-per-address': `Wrong credentials per minute from one address, any key, before 429. Default ${FAILED_AUTH_ADDRESS_LIMIT}`,
     'inbox-max-body-kb': `Largest request body an inbox stores, in KB; larger ones get 413. Default ${DEFAULT_INBOX_MAX_BODY_BYTES / 1024}`,
+    'inbox-max-mb-per-minute': `Request bytes each inbox takes per minute, in MB; past it 429 with Retry-After (not stored). Default ${DEFAULT_INBOX_BYTES_PER_MINUTE / 1024 / 1024}`,
+    'inbox-forwards': `Forwards (forward_to) in flight at once, over all inboxes. Default ${DEFAULT_INBOX_FORWARDS}`,
+    'inbox-forward-queue': `Forwards waiting for those; past it a message is not forwarded and says so. Default ${DEFAULT_INBOX_FORWARD_QUEUE}`,
     'import-workers': `Imports that run at once, each in its own worker process. Default ${DEFAULT_IMPORT_WORKERS}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
@@ -146,6 +158,13 @@ export const serveCommand: Command = {
         maxBodyBytes:
           (parseWholeNumber('inbox-max-body-kb', values['inbox-max-body-kb'] as string | undefined, 1, 1024 * 1024) ??
             DEFAULT_INBOX_MAX_BODY_BYTES / 1024) * 1024,
+        bytesPerMinute:
+          (parseWholeNumber('inbox-max-mb-per-minute', values['inbox-max-mb-per-minute'] as string | undefined, 1, 1024 * 1024) ??
+            DEFAULT_INBOX_BYTES_PER_MINUTE / 1024 / 1024) *
+          1024 *
+          1024,
+        forwards: parseWholeNumber('inbox-forwards', values['inbox-forwards'] as string | undefined, 1, 1000),
+        forwardQueue: parseWholeNumber('inbox-forward-queue', values['inbox-forward-queue'] as string | undefined, 0, 1_000_000),
       },
       authThrottle: {
         perKey: parseWholeNumber('auth-max-failures', values['auth-max-failures'] as string | undefined, 1, 1_000_000),

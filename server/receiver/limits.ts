@@ -5,15 +5,31 @@ export const DEFAULT_INBOX_MAX_MESSAGES = 1000;
 /** Largest request body an inbox stores (serve --inbox-max-body-kb). */
 export const DEFAULT_INBOX_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Request bytes each inbox takes per minute (serve --inbox-max-mb-per-minute), the whole minute's
+ * worth at once if it comes at once: some 3,000 deliveries of 5 KB; 16 bodies of 1 MB.
+ */
+export const DEFAULT_INBOX_BYTES_PER_MINUTE = 16 * 1024 * 1024;
+/** Forwards (forward_to) in flight at once, over all inboxes (serve --inbox-forwards). */
+export const DEFAULT_INBOX_FORWARDS = 8;
+/** Forwards waiting for one of those; past it a message is not forwarded and says so (serve --inbox-forward-queue). */
+export const DEFAULT_INBOX_FORWARD_QUEUE = 200;
+
 export interface InboxLimits {
   maxMessages: number;
   maxBodyBytes: number;
+  bytesPerMinute: number;
+  forwards: number;
+  forwardQueue: number;
 }
 
 export function inboxLimits(config: ServerConfig): InboxLimits {
   return {
     maxMessages: config.inboxLimits?.maxMessages ?? DEFAULT_INBOX_MAX_MESSAGES,
     maxBodyBytes: config.inboxLimits?.maxBodyBytes ?? DEFAULT_INBOX_MAX_BODY_BYTES,
+    bytesPerMinute: config.inboxLimits?.bytesPerMinute ?? DEFAULT_INBOX_BYTES_PER_MINUTE,
+    forwards: config.inboxLimits?.forwards ?? DEFAULT_INBOX_FORWARDS,
+    forwardQueue: config.inboxLimits?.forwardQueue ?? DEFAULT_INBOX_FORWARD_QUEUE,
   };
 }
 

@@ -1,4 +1,5 @@
-import { pageSlice } from '../db/counted-page.ts';
+import { isUtf8 } from 'node:buffer';
+import { pageSlice, type Slice } from '../db/counted-page.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
@@ -6,19 +7,24 @@ import type { Hint } from '../tools/schemas.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { requireInbox } from './inboxes.ts';
 import { toRelay } from './relay.ts';
-import type { Message, MessageFilter, MessageListQuery } from './schemas.ts';
-import { deleteMessages, findMessage, listMessageRows, relaysOf, type MessageRow, type RelayRow } from './store.ts';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-function isUtf8(bytes: Buffer): boolean {
-  try {
-    utf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { bodyExcerpt } from './body-excerpt.ts';
+import {
+  BODY_EXCERPT_BYTES,
+  LIST_ENVELOPE_BYTES,
+  type Message,
+  type MessageFilter,
+  type MessageListItem,
+  type MessageListQuery,
+} from './schemas.ts';
+import {
+  deleteMessages,
+  findMessage,
+  listMessageItemRows,
+  relaysOf,
+  type MessageItemRow,
+  type MessageRow,
+  type RelayRow,
+} from './store.ts';
 
 /** The decrypted plaintext when it is a JSON object (an event envelope, normally), else null. */
 function parseEnvelope(plaintext: string | null): Message['envelope'] {
@@ -31,9 +37,10 @@ function parseEnvelope(plaintext: string | null): Message['envelope'] {
   }
 }
 
-export function toMessage(row: MessageRow, relays: RelayRow[]): Message {
-  const body = Buffer.from(row.body);
-  const text = isUtf8(body);
+type BodyFields = 'body' | 'body_base64' | 'body_size' | 'body_excerpted' | 'envelope' | 'envelope_size' | 'envelope_omitted';
+
+/** Everything of a message but its body and envelope: the same in a list and alone. */
+function messageFields(row: Omit<MessageRow, 'body' | 'plaintext'>, relays: RelayRow[]): Omit<Message, BodyFields> {
   return {
     uuid: row.uuid,
     inbox_uuid: row.inbox_uuid,
@@ -41,9 +48,6 @@ export function toMessage(row: MessageRow, relays: RelayRow[]): Message {
     method: row.method,
     path: row.path,
     headers: headerObject(parsePairs(row.raw_headers)),
-    body: body.toString('utf8'),
-    body_base64: text ? null : body.toString('base64'),
-    body_size: body.length,
     body_truncated: row.body_truncated === 1,
     decrypted: row.decrypted === 1,
     decryption_problem: row.decryption_problem,
@@ -55,7 +59,6 @@ export function toMessage(row: MessageRow, relays: RelayRow[]): Message {
     delivery_id: row.delivery_id,
     event_id: row.event_id,
     event_type: row.event_type,
-    envelope: parseEnvelope(row.plaintext),
     duplicate_of: row.duplicate_of,
     duplicate_by:
       row.duplicate_by === 'delivery_id' || row.duplicate_by === 'signature' || row.duplicate_by === 'event_id' ? row.duplicate_by : null,
@@ -68,8 +71,45 @@ export function toMessage(row: MessageRow, relays: RelayRow[]): Message {
   };
 }
 
+export function toMessage(row: MessageRow, relays: RelayRow[]): Message {
+  const body = Buffer.from(row.body);
+  return {
+    ...messageFields(row, relays),
+    body: body.toString('utf8'),
+    body_base64: isUtf8(body) ? null : body.toString('base64'),
+    body_size: body.length,
+    body_excerpted: false,
+    envelope: parseEnvelope(row.plaintext),
+    envelope_size: row.plaintext === null ? null : Buffer.byteLength(row.plaintext),
+    envelope_omitted: false,
+  };
+}
+
+export function toMessageListItem(row: MessageItemRow, relays: RelayRow[]): MessageListItem {
+  return {
+    ...messageFields(row, relays),
+    ...bodyExcerpt(row.body_head, row.body_size, 2 * BODY_EXCERPT_BYTES),
+    body_size: row.body_size,
+    envelope: parseEnvelope(row.plaintext),
+    envelope_size: row.plaintext_size,
+    envelope_omitted: row.plaintext === null && row.plaintext_size !== null,
+  };
+}
+
+type SummaryFields =
+  | 'uuid'
+  | 'inbox_uuid'
+  | 'received_on'
+  | 'method'
+  | 'decrypted'
+  | 'signature_status'
+  | 'event_type'
+  | 'event_id'
+  | 'duplicate_of'
+  | 'answer';
+
 /** What the live stream says about a new message: enough for a list row; the GUI fetches the rest. */
-export function messageSummary(message: Message) {
+export function messageSummary(message: Pick<Message, SummaryFields>): Pick<Message, SummaryFields> {
   return {
     uuid: message.uuid,
     inbox_uuid: message.inbox_uuid,
@@ -84,18 +124,28 @@ export function messageSummary(message: Message) {
   };
 }
 
-export async function loadMessage(ctx: AppContext, inboxUuid: string, uuid: string): Promise<Message | null> {
-  const row = await findMessage(ctx.db.kysely, inboxUuid, uuid);
-  if (!row) return null;
+/** One message, for writeMessageJson: its body bytes apart from the rest. */
+export async function getMessageParts(
+  ctx: AppContext,
+  organizationUuid: string,
+  inboxUuid: string,
+  uuid: string,
+): Promise<{ fields: Omit<Message, 'body' | 'body_base64'>; body: Buffer; utf8: boolean }> {
+  const row = await findMessageRow(ctx, organizationUuid, inboxUuid, uuid);
   const relays = await relaysOf(ctx.db.kysely, [row.uuid]);
-  return toMessage(row, relays.get(row.uuid) ?? []);
-}
-
-export async function getMessage(ctx: AppContext, organizationUuid: string, inboxUuid: string, uuid: string): Promise<Message> {
-  await requireInbox(ctx, organizationUuid, inboxUuid);
-  const message = await loadMessage(ctx, inboxUuid, uuid);
-  if (!message) throw notFound(`Message ${uuid}`);
-  return message;
+  const body = Buffer.from(row.body);
+  return {
+    fields: {
+      ...messageFields(row, relays.get(row.uuid) ?? []),
+      body_size: body.length,
+      body_excerpted: false,
+      envelope: parseEnvelope(row.plaintext),
+      envelope_size: row.plaintext === null ? null : Buffer.byteLength(row.plaintext),
+      envelope_omitted: false,
+    },
+    body,
+    utf8: isUtf8(body),
+  };
 }
 
 export async function findMessageRow(ctx: AppContext, organizationUuid: string, inboxUuid: string, uuid: string): Promise<MessageRow> {
@@ -105,26 +155,22 @@ export async function findMessageRow(ctx: AppContext, organizationUuid: string, 
   return row;
 }
 
-/** One slice of an inbox's messages, newest first, with their relays. */
-export async function messageSlice(
-  ctx: AppContext,
-  inboxUuid: string,
-  filter: MessageFilter,
-  limit: number,
-  offset: number,
-): Promise<{ items: Message[]; total: number }> {
-  const { rows, total } = await listMessageRows(ctx.db.kysely, inboxUuid, filter, { limit, offset });
+/** One page of an inbox's messages, newest first, with their relays, bounded in bytes (see messageListItemSchema). */
+async function messageItems(ctx: AppContext, inboxUuid: string, filter: MessageFilter, slice: Slice) {
+  const { rows, total } = await listMessageItemRows(ctx.db.kysely, inboxUuid, filter, slice, {
+    headBytes: BODY_EXCERPT_BYTES,
+    maxPlaintextBytes: LIST_ENVELOPE_BYTES,
+  });
   const relays = await relaysOf(
     ctx.db.kysely,
     rows.map((r) => r.uuid),
   );
-  return { items: rows.map((row) => toMessage(row, relays.get(row.uuid) ?? [])), total };
+  return { items: rows.map((row) => toMessageListItem(row, relays.get(row.uuid) ?? [])), total };
 }
 
-export async function listMessages(ctx: AppContext, inboxUuid: string, query: MessageListQuery): Promise<Page<Message>> {
+export async function listMessages(ctx: AppContext, inboxUuid: string, query: MessageListQuery): Promise<Page<MessageListItem>> {
   await requireInbox(ctx, query.organization_uuid, inboxUuid);
-  const { limit, offset } = pageSlice(query);
-  const { items, total } = await messageSlice(ctx, inboxUuid, query, limit, offset);
+  const { items, total } = await messageItems(ctx, inboxUuid, query, pageSlice(query));
   return toPage(items, total, query.page, query.per_page);
 }
 

@@ -6,7 +6,7 @@ import { ApiError, errorBodySchema, notFound } from '../http/errors.ts';
 import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { checkRelayUrl } from './inboxes.ts';
-import { loadMessage, messageSummary } from './messages.ts';
+import { messageSummary } from './messages.ts';
 import { readRawBody } from './raw-body.ts';
 import {
   judge,
@@ -19,12 +19,21 @@ import {
   type StoredDelivery,
   type Verdict,
 } from './receive.ts';
-import { inboxLimits } from './limits.ts';
+import {
+  DEFAULT_INBOX_BYTES_PER_MINUTE,
+  DEFAULT_INBOX_FORWARD_QUEUE,
+  DEFAULT_INBOX_FORWARDS,
+  describeBytes,
+  inboxLimits,
+} from './limits.ts';
+import { forwardQueue } from './forward-queue.ts';
+import { intakeTurns } from './intake-turns.ts';
+import { intakeRate, MIN_REQUEST_COST } from './intake-rate.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { countInboxWrite } from './wal-budget.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
-import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema } from './schemas.ts';
+import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
 
 const DESCRIPTION =
   'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
@@ -34,7 +43,10 @@ const DESCRIPTION =
   "unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. " +
   'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
   'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +
-  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again.';
+  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most ' +
+  `${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} of requests per minute by default (429 with Retry-After past it, not stored). ` +
+  `Forwards run ${DEFAULT_INBOX_FORWARDS} at a time with ${DEFAULT_INBOX_FORWARD_QUEUE} waiting; past that a message is not ` +
+  'forwarded and its forward record says so.';
 
 const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
 
@@ -71,6 +83,11 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
           413: {
             description: 'Over 1 MB: its start is stored; or the set answer',
             schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
+          },
+          429: {
+            description: `Not stored: the inbox took its allowance of request bytes for the minute (${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds`,
+            schema: errorBodySchema,
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
           503: {
             description: 'This machine could not store it (disk full); try again',
@@ -115,11 +132,68 @@ function waitUnlessGone(ms: number, res: Response, stop: AbortSignal): Promise<'
   });
 }
 
+/**
+ * 429 before the body is read, nothing stored. The connection closes after the answer rather than
+ * reading the rest of the body: a flood's bodies are never read. Written directly: a flood gets thousands.
+ */
+function refuseOverRate(res: Response, bytesPerMinute: number, retryAfterSeconds: number): void {
+  const text = JSON.stringify({
+    error: {
+      code: 'TOO_MANY_REQUESTS',
+      message: `This inbox takes at most ${describeBytes(bytesPerMinute)} of requests per minute (serve --inbox-max-mb-per-minute); this request was not stored. Try again in ${retryAfterSeconds} s.`,
+    },
+  });
+  res.writeHead(429, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Retry-After': String(retryAfterSeconds),
+    Connection: 'close',
+  });
+  res.end(text);
+}
+
+/** Stores the request raw, keeps the inbox within its cap and judges the request; null when it could not be stored. */
+async function storeAndJudge(
+  ctx: AppContext,
+  inbox: InboxRow,
+  raw: RawDelivery,
+): Promise<{ stored: StoredDelivery; verdict: Verdict | null } | null> {
+  let stored: StoredDelivery;
+  try {
+    stored = await storeRaw(ctx, inbox, raw);
+  } catch (error) {
+    // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
+    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
+    return null;
+  }
+  countInboxWrite(ctx, raw.body.length * 2);
+  try {
+    await dropOldestMessages(ctx.db.kysely, inbox.uuid, inboxLimits(ctx.config).maxMessages);
+  } catch (error) {
+    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not drop its oldest messages');
+  }
+  try {
+    return { stored, verdict: await judge(ctx, inbox, stored, raw) };
+  } catch (error) {
+    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not judge a stored request');
+    return { stored, verdict: null };
+  }
+}
+
 async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Response): Promise<void> {
   const runtime = receiverRuntime(ctx);
   const started = performance.now();
   const limits = inboxLimits(ctx.config);
+  const rate = intakeRate(ctx);
+  const declared = Number(req.headers['content-length']);
+  const announced = Number.isSafeInteger(declared) && declared >= 0;
+  const overRate = rate.take(inbox.uuid, announced ? Math.min(declared, limits.maxBodyBytes) : 0);
+  if (overRate) {
+    refuseOverRate(res, limits.bytesPerMinute, overRate.retryAfterSeconds);
+    return;
+  }
   const read = await readRawBody(req, limits.maxBodyBytes);
+  if (!announced) rate.charge(inbox.uuid, read.body.length - MIN_REQUEST_COST);
   const raw: RawDelivery = {
     method: req.method,
     path: req.originalUrl,
@@ -128,30 +202,16 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     maxBodyBytes: limits.maxBodyBytes,
     remoteAddress: req.socket.remoteAddress ?? null,
   };
-  let stored: StoredDelivery;
-  try {
-    stored = await storeRaw(ctx, inbox, raw);
-  } catch (error) {
-    // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
-    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
+  const turns = intakeTurns(ctx);
+  const intake = await turns.run(() => storeAndJudge(ctx, inbox, raw));
+  if (!intake) {
     res
       .status(503)
       .setHeader('Retry-After', '5')
       .json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
     return;
   }
-  countInboxWrite(ctx, raw.body.length * 2);
-  try {
-    await dropOldestMessages(ctx.db.kysely, inbox.uuid, limits.maxMessages);
-  } catch (error) {
-    ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not drop its oldest messages');
-  }
-  let verdict: Verdict | null = null;
-  try {
-    verdict = await judge(ctx, inbox, stored, raw);
-  } catch (error) {
-    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not judge a stored request');
-  }
+  const { stored, verdict } = intake;
   const elapsed = () => Math.round(performance.now() - started);
 
   const plan = planAnswer(inbox, stored, raw, verdict);
@@ -160,7 +220,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   if (waits && verdict) {
     // Written before the wait, so the message shows its verdicts while its answer is delayed.
     try {
-      await writeVerdict(ctx, stored.uuid, verdict);
+      await turns.run(() => writeVerdict(ctx, stored.uuid, verdict));
       verdictWritten = true;
     } catch (error) {
       ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the verdict');
@@ -169,9 +229,10 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const waited = raw.aborted ? 'gone' : waits ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
   const kind: AnswerKind = waited === 'gone' ? 'client_gone' : plan.kind;
   const status = waited === 'gone' ? null : plan.status;
+  const afterMs = elapsed();
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await recordAnswer(ctx, stored.uuid, kind, status, elapsed(), verdictWritten ? null : verdict);
+    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict));
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
@@ -184,13 +245,44 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     else res.status(status).json(plan.body);
   }
 
-  try {
-    const message = await loadMessage(ctx, inbox.uuid, stored.uuid);
-    if (message) ctx.live.publish({ type: 'inbox.message', organization_uuid: inbox.organization_uuid, data: messageSummary(message) });
-  } catch (error) {
-    ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not publish the message');
-  }
-  if (inbox.forward_to && !runtime.stopped) runtime.track(forward(ctx, inbox, stored.uuid, inbox.forward_to));
+  ctx.live.publish({
+    type: 'inbox.message',
+    organization_uuid: inbox.organization_uuid,
+    data: messageSummary({
+      uuid: stored.uuid,
+      inbox_uuid: inbox.uuid,
+      received_on: stored.receivedOn,
+      method: raw.method,
+      decrypted: verdict?.inspection.decrypted ?? false,
+      signature_status: verdict?.inspection.signatureStatus ?? 'unknown',
+      event_type: verdict?.eventType ?? null,
+      event_id: verdict?.eventId ?? null,
+      duplicate_of: verdict?.duplicateOf ?? null,
+      answer: { kind, status, after_ms: afterMs },
+    }),
+  });
+  if (inbox.forward_to && !runtime.stopped) queueForward(ctx, inbox, stored.uuid, inbox.forward_to);
+}
+
+function queueForward(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): void {
+  const queue = forwardQueue(ctx);
+  if (queue.submit(() => forward(ctx, inbox, messageUuid, url))) return;
+  const reason =
+    `Not forwarded: ${queue.capacity} forwards were already waiting for the ${queue.concurrency} in flight ` +
+    '(serve --inbox-forward-queue, --inbox-forwards); replay it once your app answers again.';
+  receiverRuntime(ctx).track(
+    recordRefusedRelay(ctx, { uuid: messageUuid }, 'forward', url, reason)
+      .then((relay) => publishRelay(ctx, inbox, messageUuid, relay))
+      .catch((error: unknown) => ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: could not record a forward not sent')),
+  );
+}
+
+function publishRelay(ctx: AppContext, inbox: InboxRow, messageUuid: string, relay: Relay): void {
+  ctx.live.publish({
+    type: 'inbox.relay',
+    organization_uuid: inbox.organization_uuid,
+    data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay },
+  });
 }
 
 /**
@@ -226,11 +318,7 @@ async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, ur
       'target' in decided
         ? await relayMessage(ctx, row, 'forward', url, decided.target)
         : await recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
-    ctx.live.publish({
-      type: 'inbox.relay',
-      organization_uuid: inbox.organization_uuid,
-      data: { inbox_uuid: inbox.uuid, message_uuid: messageUuid, ...relay },
-    });
+    publishRelay(ctx, inbox, messageUuid, relay);
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');
   }

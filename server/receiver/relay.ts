@@ -54,7 +54,7 @@ function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSig
 /** A relay that was not attempted (no connection made), recorded so the message says why. */
 export async function recordRefusedRelay(
   ctx: AppContext,
-  message: MessageRow,
+  message: Pick<MessageRow, 'uuid'>,
   kind: 'forward' | 'replay',
   url: string,
   reason: string,

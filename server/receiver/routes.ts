@@ -8,7 +8,8 @@ import { resourceRoutes } from '../http/resource-routes.ts';
 import { exportChunks } from './export.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from './inboxes.ts';
-import { clearMessages, findMessageRow, getMessage, listMessages } from './messages.ts';
+import { clearMessages, findMessageRow, getMessageParts, listMessages } from './messages.ts';
+import { writeMessageJson } from './message-json.ts';
 import { registerInboxReceiver } from './receiver-route.ts';
 import { relayMessage } from './relay.ts';
 import { reverifyMessages } from './reverify.ts';
@@ -65,8 +66,11 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   inboxes.list(
     {
       path: '/api/inboxes/uuid/{uuid}/messages',
-      summary: 'List received messages, newest first, with verdicts and the decrypted envelope.',
-      description: 'Filters: event_type, decrypted, signature_status, duplicate, from, to (received time). Pages like every list.',
+      summary: 'List received messages, newest first, with verdicts, the start of each body and the decrypted envelope.',
+      description:
+        'Filters: event_type, decrypted, signature_status, duplicate, from, to (received time). Pages like every list. ' +
+        'Each item carries the start of its body (body_excerpted, body_size) and its envelope only when small (envelope_omitted), ' +
+        'so a page stays small whatever the messages hold; GET one message for all of it.',
       params: inboxParamsSchema,
       query: messageListQuerySchema,
       response: messagePageSchema,
@@ -95,10 +99,14 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       path: '/api/inboxes/uuid/{uuid}/messages/{message_uuid}',
       tag: TAG,
       summary: 'Get one message: raw request, verdicts, hints, envelope, forwards and replays.',
+      description: 'The whole body and envelope (lists carry only their start); the answer is written as it is read, slice by slice.',
       params: messageParamsSchema,
       response: messageSchema,
     },
-    async ({ params, principal }) => getMessage(ctx, principal.organizationUuid, params.uuid, params.message_uuid),
+    async ({ params, principal, res }) => {
+      const { fields, body, utf8 } = await getMessageParts(ctx, principal.organizationUuid, params.uuid, params.message_uuid);
+      await writeMessageJson(res, fields, body, utf8);
+    },
   );
 
   api.route(

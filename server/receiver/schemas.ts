@@ -140,6 +140,9 @@ export const messageSchema = z
     body_base64: z.string().nullable().describe('The exact body bytes in base64 when they are not valid UTF-8; null otherwise'),
     body_size: z.number().int(),
     body_truncated: z.boolean().describe('The body was larger than the cap and only its start was kept'),
+    body_excerpted: z
+      .boolean()
+      .describe('body and body_base64 hold only the start of the body (in lists); GET the message, or its /body, for all of it'),
     decrypted: z.boolean(),
     decryption_problem: z.string().nullable().describe('Why decryption failed, as a code (MALFORMED_SIGNATURE, DECRYPTION_FAILED, ...)'),
     decryption_error: z.string().nullable(),
@@ -155,6 +158,8 @@ export const messageSchema = z
       .describe(
         'The decrypted plaintext: an EventEnvelope from this sandbox or the real service; other JSON objects as they decrypted; null when not decrypted or not a JSON object',
       ),
+    envelope_size: z.number().int().nullable().describe('Bytes of the decrypted plaintext; null when nothing was decrypted'),
+    envelope_omitted: z.boolean().describe('The envelope is left out (null) because it is too big for a list; GET the message for it'),
     duplicate_of: z.string().nullable().describe('The first message with the same delivery id, signature or event id'),
     duplicate_by: z.enum(['delivery_id', 'signature', 'event_id']).nullable(),
     answer: z.object({
@@ -167,8 +172,32 @@ export const messageSchema = z
   .meta({ id: 'InboxMessage' });
 export type Message = z.infer<typeof messageSchema>;
 
+/** Bytes of a body's start that a list carries; the excerpt's JSON text is at most twice this. */
+export const BODY_EXCERPT_BYTES = 2048;
+/** A decrypted envelope larger than this is left out of lists. */
+export const LIST_ENVELOPE_BYTES = 16 * 1024;
+
+/** A message as lists give it: bounded in bytes whatever the message holds. */
+export const messageListItemSchema = messageSchema
+  .extend({
+    body: z
+      .string()
+      .describe(
+        `The start of the body as UTF-8 text: at most ${BODY_EXCERPT_BYTES} bytes, cut shorter so that its JSON text stays within ${2 * BODY_EXCERPT_BYTES} bytes (control bytes escape to 6); body_excerpted says whether there is more`,
+      ),
+    body_base64: z
+      .string()
+      .nullable()
+      .describe(`The first ${BODY_EXCERPT_BYTES} bytes of the body in base64 when they are not valid UTF-8; null otherwise`),
+    envelope: messageSchema.shape.envelope.describe(
+      `As in a single message, but null (with envelope_omitted) when the plaintext is over ${LIST_ENVELOPE_BYTES / 1024} KB`,
+    ),
+  })
+  .meta({ id: 'InboxMessageListItem' });
+export type MessageListItem = z.infer<typeof messageListItemSchema>;
+
 export const inboxPageSchema = pageSchema(inboxSchema);
-export const messagePageSchema = pageSchema(messageSchema);
+export const messagePageSchema = pageSchema(messageListItemSchema);
 
 export const replayBodySchema = z
   .object({

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database, InboxMessageTable, InboxRelayTable, InboxTable } from '../db/schema.ts';
 import type { MessageFilter } from './schemas.ts';
 import { countedSlice, pageSlice, type Slice } from '../db/counted-page.ts';
@@ -97,13 +97,7 @@ export async function findFirstDuplicate(
   return first ? { uuid: first.uuid, by: first.by } : null;
 }
 
-/** Newest first (or oldest first), with the filters of the messages list. */
-export async function listMessageRows(
-  db: Kysely<Database>,
-  inboxUuid: string,
-  filter: MessageFilter,
-  page: Slice & { oldestFirst?: boolean },
-): Promise<{ rows: MessageRow[]; total: number }> {
+function filteredMessages(db: Kysely<Database>, inboxUuid: string, filter: MessageFilter) {
   let base = db.selectFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid);
   if (filter.event_type !== undefined) base = base.where('event_type', '=', filter.event_type);
   if (filter.decrypted !== undefined) base = base.where('decrypted', '=', filter.decrypted ? 1 : 0);
@@ -111,7 +105,77 @@ export async function listMessageRows(
   if (filter.duplicate !== undefined) base = base.where('duplicate_of', filter.duplicate ? 'is not' : 'is', null);
   if (filter.from !== undefined) base = base.where('received_on', '>=', filter.from);
   if (filter.to !== undefined) base = base.where('received_on', '<', filter.to);
-  return countedSlice(base, page, (q) => q.selectAll().orderBy('seq', page.oldestFirst ? 'asc' : 'desc'));
+  return base;
+}
+
+/** Newest first (or oldest first), with the filters of the messages list. */
+export async function listMessageRows(
+  db: Kysely<Database>,
+  inboxUuid: string,
+  filter: MessageFilter,
+  page: Slice & { oldestFirst?: boolean },
+): Promise<{ rows: MessageRow[]; total: number }> {
+  return countedSlice(filteredMessages(db, inboxUuid, filter), page, (q) =>
+    q.selectAll().orderBy('seq', page.oldestFirst ? 'asc' : 'desc'),
+  );
+}
+
+/** A message row as a list reads it: the body's first bytes and sizes instead of the body, the plaintext only when small. */
+export type MessageItemRow = Omit<MessageRow, 'body' | 'plaintext'> & {
+  body_head: Buffer;
+  body_size: number;
+  plaintext: string | null;
+  plaintext_size: number | null;
+};
+
+const ITEM_COLUMNS = [
+  'seq',
+  'uuid',
+  'inbox_uuid',
+  'organization_uuid',
+  'received_on',
+  'method',
+  'path',
+  'raw_headers',
+  'body_truncated',
+  'remote_address',
+  'analyzed',
+  'decrypted',
+  'decryption_problem',
+  'decryption_error',
+  'signature_status',
+  'verified_with',
+  'hints',
+  'signature',
+  'delivery_id',
+  'event_id',
+  'event_type',
+  'duplicate_of',
+  'duplicate_by',
+  'answer',
+  'answered_status',
+  'answered_after_ms',
+] as const;
+
+/** Newest first, with the filters of the messages list; never more than `headBytes` of a body nor a plaintext over `maxPlaintextBytes`. */
+export async function listMessageItemRows(
+  db: Kysely<Database>,
+  inboxUuid: string,
+  filter: MessageFilter,
+  page: Slice,
+  limits: { headBytes: number; maxPlaintextBytes: number },
+): Promise<{ rows: MessageItemRow[]; total: number }> {
+  return countedSlice(filteredMessages(db, inboxUuid, filter), page, (q) =>
+    q
+      .select([
+        ...ITEM_COLUMNS,
+        sql<Buffer>`coalesce(substr(body, 1, ${limits.headBytes}), x'')`.as('body_head'),
+        sql<number>`length(body)`.as('body_size'),
+        sql<number | null>`octet_length(plaintext)`.as('plaintext_size'),
+        sql<string | null>`case when octet_length(plaintext) <= ${limits.maxPlaintextBytes} then plaintext end`.as('plaintext'),
+      ])
+      .orderBy('seq', 'desc'),
+  );
 }
 
 /** Messages of the inbox after `seq`, oldest first. */

@@ -100,7 +100,7 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
 
     const items = (await listMessages(server, inboxUuid)).items;
     assert.equal(items.length, 1);
-    valid = items[0];
+    valid = items[0] && (await getMessage(server, inboxUuid, items[0].uuid));
   });
 
   test('a hand-made delivery with the wrong secret shows "invalid" live; two messages compare side by side', async () => {

@@ -88,7 +88,8 @@ describe('inbox export when the client hangs up', () => {
   let server: TestServer;
   let inboxUuid: string;
   before(async () => {
-    server = await startTestServer();
+    // 24 MB at once is over an inbox's default rate.
+    server = await startTestServer({ inboxLimits: { bytesPerMinute: 64 * 1024 * 1024 } });
     const inbox = await createInbox(server);
     inboxUuid = inbox.uuid;
     // 24 messages of 1 MB (the default largest body), random text: the export is far larger than the socket buffers.

@@ -7,7 +7,16 @@ import { type Options, SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
-import { EVENT_TYPES, eventLabel, formatReceived, type Inbox, inboxPath, type Message, SIGNATURE_STATUSES } from './inspector-types.ts';
+import {
+  EVENT_TYPES,
+  eventLabel,
+  formatReceived,
+  type Inbox,
+  inboxPath,
+  type Message,
+  type MessageListItem,
+  SIGNATURE_STATUSES,
+} from './inspector-types.ts';
 import { useMessageFilters } from './message-filters.ts';
 import { DecryptionBadge, DuplicateBadge, SignatureBadge } from './Verdicts.tsx';
 
@@ -78,7 +87,7 @@ function Filters() {
 export function MessageList({ inbox }: { inbox: Inbox }) {
   const { session } = useSignedIn();
   const { active, clear, query, setParams } = useMessageFilters();
-  const paged = usePagedList<Message>(
+  const paged = usePagedList<MessageListItem>(
     (paging) => ({
       method: 'GET',
       path: `${inboxPath(inbox.uuid)}/messages`,
@@ -112,7 +121,7 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
   const toggle = (uuid: string, on: boolean) =>
     setSelected((current) => (on ? [...current.filter((u) => u !== uuid), uuid].slice(-2) : current.filter((u) => u !== uuid)));
   const [first, second] = selected;
-  const columns: Column<Message>[] = [
+  const columns: Column<MessageListItem>[] = [
     {
       header: <span className="visually-hidden">Compare</span>,
       cellClassName: 'col-check',
@@ -217,7 +226,7 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
 }
 
 /** The event of a message; from its header (with a ?) when the payload was not decrypted. */
-function EventCell({ message: m }: { message: Message }) {
+function EventCell({ message: m }: { message: MessageListItem }) {
   return (
     <>
       <span className="block">

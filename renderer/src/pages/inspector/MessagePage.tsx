@@ -15,7 +15,16 @@ import { SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
-import { eventLabel, formatReceived, type Inbox, inboxPath, type Message, messagePath, type Relay } from './inspector-types.ts';
+import {
+  eventLabel,
+  formatReceived,
+  type Inbox,
+  inboxPath,
+  type Message,
+  type MessageListItem,
+  messagePath,
+  type Relay,
+} from './inspector-types.ts';
 import { answerText } from './MessageList.tsx';
 import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
@@ -240,7 +249,7 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
 
 function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   const { session } = useSignedIn();
-  const others = useApiQuery<Page<Message>>({
+  const others = useApiQuery<Page<MessageListItem>>({
     method: 'GET',
     path: `${inboxPath(inboxUuid)}/messages`,
     query: { organization_uuid: session.organization_uuid, per_page: 100 },

@@ -1,13 +1,13 @@
 /** Shapes of the inspector's API, from the server's zod schemas by `import type` only. */
 import type { z } from 'zod';
 import type { messageSummary } from '../../../../server/receiver/messages.ts';
-import type { Inbox, InboxResponse, Message, Relay } from '../../../../server/receiver/schemas.ts';
+import type { Inbox, InboxResponse, Message, MessageListItem, Relay } from '../../../../server/receiver/schemas.ts';
 import type { Hint } from '../../../../server/tools/schemas.ts';
 import type { EventType } from '../../../../server/webhooks/events.ts';
 import type { webhookWithSecretSchema } from '../../../../server/webhooks/schemas.ts';
 import { allOf } from '../../api/types.ts';
 
-export type { Hint, Inbox, InboxResponse, Message, Relay, EventType };
+export type { Hint, Inbox, InboxResponse, Message, MessageListItem, Relay, EventType };
 export type SignatureStatus = Message['signature_status'];
 export type MessageSummary = ReturnType<typeof messageSummary>;
 export type RelayEvent = Relay & { inbox_uuid: string; message_uuid: string };
