@@ -176,9 +176,19 @@ export const serveCommand: Command = {
       `  Log            ${logFile(dataDir)}`,
       'Press Ctrl+C to stop.',
     ];
+    let demo: DemoMode | undefined;
+    // Listening before "running at" is printed: whoever reads that line may stop the server at once.
+    const stopped = new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        process.stdout.write(`\n${signal}: finishing open requests and closing the database...\n`);
+        const demoStopped = demo?.stop() ?? Promise.resolve();
+        demoStopped.then(() => server.close()).then(resolve, resolve);
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
     process.stdout.write(`${lines.join('\n')}\n`);
 
-    let demo: DemoMode | undefined;
     if (values.demo) {
       process.stdout.write('Demo mode: preparing demo data...\n');
       try {
@@ -189,15 +199,7 @@ export const serveCommand: Command = {
       }
     }
 
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        process.stdout.write(`\n${signal}: finishing open requests and closing the database...\n`);
-        const demoStopped = demo?.stop() ?? Promise.resolve();
-        demoStopped.then(() => server.close()).then(resolve, resolve);
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+    await stopped;
     process.stdout.write('Stopped.\n');
     return 0;
   },
