@@ -3,8 +3,9 @@ import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import type { AppContext, ServerConfig } from './context.ts';
+import { LOCK_FILE, lockDataDir, OS_LOCK_FILE } from './data-dir/instance-lock.ts';
 import { secureDataDir } from './data-dir/private-files.ts';
-import { DATABASE_FILE, openDatabase } from './db/database.ts';
+import { DATABASE_FILE, openDatabase, type Db } from './db/database.ts';
 import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import type { LogRotation } from './log-file.ts';
@@ -68,10 +69,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? DEFAULT_HOST;
   const privacy = secureDataDir(options.dataDir, {
     marker: DATABASE_FILE,
-    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE],
+    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE, LOCK_FILE, OS_LOCK_FILE],
     dirs: ['logs', UPLOADS_DIR],
   });
-  const db = await openDatabase(options.dataDir);
+  const lock = lockDataDir(options.dataDir);
+  let db: Db;
+  try {
+    db = await openDatabase(options.dataDir);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation);
   const logger = logSink.logger;
   if (privacy.folderLeftAsIs) {
@@ -108,6 +116,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await listen(server, ctx.config.port, host);
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
+    lock.listening(url);
     logger.info({ url }, 'listening');
     await imports.recover();
     const checkpoints = setInterval(() => {
@@ -136,12 +145,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await db.close();
         logger.info('stopped');
         logSink.close();
+        lock.release();
       })());
     return { url, port: ctx.config.port, ctx, app, httpServer: server, credentials, close };
   } catch (error) {
     await imports.stop();
     await db.close();
     logSink.close();
+    lock.release();
     throw error;
   }
 }
