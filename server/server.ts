@@ -1,11 +1,13 @@
 import http from 'node:http';
 import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import type { AppContext, ServerConfig } from './context.ts';
 import { LOCK_FILE, lockDataDir, OS_LOCK_FILE } from './data-dir/instance-lock.ts';
 import { secureDataDir } from './data-dir/private-files.ts';
-import { DATABASE_FILE, openDatabase, type Db } from './db/database.ts';
+import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
+import { checkDatabaseFile } from './db/start-check.ts';
 import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import type { LogRotation } from './log-file.ts';
@@ -75,6 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const lock = lockDataDir(options.dataDir);
   let db: Db;
   try {
+    checkDatabaseFile(databasePath(options.dataDir), path.join(options.dataDir, CREDENTIALS_FILE));
     db = await openDatabase(options.dataDir);
   } catch (error) {
     lock.release();
