@@ -8,6 +8,7 @@ import { LOCK_FILE, lockDataDir, OS_LOCK_FILE } from './data-dir/instance-lock.t
 import { secureDataDir } from './data-dir/private-files.ts';
 import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
 import { checkDatabaseFile } from './db/start-check.ts';
+import { connectionLimits, limitConnections, timeoutOptions, type ConnectionLimits } from './http/connection-limits.ts';
 import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import type { LogRotation } from './log-file.ts';
@@ -51,6 +52,8 @@ export interface ServeOptions {
   organizationName?: string;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
   secretCodec?: SecretCodec;
+  /** Connection caps and timeouts (defaults in server/http/connection-limits.ts). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
@@ -115,12 +118,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir, options.organizationName);
     if (options.secretCodec) await encryptSavedProfiles(options.dataDir, options.secretCodec, logger);
     const { app, liveStreams, listener } = buildApp(ctx);
-    const server = http.createServer(listener);
+    const limits = connectionLimits(options.connections);
+    const server = http.createServer(timeoutOptions(limits), listener);
+    limitConnections(server, limits);
     await listen(server, ctx.config.port, host);
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
     lock.listening(url);
-    logger.info({ url }, 'listening');
+    logger.info({ url, max_connections: limits.maxConnections, max_connections_per_address: limits.maxConnectionsPerAddress }, 'listening');
     await imports.recover();
     const checkpoints = setInterval(() => {
       if (imports.busy === 0) db.sqlite.pragma('wal_checkpoint(PASSIVE)');

@@ -9,6 +9,12 @@ import { DEFAULT_INBOX_MAX_BODY_BYTES, DEFAULT_INBOX_MAX_MESSAGES } from '../rec
 import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from '../log-file.ts';
+import {
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ConnectionLimits,
+} from '../http/connection-limits.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE, DEMO_ORGANIZATION_NAME } from '../orgs/bootstrap.ts';
 import path from 'node:path';
@@ -66,6 +72,16 @@ function parseLogRotation(values: Record<string, unknown>): LogRotation {
   return { maxBytes: Math.round(mb * 1024 * 1024), files };
 }
 
+function parseConnectionLimits(values: Record<string, unknown>): Partial<ConnectionLimits> {
+  const flag = (name: string, min: number, max: number) => parseWholeNumber(name, values[name] as string | undefined, min, max);
+  const requestTimeout = flag('request-timeout', 1, 86_400);
+  return {
+    maxConnections: flag('max-connections', 1, 1_000_000),
+    maxConnectionsPerAddress: flag('max-connections-per-address', 1, 1_000_000),
+    requestTimeoutMs: requestTimeout === undefined ? undefined : requestTimeout * 1000,
+  };
+}
+
 function parseImportWorkers(value: string | undefined): number {
   if (value === undefined) return DEFAULT_IMPORT_WORKERS;
   const workers = Number(value);
@@ -106,6 +122,9 @@ export const serveCommand: Command = {
     'auth-max-failures': { type: 'string' },
     'auth-max-failures-per-address': { type: 'string' },
     'import-workers': { type: 'string' },
+    'max-connections': { type: 'string' },
+    'max-connections-per-address': { type: 'string' },
+    'request-timeout': { type: 'string' },
     demo: { type: 'boolean' },
     'demo-interval': { type: 'string' },
     ...limitOptions,
@@ -126,6 +145,9 @@ export const serveCommand: Command = {
     'auth-max-failures-per-address': `Wrong credentials per minute from one address, any key, before 429. Default ${FAILED_AUTH_ADDRESS_LIMIT}`,
     'inbox-max-body-kb': `Largest request body an inbox stores, in KB; larger ones get 413. Default ${DEFAULT_INBOX_MAX_BODY_BYTES / 1024}`,
     'import-workers': `Imports that run at once, each in its own worker process. Default ${DEFAULT_IMPORT_WORKERS}`,
+    'max-connections': `Connections open at once; past it, the oldest that has not sent a request is closed, else the new one. Default ${DEFAULT_MAX_CONNECTIONS} (at most half the open-file limit)`,
+    'max-connections-per-address': `Connections open at once from one address, the same way. Default ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}`,
+    'request-timeout': `Seconds for a whole request, upload included, to arrive. Default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
     ...limitHelp,
@@ -161,6 +183,7 @@ export const serveCommand: Command = {
         workers: parseImportWorkers(values['import-workers'] as string | undefined),
         limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
       },
+      connections: parseConnectionLimits(values),
       ...(values.demo ? { organizationName: DEMO_ORGANIZATION_NAME } : {}),
     });
     const { credentials, url } = server;
