@@ -14,6 +14,7 @@ import path from 'node:path';
 import { storedExcludedRows } from '../test/support/import-db.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
+import { halfOpenConnections, quickCheckBigDb } from './startup-attacks.ts';
 import { percentile, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
 
 const MB = 1024 * 1024;
@@ -328,6 +329,8 @@ async function main(): Promise<void> {
       );
     }
     await run('6_inbox_flood', [], () => inboxFlood(server));
+    await run('7e_half_open_connections', [], () => halfOpenConnections(server));
+    await run('7f_quick_check_big_db', [], () => quickCheckBigDb());
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)
