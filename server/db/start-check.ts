@@ -11,9 +11,9 @@ import { StartupError } from '../startup-error.ts';
 const WHAT_TO_DO = 'Move it away and restore a backup, or start with an empty data folder; nothing was changed.';
 const SQLITE_HEADER = 'SQLite format 3\0';
 /**
- * PRAGMA quick_check reads every page: a 2.1 GB database took 2.4 s on a quiet machine and 5.9 s
- * on a loaded one (900 and 365 MB/s; docs/hardening.md). A file up to 512 MB is checked whole at
- * every start (0.6 to 1.4 s); a bigger one only has its header and schema read.
+ * PRAGMA quick_check reads every page: a 2.1 GB database took 2.4 s on a quiet machine and 5.9 to
+ * 11.2 s on a busy one (900 to 190 MB/s; docs/hardening.md). A file up to 512 MB is checked whole
+ * at every start (0.6 s, up to about 2.7 s); a bigger one only has its header and schema read.
  */
 export const QUICK_CHECK_MAX_BYTES = 512 * 1024 * 1024;
 
