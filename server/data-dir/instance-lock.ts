@@ -72,6 +72,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if (released) return;
       released = true;
       fs.rmSync(lockFile, { force: true });
+      // qr-sandbox.lock-os stays: a start that opened it just before a removal would lock a file no one else sees.
       held.close();
     },
   };
