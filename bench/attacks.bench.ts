@@ -18,6 +18,7 @@ import { storedExcludedRows } from '../test/support/import-db.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
+import { halfOpenConnections, quickCheckBigDb } from './startup-attacks.ts';
 import { percentile, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
 
 const MB = 1024 * 1024;
@@ -507,6 +508,8 @@ async function main(): Promise<void> {
     await run('7b_hanging_receivers', [], () => hangingReceivers(server));
     await run('7c_inbox_big_list', [], () => inboxBigList(server));
     await run('7d_inbox_flood_1mb_forward', [], () => inboxFloodForward(server));
+    await run('7e_half_open_connections', [], () => halfOpenConnections(server));
+    await run('7f_quick_check_big_db', [], () => quickCheckBigDb());
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

@@ -1,10 +1,14 @@
 import http from 'node:http';
 import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import type { AppContext, ServerConfig } from './context.ts';
+import { LOCK_FILE, lockDataDir, OS_LOCK_FILE } from './data-dir/instance-lock.ts';
 import { secureDataDir } from './data-dir/private-files.ts';
-import { DATABASE_FILE, openDatabase } from './db/database.ts';
+import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
+import { checkDatabaseFile } from './db/start-check.ts';
+import { connectionLimits, limitConnections, timeoutOptions, type ConnectionLimits } from './http/connection-limits.ts';
 import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
 import type { LogRotation } from './log-file.ts';
@@ -53,6 +57,8 @@ export interface ServeOptions {
   organizationName?: string;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
   secretCodec?: SecretCodec;
+  /** Connection caps and timeouts (defaults in server/http/connection-limits.ts). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
@@ -73,10 +79,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? DEFAULT_HOST;
   const privacy = secureDataDir(options.dataDir, {
     marker: DATABASE_FILE,
-    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE],
+    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE, LOCK_FILE, OS_LOCK_FILE],
     dirs: ['logs', UPLOADS_DIR],
   });
-  const db = await openDatabase(options.dataDir);
+  const lock = lockDataDir(options.dataDir);
+  let db: Db;
+  try {
+    checkDatabaseFile(databasePath(options.dataDir), path.join(options.dataDir, CREDENTIALS_FILE));
+    db = await openDatabase(options.dataDir);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation);
   const logger = logSink.logger;
   if (privacy.folderLeftAsIs) {
@@ -110,11 +124,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir, options.organizationName);
     if (options.secretCodec) await encryptSavedProfiles(options.dataDir, options.secretCodec, logger);
     const { app, liveStreams, listener } = buildApp(ctx);
-    const server = http.createServer(listener);
+    const limits = connectionLimits(options.connections);
+    const server = http.createServer(timeoutOptions(limits), listener);
+    limitConnections(server, limits);
     await listen(server, ctx.config.port, host);
     ctx.config.port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
-    logger.info({ url }, 'listening');
+    lock.listening(url);
+    logger.info({ url, max_connections: limits.maxConnections, max_connections_per_address: limits.maxConnectionsPerAddress }, 'listening');
     await imports.recover();
     const checkpoints = setInterval(() => {
       if (imports.busy === 0) db.sqlite.pragma('wal_checkpoint(PASSIVE)');
@@ -142,12 +159,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await db.close();
         logger.info('stopped');
         logSink.close();
+        lock.release();
       })());
     return { url, port: ctx.config.port, ctx, app, httpServer: server, credentials, close };
   } catch (error) {
     await imports.stop();
     await db.close();
     logSink.close();
+    lock.release();
     throw error;
   }
 }

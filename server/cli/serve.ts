@@ -15,6 +15,12 @@ import {
 import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from '../log-file.ts';
+import {
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type ConnectionLimits,
+} from '../http/connection-limits.ts';
 import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE, DEMO_ORGANIZATION_NAME } from '../orgs/bootstrap.ts';
 import path from 'node:path';
@@ -72,6 +78,16 @@ function parseLogRotation(values: Record<string, unknown>): LogRotation {
   return { maxBytes: Math.round(mb * 1024 * 1024), files };
 }
 
+function parseConnectionLimits(values: Record<string, unknown>): Partial<ConnectionLimits> {
+  const flag = (name: string, min: number, max: number) => parseWholeNumber(name, values[name] as string | undefined, min, max);
+  const requestTimeout = flag('request-timeout', 1, 86_400);
+  return {
+    maxConnections: flag('max-connections', 1, 1_000_000),
+    maxConnectionsPerAddress: flag('max-connections-per-address', 1, 1_000_000),
+    requestTimeoutMs: requestTimeout === undefined ? undefined : requestTimeout * 1000,
+  };
+}
+
 function parseImportWorkers(value: string | undefined): number {
   if (value === undefined) return DEFAULT_IMPORT_WORKERS;
   const workers = Number(value);
@@ -115,6 +131,9 @@ export const serveCommand: Command = {
     'auth-max-failures': { type: 'string' },
     'auth-max-failures-per-address': { type: 'string' },
     'import-workers': { type: 'string' },
+    'max-connections': { type: 'string' },
+    'max-connections-per-address': { type: 'string' },
+    'request-timeout': { type: 'string' },
     demo: { type: 'boolean' },
     'demo-interval': { type: 'string' },
     ...limitOptions,
@@ -138,6 +157,9 @@ export const serveCommand: Command = {
     'inbox-forwards': `Forwards (forward_to) in flight at once, over all inboxes. Default ${DEFAULT_INBOX_FORWARDS}`,
     'inbox-forward-queue': `Forwards waiting for those; past it a message is not forwarded and says so. Default ${DEFAULT_INBOX_FORWARD_QUEUE}`,
     'import-workers': `Imports that run at once, each in its own worker process. Default ${DEFAULT_IMPORT_WORKERS}`,
+    'max-connections': `Connections open at once; past it, the oldest that has not sent a request is closed, else the new one. Default ${DEFAULT_MAX_CONNECTIONS} (at most half the open-file limit)`,
+    'max-connections-per-address': `Connections open at once from one address, the same way. Default ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}`,
+    'request-timeout': `Seconds for a whole request, upload included, to arrive. Default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}`,
     demo: 'Fill an empty data dir with a demo organization and keep simulated events coming',
     'demo-interval': 'Seconds between simulated events in demo mode. Default 5',
     ...limitHelp,
@@ -180,6 +202,7 @@ export const serveCommand: Command = {
         workers: parseImportWorkers(values['import-workers'] as string | undefined),
         limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
       },
+      connections: parseConnectionLimits(values),
       ...(values.demo ? { organizationName: DEMO_ORGANIZATION_NAME } : {}),
     });
     const { credentials, url } = server;
@@ -195,9 +218,19 @@ export const serveCommand: Command = {
       `  Log            ${logFile(dataDir)}`,
       'Press Ctrl+C to stop.',
     ];
+    let demo: DemoMode | undefined;
+    // Listening before "running at" is printed: whoever reads that line may stop the server at once.
+    const stopped = new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        process.stdout.write(`\n${signal}: finishing open requests and closing the database...\n`);
+        const demoStopped = demo?.stop() ?? Promise.resolve();
+        demoStopped.then(() => server.close()).then(resolve, resolve);
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
     process.stdout.write(`${lines.join('\n')}\n`);
 
-    let demo: DemoMode | undefined;
     if (values.demo) {
       process.stdout.write('Demo mode: preparing demo data...\n');
       try {
@@ -208,15 +241,7 @@ export const serveCommand: Command = {
       }
     }
 
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        process.stdout.write(`\n${signal}: finishing open requests and closing the database...\n`);
-        const demoStopped = demo?.stop() ?? Promise.resolve();
-        demoStopped.then(() => server.close()).then(resolve, resolve);
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+    await stopped;
     process.stdout.write('Stopped.\n');
     return 0;
   },

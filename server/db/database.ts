@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, sql, type DatabaseConnection, type Driver, type SqliteDatabase } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  sql,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  type SqliteDatabase,
+} from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import { ensurePrivateFile, tightenFile } from '../data-dir/private-files.ts';
 import { StartupError } from '../startup-error.ts';
@@ -109,6 +119,17 @@ export async function waitingForLock<T>(sqlite: SQLite.Database, run: () => Prom
 }
 
 /**
+ * SQLite rolls back a CREATE or ALTER like any write, though kysely's adapter says it cannot: saying
+ * so makes the migrator run the pending migrations in one transaction, so a start killed midway
+ * leaves the schema as it was and the next start runs them again.
+ */
+class TransactionalDdlAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/**
  * Transactions begin IMMEDIATE: a deferred one that reads and then writes fails at once with
  * SQLITE_BUSY (busy_timeout does not apply) when an import worker's connection committed in between.
  * A statement or BEGIN that finds the lock taken waits for it (waitingForLock).
@@ -119,6 +140,10 @@ class ImmediateTransactionDialect extends SqliteDialect {
   constructor(sqlite: SQLite.Database) {
     super({ database: withStatementCache(sqlite) });
     this.sqlite = sqlite;
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlAdapter();
   }
 
   override createDriver(): Driver {

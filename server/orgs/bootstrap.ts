@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { writeFileAtomic } from '../data-dir/atomic-file.ts';
 import type { Database } from '../db/schema.ts';
 import { seedDemoServices } from '../services/demo.ts';
-import { countOrganizations, createOrganization, type OrganizationCredentials } from './organizations.ts';
+import { StartupError } from '../startup-error.ts';
+import { countOrganizations, insertOrganization, newOrganizationCredentials, type OrganizationCredentials } from './organizations.ts';
 
 export const CREDENTIALS_FILE = 'credentials.json';
 /** The first organization's name under `serve --demo`. */
@@ -12,9 +14,11 @@ export const DEMO_ORGANIZATION_NAME = 'Demo Organization';
 export const FIRST_ORGANIZATION_NAME = 'My Organization';
 
 /**
- * On an empty database: creates the first organization (named `name`) and its admin key and
- * writes them to <dataDir>/credentials.json, readable by the owner only. Later starts read that
- * file back.
+ * On an empty database: makes the first organization (named `name`), its admin key and demo
+ * services, with the credential in <dataDir>/credentials.json (owner only). The credential is
+ * written first, whole (temp file and rename), then the organization it names in one transaction:
+ * a start cut short at any point leaves either no credential (the next start begins again) or a
+ * credential whose organization the next start creates. Later starts read the file back.
  */
 export async function ensureDemoOrganization(
   db: Kysely<Database>,
@@ -22,24 +26,51 @@ export async function ensureDemoOrganization(
   name = FIRST_ORGANIZATION_NAME,
 ): Promise<OrganizationCredentials | null> {
   const file = path.join(dataDir, CREDENTIALS_FILE);
-  if ((await countOrganizations(db)) === 0) {
-    const credentials = await createOrganization(db, { name });
-    await seedDemoServices(db, credentials.organization_uuid);
-    writeCredentials(file, credentials);
-    return credentials;
-  }
-  return readCredentials(file);
+  if ((await countOrganizations(db)) > 0) return readCredentialsIfAny(file);
+  const saved = readCredentials(file);
+  const credentials = saved ?? newOrganizationCredentials();
+  if (!saved) writeFileAtomic(file, `${JSON.stringify(credentials, null, 2)}\n`);
+  await db.transaction().execute(async (trx) => {
+    await insertOrganization(trx, credentials, { name });
+    await seedDemoServices(trx, credentials.organization_uuid);
+  });
+  return credentials;
 }
 
-function writeCredentials(file: string, credentials: OrganizationCredentials): void {
-  fs.writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  fs.chmodSync(file, 0o600);
+function isCredentials(value: unknown): value is OrganizationCredentials {
+  const v = value as Partial<Record<keyof OrganizationCredentials, unknown>> | null;
+  return typeof v?.organization_uuid === 'string' && typeof v.api_key === 'string' && typeof v.api_secret === 'string';
 }
 
-function readCredentials(file: string): OrganizationCredentials | null {
+/** Set up before: the credential to show, if the file still holds one. */
+function readCredentialsIfAny(file: string): OrganizationCredentials | null {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as OrganizationCredentials;
+    return readCredentials(file);
   } catch {
     return null;
   }
+}
+
+/** The saved credential; null when there is none. A file that is there but unreadable is refused, never overwritten. */
+function readCredentials(file: string): OrganizationCredentials | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new StartupError(
+      `${file} cannot be read (${(error as Error).message}). Move it away or fix its permissions; nothing was changed.`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isCredentials(parsed))
+    throw new StartupError(
+      `${file} is not a QR Sandbox credential (JSON with organization_uuid, api_key and api_secret). Move it away and restore a backup, or start with an empty data folder; nothing was changed.`,
+    );
+  return parsed;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { issueApiKey } from '../auth/keys.ts';
+import type { Kysely, Transaction } from 'kysely';
+import { generateCredential, hashSecret } from '../auth/credentials.ts';
+import { insertKey } from '../auth/store.ts';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
 
@@ -13,20 +14,48 @@ export interface OrganizationCredentials {
   api_secret: string;
 }
 
+/** A new organization's uuid and admin credential, not yet written anywhere. */
+export function newOrganizationCredentials(): OrganizationCredentials {
+  const { apiKey, apiSecret } = generateCredential();
+  return { organization_uuid: randomUUID(), api_key: apiKey, api_secret: apiSecret };
+}
+
+/** Writes the organization and the admin key that `credentials` name, in the caller's transaction. */
+export async function insertOrganization(
+  trx: Transaction<Database>,
+  credentials: OrganizationCredentials,
+  input: { name: string; defaultTimezone?: string },
+): Promise<void> {
+  const now = nowIso();
+  await trx
+    .insertInto('organizations')
+    .values({
+      uuid: credentials.organization_uuid,
+      name: input.name,
+      default_timezone: input.defaultTimezone ?? DEFAULT_TIMEZONE,
+      created_on: now,
+    })
+    .execute();
+  await insertKey(trx, {
+    uuid: randomUUID(),
+    api_key: credentials.api_key,
+    secret_hash: hashSecret(credentials.api_secret),
+    role: 'admin',
+    name: `${input.name} admin`,
+    organization_uuid: credentials.organization_uuid,
+    created_on: now,
+    revoked_on: null,
+  });
+}
+
 /** Creates an organization together with its first admin key, atomically. */
 export async function createOrganization(
   db: Kysely<Database>,
   input: { name: string; defaultTimezone?: string },
 ): Promise<OrganizationCredentials> {
-  return db.transaction().execute(async (trx) => {
-    const uuid = randomUUID();
-    await trx
-      .insertInto('organizations')
-      .values({ uuid, name: input.name, default_timezone: input.defaultTimezone ?? DEFAULT_TIMEZONE, created_on: nowIso() })
-      .execute();
-    const key = await issueApiKey(trx, { organizationUuid: uuid, role: 'admin', name: `${input.name} admin` });
-    return { organization_uuid: uuid, api_key: key.api_key, api_secret: key.api_secret };
-  });
+  const credentials = newOrganizationCredentials();
+  await db.transaction().execute((trx) => insertOrganization(trx, credentials, input));
+  return credentials;
 }
 
 export async function countOrganizations(db: Kysely<Database>): Promise<number> {

@@ -19,8 +19,9 @@ import {
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
-export async function createService(db: Kysely<Database>, body: CreateServiceBody): Promise<Service> {
-  return db.transaction().execute(async (trx) => {
+/** In a transaction of its own, or in the caller's when `db` is one (the first start seeds the catalog with the organization). */
+export async function createService(db: Conn, body: CreateServiceBody): Promise<Service> {
+  const create = async (trx: Transaction<Database>) => {
     const name_key = catalogKey(body.name);
     const code_key = body.code ? catalogKey(body.code) : null;
     await refuseClash(trx, body.organization_uuid, { name_key, code_key });
@@ -43,7 +44,8 @@ export async function createService(db: Kysely<Database>, body: CreateServiceBod
       body.categories.map((c) => ({ uuid: randomUUID(), name: c.name })),
     );
     return requireService(trx, body.organization_uuid, uuid);
-  });
+  };
+  return db.isTransaction ? create(db as Transaction<Database>) : db.transaction().execute(create);
 }
 
 export async function requireService(db: Conn, organizationUuid: string, uuid: string): Promise<Service> {

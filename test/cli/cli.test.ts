@@ -82,7 +82,7 @@ describe('qr-sandbox command line', () => {
     fs.writeFileSync(path.join(dir, DATABASE_FILE), 'not a database at all, just some text '.repeat(100));
     const result = await runCli(['serve', '--port', '0', '--data-dir', dir]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /is not a QR Sandbox database/);
+    assert.match(result.stderr, /is not a SQLite database/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
   });
 

@@ -31,6 +31,8 @@ export interface ChildServerOptions {
    * ECONNRESET, and how long the block lasts depends on the machine's load.
    */
   freshConnections?: boolean;
+  /** The server's limit of open files (`ulimit -n`, soft and hard), to see what it does when connections could use them up. */
+  openFiles?: number;
 }
 
 /** The real server as a child process: `node bin/qr-sandbox.mjs serve --port 0 --data-dir D`. */
@@ -39,7 +41,10 @@ export async function startChildServer(
   extraArgs: string[] = [],
   options: ChildServerOptions = {},
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['bin/qr-sandbox.mjs', 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
+  const serve = [process.execPath, 'bin/qr-sandbox.mjs', 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs];
+  const [command = '', ...args] =
+    options.openFiles === undefined ? serve : ['/bin/sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...serve];
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: { ...process.env, QR_SANDBOX_GEOCODER_MODULE: process.env.QR_SANDBOX_GEOCODER_MODULE ?? TINY_GEOCODER_URL },
     stdio: ['ignore', 'pipe', 'pipe'],
