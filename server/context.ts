@@ -19,7 +19,7 @@ export interface ServerConfig {
   /** Messages kept per inbox and largest body (serve --inbox-max-messages, --inbox-max-body-kb); defaults in receiver/limits.ts. */
   inboxLimits?: { maxMessages?: number; maxBodyBytes?: number };
   /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */
-  authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number };
+  authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number; maxKeyCounters?: number; maxAddressCounters?: number };
   /** How outgoing requests resolve host names (once, then pinned); the system's by default, a fixed table in tests. */
   hostResolver?: HostResolver;
 }
