@@ -6,7 +6,8 @@ import { authenticate, requireRole, type Principal } from '../auth/principal.ts'
 import type { Role } from '../auth/roles.ts';
 import { FailedAuthThrottle } from '../auth/throttle.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, validationError } from './errors.ts';
+import { brokenTextProblems } from './broken-text.ts';
+import { ApiError, invalidFields, validationError } from './errors.ts';
 import { JsonText } from './json-text.ts';
 import { ensureExpress } from './lazy-express.ts';
 
@@ -239,6 +240,8 @@ async function parseInputWithBody<P extends Schema, Q extends Schema, B extends 
 ): Promise<RouteInput<P, Q, B>> {
   const input = parseInput(spec, req, res);
   await readJsonBody(req, res);
+  const broken = brokenTextProblems(req.body, 'body');
+  if (broken.length > 0) throw invalidFields(broken);
   input.body = parsePart(spec.body, req.body, 'body') as RouteInput<P, Q, B>['body'];
   return input;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { issueApiKey } from '../auth/keys.ts';
 import type { Database } from '../db/schema.ts';
+import { toNfc } from '../text/unicode.ts';
 import { nowIso } from '../time.ts';
 
 export const DEFAULT_TIMEZONE = 'Australia/Melbourne';
@@ -18,13 +19,14 @@ export async function createOrganization(
   db: Kysely<Database>,
   input: { name: string; defaultTimezone?: string },
 ): Promise<OrganizationCredentials> {
+  const name = toNfc(input.name);
   return db.transaction().execute(async (trx) => {
     const uuid = randomUUID();
     await trx
       .insertInto('organizations')
-      .values({ uuid, name: input.name, default_timezone: input.defaultTimezone ?? DEFAULT_TIMEZONE, created_on: nowIso() })
+      .values({ uuid, name, default_timezone: input.defaultTimezone ?? DEFAULT_TIMEZONE, created_on: nowIso() })
       .execute();
-    const key = await issueApiKey(trx, { organizationUuid: uuid, role: 'admin', name: `${input.name} admin` });
+    const key = await issueApiKey(trx, { organizationUuid: uuid, role: 'admin', name: `${name} admin` });
     return { organization_uuid: uuid, api_key: key.api_key, api_secret: key.api_secret };
   });
 }
