@@ -10,6 +10,7 @@ import { brokenTextProblems } from './broken-text.ts';
 import { ApiError, invalidFields, validationError } from './errors.ts';
 import { JsonText } from './json-text.ts';
 import { ensureExpress } from './lazy-express.ts';
+import { verifyUtf8Body } from './utf8-body.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Schema = z.ZodType | undefined;
@@ -253,7 +254,7 @@ function parsePart(schema: Schema, value: unknown, where: string): unknown {
   return result.data;
 }
 
-const jsonParser = express.json({ limit: JSON_BODY_LIMIT, strict: false, type: () => true });
+const jsonParser = express.json({ limit: JSON_BODY_LIMIT, strict: false, type: () => true, verify: verifyUtf8Body });
 
 /** A JSON body, or a 415 when the request says it is something else. A request without a body leaves `undefined`. */
 export function readJsonBody(req: Request, res: Response): Promise<void> {

@@ -153,6 +153,17 @@ describe('text is stored in NFC, and broken text is refused naming its field', (
     assert.deepEqual(stored(`select tag_name from qr_code_tags where tag_name like '%\uFFFD%'`), []);
   });
 
+  it('a JSON body with bytes that are not UTF-8 (Latin-1 "café") is a 400 naming the byte, and nothing is stored', async () => {
+    const before = `{"organization_uuid":"${server.organizationUuid}","location":"${GOOD}","external_reference_id":"LATIN-1","name":"caf`;
+    const body = Buffer.concat([Buffer.from(before), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const res = await server.request('/api/qrcodes', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    assert.equal(res.status, 400);
+    const answer = (await res.json()) as ErrorBody;
+    assert.equal(answer.error.code, 'VALIDATION_ERROR');
+    assert.match(answer.error.message, new RegExp(`not UTF-8.*byte ${before.length}\\b.*Send the body as UTF-8`));
+    assert.deepEqual(stored(`select name from qrcodes where external_reference_id = 'LATIN-1'`), []);
+  });
+
   it('a lone surrogate in a JSON import excludes that row naming the column; the other rows import', async () => {
     const res = await server.request(
       '/api/qrcodes/bulk?processing_mode=sync',
