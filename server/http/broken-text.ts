@@ -1,7 +1,7 @@
 import { brokenCharacterAt, brokenCharacterMessage } from '../text/unicode.ts';
 import type { FieldProblem } from './errors.ts';
 
-const ADVICE = 'retype the text, or send it as UTF-8 without \\ud800-\\udfff escapes that are not in pairs.';
+const ADVICE = 'retype the text, or send it as UTF-8 without \\ud800-\\udfff escapes that are not in pairs';
 
 /**
  * Every string (and object key) of a parsed JSON body that has a lone surrogate, each named by

@@ -1,7 +1,7 @@
 import { brokenCharacterAt, brokenCharacterMessage, toNfc } from '../text/unicode.ts';
 import type { RawRecord } from './kind.ts';
 
-const ADVICE = 'retype that text (in a JSON file: remove the \\ud800-\\udfff escape that has no pair) and import the row again.';
+const ADVICE = 'retype that text (in a JSON file: remove the \\ud800-\\udfff escape that has no pair) and import the row again';
 
 /**
  * Puts the record's text cells in NFC, in place, so that the same name, tag or reference typed on

@@ -27,5 +27,5 @@ export function brokenCharacterAt(text: string): number {
 
 /** How a field with a lone surrogate is refused: the field's name goes before it. */
 export function brokenCharacterMessage(at: number, advice: string): string {
-  return `contains a broken character (an unpaired UTF-16 surrogate) at character ${at + 1}; ${advice}`;
+  return `contains a broken character (an unpaired UTF-16 surrogate) at character ${at + 1}: ${advice}`;
 }
