@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import type { AppointmentImportResult } from '../../server/appointments/schemas.ts';
 import { DATABASE_FILE } from '../../server/db/database.ts';
+import { runCli } from '../support/cli.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
@@ -81,6 +82,12 @@ describe('text is stored in NFC, and broken text is refused naming its field', (
     assert.deepEqual(stored(`select name from service_categories where name like 'Cat %'`), [{ name: `Cat ${NFC}` }]);
     assert.deepEqual(stored(`select name from inboxes where name like 'Inbox %'`), [{ name: `Inbox ${NFC}` }]);
     assert.deepEqual(stored(`select name from api_keys where name like 'Key %'`), [{ name: `Key ${NFC}` }]);
+  });
+
+  it('an organization named in NFD by `org create` (a Mac terminal) is stored in NFC', async () => {
+    const result = await runCli(['org', 'create', '--name', `Équipe ${NFD}`.normalize('NFD'), '--data-dir', server.dataDir]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(stored(`select name from organizations where name like '%quipe %'`), [{ name: `\u00c9quipe ${NFC}` }]);
   });
 
   it('through a CSV import: NFD and NFC "café" references are one QR code, and its tag is stored once, in NFC', async () => {
