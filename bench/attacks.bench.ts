@@ -25,6 +25,7 @@ const MB = 1024 * 1024;
 const FLOOD_POSTS = Number(process.env.ATTACK_FLOOD_POSTS ?? 20_000);
 const LOOP_SECONDS = Number(process.env.ATTACK_LOOP_SECONDS ?? 20);
 const CSV_ROWS = Number(process.env.ATTACK_CSV_ROWS ?? 1_000_000);
+const KEY_ID_BURST = Number(process.env.ATTACK_KEY_IDS ?? 25_000);
 const HEALTH_P99_MS = 100;
 /** ATTACK_ONLY=5_csv,6_ runs the attacks whose name contains one of these. */
 const ONLY = process.env.ATTACK_ONLY?.split(',').filter(Boolean);
@@ -440,6 +441,39 @@ async function inboxFloodForward(server: ChildServer) {
   return result;
 }
 
+/**
+ * Wrong credentials from one address, each with a key id never seen before (more than the
+ * throttle's 10,000 counters): how many were answered 401 (checked against the database) rather
+ * than 429, and whether a guess at a real key id afterwards is still throttled.
+ */
+async function keyIdBurst(server: ChildServer) {
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  const client = async () => {
+    while (next < KEY_ID_BURST) {
+      const n = next++;
+      try {
+        const res = await fetch(`${server.url}/api/session`, { headers: { authorization: `Bearer burst-${n}:wrong-secret` } });
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      } catch {
+        statuses.error = (statuses.error ?? 0) + 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, client));
+  const apiKey = server.auth.replace(/^Bearer /, '').split(':')[0];
+  const guess = await fetch(`${server.url}/api/session`, { headers: { authorization: `Bearer ${apiKey}:wrong-secret` } });
+  const right = await fetch(`${server.url}/api/session`, { headers: auth(server) });
+  return {
+    attempts: next,
+    statuses,
+    got_through_401: statuses['401'] ?? 0,
+    real_key_guess_after: { status: guess.status, retry_after: guess.headers.get('retry-after') },
+    right_secret_after: right.status,
+  };
+}
+
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-attacks-'));
   const files = path.join(tmp, 'files');
@@ -510,6 +544,7 @@ async function main(): Promise<void> {
     await run('7d_inbox_flood_1mb_forward', [], () => inboxFloodForward(server));
     await run('7e_half_open_connections', [], () => halfOpenConnections(server));
     await run('7f_quick_check_big_db', [], () => quickCheckBigDb());
+    await run('7h_key_id_burst', [], () => keyIdBurst(server));
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

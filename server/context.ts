@@ -24,7 +24,7 @@ export interface ServerConfig {
    */
   inboxLimits?: { maxMessages?: number; maxBodyBytes?: number; bytesPerMinute?: number; forwards?: number; forwardQueue?: number };
   /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */
-  authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number };
+  authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number; maxKeyCounters?: number; maxAddressCounters?: number };
   /** How outgoing requests resolve host names (once, then pinned); the system's by default, a fixed table in tests. */
   hostResolver?: HostResolver;
 }

@@ -1,8 +1,9 @@
+import { toNfc } from '../text/unicode.ts';
 import { APPOINTMENT_FIELDS, REQUIRED_COLUMNS, type AppointmentField } from './fields.ts';
 
 /** Column titles compare trimmed, ignoring case, and treating spaces, `_` and `-` alike ("Tag Name" = "tag_name"). */
 export function columnKey(title: string): string {
-  return title
+  return toNfc(title)
     .trim()
     .toLowerCase()
     .replace(/[\s_-]+/g, ' ');

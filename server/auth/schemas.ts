@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { typedText } from '../text/typed-text.ts';
 import { roleSchema } from './roles.ts';
 
 export const createApiKeyBodySchema = z.object({
   role: roleSchema.describe('admin: everything; editor: create, change, delete, import; viewer: read only'),
-  name: z.string().trim().min(1).max(200).describe('What the key is for'),
+  name: typedText().trim().min(1).max(200).describe('What the key is for'),
   organization_uuid: z.string().optional().describe("Defaults to the caller's organization"),
 });
 

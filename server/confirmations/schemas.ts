@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { typedText } from '../text/typed-text.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { eventTypes } from '../webhooks/events.ts';
 
@@ -78,7 +79,7 @@ export const createConfirmationBodySchema = z.strictObject({
     'CHECK_IN, CHECK_OUT or DELIVERY; emits service_confirmation.check_in, .check_out or .delivery',
   ),
   qr_code_tag_uuid: z.string().min(1).optional().describe("One of the QR code's tags; default its first"),
-  service: z.string().trim().min(1).optional().describe('Service name; default a service from the demo catalog'),
+  service: typedText().trim().min(1).optional().describe('Service name; default a service from the demo catalog'),
   note: z.string().max(2000).optional(),
   user: userSchema.partial({ uuid: true }).optional().describe("Default the organization's demo field worker"),
   company: companySchema.partial({ uuid: true }).optional(),

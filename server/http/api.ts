@@ -6,9 +6,11 @@ import { authenticate, requireRole, type Principal } from '../auth/principal.ts'
 import type { Role } from '../auth/roles.ts';
 import { FailedAuthThrottle } from '../auth/throttle.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, validationError } from './errors.ts';
+import { brokenTextProblems } from './broken-text.ts';
+import { ApiError, invalidFields, validationError } from './errors.ts';
 import { JsonText } from './json-text.ts';
 import { ensureExpress } from './lazy-express.ts';
+import { verifyUtf8Body } from './utf8-body.ts';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Schema = z.ZodType | undefined;
@@ -239,6 +241,8 @@ async function parseInputWithBody<P extends Schema, Q extends Schema, B extends 
 ): Promise<RouteInput<P, Q, B>> {
   const input = parseInput(spec, req, res);
   await readJsonBody(req, res);
+  const broken = brokenTextProblems(req.body, 'body');
+  if (broken.length > 0) throw invalidFields(broken);
   input.body = parsePart(spec.body, req.body, 'body') as RouteInput<P, Q, B>['body'];
   return input;
 }
@@ -250,7 +254,7 @@ function parsePart(schema: Schema, value: unknown, where: string): unknown {
   return result.data;
 }
 
-const jsonParser = express.json({ limit: JSON_BODY_LIMIT, strict: false, type: () => true });
+const jsonParser = express.json({ limit: JSON_BODY_LIMIT, strict: false, type: () => true, verify: verifyUtf8Body });
 
 /** A JSON body, or a 415 when the request says it is something else. A request without a body leaves `undefined`. */
 export function readJsonBody(req: Request, res: Response): Promise<void> {

@@ -1,11 +1,14 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from './errors.ts';
+import { BODY_NOT_UTF8 } from './utf8-body.ts';
 
 interface BodyParserError {
   type?: string;
   status?: number;
   limit?: number;
+  /** The first broken byte of a body that is not UTF-8. */
+  offset?: number;
 }
 
 /** Errors thrown by express's own body parsers, mapped onto the error contract. */
@@ -18,6 +21,12 @@ function fromBodyParser(error: BodyParserError): ApiError | null {
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The request body uses an unsupported charset or encoding; send UTF-8.');
+    case BODY_NOT_UTF8:
+      return new ApiError(
+        'VALIDATION_ERROR',
+        `The request body is not UTF-8 text: byte ${error.offset ?? '?'} (counting from 0) starts no UTF-8 character, and would be stored as U+FFFD. Send the body as UTF-8, as JSON is.`,
+        [{ path: 'body', message: `is not UTF-8 at byte ${error.offset ?? '?'}` }],
+      );
     case 'request.aborted':
       return new ApiError('VALIDATION_ERROR', 'The request body ended early.');
     default:

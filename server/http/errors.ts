@@ -72,6 +72,11 @@ export function validationError(where: string, error: z.ZodError): ApiError {
     // zod says "Invalid input: expected string, received undefined" for a field left out.
     message: issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message,
   }));
+  return invalidFields(details);
+}
+
+/** A VALIDATION_ERROR whose message sums up the field problems, each naming its field. */
+export function invalidFields(details: FieldProblem[]): ApiError {
   const summary = details
     .map((d) => (/^[a-z]/.test(d.message) ? `${d.path.replace(/^(body|query|path)\./, '')} ${d.message}` : `${d.path}: ${d.message}`))
     .join('; ');

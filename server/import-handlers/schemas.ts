@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { typedText } from '../text/typed-text.ts';
 import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import { columnKey } from '../appointments/columns.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
@@ -44,14 +45,14 @@ export const mappingSchema = z
 
 export const createImportHandlerBodySchema = z.object({
   organization_uuid: z.string().min(1).describe('Organization that owns the handler'),
-  name: z.string().trim().min(1).max(200).describe('What the layout is, e.g. "Acme job export"'),
+  name: typedText().trim().min(1).max(200).describe('What the layout is, e.g. "Acme job export"'),
   slug: slug.optional().describe('The org_identifier that selects this handler; default: made from the name'),
   mapping: mappingSchema,
 });
 export type CreateImportHandlerBody = z.infer<typeof createImportHandlerBodySchema>;
 
 export const updateImportHandlerBodySchema = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), slug: slug.optional(), mapping: mappingSchema.optional() })
+  .object({ name: typedText().trim().min(1).max(200).optional(), slug: slug.optional(), mapping: mappingSchema.optional() })
   .refine((body) => Object.keys(body).length > 0, 'give at least one of name, slug, mapping');
 export type UpdateImportHandlerBody = z.infer<typeof updateImportHandlerBodySchema>;
 

@@ -1,10 +1,11 @@
 import { restoreNeutralised } from './formula.ts';
 import { ImportInputError } from './errors.ts';
+import { toNfc } from '../text/unicode.ts';
 import type { ImportKind, RawRecord } from './kind.ts';
 
-/** Header names match ignoring case, spaces, underscores, hyphens and a byte order mark. */
+/** Header names match ignoring case, spaces, underscores, hyphens, a byte order mark and Unicode normalisation form. */
 export function normaliseHeader(name: string): string {
-  return name
+  return toNfc(name)
     .replace(/^\uFEFF/, '')
     .toLowerCase()
     .replace(/[\s_-]+/g, '');

@@ -1,6 +1,7 @@
 import { isBlankCell, isBlankRow, recordFromCells, recordFromObject } from './columns.ts';
 import type { ImportKind, RawRecord } from './kind.ts';
 import { rowErrorMessage } from './row-errors.ts';
+import { normaliseRowText } from './row-text.ts';
 import type { ImportFormat } from './sniff.ts';
 
 /**
@@ -46,7 +47,7 @@ function cellPastHeader(cells: readonly unknown[], columns: number): string | un
   return undefined;
 }
 
-/** Turns raw rows (cell arrays or JSON elements) into checked rows: organization check, the kind's prepare and zod schema. */
+/** Turns raw rows (cell arrays or JSON elements) into checked rows: text in NFC, organization check, the kind's prepare and zod schema. */
 export function rowChecker(
   kind: ImportKind,
   columns: Pick<ImportKind, 'columns' | 'aliases'>,
@@ -89,6 +90,8 @@ export function rowChecker(
           );
         }
       }
+      const broken = normaliseRowText(record);
+      if (broken !== undefined) return excluded(index, broken, record, reportCells(row));
       const org = record.organization_uuid;
       const named = org === undefined || org === null ? '' : String(org).trim();
       if (named !== '' && named !== input.organizationUuid) {

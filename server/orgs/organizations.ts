@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { generateCredential, hashSecret } from '../auth/credentials.ts';
 import { insertKey } from '../auth/store.ts';
 import type { Database } from '../db/schema.ts';
+import { toNfc } from '../text/unicode.ts';
 import { nowIso } from '../time.ts';
 
 export const DEFAULT_TIMEZONE = 'Australia/Melbourne';
@@ -31,7 +32,7 @@ export async function insertOrganization(
     .insertInto('organizations')
     .values({
       uuid: credentials.organization_uuid,
-      name: input.name,
+      name: toNfc(input.name),
       default_timezone: input.defaultTimezone ?? DEFAULT_TIMEZONE,
       created_on: now,
     })
@@ -41,7 +42,7 @@ export async function insertOrganization(
     api_key: credentials.api_key,
     secret_hash: hashSecret(credentials.api_secret),
     role: 'admin',
-    name: `${input.name} admin`,
+    name: `${toNfc(input.name)} admin`,
     organization_uuid: credentials.organization_uuid,
     created_on: now,
     revoked_on: null,

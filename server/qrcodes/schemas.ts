@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { typedText } from '../text/typed-text.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 
 export const qrCodeTagSchema = z.object({
@@ -39,7 +40,7 @@ export type QrCode = z.infer<typeof qrCodeSchema>;
 
 export const qrCodePageSchema = pageSchema(qrCodeSchema);
 
-const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+const text = (max: number) => typedText().trim().max(max, `must be at most ${max} characters`);
 const optionalText = (max: number) => text(max).nullable().optional();
 
 export const qrCodeTypeSchema = z
@@ -89,9 +90,9 @@ export type UpdateQrCode = z.infer<typeof updateQrCodeSchema>;
 
 export const qrCodeListQuerySchema = pageQuerySchema.extend({
   organization_uuid: z.string().min(1).describe('Organization whose QR codes to list. Required.'),
-  search: z.string().trim().max(200).optional().describe('Matches name, location, label and external_reference_id, ignoring case'),
+  search: typedText().trim().max(200).optional().describe('Matches name, location, label and external_reference_id, ignoring case'),
   type: z.string().trim().toUpperCase().optional().describe('Only this type, e.g. SITE'),
-  external_reference_id: z.string().optional().describe('Only the QR code with this external reference'),
+  external_reference_id: typedText().optional().describe('Only the QR code with this external reference'),
 });
 export type QrCodeListQuery = z.infer<typeof qrCodeListQuerySchema>;
 

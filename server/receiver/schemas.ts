@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { typedText } from '../text/typed-text.ts';
 import { envelopeSchema } from '../confirmations/schemas.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { hintSchema } from '../tools/schemas.ts';
@@ -61,7 +62,7 @@ export type Inbox = z.infer<typeof inboxSchema>;
 
 export const createInboxBodySchema = z.object({
   organization_uuid: z.string().min(1).describe('Owning organization'),
-  name: z.string().trim().min(1).max(200).describe('A name to recognise the inbox by'),
+  name: typedText().trim().min(1).max(200).describe('A name to recognise the inbox by'),
   secrets: secretsSchema.optional(),
   response: inboxResponseSchema.partial().optional().describe('Fault injection; default: normal answers at once'),
   forward_to: relayUrlSchema.nullable().optional().describe("Relay every delivery to your own app's URL"),
@@ -70,7 +71,7 @@ export type CreateInboxBody = z.infer<typeof createInboxBodySchema>;
 
 export const updateInboxBodySchema = z
   .object({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: typedText().trim().min(1).max(200).optional(),
     secrets: secretsSchema.optional().describe('Replaces the whole list'),
     response: inboxResponseSchema.partial().optional().describe('Changes only the fields given'),
     forward_to: relayUrlSchema.nullable().optional().describe('null stops forwarding'),

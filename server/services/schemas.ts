@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { typedText } from '../text/typed-text.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const code = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const name = typedText().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const code = typedText().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 const categoryInput = z.object({ name: name.describe('Category name') });
 const categories = z
   .array(categoryInput)
@@ -45,7 +46,7 @@ export const servicePageSchema = pageSchema(serviceSchema);
 
 export const serviceListQuerySchema = pageQuerySchema.extend({
   organization_uuid: z.string().min(1).describe('Organization whose services to list. Required.'),
-  search: z.string().trim().optional().describe('Only services whose name or code contains this text, ignoring case'),
+  search: typedText().trim().optional().describe('Only services whose name or code contains this text, ignoring case'),
 });
 export type ServiceListQuery = z.infer<typeof serviceListQuerySchema>;
 

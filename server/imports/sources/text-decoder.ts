@@ -53,7 +53,7 @@ function completeUtf8Length(bytes: Uint8Array): number {
 }
 
 /** The first byte that makes `bytes` invalid in `encoding` (a broken sequence reports where it starts). */
-function firstInvalidByte(bytes: Uint8Array, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): number {
+export function firstInvalidByte(bytes: Uint8Array, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): number {
   const validPrefix = (length: number) => {
     try {
       new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(0, length), { stream: true });
