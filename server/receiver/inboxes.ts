@@ -10,9 +10,8 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
 import type { CreateInboxBody, Inbox, InboxListQuery, InboxResponse, UpdateInboxBody } from './schemas.ts';
+import { INBOX_PATH_PREFIX } from './inbox-path.ts';
 import { countMessages, deleteInboxRow, findInbox, insertInbox, listInboxRows, updateInboxRow, type InboxRow } from './store.ts';
-
-export const INBOX_PATH_PREFIX = '/inbox/';
 
 /** The address deliveries use: http://127.0.0.1:P/inbox/{uuid} (the bound host when it is not a wildcard). */
 export function inboxUrl(config: ServerConfig, uuid: string): string {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import net from 'node:net';
 import type { ServerConfig } from '../context.ts';
 import { isLoopbackHostname } from '../webhooks/url-policy.ts';
-import { INBOX_PATH_PREFIX } from './inboxes.ts';
+import { INBOX_PATH_PREFIX } from './inbox-path.ts';
 
 function bare(host: string): string {
   return host.replace(/^\[|\]$/g, '').toLowerCase();

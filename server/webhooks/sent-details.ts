@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { INBOX_PATH_PREFIX } from '../receiver/inboxes.ts';
+import { INBOX_PATH_PREFIX } from '../receiver/inbox-path.ts';
 import { open, SIGNATURE_HEADER } from './crypto.ts';
 import { envelopeSchema } from '../confirmations/schemas.ts';
 import type { Delivery } from './schemas.ts';
