@@ -1,5 +1,6 @@
 import { ServiceClient } from '../remote/service-client.ts';
-import type { RunningServer } from '../server.ts';
+import type { AppContext } from '../context.ts';
+import type { OrganizationCredentials } from '../orgs/organizations.ts';
 import { DEMO_EVENT_INTERVAL_MS, startDemoEvents } from './event-stream.ts';
 import { seedDemo, type DemoSeedResult } from './seed.ts';
 
@@ -9,8 +10,15 @@ export interface DemoMode {
   stop(): Promise<void>;
 }
 
+/** What demo mode needs of the running server: its address, the demo organization's credential and the logger. */
+export interface DemoTarget {
+  url: string;
+  credentials: OrganizationCredentials | null;
+  ctx: Pick<AppContext, 'logger'>;
+}
+
 /** `serve --demo`: seed an empty demo organization, then keep simulated events coming. */
-export async function startDemoMode(server: RunningServer, intervalMs = DEMO_EVENT_INTERVAL_MS): Promise<DemoMode> {
+export async function startDemoMode(server: DemoTarget, intervalMs = DEMO_EVENT_INTERVAL_MS): Promise<DemoMode> {
   const credentials = server.credentials;
   if (!credentials) {
     return { summary: ['Demo mode needs credentials.json of the demo organization; start on an empty --data-dir.'], stop: async () => {} };

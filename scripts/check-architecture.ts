@@ -1,0 +1,102 @@
+/**
+ * The architecture check of npm run lint: reads every import of server/, renderer/src/, main/, preload/
+ * and bin/ (static imports, re-exports and import() of a literal path, type-only ones included) and fails on
+ * - an import circle;
+ * - a renderer file importing server source (the GUI is a client of the API);
+ * - a capability folder importing the composition root (server/app.ts, server/server.ts): only the
+ *   command line and the desktop app start the server;
+ * - the import engine (server/imports/) importing an import kind, except through its registry.
+ * Usage: node scripts/check-architecture.ts
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const AREAS = ['server', 'renderer/src', 'main', 'preload', 'bin'];
+const COMPOSITION_ROOT = new Set(['server/app.ts', 'server/server.ts']);
+const MAY_START_THE_SERVER = ['server/cli/', 'main/', 'bin/'];
+const KIND_FOLDERS = ['server/qrcodes/', 'server/appointments/'];
+const KIND_REGISTRY = 'server/imports/kinds.ts';
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+function sourceFiles(dir: string): string[] {
+  const full = path.join(ROOT, dir);
+  if (!fs.existsSync(full)) return [];
+  return fs.readdirSync(full, { withFileTypes: true, recursive: true }).flatMap((entry) => {
+    const file = path.relative(ROOT, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    if (!entry.isFile() || file.includes('node_modules/') || file.endsWith('.d.ts')) return [];
+    return /\.(ts|tsx|mts|mjs)$/.test(entry.name) ? [file] : [];
+  });
+}
+
+export function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of AREAS.flatMap(sourceFiles)) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    const targets = [...text.matchAll(IMPORT)].map((match) =>
+      path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? match[2] ?? '')),
+    );
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** Strongly connected components of more than one file (Tarjan), each sorted. */
+export function circles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === file) break;
+    }
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
+export function violations(graph: Map<string, string[]>): string[] {
+  const found = circles(graph).map((component) => `import circle: ${component.join(' -> ')}`);
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      if (file.startsWith('renderer/') && target.startsWith('server/')) found.push(`${file} imports server source ${target}`);
+      if (COMPOSITION_ROOT.has(target) && !COMPOSITION_ROOT.has(file) && !MAY_START_THE_SERVER.some((dir) => file.startsWith(dir))) {
+        found.push(`${file} imports the composition root ${target}`);
+      }
+      if (file.startsWith('server/imports/') && file !== KIND_REGISTRY && KIND_FOLDERS.some((dir) => target.startsWith(dir))) {
+        found.push(`${file} imports the import kind ${target} (go through ${KIND_REGISTRY})`);
+      }
+    }
+  }
+  return found;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const found = violations(importGraph());
+  for (const line of found) console.error(line);
+  console.log(
+    found.length === 0 ? 'Architecture check: no circles, no forbidden imports.' : `Architecture check: ${found.length} problems.`,
+  );
+  process.exit(found.length === 0 ? 0 : 1);
+}
