@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import type { TaskType } from '../tasks/schemas.ts';
+import type { RawRecord } from './raw-record.ts';
+
+export type { RawRecord };
 
 /**
  * The plug-in API of the import engine. An import kind (QR codes, appointments) says which
@@ -12,9 +15,6 @@ import type { TaskType } from '../tasks/schemas.ts';
  * A kind lives in a module of its own and is named by a stable id (`qrcodes`), which the
  * registry in kinds.ts maps to that module: workers load it from there on first use.
  */
-
-/** One data row keyed by the kind's column names. File cells are strings, numbers, booleans or Dates; JSON keeps its values. */
-export type RawRecord = Record<string, unknown>;
 
 /** An excluded row as results show it (spec 2.1 `excluded_data`). */
 export interface ExcludedRow {

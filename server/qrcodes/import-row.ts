@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cellText, locationFromParts, normalisePostcode } from './address.ts';
-import type { RawRecord } from '../imports/kind.ts';
+import type { RawRecord } from '../imports/raw-record.ts';
 
 /** Columns of a QR code import: spec 2.5, the address parts, and optional tag and record fields. */
 export const QR_IMPORT_COLUMNS = [
