@@ -9,6 +9,7 @@ import { storedAddress } from './address.ts';
 import type { QrImportRow } from './import-row.ts';
 import { DEFAULT_QR_CODE_TYPE } from './qrcodes.ts';
 import { QR_CODE_RECORD_FIELDS, type QrCodeRecordField } from './record-fields.ts';
+import { INDEX_INSERTED_SQL } from './search-index.ts';
 
 /** Counter names of a QR code import. */
 export const QR_COUNTERS = { inserted: 'inserted', restored: 'restored', updated: 'updated', tagsCreated: 'tags_created' } as const;
@@ -103,6 +104,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       .where('uuid', '=', param('uuid')),
     fixed,
   );
+  const indexInserted = db.sqlite.prepare(INDEX_INSERTED_SQL);
+  const indexed = (inserted: { lastInsertRowid: number | bigint }) =>
+    indexInserted.run(inserted.lastInsertRowid, values.name, values.location, values.label, values.external_reference_id);
   const tagByNameNumber = prepare<'name' | 'number'>(
     db.sqlite,
     k
@@ -182,7 +186,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       const values = record(row, name, external, located);
       if (external && !hasTag) {
         values.uuid = uuid7();
-        if (insertNewReference(values).changes === 1) {
+        const inserted = insertNewReference(values);
+        if (inserted.changes === 1) {
+          indexed(inserted);
           tally(QR_COUNTERS.inserted);
           return null;
         }
@@ -206,7 +212,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       } else {
         uuid = uuid7();
         values.uuid = uuid;
-        insert.run(values);
+        indexed(insert.run(values));
         tally(QR_COUNTERS.inserted);
       }
       if (hasTag && row.tag_name && row.tag_number && !tag) {
