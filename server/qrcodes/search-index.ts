@@ -9,8 +9,13 @@ import type { Database } from '../db/schema.ts';
 export const INDEX_QR_CODE_SQL =
   'insert into qrcode_search (rowid, name, location, label, external_reference_id) select rowid, name, location, label, external_reference_id from qrcodes where uuid = ?';
 
-/** The same for a row whose rowid and searched fields the writer has at hand (the imports): no lookup. */
-export const INDEX_INSERTED_SQL = 'insert into qrcode_search (rowid, name, location, label, external_reference_id) values (?, ?, ?, ?, ?)';
+/**
+ * The same for every row inserted since (and with) the rowid given, in one statement: an import
+ * indexes its batch's new rows at the batch's end. One statement a row cost the index a flush of
+ * its pending terms each, twice the CPU time of a million-row import.
+ */
+export const INDEX_INSERTED_SINCE_SQL =
+  'insert into qrcode_search (rowid, name, location, label, external_reference_id) select rowid, name, location, label, external_reference_id from qrcodes where rowid >= ?';
 
 /**
  * The index's triggers (updates and deletes). A dry run's shadow of qrcodes goes without them:

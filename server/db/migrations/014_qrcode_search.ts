@@ -5,13 +5,13 @@ import { sql, type Kysely } from 'kysely';
  * (FTS5, trigram tokenizer), keyed by the QR code's rowid and read back from qrcodes itself
  * (external content). detail=none keeps no positions: half the size and half the build time of
  * the full index, and the search checks each candidate with LIKE anyway (server/qrcodes/search.ts).
- * Inserts index their rows in the statement after (server/qrcodes/search-index.ts): a trigger
- * per inserted row made a million-row import several times slower. Updates of the searched
- * fields and deletes are rare and go through the triggers. Existing QR codes are indexed here, in
- * one pass (about 4 s a million on a laptop).
+ * columnsize=0: nothing ranks the matches, so no per-row sizes are stored.
+ * Inserts are indexed by their writers (server/qrcodes/search-index.ts): a trigger per inserted
+ * row made a million-row import several times slower. Updates of the searched fields and deletes
+ * are rare and go through the triggers. Existing QR codes are indexed here, in one pass.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create virtual table qrcode_search using fts5(name, location, label, external_reference_id, content='qrcodes', content_rowid='rowid', tokenize='trigram', detail=none)`.execute(
+  await sql`create virtual table qrcode_search using fts5(name, location, label, external_reference_id, content='qrcodes', content_rowid='rowid', tokenize='trigram', detail=none, columnsize=0)`.execute(
     db,
   );
   await sql`create trigger qrcode_search_delete after delete on qrcodes begin
