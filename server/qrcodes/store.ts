@@ -5,7 +5,6 @@ import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
 import type { QrCodeListQuery } from './schemas.ts';
 import { isShortSearch, shortSearchFloor, trigramQuery, whereContains } from './search.ts';
-import { searchTotal } from './search-count.ts';
 import { indexQrCode } from './search-index.ts';
 
 export type QrCodeRow = Selectable<QrCodeTable>;
@@ -73,8 +72,7 @@ export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuer
     .crossJoin('qrcodes')
     .where(sql<boolean>`qrcode_search match ${trigramQuery(term)}`)
     .where(sql<boolean>`qrcodes.rowid = qrcode_search.rowid`);
-  const search = whereContains(scoped(candidates), term);
-  return listPage(db, search, query, sql`qrcode_search.rowid`, await searchTotal(db, search));
+  return listPage(db, whereContains(scoped(candidates), term), query, sql`qrcode_search.rowid`);
 }
 
 async function listPage<TB extends 'qrcodes' | 'qrcode_search'>(
@@ -82,9 +80,8 @@ async function listPage<TB extends 'qrcodes' | 'qrcode_search'>(
   base: SelectQueryBuilder<Database, TB, object>,
   query: QrCodeListQuery,
   rowid: RawBuilder<unknown>,
-  counted?: number,
 ): Promise<{ rows: QrCodeRow[]; total: number }> {
-  const total = counted ?? (await cachedCount(db, base));
+  const total = await cachedCount(db, base);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { rows: [], total };
   const rows = (await base
