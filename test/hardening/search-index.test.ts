@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { SHORT_SEARCH_CAP } from '../../server/qrcodes/search.ts';
-import { INDEX_QR_CODE_SQL } from '../../server/qrcodes/search-index.ts';
+import { INDEX_INSERTED_SINCE_SQL, INDEX_QR_CODE_SQL } from '../../server/qrcodes/search-index.ts';
 import { addressCsv, fileUpload, startImportTestServer, startCsvImport, waitForTask } from '../support/imports.ts';
 import { bearer, jsonBody, type TestServer } from '../support/server.ts';
 import { hookPrepare } from '../support/sql-collector.ts';
@@ -263,6 +263,31 @@ describe('QR code search through an index: the meaning of the old LIKE scan, kep
     );
     const long = await search('qjx', '', otherAuth, otherOrg);
     assert.equal(long.total, 2, 'three characters search every QR code');
+  });
+
+  it('gives the total of LIKE for a term that a hundred thousand QR codes hold', async () => {
+    const writer = new SQLite(databasePath(server.dataDir));
+    try {
+      const insert = writer.prepare(
+        `insert into qrcodes (uuid, organization_uuid, name, location, created_on, updated_on) values (?, ?, ?, 'Bulk Road', '2026-01-01', '2026-01-01')`,
+      );
+      const first = writer.prepare('select coalesce(max(rowid), 0) + 1 from qrcodes').pluck().get() as number;
+      writer.transaction(() => {
+        for (let i = 0; i < 110_000; i++) insert.run(`bulk-${i}`, i % 3 === 0 ? server.organizationUuid : otherOrg, `Bulk ${i}`);
+        writer.prepare(INDEX_INSERTED_SINCE_SQL).run(first);
+      })();
+    } finally {
+      writer.close();
+    }
+    for (const term of ['bulk', 'Bulk 1', 'road']) {
+      const expected = oracle(term, otherOrg);
+      const page = await search(term, '', otherAuth, otherOrg);
+      assert.deepEqual(
+        { total: page.total, uuids: page.items.map((i) => i.uuid) },
+        { total: expected.length, uuids: expected.slice(0, 100) },
+        term,
+      );
+    }
   });
 });
 
