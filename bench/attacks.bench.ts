@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { storedExcludedRows } from '../test/support/import-db.ts';
+import { databaseFileOf, populateOrganization } from './big-org.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
@@ -474,6 +475,57 @@ async function keyIdBurst(server: ChildServer) {
   };
 }
 
+const SEARCH_QR_CODES = Number(process.env.ATTACK_SEARCH_QRCODES ?? 1_000_000);
+const SEARCH_P50_MS = 20;
+
+/** The server's organization grown by SEARCH_QR_CODES QR codes (bench/big-org.ts, direct SQL), once, outside the watched time. */
+let searchOrganizationGrown = false;
+function growSearchOrganization(server: ChildServer): string {
+  if (!searchOrganizationGrown) {
+    const sizes = { qrCodes: SEARCH_QR_CODES, appointments: 0, tasks: 0, deliveries: 0 };
+    populateOrganization(databaseFileOf(server.dataDir), server.organizationUuid, sizes);
+    searchOrganizationGrown = true;
+  }
+  return server.dataDir;
+}
+
+/**
+ * Two clients search the big organization back to back for LOOP_SECONDS: a reference, a street
+ * number, a site name, one or two digits (the short-search path), and every 20th search a town
+ * that every QR code holds (a total of a million). Health is polled meanwhile (watch()).
+ */
+async function searchLoop(server: ChildServer) {
+  const term = (i: number): string => {
+    const n = Math.floor(Math.random() * SEARCH_QR_CODES);
+    if (i % 20 === 19) return 'Sydney';
+    return [`EXISTING-${n - (n % 2)}`, `${n + 1} Existing Street`, `site ${n}`, String(n % 100), `Existing site ${n}`][i % 5] ?? '';
+  };
+  const all: number[] = [];
+  const broad: number[] = [];
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  const deadline = performance.now() + LOOP_SECONDS * 1000;
+  const client = async () => {
+    while (performance.now() < deadline) {
+      const i = next++;
+      const query = `organization_uuid=${server.organizationUuid}&per_page=20&search=${encodeURIComponent(term(i))}`;
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/api/qrcodes?${query}`, { headers: auth(server) });
+      await res.arrayBuffer();
+      (i % 20 === 19 ? broad : all).push(performance.now() - t0);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    }
+  };
+  await Promise.all([client(), client()]);
+  const stats = (ms: number[]) => ({
+    count: ms.length,
+    p50_ms: round(percentile(ms, 50)),
+    p99_ms: round(percentile(ms, 99)),
+    max_ms: round(Math.max(...ms, 0)),
+  });
+  return { qr_codes_added: SEARCH_QR_CODES, statuses, search: stats(all), search_of_every_qr_code: stats(broad) };
+}
+
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-attacks-'));
   const files = path.join(tmp, 'files');
@@ -545,6 +597,9 @@ async function main(): Promise<void> {
     await run('7e_half_open_connections', [], () => halfOpenConnections(server));
     await run('7f_quick_check_big_db', [], () => quickCheckBigDb());
     await run('7h_key_id_burst', [], () => keyIdBurst(server));
+    await run('7g_search_1m', [() => growSearchOrganization(server)], () => searchLoop(server));
+    const searched = (attacks['7g_search_1m'] as { result?: { search?: { p50_ms: number } } } | undefined)?.result?.search;
+    if (searched) targets['7g_search_1m_search_p50_ms'] = target(searched.p50_ms, SEARCH_P50_MS);
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

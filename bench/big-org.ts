@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { DATABASE_FILE } from '../server/db/database.ts';
 import { uuid7 } from '../server/db/uuid7.ts';
 import { migrations } from '../server/db/migrations/index.ts';
+import { INDEX_INSERTED_SINCE_SQL } from '../server/qrcodes/search-index.ts';
 import { OUT, startChildServer } from './support.ts';
 
 /** How much the big organization holds (issue 15: 1M QR codes and 1M appointments). */
@@ -64,6 +65,7 @@ export function populateOrganization(dbFile: string, organizationUuid: string, s
       'insert into qr_code_tags (uuid, organization_uuid, qr_code_uuid, tag_name, tag_number, tag_display_name, created_on) values (?, ?, ?, ?, ?, ?, ?)',
     );
     const tags: { tag: string; qr: string; location: string }[] = [];
+    const firstQr = db.prepare('select coalesce(max(rowid), 0) + 1 from qrcodes').pluck().get() as number;
     fill(db, sizes.qrCodes, (i) => {
       const qr = uuid7();
       const street = `${i + 1} Existing Street`;
@@ -75,6 +77,8 @@ export function populateOrganization(dbFile: string, organizationUuid: string, s
         tags.push({ tag, qr, location });
       }
     });
+    // Searchable, as the app's writers leave them (server/qrcodes/search-index.ts).
+    db.prepare(INDEX_INSERTED_SINCE_SQL).run(firstQr);
 
     const insertSchedule = db.prepare(
       `insert into appointment_schedules (uuid, organization_uuid, qr_code_uuid, qr_code_tag_uuid, service_uuid, service, location, appointment_date, start_date_time, end_date_time,

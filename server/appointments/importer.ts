@@ -363,6 +363,7 @@ export class AppointmentImporter {
       updated_on: now,
       deleted_on: null,
     });
+    this.sql.indexQrCode.run(uuid);
     return uuid;
   }
 }

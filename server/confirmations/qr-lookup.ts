@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
+import { indexQrCode } from '../qrcodes/search-index.ts';
 import { nowIso } from '../time.ts';
 import { demoQrCode } from './demo-data.ts';
 
@@ -138,6 +139,7 @@ export async function qrCodeForSimulation(db: Db, organizationUuid: string, rand
         deleted_on: null,
       })
       .execute();
+    await indexQrCode(trx, qrUuid);
     await trx
       .insertInto('qr_code_tags')
       .values({ uuid: randomUUID(), organization_uuid: organizationUuid, qr_code_uuid: qrUuid, ...tag, created_on: now })

@@ -333,6 +333,14 @@ export interface ChangeCounterTable {
   value: number;
 }
 
+/** The QR code search's full-text index (migration 014): the searched fields, keyed by the QR code's rowid. */
+export interface QrCodeSearchTable {
+  name: string;
+  location: string;
+  label: string | null;
+  external_reference_id: string | null;
+}
+
 /** Every table of the app. Each capability's migration adds its own tables here. */
 export interface Database {
   organizations: OrganizationTable;
@@ -340,6 +348,7 @@ export interface Database {
   background_tasks: BackgroundTaskTable;
   qrcodes: QrCodeTable;
   qr_code_tags: QrCodeTagTable;
+  qrcode_search: QrCodeSearchTable;
   organization_settings: OrganizationSettingsTable;
   webhooks: WebhookTable;
   service_confirmations: ServiceConfirmationTable;

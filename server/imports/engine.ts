@@ -188,6 +188,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     const before = progress;
     rowsDone = lastIndex + 1;
     progress = Math.max(progress, percentOf(source.fraction()));
+    writer.endBatch?.();
     jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);
     tasks.setProgress(job.taskUuid, progress);
     db.sqlite.exec('COMMIT');

@@ -54,6 +54,8 @@ export interface BatchWriter<Row> {
    * written, or the reason the row is excluded (then it must have written nothing).
    */
   write(row: Row, index: number, tally: Tally): string | null;
+  /** Runs last in each batch's transaction, before its commit: work done once for the batch's rows. */
+  endBatch?(): void;
 }
 
 export interface ImportKind<Row = unknown> {

@@ -1,4 +1,5 @@
 import { openConnection, type Db } from '../db/database.ts';
+import { SEARCH_INDEX_TRIGGERS, SHADOW_SEARCH_INDEX_SQL } from '../qrcodes/search-index.ts';
 
 /** The engine's own tables: a dry run starts them empty and keeps its task, job and excluded rows there. */
 const ENGINE_TABLES = ['background_tasks', 'import_jobs', 'import_excluded_rows'] as const;
@@ -39,9 +40,10 @@ function shadow(db: Db, table: string, organizationUuid: string | null): void {
     .all(table);
   const definition = schema.find((row) => row.type === 'table');
   if (!definition?.sql) throw new Error(`Cannot shadow table ${table}: it does not exist.`);
-  if (schema.some((row) => row.type === 'trigger'))
+  if (schema.some((row) => row.type === 'trigger' && !SEARCH_INDEX_TRIGGERS.has(row.name)))
     throw new Error(`Cannot shadow table ${table}: it has triggers, which a dry run would skip.`);
   db.sqlite.exec(definition.sql.replace(/^CREATE TABLE/i, 'CREATE TEMP TABLE'));
+  if (table === 'qrcodes') db.sqlite.exec(SHADOW_SEARCH_INDEX_SQL);
   if (organizationUuid !== null && hasOrganizationColumn(db, table)) {
     db.sqlite
       .prepare(`insert into temp.${quote(table)} select * from main.${quote(table)} where organization_uuid = ?`)

@@ -9,6 +9,7 @@ import { storedAddress } from './address.ts';
 import type { QrImportRow } from './import-row.ts';
 import { DEFAULT_QR_CODE_TYPE } from './qrcodes.ts';
 import { QR_CODE_RECORD_FIELDS, type QrCodeRecordField } from './record-fields.ts';
+import { INDEX_INSERTED_SINCE_SQL } from './search-index.ts';
 
 /** Counter names of a QR code import. */
 export const QR_COUNTERS = { inserted: 'inserted', restored: 'restored', updated: 'updated', tagsCreated: 'tags_created' } as const;
@@ -103,6 +104,12 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       .where('uuid', '=', param('uuid')),
     fixed,
   );
+  // New rows get rowids above every existing one: the batch's new rows are those from its first insert's rowid on.
+  const indexInsertedSince = db.sqlite.prepare<[number | bigint]>(INDEX_INSERTED_SINCE_SQL);
+  let firstInserted: number | bigint | null = null;
+  const indexed = (inserted: { lastInsertRowid: number | bigint }) => {
+    firstInserted ??= inserted.lastInsertRowid;
+  };
   const tagByNameNumber = prepare<'name' | 'number'>(
     db.sqlite,
     k
@@ -173,6 +180,11 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     return values;
   };
   return {
+    endBatch() {
+      if (firstInserted === null) return;
+      indexInsertedSince.run(firstInserted);
+      firstInserted = null;
+    },
     write(row, _index, tally) {
       const located = geocoder.locate(row);
       if (!located) return notLocatedError(geocoder, row);
@@ -182,7 +194,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       const values = record(row, name, external, located);
       if (external && !hasTag) {
         values.uuid = uuid7();
-        if (insertNewReference(values).changes === 1) {
+        const inserted = insertNewReference(values);
+        if (inserted.changes === 1) {
+          indexed(inserted);
           tally(QR_COUNTERS.inserted);
           return null;
         }
@@ -206,7 +220,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       } else {
         uuid = uuid7();
         values.uuid = uuid;
-        insert.run(values);
+        indexed(insert.run(values));
         tally(QR_COUNTERS.inserted);
       }
       if (hasTag && row.tag_name && row.tag_number && !tag) {

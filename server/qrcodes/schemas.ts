@@ -90,7 +90,13 @@ export type UpdateQrCode = z.infer<typeof updateQrCodeSchema>;
 
 export const qrCodeListQuerySchema = pageQuerySchema.extend({
   organization_uuid: z.string().min(1).describe('Organization whose QR codes to list. Required.'),
-  search: typedText().trim().max(200).optional().describe('Matches name, location, label and external_reference_id, ignoring case'),
+  search: typedText()
+    .trim()
+    .max(200)
+    .optional()
+    .describe(
+      'Matches name, location, label and external_reference_id, ignoring case. One or two characters look among the 10,000 newest QR codes of the organization only.',
+    ),
   type: z.string().trim().toUpperCase().optional().describe('Only this type, e.g. SITE'),
   external_reference_id: typedText().optional().describe('Only the QR code with this external reference'),
 });

@@ -1,15 +1,18 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
 import type { QrCodeListQuery } from './schemas.ts';
+import { isShortSearch, shortSearchFloor, trigramQuery, whereContains } from './search.ts';
+import { indexQrCode } from './search-index.ts';
 
 export type QrCodeRow = Selectable<QrCodeTable>;
 export type QrCodeTagRow = Selectable<QrCodeTagTable>;
 
 export async function insertQrCode(db: Kysely<Database>, row: Insertable<QrCodeTable>): Promise<void> {
   await db.insertInto('qrcodes').values(row).execute();
+  await indexQrCode(db, row.uuid);
 }
 
 /** A live (not soft-deleted) QR code of the organization. */
@@ -46,35 +49,47 @@ export async function softDeleteQrCode(db: Kysely<Database>, uuid: string): Prom
   await db.updateTable('qrcodes').set({ deleted_on: now, updated_on: now }).where('uuid', '=', uuid).execute();
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** Newest first (insertion order, which needs no sort even with a million QR codes). */
 export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuery): Promise<{ rows: QrCodeRow[]; total: number }> {
-  let base = db.selectFrom('qrcodes').where('organization_uuid', '=', query.organization_uuid).where('deleted_on', 'is', null);
-  if (query.type) base = base.where('type', '=', query.type);
-  if (query.external_reference_id) base = base.where('external_reference_id', '=', query.external_reference_id);
-  if (query.search) {
-    const pattern = `%${escapeLike(query.search)}%`;
-    // SQLite's LIKE ignores ASCII case.
-    base = base.where((eb) =>
-      eb.or(
-        (['name', 'location', 'label', 'external_reference_id'] as const).map(
-          (column) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`,
-        ),
-      ),
-    );
+  const term = query.search;
+  const scoped = <TB extends 'qrcodes' | 'qrcode_search'>(qb: SelectQueryBuilder<Database, TB, object>) => {
+    let base = qb
+      .where(sql.ref('qrcodes.organization_uuid'), '=', query.organization_uuid)
+      .where(sql.ref('qrcodes.deleted_on'), 'is', null);
+    if (query.type) base = base.where(sql.ref('qrcodes.type'), '=', query.type);
+    if (query.external_reference_id) base = base.where(sql.ref('qrcodes.external_reference_id'), '=', query.external_reference_id);
+    return base;
+  };
+  if (!term) return listPage(db, scoped(db.selectFrom('qrcodes')), query, sql`qrcodes.rowid`);
+  if (isShortSearch(term)) {
+    const floor = await shortSearchFloor(db, query.organization_uuid);
+    const base = whereContains(scoped(db.selectFrom('qrcodes')).where(sql.ref('qrcodes.rowid'), '>=', floor), term);
+    return listPage(db, base, query, sql`qrcodes.rowid`);
   }
+  // The index's candidates first (cross join keeps that order), each QR code then read by its rowid.
+  const candidates = db
+    .selectFrom('qrcode_search')
+    .crossJoin('qrcodes')
+    .where(sql<boolean>`qrcode_search match ${trigramQuery(term)}`)
+    .where(sql<boolean>`qrcodes.rowid = qrcode_search.rowid`);
+  return listPage(db, whereContains(scoped(candidates), term), query, sql`qrcode_search.rowid`);
+}
+
+async function listPage<TB extends 'qrcodes' | 'qrcode_search'>(
+  db: Kysely<Database>,
+  base: SelectQueryBuilder<Database, TB, object>,
+  query: QrCodeListQuery,
+  rowid: RawBuilder<unknown>,
+): Promise<{ rows: QrCodeRow[]; total: number }> {
   const total = await cachedCount(db, base);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { rows: [], total };
-  const rows = await base
-    .selectAll()
-    .orderBy(sql`qrcodes.rowid`, window.backward ? 'asc' : 'desc')
+  const rows = (await base
+    .selectAll('qrcodes' as TB)
+    .orderBy(rowid, window.backward ? 'asc' : 'desc')
     .limit(window.limit)
     .offset(window.offset)
-    .execute();
+    .execute()) as unknown as QrCodeRow[];
   return { rows: inListOrder(window, rows), total };
 }
 

@@ -120,7 +120,18 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok('/api/qrcodes/bulk-import', fileUpload(qrCsv(20), 'sites.csv', { organization_uuid: org }));
   await ok('/api/qrcodes/bulk?dry_run=true', fileUpload(qrCsv(60), 'sites.csv', { organization_uuid: org }));
   await ok('/api/imports/preview', fileUpload(qrCsv(10), 'sites.csv', { organization_uuid: org, kind: 'qrcodes' }));
-  for (const query of ['', '&page=3&per_page=10', '&search=test%20street', '&type=SITE', '&external_reference_id=REF-2', '&page=1000']) {
+  for (const query of [
+    '',
+    '&page=3&per_page=10',
+    '&search=test%20street',
+    '&search=St',
+    '&search=%22AND%20*',
+    '&search=street&page=4&per_page=5',
+    '&search=site&type=SITE',
+    '&type=SITE',
+    '&external_reference_id=REF-2',
+    '&page=1000',
+  ]) {
     await ok(`/api/qrcodes?organization_uuid=${org}${query}`);
   }
   await ok('/api/qrcodes/bulk/template');

@@ -75,9 +75,18 @@ function isLookup(sql: string): boolean {
   return [...where.matchAll(/"(\w+)"\s*=\s*\?/g)].some((m) => !['organization_uuid', 'deleted_on'].includes(m[1] ?? ''));
 }
 
+/** A text search (LIKE) must read a full-text index's matches or a bounded range, not all of an organization's rows. */
+const isTextSearch = (sql: string) => /\blike\b/i.test(sql);
+
 function planProblem(sql: string, plan: string[], tables: Set<string>, partialIndexes: Set<string>): string | null {
   const named = aliases(sql);
   for (const line of plan) {
+    const organizationRows = /^SEARCH (\S+) .*\(organization_uuid=\?(?: AND deleted_on=\?)?\)$/.exec(line);
+    if (organizationRows && isTextSearch(sql)) {
+      const table = named.get(organizationRows[1] ?? '') ?? organizationRows[1] ?? '';
+      if (tables.has(table) && !GLOBAL_TABLES.has(table) && !CATALOG_TABLES.has(table))
+        return `${line}: a text search that reads every row of the organization (table ${table})`;
+    }
     const organizationOnly = /^SEARCH (\S+) .*\(organization_uuid=\?\)$/.exec(line);
     if (organizationOnly && isLookup(sql)) {
       const table = named.get(organizationOnly[1] ?? '') ?? organizationOnly[1] ?? '';
@@ -90,6 +99,8 @@ function planProblem(sql: string, plan: string[], tables: Set<string>, partialIn
     const table = named.get(name) ?? name;
     if (!tables.has(table) || GLOBAL_TABLES.has(table)) continue;
     const rest = match[2] ?? '';
+    // A full-text index (FTS5) reads only the rows its MATCH finds.
+    if (/^ VIRTUAL TABLE INDEX \d+:\S*M/.test(rest)) continue;
     // A scan of a partial index reads only the rows the index was made for (e.g. due deliveries).
     const index = /USING (?:COVERING )?INDEX (\S+)/.exec(rest)?.[1];
     if (index && partialIndexes.has(index)) continue;

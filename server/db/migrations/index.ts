@@ -12,6 +12,7 @@ import * as importAttempts from './010_import_attempts.ts';
 import * as queryIndexes from './011_query_indexes.ts';
 import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
+import * as qrcodeSearch from './014_qrcode_search.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '011_query_indexes': queryIndexes,
   '012_import_kind_ids': importKindIds,
   '013_catalog_version': catalogVersion,
+  '014_qrcode_search': qrcodeSearch,
 };
