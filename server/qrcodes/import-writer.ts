@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { param, prepare, type Prepared } from '../db/prepared.ts';
 import { uuid7 } from '../db/uuid7.ts';
 import type { GeoResult } from '../geocoding/geocoder.ts';
@@ -17,6 +18,7 @@ export const QR_COUNTERS = { inserted: 'inserted', restored: 'restored', updated
 interface Match {
   uuid: string;
   deleted_on: string | null;
+  rowid: number;
 }
 
 type RecordField = QrCodeRecordField;
@@ -40,7 +42,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     db.sqlite,
     k
       .selectFrom('qrcodes')
-      .select(['uuid', 'deleted_on'])
+      .select(['uuid', 'deleted_on', sql<number>`rowid`.as('rowid')])
       .where('organization_uuid', '=', param('org'))
       .where('external_reference_id', '=', param('ext')),
     fixed,
@@ -49,7 +51,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     db.sqlite,
     k
       .selectFrom('qrcodes')
-      .select(['uuid', 'deleted_on'])
+      .select(['uuid', 'deleted_on', sql<number>`rowid`.as('rowid')])
       .where('organization_uuid', '=', param('org'))
       .where('name', '=', param('name'))
       .where('location', '=', param('location'))
@@ -109,6 +111,11 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   let firstInserted: number | bigint | null = null;
   const indexed = (inserted: { lastInsertRowid: number | bigint }) => {
     firstInserted ??= inserted.lastInsertRowid;
+  };
+  const indexPending = () => {
+    if (firstInserted === null) return;
+    indexInsertedSince.run(firstInserted);
+    firstInserted = null;
   };
   const tagByNameNumber = prepare<'name' | 'number'>(
     db.sqlite,
@@ -180,11 +187,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     return values;
   };
   return {
-    endBatch() {
-      if (firstInserted === null) return;
-      indexInsertedSince.run(firstInserted);
-      firstInserted = null;
-    },
+    endBatch: indexPending,
     write(row, _index, tally) {
       const located = geocoder.locate(row);
       if (!located) return notLocatedError(geocoder, row);
@@ -215,6 +218,8 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       if (match) {
         uuid = match.uuid;
         values.uuid = uuid;
+        // The index's update trigger removes the row's old terms, so a row this batch inserted must be in the index first.
+        if (firstInserted !== null && match.rowid >= firstInserted) indexPending();
         update.run(values);
         tally(match.deleted_on ? QR_COUNTERS.restored : QR_COUNTERS.updated);
       } else {

@@ -183,6 +183,41 @@ describe('QR code search through an index: the meaning of the old LIKE scan, kep
     for (const term of TERMS) await assertSameAsLike(term);
   });
 
+  it('finds the later name of a site a file names twice (one batch inserts it, then changes it)', async () => {
+    const csv = [
+      'name,location,qr_code_external_reference_id,tag_name,tag_number',
+      'Qzxvj dépôt first,"9 High Street, Melbourne VIC 3000",TWICE-1,Dock,1',
+      'Qzxvj dépôt second,"9 High Street, Melbourne VIC 3000",TWICE-1,Bay,1',
+    ].join('\n');
+    for (const processing_mode of ['sync', 'background']) {
+      const res = await server.request(
+        '/api/qrcodes/bulk',
+        fileUpload(
+          `${csv.replaceAll('TWICE-1', `TWICE-${processing_mode}`).replace('Bay,1', `Bay,${processing_mode}`).replace('Dock,1', `Dock,${processing_mode}`)}\n`,
+          'twice.csv',
+          {
+            organization_uuid: server.organizationUuid,
+            processing_mode,
+          },
+        ),
+      );
+      if (processing_mode === 'sync') assert.equal(res.status, 200, await res.clone().text());
+      else
+        assert.equal(
+          (await waitForTask(server, ((await res.json()) as { background_task_uuid: string }).background_task_uuid)).status,
+          'COMPLETED',
+        );
+    }
+    assert.equal((await search('qzxvj dépôt second')).total, 2);
+    assert.equal((await search('qzxvj dépôt first')).total, 0, 'the first name is gone from the index');
+    const checker = new SQLite(databasePath(server.dataDir));
+    try {
+      checker.exec("insert into qrcode_search (qrcode_search) values ('integrity-check')");
+    } finally {
+      checker.close();
+    }
+  });
+
   it('pages a search and filters it by type and reference like the list', async () => {
     const all = oracle('high street');
     const second = await search('high street', '&page=2&per_page=7');
