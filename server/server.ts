@@ -3,11 +3,13 @@ import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import type { AppContext, ServerConfig } from './context.ts';
+import { DiskSpace, type FreeBytes } from './data-dir/disk-space.ts';
 import { secureDataDir } from './data-dir/private-files.ts';
+import { keepSpaceReserve, SPACE_RESERVE_FILE } from './data-dir/space-reserve.ts';
 import { DATABASE_FILE, openDatabase } from './db/database.ts';
 import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
-import type { LogRotation } from './log-file.ts';
+import type { LogRotation, WriteSync } from './log-file.ts';
 import { createLogger } from './logger.ts';
 import { CREDENTIALS_FILE, ensureDemoOrganization } from './orgs/bootstrap.ts';
 import { PROFILES_FILE } from './remote/profiles.ts';
@@ -48,6 +50,8 @@ export interface ServeOptions {
   organizationName?: string;
   /** Encrypts connection profile secrets (the desktop app passes one built on Electron's safeStorage). */
   secretCodec?: SecretCodec;
+  /** How the free space is measured and the log written (tests make the disk look full); statfs and fs.writeSync by default. */
+  diskAccess?: { freeBytes?: FreeBytes; writeLog?: WriteSync };
 }
 
 export interface RunningServer {
@@ -68,11 +72,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? DEFAULT_HOST;
   const privacy = secureDataDir(options.dataDir, {
     marker: DATABASE_FILE,
-    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE],
+    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE, SPACE_RESERVE_FILE],
     dirs: ['logs', UPLOADS_DIR],
   });
+  const disk = new DiskSpace(options.dataDir, options.diskAccess?.freeBytes);
   const db = await openDatabase(options.dataDir);
-  const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation);
+  keepSpaceReserve(options.dataDir);
+  const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation, {
+    write: options.diskAccess?.writeLog,
+    onWriteFailed: (error) => disk.recognise(error),
+  });
   const logger = logSink.logger;
   if (privacy.folderLeftAsIs) {
     logger.warn(
@@ -87,6 +96,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger,
     live,
     imports,
+    disk,
     secretCodec: options.secretCodec,
     config: {
       dataDir: options.dataDir,
@@ -111,7 +121,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger.info({ url }, 'listening');
     await imports.recover();
     const checkpoints = setInterval(() => {
-      if (imports.busy === 0) db.sqlite.pragma('wal_checkpoint(PASSIVE)');
+      if (imports.busy > 0) return;
+      try {
+        db.sqlite.pragma('wal_checkpoint(PASSIVE)');
+      } catch (error) {
+        // A full disk (the database file cannot grow): the WAL keeps the data, the next checkpoint tries again.
+        disk.recognise(error);
+        logger.warn({ err: error }, 'could not fold the WAL back into the database; trying again later');
+      }
     }, WAL_CHECKPOINT_MS).unref();
     const dispatcher = new Dispatcher(ctx);
     await dispatcher.start();

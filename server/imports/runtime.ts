@@ -76,6 +76,7 @@ function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string,
   if (outcome.state === 'rejected') {
     throw new ApiError('VALIDATION_ERROR', outcome.message, [{ path: 'processing_mode', message: outcome.message }]);
   }
+  if (outcome.state === 'failed' && outcome.diskFull) throw new ApiError('INSUFFICIENT_STORAGE', outcome.message);
   if (outcome.state === 'failed' && !outcome.internal) throw new ApiError('VALIDATION_ERROR', outcome.message);
   if (outcome.state === 'failed') throw new ApiError('INTERNAL', outcome.message);
   throw new ApiError('CONFLICT', `The server is shutting down; ${afterShutdown}.`);

@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
+import { isNoSpaceError } from '../data-dir/disk-space.ts';
 import { tightenFile } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
 import { UPLOADS_DIR, type ImportSettings } from './runtime.ts';
@@ -79,7 +80,8 @@ export function receiveMultipart(
   return new Promise((resolve, reject) => {
     uploader(req, res, (error: unknown) => {
       if (error) {
-        reject(multerError(error, settings));
+        // A full disk is answered 507 by the error handler, not as an unreadable upload.
+        reject(isNoSpaceError(error) ? error : multerError(error, settings));
         return;
       }
       const fields: Record<string, string> = {};
@@ -146,7 +148,7 @@ export async function receiveBody(req: Request, settings: ImportSettings): Promi
     await pipeline(req, limit, fs.createWriteStream(lease.path, { mode: 0o600 }));
   } catch (error) {
     await lease.release();
-    if (error instanceof ApiError) {
+    if (error instanceof ApiError || isNoSpaceError(error)) {
       req.resume();
       throw error;
     }

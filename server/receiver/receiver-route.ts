@@ -82,7 +82,7 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
             schema: inboxFaultAnswerSchema,
           },
         },
-        omitErrors: [415],
+        omitErrors: [415, 507],
         errors: [404],
       },
       async ({ params, req, res }) => {
@@ -133,11 +133,15 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     stored = await storeRaw(ctx, inbox, raw);
   } catch (error) {
     // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
+    const diskFull = ctx.disk.recognise(error);
     ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
-    res
-      .status(503)
-      .setHeader('Retry-After', '5')
-      .json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
+    const error503 = diskFull
+      ? new ApiError(
+          'INSUFFICIENT_STORAGE',
+          'This request was not stored: the disk of the machine running QR Sandbox is full. Send it again after Retry-After seconds.',
+        )
+      : new ApiError('INTERNAL', 'The inbox could not store this request; try again.');
+    res.status(503).setHeader('Retry-After', '5').json(error503.toBody());
     return;
   }
   countInboxWrite(ctx, raw.body.length * 2);
