@@ -70,10 +70,16 @@ export function receiveMultipart(
   res: Response,
   settings: ImportSettings,
 ): Promise<{ file: ReceivedFile | null; fields: Record<string, string> }> {
+  /** The file multer writes; it leaves a file it could not finish (a full disk) behind. */
+  let started: UploadLease | undefined;
   const uploader = multer({
     storage: multer.diskStorage({
       destination: path.join(settings.dataDir, UPLOADS_DIR),
-      filename: (_req, _file, done) => done(null, path.basename(newUploadName())),
+      filename: (_req, _file, done) => {
+        const name = newUploadName();
+        started = new UploadLease(settings.dataDir, name);
+        done(null, path.basename(name));
+      },
     }),
     limits: { fileSize: settings.maxUploadBytes, files: 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
   }).single('file');
@@ -81,7 +87,7 @@ export function receiveMultipart(
     uploader(req, res, (error: unknown) => {
       if (error) {
         // A full disk is answered 507 by the error handler, not as an unreadable upload.
-        reject(isNoSpaceError(error) ? error : multerError(error, settings));
+        void (started?.release() ?? Promise.resolve()).finally(() => reject(isNoSpaceError(error) ? error : multerError(error, settings)));
         return;
       }
       const fields: Record<string, string> = {};

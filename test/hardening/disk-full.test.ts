@@ -131,6 +131,7 @@ describe('a full disk (the data folder on a real 24 MB tmpfs)', { skip: unavaila
     const upload = await server.request('/api/qrcodes/bulk', csvUpload(addressCsv(2000, 'full'), server.organizationUuid));
     assert.equal(upload.status, 507, 'an upload that does not fit');
     assert.match(((await upload.json()) as ErrorAnswer).error.message, /^The disk is full/);
+    assert.deepEqual(fs.readdirSync(path.join(server.dataDir, 'uploads')), [], 'no part of the refused upload is left behind');
     // The refused writes gave back the room they had taken: filled again, reads are answered while their log lines are dropped.
     fillDisk(filler);
     for (let i = 0; i < 20; i++) assert.equal((await server.request('/api/health')).status, 200);
