@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { storedExcludedRows } from '../test/support/import-db.ts';
+import { diskFullAttack } from './disk-full-attack.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
 import { percentile, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
@@ -328,6 +329,7 @@ async function main(): Promise<void> {
       );
     }
     await run('6_inbox_flood', [], () => inboxFlood(server));
+    await run('7a_disk_full', [], () => diskFullAttack());
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)
