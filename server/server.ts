@@ -90,7 +90,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   }
   const live = new LiveBus();
-  const imports = new ImportRuntime({ db, logger, live, settings: defaultImportSettings(options.dataDir, options.imports) });
+  const imports = new ImportRuntime({
+    db,
+    logger,
+    live,
+    settings: defaultImportSettings(options.dataDir, options.imports),
+    onDiskFull: () => disk.markFull(),
+  });
   const ctx: AppContext = {
     db,
     logger,

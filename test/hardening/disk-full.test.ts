@@ -182,6 +182,7 @@ describe('a full disk (the data folder on a real 24 MB tmpfs)', { skip: unavaila
     assert.match(failed.error_message ?? '', /^The import stopped: the disk is full\. The first 5,000 rows were done/);
     assert.match(failed.error_message ?? '', /Free some space on the drive that holds the data folder/);
     assert.equal(await qrCount(), before + 5000, 'the rows the message counts are the rows stored');
+    assert.equal((await health()).disk_full, true, 'the failed import makes health (and the GUI banner) say the disk is full');
     assert.equal(server.child.exitCode, null, 'the server is still running');
 
     fs.rmSync(filler);
