@@ -11,6 +11,7 @@ import { registerGuiRoutes } from './http/gui.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { fastApiListener } from './http/fast-api.ts';
 import { guards } from './http/guards.ts';
+import { healthSchema } from './http/health.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
@@ -64,17 +65,17 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerAppointmentImportRoutes(api, ctx);
   registerGeocoderRoutes(api, ctx);
   registerDemoRoutes(api, ctx);
-  registerMetaRoutes(api);
+  registerMetaRoutes(api, ctx);
 
   app.use(guards(ctx.config), requestLog(ctx.logger));
   app.use(api.router);
   app.use('/api', apiNotFound);
   registerGuiRoutes(app);
-  app.use(errorHandler(ctx.logger));
+  app.use(errorHandler(ctx.logger, ctx.disk));
   return { app, api, liveStreams, listener: fastApiListener(app, api, ctx) };
 }
 
-function registerMetaRoutes(api: Api): void {
+function registerMetaRoutes(api: Api, ctx: AppContext): void {
   let cachedDocument: Record<string, unknown> | undefined;
   const document = () => (cachedDocument ??= openApiDocument(api.routes, APP_VERSION));
   let cachedPage: string | undefined;
@@ -84,10 +85,10 @@ function registerMetaRoutes(api: Api): void {
       method: 'get',
       path: '/api/health',
       tag: 'Meta',
-      summary: 'Is the server up, and which version.',
-      response: z.object({ status: z.literal('ok'), version: z.string() }),
+      summary: 'Is the server up, which version, and is its disk full.',
+      response: healthSchema,
     },
-    async () => ({ status: 'ok' as const, version: APP_VERSION }),
+    async () => ({ status: 'ok' as const, version: APP_VERSION, disk_full: ctx.disk.full }),
   );
   api.publicRoute(
     {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ensurePrivateDir } from './data-dir/private-files.ts';
-import { DEFAULT_LOG_ROTATION, type LogRotation, RotatingLogFile } from './log-file.ts';
+import { DEFAULT_LOG_ROTATION, type LogFileOptions, type LogRotation, RotatingLogFile } from './log-file.ts';
 
 /** Paths never written to the log: credentials and webhook key material. */
 export const REDACTED_PATHS = [
@@ -36,11 +36,17 @@ export interface LogSink {
  * together, synchronously, at the end of that turn (and at exit): one write for a burst of
  * requests instead of one each, and still nothing lost when the process crashes. The file rotates
  * by size between those writes (qr-sandbox.1.log ...), so no line is split across two files.
+ * Logging never throws: lines that cannot be written (a full disk) are dropped and counted (log-file.ts).
  */
-export function createLogger(dataDir: string, level = 'info', rotation: LogRotation = DEFAULT_LOG_ROTATION): LogSink {
+export function createLogger(
+  dataDir: string,
+  level = 'info',
+  rotation: LogRotation = DEFAULT_LOG_ROTATION,
+  fileOptions: LogFileOptions = {},
+): LogSink {
   const file = logFile(dataDir);
   ensurePrivateDir(path.dirname(file));
-  const destination = new RotatingLogFile(file, rotation);
+  const destination = new RotatingLogFile(file, rotation, fileOptions);
   let pending: string[] = [];
   let closed = false;
   const flush = () => {
@@ -52,7 +58,7 @@ export function createLogger(dataDir: string, level = 'info', rotation: LogRotat
   const stream = {
     write(line: string) {
       // A line logged after close (a late callback) is appended as it comes rather than lost or thrown.
-      if (closed) fs.appendFileSync(file, line);
+      if (closed) appendLate(file, line);
       else if (pending.push(line) === 1) setImmediate(flush);
     },
   };
@@ -67,4 +73,12 @@ export function createLogger(dataDir: string, level = 'info', rotation: LogRotat
       destination.close();
     },
   };
+}
+
+function appendLate(file: string, line: string): void {
+  try {
+    fs.appendFileSync(file, line);
+  } catch {
+    // A full disk: the line is lost, the process goes on.
+  }
 }

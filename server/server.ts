@@ -5,13 +5,15 @@ import path from 'node:path';
 import { buildApp } from './app.ts';
 import type { AppContext, ServerConfig } from './context.ts';
 import { LOCK_FILE, lockDataDir, OS_LOCK_FILE } from './data-dir/instance-lock.ts';
+import { DiskSpace, type FreeBytes } from './data-dir/disk-space.ts';
 import { secureDataDir } from './data-dir/private-files.ts';
+import { keepSpaceReserve, SPACE_RESERVE_FILE } from './data-dir/space-reserve.ts';
 import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
 import { checkDatabaseFile } from './db/start-check.ts';
 import { connectionLimits, limitConnections, timeoutOptions, type ConnectionLimits } from './http/connection-limits.ts';
 import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
 import { LiveBus } from './live/bus.ts';
-import type { LogRotation } from './log-file.ts';
+import type { LogRotation, WriteSync } from './log-file.ts';
 import { createLogger } from './logger.ts';
 import { CREDENTIALS_FILE, ensureDemoOrganization } from './orgs/bootstrap.ts';
 import { PROFILES_FILE } from './remote/profiles.ts';
@@ -59,6 +61,8 @@ export interface ServeOptions {
   secretCodec?: SecretCodec;
   /** Connection caps and timeouts (defaults in server/http/connection-limits.ts). */
   connections?: Partial<ConnectionLimits>;
+  /** How the free space is measured and the log written (tests make the disk look full); statfs and fs.writeSync by default. */
+  diskAccess?: { freeBytes?: FreeBytes; writeLog?: WriteSync };
 }
 
 export interface RunningServer {
@@ -79,10 +83,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? DEFAULT_HOST;
   const privacy = secureDataDir(options.dataDir, {
     marker: DATABASE_FILE,
-    files: [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, CREDENTIALS_FILE, PROFILES_FILE, LOCK_FILE, OS_LOCK_FILE],
+    files: [
+      DATABASE_FILE,
+      `${DATABASE_FILE}-wal`,
+      `${DATABASE_FILE}-shm`,
+      CREDENTIALS_FILE,
+      PROFILES_FILE,
+      LOCK_FILE,
+      OS_LOCK_FILE,
+      SPACE_RESERVE_FILE,
+    ],
     dirs: ['logs', UPLOADS_DIR],
   });
   const lock = lockDataDir(options.dataDir);
+  const disk = new DiskSpace(options.dataDir, options.diskAccess?.freeBytes);
   let db: Db;
   try {
     checkDatabaseFile(databasePath(options.dataDir), path.join(options.dataDir, CREDENTIALS_FILE));
@@ -91,7 +105,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     lock.release();
     throw error;
   }
-  const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation);
+  keepSpaceReserve(options.dataDir);
+  const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation, {
+    write: options.diskAccess?.writeLog,
+    onWriteFailed: (error) => disk.recognise(error),
+  });
   const logger = logSink.logger;
   if (privacy.folderLeftAsIs) {
     logger.warn(
@@ -100,12 +118,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   }
   const live = new LiveBus();
-  const imports = new ImportRuntime({ db, logger, live, settings: defaultImportSettings(options.dataDir, options.imports) });
+  const imports = new ImportRuntime({
+    db,
+    logger,
+    live,
+    settings: defaultImportSettings(options.dataDir, options.imports),
+    onDiskFull: () => disk.markFull(),
+  });
   const ctx: AppContext = {
     db,
     logger,
     live,
     imports,
+    disk,
     secretCodec: options.secretCodec,
     config: {
       dataDir: options.dataDir,
@@ -134,7 +159,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger.info({ url, max_connections: limits.maxConnections, max_connections_per_address: limits.maxConnectionsPerAddress }, 'listening');
     await imports.recover();
     const checkpoints = setInterval(() => {
-      if (imports.busy === 0) db.sqlite.pragma('wal_checkpoint(PASSIVE)');
+      if (imports.busy > 0) return;
+      try {
+        db.sqlite.pragma('wal_checkpoint(PASSIVE)');
+      } catch (error) {
+        // A full disk (the database file cannot grow): the WAL keeps the data, the next checkpoint tries again.
+        disk.recognise(error);
+        logger.warn({ err: error }, 'could not fold the WAL back into the database; trying again later');
+      }
     }, WAL_CHECKPOINT_MS).unref();
     const dispatcher = new Dispatcher(ctx, { clock: options.webhookClock });
     await dispatcher.start();

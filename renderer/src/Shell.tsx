@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useSignedIn, useSessionStore } from './auth/session-store.ts';
+import { DiskFullBanner } from './components/DiskFullBanner.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { PageHeader } from './components/PageHeader.tsx';
 import { useLiveStore } from './live/live-store.ts';
@@ -112,6 +113,7 @@ export function Shell() {
         </div>
       </aside>
       <main id="main" className="main" ref={main} tabIndex={-1}>
+        <DiskFullBanner />
         {page ?? (path === '/' ? null : <NotFoundPage path={path} />)}
       </main>
     </div>

@@ -162,6 +162,11 @@ class ImmediateTransactionDialect extends SqliteDialect {
     driver.beginTransaction = async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
+    // SQLite rolls back by itself after some errors (SQLITE_FULL on a full disk): a ROLLBACK then would
+    // fail with "no transaction is active" and hide the error that explains what happened.
+    driver.rollbackTransaction = async (connection) => {
+      if (sqlite.inTransaction) await connection.executeQuery(CompiledQuery.raw('rollback'));
+    };
     return driver;
   }
 }

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import type { DiskSpace } from '../data-dir/disk-space.ts';
 import { ApiError } from './errors.ts';
 import { BODY_NOT_UTF8 } from './utf8-body.ts';
 
@@ -49,8 +50,11 @@ export const apiNotFound: RequestHandler = (req, _res, next) => {
 const clientWentAway = (error: unknown, res: Response) =>
   (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' && res.destroyed;
 
-/** Every error becomes {"error": {...}}: ApiErrors as they are, anything unexpected as a generic 500. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * Every error becomes {"error": {...}}: ApiErrors as they are, a write the full disk refused as
+ * 507 (the server goes on, reads still work), anything unexpected as a generic 500.
+ */
+export function errorHandler(logger: Logger, disk: DiskSpace): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (clientWentAway(error, res)) {
       logger.info({ method: req.method, path: req.path }, 'the client went away before the answer was complete');
@@ -58,7 +62,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const known =
-      error instanceof ApiError ? error : error instanceof URIError ? badPath(req.path) : fromBodyParser(error as BodyParserError);
+      error instanceof ApiError
+        ? error
+        : error instanceof URIError
+          ? badPath(req.path)
+          : disk.recognise(error)
+            ? new ApiError('INSUFFICIENT_STORAGE', disk.message)
+            : fromBodyParser(error as BodyParserError);
     const apiError = known ?? new ApiError('INTERNAL', 'An unexpected error occurred. The details are in the server log.');
     if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
     if (res.headersSent) {

@@ -11,6 +11,7 @@ export const errorCodes = [
   'TOO_MANY_REQUESTS',
   'INTERNAL',
   'BAD_GATEWAY',
+  'INSUFFICIENT_STORAGE',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -39,6 +40,7 @@ const statusOf: Record<ErrorCode, number> = {
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   BAD_GATEWAY: 502,
+  INSUFFICIENT_STORAGE: 507,
 };
 
 /** An error that becomes a JSON error response with the matching status. */

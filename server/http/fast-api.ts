@@ -17,7 +17,7 @@ import { logRequest } from './request-log.ts';
  */
 export function fastApiListener(app: Express, api: Api, ctx: AppContext): RequestListener {
   const guard = requestGuard(ctx.config);
-  const onError = errorHandler(ctx.logger);
+  const onError = errorHandler(ctx.logger, ctx.disk);
   const parseQuery = app.get('query parser fn') as ((text: string) => Record<string, unknown>) | undefined;
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '';

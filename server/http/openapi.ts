@@ -28,11 +28,15 @@ const errorResponses: Record<number, { name: string; description: string }> = {
   },
   500: { name: 'InternalError', description: 'Unexpected error; the details are only in the server log (INTERNAL)' },
   502: { name: 'BadGateway', description: 'A remote service could not be reached or refused the credential (BAD_GATEWAY)' },
+  507: {
+    name: 'InsufficientStorage',
+    description: 'The disk that holds the data folder is full: nothing was written; free some space and try again (INSUFFICIENT_STORAGE)',
+  },
 };
 
 /** The error statuses a route can answer, from what its pipeline does: parse input, authenticate, read a body. */
 export function errorStatuses({ spec, isPublic }: RegisteredRoute): number[] {
-  const statuses = new Set<number>([403, 500, ...(spec.errors ?? [])]);
+  const statuses = new Set<number>([403, 500, ...(spec.method === 'get' ? [] : [507]), ...(spec.errors ?? [])]);
   if (!isPublic) for (const s of [401, 429]) statuses.add(s);
   if (spec.params || spec.query || spec.body || spec.requestBody) statuses.add(400);
   if (spec.body || spec.requestBody) for (const s of [413, 415]) statuses.add(s);

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { DiskSpace } from '../data-dir/disk-space.ts';
+import { releaseSpaceReserve } from '../data-dir/space-reserve.ts';
 import { type Db, isBusy, withBusyTimeout } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import { taskUpdates } from '../tasks/state.ts';
@@ -29,7 +31,7 @@ export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESS
 
 export type EngineOutcome =
   | { state: 'completed'; results: Record<string, unknown> }
-  | { state: 'failed'; message: string; internal: boolean }
+  | { state: 'failed'; message: string; internal: boolean; diskFull?: true }
   | { state: 'stopped' }
   | { state: 'rejected'; message: string };
 
@@ -93,6 +95,16 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const fail = (message: string, internal: boolean): EngineOutcome => {
     tasks.fail(job.taskUuid, message, progress);
     return { state: 'failed', message, internal };
+  };
+  // Writing the task's end needs room too: the data folder's reserve is given up for it when there is none.
+  const failDiskFull = (message: string): EngineOutcome => {
+    try {
+      tasks.fail(job.taskUuid, message, progress);
+    } catch (error) {
+      if (!releaseSpaceReserve(env.dataDir)) throw error;
+      tasks.fail(job.taskUuid, message, progress);
+    }
+    return { state: 'failed', message, internal: false, diskFull: true };
   };
   if (!fs.existsSync(file)) {
     return fail('The uploaded file of this import is gone (was the data folder cleaned?). Upload it again.', false);
@@ -183,15 +195,17 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     }
   };
 
-  /** Ends the open batch: its rows, the task's checkpoint and its stored progress commit together. */
+  /** Ends the open batch: its rows, the task's checkpoint and its stored progress commit together (and count once committed). */
   const commit = () => {
     const before = progress;
-    rowsDone = lastIndex + 1;
-    progress = Math.max(progress, percentOf(source.fraction()));
+    const done = lastIndex + 1;
+    const reached = Math.max(progress, percentOf(source.fraction()));
     writer.endBatch?.();
-    jobs.checkpoint(job.taskUuid, rowsDone, counts, excludedCount, headers);
-    tasks.setProgress(job.taskUuid, progress);
+    jobs.checkpoint(job.taskUuid, done, counts, excludedCount, headers);
+    tasks.setProgress(job.taskUuid, reached);
     db.sqlite.exec('COMMIT');
+    rowsDone = done;
+    progress = reached;
     inBatch = 0;
     env.onEvent({ type: 'committed' });
     if (progress > shown && (progress - before >= 1 || Date.now() - lastPosted >= 500)) post(progress);
@@ -279,6 +293,13 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         ? ` The first ${rowsDone.toLocaleString('en-US')} rows were done: imported, or excluded with their reason (in the error report); after fixing the file, import it again (rows already imported are matched, not duplicated).`
         : '';
     if (error instanceof ImportInputError) return fail(error.message + partly, false);
+    if (new DiskSpace(env.dataDir).recognise(error)) {
+      const done =
+        rowsDone > 0 ? ` The first ${rowsDone.toLocaleString('en-US')} rows were done (imported, or excluded with their reason).` : '';
+      return failDiskFull(
+        `The import stopped: the disk is full.${done} Free some space on the drive that holds the data folder (${env.dataDir}), then import the file again (rows already imported are matched, not duplicated).`,
+      );
+    }
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}.${partly}`, true);
   }
 

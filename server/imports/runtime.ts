@@ -76,6 +76,7 @@ function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string,
   if (outcome.state === 'rejected') {
     throw new ApiError('VALIDATION_ERROR', outcome.message, [{ path: 'processing_mode', message: outcome.message }]);
   }
+  if (outcome.state === 'failed' && outcome.diskFull) throw new ApiError('INSUFFICIENT_STORAGE', outcome.message);
   if (outcome.state === 'failed' && !outcome.internal) throw new ApiError('VALIDATION_ERROR', outcome.message);
   if (outcome.state === 'failed') throw new ApiError('INTERNAL', outcome.message);
   throw new ApiError('CONFLICT', `The server is shutting down; ${afterShutdown}.`);
@@ -88,6 +89,8 @@ function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string,
 export class ImportRuntime {
   readonly settings: ImportSettings;
   private readonly db: Db;
+  /** An import failed for want of space (the server's disk state, which the GUI's banner shows). */
+  private readonly onDiskFull: () => void;
   private readonly logger: Logger;
   private readonly live: LiveBus;
   private readonly pool: WorkerPool;
@@ -95,7 +98,8 @@ export class ImportRuntime {
   private readonly running = new Map<string, BackgroundTask>();
   private readonly inspector: Inspector;
 
-  constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings }) {
+  constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings; onDiskFull?: () => void }) {
+    this.onDiskFull = input.onDiskFull ?? (() => {});
     this.db = input.db;
     this.logger = input.logger;
     this.live = input.live;
@@ -271,6 +275,7 @@ export class ImportRuntime {
     const outcome = await this.pool.run(job);
     this.running.delete(job.taskUuid);
     if (outcome.state !== 'stopped') await this.removeUpload(job);
+    if (outcome.state === 'failed' && outcome.diskFull) this.onDiskFull();
     if (outcome.state === 'failed' && outcome.internal)
       this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
     if (outcome.state === 'completed' || outcome.state === 'failed') {

@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
+import { isNoSpaceError } from '../data-dir/disk-space.ts';
 import { tightenFile } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
 import { UPLOADS_DIR, type ImportSettings } from './runtime.ts';
@@ -69,17 +70,24 @@ export function receiveMultipart(
   res: Response,
   settings: ImportSettings,
 ): Promise<{ file: ReceivedFile | null; fields: Record<string, string> }> {
+  /** The file multer writes; it leaves a file it could not finish (a full disk) behind. */
+  let started: UploadLease | undefined;
   const uploader = multer({
     storage: multer.diskStorage({
       destination: path.join(settings.dataDir, UPLOADS_DIR),
-      filename: (_req, _file, done) => done(null, path.basename(newUploadName())),
+      filename: (_req, _file, done) => {
+        const name = newUploadName();
+        started = new UploadLease(settings.dataDir, name);
+        done(null, path.basename(name));
+      },
     }),
     limits: { fileSize: settings.maxUploadBytes, files: 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
   }).single('file');
   return new Promise((resolve, reject) => {
     uploader(req, res, (error: unknown) => {
       if (error) {
-        reject(multerError(error, settings));
+        // A full disk is answered 507 by the error handler, not as an unreadable upload.
+        void (started?.release() ?? Promise.resolve()).finally(() => reject(isNoSpaceError(error) ? error : multerError(error, settings)));
         return;
       }
       const fields: Record<string, string> = {};
@@ -146,7 +154,7 @@ export async function receiveBody(req: Request, settings: ImportSettings): Promi
     await pipeline(req, limit, fs.createWriteStream(lease.path, { mode: 0o600 }));
   } catch (error) {
     await lease.release();
-    if (error instanceof ApiError) {
+    if (error instanceof ApiError || isNoSpaceError(error)) {
       req.resume();
       throw error;
     }

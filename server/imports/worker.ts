@@ -1,3 +1,5 @@
+import { DiskSpace } from '../data-dir/disk-space.ts';
+import { releaseSpaceReserve } from '../data-dir/space-reserve.ts';
 import { openConnection, withBusyTimeout } from '../db/database.ts';
 import { taskUpdates } from '../tasks/state.ts';
 import { runImport, type EngineOutcome } from './engine.ts';
@@ -65,13 +67,24 @@ async function run(job: ImportJob): Promise<void> {
           },
         });
   } catch (error) {
-    const message = `The import could not start: ${describeError(error)}`;
+    const diskFull = new DiskSpace(config.dataDir).recognise(error);
+    const message = diskFull
+      ? `The import could not start: the disk is full. Free some space on the drive that holds the data folder (${config.dataDir}), then import the file again.`
+      : `The import could not start: ${describeError(error)}`;
+    const fail = () => taskUpdates(db).fail(job.taskUuid, message, 0);
     try {
-      taskUpdates(db).fail(job.taskUuid, message, 0);
+      fail();
     } catch {
-      // The database itself is failing; the main thread reports the outcome.
+      // The database itself is failing; on a full disk the data folder's reserve makes room for the task's end.
+      if (diskFull && releaseSpaceReserve(config.dataDir)) {
+        try {
+          fail();
+        } catch {
+          // the main thread reports the outcome
+        }
+      }
     }
-    outcome = { state: 'failed', message, internal: true };
+    outcome = diskFull ? { state: 'failed', message, internal: false, diskFull: true } : { state: 'failed', message, internal: true };
   }
   if (!job.dryRun) checkpointWal();
   busy = false;

@@ -99,7 +99,7 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
             schema: inboxFaultAnswerSchema,
           },
         },
-        omitErrors: [415],
+        omitErrors: [415, 507],
         errors: [404],
       },
       async ({ params, req, res }) => {
@@ -157,14 +157,15 @@ async function storeAndJudge(
   ctx: AppContext,
   inbox: InboxRow,
   raw: RawDelivery,
-): Promise<{ stored: StoredDelivery; verdict: Verdict | null } | null> {
+): Promise<{ stored: StoredDelivery; verdict: Verdict | null } | { notStored: true; diskFull: boolean }> {
   let stored: StoredDelivery;
   try {
     stored = await storeRaw(ctx, inbox, raw);
   } catch (error) {
     // Not a 500: the request is fine, this machine could not keep it (disk full, inbox deleted meanwhile). The sender retries.
+    const diskFull = ctx.disk.recognise(error);
     ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
-    return null;
+    return { notStored: true, diskFull };
   }
   countInboxWrite(ctx, raw.body.length * 2);
   try {
@@ -204,11 +205,14 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   };
   const turns = intakeTurns(ctx);
   const intake = await turns.run(() => storeAndJudge(ctx, inbox, raw));
-  if (!intake) {
-    res
-      .status(503)
-      .setHeader('Retry-After', '5')
-      .json({ error: { code: 'INTERNAL', message: 'The inbox could not store this request; try again.' } });
+  if ('notStored' in intake) {
+    const error503 = intake.diskFull
+      ? new ApiError(
+          'INSUFFICIENT_STORAGE',
+          'This request was not stored: the disk of the machine running QR Sandbox is full. Send it again after Retry-After seconds.',
+        )
+      : new ApiError('INTERNAL', 'The inbox could not store this request; try again.');
+    res.status(503).setHeader('Retry-After', '5').json(error503.toBody());
     return;
   }
   const { stored, verdict } = intake;

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { apiKeySchema, issuedApiKeySchema, sessionSchema } from '../../../server/auth/schemas.ts';
 import type { Role } from '../../../server/auth/roles.ts';
 import type { ErrorBody, ErrorCode, FieldProblem } from '../../../server/http/errors.ts';
+import type { healthSchema } from '../../../server/http/health.ts';
 import type { Page } from '../../../server/http/pagination.ts';
 import type { LiveEvent } from '../../../server/live/schemas.ts';
 import type { BackgroundTask, TaskStatus, TaskType } from '../../../server/tasks/schemas.ts';
@@ -14,6 +15,7 @@ export type { BackgroundTask, ErrorBody, ErrorCode, FieldProblem, LiveEvent, Pag
 export type ApiKey = z.infer<typeof apiKeySchema>;
 export type IssuedApiKey = z.infer<typeof issuedApiKeySchema>;
 export type Session = z.infer<typeof sessionSchema>;
+export type Health = z.infer<typeof healthSchema>;
 
 /**
  * A list of every member of a union type, checked by the compiler: a value missing from
