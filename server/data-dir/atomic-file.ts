@@ -13,9 +13,12 @@ export function writeFileAtomic(file: string, text: string): void {
     if (process.platform !== 'win32') fs.fchmodSync(fd, PRIVATE_FILE_MODE);
     fs.writeFileSync(fd, text);
     fs.fsyncSync(fd);
-  } finally {
+  } catch (error) {
     fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw error;
   }
+  fs.closeSync(fd);
   fs.renameSync(temp, file);
   if (process.platform === 'win32') return; // a folder cannot be opened for fsync there; NTFS journals the rename
   const dir = fs.openSync(path.dirname(file), 'r');

@@ -58,13 +58,14 @@ export function lockDataDir(dataDir: string): DataDirLock {
     if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw new StartupError(inUse(holderOf(lockFile)));
     throw error;
   }
-  const write = (url?: string) => writeFileAtomic(lockFile, `${JSON.stringify({ pid: process.pid, url })}\n`);
-  try {
-    write();
-  } catch (error) {
-    held.close();
-    throw error;
-  }
+  const write = (url?: string) => {
+    try {
+      writeFileAtomic(lockFile, `${JSON.stringify({ pid: process.pid, url })}\n`);
+    } catch {
+      // A full disk: the lock still holds, only a second start's message cannot name this server's address.
+    }
+  };
+  write();
   let released = false;
   return {
     listening: (url) => write(url),
