@@ -1,10 +1,12 @@
-import { decrypt, extractPayload, parseSignature, verify, WebhookCryptoError, type CryptoProblem } from '../webhooks/crypto.ts';
+import { extractPayload } from '../wire-format/body.ts';
+import { decrypt } from '../wire-format/cipher.ts';
+import { type DecryptionProblem, WebhookCryptoError } from '../wire-format/problems.ts';
+import { parseSignature, verify } from '../wire-format/signature.ts';
 import { diagnoseDecryption, diagnoseVerification, noSecretHint, uppercaseSignatureHint } from './doctor.ts';
 import type { Hint } from './schemas.ts';
 
 export type SignatureStatus = 'valid' | 'invalid' | 'unknown';
-/** BODY_INCOMPLETE: set by the inbox for a body cut off by its size cap or by the sender. */
-export type DecryptionProblem = CryptoProblem | 'SIGNATURE_MISSING' | 'PLAINTEXT_NOT_JSON' | 'BODY_INCOMPLETE' | 'BODY_NOT_A_DELIVERY';
+export type { DecryptionProblem };
 
 /** A secret to verify with, and where it came from (shown as `verified_with`). */
 export interface SecretCandidate {

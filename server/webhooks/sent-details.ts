@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { INBOX_PATH_PREFIX } from '../receiver/inboxes.ts';
-import { open, SIGNATURE_HEADER } from './crypto.ts';
+import { ATTEMPT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { open } from '../wire-format/open.ts';
 import { envelopeSchema } from '../confirmations/schemas.ts';
 import type { Delivery } from './schemas.ts';
 
@@ -59,7 +60,7 @@ export async function withSentDetails(
       .orderBy('seq')
       .execute();
     for (const row of rows) {
-      const attempt = headerValue(JSON.parse(row.raw_headers) as unknown, 'X-Service-Attempt');
+      const attempt = headerValue(JSON.parse(row.raw_headers) as unknown, ATTEMPT_HEADER);
       if (row.delivery_id && attempt) messages.set(`${row.delivery_id}#${attempt}`, row.uuid);
     }
   }
