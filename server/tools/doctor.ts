@@ -7,7 +7,7 @@
 import { extractPayload } from '../wire-format/body.ts';
 import { decrypt, decryptWithKey, KEY_CHARS } from '../wire-format/cipher.ts';
 import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
-import type { CryptoProblem } from '../wire-format/problems.ts';
+import type { DecryptionProblem } from '../wire-format/problems.ts';
 import { HEX_SIGNATURE, verify, withoutSignaturePrefix } from '../wire-format/signature.ts';
 import type { Hint } from './schemas.ts';
 
@@ -188,7 +188,11 @@ function keyDerivationHints(payload: string, signatureHex: string): Hint[] {
  * Why a payload (or a body {"payload": ...}) did not decrypt with this signature. `problem` is the
  * wire-format module's code; the answer always holds at least one hint.
  */
-export function diagnoseDecryption(payloadOrBody: string, signature: string, problem: CryptoProblem | 'PLAINTEXT_NOT_JSON'): Hint[] {
+export function diagnoseDecryption(
+  payloadOrBody: string,
+  signature: string,
+  problem: Exclude<DecryptionProblem, 'SIGNATURE_MISSING' | 'BODY_INCOMPLETE' | 'BODY_NOT_A_DELIVERY'>,
+): Hint[] {
   let payload: string | null;
   try {
     payload = extractPayload(payloadOrBody);

@@ -25,3 +25,11 @@ export function extractPayload(payloadOrBody: string): string {
     'The JSON body has no string field "payload"; a delivery body is {"payload": "<base64>"}.',
   );
 }
+
+/** Why a request body is not even shaped like a delivery (empty, not a JSON object), or null. */
+export function notADeliveryBody(body: string): string | null {
+  const trimmed = body.trim();
+  if (trimmed === '') return 'The body is empty; a delivery body is {"payload": "<base64>"}.';
+  if (!trimmed.startsWith('{')) return 'The body is not a JSON object; a delivery body is {"payload": "<base64>"}.';
+  return null;
+}
