@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { INBOX_PATH_PREFIX } from '../receiver/inboxes.ts';
 import { ATTEMPT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import { open } from '../wire-format/open.ts';
-import { envelopeSchema } from '../confirmations/schemas.ts';
+import { envelopeSchema } from '../wire-format/schemas.ts';
 import type { Delivery } from './schemas.ts';
 
 const INBOX_PATH = new RegExp(`^${INBOX_PATH_PREFIX}([0-9a-f-]{36})/?$`, 'i');

@@ -3,7 +3,7 @@
  * `import type` only (nothing of the server ends up in the bundle).
  */
 import type { z } from 'zod';
-import type { simulateResponseSchema } from '../../../../server/confirmations/schemas.ts';
+import type { simulateResponseSchema } from '../../../../server/confirmations/simulate-schemas.ts';
 import type { Settings } from '../../../../server/settings/schemas.ts';
 import type { EventType } from '../../../../server/webhooks/events.ts';
 import type { RetryScheduleName } from '../../../../server/webhooks/retry-schedule.ts';
