@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { simulateConfirmation } from '../server/confirmations/confirmations.ts';
 import { startServer } from '../server/server.ts';
-import { seal } from '../server/webhooks/crypto.ts';
+import { seal } from '../server/wire-format/seal.ts';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_WEBHOOK_CONCURRENCY } from '../server/webhooks/dispatcher.ts';
 import { queueEvent } from '../server/webhooks/outbox.ts';
 

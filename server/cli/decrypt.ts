@@ -3,6 +3,7 @@ import path from 'node:path';
 import { StartupError } from '../startup-error.ts';
 import { decryptDelivery, DecryptFailure } from '../tools/decrypt.ts';
 import type { Hint } from '../tools/schemas.ts';
+import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import type { Command } from './command.ts';
 
 /** Exit statuses of `qr-sandbox decrypt`. */
@@ -34,7 +35,7 @@ export const decryptCommand: Command = {
   options: { signature: { type: 'string' }, secret: { type: 'string' }, full: { type: 'boolean' } },
   allowPositionals: true,
   help: {
-    signature: 'The X-Service-Signature header value: sha256=<64 hex> or the bare hex (required)',
+    signature: `The ${SIGNATURE_HEADER} header value: sha256=<64 hex> or the bare hex (required)`,
     secret: 'The webhook secret, to verify the signature. Without it the payload is decrypted but not verified (exit 3)',
     full: 'Print {plaintext, json, verified, hints} instead of the decrypted JSON alone',
   },
@@ -42,7 +43,7 @@ export const decryptCommand: Command = {
     if (positionals.length > 1) throw new StartupError(`decrypt takes one FILE (or stdin), not ${positionals.length}.`);
     const signature = values.signature;
     if (typeof signature !== 'string' || signature.trim() === '') {
-      throw new StartupError('decrypt needs --signature "sha256=<hex>", the X-Service-Signature header of the same delivery.');
+      throw new StartupError(`decrypt needs --signature "sha256=<hex>", the ${SIGNATURE_HEADER} header of the same delivery.`);
     }
     const secret = typeof values.secret === 'string' ? values.secret : undefined;
     const body = readBody(positionals[0]);

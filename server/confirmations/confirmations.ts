@@ -6,7 +6,8 @@ import { announceEvent, queueEvent, type QueuedEvent } from '../webhooks/outbox.
 import { composeConfirmation, resolveUser, type Overrides } from './compose.ts';
 import { writeNow } from '../db/write-now.ts';
 import { findQrCode, qrCodeForSimulation, type QrCodeForConfirmation } from './qr-lookup.ts';
-import type { ConfirmationListQuery, ConfirmationStatus, CreateConfirmationBody, ServiceConfirmation, SimulateBody } from './schemas.ts';
+import type { ConfirmationListQuery, ConfirmationStatus, CreateConfirmationBody, ServiceConfirmation } from './schemas.ts';
+import type { SimulateBody } from './simulate-schemas.ts';
 import { ConfirmationWrites, findConfirmation, listConfirmations } from './store.ts';
 
 export const eventOfStatus: Record<ConfirmationStatus, EventType> = {

@@ -9,9 +9,8 @@ import {
   confirmationParamsSchema,
   createConfirmationBodySchema,
   serviceConfirmationSchema,
-  simulateBodySchema,
-  simulateResponseSchema,
 } from './schemas.ts';
+import { simulateBodySchema, simulateResponseSchema } from './simulate-schemas.ts';
 
 export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
   const confirmations = resourceRoutes(api, {

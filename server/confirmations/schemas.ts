@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
-import { eventTypes } from '../webhooks/events.ts';
 
 export const confirmationStatuses = ['CHECK_IN', 'CHECK_OUT', 'DELIVERY'] as const;
 export const confirmationStatusSchema = z.enum(confirmationStatuses);
@@ -65,7 +64,7 @@ export const previousConfirmationSchema = z
   .object({ ...confirmationFields, previous_service_confirmation: z.null() })
   .meta({ id: 'PreviousServiceConfirmation' });
 
-/** Spec 2.8: the data object of every webhook event. */
+/** The data object of every webhook event. */
 export const serviceConfirmationSchema = z
   .object({ ...confirmationFields, previous_service_confirmation: previousConfirmationSchema.nullable() })
   .meta({ id: 'ServiceConfirmation' });
@@ -99,54 +98,6 @@ export const createConfirmationBodySchema = z.strictObject({
   work_mode: z.string().min(1).optional(),
 });
 export type CreateConfirmationBody = z.infer<typeof createConfirmationBodySchema>;
-
-export const simulateBodySchema = z.strictObject({
-  organization_uuid: z.string().min(1),
-  event: z.enum(eventTypes, { error: () => `Unknown event. Valid events: ${eventTypes.join(', ')}.` }),
-  qr_code_uuid: z.string().min(1).optional().describe('Default: a QR code of the organization, or a demo one created for the purpose'),
-});
-export type SimulateBody = z.infer<typeof simulateBodySchema>;
-
-const eventOf = <T extends (typeof eventTypes)[number]>(type: T, id: string) =>
-  z
-    .object({
-      id: z.string().describe('evt_ followed by a UUID'),
-      type: z.literal(type),
-      created_at: z.string().describe('ISO 8601 UTC with milliseconds'),
-      data: serviceConfirmationSchema,
-    })
-    .meta({ id });
-
-/** Spec 6.3: the plaintext of every webhook delivery, one variant per event of the catalog (6.1). */
-export const envelopeSchema = z
-  .discriminatedUnion('type', [
-    eventOf('service_confirmation.check_in', 'CheckInEvent'),
-    eventOf('service_confirmation.check_out', 'CheckOutEvent'),
-    eventOf('service_confirmation.delivery', 'DeliveryEvent'),
-  ])
-  .meta({
-    id: 'EventEnvelope',
-    discriminator: {
-      propertyName: 'type',
-      mapping: {
-        'service_confirmation.check_in': '#/components/schemas/CheckInEvent',
-        'service_confirmation.check_out': '#/components/schemas/CheckOutEvent',
-        'service_confirmation.delivery': '#/components/schemas/DeliveryEvent',
-      },
-    },
-  });
-
-/** Spec 6.2: the body of a delivery; payload decrypts to an EventEnvelope. */
-export const deliveryBodySchema = z
-  .object({ payload: z.string().describe('base64 of IV (16 bytes) + AES-256-CBC ciphertext of the EventEnvelope JSON') })
-  .meta({ id: 'WebhookDeliveryBody' });
-
-export const simulateResponseSchema = z.object({
-  event: envelopeSchema.describe('The plaintext envelope (spec 6.3) every subscribed webhook receives, encrypted'),
-  deliveries: z
-    .array(z.object({ delivery_id: z.string(), webhook_uuid: z.string(), url: z.string() }))
-    .describe('One per active subscribed webhook'),
-});
 
 export const confirmationListQuerySchema = pageQuerySchema.extend({
   organization_uuid: z.string().min(1).describe('Required.'),

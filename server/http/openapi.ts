@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RegisteredRoute, ResponseDoc } from './api.ts';
-import { deliveryBodySchema, envelopeSchema } from '../confirmations/schemas.ts';
+import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { deliveryBodySchema, envelopeSchema } from '../wire-format/schemas.ts';
 import { errorBodySchema } from './errors.ts';
 import { namedSchemas, schemaName } from './schema-names.ts';
 
@@ -246,7 +247,7 @@ function reachable(paths: unknown, components: Record<string, JsonSchema>): Reco
 
 const TAG_DESCRIPTIONS: Record<string, string> = {};
 
-/** What this server sends to a registered webhook URL (spec 6.2, 6.3): an OpenAPI 3.1 webhook. */
+/** What this server sends to a registered webhook URL: an OpenAPI 3.1 webhook. */
 function webhookDelivery(converter: SchemaConverter): JsonSchema {
   const header = (name: string, description: string, schema: JsonSchema) => ({ name, in: 'header', required: true, description, schema });
   return {
@@ -260,10 +261,10 @@ function webhookDelivery(converter: SchemaConverter): JsonSchema {
         '(x-decrypted-payload). Answer 2xx quickly; anything else is retried.',
       operationId: 'serviceConfirmationEvent',
       parameters: [
-        header('X-Service-Signature', 'sha256=<hex HMAC-SHA256 of the plaintext>', { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }),
-        header('X-Service-Event', 'The event type', { type: 'string', enum: envelopeSchema.options.map((o) => o.shape.type.value) }),
-        header('X-Service-Delivery-Id', 'The same for every attempt of one delivery: de-duplicate on it', { type: 'string' }),
-        header('X-Service-Attempt', '1 for the first attempt', { type: 'integer', minimum: 1 }),
+        header(SIGNATURE_HEADER, 'sha256=<hex HMAC-SHA256 of the plaintext>', { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }),
+        header(EVENT_HEADER, 'The event type', { type: 'string', enum: envelopeSchema.options.map((o) => o.shape.type.value) }),
+        header(DELIVERY_ID_HEADER, 'The same for every attempt of one delivery: de-duplicate on it', { type: 'string' }),
+        header(ATTEMPT_HEADER, '1 for the first attempt', { type: 'integer', minimum: 1 }),
       ],
       requestBody: { required: true, content: { 'application/json': { schema: converter.use(deliveryBodySchema, 'output') } } },
       'x-decrypted-payload': converter.use(envelopeSchema, 'output'),

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { APP_VERSION } from '../version.ts';
+import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { inboxUrl } from './inboxes.ts';
 import { toMessage } from './messages.ts';
@@ -15,7 +16,9 @@ export const MASKED_SIGNATURE = 'sha256=[masked: export with include_signature=t
 const SLICE = 100;
 
 function maskPairs(pairs: Array<[string, string]>, keep: boolean): Array<[string, string]> {
-  return keep ? pairs : pairs.map(([name, value]) => [name, name.toLowerCase() === 'x-service-signature' ? MASKED_SIGNATURE : value]);
+  return keep
+    ? pairs
+    : pairs.map(([name, value]) => [name, name.toLowerCase() === SIGNATURE_HEADER.toLowerCase() ? MASKED_SIGNATURE : value]);
 }
 
 /** The message as exported: the signature header masked, and the error that quotes a malformed one too. */

@@ -1,10 +1,12 @@
 /**
  * What an inbox does with one request, without req/res: store it raw, then judge it (decryption,
- * signature, duplicate), then decide the answer (spec 6.2 item 7, or the inbox's fault injection).
+ * signature, duplicate), then decide the answer (docs/webhooks.md "Wire format", or the inbox's fault injection).
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { inspectDelivery, type Inspection, type SecretCandidate } from '../tools/inspect.ts';
+import { inspectDelivery, type Inspection } from '../tools/inspect.ts';
+import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import type { SecretCandidate } from '../wire-format/open.ts';
 import { nowIso } from '../time.ts';
 import { headerObject, headerPairs } from './headers.ts';
 import { inboxResponse } from './inboxes.ts';
@@ -111,7 +113,7 @@ export function inspectRequest(
       hints: [{ code: 'BODY_INCOMPLETE', field: 'payload', message: incomplete }],
     };
   }
-  return inspectDelivery(body.toString('utf8'), headers['x-service-signature'], secrets, { strict: true });
+  return inspectDelivery(body.toString('utf8'), headers[SIGNATURE_HEADER.toLowerCase()], secrets, { strict: true });
 }
 
 /** The message columns that hold the verdicts and what decryption recovered. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { envelopeSchema } from '../confirmations/schemas.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { hintSchema } from '../tools/schemas.ts';
+import { envelopeSchema } from '../wire-format/schemas.ts';
 
 export const MAX_SECRETS = 10;
 export const MAX_DELAY_MS = 60_000;

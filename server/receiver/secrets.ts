@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { SecretCandidate } from '../tools/inspect.ts';
+import type { SecretCandidate } from '../wire-format/open.ts';
 import { inboxSecrets } from './inboxes.ts';
 import { webhooksPointingAt, type InboxRow } from './store.ts';
 

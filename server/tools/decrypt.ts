@@ -1,4 +1,5 @@
-import { inspectDelivery, type DecryptionProblem } from './inspect.ts';
+import type { DecryptionProblem } from '../wire-format/problems.ts';
+import { inspectDelivery } from './inspect.ts';
 import type { DecryptResult, Hint } from './schemas.ts';
 
 export interface DecryptInput {

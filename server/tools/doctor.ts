@@ -2,12 +2,14 @@
  * The decryption doctor: when a delivery does not decrypt or verify, it tries the usual mistakes
  * (uppercase hex, a raw or base64 digest instead of hex, base64url, a body re-serialised after
  * signing, whitespace in the secret, ...) and says which one explains the failure.
- * Every check only calls the crypto module; nothing here re-implements it.
+ * Every check only calls the wire-format module; nothing here re-implements it.
  */
-import { decrypt, decryptWithKey, extractPayload, KEY_CHARS, SIGNATURE_PREFIX, verify, type CryptoProblem } from '../webhooks/crypto.ts';
+import { extractPayload } from '../wire-format/body.ts';
+import { decrypt, decryptWithKey, KEY_CHARS } from '../wire-format/cipher.ts';
+import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import type { DecryptionProblem } from '../wire-format/problems.ts';
+import { HEX_SIGNATURE, verify, withoutSignaturePrefix } from '../wire-format/signature.ts';
 import type { Hint } from './schemas.ts';
-
-const HEX64 = /^[0-9a-fA-F]{64}$/;
 
 function decrypts(payload: string, signatureHex: string): boolean {
   try {
@@ -25,10 +27,6 @@ function decryptsWithKey(payload: string, key: Buffer): boolean {
   } catch {
     return false;
   }
-}
-
-function stripPrefix(value: string): string {
-  return value.toLowerCase().startsWith(SIGNATURE_PREFIX) ? value.slice(SIGNATURE_PREFIX.length) : value;
 }
 
 /** The 32 bytes a base64 or base64url string decodes to, or null. */
@@ -52,7 +50,7 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
   }
   const worksWith = (hex: string) => (payload !== null && decrypts(payload, hex) ? ' With that value the payload decrypts.' : '');
   // Checked before any trimming: a raw digest written as text can start or end with bytes that trim() removes.
-  const untrimmed = stripPrefix(signature);
+  const untrimmed = withoutSignaturePrefix(signature);
   if (untrimmed.length === 32 && !/^[0-9a-fA-F]*$/.test(untrimmed) && !digestFromBase64(untrimmed)) {
     const hex = Buffer.from(untrimmed, 'latin1').toString('hex');
     return [
@@ -65,7 +63,7 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
   }
   const hints: Hint[] = [];
   let value = given;
-  const headerName = /^x-service-signature\s*:\s*/i;
+  const headerName = new RegExp(`^${SIGNATURE_HEADER}\\s*:\\s*`, 'i');
   if (headerName.test(value)) {
     value = value.replace(headerName, '');
     hints.push({
@@ -78,8 +76,8 @@ function signatureHints(signature: string, payload: string | null): Hint[] {
     value = value.slice(1, -1).trim();
     hints.push({ code: 'SIGNATURE_QUOTED', field: 'signature', message: 'The signature is wrapped in quotes; pass it without them.' });
   }
-  const bare = stripPrefix(value).trim();
-  if (HEX64.test(bare)) {
+  const bare = withoutSignaturePrefix(value).trim();
+  if (HEX_SIGNATURE.test(bare)) {
     const works = worksWith(bare);
     return hints.map((hint, i) => (i === hints.length - 1 ? { ...hint, message: hint.message + works } : hint));
   }
@@ -188,9 +186,13 @@ function keyDerivationHints(payload: string, signatureHex: string): Hint[] {
 
 /**
  * Why a payload (or a body {"payload": ...}) did not decrypt with this signature. `problem` is the
- * crypto module's code; the answer always holds at least one hint.
+ * wire-format module's code; the answer always holds at least one hint.
  */
-export function diagnoseDecryption(payloadOrBody: string, signature: string, problem: CryptoProblem | 'PLAINTEXT_NOT_JSON'): Hint[] {
+export function diagnoseDecryption(
+  payloadOrBody: string,
+  signature: string,
+  problem: Exclude<DecryptionProblem, 'SIGNATURE_MISSING' | 'BODY_INCOMPLETE' | 'BODY_NOT_A_DELIVERY'>,
+): Hint[] {
   let payload: string | null;
   try {
     payload = extractPayload(payloadOrBody);
@@ -199,7 +201,7 @@ export function diagnoseDecryption(payloadOrBody: string, signature: string, pro
   }
   if (problem === 'MALFORMED_SIGNATURE') return signatureHints(signature, payload);
 
-  const signatureHex = stripPrefix(signature.trim()).toLowerCase();
+  const signatureHex = withoutSignaturePrefix(signature.trim()).toLowerCase();
   const hints: Hint[] = [];
 
   for (const repair of payloadRepairs(payload)) {
@@ -234,8 +236,8 @@ export function diagnoseDecryption(payloadOrBody: string, signature: string, pro
 
 /** A note for a signature sent in uppercase hex (accepted, but not what the service sends). */
 export function uppercaseSignatureHint(signature: string): Hint | null {
-  const bare = stripPrefix(signature.trim());
-  if (!HEX64.test(bare) || bare === bare.toLowerCase()) return null;
+  const bare = withoutSignaturePrefix(signature.trim());
+  if (!HEX_SIGNATURE.test(bare) || bare === bare.toLowerCase()) return null;
   return {
     code: 'UPPERCASE_HEX',
     field: 'signature',

@@ -1,18 +1,9 @@
-import { decrypt, extractPayload, parseSignature, verify, WebhookCryptoError, type CryptoProblem } from '../webhooks/crypto.ts';
+import { openDelivery, type OpenOptions, type SecretCandidate, type SignatureStatus } from '../wire-format/open.ts';
+import type { DecryptionProblem } from '../wire-format/problems.ts';
 import { diagnoseDecryption, diagnoseVerification, noSecretHint, uppercaseSignatureHint } from './doctor.ts';
 import type { Hint } from './schemas.ts';
 
-export type SignatureStatus = 'valid' | 'invalid' | 'unknown';
-/** BODY_INCOMPLETE: set by the inbox for a body cut off by its size cap or by the sender. */
-export type DecryptionProblem = CryptoProblem | 'SIGNATURE_MISSING' | 'PLAINTEXT_NOT_JSON' | 'BODY_INCOMPLETE' | 'BODY_NOT_A_DELIVERY';
-
-/** A secret to verify with, and where it came from (shown as `verified_with`). */
-export interface SecretCandidate {
-  label: string;
-  secret: string;
-}
-
-/** The two verdicts on one delivery, and what was recovered. */
+/** The two verdicts on one delivery, what was recovered, and the doctor's hints. */
 export interface Inspection {
   decrypted: boolean;
   problem: DecryptionProblem | null;
@@ -28,145 +19,77 @@ export interface Inspection {
   hints: Hint[];
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-export interface InspectOptions {
-  /**
-   * An inbox is strict: the body must be the delivery object {"payload": "..."} and the plaintext
-   * JSON (a wrong key passes the padding check about once in 256 tries). The decrypt tool also
-   * takes a bare payload and a plaintext that is not JSON.
-   */
-  strict: boolean;
-}
-
-function notADelivery(body: string): string | null {
-  const trimmed = body.trim();
-  if (trimmed === '') return 'The body is empty; a delivery body is {"payload": "<base64>"}.';
-  if (!trimmed.startsWith('{')) return 'The body is not a JSON object; a delivery body is {"payload": "<base64>"}.';
-  return null;
-}
-
-/**
- * Decrypts a delivery (the body text or the bare payload) with the key from its signature, then
- * verifies the signature with each known secret.
- */
+/** Opens a delivery (the body text or the bare payload) and adds the doctor's hints to the verdicts. */
 export function inspectDelivery(
   payloadOrBody: string,
   signature: string | undefined,
   secrets: SecretCandidate[],
-  options: InspectOptions,
+  options: OpenOptions,
 ): Inspection {
-  const inspection = inspectStrictly(payloadOrBody, signature, secrets, options);
+  const inspection = withHints(payloadOrBody, signature, secrets, options);
   const uppercase = signature === undefined ? null : uppercaseSignatureHint(signature);
   return uppercase ? { ...inspection, hints: [uppercase, ...inspection.hints] } : inspection;
 }
 
-function inspectStrictly(
-  payloadOrBody: string,
-  signature: string | undefined,
-  secrets: SecretCandidate[],
-  options: InspectOptions,
-): Inspection {
-  const failed = (problem: DecryptionProblem, error: string, hints: Hint[], signatureHex: string | null = null): Inspection => ({
-    decrypted: false,
-    problem,
-    error,
-    signatureHex,
-    plaintext: null,
-    json: null,
-    signatureStatus: 'unknown',
-    verifiedWith: null,
-    hints,
-  });
-
-  const bodyProblem = options.strict ? notADelivery(payloadOrBody) : null;
-  if (bodyProblem)
-    return failed('BODY_NOT_A_DELIVERY', bodyProblem, [{ code: 'BODY_NOT_A_DELIVERY', field: 'payload', message: bodyProblem }]);
-  if (signature === undefined || signature.trim() === '') {
-    return failed(
-      'SIGNATURE_MISSING',
-      'The X-Service-Signature header is missing; without it the payload cannot be decrypted (the key comes from the signature).',
-      [
-        {
-          code: 'SIGNATURE_MISSING',
-          field: 'signature',
-          message: 'Send the header X-Service-Signature: sha256=<64 hex> with the delivery.',
-        },
-      ],
-    );
+function withHints(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: OpenOptions): Inspection {
+  const opened = openDelivery(payloadOrBody, signature, secrets, options);
+  if (!opened.decrypted) {
+    return {
+      decrypted: false,
+      problem: opened.problem,
+      error: opened.error,
+      signatureHex: opened.signatureHex,
+      plaintext: null,
+      json: null,
+      signatureStatus: 'unknown',
+      verifiedWith: null,
+      hints: failureHints(payloadOrBody, signature ?? '', opened.problem, opened.error),
+    };
   }
-  let signatureHex: string;
-  try {
-    signatureHex = parseSignature(signature);
-  } catch (error) {
-    return failed('MALFORMED_SIGNATURE', (error as Error).message, diagnoseDecryption(payloadOrBody, signature, 'MALFORMED_SIGNATURE'));
-  }
-
-  let plaintextBytes: Buffer;
-  try {
-    plaintextBytes = decrypt(extractPayload(payloadOrBody), signatureHex);
-  } catch (error) {
-    if (!(error instanceof WebhookCryptoError)) throw error;
-    return failed(error.problem, error.message, diagnoseDecryption(payloadOrBody, signature, error.problem), signatureHex);
-  }
-
-  let plaintext: string | null = null;
-  let json: unknown = null;
-  try {
-    plaintext = utf8.decode(plaintextBytes);
-    json = JSON.parse(plaintext);
-  } catch {
-    json = null;
-  }
-  if (plaintext === null || (options.strict && json === null)) {
-    return failed(
-      'PLAINTEXT_NOT_JSON',
-      `The payload decrypted to bytes that are not ${plaintext === null ? 'UTF-8 text' : 'JSON'}: the key from this signature is not the one it was encrypted with.`,
-      diagnoseDecryption(payloadOrBody, signature, 'PLAINTEXT_NOT_JSON'),
-      signatureHex,
-    );
-  }
-
-  const verdict = verdictOf(plaintextBytes, signature, secrets);
   return {
     decrypted: true,
     problem: null,
     error: null,
-    signatureHex,
-    plaintext,
-    json,
-    ...verdict,
+    signatureHex: opened.signatureHex,
+    plaintext: opened.plaintext,
+    json: opened.json,
+    signatureStatus: opened.signatureStatus,
+    verifiedWith: opened.verifiedWith,
+    hints:
+      opened.signatureStatus === 'unknown'
+        ? [noSecretHint()]
+        : opened.signatureStatus === 'valid'
+          ? []
+          : invalidSignatureHints(opened.plaintextBytes, signature ?? '', secrets),
   };
 }
 
-function verdictOf(
-  plaintext: Buffer,
-  signature: string,
-  secrets: SecretCandidate[],
-): Pick<Inspection, 'signatureStatus' | 'verifiedWith' | 'hints'> {
-  if (secrets.length === 0) return { signatureStatus: 'unknown', verifiedWith: null, hints: [noSecretHint()] };
-  const match = secrets.find((candidate) => verify(plaintext, candidate.secret, signature));
-  if (match) return { signatureStatus: 'valid', verifiedWith: match.label, hints: [] };
+function failureHints(payloadOrBody: string, signature: string, problem: DecryptionProblem, error: string): Hint[] {
+  if (problem === 'BODY_NOT_A_DELIVERY' || problem === 'BODY_INCOMPLETE') return [{ code: problem, field: 'payload', message: error }];
+  if (problem === 'SIGNATURE_MISSING') {
+    return [
+      { code: 'SIGNATURE_MISSING', field: 'signature', message: 'Send the header X-Service-Signature: sha256=<64 hex> with the delivery.' },
+    ];
+  }
+  return diagnoseDecryption(payloadOrBody, signature, problem);
+}
 
+function invalidSignatureHints(plaintext: Buffer, signature: string, secrets: SecretCandidate[]): Hint[] {
   const diagnoses = secrets.map((candidate) => ({ candidate, hints: diagnoseVerification(plaintext, signature, candidate.secret) }));
   const specific = diagnoses.find((d) => d.hints.some((h) => h.code !== 'WRONG_SECRET' && h.code !== 'UPPERCASE_HEX'));
   if (specific) {
-    const hints =
-      secrets.length > 1 ? specific.hints.map((h) => ({ ...h, message: `${specific.candidate.label}: ${h.message}` })) : specific.hints;
-    return { signatureStatus: 'invalid', verifiedWith: null, hints };
+    return secrets.length > 1
+      ? specific.hints.map((h) => ({ ...h, message: `${specific.candidate.label}: ${h.message}` }))
+      : specific.hints;
   }
   const hints = diagnoses[0]?.hints ?? [];
-  if (secrets.length === 1) return { signatureStatus: 'invalid', verifiedWith: null, hints };
-  return {
-    signatureStatus: 'invalid',
-    verifiedWith: null,
-    hints: hints.map((h) =>
-      h.code === 'WRONG_SECRET'
-        ? {
-            ...h,
-            message: `None of the ${secrets.length} known secrets (${secrets.map((s) => s.label).join(', ')}) verifies the signature. ${h.message}`,
-          }
-        : h,
-    ),
-  };
+  if (secrets.length === 1) return hints;
+  return hints.map((h) =>
+    h.code === 'WRONG_SECRET'
+      ? {
+          ...h,
+          message: `None of the ${secrets.length} known secrets (${secrets.map((s) => s.label).join(', ')}) verifies the signature. ${h.message}`,
+        }
+      : h,
+  );
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
-import { envelopeSchema } from '../confirmations/schemas.ts';
+import { envelopeSchema } from '../wire-format/schemas.ts';
 import { eventListSchema, eventTypes } from './events.ts';
 
 const timestamp = z.string().describe('UTC, date, space, time with microseconds, e.g. 2026-11-21 20:14:21.123456');
 
-/** Spec 2.7; `secret` only in the registration answer and with ?include_secret=true. */
+/** A registered webhook; `secret` only in the registration answer and with ?include_secret=true. */
 export const webhookSchema = z
   .object({
     uuid: z.string(),
@@ -31,7 +31,7 @@ const urlField = z
   .describe('https:// anywhere; http:// to this machine (127.0.0.1, localhost, [::1]) or anywhere when settings allow it');
 const eventsField = eventListSchema.describe(`Event names: ${eventTypes.join(', ')}`);
 
-/** Spec 4.10 registration body. */
+/** The registration body. */
 export const registerWebhookBodySchema = z.strictObject({
   organization_uuid: z.string().min(1),
   url: urlField,

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
-import { APP_VERSION } from '../version.ts';
 import { requestPinned, type CheckedTarget } from './pinned-fetch.ts';
-import { seal, SIGNATURE_HEADER } from './crypto.ts';
+import { deliveryHeaders } from '../wire-format/headers.ts';
+import { seal } from '../wire-format/seal.ts';
 import { describeNetworkError, readExcerpt } from './outgoing-answer.ts';
 import type { AttemptOutcome } from './dispatch-store.ts';
 
@@ -32,18 +32,6 @@ export interface SendResult extends AttemptOutcome {
   ok: boolean;
   /** Cut short because the app is stopping (not the receiver's fault). */
   interrupted: boolean;
-}
-
-/** The headers of one attempt (DESIGN.md); no Authorization, the signature authenticates. */
-export function deliveryHeaders(delivery: OutgoingDelivery, signatureHeader: string): Record<string, string> {
-  return {
-    'Content-Type': 'application/json',
-    [SIGNATURE_HEADER]: signatureHeader,
-    'X-Service-Event': delivery.eventType,
-    'X-Service-Delivery-Id': delivery.deliveryId,
-    'X-Service-Attempt': String(delivery.attempt),
-    'User-Agent': `QR-Sandbox-Webhooks/${APP_VERSION}`,
-  };
 }
 
 /**
@@ -79,7 +67,7 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let statusCode: number | null = null;
-  const headers = deliveryHeaders(delivery, sealed.signatureHeader);
+  const headers = deliveryHeaders({ ...delivery, signatureHeader: sealed.signatureHeader });
   const sent = { request_headers: JSON.stringify(headers), request_body: sealed.body };
   try {
     const response = await requestPinned(options.target, {

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { INBOX_PATH_PREFIX } from '../receiver/inbox-path.ts';
-import { open, SIGNATURE_HEADER } from './crypto.ts';
-import { envelopeSchema } from '../confirmations/schemas.ts';
+import { ATTEMPT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { open } from '../wire-format/open.ts';
+import { envelopeSchema } from '../wire-format/schemas.ts';
 import type { Delivery } from './schemas.ts';
 
 const INBOX_PATH = new RegExp(`^${INBOX_PATH_PREFIX}([0-9a-f-]{36})/?$`, 'i');
@@ -59,7 +60,7 @@ export async function withSentDetails(
       .orderBy('seq')
       .execute();
     for (const row of rows) {
-      const attempt = headerValue(JSON.parse(row.raw_headers) as unknown, 'X-Service-Attempt');
+      const attempt = headerValue(JSON.parse(row.raw_headers) as unknown, ATTEMPT_HEADER);
       if (row.delivery_id && attempt) messages.set(`${row.delivery_id}#${attempt}`, row.uuid);
     }
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { seal } from '../../server/webhooks/crypto.ts';
+import { seal } from '../../server/wire-format/seal.ts';
 import { jsonBody } from '../support/server.ts';
 import { createInbox, getMessage, listMessages, type MessageView, startCaptureServer } from '../support/inboxes.ts';
 import { browserUnavailable } from './support/browser.ts';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
-import { seal } from '../../server/webhooks/crypto.ts';
+import { seal } from '../../server/wire-format/seal.ts';
 import { createInbox, listMessages } from '../support/inboxes.ts';
 import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { open } from '../../server/webhooks/crypto.ts';
+import { open } from '../../server/wire-format/open.ts';
 import { bearer, jsonBody } from '../support/server.ts';
 import { startReceiver } from '../webhooks/support.ts';
 import { browserUnavailable } from './support/browser.ts';

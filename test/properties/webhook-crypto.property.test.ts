@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { decrypt, open, seal, sign, verify, WebhookCryptoError } from '../../server/webhooks/crypto.ts';
+import { decrypt } from '../../server/wire-format/cipher.ts';
+import { open } from '../../server/wire-format/open.ts';
+import { WebhookCryptoError } from '../../server/wire-format/problems.ts';
+import { seal } from '../../server/wire-format/seal.ts';
+import { sign, verify } from '../../server/wire-format/signature.ts';
 
 const secretArb = fc.string({ minLength: 1, maxLength: 80 });
 const plaintextArb = fc.oneof(

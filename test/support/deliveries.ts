@@ -1,12 +1,14 @@
 import { createCipheriv, randomUUID } from 'node:crypto';
-import { encrypt, formatSignatureHeader, seal, sign } from '../../server/webhooks/crypto.ts';
+import { encrypt } from '../../server/wire-format/cipher.ts';
+import { seal } from '../../server/wire-format/seal.ts';
+import { formatSignatureHeader, sign } from '../../server/wire-format/signature.ts';
 
 export const SECRET = 'whsec_7f3a9c0e5b2d4f6a8c1e3b5d7f9a0c2e';
 
 /** A fixed IV, so every crafted delivery (and what a wrong key does to it) is the same on every run. */
 export const FIXED_IV = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
 
-/** A plaintext envelope of spec 6.3 (data shortened). */
+/** A plaintext envelope (data shortened). */
 export function envelope(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: `evt_${randomUUID()}`,
@@ -25,7 +27,7 @@ export interface CraftedDelivery {
   payload: string;
 }
 
-/** A delivery exactly as the service sends it (spec 6.2). */
+/** A delivery exactly as the service sends it. */
 export function craft(plaintextValue: Record<string, unknown> | string, secret = SECRET, iv: Uint8Array = FIXED_IV): CraftedDelivery {
   const plaintext = typeof plaintextValue === 'string' ? plaintextValue : JSON.stringify(plaintextValue);
   const sealed = seal(plaintext, secret, iv);
@@ -41,7 +43,7 @@ export function encryptWithKey(plaintext: string, key: Buffer, iv: Uint8Array = 
 
 export { encrypt, formatSignatureHeader, sign };
 
-/** Headers of a delivery as the sender of DESIGN.md sends them. */
+/** Headers of a delivery as the sender sends them. */
 export function deliveryHeaders(delivery: CraftedDelivery, extra: Record<string, string> = {}): Record<string, string> {
   return { 'content-type': 'application/json', 'x-service-signature': delivery.signatureHeader, ...extra };
 }

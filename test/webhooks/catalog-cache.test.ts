@@ -4,7 +4,7 @@ import { openConnection } from '../../server/db/database.ts';
 import type { ServiceConfirmation } from '../../server/confirmations/schemas.ts';
 import type { Service } from '../../server/services/schemas.ts';
 import { updateService } from '../../server/services/services.ts';
-import { open } from '../../server/webhooks/crypto.ts';
+import { open } from '../../server/wire-format/open.ts';
 import type { WebhookWithSecret } from '../../server/webhooks/schemas.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from './support.ts';

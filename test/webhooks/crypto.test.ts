@@ -4,7 +4,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { decrypt, deriveKey, encrypt, open, parseSignature, seal, sign, verify, WebhookCryptoError } from '../../server/webhooks/crypto.ts';
+import { decrypt, deriveKey, encrypt } from '../../server/wire-format/cipher.ts';
+import { open } from '../../server/wire-format/open.ts';
+import { WebhookCryptoError } from '../../server/wire-format/problems.ts';
+import { seal } from '../../server/wire-format/seal.ts';
+import { parseSignature, sign, verify } from '../../server/wire-format/signature.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 
 const freshDir = suiteTempDirs();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { open, sign } from '../../server/webhooks/crypto.ts';
+import { open } from '../../server/wire-format/open.ts';
+import { sign } from '../../server/wire-format/signature.ts';
 import type { Delivery, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
 import { jsonBody, type TestServer, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from './support.ts';

@@ -3,7 +3,7 @@
  * `import type` only (nothing of the server ends up in the bundle).
  */
 import type { z } from 'zod';
-import type { simulateResponseSchema } from '../../../../server/confirmations/schemas.ts';
+import type { simulateResponseSchema } from '../../../../server/confirmations/simulate-schemas.ts';
 import type { Settings } from '../../../../server/settings/schemas.ts';
 import type { EventType } from '../../../../server/webhooks/events.ts';
 import type { RetryScheduleName } from '../../../../server/webhooks/retry-schedule.ts';
@@ -14,7 +14,7 @@ export type { Delivery, DeliveryAttempt, EventType, RetryScheduleName, Settings,
 export type DeliveryStatus = Delivery['status'];
 export type SimulateResponse = z.infer<typeof simulateResponseSchema>;
 
-/** The event catalog of spec 6.1, checked against the server's list by the compiler. */
+/** The event catalog, checked against the server's list by the compiler. */
 export const EVENT_TYPES = allOf<EventType>()(
   'service_confirmation.check_in',
   'service_confirmation.check_out',

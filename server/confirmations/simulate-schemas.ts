@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { eventTypes } from '../webhooks/events.ts';
+import { envelopeSchema } from '../wire-format/schemas.ts';
+
+export const simulateBodySchema = z.strictObject({
+  organization_uuid: z.string().min(1),
+  event: z.enum(eventTypes, { error: () => `Unknown event. Valid events: ${eventTypes.join(', ')}.` }),
+  qr_code_uuid: z.string().min(1).optional().describe('Default: a QR code of the organization, or a demo one created for the purpose'),
+});
+export type SimulateBody = z.infer<typeof simulateBodySchema>;
+
+export const simulateResponseSchema = z.object({
+  event: envelopeSchema.describe('The plaintext envelope every subscribed webhook receives, encrypted'),
+  deliveries: z
+    .array(z.object({ delivery_id: z.string(), webhook_uuid: z.string(), url: z.string() }))
+    .describe('One per active subscribed webhook'),
+});
