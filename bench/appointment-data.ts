@@ -3,7 +3,7 @@ import { benchStreet } from './street.ts';
 import { APPOINTMENT_FIELDS } from '../server/appointments/fields.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
-/** The import's columns (spec 2.3) but organization_uuid, which the upload names as a form field. */
+/** The import's columns (docs/imports.md) but organization_uuid, which the upload names as a form field. */
 export const APPOINTMENT_BENCH_COLUMNS = APPOINTMENT_FIELDS.filter((field) => field !== 'organization_uuid');
 const SERVICES = ['Plumbing', 'Cleaning', 'Pest Control', 'Garden Maintenance'];
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -4,7 +4,7 @@ import { QR_ECHO_FIELDS } from '../server/qrcodes/import-row.ts';
 import { sampleAddresses } from '../server/geocoding/samples.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
-/** The bench file's columns: a name, the address parts the import reads (spec 2.1), and a reference. */
+/** The bench file's columns: a name, the address parts the import reads (docs/api.md), and a reference. */
 export const QR_BENCH_COLUMNS = ['name', ...QR_ECHO_FIELDS, 'qr_code_external_reference_id'];
 
 /** The tiny test geocoder knows 30 suburbs; the real one every Australian suburb. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { OpenDialogOptions } from 'electron';
 import type { PickedFile } from '../preload/api.ts';
 
-/** The server's default upload limit (DESIGN.md "Uploads up to 256 MB"). */
+/** The server's default upload limit (docs/hardening.md, limits). */
 export const MAX_IMPORT_FILE_BYTES = 256 * 1024 * 1024;
 
 const TYPES: Record<string, string> = {

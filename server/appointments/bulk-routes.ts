@@ -21,12 +21,12 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
     kind: appointmentImportKind,
     tag: 'Appointment schedules',
     form: {
-      fileDescription: 'Excel (.xlsx), CSV (.csv) or JSON (.json) with appointment rows (spec 2.3)',
+      fileDescription: 'Excel (.xlsx), CSV (.csv) or JSON (.json) with appointment rows',
       fields: { org_identifier: { type: 'string', description: 'Import handler slug; default reads the spec column names' } },
     },
     bulk: {
       path: '/api/appointment_schedule/bulk',
-      summary: 'Import appointment schedules from a JSON array or an uploaded CSV, XLSX or JSON file (spec 4.3).',
+      summary: 'Import appointment schedules from a JSON array or an uploaded CSV, XLSX or JSON file.',
       description: (settings) =>
         'Background (default): 202 {message, task_id, background_task_uuid, status: "processing"}; poll the task (APPOINTMENT_IMPORT), ' +
         'whose results are {upserted, excluded, excluded_appointments}. ' +
@@ -38,7 +38,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       record: appointmentImportRecordSchema,
       successDescription: 'Background: the import started; poll the task (APPOINTMENT_IMPORT)',
       sync: {
-        description: 'Sync: the appointment import result (spec 2.4). dry_run=true: what the import would give',
+        description: 'Sync: the appointment import result. dry_run=true: what the import would give',
         schema: z.union([appointmentImportResultSchema, appointmentImportDryRunSchema]),
       },
       startedMessage: 'Appointment import started.',
@@ -48,7 +48,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
     },
     errorReport: {
       path: '/api/appointment_schedule/bulk/errors/{background_task_uuid}',
-      summary: 'Download every row excluded by an appointment import: its columns plus row_number and error (spec 4.5).',
+      summary: 'Download every row excluded by an appointment import: its columns plus row_number and error.',
       description:
         "format (csv or xlsx) defaults to the uploaded file's format (csv for JSON imports). CSV cells that a spreadsheet would run as a " +
         'formula start with an apostrophe. Fix the rows in the file and import it again: row_number and error are ignored on import.',

@@ -1,4 +1,4 @@
-/** The fields of an appointment import record (spec 2.3), in the spec's order: the template's columns. */
+/** The fields of an appointment import record (docs/imports.md), in the spec's order: the template's columns. */
 export const APPOINTMENT_FIELDS = [
   'tag_name',
   'tag_number',

@@ -87,7 +87,7 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
 
 /**
  * Appointment schedules (task APPOINTMENT_IMPORT), JSON or file. Rows are validated by the
- * appointment row schema inside the writer (appointmentRowSchema, spec 2.3), where the import
+ * appointment row schema inside the writer (appointmentRowSchema, docs/imports.md), where the import
  * handler's titles are known, so the engine's schema lets every record through.
  */
 export const appointmentImportKind: ImportKind<RawRecord> = {

@@ -72,7 +72,7 @@ const GEOCODE_CACHE_LIMIT = 20_000;
 const TAG_CACHE_LIMIT = 20_000;
 
 /**
- * Validates and upserts appointment rows (issue 4, DESIGN.md "Appointments"). Synchronous: the
+ * Validates and upserts appointment rows (docs/imports.md, "Importing appointments"). Synchronous: the
  * import engine calls importBatch inside its per-batch transaction on its own connection.
  * One importer serves one import; it keeps only bounded caches between batches.
  */
@@ -145,7 +145,7 @@ export class AppointmentImporter {
     this.qrCodeZones = new Map();
   }
 
-  /** A record keyed by the file's column titles, mapped through the handler and validated (spec 2.3). */
+  /** A record keyed by the file's column titles, mapped through the handler and validated (docs/imports.md). */
   validate(record: Record<string, unknown>): RowOutcome {
     return validateAppointmentRow(this.schema, this.mapper.map(record));
   }

@@ -35,7 +35,7 @@ export function registerAppointmentRoutes(api: Api, ctx: AppContext): void {
       method: 'get',
       path: '/api/appointment_schedule/bulk/template',
       tag,
-      summary: 'Download the CSV template for appointment imports (spec 4.4): the columns of spec 2.3 in order and one example row.',
+      summary: 'Download the CSV template for appointment imports: the columns of the service contract in order and one example row.',
       description: 'With `org_identifier`, the columns carry the titles of that import handler.',
       query: templateQuerySchema,
       responseContent: { 'text/csv': 'The template, as an attachment' },

@@ -3,7 +3,7 @@ import type { MappedValues } from './columns.ts';
 import type { AppointmentField } from './fields.ts';
 import { type DateOrder, parseDuration, parseStartDateTime, parseTimeZoneName, type ParsedStart } from './times.ts';
 
-/** One appointment row after validation (spec 2.3), ready for the upsert. */
+/** One appointment row after validation (docs/imports.md), ready for the upsert. */
 export interface AppointmentRow {
   tag_name: string;
   tag_number: string;
@@ -35,7 +35,7 @@ function cellText(value: unknown): unknown {
 }
 
 /**
- * The zod schema of an appointment row (spec 2.3) whose messages name the columns as the file
+ * The zod schema of an appointment row (docs/imports.md) whose messages name the columns as the file
  * names them and say what to fix. Build it once per import.
  */
 export function appointmentRowSchema(options: RowSchemaOptions) {

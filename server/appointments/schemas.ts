@@ -4,7 +4,7 @@ import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { textEncodingSchema } from '../imports/schemas.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 
-/** Spec 2.4's appointment schedule object, plus uuid (DESIGN.md), the zone, the address and DST notes. */
+/** The service's appointment schedule object (docs/imports.md), plus uuid, the zone, the address and DST notes. */
 export const appointmentScheduleSchema = z
   .object({
     uuid: z.string(),
@@ -56,7 +56,7 @@ export type AppointmentListQuery = z.infer<typeof appointmentListQuerySchema>;
 
 export const isDateBound = (value: string) => DATE.test(value);
 
-/** One excluded row of an import (spec 2.4): index, the row as given, and what to fix. */
+/** One excluded row of an import (docs/imports.md): index, the row as given, and what to fix. */
 export const excludedAppointmentSchema = z.object({
   index: z.number().int().describe('0-based position among the data rows (array element for JSON)'),
   data: z.record(z.string(), z.unknown()).describe('The row as given'),
@@ -64,7 +64,7 @@ export const excludedAppointmentSchema = z.object({
 });
 export type ExcludedAppointment = z.infer<typeof excludedAppointmentSchema>;
 
-/** Spec 2.4: the sync answer. */
+/** docs/imports.md: the sync answer. */
 export const appointmentImportResultSchema = z
   .object({
     appointment_schedules_upserted: z.array(appointmentScheduleSchema),
@@ -74,7 +74,7 @@ export const appointmentImportResultSchema = z
   .meta({ id: 'AppointmentImportResult' });
 export type AppointmentImportResult = z.infer<typeof appointmentImportResultSchema>;
 
-/** Spec 2.3, for the documentation of the JSON form; rows are validated one by one (appointmentRowSchema) so a bad row is excluded, not a 400. */
+/** docs/imports.md, for the documentation of the JSON form; rows are validated one by one (appointmentRowSchema) so a bad row is excluded, not a 400. */
 export const appointmentImportRecordSchema = z
   .object(Object.fromEntries(APPOINTMENT_FIELDS.map((field) => [field, z.union([z.string(), z.number()]).optional()])))
   .meta({ id: 'AppointmentImportRecord' });

@@ -107,7 +107,7 @@ export function importStatements(db: SyncDb) {
       k.selectFrom('qrcodes').select(['deleted_on', 'timezone_name']).where('uuid', '=', param<string>('uuid')),
     ),
     /**
-     * The QR code address without an external reference with this name and location (DESIGN.md's
+     * The QR code address without an external reference with this name and location (docs/imports.md's
      * identity), a live one before a deleted one. `external_reference_id is null` lets SQLite use
      * the partial index qrcodes_by_name_location; without it, it read every QR code of the organization.
      */

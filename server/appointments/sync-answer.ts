@@ -4,7 +4,7 @@ import { excludedRowsPage, findJob } from '../imports/job-store.ts';
 import type { AppointmentImportResult, ExcludedAppointment } from './schemas.ts';
 import { takeUpsertedSchedules } from './store.ts';
 
-/** The sync-mode answer of an appointment import (spec 2.4): every upserted schedule and every excluded row. */
+/** The sync-mode answer of an appointment import (docs/imports.md): every upserted schedule and every excluded row. */
 export async function syncAnswer(db: Kysely<Database>, taskUuid: string, collectKey: string): Promise<AppointmentImportResult> {
   return {
     appointment_schedules_upserted: await takeUpsertedSchedules(db, collectKey),

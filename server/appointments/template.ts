@@ -20,7 +20,7 @@ export function exampleRow(organizationUuid: string): Record<AppointmentField, s
 }
 
 /**
- * The import template (DESIGN.md): the columns of spec 2.3 in order, titled as the import
+ * The import template (docs/imports.md): the appointment columns in order, titled as the import
  * handler's mapping names them (default: the spec names), and one example row.
  */
 export function appointmentTemplateCsv(organizationUuid: string, mapping: Record<string, AppointmentField> = {}): string {

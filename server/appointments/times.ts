@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 
 /**
- * Appointment times: parsing the accepted start formats, the zone rule of DESIGN.md, and the
+ * Appointment times: parsing the accepted start formats, the zone rule of docs/imports.md, and the
  * daylight-saving rule. Pure functions; every zone and offset computation is Temporal's.
  *
  * DST rule (documented in docs/imports.md, "Dates and time zones"):
@@ -245,7 +245,7 @@ const simplify = (text: string) =>
 
 export type ZoneSource = 'timezone_name' | 'address' | 'organization';
 
-/** DESIGN.md: the row's timezone_name, else the located address's zone, else the organization's default zone. */
+/** The zone rule (docs/imports.md): the row's timezone_name, else the located address's zone, else the organization's default zone. */
 export function chooseTimeZone(sources: { timezoneName?: string | null; located?: string | null; organization: string }): {
   zone: string;
   source: ZoneSource;

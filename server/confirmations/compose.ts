@@ -55,7 +55,7 @@ export interface CatalogService {
   categories: { uuid: string; name: string }[];
 }
 
-/** A complete service confirmation (spec 2.8) with the per-event fields of spec 6.4. */
+/** A complete service confirmation (docs/webhooks.md) with the per-event fields of docs/webhooks.md. */
 export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
   const { organizationUuid, status, qrCode, user, overrides: o, previous, now, random } = input;
   const at = (ms: number) => new Date(ms).toISOString();

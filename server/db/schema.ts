@@ -90,7 +90,7 @@ export interface WebhookTable {
   events: string;
   is_active: number;
   secret: string;
-  /** Date, space, time with microseconds (spec 2.7). */
+  /** Date, space, time with microseconds (docs/webhooks.md). */
   created_on: string;
   updated_on: string;
   deleted_on: string | null;
@@ -103,7 +103,7 @@ export interface ServiceConfirmationTable {
   qr_code_uuid: string;
   user_uuid: string;
   status: 'CHECK_IN' | 'CHECK_OUT' | 'DELIVERY';
-  /** The full record of spec 2.8 as JSON. */
+  /** The full record of docs/webhooks.md as JSON. */
   data: string;
   created_on: string;
 }
@@ -115,7 +115,7 @@ export interface WebhookEventTable {
   organization_uuid: string;
   type: string;
   created_at: string;
-  /** The plaintext envelope (spec 6.3), exactly the bytes that are signed and encrypted. */
+  /** The plaintext envelope (docs/webhooks.md), exactly the bytes that are signed and encrypted. */
   envelope: string;
 }
 
@@ -288,7 +288,7 @@ export interface ImportHandlerTable {
   organization_uuid: string;
   name: string;
   slug: string;
-  /** JSON object: a file's column title -> a field of spec 2.3. */
+  /** JSON object: a file's column title -> a field of docs/imports.md. */
   mapping: string;
   created_on: string;
   updated_on: string;

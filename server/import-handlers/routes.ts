@@ -19,7 +19,7 @@ export function registerImportHandlerRoutes(api: Api, ctx: AppContext): void {
     {
       summary: "Save a column mapping for an organization's own file layout; imports select it with org_identifier=<slug>.",
       description:
-        'Columns the mapping does not name are still read when their title is an appointment field name (spec 2.3). ' +
+        'Columns the mapping does not name are still read when their title is an appointment field name. ' +
         'The slug `default` is built in and reads the spec column names.',
       body: createImportHandlerBodySchema,
       response: importHandlerSchema,

@@ -41,7 +41,7 @@ export const mappingSchema = z
       byKey.set(columnKey(title), title);
     }
   })
-  .describe('A file column title -> the appointment field (spec 2.3) it holds, e.g. {"Job Ref": "job_reference_id"}');
+  .describe('A file column title -> the appointment field it holds, e.g. {"Job Ref": "job_reference_id"}');
 
 export const createImportHandlerBodySchema = z.object({
   organization_uuid: z.string().min(1).describe('Organization that owns the handler'),

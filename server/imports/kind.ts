@@ -16,7 +16,7 @@ export type { RawRecord };
  * registry in kinds.ts maps to that module: workers load it from there on first use.
  */
 
-/** An excluded row as results show it (spec 2.1 `excluded_data`). */
+/** An excluded row as results show it (docs/api.md `excluded_data`). */
 export interface ExcludedRow {
   index: number;
   error: string;

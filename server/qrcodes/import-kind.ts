@@ -18,7 +18,7 @@ function echo(record: RawRecord): Record<string, unknown> {
   return row;
 }
 
-/** The task results (qrcodes/import-results.ts has their schemas): JSON imports and file imports name the counts differently (spec 2.1). */
+/** The task results (qrcodes/import-results.ts has their schemas): JSON imports and file imports name the counts differently (docs/api.md). */
 function results(summary: ImportSummary): QrCodeJsonImportResults | QrCodeFileImportResults {
   const count = (name: string) => summary.counts[name] ?? 0;
   // Each excluded row echoes QR_ECHO_FIELDS (see echo above).

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/result-fields.ts';
 import { QR_ECHO_FIELDS, QR_IMPORT_COLUMNS } from './import-row.ts';
 
-/** An excluded row as QR code import results show it (spec 2.1 `excluded_data`, `excluded_qr_codes`). */
+/** An excluded row as QR code import results show it (docs/api.md `excluded_data`, `excluded_qr_codes`). */
 export const excludedQrCodeRowSchema = z
   .object({
     index: z.number().int().min(0).describe('0-based position among the data rows (array element for JSON)'),
@@ -13,7 +13,7 @@ export const excludedQrCodeRowSchema = z
   })
   .meta({ id: 'ExcludedQrCodeRow' });
 
-/** Results of a JSON bulk import (task IMPORT, spec 2.1). */
+/** Results of a JSON bulk import (task IMPORT, docs/api.md). */
 export const qrCodeJsonImportResultsSchema = z
   .object({
     qr_code_inserted: resultCount('New QR codes'),
@@ -27,7 +27,7 @@ export const qrCodeJsonImportResultsSchema = z
   .meta({ id: 'QrCodeJsonImportResults' });
 export type QrCodeJsonImportResults = z.infer<typeof qrCodeJsonImportResultsSchema>;
 
-/** Results of a file import (task QR_IMPORT, spec 2.1). */
+/** Results of a file import (task QR_IMPORT, docs/api.md). */
 export const qrCodeFileImportResultsSchema = z
   .object({
     inserted: resultCount('New QR codes'),
@@ -48,7 +48,7 @@ export const qrCodeImportDryRunSchema = z
   .union([qrCodeJsonImportResultsSchema.extend(dryRunFields), qrCodeFileImportResultsSchema.extend(dryRunFields)])
   .meta({ id: 'QrCodeImportDryRun' });
 
-/** Spec 2.5, for the documentation of the JSON form: rows are checked one by one (qrImportRowSchema), so a bad row is excluded, not a 400. */
+/** docs/imports.md, for the documentation of the JSON form: rows are checked one by one (qrImportRowSchema), so a bad row is excluded, not a 400. */
 export const qrCodeImportRecordSchema = z
   .object(Object.fromEntries(QR_IMPORT_COLUMNS.map((column) => [column, z.union([z.string(), z.number()]).optional()])))
   .meta({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cellText, locationFromParts, normalisePostcode } from './address.ts';
 import type { RawRecord } from '../imports/raw-record.ts';
 
-/** Columns of a QR code import: spec 2.5, the address parts, and optional tag and record fields. */
+/** Columns of a QR code import: docs/imports.md, the address parts, and optional tag and record fields. */
 export const QR_IMPORT_COLUMNS = [
   'location',
   'organization_uuid',
@@ -22,7 +22,7 @@ export const QR_IMPORT_COLUMNS = [
   'tag_display_name',
 ] as const;
 
-/** The fields echoed as `row` of an excluded entry (spec 2.1). */
+/** The fields echoed as `row` of an excluded entry (docs/api.md). */
 export const QR_ECHO_FIELDS = ['location', 'address_line_1', 'suburb', 'state', 'postcode', 'country'] as const;
 
 const text = (max: number) => z.string({ message: 'must be text' }).max(max, `must be at most ${max} characters`).optional();

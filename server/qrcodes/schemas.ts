@@ -10,7 +10,7 @@ export const qrCodeTagSchema = z.object({
 });
 export type QrCodeTag = z.infer<typeof qrCodeTagSchema>;
 
-/** The QR code address record (DESIGN.md). */
+/** The QR code address record (docs/api.md). */
 export const qrCodeSchema = z
   .object({
     uuid: z.string(),

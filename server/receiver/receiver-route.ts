@@ -36,7 +36,7 @@ import { dropOldestMessages, findInbox, findMessage, type InboxRow, type Message
 import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
 
 const DESCRIPTION =
-  'Where deliveries go (spec 6.2): no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
+  'Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
   'before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the ' +
   'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; ' +
   'a larger Content-Length is answered before the body is read); ' +

@@ -13,7 +13,7 @@ export interface ImportRequest {
   dryRun?: boolean;
 }
 
-/** The bulk endpoint of each import kind (spec 4.3, 4.8) and where its error report is (4.5, 4.9). */
+/** The bulk endpoint of each import kind (docs/imports.md) and where its error report is. */
 export const importEndpoints = {
   qrcodes: { bulk: '/api/qrcodes/bulk', errors: (uuid: string) => `/api/qrcodes/bulk/${uuid}/errors` },
   appointments: { bulk: '/api/appointment_schedule/bulk', errors: (uuid: string) => `/api/appointment_schedule/bulk/errors/${uuid}` },
@@ -24,7 +24,7 @@ export type ImportAnswer = { accepted: TaskAccepted } | { result: Record<string,
 /**
  * Sends an import file the way a client of the real service does: a multipart upload (`file`,
  * `organization_uuid`, `processing_mode`, `org_identifier`); a QR code JSON file is sent as a JSON
- * array body with processing_mode in the query (spec 4.8), since that endpoint's JSON form is an array.
+ * array body with processing_mode in the query (docs/imports.md), since that endpoint's JSON form is an array.
  */
 export async function uploadImport(client: ServiceClient, request: ImportRequest): Promise<ImportAnswer> {
   const endpoint = importEndpoints[request.kind].bulk;

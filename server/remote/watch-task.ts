@@ -2,7 +2,7 @@ import type { BackgroundTask } from '../tasks/schemas.ts';
 import { ServiceError, type ServiceClient } from './service-client.ts';
 
 export interface WatchOptions {
-  /** Poll interval while the task moves; grows to maxIntervalMs while it does not (spec 4.1: 2 to 5 s). */
+  /** Poll interval while the task moves; grows to maxIntervalMs while it does not (docs/api.md: 2 to 5 s). */
   minIntervalMs?: number;
   maxIntervalMs?: number;
   /** Backoff after a failed poll doubles from maxIntervalMs up to this. */

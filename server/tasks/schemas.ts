@@ -27,7 +27,7 @@ const taskFields = {
   updated_on: z.string().describe('ISO 8601 UTC'),
 };
 
-/** Spec 2.1 as the server stores and passes it around; `results` depends on `task_type` (see backgroundTaskSchema). */
+/** docs/api.md as the server stores and passes it around; `results` depends on `task_type` (see backgroundTaskSchema). */
 export const backgroundTaskRecordSchema = z.object({
   ...taskFields,
   task_type: z.string(),
@@ -40,7 +40,7 @@ const taskOf = <T extends TaskType, R extends z.ZodType>(type: T, results: R, id
     .object({ ...taskFields, task_type: z.literal(type), results: results.nullable().describe('null until COMPLETED') })
     .meta({ id, description });
 
-/** Spec 2.1 as answered: a union on task_type, each kind with its own results. */
+/** docs/api.md as answered: a union on task_type, each kind with its own results. */
 export const backgroundTaskSchema = z
   .discriminatedUnion('task_type', [
     taskOf(
@@ -74,10 +74,10 @@ export const backgroundTaskSchema = z
     },
   });
 
-/** Spec 2.2. */
+/** A page of background tasks (docs/api.md). */
 export const backgroundTaskPageSchema = pageSchema(backgroundTaskSchema);
 
-/** Spec 4.2. */
+/** The filters of the task list (docs/api.md). */
 export const taskListQuerySchema = pageQuerySchema.extend({
   organization_uuid: z.string().min(1).describe('Organization whose tasks to list. Required.'),
   task_type: taskTypeSchema.optional().describe('Only tasks of this type.'),
@@ -87,7 +87,7 @@ export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 
 export const taskUuidParamsSchema = z.object({ background_task_uuid: z.string().describe('Background task uuid') });
 
-/** The body of every 202 answer (DESIGN.md). */
+/** The body of every 202 answer (docs/api.md, background tasks). */
 export const taskAcceptedSchema = z
   .object({
     message: z.string(),

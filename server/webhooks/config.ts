@@ -1,7 +1,7 @@
 import type { ServerConfig } from '../context.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
 
-/** Spec says nothing; DESIGN.md fixes 15 s per attempt. */
+/** 15 s per attempt (docs/webhooks.md, "Delivery, retries and the deliveries log"). */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Timestamps of webhooks and service confirmations (spec 2.7/2.8): date, space, time with
+ * Timestamps of webhooks and service confirmations (docs/webhooks.md): date, space, time with
  * microseconds, UTC, e.g. "2026-11-21 20:14:21.123456".
  */
 export function nowMicros(): string {

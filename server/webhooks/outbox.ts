@@ -5,7 +5,7 @@ import type { Db } from '../db/database.ts';
 import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { EventType } from './events.ts';
 
-/** The plaintext envelope of spec 6.3. */
+/** The plaintext envelope of docs/webhooks.md. */
 export interface EventEnvelope<T = unknown> {
   id: string;
   type: EventType;

@@ -8,7 +8,7 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** Waits before attempt 2, 3, ...; the first attempt goes at once (DESIGN.md "API details"). */
+/** Waits before attempt 2, 3, ...; the first attempt goes at once (docs/webhooks.md, "Delivery, retries and the deliveries log"). */
 export const retryDelaysMs: Record<RetryScheduleName, readonly number[]> = {
   standard: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
   fast: [1 * SECOND, 2 * SECOND, 5 * SECOND, 10 * SECOND, 30 * SECOND],

@@ -28,7 +28,7 @@ export function registerWebhookRoutes(api: Api, ctx: AppContext): void {
   webhooks.create(
     {
       path: '/api/webhooks/register',
-      summary: 'Register a webhook (spec 4.10). The answer includes the secret the service generated.',
+      summary: 'Register a webhook. The answer includes the secret the service generated.',
       body: registerWebhookBodySchema,
       response: webhookWithSecretSchema,
     },

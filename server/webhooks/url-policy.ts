@@ -44,7 +44,7 @@ export function isLoopbackHostname(hostname: string): boolean {
   return family !== null && loopback.check(hostname, family);
 }
 
-/** The rules of DESIGN.md for a webhook URL, checked at registration and again before every attempt. */
+/** The rules for a webhook URL (docs/webhooks.md), checked at registration and again before every attempt. */
 export function checkWebhookUrl(raw: string, policy: UrlPolicy): UrlCheck {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, problem: `The URL is longer than ${MAX_URL_LENGTH} characters.` };
   let url: URL;

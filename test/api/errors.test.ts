@@ -19,7 +19,7 @@ async function errorOf(res: Response, status: number, code: string): Promise<Err
   return body;
 }
 
-describe('error contract (DESIGN.md "Errors")', () => {
+describe('error contract (docs/api.md "Errors")', () => {
   const server = suiteServer();
 
   const post = (body: string | Uint8Array, contentType: string) =>

@@ -33,7 +33,7 @@ const jsonResults = (n: number) => ({
 });
 const fileResults = (n: number) => ({ inserted: n, excluded: 0, excluded_data: [], restored: 0, updated: 0, tags_created: 0 });
 
-describe('background task API (spec 4.1, 4.2)', () => {
+describe('background task API', () => {
   let server: TestServer;
   const seeded: BackgroundTask[] = [];
 
@@ -68,7 +68,7 @@ describe('background task API (spec 4.1, 4.2)', () => {
     return (await res.json()) as TaskPage;
   };
 
-  it('defaults to page 1 with 10 items, newest first, in the page shape of spec 2.2', async () => {
+  it('defaults to page 1 with 10 items, newest first, in the page shape of the service contract', async () => {
     const page = await list('');
     assert.deepEqual(Object.keys(page).sort(), ['items', 'page', 'pages', 'per_page', 'total']);
     assert.equal(page.page, 1);
@@ -114,7 +114,7 @@ describe('background task API (spec 4.1, 4.2)', () => {
     assert.deepEqual({ total: none.total, pages: none.pages, items: none.items }, { total: 0, pages: 0, items: [] });
   });
 
-  it('returns one task with exactly the fields of spec 2.1, JSON fields as objects', async () => {
+  it('returns one task with exactly the fields of the service contract, JSON fields as objects', async () => {
     const target = seeded[4];
     assert.ok(target);
     const res = await server.request(`/api/background-tasks/uuid/${target.uuid}`);

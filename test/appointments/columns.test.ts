@@ -19,7 +19,7 @@ function errorOf(record: Record<string, unknown>, mapper = new ColumnMapper()): 
   return outcome.error_message;
 }
 
-describe('appointment row validation (spec 2.3)', () => {
+describe('appointment row validation', () => {
   it('accepts a minimal row: duration defaults to 60, numbers become text, organization from the import', () => {
     const mapper = new ColumnMapper();
     const schema = appointmentRowSchema({ organizationUuid: ORG });

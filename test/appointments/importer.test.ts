@@ -19,7 +19,7 @@ import type { Page } from '../../server/http/pagination.ts';
 const MELBOURNE_ADDRESS = '1 Collins Street, Melbourne VIC 3000, Australia';
 const PERTH_ADDRESS = '10 Rokeby Road, Subiaco WA 6008, Australia';
 
-/** The spec 2.4 fields every schedule object carries. */
+/** The docs/imports.md fields every schedule object carries. */
 const SPEC_FIELDS = [
   'organization_uuid',
   'qr_code_uuid',

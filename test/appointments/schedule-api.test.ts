@@ -87,7 +87,7 @@ describe('appointment schedule list and template', () => {
     assert.match(body.error.message, /a date \(2026-03-02\) or a date and time with an offset/);
   });
 
-  it('the template is a CSV attachment: the spec 2.3 columns in order and one example row that imports', async () => {
+  it('the template is a CSV attachment: the documented columns in order and one example row that imports', async () => {
     const res = await server.request('/api/appointment_schedule/bulk/template');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);

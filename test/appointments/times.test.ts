@@ -173,7 +173,7 @@ describe('time zone names', () => {
   });
 });
 
-describe('zone rule (DESIGN.md)', () => {
+describe('zone rule', () => {
   it('takes timezone_name, else the located address zone, else the organization default', () => {
     assert.deepEqual(chooseTimeZone({ timezoneName: 'Europe/Rome', located: 'Australia/Perth', organization: MELBOURNE }), {
       zone: 'Europe/Rome',

@@ -220,7 +220,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     await form.getByRole('button', { name: 'Add a column' }).click();
     await form.getByLabel('Column title in your file, row 2').fill('Site');
     const options = await form.getByLabel('Appointment field, row 2').locator('option').allInnerTexts();
-    assert.deepEqual(options.slice(1), SPEC_APPOINTMENT_COLUMNS, 'the fields of spec 2.3');
+    assert.deepEqual(options.slice(1), SPEC_APPOINTMENT_COLUMNS, 'the fields of the service contract');
     await form.getByLabel('Appointment field, row 2').selectOption('location');
     await form.getByRole('button', { name: 'Create import handler' }).click();
     await page.getByRole('status').filter({ hasText: 'Created the import handler Acme job export (org_identifier acme-jobs).' }).waitFor();

@@ -160,7 +160,7 @@ describe('dry_run on the import endpoints', () => {
     assert.deepEqual(times(predicted as typeof listed.items), times(listed.items));
   });
 
-  it('an appointment JSON array in sync mode: the sync answer of spec 2.4, equal to the real one', async () => {
+  it('an appointment JSON array in sync mode: the sync answer of the service contract, equal to the real one', async () => {
     const record = (extra: Record<string, unknown>) => ({
       tag_name: 'Dry',
       tag_number: '1',

@@ -14,7 +14,7 @@ const plaintextArb = fc.oneof(
   fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
 );
 
-describe('webhook crypto properties (spec 6.2)', () => {
+describe('webhook crypto properties', () => {
   it('round-trips: open(seal(plaintext, secret)) gives the plaintext back, verified', () => {
     fc.assert(
       fc.property(plaintextArb, secretArb, (plaintext, secret) => {

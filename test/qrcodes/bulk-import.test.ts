@@ -41,7 +41,7 @@ describe('QR code bulk imports', () => {
       total: number;
     };
 
-  it('imports a CSV with BOM, CRLF and a quoted newline, excluding rows with the shapes of spec 2.1', async () => {
+  it('imports a CSV with BOM, CRLF and a quoted newline, excluding rows with the shapes of the service contract', async () => {
     const task = await importInBackground('sites.csv', fixture('qr-bom-crlf.csv'));
     assert.equal(task.status, 'COMPLETED');
     assert.equal(task.task_type, 'QR_IMPORT');

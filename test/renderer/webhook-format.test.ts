@@ -15,7 +15,7 @@ describe('webhook page formatting', () => {
     assert.equal(microsToIso('yesterday'), 'yesterday', 'anything else is shown as it came');
   });
 
-  test('the URL hint follows the rules of DESIGN.md', () => {
+  test('the URL hint follows the documented rules', () => {
     assert.equal(urlHint(''), 'empty');
     assert.equal(urlHint('https://example.com/hooks'), 'https');
     for (const url of [

@@ -1,5 +1,5 @@
 /**
- * The columns of an appointment import record in the order spec 2.3 lists them. Written out here,
+ * The columns of an appointment import record in the order docs/imports.md lists them. Written out here,
  * not taken from server/appointments/fields.ts, so the tests hold the server's list to the spec.
  */
 export const SPEC_APPOINTMENT_COLUMNS = [

@@ -65,7 +65,7 @@ describe('service confirmations', () => {
     assert.ok(c.user_geolocation.address);
   }
 
-  test('simulate in an organization without QR codes creates a demo site and populates each event per spec 6.4', async () => {
+  test('simulate in an organization without QR codes creates a demo site and populates each event per the service contract', async () => {
     assert.equal(
       Number(
         (

@@ -22,7 +22,7 @@ describe('webhook registry', () => {
     return bearer((await res.json()) as { api_key: string; api_secret: string });
   }
 
-  test('registration answers 201 with the fields of spec 2.7 and a generated secret', async () => {
+  test('registration answers 201 with the fields of the service contract and a generated secret', async () => {
     const res = await register({
       url: 'https://hooks.example.com/qr',
       events: ['service_confirmation.check_in', 'service_confirmation.check_in'],

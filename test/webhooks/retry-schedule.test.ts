@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { JITTER_FRACTION, maxAttempts, nextRetryDelay, retryDelaysMs } from '../../server/webhooks/retry-schedule.ts';
 
-test('the standard schedule of DESIGN.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then give up', () => {
+test('the standard schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then give up', () => {
   const s = 1000;
   assert.deepEqual(retryDelaysMs.standard, [5 * s, 300 * s, 1800 * s, 7200 * s, 18000 * s, 36000 * s, 36000 * s]);
   assert.deepEqual(

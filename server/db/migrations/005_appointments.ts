@@ -73,7 +73,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index appointments_by_start on appointment_schedules (organization_uuid, start_utc)`.execute(db);
   await sql`create index appointments_by_qrcode on appointment_schedules (qr_code_uuid, start_utc)`.execute(db);
 
-  // Sync-mode imports record which appointment each row upserted, to answer with them (spec 2.4); removed after answering.
+  // Sync-mode imports record which appointment each row upserted, to answer with them (docs/imports.md); removed after answering.
   await db.schema
     .createTable('appointment_import_upserts')
     .addColumn('collect_key', 'text', (c) => c.notNull())

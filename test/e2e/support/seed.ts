@@ -25,7 +25,7 @@ export function makeTask(organizationUuid: string, overrides: Partial<Background
   };
 }
 
-/** Excluded rows of a QR code file import (spec 2.1 excluded_data). */
+/** Excluded rows of a QR code file import (docs/api.md excluded_data). */
 export function excludedData(count: number): { index: number; error: string; row: Record<string, string> }[] {
   return Array.from({ length: count }, (_, i) => ({
     index: i * 2 + 1,
