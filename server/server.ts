@@ -11,7 +11,8 @@ import { keepSpaceReserve, SPACE_RESERVE_FILE } from './data-dir/space-reserve.t
 import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
 import { checkDatabaseFile } from './db/start-check.ts';
 import { connectionLimits, limitConnections, timeoutOptions, type ConnectionLimits } from './http/connection-limits.ts';
-import { defaultImportSettings, ImportRuntime, UPLOADS_DIR, type ImportSettings } from './imports/runtime.ts';
+import { ImportRuntime } from './imports/runtime.ts';
+import { defaultImportSettings, UPLOADS_DIR, type ImportSettings } from './imports/settings.ts';
 import { LiveBus } from './live/bus.ts';
 import type { LogRotation, WriteSync } from './log-file.ts';
 import { createLogger } from './logger.ts';

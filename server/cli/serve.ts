@@ -12,7 +12,7 @@ import {
   DEFAULT_INBOX_MAX_BODY_BYTES,
   DEFAULT_INBOX_MAX_MESSAGES,
 } from '../receiver/limits.ts';
-import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/runtime.ts';
+import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/settings.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from '../log-file.ts';
 import {

@@ -17,7 +17,7 @@ import {
 import { findJob } from './job-store.ts';
 import type { ImportKind } from './kind.ts';
 import { sendErrorReport, templateCsv } from './report.ts';
-import type { ImportSettings } from './runtime.ts';
+import type { ImportSettings } from './settings.ts';
 import type { ImportFormat } from './sniff.ts';
 import type { ImportKindId } from './schemas.ts';
 

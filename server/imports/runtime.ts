@@ -13,35 +13,16 @@ import { createPendingTask, failTask } from '../tasks/state.ts';
 import { findTask } from '../tasks/store.ts';
 import type { BackgroundTask, TaskType } from '../tasks/schemas.ts';
 import type { EngineOutcome } from './engine.ts';
-import { DEFAULT_GEOCODER_MODULE, loadGeocoderFrom } from './geocoder-source.ts';
+import { loadGeocoderFrom } from './geocoder-source.ts';
 import { deleteJobAndTask, insertJob, MAX_ATTEMPTS, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
 import type { ImportSource } from './kind.ts';
 import { Inspector } from './inspector.ts';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 import { WorkerPool } from './pool.ts';
 import type { ImportKindId, ImportPreview } from './schemas.ts';
+import { UPLOADS_DIR, type ImportSettings } from './settings.ts';
 import type { ImportFormat } from './sniff.ts';
 import type { UploadLease } from './upload.ts';
 import type { WorkerConfig } from './worker-messages.ts';
-
-export const DEFAULT_MAX_UPLOAD_MB = 256;
-export const DEFAULT_SYNC_ROW_CAP = 10_000;
-export const DEFAULT_IMPORT_WORKERS = 2;
-export const UPLOADS_DIR = 'uploads';
-
-export interface ImportSettings {
-  dataDir: string;
-  /** Largest accepted upload or JSON import body. */
-  maxUploadBytes: number;
-  /** Most rows a sync-mode import takes. */
-  syncRowCap: number;
-  /** Module exporting loadGeocoder(); default the offline gazetteer. */
-  geocoderModule: string;
-  /** Import worker processes. */
-  workers: number;
-  /** Cell, row, column, workbook, excluded-row and worker memory limits (limits.ts). */
-  limits: ImportLimits;
-}
 
 export interface ImportRequest {
   kind: ImportKindId;
@@ -56,18 +37,6 @@ export interface ImportRequest {
   mode: 'background' | 'sync';
   /** Passed to the kind's writer and results; `columnAliases` ({ header: column }) adds header names for this import. */
   options?: Record<string, unknown>;
-}
-
-export function defaultImportSettings(dataDir: string, overrides: Partial<ImportSettings> = {}): ImportSettings {
-  return {
-    dataDir,
-    maxUploadBytes: DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
-    syncRowCap: DEFAULT_SYNC_ROW_CAP,
-    geocoderModule: process.env.QR_SANDBOX_GEOCODER_MODULE ?? DEFAULT_GEOCODER_MODULE,
-    workers: DEFAULT_IMPORT_WORKERS,
-    ...overrides,
-    limits: { ...DEFAULT_IMPORT_LIMITS, ...overrides.limits },
-  };
 }
 
 /** A finished run's answer, or the API error it means. */

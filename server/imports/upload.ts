@@ -8,7 +8,7 @@ import multer from 'multer';
 import { isNoSpaceError } from '../data-dir/disk-space.ts';
 import { tightenFile } from '../data-dir/private-files.ts';
 import { ApiError } from '../http/errors.ts';
-import { UPLOADS_DIR, type ImportSettings } from './runtime.ts';
+import { UPLOADS_DIR, type ImportSettings } from './settings.ts';
 
 /**
  * The one owner of an uploaded file in <data-dir>/uploads/. Whoever holds the lease deletes the

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import { UPLOADS_DIR } from '../../server/imports/runtime.ts';
+import { UPLOADS_DIR } from '../../server/imports/settings.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { UPLOADS_DIR } from '../../server/imports/runtime.ts';
+import { UPLOADS_DIR } from '../../server/imports/settings.ts';
 
 /** The files in a server's upload folder. */
 export function uploadsIn(dataDir: string): string[] {
