@@ -54,7 +54,7 @@ export interface ServeOptions {
   authThrottle?: ServerConfig['authThrottle'];
   /** How outgoing requests resolve host names (tests); the system resolver by default. */
   hostResolver?: ServerConfig['hostResolver'];
-  /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/runtime.ts). */
+  /** Upload cap, sync row cap, geocoder module and import workers (defaults in server/imports/settings.ts). */
   imports?: Partial<Omit<ImportSettings, 'dataDir'>>;
   /** Name of the organization created on an empty data dir; default "My Organization" (`serve --demo`: "Demo Organization"). */
   organizationName?: string;
