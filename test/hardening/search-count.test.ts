@@ -15,9 +15,9 @@ const LAKESIDE = 300;
 
 describe('search totals counted in a thread of their own', () => {
   let server: TestServer;
-  const total = async (term: string) => {
+  const total = async (term: string, perPage = 5) => {
     const res = await server.request(
-      `/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=5&search=${encodeURIComponent(term)}`,
+      `/api/qrcodes?organization_uuid=${server.organizationUuid}&per_page=${perPage}&search=${encodeURIComponent(term)}`,
     );
     assert.equal(res.status, 200, await res.clone().text());
     return ((await res.json()) as { total: number }).total;
@@ -43,8 +43,10 @@ describe('search totals counted in a thread of their own', () => {
   });
   after(() => server.stop());
 
-  it('counts there, and a write of the same client is in the next total', async () => {
-    assert.equal(server.ctx.counts.threadId, undefined, 'started at the first count only');
+  it('counts there when the first page is full, and a write of the same client is in the next total', async () => {
+    assert.equal(await total('Lakeside 299'), 1);
+    assert.equal(await total('Lakeside 12', 20), 11);
+    assert.equal(server.ctx.counts.threadId, undefined, 'a first page that is not full is the total: nothing counted');
     assert.equal(await total('Lakeside'), LAKESIDE);
     assert.notEqual(server.ctx.counts.threadId, undefined, 'the thread counted');
     const created = await server.request(
