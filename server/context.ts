@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { DiskSpace } from './data-dir/disk-space.ts';
+import type { CountThread } from './db/count-thread-client.ts';
 import type { Db } from './db/database.ts';
 import type { ImportRuntime } from './imports/runtime.ts';
 import type { LiveBus } from './live/bus.ts';
@@ -38,6 +39,8 @@ export interface AppContext {
   config: ServerConfig;
   /** Import workers, task submission and the geocoder (server/imports). */
   imports: ImportRuntime;
+  /** Counts that take long, answered off the server's thread (QR code search totals). */
+  counts: CountThread;
   /** Whether the data folder's drive is full (writes then answer 507). */
   disk: DiskSpace;
   /** Encrypts connection profile secrets (the desktop app's safeStorage); headless keeps them in clear text. */

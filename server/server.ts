@@ -8,6 +8,7 @@ import { LOCK_FILE, lockDataDir, OS_LOCK_FILE } from './data-dir/instance-lock.t
 import { DiskSpace, type FreeBytes } from './data-dir/disk-space.ts';
 import { secureDataDir } from './data-dir/private-files.ts';
 import { keepSpaceReserve, SPACE_RESERVE_FILE } from './data-dir/space-reserve.ts';
+import { CountThread } from './db/count-thread-client.ts';
 import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
 import { checkDatabaseFile } from './db/start-check.ts';
 import { connectionLimits, limitConnections, timeoutOptions, type ConnectionLimits } from './http/connection-limits.ts';
@@ -131,6 +132,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     logger,
     live,
     imports,
+    counts: new CountThread(db.file),
     disk,
     secretCodec: options.secretCodec,
     config: {
@@ -189,6 +191,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await dispatcher.stop();
         await receiverStopped;
         await importsStopped;
+        await ctx.counts.stop();
         await db.close();
         logger.info('stopped');
         logSink.close();
@@ -197,6 +200,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return { url, port: ctx.config.port, ctx, app, httpServer: server, credentials, close };
   } catch (error) {
     await imports.stop();
+    await ctx.counts.stop();
     await db.close();
     logSink.close();
     lock.release();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Counter } from '../db/count-cache.ts';
 import { uuid7 } from '../db/uuid7.ts';
 import type { Database } from '../db/schema.ts';
 import { ADDRESS_NOT_LOCATED, type Geocoder } from '../geocoding/geocoder.ts';
@@ -183,8 +184,8 @@ export async function deleteQrCode(db: Kysely<Database>, organizationUuid: strin
   await softDeleteQrCode(db, uuid);
 }
 
-export async function listQrCodes(db: Kysely<Database>, query: QrCodeListQuery): Promise<Page<QrCode>> {
-  const { rows, total } = await listQrCodeRows(db, query);
+export async function listQrCodes(db: Kysely<Database>, query: QrCodeListQuery, elsewhere?: Counter): Promise<Page<QrCode>> {
+  const { rows, total } = await listQrCodeRows(db, query, elsewhere);
   const tags = await tagsOf(
     db,
     rows.map((r) => r.uuid),

@@ -21,7 +21,7 @@ export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
       query: qrCodeListQuerySchema,
       response: qrCodePageSchema,
     },
-    (query) => listQrCodes(db, query),
+    (query) => listQrCodes(db, query, (sql, parameters) => ctx.counts.count(sql, parameters)),
   );
   qrCodes.create(
     {

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
-import { cachedCount } from '../db/count-cache.ts';
-import { inListOrder, pageWindow } from '../db/page-window.ts';
+import { cachedCount, type Counter } from '../db/count-cache.ts';
+import { inListOrder, type PageWindow, pageWindow } from '../db/page-window.ts';
 import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
 import type { QrCodeListQuery } from './schemas.ts';
@@ -49,8 +49,15 @@ export async function softDeleteQrCode(db: Kysely<Database>, uuid: string): Prom
   await db.updateTable('qrcodes').set({ deleted_on: now, updated_on: now }).where('uuid', '=', uuid).execute();
 }
 
-/** Newest first (insertion order, which needs no sort even with a million QR codes). */
-export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuery): Promise<{ rows: QrCodeRow[]; total: number }> {
+/**
+ * Newest first (insertion order, which needs no sort even with a million QR codes). `elsewhere`
+ * counts the total of a search through the index, which takes 0.4 s when a million QR codes hold the term.
+ */
+export async function listQrCodeRows(
+  db: Kysely<Database>,
+  query: QrCodeListQuery,
+  elsewhere?: Counter,
+): Promise<{ rows: QrCodeRow[]; total: number }> {
   const term = query.search;
   const scoped = <TB extends 'qrcodes' | 'qrcode_search'>(qb: SelectQueryBuilder<Database, TB, object>) => {
     let base = qb
@@ -72,25 +79,36 @@ export async function listQrCodeRows(db: Kysely<Database>, query: QrCodeListQuer
     .crossJoin('qrcodes')
     .where(sql<boolean>`qrcode_search match ${trigramQuery(term)}`)
     .where(sql<boolean>`qrcodes.rowid = qrcode_search.rowid`);
-  return listPage(db, whereContains(scoped(candidates), term), query, sql`qrcode_search.rowid`);
+  return listPage(db, whereContains(scoped(candidates), term), query, sql`qrcode_search.rowid`, elsewhere);
 }
 
+/**
+ * The first page is read before the total: when it is not full, its rows are the total, and most
+ * searches (a reference, a street number, a name) need no count at all.
+ */
 async function listPage<TB extends 'qrcodes' | 'qrcode_search'>(
   db: Kysely<Database>,
   base: SelectQueryBuilder<Database, TB, object>,
   query: QrCodeListQuery,
   rowid: RawBuilder<unknown>,
+  elsewhere?: Counter,
 ): Promise<{ rows: QrCodeRow[]; total: number }> {
-  const total = await cachedCount(db, base);
+  const read = (window: PageWindow) =>
+    base
+      .selectAll('qrcodes' as TB)
+      .orderBy(rowid, window.backward ? 'asc' : 'desc')
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute() as unknown as Promise<QrCodeRow[]>;
+  if (query.page === 1) {
+    const rows = await read({ offset: 0, limit: query.per_page, backward: false });
+    if (rows.length < query.per_page) return { rows, total: rows.length };
+    return { rows, total: await cachedCount(db, base, elsewhere) };
+  }
+  const total = await cachedCount(db, base, elsewhere);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { rows: [], total };
-  const rows = (await base
-    .selectAll('qrcodes' as TB)
-    .orderBy(rowid, window.backward ? 'asc' : 'desc')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute()) as unknown as QrCodeRow[];
-  return { rows: inListOrder(window, rows), total };
+  return { rows: inListOrder(window, await read(window)), total };
 }
 
 export async function tagsOf(db: Kysely<Database>, qrCodeUuids: string[]): Promise<QrCodeTagRow[]> {

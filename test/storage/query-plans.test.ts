@@ -246,6 +246,7 @@ describe('query plans of every statement the server prepares', () => {
     assert.ok(has(/insert into temp\./), 'dry-run shadow tables');
     assert.ok(has(/from "webhook_deliveries"/), 'webhook deliveries');
     assert.ok(has(/from "inbox_messages"/), 'inbox messages');
+    assert.ok(has(/^select count\(\*\) as "n" from "qrcode_search"/), 'search totals (count thread)');
     assert.ok(statements.length > 100, `only ${statements.length} statements were collected`);
   });
 

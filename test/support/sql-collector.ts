@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { type Transferable, Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
 const WORKER_HOOK = new URL('./sql-collector-worker.ts', import.meta.url);
@@ -24,9 +25,25 @@ export interface SqlCollection {
 }
 
 /**
+ * Calls `record` with the SQL of every message this thread sends a worker thread with an `sql`
+ * text (the count thread's statements): a thread takes no `--import` hook started at run time.
+ */
+function hookThreadStatements(record: (sql: string) => void): () => void {
+  const original = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function postMessage(this: Worker, value: unknown, transfer?: readonly Transferable[]) {
+    const sql = (value as { sql?: unknown } | null)?.sql;
+    if (typeof sql === 'string') record(sql);
+    return original.call(this, value, transfer);
+  } as typeof original;
+  return () => {
+    Worker.prototype.postMessage = original;
+  };
+}
+
+/**
  * Records every SQL statement prepared from now on: kysely's, SyncQuery's, prepare()'s and raw
  * ones, in this process and in every worker process started from now on (NODE_OPTIONS makes each
- * one load the hook before the worker module).
+ * one load the hook before the worker module), and the statements sent to worker threads.
  */
 export function collectSqlStatements(logFile: string): SqlCollection {
   const seen = new Set<string>();
@@ -34,6 +51,7 @@ export function collectSqlStatements(logFile: string): SqlCollection {
   fs.writeFileSync(logFile, '');
   const saved = { nodeOptions: process.env.NODE_OPTIONS, logFile: process.env[SQL_LOG_ENV] };
   process.env.NODE_OPTIONS = [saved.nodeOptions, `--import=${WORKER_HOOK.href}`].filter(Boolean).join(' ');
+  const unhookThreads = hookThreadStatements((sql) => seen.add(sql));
   process.env[SQL_LOG_ENV] = logFile;
   const restore = (name: string, value: string | undefined) => {
     if (value === undefined) delete process.env[name];
@@ -50,6 +68,7 @@ export function collectSqlStatements(logFile: string): SqlCollection {
     },
     stop() {
       unhook();
+      unhookThreads();
       restore('NODE_OPTIONS', saved.nodeOptions);
       restore(SQL_LOG_ENV, saved.logFile);
     },
