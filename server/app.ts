@@ -14,6 +14,7 @@ import { guards } from './http/guards.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
+import { registerAppMetaRoutes } from './meta/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
@@ -65,6 +66,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerGeocoderRoutes(api, ctx);
   registerDemoRoutes(api, ctx);
   registerMetaRoutes(api);
+  registerAppMetaRoutes(api, ctx);
 
   app.use(guards(ctx.config), requestLog(ctx.logger));
   app.use(api.router);

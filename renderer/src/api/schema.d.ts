@@ -977,6 +977,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/meta': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This server's import kinds, limits and appointment fields. */
+    get: operations['getMeta'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   serviceConfirmationEvent: {
@@ -1002,6 +1019,27 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    AppMeta: {
+      /** @description What can be imported, each at its own /bulk endpoint */
+      import_kinds: ('qrcodes' | 'appointments')[];
+      /** @description Most rows a sync-mode import (processing_mode=sync) takes */
+      sync_row_cap: number;
+      /** @description Largest accepted upload or JSON import body */
+      max_upload_bytes: number;
+      /** @description An appointment import record's fields, in the template's order */
+      appointment_fields: (
+        | 'tag_name'
+        | 'tag_number'
+        | 'start_date_time'
+        | 'location'
+        | 'duration'
+        | 'service'
+        | 'service_code'
+        | 'timezone_name'
+        | 'job_reference_id'
+        | 'organization_uuid'
+      )[];
+    };
     AppointmentImportDryRun:
       | {
           appointment_schedules_upserted: components['schemas']['AppointmentSchedule'][];
@@ -5330,6 +5368,30 @@ export interface operations {
         };
       };
       403: components['responses']['Forbidden'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getMeta: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AppMeta'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
     };
   };
