@@ -1,4 +1,4 @@
-import type { AppointmentSchedule } from '../../../../server/appointments/schemas.ts';
+import type { AppointmentSchedule } from './appointment-types.ts';
 import type { ApiRequest } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api.ts';
 import { usePagedList } from '../../api/use-paged-list.ts';

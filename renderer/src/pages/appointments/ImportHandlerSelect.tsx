@@ -1,5 +1,5 @@
 import './appointments.css';
-import type { ImportHandler } from '../../../../server/import-handlers/schemas.ts';
+import type { ImportHandler } from './appointment-types.ts';
 import type { ApiRequest } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
 import { useApiQuery } from '../../api/use-api.ts';

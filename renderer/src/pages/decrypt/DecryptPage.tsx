@@ -10,7 +10,9 @@ import { FormField, TextField } from '../../components/FormField.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Panel } from '../../components/Panel.tsx';
-import type { DecryptResult } from '../../../../server/tools/schemas.ts';
+import type { Schemas } from '../../api/types.ts';
+
+type DecryptResult = Schemas['DecryptResult'];
 import type { Hint, SignatureStatus } from '../inspector/inspector-types.ts';
 import { DecryptionBadge, HintList, SignatureBadge } from '../inspector/Verdicts.tsx';
 

@@ -2,13 +2,14 @@
  * Calls to a connection profile's service, all through this QR Sandbox server's proxy
  * (`/api/remote/{profile}/…`): the page never holds the profile's secret.
  */
-import type { ProfileBody, PublicProfile } from '../../../../server/remote/schemas.ts';
+import type { BodyOf, ResponseOf } from '../../api/types.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import { DEFAULT_IMPORT_HANDLER, IMPORT_KINDS, type ImportKindName, importForm, type ProcessingMode } from '../imports/import-kinds.ts';
 import { errorReportPath } from '../tasks/task-format.ts';
 
-export type { ProfileBody, PublicProfile };
+export type ProfileBody = BodyOf<'putProfilesByName'>;
+export type PublicProfile = ResponseOf<'getProfiles'>['items'][number];
 
 export const profilesRequest: ApiRequest = { method: 'GET', path: '/api/profiles' };
 

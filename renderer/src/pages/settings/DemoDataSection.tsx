@@ -1,6 +1,9 @@
 import './demo-data.css';
 import { useState } from 'react';
-import type { DemoResetEvent, DemoResetResult } from '../../../../server/demo/schemas.ts';
+import type { Schemas } from '../../api/types.ts';
+import type { DemoResetEvent } from '../../live/events.ts';
+
+type DemoResetResult = Schemas['DemoResetResult'];
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { useApiAction } from '../../api/use-api.ts';

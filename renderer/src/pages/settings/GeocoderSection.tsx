@@ -1,7 +1,6 @@
 import './geocoder.css';
 import { type FormEvent, useId, useState } from 'react';
-import type { z } from 'zod';
-import type { GeocoderAbout, LocateResult, locateBodySchema } from '../../../../server/geocoding/schemas.ts';
+import type { BodyOf, Schemas } from '../../api/types.ts';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction, useApiQuery } from '../../api/use-api.ts';
@@ -14,7 +13,9 @@ import { ClearButton, SubmitButton } from '../../components/FormActions.tsx';
 import { Facts } from '../../components/Facts.tsx';
 import { TextField } from '../../components/FormField.tsx';
 
-type LocateBody = z.input<typeof locateBodySchema>;
+type GeocoderAbout = Schemas['GeocoderAbout'];
+type LocateResult = Schemas['LocateResult'];
+type LocateBody = BodyOf<'postGeocoderLocate'>;
 
 const aboutRequest: ApiRequest = { method: 'GET', path: '/api/geocoder' };
 
