@@ -1,16 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiFailure } from './client.ts';
 
 /**
- * Server state of every page. Live events keep the lists current (live/live-queries.ts), so
- * answers stay fresh until then; a refused request (4xx) is not tried again.
+ * Server state of every page. Live events update the cached lists (live/live-queries.ts); a page
+ * shown again shows what was cached at once and loads it again. A failure shows at once, with
+ * Try again, rather than after silent retries.
  */
 export const queryClient = new QueryClient({
   defaultOptions: {
-    queries: {
-      staleTime: 30_000,
-      refetchOnWindowFocus: false,
-      retry: (failures, error) => failures < 2 && !(error instanceof ApiFailure && error.status >= 400 && error.status < 500),
-    },
+    queries: { refetchOnWindowFocus: false, retry: false },
   },
 });

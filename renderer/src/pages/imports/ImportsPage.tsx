@@ -2,7 +2,7 @@ import './imports.css';
 import { useEffect, useRef, useState } from 'react';
 import { useAppMeta } from '../../api/meta.ts';
 import type { UploadFile, UploadProgress } from '../../api/upload.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
