@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 
 /**
  * An action (create, delete…) as a TanStack Query mutation: its running state and its last error,
@@ -9,12 +9,17 @@ export function useApiAction<A extends unknown[], R>(action: (...args: A) => Pro
   const latest = useRef(action);
   latest.current = action;
   const mutation = useMutation({ mutationFn: (args: A) => latest.current(...args) });
+  // Set in the click's own render (the mutation's state follows a tick later), so a switch moves at once.
+  const [running, setRunning] = useState(false);
   const run = async (...args: A): Promise<R | undefined> => {
+    setRunning(true);
     try {
       return await mutation.mutateAsync(args);
     } catch {
       return undefined;
+    } finally {
+      setRunning(false);
     }
   };
-  return { run, running: mutation.isPending, error: mutation.error as unknown, clearError: mutation.reset };
+  return { run, running, error: mutation.error as unknown, clearError: mutation.reset };
 }
