@@ -50,5 +50,11 @@ export default defineConfig({
     // Inline assets would need data: URLs, which the GUI's Content-Security-Policy does not allow.
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 1024,
+    rolldownOptions: {
+      // TanStack Query marks its hooks "use client" for server components; a client-only bundle has nothing to keep.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
 });

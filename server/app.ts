@@ -15,6 +15,7 @@ import { healthSchema } from './http/health.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { requestLog } from './http/request-log.ts';
 import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
+import { registerAppMetaRoutes } from './meta/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
@@ -66,6 +67,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerGeocoderRoutes(api, ctx);
   registerDemoRoutes(api, ctx);
   registerMetaRoutes(api, ctx);
+  registerAppMetaRoutes(api, ctx);
 
   app.use(guards(ctx.config), requestLog(ctx.logger));
   app.use(api.router);

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
 import { SignInPage } from './auth/SignInPage.tsx';
 import { useSessionStore } from './auth/session-store.ts';
+import { useLiveQueries } from './live/live-queries.ts';
 import { Shell } from './Shell.tsx';
 
 export function App() {
   const state = useSessionStore((s) => s.state);
+  useLiveQueries();
   useEffect(() => {
     void useSessionStore.getState().start();
   }, []);

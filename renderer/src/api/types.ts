@@ -1,21 +1,47 @@
 /**
- * API shapes, taken from the server's zod schemas by `import type` only: nothing of the
- * server (or zod) ends up in the bundle, and a change to a schema shows up in `npm run typecheck`.
+ * API shapes, from the types generated from the server's OpenAPI document (schema.d.ts, npm run
+ * api-types): a change to the API shows up in `npm run typecheck` once the types are regenerated.
  */
-import type { z } from 'zod';
-import type { apiKeySchema, issuedApiKeySchema, sessionSchema } from '../../../server/auth/schemas.ts';
-import type { Role } from '../../../server/auth/roles.ts';
-import type { ErrorBody, ErrorCode, FieldProblem } from '../../../server/http/errors.ts';
-import type { healthSchema } from '../../../server/http/health.ts';
-import type { Page } from '../../../server/http/pagination.ts';
-import type { LiveEvent } from '../../../server/live/schemas.ts';
-import type { BackgroundTask, TaskStatus, TaskType } from '../../../server/tasks/schemas.ts';
+import type { components, operations } from './schema.d.ts';
 
-export type { BackgroundTask, ErrorBody, ErrorCode, FieldProblem, LiveEvent, Page, Role, TaskStatus, TaskType };
-export type ApiKey = z.infer<typeof apiKeySchema>;
-export type IssuedApiKey = z.infer<typeof issuedApiKeySchema>;
-export type Session = z.infer<typeof sessionSchema>;
-export type Health = z.infer<typeof healthSchema>;
+export type Schemas = components['schemas'];
+type JsonContent<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+/** The JSON answer of an operation (by operationId) at a success status. */
+export type ResponseOf<Op extends keyof operations, Status extends number = 200> = JsonContent<
+  operations[Op]['responses'][Status & keyof operations[Op]['responses']]
+>;
+/** The JSON body an operation takes. */
+export type BodyOf<Op extends keyof operations> = JsonContent<NonNullable<operations[Op]['requestBody']>>;
+
+export type ErrorBody = Schemas['ErrorResponse'];
+export type ErrorCode = ErrorBody['error']['code'];
+export type FieldProblem = NonNullable<ErrorBody['error']['details']>[number];
+type AnsweredTask = ResponseOf<'getBackgroundTasksByBackgroundTaskUuid'>;
+/** A task as the pages read it: `results` as a record, each page reading the counts and lists it knows. */
+export type BackgroundTask = Omit<AnsweredTask, 'results'> & { results: Record<string, unknown> | null };
+export type TaskStatus = BackgroundTask['status'];
+export type TaskType = BackgroundTask['task_type'];
+export type ApiKey = ResponseOf<'getApiKeys'>['items'][number];
+export type IssuedApiKey = ResponseOf<'postApiKeys', 201>;
+export type Role = ApiKey['role'];
+export type Session = ResponseOf<'getSession'>;
+export type AppMeta = Schemas['AppMeta'];
+
+/** One page of a list answer (GET /api/qrcodes, /api/background-tasks…). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  pages: number;
+  page: number;
+  per_page: number;
+}
+
+/** One message of GET /api/live (text/event-stream, so not in the generated types): `data` by `type`. */
+export interface LiveEvent {
+  type: string;
+  organization_uuid: string;
+  data: unknown;
+}
 
 /**
  * A list of every member of a union type, checked by the compiler: a value missing from

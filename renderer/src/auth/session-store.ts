@@ -1,5 +1,7 @@
 import { create } from 'zustand';
-import { ApiFailure, call, type Credential, onUnauthorized, setClientCredential } from '../api/client.ts';
+import { answer, api } from '../api/api-client.ts';
+import { ApiFailure, type Credential, onUnauthorized, setClientCredential } from '../api/client.ts';
+import { queryClient } from '../api/query-client.ts';
 import { describeError } from '../api/describe-error.ts';
 import type { Session } from '../api/types.ts';
 import { desktopConnection } from '../desktop/bridge.ts';
@@ -28,7 +30,9 @@ export const useSessionStore = create<SessionStore>()((set, get) => {
   const attempt = async (credential: Credential): Promise<string | null> => {
     try {
       setClientCredential(credential);
-      const session = await call<Session>({ method: 'GET', path: '/api/session' });
+      // Nothing read with another credential is shown with this one.
+      queryClient.clear();
+      const session = await answer(api.GET('/api/session'));
       storeCredential(credential);
       set({ state: { status: 'signed-in', credential, session } });
       return null;

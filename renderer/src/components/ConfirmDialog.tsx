@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { type ApiRequest, call } from '../api/client.ts';
-import { useApiAction } from '../api/use-api.ts';
+import { useApiAction } from '../api/use-api-action.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ActionButton, CancelButton } from './FormActions.tsx';

@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentProps, Fragment, type ReactNode, useState } from 'react';
 import type { ApiRequest } from '../api/client.ts';
-import { usePagedList } from '../api/use-paged-list.ts';
+import type { GetParams } from '../api/get-query.ts';
+import { type ListPage, useListPage } from '../api/use-list-page.ts';
 import { useSignedIn } from '../auth/session-store.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { actionsColumn, ListView } from './ListView.tsx';
@@ -11,6 +13,9 @@ export interface FormProps<T> {
   onSaved(saved: T): void;
   onCancel(): void;
 }
+
+/** The resources a CrudListPage lists (GET path), edits (PATCH path/uuid/{uuid}) and deletes. */
+export type CrudPath = '/api/qrcodes' | '/api/services' | '/api/import-handlers';
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -38,7 +43,7 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
   description: ReactNode;
   tabs?: ReactNode;
   kind: string;
-  path: string;
+  path: CrudPath;
   /** Filters sent with the list request. */
   query?: Record<string, string>;
   /** How the texts name an item: "the service Plumbing" by default. */
@@ -50,14 +55,16 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
 }) {
   const { session } = useSignedIn();
   const canEdit = session.role !== 'viewer';
-  const paged = usePagedList<T>(
-    (paging) => ({ method: 'GET', path, query: { organization_uuid: session.organization_uuid, ...paging, ...query } }),
+  const paged = useListPage(
+    path,
+    (paging) => ({ query: { organization_uuid: session.organization_uuid, ...paging, ...query } }) as GetParams<CrudPath>,
     25,
-  );
+  ) as unknown as ListPage<T>;
+  const queryClient = useQueryClient();
+  const reload = () => void queryClient.invalidateQueries({ queryKey: [path] });
   const [editing, setEditing] = useState<T | 'new' | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const { reload } = paged.list;
   const deleteRequest = (item: T): ApiRequest => ({ method: 'DELETE', path: `${path}/uuid/${encodeURIComponent(item.uuid)}` });
   return (
     <>

@@ -1,33 +1,13 @@
-import { useEffect, useState } from 'react';
-import { call } from '../api/client.ts';
-import type { Health } from '../api/types.ts';
+import { useQuery } from '@tanstack/react-query';
+import { getQuery } from '../api/get-query.ts';
 
 const POLL_MS = 3_000;
 
 /** At the top of every page while the server's disk is full (its health says so); gone once space is back. */
 export function DiskFullBanner() {
-  const [full, setFull] = useState(false);
-
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const health = await call<Health>({ method: 'GET', path: '/api/health' });
-        if (!stopped) setFull(health.disk_full);
-      } catch {
-        // Unreachable server: the live indicator says so.
-      }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, []);
-
-  if (!full) return null;
+  // An unreachable server is not a full disk: the live indicator says so, and the last answer stands.
+  const health = useQuery({ ...getQuery('/api/health', {}), refetchInterval: POLL_MS, refetchIntervalInBackground: true });
+  if (!health.data?.disk_full) return null;
   return (
     <div className="notice notice-error disk-full-banner" role="alert">
       <span>

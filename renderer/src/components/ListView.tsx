@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PagedList } from '../api/use-paged-list.ts';
+import type { ListPage } from '../api/use-list-page.ts';
 import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { NoSuchPage } from './EmptyState.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -60,7 +60,7 @@ export function ListView<T extends { uuid: string }>({
   onPage,
   children,
 }: {
-  paged: PagedList<T>;
+  paged: ListPage<T>;
   /** One and many of what is listed, e.g. ['QR code', 'QR codes']. */
   noun: [string, string];
   /** The table's accessible name; the plural noun by default. */
@@ -86,21 +86,22 @@ export function ListView<T extends { uuid: string }>({
   const { list, request, page, setParams, defaultPerPage } = paged;
   const many = noun[1];
   const data = list.data;
+  const loading = list.isFetching;
   const emptyNow = data !== undefined && data.items.length === 0;
   return (
     <>
       {textFilters && <TextFilters state={textFilters} error={list.error} />}
       {toolbar}
-      <ErrorNotice error={list.error} onRetry={list.reload} fieldsShown={textFilters?.fieldNames} />
+      <ErrorNotice error={list.error} onRetry={() => void list.refetch()} fieldsShown={textFilters?.fieldNames} />
       {children}
-      {list.loading && (!data || emptyNow) && <Loading>{loadingText ?? `Loading ${many}…`}</Loading>}
+      {loading && (!data || emptyNow) && <Loading>{loadingText ?? `Loading ${many}…`}</Loading>}
       {emptyNow &&
-        !list.loading &&
+        !loading &&
         (noMatch ?? (page > 1 && data.total > 0 ? <NoSuchPage page={page} onFirstPage={() => setParams({ page: null })} /> : empty))}
       {data && data.items.length > 0 && (
         <>
           {aboveTable}
-          <Table label={label ?? many.charAt(0).toUpperCase() + many.slice(1)} headings={columns} busy={list.loading}>
+          <Table label={label ?? many.charAt(0).toUpperCase() + many.slice(1)} headings={columns} busy={loading}>
             {data.items.map(
               (item) =>
                 row?.(item) ?? (
@@ -132,17 +133,20 @@ export function ListView<T extends { uuid: string }>({
   );
 }
 
+/** What Refresh needs of a query. */
+type Refreshable = { isFetching: boolean; refetch(): unknown };
+
 /** Loads the list again now (live updates and polling do it otherwise). */
-export function RefreshButton({ list }: { list: { loading: boolean; reload(): void } }) {
+export function RefreshButton({ list }: { list: Refreshable }) {
   return (
-    <button type="button" className="button button-small" onClick={list.reload} disabled={list.loading}>
+    <button type="button" className="button button-small" onClick={() => void list.refetch()} disabled={list.isFetching}>
       Refresh
     </button>
   );
 }
 
 /** A panel titled by its heading, with Refresh beside it: a list that shares its page with more. */
-export function ListPanel({ title, list, children }: { title: string; list: { loading: boolean; reload(): void }; children: ReactNode }) {
+export function ListPanel({ title, list, children }: { title: string; list: Refreshable; children: ReactNode }) {
   return (
     <Panel title={title} actions={<RefreshButton list={list} />}>
       {children}

@@ -1,7 +1,10 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { ApiQuery } from '../api/use-api.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { PageHeader } from './PageHeader.tsx';
+
+/** What a query's loading line and error need of it. */
+type QueryLike = Pick<UseQueryResult<unknown>, 'data' | 'error' | 'isFetching' | 'refetch'>;
 
 /** The line that says something is on its way. */
 export function Loading({ children }: { children: ReactNode }) {
@@ -13,33 +16,17 @@ export function Loading({ children }: { children: ReactNode }) {
 }
 
 /** A query until its answer is there: "Loading …" while it runs, its error with Try again. */
-export function QueryState({
-  query,
-  loading,
-}: {
-  query: Pick<ApiQuery<unknown>, 'data' | 'loading' | 'error' | 'reload'>;
-  loading: string;
-}) {
+export function QueryState({ query, loading }: { query: QueryLike; loading: string }) {
   return (
     <>
-      {query.loading && !query.data && <Loading>{loading}</Loading>}
-      <ErrorNotice error={query.error} onRetry={query.reload} />
+      {query.isFetching && !query.data && <Loading>{loading}</Loading>}
+      <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
     </>
   );
 }
 
 /** A detail page before its item has loaded: its title and back link, then the query's state. */
-export function PageLoading({
-  title,
-  back,
-  query,
-  loading,
-}: {
-  title: string;
-  back: ReactNode;
-  query: Pick<ApiQuery<unknown>, 'data' | 'loading' | 'error' | 'reload'>;
-  loading: string;
-}) {
+export function PageLoading({ title, back, query, loading }: { title: string; back: ReactNode; query: QueryLike; loading: string }) {
   return (
     <>
       <PageHeader title={title} back={back} />

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { type ApiRequest, call } from '../api/client.ts';
-import { useApiAction } from '../api/use-api.ts';
+import { useApiAction } from '../api/use-api-action.ts';
 import { type FormAction, FormActions } from './FormActions.tsx';
 
 /**

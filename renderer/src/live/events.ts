@@ -5,7 +5,15 @@ import type { Delivery, DeliveryAttempt } from '../pages/webhooks/webhook-types.
 export type DeliveryAttemptEvent = DeliveryAttempt &
   Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
 import type { MessageSummary, RelayEvent } from '../pages/inspector/inspector-types.ts';
-import type { DemoResetEvent } from '../../../server/demo/schemas.ts';
+
+/** Data of the `demo.reset` live event: a step of a reset (`progress`: the step's own percentage), or its end. */
+export interface DemoResetEvent {
+  step: number;
+  of: number;
+  label: string;
+  progress?: number;
+  done?: boolean;
+}
 
 /**
  * The data of each live event type the GUI listens to (GET /api/live). A capability that

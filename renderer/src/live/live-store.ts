@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
-import { call } from '../api/client.ts';
+import { writeCall } from '../api/write-call.ts';
 import type { LiveEvent } from '../api/types.ts';
 import type { LiveEventData, LiveEventType } from './events.ts';
 
@@ -50,7 +50,7 @@ async function connect(): Promise<void> {
   useLiveStore.setState((s) => ({ status: s.connections > 0 || failures > 0 ? 'reconnecting' : 'connecting' }));
   let token: string;
   try {
-    ({ token } = await call<{ token: string }>({ method: 'POST', path: '/api/live/tokens' }));
+    ({ token } = await writeCall('post', '/api/live/tokens').send());
   } catch {
     scheduleRetry(mine);
     return;

@@ -1,7 +1,7 @@
-import type { AppointmentSchedule } from '../../../../server/appointments/schemas.ts';
+import type { AppointmentSchedule } from './appointment-types.ts';
 import type { ApiRequest } from '../../api/client.ts';
-import { useApiAction } from '../../api/use-api.ts';
-import { usePagedList } from '../../api/use-paged-list.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -104,12 +104,9 @@ const COLUMNS = (onlyQrCode: (uuid: string) => void): Column<AppointmentSchedule
 export function AppointmentsPage() {
   const { session } = useSignedIn();
   const filters = useTextFilters(FILTERS, 'appointment-filter');
-  const paged = usePagedList<AppointmentSchedule>(
-    (paging) => ({
-      method: 'GET',
-      path: '/api/appointment_schedule',
-      query: { organization_uuid: session.organization_uuid, ...paging, ...filters.applied },
-    }),
+  const paged = useListPage(
+    '/api/appointment_schedule',
+    (paging) => ({ query: { organization_uuid: session.organization_uuid, ...paging, ...filters.applied } }),
     25,
   );
   return (

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { APPOINTMENT_FIELDS, type AppointmentField } from '../../../../server/appointments/fields.ts';
-import type { CreateImportHandlerBody, ImportHandler, UpdateImportHandlerBody } from '../../../../server/import-handlers/schemas.ts';
+import { useAppMeta } from '../../api/meta.ts';
+import type { AppointmentField, CreateImportHandlerBody, ImportHandler, UpdateImportHandlerBody } from './appointment-types.ts';
 import { ApiFailure } from '../../api/client.ts';
 import { fieldLabel, fieldProblem } from '../../api/describe-error.ts';
 import type { FormProps } from '../../components/CrudListPage.tsx';
@@ -54,6 +54,7 @@ function updateBody(values: Values, handler: ImportHandler): UpdateImportHandler
 /** Create (handler null) or edit an import handler: a name, a slug and column title → spec field rows. */
 export function ImportHandlerForm({ handler, ...props }: { handler: ImportHandler | null } & FormProps<ImportHandler>) {
   const id = useId();
+  const appointmentFields = useAppMeta()?.appointment_fields ?? [];
   const form = useResourceForm({ path: '/api/import-handlers', item: handler, initialValues, createBody, updateBody, ...props });
   const { values, setValues, save } = form;
   const setRow = (key: number, change: Partial<MappingRow>) =>
@@ -112,7 +113,7 @@ export function ImportHandlerForm({ handler, ...props }: { handler: ImportHandle
                 onChange={(e) => setRow(r.key, { field: e.target.value as AppointmentField | '' })}
               >
                 <option value="">Choose a field…</option>
-                {APPOINTMENT_FIELDS.map((f) => (
+                {appointmentFields.map((f) => (
                   <option key={f} value={f}>
                     {f}
                   </option>

@@ -1,8 +1,6 @@
 import './appointments.css';
-import type { ImportHandler } from '../../../../server/import-handlers/schemas.ts';
-import type { ApiRequest } from '../../api/client.ts';
-import type { Page } from '../../api/types.ts';
-import { useApiQuery } from '../../api/use-api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { getQuery, getRequest } from '../../api/get-query.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
@@ -19,12 +17,9 @@ export function ImportHandlerSelect({
   value: string;
   onChange(slug: string): void;
 }) {
-  const request: ApiRequest = {
-    method: 'GET',
-    path: '/api/import-handlers',
-    query: { organization_uuid: organizationUuid, per_page: 100 },
-  };
-  const list = useApiQuery<Page<ImportHandler>>(request);
+  const params = { query: { organization_uuid: organizationUuid, per_page: 100 } };
+  const request = getRequest('/api/import-handlers', params);
+  const list = useQuery(getQuery('/api/import-handlers', params));
   const handlers = list.data?.items ?? [];
   const chosen = handlers.find((h) => h.slug === value);
   return (
@@ -46,7 +41,7 @@ export function ImportHandlerSelect({
         {list.data && handlers.length === 0 ? 'No saved handlers yet: ' : ''}
         <Link to="/appointments/import-handlers">Manage import handlers</Link>
       </p>
-      <ErrorNotice error={list.error} onRetry={list.reload} />
+      <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       {list.error !== null && <CurlDisclosure request={request} />}
     </div>
   );

@@ -1,7 +1,8 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
 import '../inspector/inspector.css';
-import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { ApiFailure } from '../../api/client.ts';
+import { writeCall } from '../../api/write-call.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -10,7 +11,9 @@ import { FormField, TextField } from '../../components/FormField.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Panel } from '../../components/Panel.tsx';
-import type { DecryptResult } from '../../../../server/tools/schemas.ts';
+import type { Schemas } from '../../api/types.ts';
+
+type DecryptResult = Schemas['DecryptResult'];
 import type { Hint, SignatureStatus } from '../inspector/inspector-types.ts';
 import { DecryptionBadge, HintList, SignatureBadge } from '../inspector/Verdicts.tsx';
 
@@ -79,10 +82,11 @@ export function DecryptPage() {
   const [secret, setSecret] = useState('');
   const [missing, setMissing] = useState<{ input?: string; signature?: string }>({});
   const [result, setResult] = useState<DecryptResult | null>(null);
-  const request: ApiRequest = { method: 'POST', path: '/api/tools/decrypt', body: decryptBody(input, signature, secret) };
+  const decryptCall = writeCall('post', '/api/tools/decrypt', { body: decryptBody(input, signature, secret) });
+  const { request } = decryptCall;
   const decrypt = useApiAction(async () => {
     setResult(null);
-    setResult(await call<DecryptResult>(request));
+    setResult(await decryptCall.send());
   });
   const failure = hintsOfFailure(decrypt.error);
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { AppointmentSchedule } from '../../../../server/appointments/schemas.ts';
+import type { AppointmentSchedule } from '../appointments/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, type ResultsOf } from '../tasks/task-format.ts';

@@ -1,15 +1,18 @@
 import './imports.css';
-import { type ComponentProps, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type ComponentProps, type ReactNode, useMemo, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import type { UploadFile } from '../../api/upload.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { getRequest } from '../../api/get-query.ts';
+import { useQuery } from '@tanstack/react-query';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
-import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
+import { useLiveStore } from '../../live/live-store.ts';
+import { taskQuery } from '../tasks/task-query.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
@@ -22,29 +25,15 @@ import { Loading } from '../../components/QueryState.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
 
-/** A task that follows live events, polling only while the live stream is down. */
+/** A task that follows live events (live/live-queries.ts), polling only while the live stream is down. */
 export function useFollowedTask(uuid: string) {
-  const request: ApiRequest = { method: 'GET', path: `/api/background-tasks/uuid/${encodeURIComponent(uuid)}` };
-  const query = useApiQuery<BackgroundTask>(request);
-  const { setData, reload } = query;
-  const apply = (update: BackgroundTask) => {
-    if (update.uuid === uuid) setData((current) => (current ? { ...current, ...update } : current));
-  };
-  useLiveEvent('task.progress', apply);
-  useLiveEvent('task.finished', (update) => {
-    apply(update);
-    // The finished event may carry only the status: the results come with the task itself.
-    if (update.uuid === uuid) reload();
-  });
-  useRefetchOnReconnect(reload);
+  const params = { path: { background_task_uuid: uuid } };
   const liveOpen = useLiveStore((s) => s.status === 'open');
-  const running = query.data ? isRunning(query.data) : true;
-  useEffect(() => {
-    if (liveOpen || !running) return;
-    const timer = setInterval(reload, POLL_WITHOUT_LIVE_MS);
-    return () => clearInterval(timer);
-  }, [liveOpen, running, reload]);
-  return { ...query, request };
+  const query = useQuery({
+    ...taskQuery(uuid),
+    refetchInterval: (q) => (liveOpen || (q.state.data && !isRunning(q.state.data)) ? false : POLL_WITHOUT_LIVE_MS),
+  });
+  return { ...query, request: getRequest('/api/background-tasks/uuid/{background_task_uuid}', params) };
 }
 
 /** The error report download (CSV or XLSX) and "Import the fixed file", for an import with excluded rows. */
@@ -165,8 +154,8 @@ export function ImportResult({
   if (!task) {
     return (
       <section className="panel" aria-label="Import result">
-        {query.loading && <Loading>Loading the import task…</Loading>}
-        <ErrorNotice error={query.error} onRetry={query.reload} />
+        {query.isFetching && !task && <Loading>Loading the import task…</Loading>}
+        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       </section>
     );
   }
@@ -183,7 +172,7 @@ export function ImportResult({
       </div>
       <ProgressBar value={task.progress} label="Import progress" />
       {running && <p className="muted">The import runs on the server: you can leave this page and find it under Tasks.</p>}
-      <ErrorNotice error={query.error} onRetry={query.reload} />
+      <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       {task.status === 'FAILED' && (
         <div className="notice notice-error" role="alert">
           <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}

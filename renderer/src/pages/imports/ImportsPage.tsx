@@ -1,7 +1,8 @@
 import './imports.css';
 import { useEffect, useRef, useState } from 'react';
+import { useAppMeta } from '../../api/meta.ts';
 import type { UploadFile, UploadProgress } from '../../api/upload.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -27,7 +28,6 @@ import {
   previewRequest,
   saveAttachment,
   sendImport,
-  SYNC_ROW_CAP,
   templateRequest,
 } from './import-api.ts';
 import { CheckResult } from './CheckResult.tsx';
@@ -54,6 +54,7 @@ export function ImportsPage() {
   const { session } = useSignedIn();
   const org = session.organization_uuid;
   const canImport = session.role !== 'viewer';
+  const syncRowCap = useAppMeta()?.sync_row_cap;
   const [kind, setKind] = useState<ImportKindName>('qrcodes');
   const [mode, setMode] = useState<ProcessingMode>('background');
   const [handler, setHandler] = useState(DEFAULT_IMPORT_HANDLER);
@@ -220,8 +221,8 @@ export function ImportsPage() {
                 <span>
                   <strong>Sync</strong>{' '}
                   <span className="field-hint">
-                    — the server answers with the results when the import is done; at most {SYNC_ROW_CAP.toLocaleString()} rows (a bigger
-                    file is refused: use background).
+                    — the server answers with the results when the import is done; at most {syncRowCap?.toLocaleString() ?? '…'} rows (a
+                    bigger file is refused: use background).
                   </span>
                 </span>
               </label>

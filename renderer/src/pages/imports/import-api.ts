@@ -1,4 +1,4 @@
-import type { ImportPreview } from '../../../../server/imports/schemas.ts';
+import type { Schemas } from '../../api/types.ts';
 import type { PickedFile } from '../../../../preload/api.ts';
 import { type ApiRequest, download, send } from '../../api/client.ts';
 import type { BackgroundTask } from '../../api/types.ts';
@@ -14,14 +14,13 @@ import {
   type ProcessingMode,
 } from './import-kinds.ts';
 
-export type { ImportPreview };
+export type ImportPreview = Schemas['ImportPreview'];
 export {
   DEFAULT_IMPORT_HANDLER,
   IMPORT_KINDS,
   type ImportKindInfo,
   type ImportKindName,
   type ProcessingMode,
-  SYNC_ROW_CAP,
 } from './import-kinds.ts';
 
 /** CSV previews send only the start of a big file: the server reads just the first rows anyway. */

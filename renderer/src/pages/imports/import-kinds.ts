@@ -1,15 +1,17 @@
 /** The two import kinds and their endpoints: plain data, shared by the Imports page and remote mode (and testable under Node). */
 
 import type { MultipartForm } from '../../api/request.ts';
+import type { paths } from '../../api/schema.d.ts';
+import type { AppMeta } from '../../api/types.ts';
 
-export type ImportKindName = 'qrcodes' | 'appointments';
+export type ImportKindName = AppMeta['import_kinds'][number];
 export type ProcessingMode = 'background' | 'sync';
 
 export interface ImportKindInfo {
   label: string;
   /** Where files of this kind are imported (multipart). */
-  path: string;
-  template: string;
+  path: keyof paths;
+  template: keyof paths;
   templateName: string;
 }
 
@@ -27,9 +29,6 @@ export const IMPORT_KINDS: Record<ImportKindName, ImportKindInfo> = {
     templateName: 'appointment-import-template.csv',
   },
 };
-
-/** The sync answer's row cap (DESIGN.md "Imports"; the server's default). */
-export const SYNC_ROW_CAP = 10_000;
 
 /** The built-in import handler: the template's column names (no org_identifier sent). */
 export const DEFAULT_IMPORT_HANDLER = 'default';

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import './inspector.css';
-import type { ApiRequest } from '../../api/client.ts';
-import { useApiQuery } from '../../api/use-api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { getQuery } from '../../api/get-query.ts';
+import { messageQuery } from './message-query.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { type ChangedValue, changedValues, jsonDifferences } from '../../components/json-paths.ts';
@@ -9,7 +10,7 @@ import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
-import { eventLabel, type Inbox, inboxPath, type Message, messagePath } from './inspector-types.ts';
+import { eventLabel, type Message, messagePath } from './inspector-types.ts';
 import { DecryptionBadge, SignatureBadge } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
@@ -102,9 +103,8 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
   const [params] = useSearchParams();
   const aUuid = params.get('a') ?? '';
   const bUuid = params.get('b') ?? '';
-  const request = (uuid: string): ApiRequest | null => (uuid ? { method: 'GET', path: messagePath(inboxUuid, uuid) } : null);
-  const a = useApiQuery<Message>(request(aUuid));
-  const b = useApiQuery<Message>(request(bUuid));
+  const a = useQuery({ ...messageQuery(inboxUuid, aUuid), enabled: aUuid !== '' });
+  const b = useQuery({ ...messageQuery(inboxUuid, bUuid), enabled: bUuid !== '' });
   const [onlyDifferences, setOnlyDifferences] = useState(false);
   const headerMarks = useMemo(
     () => (a.data && b.data ? headerDifferences(a.data.headers, b.data.headers) : new Set<string>()),
@@ -115,7 +115,7 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
     [a.data, b.data],
   );
   const changes = useMemo(() => (a.data && b.data ? changedValues(a.data.envelope, b.data.envelope) : []), [a.data, b.data]);
-  const inbox = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inboxUuid) });
+  const inbox = useQuery(getQuery('/api/inboxes/uuid/{uuid}', { path: { uuid: inboxUuid } }));
   const back = <Link to={`/inspector/${inboxUuid}`}>← {inbox.data?.name ?? 'Inbox'}</Link>;
 
   if (!aUuid || !bUuid) {
@@ -132,9 +132,9 @@ export function ComparePage({ inboxUuid }: { inboxUuid: string }) {
     return (
       <>
         <PageHeader title="Compare messages" back={back} />
-        {(a.loading || b.loading) && <Loading>Loading both messages…</Loading>}
-        <ErrorNotice error={a.error} onRetry={a.reload} />
-        <ErrorNotice error={b.error} onRetry={b.reload} />
+        {(a.isFetching || b.isFetching) && <Loading>Loading both messages…</Loading>}
+        <ErrorNotice error={a.error} onRetry={() => void a.refetch()} />
+        <ErrorNotice error={b.error} onRetry={() => void b.refetch()} />
       </>
     );
   }

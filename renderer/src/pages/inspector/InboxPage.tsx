@@ -1,7 +1,9 @@
 import { type ReactNode, useState } from 'react';
 import './inspector.css';
 import { type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { getQuery, getRequest } from '../../api/get-query.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
@@ -9,7 +11,6 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loading, PageLoading } from '../../components/QueryState.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
-import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
@@ -23,7 +24,6 @@ import {
   type Inbox,
   inboxPath,
   type RegisteredWebhook,
-  withArrival,
 } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
 import { Panel } from '../../components/Panel.tsx';
@@ -162,15 +162,15 @@ function Fold({ folded, children }: { folded: boolean; children: ReactNode }) {
 
 function EditPanel({ inbox, onSaved, onCancel }: { inbox: Inbox; onSaved(inbox: Inbox): void; onCancel(): void }) {
   // With its secrets (editor), so the form starts from what is stored.
-  const full = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inbox.uuid), query: { include_secrets: true } });
+  const full = useQuery(getQuery('/api/inboxes/uuid/{uuid}', { path: { uuid: inbox.uuid }, query: { include_secrets: 'true' } }));
   const [draft, setDraft] = useState<InboxDraft | null>(null);
   const current = draft ?? (full.data ? draftFrom(full.data) : null);
   const request: ApiRequest = { method: 'PATCH', path: inboxPath(inbox.uuid), body: current ? inboxBody(current) : {} };
   const save = useApiAction(async () => onSaved(await call<Inbox>(request)));
   return (
     <section className="panel">
-      {full.loading && <Loading>Loading the inbox settings…</Loading>}
-      <ErrorNotice error={full.error} onRetry={full.reload} />
+      {full.isFetching && !full.data && <Loading>Loading the inbox settings…</Loading>}
+      <ErrorNotice error={full.error} onRetry={() => void full.refetch()} />
       {current && (
         <InboxForm
           title="Edit the inbox"
@@ -224,18 +224,18 @@ function ReverifyButton({ inbox, onDone }: { inbox: Inbox; onDone(): void }) {
 
 export function InboxPage({ uuid }: { uuid: string }) {
   const [params, setParams] = useSearchParams();
-  const request: ApiRequest = { method: 'GET', path: inboxPath(uuid) };
-  const query = useApiQuery<Inbox>(request);
-  const { data: inbox, setData } = query;
+  // Arrivals update the count (live/live-queries.ts).
+  const inboxQuery = getQuery('/api/inboxes/uuid/{uuid}', { path: { uuid } });
+  const request = getRequest('/api/inboxes/uuid/{uuid}', { path: { uuid } });
+  const query = useQuery(inboxQuery);
+  const { data: inbox } = query;
+  const queryClient = useQueryClient();
+  const setData = (update: (current: Inbox | undefined) => Inbox | undefined) => queryClient.setQueryData(inboxQuery.queryKey, update);
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const [confirm, setConfirm] = useState<'delete' | 'clear' | null>(null);
   const [listVersion, setListVersion] = useState(0);
   const back = <Link to="/inspector">← All inboxes</Link>;
-
-  useLiveEvent('inbox.message', (message) => {
-    if (message.inbox_uuid === uuid) setData((current) => current && withArrival(current));
-  });
 
   if (!inbox) {
     return <PageLoading title="Inbox" back={back} query={query} loading="Loading the inbox…" />;
@@ -327,6 +327,8 @@ export function InboxPage({ uuid }: { uuid: string }) {
           confirmLabel="Delete inbox"
           request={{ method: 'DELETE', path: inboxPath(inbox.uuid) }}
           onDone={() => {
+            // The inbox list loads again rather than show the deleted inbox until then.
+            queryClient.removeQueries({ queryKey: ['/api/inboxes'] });
             navigate('/inspector');
           }}
           onCancel={() => setConfirm(null)}

@@ -1,17 +1,16 @@
+import { writeCall } from '../../api/write-call.ts';
 import { useState } from 'react';
 import './inspector.css';
-import { type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction } from '../../api/use-api.ts';
-import { usePagedList } from '../../api/use-paged-list.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { type Column, ListPanel, ListView } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
 import { emptyDraft, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import { droppedSummary, faultSummary, type Inbox, withArrival } from './inspector-types.ts';
+import { droppedSummary, faultSummary, type Inbox } from './inspector-types.ts';
 
 const INBOX_COLUMNS: Column<Inbox>[] = [
   { header: 'Name', cell: (inbox) => <Link to={`/inspector/${inbox.uuid}`}>{inbox.name}</Link> },
@@ -58,25 +57,13 @@ const INBOX_COLUMNS: Column<Inbox>[] = [
 
 export function InspectorPage() {
   const { session } = useSignedIn();
-  const paged = usePagedList<Inbox>((paging) => ({
-    method: 'GET',
-    path: '/api/inboxes',
-    query: { organization_uuid: session.organization_uuid, ...paging },
-  }));
-  const { setData } = paged.list;
-
-  useLiveEvent('inbox.message', (message) =>
-    setData((current) => current && { ...current, items: current.items.map((i) => (i.uuid === message.inbox_uuid ? withArrival(i) : i)) }),
-  );
+  const paged = useListPage('/api/inboxes', (paging) => ({ query: { organization_uuid: session.organization_uuid, ...paging } }));
 
   const [draft, setDraft] = useState<InboxDraft>(emptyDraft);
-  const createRequest: ApiRequest = {
-    method: 'POST',
-    path: '/api/inboxes',
-    body: { organization_uuid: session.organization_uuid, ...inboxBody(draft) },
-  };
+  const createCall = writeCall('post', '/api/inboxes', { body: { organization_uuid: session.organization_uuid, ...inboxBody(draft) } });
+  const createRequest = createCall.request;
   const create = useApiAction(async () => {
-    const inbox = await call<Inbox>(createRequest);
+    const inbox = await createCall.send();
     navigate(`/inspector/${inbox.uuid}?created=1`);
   });
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { usePagedList } from '../../api/use-paged-list.ts';
+import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { type Column, ListView } from '../../components/ListView.tsx';
@@ -12,7 +12,6 @@ import {
   eventLabel,
   formatReceived,
   type Inbox,
-  inboxPath,
   type Message,
   type MessageListItem,
   SIGNATURE_STATUSES,
@@ -87,16 +86,14 @@ function Filters() {
 export function MessageList({ inbox }: { inbox: Inbox }) {
   const { session } = useSignedIn();
   const { active, clear, query, setParams } = useMessageFilters();
-  const paged = usePagedList<MessageListItem>(
-    (paging) => ({
-      method: 'GET',
-      path: `${inboxPath(inbox.uuid)}/messages`,
-      query: { organization_uuid: session.organization_uuid, ...query, ...paging },
-    }),
+  const paged = useListPage(
+    '/api/inboxes/uuid/{uuid}/messages',
+    (paging) => ({ path: { uuid: inbox.uuid }, query: { organization_uuid: session.organization_uuid, ...query, ...paging } }),
     25,
   );
   const { page } = paged;
-  const { reload } = paged.list;
+  const { refetch } = paged.list;
+  const reload = () => void refetch();
   const [missed, setMissed] = useState(0);
   const [selected, setSelected] = useState<string[]>([]);
 

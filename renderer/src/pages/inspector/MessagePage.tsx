@@ -2,8 +2,10 @@ import { type FormEvent, useState } from 'react';
 import './inspector.css';
 import { type ApiRequest, call, download } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import type { Page } from '../../api/types.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { getQuery, getRequest } from '../../api/get-query.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { messageQuery, withRelay } from './message-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
@@ -12,19 +14,9 @@ import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoading } from '../../components/QueryState.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
-import { useLiveEvent } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
-import {
-  eventLabel,
-  formatReceived,
-  type Inbox,
-  inboxPath,
-  type Message,
-  type MessageListItem,
-  messagePath,
-  type Relay,
-} from './inspector-types.ts';
+import { eventLabel, formatReceived, type Inbox, type Message, messagePath, type Relay } from './inspector-types.ts';
 import { answerText } from './MessageList.tsx';
 import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
@@ -249,17 +241,18 @@ function ReplayPanel({ message, inbox, onRelay }: { message: Message; inbox: Inb
 
 function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   const { session } = useSignedIn();
-  const others = useApiQuery<Page<MessageListItem>>({
-    method: 'GET',
-    path: `${inboxPath(inboxUuid)}/messages`,
-    query: { organization_uuid: session.organization_uuid, per_page: 100 },
-  });
+  const others = useQuery(
+    getQuery('/api/inboxes/uuid/{uuid}/messages', {
+      path: { uuid: inboxUuid },
+      query: { organization_uuid: session.organization_uuid, per_page: 100 },
+    }),
+  );
   const choices = (others.data?.items ?? []).filter((m) => m.uuid !== message.uuid);
   const [other, setOther] = useState('');
   const pick = other || choices[0]?.uuid || '';
   return (
     <Panel title="Compare with another message">
-      <ErrorNotice error={others.error} onRetry={others.reload} />
+      <ErrorNotice error={others.error} onRetry={() => void others.refetch()} />
       {others.data && choices.length === 0 ? (
         <p className="muted">This is the only message of the inbox so far.</p>
       ) : (
@@ -287,19 +280,14 @@ function CompareWith({ message, inboxUuid }: { message: Message; inboxUuid: stri
 }
 
 export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; messageUuid: string }) {
-  const request: ApiRequest = { method: 'GET', path: messagePath(inboxUuid, messageUuid) };
-  const query = useApiQuery<Message>(request);
-  const inbox = useApiQuery<Inbox>({ method: 'GET', path: inboxPath(inboxUuid) });
-  const { data: message, setData } = query;
-  const addRelay = (relay: Relay) =>
-    setData((current) =>
-      current && !current.relays.some((r) => r.uuid === relay.uuid) ? { ...current, relays: [...current.relays, relay] } : current,
-    );
-  useLiveEvent('inbox.relay', (event) => {
-    if (event.message_uuid !== messageUuid) return;
-    const { inbox_uuid: _inbox, message_uuid: _message, ...relay } = event;
-    addRelay(relay);
-  });
+  // Relays of it arrive by live event too (live/live-queries.ts).
+  const messageKey = messageQuery(inboxUuid, messageUuid);
+  const request = getRequest('/api/inboxes/uuid/{uuid}/messages/{message_uuid}', messageKey.queryKey[1]);
+  const query = useQuery(messageKey);
+  const inbox = useQuery(getQuery('/api/inboxes/uuid/{uuid}', { path: { uuid: inboxUuid } }));
+  const { data: message } = query;
+  const queryClient = useQueryClient();
+  const addRelay = (relay: Relay) => queryClient.setQueryData(messageKey.queryKey, (current) => current && withRelay(current, relay));
   const back = <Link to={`/inspector/${inboxUuid}`}>← {inbox.data?.name ?? 'Inbox'}</Link>;
 
   if (!message) {

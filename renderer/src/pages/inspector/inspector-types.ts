@@ -1,17 +1,30 @@
-/** Shapes of the inspector's API, from the server's zod schemas by `import type` only. */
-import type { z } from 'zod';
-import type { messageSummary } from '../../../../server/receiver/messages.ts';
-import type { Inbox, InboxResponse, Message, MessageListItem, Relay } from '../../../../server/receiver/schemas.ts';
-import type { Hint } from '../../../../server/tools/schemas.ts';
-import type { EventType } from '../../../../server/webhooks/events.ts';
-import type { webhookWithSecretSchema } from '../../../../server/webhooks/schemas.ts';
-import { allOf } from '../../api/types.ts';
+/** Shapes of the inspector's API, from the generated API types. */
+import { allOf, type Schemas } from '../../api/types.ts';
 
-export type { Hint, Inbox, InboxResponse, Message, MessageListItem, Relay, EventType };
+export type Hint = Schemas['DoctorHint'];
+export type Inbox = Schemas['Inbox'];
+export type InboxResponse = Schemas['InboxResponse'];
+export type Message = Schemas['InboxMessage'];
+export type MessageListItem = Schemas['InboxMessageListItem'];
+export type Relay = Schemas['InboxRelay'];
+export type EventType = Schemas['Webhook']['events'][number];
 export type SignatureStatus = Message['signature_status'];
-export type MessageSummary = ReturnType<typeof messageSummary>;
+/** The data of the inbox.message live event: a message's list fields without its body. */
+export type MessageSummary = Pick<
+  Message,
+  | 'uuid'
+  | 'inbox_uuid'
+  | 'received_on'
+  | 'method'
+  | 'decrypted'
+  | 'signature_status'
+  | 'event_type'
+  | 'event_id'
+  | 'duplicate_of'
+  | 'answer'
+>;
 export type RelayEvent = Relay & { inbox_uuid: string; message_uuid: string };
-export type RegisteredWebhook = z.infer<typeof webhookWithSecretSchema>;
+export type RegisteredWebhook = Schemas['WebhookWithSecret'];
 
 export const EVENT_TYPES = allOf<EventType>()(
   'service_confirmation.check_in',

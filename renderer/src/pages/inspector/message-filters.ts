@@ -1,4 +1,5 @@
 import { useSearchParams } from '../../router.tsx';
+import { SIGNATURE_STATUSES } from './inspector-types.ts';
 
 export interface MessageFilters {
   event_type: string;
@@ -11,6 +12,13 @@ export interface MessageFilters {
 }
 
 const NAMES = ['event_type', 'decrypted', 'signature_status', 'duplicate', 'from', 'to'] as const;
+
+const YES_NO = ['true', 'false'] as const;
+
+/** The address's value when the API takes it, else nothing (the address can say anything). */
+function oneOf<T extends string>(allowed: readonly T[], value: string): T | undefined {
+  return allowed.find((a) => a === value);
+}
 
 /** "2026-11-21T10:00" (local) → ISO 8601 UTC; undefined when empty or not a time. */
 export function localToIso(local: string): string | undefined {
@@ -29,9 +37,9 @@ export function useMessageFilters() {
   /** The filters as API query parameters. */
   const query = {
     event_type: filters.event_type,
-    decrypted: filters.decrypted,
-    signature_status: filters.signature_status,
-    duplicate: filters.duplicate,
+    decrypted: oneOf(YES_NO, filters.decrypted),
+    signature_status: oneOf(SIGNATURE_STATUSES, filters.signature_status),
+    duplicate: oneOf(YES_NO, filters.duplicate),
     from: localToIso(filters.from),
     to: localToIso(filters.to),
   };

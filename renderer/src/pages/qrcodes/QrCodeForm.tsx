@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { CreateQrCode, QrCode, UpdateQrCode } from '../../../../server/qrcodes/schemas.ts';
+import type { CreateQrCode, QrCode, UpdateQrCode } from './qrcode-types.ts';
 import { describeError } from '../../api/describe-error.ts';
 import type { FormProps } from '../../components/CrudListPage.tsx';
 import { TextField } from '../../components/FormField.tsx';

@@ -1,4 +1,4 @@
-import type { QrCode } from '../../../../server/qrcodes/schemas.ts';
+import type { QrCode } from './qrcode-types.ts';
 import { CrudListPage } from '../../components/CrudListPage.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import type { Column } from '../../components/ListView.tsx';

@@ -1,9 +1,10 @@
 import './remote.css';
 import { useEffect } from 'react';
-import { useApiQuery } from '../../api/use-api.ts';
+import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
-import { profilesRequest, type PublicProfile } from './remote-api.ts';
+import { type PublicProfile } from './remote-api.ts';
+import { profilesQuery } from './profiles-query.ts';
 
 /** Where an import goes: this sandbox, or a profile's service with the organization to import into there. */
 export interface Destination {
@@ -24,7 +25,7 @@ export function DestinationField({
   onChange(next: Destination): void;
   sandboxOrganization: string;
 }) {
-  const profiles = useApiQuery<{ items: PublicProfile[] }>(profilesRequest);
+  const profiles = useQuery(profilesQuery);
   const items = profiles.data?.items ?? [];
   const chosen = value.profile;
   // A profile removed meanwhile: back to this sandbox rather than sending to nowhere.
@@ -53,7 +54,7 @@ export function DestinationField({
           </label>
         ))}
       </div>
-      <ErrorNotice error={profiles.error} onRetry={profiles.reload} />
+      <ErrorNotice error={profiles.error} onRetry={() => void profiles.refetch()} />
       {profiles.data && items.length === 0 && (
         <p className="field-hint">
           To send to a real deployment of the service instead, add a connection profile under <Link to="/remote">Remote services</Link>.

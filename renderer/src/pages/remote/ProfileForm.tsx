@@ -1,8 +1,9 @@
+import { writeCall } from '../../api/write-call.ts';
 import { desktopBridge } from '../../desktop/bridge.ts';
 import { type ComponentProps, type FormEvent, useState } from 'react';
-import { ApiFailure, call } from '../../api/client.ts';
+import { ApiFailure } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SubmitButton } from '../../components/FormActions.tsx';
@@ -42,7 +43,10 @@ export function ProfileForm({
   const trimmedName = values.name.trim();
   const save = useApiAction(async () => {
     if (!('api_secret' in credential)) return;
-    const saved = await call<PublicProfile>(saveProfileRequest(trimmedName, body(credential.api_secret)));
+    const saved = await writeCall('put', '/api/profiles/{name}', {
+      params: { path: { name: trimmedName } },
+      body: body(credential.api_secret),
+    }).send();
     setValues(EMPTY);
     onSaved(saved);
   });

@@ -1,6 +1,7 @@
 import './remote.css';
 import { useState } from 'react';
-import { useApiQuery } from '../../api/use-api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { getQuery } from '../../api/get-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -8,9 +9,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link } from '../../router.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import type { Settings } from '../webhooks/webhook-types.ts';
 import { ProfileForm } from './ProfileForm.tsx';
 import { profilesRequest, type PublicProfile, remoteTasksPage, removeProfileRequest } from './remote-api.ts';
+import { profilesQuery } from './profiles-query.ts';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
@@ -21,8 +22,8 @@ const PROFILES_FILE = 'profiles.json';
 export function RemoteServicesPage() {
   const { session } = useSignedIn();
   const isAdmin = session.role === 'admin';
-  const profiles = useApiQuery<{ items: PublicProfile[] }>(profilesRequest);
-  const settings = useApiQuery<Settings>({ method: 'GET', path: '/api/settings' });
+  const profiles = useQuery(profilesQuery);
+  const settings = useQuery(getQuery('/api/settings', {}));
   const [removing, setRemoving] = useState<PublicProfile | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const items = profiles.data?.items ?? [];
@@ -36,13 +37,13 @@ export function RemoteServicesPage() {
         description="Check a file here, then send it to a real deployment of the service and follow its task there. A connection profile holds the deployment’s address and API key."
       />
       <Panel title="Connection profiles">
-        <ErrorNotice error={profiles.error} onRetry={profiles.reload} />
+        <ErrorNotice error={profiles.error} onRetry={() => void profiles.refetch()} />
         {notice && (
           <p className="notice notice-success" role="status">
             {notice}
           </p>
         )}
-        {!profiles.data && profiles.loading && <Loading>Loading the profiles…</Loading>}
+        {!profiles.data && profiles.isFetching && <Loading>Loading the profiles…</Loading>}
         {profiles.data && items.length === 0 && (
           <EmptyState title="No connection profiles yet">
             <p>
@@ -106,7 +107,7 @@ export function RemoteServicesPage() {
             profilesFile={profilesFile}
             onSaved={(saved) => {
               setNotice(`Profile ${saved.name} saved. Choose it under “Send to” on the Imports page, or open its tasks.`);
-              profiles.reload();
+              void profiles.refetch();
             }}
           />
         ) : (
@@ -143,7 +144,7 @@ export function RemoteServicesPage() {
           onDone={() => {
             setNotice(`Profile ${removing.name} removed; its secret was deleted from this machine.`);
             setRemoving(null);
-            profiles.reload();
+            void profiles.refetch();
           }}
         >
           <p>

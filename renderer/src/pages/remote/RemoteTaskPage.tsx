@@ -1,6 +1,7 @@
 import './remote.css';
 import type { UploadFile } from '../../api/upload.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -9,7 +10,8 @@ import { Link, navigate } from '../../router.tsx';
 import { taskImportKind } from '../imports/import-api.ts';
 import { Metadata } from '../tasks/TaskPage.tsx';
 import { fileName, taskTypeLabel } from '../tasks/task-format.ts';
-import { profilesRequest, type PublicProfile, remoteImportRequest, remoteTaskPage, remoteTasksPage } from './remote-api.ts';
+import { remoteImportRequest, remoteTaskPage, remoteTasksPage } from './remote-api.ts';
+import { profilesQuery } from './profiles-query.ts';
 import { sendRemoteImport } from './remote-send.ts';
 import { RemoteTaskResult } from './RemoteTaskResult.tsx';
 import { useRemoteTask } from './use-remote-task.ts';
@@ -17,7 +19,7 @@ import { Panel } from '../../components/Panel.tsx';
 
 /** A background task on a profile's service, followed until it ends (reachable by its address, so a reload keeps it). */
 export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: string }) {
-  const profiles = useApiQuery<{ items: PublicProfile[] }>(profilesRequest);
+  const profiles = useQuery(profilesQuery);
   const baseUrl = profiles.data?.items.find((p) => p.name === profile)?.base_url;
   const watch = useRemoteTask(profile, uuid);
   const task = watch.task;

@@ -1,8 +1,8 @@
 import './remote.css';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { BackgroundTask } from '../../api/types.ts';
-import { useApiQuery } from '../../api/use-api.ts';
-import { usePagedList } from '../../api/use-paged-list.ts';
+import { useQuery } from '@tanstack/react-query';
+import { profilesQuery } from './profiles-query.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
@@ -10,7 +10,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { isRunning } from '../tasks/task-format.ts';
 import { TASK_COLUMNS, TaskRow } from '../tasks/TaskRow.tsx';
-import { profilesRequest, type PublicProfile, remoteTaskListRequest, remoteTaskPage } from './remote-api.ts';
+import { remoteTaskListRequest, remoteTaskPage } from './remote-api.ts';
+import { useRemoteListPage } from './use-remote-list-page.ts';
 import { REMOTE_POLL } from './remote-poll.ts';
 
 /** The organization to list when the profile names none: typed here, kept in the address. */
@@ -35,22 +36,22 @@ function OrganizationForm({ profile, value, onSubmit }: { profile: string; value
 
 /** Background tasks of an organization on a profile's service (GET /api/background-tasks through the proxy). */
 export function RemoteTasksPage({ profile }: { profile: string }) {
-  const profiles = useApiQuery<{ items: PublicProfile[] }>(profilesRequest);
+  const profiles = useQuery(profilesQuery);
   const saved = profiles.data?.items.find((p) => p.name === profile);
   const [params, setParams] = useSearchParams();
   const organization = params.get('organization_uuid') ?? saved?.organization_uuid ?? '';
-  const paged = usePagedList<BackgroundTask>((paging) =>
+  const paged = useRemoteListPage<BackgroundTask>((paging) =>
     organization && saved ? remoteTaskListRequest(profile, { organization_uuid: organization, ...paging }) : null,
   );
-  const { data, reload, error } = paged.list;
+  const { data, refetch, error } = paged.list;
 
   // Running tasks are checked again at the slow end of the spec's 2 to 5 s; a failure stops that until Refresh.
   const anyRunning = data?.items.some(isRunning) ?? false;
   useEffect(() => {
     if (!anyRunning || error) return;
-    const timer = setInterval(reload, REMOTE_POLL.maxMs);
+    const timer = setInterval(() => void refetch(), REMOTE_POLL.maxMs);
     return () => clearInterval(timer);
-  }, [anyRunning, error, reload]);
+  }, [anyRunning, error, refetch]);
 
   const back = <Link to="/remote">← Remote services</Link>;
   if (profiles.data && !saved) {
@@ -84,7 +85,7 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
         }
         back={back}
       />
-      <ErrorNotice error={profiles.error} onRetry={profiles.reload} />
+      <ErrorNotice error={profiles.error} onRetry={() => void profiles.refetch()} />
       <section className="panel" aria-label="Remote task list">
         <ListView
           paged={paged}

@@ -2,22 +2,24 @@
  * Calls to a connection profile's service, all through this QR Sandbox server's proxy
  * (`/api/remote/{profile}/…`): the page never holds the profile's secret.
  */
-import type { ProfileBody, PublicProfile } from '../../../../server/remote/schemas.ts';
+import { typedRequest } from '../../api/typed-request.ts';
+import type { BodyOf, ResponseOf } from '../../api/types.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import { DEFAULT_IMPORT_HANDLER, IMPORT_KINDS, type ImportKindName, importForm, type ProcessingMode } from '../imports/import-kinds.ts';
 import { errorReportPath } from '../tasks/task-format.ts';
 
-export type { ProfileBody, PublicProfile };
+export type ProfileBody = BodyOf<'putProfilesByName'>;
+export type PublicProfile = ResponseOf<'getProfiles'>['items'][number];
 
-export const profilesRequest: ApiRequest = { method: 'GET', path: '/api/profiles' };
+export const profilesRequest = typedRequest('get', '/api/profiles');
 
 export function saveProfileRequest(name: string, body: ProfileBody): ApiRequest {
-  return { method: 'PUT', path: `/api/profiles/${encodeURIComponent(name)}`, body };
+  return typedRequest('put', '/api/profiles/{name}', { params: { path: { name } }, body });
 }
 
 export function removeProfileRequest(name: string): ApiRequest {
-  return { method: 'DELETE', path: `/api/profiles/${encodeURIComponent(name)}` };
+  return typedRequest('delete', '/api/profiles/{name}', { params: { path: { name } } });
 }
 
 /** The local proxy path of `path` (which starts with /api/…) on the profile's service. */

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { type ApiKey, type IssuedApiKey, ROLES, type Role } from '../../api/types.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { getQuery, getRequest } from '../../api/get-query.ts';
+import { writeCall } from '../../api/write-call.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -22,7 +24,8 @@ const roleHelp: Record<Role, string> = {
   admin: 'Everything, including API keys and settings.',
 };
 
-const listRequest: ApiRequest = { method: 'GET', path: '/api/api-keys' };
+const listRequest = getRequest('/api/api-keys', {});
+const keysQuery = getQuery('/api/api-keys', {});
 
 function NewKeyPanel({ issued, name, onDone }: { issued: IssuedApiKey; name: string; onDone(): void }) {
   const credential = `${issued.api_key}:${issued.api_secret}`;
@@ -50,13 +53,14 @@ function NewKeyPanel({ issued, name, onDone }: { issued: IssuedApiKey; name: str
 }
 
 function RevokeDialog({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCancel(): void; onRevoked(): void }) {
-  const request: ApiRequest = { method: 'DELETE', path: `/api/api-keys/${encodeURIComponent(apiKey.api_key)}` };
+  const revoke = writeCall('delete', '/api/api-keys/{api_key}', { params: { path: { api_key: apiKey.api_key } } });
   return (
     <ConfirmDialog
       title={<>Revoke “{apiKey.name}”?</>}
       confirmLabel="Revoke key"
       busyLabel="Revoking…"
-      request={request}
+      request={revoke.request}
+      action={async () => void (await revoke.send())}
       onDone={onRevoked}
       onCancel={onCancel}
     >
@@ -70,18 +74,20 @@ function RevokeDialog({ apiKey, onCancel, onRevoked }: { apiKey: ApiKey; onCance
 
 export function ApiKeysSection() {
   const { credential } = useSignedIn();
-  const keys = useApiQuery<{ items: ApiKey[] }>(listRequest);
+  const keys = useQuery(keysQuery);
+  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('editor');
   const [issued, setIssued] = useState<{ key: IssuedApiKey; name: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [revokedName, setRevokedName] = useState<string | null>(null);
-  const createRequest: ApiRequest = { method: 'POST', path: '/api/api-keys', body: { name: name.trim(), role } };
+  const createCall = writeCall('post', '/api/api-keys', { body: { name: name.trim(), role } });
+  const createRequest = createCall.request;
   const create = useApiAction(async () => {
-    const key = await call<IssuedApiKey>(createRequest);
+    const key = await createCall.send();
     setIssued({ key, name: name.trim() });
     setName('');
-    keys.reload();
+    void keys.refetch();
   });
   const [nameMissing, setNameMissing] = useState(false);
   const nameProblem = nameMissing ? 'Give the key a name that says what it is for.' : fieldProblem(create.error, 'name');
@@ -100,7 +106,7 @@ export function ApiKeysSection() {
         Keys let scripts, apps and this GUI call the API. Each request sends{' '}
         <code>Authorization: Bearer &lt;api_key&gt;:&lt;api_secret&gt;</code>.
       </p>
-      <ErrorNotice error={keys.error} onRetry={keys.reload} />
+      <ErrorNotice error={keys.error} onRetry={() => void keys.refetch()} />
       {revokedName && (
         <p className="notice notice-success" role="status">
           API key “{revokedName}” was revoked.
@@ -190,8 +196,11 @@ export function ApiKeysSection() {
           onRevoked={() => {
             setRevokedName(revoking.name);
             setRevoking(null);
-            keys.setData((current) => current && { items: current.items.filter((k) => k.api_key !== revoking.api_key) });
-            keys.reload();
+            queryClient.setQueryData(
+              keysQuery.queryKey,
+              (current) => current && { items: current.items.filter((k) => k.api_key !== revoking.api_key) },
+            );
+            void keys.refetch();
           }}
         />
       )}

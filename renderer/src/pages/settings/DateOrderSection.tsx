@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { writeCall } from '../../api/write-call.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import type { Settings } from '../webhooks/webhook-types.ts';
@@ -32,10 +32,11 @@ export function DateOrderSection({ settings, role, onSaved }: { settings: Settin
   const [saved, setSaved] = useState(false);
   /** The order just picked, shown at once while it is saved (null: show the saved one). */
   const [picked, setPicked] = useState<DateOrder | null>(null);
-  const requestFor = (order: DateOrder | null): ApiRequest => ({ method: 'PATCH', path: '/api/settings', body: { date_order: order } });
+  const callFor = (order: DateOrder | null) => writeCall('patch', '/api/settings', { body: { date_order: order } });
+  const requestFor = (order: DateOrder | null) => callFor(order).request;
   const save = useApiAction(async (order: DateOrder | null) => {
     try {
-      onSaved(await call<Settings>(requestFor(order)));
+      onSaved(await callFor(order).send());
       setSaved(true);
     } finally {
       setPicked(null);

@@ -1,9 +1,12 @@
 import './demo-data.css';
 import { useState } from 'react';
-import type { DemoResetEvent, DemoResetResult } from '../../../../server/demo/schemas.ts';
+import type { Schemas } from '../../api/types.ts';
+import type { DemoResetEvent } from '../../live/events.ts';
+
+type DemoResetResult = Schemas['DemoResetResult'];
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { useModal } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';

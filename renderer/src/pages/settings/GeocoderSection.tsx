@@ -1,10 +1,11 @@
 import './geocoder.css';
 import { type FormEvent, useId, useState } from 'react';
-import type { z } from 'zod';
-import type { GeocoderAbout, LocateResult, locateBodySchema } from '../../../../server/geocoding/schemas.ts';
-import { type ApiRequest, call } from '../../api/client.ts';
+import type { BodyOf, Schemas } from '../../api/types.ts';
+import { writeCall } from '../../api/write-call.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { getQuery, getRequest } from '../../api/get-query.ts';
+import { useQuery } from '@tanstack/react-query';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Table } from '../../components/Table.tsx';
@@ -14,9 +15,11 @@ import { ClearButton, SubmitButton } from '../../components/FormActions.tsx';
 import { Facts } from '../../components/Facts.tsx';
 import { TextField } from '../../components/FormField.tsx';
 
-type LocateBody = z.input<typeof locateBodySchema>;
+type GeocoderAbout = Schemas['GeocoderAbout'];
+type LocateResult = Schemas['LocateResult'];
+type LocateBody = BodyOf<'postGeocoderLocate'>;
 
-const aboutRequest: ApiRequest = { method: 'GET', path: '/api/geocoder' };
+const aboutRequest = getRequest('/api/geocoder', {});
 
 const PARTS = [
   { key: 'suburb', label: 'Suburb or city' },
@@ -189,8 +192,9 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
   const id = useId();
   const [values, setValues] = useState<Values>(EMPTY);
   const [answer, setAnswer] = useState<LocateResult | null>(null);
-  const request: ApiRequest = { method: 'POST', path: '/api/geocoder/locate', body: locateBody(values) };
-  const locate = useApiAction(async (r: ApiRequest) => setAnswer(await call<LocateResult>(r)));
+  const locateCall = writeCall('post', '/api/geocoder/locate', { body: locateBody(values) });
+  const { request } = locateCall;
+  const locate = useApiAction(async (send: () => Promise<LocateResult>) => setAnswer(await send()));
   const problem = fieldProblem(locate.error, 'location');
   const change = (key: keyof Values, value: string) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -199,7 +203,7 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void locate.run(request);
+    void locate.run(locateCall.send);
   };
   const partsGiven = PARTS.some((p) => values[p.key].trim() !== '');
   const typed = Object.values(values).some((v) => v !== '');
@@ -251,7 +255,7 @@ function TryAddressForm({ about }: { about: GeocoderAbout | undefined }) {
 
 /** Settings > Geocoder: what locates addresses (GET /api/geocoder) and "Try an address" (POST /api/geocoder/locate). */
 export function GeocoderSection() {
-  const about = useApiQuery<GeocoderAbout>(aboutRequest);
+  const about = useQuery(getQuery('/api/geocoder', {}));
   return (
     <Panel title="Geocoder">
       <QueryState query={about} loading="Loading the geocoder…" />

@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { getQuery, getRequest } from '../../api/get-query.ts';
+import { writeCall } from '../../api/write-call.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
@@ -12,7 +14,8 @@ import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webho
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 
-const readRequest: ApiRequest = { method: 'GET', path: '/api/settings' };
+const readRequest = getRequest('/api/settings', {});
+const settingsQuery = getQuery('/api/settings', {});
 
 /** Webhook delivery settings of the organization (GET/PATCH /api/settings; changing needs an admin key). */
 function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; role: string; onSaved(next: Settings): void }) {
@@ -25,16 +28,15 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
     setAllowHttp(settings.allow_http_webhooks);
   }, [settings]);
   const changed = schedule !== settings.webhook_retry_schedule || allowHttp !== settings.allow_http_webhooks;
-  const request: ApiRequest = {
-    method: 'PATCH',
-    path: '/api/settings',
+  const saveCall = writeCall('patch', '/api/settings', {
     body: {
       ...(schedule !== settings.webhook_retry_schedule || !changed ? { webhook_retry_schedule: schedule } : {}),
       ...(allowHttp !== settings.allow_http_webhooks ? { allow_http_webhooks: allowHttp } : {}),
     },
-  };
+  });
+  const { request } = saveCall;
   const save = useApiAction(async () => {
-    onSaved(await call<Settings>(request));
+    onSaved(await saveCall.send());
     setSaved(true);
   });
   const submit = (e: FormEvent) => {
@@ -142,23 +144,30 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
 
 export function ServerSettingsSections() {
   const { session } = useSignedIn();
-  const settings = useApiQuery<Settings>(readRequest);
+  const settings = useQuery(settingsQuery);
+  const queryClient = useQueryClient();
   const data = settings.data;
   return (
     <>
       <section className="panel">
         {data ? (
-          <WebhookSettingsForm settings={data} role={session.role} onSaved={(next) => settings.setData(() => next)} />
+          <WebhookSettingsForm
+            settings={data}
+            role={session.role}
+            onSaved={(next) => queryClient.setQueryData(settingsQuery.queryKey, next)}
+          />
         ) : (
           <>
             <h2>Webhook delivery</h2>
-            {settings.loading && <Loading>Loading settings…</Loading>}
+            {settings.isFetching && <Loading>Loading settings…</Loading>}
           </>
         )}
-        <ErrorNotice error={settings.error} onRetry={settings.reload} />
+        <ErrorNotice error={settings.error} onRetry={() => void settings.refetch()} />
         <CurlDisclosure request={readRequest} label="Show curl to read the settings" />
       </section>
-      {data && <DateOrderSection settings={data} role={session.role} onSaved={(next) => settings.setData(() => next)} />}
+      {data && (
+        <DateOrderSection settings={data} role={session.role} onSaved={(next) => queryClient.setQueryData(settingsQuery.queryKey, next)} />
+      )}
       <Panel title="This server">
         {data && (
           <dl className="facts">
@@ -177,8 +186,8 @@ export function ServerSettingsSections() {
             </div>
           </dl>
         )}
-        {!data && settings.loading && <Loading>Loading…</Loading>}
-        {!data && !settings.loading && <p className="muted">Not known: the settings could not be read (see above).</p>}
+        {!data && settings.isFetching && <Loading>Loading…</Loading>}
+        {!data && !settings.isFetching && <p className="muted">Not known: the settings could not be read (see above).</p>}
       </Panel>
     </>
   );

@@ -1,15 +1,14 @@
 import { useEffect } from 'react';
-import { type BackgroundTask, TASK_STATUSES, TASK_TYPES } from '../../api/types.ts';
-import { usePagedList } from '../../api/use-paged-list.ts';
+import { TASK_STATUSES, TASK_TYPES } from '../../api/types.ts';
+import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Options, SelectField } from '../../components/SelectField.tsx';
-import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
+import { useLiveStore } from '../../live/live-store.ts';
 import { Link, useSearchParams } from '../../router.tsx';
 import { isRunning, taskTypeLabel } from './task-format.ts';
-import { mergeLiveTask } from './live-list.ts';
 import { TASK_COLUMNS, TaskRow } from './TaskRow.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 4_000;
@@ -22,45 +21,25 @@ export function TaskListPage() {
   const taskType = params.get('task_type') ?? '';
   const status = params.get('status') ?? '';
   const filtered = taskType !== '' || status !== '';
-  const paged = usePagedList<BackgroundTask>((paging) => ({
-    method: 'GET',
-    path: '/api/background-tasks',
-    query: { organization_uuid: session.organization_uuid, task_type: taskType, status, ...paging },
+  // Live events keep this list current (live/live-queries.ts).
+  const paged = useListPage('/api/background-tasks', (paging) => ({
+    query: {
+      organization_uuid: session.organization_uuid,
+      task_type: TASK_TYPES.find((t) => t === taskType),
+      status: TASK_STATUSES.find((s) => s === status),
+      ...paging,
+    },
   }));
-  const { page } = paged;
-  const { data, setData, reload } = paged.list;
-
-  const applyLive = (task: BackgroundTask) =>
-    setData(
-      (current) =>
-        current &&
-        mergeLiveTask(current, task, {
-          page,
-          matches: (t) => (taskType === '' || t.task_type === taskType) && (status === '' || t.status === status),
-        }),
-    );
-  useLiveEvent('task.created', applyLive);
-  useLiveEvent('task.progress', applyLive);
-  useLiveEvent('task.finished', applyLive);
-  useLiveEvent('task.removed', ({ uuid }) =>
-    setData(
-      (current) =>
-        current &&
-        (current.items.some((t) => t.uuid === uuid)
-          ? { ...current, items: current.items.filter((t) => t.uuid !== uuid), total: Math.max(0, current.total - 1) }
-          : current),
-    ),
-  );
-  useRefetchOnReconnect(reload);
+  const { data, refetch } = paged.list;
 
   // Without the live stream, running tasks are polled as the spec suggests (2 to 5 s).
   const liveOpen = useLiveStore((s) => s.status === 'open');
   const anyRunning = data?.items.some(isRunning) ?? false;
   useEffect(() => {
     if (liveOpen || !anyRunning) return;
-    const timer = setInterval(reload, POLL_WITHOUT_LIVE_MS);
+    const timer = setInterval(() => void refetch(), POLL_WITHOUT_LIVE_MS);
     return () => clearInterval(timer);
-  }, [liveOpen, anyRunning, reload]);
+  }, [liveOpen, anyRunning, refetch]);
 
   const clearFilters = () => setParams({ task_type: null, status: null, page: null });
   return (

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { UploadFile } from '../../api/upload.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -49,7 +49,7 @@ export function Metadata({ task }: { task: BackgroundTask }) {
 export function TaskPage({ uuid }: { uuid: string }) {
   // Follows live events; a finished event reloads the task, so an answer that left before it cannot win.
   const query = useFollowedTask(uuid);
-  const { data: task, reload, request } = query;
+  const { data: task, request } = query;
   const running = task ? isRunning(task) : false;
 
   const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
@@ -80,7 +80,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         back={back}
         actions={<StatusBadge status={task.status} />}
       />
-      <ErrorNotice error={query.error} onRetry={reload} />
+      <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       <Panel title="Progress">
         <ProgressBar value={task.progress} label="Task progress" />
         {task.status === 'FAILED' && (

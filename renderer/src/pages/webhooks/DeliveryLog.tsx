@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';

@@ -1,7 +1,7 @@
+import { writeCall } from '../../api/write-call.ts';
 import { type FormEvent, Fragment, useState } from 'react';
-import { type ApiRequest, call } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CreatedPanel, SecretField } from '../../components/SecretField.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -51,13 +51,12 @@ export function RegisterWebhookForm({
 }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>([...EVENT_TYPES]);
-  const request: ApiRequest = {
-    method: 'POST',
-    path: '/api/webhooks/register',
+  const registerCall = writeCall('post', '/api/webhooks/register', {
     body: { organization_uuid: organizationUuid, url: url.trim(), events },
-  };
+  });
+  const { request } = registerCall;
   const register = useApiAction(async () => {
-    const webhook = await call<WebhookWithSecret>(request);
+    const webhook = await registerCall.send();
     setUrl('');
     setEvents([...EVENT_TYPES]);
     onRegistered(webhook);

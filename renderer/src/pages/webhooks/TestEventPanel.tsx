@@ -1,7 +1,9 @@
+import { writeCall } from '../../api/write-call.ts';
 import { type FormEvent, useDeferredValue, useEffect, useId, useState } from 'react';
-import { ApiFailure, type ApiRequest, call } from '../../api/client.ts';
-import type { Page } from '../../api/types.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { ApiFailure } from '../../api/client.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { getQuery } from '../../api/get-query.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
@@ -67,23 +69,23 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
     return () => clearTimeout(timer);
   }, [typed]);
   const deferredSearch = useDeferredValue(search);
-  const qrCodes = useApiQuery<Page<QrCodeChoice>>({
-    method: 'GET',
-    path: '/api/qrcodes',
-    query: { organization_uuid: organizationUuid, per_page: QR_PICKER_SIZE, ...(deferredSearch ? { search: deferredSearch } : {}) },
+  const qrCodes = useQuery({
+    ...getQuery('/api/qrcodes', {
+      query: { organization_uuid: organizationUuid, per_page: QR_PICKER_SIZE, ...(deferredSearch ? { search: deferredSearch } : {}) },
+    }),
+    placeholderData: keepPreviousData,
   });
   const [chosen, setChosen] = useState<QrCodeChoice | null>(null);
   const matches = qrCodes.data?.items ?? [];
   const options = chosen && !matches.some((qr) => qr.uuid === chosen.uuid) ? [chosen, ...matches] : matches;
   // The QR code capability may not be on this server: then the server picks (or makes) one.
   const noQrCodeApi = qrCodes.error instanceof ApiFailure && qrCodes.error.status === 404;
-  const request: ApiRequest = {
-    method: 'POST',
-    path: '/api/service-confirmations/simulate',
+  const simulate = writeCall('post', '/api/service-confirmations/simulate', {
     body: { organization_uuid: organizationUuid, event, ...(qrCode === ANY ? {} : { qr_code_uuid: qrCode }) },
-  };
+  });
+  const { request } = simulate;
   const send = useApiAction(async () => {
-    const answer = await call<SimulateResponse>(request);
+    const answer = await simulate.send();
     setSent({ answer, event });
   });
   const submit = (e: FormEvent) => {
@@ -163,7 +165,7 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
           Send test event
         </SubmitButton>
       </div>
-      {!noQrCodeApi && <ErrorNotice error={qrCodes.error} onRetry={qrCodes.reload} />}
+      {!noQrCodeApi && <ErrorNotice error={qrCodes.error} onRetry={() => void qrCodes.refetch()} />}
       <ErrorNotice error={send.error} onDismiss={send.clearError} />
       {sent && <SentEvent sent={sent} />}
       <CurlDisclosure request={request} />

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import type { Page } from '../../api/types.ts';
-import { useApiAction, useApiQuery } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { getQuery, getRequest } from '../../api/get-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
@@ -96,15 +98,20 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   const highlight = params.get('delivery');
   const [deleting, setDeleting] = useState(false);
 
-  const webhookRequest: ApiRequest = { method: 'GET', path: webhookPath(uuid) };
-  const webhook = useApiQuery<Webhook>(webhookRequest);
-  const deliveriesRequest: ApiRequest = {
-    method: 'GET',
-    path: `${webhookPath(uuid)}/deliveries`,
-    query: { organization_uuid: session.organization_uuid, status, page, per_page: perPage },
+  const webhookQuery = getQuery('/api/webhooks/uuid/{uuid}', { path: { uuid } });
+  const webhook = useQuery(webhookQuery);
+  const deliveriesParams = {
+    path: { uuid },
+    query: { organization_uuid: session.organization_uuid, status: DELIVERY_STATUSES.find((s) => s === status), page, per_page: perPage },
   };
-  const deliveries = useApiQuery<Page<Delivery>>(deliveriesRequest);
-  const { data, setData, reload } = deliveries;
+  const deliveriesRequest = getRequest('/api/webhooks/uuid/{uuid}/deliveries', deliveriesParams);
+  const deliveriesQuery = getQuery('/api/webhooks/uuid/{uuid}/deliveries', deliveriesParams);
+  const deliveries = useQuery({ ...deliveriesQuery, placeholderData: keepPreviousData });
+  const { data, refetch } = deliveries;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const queryClient = useQueryClient();
+  const setData = (update: (current: Page<Delivery> | undefined) => Page<Delivery> | undefined) =>
+    queryClient.setQueryData(deliveriesQuery.queryKey, update);
 
   // A delivery that is not on this page yet (a new event) is fetched, at most once a second.
   const lastReload = useRef(0);
@@ -152,7 +159,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   });
   useRefetchOnReconnect(() => {
     reload();
-    webhook.reload();
+    void webhook.refetch();
   });
 
   const anyPending = data?.items.some((d) => d.status === 'pending') ?? false;
@@ -202,7 +209,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
             uuid: <code>{hook.uuid}</code>,
           }}
         />
-        <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => webhook.setData(() => next)} />
+        <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => queryClient.setQueryData(webhookQuery.queryKey, next)} />
         {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
       </Panel>
 
@@ -217,13 +224,13 @@ export function WebhookPage({ uuid }: { uuid: string }) {
             ))}
           </SelectField>
           <div className="toolbar-end">
-            <button type="button" className="button button-small" onClick={reload} disabled={deliveries.loading}>
+            <button type="button" className="button button-small" onClick={reload} disabled={deliveries.isFetching}>
               Refresh
             </button>
           </div>
         </div>
         <ErrorNotice error={deliveries.error} onRetry={reload} />
-        {!data && deliveries.loading && <Loading>Loading deliveries…</Loading>}
+        {!data && deliveries.isFetching && <Loading>Loading deliveries…</Loading>}
         {data &&
           data.items.length === 0 &&
           (filtered ? (
@@ -250,7 +257,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
             </EmptyState>
           ))}
         {data && data.items.length > 0 && (
-          <ul className="delivery-list" aria-label="Deliveries" aria-busy={deliveries.loading}>
+          <ul className="delivery-list" aria-label="Deliveries" aria-busy={deliveries.isFetching}>
             {data.items.map((d) => (
               <li key={d.delivery_id}>
                 <DeliveryCard

@@ -1,7 +1,6 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ApiRequest } from '../../api/client.ts';
-import type { Page } from '../../api/types.ts';
-import { useApiQuery } from '../../api/use-api.ts';
+import { getQuery, getRequest } from '../../api/get-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState, NoSuchPage } from '../../components/EmptyState.tsx';
@@ -15,7 +14,7 @@ import { NewWebhookPanel, RegisterWebhookForm } from './RegisterWebhookForm.tsx'
 import { TestEventPanel } from './TestEventPanel.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle } from './webhook-controls.tsx';
 import { microsToIso } from './webhook-format.ts';
-import type { Settings, Webhook, WebhookWithSecret } from './webhook-types.ts';
+import type { Webhook, WebhookWithSecret } from './webhook-types.ts';
 import { Loading } from '../../components/QueryState.tsx';
 
 function WebhookCard({
@@ -70,20 +69,23 @@ export function WebhooksPage() {
   const [params, setParams] = useSearchParams();
   const page = positiveInt(params.get('page'), 1);
   const perPage = positiveInt(params.get('per_page'), 10);
-  const request: ApiRequest = {
-    method: 'GET',
-    path: '/api/webhooks',
-    query: { organization_uuid: session.organization_uuid, page, per_page: perPage },
-  };
-  const webhooks = useApiQuery<Page<Webhook>>(request);
-  const settings = useApiQuery<Settings>({ method: 'GET', path: '/api/settings' });
+  const listParams = { query: { organization_uuid: session.organization_uuid, page, per_page: perPage } };
+  const request = getRequest('/api/webhooks', listParams);
+  const webhooks = useQuery({ ...getQuery('/api/webhooks', listParams), placeholderData: keepPreviousData });
+  const settings = useQuery(getQuery('/api/settings', {}));
+  const queryClient = useQueryClient();
   const [registered, setRegistered] = useState<WebhookWithSecret | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [deleted, setDeleted] = useState<string | null>(null);
-  const { data, setData, reload } = webhooks;
+  const { data } = webhooks;
+  const reload = () => void queryClient.invalidateQueries({ queryKey: ['/api/webhooks'] });
 
-  const replace = (next: Webhook) =>
-    setData((current) => current && { ...current, items: current.items.map((w) => (w.uuid === next.uuid ? next : w)) });
+  const setItems = (update: (items: Webhook[]) => Webhook[]) =>
+    queryClient.setQueryData(
+      getQuery('/api/webhooks', listParams).queryKey,
+      (current) => current && { ...current, items: update(current.items) },
+    );
+  const replace = (next: Webhook) => setItems((items) => items.map((w) => (w.uuid === next.uuid ? next : w)));
 
   return (
     <>
@@ -98,7 +100,7 @@ export function WebhooksPage() {
             Webhook <code className="break">{deleted}</code> was deleted.
           </p>
         )}
-        {!data && webhooks.loading && <Loading>Loading webhooks…</Loading>}
+        {!data && webhooks.isFetching && <Loading>Loading webhooks…</Loading>}
         {data &&
           data.items.length === 0 &&
           (page > 1 && data.total > 0 ? (
@@ -113,7 +115,7 @@ export function WebhooksPage() {
             </EmptyState>
           ))}
         {data && data.items.length > 0 && (
-          <ul className="webhook-list" aria-label="Webhooks" aria-busy={webhooks.loading}>
+          <ul className="webhook-list" aria-label="Webhooks" aria-busy={webhooks.isFetching}>
             {data.items.map((w) => (
               <WebhookCard key={w.uuid} webhook={w} canEdit={canEdit} onChanged={replace} onDelete={() => setDeleting(w)} />
             ))}
@@ -160,7 +162,7 @@ export function WebhooksPage() {
           onDeleted={() => {
             setDeleted(deleting.url);
             setDeleting(null);
-            setData((current) => current && { ...current, items: current.items.filter((w) => w.uuid !== deleting.uuid) });
+            setItems((items) => items.filter((w) => w.uuid !== deleting.uuid));
             reload();
           }}
         />

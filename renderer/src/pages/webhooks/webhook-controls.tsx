@@ -1,5 +1,5 @@
 import { type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction } from '../../api/use-api.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';

@@ -1,18 +1,15 @@
-/**
- * Webhook, delivery, test-event and settings shapes, taken from the server's zod schemas by
- * `import type` only (nothing of the server ends up in the bundle).
- */
-import type { z } from 'zod';
-import type { simulateResponseSchema } from '../../../../server/confirmations/simulate-schemas.ts';
-import type { Settings } from '../../../../server/settings/schemas.ts';
-import type { EventType } from '../../../../server/webhooks/events.ts';
-import type { RetryScheduleName } from '../../../../server/webhooks/retry-schedule.ts';
-import type { Delivery, DeliveryAttempt, Webhook, WebhookWithSecret } from '../../../../server/webhooks/schemas.ts';
-import { allOf } from '../../api/types.ts';
+/** Webhook, delivery, test-event and settings shapes, from the generated API types. */
+import { allOf, type ResponseOf, type Schemas } from '../../api/types.ts';
 
-export type { Delivery, DeliveryAttempt, EventType, RetryScheduleName, Settings, Webhook, WebhookWithSecret };
+export type Webhook = Schemas['Webhook'];
+export type WebhookWithSecret = Schemas['WebhookWithSecret'];
+export type Delivery = Schemas['WebhookDelivery'];
+export type DeliveryAttempt = Delivery['attempts'][number];
+export type EventType = Webhook['events'][number];
+export type Settings = Schemas['Settings'];
+export type RetryScheduleName = Settings['webhook_retry_schedule'];
 export type DeliveryStatus = Delivery['status'];
-export type SimulateResponse = z.infer<typeof simulateResponseSchema>;
+export type SimulateResponse = ResponseOf<'postServiceConfirmationsSimulate', 201>;
 
 /** The event catalog, checked against the server's list by the compiler. */
 export const EVENT_TYPES = allOf<EventType>()(
