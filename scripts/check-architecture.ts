@@ -18,6 +18,15 @@ const COMPOSITION_ROOT = new Set(['server/app.ts', 'server/server.ts']);
 const MAY_START_THE_SERVER = ['server/cli/', 'main/', 'bin/'];
 const KIND_FOLDERS = ['server/qrcodes/', 'server/appointments/'];
 const KIND_REGISTRY = 'server/imports/kinds.ts';
+/**
+ * Imports known to break a rule, each to go when the import-kind registry serves what it needs
+ * (the preview's appointment options, the dry run's shadow of the QR code search index). A new
+ * one fails the check; one that no longer occurs fails it too, so the list only shrinks.
+ */
+const KNOWN: ReadonlySet<string> = new Set([
+  'server/imports/routes.ts imports the import kind server/appointments/import-kind.ts (go through server/imports/kinds.ts)',
+  'server/imports/scratch-db.ts imports the import kind server/qrcodes/search-index.ts (go through server/imports/kinds.ts)',
+]);
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
@@ -92,8 +101,17 @@ export function violations(graph: Map<string, string[]>): string[] {
   return found;
 }
 
+/** What the check reports: every violation not known, and every known one that is gone. */
+export function problems(found: readonly string[], known: ReadonlySet<string> = KNOWN): string[] {
+  const seen = new Set(found);
+  return [
+    ...found.filter((line) => !known.has(line)),
+    ...[...known].filter((line) => !seen.has(line)).map((line) => `fixed, remove from KNOWN: ${line}`),
+  ];
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const found = violations(importGraph());
+  const found = problems(violations(importGraph()));
   for (const line of found) console.error(line);
   console.log(
     found.length === 0 ? 'Architecture check: no circles, no forbidden imports.' : `Architecture check: ${found.length} problems.`,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -33,7 +34,21 @@ function localLinks(text: string): string[] {
   return [...withoutCode.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '').filter((link) => !/^[a-z]+:/i.test(link));
 }
 
+/** Every tracked text file of the project but this test, which names what it looks for. */
+function projectFiles(): string[] {
+  const listed = spawnSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).stdout.split('\n');
+  return listed.filter(
+    (file) =>
+      /\.(ts|tsx|mts|mjs|js|md|json|yml|yaml|html|css)$/.test(file) && !file.endsWith('links.test.ts') && !file.includes('node_modules/'),
+  );
+}
+
 describe('the manual', () => {
+  it('is the only reference the code and docs point at: no DESIGN.md, no numbered sections of a spec the repository lacks', () => {
+    const pointing = projectFiles().filter((file) => /DESIGN\.md|\bspec \d/i.test(fs.readFileSync(path.join(root, file), 'utf8')));
+    assert.deepEqual(pointing, []);
+  });
+
   it('keeps the README short: at most 200 lines', () => {
     const lines = fs.readFileSync(path.join(root, 'README.md'), 'utf8').trimEnd().split('\n').length;
     assert.ok(lines <= 200, `README.md has ${lines} lines`);

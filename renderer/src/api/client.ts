@@ -4,7 +4,7 @@ import { type ApiRequest, authorizationHeader, type Credential, requestUrl } fro
 export { authorizationHeader, requestUrl };
 export type { ApiRequest, Credential, HttpMethod, MultipartForm, QueryValue } from './request.ts';
 
-/** An API call that did not succeed, with what the server said (DESIGN.md "Errors"). */
+/** An API call that did not succeed, with what the server said (docs/api.md "Errors"). */
 export class ApiFailure extends Error {
   readonly status: number;
   /** null when the server could not be reached or did not answer with the error contract. */

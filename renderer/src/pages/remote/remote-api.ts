@@ -47,7 +47,7 @@ export function remoteTaskListRequest(
   return { method: 'GET', path: remotePath(profile, '/api/background-tasks'), query };
 }
 
-/** The remote task's error report (spec 4.5 for appointments, 4.9 for QR codes). */
+/** The remote task's error report (docs/api.md). */
 export function remoteErrorReportRequest(profile: string, task: BackgroundTask, format: 'csv' | 'xlsx'): ApiRequest {
   return { method: 'GET', path: remotePath(profile, errorReportPath(task)), query: { format } };
 }
@@ -55,7 +55,7 @@ export function remoteErrorReportRequest(profile: string, task: BackgroundTask, 
 /**
  * The import upload to a profile's service, with the same form fields as a local import. A QR
  * code JSON file goes as a JSON array body with processing_mode in the query, as the CLI sends it
- * (spec 4.8 shows the JSON form of that endpoint as an array body).
+ * (the JSON form of that endpoint is an array body).
  */
 export function remoteImportRequest(
   profile: string,

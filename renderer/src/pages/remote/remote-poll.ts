@@ -3,7 +3,7 @@
  * (server/remote/watch-task.ts), so both follow a task the same way.
  */
 export const REMOTE_POLL = {
-  /** Spec 4.1: poll every 2 to 5 s. 2 s after the task moved, a second longer each time it did not, up to 5 s. */
+  /** docs/api.md: poll every 2 to 5 s. 2 s after the task moved, a second longer each time it did not, up to 5 s. */
   minMs: 2_000,
   maxMs: 5_000,
   stepMs: 1_000,

@@ -1,6 +1,6 @@
 /**
  * A row's error, as the import words it, split into one line per problem with the column each
- * is about. The import joins a row's problems into one string (spec 2.1: `error`); each problem
+ * is about. The import joins a row's problems into one string (docs/api.md: `error`); each problem
  * starts with the column's name as the file names it ("type: must be…", "When "next tuesday" is
  * not…"), so a new problem starts where a sentence starts with one of the row's column names.
  */

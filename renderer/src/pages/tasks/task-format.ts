@@ -54,10 +54,10 @@ export function resultSummary(task: BackgroundTask): string {
   return counts.map((c) => `${c.value.toLocaleString()} ${c.label}`).join(', ');
 }
 
-/** One row an import excluded, whatever the result shape it came in (spec 2.1, 2.4; DESIGN.md). */
+/** One row an import excluded, whatever the result shape it came in (docs/api.md; docs/api.md). */
 export interface ExcludedRow {
   index: number;
-  /** The row's line in the uploaded file (DESIGN.md: index + 2 with a header row, index + 1 for JSON). */
+  /** The row's line in the uploaded file (docs/api.md: index + 2 with a header row, index + 1 for JSON). */
   rowNumber: number;
   error: string;
   row: Record<string, unknown>;
@@ -102,7 +102,7 @@ export function excludedTotal(task: ResultsOf, listed: number): number {
   return typeof count === 'number' ? Math.max(count, listed) : listed;
 }
 
-/** Where the full error report of this task downloads from (spec 4.5, 4.9). */
+/** Where the full error report of this task downloads from (docs/api.md). */
 export function errorReportPath(task: BackgroundTask): string {
   return task.task_type === 'APPOINTMENT_IMPORT'
     ? `/api/appointment_schedule/bulk/errors/${encodeURIComponent(task.uuid)}`

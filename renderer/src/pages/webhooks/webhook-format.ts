@@ -18,7 +18,7 @@ export const scheduleLabels: Record<RetryScheduleName, { title: string; detail: 
 };
 
 /**
- * Webhook timestamps read "2026-11-21 20:14:21.123456" (UTC, microseconds, spec 2.7); as ISO
+ * Webhook timestamps read "2026-11-21 20:14:21.123456" (UTC, microseconds, docs/webhooks.md); as ISO
  * with milliseconds they can be formatted like every other time.
  */
 export function microsToIso(timestamp: string): string {
@@ -46,7 +46,7 @@ export function untilText(iso: string, now: number): string {
   return `in ${h} h ${min % 60} min`;
 }
 
-/** Whether http://host needs the settings switch: loopback names are always allowed (DESIGN.md). */
+/** Whether http://host needs the settings switch: loopback names are always allowed (docs/webhooks.md). */
 export function urlHint(raw: string): 'https' | 'loopback-http' | 'remote-http' | 'other' | 'empty' {
   const text = raw.trim();
   if (text === '') return 'empty';
