@@ -7,22 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE } from '../../server/db/database.ts';
 import { startChildServer, PROJECT_ROOT, TINY_GEOCODER_URL } from '../support/child-server.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 const RUNS = Number(process.env.FIRST_START_RUNS ?? 12);
 /** A first start changes files in the data folder about 85 times (database, journal, WAL, credential). */
 const FILE_CHANGES = 90;
 const SEED = Number(process.env.FIRST_START_SEED ?? Date.now() % 100_000);
-
-/** A small seeded generator, so a failing run can be repeated with FIRST_START_SEED. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
-}
 
 /**
  * Starts `serve` on the folder and kills it with SIGKILL at the `events`-th change of a file in the
@@ -70,7 +60,7 @@ describe(`kill -9 during the first start, ${RUNS} runs (seed ${SEED})`, () => {
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('after one or two kills at any point of the first start, the next start gives a credential that signs in', async () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     for (let run = 0; run < RUNS; run++) {
       const dataDir = path.join(tmp, `run-${run}`);
       const kills: string[] = [];

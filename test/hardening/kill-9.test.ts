@@ -8,22 +8,12 @@ import { DATABASE_FILE } from '../../server/db/database.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
 import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
 import { startReceiver } from '../webhooks/support.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 const RUNS = Number(process.env.KILL9_RUNS ?? 20);
 const ROWS = 20_000;
 const BURST = 200;
 const SEED = Number(process.env.KILL9_SEED ?? Date.now() % 100_000);
-
-/** A small seeded generator, so a failing run can be repeated with KILL9_SEED. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
-}
 
 /** Rows without an external reference: a row written twice would show as a duplicate (name, location). */
 function writeCsv(file: string, run: number): void {
@@ -66,7 +56,7 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
   });
 
   it('after every restart: the import ends with each row once, no task PROCESSING, every accepted event delivered, integrity_check ok', async () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const dataDir = path.join(dir, 'data');
     const start = () => startChildServer(dataDir, ['--retry-schedule', 'fast'], { freshConnections: true });
     server = await start();

@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../../server/db/database.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
+import { jobAttempts as attemptsOf } from '../support/import-db.ts';
 
 interface Task {
   status: string;
@@ -39,15 +38,6 @@ const finished = (server: ChildServer, uuid: string) =>
     const task = await taskOf(server, uuid);
     return task.status === 'COMPLETED' || task.status === 'FAILED' ? task : undefined;
   });
-
-function attemptsOf(dataDir: string, uuid: string): number {
-  const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
-  try {
-    return (db.prepare('select attempts from import_jobs where task_uuid = ?').get(uuid) as { attempts: number }).attempts;
-  } finally {
-    db.close();
-  }
-}
 
 function writeRows(file: string, rows: number): void {
   const lines = ['name,location'];

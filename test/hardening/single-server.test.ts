@@ -3,25 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../../server/db/database.ts';
 import { startServer } from '../../server/server.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
 import { startCli } from '../support/cli.ts';
 import { SLOW_GEOCODER_MODULE } from '../support/slow-geocoder.ts';
+import { jobAttempts as attemptsOf } from '../support/import-db.ts';
 
 const LOCK_FILE = 'qr-sandbox.lock';
 
 const readLock = (dataDir: string) => JSON.parse(fs.readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as { pid: number; url?: string };
-
-function attemptsOf(dataDir: string, uuid: string): number {
-  const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
-  try {
-    return (db.prepare('select attempts from import_jobs where task_uuid = ?').get(uuid) as { attempts: number }).attempts;
-  } finally {
-    db.close();
-  }
-}
 
 async function waitFor<T>(what: string, probe: () => T | undefined): Promise<T> {
   for (let i = 0; i < 1000; i++) {

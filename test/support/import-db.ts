@@ -11,3 +11,13 @@ export function storedExcludedRows(dataDir: string, taskUuid: string): number {
     db.close();
   }
 }
+
+/** How many times the import of this task has been started (import_jobs.attempts), read from the data folder's database. */
+export function jobAttempts(dataDir: string, uuid: string): number {
+  const db = new Database(path.join(dataDir, DATABASE_FILE), { readonly: true });
+  try {
+    return (db.prepare('select attempts from import_jobs where task_uuid = ?').get(uuid) as { attempts: number }).attempts;
+  } finally {
+    db.close();
+  }
+}
