@@ -45,6 +45,7 @@ interface Row {
 
 const ROUTES: Record<string, Row> = {
   'GET /api/session': { scope: 'own', call: () => ({ path: '/api/session' }) },
+  'GET /api/meta': { scope: 'own', call: () => ({ path: '/api/meta' }) },
   'POST /api/api-keys': { scope: 'own', call: () => ({ path: '/api/api-keys', body: { role: 'viewer', name: 'table' } }) },
   'GET /api/api-keys': { scope: 'own', call: () => ({ path: '/api/api-keys' }) },
   'DELETE /api/api-keys/{api_key}': { scope: 'org', call: (f) => ({ path: `/api/api-keys/${f.viewerKey}` }) },
