@@ -6,6 +6,7 @@
 import type { AppContext } from '../context.ts';
 import { inboxLimits } from './limits.ts';
 import { receiverRuntime } from './runtime.ts';
+import { perServer } from './per-server.ts';
 
 export class ForwardQueue {
   private running = 0;
@@ -46,14 +47,7 @@ export class ForwardQueue {
   }
 }
 
-const queues = new WeakMap<AppContext, ForwardQueue>();
-
-export function forwardQueue(ctx: AppContext): ForwardQueue {
-  let queue = queues.get(ctx);
-  if (!queue) {
-    const limits = inboxLimits(ctx.config);
-    queue = new ForwardQueue(ctx, limits.forwards, limits.forwardQueue);
-    queues.set(ctx, queue);
-  }
-  return queue;
-}
+export const forwardQueue = perServer((ctx) => {
+  const limits = inboxLimits(ctx.config);
+  return new ForwardQueue(ctx, limits.forwards, limits.forwardQueue);
+});

@@ -3,8 +3,8 @@
  * refills continuously. The URL needs no credential, so a flood is refused (429) before its body
  * is read, and the rest of the API keeps its share of the server's one thread.
  */
-import type { AppContext } from '../context.ts';
 import { inboxLimits } from './limits.ts';
+import { perServer } from './per-server.ts';
 
 /** What a request costs at least, so a flood of empty requests is limited too. */
 export const MIN_REQUEST_COST = 1024;
@@ -60,13 +60,4 @@ export class IntakeRate {
   }
 }
 
-const rates = new WeakMap<AppContext, IntakeRate>();
-
-export function intakeRate(ctx: AppContext): IntakeRate {
-  let rate = rates.get(ctx);
-  if (!rate) {
-    rate = new IntakeRate(inboxLimits(ctx.config).bytesPerMinute);
-    rates.set(ctx, rate);
-  }
-  return rate;
-}
+export const intakeRate = perServer((ctx) => new IntakeRate(inboxLimits(ctx.config).bytesPerMinute));

@@ -4,7 +4,7 @@
  * together are written back to back in one turn, and every other request (the API, the GUI) waits
  * for all of them. With it, other requests are served between two inbox requests' writes.
  */
-import type { AppContext } from '../context.ts';
+import { perServer } from './per-server.ts';
 
 export class IntakeTurns {
   private busy = false;
@@ -35,13 +35,4 @@ export class IntakeTurns {
   }
 }
 
-const turns = new WeakMap<AppContext, IntakeTurns>();
-
-export function intakeTurns(ctx: AppContext): IntakeTurns {
-  let found = turns.get(ctx);
-  if (!found) {
-    found = new IntakeTurns();
-    turns.set(ctx, found);
-  }
-  return found;
-}
+export const intakeTurns = perServer(() => new IntakeTurns());

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { perServer } from './per-server.ts';
 
 /**
  * The receiver's work that outlives a request: relays in flight and delayed answers. On shutdown
@@ -33,18 +34,9 @@ export class ReceiverRuntime {
   }
 }
 
-const runtimes = new WeakMap<AppContext, ReceiverRuntime>();
-
-export function receiverRuntime(ctx: AppContext): ReceiverRuntime {
-  let runtime = runtimes.get(ctx);
-  if (!runtime) {
-    runtime = new ReceiverRuntime();
-    runtimes.set(ctx, runtime);
-  }
-  return runtime;
-}
+export const receiverRuntime = perServer(() => new ReceiverRuntime());
 
 /** For server.ts: before the database closes. */
 export async function stopReceiver(ctx: AppContext): Promise<void> {
-  await runtimes.get(ctx)?.stop();
+  await receiverRuntime.existing(ctx)?.stop();
 }
