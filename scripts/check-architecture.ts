@@ -25,7 +25,7 @@ const KIND_REGISTRY = 'server/imports/kinds.ts';
  */
 const KNOWN: ReadonlySet<string> = new Set([
   'server/imports/routes.ts imports the import kind server/appointments/import-kind.ts (go through server/imports/kinds.ts)',
-  'server/imports/scratch-db.ts imports the import kind server/qrcodes/search-index.ts (go through server/imports/kinds.ts)',
+  'server/imports/preview/scratch-db.ts imports the import kind server/qrcodes/search-index.ts (go through server/imports/kinds.ts)',
 ]);
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { DiskSpace } from './data-dir/disk-space.ts';
 import type { CountThread } from './db/count-thread-client.ts';
 import type { Db } from './db/database.ts';
-import type { ImportRuntime } from './imports/runtime.ts';
+import type { ImportRuntime } from './imports/workers/runtime.ts';
 import type { LiveBus } from './live/bus.ts';
 import type { SecretCodec } from './remote/profiles.ts';
 import type { HostResolver } from './webhooks/pinned-fetch.ts';

@@ -12,7 +12,7 @@ import { CountThread } from './db/count-thread-client.ts';
 import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
 import { checkDatabaseFile } from './db/start-check.ts';
 import { connectionLimits, limitConnections, timeoutOptions, type ConnectionLimits } from './http/connection-limits.ts';
-import { ImportRuntime } from './imports/runtime.ts';
+import { ImportRuntime } from './imports/workers/runtime.ts';
 import { defaultImportSettings, UPLOADS_DIR, type ImportSettings } from './imports/settings.ts';
 import { LiveBus } from './live/bus.ts';
 import type { LogRotation, WriteSync } from './log-file.ts';

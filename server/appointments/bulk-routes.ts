@@ -5,7 +5,7 @@ import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { registerBulkImportRoutes } from '../imports/bulk-import-routes.ts';
-import { readHeader } from '../imports/intake.ts';
+import { readHeader } from '../imports/intake/intake.ts';
 import { MAX_EXCLUDED_IN_RESULTS } from '../imports/kind.ts';
 import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_IMPORT_KIND, type AppointmentJobOptions, appointmentImportKind } from './import-kind.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
-import { dateCellText } from '../imports/row-check.ts';
+import { dateCellText } from '../imports/engine/row-check.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import type { TaskType } from '../tasks/schemas.ts';
-import type { RawRecord } from './raw-record.ts';
+import type { RawRecord } from './engine/raw-record.ts';
 
 export type { RawRecord };
 

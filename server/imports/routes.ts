@@ -7,10 +7,10 @@ import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
 import { ImportInputError } from './errors.ts';
 import { isImportKindId } from './kinds.ts';
-import { PREVIEW_ROWS } from './preview.ts';
+import { PREVIEW_ROWS } from './preview/preview.ts';
 import { importKindIds, importPreviewSchema } from './schemas.ts';
-import { sniffFormat } from './sniff.ts';
-import { receiveMultipart, type ReceivedFile } from './upload.ts';
+import { sniffFormat } from './intake/sniff.ts';
+import { receiveMultipart, type ReceivedFile } from './intake/upload.ts';
 
 const field = (name: string, message: string) => new ApiError('VALIDATION_ERROR', message, [{ path: name, message }]);
 

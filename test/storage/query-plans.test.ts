@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
-import { openScratchConnection } from '../../server/imports/scratch-db.ts';
+import { openScratchConnection } from '../../server/imports/preview/scratch-db.ts';
 import { createInbox, listMessages } from '../support/inboxes.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { jsonBody, tempDataDir, type TestServer } from '../support/server.ts';

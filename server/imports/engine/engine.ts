@@ -1,17 +1,17 @@
 import fs from 'node:fs';
-import { DiskSpace } from '../data-dir/disk-space.ts';
-import { releaseSpaceReserve } from '../data-dir/space-reserve.ts';
-import { type Db, isBusy, withBusyTimeout } from '../db/database.ts';
-import type { Geocoder } from '../geocoding/geocoder.ts';
-import { taskUpdates } from '../tasks/state.ts';
+import { DiskSpace } from '../../data-dir/disk-space.ts';
+import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
+import { type Db, isBusy, withBusyTimeout } from '../../db/database.ts';
+import type { Geocoder } from '../../geocoding/geocoder.ts';
+import { taskUpdates } from '../../tasks/state.ts';
 import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
-import { describeError, ImportInputError, StopRequested, TooManyRowsError } from './errors.ts';
-import { jobStatements, uploadPath, type ImportJob } from './job-store.ts';
-import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from './kind.ts';
-import type { ImportLimits } from './limits.ts';
+import { describeError, ImportInputError, StopRequested, TooManyRowsError } from '../errors.ts';
+import { jobStatements, uploadPath, type ImportJob } from '../workers/job-store.ts';
+import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from '../kind.ts';
+import type { ImportLimits } from '../limits.ts';
 import { rowChecker } from './row-check.ts';
-import { openSource } from './sources/open.ts';
-import type { RowSource } from './sources/source.ts';
+import { openSource } from '../sources/open.ts';
+import type { RowSource } from '../sources/source.ts';
 
 /** Rows per transaction: big enough for speed, small enough that a batch commits in tens of milliseconds. */
 export const BATCH_ROWS = 5000;

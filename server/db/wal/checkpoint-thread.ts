@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { COMMITS, PASS_EVERY_COMMITS, STOP, WAL_FRAMES, type CheckpointThreadData } from './wal-checkpoint-shared.ts';
+import { COMMITS, PASS_EVERY_COMMITS, STOP, WAL_FRAMES, type CheckpointThreadData } from './checkpoint-shared.ts';
 
 const { file, shared, walFramesLimit } = workerData as CheckpointThreadData;
 // On Linux a nice value is a thread's own (os.setPriority(0) is this thread): the copying yields

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Kysely, Selectable } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { param, prepare } from '../db/prepared.ts';
-import type { Database, ImportJobTable } from '../db/schema.ts';
-import { nowIso } from '../time.ts';
-import type { ExcludedRow, ImportSource } from './kind.ts';
-import type { ImportFormat } from './sniff.ts';
+import type { Db } from '../../db/database.ts';
+import { param, prepare } from '../../db/prepared.ts';
+import type { Database, ImportJobTable } from '../../db/schema.ts';
+import { nowIso } from '../../time.ts';
+import type { ExcludedRow, ImportSource } from '../kind.ts';
+import type { ImportFormat } from '../intake/sniff.ts';
 
 /** Everything a worker needs to run (or resume) one import; what import_jobs stores. */
 export interface ImportJob {

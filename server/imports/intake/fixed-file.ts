@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
-import { findTask } from '../tasks/store.ts';
+import type { Database } from '../../db/schema.ts';
+import { ApiError } from '../../http/errors.ts';
+import { findTask } from '../../tasks/store.ts';
 import type { ReceivedImport } from './intake.ts';
 
 /** The multipart field naming the import whose error report this file is (the GUI's "Import the fixed file"). */

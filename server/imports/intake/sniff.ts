@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { ImportInputError } from './errors.ts';
+import { ImportInputError } from '../errors.ts';
 
 export type ImportFormat = 'csv' | 'xlsx' | 'json';
 

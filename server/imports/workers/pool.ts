@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { lockReleased } from '../db/database.ts';
-import type { EngineOutcome } from './engine.ts';
+import { lockReleased } from '../../db/database.ts';
+import type { EngineOutcome } from '../engine/engine.ts';
 import type { ImportJob } from './job-store.ts';
-import type { ImportKindId } from './schemas.ts';
+import type { ImportKindId } from '../schemas.ts';
 import type { FromWorker, WorkerConfig } from './worker-messages.ts';
 import { WorkerProcess } from './worker-process.ts';
 

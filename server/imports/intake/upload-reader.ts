@@ -1,10 +1,10 @@
-import { ApiError } from '../http/errors.ts';
-import { ImportInputError } from './errors.ts';
-import type { FromWorker, Inspection, InspectionResult, WorkerConfig } from './worker-messages.ts';
-import { WorkerProcess } from './worker-process.ts';
+import { ApiError } from '../../http/errors.ts';
+import { ImportInputError } from '../errors.ts';
+import type { FromWorker, UploadRead, UploadReadResult, WorkerConfig } from '../workers/worker-messages.ts';
+import { WorkerProcess } from '../workers/worker-process.ts';
 
 interface Pending {
-  resolve(result: InspectionResult): void;
+  resolve(result: UploadReadResult): void;
   reject(error: Error): void;
 }
 
@@ -13,7 +13,7 @@ interface Pending {
  * process of its own, so a hostile file costs that process, never the server's event loop or
  * memory, and never waits behind running imports. Started on first use; a new one after it dies.
  */
-export class Inspector {
+export class UploadReader {
   private worker: WorkerProcess | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -23,13 +23,13 @@ export class Inspector {
     this.config = config;
   }
 
-  run(inspection: Inspection): Promise<InspectionResult> {
+  run(request: UploadRead): Promise<UploadReadResult> {
     this.worker ??= this.spawn();
     const worker = this.worker;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.send({ type: 'inspect', id, inspection });
+      worker.send({ type: 'read-upload', id, request });
     });
   }
 
@@ -44,7 +44,7 @@ export class Inspector {
   private spawn(): WorkerProcess {
     const worker: WorkerProcess = new WorkerProcess(this.config, {
       message: (message: FromWorker) => {
-        if (message.type !== 'inspected') return;
+        if (message.type !== 'read') return;
         const pending = this.pending.get(message.id);
         this.pending.delete(message.id);
         if (!pending) return;
@@ -52,7 +52,9 @@ export class Inspector {
         else if (message.error?.conflict) pending.reject(new ApiError('CONFLICT', message.error.message));
         else
           pending.reject(
-            message.error?.input ? new ImportInputError(message.error.message) : new Error(message.error?.message ?? 'inspection failed'),
+            message.error?.input
+              ? new ImportInputError(message.error.message)
+              : new Error(message.error?.message ?? 'reading the upload failed'),
           );
       },
       exit: (reason) => {

@@ -1,18 +1,18 @@
-import { DiskSpace } from '../data-dir/disk-space.ts';
-import { releaseSpaceReserve } from '../data-dir/space-reserve.ts';
-import { openConnection, withBusyTimeout } from '../db/database.ts';
-import { taskUpdates } from '../tasks/state.ts';
-import { runImport, type EngineOutcome } from './engine.ts';
-import { runDryImport } from './dry-run.ts';
-import { describeError, ImportInputError } from './errors.ts';
-import { ApiError } from '../http/errors.ts';
-import { loadGeocoderFrom } from './geocoder-source.ts';
+import { DiskSpace } from '../../data-dir/disk-space.ts';
+import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
+import { openConnection, withBusyTimeout } from '../../db/database.ts';
+import { taskUpdates } from '../../tasks/state.ts';
+import { runImport, type EngineOutcome } from '../engine/engine.ts';
+import { runDryImport } from '../preview/dry-run.ts';
+import { describeError, ImportInputError } from '../errors.ts';
+import { ApiError } from '../../http/errors.ts';
+import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import type { ImportJob } from './job-store.ts';
-import { loadKind } from './kinds.ts';
-import { previewImport } from './preview.ts';
-import { xlsxHeader } from './sources/xlsx.ts';
-import { WalCheckpoints } from './wal-checkpoints.ts';
-import type { FromWorker, Inspection, InspectionResult, ToWorker, WorkerConfig } from './worker-messages.ts';
+import { loadKind } from '../kinds.ts';
+import { previewImport } from '../preview/preview.ts';
+import { xlsxHeader } from '../sources/xlsx.ts';
+import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
+import type { FromWorker, UploadRead, UploadReadResult, ToWorker, WorkerConfig } from './worker-messages.ts';
 
 const WORKER_BUSY_TIMEOUT_MS = 30_000;
 
@@ -92,26 +92,26 @@ async function run(job: ImportJob): Promise<void> {
   if (stopping) await shutdown();
 }
 
-async function inspect(id: number, inspection: Inspection): Promise<void> {
+async function readUpload(id: number, request: UploadRead): Promise<void> {
   try {
-    let result: InspectionResult;
-    if (inspection.op === 'xlsx-header') result = await xlsxHeader(inspection.file, config.limits);
+    let result: UploadReadResult;
+    if (request.op === 'xlsx-header') result = await xlsxHeader(request.file, config.limits);
     else {
       result = await previewImport({
-        file: inspection.file,
-        format: inspection.format,
-        kind: await loadKind(inspection.kind),
-        organizationUuid: inspection.organizationUuid,
-        options: inspection.options,
+        file: request.file,
+        format: request.format,
+        kind: await loadKind(request.kind),
+        organizationUuid: request.organizationUuid,
+        options: request.options,
         limits: config.limits,
         dataDir: config.dataDir,
         geocoder: await loadGeocoderFrom(config.geocoderModule),
       });
     }
-    post({ type: 'inspected', id, result });
+    post({ type: 'read', id, result });
   } catch (error) {
     const conflict = error instanceof ApiError && error.code === 'CONFLICT';
-    post({ type: 'inspected', id, error: { message: describeError(error), input: error instanceof ImportInputError, conflict } });
+    post({ type: 'read', id, error: { message: describeError(error), input: error instanceof ImportInputError, conflict } });
   }
 }
 
@@ -124,7 +124,7 @@ async function shutdown(): Promise<void> {
 
 process.on('message', (message: ToWorker) => {
   if (message.type === 'run') void run(message.job);
-  else if (message.type === 'inspect') void inspect(message.id, message.inspection);
+  else if (message.type === 'read-upload') void readUpload(message.id, message.request);
   else if (message.type === 'warm')
     void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
   else if (message.type === 'stop') {

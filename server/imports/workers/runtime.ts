@@ -2,26 +2,26 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Db } from '../db/database.ts';
-import type { Geocoder } from '../geocoding/geocoder.ts';
-import { ensurePrivateDir } from '../data-dir/private-files.ts';
-import { ApiError } from '../http/errors.ts';
-import type { LiveBus } from '../live/bus.ts';
-import { findKeyNameByUuid } from '../auth/store.ts';
-import { publishTaskCreated, publishTaskFinished, publishTaskProgress } from '../tasks/lifecycle.ts';
-import { createPendingTask, failTask } from '../tasks/state.ts';
-import { findTask } from '../tasks/store.ts';
-import type { BackgroundTask, TaskType } from '../tasks/schemas.ts';
-import type { EngineOutcome } from './engine.ts';
-import { loadGeocoderFrom } from './geocoder-source.ts';
+import type { Db } from '../../db/database.ts';
+import type { Geocoder } from '../../geocoding/geocoder.ts';
+import { ensurePrivateDir } from '../../data-dir/private-files.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { LiveBus } from '../../live/bus.ts';
+import { findKeyNameByUuid } from '../../auth/store.ts';
+import { publishTaskCreated, publishTaskFinished, publishTaskProgress } from '../../tasks/lifecycle.ts';
+import { createPendingTask, failTask } from '../../tasks/state.ts';
+import { findTask } from '../../tasks/store.ts';
+import type { BackgroundTask, TaskType } from '../../tasks/schemas.ts';
+import type { EngineOutcome } from '../engine/engine.ts';
+import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import { deleteJobAndTask, insertJob, MAX_ATTEMPTS, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
-import type { ImportSource } from './kind.ts';
-import { Inspector } from './inspector.ts';
+import type { ImportSource } from '../kind.ts';
+import { UploadReader } from '../intake/upload-reader.ts';
 import { WorkerPool } from './pool.ts';
-import type { ImportKindId, ImportPreview } from './schemas.ts';
-import { UPLOADS_DIR, type ImportSettings } from './settings.ts';
-import type { ImportFormat } from './sniff.ts';
-import type { UploadLease } from './upload.ts';
+import type { ImportKindId, ImportPreview } from '../schemas.ts';
+import { UPLOADS_DIR, type ImportSettings } from '../settings.ts';
+import type { ImportFormat } from '../intake/sniff.ts';
+import type { UploadLease } from '../intake/upload.ts';
 import type { WorkerConfig } from './worker-messages.ts';
 
 export interface ImportRequest {
@@ -65,7 +65,7 @@ export class ImportRuntime {
   private readonly pool: WorkerPool;
   /** The running tasks as created, so each progress event carries the whole task (the GUI may not have seen it yet). */
   private readonly running = new Map<string, BackgroundTask>();
-  private readonly inspector: Inspector;
+  private readonly uploadReader: UploadReader;
 
   constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings; onDiskFull?: () => void }) {
     this.onDiskFull = input.onDiskFull ?? (() => {});
@@ -79,7 +79,7 @@ export class ImportRuntime {
       geocoderModule: input.settings.geocoderModule,
       limits: input.settings.limits,
     };
-    this.inspector = new Inspector(config);
+    this.uploadReader = new UploadReader(config);
     this.pool = new WorkerPool({
       size: input.settings.workers,
       config,
@@ -108,12 +108,12 @@ export class ImportRuntime {
     this.pool.warm(kind);
   }
 
-  /** A workbook's header row, read in the inspection worker (never on this thread). */
+  /** A workbook's header row, read in the request worker (never on this thread). */
   async xlsxHeader(file: string): Promise<{ header: string[]; hasData: boolean | null }> {
-    return (await this.inspector.run({ op: 'xlsx-header', file })) as { header: string[]; hasData: boolean | null };
+    return (await this.uploadReader.run({ op: 'xlsx-header', file })) as { header: string[]; hasData: boolean | null };
   }
 
-  /** The first rows of an upload as the import would read them (preview.ts), read in the inspection worker. */
+  /** The first rows of an upload as the import would read them (preview.ts), read in the request worker. */
   async preview(input: {
     file: string;
     format: ImportFormat;
@@ -121,7 +121,7 @@ export class ImportRuntime {
     organizationUuid: string;
     options: Record<string, unknown>;
   }): Promise<ImportPreview> {
-    return (await this.inspector.run({ op: 'preview', ...input })) as ImportPreview;
+    return (await this.uploadReader.run({ op: 'preview', ...input })) as ImportPreview;
   }
 
   /**
@@ -211,7 +211,7 @@ export class ImportRuntime {
 
   /** Waits for running batches to commit, then stops the workers. Call before the database closes. */
   async stop(): Promise<void> {
-    await Promise.all([this.pool.stop(), this.inspector.stop()]);
+    await Promise.all([this.pool.stop(), this.uploadReader.stop()]);
   }
 
   /** Off the event loop: unlinking a file of hundreds of MB takes the file system a while (95 MB: about 0.2 s here). */

@@ -3,9 +3,9 @@ import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import Papa from 'papaparse';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 import { neutraliseFormula } from './formula.ts';
-import { excludedRowsPage } from './job-store.ts';
+import { excludedRowsPage } from '../workers/job-store.ts';
 
 export type ReportFormat = 'csv' | 'xlsx';
 

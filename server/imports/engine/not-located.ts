@@ -1,4 +1,4 @@
-import { ADDRESS_NOT_LOCATED, type AddressInput, type Geocoder } from '../geocoding/geocoder.ts';
+import { ADDRESS_NOT_LOCATED, type AddressInput, type Geocoder } from '../../geocoding/geocoder.ts';
 
 /**
  * An import row's error for an address the geocoder cannot locate: the spec's sentence first

@@ -1,7 +1,7 @@
-import { restoreNeutralised } from './formula.ts';
-import { ImportInputError } from './errors.ts';
-import { toNfc } from '../text/unicode.ts';
-import type { ImportKind, RawRecord } from './kind.ts';
+import { restoreNeutralised } from '../reports/formula.ts';
+import { ImportInputError } from '../errors.ts';
+import { toNfc } from '../../text/unicode.ts';
+import type { ImportKind, RawRecord } from '../kind.ts';
 
 /** Header names match ignoring case, spaces, underscores, hyphens, a byte order mark and Unicode normalisation form. */
 export function normaliseHeader(name: string): string {

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { moduleUrl } from '../module-url.ts';
-import { describeLimit } from './limits.ts';
+import { moduleUrl } from '../../module-url.ts';
+import { describeLimit } from '../limits.ts';
 import type { FromWorker, ToWorker, WorkerConfig } from './worker-messages.ts';
 
 const WORKER_FILE = fileURLToPath(moduleUrl('./worker.ts', import.meta.url));

@@ -4,7 +4,7 @@ import { diagnoseDecryption, diagnoseVerification, noSecretHint, uppercaseSignat
 import type { Hint } from './schemas.ts';
 
 /** The two verdicts on one delivery, what was recovered, and the doctor's hints. */
-export interface Inspection {
+export interface DeliveryVerdicts {
   decrypted: boolean;
   problem: DecryptionProblem | null;
   error: string | null;
@@ -20,18 +20,23 @@ export interface Inspection {
 }
 
 /** Opens a delivery (the body text or the bare payload) and adds the doctor's hints to the verdicts. */
-export function inspectDelivery(
+export function judgeDelivery(
   payloadOrBody: string,
   signature: string | undefined,
   secrets: SecretCandidate[],
   options: OpenOptions,
-): Inspection {
-  const inspection = withHints(payloadOrBody, signature, secrets, options);
+): DeliveryVerdicts {
+  const verdicts = withHints(payloadOrBody, signature, secrets, options);
   const uppercase = signature === undefined ? null : uppercaseSignatureHint(signature);
-  return uppercase ? { ...inspection, hints: [uppercase, ...inspection.hints] } : inspection;
+  return uppercase ? { ...verdicts, hints: [uppercase, ...verdicts.hints] } : verdicts;
 }
 
-function withHints(payloadOrBody: string, signature: string | undefined, secrets: SecretCandidate[], options: OpenOptions): Inspection {
+function withHints(
+  payloadOrBody: string,
+  signature: string | undefined,
+  secrets: SecretCandidate[],
+  options: OpenOptions,
+): DeliveryVerdicts {
   const opened = openDelivery(payloadOrBody, signature, secrets, options);
   if (!opened.decrypted) {
     return {

@@ -1,6 +1,6 @@
-import { createPendingTask } from '../tasks/state.ts';
-import { runImport, type EngineEnv, type EngineOutcome } from './engine.ts';
-import { insertJob } from './job-store.ts';
+import { createPendingTask } from '../../tasks/state.ts';
+import { runImport, type EngineEnv, type EngineOutcome } from '../engine/engine.ts';
+import { insertJob } from '../workers/job-store.ts';
 import { openScratchConnection } from './scratch-db.ts';
 
 /**

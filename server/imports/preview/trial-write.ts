@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Db, isBusy } from '../db/database.ts';
-import type { Geocoder } from '../geocoding/geocoder.ts';
-import { ApiError } from '../http/errors.ts';
-import type { ImportKind, Tally } from './kind.ts';
+import { type Db, isBusy } from '../../db/database.ts';
+import type { Geocoder } from '../../geocoding/geocoder.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { ImportKind, Tally } from '../kind.ts';
 
 /** Thrown inside the transaction to roll it back once every row was written. */
 class RollBack extends Error {}

@@ -1,8 +1,8 @@
 import { isBlankCell, isBlankRow, recordFromCells, recordFromObject } from './columns.ts';
-import type { ImportKind, RawRecord } from './kind.ts';
+import type { ImportKind, RawRecord } from '../kind.ts';
 import { rowErrorMessage } from './row-errors.ts';
 import { normaliseRowText } from './row-text.ts';
-import type { ImportFormat } from './sniff.ts';
+import type { ImportFormat } from '../intake/sniff.ts';
 
 /**
  * A data row after validation: the kind's valid row (with its raw cells, in case the writer

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 
 /**
  * Bytes of inbox bodies written between WAL checkpoints. The server checkpoints every 30 s (and

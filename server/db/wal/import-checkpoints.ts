@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { Db } from '../db/database.ts';
-import { moduleUrl } from '../module-url.ts';
-import { COMMITS, SLOTS, STOP, WAL_FRAMES, type CheckpointThreadData } from './wal-checkpoint-shared.ts';
+import type { Db } from '../database.ts';
+import { moduleUrl } from '../../module-url.ts';
+import { COMMITS, SLOTS, STOP, WAL_FRAMES, type CheckpointThreadData } from './checkpoint-shared.ts';
 
 /** The WAL's length at which the import's own connection ends a checkpoint (~80 MB, as SQLite's autocheckpoint did before). */
 export const WAL_FRAMES_LIMIT = 20_000;
@@ -57,7 +57,7 @@ export class WalCheckpoints {
 
   private start(): { worker: Worker; exited: Promise<void> } {
     const data: CheckpointThreadData = { file: this.db.file, shared: this.shared, walFramesLimit: this.walFramesLimit };
-    const worker = new Worker(moduleUrl('./wal-checkpoint-thread.ts', import.meta.url), {
+    const worker = new Worker(moduleUrl('./checkpoint-thread.ts', import.meta.url), {
       workerData: data,
       resourceLimits: { maxOldGenerationSizeMb: 16 },
     });

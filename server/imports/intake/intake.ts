@@ -1,15 +1,15 @@
 import type { Request, Response } from 'express';
 import typeis from 'type-is';
 import { z } from 'zod';
-import { requireOrganization, type Principal } from '../auth/principal.ts';
-import { ApiError } from '../http/errors.ts';
-import { duplicateHeaders, mapHeader, withColumnAliases } from './columns.ts';
-import { ImportInputError } from './errors.ts';
-import type { ImportKind, ImportSource } from './kind.ts';
-import type { ImportRuntime } from './runtime.ts';
+import { requireOrganization, type Principal } from '../../auth/principal.ts';
+import { ApiError } from '../../http/errors.ts';
+import { duplicateHeaders, mapHeader, withColumnAliases } from '../engine/columns.ts';
+import { ImportInputError } from '../errors.ts';
+import type { ImportKind, ImportSource } from '../kind.ts';
+import type { ImportRuntime } from '../workers/runtime.ts';
 import { sniffFormat, type ImportFormat } from './sniff.ts';
-import { csvHeader } from './sources/csv.ts';
-import { jsonFirstElement } from './sources/json.ts';
+import { csvHeader } from '../sources/csv.ts';
+import { jsonFirstElement } from '../sources/json.ts';
 import { receiveBody, receiveMultipart, type ReceivedFile } from './upload.ts';
 
 export const processingModeSchema = z

@@ -1,5 +1,5 @@
-import { brokenCharacterAt, brokenCharacterMessage, toNfc } from '../text/unicode.ts';
-import type { RawRecord } from './kind.ts';
+import { brokenCharacterAt, brokenCharacterMessage, toNfc } from '../../text/unicode.ts';
+import type { RawRecord } from '../kind.ts';
 
 const ADVICE = 'retype that text (in a JSON file: remove the \\ud800-\\udfff escape that has no pair) and import the row again';
 

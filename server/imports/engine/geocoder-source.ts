@@ -1,12 +1,12 @@
-import type { Geocoder } from '../geocoding/geocoder.ts';
-import { moduleUrl } from '../module-url.ts';
+import type { Geocoder } from '../../geocoding/geocoder.ts';
+import { moduleUrl } from '../../module-url.ts';
 
 /**
  * The one place imports and QR code records get their geocoder. By default it is the offline
  * gazetteer's `loadGeocoder()` from server/geocoding/offline-geocoder.ts (cached per process there); a
  * server can be started with another module exporting `loadGeocoder()` (tests use a tiny one).
  */
-export const DEFAULT_GEOCODER_MODULE = moduleUrl('../geocoding/offline-geocoder.ts', import.meta.url).href;
+export const DEFAULT_GEOCODER_MODULE = moduleUrl('../../geocoding/offline-geocoder.ts', import.meta.url).href;
 
 const loaded = new Map<string, Promise<Geocoder>>();
 

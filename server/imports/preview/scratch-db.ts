@@ -1,5 +1,5 @@
-import { openConnection, type Db } from '../db/database.ts';
-import { SEARCH_INDEX_TRIGGERS, SHADOW_SEARCH_INDEX_SQL } from '../qrcodes/search-index.ts';
+import { openConnection, type Db } from '../../db/database.ts';
+import { SEARCH_INDEX_TRIGGERS, SHADOW_SEARCH_INDEX_SQL } from '../../qrcodes/search-index.ts';
 
 /** The engine's own tables: a dry run starts them empty and keeps its task, job and excluded rows there. */
 const ENGINE_TABLES = ['background_tasks', 'import_jobs', 'import_excluded_rows'] as const;

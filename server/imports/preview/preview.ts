@@ -1,12 +1,12 @@
-import { openConnection } from '../db/database.ts';
-import type { Geocoder } from '../geocoding/geocoder.ts';
-import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from './columns.ts';
-import type { ImportKind } from './kind.ts';
-import type { ImportLimits } from './limits.ts';
-import { dateCellText, rowChecker } from './row-check.ts';
-import type { ImportPreview, ImportPreviewRow } from './schemas.ts';
-import type { ImportFormat } from './sniff.ts';
-import { openSource } from './sources/open.ts';
+import { openConnection } from '../../db/database.ts';
+import type { Geocoder } from '../../geocoding/geocoder.ts';
+import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../engine/columns.ts';
+import type { ImportKind } from '../kind.ts';
+import type { ImportLimits } from '../limits.ts';
+import { dateCellText, rowChecker } from '../engine/row-check.ts';
+import type { ImportPreview, ImportPreviewRow } from '../schemas.ts';
+import type { ImportFormat } from '../intake/sniff.ts';
+import { openSource } from '../sources/open.ts';
 import { trialWrite } from './trial-write.ts';
 
 export const PREVIEW_ROWS = 20;

@@ -5,10 +5,10 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import { isNoSpaceError } from '../data-dir/disk-space.ts';
-import { tightenFile } from '../data-dir/private-files.ts';
-import { ApiError } from '../http/errors.ts';
-import { UPLOADS_DIR, type ImportSettings } from './settings.ts';
+import { isNoSpaceError } from '../../data-dir/disk-space.ts';
+import { tightenFile } from '../../data-dir/private-files.ts';
+import { ApiError } from '../../http/errors.ts';
+import { UPLOADS_DIR, type ImportSettings } from '../settings.ts';
 
 /**
  * The one owner of an uploaded file in <data-dir>/uploads/. Whoever holds the lease deletes the
