@@ -31,7 +31,6 @@ import { intakeTurns } from './intake-turns.ts';
 import { intakeRate, MIN_REQUEST_COST } from './intake-rate.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
-import { countInboxWrite } from '../db/wal/inbox-budget.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
 
@@ -167,7 +166,7 @@ async function storeAndJudge(
     ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
     return { notStored: true, diskFull };
   }
-  countInboxWrite(ctx, raw.body.length * 2);
+  ctx.wal.countInboxWrite(raw.body.length * 2);
   try {
     await dropOldestMessages(ctx.db.kysely, inbox.uuid, inboxLimits(ctx.config).maxMessages);
   } catch (error) {

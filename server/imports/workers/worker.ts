@@ -1,6 +1,6 @@
 import { DiskSpace } from '../../data-dir/disk-space.ts';
 import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
-import { openConnection, withBusyTimeout } from '../../db/database.ts';
+import { openConnection } from '../../db/database.ts';
 import { taskUpdates } from '../../tasks/state.ts';
 import { runImport, type EngineOutcome } from '../engine/engine.ts';
 import { runDryImport } from '../preview/dry-run.ts';
@@ -30,23 +30,6 @@ db.sqlite.pragma(`cache_size = -${4 * 1024}`);
 const checkpoints = new WalCheckpoints(db);
 let stopping = false;
 let busy = false;
-
-/** How long the checkpoint at an import's end waits for other connections' transactions. */
-const FINAL_CHECKPOINT_WAIT_MS = 1000;
-
-/**
- * Copies the rest of the import's WAL into the database here, so the server's next write does not
- * pay for it, and empties the WAL file (a large import leaves it at about 80 MB) so the disk gets
- * that space back. It waits up to FINAL_CHECKPOINT_WAIT_MS for other connections' transactions;
- * if they hold on, the WAL is left as it is.
- */
-function checkpointWal(): void {
-  try {
-    withBusyTimeout(db.sqlite, FINAL_CHECKPOINT_WAIT_MS, () => db.sqlite.pragma('wal_checkpoint(TRUNCATE)'));
-  } catch {
-    // Only an optimisation: SQLite checkpoints later by itself.
-  }
-}
 
 const post = (message: FromWorker) => process.send?.(message);
 
@@ -86,7 +69,7 @@ async function run(job: ImportJob): Promise<void> {
     }
     outcome = diskFull ? { state: 'failed', message, internal: false, diskFull: true } : { state: 'failed', message, internal: true };
   }
-  if (!job.dryRun) checkpointWal();
+  if (!job.dryRun) checkpoints.atImportEnd();
   busy = false;
   post({ type: 'done', taskUuid: job.taskUuid, outcome });
   if (stopping) await shutdown();
