@@ -984,7 +984,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This server's import kinds, limits and appointment fields. */
+    /** This server's import kinds (endpoints, columns), limits and appointment fields. */
     get: operations['getMeta'];
     put?: never;
     post?: never;
@@ -1022,6 +1022,8 @@ export interface components {
     AppMeta: {
       /** @description What can be imported, each at its own /bulk endpoint */
       import_kinds: ('qrcodes' | 'appointments')[];
+      /** @description Each import kind: its endpoints, columns and task types */
+      kinds: components['schemas']['ImportKindMeta'][];
       /** @description Most rows a sync-mode import (processing_mode=sync) takes */
       sync_row_cap: number;
       /** @description Largest accepted upload or JSON import body */
@@ -1407,6 +1409,31 @@ export interface components {
       };
       created_on: string;
       updated_on: string;
+    };
+    ImportKindMeta: {
+      /**
+       * @description The kind, as the preview's `kind` field names it
+       * @enum {string}
+       */
+      id: 'qrcodes' | 'appointments';
+      /** @description The kind in words */
+      label: string;
+      /** @description Task types its imports create */
+      task_types: ('IMPORT' | 'QR_IMPORT' | 'APPOINTMENT_IMPORT')[];
+      /** @description Where its JSON array or file is imported (POST) */
+      upload_path: string;
+      /** @description Its CSV template (GET) */
+      template_path: string;
+      /** @description A task's excluded rows as CSV or XLSX (GET) */
+      error_report_path: string;
+      /** @description The name the template downloads as */
+      template_file_name: string;
+      /** @description Whether saved column mappings (org_identifier) apply */
+      uses_import_handlers: boolean;
+      /** @description Its columns, in the template's order */
+      columns: string[];
+      /** @description Columns every file must have */
+      required_columns: string[];
     };
     ImportPreview: {
       /** @enum {string} */

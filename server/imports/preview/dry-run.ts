@@ -10,7 +10,7 @@ import { openScratchConnection } from './scratch-db.ts';
  */
 export async function runDryImport(env: Omit<EngineEnv, 'db' | 'onEvent'>): Promise<EngineOutcome> {
   const { job, kind } = env;
-  const scratch = openScratchConnection(env.dataDir, job.organizationUuid, kind.writtenTables);
+  const scratch = openScratchConnection(env.dataDir, job.organizationUuid, kind.writtenTables, kind.shadowExtras);
   try {
     await createPendingTask(scratch.kysely, {
       uuid: job.taskUuid,

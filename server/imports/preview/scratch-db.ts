@@ -1,5 +1,5 @@
 import { openConnection, type Db } from '../../db/database.ts';
-import { SEARCH_INDEX_TRIGGERS, SHADOW_SEARCH_INDEX_SQL } from '../../qrcodes/search-index.ts';
+import type { ShadowExtra } from '../kind.ts';
 
 /** The engine's own tables: a dry run starts them empty and keeps its task, job and excluded rows there. */
 const ENGINE_TABLES = ['background_tasks', 'import_jobs', 'import_excluded_rows'] as const;
@@ -20,13 +20,24 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * statements read and write them unchanged; everything else (services, settings) is read live.
  * The temporary tables vanish when the connection closes.
  */
-export function openScratchConnection(dataDir: string, organizationUuid: string, writtenTables: readonly string[]): Db {
+export function openScratchConnection(
+  dataDir: string,
+  organizationUuid: string,
+  writtenTables: readonly string[],
+  extras: readonly ShadowExtra[] = [],
+): Db {
   const db = openConnection(dataDir, { readonly: true });
   try {
     // Temporary tables cannot reference the real parents; the import checks references itself.
     db.sqlite.pragma('foreign_keys = OFF');
     const empty = new Set<string>(ENGINE_TABLES);
-    for (const table of new Set([...ENGINE_TABLES, ...writtenTables])) shadow(db, table, empty.has(table) ? null : organizationUuid);
+    for (const table of new Set([...ENGINE_TABLES, ...writtenTables]))
+      shadow(
+        db,
+        table,
+        empty.has(table) ? null : organizationUuid,
+        extras.find((extra) => extra.table === table),
+      );
     return db;
   } catch (error) {
     void db.close();
@@ -34,16 +45,16 @@ export function openScratchConnection(dataDir: string, organizationUuid: string,
   }
 }
 
-function shadow(db: Db, table: string, organizationUuid: string | null): void {
+function shadow(db: Db, table: string, organizationUuid: string | null, extra: ShadowExtra | undefined): void {
   const schema = db.sqlite
     .prepare<[string], SchemaRow>('select type, name, sql from main.sqlite_master where tbl_name = ? and sql is not null')
     .all(table);
   const definition = schema.find((row) => row.type === 'table');
   if (!definition?.sql) throw new Error(`Cannot shadow table ${table}: it does not exist.`);
-  if (schema.some((row) => row.type === 'trigger' && !SEARCH_INDEX_TRIGGERS.has(row.name)))
+  if (schema.some((row) => row.type === 'trigger' && !extra?.skippedTriggers.has(row.name)))
     throw new Error(`Cannot shadow table ${table}: it has triggers, which a dry run would skip.`);
   db.sqlite.exec(definition.sql.replace(/^CREATE TABLE/i, 'CREATE TEMP TABLE'));
-  if (table === 'qrcodes') db.sqlite.exec(SHADOW_SEARCH_INDEX_SQL);
+  if (extra) db.sqlite.exec(extra.sql);
   if (organizationUuid !== null && hasOrganizationColumn(db, table)) {
     db.sqlite
       .prepare(`insert into temp.${quote(table)} select * from main.${quote(table)} where organization_uuid = ?`)
