@@ -2425,6 +2425,8 @@ export interface operations {
         task_type?: 'IMPORT' | 'QR_IMPORT' | 'APPOINTMENT_IMPORT';
         /** @description Only tasks in this status. */
         status?: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+        /** @description Only tasks whose uuid, file name or error message contains this text, ignoring case. One or two characters look among the organization's newest 10,000 tasks only. */
+        search?: string;
       };
       header?: never;
       path?: never;
