@@ -227,6 +227,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/background-tasks/uuid/{background_task_uuid}/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An import task's job: its kind and format, whether its upload is kept for a retry, and its retry and cancel links. */
+    get: operations['getBackgroundTasksByBackgroundTaskUuidImport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a PENDING or PROCESSING import.
+     * @description A PENDING import ends FAILED at once. A PROCESSING one stops after its current batch (at most 5,000 rows) and ends FAILED; the rows it wrote stay, its results count them and its error_message says so. Answers the task as it is now: poll it until FAILED.
+     */
+    post: operations['postBackgroundTasksByBackgroundTaskUuidCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a FAILED import again from its kept upload, as a new background task.
+     * @description The new task's metadata has retry_of (this task); this task's import names it as retried_by. The upload is kept 7 days after the failure.
+     */
+    post: operations['postBackgroundTasksByBackgroundTaskUuidRetry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/upload': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Discard the upload a FAILED import keeps for a retry. */
+    delete: operations['deleteBackgroundTasksByBackgroundTaskUuidUpload'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/live/tokens': {
     parameters: {
       query?: never;
@@ -1322,7 +1396,8 @@ export interface components {
           | 'TOO_MANY_REQUESTS'
           | 'INTERNAL'
           | 'BAD_GATEWAY'
-          | 'INSUFFICIENT_STORAGE';
+          | 'INSUFFICIENT_STORAGE'
+          | 'SERVICE_UNAVAILABLE';
         message: string;
         details?: {
           path: string;
@@ -1409,6 +1484,23 @@ export interface components {
       };
       created_on: string;
       updated_on: string;
+    };
+    ImportJob: {
+      /** @description The import kind (qrcodes or appointments) */
+      kind: string;
+      /** @enum {string} */
+      format: 'csv' | 'xlsx' | 'json';
+      /** @description Whether the uploaded file is still kept: a FAILED import keeps it 7 days for a retry, unless discarded */
+      upload_kept: boolean;
+      upload_bytes: number | null;
+      /** @description FAILED, not retried yet, and its upload kept */
+      retry_possible: boolean;
+      /** @description The task that retried this one */
+      retried_by: string | null;
+      /** @description The task this one retried */
+      retry_of: string | null;
+      /** @description Who asked to cancel it (an API key name) */
+      cancel_requested_by: string | null;
     };
     ImportKindMeta: {
       /**
@@ -2224,6 +2316,15 @@ export interface components {
         'application/json': components['schemas']['ErrorResponse'];
       };
     };
+    /** @description The database stayed busy with an import for a minute: nothing was changed; try again after Retry-After (SERVICE_UNAVAILABLE) */
+    ServiceUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
     /** @description The disk that holds the data folder is full: nothing was written; free some space and try again (INSUFFICIENT_STORAGE) */
     InsufficientStorage: {
       headers: {
@@ -2352,6 +2453,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2380,6 +2482,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2549,6 +2652,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2606,6 +2710,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2662,6 +2767,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2727,6 +2833,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2776,6 +2883,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2873,6 +2981,130 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getBackgroundTasksByBackgroundTaskUuidImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportJob'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postBackgroundTasksByBackgroundTaskUuidCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackgroundTask'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postBackgroundTasksByBackgroundTaskUuidRetry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskAccepted'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteBackgroundTasksByBackgroundTaskUuidUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2901,6 +3133,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3011,6 +3244,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3038,6 +3272,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3120,6 +3355,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3166,6 +3402,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3212,6 +3449,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3258,6 +3496,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3307,6 +3546,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3417,6 +3657,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3459,6 +3700,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3534,6 +3776,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3661,6 +3904,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3709,6 +3953,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3805,6 +4050,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3846,6 +4092,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4323,6 +4570,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4383,6 +4631,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4434,6 +4683,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4516,6 +4766,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4550,6 +4801,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4653,6 +4905,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4789,6 +5042,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4846,6 +5100,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4892,6 +5147,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4984,6 +5240,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5041,6 +5298,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5095,6 +5353,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5236,6 +5495,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5337,6 +5597,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5373,6 +5634,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
