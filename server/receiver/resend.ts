@@ -179,7 +179,6 @@ async function send(ctx: AppContext, target: CheckedTarget, headers: Record<stri
     throw new ApiError(
       'BAD_GATEWAY',
       `No answer from ${target.url.href}: ${reason}. Check that your app is running and listens at that URL, then send again.`,
-      [{ path: 'body.target_url', message: reason }],
     );
   }
 }
