@@ -85,9 +85,12 @@ describe('Edit, re-seal and send in Chromium', { skip: skip ?? false }, () => {
     await page.goto(`${server.url}/inspector/${inbox.uuid}/messages/${delivered.messageUuid}`);
     const variantSelect = panel.getByLabel('What to send');
     await variantSelect.waitFor();
-    const options = await variantSelect
-      .locator('optgroup option')
-      .evaluateAll((nodes) => nodes.map((n) => ({ value: (n as HTMLOptionElement).value, text: n.textContent ?? '' })));
+    const optionNodes = variantSelect.locator('optgroup option');
+    const options: Array<{ value: string; text: string }> = [];
+    for (let i = 0; i < (await optionNodes.count()); i += 1) {
+      const node = optionNodes.nth(i);
+      options.push({ value: (await node.getAttribute('value')) ?? '', text: (await node.textContent()) ?? '' });
+    }
     assert.equal(options.length, 10);
     for (const option of options) {
       await variantSelect.selectOption(option.value);
