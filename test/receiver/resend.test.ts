@@ -55,6 +55,7 @@ describe('edit, re-seal and send (resend)', () => {
     server = await startTestServer({ webhookTimeoutMs: 1500, webhookConnectTimeoutMs: 1000 });
     app = await startCaptureServer((req, res) => {
       if (req.url.startsWith('/hang')) return; // never answers
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
       res.writeHead(202, { 'content-type': 'application/json', 'x-app': 'mine' });
       res.end(JSON.stringify({ accepted: true, bytes: req.body.length }));
     });
@@ -162,6 +163,7 @@ describe('edit, re-seal and send (resend)', () => {
 
     assert.equal(result.answer.status_code, 202);
     assert.equal(result.answer.headers['x-app'], 'mine');
+    assert.equal(result.answer.headers['set-cookie'], 'a=1, b=2', 'repeated headers joined');
     assert.equal(result.answer.body_excerpt, JSON.stringify({ accepted: true, bytes: arrived.body.length }));
     assert.ok(result.answer.duration_ms >= 0);
     assert.equal(result.inbox_message_uuid, null);
