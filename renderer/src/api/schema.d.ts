@@ -763,6 +763,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a re-seal of this message can use: the known secrets (labels only), the plaintext to edit, the broken variants. */
+    get: operations['getInboxesByUuidMessagesByMessageUuidResend'];
+    put?: never;
+    /**
+     * Re-encrypt and re-sign the message's JSON (as edited) with a webhook or inbox secret, and send it like a delivery.
+     * @description The plaintext (default: the message as decrypted) is sealed exactly as the service seals a delivery and POSTed with its headers (X-Service-Signature, X-Service-Event, a new X-Service-Delivery-Id, X-Service-Attempt: 1) to target_url, default this inbox. The secret is `secret` if given, else the known one named by `secret_label`, else the one that verified the message. `variant` sends a broken delivery instead, built so that the doctor says what the variant is named by. Answers with what the target answered (status, headers, first 2 KB, time) and, for an inbox of this server, the message it became. target_url follows the webhook URL rules (400). A target that does not answer is a 502: 5 s to connect, 15 s for the answer.
+     */
+    post: operations['postInboxesByUuidMessagesByMessageUuidResend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/inboxes/uuid/{uuid}/export': {
     parameters: {
       query?: never;
@@ -1381,6 +1402,17 @@ export interface components {
       field: 'payload' | 'signature' | 'secret';
       /** @description What went wrong and how to fix it */
       message: string;
+    };
+    DoctorVerdict: {
+      decrypted: boolean;
+      /** @description decryption_problem of the message it becomes */
+      problem: string | null;
+      /** @enum {string} */
+      signature_status: 'valid' | 'invalid' | 'unknown';
+      /** @description The code of the doctor's first hint; null when it has none */
+      hint: string | null;
+      /** @description The verdict in one line, e.g. "Not decrypted · DECRYPTION_FAILED · SIGNATURE_OF_ANOTHER_DELIVERY" */
+      label: string;
     };
     ErrorResponse: {
       error: {
@@ -2032,6 +2064,117 @@ export interface components {
       task_type: 'IMPORT';
       /** @description null until COMPLETED */
       results: components['schemas']['QrCodeJsonImportResults'] | null;
+    };
+    ResendOptions: {
+      /** @description Where a resend goes by default: this inbox */
+      target_url: string;
+      /** @description Secrets the server knows for this inbox (never the values) */
+      secrets: components['schemas']['ResendSecret'][];
+      /** @description The one used unless you choose: the one that verified the message, else the first */
+      default_secret_label: string | null;
+      /** @description The decrypted plaintext to start editing from; null when the message was not decrypted */
+      plaintext: string | null;
+      variants: components['schemas']['ResendVariant'][];
+    };
+    ResendRequest: {
+      /** @description The decrypted JSON as edited: must be a JSON object; it is sent as compact JSON, as the service sends it. Default: the message's decrypted plaintext, byte for byte */
+      plaintext?: string;
+      /** @description Where to send it; default this inbox. The webhook URL rules apply (https anywhere, http only to this machine) */
+      target_url?: string;
+      /** @description A secret to seal with, typed by you (wins over secret_label) */
+      secret?: string;
+      /** @description One of the known secrets, by its label (GET this path lists them). Default: the secret that verified the message, else the first one */
+      secret_label?: string;
+      /**
+       * @description Send a broken variant instead (GET this path lists them with what the doctor says)
+       * @enum {string}
+       */
+      variant?:
+        | 'wrong_secret'
+        | 'flipped_bit'
+        | 'tampered_ciphertext'
+        | 'truncated_payload'
+        | 'missing_signature'
+        | 'signature_base64'
+        | 'key_from_uppercase_hex'
+        | 'payload_base64url'
+        | 'reserialised_body'
+        | 'stale_envelope';
+    };
+    ResendResult: {
+      target_url: string;
+      variant:
+        | (
+            | 'wrong_secret'
+            | 'flipped_bit'
+            | 'tampered_ciphertext'
+            | 'truncated_payload'
+            | 'missing_signature'
+            | 'signature_base64'
+            | 'key_from_uppercase_hex'
+            | 'payload_base64url'
+            | 'reserialised_body'
+            | 'stale_envelope'
+          )
+        | null;
+      secret: {
+        /** @enum {string} */
+        source: 'webhook' | 'inbox' | 'given';
+        /** @description Which secret sealed it: webhook <uuid>, inbox secret, or "the secret you gave" */
+        label: string;
+      };
+      /** @description What the doctor says about the bytes sent, judged with that secret */
+      verdict: components['schemas']['DoctorVerdict'];
+      /** @description The doctor's hints on the bytes sent */
+      hints: components['schemas']['DoctorHint'][];
+      sent: {
+        /** @description The request headers, as sent */
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The request body, as sent */
+        body: string;
+        /** @description The plaintext the body carries */
+        plaintext: string;
+      };
+      answer: {
+        status_code: number;
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The first 2 KB of the answer */
+        body_excerpt: string | null;
+        duration_ms: number;
+      };
+      /** @description When the target is an inbox of this server: the message it became */
+      inbox_message_uuid: string | null;
+    };
+    ResendSecret: {
+      /** @description webhook <uuid>, inbox secret, inbox secret 2 of 3 */
+      label: string;
+      /** @enum {string} */
+      source: 'webhook' | 'inbox';
+      /** @description This secret verified the message when it arrived */
+      verified_message: boolean;
+    };
+    ResendVariant: {
+      /** @enum {string} */
+      id:
+        | 'wrong_secret'
+        | 'flipped_bit'
+        | 'tampered_ciphertext'
+        | 'truncated_payload'
+        | 'missing_signature'
+        | 'signature_base64'
+        | 'key_from_uppercase_hex'
+        | 'payload_base64url'
+        | 'reserialised_body'
+        | 'stale_envelope';
+      title: string;
+      /** @description What is broken, and what a correct verifier does with it */
+      description: string;
+      /** @description What the doctor (and an inbox knowing the secret) says about it */
+      verdict: components['schemas']['DoctorVerdict'];
     };
     Service: {
       uuid: string;
@@ -4906,6 +5049,76 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getInboxesByUuidMessagesByMessageUuidResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+        /** @description Message uuid */
+        message_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResendOptions'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postInboxesByUuidMessagesByMessageUuidResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+        /** @description Message uuid */
+        message_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResendRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResendResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
       507: components['responses']['InsufficientStorage'];
     };
   };
