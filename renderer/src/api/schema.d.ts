@@ -5119,6 +5119,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
