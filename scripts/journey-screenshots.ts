@@ -5,7 +5,6 @@
  *   npm run docs:screenshots            writes docs/images/journeys/*.png
  *   node scripts/journey-screenshots.ts OUT_DIR   writes there instead (the test does)
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureRendererBuild } from '../renderer/scripts/build.ts';
 import { SHOT_SITES_CSV } from '../test/e2e/support/import-shots.ts';
 import { browserUnavailable, chooseCsvFile, launchBrowser, openPage } from '../test/e2e/support/browser.ts';
+import { spawnServe } from '../test/support/cli.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const JOURNEY_IMAGES = path.join(ROOT, 'docs', 'images', 'journeys');
@@ -25,38 +25,23 @@ interface Served {
 }
 
 /** `qr-sandbox serve` as a user starts it, on an empty data folder; resolves once it prints its sign-in link. */
-function serve(extra: string[] = []): Promise<Served> {
+async function serve(extra: string[] = []): Promise<Served> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-journey-'));
-  const child = spawn(process.execPath, ['bin/qr-sandbox.mjs', 'serve', '--port', '0', '--data-dir', dataDir, ...extra], {
-    cwd: ROOT,
-    env: { ...process.env, INIT_CWD: ROOT },
-  });
-  let output = '';
-  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`serve did not start:\n${output}`));
-    }, 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /is running at (http:\/\/\S+)/.exec(output)?.[1];
-      const signIn = /Sign in\s+(http:\/\/\S+#key=\S+)/.exec(output)?.[1];
-      if (!url || !signIn) return;
-      clearTimeout(timer);
-      resolve({
-        url,
-        signIn,
-        async stop() {
-          child.kill('SIGTERM');
-          await exited;
-          fs.rmSync(dataDir, { recursive: true, force: true });
-        },
-      });
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-  });
+  const served = await spawnServe(['--data-dir', dataDir, ...extra]);
+  let signIn: string | undefined;
+  for (let waited = 0; !signIn; waited += 20) {
+    if (waited > 10_000) throw new Error(`serve printed no sign-in link:\n${served.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    signIn = /Sign in\s+(http:\/\/\S+#key=\S+)/.exec(served.output())?.[1];
+  }
+  return {
+    url: served.url,
+    signIn,
+    async stop() {
+      await served.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 type Shot = (page: Page, name: string, options?: { fullPage?: boolean }) => Promise<void>;
