@@ -71,16 +71,9 @@ export function Shell() {
 
   return (
     <div className="app">
-      <a
-        className="skip-link"
-        href="#main"
-        onClick={(e) => {
-          e.preventDefault();
-          main.current?.focus();
-        }}
-      >
+      <button type="button" className="skip-link" onClick={() => main.current?.focus()}>
         Skip to content
-      </a>
+      </button>
       <aside className="sidebar">
         <div className="brand">
           <img src="/favicon.svg" alt="" width={28} height={28} />

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useId, useRef } from 'react';
 
 export interface Column<R> {
   key: string;
@@ -59,7 +59,7 @@ export function VirtualTable<R>({
     onActiveChange?.(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
     if (!onActiveChange || rows.length === 0) return;
     const current = activeIndex ?? -1;
     const keys: Record<string, () => void> = {
@@ -77,61 +77,63 @@ export function VirtualTable<R>({
     action();
   };
 
+  // One click handler on the grid (next to its keyboard handler) picks the row under the pointer.
+  const onClick = (event: MouseEvent<HTMLTableElement>) => {
+    if (!onActivate || !(event.target instanceof Element)) return;
+    const index = Number(event.target.closest('tr[data-index]')?.getAttribute('data-index'));
+    if (!Number.isInteger(index) || index < 0 || index >= rows.length) return;
+    onActiveChange?.(index);
+    onActivate(index);
+  };
+
   return (
-    <div
-      ref={scroller}
-      className="vtable"
-      style={{ height: viewHeight }}
-      role="grid"
-      aria-label={label}
-      aria-rowcount={rows.length + 1}
-      aria-activedescendant={activeIndex !== null ? `${idPrefix}-${activeIndex}` : undefined}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-    >
-      <div className="vtable-inner" style={{ minWidth }}>
-        <div className="vtable-head" role="rowgroup">
-          <div className="vtable-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+    <div ref={scroller} className="vtable" style={{ height: viewHeight }}>
+      <table
+        className="vtable-inner"
+        style={{ minWidth }}
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a virtualized data grid (WAI-ARIA APG pattern): focusable, arrow keys move the active row
+        role="grid"
+        aria-label={label}
+        aria-rowcount={rows.length + 1}
+        aria-activedescendant={activeIndex !== null ? `${idPrefix}-${activeIndex}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onClick={onClick}
+      >
+        <thead className="vtable-head">
+          <tr className="vtable-row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
             {columns.map((c) => (
-              <div key={c.key} className="vtable-cell" role="columnheader">
+              <th key={c.key} className="vtable-cell" scope="col">
                 {c.header}
-              </div>
+              </th>
             ))}
-          </div>
-        </div>
-        <div className="vtable-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
+          </tr>
+        </thead>
+        <tbody className="vtable-body" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
             if (row === undefined) return null;
             const active = item.index === activeIndex;
             return (
-              <div
+              <tr
                 key={rowKey(row, item.index)}
                 id={`${idPrefix}-${item.index}`}
+                data-index={item.index}
                 className={`vtable-row ${item.index % 2 ? 'vtable-row-alt' : ''} ${active ? 'vtable-row-active' : ''} ${onActivate ? 'vtable-row-clickable' : ''}`}
-                role="row"
                 aria-rowindex={item.index + 2}
                 aria-selected={onActiveChange ? active : undefined}
                 style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                onClick={
-                  onActivate
-                    ? () => {
-                        onActiveChange?.(item.index);
-                        onActivate(item.index);
-                      }
-                    : undefined
-                }
               >
                 {columns.map((c) => (
-                  <div key={c.key} className="vtable-cell" role="gridcell" title={c.title?.(row)}>
+                  <td key={c.key} className="vtable-cell" title={c.title?.(row)}>
                     {c.cell(row)}
-                  </div>
+                  </td>
                 ))}
-              </div>
+              </tr>
             );
           })}
-        </div>
-      </div>
+        </tbody>
+      </table>
     </div>
   );
 }

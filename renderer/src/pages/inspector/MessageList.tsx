@@ -50,7 +50,7 @@ export function answerText(answer: Message['answer']): string {
 function Filters() {
   const { filters, active, setFilter, clear } = useMessageFilters();
   return (
-    <div className="toolbar" role="group" aria-label="Filters">
+    <fieldset className="toolbar" aria-label="Filters">
       <SelectField
         label="Event"
         value={filters.event_type}
@@ -78,7 +78,7 @@ function Filters() {
           Clear filters
         </button>
       )}
-    </div>
+    </fieldset>
   );
 }
 

@@ -124,9 +124,9 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
       {message.body === '' ? (
         <p className="muted">The body is empty.</p>
       ) : (
-        <pre className="code-block" aria-label="Body as received">
-          {message.body}
-        </pre>
+        <figure className="labelled-code" aria-label="Body as received">
+          <pre className="code-block">{message.body}</pre>
+        </figure>
       )}
       <CurlDisclosure request={request} download label="Show curl for the exact bytes" />
     </section>
