@@ -14,7 +14,7 @@ export interface DemoMode {
 export interface DemoTarget {
   url: string;
   credentials: OrganizationCredentials | null;
-  ctx: Pick<AppContext, 'logger'>;
+  ctx: Pick<AppContext, 'logger' | 'demo'>;
 }
 
 /** `serve --demo`: seed an empty demo organization, then keep simulated events coming. */
@@ -26,9 +26,16 @@ export async function startDemoMode(server: DemoTarget, intervalMs = DEMO_EVENT_
   const client = new ServiceClient({ baseUrl: server.url, apiKey: credentials.api_key, apiSecret: credentials.api_secret });
   const seeded = await seedDemo(client, credentials.organization_uuid);
   const events = startDemoEvents(client, credentials.organization_uuid, server.ctx.logger, intervalMs);
+  server.ctx.demo = { intervalMs };
   const summary = seeded.seeded ? describeSeed(seeded) : [`Demo data: nothing added (${seeded.reason}).`];
   summary.push(`Demo events: a simulated check-in, check-out or delivery every ${Math.round(intervalMs / 1000)} s.`);
-  return { summary, stop: () => events.stop() };
+  return {
+    summary,
+    stop: async () => {
+      server.ctx.demo = undefined;
+      await events.stop();
+    },
+  };
 }
 
 function describeSeed(seeded: DemoSeedResult): string[] {

@@ -39,7 +39,7 @@ export function VirtualTable<R>({
   onActiveChange?(index: number): void;
   onActivate?(index: number): void;
 }) {
-  const scroller = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLTableElement>(null);
   const idPrefix = useId();
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -87,53 +87,52 @@ export function VirtualTable<R>({
   };
 
   return (
-    <div ref={scroller} className="vtable" style={{ height: viewHeight }}>
-      <table
-        className="vtable-inner"
-        style={{ minWidth }}
-        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a virtualized data grid (WAI-ARIA APG pattern): focusable, arrow keys move the active row
-        role="grid"
-        aria-label={label}
-        aria-rowcount={rows.length + 1}
-        aria-activedescendant={activeIndex !== null ? `${idPrefix}-${activeIndex}` : undefined}
-        tabIndex={0}
-        onKeyDown={onKeyDown}
-        onClick={onClick}
-      >
-        <thead className="vtable-head">
-          <tr className="vtable-row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
-            {columns.map((c) => (
-              <th key={c.key} className="vtable-cell" scope="col">
-                {c.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="vtable-body" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index];
-            if (row === undefined) return null;
-            const active = item.index === activeIndex;
-            return (
-              <tr
-                key={rowKey(row, item.index)}
-                id={`${idPrefix}-${item.index}`}
-                data-index={item.index}
-                className={`vtable-row ${item.index % 2 ? 'vtable-row-alt' : ''} ${active ? 'vtable-row-active' : ''} ${onActivate ? 'vtable-row-clickable' : ''}`}
-                aria-rowindex={item.index + 2}
-                aria-selected={onActiveChange ? active : undefined}
-                style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-              >
-                {columns.map((c) => (
-                  <td key={c.key} className="vtable-cell" title={c.title?.(row)}>
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <table
+      ref={scroller}
+      className="vtable"
+      style={{ height: viewHeight }}
+      // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a virtualized data grid (WAI-ARIA APG pattern): focusable, arrow keys move the active row
+      role="grid"
+      aria-label={label}
+      aria-rowcount={rows.length + 1}
+      aria-activedescendant={activeIndex !== null ? `${idPrefix}-${activeIndex}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onClick={onClick}
+    >
+      <thead className="vtable-head" style={{ minWidth }}>
+        <tr className="vtable-row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+          {columns.map((c) => (
+            <th key={c.key} className="vtable-cell" scope="col">
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="vtable-body" style={{ height: virtualizer.getTotalSize(), minWidth }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          if (row === undefined) return null;
+          const active = item.index === activeIndex;
+          return (
+            <tr
+              key={rowKey(row, item.index)}
+              id={`${idPrefix}-${item.index}`}
+              data-index={item.index}
+              className={`vtable-row ${item.index % 2 ? 'vtable-row-alt' : ''} ${active ? 'vtable-row-active' : ''} ${onActivate ? 'vtable-row-clickable' : ''}`}
+              aria-rowindex={item.index + 2}
+              aria-selected={onActiveChange ? active : undefined}
+              style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+            >
+              {columns.map((c) => (
+                <td key={c.key} className="vtable-cell" title={c.title?.(row)}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
