@@ -24,6 +24,7 @@ import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Facts } from '../../components/Facts.tsx';
+import { DeliveryAttemptLink } from './delivery-attempt.tsx';
 
 export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
   const entries = Object.entries(headers);
@@ -92,7 +93,7 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
               {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
             </>
           ),
-          'Delivery id': message.delivery_id ?? '—',
+          'Delivery id': <DeliveryAttemptLink deliveryId={message.delivery_id} headers={message.headers} />,
           'Event id': message.event_id ?? '—',
         }}
       />
