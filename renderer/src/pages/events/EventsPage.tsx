@@ -34,7 +34,7 @@ function DemoBanner({ intervalMs }: { intervalMs: number }) {
 
 function NextSteps() {
   return (
-    <nav className="next-steps" aria-label="Things to try next">
+    <nav className="panel next-steps" aria-label="Things to try next">
       <h2>Try next</h2>
       <ol>
         <li>
@@ -127,7 +127,14 @@ export function EventsPage() {
       </div>
       <section className="panel" aria-label="Event list">
         <ErrorNotice error={paged.list.error} onRetry={() => void paged.list.refetch()} />
-        {data && data.total === 0 ? (
+        {data && data.total === 0 && demo ? (
+          <EmptyState title="The first demo event is on its way">
+            <p>
+              The demo is importing its sites and a week of appointments (the imports counter above goes up); simulated check-ins, check-outs
+              and deliveries start within seconds and appear here as they happen.
+            </p>
+          </EmptyState>
+        ) : data && data.total === 0 ? (
           <EmptyState
             title="No events yet"
             action={

@@ -20,8 +20,8 @@ export function agoText(iso: string, now: number): string {
 export function shortUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    const path = parsed.pathname.length > 24 ? `${parsed.pathname.slice(0, 22)}…` : parsed.pathname;
-    return `${parsed.host}${path}`;
+    const whole = `${parsed.host}${parsed.pathname}`;
+    return whole.length > 30 ? `${whole.slice(0, 29)}…` : whole;
   } catch {
     return url;
   }
