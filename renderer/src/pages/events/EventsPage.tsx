@@ -130,8 +130,8 @@ export function EventsPage() {
         {data && data.total === 0 && demo ? (
           <EmptyState title="The first demo event is on its way">
             <p>
-              The demo is importing its sites and a week of appointments (the imports counter above goes up); simulated check-ins, check-outs
-              and deliveries start within seconds and appear here as they happen.
+              The demo is importing its sites and a week of appointments (the imports counter above goes up); simulated check-ins,
+              check-outs and deliveries start within seconds and appear here as they happen.
             </p>
           </EmptyState>
         ) : data && data.total === 0 ? (

@@ -35,11 +35,11 @@ export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) 
       <td>
         <StatusBadge status={task.status} />
       </td>
-      <td className="col-progress">
-        <ProgressBar value={task.progress} label={`Progress of task ${task.uuid}`} compact />
-      </td>
       <td className="nowrap num col-duration">
         <TaskDuration task={task} />
+      </td>
+      <td className="col-progress">
+        <ProgressBar value={task.progress} label={`Progress of task ${task.uuid}`} compact />
       </td>
       <td className={`results-cell ${task.status === 'FAILED' ? 'text-error' : ''}`} title={results}>
         <span className="clamp-2">{results || <span className="muted">{isRunning(task) ? 'Running…' : '—'}</span>}</span>
@@ -59,7 +59,7 @@ function TaskDuration({ task }: { task: BackgroundTask }) {
 const COLUMN_CLASSES: Record<string, string> = { Progress: 'col-progress', Duration: 'col-duration' };
 
 /** The headers of a task list; each row is a TaskRow. */
-export const TASK_COLUMNS: Column<BackgroundTask>[] = ['Created', 'Task', 'Status', 'Progress', 'Duration', 'Results'].map((header) => ({
+export const TASK_COLUMNS: Column<BackgroundTask>[] = ['Created', 'Task', 'Status', 'Duration', 'Progress', 'Results'].map((header) => ({
   header,
   className: COLUMN_CLASSES[header],
   cell: () => null,
