@@ -27,7 +27,14 @@ interface EventItem {
   service: string | null;
   location: string | null;
   worker: string | null;
-  deliveries: { delivery_id: string; webhook_uuid: string; webhook_url: string; status: string; attempt_count: number; last_status_code: number | null }[];
+  deliveries: {
+    delivery_id: string;
+    webhook_uuid: string;
+    webhook_url: string;
+    status: string;
+    attempt_count: number;
+    last_status_code: number | null;
+  }[];
 }
 interface Page<T> {
   items: T[];
@@ -47,14 +54,22 @@ describe('webhook events across webhooks and the answers of attempts', () => {
     return (await res.json()) as T;
   };
   const register = async (url: string) => {
-    const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: org(), url, events: ['service_confirmation.check_in'] }));
+    const res = await server.request(
+      '/api/webhooks/register',
+      jsonBody({ organization_uuid: org(), url, events: ['service_confirmation.check_in'] }),
+    );
     assert.equal(res.status, 201, await res.clone().text());
     return (await res.json()) as { uuid: string };
   };
   const simulate = async () => {
-    const res = await server.request('/api/service-confirmations/simulate', jsonBody({ organization_uuid: org(), event: 'service_confirmation.check_in' }));
+    const res = await server.request(
+      '/api/service-confirmations/simulate',
+      jsonBody({ organization_uuid: org(), event: 'service_confirmation.check_in' }),
+    );
     assert.ok(res.status < 300, await res.clone().text());
-    return (await res.json()) as { event: { id: string; data: { service: string; location: string; user: { firstname: string; lastname: string } } } };
+    return (await res.json()) as {
+      event: { id: string; data: { service: string; location: string; user: { firstname: string; lastname: string } } };
+    };
   };
   const settled = (webhook: string, eventId: string) =>
     waitFor('the delivery', async () => {
@@ -122,9 +137,12 @@ describe('webhook events across webhooks and the answers of attempts', () => {
     const past = await json<Page<EventItem>>(`/api/webhook-events?organization_uuid=${org()}&page=99`);
     assert.deepEqual(past.items, []);
 
-    const activity = await json<{ events: number; deliveries: { delivered: number; failed: number; pending: number }; imports: number; demo: unknown }>(
-      `/api/activity?organization_uuid=${org()}`,
-    );
+    const activity = await json<{
+      events: number;
+      deliveries: { delivered: number; failed: number; pending: number };
+      imports: number;
+      demo: unknown;
+    }>(`/api/activity?organization_uuid=${org()}`);
     assert.equal(activity.events, page.total);
     assert.ok(activity.deliveries.delivered >= 2);
     assert.equal(activity.imports, 0);
