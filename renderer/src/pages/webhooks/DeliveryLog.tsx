@@ -27,7 +27,7 @@ function AttemptRow({ attempt, shown, onShow }: { attempt: DeliveryAttempt; show
       <td className="num">
         <button
           type="button"
-          className="button button-small button-quiet"
+          className="button button-small"
           aria-pressed={shown}
           aria-label={`Show attempt ${attempt.attempt} in full`}
           onClick={onShow}
