@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
+import { Loading } from '../../components/QueryState.tsx';
 import { StatList } from '../../components/StatList.tsx';
 import { Table } from '../../components/Table.tsx';
 import { useNow } from '../../components/use-now.ts';
@@ -15,6 +16,7 @@ import { deliveryStatusLabels } from '../webhooks/webhook-format.ts';
 import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';
 import { useActivity } from './use-activity.ts';
+import { DemoPreparing } from './DemoPreparing.tsx';
 
 type EventSummary = Schemas['EventSummary'];
 /** How long a new row stays highlighted. */
@@ -127,13 +129,9 @@ export function EventsPage() {
       </div>
       <section className="panel" aria-label="Event list">
         <ErrorNotice error={paged.list.error} onRetry={() => void paged.list.refetch()} />
+        {paged.list.isPending && <Loading>Loading events…</Loading>}
         {data && data.total === 0 && demo ? (
-          <EmptyState title="The first demo event is on its way">
-            <p>
-              The demo is importing its sites and a week of appointments (the imports counter above goes up); simulated check-ins,
-              check-outs and deliveries start within seconds and appear here as they happen.
-            </p>
-          </EmptyState>
+          <DemoPreparing />
         ) : data && data.total === 0 ? (
           <EmptyState
             title="No events yet"
