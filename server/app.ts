@@ -31,6 +31,7 @@ import { registerConfirmationRoutes } from './confirmations/routes.ts';
 import { registerDemoRoutes } from './demo/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
+import { registerEventRoutes } from './events/routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -58,6 +59,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);
+  registerEventRoutes(api, ctx);
   registerConfirmationRoutes(api, ctx);
   registerSettingsRoutes(api, ctx);
   registerToolRoutes(api);

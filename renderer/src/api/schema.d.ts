@@ -499,6 +499,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Events of an organization across all webhooks, newest first: type, time, QR code, service, address, and each delivery with its status. */
+    get: operations['getWebhookEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Running counters of an organization (events, deliveries by status, imports) and whether the server runs in demo mode. */
+    get: operations['getActivity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-deliveries/{delivery_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Which webhook and event a delivery id belongs to (the X-Service-Delivery-Id a receiver got). */
+    get: operations['getWebhookDeliveriesByDeliveryId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/service-confirmations': {
     parameters: {
       query?: never;
@@ -1114,6 +1165,22 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    Activity: {
+      /** @description Webhook events of the organization */
+      events: number;
+      deliveries: {
+        delivered: number;
+        failed: number;
+        pending: number;
+      };
+      /** @description Background tasks (imports) of the organization */
+      imports: number;
+      /** @description Set while this server runs in demo mode (serve --demo) */
+      demo: {
+        /** @description Time between simulated events */
+        interval_ms: number;
+      } | null;
+    };
     AppMeta: {
       /** @description What can be imported, each at its own /bulk endpoint */
       import_kinds: ('qrcodes' | 'appointments')[];
@@ -1352,6 +1419,14 @@ export interface components {
       created_at: string;
       data: components['schemas']['ServiceConfirmation'];
     };
+    DeliveryLookup: {
+      delivery_id: string;
+      webhook_uuid: string;
+      event_id: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      attempt_count: number;
+    };
     DemoResetResult: {
       /** @description Rows deleted, by kind (soft-deleted ones included) */
       deleted: {
@@ -1437,7 +1512,35 @@ export interface components {
         }[];
       };
     };
+    EventDelivery: {
+      delivery_id: string;
+      webhook_uuid: string;
+      /** @description The webhook's URL (a deleted webhook's last URL) */
+      webhook_url: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      attempt_count: number;
+      /** @description The last attempt's HTTP status; null before an attempt or when no answer came */
+      last_status_code: number | null;
+    };
     EventEnvelope: components['schemas']['CheckInEvent'] | components['schemas']['CheckOutEvent'] | components['schemas']['DeliveryEvent'];
+    EventSummary: {
+      /** @description The event id (the envelope id, the same in every delivery of the event) */
+      id: string;
+      /** @enum {string} */
+      type: 'service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery';
+      /** @description ISO 8601 UTC */
+      created_at: string;
+      qr_code_uuid: string | null;
+      /** @description The confirmation's service name */
+      service: string | null;
+      /** @description The QR code's address */
+      location: string | null;
+      /** @description First and last name of the worker who confirmed */
+      worker: string | null;
+      /** @description One per webhook the event went to, with its status */
+      deliveries: components['schemas']['EventDelivery'][];
+    };
     ExcludedQrCodeRow: {
       /** @description 0-based position among the data rows (array element for JSON) */
       index: number;
@@ -2334,6 +2437,14 @@ export interface components {
         error: string | null;
         /** @description The first 1 KB of the answer body */
         response_excerpt: string | null;
+        /** @description The answer headers as received (repeated ones joined with ", "); null when no answer came or for attempts logged before they were recorded */
+        response_headers: {
+          [key: string]: string;
+        } | null;
+        /** @description The answer body as text, up to 64 KiB (RESPONSE_BODY_BYTES); null when empty or no answer came */
+        response_body: string | null;
+        /** @description The answer body was longer than 64 KiB; the rest was not read */
+        response_body_truncated: boolean;
         /** @description The request headers as sent (signature, event, delivery id, attempt); null when nothing was sent or for attempts logged before they were recorded */
         request_headers: {
           [key: string]: string;
@@ -3921,6 +4032,104 @@ export interface operations {
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getWebhookEvents: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 10. */
+        per_page?: number;
+        /** @description Organization whose events to list. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['EventSummary'][];
+            total: number;
+            pages: number;
+            page: number;
+            per_page: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getActivity: {
+    parameters: {
+      query: {
+        /** @description Organization whose activity to count. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getWebhookDeliveriesByDeliveryId: {
+    parameters: {
+      query: {
+        /** @description The organization. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path: {
+        /** @description The X-Service-Delivery-Id */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryLookup'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
     };
   };
   getServiceConfirmations: {

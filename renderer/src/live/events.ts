@@ -26,6 +26,7 @@ export interface LiveEventData {
   'task.finished': BackgroundTask;
   'delivery.attempt': DeliveryAttemptEvent;
   'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;
+  'webhook.event': { event_id: string; event_type: string; deliveries: number };
   'inbox.message': MessageSummary;
   'inbox.relay': RelayEvent;
   'demo.reset': DemoResetEvent;
