@@ -29,7 +29,12 @@ export function emit(values: Values, json: Record<string, unknown>, text: string
 }
 
 /** A request whose failure becomes a message for the user (a ServiceError already says what went wrong). */
-export async function call<T>(client: ServiceClient, pathname: string, init?: RequestInit & { json?: unknown }, timeoutMs?: number): Promise<T> {
+export async function call<T>(
+  client: ServiceClient,
+  pathname: string,
+  init?: RequestInit & { json?: unknown },
+  timeoutMs?: number,
+): Promise<T> {
   const { json, ...rest } = init ?? {};
   const request: RequestInit =
     json === undefined ? rest : { ...rest, body: JSON.stringify(json), headers: { 'content-type': 'application/json', ...rest.headers } };
@@ -47,7 +52,8 @@ export function countOption(values: Values, name: string, fallback: number, max 
   const given = values[name];
   if (given === undefined) return fallback;
   const n = Number(given);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new StartupError(`--${name} must be a whole number from 1 to ${max}, not "${String(given)}".`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new StartupError(`--${name} must be a whole number from 1 to ${max}, not "${String(given)}".`);
   return n;
 }
 

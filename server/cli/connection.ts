@@ -106,8 +106,7 @@ export async function resolveTarget(values: Values): Promise<Target> {
   const envUrl = process.env[URL_ENV] || undefined;
   const envKey = process.env[KEY_ENV] || undefined;
   const baseUrl = typeof values.url === 'string' ? values.url : (envUrl ?? runningServerUrl(dataDir));
-  const key =
-    typeof values.key === 'string' ? parseKey(values.key, '--key') : envKey !== undefined ? parseKey(envKey, KEY_ENV) : undefined;
+  const key = typeof values.key === 'string' ? parseKey(values.key, '--key') : envKey !== undefined ? parseKey(envKey, KEY_ENV) : undefined;
   if (key) return { client: new ServiceClient({ baseUrl, ...key }), organizationUuid: organization, label: baseUrl };
   const credentials = dataDirCredentials(dataDir);
   return {

@@ -34,9 +34,17 @@ export interface Listening {
   previousForwardTo: string | null;
 }
 
-async function findAll<T>(client: ServiceClient, pathname: string, organizationUuid: string, wanted: (item: T) => boolean): Promise<T | undefined> {
+async function findAll<T>(
+  client: ServiceClient,
+  pathname: string,
+  organizationUuid: string,
+  wanted: (item: T) => boolean,
+): Promise<T | undefined> {
   for (let page = 1; ; page++) {
-    const answer = await call<Page<T>>(client, `${pathname}?organization_uuid=${encodeURIComponent(organizationUuid)}&per_page=100&page=${page}`);
+    const answer = await call<Page<T>>(
+      client,
+      `${pathname}?organization_uuid=${encodeURIComponent(organizationUuid)}&per_page=100&page=${page}`,
+    );
     const found = answer.items.find(wanted);
     if (found || page >= answer.pages) return found;
   }

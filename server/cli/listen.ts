@@ -27,7 +27,9 @@ function checkForwardUrl(given: unknown): string | null {
   } catch {
     // said below
   }
-  throw new StartupError(`--forward-to must be the http(s) URL of your app's webhook endpoint, e.g. http://localhost:3000/webhooks, not "${given}".`);
+  throw new StartupError(
+    `--forward-to must be the http(s) URL of your app's webhook endpoint, e.g. http://localhost:3000/webhooks, not "${given}".`,
+  );
 }
 
 function printReady(values: Values, listening: Listening, events: EventType[]): void {
@@ -80,7 +82,14 @@ function printRelay(values: Values, messageUuid: string, relay: Relay): void {
   const outcome = relay.status_code === null ? `no answer: ${relay.error ?? 'unknown'}` : `${relay.status_code} in ${relay.duration_ms} ms`;
   emit(
     values,
-    { type: 'forward', message_uuid: messageUuid, url: relay.url, status_code: relay.status_code, duration_ms: relay.duration_ms, error: relay.error },
+    {
+      type: 'forward',
+      message_uuid: messageUuid,
+      url: relay.url,
+      status_code: relay.status_code,
+      duration_ms: relay.duration_ms,
+      error: relay.error,
+    },
     `  -> ${relay.url}: ${outcome}`,
   );
 }
@@ -115,7 +124,7 @@ export const listenCommand: Command = {
   examples: [
     'qr-sandbox listen',
     'qr-sandbox listen --forward-to http://localhost:3000/webhooks --events check_in,check_out',
-    "qr-sandbox listen --json | jq -c 'select(.type == \"delivery\") | .data.note'",
+    'qr-sandbox listen --json | jq -c \'select(.type == "delivery") | .data.note\'',
   ],
   async run(values) {
     const events = parseEvents(values.events);
@@ -131,9 +140,11 @@ export const listenCommand: Command = {
       if (!data || data.inbox_uuid !== inboxUuid) return;
       if (live.type === 'inbox.message' && typeof data.uuid === 'string') {
         const messageUuid = data.uuid;
-        queue = queue.then(() => printMessage(values, target.client, inboxUuid, messageUuid)).catch((error: unknown) => {
-          process.stderr.write(`Could not read message ${messageUuid}: ${(error as Error).message}\n`);
-        });
+        queue = queue
+          .then(() => printMessage(values, target.client, inboxUuid, messageUuid))
+          .catch((error: unknown) => {
+            process.stderr.write(`Could not read message ${messageUuid}: ${(error as Error).message}\n`);
+          });
       } else if (live.type === 'inbox.relay' && data.kind === 'forward' && typeof data.message_uuid === 'string') {
         const messageUuid = data.message_uuid;
         queue = queue.then(() => printRelay(values, messageUuid, data));
@@ -153,7 +164,9 @@ export const listenCommand: Command = {
       signal.dispose();
     }
     if (outcome instanceof Error) {
-      process.stderr.write(`${outcome.message} Stopped listening; the webhook and inbox stay until a listen on a running server reuses them.\n`);
+      process.stderr.write(
+        `${outcome.message} Stopped listening; the webhook and inbox stay until a listen on a running server reuses them.\n`,
+      );
       return EXIT.error;
     }
     const removed = await tearDown(target.client, listening);

@@ -17,7 +17,9 @@ function loadScenario(given: string, count: number | undefined): { scenario: Sce
   const builtIn = builtInScenarios[given];
   if (builtIn) {
     const n = count ?? builtIn.defaultCount;
-    return builtIn.count === 'size' ? { scenario: builtIn.make(n, new Date()), runs: 1 } : { scenario: builtIn.make(n, new Date()), runs: n };
+    return builtIn.count === 'size'
+      ? { scenario: builtIn.make(n, new Date()), runs: 1 }
+      : { scenario: builtIn.make(n, new Date()), runs: n };
   }
   if (!looksLikeFile(given)) {
     throw new StartupError(`No scenario named "${given}". Built-in scenarios: ${NAMES.join(', ')}; or give a scenario file (FILE.json).`);
@@ -25,7 +27,9 @@ function loadScenario(given: string, count: number | undefined): { scenario: Sce
   const parsed = scenarioSchema.safeParse(readJsonFile(given, 'Scenario file'));
   if (!parsed.success) {
     const problems = describeScenarioIssues(parsed.error).map((line) => `  ${line}`);
-    throw new StartupError(`Scenario file ${given} is not valid:\n${problems.join('\n')}\nThe format is in docs/webhook-developer.md#scenario-files.`);
+    throw new StartupError(
+      `Scenario file ${given} is not valid:\n${problems.join('\n')}\nThe format is in docs/webhook-developer.md#scenario-files.`,
+    );
   }
   return { scenario: parsed.data, runs: count ?? 1 };
 }

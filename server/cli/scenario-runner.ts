@@ -30,7 +30,10 @@ function needsTracker(scenario: Scenario): boolean {
 }
 
 async function organizationQrCodes(client: ServiceClient, organizationUuid: string): Promise<string[]> {
-  const page = await call<{ items: { uuid: string }[] }>(client, `/api/qrcodes?organization_uuid=${encodeURIComponent(organizationUuid)}&per_page=100`);
+  const page = await call<{ items: { uuid: string }[] }>(
+    client,
+    `/api/qrcodes?organization_uuid=${encodeURIComponent(organizationUuid)}&per_page=100`,
+  );
   return page.items.map((item) => item.uuid);
 }
 

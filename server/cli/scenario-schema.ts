@@ -20,7 +20,9 @@ export const scenarioStepSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('A QR code uuid, or @label: every step with the same label uses the same QR code, a different one per label when the organization has enough'),
+      .describe(
+        'A QR code uuid, or @label: every step with the same label uses the same QR code, a different one per label when the organization has enough',
+      ),
     data: z.record(z.string(), z.unknown()).optional().describe('Confirmation fields that replace the generated ones'),
     count: z.number().int().min(1).max(1000).default(1).describe('Events this step sends, all at once'),
     delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Wait this long before the step'),
@@ -32,7 +34,8 @@ export const scenarioStepSchema = z
     }
     if (step.redeliver !== undefined) {
       for (const field of ['qr_code', 'data'] as const) {
-        if (step[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'a redeliver step sends the events of its step as they were' });
+        if (step[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'a redeliver step sends the events of its step as they were' });
       }
     }
   });

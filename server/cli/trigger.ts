@@ -21,7 +21,7 @@ export const triggerCommand: Command = {
   errorExitStatus: EXIT.error,
   options: { 'qr-code': { type: 'string' }, data: { type: 'string' }, count: { type: 'string' }, ...clientOptions },
   help: {
-    'qr-code': 'QR code the service was confirmed at. Default: one of the organization\'s (a demo one if it has none)',
+    'qr-code': "QR code the service was confirmed at. Default: one of the organization's (a demo one if it has none)",
     data: 'JSON file of confirmation fields that replace the generated ones (note, user, service, checked_in_at, ...)',
     count: 'How many events to record, one after the other (1 to 1000). Default 1',
     ...clientHelp,

@@ -253,7 +253,9 @@ export type MessageWaitQuery = z.infer<typeof messageWaitQuerySchema>;
 
 export const messageWaitSchema = z
   .object({
-    messages: z.array(messageListItemSchema).describe('Matching messages received after `after`, oldest first; empty when the wait timed out'),
+    messages: z
+      .array(messageListItemSchema)
+      .describe('Matching messages received after `after`, oldest first; empty when the wait timed out'),
     timed_out: z.boolean().describe('true: nothing matching arrived within timeout_s'),
     next_after: z
       .string()

@@ -45,7 +45,9 @@ export class ServiceClient {
     const url = `${this.baseUrl}${pathname}`;
     const headers = new Headers(init.headers);
     headers.set('authorization', this.authorization);
-    const signals = [init.signal, Number.isFinite(timeoutMs) ? AbortSignal.timeout(timeoutMs) : null].filter((s) => s instanceof AbortSignal);
+    const signals = [init.signal, Number.isFinite(timeoutMs) ? AbortSignal.timeout(timeoutMs) : null].filter(
+      (s) => s instanceof AbortSignal,
+    );
     let res: Response;
     try {
       res = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.any(signals) });
