@@ -53,10 +53,14 @@ function printReady(values: Values, listening: Listening, events: EventType[]): 
   );
 }
 
+/** Event ids of the messages printed, so a forward line can name its event. */
+const eventOfMessage = new Map<string, string | null>();
+
 async function printMessage(values: Values, client: ServiceClient, inboxUuid: string, messageUuid: string): Promise<void> {
   const message = await call<Message>(client, `/api/inboxes/uuid/${inboxUuid}/messages/${messageUuid}`);
   const envelope = message.envelope as { data?: unknown } | null;
   const data = envelope && 'data' in envelope ? envelope.data : envelope;
+  eventOfMessage.set(message.uuid, message.event_id);
   const duplicate = message.duplicate_of ? ` (duplicate of ${message.duplicate_of} by ${message.duplicate_by})` : '';
   emit(
     values,
