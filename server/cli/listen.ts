@@ -84,17 +84,20 @@ async function printMessage(values: Values, client: ServiceClient, inboxUuid: st
 
 function printRelay(values: Values, messageUuid: string, relay: Relay): void {
   const outcome = relay.status_code === null ? `no answer: ${relay.error ?? 'unknown'}` : `${relay.status_code} in ${relay.duration_ms} ms`;
+  const eventId = eventOfMessage.get(messageUuid) ?? null;
+  eventOfMessage.delete(messageUuid);
   emit(
     values,
     {
       type: 'forward',
       message_uuid: messageUuid,
+      event_id: eventId,
       url: relay.url,
       status_code: relay.status_code,
       duration_ms: relay.duration_ms,
       error: relay.error,
     },
-    `  -> ${relay.url}: ${outcome}`,
+    `  -> ${eventId ?? messageUuid} forwarded to ${relay.url}: ${outcome}`,
   );
 }
 

@@ -72,6 +72,7 @@ describe('qr-sandbox listen --forward-to: deliveries reach the app as the servic
     assert.equal((delivery?.data as { uuid?: string } | undefined)?.uuid !== undefined, true);
     const forward = lines.find((line) => line.type === 'forward');
     assert.equal(forward?.status_code, 202);
+    assert.equal(forward?.event_id, eventId);
     assert.equal(typeof forward?.duration_ms, 'number');
 
     const headers = headersOf(received.rawHeaders);
