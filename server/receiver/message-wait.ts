@@ -62,7 +62,6 @@ function nextMessageOrEnd(ctx: AppContext, inboxUuid: string, ms: number, res: R
       res.off('close', onGone);
       stop.removeEventListener('abort', onGone);
     };
-    if (stop.aborted) done(false);
   });
   return { arrived, cancel: () => cancel() };
 }
@@ -77,22 +76,18 @@ export async function waitForMessages(
   await requireInbox(ctx, organizationUuid, inboxUuid);
   const seq = await cursorSeq(ctx, inboxUuid, query.after);
   const deadline = Date.now() + query.timeout_s * 1000;
+  const timedOut: MessageWait = { messages: [], timed_out: true, next_after: null };
   for (;;) {
     // Listening before looking: a message stored between the look and the wait still wakes it.
     const next = nextMessageOrEnd(ctx, inboxUuid, Math.max(0, deadline - Date.now()), res);
-    const found = await matching(ctx, inboxUuid, query, seq).catch((error: unknown) => {
+    try {
+      const found = await matching(ctx, inboxUuid, query, seq);
+      if (found) return found;
+      // A server that is stopping (its abort already fired) or a client already gone would not wake the wait.
+      if (deadline <= Date.now() || res.destroyed || receiverRuntime(ctx).stopped) return timedOut;
+      if (!(await next.arrived)) return timedOut;
+    } finally {
       next.cancel();
-      throw error;
-    });
-    if (found) {
-      next.cancel();
-      return found;
     }
-    const remaining = deadline - Date.now();
-    if (remaining <= 0 || res.destroyed || receiverRuntime(ctx).stopped) {
-      next.cancel();
-      return { messages: [], timed_out: true, next_after: null };
-    }
-    if (!(await next.arrived)) return { messages: [], timed_out: true, next_after: null };
   }
 }
