@@ -110,4 +110,13 @@ describe('qr-sandbox listen --forward-to: deliveries reach the app as the servic
     first.signal('SIGINT');
     assert.equal((await first.done).code, 0);
   });
+
+  it('says so and exits 2 when the server goes away under it', async () => {
+    const listen = startCli(['listen', '--data-dir', server.dataDir]);
+    await listen.waitFor(/^Ready\. Webhook /m);
+    await server.stop();
+    const ended = await listen.done;
+    assert.equal(ended.code, 2, ended.stderr);
+    assert.match(ended.stderr, /ended the live stream \(the server stopped\?\)\. Stopped listening/);
+  });
 });

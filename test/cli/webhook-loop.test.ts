@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +44,8 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
 
   before(async () => {
     server = await startChildServer();
-    listen = startCli(['listen', '--json', ...at()]);
+    // It runs for the whole suite.
+    listen = startCli(['listen', '--json', ...at()], { timeoutMs: 10 * 60_000 });
     await listen.waitFor(/"ready":true/);
     const ready = jsonLines(listen.stdout())[0] ?? {};
     inboxUuid = String(ready.inbox_uuid);
@@ -182,6 +184,13 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
   });
 
   it('refuses bad input with a message that says what to do, exit 2', async () => {
+    /** A data dir whose server was killed: its lock file names a process that has ended. */
+    const staleDir = () => {
+      const dir = fs.mkdtempSync(path.join(tmp, 'stale-'));
+      const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+      fs.writeFileSync(path.join(dir, 'qr-sandbox.lock'), JSON.stringify({ pid: ended, url: 'http://127.0.0.1:9' }));
+      return dir;
+    };
     const write = (name: string, text: string) => {
       fs.writeFileSync(path.join(tmp, name), text);
       return path.join(tmp, name);
@@ -212,12 +221,13 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
         ['trigger', 'check_in', '--data-dir', tmp],
         /No QR Sandbox server is running with the data folder .*Start one with: qr-sandbox serve --data-dir/,
       ],
+      [['trigger', 'check_in', '--data-dir', staleDir()], /The QR Sandbox server of .* \(pid \d+\) is no longer running\. Start one with/],
     ];
-    for (const [args, message] of cases) {
-      const result = await runCli(args);
-      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
-      assert.match(result.stderr, message, args.join(' '));
-    }
+    const results = await Promise.all(cases.map(([args]) => runCli(args)));
+    cases.forEach(([args, message], i) => {
+      assert.equal(results[i]?.code, 2, `${args.join(' ')}: ${results[i]?.stderr}`);
+      assert.match(results[i]?.stderr ?? '', message, args.join(' '));
+    });
   });
 
   it('shows examples in --help', async () => {
