@@ -1,8 +1,8 @@
-import type { MessageListItem, MessageWait } from '../receiver/schemas.ts';
-import { MAX_WAIT_SECONDS } from '../receiver/schemas.ts';
+import type { MessageListItem } from '../receiver/schemas.ts';
 import { StartupError } from '../startup-error.ts';
 import type { Command, Values } from './command.ts';
-import { call, clientHelp, clientOptions, countOption, emit, EXIT } from './client-command.ts';
+import { clientHelp, clientOptions, countOption, emit, EXIT } from './client-command.ts';
+import { followInbox } from './inbox-follow.ts';
 import { organizationOf, resolveTarget } from './connection.ts';
 import { findListenInbox, LISTEN_INBOX_NAME } from './listen-setup.ts';
 import { toEventType } from './record-event.ts';
@@ -94,7 +94,7 @@ export const waitCommand: Command = {
     count: 'How many matching deliveries (1 to 1000). Default 1',
     signature: 'Only deliveries whose signature verdict is this: valid, invalid or unknown. Default any',
     timeout: `Seconds to wait in all. Default ${DEFAULT_WAIT_TIMEOUT_S}`,
-    since: 'Count only deliveries that arrived after this message uuid or event id. Default: all in the inbox',
+    since: 'Count only deliveries that arrived after this message uuid, or this event id (waiting for it first). Default: all in the inbox',
     inbox: `Inbox to watch. Default the one qr-sandbox listen made ("${LISTEN_INBOX_NAME}")`,
     ...clientHelp,
   },
@@ -118,32 +118,29 @@ export const waitCommand: Command = {
     const organization = await organizationOf(target);
     const inbox = await inboxToWatch(target.client, organization, values.inbox);
     const deadline = Date.now() + timeoutS * 1000;
+    const since = typeof values.since === 'string' ? values.since : undefined;
+    const from = { client: target.client, organizationUuid: organization, inboxUuid: inbox, after: since, deadline };
+    if (since?.startsWith('evt_')) {
+      // An event triggered just now may not have arrived yet: wait for it first, then count after it.
+      const first = await followInbox({ ...from, after: undefined }, (message) => message.event_id === since);
+      if (!first) {
+        process.stderr.write(`Timed out after ${timeoutS} s: event ${since} (--since) has not arrived in the inbox.\n`);
+        return EXIT.notMet;
+      }
+      from.after = first.uuid;
+    }
     const arrived: MessageListItem[] = [];
     const matched: MessageListItem[] = [];
-    let after = typeof values.since === 'string' ? values.since : undefined;
-    for (;;) {
-      const remaining = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      const query = new URLSearchParams({ organization_uuid: organization, timeout_s: String(Math.min(remaining, MAX_WAIT_SECONDS)) });
-      if (after !== undefined) query.set('after', after);
-      const answer = await call<MessageWait>(
-        target.client,
-        `/api/inboxes/uuid/${encodeURIComponent(inbox)}/messages/wait?${query}`,
-        {},
-        (MAX_WAIT_SECONDS + 15) * 1000,
-      );
-      for (const message of answer.messages) {
-        arrived.push(message);
-        if (matches(message, wanted) && matched.length < count) {
-          matched.push(message);
-          printMatch(values, message);
-        }
-      }
-      if (answer.next_after) after = answer.next_after;
-      if (matched.length >= count) {
-        process.stderr.write(`Arrived: ${describeWanted(wanted, count)}.\n`);
-        return EXIT.ok;
-      }
-      if (answer.messages.length === 0 && Date.now() >= deadline) break;
+    const done = await followInbox(from, (message) => {
+      arrived.push(message);
+      if (!matches(message, wanted)) return false;
+      matched.push(message);
+      printMatch(values, message);
+      return matched.length >= count;
+    });
+    if (done) {
+      process.stderr.write(`Arrived: ${describeWanted(wanted, count)}.\n`);
+      return EXIT.ok;
     }
     const summary = `Timed out after ${timeoutS} s waiting for ${describeWanted(wanted, count)}: ${matched.length} matched; ${describeArrived(arrived)}.`;
     if (values.json) emit(values, { type: 'timeout', matched: matched.length, wanted: count, arrived: arrived.length }, summary);

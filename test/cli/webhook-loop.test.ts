@@ -176,6 +176,21 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
     );
   });
 
+  it('wait --since an event id waits for that event first, then counts what comes after it', async () => {
+    const triggered = await runCli(['trigger', 'check_in', '--json', ...at()]);
+    const { event_id: eventId } = JSON.parse(triggered.stdout) as { event_id: string };
+    const waiting = startCli(['wait', '--event', 'check_out', '--since', eventId, '--json', ...at()]);
+    // The check-out must arrive after the check-in to count: sent once listen has shown the check-in.
+    await listen.waitFor(new RegExp(`"event_id":"${eventId}"`));
+    const later = await runCli(['trigger', 'check_out', '--json', ...at()]);
+    const result = await waiting.done;
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(eventIds(result.stdout), eventIds(later.stdout));
+    const never = await runCli(['wait', '--since', 'evt_never', '--timeout', '1', ...at()]);
+    assert.equal(never.code, 1);
+    assert.match(never.stderr, /event evt_never \(--since\) has not arrived in the inbox/);
+  });
+
   it('finds the server by QR_SANDBOX_URL and QR_SANDBOX_KEY', async () => {
     const env = { QR_SANDBOX_URL: server.url, QR_SANDBOX_KEY: server.auth.slice('Bearer '.length) };
     const run = await runCli(['trigger', 'check_in', '--json', '--data-dir', tmp], { env });
@@ -215,7 +230,7 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
       [['trigger', 'lunch', ...at()], /Unknown event "lunch"/],
       [['trigger', 'delivery', '--count', '0', ...at()], /--count must be a whole number from 1 to 1000/],
       [['wait', '--signature', 'maybe', ...at()], /--signature must be one of valid, invalid, unknown/],
-      [['wait', '--since', 'evt_nothing', '--timeout', '1', ...at()], /evt_nothing/],
+      [['wait', '--since', 'no-such-message', '--timeout', '1', ...at()], /Message or event no-such-message in inbox/],
       [['listen', '--forward-to', 'localhost:3000', ...at()], /--forward-to must be the http\(s\) URL/],
       [
         ['trigger', 'check_in', '--data-dir', tmp],
