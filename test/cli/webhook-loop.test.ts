@@ -167,7 +167,8 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
 
   it('wait exits 1 on timeout, saying what did arrive', async () => {
     const since = await lastArrival();
-    await runCli(['trigger', 'delivery', ...at()]);
+    const triggered = await runCli(['trigger', 'delivery', '--json', ...at()]);
+    await listen.waitFor(new RegExp(`"event_id":"${eventIds(triggered.stdout)[0]}"`));
     const waited = await runCli(['wait', '--event', 'check_out', '--since', since, '--timeout', '1', ...at()]);
     assert.equal(waited.code, 1);
     assert.match(
