@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { open } from '../../server/wire-format/open.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
@@ -26,6 +27,7 @@ describe('qr-sandbox listen --forward-to: deliveries reach the app as the servic
   after(async () => {
     await app.close();
     await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
   });
 
   it('forwards the exact body and headers, signed with the secret it printed, and prints the app status', async () => {

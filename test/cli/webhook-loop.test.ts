@@ -55,6 +55,7 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
   after(async () => {
     listen.signal('SIGKILL');
     await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
