@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChildServer } from '../test/support/child-server.ts';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_GEOCODER_MODULE } from '../server/imports/geocoder-source.ts';
+import { DEFAULT_GEOCODER_MODULE } from '../server/imports/engine/geocoder-source.ts';
 import type { RowSource } from '../server/imports/sources/source.ts';
 import { BENCH_USES_TINY_GEOCODER } from './qr-data.ts';
 

@@ -177,7 +177,7 @@ async function main() {
         );
     })();
     started = nowMs();
-    server.ctx.live.publish({ type: 'webhook.event', organization_uuid, data: { backlog: EVENTS } });
+    server.ctx.outbox.wake();
     const drainSeconds = ((await waitForArrivals(EVENTS)) - started) / 1000;
     const backlog = await measure(backlogIds);
     const perSecond = Math.round(EVENTS / drainSeconds);

@@ -2,9 +2,11 @@ import type { Logger } from 'pino';
 import type { DiskSpace } from './data-dir/disk-space.ts';
 import type { CountThread } from './db/count-thread-client.ts';
 import type { Db } from './db/database.ts';
-import type { ImportRuntime } from './imports/runtime.ts';
+import type { ImportRuntime } from './imports/workers/runtime.ts';
+import type { ServerCheckpoints } from './db/wal/server-checkpoints.ts';
 import type { LiveBus } from './live/bus.ts';
 import type { SecretCodec } from './remote/profiles.ts';
+import type { OutboxSignal } from './webhooks/outbox-signal.ts';
 import type { HostResolver } from './webhooks/pinned-fetch.ts';
 
 export interface ServerConfig {
@@ -43,6 +45,10 @@ export interface AppContext {
   counts: CountThread;
   /** Whether the data folder's drive is full (writes then answer 507). */
   disk: DiskSpace;
+  /** The server connection's WAL checkpoints (the receiver counts inbox bytes into them). */
+  wal: ServerCheckpoints;
+  /** Wakes the webhook dispatcher when deliveries are queued. */
+  outbox: OutboxSignal;
   /** Encrypts connection profile secrets (the desktop app's safeStorage); headless keeps them in clear text. */
   secretCodec?: SecretCodec;
 }

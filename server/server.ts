@@ -11,10 +11,13 @@ import { keepSpaceReserve, SPACE_RESERVE_FILE } from './data-dir/space-reserve.t
 import { CountThread } from './db/count-thread-client.ts';
 import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
 import { checkDatabaseFile } from './db/start-check.ts';
+import { ServerCheckpoints } from './db/wal/server-checkpoints.ts';
 import { connectionLimits, limitConnections, timeoutOptions, type ConnectionLimits } from './http/connection-limits.ts';
-import { ImportRuntime } from './imports/runtime.ts';
+import { ImportRuntime } from './imports/workers/runtime.ts';
 import { defaultImportSettings, UPLOADS_DIR, type ImportSettings } from './imports/settings.ts';
+import { BackgroundServices } from './lifecycle/background-services.ts';
 import { LiveBus } from './live/bus.ts';
+import type { LiveStreams } from './live/routes.ts';
 import type { LogRotation, WriteSync } from './log-file.ts';
 import { createLogger } from './logger.ts';
 import { CREDENTIALS_FILE, ensureDemoOrganization } from './orgs/bootstrap.ts';
@@ -26,12 +29,11 @@ import type { OrganizationCredentials } from './orgs/organizations.ts';
 import { StartupError } from './startup-error.ts';
 import type { Clock } from './webhooks/delivery-clock.ts';
 import { Dispatcher } from './webhooks/dispatcher.ts';
+import { OutboxSignal } from './webhooks/outbox-signal.ts';
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 const SHUTDOWN_GRACE_MS = 10_000;
-/** How often the server folds the WAL back into the database while no import runs (workers do it while they run). */
-const WAL_CHECKPOINT_MS = 30_000;
 
 export interface ServeOptions {
   dataDir: string;
@@ -134,6 +136,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     imports,
     counts: new CountThread(db.file),
     disk,
+    wal: new ServerCheckpoints({ db, logger, importRunning: () => imports.busy > 0, onError: (error) => disk.recognise(error) }),
+    outbox: new OutboxSignal(),
     secretCodec: options.secretCodec,
     config: {
       dataDir: options.dataDir,
@@ -148,10 +152,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       hostResolver: options.hostResolver,
     },
   };
+  const dispatcher = new Dispatcher(ctx, { clock: options.webhookClock });
+  let liveStreams: LiveStreams | undefined;
+  const services = new BackgroundServices(logger, [
+    { name: 'imports', start: () => imports.recover(), stop: () => imports.stop() },
+    { name: 'WAL checkpoints', start: () => ctx.wal.start(), stop: () => ctx.wal.stop() },
+    { name: 'webhook dispatcher', start: () => dispatcher.start(), stop: () => dispatcher.stop() },
+    { name: 'receiver', stop: () => stopReceiver(ctx) },
+    { name: 'live streams', stop: () => liveStreams?.endAll() },
+    { name: 'count thread', stop: () => ctx.counts.stop() },
+  ]);
   try {
     const credentials = await ensureDemoOrganization(db.kysely, options.dataDir, options.organizationName);
     if (options.secretCodec) await encryptSavedProfiles(options.dataDir, options.secretCodec, logger);
-    const { app, liveStreams, listener } = buildApp(ctx);
+    const built = buildApp(ctx);
+    liveStreams = built.liveStreams;
+    const { app, listener } = built;
     const limits = connectionLimits(options.connections);
     const server = http.createServer(timeoutOptions(limits), listener);
     limitConnections(server, limits);
@@ -160,38 +176,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${ctx.config.port}`;
     lock.listening(url);
     logger.info({ url, max_connections: limits.maxConnections, max_connections_per_address: limits.maxConnectionsPerAddress }, 'listening');
-    await imports.recover();
-    const checkpoints = setInterval(() => {
-      if (imports.busy > 0) return;
-      try {
-        db.sqlite.pragma('wal_checkpoint(PASSIVE)');
-      } catch (error) {
-        // A full disk (the database file cannot grow): the WAL keeps the data, the next checkpoint tries again.
-        disk.recognise(error);
-        logger.warn({ err: error }, 'could not fold the WAL back into the database; trying again later');
-      }
-    }, WAL_CHECKPOINT_MS).unref();
-    const dispatcher = new Dispatcher(ctx, { clock: options.webhookClock });
-    await dispatcher.start();
+    await services.start();
 
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         logger.info('shutting down');
-        clearInterval(checkpoints);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        liveStreams.endAll();
-        const receiverStopped = stopReceiver(ctx);
         server.closeIdleConnections();
         // Import workers stop after their current batch (the tasks resume on the next start).
-        const importsStopped = imports.stop();
+        const servicesStopped = services.stop();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
-        await dispatcher.stop();
-        await receiverStopped;
-        await importsStopped;
-        await ctx.counts.stop();
+        await servicesStopped;
         await db.close();
         logger.info('stopped');
         logSink.close();
@@ -199,8 +197,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       })());
     return { url, port: ctx.config.port, ctx, app, httpServer: server, credentials, close };
   } catch (error) {
-    await imports.stop();
-    await ctx.counts.stop();
+    await services.stop();
     await db.close();
     logSink.close();
     lock.release();

@@ -5,10 +5,11 @@ import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { registerBulkImportRoutes } from '../imports/bulk-import-routes.ts';
-import { readHeader } from '../imports/intake.ts';
+import { readHeader } from '../imports/intake/intake.ts';
 import { MAX_EXCLUDED_IN_RESULTS } from '../imports/kind.ts';
 import { ColumnMapper } from './columns.ts';
-import { APPOINTMENT_IMPORT_KIND, type AppointmentJobOptions, appointmentImportKind } from './import-kind.ts';
+import { appointmentImportEntry } from './import-entry.ts';
+import { type AppointmentJobOptions, appointmentImportKind } from './import-kind.ts';
 import { appointmentImportDryRunSchema } from './import-results.ts';
 import { type AppointmentImportResult, appointmentImportRecordSchema, appointmentImportResultSchema } from './schemas.ts';
 import { takeUpsertedSchedules } from './store.ts';
@@ -17,7 +18,7 @@ import { syncAnswer } from './sync-answer.ts';
 export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
   registerBulkImportRoutes(api, ctx, {
-    kindId: APPOINTMENT_IMPORT_KIND,
+    kindId: appointmentImportEntry.id,
     kind: appointmentImportKind,
     tag: 'Appointment schedules',
     form: {
@@ -25,7 +26,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       fields: { org_identifier: { type: 'string', description: 'Import handler slug; default reads the spec column names' } },
     },
     bulk: {
-      path: '/api/appointment_schedule/bulk',
+      path: appointmentImportEntry.paths.upload,
       summary: 'Import appointment schedules from a JSON array or an uploaded CSV, XLSX or JSON file.',
       description: (settings) =>
         'Background (default): 202 {message, task_id, background_task_uuid, status: "processing"}; poll the task (APPOINTMENT_IMPORT), ' +
@@ -47,7 +48,7 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       quoteBadMode: true,
     },
     errorReport: {
-      path: '/api/appointment_schedule/bulk/errors/{background_task_uuid}',
+      path: appointmentImportEntry.paths.errorReport,
       summary: 'Download every row excluded by an appointment import: its columns plus row_number and error.',
       description:
         "format (csv or xlsx) defaults to the uploaded file's format (csv for JSON imports). CSV cells that a spreadsheet would run as a " +

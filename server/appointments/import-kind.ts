@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { SEARCH_INDEX_SHADOW } from '../qrcodes/search-index.ts';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
-import { dateCellText } from '../imports/row-check.ts';
+import { dateCellText } from '../imports/engine/row-check.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';
@@ -111,6 +112,7 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   openWriter,
   results,
   writtenTables: ['qrcodes', 'qr_code_tags', 'appointment_schedules', 'appointment_import_upserts'],
+  shadowExtras: [SEARCH_INDEX_SHADOW],
   async dryRunAnswer({ db, taskUuid, results: taskResults, sync, options }) {
     const collectKey = appointmentJobOptionsSchema.parse(options).collect_key;
     if (collectKey === null) return taskResults;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/result-fields.ts';
+import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/engine/result-fields.ts';
 import { appointmentImportResultSchema, appointmentScheduleSchema, excludedAppointmentSchema } from './schemas.ts';
 
 /** Results of an appointment import task (APPOINTMENT_IMPORT), JSON or file. */

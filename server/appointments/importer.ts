@@ -1,7 +1,7 @@
 import { uuid7 } from '../db/uuid7.ts';
 import type { AppointmentScheduleTable } from '../db/schema.ts';
 import type { Geocoder, GeoResult } from '../geocoding/geocoder.ts';
-import { notLocatedError } from '../imports/not-located.ts';
+import { notLocatedError } from '../imports/engine/not-located.ts';
 import { catalogKey, catalogQuery } from '../services/store.ts';
 import { nowIso } from '../time.ts';
 import { ColumnMapper } from './columns.ts';

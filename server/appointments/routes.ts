@@ -5,7 +5,8 @@ import { toPage } from '../http/pagination.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { appointmentListQuerySchema, appointmentSchedulePageSchema, templateQuerySchema } from './schemas.ts';
 import { listSchedules } from './store.ts';
-import { appointmentTemplateCsv, TEMPLATE_FILENAME } from './template.ts';
+import { appointmentImportEntry } from './import-entry.ts';
+import { appointmentTemplateCsv } from './template.ts';
 
 export function registerAppointmentRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
@@ -33,7 +34,7 @@ export function registerAppointmentRoutes(api: Api, ctx: AppContext): void {
   api.route(
     {
       method: 'get',
-      path: '/api/appointment_schedule/bulk/template',
+      path: appointmentImportEntry.paths.template,
       tag,
       summary: 'Download the CSV template for appointment imports: the columns of the service contract in order and one example row.',
       description: 'With `org_identifier`, the columns carry the titles of that import handler.',
@@ -43,7 +44,8 @@ export function registerAppointmentRoutes(api: Api, ctx: AppContext): void {
     },
     async ({ query, principal, res }) => {
       const handler = await resolveImportHandler(db, principal.organizationUuid, query.org_identifier);
-      const filename = handler.slug === 'default' ? TEMPLATE_FILENAME : TEMPLATE_FILENAME.replace('.csv', `_${handler.slug}.csv`);
+      const { templateFileName } = appointmentImportEntry;
+      const filename = handler.slug === 'default' ? templateFileName : templateFileName.replace('.csv', `_${handler.slug}.csv`);
       res
         .status(200)
         .type('text/csv; charset=utf-8')

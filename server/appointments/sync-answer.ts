@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { excludedRowsPage, findJob } from '../imports/job-store.ts';
+import { excludedRowsPage, findJob } from '../imports/workers/job-store.ts';
 import type { AppointmentImportResult, ExcludedAppointment } from './schemas.ts';
 import { takeUpsertedSchedules } from './store.ts';
 

@@ -1,8 +1,6 @@
 import { ColumnMapper } from './columns.ts';
 import { APPOINTMENT_FIELDS, type AppointmentField } from './fields.ts';
 
-export const TEMPLATE_FILENAME = 'appointment_schedule_template.csv';
-
 /** The example row: a demo service (see server/services/demo.ts) at an address the offline geocoder knows. */
 export function exampleRow(organizationUuid: string): Record<AppointmentField, string> {
   return {

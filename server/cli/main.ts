@@ -10,6 +10,7 @@ import { decryptCommand } from './decrypt.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
 import { serveCommand } from './serve.ts';
+import { tasksCancelCommand, tasksRetryCommand } from './tasks-cancel-retry.ts';
 import { tasksWatchCommand } from './tasks-watch.ts';
 
 const commands: Command[] = [
@@ -18,6 +19,8 @@ const commands: Command[] = [
   importCommand,
   decryptCommand,
   tasksWatchCommand,
+  tasksCancelCommand,
+  tasksRetryCommand,
   triggerCommand,
   scenarioRunCommand,
   listenCommand,

@@ -5,7 +5,7 @@ import type { Api } from '../http/api.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type BackgroundTask, taskAcceptedSchema } from '../tasks/schemas.ts';
 import { findTask } from '../tasks/store.ts';
-import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from './fixed-file.ts';
+import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from './intake/fixed-file.ts';
 import {
   DRY_RUN_DESCRIPTION,
   importOrganization,
@@ -13,12 +13,12 @@ import {
   processingModeSchema,
   type ReceivedImport,
   receiveImport,
-} from './intake.ts';
-import { findJob } from './job-store.ts';
+} from './intake/intake.ts';
+import { findJob } from './workers/job-store.ts';
 import type { ImportKind } from './kind.ts';
-import { sendErrorReport, templateCsv } from './report.ts';
+import { sendErrorReport, templateCsv } from './reports/report.ts';
 import type { ImportSettings } from './settings.ts';
-import type { ImportFormat } from './sniff.ts';
+import type { ImportFormat } from './intake/sniff.ts';
 import type { ImportKindId } from './schemas.ts';
 
 type Mode = 'background' | 'sync';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
 import type { TaskType } from '../tasks/schemas.ts';
-import type { RawRecord } from './raw-record.ts';
+import type { RawRecord } from './engine/raw-record.ts';
 
 export type { RawRecord };
 
@@ -95,6 +95,8 @@ export interface ImportKind<Row = unknown> {
   results(summary: ImportSummary): Record<string, unknown>;
   /** Every table the writer writes: a dry run shadows them (scratch-db.ts), and SQLite refuses writes to any other. */
   writtenTables: readonly string[];
+  /** What a dry run's shadow of a written table needs besides its definition and indexes (e.g. a search index kept up by triggers). */
+  shadowExtras?: readonly ShadowExtra[];
   /**
    * A dry run's answer, when it differs from the results (e.g. a sync answer read from the tables).
    * Runs in the worker on the dry run's scratch connection, after the import completed there.
@@ -102,6 +104,13 @@ export interface ImportKind<Row = unknown> {
   dryRunAnswer?(context: DryRunContext): Promise<Record<string, unknown>>;
   /** What a dry run here cannot know about the real service's answer, in plain words. */
   dryRunNotes: readonly string[];
+}
+
+/** For a table with triggers: which the shadow may go without, and the SQL that creates what they wrote to instead. */
+export interface ShadowExtra {
+  table: string;
+  skippedTriggers: ReadonlySet<string>;
+  sql?: string;
 }
 
 export interface DryRunContext {

@@ -1,23 +1,26 @@
+import { appointmentImportEntry } from '../appointments/import-entry.ts';
+import { qrCodeImportEntry } from '../qrcodes/import-entry.ts';
+import type { ImportKindEntry } from './kind-entry.ts';
 import type { ImportKind } from './kind.ts';
 import { importKindIds, type ImportKindId } from './schemas.ts';
 
 /**
- * Every import kind by its stable id: what import_jobs.kind stores, what workers are told to
- * load, and the preview's `kind` field. Each loader imports its kind's module on first use, so a
- * worker process loads only the kinds it runs. A new kind is its id in importKindIds (schemas.ts,
- * shared with the renderer) and one line here.
+ * The import-kind registry: every kind by its stable id (what import_jobs.kind stores, what
+ * workers are told to load, the preview's `kind` field). A new kind is its id in importKindIds
+ * (schemas.ts), an entry in its own folder (kind-entry.ts says what one holds) and one line here.
+ * The engine knows kinds only through this file.
  */
-const loaders: Record<ImportKindId, () => Promise<ImportKind>> = {
-  qrcodes: async () => (await import('../qrcodes/import-kind.ts')).qrCodeImportKind as ImportKind,
-  appointments: async () => (await import('../appointments/import-kind.ts')).appointmentImportKind as ImportKind,
+export const importKinds: Readonly<Record<ImportKindId, ImportKindEntry>> = {
+  qrcodes: qrCodeImportEntry,
+  appointments: appointmentImportEntry,
 };
 
 export function isImportKindId(id: string): id is ImportKindId {
-  return Object.hasOwn(loaders, id);
+  return Object.hasOwn(importKinds, id);
 }
 
 /** The kind of an id, as stored in a job; an id this server does not know (a row from elsewhere) is an error naming it. */
 export async function loadKind(id: string): Promise<ImportKind> {
   if (!isImportKindId(id)) throw new Error(`Unknown import kind "${id}": this server imports ${importKindIds.join(' and ')}.`);
-  return loaders[id]();
+  return importKinds[id].load();
 }

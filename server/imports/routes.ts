@@ -2,15 +2,14 @@ import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import type { AppointmentJobOptions } from '../appointments/import-kind.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
 import { ImportInputError } from './errors.ts';
-import { isImportKindId } from './kinds.ts';
-import { PREVIEW_ROWS } from './preview.ts';
+import { importKinds, isImportKindId } from './kinds.ts';
+import { PREVIEW_ROWS } from './preview/preview.ts';
 import { importKindIds, importPreviewSchema } from './schemas.ts';
-import { sniffFormat } from './sniff.ts';
-import { receiveMultipart, type ReceivedFile } from './upload.ts';
+import { sniffFormat } from './intake/sniff.ts';
+import { receiveMultipart, type ReceivedFile } from './intake/upload.ts';
 
 const field = (name: string, message: string) => new ApiError('VALIDATION_ERROR', message, [{ path: name, message }]);
 
@@ -70,19 +69,17 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         if (!org) throw field('organization_uuid', 'organization_uuid is required: send it as a form field next to the file.');
         requireOrganization(principal, org);
         const slug = fields.org_identifier?.trim();
-        if (kindName === 'qrcodes' && slug && slug !== DEFAULT_HANDLER_SLUG) {
+        const entry = importKinds[kindName];
+        if (!entry.usesHandlers && slug && slug !== DEFAULT_HANDLER_SLUG) {
           throw field(
             'org_identifier',
-            `QR code imports read the template's column names only; import handlers ("${slug}") are for appointments.`,
+            `Import handlers ("${slug}") do not apply to ${entry.label.toLowerCase()}: their files are read by the template's column names.`,
           );
         }
         const handler = await resolveImportHandler(ctx.db.kysely, org, slug);
         if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');
         const absolute = file.lease.path;
-        const options =
-          kindName === 'appointments'
-            ? ({ handler_slug: handler.slug, columnAliases: handler.mapping, collect_key: null } satisfies AppointmentJobOptions)
-            : {};
+        const options = entry.previewOptions(handler);
         return await ctx.imports.preview({
           file: absolute,
           format: sniffFormat(absolute),

@@ -1,4 +1,4 @@
-import { DEFAULT_GEOCODER_MODULE } from './geocoder-source.ts';
+import { DEFAULT_GEOCODER_MODULE } from './engine/geocoder-source.ts';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 
 export const DEFAULT_MAX_UPLOAD_MB = 256;

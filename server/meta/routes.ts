@@ -2,11 +2,29 @@ import { z } from 'zod';
 import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
+import { importKinds } from '../imports/kinds.ts';
 import { importKindIds } from '../imports/schemas.ts';
+import { taskTypeSchema } from '../tasks/schemas.ts';
+
+const importKindMetaSchema = z
+  .object({
+    id: z.enum(importKindIds).describe("The kind, as the preview's `kind` field names it"),
+    label: z.string().describe('The kind in words'),
+    task_types: z.array(taskTypeSchema).describe('Task types its imports create'),
+    upload_path: z.string().describe('Where its JSON array or file is imported (POST)'),
+    template_path: z.string().describe('Its CSV template (GET)'),
+    error_report_path: z.string().describe("A task's excluded rows as CSV or XLSX (GET)"),
+    template_file_name: z.string().describe('The name the template downloads as'),
+    uses_import_handlers: z.boolean().describe('Whether saved column mappings (org_identifier) apply'),
+    columns: z.array(z.string()).describe("Its columns, in the template's order"),
+    required_columns: z.array(z.string()).describe('Columns every file must have'),
+  })
+  .meta({ id: 'ImportKindMeta' });
 
 export const appMetaSchema = z
   .object({
     import_kinds: z.array(z.enum(importKindIds)).describe('What can be imported, each at its own /bulk endpoint'),
+    kinds: z.array(importKindMetaSchema).describe('Each import kind: its endpoints, columns and task types'),
     sync_row_cap: z.number().int().describe('Most rows a sync-mode import (processing_mode=sync) takes'),
     max_upload_bytes: z.number().int().describe('Largest accepted upload or JSON import body'),
     appointment_fields: z.array(z.enum(APPOINTMENT_FIELDS)).describe("An appointment import record's fields, in the template's order"),
@@ -20,11 +38,28 @@ export function registerAppMetaRoutes(api: Api, ctx: AppContext): void {
       method: 'get',
       path: '/api/meta',
       tag: 'Meta',
-      summary: "This server's import kinds, limits and appointment fields.",
+      summary: "This server's import kinds (endpoints, columns), limits and appointment fields.",
       response: appMetaSchema,
     },
     async () => ({
       import_kinds: [...importKindIds],
+      kinds: await Promise.all(
+        Object.values(importKinds).map(async (entry) => {
+          const kind = await entry.load();
+          return {
+            id: entry.id,
+            label: entry.label,
+            task_types: [...entry.taskTypes],
+            upload_path: entry.paths.upload,
+            template_path: entry.paths.template,
+            error_report_path: entry.paths.errorReport,
+            template_file_name: entry.templateFileName,
+            uses_import_handlers: entry.usesHandlers,
+            columns: [...kind.columns],
+            required_columns: [...kind.requiredColumns],
+          };
+        }),
+      ),
       sync_row_cap: ctx.imports.settings.syncRowCap,
       max_upload_bytes: ctx.imports.settings.maxUploadBytes,
       appointment_fields: [...APPOINTMENT_FIELDS],

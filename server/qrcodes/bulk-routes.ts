@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { registerBulkImportRoutes } from '../imports/bulk-import-routes.ts';
-import { QR_CODE_IMPORT_KIND, qrCodeImportKind } from './import-kind.ts';
+import { qrCodeImportEntry } from './import-entry.ts';
+import { qrCodeImportKind } from './import-kind.ts';
 import {
   qrCodeFileImportResultsSchema,
   qrCodeImportAnswerSchema,
@@ -11,12 +12,12 @@ import {
 
 export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
   registerBulkImportRoutes(api, ctx, {
-    kindId: QR_CODE_IMPORT_KIND,
+    kindId: qrCodeImportEntry.id,
     kind: qrCodeImportKind,
     tag: 'QR code imports',
     form: { fileDescription: 'CSV, Excel (.xlsx) or JSON file' },
     bulk: {
-      path: '/api/qrcodes/bulk',
+      path: qrCodeImportEntry.paths.upload,
       summary: 'Import QR code addresses from a JSON array (task IMPORT) or an uploaded CSV, XLSX or JSON file (task QR_IMPORT).',
       description: (settings) =>
         `Background (default): 202 {message, task_id, background_task_uuid, status: "processing"}; poll the task. ` +
@@ -41,7 +42,7 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       response: qrCodeFileImportResultsSchema.or(qrCodeImportDryRunSchema),
     },
     errorReport: {
-      path: '/api/qrcodes/bulk/{background_task_uuid}/errors',
+      path: qrCodeImportEntry.paths.errorReport,
       summary: 'Download every excluded row of a QR code import: its columns plus row_number and error (CSV or XLSX).',
       description:
         "format defaults to the uploaded file's format (csv for JSON imports). CSV cells that would run as formulas start with an apostrophe.",
@@ -49,9 +50,9 @@ export function registerQrCodeImportRoutes(api: Api, ctx: AppContext): void {
       filePrefix: 'qr-import-errors',
     },
     template: {
-      path: '/api/qrcodes/bulk/template',
+      path: qrCodeImportEntry.paths.template,
       summary: 'Download the CSV template of a QR code import: the columns in order and one example row.',
-      filename: 'qr-code-import-template.csv',
+      filename: qrCodeImportEntry.templateFileName,
     },
   });
 }

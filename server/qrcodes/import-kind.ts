@@ -1,4 +1,5 @@
 import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
+import { SEARCH_INDEX_SHADOW } from './search-index.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { cellText } from './address.ts';
 import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, quickImportRow, type QrImportRow } from './import-row.ts';
@@ -68,6 +69,7 @@ export const qrCodeImportKind: ImportKind<QrImportRow> = {
   openWriter: openQrCodeWriter,
   results,
   writtenTables: ['qrcodes', 'qr_code_tags'],
+  shadowExtras: [SEARCH_INDEX_SHADOW],
   dryRunNotes: [
     'Nothing was written. The counts compare the rows with the QR codes and tags in this sandbox; the real service compares them with its own, so there a row counted here as inserted may be an update.',
     'Addresses are located by the offline gazetteer here; the real service uses its own geocoder and may locate addresses this check could not.',

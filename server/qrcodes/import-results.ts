@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/result-fields.ts';
+import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/engine/result-fields.ts';
 import { QR_ECHO_FIELDS, QR_IMPORT_COLUMNS } from './import-row.ts';
 
 /** An excluded row as QR code import results show it (docs/api.md `excluded_data`, `excluded_qr_codes`). */

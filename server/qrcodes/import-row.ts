@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cellText, locationFromParts, normalisePostcode } from './address.ts';
-import type { RawRecord } from '../imports/raw-record.ts';
+import type { RawRecord } from '../imports/engine/raw-record.ts';
 
 /** Columns of a QR code import: docs/imports.md, the address parts, and optional tag and record fields. */
 export const QR_IMPORT_COLUMNS = [

@@ -4,7 +4,7 @@ import { param, prepare, type Prepared } from '../db/prepared.ts';
 import { uuid7 } from '../db/uuid7.ts';
 import type { GeoResult } from '../geocoding/geocoder.ts';
 import type { BatchWriter, WriterEnv } from '../imports/kind.ts';
-import { notLocatedError } from '../imports/not-located.ts';
+import { notLocatedError } from '../imports/engine/not-located.ts';
 import { nowIso } from '../time.ts';
 import { storedAddress } from './address.ts';
 import type { QrImportRow } from './import-row.ts';

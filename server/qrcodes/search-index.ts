@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { ShadowExtra } from '../imports/kind.ts';
 
 /**
  * Adds a QR code just inserted to the search index (migration 014). Every insert into qrcodes runs
@@ -21,8 +22,11 @@ export const INDEX_INSERTED_SINCE_SQL =
  * The index's triggers (updates and deletes). A dry run's shadow of qrcodes goes without them:
  * nothing it writes is searched. Its writes to the index go to a plain temporary table.
  */
-export const SEARCH_INDEX_TRIGGERS: ReadonlySet<string> = new Set(['qrcode_search_update', 'qrcode_search_delete']);
-export const SHADOW_SEARCH_INDEX_SQL = 'create temp table qrcode_search (name, location, label, external_reference_id)';
+export const SEARCH_INDEX_SHADOW: ShadowExtra = {
+  table: 'qrcodes',
+  skippedTriggers: new Set(['qrcode_search_update', 'qrcode_search_delete']),
+  sql: 'create temp table qrcode_search (name, location, label, external_reference_id)',
+};
 
 export async function indexQrCode(db: Kysely<Database>, uuid: string): Promise<void> {
   await sql`insert into qrcode_search (rowid, name, location, label, external_reference_id) select rowid, name, location, label, external_reference_id from qrcodes where uuid = ${uuid}`.execute(

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { inspectDelivery, type Inspection } from '../tools/inspect.ts';
+import { judgeDelivery, type DeliveryVerdicts } from '../tools/verdicts.ts';
 import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import type { SecretCandidate } from '../wire-format/open.ts';
 import { nowIso } from '../time.ts';
@@ -54,7 +54,7 @@ export interface PlannedAnswer {
 export interface Verdict {
   /** The message columns that hold it (see verdictColumns), not yet written. */
   columns: Updateable<InboxMessageTable>;
-  inspection: Inspection;
+  verdicts: DeliveryVerdicts;
   eventId: string | null;
   eventType: string | null;
   duplicateOf: string | null;
@@ -94,12 +94,12 @@ function envelopeField(json: unknown, field: 'id' | 'type'): string | null {
  * The two verdicts on a stored request. `incomplete` explains a body cut off by the cap or by the
  * sender, which is never judged as a delivery.
  */
-export function inspectRequest(
+export function judgeRequest(
   body: Buffer,
   headers: Record<string, string>,
   secrets: SecretCandidate[],
   incomplete: string | null,
-): Inspection {
+): DeliveryVerdicts {
   if (incomplete !== null) {
     return {
       decrypted: false,
@@ -113,24 +113,24 @@ export function inspectRequest(
       hints: [{ code: 'BODY_INCOMPLETE', field: 'payload', message: incomplete }],
     };
   }
-  return inspectDelivery(body.toString('utf8'), headers[SIGNATURE_HEADER.toLowerCase()], secrets, { strict: true });
+  return judgeDelivery(body.toString('utf8'), headers[SIGNATURE_HEADER.toLowerCase()], secrets, { strict: true });
 }
 
 /** The message columns that hold the verdicts and what decryption recovered. */
-export function verdictColumns(inspection: Inspection, headers: Record<string, string>) {
+export function verdictColumns(verdicts: DeliveryVerdicts, headers: Record<string, string>) {
   return {
     analyzed: 1,
-    decrypted: inspection.decrypted ? 1 : 0,
-    decryption_problem: inspection.problem,
-    decryption_error: inspection.error,
-    signature_status: inspection.signatureStatus,
-    verified_with: inspection.verifiedWith,
-    hints: JSON.stringify(inspection.hints),
-    signature: inspection.signatureHex,
+    decrypted: verdicts.decrypted ? 1 : 0,
+    decryption_problem: verdicts.problem,
+    decryption_error: verdicts.error,
+    signature_status: verdicts.signatureStatus,
+    verified_with: verdicts.verifiedWith,
+    hints: JSON.stringify(verdicts.hints),
+    signature: verdicts.signatureHex,
     delivery_id: headers['x-service-delivery-id']?.slice(0, 500) ?? null,
-    event_id: envelopeField(inspection.json, 'id'),
-    event_type: envelopeField(inspection.json, 'type'),
-    plaintext: inspection.decrypted ? inspection.plaintext : null,
+    event_id: envelopeField(verdicts.json, 'id'),
+    event_type: envelopeField(verdicts.json, 'type'),
+    plaintext: verdicts.decrypted ? verdicts.plaintext : null,
   };
 }
 
@@ -149,8 +149,8 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
     : raw.aborted
       ? `The sender closed the connection after ${raw.body.length} bytes of the body.`
       : null;
-  const inspection = inspectRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
-  const columns = verdictColumns(inspection, headers);
+  const verdicts = judgeRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
+  const columns = verdictColumns(verdicts, headers);
   const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, {
     deliveryId: columns.delivery_id,
     signature: columns.signature,
@@ -158,7 +158,7 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
   });
   return {
     columns: { ...columns, duplicate_of: duplicate?.uuid ?? null, duplicate_by: duplicate?.by ?? null },
-    inspection,
+    verdicts,
     eventId: columns.event_id,
     eventType: columns.event_type,
     duplicateOf: duplicate?.uuid ?? null,
@@ -202,16 +202,16 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
       delayMs,
     };
   }
-  const inspection = verdict?.inspection;
-  if (inspection && !inspection.decrypted) {
+  const verdicts = verdict?.verdicts;
+  if (verdicts && !verdicts.decrypted) {
     return {
       kind: 'rejected',
       status: 400,
       body: {
         error: {
           code: 'VALIDATION_ERROR',
-          message: `Delivery rejected: ${inspection.error ?? 'it cannot be decrypted.'} Stored as message ${stored.uuid}.`,
-          details: inspection.hints.map((h) => ({
+          message: `Delivery rejected: ${verdicts.error ?? 'it cannot be decrypted.'} Stored as message ${stored.uuid}.`,
+          details: verdicts.hints.map((h) => ({
             path: h.field === 'signature' ? 'headers.x-service-signature' : 'body.payload',
             message: `${h.code}: ${h.message}`,
           })),
@@ -226,8 +226,8 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
     body: {
       received: true,
       message_uuid: stored.uuid,
-      decrypted: inspection?.decrypted ?? false,
-      signature_status: inspection?.signatureStatus ?? 'unknown',
+      decrypted: verdicts?.decrypted ?? false,
+      signature_status: verdicts?.signatureStatus ?? 'unknown',
       duplicate_of: verdict?.duplicateOf ?? null,
     },
     delayMs,

@@ -31,7 +31,6 @@ import { intakeTurns } from './intake-turns.ts';
 import { intakeRate, MIN_REQUEST_COST } from './intake-rate.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
-import { countInboxWrite } from './wal-budget.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
 
@@ -167,7 +166,7 @@ async function storeAndJudge(
     ctx.logger.error({ err: error, inbox_uuid: inbox.uuid }, 'inbox: could not store a request');
     return { notStored: true, diskFull };
   }
-  countInboxWrite(ctx, raw.body.length * 2);
+  ctx.wal.countInboxWrite(raw.body.length * 2);
   try {
     await dropOldestMessages(ctx.db.kysely, inbox.uuid, inboxLimits(ctx.config).maxMessages);
   } catch (error) {
@@ -257,8 +256,8 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
       inbox_uuid: inbox.uuid,
       received_on: stored.receivedOn,
       method: raw.method,
-      decrypted: verdict?.inspection.decrypted ?? false,
-      signature_status: verdict?.inspection.signatureStatus ?? 'unknown',
+      decrypted: verdict?.verdicts.decrypted ?? false,
+      signature_status: verdict?.verdicts.signatureStatus ?? 'unknown',
       event_type: verdict?.eventType ?? null,
       event_id: verdict?.eventId ?? null,
       duplicate_of: verdict?.duplicateOf ?? null,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { requireInbox } from './inboxes.ts';
-import { inspectRequest, verdictColumns } from './receive.ts';
+import { judgeRequest, verdictColumns } from './receive.ts';
 import { knownSecrets } from './secrets.ts';
 import { findFirstDuplicate, messagesAfter, updateMessage } from './store.ts';
 
@@ -29,7 +29,7 @@ export async function reverifyMessages(
         row.body_truncated === 1 || row.decryption_problem === 'BODY_INCOMPLETE'
           ? (row.decryption_error ?? 'The body is incomplete.')
           : null;
-      const columns = verdictColumns(inspectRequest(Buffer.from(row.body), headers, secrets, incomplete), headers);
+      const columns = verdictColumns(judgeRequest(Buffer.from(row.body), headers, secrets, incomplete), headers);
       const duplicate =
         row.analyzed === 1
           ? null

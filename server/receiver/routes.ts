@@ -13,6 +13,7 @@ import { writeMessageJson } from './message-json.ts';
 import { waitForMessages } from './message-wait.ts';
 import { registerInboxReceiver } from './receiver-route.ts';
 import { relayMessage } from './relay.ts';
+import { registerResendRoutes } from './resend-routes.ts';
 import { reverifyMessages } from './reverify.ts';
 import {
   createInboxBodySchema,
@@ -175,6 +176,8 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       return relayMessage(ctx, row, 'replay', url, target);
     },
   );
+
+  registerResendRoutes(api, ctx, TAG);
 
   api.route(
     {

@@ -1,5 +1,5 @@
 import type { DecryptionProblem } from '../wire-format/problems.ts';
-import { inspectDelivery } from './inspect.ts';
+import { judgeDelivery } from './verdicts.ts';
 import type { DecryptResult, Hint } from './schemas.ts';
 
 export interface DecryptInput {
@@ -25,16 +25,16 @@ export class DecryptFailure extends Error {
 /** The decrypt tool of the API and the CLI: plaintext, JSON and signature verdict, or a DecryptFailure. */
 export function decryptDelivery(input: DecryptInput): DecryptResult {
   const secrets = input.secret ? [{ label: 'the given secret', secret: input.secret }] : [];
-  const inspection = inspectDelivery(input.payloadOrBody, input.signature, secrets, { strict: false });
-  if (!inspection.decrypted || inspection.plaintext === null) {
+  const verdicts = judgeDelivery(input.payloadOrBody, input.signature, secrets, { strict: false });
+  if (!verdicts.decrypted || verdicts.plaintext === null) {
     throw new DecryptFailure(
-      inspection.problem ?? 'DECRYPTION_FAILED',
-      inspection.error ?? 'The payload could not be decrypted.',
-      inspection.hints,
+      verdicts.problem ?? 'DECRYPTION_FAILED',
+      verdicts.error ?? 'The payload could not be decrypted.',
+      verdicts.hints,
     );
   }
-  const hints = [...inspection.hints];
-  if (inspection.json === null) {
+  const hints = [...verdicts.hints];
+  if (verdicts.json === null) {
     hints.push({
       code: 'PLAINTEXT_NOT_JSON',
       field: 'payload',
@@ -43,9 +43,9 @@ export function decryptDelivery(input: DecryptInput): DecryptResult {
     });
   }
   return {
-    plaintext: inspection.plaintext,
-    json: inspection.json,
-    verified: inspection.signatureStatus === 'unknown' ? null : inspection.signatureStatus === 'valid',
+    plaintext: verdicts.plaintext,
+    json: verdicts.json,
+    verified: verdicts.signatureStatus === 'unknown' ? null : verdicts.signatureStatus === 'valid',
     hints,
   };
 }

@@ -29,6 +29,7 @@ export async function redeliver(ctx: AppContext, organizationUuid: string, webho
   if (!(await requeueDelivery(db, deliveryId, Date.now(), nowIso()))) {
     throw new ApiError('CONFLICT', 'An attempt of this delivery is being sent right now; try again when it has finished.');
   }
+  ctx.outbox.wake();
   ctx.live.publish({
     type: 'delivery.queued',
     organization_uuid: organizationUuid,

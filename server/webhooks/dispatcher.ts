@@ -20,7 +20,6 @@ import { Slots } from './slots.ts';
 import { checkDeliveryTarget } from './url-policy.ts';
 
 /** Live event types that mean "deliveries may be due now". */
-export const OUTBOX_WAKE_EVENTS = new Set(['webhook.event', 'delivery.queued']);
 
 export interface DispatcherOptions {
   /** Longest sleep between looks at the outbox. */
@@ -80,9 +79,7 @@ export class Dispatcher {
   async start(): Promise<void> {
     const recovered = await recoverInterruptedDeliveries(this.ctx.db.kysely, this.time.now(), nowIso());
     if (recovered > 0) this.ctx.logger.warn({ recovered }, 'webhook deliveries interrupted by the last stop are due again');
-    this.unsubscribe = this.ctx.live.subscribe((event) => {
-      if (OUTBOX_WAKE_EVENTS.has(event.type)) this.wake();
-    });
+    this.unsubscribe = this.ctx.outbox.onWake(() => this.wake());
     this.wake();
   }
 

@@ -120,6 +120,7 @@ export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType,
 
 /** After the transaction commits: tell live clients, and wake the dispatcher. */
 export function announceEvent(ctx: AppContext, organizationUuid: string, queued: QueuedEvent): void {
+  ctx.outbox.wake();
   ctx.live.publish({
     type: 'webhook.event',
     organization_uuid: organizationUuid,

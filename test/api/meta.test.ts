@@ -22,3 +22,33 @@ it('GET /api/meta needs a credential', async () => {
   const response = await server.request('/api/meta', { headers: { authorization: '' } });
   assert.equal(response.status, 401);
 });
+
+it('GET /api/meta describes each import kind by what its endpoints really do', async () => {
+  const meta = (await (await server.request('/api/meta')).json()) as {
+    kinds: {
+      id: string;
+      template_path: string;
+      template_file_name: string;
+      columns: string[];
+      upload_path: string;
+      task_types: string[];
+    }[];
+  };
+  assert.deepEqual(
+    meta.kinds.map((kind) => kind.id),
+    ['qrcodes', 'appointments'],
+  );
+  for (const kind of meta.kinds) {
+    const template = await server.request(kind.template_path);
+    assert.equal(template.status, 200, kind.template_path);
+    assert.match(template.headers.get('content-disposition') ?? '', new RegExp(kind.template_file_name.replace('.', '\\.')));
+    const header = (await template.text())
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0]
+      ?.split(',');
+    assert.deepEqual(header, kind.columns, `${kind.id}: the template's header is the kind's columns`);
+    const empty = await server.request(kind.upload_path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
+    assert.notEqual(empty.status, 404, `${kind.upload_path} exists`);
+  }
+  assert.deepEqual(meta.kinds.find((kind) => kind.id === 'qrcodes')?.task_types, ['IMPORT', 'QR_IMPORT']);
+});

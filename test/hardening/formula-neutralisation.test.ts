@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Papa from 'papaparse';
-import { templateCsv } from '../../server/imports/report.ts';
+import { templateCsv } from '../../server/imports/reports/report.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
 import type { TestServer } from '../support/server.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseStartDateTime, scheduleTimes } from '../../server/appointments/times.ts';
-import { dateCellText } from '../../server/imports/row-check.ts';
+import { dateCellText } from '../../server/imports/engine/row-check.ts';
 
 describe('date cells in error reports', () => {
   it('are written as the wall-clock time typed in the sheet, and read back as the same local time', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { neutraliseFormula, restoreNeutralised } from '../../server/imports/formula.ts';
+import { neutraliseFormula, restoreNeutralised } from '../../server/imports/reports/formula.ts';
 
 describe('formula neutralisation in written CSV cells', () => {
   it('marks cells a spreadsheet would run, and reading them back gives each cell as it was', () => {

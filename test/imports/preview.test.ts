@@ -162,6 +162,10 @@ describe('POST /api/imports/preview', () => {
     const handler = await preview('location\nx\n', 'a.csv', { org_identifier: 'acme' });
     assert.equal(handler.status, 400);
     assert.equal((await failure(handler)).details?.[0]?.path, 'org_identifier');
+    assert.match(
+      (await failure(await preview('location\nx\n', 'a.csv', { org_identifier: 'acme' }))).message,
+      /do not apply to qr code addresses/,
+    );
     const json = await server.request('/api/imports/preview', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

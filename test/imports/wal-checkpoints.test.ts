@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { type Db, openConnection, openDatabase } from '../../server/db/database.ts';
-import { PASS_EVERY_COMMITS } from '../../server/imports/wal-checkpoint-shared.ts';
-import { WAL_FRAMES_LIMIT, WalCheckpoints } from '../../server/imports/wal-checkpoints.ts';
+import { PASS_EVERY_COMMITS } from '../../server/db/wal/checkpoint-shared.ts';
+import { WAL_FRAMES_LIMIT, WalCheckpoints } from '../../server/db/wal/import-checkpoints.ts';
 import { eventually } from '../support/eventually.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 

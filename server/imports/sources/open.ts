@@ -1,5 +1,5 @@
 import type { ImportLimits } from '../limits.ts';
-import type { ImportFormat } from '../sniff.ts';
+import type { ImportFormat } from '../intake/sniff.ts';
 import { csvSource } from './csv.ts';
 import { jsonSource } from './json.ts';
 import type { RowSource } from './source.ts';

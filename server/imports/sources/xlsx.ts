@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { isBlankRow } from '../columns.ts';
+import { isBlankRow } from '../engine/columns.ts';
 import { describeError, ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';

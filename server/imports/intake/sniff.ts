@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import { ImportInputError } from '../errors.ts';
+
+export type ImportFormat = 'csv' | 'xlsx' | 'json';
+
+function readStart(file: string, bytes: number): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const read = fs.readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const SIGNATURES: [bytes: number[], name: string][] = [
+  [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x47, 0x49, 0x46, 0x38], 'a GIF image'],
+  [[0x25, 0x50, 0x44, 0x46], 'a PDF'],
+  [[0x1f, 0x8b], 'a gzip-compressed file (unzip it first)'],
+  [[0x52, 0x61, 0x72, 0x21], 'a RAR archive'],
+  [[0x37, 0x7a, 0xbc, 0xaf], 'a 7-Zip archive'],
+  [[0x42, 0x5a, 0x68], 'a bzip2-compressed file'],
+  [[0x7f, 0x45, 0x4c, 0x46], 'a program (ELF)'],
+  [[0x4d, 0x5a], 'a Windows program'],
+];
+
+/** The kind of a well-known binary file from its first bytes, or null. */
+function knownBinary(head: Buffer): string | null {
+  for (const [bytes, name] of SIGNATURES) if (bytes.every((b, i) => head[i] === b)) return name;
+  if (head.subarray(8, 12).toString('latin1') === 'WEBP') return 'a WebP image';
+  return null;
+}
+
+/** "little-endian" or "big-endian" when every other byte of ASCII-looking text is 0. */
+function utf16WithoutBom(head: Buffer): string | null {
+  const pairs = Math.floor(head.length / 2);
+  if (pairs < 2) return null;
+  let evenZero = 0;
+  let oddZero = 0;
+  for (let i = 0; i < pairs * 2; i += 2) {
+    if (head[i] === 0) evenZero++;
+    if (head[i + 1] === 0) oddZero++;
+  }
+  if (oddZero > pairs * 0.9 && evenZero === 0) return 'little-endian';
+  if (evenZero > pairs * 0.9 && oddZero === 0) return 'big-endian';
+  return null;
+}
+
+/**
+ * The format of an uploaded file, from its content (the name may lie): a zip is an Excel
+ * workbook, text starting with `[` or `{` is JSON, other text is CSV. Formats we cannot read
+ * get a message that says what to do.
+ */
+export function sniffFormat(file: string): ImportFormat {
+  const head = readStart(file, 4096);
+  if (head.length === 0) throw new ImportInputError('The file is empty.');
+  if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
+    if (head.includes('application/vnd.oasis.opendocument')) {
+      throw new ImportInputError('This is an OpenDocument spreadsheet (.ods). Save it as Excel (.xlsx) or CSV and upload that.');
+    }
+    return 'xlsx';
+  }
+  if (head.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
+    throw new ImportInputError(
+      'This is an old Excel 97-2003 workbook (.xls). Save it as Excel Workbook (.xlsx) or CSV UTF-8 and upload that.',
+    );
+  }
+  const known = knownBinary(head);
+  if (known) throw new ImportInputError(`This is ${known}, not a spreadsheet. Upload the data as CSV, Excel (.xlsx) or JSON.`);
+  const utf16 = head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : head[0] === 0xfe && head[1] === 0xff ? 'utf-16be' : null;
+  const text = utf16 ? new TextDecoder(utf16).decode(head.subarray(2)) : head.toString('utf8');
+  if (!utf16 && head.subarray(0, 1024).includes(0)) {
+    const unmarked = utf16WithoutBom(head.subarray(0, 1024));
+    if (unmarked) {
+      throw new ImportInputError(
+        `The file looks like UTF-16 ${unmarked} text without a byte order mark. Save it as "CSV UTF-8" and upload that.`,
+      );
+    }
+    throw new ImportInputError(
+      'The file contains NUL bytes, so it is not text, an Excel workbook (.xlsx) or JSON. Upload CSV, .xlsx or JSON.',
+    );
+  }
+  const first = text.replace(/^\uFEFF/, '').trimStart()[0];
+  if (first === '[' || first === '{') return 'json';
+  return 'csv';
+}
+
+export const FORMAT_EXTENSIONS: Record<ImportFormat, string> = { csv: '.csv', xlsx: '.xlsx', json: '.json' };

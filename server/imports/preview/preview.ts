@@ -1,0 +1,144 @@
+import { openConnection } from '../../db/database.ts';
+import type { Geocoder } from '../../geocoding/geocoder.ts';
+import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../engine/columns.ts';
+import type { ImportKind } from '../kind.ts';
+import type { ImportLimits } from '../limits.ts';
+import { dateCellText, rowChecker } from '../engine/row-check.ts';
+import type { ImportPreview, ImportPreviewRow } from '../schemas.ts';
+import type { ImportFormat } from '../intake/sniff.ts';
+import { openSource } from '../sources/open.ts';
+import { trialWrite } from './trial-write.ts';
+
+export const PREVIEW_ROWS = 20;
+
+/** Thrown from the row handler once enough rows are read: it stops the stream. */
+class EnoughRows extends Error {}
+
+/** A date cell as the wall-clock time typed in the sheet, the text the import reads (its UTC fields hold that time). */
+function plain(value: unknown): unknown {
+  return value instanceof Date ? dateCellText(value) : value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The first rows of an uploaded file as the importer treats them: the same source, header
+ * matching and row checks (organization, the kind's schema), then the kind's own writer on the
+ * rows that pass, in a transaction that is rolled back (trial-write.ts): addresses located,
+ * services, tags and time zones looked up, as the import will. Nothing is kept.
+ * Reading stops after PREVIEW_ROWS + 1 data rows, however big the file is.
+ */
+export async function previewImport(input: {
+  file: string;
+  format: ImportFormat;
+  kind: ImportKind;
+  organizationUuid: string;
+  /** The job options the import would get (the kind's writer reads them). */
+  options: Record<string, unknown>;
+  dataDir: string;
+  geocoder: Geocoder;
+  limits: ImportLimits;
+}): Promise<ImportPreview> {
+  const { kind, format } = input;
+  const columns = withColumnAliases(kind, input.options);
+  const json = format === 'json';
+  const checker = rowChecker(kind, columns, { format, organizationUuid: input.organizationUuid });
+  let headers: string[] = [];
+  let missing: string[] = [];
+  let mapping: (string | null)[] = [];
+  const raw: { index: number; row: unknown }[] = [];
+  let more = false;
+
+  const source = openSource(input.file, format, input.limits);
+  try {
+    await source.read({
+      onHeader(cells) {
+        headers = cells.map((c) => String(c ?? ''));
+        ({ mapping, missing } = matchHeader(columns, headers));
+        checker.setMapping(mapping);
+      },
+      onRows(rows, firstIndex) {
+        for (let i = 0; i < rows.length; i++) {
+          const row = rows[i];
+          if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
+          if (raw.length === PREVIEW_ROWS) {
+            more = true;
+            throw new EnoughRows();
+          }
+          raw.push({ index: firstIndex + i, row });
+        }
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof EnoughRows)) throw error;
+  }
+
+  if (json) {
+    const keys = new Set<string>();
+    for (const { row } of raw) if (isPlainObject(row)) for (const key of Object.keys(row)) keys.add(key);
+    headers = [...keys];
+    mapping = matchHeader(columns, headers).mapping;
+  }
+
+  const checked = raw.map(({ index, row }) => ({ index, row, checked: checker.check(index, row) }));
+  const valid = checked.flatMap(({ index, checked: c }) => (c && 'row' in c ? [{ index, row: c.row }] : []));
+  const db = openConnection(input.dataDir);
+  let written: Map<number, string | null>;
+  let notes: Map<number, string[]>;
+  try {
+    written = await trialWrite({
+      db,
+      kind,
+      geocoder: input.geocoder,
+      organizationUuid: input.organizationUuid,
+      options: input.options,
+      rows: valid,
+    });
+    const context = { db, organizationUuid: input.organizationUuid, options: input.options };
+    notes = new Map(valid.map(({ index, row }) => [index, kind.previewNotes?.(row, context) ?? []]));
+  } finally {
+    await db.close();
+  }
+  const rows: ImportPreviewRow[] = checked.map(({ index, row, checked: c }) => {
+    const values: Record<string, unknown> = {};
+    if (json) {
+      if (isPlainObject(row)) for (const [key, value] of Object.entries(row)) values[key] = value;
+    } else if (Array.isArray(row)) {
+      headers.forEach((header, i) => {
+        values[header] = plain(row[i]) ?? null;
+      });
+    }
+    const problem = c && 'error' in c ? c.error : (written.get(index) ?? null);
+    return {
+      index,
+      row_number: index + (json ? 1 : 2),
+      values,
+      problems: problem === null ? [] : [problem],
+      notes: notes.get(index) ?? [],
+    };
+  });
+
+  const matched = headers.flatMap((header, i) => {
+    const column = mapping[i];
+    return column ? [{ header, column }] : [];
+  });
+  const unknown = headers.filter((header, i) => !mapping[i] && normaliseHeader(header) !== '');
+  return {
+    format,
+    encoding: source.encoding?.() ?? null,
+    headers,
+    columns: {
+      matched,
+      // A JSON array has no header: the engine checks required fields row by row instead.
+      missing_required: json ? [] : missing,
+      unknown,
+    },
+    expected_columns: [...kind.columns],
+    required_columns: [...kind.requiredColumns],
+    rows,
+    total_rows_read: raw.length + (more ? 1 : 0),
+    more_rows: more,
+  };
+}

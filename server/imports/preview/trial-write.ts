@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Db, isBusy } from '../../db/database.ts';
+import type { Geocoder } from '../../geocoding/geocoder.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { ImportKind, Tally } from '../kind.ts';
+
+/** Thrown inside the transaction to roll it back once every row was written. */
+class RollBack extends Error {}
+
+const BUSY_RETRY_MS = 50;
+const BUSY_GIVE_UP_MS = 10_000;
+
+/**
+ * Writes rows with the kind's own writer, exactly as an import's batch would (geocoder, service
+ * catalog, tags, time zones, duplicates within the rows and with the stored data), inside one
+ * transaction that is always rolled back, and answers each row's exclusion reason (null: it
+ * would be imported). For a preview's few rows: the transaction holds the write lock for
+ * milliseconds; while an import holds it, the trial waits without blocking the event loop.
+ */
+export async function trialWrite<Row>(input: {
+  db: Db;
+  kind: ImportKind<Row>;
+  geocoder: Geocoder;
+  organizationUuid: string;
+  options: Record<string, unknown>;
+  rows: { index: number; row: Row }[];
+}): Promise<Map<number, string | null>> {
+  const { db, kind, rows } = input;
+  const outcome = new Map<number, string | null>();
+  if (rows.length === 0) return outcome;
+  const tally: Tally = () => {};
+  const run = db.sqlite.transaction(() => {
+    const writer = kind.openWriter({ db, organizationUuid: input.organizationUuid, geocoder: input.geocoder, options: input.options });
+    for (const { index, row } of rows) outcome.set(index, writer.write(row, index, tally));
+    throw new RollBack();
+  });
+  db.sqlite.pragma('busy_timeout = 0');
+  const started = Date.now();
+  for (;;) {
+    try {
+      run.immediate();
+    } catch (error) {
+      if (error instanceof RollBack) return outcome;
+      if (!isBusy(error)) throw error;
+      if (Date.now() - started > BUSY_GIVE_UP_MS) {
+        throw new ApiError(
+          'CONFLICT',
+          `Another import kept the database busy for ${BUSY_GIVE_UP_MS / 1000} s, so the rows could not be checked; try again in a moment.`,
+        );
+      }
+      outcome.clear();
+      await sleep(BUSY_RETRY_MS);
+    }
+  }
+}

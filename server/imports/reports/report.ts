@@ -1,0 +1,118 @@
+import { PassThrough } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Response } from 'express';
+import type { Kysely } from 'kysely';
+import Papa from 'papaparse';
+import type { Database } from '../../db/schema.ts';
+import { neutraliseFormula } from './formula.ts';
+import { excludedRowsPage } from '../workers/job-store.ts';
+
+export type ReportFormat = 'csv' | 'xlsx';
+
+const PAGE = 1000;
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+export interface ReportLayout {
+  /** The import's own columns, as its file's header had them (or the kind's columns for JSON). */
+  columns: string[];
+  /** JSON rows are objects keyed by column; file rows are arrays aligned with the columns. */
+  rowsAreObjects: boolean;
+  /** row_number = index + offset: 2 for files with a header row, 1 for JSON. */
+  rowNumberOffset: number;
+  /** Every row the import excluded; beyond the ones kept (serve --max-stored-excluded-rows) the report ends with a line that says how many it leaves out. */
+  excludedCount: number;
+}
+
+/** The report's last line when the import kept only its first excluded rows. */
+function omittedNote(listed: number, total: number): string {
+  return `${(total - listed).toLocaleString('en-US')} more excluded rows are not listed: the import kept the first ${listed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} with their cells (serve --max-stored-excluded-rows); the count is exact.`;
+}
+
+async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: ReportLayout): AsyncGenerator<string[]> {
+  let after = -1;
+  let listed = 0;
+  for (;;) {
+    const page = await excludedRowsPage(db, taskUuid, after, PAGE);
+    if (page.length === 0) break;
+    listed += page.length;
+    for (const row of page) {
+      const cells = JSON.parse(row.cells) as unknown;
+      const values = layout.rowsAreObjects
+        ? layout.columns.map((c) =>
+            text(cells && typeof cells === 'object' && !Array.isArray(cells) ? (cells as Record<string, unknown>)[c] : undefined),
+          )
+        : layout.columns.map((_c, i) => text(Array.isArray(cells) ? cells[i] : undefined));
+      yield [...values, String(row.row_index + layout.rowNumberOffset), row.error];
+    }
+    after = page[page.length - 1]?.row_index ?? after;
+  }
+  if (listed < layout.excludedCount) yield [...layout.columns.map(() => ''), '', omittedNote(listed, layout.excludedCount)];
+}
+
+/**
+ * Streams every excluded row of an import as a CSV or XLSX attachment: the import's columns,
+ * then row_number and error. CSV cells that would run as formulas are neutralised (in XLSX
+ * they are written as text cells, which never run). A client that goes away mid-download ends
+ * it at once: the pipeline rejects (ERR_STREAM_PREMATURE_CLOSE) and stops reading rows.
+ */
+export async function sendErrorReport(
+  res: Response,
+  db: Kysely<Database>,
+  taskUuid: string,
+  layout: ReportLayout,
+  format: ReportFormat,
+  filenameBase: string,
+): Promise<void> {
+  const header = [...layout.columns, 'row_number', 'error'];
+  const rows = reportRows(db, taskUuid, layout);
+  res.status(200);
+  res.setHeader('Content-Disposition', `attachment; filename="${filenameBase}.${format}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  if (format === 'csv') {
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    await pipeline(csvChunks(header, rows), res);
+    return;
+  }
+  res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  const { default: ExcelJS } = await import('exceljs');
+  const output = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('Excluded rows');
+  sheet.addRow(header).commit();
+  const rowNumberAt = header.length - 2;
+  // ExcelJS holds the workbook until commit: every row is read before the first byte is sent.
+  for await (const row of rows) {
+    if (res.destroyed) break;
+    sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
+  }
+  const sent = pipeline(output, res);
+  if (res.destroyed) return sent; // the client went away: the pipeline ends at once (premature close)
+  sheet.commit();
+  await Promise.all([sent, workbook.commit()]);
+}
+
+/** The CSV text, a page of rows at a time. */
+async function* csvChunks(header: string[], rows: AsyncIterable<string[]>): AsyncGenerator<string> {
+  const csv = (lines: string[][]) => `${Papa.unparse(lines, { newline: '\r\n' })}\r\n`;
+  yield `\uFEFF${csv([header])}`;
+  let lines: string[][] = [];
+  for await (const row of rows) {
+    lines.push(row.map(neutraliseFormula));
+    if (lines.length >= PAGE) {
+      yield csv(lines);
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield csv(lines);
+}
+
+/** The import template: the kind's columns and one example row, as CSV text (formulas neutralised like the reports). */
+export function templateCsv(columns: readonly string[], example: Readonly<Record<string, string>>): string {
+  return `${Papa.unparse([columns.map(neutraliseFormula), columns.map((c) => neutraliseFormula(example[c] ?? ''))], { newline: '\r\n' })}\r\n`;
+}

@@ -1,0 +1,104 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { moduleUrl } from '../../module-url.ts';
+import { describeLimit } from '../limits.ts';
+import type { FromWorker, ToWorker, WorkerConfig } from './worker-messages.ts';
+
+const WORKER_FILE = fileURLToPath(moduleUrl('./worker.ts', import.meta.url));
+/**
+ * Young generation of a worker: 8 MB. Rows are written as they are parsed, so most of a row's
+ * garbage dies young; at 4 MB it was promoted anyway (1M QR code rows: 12.9 s of worker CPU at 4 MB,
+ * 11.5 s at 8, 16 or 32 MB; peak RSS 185, 199, 210 and 249 MB; docs/performance.md).
+ */
+const WORKER_SEMI_SPACE_MB = 8;
+/**
+ * No allocation-site pretenuring in a worker. V8 sees the parser's per-chunk arrays (a chunk's
+ * rows) survive every young collection, so it allocates them in the old generation from then on;
+ * a dead chunk there keeps its young rows alive (old-to-new references) until the next full
+ * collection, so every row was promoted: 500 MB promoted and 29 full collections per 1M QR code
+ * rows, 170 MB and 12 without pretenuring.
+ */
+const WORKER_V8_FLAGS = ['--no-allocation-site-pretenuring'];
+const STDERR_TAIL = 4096;
+const OUT_OF_MEMORY = /heap limit|heap out of memory|Allocation failed/i;
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Workers never outlive the server: on its exit they are killed (on a kill -9 they see the IPC channel close and exit themselves). */
+function killAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+/**
+ * An import worker: a child process (not a thread), so that running out of memory, which V8
+ * cannot always survive inside a thread, ends only the worker. Its heap is capped by
+ * `--max-old-space-size` (serve --import-worker-memory-mb); stderr is kept to tell why it died.
+ */
+export class WorkerProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<void>;
+  private stderr = '';
+  private outOfMemory = false;
+  private readonly config: WorkerConfig;
+
+  constructor(config: WorkerConfig, handlers: { message(message: FromWorker): void; exit(reason: string, outOfMemory: boolean): void }) {
+    this.config = config;
+    killAllOnExit();
+    this.child = fork(WORKER_FILE, [], {
+      execArgv: [
+        `--max-old-space-size=${config.limits.workerMemoryMb}`,
+        `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`,
+        ...WORKER_V8_FLAGS,
+      ],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', QR_SANDBOX_WORKER_CONFIG: JSON.stringify(config) },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    running.add(this.child);
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      const text = this.stderr + chunk.toString();
+      // V8's out-of-memory line comes before its native stack trace, which can be longer than the tail kept.
+      if (OUT_OF_MEMORY.test(text)) this.outOfMemory = true;
+      this.stderr = text.slice(-STDERR_TAIL);
+    });
+    this.child.on('message', (message: FromWorker) => handlers.message(message));
+    this.exited = new Promise((resolve) => {
+      let ended = false;
+      const end = (reason: string) => {
+        if (ended) return;
+        ended = true;
+        running.delete(this.child);
+        handlers.exit(reason, this.outOfMemory);
+        resolve();
+      };
+      this.child.once('exit', (code, signal) => end(this.exitReason(code, signal)));
+      // A process that could not be started may not emit exit; without this listener the error would throw in the server.
+      this.child.on('error', (error) => {
+        if (this.child.pid === undefined) end(`The import worker could not be started (${error.message}).`);
+      });
+    });
+  }
+
+  send(message: ToWorker): void {
+    if (this.child.connected) this.child.send(message);
+  }
+
+  terminate(): void {
+    this.child.kill('SIGKILL');
+  }
+
+  /** Why the worker ended, in words for a task's error_message. */
+  private exitReason(code: number | null, signal: NodeJS.Signals | null): string {
+    if (this.outOfMemory) {
+      return `The import worker ran out of memory: its heap is limited to ${describeLimit(this.config.limits, 'workerMemoryMb')}. A cell or row of this file is probably too large to read; the import is not retried.`;
+    }
+    const how = signal ? `was ended by signal ${signal}` : `exited with code ${code}`;
+    const last = this.stderr.trim().split('\n').filter(Boolean).slice(-1)[0];
+    return `The import worker stopped unexpectedly (it ${how}${last ? `: ${last.slice(0, 300)}` : ''}); the import is not retried.`;
+  }
+}

@@ -1,0 +1,118 @@
+import { DiskSpace } from '../../data-dir/disk-space.ts';
+import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
+import { openConnection } from '../../db/database.ts';
+import { taskUpdates } from '../../tasks/state.ts';
+import { runImport, type EngineOutcome } from '../engine/engine.ts';
+import { runDryImport } from '../preview/dry-run.ts';
+import { describeError, ImportInputError } from '../errors.ts';
+import { ApiError } from '../../http/errors.ts';
+import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
+import type { ImportJob } from './job-store.ts';
+import { loadKind } from '../kinds.ts';
+import { previewImport } from '../preview/preview.ts';
+import { xlsxHeader } from '../sources/xlsx.ts';
+import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
+import type { FromWorker, UploadRead, UploadReadResult, ToWorker, WorkerConfig } from './worker-messages.ts';
+
+const WORKER_BUSY_TIMEOUT_MS = 30_000;
+
+/** One import worker process: its own SQLite connection, one job at a time, stops between batches when asked. */
+if (!process.send) throw new Error('worker.ts runs only as a child process with an IPC channel');
+const config = JSON.parse(process.env.QR_SANDBOX_WORKER_CONFIG ?? '{}') as WorkerConfig;
+// The server is gone (killed): stop at once rather than go on writing alone.
+process.on('disconnect', () => process.exit(0));
+
+const db = openConnection(config.dataDir);
+// Writers queue for SQLite's one write lock; an import waits for its turn rather than fail (engine.ts waits again after this).
+db.sqlite.pragma(`busy_timeout = ${WORKER_BUSY_TIMEOUT_MS}`);
+// Inserts append (uuid7 keys, rising references): 1M rows took the same time with a 4 MB page cache as with 16 or 64 MB.
+db.sqlite.pragma(`cache_size = -${4 * 1024}`);
+const checkpoints = new WalCheckpoints(db);
+let stopping = false;
+let busy = false;
+
+const post = (message: FromWorker) => process.send?.(message);
+
+async function run(job: ImportJob): Promise<void> {
+  busy = true;
+  let outcome: EngineOutcome;
+  try {
+    const [kind, geocoder] = await Promise.all([loadKind(job.kind), loadGeocoderFrom(config.geocoderModule)]);
+    const env = { dataDir: config.dataDir, geocoder, kind, job, limits: config.limits, shouldStop: () => stopping };
+    outcome = job.dryRun
+      ? await runDryImport(env)
+      : await runImport({
+          ...env,
+          db,
+          onEvent: (event) => {
+            if (event.type === 'committed') checkpoints.committed();
+            post(event.type === 'committed' ? event : { type: 'progress', taskUuid: job.taskUuid, progress: event.progress });
+          },
+        });
+  } catch (error) {
+    const diskFull = new DiskSpace(config.dataDir).recognise(error);
+    const message = diskFull
+      ? `The import could not start: the disk is full. Free some space on the drive that holds the data folder (${config.dataDir}), then import the file again.`
+      : `The import could not start: ${describeError(error)}`;
+    const fail = () => taskUpdates(db).fail(job.taskUuid, message, 0);
+    try {
+      fail();
+    } catch {
+      // The database itself is failing; on a full disk the data folder's reserve makes room for the task's end.
+      if (diskFull && releaseSpaceReserve(config.dataDir)) {
+        try {
+          fail();
+        } catch {
+          // the main thread reports the outcome
+        }
+      }
+    }
+    outcome = diskFull ? { state: 'failed', message, internal: false, diskFull: true } : { state: 'failed', message, internal: true };
+  }
+  if (!job.dryRun) checkpoints.atImportEnd();
+  busy = false;
+  post({ type: 'done', taskUuid: job.taskUuid, outcome });
+  if (stopping) await shutdown();
+}
+
+async function readUpload(id: number, request: UploadRead): Promise<void> {
+  try {
+    let result: UploadReadResult;
+    if (request.op === 'xlsx-header') result = await xlsxHeader(request.file, config.limits);
+    else {
+      result = await previewImport({
+        file: request.file,
+        format: request.format,
+        kind: await loadKind(request.kind),
+        organizationUuid: request.organizationUuid,
+        options: request.options,
+        limits: config.limits,
+        dataDir: config.dataDir,
+        geocoder: await loadGeocoderFrom(config.geocoderModule),
+      });
+    }
+    post({ type: 'read', id, result });
+  } catch (error) {
+    const conflict = error instanceof ApiError && error.code === 'CONFLICT';
+    post({ type: 'read', id, error: { message: describeError(error), input: error instanceof ImportInputError, conflict } });
+  }
+}
+
+async function shutdown(): Promise<void> {
+  await checkpoints.close();
+  await db.close();
+  post({ type: 'stopped' });
+  process.disconnect();
+}
+
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'run') void run(message.job);
+  else if (message.type === 'read-upload') void readUpload(message.id, message.request);
+  else if (message.type === 'warm')
+    void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
+  else if (message.type === 'stop') {
+    stopping = true;
+    if (!busy) void shutdown();
+  }
+});
+post({ type: 'ready' });
