@@ -2,6 +2,10 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
 import { importCommand } from './import.ts';
+import { listenCommand } from './listen.ts';
+import { scenarioRunCommand } from './scenario-run.ts';
+import { triggerCommand } from './trigger.ts';
+import { waitCommand } from './wait.ts';
 import { decryptCommand } from './decrypt.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
@@ -17,6 +21,10 @@ const commands: Command[] = [
   tasksWatchCommand,
   tasksCancelCommand,
   tasksRetryCommand,
+  triggerCommand,
+  scenarioRunCommand,
+  listenCommand,
+  waitCommand,
   profileAddCommand,
   profileListCommand,
   profileRemoveCommand,
@@ -70,7 +78,7 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof StartupError) {
       process.stderr.write(`Error: ${error.message}\n`);
-      return 1;
+      return found.command.errorExitStatus ?? 1;
     }
     throw error;
   }

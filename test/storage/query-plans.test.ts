@@ -216,6 +216,10 @@ async function userTraffic(server: TestServer): Promise<void> {
   ]) {
     await listMessages(server, inbox.uuid, query);
   }
+  const wait = `/api/inboxes/uuid/${inbox.uuid}/messages/wait?organization_uuid=${org}&timeout_s=0`;
+  await ok(`${wait}&event_type=service_confirmation.check_in&signature_status=valid`);
+  await ok(`${wait}&after=${message.uuid}`);
+  if (message.event_id) await ok(`${wait}&after=${message.event_id}`);
   await ok(`/api/inboxes?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}/messages/${message.uuid}?organization_uuid=${org}`);

@@ -740,6 +740,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inboxes/uuid/{uuid}/messages/wait': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Wait for messages: answers as soon as messages received after `after` (and passing the filters) are there, oldest first.
+     * @description A long-poll: when none is there yet the request is held until one arrives or timeout_s passes (at most 60 s; then timed_out is true and messages empty). Call it again with next_after to follow the inbox without missing or repeating a message. Filters as in the messages list. 404 when `after` names no message or event of the inbox.
+     */
+    get: operations['getInboxesByUuidMessagesWait'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/inboxes/uuid/{uuid}/reverify': {
     parameters: {
       query?: never;
@@ -1851,6 +1871,14 @@ export interface components {
         after_ms: number | null;
       };
       relays: components['schemas']['InboxRelay'][];
+    };
+    InboxMessageWait: {
+      /** @description Matching messages received after `after`, oldest first; empty when the wait timed out */
+      messages: components['schemas']['InboxMessageListItem'][];
+      /** @description true: nothing matching arrived within timeout_s */
+      timed_out: boolean;
+      /** @description The uuid of the last message in this answer: pass it as `after` to wait for the ones after; null when there is none */
+      next_after: string | null;
     };
     InboxReceipt: {
       /** @constant */
@@ -4275,6 +4303,54 @@ export interface operations {
           event: 'service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery';
           /** @description Default: a QR code of the organization, or a demo one created for the purpose */
           qr_code_uuid?: string;
+          /** @description Fields of the confirmation to set instead of generating them (the fields of POST /api/service-confirmations) */
+          overrides?: {
+            /** @description One of the QR code's tags; default its first */
+            qr_code_tag_uuid?: string;
+            /** @description Service name; default a service from the demo catalog */
+            service?: string;
+            note?: string;
+            /** @description Default the organization's demo field worker */
+            user?: {
+              uuid?: string;
+              firstname: string;
+              lastname: string;
+              email: string;
+            };
+            company?: {
+              uuid?: string;
+              name: string;
+            };
+            /** @description Default a position at the QR code */
+            user_geolocation?: {
+              address?: string;
+              lat: number;
+              lng: number;
+            };
+            location_verified?: boolean;
+            /** Format: date-time */
+            checked_in_at?: string;
+            /** Format: date-time */
+            checked_out_at?: string;
+            is_sms?: boolean;
+            /** Format: uri */
+            delivery_image_url?: string;
+            checkout_image_urls?: string[];
+            manual_distance_from_previous?: number;
+            appointment_schedule?: {
+              job_reference_id: string;
+              start_date_time: string;
+              end_date_time: string;
+            };
+            question_responses?: {
+              response_text: string;
+              question: {
+                question_text: string;
+                question_type: string;
+              };
+            }[];
+            work_mode?: string;
+          };
         };
       };
     };
@@ -5120,6 +5196,56 @@ export interface operations {
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getInboxesByUuidMessagesWait: {
+    parameters: {
+      query: {
+        /** @description Organization of the inbox. Required. */
+        organization_uuid: string;
+        /** @description Only messages whose decrypted envelope has this type, e.g. service_confirmation.check_in */
+        event_type?: string;
+        /** @description true: only decrypted messages; false: only those that could not be decrypted */
+        decrypted?: 'true' | 'false';
+        /** @description Only messages with this signature verdict */
+        signature_status?: 'valid' | 'invalid' | 'unknown';
+        /** @description true: only duplicates; false: only first arrivals */
+        duplicate?: 'true' | 'false';
+        /** @description Received at or after this time (ISO 8601) */
+        from?: string;
+        /** @description Received before this time (ISO 8601) */
+        to?: string;
+        /** @description A message uuid, or an event id (then the first message that carried it): only messages received after it count. Default: every message of the inbox */
+        after?: string;
+        /** @description Seconds to wait for a message when none is there yet, 0 to 60. Default 30 */
+        timeout_s?: number;
+        /** @description Most messages in one answer, 1 to 100. Default 100 */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxMessageWait'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
     };
   };
   postInboxesByUuidReverify: {
