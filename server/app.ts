@@ -30,7 +30,9 @@ import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
 import { registerDemoRoutes } from './demo/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerSnapshotRoutes } from './snapshots/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
+import { registerBulkDeliveryRoutes } from './webhooks/bulk-delivery-routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -57,6 +59,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerImportTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
+  registerBulkDeliveryRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);
   registerConfirmationRoutes(api, ctx);
   registerSettingsRoutes(api, ctx);
@@ -68,6 +71,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerAppointmentImportRoutes(api, ctx);
   registerGeocoderRoutes(api, ctx);
   registerDemoRoutes(api, ctx);
+  registerSnapshotRoutes(api, ctx);
   registerMetaRoutes(api, ctx);
   registerAppMetaRoutes(api, ctx);
 
