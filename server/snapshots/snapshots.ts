@@ -44,9 +44,21 @@ async function refuseWhileImporting(trx: Kysely<Database> | Transaction<Database
   );
 }
 
-async function withAttached<T>(ctx: AppContext, file: string, work: () => Promise<T>): Promise<T> {
+const unreadable = (name: string) =>
+  new ApiError(
+    'CONFLICT',
+    `The file of snapshot "${name}" is not a snapshot of this organization this version can read. Delete it and save a new one.`,
+  );
+
+/** Runs `work` with the file attached; a file SQLite cannot open is `unreadable`. */
+async function withAttached<T>(ctx: AppContext, file: string, work: () => Promise<T>, unreadableAs?: ApiError): Promise<T> {
   const db = ctx.db.kysely;
-  await attachSnapshot(db, file);
+  try {
+    await attachSnapshot(db, file);
+  } catch (error) {
+    if (unreadableAs) throw unreadableAs;
+    throw error;
+  }
   try {
     return await work();
   } finally {
@@ -104,27 +116,27 @@ export function restoreSnapshot(ctx: AppContext, organizationUuid: string, name:
     const dataDir = ctx.config.dataDir;
     const file = snapshotFile(dataDir, organizationUuid, name);
     if (!fs.existsSync(file)) throw notFound(`Snapshot "${name}" (list them with: qr-sandbox snapshot list, or GET /api/snapshots)`);
-    const { result, uploadFiles, keptFiles } = await withAttached(ctx, file, async () => {
-      const meta = await readSnapshotMeta(ctx.db.kysely);
-      if (!meta || meta.organization_uuid !== organizationUuid || !isReadable(meta)) {
-        throw new ApiError(
-          'CONFLICT',
-          `The file of snapshot "${name}" is not a snapshot of this organization this version can read. Delete it and save a new one.`,
-        );
-      }
-      const kept = await snapshotUploadFiles(ctx.db.kysely);
-      return ctx.db.kysely.transaction().execute(async (trx) => {
-        await refuseWhileImporting(trx, organizationUuid, 'restored');
-        const { counts, uploadFiles } = await deleteOrganizationRows(trx, organizationUuid);
-        await deleteOrganizationSettings(trx, organizationUuid);
-        await restoreSnapshotRows(trx);
-        return {
-          result: { name, created_on: meta.created_on, deleted: counts, restored: meta.counts },
-          uploadFiles,
-          keptFiles: kept,
-        };
-      });
-    });
+    const { result, uploadFiles, keptFiles } = await withAttached(
+      ctx,
+      file,
+      async () => {
+        const meta = await readSnapshotMeta(ctx.db.kysely);
+        if (!meta || meta.organization_uuid !== organizationUuid || !isReadable(meta)) throw unreadable(name);
+        const kept = await snapshotUploadFiles(ctx.db.kysely);
+        return ctx.db.kysely.transaction().execute(async (trx) => {
+          await refuseWhileImporting(trx, organizationUuid, 'restored');
+          const { counts, uploadFiles } = await deleteOrganizationRows(trx, organizationUuid);
+          await deleteOrganizationSettings(trx, organizationUuid);
+          await restoreSnapshotRows(trx);
+          return {
+            result: { name, created_on: meta.created_on, deleted: counts, restored: meta.counts },
+            uploadFiles,
+            keptFiles: kept,
+          };
+        });
+      },
+      unreadable(name),
+    );
     const keep = new Set(keptFiles);
     for (const upload of uploadFiles) if (!keep.has(upload)) fs.rmSync(path.join(dataDir, upload), { force: true });
     ctx.logger.info({ organization_uuid: organizationUuid, snapshot: name }, 'snapshot restored');
