@@ -12,7 +12,7 @@ import {
   isReadable,
   readSnapshotMeta,
   restoreSnapshotRows,
-  snapshotUploadFiles,
+  organizationUploadFiles,
   writeSnapshot,
 } from './store.ts';
 import { deleteOrganizationSettings } from './settings-store.ts';
@@ -122,12 +122,12 @@ export function restoreSnapshot(ctx: AppContext, organizationUuid: string, name:
       async () => {
         const meta = await readSnapshotMeta(ctx.db.kysely);
         if (!meta || meta.organization_uuid !== organizationUuid || !isReadable(meta)) throw unreadable(name);
-        const kept = await snapshotUploadFiles(ctx.db.kysely);
         return ctx.db.kysely.transaction().execute(async (trx) => {
           await refuseWhileImporting(trx, organizationUuid, 'restored');
           const { counts, uploadFiles } = await deleteOrganizationRows(trx, organizationUuid);
           await deleteOrganizationSettings(trx, organizationUuid);
           await restoreSnapshotRows(trx);
+          const kept = await organizationUploadFiles(trx, organizationUuid);
           return {
             result: { name, created_on: meta.created_on, deleted: counts, restored: meta.counts },
             uploadFiles,

@@ -38,11 +38,6 @@ export async function detachSnapshot(db: Kysely<Database>): Promise<void> {
   await sql.raw(`detach database ${SCHEMA}`).execute(db);
 }
 
-async function countOf(db: Kysely<Database>, table: string): Promise<number> {
-  const result = await sql.raw<{ n: number }>(`select count(*) as n from ${SCHEMA}.${table}`).execute(db);
-  return Number(result.rows[0]?.n ?? 0);
-}
-
 /**
  * Copies every row of the organization (SNAPSHOT_TABLES) into the attached, empty snapshot file,
  * with its meta, inside the caller's transaction. Deliveries are copied as not in flight: an
@@ -54,8 +49,8 @@ export async function writeSnapshot(trx: Trx, organizationUuid: string, createdO
     const rowid = table.keepsRowOrder ? `rowid as ${ROWID_COLUMN}, ` : '';
     await sql.raw(`create table ${SCHEMA}.${table.name} as select ${rowid}* from main.${table.name} where 0`).execute(trx);
     const select = `insert into ${SCHEMA}.${table.name} select ${table.keepsRowOrder ? 'rowid, ' : ''}* ${table.rows}`;
-    await ofOrganization(select, organizationUuid).execute(trx);
-    counts[table.name] = await countOf(trx, table.name);
+    const copied = await ofOrganization(select, organizationUuid).execute(trx);
+    counts[table.name] = Number(copied.numAffectedRows ?? 0n);
   }
   await sql.raw(`update ${SCHEMA}.webhook_deliveries set in_flight = 0, claimed_on = null where in_flight = 1`).execute(trx);
   const meta: SnapshotMeta = {
@@ -131,8 +126,12 @@ export async function restoreSnapshotRows(trx: Trx): Promise<void> {
   }
 }
 
-/** The upload files the snapshot's import jobs name (kept on disk by a restore). */
-export async function snapshotUploadFiles(db: Kysely<Database>): Promise<string[]> {
-  const result = await sql.raw<{ upload_file: string }>(`select upload_file from ${SCHEMA}.import_jobs`).execute(db);
-  return result.rows.map((row) => row.upload_file);
+/** The upload files the organization's import jobs name (after a restore: the snapshot's, which stay on disk). */
+export async function organizationUploadFiles(trx: Trx, organizationUuid: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('import_jobs')
+    .select('upload_file')
+    .where('task_uuid', 'in', trx.selectFrom('background_tasks').select('uuid').where('organization_uuid', '=', organizationUuid))
+    .execute();
+  return rows.map((row) => row.upload_file);
 }
