@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
 import { startDemoMode } from '../../server/demo/demo-mode.ts';
 import type { LiveEvent } from '../../server/live/bus.ts';
 import { createOrganization, type OrganizationCredentials } from '../../server/orgs/organizations.ts';
@@ -205,6 +206,16 @@ describe('snapshots of an organization, restore and reset', () => {
     t.after(() => fs.rmSync(path.join(dir, 'broken.sqlite'), { force: true }));
     const count = await total('/api/qrcodes');
     assert.match((await errorOf(post('/api/snapshots/broken/restore', {}), 409)).message, /Delete it and save a new one/);
+    // A database, but not a snapshot (no snapshot_meta), and a snapshot of a schema this version does not know.
+    new SQLite(path.join(dir, 'other-db.sqlite')).exec('create table t (x)').close();
+    t.after(() => fs.rmSync(path.join(dir, 'other-db.sqlite'), { force: true }));
+    assert.match((await errorOf(post('/api/snapshots/other-db/restore', {}), 409)).message, /not a snapshot of this organization/);
+    fs.copyFileSync(path.join(dir, 'baseline.sqlite'), path.join(dir, 'future.sqlite'));
+    t.after(() => fs.rmSync(path.join(dir, 'future.sqlite'), { force: true }));
+    new SQLite(path.join(dir, 'future.sqlite'))
+      .exec("update snapshot_meta set value = '999_from_the_future' where key = 'migration'")
+      .close();
+    assert.match((await errorOf(post('/api/snapshots/future/restore', {}), 409)).message, /this version can read/);
     const otherDir = path.join(server.dataDir, 'snapshots', other.organization_uuid);
     fs.mkdirSync(otherDir, { recursive: true });
     fs.copyFileSync(path.join(dir, 'baseline.sqlite'), path.join(otherDir, 'stolen.sqlite'));
