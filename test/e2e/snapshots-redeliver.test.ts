@@ -75,7 +75,7 @@ describe('Bulk redeliver and snapshots in Chromium', { skip: skip ?? false }, ()
     await ok('/api/qrcodes', jsonBody({ organization_uuid: org, location: '1 Collins Street, Melbourne VIC 3000', name: 'Saved site' }));
     const settings = await session.signedInPage('/settings');
     const panel = settings.getByRole('region', { name: 'Snapshots' });
-    await panel.getByLabel('Name').fill('before-run');
+    await panel.getByLabel('Save as').fill('before-run');
     await panel.getByRole('button', { name: 'Save snapshot' }).click();
     await panel.getByRole('status').filter({ hasText: 'Saved snapshot “before-run”' }).waitFor();
     await panel.getByRole('table', { name: 'Snapshots' }).getByText('before-run').waitFor();

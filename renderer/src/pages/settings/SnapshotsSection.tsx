@@ -191,13 +191,13 @@ function AdminSnapshots({ organizationName }: { organizationName: string }) {
         <div className="form-row">
           <TextField
             id="snapshot-name"
-            label="Name"
+            label="Save as"
             value={name}
             onChange={(value) => {
               setName(value);
               setNameProblem(null);
             }}
-            placeholder="e.g. before-ci"
+            placeholder="a name, e.g. before-ci"
             maxLength={64}
             hint={taken ? 'A snapshot of that name exists: saving replaces it.' : undefined}
             problem={nameProblem ?? fieldProblem(save.error, 'name')}
