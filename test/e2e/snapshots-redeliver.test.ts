@@ -2,8 +2,12 @@
  * Issue 31 in Chromium: "Redeliver failed…" in a webhook's delivery log (a confirm that counts
  * them, then every one sent again to a real receiver), and Settings > Snapshots (save, restore with
  * a confirm; another open page reads the restored data by itself).
+ * With QR_SANDBOX_DOC_SHOTS=1 it also writes the screenshots of docs/webhooks.md and docs/gui.md.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page as BrowserPage } from 'playwright-core';
 import { describe, test } from 'node:test';
 import { jsonBody } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
@@ -11,6 +15,14 @@ import { browserUnavailable } from './support/browser.ts';
 import { suiteGuiSession, waitForLive } from './support/session.ts';
 
 const skip = browserUnavailable();
+
+async function docShot(page: BrowserPage, element: Locator, name: string): Promise<void> {
+  if (process.env.QR_SANDBOX_DOC_SHOTS !== '1') return;
+  const file = path.resolve('docs/images', name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await element.screenshot({ path: file });
+}
 
 interface Page<T> {
   items: T[];
@@ -54,6 +66,7 @@ describe('Bulk redeliver and snapshots in Chromium', { skip: skip ?? false }, ()
       await page.getByRole('button', { name: 'Redeliver failed…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Redeliver failed deliveries?' });
       await dialog.getByText('2 failed deliveries of this webhook will be sent again now').waitFor();
+      await docShot(page, dialog, 'webhook-redeliver-failed.png');
       const sent = receiver.received.length;
       await dialog.getByRole('button', { name: 'Redeliver 2 deliveries' }).click();
       await page.getByRole('status').filter({ hasText: 'Redelivered 2 failed deliveries.' }).waitFor();
@@ -93,6 +106,7 @@ describe('Bulk redeliver and snapshots in Chromium', { skip: skip ?? false }, ()
     await dialog.getByText(/All of this organization’s data is replaced/).waitFor();
     await dialog.getByRole('button', { name: 'Replace and restore' }).click();
     await panel.getByRole('status').filter({ hasText: 'Restored “before-run”' }).waitFor();
+    await docShot(settings, panel, 'settings-snapshots.png');
 
     // The other page was told (organization.replaced) and read its list again.
     await list.getByText('Made by the run').waitFor({ state: 'detached' });
