@@ -412,6 +412,43 @@ export interface paths {
     patch: operations['patchRemoteByNameByPath'];
     trace?: never;
   };
+  '/api/webhooks/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Deliveries of all the organization's webhooks, newest first, each with every attempt; filter by status, since and webhook. */
+    get: operations['getWebhooksDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/deliveries/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send failed deliveries again, in bulk (editor).
+     * @description Queues the organization's failed deliveries again, oldest first, at most 1000 a call; `remaining` tells how many more matched (call again for them: the ones queued are pending now and no longer match). Each is sent as the single redeliver sends it: the same delivery id, the next attempt number, a fresh retry schedule. Deliveries of inactive or deleted webhooks are skipped and counted in `skipped`. Narrow with `since` (created at or after) and `webhook_uuid`.
+     */
+    post: operations['postWebhooksDeliveriesRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhooks/register': {
     parameters: {
       query?: never;
@@ -1089,6 +1126,87 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/snapshots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's snapshots, newest first, with size and time (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite.
+     */
+    get: operations['getSnapshots'];
+    put?: never;
+    /**
+     * Save all of the organization's data as a named snapshot (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite. Read in one transaction, so it is one moment's data. 409 while an import of the organization is PENDING or PROCESSING, or when the name is taken and `replace` is not true.
+     */
+    post: operations['postSnapshots'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/snapshots/{name}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace all of the organization's data by a snapshot's, atomically (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite. One transaction: everything the organization has now is deleted and the snapshot's rows inserted (QR codes indexed for search), or, on any error, nothing changes. Pending deliveries of the snapshot are sent again. 409 while an import of the organization is PENDING or PROCESSING (nothing changes: wait for it, then restore). Afterwards an `organization.replaced` event on /api/live tells GUIs to read everything again.
+     */
+    post: operations['postSnapshotsByNameRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/snapshots/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a snapshot file (admin). The organization’s data is not touched. */
+    delete: operations['deleteSnapshotsByName'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Empty the organization: delete all its data in one transaction (admin). Body {"empty": true}.
+     * @description Deletes what the demo reset deletes (QR codes and tags, appointments, service confirmations, import tasks with their excluded rows and uploads, webhooks with their events and deliveries, inboxes with their messages, import handlers, services) and seeds nothing. API keys, settings and snapshots stay. 409 while an import of the organization is PENDING or PROCESSING (nothing is deleted). Afterwards an `organization.replaced` event on /api/live.
+     */
+    post: operations['postReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/health': {
     parameters: {
       query?: never;
@@ -1393,6 +1511,30 @@ export interface components {
       | components['schemas']['QrCodeJsonImportTask']
       | components['schemas']['QrCodeFileImportTask']
       | components['schemas']['AppointmentImportTask'];
+    BulkRedeliverRequest: {
+      organization_uuid: string;
+      /**
+       * @description Required: only failed deliveries are sent again in bulk
+       * @constant
+       */
+      failed: true;
+      /** @description Only deliveries created at or after this time (ISO 8601, e.g. 2026-11-28T09:00:00Z) */
+      since?: string;
+      /** @description Only this webhook's deliveries */
+      webhook_uuid?: string;
+    };
+    BulkRedeliverResult: {
+      /** @description Failed deliveries queued again now (oldest first), each as the single redeliver does */
+      redelivered: number;
+      /** @description Their delivery ids */
+      delivery_ids: string[];
+      /** @description Failed deliveries left alone: their webhook is inactive or deleted, or an attempt was in flight */
+      skipped: number;
+      /** @description Failed deliveries that matched beyond the cap of 1000: call again for them */
+      remaining: number;
+      /** @description The most deliveries one call queues again */
+      cap: number;
+    };
     CheckInEvent: {
       /** @description evt_ followed by a UUID */
       id: string;
@@ -2307,6 +2449,59 @@ export interface components {
       /** @description What the doctor (and an inbox knowing the secret) says about it */
       verdict: components['schemas']['DoctorVerdict'];
     };
+    ResetResult: {
+      deleted: {
+        qrcodes: number;
+        tags: number;
+        appointments: number;
+        services: number;
+        import_handlers: number;
+        tasks: number;
+        excluded_rows: number;
+        webhooks: number;
+        webhook_events: number;
+        deliveries: number;
+        service_confirmations: number;
+        inboxes: number;
+        inbox_messages: number;
+      };
+    };
+    RestoredSnapshot: {
+      name: string;
+      /** @description When the snapshot was saved */
+      created_on: string;
+      /** @description What the organization had before the restore, deleted */
+      deleted: {
+        qrcodes: number;
+        tags: number;
+        appointments: number;
+        services: number;
+        import_handlers: number;
+        tasks: number;
+        excluded_rows: number;
+        webhooks: number;
+        webhook_events: number;
+        deliveries: number;
+        service_confirmations: number;
+        inboxes: number;
+        inbox_messages: number;
+      };
+      /** @description Rows brought back, per table */
+      restored: {
+        [key: string]: number;
+      };
+    };
+    SavedSnapshot: {
+      name: string;
+      /** @description Size of the snapshot file */
+      size_bytes: number;
+      /** @description ISO 8601 UTC: when it was saved */
+      created_on: string;
+      /** @description Rows saved, per table */
+      counts: {
+        [key: string]: number;
+      };
+    };
     Service: {
       uuid: string;
       organization_uuid: string;
@@ -2418,6 +2613,16 @@ export interface components {
       updated_on: string | null;
       /** @description Absolute path of the data folder of this server (database, uploads, logs); set with --data-dir, read-only here */
       data_dir: string;
+    };
+    Snapshot: {
+      name: string;
+      /** @description Size of the snapshot file */
+      size_bytes: number;
+      /** @description ISO 8601 UTC: when it was saved */
+      created_on: string;
+    };
+    SnapshotList: {
+      items: components['schemas']['Snapshot'][];
     };
     TaskAccepted: {
       message: string;
@@ -3789,6 +3994,81 @@ export interface operations {
           '*/*': string;
         };
       };
+    };
+  };
+  getWebhooksDeliveries: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 10. */
+        per_page?: number;
+        /** @description Organization whose deliveries to list (all its webhooks). Required. */
+        organization_uuid: string;
+        /** @description Only deliveries in this state */
+        status?: 'pending' | 'delivered' | 'failed';
+        since?: string;
+        webhook_uuid?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['WebhookDelivery'][];
+            total: number;
+            pages: number;
+            page: number;
+            per_page: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postWebhooksDeliveriesRedeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BulkRedeliverRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkRedeliverResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
     };
   };
   postWebhooksRegister: {
@@ -6173,6 +6453,173 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DemoResetResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getSnapshots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SnapshotList'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postSnapshots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+          name: string;
+          /**
+           * @description true: replace a snapshot of that name; otherwise it is a 409
+           * @default false
+           */
+          replace?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedSnapshot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postSnapshotsByNameRestore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RestoredSnapshot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteSnapshotsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Required, to say it: the organization is emptied (nothing is seeded)
+           * @constant
+           */
+          empty: true;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResetResult'];
         };
       };
       400: components['responses']['BadRequest'];
