@@ -23,7 +23,7 @@ export const importPreviewRowSchema = z.object({
   warnings: z
     .array(z.string())
     .describe(
-      'What the import would read other than as written, for a row it would import (not an exclusion): an address located by its place because its postcode is not that place\'s, a start time that a daylight-saving change makes happen twice or not at all. The task results list the same warnings (`warnings`)',
+      "What the import would read other than as written, for a row it would import (not an exclusion): an address located by its place because its postcode is not that place's, a start time that a daylight-saving change makes happen twice or not at all. The task results list the same warnings (`warnings`)",
     ),
   notes: z
     .array(z.string())

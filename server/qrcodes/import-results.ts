@@ -9,7 +9,9 @@ export const excludedQrCodeRowSchema = z
     error: z.string().describe('Why the row was excluded'),
     row: z
       .object(Object.fromEntries(QR_ECHO_FIELDS.map((field) => [field, z.string().nullable()])))
-      .describe("The row's name, reference and address fields as given (name and qr_code_external_reference_id are this sandbox's: they identify the row)"),
+      .describe(
+        "The row's name, reference and address fields as given (name and qr_code_external_reference_id are this sandbox's: they identify the row)",
+      ),
   })
   .meta({ id: 'ExcludedQrCodeRow' });
 

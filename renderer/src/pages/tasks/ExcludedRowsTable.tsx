@@ -35,15 +35,17 @@ function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
   );
 }
 
-/** The reason cell: the first problem, and how many more (the details list them all). */
+/** A row number ("57", "row 57") finds that row; other text is looked for in the reason and every cell (name, reference, address). */
+function matchesFilter(row: ExcludedRow, filter: string): boolean {
+  const number = /^(?:row\s*)?(\d+)$/.exec(filter)?.[1];
+  if (number !== undefined && row.rowNumber === Number(number)) return true;
+  return row.error.toLowerCase().includes(filter) || Object.values(row.row).some((v) => cellText(v).toLowerCase().includes(filter));
+}
+
+/** The reason cell: the first problem in the import's words, and how many more (the details list them all). */
 function reasonSummary(row: ExcludedRow): string {
   const issues = issuesOf(row);
-  const issue = issues[0];
-  const first = !issue
-    ? row.error
-    : issue.column && !issue.message.startsWith(issue.column)
-      ? `${issue.column}: ${issue.message}`
-      : issue.message;
+  const first = issues[0]?.text ?? row.error;
   return issues.length > 1 ? `${issues.length} problems: ${first}` : first;
 }
 
@@ -55,14 +57,12 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
   const [opened, setOpened] = useState<ExcludedRow | null>(() => rows[0] ?? null);
   const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
   const keys = useMemo(() => rowColumns(rows), [rows]);
-  const shown = useMemo(() => {
-    if (deferredFilter === '') return rows;
-    return rows.filter(
-      (r) =>
-        r.error.toLowerCase().includes(deferredFilter) ||
-        Object.values(r.row).some((v) => cellText(v).toLowerCase().includes(deferredFilter)),
-    );
-  }, [rows, deferredFilter]);
+  const shown = useMemo(
+    () => (deferredFilter === '' ? rows : rows.filter((r) => matchesFilter(r, deferredFilter))),
+    [rows, deferredFilter],
+  );
+  // The details show a row the list shows: none when nothing matches.
+  const openedShown = opened !== null && shown.includes(opened) ? opened : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter result clears the active row
   useEffect(() => setActive(null), [shown]);
 
@@ -92,7 +92,12 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
       <div className="toolbar">
         <label className="inline-field">
           Find in excluded rows
-          <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Reason or value" />
+          <input
+            type="search"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            placeholder="Name, reference, row number or reason"
+          />
         </label>
         <span className="muted" role="status">
           {deferredFilter === ''
@@ -115,9 +120,9 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
           onActivate={(i) => setOpened(shown[i] ?? null)}
         />
       ) : (
-        <p className="muted">No excluded row contains “{filter}”.</p>
+        <p className="muted">No match: no excluded row has “{filter}” in its name, reference, row number, cells or reason.</p>
       )}
-      {opened && <RowDetails row={opened} onClose={() => setOpened(null)} />}
+      {openedShown && <RowDetails row={openedShown} onClose={() => setOpened(null)} />}
     </div>
   );
 }

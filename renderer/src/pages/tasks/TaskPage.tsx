@@ -13,6 +13,7 @@ import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.tsx';
 import { importRequest, sendImport, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
+import { RowWarnings } from './RowWarnings.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
@@ -100,6 +101,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         ) : (
           <p className="muted">The results hold no counts.</p>
         )}
+        <RowWarnings task={task} />
       </Panel>
 
       <Panel title="Excluded rows" actions={null}>
