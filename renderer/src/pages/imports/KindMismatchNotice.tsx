@@ -1,9 +1,13 @@
 import { IMPORT_KINDS, type ImportKindName } from './import-api.ts';
 
-/** A file of each kind, in words. */
+/** A file of each kind, and the kind in a sentence, in words. */
 const FILE_OF: Record<ImportKindName, string> = {
   qrcodes: 'a QR code addresses file',
   appointments: 'an appointments file',
+};
+const IN_A_SENTENCE: Record<ImportKindName, string> = {
+  qrcodes: 'QR code addresses',
+  appointments: 'appointments',
 };
 
 /**
@@ -24,22 +28,22 @@ export function KindMismatchNotice({
   onSwitch(): void;
   onAccept(accepted: boolean): void;
 }) {
-  const chosen = IMPORT_KINDS[kind].label;
-  const other = IMPORT_KINDS[looksLike].label;
+  const chosen = IN_A_SENTENCE[kind];
+  const other = IN_A_SENTENCE[looksLike];
   return (
     <div className="notice notice-warning kind-mismatch" role="alert" aria-label="Wrong kind of file?">
       <div className="notice-body">
         <p>
-          <strong>This looks like {FILE_OF[looksLike]} — switch?</strong> Its columns are those of {other.toLowerCase()}, and it is about to
-          be imported as {chosen.toLowerCase()}, which could overwrite existing records with the wrong values.
+          <strong>This looks like {FILE_OF[looksLike]} — switch?</strong> Its columns are those of {other}, but it is about to be imported
+          as {chosen}, which could overwrite existing records with the wrong values. Nothing can be imported until you choose.
         </p>
         <div className="form-actions">
           <button type="button" className="button button-primary" onClick={onSwitch}>
-            Switch to {other}
+            Switch to {IMPORT_KINDS[looksLike].label}
           </button>
           <label className="checkbox">
             <input type="checkbox" checked={accepted} onChange={(e) => onAccept(e.target.checked)} />
-            It is {FILE_OF[kind]}: import it as {chosen.toLowerCase()}
+            It is {FILE_OF[kind]}: import it as {chosen}
           </label>
         </div>
       </div>

@@ -35,11 +35,15 @@ function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
   );
 }
 
-/** A row number ("57", "row 57") finds that row; other text is looked for in the reason and every cell (name, reference, address). */
+/**
+ * "row 57" finds that row; "57" finds row 57 and rows with 57 in a cell (a reference, a postcode);
+ * other text is looked for in every cell (name, reference, address) and in the reason.
+ */
 function matchesFilter(row: ExcludedRow, filter: string): boolean {
-  const number = /^(?:row\s*)?(\d+)$/.exec(filter)?.[1];
-  if (number !== undefined && row.rowNumber === Number(number)) return true;
-  return row.error.toLowerCase().includes(filter) || Object.values(row.row).some((v) => cellText(v).toLowerCase().includes(filter));
+  const inCells = () => Object.values(row.row).some((v) => cellText(v).toLowerCase().includes(filter));
+  const number = /^(row\s*)?(\d+)$/.exec(filter);
+  if (number) return row.rowNumber === Number(number[2]) || (!number[1] && inCells());
+  return inCells() || row.error.toLowerCase().includes(filter);
 }
 
 /** The reason cell: the first problem in the import's words, and how many more (the details list them all). */
