@@ -206,7 +206,7 @@ describe('Imports guardrails in Chromium', { skip: skip ?? false }, () => {
         `"7 Knuckey St, Darwin NT 0800",Blank ${ref},SITE,${ref}-4,5,fixed`,
       ].join('\r\n');
       await chooseCsvFileThrough(page, 'Import the fixed file', 'fixed.csv', fixed);
-      await page.getByRole('status').filter({ hasText: 'is the fixed error report of the import below' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'is the fixed error report of an earlier import' }).waitFor();
       await firstRows(page);
       assert.match(await page.getByRole('status', { name: 'Preview verdict' }).innerText(), /The first 3 rows pass/);
       assert.equal(await taskCount(), before, 'previewing the fixed file sent nothing');

@@ -35,6 +35,7 @@ import { ImportResult } from './ImportResult.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 import { KindMismatchNotice } from './KindMismatchNotice.tsx';
 import { FixedFilePreviewNote } from './FixedFilePreviewNote.tsx';
+import { takeHandedFixedFile } from './fixed-file-handover.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
@@ -143,18 +144,25 @@ export function ImportsPage() {
     if (file) void previewing.run(kind, file, next);
   };
   /** A fixed error report is previewed like any file, as the kind and handler of the import it fixes; "Start the import" sends it. */
-  const importFixed = (fixed: UploadFile) => {
+  const previewFixed = (fixed: UploadFile, k: ImportKindName, h: string, fixes: string | null) => {
     setFile(fixed);
-    setKind(sent.kind);
-    setHandler(sent.handler);
+    setKind(k);
+    setHandler(h);
     setOtherKindAccepted(false);
-    setFixesTask(remote ? null : taskUuid);
+    setFixesTask(fixes);
     setChecked(null);
     sending.clearError();
     checking.clearError();
-    void previewing.run(sent.kind, fixed, sent.handler);
+    void previewing.run(k, fixed, h);
     checkRef.current?.scrollIntoView?.({ block: 'start' });
   };
+  const importFixed = (fixed: UploadFile) => previewFixed(fixed, sent.kind, sent.handler, remote ? null : taskUuid);
+  // A fixed file chosen on a task page arrives here to be previewed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: taken once, on arrival
+  useEffect(() => {
+    const handed = takeHandedFixedFile();
+    if (handed) previewFixed(handed.file, handed.kind, handed.handler, handed.fixesTask);
+  }, []);
   // A new result scrolls into view from its top (its progress first); after "Start the import", whose button is gone, focus follows it.
   useEffect(() => {
     if (taskUuid || checked || remoteAnswer) resultRef.current?.scrollIntoView?.({ block: 'start' });
