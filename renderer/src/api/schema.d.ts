@@ -1354,10 +1354,12 @@ export interface components {
       index: number;
       /** @description Why the row was excluded */
       error: string;
-      /** @description The row's name, reference and address fields as given (name and qr_code_external_reference_id are this sandbox's: they identify the row) */
+      /** @description The row's name, reference and address fields as given */
       row: {
-        name: string | null;
-        qr_code_external_reference_id: string | null;
+        /** @description This sandbox's: it identifies the row; the real service may not send it */
+        name?: string | null;
+        /** @description This sandbox's: it identifies the row; the real service may not send it */
+        qr_code_external_reference_id?: string | null;
         location: string | null;
         address_line_1: string | null;
         suburb: string | null;

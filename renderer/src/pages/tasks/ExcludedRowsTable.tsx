@@ -65,8 +65,9 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
     () => (deferredFilter === '' ? rows : rows.filter((r) => matchesFilter(r, deferredFilter))),
     [rows, deferredFilter],
   );
-  // The details show a row the list shows: none when nothing matches.
-  const openedShown = opened !== null && shown.includes(opened) ? opened : null;
+  const [closed, setClosed] = useState(false);
+  // The details show a row the list shows: the one opened, else the first match of a search; none when nothing matches.
+  const detail = closed ? null : opened !== null && shown.includes(opened) ? opened : deferredFilter !== '' ? (shown[0] ?? null) : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter result clears the active row
   useEffect(() => setActive(null), [shown]);
 
@@ -99,7 +100,10 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
           <input
             type="search"
             value={filter}
-            onChange={(e) => setFilter(e.target.value)}
+            onChange={(e) => {
+              setFilter(e.target.value);
+              setClosed(false);
+            }}
             placeholder="Name, reference, row number or reason"
           />
         </label>
@@ -121,12 +125,23 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
           rowKey={(r, i) => `${r.index}:${i}`}
           activeIndex={active}
           onActiveChange={setActive}
-          onActivate={(i) => setOpened(shown[i] ?? null)}
+          onActivate={(i) => {
+            setOpened(shown[i] ?? null);
+            setClosed(false);
+          }}
         />
       ) : (
         <p className="muted">No match: no excluded row has “{filter}” in its name, reference, row number, cells or reason.</p>
       )}
-      {openedShown && <RowDetails row={openedShown} onClose={() => setOpened(null)} />}
+      {detail && (
+        <RowDetails
+          row={detail}
+          onClose={() => {
+            setOpened(null);
+            setClosed(true);
+          }}
+        />
+      )}
     </div>
   );
 }
