@@ -178,8 +178,7 @@ export class AppointmentImporter {
       organization: this.organizationZone,
     });
     const times = this.times.get(row.start, row.duration, zone);
-    const startLabel = this.mapper.label('start_date_time');
-    const warnings = times.notes.map((note) => `${startLabel}: ${note}`);
+    const warnings = times.notes.length === 0 ? [] : times.notes.map((note) => `${this.mapper.label('start_date_time')}: ${note}`);
     const approximate = geo === null ? null : this.locatedWarning(row.location, geo);
     if (approximate !== null) warnings.unshift(approximate);
     const now = nowIso();

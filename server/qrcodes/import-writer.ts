@@ -194,10 +194,6 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       if (!located) return notLocatedError(geocoder, row);
       // Recorded once the row is written: a row excluded later in this call gets its error only.
       const warning = env.warn ? locatedWarning(geocoder, row, located) : null;
-      const written = () => {
-        if (warning !== null) env.warn?.(index, warning);
-        return null;
-      };
       const external = row.qr_code_external_reference_id ?? null;
       const name = row.name ?? row.location;
       const hasTag = Boolean(row.tag_name && row.tag_number);
@@ -208,7 +204,8 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         if (inserted.changes === 1) {
           indexed(inserted);
           tally(QR_COUNTERS.inserted);
-          return written();
+          if (warning !== null) env.warn?.(index, warning);
+          return null;
         }
       }
       const match = external
@@ -245,7 +242,8 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         });
         tally(QR_COUNTERS.tagsCreated);
       }
-      return written();
+      if (warning !== null) env.warn?.(index, warning);
+      return null;
     },
   };
 }

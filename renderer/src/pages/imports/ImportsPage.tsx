@@ -147,7 +147,7 @@ export function ImportsPage() {
   const previewFixed = (fixed: UploadFile, k: ImportKindName, h: string, fixes: string | null) => {
     setFile(fixed);
     setKind(k);
-    setHandler(h);
+    if (k === 'appointments') setHandler(h);
     setOtherKindAccepted(false);
     setFixesTask(fixes);
     setChecked(null);
