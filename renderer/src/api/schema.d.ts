@@ -1389,6 +1389,15 @@ export interface components {
           tags_created?: number;
           /** @description The text encoding an uploaded CSV or text file was read with */
           encoding?: string;
+          /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+          warned?: number;
+          /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+          warnings?: {
+            /** @description 0-based position among the data rows, as in excluded rows */
+            index: number;
+            /** @description What was read other than as written, worded as a row error is; the row was imported */
+            warning: string;
+          }[];
           appointment_schedules_upserted: components['schemas']['AppointmentSchedule'][];
           /** @constant */
           dry_run: true;
@@ -1477,6 +1486,15 @@ export interface components {
       tags_created?: number;
       /** @description The text encoding an uploaded CSV or text file was read with */
       encoding?: string;
+      /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+      warned?: number;
+      /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+      warnings?: {
+        /** @description 0-based position among the data rows, as in excluded rows */
+        index: number;
+        /** @description What was read other than as written, worded as a row error is; the row was imported */
+        warning: string;
+      }[];
     };
     AppointmentSchedule: {
       uuid: string;
@@ -1708,8 +1726,12 @@ export interface components {
       index: number;
       /** @description Why the row was excluded */
       error: string;
-      /** @description The row's address fields as given */
+      /** @description The row's name, reference and address fields as given */
       row: {
+        /** @description This sandbox's: it identifies the row; the real service may not send it */
+        name?: string | null;
+        /** @description This sandbox's: it identifies the row; the real service may not send it */
+        qr_code_external_reference_id?: string | null;
         location: string | null;
         address_line_1: string | null;
         suburb: string | null;
@@ -1844,6 +1866,8 @@ export interface components {
       /** @description Every column the kind reads, in template order */
       expected_columns: string[];
       required_columns: string[];
+      /** @description The import kind the file's columns belong to when it is not the kind asked for (an appointments file previewed as qrcodes, or the reverse); null when the columns fit the kind asked for. Importing such a file as the wrong kind could overwrite existing records: switch kind, or make sure first */
+      looks_like_kind: ('qrcodes' | 'appointments') | null;
       /** @description The first data rows (at most 20; blank rows skipped) */
       rows: {
         /** @description 0-based data-row index, as in excluded rows */
@@ -1856,6 +1880,8 @@ export interface components {
         };
         /** @description Why the import would exclude this row now, exactly the import's error (empty when it would be imported): the row checks and the import's own writer (address located, service, tag, time zone), nothing kept */
         problems: string[];
+        /** @description What the import would read other than as written, for a row it would import (not an exclusion): an address located by its place because its postcode is not that place's, a start time that a daylight-saving change makes happen twice or not at all. The task results list the same warnings (`warnings`) */
+        warnings: string[];
         /** @description How cells were read, e.g. how a date was understood under the date order setting (empty when there is nothing to say) */
         notes: string[];
       }[];
@@ -2205,6 +2231,15 @@ export interface components {
       tags_created?: number;
       /** @description The text encoding an uploaded CSV or text file was read with */
       encoding?: string;
+      /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+      warned?: number;
+      /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+      warnings?: {
+        /** @description 0-based position among the data rows, as in excluded rows */
+        index: number;
+        /** @description What was read other than as written, worded as a row error is; the row was imported */
+        warning: string;
+      }[];
     };
     /** @description A file import of QR code addresses (POST /api/qrcodes/bulk or /bulk-import with a file) */
     QrCodeFileImportTask: {
@@ -2250,6 +2285,15 @@ export interface components {
           excluded_count?: number;
           /** @description The text encoding an uploaded CSV or text file was read with */
           encoding?: string;
+          /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+          warned?: number;
+          /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+          warnings?: {
+            /** @description 0-based position among the data rows, as in excluded rows */
+            index: number;
+            /** @description What was read other than as written, worded as a row error is; the row was imported */
+            warning: string;
+          }[];
           /** @constant */
           dry_run: true;
           /** @description What a dry run here cannot know about the real service's answer */
@@ -2270,6 +2314,15 @@ export interface components {
           tags_created?: number;
           /** @description The text encoding an uploaded CSV or text file was read with */
           encoding?: string;
+          /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+          warned?: number;
+          /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+          warnings?: {
+            /** @description 0-based position among the data rows, as in excluded rows */
+            index: number;
+            /** @description What was read other than as written, worded as a row error is; the row was imported */
+            warning: string;
+          }[];
           /** @constant */
           dry_run: true;
           /** @description What a dry run here cannot know about the real service's answer */
@@ -2309,6 +2362,15 @@ export interface components {
       excluded_count?: number;
       /** @description The text encoding an uploaded CSV or text file was read with */
       encoding?: string;
+      /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+      warned?: number;
+      /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+      warnings?: {
+        /** @description 0-based position among the data rows, as in excluded rows */
+        index: number;
+        /** @description What was read other than as written, worded as a row error is; the row was imported */
+        warning: string;
+      }[];
     };
     /** @description A JSON bulk import of QR code addresses (POST /api/qrcodes/bulk with a JSON array) */
     QrCodeJsonImportTask: {

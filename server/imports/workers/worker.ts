@@ -9,6 +9,7 @@ import { ApiError } from '../../http/errors.ts';
 import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import type { ImportJob } from './job-store.ts';
 import { loadKind } from '../kinds.ts';
+import { importKindIds } from '../schemas.ts';
 import { previewImport } from '../preview/preview.ts';
 import { xlsxHeader } from '../sources/xlsx.ts';
 import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
@@ -84,6 +85,9 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
         file: request.file,
         format: request.format,
         kind: await loadKind(request.kind),
+        otherKinds: await Promise.all(
+          importKindIds.filter((id) => id !== request.kind).map(async (id) => ({ id, kind: await loadKind(id) })),
+        ),
         organizationUuid: request.organizationUuid,
         options: request.options,
         limits: config.limits,

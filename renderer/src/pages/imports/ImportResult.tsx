@@ -21,6 +21,7 @@ import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportH
 import { importStats } from '../tasks/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { RowWarnings } from '../tasks/RowWarnings.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
@@ -182,6 +183,7 @@ export function ImportResult({
       )}
       <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />
+      <RowWarnings task={task} />
       {task.status === 'COMPLETED' && (
         <CompletedExcludedRows
           task={task}

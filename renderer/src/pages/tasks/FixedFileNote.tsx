@@ -7,8 +7,11 @@ export function FixedFileNote({ task }: { task: Pick<BackgroundTask, 'metadata'>
   if (typeof original !== 'string' || original === '') return null;
   return (
     <p className="notice notice-info fixed-file-note">
-      This import is the fixed error report of <Link to={`/tasks/${encodeURIComponent(original)}`}>the earlier import</Link>. Its row
-      numbers are lines of the fixed file; the file's <code>row_number</code> column has each row's line in the original file.
+      {/* One run of text: a notice lays its children out side by side. */}
+      <span>
+        This import is the fixed error report of <Link to={`/tasks/${encodeURIComponent(original)}`}>the earlier import</Link>. Its row
+        numbers are lines of the fixed file; the file's <code>row_number</code> column has each row's line in the original file.
+      </span>
     </p>
   );
 }
