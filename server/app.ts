@@ -18,6 +18,7 @@ import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerAppMetaRoutes } from './meta/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
+import { registerImportDraftRoutes } from './import-drafts/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
 import { registerQrCodeRoutes } from './qrcodes/routes.ts';
@@ -53,6 +54,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerQrCodeRoutes(api, ctx);
   registerQrCodeImportRoutes(api, ctx);
   registerImportRoutes(api, ctx);
+  registerImportDraftRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);
