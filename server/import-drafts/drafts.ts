@@ -8,7 +8,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { matchHeader, recordFromObject, withColumnAliases } from '../imports/engine/columns.ts';
 import { UploadLease } from '../imports/intake/upload.ts';
-import { loadKind } from '../imports/kinds.ts';
+import { importKinds, loadKind } from '../imports/kinds.ts';
+import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import type { ImportKind } from '../imports/kind.ts';
 import { neutraliseFormula } from '../imports/reports/formula.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
@@ -195,7 +196,7 @@ export async function createDraft(
     const message = `${[...unknown].join(', ')} ${unknown.size > 1 ? 'are not columns' : 'is not a column'} of ${body.kind}; use its columns: ${kind.columns.join(', ')}.`;
     throw new ApiError('VALIDATION_ERROR', message, [{ path: 'rows', message }]);
   }
-  const options = {};
+  const options = importKinds[body.kind].previewOptions(await resolveImportHandler(ctx.db.kysely, organization, undefined));
   const { verdicts } = await ctx.imports.checkDraftRows({
     kind: body.kind,
     organizationUuid: organization,

@@ -30,9 +30,21 @@ export function draftStore(sqlite: SQLite.Database) {
       sqlite
         .prepare(
           `insert into import_drafts (uuid, organization_uuid, kind, source_task_uuid, options, status, import_task_uuid, last_import, created_by_uuid, created_on, updated_on)
-           values (@uuid, @organization_uuid, @kind, @source_task_uuid, @options, @status, @import_task_uuid, @last_import, @created_by_uuid, @created_on, @updated_on)`,
+           values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(draft);
+        .run(
+          draft.uuid,
+          draft.organization_uuid,
+          draft.kind,
+          draft.source_task_uuid,
+          draft.options,
+          draft.status,
+          draft.import_task_uuid,
+          draft.last_import,
+          draft.created_by_uuid,
+          draft.created_on,
+          draft.updated_on,
+        );
     },
 
     insertRows(draftUuid: string, rows: readonly NewDraftRow[], firstId = 1): void {
@@ -61,10 +73,10 @@ export function draftStore(sqlite: SQLite.Database) {
     },
 
     update(uuid: string, changes: Partial<Pick<DraftRecord, 'status' | 'import_task_uuid' | 'last_import'>>): void {
-      const sets = Object.keys(changes).map((key) => `${key} = @${key}`);
+      const keys = Object.keys(changes) as (keyof typeof changes)[];
       sqlite
-        .prepare(`update import_drafts set ${[...sets, 'updated_on = @now'].join(', ')} where uuid = @uuid`)
-        .run({ ...changes, now: nowIso(), uuid });
+        .prepare(`update import_drafts set ${[...keys.map((key) => `${key} = ?`), 'updated_on = ?'].join(', ')} where uuid = ?`)
+        .run(...keys.map((key) => changes[key] ?? null), nowIso(), uuid);
     },
 
     remove(uuid: string): void {
@@ -86,17 +98,20 @@ export function draftStore(sqlite: SQLite.Database) {
 
     /** A page of the draft's rows in row order, with the filters; total counts every row that passes them. */
     page(uuid: string, query: DraftRowsQuery): { total: number; rows: DraftRowRecord[] } {
-      const where = ['draft_uuid = @uuid'];
+      const where = ['draft_uuid = ?'];
+      const args: unknown[] = [uuid];
       if (query.problems_only) where.push(`problem is not null and state = 'open'`);
       else where.push(`state != 'deleted'`);
       const search = query.search?.trim().toLowerCase() ?? '';
-      if (search) where.push('instr(search_text, @search) > 0');
+      if (search) {
+        where.push('instr(search_text, ?) > 0');
+        args.push(search);
+      }
       const filter = where.join(' and ');
-      const args = { uuid, search, limit: query.limit, offset: query.offset };
-      const total = (sqlite.prepare(`select count(*) as n from import_draft_rows where ${filter}`).get(args) as { n: number }).n;
+      const total = (sqlite.prepare(`select count(*) as n from import_draft_rows where ${filter}`).get(...args) as { n: number }).n;
       const rows = sqlite
-        .prepare(`select ${ROW_COLUMNS} from import_draft_rows where ${filter} order by row_id limit @limit offset @offset`)
-        .all(args) as DraftRowRecord[];
+        .prepare(`select ${ROW_COLUMNS} from import_draft_rows where ${filter} order by row_id limit ? offset ?`)
+        .all(...args, query.limit, query.offset) as DraftRowRecord[];
       return { total, rows };
     },
 
@@ -134,10 +149,11 @@ export function draftStore(sqlite: SQLite.Database) {
     /** A statement that writes a row's cells and verdict. */
     rowWriter() {
       const write = sqlite.prepare(
-        `update import_draft_rows set cells = @cells, search_text = @search_text, problem = @problem, problem_column = @problem_column,
-           checked = @checked, state = @state where draft_uuid = @uuid and row_id = @row_id`,
+        `update import_draft_rows set cells = ?, search_text = ?, problem = ?, problem_column = ?, checked = ?, state = ?
+         where draft_uuid = ? and row_id = ?`,
       );
-      return (uuid: string, row: DraftRowRecord & { search_text: string }) => write.run({ ...row, uuid });
+      return (uuid: string, row: DraftRowRecord & { search_text: string }) =>
+        write.run(row.cells, row.search_text, row.problem, row.problem_column, row.checked, row.state, uuid, row.row_id);
     },
 
     verdictWriter() {
@@ -178,9 +194,9 @@ export function draftStore(sqlite: SQLite.Database) {
           `update import_draft_rows set cells = h.cells, search_text = h.search_text, problem = h.problem,
              problem_column = h.problem_column, state = h.state, checked = h.checked
            from import_draft_history as h
-           where h.draft_uuid = @uuid and h.seq = @seq and import_draft_rows.draft_uuid = @uuid and import_draft_rows.row_id = h.row_id`,
+           where h.draft_uuid = ? and h.seq = ? and import_draft_rows.draft_uuid = ? and import_draft_rows.row_id = h.row_id`,
         )
-        .run({ uuid, seq }).changes;
+        .run(uuid, seq, uuid).changes;
       sqlite.prepare('delete from import_draft_edits where draft_uuid = ? and seq = ?').run(uuid, seq);
       return restored;
     },

@@ -27,13 +27,16 @@ export interface DraftRowBody {
   checked: boolean;
 }
 
-/** A QR code file whose three rows the import excludes: an unknown suburb, a misspelt state, a reference already taken. */
+/**
+ * A QR code file whose last three rows the import excludes: an unknown suburb, a misspelt state,
+ * and a tag reference (Bin 7) that the first row already took.
+ */
 export const QR_FILE = [
-  'name,location,address_line_1,suburb,state,postcode,qr_code_external_reference_id',
-  'Depot,"1 High Street, Carlton VIC 3053",1 High Street,Carlton,VIC,3053,REF-1',
-  'Yard,"2 High Street, Carltonn VIC 3053",2 High Street,Carltonn,VIC,3053,REF-2',
-  'Shed,"3 High Street, Fitzroy VCI 3065",3 High Street,Fitzroy,VCI,3065,REF-3',
-  'Gate,"4 High Street, Richmond VIC 3121",4 High Street,Richmond,VIC,3121,REF-1',
+  'name,location,qr_code_external_reference_id,tag_name,tag_number',
+  'Depot,"1 High Street, Carlton VIC 3053",REF-1,Bin,7',
+  'Yard,"2 High Street, Carltonn VIC 3053",REF-2,,',
+  'Shed,"3 High Street, Fitzroy VCI 3065",REF-3,,',
+  'Gate,"4 High Street, Richmond VIC 3121",REF-4,Bin,7',
   '',
 ].join('\n');
 

@@ -5,16 +5,17 @@ import { sql, type Kysely } from 'kysely';
  * fixing in place. A draft's rows are keyed by (draft, row id) in row order; the partial index
  * finds the rows that still have a problem, and the import index maps the rows of the import that
  * fixes them back to the draft. Each edit keeps the rows as they were before it (the undo history).
+ * The task columns are not foreign keys: a task insert or delete would then look for drafts that name it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table import_drafts (
     uuid text primary key,
     organization_uuid text not null references organizations(uuid),
     kind text not null,
-    source_task_uuid text references background_tasks(uuid),
+    source_task_uuid text,
     options text not null,
     status text not null check (status in ('open', 'importing')),
-    import_task_uuid text references background_tasks(uuid),
+    import_task_uuid text,
     last_import text,
     created_by_uuid text not null,
     created_on text not null,
