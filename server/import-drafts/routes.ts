@@ -15,6 +15,7 @@ import {
   requireDraft,
   rowsPage,
   undoLastEdit,
+  warmChecks,
 } from './drafts.ts';
 import { sendFixedRows } from './download.ts';
 import {
@@ -84,7 +85,11 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: draftSchema,
       errors: [404],
     },
-    ({ params, principal }) => describeDraft(ctx, requireDraft(ctx, principal, params.draft_uuid)),
+    ({ params, principal }) => {
+      const draft = requireDraft(ctx, principal, params.draft_uuid);
+      warmChecks(ctx, draft);
+      return describeDraft(ctx, draft);
+    },
   );
   api.route(
     {

@@ -228,6 +228,13 @@ export function draftStore(sqlite: SQLite.Database) {
       return (uuid, index, problem, column) => reopen.run(problem, column, uuid, index).changes > 0;
     },
 
+    cellsAtImportIndex(uuid: string, index: number): Record<string, string> {
+      const row = sqlite.prepare('select cells from import_draft_rows where draft_uuid = ? and import_index = ?').get(uuid, index) as
+        | { cells: string }
+        | undefined;
+      return row ? (JSON.parse(row.cells) as Record<string, string>) : {};
+    },
+
     clearImportIndexes(uuid: string): void {
       sqlite.prepare('update import_draft_rows set import_index = null where draft_uuid = ? and import_index is not null').run(uuid);
     },

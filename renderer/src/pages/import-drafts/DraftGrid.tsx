@@ -132,7 +132,7 @@ export function DraftGrid({
       rows={slots}
       rowKeyGetter={(slot) => slot.index}
       rowHeight={ROW_HEIGHT}
-      style={{ blockSize: GRID_HEIGHT }}
+      style={{ blockSize: Math.min(GRID_HEIGHT, ROW_HEIGHT * (Math.max(slots.length, 4) + 1) + 2) }}
       rowClass={(slot) => (slot.row?.state === 'imported' ? 'draft-row-imported' : undefined)}
       onRowsChange={onRowsChange}
       onActivePositionChange={({ row, column }) =>

@@ -37,6 +37,11 @@ interface Checked {
   answerMs: number;
 }
 
+function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[]): string[] {
+  const used = new Set(rows.flatMap((row) => [...columns.filter((c) => (row.cells[c] ?? '') !== ''), row.problem_column ?? '']));
+  return [...columns.filter((c) => used.has(c)), ...columns.filter((c) => !used.has(c))];
+}
+
 /**
  * The workbench's "fix in place": an import's excluded rows in an editable grid. Each edit is
  * checked again on the server with the import's own checks; the draft is kept there until it is
@@ -57,6 +62,9 @@ export function DraftPage({ uuid }: { uuid: string }) {
   const [checked, setChecked] = useState<Checked | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const [seenStatus, setSeenStatus] = useState(draft?.status);
+  // Columns the rows use come first (a file seldom fills every column of the kind), in the kind's order; fixed once read.
+  const [columnOrder, setColumnOrder] = useState<string[] | null>(null);
+  if (draft && rows.firstRows && !columnOrder) setColumnOrder(usedColumnsFirst(draft.columns, rows.firstRows));
 
   const reloadAll = async () => {
     rows.clearOverrides();
@@ -82,6 +90,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
   const change = useApiAction(
     async (what: () => Promise<{ changed: number; rechecked: number }>, words: (n: number, m: number) => string) => {
       const answer = await what();
+      setChecked(null);
       setSaid(words(answer.changed, answer.rechecked));
       setActive(null);
       await reloadAll();
@@ -89,6 +98,8 @@ export function DraftPage({ uuid }: { uuid: string }) {
   );
   const importing = useApiAction(async () => {
     const accepted = await importFixedRows(uuid).send();
+    setChecked(null);
+    setActive(null);
     setSaid(`The import of the fixed rows started (task ${accepted.background_task_uuid}).`);
     await queryClient.invalidateQueries({ queryKey: [DRAFT_PATH] });
   });
@@ -147,7 +158,8 @@ export function DraftPage({ uuid }: { uuid: string }) {
           </span>
         </div>
         <ReplaceForm
-          columns={draft.columns}
+          key={columnOrder ? 'used-first' : 'kind-order'}
+          columns={columnOrder ?? draft.columns}
           busy={busy}
           onReplace={(body) =>
             void change.run(
@@ -187,10 +199,9 @@ export function DraftPage({ uuid }: { uuid: string }) {
             ? `Row ${checked.rowId} checked in ${checked.checkMs} ms (answer in ${checked.answerMs} ms): ${checked.problem ?? 'no problem left, it will be imported.'}`
             : (said ?? 'Double-click a cell (or type on it) to change it; Enter keeps the change and checks the row again.')}
         </p>
-        {checked && said && <p className="muted">{said}</p>}
         <DraftGrid
           key={`${problemsOnly}|${search}`}
-          columns={draft.columns}
+          columns={columnOrder ?? draft.columns}
           slots={rows.slots}
           editable={draft.status === 'open'}
           onEdit={(row, column, value) => {

@@ -25,19 +25,33 @@ export function useDraftRows(uuid: string, filter: RowFilter) {
   // When any page's answer changes: its time of arrival (a new answer always has a later one).
   const stamp = [first.dataUpdatedAt, ...more.map((q) => q.dataUpdatedAt)].join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: stamp stands for the pages' answers (loaded is a new array each render).
-  const slots = useMemo(() => {
-    const byIndex = new Map<number, DraftRow>();
+  const base = useMemo(() => {
+    const slots = Array.from({ length: total }, (_, index): Slot => ({ index, row: null }));
     for (const page of loaded) {
       if (!page) continue;
       page.rows.forEach((row, i) => {
-        byIndex.set(page.offset + i, overrides.get(row.row_id) ?? row);
+        const index = page.offset + i;
+        if (index < total) slots[index] = { index, row };
       });
     }
-    return Array.from({ length: total }, (_, index): Slot => ({ index, row: byIndex.get(index) ?? null }));
-  }, [total, overrides, stamp]);
+    return slots;
+  }, [total, stamp]);
+  // An edit changes one row: the others keep their slot objects (the grid redraws only what changed).
+  const slots = useMemo(() => {
+    if (overrides.size === 0) return base;
+    const patched = base.slice();
+    for (let index = 0; index < patched.length; index++) {
+      const row = patched[index]?.row;
+      const newer = row ? overrides.get(row.row_id) : undefined;
+      if (newer) patched[index] = { index, row: newer };
+    }
+    return patched;
+  }, [base, overrides]);
   return {
     slots,
     total,
+    /** The first page's rows once read (for the column order). */
+    firstRows: first.data?.rows,
     error: first.error ?? more.find((q) => q.error)?.error,
     loading: first.isPending,
     refetch: () => void first.refetch(),
