@@ -25,6 +25,8 @@ import { writeTransaction } from './write-lock.ts';
 /** Changed rows checked again at once by a replace or fill down; the import checks the rest. */
 export const RECHECK_LIMIT = 1000;
 const PAGE = 1000;
+/** How long an import of the fixed rows may take to start (write its file, create its task) before a draft still waiting for it is opened again. */
+const STARTING_IMPORT_MS = 60_000;
 
 type Cells = Record<string, string>;
 
@@ -38,11 +40,11 @@ export interface LastImport {
 
 const isKindId = (id: string): id is ImportKindId => id === 'qrcodes' || id === 'appointments';
 
-/** The fixed rows of a draft, found in its organization; a draft of another is not found. */
-export function requireDraft(ctx: AppContext, principal: Principal, uuid: string): DraftRecord {
+/** A draft of the caller's organization (a draft of another is not found), with the end of its import of the fixed rows taken in. */
+export async function requireDraft(ctx: AppContext, principal: Principal, uuid: string): Promise<DraftRecord> {
   const draft = draftStore(ctx.db.sqlite).find(uuid);
   if (!draft || draft.organization_uuid !== principal.organizationUuid) throw notFound(`Import draft ${uuid}`);
-  return draft;
+  return settleFinishedImport(ctx, draft);
 }
 
 function kindOf(draft: DraftRecord): Promise<ImportKind> {
@@ -404,6 +406,9 @@ export async function discardDraft(ctx: AppContext, draft: DraftRecord): Promise
   await writeTransaction(ctx.db, () => draftStore(ctx.db.sqlite).remove(draft.uuid));
 }
 
+/** A row with something in it: an empty row is neither downloaded nor imported (the import would skip it). */
+const hasText = (cells: Cells) => Object.values(cells).some((value) => value.trim() !== '');
+
 /** The open rows as a CSV text of the kind's columns (cells that would run as formulas neutralised; the import reads them back as typed). */
 export function* fixedRowsCsv(ctx: AppContext, draft: DraftRecord, columns: readonly string[]): Generator<string> {
   const csv = (lines: string[][]) => `${Papa.unparse(lines, { newline: '\r\n' })}\r\n`;
@@ -412,7 +417,11 @@ export function* fixedRowsCsv(ctx: AppContext, draft: DraftRecord, columns: read
   for (let after = 0; ; ) {
     const page = store.rowsAfter(draft.uuid, after, PAGE);
     if (page.length === 0) return;
-    yield csv(page.map((row) => columns.map((c) => neutraliseFormula((JSON.parse(row.cells) as Cells)[c] ?? ''))));
+    const lines = page.flatMap((row) => {
+      const cells = JSON.parse(row.cells) as Cells;
+      return hasText(cells) ? [columns.map((c) => neutraliseFormula(cells[c] ?? ''))] : [];
+    });
+    if (lines.length > 0) yield csv(lines);
     after = page[page.length - 1]?.row_id ?? after;
   }
 }
@@ -426,8 +435,10 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
   requireOpen(draft);
   const kind = await kindOf(draft);
   const store = draftStore(ctx.db.sqlite);
-  const rows = store.openRows(draft.uuid);
-  if (rows.length === 0) throw new ApiError('CONFLICT', 'The draft has no rows left to import: every row was imported or deleted.');
+  const rows = store.openRows(draft.uuid).filter((row) => hasText(JSON.parse(row.cells) as Cells));
+  if (rows.length === 0) {
+    throw new ApiError('CONFLICT', 'The draft has no rows left to import: every row was imported, deleted or is empty.');
+  }
   const uploadFile = path.join(UPLOADS_DIR, `${randomUUID()}.upload`);
   const lease = new UploadLease(ctx.imports.settings.dataDir, uploadFile);
   try {
@@ -476,7 +487,17 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
 
 /** An import of the fixed rows that ended: rows it wrote become imported, rows it excluded open again with their new problem. */
 async function settleFinishedImport(ctx: AppContext, draft: DraftRecord): Promise<DraftRecord> {
-  if (draft.status !== 'importing' || !draft.import_task_uuid) return draft;
+  if (draft.status !== 'importing') return draft;
+  if (!draft.import_task_uuid) {
+    // The server stopped between marking the rows and starting their import: nothing started, the rows are open again.
+    if (Date.now() - Date.parse(draft.updated_on) < STARTING_IMPORT_MS) return draft;
+    const store = draftStore(ctx.db.sqlite);
+    await writeTransaction(ctx.db, () => {
+      store.clearImportIndexes(draft.uuid);
+      store.update(draft.uuid, { status: 'open' });
+    });
+    return store.find(draft.uuid) ?? draft;
+  }
   const taskUuid = draft.import_task_uuid;
   const task = await findTask(ctx.db.kysely, taskUuid);
   if (task && (task.status === 'PENDING' || task.status === 'PROCESSING')) return draft;

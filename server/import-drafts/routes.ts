@@ -85,8 +85,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: draftSchema,
       errors: [404],
     },
-    ({ params, principal }) => {
-      const draft = requireDraft(ctx, principal, params.draft_uuid);
+    async ({ params, principal }) => {
+      const draft = await requireDraft(ctx, principal, params.draft_uuid);
       warmChecks(ctx, draft);
       return describeDraft(ctx, draft);
     },
@@ -103,7 +103,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: draftRowsPageSchema,
       errors: [404],
     },
-    ({ params, query, principal }) => rowsPage(ctx, requireDraft(ctx, principal, params.draft_uuid), query),
+    async ({ params, query, principal }) => rowsPage(ctx, await requireDraft(ctx, principal, params.draft_uuid), query),
   );
   api.route(
     {
@@ -116,7 +116,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: editCellAnswerSchema,
       errors: [404, 409],
     },
-    ({ params, body, principal }) => editCell(ctx, requireDraft(ctx, principal, params.draft_uuid), params.row_id, body.column, body.value),
+    async ({ params, body, principal }) => editCell(ctx, await requireDraft(ctx, principal, params.draft_uuid), params.row_id, body.column, body.value),
   );
   api.route(
     {
@@ -130,7 +130,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    ({ params, body, principal }) => replaceInColumn(ctx, requireDraft(ctx, principal, params.draft_uuid), body),
+    async ({ params, body, principal }) => replaceInColumn(ctx, await requireDraft(ctx, principal, params.draft_uuid), body),
   );
   api.route(
     {
@@ -143,7 +143,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    ({ params, body, principal }) => fillDown(ctx, requireDraft(ctx, principal, params.draft_uuid), body),
+    async ({ params, body, principal }) => fillDown(ctx, await requireDraft(ctx, principal, params.draft_uuid), body),
   );
   api.route(
     {
@@ -156,7 +156,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    ({ params, body, principal }) => deleteRows(ctx, requireDraft(ctx, principal, params.draft_uuid), body.row_ids),
+    async ({ params, body, principal }) => deleteRows(ctx, await requireDraft(ctx, principal, params.draft_uuid), body.row_ids),
   );
   api.route(
     {
@@ -168,7 +168,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    ({ params, principal }) => undoLastEdit(ctx, requireDraft(ctx, principal, params.draft_uuid)),
+    async ({ params, principal }) => undoLastEdit(ctx, await requireDraft(ctx, principal, params.draft_uuid)),
   );
   api.route(
     {
@@ -181,7 +181,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404, 409],
     },
     async ({ params, principal }) => {
-      await discardDraft(ctx, requireDraft(ctx, principal, params.draft_uuid));
+      await discardDraft(ctx, await requireDraft(ctx, principal, params.draft_uuid));
     },
   );
   api.route(
@@ -199,7 +199,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404],
     },
     async ({ params, query, principal, res }) => {
-      const draft = requireDraft(ctx, principal, params.draft_uuid);
+      const draft = await requireDraft(ctx, principal, params.draft_uuid);
       const kind = await loadKind(draft.kind);
       await sendFixedRows(res, ctx, draft, kind.columns, query.format);
     },
@@ -219,7 +219,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404, 409],
     },
     async ({ params, principal, res }) => {
-      const task = await importFixedRows(ctx, principal, requireDraft(ctx, principal, params.draft_uuid));
+      const task = await importFixedRows(ctx, principal, await requireDraft(ctx, principal, params.draft_uuid));
       res.setHeader('X-Background-Task-Uuid', task.uuid);
       return {
         message: 'The import of the fixed rows started.',

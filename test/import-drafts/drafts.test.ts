@@ -228,6 +228,65 @@ describe('import drafts: excluded rows fixed in place', () => {
     assert.equal((await post(server, '/api/import-drafts', { background_task_uuid: 'no-such-task' })).status, 404);
   });
 
+  it('opens the excluded rows of a JSON import, keyed by their fields', async () => {
+    const accepted = await json<{ background_task_uuid: string }>(
+      await post(server, '/api/qrcodes/bulk', [
+        { organization_uuid: server.organizationUuid, name: 'J1', location: '1 Nowhere Road, Atlantis VIC 3999', Tag_Name: 'Door' },
+      ]),
+      202,
+    );
+    const task = await waitForTask(server, accepted.background_task_uuid);
+    const draft = await openDraft(server, task.uuid);
+    const { rows } = await draftRows(server, draft.uuid);
+    assert.equal(rows[0]?.row_number, 1, 'a JSON element is numbered from 1');
+    assert.equal(rows[0]?.cells.name, 'J1');
+    assert.equal(rows[0]?.cells.tag_name, 'Door', 'keys matched like header cells');
+  });
+
+  it('checks the first 1,000 rows a replace changes at once and leaves the rest to the import', async () => {
+    const rows = Array.from({ length: 1005 }, (_, i) => ({ values: { name: `R${i}`, location: `${i + 1} High Street, Carltn VIC 3053` } }));
+    rows.push({ values: {} as { name: string; location: string } });
+    const draft = await json<DraftBody>(await post(server, '/api/import-drafts', { kind: 'qrcodes', rows }), 201);
+    assert.equal(draft.rows_with_problems, 1006);
+    const empty = await draftRows(server, draft.uuid, '?offset=1005&limit=1');
+    assert.match(empty.rows[0]?.problem ?? '', /The row is empty/);
+    const replaced = await json<{ changed: number; rechecked: number; draft: DraftBody }>(
+      await post(server, `/api/import-drafts/uuid/${draft.uuid}/replace`, {
+        column: 'location',
+        find: 'carltn',
+        replace: 'Carlton',
+        match_case: false,
+      }),
+      200,
+    );
+    assert.deepEqual([replaced.changed, replaced.rechecked], [1005, 1000]);
+    const last = await draftRows(server, draft.uuid, '?offset=1004&limit=1');
+    assert.equal(last.rows[0]?.checked, false, 'changed but not checked again: the import checks it');
+    assert.match(last.rows[0]?.problem ?? '', /could not be located/, 'the problem found before stays until then');
+    const first = await draftRows(server, draft.uuid, '?limit=1');
+    assert.deepEqual([first.rows[0]?.checked, first.rows[0]?.problem], [true, null]);
+    const fixed = await importFixed(server, draft.uuid);
+    assert.equal(fixed.metadata?.fixes_task_uuid, undefined, 'rows from a preview fix no task');
+    const after = await json<DraftBody>(await server.request(`/api/import-drafts/uuid/${draft.uuid}`), 200);
+    assert.deepEqual([after.rows_imported, after.rows_with_problems], [1005, 1]);
+  });
+
+  it('opens a draft again whose import never started (the server stopped in between)', async () => {
+    const task = await importFile(server, '/api/qrcodes/bulk', 'name,location\nS,"1 Nowhere Road, Atlantis VIC 3999"\n');
+    const draft = await openDraft(server, task.uuid);
+    server.ctx.db.sqlite
+      .prepare("update import_drafts set status = 'importing', updated_on = ? where uuid = ?")
+      .run(new Date(Date.now() - 120_000).toISOString(), draft.uuid);
+    const edited = await editCell(server, draft.uuid, 1, 'name', 'Stuck no more');
+    assert.equal(edited.row.cells.name, 'Stuck no more');
+    server.ctx.db.sqlite
+      .prepare("update import_drafts set status = 'importing', updated_on = ? where uuid = ?")
+      .run(new Date().toISOString(), draft.uuid);
+    const refused = await server.request(`/api/import-drafts/uuid/${draft.uuid}/undo`, { method: 'POST' });
+    assert.equal(refused.status, 409, 'while its import is starting, the draft waits');
+    assert.match(((await refused.json()) as { error: { message: string } }).error.message, /being imported/);
+  });
+
   it('lets a viewer read a draft but not change it, and hides it from other organizations', async () => {
     const task = await importFile(server, '/api/qrcodes/bulk', 'name,location\nV,"1 Nowhere Road, Atlantis VIC 3999"\n');
     const draft = await openDraft(server, task.uuid);
