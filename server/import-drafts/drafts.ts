@@ -280,7 +280,7 @@ export async function editCell(ctx: AppContext, draft: DraftRecord, rowId: numbe
     checked: 1,
   };
   await writeTransaction(ctx.db, () => {
-    store.beginEdit(draft.uuid, `Edit ${column} of row ${row.row_number ?? rowId}`, 1)(rowId);
+    store.beginEdit(draft.uuid, `Edit ${column} of row ${rowId}`, 1)(rowId);
     store.rowWriter()(draft.uuid, { ...changed, search_text: searchText(cells) });
   });
   return { row: toRow(changed), check_ms: checkMs };
@@ -364,7 +364,7 @@ export async function fillDown(ctx: AppContext, draft: DraftRecord, body: { colu
     .map((row) => ({ row, cells: JSON.parse(row.cells) as Cells }))
     .filter(({ cells }) => (cells[body.column] ?? '') !== value)
     .map(({ row, cells }) => ({ row, cells: { ...cells, [body.column]: value } }));
-  return applyChanges(ctx, draft, kind, `Fill down ${body.column} from row ${source.row_number ?? source.row_id}`, changes);
+  return applyChanges(ctx, draft, kind, `Fill down ${body.column} from row ${source.row_id}`, changes);
 }
 
 /** Takes rows out of the draft (they are not imported); undo brings them back. */
@@ -379,7 +379,7 @@ export async function deleteRows(ctx: AppContext, draft: DraftRecord, rowIds: nu
     await writeTransaction(ctx.db, () => {
       const keep = store.beginEdit(
         draft.uuid,
-        rows.length === 1 ? `Delete row ${rows[0]?.row_number ?? rows[0]?.row_id}` : `Delete ${rows.length} rows`,
+        rows.length === 1 ? `Delete row ${rows[0]?.row_id}` : `Delete ${rows.length} rows`,
         rows.length,
       );
       const write = store.rowWriter();

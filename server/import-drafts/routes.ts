@@ -116,7 +116,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: editCellAnswerSchema,
       errors: [404, 409],
     },
-    async ({ params, body, principal }) => editCell(ctx, await requireDraft(ctx, principal, params.draft_uuid), params.row_id, body.column, body.value),
+    async ({ params, body, principal }) =>
+      editCell(ctx, await requireDraft(ctx, principal, params.draft_uuid), params.row_id, body.column, body.value),
   );
   api.route(
     {

@@ -63,7 +63,7 @@ describe('import drafts: excluded rows fixed in place', () => {
     const reread = await json<DraftBody>(await server.request(`/api/import-drafts/uuid/${draft.uuid}`), 200);
     assert.equal(reread.rows_with_problems, 0);
     assert.equal(reread.can_undo, true);
-    assert.equal(reread.last_action, 'Edit tag_number of row 5');
+    assert.equal(reread.last_action, 'Edit tag_number of row 3');
 
     // Downloads carry the fixed values.
     const csv = await server.request(`/api/import-drafts/uuid/${draft.uuid}/download?format=csv`);

@@ -18,8 +18,16 @@ export async function draftCell(page: Page, rowId: number, column: string): Prom
     });
     await page.waitForTimeout(30);
   }
-  await cell.scrollIntoViewIfNeeded();
-  return cell;
+  // An answer that arrives meanwhile redraws the row: try again on the new cell.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await cell.scrollIntoViewIfNeeded({ timeout: 5000 });
+      return cell;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await page.waitForTimeout(100);
+    }
+  }
 }
 
 /**
@@ -27,9 +35,16 @@ export async function draftCell(page: Page, rowId: number, column: string): Prom
  * row's new verdict; answers the status line and the time from Enter to the verdict on screen.
  */
 export async function editDraftCell(page: Page, rowId: number, column: string, value: string): Promise<{ said: string; ms: number }> {
-  const cell = await draftCell(page, rowId, column);
-  await cell.dblclick();
   const editor = page.getByRole('textbox', { name: `${column} of row ${rowId}` });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await (await draftCell(page, rowId, column)).dblclick({ timeout: 5000 });
+      await editor.waitFor({ timeout: 5000 });
+      break;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
   await editor.fill(value);
   const said = page.getByTestId('draft-said');
   const before = await said.innerText();

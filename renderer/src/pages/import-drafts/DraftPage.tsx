@@ -74,7 +74,10 @@ export function DraftPage({ uuid }: { uuid: string }) {
   // The import of the fixed rows ended: the rows show what became of each.
   if (draft && draft.status !== seenStatus) {
     setSeenStatus(draft.status);
-    if (seenStatus === 'importing') void reloadAll();
+    if (seenStatus === 'importing') {
+      setSaid(null);
+      void reloadAll();
+    }
   }
 
   const edit = useApiAction(async (row: DraftRow, column: string, value: string) => {
@@ -134,14 +137,18 @@ export function DraftPage({ uuid }: { uuid: string }) {
       />
       {draft.last_import && (
         <div className={`notice ${draft.last_import.excluded === 0 ? 'notice-success' : 'notice-info'}`} role="status">
-          Last import of the fixed rows (<Link to={`/tasks/${draft.last_import.task_uuid}`}>task</Link>):{' '}
-          {draft.last_import.imported.toLocaleString()} imported, {draft.last_import.excluded.toLocaleString()} excluded.{' '}
-          {draft.last_import.message}
+          <span>
+            Last import of the fixed rows (<Link to={`/tasks/${draft.last_import.task_uuid}`}>task</Link>):{' '}
+            {draft.last_import.imported.toLocaleString()} imported, {draft.last_import.excluded.toLocaleString()} excluded.{' '}
+            {draft.last_import.message}
+          </span>
         </div>
       )}
       {draft.status === 'importing' && (
         <div className="notice notice-info" role="status">
-          Importing the fixed rows… {draft.import_task_uuid && <Link to={`/tasks/${draft.import_task_uuid}`}>Follow the task</Link>}
+          <span>
+            Importing the fixed rows… {draft.import_task_uuid && <Link to={`/tasks/${draft.import_task_uuid}`}>Follow the task</Link>}
+          </span>
         </div>
       )}
       <Panel title="Rows">
@@ -208,7 +215,18 @@ export function DraftPage({ uuid }: { uuid: string }) {
             setSaid(null);
             void edit.run(row, column, value);
           }}
-          onActiveCell={setActive}
+          onActiveCell={(cell) => {
+            setActive(cell);
+            if (!cell || edit.running) return;
+            setChecked(null);
+            const { row } = cell;
+            const from = row.row_number === null ? '' : ` (line ${row.row_number} of the file)`;
+            setSaid(
+              row.state === 'imported'
+                ? `Row ${row.row_id}${from} was imported.`
+                : `Row ${row.row_id}${from}: ${row.problem ?? 'no problem.'}`,
+            );
+          }}
           onVisibleRows={rows.setVisible}
         />
         <div className="toolbar draft-actions">
