@@ -61,7 +61,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
   const [active, setActive] = useState<ActiveCell | null>(null);
   const [checked, setChecked] = useState<Checked | null>(null);
   const [said, setSaid] = useState<string | null>(null);
-  const [seenStatus, setSeenStatus] = useState(draft?.status);
+  const [seenImport, setSeenImport] = useState(draft?.last_import?.task_uuid);
   // Columns the rows use come first (a file seldom fills every column of the kind), in the kind's order; fixed once read.
   const [columnOrder, setColumnOrder] = useState<string[] | null>(null);
   if (draft && rows.firstRows && !columnOrder) setColumnOrder(usedColumnsFirst(draft.columns, rows.firstRows));
@@ -71,13 +71,12 @@ export function DraftPage({ uuid }: { uuid: string }) {
     await queryClient.invalidateQueries({ queryKey: [DRAFT_ROWS_PATH] });
     await queryClient.invalidateQueries({ queryKey: [DRAFT_PATH] });
   };
-  // The import of the fixed rows ended: the rows show what became of each.
-  if (draft && draft.status !== seenStatus) {
-    setSeenStatus(draft.status);
-    if (seenStatus === 'importing') {
-      setSaid(null);
-      void reloadAll();
-    }
+  // An import of the fixed rows ended (the draft took in its outcome): the rows show what became of each.
+  const settled = draft?.last_import?.task_uuid;
+  if (draft && settled !== seenImport) {
+    setSeenImport(settled);
+    setSaid(null);
+    void reloadAll();
   }
 
   const edit = useApiAction(async (row: DraftRow, column: string, value: string) => {
