@@ -20,6 +20,9 @@ export interface NewDraftRow {
 const ROW_COLUMNS = 'row_id, row_number, cells, problem, problem_column, state, checked';
 
 /**
+ * (Without statistics SQLite reads a draft's rows by its key prefix rather than by draft and import
+ * index; `indexed by` makes the lookups of an import's excluded rows direct.)
+ *
  * The drafts' statements, synchronous (better-sqlite3): a draft's work is many rows in one
  * transaction, run by the caller inside writeTransaction (write-lock.ts) when it writes.
  * Every statement names the draft by its uuid, the leading column of each table's key.
@@ -222,16 +225,16 @@ export function draftStore(sqlite: SQLite.Database) {
 
     reopenExcluded(): (uuid: string, index: number, problem: string, column: string | null) => boolean {
       const reopen = sqlite.prepare(
-        `update import_draft_rows set state = 'open', problem = ?, problem_column = ?
+        `update import_draft_rows indexed by import_draft_rows_import set state = 'open', problem = ?, problem_column = ?
          where draft_uuid = ? and import_index = ?`,
       );
       return (uuid, index, problem, column) => reopen.run(problem, column, uuid, index).changes > 0;
     },
 
     cellsAtImportIndex(uuid: string, index: number): Record<string, string> {
-      const row = sqlite.prepare('select cells from import_draft_rows where draft_uuid = ? and import_index = ?').get(uuid, index) as
-        | { cells: string }
-        | undefined;
+      const row = sqlite
+        .prepare('select cells from import_draft_rows indexed by import_draft_rows_import where draft_uuid = ? and import_index = ?')
+        .get(uuid, index) as { cells: string } | undefined;
       return row ? (JSON.parse(row.cells) as Record<string, string>) : {};
     },
 

@@ -184,7 +184,11 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok(drafted);
   await ok(`${drafted}/rows?problems_only=true`);
   await ok(drafted, { method: 'DELETE' });
-  await ok('/api/import-drafts', jsonBody({ kind: 'appointments', rows: [{ values: { service: 'Plumbng' } }] }));
+  const rowsDraft = await ok('/api/import-drafts', jsonBody({ kind: 'appointments', rows: [{ values: { service: 'Plumbng' } }] }));
+  const rowsDrafted = `/api/import-drafts/uuid/${String(rowsDraft.uuid)}`;
+  await task(await ok(`${rowsDrafted}/import`, { method: 'POST' }));
+  const reopened = await ok(rowsDrafted);
+  assert.equal(reopened.rows_with_problems, 1, 'the row the import excluded again is open with its problem');
 
   // Tasks.
   await ok(`/api/background-tasks?organization_uuid=${org}`);

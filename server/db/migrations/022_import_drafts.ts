@@ -39,9 +39,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index import_draft_rows_problems on import_draft_rows (draft_uuid, row_id) where problem is not null and state = 'open'`.execute(
     db,
   );
-  await sql`create index import_draft_rows_import on import_draft_rows (draft_uuid, import_index) where import_index is not null`.execute(
-    db,
-  );
+  // Not partial: SQLite would not pick a partial index for import_index = ? over the key's draft_uuid prefix.
+  await sql`create index import_draft_rows_import on import_draft_rows (draft_uuid, import_index)`.execute(db);
   await sql`create table import_draft_edits (
     draft_uuid text not null references import_drafts(uuid) on delete cascade,
     seq integer not null,
