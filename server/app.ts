@@ -18,6 +18,7 @@ import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerAppMetaRoutes } from './meta/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
+import { registerImportDraftRoutes } from './import-drafts/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
 import { registerImportTaskRoutes } from './imports/task-routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
@@ -58,6 +59,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerQrCodeImportRoutes(api, ctx);
   registerImportRoutes(api, ctx);
   registerImportTaskRoutes(api, ctx);
+  registerImportDraftRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
   registerBulkDeliveryRoutes(api, ctx);

@@ -166,6 +166,31 @@ async function userTraffic(server: TestServer): Promise<void> {
   }
   await ok('/api/appointment_schedule/bulk/template');
 
+  // Import drafts: the excluded rows fixed in place and imported again.
+  const draft = await ok('/api/import-drafts', jsonBody({ background_task_uuid: qrTask.uuid }));
+  const drafted = `/api/import-drafts/uuid/${String(draft.uuid)}`;
+  await ok(`/api/import-drafts?background_task_uuid=${qrTask.uuid}`);
+  await ok('/api/import-drafts');
+  await ok(drafted);
+  for (const query of ['', '?offset=2&limit=3', '?problems_only=true', '?search=nowhere', '?problems_only=true&search=site'])
+    await ok(`${drafted}/rows${query}`);
+  await ok(`${drafted}/rows/1`, jsonBody({ column: 'location', value: '1 Test Street, Hobart TAS 7000' }, 'PATCH'));
+  await ok(`${drafted}/replace`, jsonBody({ column: 'location', find: 'Nowhere at all', replace: '2 Test Street, Hobart TAS 7000' }));
+  await ok(`${drafted}/fill-down`, jsonBody({ column: 'tag_name', from_row_id: 1, to_row_id: 3 }));
+  await ok(`${drafted}/delete-rows`, jsonBody({ row_ids: [4] }));
+  await ok(`${drafted}/undo`, { method: 'POST' });
+  await ok(`${drafted}/download?format=csv`);
+  await ok(`${drafted}/download?format=xlsx`);
+  await task(await ok(`${drafted}/import`, { method: 'POST' }));
+  await ok(drafted);
+  await ok(`${drafted}/rows?problems_only=true`);
+  await ok(drafted, { method: 'DELETE' });
+  const rowsDraft = await ok('/api/import-drafts', jsonBody({ kind: 'appointments', rows: [{ values: { service: 'Plumbng' } }] }));
+  const rowsDrafted = `/api/import-drafts/uuid/${String(rowsDraft.uuid)}`;
+  await task(await ok(`${rowsDrafted}/import`, { method: 'POST' }));
+  const reopened = await ok(rowsDrafted);
+  assert.equal(reopened.rows_with_problems, 1, 'the row the import excluded again is open with its problem');
+
   // Tasks.
   await ok(`/api/background-tasks?organization_uuid=${org}`);
   await ok(`/api/background-tasks?organization_uuid=${org}&page=2&per_page=2`);

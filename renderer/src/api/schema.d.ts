@@ -301,6 +301,190 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/import-drafts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The organization's open import drafts. */
+    get: operations['getImportDrafts'];
+    put?: never;
+    /**
+     * Open an import's excluded rows (or a preview's rows) as a draft to fix in place.
+     * @description With background_task_uuid: the excluded rows of that finished import (either kind), each with its problem; the open draft of that import when it has one (200). With kind and rows: those rows (e.g. a preview's rows with problems), checked at once with the import's own checks. Every row has every column of the kind. The draft is kept on the server until it is imported or discarded.
+     */
+    post: operations['postImportDrafts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One import draft: its columns, how many rows still have problems, the import of its fixed rows. */
+    get: operations['getImportDraftsByDraftUuid'];
+    put?: never;
+    post?: never;
+    /** Discard the draft and its edits (the import it came from is not changed). */
+    delete: operations['deleteImportDraftsByDraftUuid'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/rows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of the draft's rows in row order, each with its problem and the column it is about.
+     * @description problems_only=true keeps the rows the import would exclude; search keeps rows with that text in a cell.
+     */
+    get: operations['getImportDraftsByDraftUuidRows'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/rows/{row_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Change one cell: the row is checked again with the import's own checks, and the answer is its new verdict. */
+    patch: operations['patchImportDraftsByDraftUuidRowsByRowId'];
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/replace': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Find and replace in one column over every row of the draft, as one edit.
+     * @description The changed rows are checked again, the first 1000 at once; the import checks the rest (checked=false).
+     */
+    post: operations['postImportDraftsByDraftUuidReplace'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/fill-down': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Copy a row's cell into the rows under it, up to another row, as one edit. */
+    post: operations['postImportDraftsByDraftUuidFillDown'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/delete-rows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Take rows out of the draft: they are not imported (undo brings them back). */
+    post: operations['postImportDraftsByDraftUuidDeleteRows'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/undo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Undo the last edit (a cell, a replace, a fill down or a delete); again for the one before. */
+    post: operations['postImportDraftsByDraftUuidUndo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The draft's rows not yet imported, with the fixes, as CSV or XLSX of the kind's columns. */
+    get: operations['getImportDraftsByDraftUuidDownload'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import the fixed rows: the kind's own import (background) of the draft's open rows alone.
+     * @description The new task's metadata has fixes_task_uuid (the import the rows came from) and import_draft_uuid. When it ends, the draft shows what became of each row: imported, or open again with its new problem.
+     */
+    post: operations['postImportDraftsByDraftUuidImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/live/tokens': {
     parameters: {
       query?: never;
@@ -1782,6 +1966,68 @@ export interface components {
       log: {
         [key: string]: unknown;
       };
+    };
+    ImportDraft: {
+      uuid: string;
+      organization_uuid: string;
+      /** @enum {string} */
+      kind: 'qrcodes' | 'appointments';
+      /** @description The import whose excluded rows these are */
+      source_task_uuid: string | null;
+      /** @description The kind's columns, in template order */
+      columns: string[];
+      /** @enum {string} */
+      status: 'open' | 'importing';
+      /** @description Rows in the draft (deleted ones not counted) */
+      rows: number;
+      rows_with_problems: number;
+      rows_imported: number;
+      can_undo: boolean;
+      /** @description What undo would take back */
+      last_action: string | null;
+      /** @description The import of the fixed rows, running or last run */
+      import_task_uuid: string | null;
+      last_import: {
+        task_uuid: string;
+        status: string;
+        imported: number;
+        excluded: number;
+        message: string;
+      } | null;
+      created_on: string;
+      updated_on: string;
+    };
+    ImportDraftChange: {
+      /** @description Rows changed */
+      changed: number;
+      /** @description Changed rows checked again at once (the rest are checked by the import) */
+      rechecked: number;
+      draft: components['schemas']['ImportDraft'];
+    };
+    ImportDraftRow: {
+      row_id: number;
+      /** @description The row number in the file it came from */
+      row_number: number | null;
+      /** @description The row's text by column */
+      cells: {
+        [key: string]: string;
+      };
+      /** @description Why the import would exclude the row now; null: it would be imported */
+      problem: string | null;
+      /** @description The column the problem is about, when it names one */
+      problem_column: string | null;
+      /**
+       * @description imported: the import of the fixed rows wrote it
+       * @enum {string}
+       */
+      state: 'open' | 'imported';
+      /** @description false: changed by a replace over more rows than are checked at once; the import checks it */
+      checked: boolean;
+    };
+    ImportDraftRowsPage: {
+      total: number;
+      offset: number;
+      rows: components['schemas']['ImportDraftRow'][];
     };
     ImportHandler: {
       uuid: string;
@@ -3645,6 +3891,472 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getImportDrafts: {
+    parameters: {
+      query?: {
+        /** @description Only the drafts of this import task */
+        background_task_uuid?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ImportDraft'][];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postImportDrafts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              /** @description The finished import (either kind) whose excluded rows to fix */
+              background_task_uuid: string;
+            }
+          | {
+              /** @enum {string} */
+              kind: 'qrcodes' | 'appointments';
+              /** @description Default: the API key's organization */
+              organization_uuid?: string;
+              /** @description Rows to fix, e.g. a preview's rows with problems; values keyed by the kind's columns */
+              rows: {
+                /** @description Where the row was in its file */
+                row_number?: number | null;
+                values: {
+                  [key: string]: string | number | boolean | null;
+                };
+              }[];
+            };
+      };
+    };
+    responses: {
+      /** @description The import already had an open draft: that one */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraft'];
+        };
+      };
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraft'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getImportDraftsByDraftUuid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraft'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteImportDraftsByDraftUuid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getImportDraftsByDraftUuidRows: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+        /** @description true: only rows the import would exclude */
+        problems_only?: 'true' | 'false';
+        /** @description Only rows with this text in a cell (case ignored) */
+        search?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftRowsPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  patchImportDraftsByDraftUuidRowsByRowId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+        /** @description The row's id in the draft (rows[].row_id) */
+        row_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of the kind's columns (the draft's `columns`) */
+          column: string;
+          value: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            row: components['schemas']['ImportDraftRow'];
+            /** @description How long the row's check took, in milliseconds */
+            check_ms: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidReplace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of the kind's columns (the draft's `columns`) */
+          column: string;
+          find: string;
+          replace: string;
+          /**
+           * @description true: only cells whose whole text is `find`
+           * @default false
+           */
+          whole_cell?: boolean;
+          /** @default false */
+          match_case?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidFillDown: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of the kind's columns (the draft's `columns`) */
+          column: string;
+          /** @description The row whose cell is copied */
+          from_row_id: number;
+          /** @description The last row it is copied to (rows in between too) */
+          to_row_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidDeleteRows: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          row_ids: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidUndo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getImportDraftsByDraftUuidDownload: {
+    parameters: {
+      query?: {
+        format?: 'csv' | 'xlsx';
+      };
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postImportDraftsByDraftUuidImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskAccepted'];
+        };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];

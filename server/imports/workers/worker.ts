@@ -1,6 +1,7 @@
 import { DiskSpace } from '../../data-dir/disk-space.ts';
 import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
-import { openConnection } from '../../db/database.ts';
+import { type Db, openConnection } from '../../db/database.ts';
+import { checkDraftRows } from '../../import-drafts/check-rows.ts';
 import { taskUpdates } from '../../tasks/state.ts';
 import { runImport, type EngineOutcome } from '../engine/engine.ts';
 import { runDryImport } from '../preview/dry-run.ts';
@@ -76,11 +77,27 @@ async function run(job: ImportJob): Promise<void> {
   if (stopping) await shutdown();
 }
 
+/** The connection a draft's row checks use, kept open: a check answers in milliseconds, an open would cost several. */
+let checkDb: Db | null = null;
+function checkConnection(): Db {
+  checkDb ??= openConnection(config.dataDir);
+  return checkDb;
+}
+
 async function readUpload(id: number, request: UploadRead): Promise<void> {
   try {
     let result: UploadReadResult;
     if (request.op === 'xlsx-header') result = await xlsxHeader(request.file, config.limits);
-    else {
+    else if (request.op === 'check-rows') {
+      result = await checkDraftRows({
+        db: checkConnection(),
+        kind: await loadKind(request.kind),
+        geocoder: await loadGeocoderFrom(config.geocoderModule),
+        organizationUuid: request.organizationUuid,
+        options: request.options,
+        rows: request.rows,
+      });
+    } else {
       result = await previewImport({
         file: request.file,
         format: request.format,
@@ -103,6 +120,7 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
 }
 
 async function shutdown(): Promise<void> {
+  await checkDb?.close();
   await checkpoints.close();
   await db.close();
   post({ type: 'stopped' });

@@ -16,6 +16,7 @@ import { taskQuery } from '../tasks/task-query.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
+import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
@@ -73,6 +74,7 @@ export function ExcludedRowsActions({
         >
           {report.running ? 'Downloading…' : 'Download error report'}
         </button>
+        {onFixedFile && <FixInPlaceButton task={task} />}
         {onFixedFile && (
           <PickFileButton
             label={fixing ? 'Importing the fixed file…' : 'Import the fixed file'}

@@ -32,6 +32,7 @@ import {
 } from './import-api.ts';
 import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
+import { FixPreviewRowsButton } from '../import-drafts/FixPreviewRowsButton.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 import { KindMismatchNotice } from './KindMismatchNotice.tsx';
 import { FixedFilePreviewNote } from './FixedFilePreviewNote.tsx';
@@ -233,6 +234,7 @@ export function ImportsPage() {
           {previewing.running && <Loading>Reading the first rows…</Loading>}
           <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind))} />
           {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
+          {preview && canImport && <FixPreviewRowsButton kind={kind} preview={preview} />}
           <CurlDisclosure request={previewRequest(kind, org, file.name, handlerFor(kind))} label="Show curl for the preview" />
         </Panel>
       )}
