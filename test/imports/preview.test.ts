@@ -124,11 +124,19 @@ describe('POST /api/imports/preview', () => {
     assert.match(body.rows[1]?.problems.join(' ') ?? '', /When|start_date_time/);
     const plain = await ok(await preview(csv, 'visits.csv', { kind: 'appointments' }));
     assert.deepEqual(
-      plain.columns.matched.map((m) => m.column),
-      ['service'],
-      'without the handler only the title that is a spec name matches',
+      plain.columns.matches?.map((m) => [m.header, m.column, m.source]),
+      [
+        ['Tag', 'tag_name', 'synonym'],
+        ['Tag No', 'tag_number', 'synonym'],
+        ['When', 'start_date_time', 'synonym'],
+        ['Where', 'location', 'synonym'],
+        ['Service', 'service', 'name'],
+        ['Job Ref', 'job_reference_id', 'synonym'],
+      ],
+      'without the handler the titles people use match by synonym',
     );
-    assert.match(plain.rows[0]?.problems.join(' ') ?? '', /start_date_time/);
+    assert.deepEqual(plain.rows[0]?.problems, []);
+    assert.match(plain.rows[1]?.problems.join(' ') ?? '', /start_date_time/);
   });
 
   it('shows a spreadsheet date cell as the wall-clock time typed in the sheet, as the import reads it (no UTC "Z")', async () => {

@@ -17,6 +17,7 @@ import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import { deleteJobAndTask, insertJob, MAX_ATTEMPTS, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
 import type { ImportSource } from '../kind.ts';
 import { UploadReader } from '../intake/upload-reader.ts';
+import type { LayoutPosition, ResolvedLayout } from '../intake/layout.ts';
 import { WorkerPool } from './pool.ts';
 import type { ImportKindId, ImportPreview } from '../schemas.ts';
 import { UPLOADS_DIR, type ImportSettings } from '../settings.ts';
@@ -108,9 +109,15 @@ export class ImportRuntime {
     this.pool.warm(kind);
   }
 
-  /** A workbook's header row, read in the request worker (never on this thread). */
-  async xlsxHeader(file: string): Promise<{ header: string[]; hasData: boolean | null }> {
-    return (await this.uploadReader.run({ op: 'xlsx-header', file })) as { header: string[]; hasData: boolean | null };
+  /** Where an upload's table is and how its header reads (intake/layout.ts), read in the request worker (never on this thread). */
+  async layout(input: {
+    file: string;
+    format: Exclude<ImportFormat, 'json'>;
+    kind: ImportKindId;
+    options: Record<string, unknown>;
+    position: LayoutPosition;
+  }): Promise<ResolvedLayout> {
+    return (await this.uploadReader.run({ op: 'layout', ...input })) as ResolvedLayout;
   }
 
   /** The first rows of an upload as the import would read them (preview.ts), read in the request worker. */
@@ -120,6 +127,7 @@ export class ImportRuntime {
     kind: ImportKindId;
     organizationUuid: string;
     options: Record<string, unknown>;
+    position: LayoutPosition;
   }): Promise<ImportPreview> {
     return (await this.uploadReader.run({ op: 'preview', ...input })) as ImportPreview;
   }
