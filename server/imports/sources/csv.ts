@@ -138,7 +138,8 @@ export function csvFirstRows(file: string, keep: number): { rows: string[][]; wh
   const { text, whole } = readTextStart(file);
   const parsed = Papa.parse<string[]>(text, { delimiter: guessDelimiter(text), preview: keep + 1, skipEmptyLines: false });
   const rows = parsed.data;
-  // The start of the file may end in the middle of a record: that record is not kept.
-  const complete = whole ? rows : rows.slice(0, -1);
+  // The start of the file may end in the middle of a record: that record is not kept, unless it is the
+  // only one (a header longer than the start, which the column limit then refuses).
+  const complete = whole || rows.length < 2 ? rows : rows.slice(0, -1);
   return { rows: complete.slice(0, keep), whole: whole && rows.length <= keep };
 }
