@@ -142,6 +142,8 @@ export async function previewImport(input: {
     };
   });
 
+  // The layout's matches say how each header was matched (the options replay them as a mapping).
+  if (layout) matches = layout.matches;
   const matched = headers.flatMap((header, i) => {
     const column = mapping[i];
     return column ? [{ header, column }] : [];

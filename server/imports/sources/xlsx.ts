@@ -99,7 +99,9 @@ export async function* workbookSheets(input: fs.ReadStream): AsyncGenerator<Xlsx
     stored++;
     const found = sheet as unknown as { name?: string; state?: string };
     const model = (reader as unknown as { model?: { sheets?: { name?: string }[] } }).model;
-    const index = model?.sheets?.findIndex((s) => s.name === found.name) ?? -1;
+    // A pass that ended before the workbook's own parts (exceljs issues #683, #3064) knows no sheet names: read it again.
+    if (!model?.sheets) throw new SharedStringsLost();
+    const index = model.sheets.findIndex((s) => s.name === found.name);
     yield {
       name: found.name ?? `Sheet${stored}`,
       position: index >= 0 ? index + 1 : stored,
