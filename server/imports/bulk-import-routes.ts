@@ -160,7 +160,10 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       kindId,
       kind,
       options: asked,
-      position: { ...(request.sheet === undefined ? {} : { sheet: request.sheet }), ...(request.headerRow === undefined ? {} : { headerRow: request.headerRow }) },
+      position: {
+        ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
+        ...(request.headerRow === undefined ? {} : { headerRow: request.headerRow }),
+      },
       imports: ctx.imports,
     });
     const settled = withFileLayout(prepared.options ?? {}, layout.fileLayout);

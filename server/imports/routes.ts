@@ -94,7 +94,10 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
           kind: kindName,
           organizationUuid: org,
           options,
-          position: { ...(request.sheet === undefined ? {} : { sheet: request.sheet }), ...(request.headerRow === undefined ? {} : { headerRow: request.headerRow }) },
+          position: {
+            ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
+            ...(request.headerRow === undefined ? {} : { headerRow: request.headerRow }),
+          },
         });
       } catch (error) {
         if (error instanceof ImportInputError) throw field(error.field, error.message);

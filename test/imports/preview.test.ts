@@ -9,7 +9,12 @@ import { saveImportHandler } from '../support/import-handlers.ts';
 interface Preview {
   format: string;
   headers: string[];
-  columns: { matched: { header: string; column: string }[]; missing_required: string[]; unknown: string[] };
+  columns: {
+    matched: { header: string; column: string }[];
+    missing_required: string[];
+    unknown: string[];
+    matches?: { header: string; column: string | null; source: string }[];
+  };
   rows: { index: number; row_number: number; values: Record<string, unknown>; problems: string[] }[];
   total_rows_read: number;
   more_rows: boolean;

@@ -64,7 +64,9 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
       .all(org(), prefix) as { name: string; location: string; address_line_1: string; suburb: string; state: string; postcode: string }[];
   const schedules = (reference: string) =>
     server.ctx.db.sqlite
-      .prepare('select job_reference_id as ref, start_date_time as start from appointment_schedules where organization_uuid = ? and job_reference_id like ? order by job_reference_id')
+      .prepare(
+        'select job_reference_id as ref, start_date_time as start from appointment_schedules where organization_uuid = ? and job_reference_id like ? order by job_reference_id',
+      )
       .all(org(), reference) as { ref: string; start: string }[];
   const clearQrCodes = () => server.ctx.db.sqlite.prepare('delete from qrcodes where organization_uuid = ?').run(org());
 
@@ -142,23 +144,38 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     await refused(await preview(QR_BOOK, 'sites.xlsx', { sheet: '0' }), 'sheet', /counted from 1/);
     await refused(await preview(QR_BOOK, 'sites.xlsx', { header_row: '40' }), 'header_row', /"Sites" has 7 rows: header_row 40 is beyond/);
     await refused(await preview(TITLED_CSV, 'sites.csv', { header_row: '9' }), 'header_row', /The file has 5 rows: header_row 9/);
-    await refused(await preview(TITLED_CSV, 'sites.csv', { header_row: 'third' }), 'header_row', /number of the row that holds the column titles/);
+    await refused(
+      await preview(TITLED_CSV, 'sites.csv', { header_row: 'third' }),
+      'header_row',
+      /number of the row that holds the column titles/,
+    );
     await refused(await preview(TITLED_CSV, 'sites.csv', { sheet: 'Sites' }), 'sheet', /A CSV file has no sheets/);
     await refused(
       await preview(TITLED_CSV, 'sites.csv', { mapping: '{"Sburb": "town"}' }),
       'mapping',
       /"Sburb" to "town", which is not a column of this import\. Use one of location, .*or null to ignore/,
     );
-    await refused(await preview(TITLED_CSV, 'sites.csv', { mapping: '{Sburb: suburb' }), 'mapping', /mapping is not valid JSON\. Send a JSON object, e\.g\./);
+    await refused(
+      await preview(TITLED_CSV, 'sites.csv', { mapping: '{Sburb: suburb' }),
+      'mapping',
+      /mapping is not valid JSON\. Send a JSON object, e\.g\./,
+    );
     await refused(await preview(TITLED_CSV, 'sites.csv', { mapping: '["suburb"]' }), 'mapping', /must be a JSON object/);
     await refused(
       await preview(TITLED_CSV, 'sites.csv', { mapping: '{"Sburb": "suburb", "Site Name": "suburb"}' }),
       'mapping',
       /both "Sburb" and "Site Name" to suburb/,
     );
-    await refused(await preview(TITLED_CSV, 'sites.csv', { date_order: '{"start_date_time": "day_first"}' }), 'date_order', /no date columns/);
+    await refused(
+      await preview(TITLED_CSV, 'sites.csv', { date_order: '{"start_date_time": "day_first"}' }),
+      'date_order',
+      /no date columns/,
+    );
     const visits = (fields: Record<string, string>) =>
-      server.request('/api/imports/preview', fileUpload(VISITS_BOOK, 'visits.xlsx', { kind: 'appointments', organization_uuid: org(), ...fields }));
+      server.request(
+        '/api/imports/preview',
+        fileUpload(VISITS_BOOK, 'visits.xlsx', { kind: 'appointments', organization_uuid: org(), ...fields }),
+      );
     await refused(await visits({ date_order: '{"start_date_time": "year_first"}' }), 'date_order', /must be day_first or month_first/);
     await refused(await visits({ date_order: '{"Visit Start": "day_first"}' }), 'date_order', /Its date columns are start_date_time/);
   });
@@ -166,7 +183,10 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
   it('imports the second sheet under title rows: dry run, sync and background, both file endpoints, every row stored', async () => {
     clearQrCodes();
     const dry = await ok<{ inserted: number; excluded: number; dry_run: boolean }>(
-      await server.request('/api/qrcodes/bulk?processing_mode=sync', fileUpload(QR_BOOK, 'sites.xlsx', { organization_uuid: org(), dry_run: 'true' })),
+      await server.request(
+        '/api/qrcodes/bulk?processing_mode=sync',
+        fileUpload(QR_BOOK, 'sites.xlsx', { organization_uuid: org(), dry_run: 'true' }),
+      ),
     );
     assert.deepEqual([dry.inserted, dry.excluded, dry.dry_run], [4, 0, true]);
     assert.deepEqual(qrRows(''), [], 'a dry run writes nothing');
@@ -189,7 +209,12 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     const accepted = await ok<{ background_task_uuid: string }>(
       await server.request(
         '/api/qrcodes/bulk',
-        fileUpload(QR_BOOK, 'sites.xlsx', { organization_uuid: org(), sheet: 'Sites', header_row: '3', mapping: '{"Site Name": "qr_code_name", "Suburb": "suburb"}' }),
+        fileUpload(QR_BOOK, 'sites.xlsx', {
+          organization_uuid: org(),
+          sheet: 'Sites',
+          header_row: '3',
+          mapping: '{"Site Name": "qr_code_name", "Suburb": "suburb"}',
+        }),
       ),
       202,
     );
@@ -207,7 +232,10 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
 
     clearQrCodes();
     const csvSync = await ok<{ inserted: number; excluded: number }>(
-      await server.request('/api/qrcodes/bulk-import', fileUpload(TITLED_CSV, 'sites.csv', { organization_uuid: org(), header_row: '3', mapping: '{"Sburb": "suburb"}' })),
+      await server.request(
+        '/api/qrcodes/bulk-import',
+        fileUpload(TITLED_CSV, 'sites.csv', { organization_uuid: org(), header_row: '3', mapping: '{"Sburb": "suburb"}' }),
+      ),
     );
     assert.deepEqual([csvSync.inserted, csvSync.excluded], [2, 0]);
     assert.deepEqual(
@@ -226,20 +254,33 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     await refused(await upload('/api/qrcodes/bulk?processing_mode=sync', QR_BOOK, 'sites.xlsx', { sheet: '9' }), 'sheet', /no sheet 9/);
     await refused(await upload('/api/qrcodes/bulk-import', TITLED_CSV, 'sites.csv', { header_row: '99' }), 'header_row', /header_row 99/);
     await refused(await upload('/api/qrcodes/bulk', TITLED_CSV, 'sites.csv', { mapping: '{"Sburb": "town"}' }), 'mapping', /not a column/);
-    await refused(await upload('/api/appointment_schedule/bulk', VISITS_BOOK, 'visits.xlsx', { mapping: 'nope' }), 'mapping', /not valid JSON/);
-    await refused(await upload('/api/appointment_schedule/bulk', VISITS_BOOK, 'visits.xlsx', { header_row: '0' }), 'header_row', /1 or more/);
+    await refused(
+      await upload('/api/appointment_schedule/bulk', VISITS_BOOK, 'visits.xlsx', { mapping: 'nope' }),
+      'mapping',
+      /not valid JSON/,
+    );
+    await refused(
+      await upload('/api/appointment_schedule/bulk', VISITS_BOOK, 'visits.xlsx', { header_row: '0' }),
+      'header_row',
+      /1 or more/,
+    );
     await refused(
       await upload('/api/appointment_schedule/bulk', VISITS_BOOK, 'visits.xlsx', { sheet: 'Summary' }),
       'file',
       /no column for tag_name, tag_number, start_date_time, location/,
     );
-    const tasks = server.ctx.db.sqlite.prepare("select count(*) as n from background_tasks where organization_uuid = ? and status = 'FAILED'").get(org()) as { n: number };
+    const tasks = server.ctx.db.sqlite
+      .prepare("select count(*) as n from background_tasks where organization_uuid = ? and status = 'FAILED'")
+      .get(org()) as { n: number };
     assert.equal(tasks.n, 0, 'no task was started for a refused request');
   });
 
   it('previews appointments with each date column read in the order its own values settle', async () => {
     const body = await ok(
-      await server.request('/api/imports/preview', fileUpload(VISITS_BOOK, 'visits.xlsx', { kind: 'appointments', organization_uuid: org() })),
+      await server.request(
+        '/api/imports/preview',
+        fileUpload(VISITS_BOOK, 'visits.xlsx', { kind: 'appointments', organization_uuid: org() }),
+      ),
     );
     assert.equal(body.sheet, 'Visits');
     assert.equal(body.header_row, 3);
@@ -255,28 +296,49 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
       ],
     );
     assert.deepEqual(body.date_orders, [
-      { column: 'start_date_time', header: 'Visit Start', order: 'day_first', source: 'file', evidence: '25/03/2026 09:00', conflicting: false },
+      {
+        column: 'start_date_time',
+        header: 'Visit Start',
+        order: 'day_first',
+        source: 'file',
+        evidence: '25/03/2026 09:00',
+        conflicting: false,
+      },
     ]);
     assert.match(body.rows[1]?.notes.join(' ') ?? '', /"03\/04\/2026 10:30" read day first .* as 3 April 2026, 10:30/);
     const asked = await ok(
       await server.request(
         '/api/imports/preview',
-        fileUpload(VISITS_BOOK, 'visits.xlsx', { kind: 'appointments', organization_uuid: org(), date_order: '{"start_date_time": "month-first"}' }),
+        fileUpload(VISITS_BOOK, 'visits.xlsx', {
+          kind: 'appointments',
+          organization_uuid: org(),
+          date_order: '{"start_date_time": "month-first"}',
+        }),
       ),
     );
-    assert.deepEqual(asked.date_orders.map((d) => [d.order, d.source]), [['month_first', 'request']]);
+    assert.deepEqual(
+      asked.date_orders.map((d) => [d.order, d.source]),
+      [['month_first', 'request']],
+    );
     assert.match(asked.rows[0]?.problems.join(' ') ?? '', /"25\/03\/2026 09:00" is not a real date/);
     assert.match(asked.rows[1]?.notes.join(' ') ?? '', /as 4 March 2026/);
   });
 
   it('imports appointments from the second sheet with dates read as the file settles them, or as asked: sync, dry run and background', async () => {
     const upload = (query: string, fields: Record<string, string> = {}) =>
-      server.request(`/api/appointment_schedule/bulk${query}`, fileUpload(VISITS_BOOK, 'visits.xlsx', { organization_uuid: org(), ...fields }));
-    const dry = await ok<{ appointment_schedules_upserted: unknown[]; excluded_appointments: unknown[] }>(await upload('?processing_mode=sync&dry_run=true'));
+      server.request(
+        `/api/appointment_schedule/bulk${query}`,
+        fileUpload(VISITS_BOOK, 'visits.xlsx', { organization_uuid: org(), ...fields }),
+      );
+    const dry = await ok<{ appointment_schedules_upserted: unknown[]; excluded_appointments: unknown[] }>(
+      await upload('?processing_mode=sync&dry_run=true'),
+    );
     assert.deepEqual([dry.appointment_schedules_upserted.length, dry.excluded_appointments.length], [3, 0]);
     assert.deepEqual(schedules('J-%'), [], 'a dry run writes nothing');
 
-    const sync = await ok<{ appointment_schedules_upserted: unknown[]; excluded_appointments: unknown[] }>(await upload('?processing_mode=sync'));
+    const sync = await ok<{ appointment_schedules_upserted: unknown[]; excluded_appointments: unknown[] }>(
+      await upload('?processing_mode=sync'),
+    );
     assert.equal(sync.excluded_appointments.length, 0, JSON.stringify(sync.excluded_appointments));
     assert.deepEqual(
       schedules('J-%').map((s) => [s.ref, s.start.slice(0, 16)]),
@@ -298,7 +360,11 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     );
     const task = await waitForTask(server, accepted.background_task_uuid);
     assert.equal(task.status, 'COMPLETED', JSON.stringify(task));
-    const results = task.results as { upserted: number; excluded: number; excluded_appointments: { index: number; error_message: string }[] };
+    const results = task.results as {
+      upserted: number;
+      excluded: number;
+      excluded_appointments: { index: number; error_message: string }[];
+    };
     assert.deepEqual([results.upserted, results.excluded], [2, 1]);
     assert.match(results.excluded_appointments[0]?.error_message ?? '', /Visit Start "25\/03\/2026 09:00" is not a real date/);
     assert.deepEqual(

@@ -80,7 +80,8 @@ function candidateFor(spec: MatchableColumns, header: string): Candidate {
   }
   const key = normaliseHeader(trimmed);
   if (key === '') return { column: null, proposed: null, confidence: 0, source: 'none' };
-  for (const column of spec.columns) if (normaliseHeader(column) === key) return { column, proposed: column, confidence: 1, source: 'name' };
+  for (const column of spec.columns)
+    if (normaliseHeader(column) === key) return { column, proposed: column, confidence: 1, source: 'name' };
   for (const [alias, column] of Object.entries(spec.aliases ?? {})) {
     if (normaliseHeader(alias) === key) return { column, proposed: column, confidence: 1, source: 'name' };
   }
@@ -128,7 +129,13 @@ export function matchColumns(spec: MatchableColumns, header: readonly string[]):
     if (taken.has(column)) continue;
     const applied = candidate.confidence >= MATCH_THRESHOLD;
     if (applied) taken.add(column);
-    Object.assign(match, { column: applied ? column : null, proposed: column, confidence: candidate.confidence, source: candidate.source, applied });
+    Object.assign(match, {
+      column: applied ? column : null,
+      proposed: column,
+      confidence: candidate.confidence,
+      source: candidate.source,
+      applied,
+    });
   }
   return matches;
 }

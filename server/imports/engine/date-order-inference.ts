@@ -33,7 +33,14 @@ export function inferDateOrders(
   for (const column of dateColumns) {
     const at = columnAt.indexOf(column);
     if (at < 0) continue;
-    const finding: DateOrderFinding = { column, header: header[at] ?? column, order: null, source: 'none', evidence: null, conflicting: false };
+    const finding: DateOrderFinding = {
+      column,
+      header: header[at] ?? column,
+      order: null,
+      source: 'none',
+      evidence: null,
+      conflicting: false,
+    };
     const wanted = requested[column];
     if (wanted) {
       findings.push({ ...finding, order: wanted, source: 'request' });

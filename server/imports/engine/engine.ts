@@ -120,7 +120,8 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   };
 
   try {
-    if (job.maxRows !== null && rowsDone === 0) await countRows(openSource(file, job.format, env.limits, fileLayoutOf(job.options)), job.maxRows);
+    if (job.maxRows !== null && rowsDone === 0)
+      await countRows(openSource(file, job.format, env.limits, fileLayoutOf(job.options)), job.maxRows);
   } catch (error) {
     if (error instanceof TooManyRowsError) return { state: 'rejected', message: error.message };
     if (error instanceof ImportInputError) return fail(error.message, false);

@@ -88,7 +88,8 @@ export async function inspectFileLayout(input: {
     const spec = withColumnAliases(input.kind, input.options);
     mapHeader(spec, layout.header);
     const duplicates = duplicateHeaders(spec, layout.header);
-    if (duplicates.length > 0) throw new ImportInputError(`The header row names a column twice: ${duplicates.join('; ')}. Keep one of them.`);
+    if (duplicates.length > 0)
+      throw new ImportInputError(`The header row names a column twice: ${duplicates.join('; ')}. Keep one of them.`);
     if (layout.hasData === false) throw new ImportInputError('The file has a header row but no data rows.');
     return layout;
   } catch (error) {

@@ -49,7 +49,8 @@ function parseMapping(text: string, kind: Pick<ImportKind, 'columns'>): Record<s
   const byColumn = new Map<string, string>();
   for (const [header, column] of Object.entries(raw)) {
     const title = header.trim();
-    if (title === '') throw invalid('mapping', 'mapping has an empty header text; name the file\'s column, e.g. {"Street Address": "address_line_1"}.');
+    if (title === '')
+      throw invalid('mapping', 'mapping has an empty header text; name the file\'s column, e.g. {"Street Address": "address_line_1"}.');
     if (column !== null && (typeof column !== 'string' || !kind.columns.includes(column))) {
       throw invalid(
         'mapping',
@@ -73,7 +74,10 @@ function parseDateOrders(text: string, kind: Pick<ImportKind, 'dateColumns'>): R
   const orders: Record<string, ColumnDateOrder> = {};
   for (const [column, value] of Object.entries(raw)) {
     if (!dateColumns.includes(column)) {
-      const which = dateColumns.length > 0 ? `Its date columns are ${dateColumns.join(', ')}.` : 'This import has no date columns; leave date_order out.';
+      const which =
+        dateColumns.length > 0
+          ? `Its date columns are ${dateColumns.join(', ')}.`
+          : 'This import has no date columns; leave date_order out.';
       throw invalid('date_order', `date_order names "${column}", which is not a date column of this import. ${which}`);
     }
     const order = typeof value === 'string' ? value.trim().toLowerCase().replace('-', '_') : value;
@@ -90,7 +94,8 @@ export function parseLayoutRequest(fields: Record<string, string>, kind: Pick<Im
   const request: LayoutRequest = {};
   const sheet = fields.sheet?.trim();
   if (sheet) request.sheet = /^\d+$/.test(sheet) ? Number(sheet) : sheet;
-  if (request.sheet === 0) throw invalid('sheet', 'sheet 0 does not exist: sheets are counted from 1. Send the sheet\'s name or its position (1 for the first).');
+  if (request.sheet === 0)
+    throw invalid('sheet', "sheet 0 does not exist: sheets are counted from 1. Send the sheet's name or its position (1 for the first).");
   const headerRow = fields.header_row?.trim();
   if (headerRow) {
     if (!/^\d+$/.test(headerRow) || Number(headerRow) < 1 || Number(headerRow) > 1_048_576) {

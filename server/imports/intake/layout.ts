@@ -103,8 +103,13 @@ export async function resolveLayout(input: {
   if (request.headerRow !== undefined) {
     if (request.headerRow > rows.length) {
       const where = sheet === null ? 'The file' : `The sheet "${sheet}"`;
-      const size = complete ? `has ${rows.length} row${rows.length === 1 ? '' : 's'}` : `has no header within its first ${rows.length} rows read`;
-      throw new ImportInputError(`${where} ${size}: header_row ${request.headerRow} is beyond that. Give the row that holds the column titles.`, 'header_row');
+      const size = complete
+        ? `has ${rows.length} row${rows.length === 1 ? '' : 's'}`
+        : `has no header within its first ${rows.length} rows read`;
+      throw new ImportInputError(
+        `${where} ${size}: header_row ${request.headerRow} is beyond that. Give the row that holds the column titles.`,
+        'header_row',
+      );
     }
     headerRow = request.headerRow;
     headerRowSource = 'request';
@@ -112,7 +117,9 @@ export async function resolveLayout(input: {
     const found = findHeaderRow(spec, rows);
     const first = found ?? firstFilledRow(rows);
     if (first === null) {
-      throw new ImportInputError(sheet === null ? 'The file is empty: it has no header row.' : `The sheet "${sheet}" is empty: it has no header row.`);
+      throw new ImportInputError(
+        sheet === null ? 'The file is empty: it has no header row.' : `The sheet "${sheet}" is empty: it has no header row.`,
+      );
     }
     headerRow = first;
     headerRowSource = found === null ? 'first' : 'found';
@@ -123,7 +130,8 @@ export async function resolveLayout(input: {
   const columnAt = matches.map((m) => (m.applied ? m.column : null));
   const dateOrders = inferDateOrders(input.dateColumns, header, columnAt, data, request.dateOrders ?? {});
   const mapping: Record<string, string | null> = {};
-  for (const match of matches) if (match.header.trim() !== '' && !Object.hasOwn(mapping, match.header.trim())) mapping[match.header.trim()] = match.column;
+  for (const match of matches)
+    if (match.header.trim() !== '' && !Object.hasOwn(mapping, match.header.trim())) mapping[match.header.trim()] = match.column;
   const decided: Record<string, 'day_first' | 'month_first'> = {};
   for (const finding of dateOrders) if (finding.order !== null) decided[finding.column] = finding.order;
   return {

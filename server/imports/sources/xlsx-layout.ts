@@ -94,7 +94,8 @@ async function scanOnce(file: string, limits: ImportLimits, request: ScanRequest
   if (first === null) throw new ImportInputError('The workbook has no worksheet.');
   sheets.sort((a, b) => a.position - b.position);
   if (request.sheet !== undefined && chosen === null) {
-    const wanted = typeof request.sheet === 'number' ? `no sheet ${request.sheet} (it has ${sheets.length})` : `no sheet named "${request.sheet}"`;
+    const wanted =
+      typeof request.sheet === 'number' ? `no sheet ${request.sheet} (it has ${sheets.length})` : `no sheet named "${request.sheet}"`;
     const listed = ` Its sheets: ${describeSheets(sheets)}.`;
     throw new ImportInputError(`The workbook has ${wanted}.${listed} Send sheet as one of their names or positions.`, 'sheet');
   }

@@ -121,7 +121,10 @@ async function* sheetRows(input: fs.ReadStream, name: string | null): AsyncGener
     return;
   }
   if (!any) throw new ImportInputError('The workbook has no worksheet.');
-  throw new ImportInputError(`The workbook has no sheet named "${name ?? ''}". Choose one of its sheets (the preview lists them).`, 'sheet');
+  throw new ImportInputError(
+    `The workbook has no sheet named "${name ?? ''}". Choose one of its sheets (the preview lists them).`,
+    'sheet',
+  );
 }
 
 /** A row's cells (rowCells) for other modules of the reader. */
@@ -210,4 +213,3 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
     }
   }
 }
-

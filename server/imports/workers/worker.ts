@@ -105,7 +105,11 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
   } catch (error) {
     const conflict = error instanceof ApiError && error.code === 'CONFLICT';
     const field = error instanceof ImportInputError ? error.field : undefined;
-    post({ type: 'read', id, error: { message: describeError(error), input: error instanceof ImportInputError, conflict, ...(field ? { field } : {}) } });
+    post({
+      type: 'read',
+      id,
+      error: { message: describeError(error), input: error instanceof ImportInputError, conflict, ...(field ? { field } : {}) },
+    });
   }
 }
 
