@@ -4,6 +4,7 @@ import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
+import { handlersOfKind, toImportHandler } from '../import-handlers/store.ts';
 import { ImportInputError } from './errors.ts';
 import { importKinds, isImportKindId } from './kinds.ts';
 import { PREVIEW_ROWS } from './preview/preview.ts';
@@ -94,6 +95,8 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
           kind: kindName,
           organizationUuid: org,
           options,
+          savedMappings:
+            slug && slug !== DEFAULT_HANDLER_SLUG ? [] : (await handlersOfKind(ctx.db.kysely, org, kindName)).map(toImportHandler),
           position: {
             ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
             ...(request.headerRow === undefined ? {} : { headerRow: request.headerRow }),

@@ -81,6 +81,13 @@ export const importPreviewSchema = z
       .describe(
         'request: the field header_row; found: the first of the top 20 rows naming the columns; first: the first non-blank row (no row named them)',
       ),
+    saved_mapping: z
+      .object({ uuid: z.string(), name: z.string(), slug: z.string() })
+      .nullable()
+      .optional()
+      .describe(
+        "The saved column mapping (import handler) of this kind applied because the file's header has every title it names; only when the request sends no mapping",
+      ),
     date_orders: z
       .array(
         z.object({

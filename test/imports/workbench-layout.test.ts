@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
+import { jsonBody } from '../support/server.ts';
 
 /**
  * Files as they come (the sheet, the header row), columns named the way people name them (the
@@ -23,6 +24,7 @@ interface Preview {
     matches: { header: string; column: string | null; proposed: string | null; confidence: number; source: string }[];
     questions: { header: string; proposed: string; confidence: number }[];
   };
+  saved_mapping: { uuid: string; name: string; slug: string } | null;
   date_orders: { column: string; header: string; order: string | null; source: string; evidence: string | null }[];
   rows: { row_number: number; values: Record<string, unknown>; problems: string[]; notes: string[] }[];
 }
@@ -375,5 +377,49 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
         ['J-3', '2026-05-04T14:00'],
       ],
     );
+  });
+  it('saves a confirmed QR code mapping as an import handler and proposes it for the next file with the same headers', async () => {
+    const bad = await server.request(
+      '/api/import-handlers',
+      jsonBody({ organization_uuid: org(), name: 'Wrong', kind: 'qrcodes', mapping: { 'Job Ref': 'job_reference_id' } }),
+    );
+    await refused(bad, 'body.mapping', /"Job Ref" maps to job_reference_id: it must be one of the QR code import columns: location/);
+    const saved = await ok<{ uuid: string; kind: string; slug: string }>(
+      await server.request(
+        '/api/import-handlers',
+        jsonBody({
+          organization_uuid: org(),
+          name: 'Acme register',
+          kind: 'qrcodes',
+          mapping: { Sburb: 'suburb', 'Site Name': 'qr_code_name' },
+        }),
+      ),
+      201,
+    );
+    assert.equal(saved.kind, 'qrcodes');
+    const listed = await ok<{ items: { uuid: string }[] }>(
+      await server.request(`/api/import-handlers?organization_uuid=${org()}&kind=qrcodes`),
+    );
+    assert.deepEqual(
+      listed.items.map((h) => h.uuid),
+      [saved.uuid],
+    );
+    const appointmentsOnly = await ok<{ items: unknown[] }>(
+      await server.request(`/api/import-handlers?organization_uuid=${org()}&kind=appointments`),
+    );
+    assert.ok(!JSON.stringify(appointmentsOnly.items).includes(saved.uuid));
+
+    const body = await ok(await preview(TITLED_CSV, 'sites.csv'));
+    assert.deepEqual(body.saved_mapping, { uuid: saved.uuid, name: 'Acme register', slug: saved.slug });
+    assert.deepEqual(body.columns.matches.map((m) => [m.header, m.column, m.source]).slice(0, 3), [
+      ['Site Name', 'qr_code_name', 'mapping'],
+      ['Street Address', 'address_line_1', 'synonym'],
+      ['Sburb', 'suburb', 'mapping'],
+    ]);
+    const other = await ok(await preview('Site Name,Street Address,Suburb,Postcode\nX,1 Lygon Street,Carlton,3053\n', 'other.csv'));
+    assert.equal(other.saved_mapping, null, 'a header without every title of the mapping gets none');
+    const own = await ok(await preview(TITLED_CSV, 'sites.csv', { mapping: '{"Sburb": "suburb"}' }));
+    assert.equal(own.saved_mapping, null, "the request's own mapping wins");
+    await server.request(`/api/import-handlers/uuid/${saved.uuid}`, { method: 'DELETE' });
   });
 });

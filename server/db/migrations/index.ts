@@ -13,6 +13,7 @@ import * as queryIndexes from './011_query_indexes.ts';
 import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
 import * as qrcodeSearch from './014_qrcode_search.ts';
+import * as importHandlerKinds from './020_import_handler_kinds.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '012_import_kind_ids': importKindIds,
   '013_catalog_version': catalogVersion,
   '014_qrcode_search': qrcodeSearch,
+  '020_import_handler_kinds': importHandlerKinds,
 };

@@ -1,4 +1,4 @@
-import { type ColumnMatch, matchColumns } from '../engine/column-matching.ts';
+import { type ColumnMatch, matchColumns, normaliseHeader } from '../engine/column-matching.ts';
 import { type HeaderSpec, isBlankRow, withColumnAliases } from '../engine/columns.ts';
 import { inferDateOrders, type DateOrderFinding } from '../engine/date-order-inference.ts';
 import { type FileLayout, fileLayoutOf } from '../engine/file-layout.ts';
@@ -18,6 +18,26 @@ export interface LayoutPosition {
 /** Data rows below the header read to infer each date column's order (and to know a data row follows). */
 export const SAMPLE_ROWS = 1000;
 
+/** A saved column mapping (an import handler) the preview may propose for a file whose header has every title it names. */
+export interface SavedMapping {
+  uuid: string;
+  name: string;
+  slug: string;
+  mapping: Record<string, string>;
+}
+
+/** The saved mapping naming the most of the header's titles, all of its own titles there; undefined when none fits. */
+export function fittingSavedMapping(saved: readonly SavedMapping[], header: readonly string[]): SavedMapping | undefined {
+  const titles = new Set(header.map((h) => normaliseHeader(h)).filter((h) => h !== ''));
+  let best: SavedMapping | undefined;
+  for (const candidate of saved) {
+    const named = Object.keys(candidate.mapping).map(normaliseHeader);
+    if (named.length === 0 || !named.every((title) => titles.has(title))) continue;
+    if (!best || named.length > Object.keys(best.mapping).length) best = candidate;
+  }
+  return best;
+}
+
 /** Where a file's table is and how its header reads, settled before any task starts (and shown by the preview). */
 export interface ResolvedLayout {
   /** A workbook's sheets in order with their rows (null when not counted); null for CSV. */
@@ -32,6 +52,8 @@ export interface ResolvedLayout {
   /** Whether a data row follows the header (null: not within the rows read). */
   hasData: boolean | null;
   matches: ColumnMatch[];
+  /** The saved mapping applied because the file's header fits it (only when the request sent no mapping). */
+  savedMapping: { uuid: string; name: string; slug: string } | null;
   dateOrders: DateOrderFinding[];
   /** What the job's options keep (FILE_LAYOUT_OPTION): the import reads the file exactly so. */
   fileLayout: FileLayout;
@@ -71,8 +93,14 @@ export async function resolveLayout(input: {
   request: LayoutPosition & { dateOrders?: FileLayout['dateOrders'] };
   limits: ImportLimits;
   countRows: boolean;
+  /** Saved mappings of the kind, proposed when the request sends no mapping. */
+  savedMappings?: readonly SavedMapping[];
 }): Promise<ResolvedLayout> {
-  const { request, spec } = input;
+  const { request } = input;
+  const saved = input.spec.explicit ? [] : (input.savedMappings ?? []);
+  // The titles of saved mappings name the kind's columns too, when the header row is looked for.
+  const savedTitles = Object.fromEntries(saved.flatMap((s) => Object.entries(s.mapping)));
+  const spec: HeaderSpec = saved.length > 0 ? { ...input.spec, aliases: { ...savedTitles, ...input.spec.aliases } } : input.spec;
   const keepRows = Math.max(HEAD_ROWS, request.headerRow ?? 0) + SAMPLE_ROWS;
   let rows: Cells[];
   let complete: boolean;
@@ -126,7 +154,8 @@ export async function resolveLayout(input: {
   }
   const header = (rows[headerRow - 1] ?? []).map(textOf);
   const data = rows.slice(headerRow).filter((row) => !isBlankRow(row));
-  const matches = matchColumns(spec, header);
+  const fitting = fittingSavedMapping(saved, header);
+  const matches = matchColumns(fitting ? { ...input.spec, explicit: fitting.mapping } : input.spec, header);
   const columnAt = matches.map((m) => (m.applied ? m.column : null));
   const dateOrders = inferDateOrders(input.dateColumns, header, columnAt, data, request.dateOrders ?? {});
   const mapping: Record<string, string | null> = {};
@@ -142,6 +171,7 @@ export async function resolveLayout(input: {
     header,
     hasData: data.length > 0 ? true : complete ? false : null,
     matches,
+    savedMapping: fitting ? { uuid: fitting.uuid, name: fitting.name, slug: fitting.slug } : null,
     dateOrders,
     fileLayout: { sheet, headerRow, mapping, dateOrders: decided },
   };
@@ -156,6 +186,7 @@ export function resolveKindLayout(input: {
   request: LayoutPosition;
   limits: ImportLimits;
   countRows: boolean;
+  savedMappings?: readonly SavedMapping[];
 }): Promise<ResolvedLayout> {
   const dateOrders = fileLayoutOf(input.options).dateOrders;
   return resolveLayout({
@@ -166,5 +197,6 @@ export function resolveKindLayout(input: {
     request: { ...input.request, ...(dateOrders ? { dateOrders } : {}) },
     limits: input.limits,
     countRows: input.countRows,
+    ...(input.savedMappings ? { savedMappings: input.savedMappings } : {}),
   });
 }

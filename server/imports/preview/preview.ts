@@ -3,7 +3,7 @@ import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../engine/columns.ts';
 import type { ColumnMatch } from '../engine/column-matching.ts';
 import { withFileLayout } from '../engine/file-layout.ts';
-import { type LayoutPosition, resolveKindLayout } from '../intake/layout.ts';
+import { type LayoutPosition, resolveKindLayout, type SavedMapping } from '../intake/layout.ts';
 import { organizationDateOrder } from '../../settings/date-order.ts';
 import type { ImportKind } from '../kind.ts';
 import type { ImportLimits } from '../limits.ts';
@@ -43,6 +43,8 @@ export async function previewImport(input: {
   options: Record<string, unknown>;
   /** The sheet and header row the request names. */
   position: LayoutPosition;
+  /** The kind's saved mappings, one proposed when the file's header fits it and the request sends no mapping. */
+  savedMappings?: SavedMapping[];
   dataDir: string;
   geocoder: Geocoder;
   limits: ImportLimits;
@@ -59,6 +61,7 @@ export async function previewImport(input: {
           request: input.position,
           limits: input.limits,
           countRows: true,
+          ...(input.savedMappings ? { savedMappings: input.savedMappings } : {}),
         });
   const options = layout ? withFileLayout(input.options, layout.fileLayout) : input.options;
   const columns = withColumnAliases(kind, options);
@@ -169,6 +172,7 @@ export async function previewImport(input: {
     sheet: layout?.sheet ?? null,
     header_row: layout?.headerRow ?? null,
     header_row_source: layout?.headerRowSource ?? null,
+    saved_mapping: layout?.savedMapping ?? null,
     date_orders: (layout?.dateOrders ?? []).map((finding) => ({
       column: finding.column,
       header: finding.header,

@@ -17,7 +17,7 @@ import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import { deleteJobAndTask, insertJob, MAX_ATTEMPTS, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
 import type { ImportSource } from '../kind.ts';
 import { UploadReader } from '../intake/upload-reader.ts';
-import type { LayoutPosition, ResolvedLayout } from '../intake/layout.ts';
+import type { LayoutPosition, ResolvedLayout, SavedMapping } from '../intake/layout.ts';
 import { WorkerPool } from './pool.ts';
 import type { ImportKindId, ImportPreview } from '../schemas.ts';
 import { UPLOADS_DIR, type ImportSettings } from '../settings.ts';
@@ -128,6 +128,7 @@ export class ImportRuntime {
     organizationUuid: string;
     options: Record<string, unknown>;
     position: LayoutPosition;
+    savedMappings: SavedMapping[];
   }): Promise<ImportPreview> {
     return (await this.uploadReader.run({ op: 'preview', ...input })) as ImportPreview;
   }

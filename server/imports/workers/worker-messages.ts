@@ -4,7 +4,7 @@ import type { ImportLimits } from '../limits.ts';
 import type { ImportPreview } from '../schemas.ts';
 import type { ImportKindId } from '../schemas.ts';
 import type { ImportFormat } from '../intake/sniff.ts';
-import type { LayoutPosition, ResolvedLayout } from '../intake/layout.ts';
+import type { LayoutPosition, ResolvedLayout, SavedMapping } from '../intake/layout.ts';
 
 export interface WorkerConfig {
   dataDir: string;
@@ -30,6 +30,7 @@ export type UploadRead =
       organizationUuid: string;
       options: Record<string, unknown>;
       position: LayoutPosition;
+      savedMappings: SavedMapping[];
     };
 
 export type UploadReadResult = ResolvedLayout | ImportPreview;

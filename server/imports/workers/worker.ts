@@ -96,6 +96,7 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
         organizationUuid: request.organizationUuid,
         options: request.options,
         position: request.position,
+        savedMappings: request.savedMappings,
         limits: config.limits,
         dataDir: config.dataDir,
         geocoder: await loadGeocoderFrom(config.geocoderModule),
