@@ -72,8 +72,11 @@ export interface ImportKind<Row = unknown> {
   synonyms?: Readonly<Record<string, readonly string[]>>;
   /** Columns a file must have; missing ones are a 400 naming them, before any task starts. */
   requiredColumns: readonly string[];
-  /** A required column another column can stand in for ({ location: ['address_line_1'] }: the location is composed from the parts). */
-  requiredUnlessAny?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Required columns other columns can stand in for, each alternative a set of columns that
+   * together do ({ location: [['address_line_1', 'suburb']] }: the location is composed from the parts).
+   */
+  requiredUnless?: Readonly<Record<string, readonly (readonly string[])[]>>;
   /** Columns holding dates whose order (day or month first) is read per file (docs/imports.md). */
   dateColumns?: readonly string[];
   /** One example row for the template, in column order; `organization_uuid` is filled in per caller. */

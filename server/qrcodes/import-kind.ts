@@ -77,8 +77,13 @@ export const qrCodeImportKind: ImportKind<QrImportRow> = {
   aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },
   synonyms: QR_SYNONYMS,
   requiredColumns: ['location'],
-  // A row without a location composes it from the address parts (qrcodes/address.ts): suburb or postcode at least.
-  requiredUnlessAny: { location: ['suburb', 'postcode'] },
+  // A row without a location composes it from the address parts (qrcodes/address.ts): a street with a suburb or postcode.
+  requiredUnless: {
+    location: [
+      ['address_line_1', 'suburb'],
+      ['address_line_1', 'postcode'],
+    ],
+  },
   exampleRow: {
     location: '12 Smith Street, Carlton VIC 3053',
     type: 'SITE',

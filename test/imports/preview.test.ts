@@ -15,6 +15,7 @@ interface Preview {
     unknown: string[];
     matches?: { header: string; column: string | null; source: string }[];
   };
+  saved_mapping?: { slug: string } | null;
   rows: { index: number; row_number: number; values: Record<string, unknown>; problems: string[] }[];
   total_rows_read: number;
   more_rows: boolean;
@@ -131,15 +132,16 @@ describe('POST /api/imports/preview', () => {
     assert.deepEqual(
       plain.columns.matches?.map((m) => [m.header, m.column, m.source]),
       [
-        ['Tag', 'tag_name', 'synonym'],
-        ['Tag No', 'tag_number', 'synonym'],
-        ['When', 'start_date_time', 'synonym'],
-        ['Where', 'location', 'synonym'],
-        ['Service', 'service', 'name'],
-        ['Job Ref', 'job_reference_id', 'synonym'],
+        ['Tag', 'tag_name', 'mapping'],
+        ['Tag No', 'tag_number', 'mapping'],
+        ['When', 'start_date_time', 'mapping'],
+        ['Where', 'location', 'mapping'],
+        ['Service', 'service', 'mapping'],
+        ['Job Ref', 'job_reference_id', 'mapping'],
       ],
-      'without the handler the titles people use match by synonym',
+      'without org_identifier the saved handler whose titles are all in the file is proposed',
     );
+    assert.equal(plain.saved_mapping?.slug, 'field-team');
     assert.deepEqual(plain.rows[0]?.problems, []);
     assert.match(plain.rows[1]?.problems.join(' ') ?? '', /start_date_time/);
   });

@@ -7,20 +7,20 @@ import { fileLayoutOf } from './file-layout.ts';
 export { normaliseHeader };
 
 /** What header matching needs of a kind, with a job's own header names and mapping. */
-export type HeaderSpec = Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns' | 'synonyms' | 'requiredUnlessAny'> &
+export type HeaderSpec = Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns' | 'synonyms' | 'requiredUnless'> &
   Pick<MatchableColumns, 'explicit'>;
 
 /** Required columns the matched ones leave missing (a column counts as present when one of its stand-ins is). */
-export function missingRequired(kind: Pick<HeaderSpec, 'requiredColumns' | 'requiredUnlessAny'>, matched: ReadonlySet<string>): string[] {
+export function missingRequired(kind: Pick<HeaderSpec, 'requiredColumns' | 'requiredUnless'>, matched: ReadonlySet<string>): string[] {
   return kind.requiredColumns.filter(
-    (column) => !matched.has(column) && !(kind.requiredUnlessAny?.[column] ?? []).some((other) => matched.has(other)),
+    (column) => !matched.has(column) && !(kind.requiredUnless?.[column] ?? []).some((set) => set.every((other) => matched.has(other))),
   );
 }
 
-/** A required column in words: "location (or address_line_1)". */
-export function describeRequired(kind: Pick<HeaderSpec, 'requiredUnlessAny'>, column: string): string {
-  const others = kind.requiredUnlessAny?.[column] ?? [];
-  return others.length > 0 ? `${column} (or ${others.join(' or ')})` : column;
+/** A required column in words: "location (or address_line_1 with suburb)". */
+export function describeRequired(kind: Pick<HeaderSpec, 'requiredUnless'>, column: string): string {
+  const sets = kind.requiredUnless?.[column] ?? [];
+  return sets.length > 0 ? `${column} (or ${sets.map((set) => set.join(' with ')).join(', or ')})` : column;
 }
 
 /** For each header cell, the kind's column it fills (or null), every cell's match, and the required columns no cell fills. */
@@ -123,7 +123,7 @@ export function withColumnAliases(kind: ImportKind, options: Record<string, unkn
   return {
     columns: kind.columns,
     requiredColumns: kind.requiredColumns,
-    ...(kind.requiredUnlessAny ? { requiredUnlessAny: kind.requiredUnlessAny } : {}),
+    ...(kind.requiredUnless ? { requiredUnless: kind.requiredUnless } : {}),
     ...(kind.synonyms ? { synonyms: kind.synonyms } : {}),
     aliases: extra && typeof extra === 'object' ? { ...kind.aliases, ...(extra as Record<string, string>) } : (kind.aliases ?? {}),
     ...(explicit ? { explicit } : {}),
