@@ -88,7 +88,8 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
           const read: string[] = [];
           for (const match of layout.matches) {
             if (!match.applied || match.column === null || !isAppointmentField(match.column)) continue;
-            matched[match.header.trim()] = match.column;
+            // A header that is the field's own name needs no title: messages name the field as before.
+            if (match.source !== 'name') matched[match.header.trim()] = match.column;
             read.push(match.header);
           }
           const problems = new ColumnMapper(matched).checkHeaders(read, { organizationGiven: true });

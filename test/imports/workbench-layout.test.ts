@@ -70,7 +70,18 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
         'select job_reference_id as ref, start_date_time as start from appointment_schedules where organization_uuid = ? and job_reference_id like ? order by job_reference_id',
       )
       .all(org(), reference) as { ref: string; start: string }[];
-  const clearQrCodes = () => server.ctx.db.sqlite.prepare('delete from qrcodes where organization_uuid = ?').run(org());
+  /** Removes the organization's QR codes between imports of the same file (waiting out an import worker's last commit). */
+  const clearQrCodes = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        server.ctx.db.sqlite.prepare('delete from qrcodes where organization_uuid = ?').run(org());
+        return;
+      } catch (error) {
+        if (attempt >= 100 || !String(error).includes('locked')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  };
 
   it('previews a workbook whose data is on its second sheet under two title rows, matching the names people use', async () => {
     const body = await ok(await preview(QR_BOOK, 'sites.xlsx'));
@@ -183,7 +194,7 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
   });
 
   it('imports the second sheet under title rows: dry run, sync and background, both file endpoints, every row stored', async () => {
-    clearQrCodes();
+    await clearQrCodes();
     const dry = await ok<{ inserted: number; excluded: number; dry_run: boolean }>(
       await server.request(
         '/api/qrcodes/bulk?processing_mode=sync',
@@ -207,7 +218,7 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
       ],
     );
 
-    clearQrCodes();
+    await clearQrCodes();
     const accepted = await ok<{ background_task_uuid: string }>(
       await server.request(
         '/api/qrcodes/bulk',
@@ -232,7 +243,7 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
       { qr_code_name: 'Subiaco store', suburb: 'Subiaco' },
     ]);
 
-    clearQrCodes();
+    await clearQrCodes();
     const csvSync = await ok<{ inserted: number; excluded: number }>(
       await server.request(
         '/api/qrcodes/bulk-import',
