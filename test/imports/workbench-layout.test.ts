@@ -282,6 +282,17 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
       'file',
       /no column for tag_name, tag_number, start_date_time, location/,
     );
+    const json = JSON.stringify([{ location: '1 Lygon Street, Carlton VIC 3053' }]);
+    await refused(
+      await upload('/api/qrcodes/bulk', json, 'sites.json', { sheet: '1' }),
+      'sheet',
+      /A JSON file has no sheets or header row/,
+    );
+    await refused(
+      await upload('/api/qrcodes/bulk', json, 'sites.json', { header_row: '2' }),
+      'header_row',
+      /leave sheet and header_row out/,
+    );
     const tasks = server.ctx.db.sqlite
       .prepare("select count(*) as n from background_tasks where organization_uuid = ? and status = 'FAILED'")
       .get(org()) as { n: number };
@@ -431,6 +442,8 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     assert.equal(other.saved_mapping, null, 'a header without every title of the mapping gets none');
     const own = await ok(await preview(TITLED_CSV, 'sites.csv', { mapping: '{"Sburb": "suburb"}' }));
     assert.equal(own.saved_mapping, null, "the request's own mapping wins");
+    const badUpdate = await server.request(`/api/import-handlers/uuid/${saved.uuid}`, jsonBody({ mapping: { Sburb: 'service' } }, 'PATCH'));
+    await refused(badUpdate, 'body.mapping', /does not fit this qrcodes handler: "Sburb" maps to service/);
     await server.request(`/api/import-handlers/uuid/${saved.uuid}`, { method: 'DELETE' });
   });
 });
