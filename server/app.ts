@@ -19,6 +19,7 @@ import { registerAppMetaRoutes } from './meta/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
+import { registerImportTaskRoutes } from './imports/task-routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
 import { registerQrCodeRoutes } from './qrcodes/routes.ts';
 import { registerGeocoderRoutes } from './geocoding/routes.ts';
@@ -53,6 +54,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerQrCodeRoutes(api, ctx);
   registerQrCodeImportRoutes(api, ctx);
   registerImportRoutes(api, ctx);
+  registerImportTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);

@@ -161,6 +161,10 @@ export interface ImportJobTable {
   excluded_count: Generated<number>;
   /** Runs started and not ended cleanly (a crash or kill); 2 means it is not resumed again. */
   attempts: Generated<number>;
+  /** Who asked to cancel it (an API key's name): its run stops at the next batch. */
+  cancel_requested_by: string | null;
+  /** The task that retried this failed one; its upload passed to that task. */
+  retried_by: string | null;
   created_on: string;
   updated_on: string;
 }

@@ -122,7 +122,7 @@ export interface ImportKind<Row = unknown> {
 export interface ShadowExtra {
   table: string;
   skippedTriggers: ReadonlySet<string>;
-  sql: string;
+  sql?: string;
 }
 
 export interface DryRunContext {

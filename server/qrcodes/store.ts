@@ -4,7 +4,8 @@ import { inListOrder, type PageWindow, pageWindow } from '../db/page-window.ts';
 import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
 import type { QrCodeListQuery } from './schemas.ts';
-import { isShortSearch, shortSearchFloor, trigramQuery, whereContains } from './search.ts';
+import { isShortSearch, trigramQuery } from '../db/trigram-search.ts';
+import { shortSearchFloor, whereContains } from './search.ts';
 import { indexQrCode } from './search-index.ts';
 
 export type QrCodeRow = Selectable<QrCodeTable>;

@@ -12,6 +12,7 @@ import { clearMessages, findMessageRow, getMessageParts, listMessages } from './
 import { writeMessageJson } from './message-json.ts';
 import { registerInboxReceiver } from './receiver-route.ts';
 import { relayMessage } from './relay.ts';
+import { registerResendRoutes } from './resend-routes.ts';
 import { reverifyMessages } from './reverify.ts';
 import {
   createInboxBodySchema,
@@ -151,6 +152,8 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       return relayMessage(ctx, row, 'replay', url, target);
     },
   );
+
+  registerResendRoutes(api, ctx, TAG);
 
   api.route(
     {

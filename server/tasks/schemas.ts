@@ -82,6 +82,14 @@ export const taskListQuerySchema = pageQuerySchema.extend({
   organization_uuid: z.string().min(1).describe('Organization whose tasks to list. Required.'),
   task_type: taskTypeSchema.optional().describe('Only tasks of this type.'),
   status: taskStatusSchema.optional().describe('Only tasks in this status.'),
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe(
+      "Only tasks whose uuid, file name or error message contains this text, ignoring case. One or two characters look among the organization's newest 10,000 tasks only.",
+    ),
 });
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 

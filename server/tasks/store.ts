@@ -1,4 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { isShortSearch, likePattern, SHORT_SEARCH_CAP, trigramQuery } from '../db/trigram-search.ts';
+import { taskMatches } from './search.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import { databaseVersion, VersionedAnswers } from '../db/version.ts';
 import { JsonText } from '../http/json-text.ts';
@@ -59,6 +61,7 @@ export interface TaskAnswer {
  */
 class TaskReads {
   private readonly byUuid: Prepared<'uuid'>;
+  private readonly floor: Prepared<'org'>;
   private readonly pages = new Map<string, (args: Record<ListParam, unknown>) => { rows: Row[]; total: number }>();
   private readonly db: Db;
   private readonly answers = new VersionedAnswers<TaskAnswer | JsonText | null>(MAX_REMEMBERED);
@@ -66,6 +69,17 @@ class TaskReads {
   constructor(db: Db) {
     this.db = db;
     this.byUuid = prepare(db.sqlite, db.kysely.selectFrom('background_tasks').selectAll().where('uuid', '=', param('uuid')));
+    this.floor = prepare(
+      db.sqlite,
+      db.kysely
+        .selectFrom('background_tasks')
+        .select('seq')
+        .where('organization_uuid', '=', param('org'))
+        .orderBy('seq', 'desc')
+        .limit(param<number>('one'))
+        .offset(param<number>('skip')),
+      { one: 1, skip: SHORT_SEARCH_CAP - 1 },
+    );
   }
 
   task(version: string, uuid: string): TaskAnswer | undefined {
@@ -79,7 +93,7 @@ class TaskReads {
   }
 
   page(version: string, query: TaskListQuery): JsonText {
-    const key = `list|${query.organization_uuid}|${query.task_type ?? ''}|${query.status ?? ''}|${query.page}|${query.per_page}`;
+    const key = `list|${query.organization_uuid}|${query.task_type ?? ''}|${query.status ?? ''}|${query.page}|${query.per_page}|${query.search ?? ''}`;
     return this.answers.remember(version, key, () => {
       const { rows, total } = this.list(query);
       return JsonText.of(toPage(rows.map(toTask), total, query.page, query.per_page));
@@ -88,12 +102,18 @@ class TaskReads {
 
   /** The page's rows and the total, in one read transaction so both see the same moment. */
   list(query: TaskListQuery): { rows: Row[]; total: number } {
-    const filters = `${query.task_type ? 't' : ''}${query.status ? 's' : ''}`;
+    const term = query.search ?? '';
+    const search = term === '' ? '' : isShortSearch(term) ? 'recent' : 'indexed';
+    const filters = `${query.task_type ? 't' : ''}${query.status ? 's' : ''}|${search}`;
     let read = this.pages.get(filters);
     if (!read) {
       let base = this.db.kysely.selectFrom('background_tasks').where('organization_uuid', '=', param('org'));
       if (query.task_type) base = base.where('task_type', '=', param<string>('taskType'));
       if (query.status) base = base.where('status', '=', param<TaskListQuery['status'] & string>('status'));
+      if (search === 'indexed')
+        base = base.where(sql<SqlBool>`seq in (select rowid from task_search where task_search match ${param('match')})`);
+      if (search === 'recent') base = base.where('seq', '>=', param<number>('floor'));
+      if (search !== '') base = base.where((eb) => taskMatches(eb, param('pattern')));
       const rows = prepare<ListParam>(
         this.db.sqlite,
         base.selectAll().orderBy('seq', 'desc').limit(param<number>('limit')).offset(param<number>('offset')),
@@ -112,11 +132,19 @@ class TaskReads {
       org: query.organization_uuid,
       taskType: query.task_type,
       status: query.status,
+      match: search === 'indexed' ? trigramQuery(term) : undefined,
+      floor: search === 'recent' ? this.recentFloor(query.organization_uuid) : undefined,
+      pattern: search === '' ? undefined : likePattern(term),
       ...pageSlice(query),
     });
   }
+
+  /** The seq of the organization's SHORT_SEARCH_CAP-th newest task, or 0 when it has fewer: a short search looks at those after it. */
+  private recentFloor(organizationUuid: string): number {
+    return this.floor.get<{ seq: number }>({ org: organizationUuid })?.seq ?? 0;
+  }
 }
-type ListParam = 'org' | 'taskType' | 'status' | 'limit' | 'offset';
+type ListParam = 'org' | 'taskType' | 'status' | 'match' | 'floor' | 'pattern' | 'limit' | 'offset';
 const MAX_REMEMBERED = 1_000;
 
 const taskReads = perDatabase((db) => new TaskReads(db));

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
-import { SHORT_SEARCH_CAP } from '../../server/qrcodes/search.ts';
+import { SHORT_SEARCH_CAP } from '../../server/db/trigram-search.ts';
 import { INDEX_INSERTED_SINCE_SQL, INDEX_QR_CODE_SQL } from '../../server/qrcodes/search-index.ts';
 import { addressCsv, fileUpload, startImportTestServer, startCsvImport, waitForTask } from '../support/imports.ts';
 import { bearer, jsonBody, type TestServer } from '../support/server.ts';

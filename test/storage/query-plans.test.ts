@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
 import { openScratchConnection } from '../../server/imports/preview/scratch-db.ts';
+import { SEARCH_INDEX_SHADOW } from '../../server/qrcodes/search-index.ts';
 import { createInbox, listMessages } from '../support/inboxes.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
@@ -168,6 +169,8 @@ async function userTraffic(server: TestServer): Promise<void> {
   // Tasks.
   await ok(`/api/background-tasks?organization_uuid=${org}`);
   await ok(`/api/background-tasks?organization_uuid=${org}&page=2&per_page=2`);
+  await ok(`/api/background-tasks?organization_uuid=${org}&search=sites`);
+  await ok(`/api/background-tasks?organization_uuid=${org}&search=s`);
   await ok(`/api/background-tasks/uuid/${qrTask.uuid}`);
 
   // Webhooks delivered to an inbox of this server; the inbox's messages.
@@ -253,11 +256,12 @@ describe('query plans of every statement the server prepares', () => {
 
   it('uses an index for every statement on an organization-scoped table', () => {
     const sqlite = new SQLite(databasePath(dataDir), { readonly: true });
-    const scratch = openScratchConnection(dataDir, '00000000-0000-0000-0000-000000000000', [
-      'qrcodes',
-      'qr_code_tags',
-      'appointment_schedules',
-    ]);
+    const scratch = openScratchConnection(
+      dataDir,
+      '00000000-0000-0000-0000-000000000000',
+      ['qrcodes', 'qr_code_tags', 'appointment_schedules'],
+      [SEARCH_INDEX_SHADOW],
+    );
     let findings: PlanFinding[];
     try {
       findings = explainAll(statements, sqlite, scratch.sqlite);

@@ -227,6 +227,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/background-tasks/uuid/{background_task_uuid}/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An import task's job: its kind and format, whether its upload is kept for a retry, and its retry and cancel links. */
+    get: operations['getBackgroundTasksByBackgroundTaskUuidImport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a PENDING or PROCESSING import.
+     * @description A PENDING import ends FAILED at once. A PROCESSING one stops after its current batch (at most 5,000 rows) and ends FAILED; the rows it wrote stay, its results count them and its error_message says so. Answers the task as it is now: poll it until FAILED.
+     */
+    post: operations['postBackgroundTasksByBackgroundTaskUuidCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a FAILED import again from its kept upload, as a new background task.
+     * @description The new task's metadata has retry_of (this task); this task's import names it as retried_by. The upload is kept 7 days after the failure.
+     */
+    post: operations['postBackgroundTasksByBackgroundTaskUuidRetry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/upload': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Discard the upload a FAILED import keeps for a retry. */
+    delete: operations['deleteBackgroundTasksByBackgroundTaskUuidUpload'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/live/tokens': {
     parameters: {
       query?: never;
@@ -683,6 +757,27 @@ export interface paths {
      * @description url defaults to the inbox's forward_to. https anywhere; http only to this machine. Redirects are not followed; 15 s timeout.
      */
     post: operations['postInboxesByUuidMessagesByMessageUuidReplay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a re-seal of this message can use: the known secrets (labels only), the plaintext to edit, the broken variants. */
+    get: operations['getInboxesByUuidMessagesByMessageUuidResend'];
+    put?: never;
+    /**
+     * Re-encrypt and re-sign the message's JSON (as edited) with a webhook or inbox secret, and send it like a delivery.
+     * @description The plaintext (default: the message as decrypted) is sealed exactly as the service seals a delivery and POSTed with its headers (X-Service-Signature, X-Service-Event, a new X-Service-Delivery-Id, X-Service-Attempt: 1) to target_url, default this inbox. The secret is `secret` if given, else the known one named by `secret_label`, else the one that verified the message. `variant` sends a broken delivery instead, built so that the doctor says what the variant is named by. Answers with what the target answered (status, headers, first 2 KB, time) and, for an inbox of this server, the message it became. target_url follows the webhook URL rules (400). A target that does not answer is a 502: 5 s to connect, 15 s for the answer.
+     */
+    post: operations['postInboxesByUuidMessagesByMessageUuidResend'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1308,6 +1403,17 @@ export interface components {
       /** @description What went wrong and how to fix it */
       message: string;
     };
+    DoctorVerdict: {
+      decrypted: boolean;
+      /** @description decryption_problem of the message it becomes */
+      problem: string | null;
+      /** @enum {string} */
+      signature_status: 'valid' | 'invalid' | 'unknown';
+      /** @description The code of the doctor's first hint; null when it has none */
+      hint: string | null;
+      /** @description The verdict in one line, e.g. "Not decrypted · DECRYPTION_FAILED · SIGNATURE_OF_ANOTHER_DELIVERY" */
+      label: string;
+    };
     ErrorResponse: {
       error: {
         /** @enum {string} */
@@ -1322,7 +1428,8 @@ export interface components {
           | 'TOO_MANY_REQUESTS'
           | 'INTERNAL'
           | 'BAD_GATEWAY'
-          | 'INSUFFICIENT_STORAGE';
+          | 'INSUFFICIENT_STORAGE'
+          | 'SERVICE_UNAVAILABLE';
         message: string;
         details?: {
           path: string;
@@ -1405,6 +1512,23 @@ export interface components {
       };
       created_on: string;
       updated_on: string;
+    };
+    ImportJob: {
+      /** @description The import kind (qrcodes or appointments) */
+      kind: string;
+      /** @enum {string} */
+      format: 'csv' | 'xlsx' | 'json';
+      /** @description Whether the uploaded file is still kept: a FAILED import keeps it 7 days for a retry, unless discarded */
+      upload_kept: boolean;
+      upload_bytes: number | null;
+      /** @description FAILED, not retried yet, and its upload kept */
+      retry_possible: boolean;
+      /** @description The task that retried this one */
+      retried_by: string | null;
+      /** @description The task this one retried */
+      retry_of: string | null;
+      /** @description Who asked to cancel it (an API key name) */
+      cancel_requested_by: string | null;
     };
     ImportKindMeta: {
       /**
@@ -1994,6 +2118,117 @@ export interface components {
       /** @description null until COMPLETED */
       results: components['schemas']['QrCodeJsonImportResults'] | null;
     };
+    ResendOptions: {
+      /** @description Where a resend goes by default: this inbox */
+      target_url: string;
+      /** @description Secrets the server knows for this inbox (never the values) */
+      secrets: components['schemas']['ResendSecret'][];
+      /** @description The one used unless you choose: the one that verified the message, else the first */
+      default_secret_label: string | null;
+      /** @description The decrypted plaintext to start editing from; null when the message was not decrypted */
+      plaintext: string | null;
+      variants: components['schemas']['ResendVariant'][];
+    };
+    ResendRequest: {
+      /** @description The decrypted JSON as edited: must be a JSON object; it is sent as compact JSON, as the service sends it. Default: the message's decrypted plaintext, byte for byte */
+      plaintext?: string;
+      /** @description Where to send it; default this inbox. The webhook URL rules apply (https anywhere, http only to this machine) */
+      target_url?: string;
+      /** @description A secret to seal with, typed by you (wins over secret_label) */
+      secret?: string;
+      /** @description One of the known secrets, by its label (GET this path lists them). Default: the secret that verified the message, else the first one */
+      secret_label?: string;
+      /**
+       * @description Send a broken variant instead (GET this path lists them with what the doctor says)
+       * @enum {string}
+       */
+      variant?:
+        | 'wrong_secret'
+        | 'flipped_bit'
+        | 'tampered_ciphertext'
+        | 'truncated_payload'
+        | 'missing_signature'
+        | 'signature_base64'
+        | 'key_from_uppercase_hex'
+        | 'payload_base64url'
+        | 'reserialised_body'
+        | 'stale_envelope';
+    };
+    ResendResult: {
+      target_url: string;
+      variant:
+        | (
+            | 'wrong_secret'
+            | 'flipped_bit'
+            | 'tampered_ciphertext'
+            | 'truncated_payload'
+            | 'missing_signature'
+            | 'signature_base64'
+            | 'key_from_uppercase_hex'
+            | 'payload_base64url'
+            | 'reserialised_body'
+            | 'stale_envelope'
+          )
+        | null;
+      secret: {
+        /** @enum {string} */
+        source: 'webhook' | 'inbox' | 'given';
+        /** @description Which secret sealed it: webhook <uuid>, inbox secret, or "the secret you gave" */
+        label: string;
+      };
+      /** @description What the doctor says about the bytes sent, judged with that secret */
+      verdict: components['schemas']['DoctorVerdict'];
+      /** @description The doctor's hints on the bytes sent */
+      hints: components['schemas']['DoctorHint'][];
+      sent: {
+        /** @description The request headers, as sent */
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The request body, as sent */
+        body: string;
+        /** @description The plaintext the body carries */
+        plaintext: string;
+      };
+      answer: {
+        status_code: number;
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The first 2 KB of the answer */
+        body_excerpt: string | null;
+        duration_ms: number;
+      };
+      /** @description When the target is an inbox of this server: the message it became */
+      inbox_message_uuid: string | null;
+    };
+    ResendSecret: {
+      /** @description webhook <uuid>, inbox secret, inbox secret 2 of 3 */
+      label: string;
+      /** @enum {string} */
+      source: 'webhook' | 'inbox';
+      /** @description This secret verified the message when it arrived */
+      verified_message: boolean;
+    };
+    ResendVariant: {
+      /** @enum {string} */
+      id:
+        | 'wrong_secret'
+        | 'flipped_bit'
+        | 'tampered_ciphertext'
+        | 'truncated_payload'
+        | 'missing_signature'
+        | 'signature_base64'
+        | 'key_from_uppercase_hex'
+        | 'payload_base64url'
+        | 'reserialised_body'
+        | 'stale_envelope';
+      title: string;
+      /** @description What is broken, and what a correct verifier does with it */
+      description: string;
+      /** @description What the doctor (and an inbox knowing the secret) says about it */
+      verdict: components['schemas']['DoctorVerdict'];
+    };
     Service: {
       uuid: string;
       organization_uuid: string;
@@ -2277,6 +2512,15 @@ export interface components {
         'application/json': components['schemas']['ErrorResponse'];
       };
     };
+    /** @description The database stayed busy with an import for a minute: nothing was changed; try again after Retry-After (SERVICE_UNAVAILABLE) */
+    ServiceUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
     /** @description The disk that holds the data folder is full: nothing was written; free some space and try again (INSUFFICIENT_STORAGE) */
     InsufficientStorage: {
       headers: {
@@ -2405,6 +2649,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2433,6 +2678,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2478,6 +2724,8 @@ export interface operations {
         task_type?: 'IMPORT' | 'QR_IMPORT' | 'APPOINTMENT_IMPORT';
         /** @description Only tasks in this status. */
         status?: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+        /** @description Only tasks whose uuid, file name or error message contains this text, ignoring case. One or two characters look among the organization's newest 10,000 tasks only. */
+        search?: string;
       };
       header?: never;
       path?: never;
@@ -2600,6 +2848,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2657,6 +2906,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2713,6 +2963,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2786,6 +3037,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2843,6 +3095,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2948,6 +3201,130 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getBackgroundTasksByBackgroundTaskUuidImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportJob'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postBackgroundTasksByBackgroundTaskUuidCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackgroundTask'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postBackgroundTasksByBackgroundTaskUuidRetry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskAccepted'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteBackgroundTasksByBackgroundTaskUuidUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2976,6 +3353,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3086,6 +3464,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3113,6 +3492,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3195,6 +3575,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3241,6 +3622,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3287,6 +3669,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3333,6 +3716,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3382,6 +3766,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3492,6 +3877,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3534,6 +3920,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3609,6 +3996,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3736,6 +4124,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3784,6 +4173,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3880,6 +4270,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3921,6 +4312,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4398,6 +4790,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4458,6 +4851,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4509,6 +4903,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4591,6 +4986,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4625,6 +5021,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4728,6 +5125,78 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getInboxesByUuidMessagesByMessageUuidResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+        /** @description Message uuid */
+        message_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResendOptions'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postInboxesByUuidMessagesByMessageUuidResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+        /** @description Message uuid */
+        message_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResendRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResendResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4864,6 +5333,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4921,6 +5391,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4967,6 +5438,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5056,6 +5528,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5113,6 +5586,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5157,6 +5631,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5306,6 +5781,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5407,6 +5883,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5443,6 +5920,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };

@@ -14,6 +14,7 @@ import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
 import * as qrcodeSearch from './014_qrcode_search.ts';
 import * as importHandlerKinds from './020_import_handler_kinds.ts';
+import * as taskSearch from './024_task_search.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013_catalog_version': catalogVersion,
   '014_qrcode_search': qrcodeSearch,
   '020_import_handler_kinds': importHandlerKinds,
+  '024_task_search': taskSearch,
 };

@@ -1,4 +1,5 @@
 import { openConnection, type Db } from '../../db/database.ts';
+import { TASK_SEARCH_SHADOW } from '../../tasks/search.ts';
 import type { ShadowExtra } from '../kind.ts';
 
 /** The engine's own tables: a dry run starts them empty and keeps its task, job and excluded rows there. */
@@ -31,12 +32,13 @@ export function openScratchConnection(
     // Temporary tables cannot reference the real parents; the import checks references itself.
     db.sqlite.pragma('foreign_keys = OFF');
     const empty = new Set<string>(ENGINE_TABLES);
+    const shadows = [TASK_SEARCH_SHADOW, ...extras];
     for (const table of new Set([...ENGINE_TABLES, ...writtenTables]))
       shadow(
         db,
         table,
         empty.has(table) ? null : organizationUuid,
-        extras.find((extra) => extra.table === table),
+        shadows.find((extra) => extra.table === table),
       );
     return db;
   } catch (error) {
@@ -54,7 +56,7 @@ function shadow(db: Db, table: string, organizationUuid: string | null, extra: S
   if (schema.some((row) => row.type === 'trigger' && !extra?.skippedTriggers.has(row.name)))
     throw new Error(`Cannot shadow table ${table}: it has triggers, which a dry run would skip.`);
   db.sqlite.exec(definition.sql.replace(/^CREATE TABLE/i, 'CREATE TEMP TABLE'));
-  if (extra) db.sqlite.exec(extra.sql);
+  if (extra?.sql) db.sqlite.exec(extra.sql);
   if (organizationUuid !== null && hasOrganizationColumn(db, table)) {
     db.sqlite
       .prepare(`insert into temp.${quote(table)} select * from main.${quote(table)} where organization_uuid = ?`)

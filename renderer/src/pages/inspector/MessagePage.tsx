@@ -23,24 +23,9 @@ import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';
 import { FormField } from '../../components/FormField.tsx';
+import { HeadersTable } from './HeadersTable.tsx';
+import { ResealPanel } from './ResealPanel.tsx';
 import { Facts } from '../../components/Facts.tsx';
-
-export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
-  const entries = Object.entries(headers);
-  if (entries.length === 0) return <p className="muted">No headers.</p>;
-  return (
-    <Table label={label} headings={['Header', 'Value']} className="table table-compact">
-      {entries.map(([name, value]) => (
-        <tr key={name} className={marked?.has(name) ? 'row-marked' : undefined}>
-          <th scope="row" className="header-name">
-            {name}
-          </th>
-          <td className="header-value">{value}</td>
-        </tr>
-      ))}
-    </Table>
-  );
-}
 
 function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   return (
@@ -323,6 +308,7 @@ export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; mes
         <HeadersTable headers={message.headers} label="Request headers" />
       </Panel>
       <RawBody message={message} inboxUuid={inboxUuid} />
+      <ResealPanel inboxUuid={inboxUuid} messageUuid={message.uuid} />
       <ReplayPanel message={message} inbox={inbox.data} onRelay={addRelay} />
       <CompareWith message={message} inboxUuid={inboxUuid} />
       <CurlDisclosure request={request} label="Show curl for this message" />
