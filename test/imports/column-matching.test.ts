@@ -9,6 +9,7 @@ import { parseLayoutRequest } from '../../server/imports/intake/layout-request.t
 import { findHeaderRow, fittingSavedMapping } from '../../server/imports/intake/layout.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { qrCodeImportKind } from '../../server/qrcodes/import-kind.ts';
+import { SheetRowCounter } from '../../server/imports/sources/xlsx-row-count.ts';
 
 const describeMatch = (header: string[], explicit?: Record<string, string | null>) =>
   matchColumns({ ...qrCodeImportKind, ...(explicit ? { explicit } : {}) }, header).map((m) => [m.header, m.column, m.proposed, m.source]);
@@ -149,5 +150,21 @@ describe('the header row, saved mappings and date orders', () => {
     assert.match(refusal({ mapping: '{"A": 5}' }), /maps "A" to 5, which is not a column/);
     assert.match(refusal({ header_row: '2000000' }), /1 or more/);
     assert.match(refusal({ date_order: '"day_first"' }), /must be a JSON object/);
+  });
+});
+
+describe("a worksheet's rows counted as its XML streams past", () => {
+  it('counts rows holding a value, whatever the chunks, and not the formatted empty rows of a used range', () => {
+    const xml =
+      '<worksheet><sheetData><row r="1" spans="1:2"><c r="A1" t="s"><v>0</v></c></row>' +
+      '<row r="2"><c r="A2" s="1"/></row><row r="3" ht="12"/>' +
+      '<row r="4"><c r="A4" t="inlineStr"><is><t>x</t></is></c></row>' +
+      '<row r="5"><c r="A5"><f>1+1</f></c></row>' +
+      '<row r="1048576"><c r="A1048576" s="2"/></row></sheetData></worksheet>';
+    for (const size of [1, 3, 7, xml.length]) {
+      const counter = new SheetRowCounter();
+      for (let at = 0; at < xml.length; at += size) counter.push(Buffer.from(xml.slice(at, at + size)));
+      assert.equal(counter.rows, 2, `chunks of ${size}`);
+    }
   });
 });

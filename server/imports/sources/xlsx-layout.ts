@@ -46,11 +46,11 @@ function describeSheets(sheets: ScannedSheet[]): string {
  * names, positions and row counts, and the first rows of the sheet an import reads.
  */
 export async function scanWorkbook(file: string, limits: ImportLimits, request: ScanRequest): Promise<WorkbookScan> {
-  await checkWorkbookLimits(file, limits);
-  return retryingLostSharedStrings(() => scanOnce(file, limits, request));
+  const counted = await checkWorkbookLimits(file, limits);
+  return retryingLostSharedStrings(() => scanOnce(file, limits, request, counted));
 }
 
-async function scanOnce(file: string, limits: ImportLimits, request: ScanRequest): Promise<WorkbookScan> {
+async function scanOnce(file: string, limits: ImportLimits, request: ScanRequest, counted: Map<string, number>): Promise<WorkbookScan> {
   const input = fs.createReadStream(file, { highWaterMark: 1 << 20 });
   const sheets: ScannedSheet[] = [];
   let first: { name: string; rows: Cells[] } | null = null;
@@ -66,6 +66,9 @@ async function scanOnce(file: string, limits: ImportLimits, request: ScanRequest
       let decided = !candidate;
       let picked = false;
       let count = 0;
+      // Rows are counted while the limits are checked (zip-limits.ts); read here only when the part is not known.
+      const known = sheet.part === null ? undefined : counted.get(sheet.part);
+      const countHere = request.countRows && known === undefined;
       for await (const row of sheet.rows) {
         const cells = xlsxRowCells(row, limits);
         if (!decided && row.number > HEAD_ROWS) {
@@ -78,11 +81,11 @@ async function scanOnce(file: string, limits: ImportLimits, request: ScanRequest
         }
         if (!isBlankRow(cells)) count++;
         const needed = (keep && row.number < request.keepRows) || !decided;
-        if (!request.countRows && !needed) break;
+        if (!countHere && !needed) break;
       }
       if (!decided) picked = named === true || request.matches(rows.slice(0, HEAD_ROWS));
       if (candidate && picked) chosen = { name: sheet.name, rows };
-      scanned.rows = request.countRows ? count : null;
+      scanned.rows = request.countRows ? (known ?? count) : null;
       if (first === null) first = { name: sheet.name, rows };
       if (!request.countRows && chosen !== null) break;
     }

@@ -81,6 +81,8 @@ export interface XlsxSheet {
   name: string;
   position: number;
   hidden: boolean;
+  /** Its part in the zip ("xl/worksheets/sheet2.xml"), when the workbook says. */
+  part: string | null;
   rows: AsyncIterable<XlsxRow>;
 }
 
@@ -98,14 +100,20 @@ export async function* workbookSheets(input: fs.ReadStream): AsyncGenerator<Xlsx
   for await (const sheet of reader) {
     stored++;
     const found = sheet as unknown as { name?: string; state?: string };
-    const model = (reader as unknown as { model?: { sheets?: { name?: string }[] } }).model;
+    const { model, workbookRels } = reader as unknown as {
+      model?: { sheets?: { name?: string; rId?: string }[] };
+      workbookRels?: { Id?: string; Target?: string }[];
+    };
     // A pass that ended before the workbook's own parts (exceljs issues #683, #3064) knows no sheet names: read it again.
     if (!model?.sheets) throw new SharedStringsLost();
     const index = model.sheets.findIndex((s) => s.name === found.name);
+    const rId = model.sheets[index]?.rId;
+    const target = workbookRels?.find((rel) => rel.Id === rId)?.Target;
     yield {
       name: found.name ?? `Sheet${stored}`,
       position: index >= 0 ? index + 1 : stored,
       hidden: found.state === 'hidden' || found.state === 'veryHidden',
+      part: target ? (target.startsWith('/') ? target.slice(1) : `xl/${target}`) : null,
       rows: sheet as unknown as AsyncIterable<XlsxRow>,
     };
   }
