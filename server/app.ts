@@ -30,7 +30,10 @@ import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
 import { registerDemoRoutes } from './demo/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerSnapshotRoutes } from './snapshots/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
+import { registerEventRoutes } from './events/routes.ts';
+import { registerBulkDeliveryRoutes } from './webhooks/bulk-delivery-routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -57,7 +60,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerImportTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
+  registerBulkDeliveryRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);
+  registerEventRoutes(api, ctx);
   registerConfirmationRoutes(api, ctx);
   registerSettingsRoutes(api, ctx);
   registerToolRoutes(api);
@@ -68,6 +73,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerAppointmentImportRoutes(api, ctx);
   registerGeocoderRoutes(api, ctx);
   registerDemoRoutes(api, ctx);
+  registerSnapshotRoutes(api, ctx);
   registerMetaRoutes(api, ctx);
   registerAppMetaRoutes(api, ctx);
 

@@ -2,10 +2,22 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
 import { importCommand } from './import.ts';
+import { listenCommand } from './listen.ts';
+import { scenarioRunCommand } from './scenario-run.ts';
+import { triggerCommand } from './trigger.ts';
+import { waitCommand } from './wait.ts';
 import { decryptCommand } from './decrypt.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
 import { serveCommand } from './serve.ts';
+import { tasksCancelCommand, tasksRetryCommand } from './tasks-cancel-retry.ts';
+import { deliveriesListCommand } from './deliveries-list.ts';
+import { deliveriesRedeliverCommand } from './deliveries-redeliver.ts';
+import { resetCommand } from './reset.ts';
+import { snapshotDeleteCommand } from './snapshot-delete.ts';
+import { snapshotListCommand } from './snapshot-list.ts';
+import { snapshotRestoreCommand } from './snapshot-restore.ts';
+import { snapshotSaveCommand } from './snapshot-save.ts';
 import { tasksWatchCommand } from './tasks-watch.ts';
 
 const commands: Command[] = [
@@ -14,9 +26,22 @@ const commands: Command[] = [
   importCommand,
   decryptCommand,
   tasksWatchCommand,
+  tasksCancelCommand,
+  tasksRetryCommand,
+  triggerCommand,
+  scenarioRunCommand,
+  listenCommand,
+  waitCommand,
   profileAddCommand,
   profileListCommand,
   profileRemoveCommand,
+  deliveriesListCommand,
+  deliveriesRedeliverCommand,
+  snapshotSaveCommand,
+  snapshotRestoreCommand,
+  snapshotListCommand,
+  snapshotDeleteCommand,
+  resetCommand,
 ];
 
 function overview(): string {
@@ -67,7 +92,7 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof StartupError) {
       process.stderr.write(`Error: ${error.message}\n`);
-      return 1;
+      return found.command.errorExitStatus ?? 1;
     }
     throw error;
   }

@@ -5,7 +5,7 @@ import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from
 import type { EventType } from './events.ts';
 import type { Delivery, DeliveryAttempt, DeliveryListQuery } from './schemas.ts';
 
-type DeliveryRow = Selectable<WebhookDeliveryTable> & { event_type: string };
+export type DeliveryRow = Selectable<WebhookDeliveryTable> & { event_type: string };
 type AttemptRow = Selectable<WebhookDeliveryAttemptTable>;
 
 function toAttempt(row: AttemptRow): DeliveryAttempt {
@@ -16,6 +16,9 @@ function toAttempt(row: AttemptRow): DeliveryAttempt {
     duration_ms: row.duration_ms,
     error: row.error,
     response_excerpt: row.response_excerpt,
+    response_headers: row.response_headers ? (JSON.parse(row.response_headers) as Record<string, string>) : null,
+    response_body: row.response_body ?? null,
+    response_body_truncated: row.response_body_truncated === 1,
     request_headers: row.request_headers ? (JSON.parse(row.request_headers) as Record<string, string>) : null,
     request_body: row.request_body ?? null,
     inbox_message_uuid: null,
@@ -47,7 +50,7 @@ function deliveriesOf(db: Kysely<Database>, webhookUuid: string) {
     .where('d.webhook_uuid', '=', webhookUuid);
 }
 
-async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<Delivery[]> {
+export async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<Delivery[]> {
   if (rows.length === 0) return [];
   const attempts = await db
     .selectFrom('webhook_delivery_attempts')

@@ -172,6 +172,14 @@ const ROUTES: Record<string, Row> = {
     scope: 'org',
     call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}/deliveries/${f.delivery}/redeliver` }),
   },
+  'GET /api/webhooks/deliveries': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/webhooks/deliveries?organization_uuid=${f.org}&webhook_uuid=${f.webhook}` }),
+  },
+  'POST /api/webhooks/deliveries/redeliver': {
+    scope: 'org',
+    call: (f) => ({ path: '/api/webhooks/deliveries/redeliver', body: { organization_uuid: f.org, failed: true } }),
+  },
   'POST /api/service-confirmations': {
     scope: 'org',
     call: (f) => ({ path: '/api/service-confirmations', body: { organization_uuid: f.org, qr_code_uuid: f.qrCode, status: 'CHECK_IN' } }),
@@ -234,6 +242,12 @@ const ROUTES: Record<string, Row> = {
     call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/export?organization_uuid=${f.org}` }),
   },
   'POST /api/demo/reset': { scope: 'org', call: (f) => ({ path: '/api/demo/reset', body: { organization_uuid: f.org } }) },
+  // Snapshots act on the caller's own organization; another organization's key sees and changes only its own.
+  'GET /api/snapshots': { scope: 'own', call: () => ({ path: '/api/snapshots' }) },
+  'POST /api/snapshots': { scope: 'own', call: () => ({ path: '/api/snapshots', body: { name: 'table' } }) },
+  'POST /api/snapshots/{name}/restore': { scope: 'own', call: () => ({ path: '/api/snapshots/table/restore', body: {} }) },
+  'DELETE /api/snapshots/{name}': { scope: 'own', call: () => ({ path: '/api/snapshots/table' }) },
+  'POST /api/reset': { scope: 'own', call: () => ({ path: '/api/reset', body: { empty: true } }) },
   'GET /api/health': { scope: 'public', call: () => ({ path: '/api/health' }) },
   'GET /api/openapi.json': { scope: 'public', call: () => ({ path: '/api/openapi.json' }) },
   'GET /api/docs': { scope: 'public', call: () => ({ path: '/api/docs' }) },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
+import { snapshotFile } from '../../server/snapshots/files.ts';
 import { openScratchConnection } from '../../server/imports/preview/scratch-db.ts';
 import { SEARCH_INDEX_SHADOW } from '../../server/qrcodes/search-index.ts';
 import { createInbox, listMessages } from '../support/inboxes.ts';
@@ -191,7 +192,23 @@ async function userTraffic(server: TestServer): Promise<void> {
   });
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}/deliveries/${delivered.delivery_id}/redeliver`, { method: 'POST' });
   await ok(`${deliveries}&page=2&per_page=1`);
+  const events = await ok(`/api/webhook-events?organization_uuid=${org}`);
+  assert.ok((events.items as unknown[]).length > 0, 'the events list has the event');
+  await ok(`/api/webhook-events?organization_uuid=${org}&page=2&per_page=1`);
+  await ok(`/api/activity?organization_uuid=${org}`);
+  await ok(`/api/webhook-deliveries/${delivered.delivery_id}?organization_uuid=${org}`);
   await ok(`/api/webhooks?organization_uuid=${org}`);
+  for (const query of [
+    '',
+    '&status=delivered',
+    `&webhook_uuid=${String(webhook.uuid)}`,
+    '&since=2020-01-01T00:00:00Z&status=failed',
+    '&page=3&per_page=1',
+  ]) {
+    await ok(`/api/webhooks/deliveries?organization_uuid=${org}${query}`);
+  }
+  await ok('/api/webhooks/deliveries/redeliver', jsonBody({ organization_uuid: org, failed: true, since: '2020-01-01T00:00:00Z' }));
+  await ok('/api/webhooks/deliveries/redeliver', jsonBody({ organization_uuid: org, failed: true, webhook_uuid: String(webhook.uuid) }));
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`);
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`, jsonBody({ is_active: false }, 'PATCH'));
   await ok(`/api/service-confirmations?organization_uuid=${org}&per_page=2`);
@@ -212,6 +229,10 @@ async function userTraffic(server: TestServer): Promise<void> {
   ]) {
     await listMessages(server, inbox.uuid, query);
   }
+  const wait = `/api/inboxes/uuid/${inbox.uuid}/messages/wait?organization_uuid=${org}&timeout_s=0`;
+  await ok(`${wait}&event_type=service_confirmation.check_in&signature_status=valid`);
+  await ok(`${wait}&after=${message.uuid}`);
+  if (message.event_id) await ok(`${wait}&after=${message.event_id}`);
   await ok(`/api/inboxes?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}/messages/${message.uuid}?organization_uuid=${org}`);
@@ -224,15 +245,24 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`, { method: 'DELETE' });
   await ok(`/api/import-handlers/uuid/${String(handler.uuid)}`, { method: 'DELETE' });
   await ok(`/api/services/uuid/${String(service.uuid)}`, { method: 'DELETE' });
+
+  // Snapshots: save, restore, reset.
+  await ok('/api/snapshots', jsonBody({ name: 'plans' }));
+  await ok('/api/snapshots');
+  await ok('/api/snapshots/plans/restore', jsonBody({}));
+  await ok('/api/reset', jsonBody({ empty: true }));
+  await ok('/api/snapshots/plans/restore', jsonBody({}));
 }
 
 describe('query plans of every statement the server prepares', () => {
   const dataDir = tempDataDir('qr-plans-');
   let collection: SqlCollection;
   let statements: string[] = [];
+  let organizationUuid = '';
   before(async () => {
     collection = collectSqlStatements(path.join(dataDir, 'statements.jsonl'));
     const server = await startImportTestServer({ dataDir });
+    organizationUuid = server.organizationUuid;
     try {
       await userTraffic(server);
     } finally {
@@ -251,11 +281,15 @@ describe('query plans of every statement the server prepares', () => {
     assert.ok(has(/from "webhook_deliveries"/), 'webhook deliveries');
     assert.ok(has(/from "inbox_messages"/), 'inbox messages');
     assert.ok(has(/^select count\(\*\) as "n" from "qrcode_search"/), 'search totals (count thread)');
+    assert.ok(has(/^insert into snapshot\.qrcodes select rowid, \* from main\.qrcodes/), 'snapshot copies');
+    assert.ok(has(/^insert into main\.qrcodes \(.*\) select .* from snapshot\.qrcodes/), 'snapshot restores');
     assert.ok(statements.length > 100, `only ${statements.length} statements were collected`);
   });
 
   it('uses an index for every statement on an organization-scoped table', () => {
     const sqlite = new SQLite(databasePath(dataDir), { readonly: true });
+    // A snapshot's statements read or write the snapshot file, attached as `snapshot` (server/snapshots/store.ts).
+    sqlite.prepare('attach database ? as snapshot').run(snapshotFile(dataDir, organizationUuid, 'plans'));
     const scratch = openScratchConnection(
       dataDir,
       '00000000-0000-0000-0000-000000000000',

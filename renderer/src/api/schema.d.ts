@@ -412,6 +412,43 @@ export interface paths {
     patch: operations['patchRemoteByNameByPath'];
     trace?: never;
   };
+  '/api/webhooks/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Deliveries of all the organization's webhooks, newest first, each with every attempt; filter by status, since and webhook. */
+    get: operations['getWebhooksDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/deliveries/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send failed deliveries again, in bulk (editor).
+     * @description Queues the organization's failed deliveries again, oldest first, at most 1000 a call; `remaining` tells how many more matched (call again for them: the ones queued are pending now and no longer match). Each is sent as the single redeliver sends it: the same delivery id, the next attempt number, a fresh retry schedule. Deliveries of inactive or deleted webhooks are skipped and counted in `skipped`. Narrow with `since` (created at or after) and `webhook_uuid`.
+     */
+    post: operations['postWebhooksDeliveriesRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhooks/register': {
     parameters: {
       query?: never;
@@ -493,6 +530,57 @@ export interface paths {
     put?: never;
     /** Send a delivery again now (same delivery id, next attempt number, fresh retry schedule). */
     post: operations['postWebhooksByUuidDeliveriesByDeliveryIdRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Events of an organization across all webhooks, newest first: type, time, QR code, service, address, and each delivery with its status. */
+    get: operations['getWebhookEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Running counters of an organization (events, deliveries by status, imports) and whether the server runs in demo mode. */
+    get: operations['getActivity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-deliveries/{delivery_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Which webhook and event a delivery id belongs to (the X-Service-Delivery-Id a receiver got). */
+    get: operations['getWebhookDeliveriesByDeliveryId'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -684,6 +772,26 @@ export interface paths {
     post?: never;
     /** Delete all messages of an inbox. */
     delete: operations['deleteInboxesByUuidMessages'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inboxes/uuid/{uuid}/messages/wait': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Wait for messages: answers as soon as messages received after `after` (and passing the filters) are there, oldest first.
+     * @description A long-poll: when none is there yet the request is held until one arrives or timeout_s passes (at most 60 s; then timed_out is true and messages empty). Call it again with next_after to follow the inbox without missing or repeating a message. Filters as in the messages list. 404 when `after` names no message or event of the inbox.
+     */
+    get: operations['getInboxesByUuidMessagesWait'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1018,6 +1126,87 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/snapshots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's snapshots, newest first, with size and time (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite.
+     */
+    get: operations['getSnapshots'];
+    put?: never;
+    /**
+     * Save all of the organization's data as a named snapshot (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite. Read in one transaction, so it is one moment's data. 409 while an import of the organization is PENDING or PROCESSING, or when the name is taken and `replace` is not true.
+     */
+    post: operations['postSnapshots'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/snapshots/{name}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace all of the organization's data by a snapshot's, atomically (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite. One transaction: everything the organization has now is deleted and the snapshot's rows inserted (QR codes indexed for search), or, on any error, nothing changes. Pending deliveries of the snapshot are sent again. 409 while an import of the organization is PENDING or PROCESSING (nothing changes: wait for it, then restore). Afterwards an `organization.replaced` event on /api/live tells GUIs to read everything again.
+     */
+    post: operations['postSnapshotsByNameRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/snapshots/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a snapshot file (admin). The organization’s data is not touched. */
+    delete: operations['deleteSnapshotsByName'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Empty the organization: delete all its data in one transaction (admin). Body {"empty": true}.
+     * @description Deletes what the demo reset deletes (QR codes and tags, appointments, service confirmations, import tasks with their excluded rows and uploads, webhooks with their events and deliveries, inboxes with their messages, import handlers, services) and seeds nothing. API keys, settings and snapshots stay. 409 while an import of the organization is PENDING or PROCESSING (nothing is deleted). Afterwards an `organization.replaced` event on /api/live.
+     */
+    post: operations['postReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/health': {
     parameters: {
       query?: never;
@@ -1114,6 +1303,22 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    Activity: {
+      /** @description Webhook events of the organization */
+      events: number;
+      deliveries: {
+        delivered: number;
+        failed: number;
+        pending: number;
+      };
+      /** @description Background tasks (imports) of the organization */
+      imports: number;
+      /** @description Set while this server runs in demo mode (serve --demo) */
+      demo: {
+        /** @description Time between simulated events */
+        interval_ms: number;
+      } | null;
+    };
     AppMeta: {
       /** @description What can be imported, each at its own /bulk endpoint */
       import_kinds: ('qrcodes' | 'appointments')[];
@@ -1306,6 +1511,30 @@ export interface components {
       | components['schemas']['QrCodeJsonImportTask']
       | components['schemas']['QrCodeFileImportTask']
       | components['schemas']['AppointmentImportTask'];
+    BulkRedeliverRequest: {
+      organization_uuid: string;
+      /**
+       * @description Required: only failed deliveries are sent again in bulk
+       * @constant
+       */
+      failed: true;
+      /** @description Only deliveries created at or after this time (ISO 8601, e.g. 2026-11-28T09:00:00Z) */
+      since?: string;
+      /** @description Only this webhook's deliveries */
+      webhook_uuid?: string;
+    };
+    BulkRedeliverResult: {
+      /** @description Failed deliveries queued again now (oldest first), each as the single redeliver does */
+      redelivered: number;
+      /** @description Their delivery ids */
+      delivery_ids: string[];
+      /** @description Failed deliveries left alone: their webhook is inactive or deleted, or an attempt was in flight */
+      skipped: number;
+      /** @description Failed deliveries that matched beyond the cap of 1000: call again for them */
+      remaining: number;
+      /** @description The most deliveries one call queues again */
+      cap: number;
+    };
     CheckInEvent: {
       /** @description evt_ followed by a UUID */
       id: string;
@@ -1351,6 +1580,14 @@ export interface components {
       /** @description ISO 8601 UTC with milliseconds */
       created_at: string;
       data: components['schemas']['ServiceConfirmation'];
+    };
+    DeliveryLookup: {
+      delivery_id: string;
+      webhook_uuid: string;
+      event_id: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      attempt_count: number;
     };
     DemoResetResult: {
       /** @description Rows deleted, by kind (soft-deleted ones included) */
@@ -1437,7 +1674,35 @@ export interface components {
         }[];
       };
     };
+    EventDelivery: {
+      delivery_id: string;
+      webhook_uuid: string;
+      /** @description The webhook's URL (a deleted webhook's last URL) */
+      webhook_url: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      attempt_count: number;
+      /** @description The last attempt's HTTP status; null before an attempt or when no answer came */
+      last_status_code: number | null;
+    };
     EventEnvelope: components['schemas']['CheckInEvent'] | components['schemas']['CheckOutEvent'] | components['schemas']['DeliveryEvent'];
+    EventSummary: {
+      /** @description The event id (the envelope id, the same in every delivery of the event) */
+      id: string;
+      /** @enum {string} */
+      type: 'service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery';
+      /** @description ISO 8601 UTC */
+      created_at: string;
+      qr_code_uuid: string | null;
+      /** @description The confirmation's service name */
+      service: string | null;
+      /** @description The QR code's address */
+      location: string | null;
+      /** @description First and last name of the worker who confirmed */
+      worker: string | null;
+      /** @description One per webhook the event went to, with its status */
+      deliveries: components['schemas']['EventDelivery'][];
+    };
     ExcludedQrCodeRow: {
       /** @description 0-based position among the data rows (array element for JSON) */
       index: number;
@@ -1801,6 +2066,14 @@ export interface components {
         after_ms: number | null;
       };
       relays: components['schemas']['InboxRelay'][];
+    };
+    InboxMessageWait: {
+      /** @description Matching messages received after `after`, oldest first; empty when the wait timed out */
+      messages: components['schemas']['InboxMessageListItem'][];
+      /** @description true: nothing matching arrived within timeout_s */
+      timed_out: boolean;
+      /** @description The uuid of the last message in this answer: pass it as `after` to wait for the ones after; null when there is none */
+      next_after: string | null;
     };
     InboxReceipt: {
       /** @constant */
@@ -2229,6 +2502,59 @@ export interface components {
       /** @description What the doctor (and an inbox knowing the secret) says about it */
       verdict: components['schemas']['DoctorVerdict'];
     };
+    ResetResult: {
+      deleted: {
+        qrcodes: number;
+        tags: number;
+        appointments: number;
+        services: number;
+        import_handlers: number;
+        tasks: number;
+        excluded_rows: number;
+        webhooks: number;
+        webhook_events: number;
+        deliveries: number;
+        service_confirmations: number;
+        inboxes: number;
+        inbox_messages: number;
+      };
+    };
+    RestoredSnapshot: {
+      name: string;
+      /** @description When the snapshot was saved */
+      created_on: string;
+      /** @description What the organization had before the restore, deleted */
+      deleted: {
+        qrcodes: number;
+        tags: number;
+        appointments: number;
+        services: number;
+        import_handlers: number;
+        tasks: number;
+        excluded_rows: number;
+        webhooks: number;
+        webhook_events: number;
+        deliveries: number;
+        service_confirmations: number;
+        inboxes: number;
+        inbox_messages: number;
+      };
+      /** @description Rows brought back, per table */
+      restored: {
+        [key: string]: number;
+      };
+    };
+    SavedSnapshot: {
+      name: string;
+      /** @description Size of the snapshot file */
+      size_bytes: number;
+      /** @description ISO 8601 UTC: when it was saved */
+      created_on: string;
+      /** @description Rows saved, per table */
+      counts: {
+        [key: string]: number;
+      };
+    };
     Service: {
       uuid: string;
       organization_uuid: string;
@@ -2341,6 +2667,16 @@ export interface components {
       /** @description Absolute path of the data folder of this server (database, uploads, logs); set with --data-dir, read-only here */
       data_dir: string;
     };
+    Snapshot: {
+      name: string;
+      /** @description Size of the snapshot file */
+      size_bytes: number;
+      /** @description ISO 8601 UTC: when it was saved */
+      created_on: string;
+    };
+    SnapshotList: {
+      items: components['schemas']['Snapshot'][];
+    };
     TaskAccepted: {
       message: string;
       task_id: string;
@@ -2387,6 +2723,14 @@ export interface components {
         error: string | null;
         /** @description The first 1 KB of the answer body */
         response_excerpt: string | null;
+        /** @description The answer headers as received (repeated ones joined with ", "); null when no answer came or for attempts logged before they were recorded */
+        response_headers: {
+          [key: string]: string;
+        } | null;
+        /** @description The answer body as text, up to 64 KiB (RESPONSE_BODY_BYTES); null when empty or no answer came */
+        response_body: string | null;
+        /** @description The answer body was longer than 64 KiB; the rest was not read */
+        response_body_truncated: boolean;
         /** @description The request headers as sent (signature, event, delivery id, attempt); null when nothing was sent or for attempts logged before they were recorded */
         request_headers: {
           [key: string]: string;
@@ -3729,6 +4073,81 @@ export interface operations {
       };
     };
   };
+  getWebhooksDeliveries: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 10. */
+        per_page?: number;
+        /** @description Organization whose deliveries to list (all its webhooks). Required. */
+        organization_uuid: string;
+        /** @description Only deliveries in this state */
+        status?: 'pending' | 'delivered' | 'failed';
+        since?: string;
+        webhook_uuid?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['WebhookDelivery'][];
+            total: number;
+            pages: number;
+            page: number;
+            per_page: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postWebhooksDeliveriesRedeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BulkRedeliverRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkRedeliverResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   postWebhooksRegister: {
     parameters: {
       query?: never;
@@ -4000,6 +4419,104 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  getWebhookEvents: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 10. */
+        per_page?: number;
+        /** @description Organization whose events to list. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['EventSummary'][];
+            total: number;
+            pages: number;
+            page: number;
+            per_page: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getActivity: {
+    parameters: {
+      query: {
+        /** @description Organization whose activity to count. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getWebhookDeliveriesByDeliveryId: {
+    parameters: {
+      query: {
+        /** @description The organization. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path: {
+        /** @description The X-Service-Delivery-Id */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryLookup'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
   getServiceConfirmations: {
     parameters: {
       query: {
@@ -4143,6 +4660,54 @@ export interface operations {
           event: 'service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery';
           /** @description Default: a QR code of the organization, or a demo one created for the purpose */
           qr_code_uuid?: string;
+          /** @description Fields of the confirmation to set instead of generating them (the fields of POST /api/service-confirmations) */
+          overrides?: {
+            /** @description One of the QR code's tags; default its first */
+            qr_code_tag_uuid?: string;
+            /** @description Service name; default a service from the demo catalog */
+            service?: string;
+            note?: string;
+            /** @description Default the organization's demo field worker */
+            user?: {
+              uuid?: string;
+              firstname: string;
+              lastname: string;
+              email: string;
+            };
+            company?: {
+              uuid?: string;
+              name: string;
+            };
+            /** @description Default a position at the QR code */
+            user_geolocation?: {
+              address?: string;
+              lat: number;
+              lng: number;
+            };
+            location_verified?: boolean;
+            /** Format: date-time */
+            checked_in_at?: string;
+            /** Format: date-time */
+            checked_out_at?: string;
+            is_sms?: boolean;
+            /** Format: uri */
+            delivery_image_url?: string;
+            checkout_image_urls?: string[];
+            manual_distance_from_previous?: number;
+            appointment_schedule?: {
+              job_reference_id: string;
+              start_date_time: string;
+              end_date_time: string;
+            };
+            question_responses?: {
+              response_text: string;
+              question: {
+                question_text: string;
+                question_type: string;
+              };
+            }[];
+            work_mode?: string;
+          };
         };
       };
     };
@@ -4988,6 +5553,56 @@ export interface operations {
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getInboxesByUuidMessagesWait: {
+    parameters: {
+      query: {
+        /** @description Organization of the inbox. Required. */
+        organization_uuid: string;
+        /** @description Only messages whose decrypted envelope has this type, e.g. service_confirmation.check_in */
+        event_type?: string;
+        /** @description true: only decrypted messages; false: only those that could not be decrypted */
+        decrypted?: 'true' | 'false';
+        /** @description Only messages with this signature verdict */
+        signature_status?: 'valid' | 'invalid' | 'unknown';
+        /** @description true: only duplicates; false: only first arrivals */
+        duplicate?: 'true' | 'false';
+        /** @description Received at or after this time (ISO 8601) */
+        from?: string;
+        /** @description Received before this time (ISO 8601) */
+        to?: string;
+        /** @description A message uuid, or an event id (then the first message that carried it): only messages received after it count. Default: every message of the inbox */
+        after?: string;
+        /** @description Seconds to wait for a message when none is there yet, 0 to 60. Default 30 */
+        timeout_s?: number;
+        /** @description Most messages in one answer, 1 to 100. Default 100 */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxMessageWait'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
     };
   };
   postInboxesByUuidReverify: {
@@ -5910,6 +6525,173 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DemoResetResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getSnapshots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SnapshotList'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postSnapshots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+          name: string;
+          /**
+           * @description true: replace a snapshot of that name; otherwise it is a 409
+           * @default false
+           */
+          replace?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedSnapshot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postSnapshotsByNameRestore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RestoredSnapshot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteSnapshotsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Required, to say it: the organization is emptied (nothing is seeded)
+           * @constant
+           */
+          empty: true;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResetResult'];
         };
       };
       400: components['responses']['BadRequest'];

@@ -26,9 +26,12 @@ export interface LiveEventData {
   'task.finished': BackgroundTask;
   'delivery.attempt': DeliveryAttemptEvent;
   'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;
+  'webhook.event': { event_id: string; event_type: string; deliveries: number };
   'inbox.message': MessageSummary;
   'inbox.relay': RelayEvent;
   'demo.reset': DemoResetEvent;
+  /** A snapshot was restored or the organization emptied: everything shown is to be read again. */
+  'organization.replaced': { action: 'restore' | 'reset'; name?: string };
 }
 
 export type LiveEventType = keyof LiveEventData;

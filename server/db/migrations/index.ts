@@ -13,6 +13,8 @@ import * as queryIndexes from './011_query_indexes.ts';
 import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
 import * as qrcodeSearch from './014_qrcode_search.ts';
+import * as organizationIndexes from './016_organization_indexes.ts';
+import * as attemptAnswers from './019_attempt_answers_and_events.ts';
 import * as importHandlerKinds from './020_import_handler_kinds.ts';
 import * as taskSearch from './024_task_search.ts';
 
@@ -32,6 +34,8 @@ export const migrations: Record<string, Migration> = {
   '012_import_kind_ids': importKindIds,
   '013_catalog_version': catalogVersion,
   '014_qrcode_search': qrcodeSearch,
+  '016_organization_indexes': organizationIndexes,
+  '019_attempt_answers_and_events': attemptAnswers,
   '020_import_handler_kinds': importHandlerKinds,
   '024_task_search': taskSearch,
 };

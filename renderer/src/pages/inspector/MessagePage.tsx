@@ -26,6 +26,7 @@ import { FormField } from '../../components/FormField.tsx';
 import { HeadersTable } from './HeadersTable.tsx';
 import { ResealPanel } from './ResealPanel.tsx';
 import { Facts } from '../../components/Facts.tsx';
+import { DeliveryAttemptLink } from './delivery-attempt.tsx';
 
 function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   return (
@@ -77,7 +78,7 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
               {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
             </>
           ),
-          'Delivery id': message.delivery_id ?? '—',
+          'Delivery id': <DeliveryAttemptLink deliveryId={message.delivery_id} headers={message.headers} />,
           'Event id': message.event_id ?? '—',
         }}
       />
@@ -109,9 +110,9 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
       {message.body === '' ? (
         <p className="muted">The body is empty.</p>
       ) : (
-        <pre className="code-block" aria-label="Body as received">
-          {message.body}
-        </pre>
+        <figure className="labelled-code" aria-label="Body as received">
+          <pre className="code-block">{message.body}</pre>
+        </figure>
       )}
       <CurlDisclosure request={request} download label="Show curl for the exact bytes" />
     </section>

@@ -46,16 +46,16 @@ function ResendAnswer({ result, inboxUuid }: { result: Result; inboxUuid: string
       <details>
         <summary>Answer headers and body</summary>
         <HeadersTable headers={result.answer.headers} label="Answer headers" />
-        <pre className="code-block" aria-label="Answer body (first 2 KB)">
-          {result.answer.body_excerpt ?? '(empty)'}
-        </pre>
+        <figure className="labelled-code" aria-label="Answer body (first 2 KB)">
+          <pre className="code-block">{result.answer.body_excerpt ?? '(empty)'}</pre>
+        </figure>
       </details>
       <details>
         <summary>What was sent</summary>
         <HeadersTable headers={result.sent.headers} label="Headers sent" />
-        <pre className="code-block" aria-label="Body sent">
-          {result.sent.body}
-        </pre>
+        <figure className="labelled-code" aria-label="Body sent">
+          <pre className="code-block">{result.sent.body}</pre>
+        </figure>
       </details>
     </section>
   );

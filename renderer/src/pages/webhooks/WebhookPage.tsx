@@ -16,6 +16,7 @@ import type { DeliveryAttemptEvent } from '../../live/events.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate, positiveInt, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
+import { BulkRedeliverButton } from './BulkRedeliver.tsx';
 import { DeliveryCard } from './DeliveryLog.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
@@ -30,8 +31,15 @@ const POLL_WITHOUT_LIVE_MS = 3_000;
 /** The delivery after one more attempt, as the live event tells it. */
 function withAttempt(delivery: Delivery, event: DeliveryAttemptEvent): Delivery {
   const { attempt, attempted_on, status_code, duration_ms, error, response_excerpt } = event;
-  // What was sent comes with the delivery log, read again after the event.
-  const sent = { request_headers: null, request_body: null, inbox_message_uuid: null };
+  // What was sent and the answer in full come with the delivery log, read again after the event.
+  const sent = {
+    request_headers: null,
+    request_body: null,
+    inbox_message_uuid: null,
+    response_headers: null,
+    response_body: null,
+    response_body_truncated: false,
+  };
   const attempts = [
     ...delivery.attempts.filter((a) => a.attempt !== attempt),
     { attempt, attempted_on, status_code, duration_ms, error, response_excerpt, ...sent },
@@ -224,6 +232,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
             ))}
           </SelectField>
           <div className="toolbar-end">
+            {canEdit && <BulkRedeliverButton webhookUuid={hook.uuid} webhookActive={hook.is_active} onDone={reload} />}
             <button type="button" className="button button-small" onClick={reload} disabled={deliveries.isFetching}>
               Refresh
             </button>
@@ -266,6 +275,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
                   webhookActive={hook.is_active}
                   canEdit={canEdit}
                   highlighted={d.delivery_id === highlight}
+                  initialAttempt={d.delivery_id === highlight ? positiveInt(params.get('attempt'), 0) || undefined : undefined}
                   now={now}
                   onRedelivered={(next) =>
                     setData(
