@@ -53,6 +53,40 @@ const ROUTES: Record<string, Row> = {
     scope: 'org',
     call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}` }),
   },
+  'GET /api/background-tasks/uuid/{background_task_uuid}/import': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/import` }),
+  },
+  'POST /api/background-tasks/uuid/{background_task_uuid}/cancel': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/cancel`, body: {} }),
+  },
+  'POST /api/background-tasks/uuid/{background_task_uuid}/retry': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/retry`, body: {} }),
+  },
+  'DELETE /api/background-tasks/uuid/{background_task_uuid}/upload': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/upload` }),
+  },
+  'GET /api/webhook-events': { scope: 'org', call: (f) => ({ path: `/api/webhook-events?organization_uuid=${f.org}` }) },
+  'GET /api/activity': { scope: 'org', call: (f) => ({ path: `/api/activity?organization_uuid=${f.org}` }) },
+  'GET /api/webhook-deliveries/{delivery_id}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/webhook-deliveries/${f.delivery}?organization_uuid=${f.org}` }),
+  },
+  'GET /api/inboxes/uuid/{uuid}/messages/wait': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/wait?organization_uuid=${f.org}&timeout_s=0` }),
+  },
+  'GET /api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/resend` }),
+  },
+  'POST /api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/resend`, body: {} }),
+  },
   'GET /api/background-tasks': { scope: 'org', call: (f) => ({ path: `/api/background-tasks?organization_uuid=${f.org}` }) },
   'GET /api/qrcodes': { scope: 'org', call: (f) => ({ path: `/api/qrcodes?organization_uuid=${f.org}` }) },
   'POST /api/qrcodes': {
