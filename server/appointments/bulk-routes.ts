@@ -5,7 +5,7 @@ import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { registerBulkImportRoutes } from '../imports/bulk-import-routes.ts';
-import { readHeader } from '../imports/intake/intake.ts';
+import { type AppointmentField, isAppointmentField } from './fields.ts';
 import { MAX_EXCLUDED_IN_RESULTS } from '../imports/kind.ts';
 import { ColumnMapper } from './columns.ts';
 import { appointmentImportEntry } from './import-entry.ts';
@@ -66,16 +66,8 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
       },
     },
     /** The import handler (org_identifier) maps the file's column titles; a spreadsheet missing or doubling one is a 400 before any task starts. */
-    prepare: async ({ received, file, organization, mode, dryRun, query }) => {
+    prepare: async ({ received, organization, mode, dryRun, query }) => {
       const handler = await resolveImportHandler(db, organization, query.org_identifier ?? received.fields.org_identifier);
-      if (received.format !== 'json') {
-        const { header } = await readHeader(file, received.format, ctx.imports);
-        const problems = new ColumnMapper(handler.mapping).checkHeaders(header, { organizationGiven: true });
-        if (problems.length > 0) {
-          const message = problems.join(' ');
-          throw new ApiError('VALIDATION_ERROR', message, [{ path: 'file', message }]);
-        }
-      }
       const collectKey = randomUUID();
       const options: AppointmentJobOptions = {
         handler_slug: handler.slug,
@@ -89,6 +81,23 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         answer: async (task, results) => {
           const encoding = results.encoding as AppointmentImportResult['encoding'];
           return { ...(await syncAnswer(db, task.uuid, collectKey)), ...(encoding ? { encoding } : {}) };
+        },
+        /** The handler's titles and the matches the file got name the columns; a file missing or doubling one is a 400. */
+        checkLayout: (layout, settled) => {
+          const matched: Record<string, AppointmentField> = { ...handler.mapping };
+          const read: string[] = [];
+          for (const match of layout.matches) {
+            if (!match.applied || match.column === null || !isAppointmentField(match.column)) continue;
+            // A header that is the field's own name needs no title: messages name the field as before.
+            if (match.source !== 'name') matched[match.header.trim()] = match.column;
+            read.push(match.header);
+          }
+          const problems = new ColumnMapper(matched).checkHeaders(read, { organizationGiven: true });
+          if (problems.length > 0) {
+            const message = problems.join(' ');
+            throw new ApiError('VALIDATION_ERROR', message, [{ path: 'file', message }]);
+          }
+          return { ...settled, columnAliases: matched };
         },
         abandon: async () => {
           if (mode === 'sync') await takeUpsertedSchedules(db, collectKey);

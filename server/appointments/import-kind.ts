@@ -3,10 +3,11 @@ import { SEARCH_INDEX_SHADOW } from '../qrcodes/search-index.ts';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { dateCellText } from '../imports/engine/row-check.ts';
-import { APPOINTMENT_FIELDS } from './fields.ts';
+import { APPOINTMENT_FIELDS, type AppointmentField } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';
-import { describeStartReading, parseStartDateTime } from './times.ts';
+import { type DateOrder, describeStartReading, parseStartDateTime } from './times.ts';
+import { fileLayoutOf } from '../imports/engine/file-layout.ts';
 import { organizationDateOrder } from '../settings/date-order.ts';
 import type { AppointmentImportTaskResults } from './import-results.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
@@ -38,6 +39,33 @@ export const appointmentJobOptionsSchema = z.object({
 });
 export type AppointmentJobOptions = z.infer<typeof appointmentJobOptionsSchema>;
 
+/** Other names people give the appointment columns in their own files (matched loosely, then by similarity). */
+export const APPOINTMENT_SYNONYMS: Readonly<Record<AppointmentField, readonly string[]>> = {
+  tag_name: ['Tag', 'Asset', 'Asset Name', 'Equipment', 'Site', 'Site Name', 'Tag Label'],
+  tag_number: ['Tag #', 'Tag No', 'Tag Num', 'Tag ID', 'Asset Number', 'Asset ID', 'Asset #', 'Equipment Number'],
+  start_date_time: [
+    'Start',
+    'Start Time',
+    'Start Date',
+    'Starts',
+    'Date/Time',
+    'Date Time',
+    'Visit Start',
+    'Appointment',
+    'Appointment Time',
+    'Scheduled',
+    'Scheduled For',
+    'When',
+  ],
+  location: ['Address', 'Site Address', 'Street Address', 'Where', 'Place', 'Venue'],
+  duration: ['Length', 'Minutes', 'Duration (min)', 'Duration Minutes', 'Mins'],
+  service: ['Service Name', 'Job Type', 'Work Type', 'Task', 'Activity'],
+  service_code: ['Code', 'Service ID', 'Job Code', 'Work Code'],
+  timezone_name: ['Time Zone', 'Timezone', 'TZ', 'Zone'],
+  job_reference_id: ['Job Ref', 'Job Reference', 'Job #', 'Job No', 'Job ID', 'Reference', 'Ref', 'Work Order', 'WO #'],
+  organization_uuid: ['Organization', 'Organisation', 'Org', 'Org UUID'],
+};
+
 function echo(record: RawRecord): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const field of APPOINTMENT_FIELDS) {
@@ -61,6 +89,12 @@ function results(summary: ImportSummary): AppointmentImportTaskResults {
   };
 }
 
+/** The file's own order for start_date_time (file-layout.ts), when the intake settled one. */
+function startOrder(options: Record<string, unknown>): { startDateOrder?: DateOrder } {
+  const order = fileLayoutOf(options).dateOrders?.start_date_time;
+  return order ? { startDateOrder: order } : {};
+}
+
 function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
   const options = appointmentJobOptionsSchema.parse(env.options);
   const importer = createAppointmentImporter(env.db, {
@@ -68,6 +102,7 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
     geocoder: env.geocoder,
     mapping: options.columnAliases,
     recordsKeyedByField: true,
+    ...startOrder(env.options),
   });
   const recordUpsert =
     options.collect_key === null ? null : recordUpsertStatement(env.db, options.collect_key, options.collect_limit ?? null);
@@ -95,13 +130,15 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
 export const appointmentImportKind: ImportKind<RawRecord> = {
   taskType: () => 'APPOINTMENT_IMPORT',
   columns: APPOINTMENT_FIELDS,
+  synonyms: APPOINTMENT_SYNONYMS,
   // Checked by the bulk route with the import handler's mapping, which names missing columns by the file's titles.
   requiredColumns: [],
+  dateColumns: ['start_date_time'],
   exampleRow: exampleRow(''),
   rowSchema: z.record(z.string(), z.unknown()),
   previewNotes(record, { db, organizationUuid, options }) {
     const value = record.start_date_time;
-    const order = organizationDateOrder(db, organizationUuid);
+    const order = startOrder(options).startDateOrder ?? organizationDateOrder(db, organizationUuid);
     const parsed = parseStartDateTime(typeof value === 'string' ? value.trim() : value, 'start_date_time', order);
     if (!parsed.ok) return [];
     const mapper = new ColumnMapper(appointmentJobOptionsSchema.shape.columnAliases.catch({}).parse(options.columnAliases), {

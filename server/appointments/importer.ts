@@ -29,6 +29,8 @@ export interface AppointmentImportOptions {
   recordsKeyedByField?: boolean;
   /** Keep the schedule object of every upserted row (sync mode answers with them). */
   collectSchedules?: boolean;
+  /** How this file's start dates with slashes are read (inferred from the file or chosen in the preview); absent: the organization's date order. */
+  startDateOrder?: DateOrder;
 }
 
 /** One data row as read from the file or JSON array, keyed by the file's column titles. */
@@ -92,7 +94,7 @@ export class AppointmentImporter {
   private readonly catalog: SyncQuery<CatalogEntry & { code_key: string | null }>;
   private readonly times = new ScheduleTimesCache();
   private readonly schema: AppointmentRowSchema;
-  /** How start dates with slashes are read: the organization's date order (Settings). */
+  /** How start dates with slashes are read: the file's own order, else the organization's date order (Settings). */
   readonly dateOrder: DateOrder;
   private readonly organizationZone: string;
   private readonly located = new Map<string, GeoResult | null>();
@@ -108,7 +110,7 @@ export class AppointmentImporter {
     this.sql = importStatements(db);
     this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
     this.mapper = new ColumnMapper(options.mapping, { titlesOnly: options.recordsKeyedByField === true });
-    this.dateOrder = organizationDateOrder(db, options.organizationUuid);
+    this.dateOrder = options.startDateOrder ?? organizationDateOrder(db, options.organizationUuid);
     this.schema = appointmentRowSchema({
       organizationUuid: options.organizationUuid,
       label: (field) => this.mapper.label(field),

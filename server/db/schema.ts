@@ -355,6 +355,8 @@ export interface ImportHandlerTable {
   organization_uuid: string;
   name: string;
   slug: string;
+  /** The import kind whose files it reads (imports/schemas.ts importKindIds). */
+  kind: Generated<string>;
   /** JSON object: a file's column title -> a field of docs/imports.md. */
   mapping: string;
   created_on: string;

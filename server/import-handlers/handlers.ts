@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AppointmentField } from '../appointments/fields.ts';
+import { type AppointmentField, isAppointmentField } from '../appointments/fields.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
 import {
   DEFAULT_HANDLER_SLUG,
+  mappingColumnProblems,
   type CreateImportHandlerBody,
   type ImportHandler,
   type ImportHandlerListQuery,
@@ -30,6 +31,13 @@ export interface ResolvedImportHandler {
   mapping: Record<string, AppointmentField>;
 }
 
+/** A saved appointment mapping's entries that name appointment fields (all of them, as saved). */
+function appointmentMapping(mapping: Record<string, string>): Record<string, AppointmentField> {
+  const fields: Record<string, AppointmentField> = {};
+  for (const [title, field] of Object.entries(mapping)) if (isAppointmentField(field)) fields[title] = field;
+  return fields;
+}
+
 /**
  * The handler an `org_identifier` selects: missing or `default` is the spec's column names; a
  * saved slug its mapping; anything else a 400 that lists the slugs there are.
@@ -42,7 +50,7 @@ export async function resolveImportHandler(
   const wanted = slug?.trim().toLowerCase() ?? '';
   if (wanted === '' || wanted === DEFAULT_HANDLER_SLUG) return { slug: DEFAULT_HANDLER_SLUG, mapping: {} };
   const row = await findHandlerBySlug(db, organizationUuid, wanted);
-  if (row) return { slug: row.slug, mapping: toImportHandler(row).mapping };
+  if (row && row.kind === 'appointments') return { slug: row.slug, mapping: appointmentMapping(toImportHandler(row).mapping) };
   const known = [DEFAULT_HANDLER_SLUG, ...(await handlerSlugs(db, organizationUuid))].join(', ');
   const message = `Unknown org_identifier "${slug ?? ''}". This organization's import handlers are: ${known}. Create one with POST /api/import-handlers.`;
   throw new ApiError('VALIDATION_ERROR', message, [{ path: 'org_identifier', message }]);
@@ -58,6 +66,7 @@ export async function createImportHandler(db: Kysely<Database>, body: CreateImpo
     organization_uuid: body.organization_uuid,
     name: body.name,
     slug,
+    kind: body.kind ?? 'appointments',
     mapping: JSON.stringify(body.mapping),
     created_on: now,
     updated_on: now,
@@ -79,6 +88,14 @@ export async function updateImportHandler(
 ): Promise<ImportHandler> {
   const current = await requireImportHandler(db, organizationUuid, uuid);
   if (body.slug !== undefined && body.slug !== current.slug) await refuseTakenSlug(db, organizationUuid, body.slug);
+  const problems = body.mapping ? mappingColumnProblems(current.kind, body.mapping) : [];
+  if (problems.length > 0) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `The mapping does not fit this ${current.kind} handler: ${problems.join('; ')}.`,
+      problems.map((message) => ({ path: 'body.mapping', message })),
+    );
+  }
   await updateHandler(db, uuid, {
     ...(body.name === undefined ? {} : { name: body.name }),
     ...(body.slug === undefined ? {} : { slug: body.slug }),

@@ -3,6 +3,8 @@ import { typedText } from '../text/typed-text.ts';
 import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import { columnKey } from '../appointments/columns.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { QR_IMPORT_COLUMNS } from '../qrcodes/import-row.ts';
+import { type ImportKindId, importKindIds } from '../imports/schemas.ts';
 
 /** The built-in handler: the spec's own column names. */
 export const DEFAULT_HANDLER_SLUG = 'default';
@@ -19,10 +21,33 @@ const slug = z
     `"${DEFAULT_HANDLER_SLUG}" is built in (the spec's column names); choose another slug`,
   );
 
-const field = z.enum(APPOINTMENT_FIELDS, { error: `must be one of the appointment fields: ${APPOINTMENT_FIELDS.join(', ')}` });
+/** Each kind's columns a saved mapping may name. */
+export const HANDLER_COLUMNS: Readonly<Record<ImportKindId, readonly string[]>> = {
+  appointments: APPOINTMENT_FIELDS,
+  qrcodes: QR_IMPORT_COLUMNS,
+};
+
+export const handlerKindSchema = z
+  .enum(importKindIds)
+  .describe(
+    "The import kind whose files it reads: appointments (the default; org_identifier selects it) or qrcodes (the GUI proposes it by the file's headers)",
+  );
+
+const COLUMN_NOUNS: Readonly<Record<ImportKindId, string>> = { appointments: 'appointment fields', qrcodes: 'QR code import columns' };
+
+/** What is wrong with a mapping's columns for a kind (empty when each names one of the kind's columns). */
+export function mappingColumnProblems(kind: ImportKindId, mapping: Record<string, string>): string[] {
+  const columns = HANDLER_COLUMNS[kind];
+  return Object.entries(mapping)
+    .filter(([, column]) => !columns.includes(column))
+    .map(([title, column]) => `"${title}" maps to ${column}: it must be one of the ${COLUMN_NOUNS[kind]}: ${columns.join(', ')}`);
+}
 
 export const mappingSchema = z
-  .record(z.string().trim().min(1, 'a column title must not be empty').max(200), field)
+  .record(
+    z.string().trim().min(1, 'a column title must not be empty').max(200),
+    z.string().trim().min(1, 'name the column the title fills'),
+  )
   .refine((mapping) => Object.keys(mapping).length > 0, 'map at least one column, e.g. {"Job Ref": "job_reference_id"}')
   .superRefine((mapping, ctx) => {
     const byField = new Map<string, string>();
@@ -41,14 +66,20 @@ export const mappingSchema = z
       byKey.set(columnKey(title), title);
     }
   })
-  .describe('A file column title -> the appointment field it holds, e.g. {"Job Ref": "job_reference_id"}');
+  .describe('A file column title -> the column of the kind it holds, e.g. {"Job Ref": "job_reference_id"}');
 
-export const createImportHandlerBodySchema = z.object({
-  organization_uuid: z.string().min(1).describe('Organization that owns the handler'),
-  name: typedText().trim().min(1).max(200).describe('What the layout is, e.g. "Acme job export"'),
-  slug: slug.optional().describe('The org_identifier that selects this handler; default: made from the name'),
-  mapping: mappingSchema,
-});
+export const createImportHandlerBodySchema = z
+  .object({
+    organization_uuid: z.string().min(1).describe('Organization that owns the handler'),
+    name: typedText().trim().min(1).max(200).describe('What the layout is, e.g. "Acme job export"'),
+    slug: slug.optional().describe('The org_identifier that selects this handler; default: made from the name'),
+    kind: handlerKindSchema.optional(),
+    mapping: mappingSchema,
+  })
+  .superRefine((body, ctx) => {
+    for (const message of mappingColumnProblems(body.kind ?? 'appointments', body.mapping))
+      ctx.addIssue({ code: 'custom', path: ['mapping'], message });
+  });
 export type CreateImportHandlerBody = z.infer<typeof createImportHandlerBodySchema>;
 
 export const updateImportHandlerBodySchema = z
@@ -62,7 +93,8 @@ export const importHandlerSchema = z
     organization_uuid: z.string(),
     name: z.string(),
     slug: z.string(),
-    mapping: z.record(z.string(), z.enum(APPOINTMENT_FIELDS)),
+    kind: handlerKindSchema,
+    mapping: z.record(z.string(), z.string()).describe("A file column title -> the kind's column it holds"),
     created_on: z.string(),
     updated_on: z.string(),
   })
@@ -72,6 +104,7 @@ export type ImportHandler = z.infer<typeof importHandlerSchema>;
 export const importHandlerPageSchema = pageSchema(importHandlerSchema);
 export const importHandlerListQuerySchema = pageQuerySchema.extend({
   organization_uuid: z.string().min(1).describe('Organization whose import handlers to list. Required.'),
+  kind: z.enum(importKindIds).optional().describe('Only the handlers of this import kind'),
 });
 export type ImportHandlerListQuery = z.infer<typeof importHandlerListQuerySchema>;
 export const importHandlerParamsSchema = z.object({ uuid: z.string().describe('Import handler uuid') });

@@ -1,18 +1,17 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { AppointmentField } from '../appointments/fields.ts';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ImportHandlerTable } from '../db/schema.ts';
 import type { ImportHandler, ImportHandlerListQuery } from './schemas.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
 export function toImportHandler(row: Selectable<ImportHandlerTable>): ImportHandler {
-  return { ...row, mapping: JSON.parse(row.mapping) as Record<string, AppointmentField> };
+  return { ...row, kind: row.kind === 'qrcodes' ? 'qrcodes' : 'appointments', mapping: JSON.parse(row.mapping) as Record<string, string> };
 }
 
-export async function insertHandler(db: Kysely<Database>, row: ImportHandlerTable): Promise<void> {
+export async function insertHandler(db: Kysely<Database>, row: Insertable<ImportHandlerTable>): Promise<void> {
   await db.insertInto('import_handlers').values(row).execute();
 }
 
-export async function updateHandler(db: Kysely<Database>, uuid: string, set: Partial<ImportHandlerTable>): Promise<void> {
+export async function updateHandler(db: Kysely<Database>, uuid: string, set: Updateable<ImportHandlerTable>): Promise<void> {
   await db.updateTable('import_handlers').set(set).where('uuid', '=', uuid).execute();
 }
 
@@ -27,6 +26,17 @@ export function findHandler(db: Kysely<Database>, organizationUuid: string, uuid
     .where('organization_uuid', '=', organizationUuid)
     .where('uuid', '=', uuid)
     .executeTakeFirst();
+}
+
+/** An organization's saved mappings of one import kind (tens at most, made one by one), in slug order. */
+export function handlersOfKind(db: Kysely<Database>, organizationUuid: string, kind: string) {
+  return db
+    .selectFrom('import_handlers')
+    .selectAll()
+    .where('organization_uuid', '=', organizationUuid)
+    .where('kind', '=', kind)
+    .orderBy('slug')
+    .execute();
 }
 
 export function findHandlerBySlug(db: Kysely<Database>, organizationUuid: string, slug: string) {
@@ -49,7 +59,8 @@ export async function handlerSlugs(db: Kysely<Database>, organizationUuid: strin
 }
 
 export async function listHandlers(db: Kysely<Database>, query: ImportHandlerListQuery) {
-  const base = db.selectFrom('import_handlers').where('organization_uuid', '=', query.organization_uuid);
+  const all = db.selectFrom('import_handlers').where('organization_uuid', '=', query.organization_uuid);
+  const base = query.kind ? all.where('kind', '=', query.kind) : all;
   const { rows, total } = await countedSlice(base, pageSlice(query), (q) => q.selectAll().orderBy('slug'));
   return { items: rows.map(toImportHandler), total };
 }

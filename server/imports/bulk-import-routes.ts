@@ -9,12 +9,16 @@ import { FIXES_TASK_DESCRIPTION, FIXES_TASK_FIELD, fixedFileMetadata } from './i
 import {
   DRY_RUN_DESCRIPTION,
   importOrganization,
+  inspectFileLayout,
   parseDryRun,
   processingModeSchema,
   type ReceivedImport,
   receiveImport,
 } from './intake/intake.ts';
-import { findJob } from './workers/job-store.ts';
+import { findJob, jobFromRow } from './workers/job-store.ts';
+import { LAYOUT_FORM_PROPERTIES, parseLayoutRequest } from './intake/layout-request.ts';
+import type { ResolvedLayout } from './intake/layout.ts';
+import { fileLayoutOf, withFileLayout } from './engine/file-layout.ts';
 import type { ImportKind } from './kind.ts';
 import { sendErrorReport, templateCsv } from './reports/report.ts';
 import type { ImportSettings } from './settings.ts';
@@ -35,6 +39,8 @@ export interface PreparedImport {
   answer?(task: BackgroundTask, results: Record<string, unknown>): Promise<unknown>;
   /** The import could not start: undo what prepare set aside. */
   abandon?(): Promise<void>;
+  /** A file's header as the import will read it: a 400 when the kind cannot import it, else the options to run with (default: as prepared). */
+  checkLayout?(layout: ResolvedLayout, options: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface PrepareInput {
@@ -110,6 +116,7 @@ function fileForm(routes: BulkImportRoutes, withMode: boolean) {
       ...(withMode ? { processing_mode: { type: 'string', enum: ['background', 'sync'] } } : {}),
       dry_run: { type: 'string', enum: ['true', 'false'], description: DRY_RUN_DESCRIPTION },
       [FIXES_TASK_FIELD]: { type: 'string', description: FIXES_TASK_DESCRIPTION },
+      ...LAYOUT_FORM_PROPERTIES,
     },
   };
 }
@@ -130,6 +137,40 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
   type Started = { dryRunAnswer: unknown } | { task: BackgroundTask; answer?: unknown };
 
   /**
+   * A file's layout settled (sheet, header row, each header's column, date orders) and kept in the
+   * job's options, so the import reads the file as its preview did; JSON runs with the options as prepared.
+   */
+  const layoutOptions = async (received: ReceivedImport, prepared: PreparedImport): Promise<Record<string, unknown> | undefined> => {
+    if (received.source !== 'file') return prepared.options;
+    const request = parseLayoutRequest(received.fields, kind);
+    if (received.format === 'json') {
+      if (request.sheet !== undefined || request.headerRow !== undefined) {
+        const message = 'A JSON file has no sheets or header row: leave sheet and header_row out.';
+        throw new ApiError('VALIDATION_ERROR', message, [{ path: request.sheet !== undefined ? 'sheet' : 'header_row', message }]);
+      }
+      return prepared.options;
+    }
+    const asked = withFileLayout(prepared.options ?? {}, {
+      ...(request.mapping ? { mapping: request.mapping } : {}),
+      ...(request.dateOrders ? { dateOrders: request.dateOrders } : {}),
+    });
+    const layout = await inspectFileLayout({
+      file: received.file.lease.path,
+      format: received.format,
+      kindId,
+      kind,
+      options: asked,
+      position: {
+        ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
+        ...(request.headerRow === undefined ? {} : { headerRow: request.headerRow }),
+      },
+      imports: ctx.imports,
+    });
+    const settled = withFileLayout(prepared.options ?? {}, layout.fileLayout);
+    return prepared.checkLayout ? prepared.checkLayout(layout, settled) : settled;
+  };
+
+  /**
    * Checks the request, then runs the dry run or submits the import. The route owns the upload
    * until then: submit hands it to the import's job, and on every other path it is removed here.
    */
@@ -140,6 +181,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       const dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
       const organization = importOrganization(received, principal);
       const prepared = (await routes.prepare?.({ received, file: upload.path, organization, mode, dryRun, query })) ?? {};
+      const options = await layoutOptions(received, prepared);
       const fixes = await fixedFileMetadata(db, received, organization);
       const request = {
         kind: kindId,
@@ -148,7 +190,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         upload,
         organizationUuid: organization,
         mode,
-        ...(prepared.options ? { options: prepared.options } : {}),
+        ...(options ? { options } : {}),
       };
       if (dryRun) return { dryRunAnswer: await ctx.imports.dryRun(request) };
       let submitted: Awaited<ReturnType<typeof ctx.imports.submit>>;
@@ -212,7 +254,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         throw new ApiError('VALIDATION_ERROR', bulk.emptyBodyMessage, [{ path: 'body', message: 'Required' }]);
       }
       ctx.imports.warm(kindId);
-      const received = await receiveImport(req, res, ctx.imports, kind, { json: true, file: true });
+      const received = await receiveImport(req, res, ctx.imports, { json: true, file: true });
       const asked = query as Query;
       const started = await start(received, principal, asked, () =>
         parseMode(asked.processing_mode ?? received.fields.processing_mode, bulk.quoteBadMode === true),
@@ -249,7 +291,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       },
       async ({ query, req, res, principal }) => {
         ctx.imports.warm(kindId);
-        const received = await receiveImport(req, res, ctx.imports, kind, { json: false, file: true, fileFormats: syncFile.formats });
+        const received = await receiveImport(req, res, ctx.imports, { json: false, file: true, fileFormats: syncFile.formats });
         const started = await start(received, principal, query, () => 'sync');
         if ('dryRunAnswer' in started) return started.dryRunAnswer;
         res.setHeader('X-Background-Task-Uuid', started.task.uuid);
@@ -295,7 +337,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         {
           columns: isJson ? [...kind.columns] : headers,
           rowsAreObjects: isJson,
-          rowNumberOffset: isJson ? 1 : 2,
+          rowNumberOffset: isJson ? 1 : 1 + (fileLayoutOf(jobFromRow(job).options).headerRow ?? 1),
           excludedCount: job.excluded_count,
         },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),

@@ -4,6 +4,13 @@
  */
 export class ImportInputError extends Error {
   override name = 'ImportInputError';
+  /** The request field the problem is in (a 400's details path): `file` unless said otherwise (e.g. `sheet`, `header_row`). */
+  readonly field: string;
+
+  constructor(message: string, field = 'file') {
+    super(message);
+    this.field = field;
+  }
 }
 
 /** Sync mode refused: the file has more rows than the sync cap. */

@@ -72,8 +72,20 @@ export interface ImportKind<Row = unknown> {
   columns: readonly string[];
   /** Other header names accepted for a column: { alias: column }. */
   aliases?: Readonly<Record<string, string>>;
+  /**
+   * Other names people give a column in their own files ({ column: names }): "Street Address" for
+   * address_line_1. Matched loosely (case, spaces and punctuation ignored), then by similarity.
+   */
+  synonyms?: Readonly<Record<string, readonly string[]>>;
   /** Columns a file must have; missing ones are a 400 naming them, before any task starts. */
   requiredColumns: readonly string[];
+  /**
+   * Required columns other columns can stand in for, each alternative a set of columns that
+   * together do ({ location: [['address_line_1', 'suburb']] }: the location is composed from the parts).
+   */
+  requiredUnless?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  /** Columns holding dates whose order (day or month first) is read per file (docs/imports.md). */
+  dateColumns?: readonly string[];
   /** One example row for the template, in column order; `organization_uuid` is filled in per caller. */
   exampleRow: Readonly<Record<string, string>>;
   /**

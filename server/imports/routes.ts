@@ -4,12 +4,15 @@ import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { DEFAULT_HANDLER_SLUG } from '../import-handlers/schemas.ts';
+import { handlersOfKind, toImportHandler } from '../import-handlers/store.ts';
 import { ImportInputError } from './errors.ts';
 import { importKinds, isImportKindId } from './kinds.ts';
 import { PREVIEW_ROWS } from './preview/preview.ts';
 import { importKindIds, importPreviewSchema } from './schemas.ts';
 import { sniffFormat } from './intake/sniff.ts';
 import { receiveMultipart, type ReceivedFile } from './intake/upload.ts';
+import { LAYOUT_FORM_PROPERTIES, parseLayoutRequest } from './intake/layout-request.ts';
+import { withFileLayout } from './engine/file-layout.ts';
 
 const field = (name: string, message: string) => new ApiError('VALIDATION_ERROR', message, [{ path: name, message }]);
 
@@ -24,7 +27,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
       role: 'viewer',
       summary: `Preview an import file: the detected columns matched to the expected ones and the first ${PREVIEW_ROWS} rows, each with the problems that will certainly exclude it.`,
       description:
-        'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier. ' +
+        'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier, sheet, header_row, mapping and date_order (as the imports take them). ' +
         "Uses the importer's own parsers, header matching and row checks, then runs the import's own writer on the rows shown " +
         '(addresses located, services, tags and time zones looked up, duplicates among them) in a transaction that is rolled back: ' +
         "each row's problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing.",
@@ -41,6 +44,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
                 kind: { type: 'string', enum: [...importKindIds] },
                 organization_uuid: { type: 'string' },
                 org_identifier: { type: 'string' },
+                ...LAYOUT_FORM_PROPERTIES,
               },
             },
           },
@@ -79,16 +83,27 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         const handler = await resolveImportHandler(ctx.db.kysely, org, slug);
         if (!file) throw field('file', 'No file was uploaded. Send the file in the multipart form field "file".');
         const absolute = file.lease.path;
-        const options = entry.previewOptions(handler);
+        const kind = await entry.load();
+        const request = parseLayoutRequest(fields, kind);
+        const options = withFileLayout(entry.previewOptions(handler), {
+          ...(request.mapping ? { mapping: request.mapping } : {}),
+          ...(request.dateOrders ? { dateOrders: request.dateOrders } : {}),
+        });
         return await ctx.imports.preview({
           file: absolute,
           format: sniffFormat(absolute),
           kind: kindName,
           organizationUuid: org,
           options,
+          savedMappings:
+            slug && slug !== DEFAULT_HANDLER_SLUG ? [] : (await handlersOfKind(ctx.db.kysely, org, kindName)).map(toImportHandler),
+          position: {
+            ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
+            ...(request.headerRow === undefined ? {} : { headerRow: request.headerRow }),
+          },
         });
       } catch (error) {
-        if (error instanceof ImportInputError) throw field('file', error.message);
+        if (error instanceof ImportInputError) throw field(error.field, error.message);
         throw error;
       } finally {
         await file?.lease.release();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MATCH_THRESHOLD } from './engine/column-matching.ts';
 
 /** The import kinds by their stable ids (server/imports/kinds.ts loads each): stored in import_jobs.kind, the preview's `kind` field. */
 export const importKindIds = ['qrcodes', 'appointments'] as const;
@@ -44,7 +45,72 @@ export const importPreviewSchema = z
       matched: z.array(z.object({ header: z.string(), column: z.string() })),
       missing_required: z.array(z.string()).describe('Required columns no header fills: the import would be refused (400)'),
       unknown: z.array(z.string()).describe('Headers the import ignores'),
+      matches: z
+        .array(
+          z.object({
+            header: z.string(),
+            column: z.string().nullable().describe('The column the import reads this header into; null: ignored'),
+            proposed: z.string().nullable().describe('The column proposed for it (applied when confident enough); null: none is near'),
+            confidence: z
+              .number()
+              .min(0)
+              .max(1)
+              .describe(`1 for a column name, alias or the request's mapping; below ${MATCH_THRESHOLD} a match is only proposed`),
+            source: z
+              .enum(['mapping', 'name', 'synonym', 'similar', 'none'])
+              .describe('How it was matched: the mapping field, a column name or alias, a synonym, a similar name, or not at all'),
+          }),
+        )
+        .optional()
+        .describe('Every filled header cell and how it is matched, in file order'),
+      questions: z
+        .array(z.object({ header: z.string(), proposed: z.string(), confidence: z.number() }))
+        .optional()
+        .describe('Proposed matches not confident enough to apply: the import ignores these headers until the mapping field confirms them'),
     }),
+    sheets: z
+      .array(z.object({ name: z.string(), rows: z.number().int().describe('Rows with a value, the header included') }))
+      .nullable()
+      .optional()
+      .describe("A workbook's sheets in order; null for CSV and JSON"),
+    sheet: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('The sheet read (the field sheet, else the first whose header matches the columns); null for CSV and JSON'),
+    header_row: z.number().int().nullable().optional().describe('The 1-based row read as the header; null for JSON'),
+    header_row_source: z
+      .enum(['request', 'found', 'first'])
+      .nullable()
+      .optional()
+      .describe(
+        'request: the field header_row; found: the first of the top 20 rows naming the columns; first: the first non-blank row (no row named them)',
+      ),
+    saved_mapping: z
+      .object({ uuid: z.string(), name: z.string(), slug: z.string() })
+      .nullable()
+      .optional()
+      .describe(
+        "The saved column mapping (import handler) of this kind applied because the file's header has every title it names; only when the request sends no mapping",
+      ),
+    date_orders: z
+      .array(
+        z.object({
+          column: z.string(),
+          header: z.string(),
+          order: z
+            .enum(['day_first', 'month_first'])
+            .nullable()
+            .describe('How its dates with slashes are read; null: only year-month-day (the setting reads no other)'),
+          source: z
+            .enum(['request', 'file', 'setting'])
+            .describe("request: the date_order field; file: a value settled it; setting: the organization's date order"),
+          evidence: z.string().nullable().describe('The value that settled it (source file)'),
+          conflicting: z.boolean().describe('The values disagree: some read only day first, others only month first'),
+        }),
+      )
+      .optional()
+      .describe('Each date column: the order its dates with slashes are read in, inferred from the first 1,000 rows'),
     expected_columns: z.array(z.string()).describe('Every column the kind reads, in template order'),
     required_columns: z.array(z.string()),
     looks_like_kind: z

@@ -44,12 +44,46 @@ function results(summary: ImportSummary): QrCodeJsonImportResults | QrCodeFileIm
   };
 }
 
+/** Other names people give the QR code import's columns in their own files (matched loosely, then by similarity). */
+export const QR_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  location: ['Full Address', 'Site Address', 'Address (full)', 'Where'],
+  name: ['Site Name', 'Site', 'Location Name', 'Place Name', 'Building', 'Premises'],
+  qr_code_name: ['QR Name', 'QR Code', 'Code Name', 'Sticker Name'],
+  qr_code_external_reference_id: [
+    'Ext Ref',
+    'External Ref',
+    'External Reference',
+    'External ID',
+    'Ref',
+    'Reference',
+    'Site ID',
+    'Site Code',
+  ],
+  address_line_1: ['Street Address', 'Address 1', 'Address Line 1', 'Address1', 'Street', 'Street Name', 'Addr 1', 'Line 1'],
+  suburb: ['City', 'Town', 'Locality', 'Suburb/Town', 'City/Suburb'],
+  state: ['State/Territory', 'Territory', 'Province', 'Region', 'County'],
+  postcode: ['Post Code', 'Postal Code', 'ZIP Code', 'ZIP', 'PC'],
+  country: ['Nation', 'Country Name'],
+  tag_name: ['Tag', 'Asset', 'Asset Name', 'Equipment'],
+  tag_number: ['Tag #', 'Tag No', 'Tag Num', 'Tag ID', 'Asset Number', 'Asset #'],
+  tag_display_name: ['Tag Label', 'Tag Display'],
+  type: ['Kind', 'Category', 'Site Type'],
+};
+
 /** QR code addresses: JSON bulk (task IMPORT) and file imports (task QR_IMPORT). */
 export const qrCodeImportKind: ImportKind<QrImportRow> = {
   taskType: (source) => (source === 'json' ? 'IMPORT' : 'QR_IMPORT'),
   columns: QR_IMPORT_COLUMNS,
   aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },
+  synonyms: QR_SYNONYMS,
   requiredColumns: ['location'],
+  // A row without a location composes it from the address parts (qrcodes/address.ts): a street with a suburb or postcode.
+  requiredUnless: {
+    location: [
+      ['address_line_1', 'suburb'],
+      ['address_line_1', 'postcode'],
+    ],
+  },
   exampleRow: {
     location: '12 Smith Street, Carlton VIC 3053',
     type: 'SITE',

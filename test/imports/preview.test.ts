@@ -9,7 +9,13 @@ import { saveImportHandler } from '../support/import-handlers.ts';
 interface Preview {
   format: string;
   headers: string[];
-  columns: { matched: { header: string; column: string }[]; missing_required: string[]; unknown: string[] };
+  columns: {
+    matched: { header: string; column: string }[];
+    missing_required: string[];
+    unknown: string[];
+    matches?: { header: string; column: string | null; source: string }[];
+  };
+  saved_mapping?: { slug: string } | null;
   rows: { index: number; row_number: number; values: Record<string, unknown>; problems: string[] }[];
   total_rows_read: number;
   more_rows: boolean;
@@ -124,11 +130,20 @@ describe('POST /api/imports/preview', () => {
     assert.match(body.rows[1]?.problems.join(' ') ?? '', /When|start_date_time/);
     const plain = await ok(await preview(csv, 'visits.csv', { kind: 'appointments' }));
     assert.deepEqual(
-      plain.columns.matched.map((m) => m.column),
-      ['service'],
-      'without the handler only the title that is a spec name matches',
+      plain.columns.matches?.map((m) => [m.header, m.column, m.source]),
+      [
+        ['Tag', 'tag_name', 'mapping'],
+        ['Tag No', 'tag_number', 'mapping'],
+        ['When', 'start_date_time', 'mapping'],
+        ['Where', 'location', 'mapping'],
+        ['Service', 'service', 'mapping'],
+        ['Job Ref', 'job_reference_id', 'mapping'],
+      ],
+      'without org_identifier the saved handler whose titles are all in the file is proposed',
     );
-    assert.match(plain.rows[0]?.problems.join(' ') ?? '', /start_date_time/);
+    assert.equal(plain.saved_mapping?.slug, 'field-team');
+    assert.deepEqual(plain.rows[0]?.problems, []);
+    assert.match(plain.rows[1]?.problems.join(' ') ?? '', /start_date_time/);
   });
 
   it('shows a spreadsheet date cell as the wall-clock time typed in the sheet, as the import reads it (no UTC "Z")', async () => {

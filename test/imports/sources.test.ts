@@ -135,7 +135,10 @@ describe('format sniffing and header matching', () => {
   it('takes extra header names for one import (a saved column mapping)', () => {
     const columns = withColumnAliases(qrCodeImportKind, { columnAliases: { 'Street Address': 'location', Site: 'name' } });
     assert.deepEqual(mapHeader(columns, ['street_address', 'SITE', 'Other']), ['location', 'name', null]);
-    assert.throws(() => mapHeader(qrCodeImportKind, ['street_address']), /missing the required column location/);
+    assert.throws(
+      () => mapHeader(qrCodeImportKind, ['Notes']),
+      /missing the required column location \(or address_line_1 with suburb, or address_line_1 with postcode\)/,
+    );
   });
 
   it('matches headers ignoring case, spaces and underscores, and names missing required columns', () => {

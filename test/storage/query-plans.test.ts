@@ -86,6 +86,7 @@ async function userTraffic(server: TestServer): Promise<void> {
     jsonBody({ organization_uuid: org, name: 'Acme Export', mapping: { 'Job Ref': 'job_reference_id' } }),
   );
   await ok(`/api/import-handlers?organization_uuid=${org}`);
+  await ok(`/api/import-handlers?organization_uuid=${org}&kind=qrcodes`);
   await ok(`/api/import-handlers/uuid/${String(handler.uuid)}`);
 
   // QR codes one by one.

@@ -218,7 +218,7 @@ export interface paths {
     put?: never;
     /**
      * Preview an import file: the detected columns matched to the expected ones and the first 20 rows, each with the problems that will certainly exclude it.
-     * @description Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier. Uses the importer's own parsers, header matching and row checks, then runs the import's own writer on the rows shown (addresses located, services, tags and time zones looked up, duplicates among them) in a transaction that is rolled back: each row's problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing.
+     * @description Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier, sheet, header_row, mapping and date_order (as the imports take them). Uses the importer's own parsers, header matching and row checks, then runs the import's own writer on the rows shown (addresses located, services, tags and time zones looked up, duplicates among them) in a transaction that is rolled back: each row's problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing.
      */
     post: operations['postImportsPreview'];
     delete?: never;
@@ -2034,18 +2034,14 @@ export interface components {
       organization_uuid: string;
       name: string;
       slug: string;
+      /**
+       * @description The import kind whose files it reads: appointments (the default; org_identifier selects it) or qrcodes (the GUI proposes it by the file's headers)
+       * @enum {string}
+       */
+      kind: 'qrcodes' | 'appointments';
+      /** @description A file column title -> the kind's column it holds */
       mapping: {
-        [key: string]:
-          | 'tag_name'
-          | 'tag_number'
-          | 'start_date_time'
-          | 'location'
-          | 'duration'
-          | 'service'
-          | 'service_code'
-          | 'timezone_name'
-          | 'job_reference_id'
-          | 'organization_uuid';
+        [key: string]: string;
       };
       created_on: string;
       updated_on: string;
@@ -2108,7 +2104,64 @@ export interface components {
         missing_required: string[];
         /** @description Headers the import ignores */
         unknown: string[];
+        /** @description Every filled header cell and how it is matched, in file order */
+        matches?: {
+          header: string;
+          /** @description The column the import reads this header into; null: ignored */
+          column: string | null;
+          /** @description The column proposed for it (applied when confident enough); null: none is near */
+          proposed: string | null;
+          /** @description 1 for a column name, alias or the request's mapping; below 0.8 a match is only proposed */
+          confidence: number;
+          /**
+           * @description How it was matched: the mapping field, a column name or alias, a synonym, a similar name, or not at all
+           * @enum {string}
+           */
+          source: 'mapping' | 'name' | 'synonym' | 'similar' | 'none';
+        }[];
+        /** @description Proposed matches not confident enough to apply: the import ignores these headers until the mapping field confirms them */
+        questions?: {
+          header: string;
+          proposed: string;
+          confidence: number;
+        }[];
       };
+      /** @description A workbook's sheets in order; null for CSV and JSON */
+      sheets?:
+        | {
+            name: string;
+            /** @description Rows with a value, the header included */
+            rows: number;
+          }[]
+        | null;
+      /** @description The sheet read (the field sheet, else the first whose header matches the columns); null for CSV and JSON */
+      sheet?: string | null;
+      /** @description The 1-based row read as the header; null for JSON */
+      header_row?: number | null;
+      /** @description request: the field header_row; found: the first of the top 20 rows naming the columns; first: the first non-blank row (no row named them) */
+      header_row_source?: ('request' | 'found' | 'first') | null;
+      /** @description The saved column mapping (import handler) of this kind applied because the file's header has every title it names; only when the request sends no mapping */
+      saved_mapping?: {
+        uuid: string;
+        name: string;
+        slug: string;
+      } | null;
+      /** @description Each date column: the order its dates with slashes are read in, inferred from the first 1,000 rows */
+      date_orders?: {
+        column: string;
+        header: string;
+        /** @description How its dates with slashes are read; null: only year-month-day (the setting reads no other) */
+        order: ('day_first' | 'month_first') | null;
+        /**
+         * @description request: the date_order field; file: a value settled it; setting: the organization's date order
+         * @enum {string}
+         */
+        source: 'request' | 'file' | 'setting';
+        /** @description The value that settled it (source file) */
+        evidence: string | null;
+        /** @description The values disagree: some read only day first, others only month first */
+        conflicting: boolean;
+      }[];
       /** @description Every column the kind reads, in template order */
       expected_columns: string[];
       required_columns: string[];
@@ -3597,6 +3650,14 @@ export interface operations {
           dry_run?: 'true' | 'false';
           /** @description Optional: the uuid of the import task whose error report this file is (fixed). Kept in the new task's metadata as fixes_task_uuid, so the two link to each other. */
           fixes_task_uuid?: string;
+          /** @description Optional, workbooks: the sheet to import, by name or 1-based position. Default: the first sheet whose header matches the kind's columns. */
+          sheet?: string;
+          /** @description Optional: the 1-based row that holds the column titles. Default: the first of the first 20 rows in which at least half of the filled cells name one of the kind's columns. */
+          header_row?: string;
+          /** @description Optional: JSON object from a header text of the file to the column it fills, or null to ignore that column, e.g. {"Street Address": "address_line_1", "Notes": null}. Headers it does not name are matched by name, synonym and similarity. */
+          mapping?: string;
+          /** @description Optional: JSON object from a date column to how its dates with slashes are read, day_first or month_first, e.g. {"start_date_time": "day_first"}. Default: inferred from the file's own values, else the organization's date order setting. */
+          date_order?: string;
         };
       };
     };
@@ -3658,6 +3719,14 @@ export interface operations {
           dry_run?: 'true' | 'false';
           /** @description Optional: the uuid of the import task whose error report this file is (fixed). Kept in the new task's metadata as fixes_task_uuid, so the two link to each other. */
           fixes_task_uuid?: string;
+          /** @description Optional, workbooks: the sheet to import, by name or 1-based position. Default: the first sheet whose header matches the kind's columns. */
+          sheet?: string;
+          /** @description Optional: the 1-based row that holds the column titles. Default: the first of the first 20 rows in which at least half of the filled cells name one of the kind's columns. */
+          header_row?: string;
+          /** @description Optional: JSON object from a header text of the file to the column it fills, or null to ignore that column, e.g. {"Street Address": "address_line_1", "Notes": null}. Headers it does not name are matched by name, synonym and similarity. */
+          mapping?: string;
+          /** @description Optional: JSON object from a date column to how its dates with slashes are read, day_first or month_first, e.g. {"start_date_time": "day_first"}. Default: inferred from the file's own values, else the organization's date order setting. */
+          date_order?: string;
         };
       };
     };
@@ -3755,6 +3824,14 @@ export interface operations {
           kind: 'qrcodes' | 'appointments';
           organization_uuid: string;
           org_identifier?: string;
+          /** @description Optional, workbooks: the sheet to import, by name or 1-based position. Default: the first sheet whose header matches the kind's columns. */
+          sheet?: string;
+          /** @description Optional: the 1-based row that holds the column titles. Default: the first of the first 20 rows in which at least half of the filled cells name one of the kind's columns. */
+          header_row?: string;
+          /** @description Optional: JSON object from a header text of the file to the column it fills, or null to ignore that column, e.g. {"Street Address": "address_line_1", "Notes": null}. Headers it does not name are matched by name, synonym and similarity. */
+          mapping?: string;
+          /** @description Optional: JSON object from a date column to how its dates with slashes are read, day_first or month_first, e.g. {"start_date_time": "day_first"}. Default: inferred from the file's own values, else the organization's date order setting. */
+          date_order?: string;
         };
       };
     };
@@ -6763,6 +6840,8 @@ export interface operations {
         per_page?: number;
         /** @description Organization whose import handlers to list. Required. */
         organization_uuid: string;
+        /** @description Only the handlers of this import kind */
+        kind?: 'qrcodes' | 'appointments';
       };
       header?: never;
       path?: never;
@@ -6808,19 +6887,14 @@ export interface operations {
           name: string;
           /** @description The org_identifier that selects this handler; default: made from the name */
           slug?: string;
-          /** @description A file column title -> the appointment field it holds, e.g. {"Job Ref": "job_reference_id"} */
+          /**
+           * @description The import kind whose files it reads: appointments (the default; org_identifier selects it) or qrcodes (the GUI proposes it by the file's headers)
+           * @enum {string}
+           */
+          kind?: 'qrcodes' | 'appointments';
+          /** @description A file column title -> the column of the kind it holds, e.g. {"Job Ref": "job_reference_id"} */
           mapping: {
-            [key: string]:
-              | 'tag_name'
-              | 'tag_number'
-              | 'start_date_time'
-              | 'location'
-              | 'duration'
-              | 'service'
-              | 'service_code'
-              | 'timezone_name'
-              | 'job_reference_id'
-              | 'organization_uuid';
+            [key: string]: string;
           };
         };
       };
@@ -6920,19 +6994,9 @@ export interface operations {
         'application/json': {
           name?: string;
           slug?: string;
-          /** @description A file column title -> the appointment field it holds, e.g. {"Job Ref": "job_reference_id"} */
+          /** @description A file column title -> the column of the kind it holds, e.g. {"Job Ref": "job_reference_id"} */
           mapping?: {
-            [key: string]:
-              | 'tag_name'
-              | 'tag_number'
-              | 'start_date_time'
-              | 'location'
-              | 'duration'
-              | 'service'
-              | 'service_code'
-              | 'timezone_name'
-              | 'job_reference_id'
-              | 'organization_uuid';
+            [key: string]: string;
           };
         };
       };
@@ -7069,6 +7133,14 @@ export interface operations {
           dry_run?: 'true' | 'false';
           /** @description Optional: the uuid of the import task whose error report this file is (fixed). Kept in the new task's metadata as fixes_task_uuid, so the two link to each other. */
           fixes_task_uuid?: string;
+          /** @description Optional, workbooks: the sheet to import, by name or 1-based position. Default: the first sheet whose header matches the kind's columns. */
+          sheet?: string;
+          /** @description Optional: the 1-based row that holds the column titles. Default: the first of the first 20 rows in which at least half of the filled cells name one of the kind's columns. */
+          header_row?: string;
+          /** @description Optional: JSON object from a header text of the file to the column it fills, or null to ignore that column, e.g. {"Street Address": "address_line_1", "Notes": null}. Headers it does not name are matched by name, synonym and similarity. */
+          mapping?: string;
+          /** @description Optional: JSON object from a date column to how its dates with slashes are read, day_first or month_first, e.g. {"start_date_time": "day_first"}. Default: inferred from the file's own values, else the organization's date order setting. */
+          date_order?: string;
         };
       };
     };

@@ -1,50 +1,57 @@
 import { restoreNeutralised } from '../reports/formula.ts';
 import { ImportInputError } from '../errors.ts';
-import { toNfc } from '../../text/unicode.ts';
+import { type ColumnMatch, matchColumns, type MatchableColumns, normaliseHeader } from './column-matching.ts';
 import type { ImportKind, RawRecord } from '../kind.ts';
+import { fileLayoutOf } from './file-layout.ts';
 
-/** Header names match ignoring case, spaces, underscores, hyphens, a byte order mark and Unicode normalisation form. */
-export function normaliseHeader(name: string): string {
-  return toNfc(name)
-    .replace(/^\uFEFF/, '')
-    .toLowerCase()
-    .replace(/[\s_-]+/g, '');
+export { normaliseHeader };
+
+/** What header matching needs of a kind, with a job's own header names and mapping. */
+export type HeaderSpec = Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns' | 'synonyms' | 'requiredUnless'> &
+  Pick<MatchableColumns, 'explicit'>;
+
+/** Required columns the matched ones leave missing (a column counts as present when one of its stand-ins is). */
+export function missingRequired(kind: Pick<HeaderSpec, 'requiredColumns' | 'requiredUnless'>, matched: ReadonlySet<string>): string[] {
+  return kind.requiredColumns.filter(
+    (column) => !matched.has(column) && !(kind.requiredUnless?.[column] ?? []).some((set) => set.every((other) => matched.has(other))),
+  );
 }
 
-/** For each header cell, the kind's column it fills (or null), and the required columns no cell fills. */
+/** A required column in words: "location (or address_line_1 with suburb)". */
+export function describeRequired(kind: Pick<HeaderSpec, 'requiredUnless'>, column: string): string {
+  const sets = kind.requiredUnless?.[column] ?? [];
+  return sets.length > 0 ? `${column} (or ${sets.map((set) => set.join(' with ')).join(', or ')})` : column;
+}
+
+/** For each header cell, the kind's column it fills (or null), every cell's match, and the required columns no cell fills. */
 export function matchHeader(
-  kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>,
+  kind: HeaderSpec,
   header: readonly string[],
-): { mapping: (string | null)[]; missing: string[] } {
-  const byKey = new Map<string, string>();
-  for (const column of kind.columns) byKey.set(normaliseHeader(column), column);
-  for (const [alias, column] of Object.entries(kind.aliases ?? {})) byKey.set(normaliseHeader(alias), column);
-  const taken = new Set<string>();
-  const mapping = header.map((cell) => {
-    const column = byKey.get(normaliseHeader(String(cell ?? '')));
-    if (!column || taken.has(column)) return null;
-    taken.add(column);
-    return column;
-  });
-  return { mapping, missing: kind.requiredColumns.filter((column) => !taken.has(column)) };
+): { mapping: (string | null)[]; missing: string[]; matches: ColumnMatch[] } {
+  const matches = matchColumns(kind, header);
+  const mapping = matches.map((match) => (match.applied ? match.column : null));
+  const taken = new Set(mapping.filter((column): column is string => column !== null));
+  return { mapping, missing: missingRequired(kind, taken), matches };
 }
 
 /** For each header cell, the kind's column it fills (or null), checking required columns are present. */
-export function mapHeader(kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>, header: readonly string[]): (string | null)[] {
-  const { mapping, missing } = matchHeader(kind, header);
+export function mapHeader(kind: HeaderSpec, header: readonly string[]): (string | null)[] {
+  const { mapping, missing, matches } = matchHeader(kind, header);
   if (missing.length > 0) {
     const found = header.map((h) => String(h ?? '').trim()).filter(Boolean);
+    const questions = matches.filter((m) => !m.applied && m.proposed !== null).map((m) => `"${m.header.trim()}" as ${m.proposed}?`);
     throw new ImportInputError(
-      `The file is missing the required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}. ` +
+      `The file is missing the required column${missing.length > 1 ? 's' : ''} ${missing.map((c) => describeRequired(kind, c)).join(', ')}. ` +
         `Its header row has: ${found.length ? found.join(', ') : '(nothing)'}. ` +
-        `Expected columns: ${kind.columns.join(', ')} (download the template from the bulk/template endpoint).`,
+        (questions.length ? `Unsure matches, confirm them with the mapping field: ${questions.join(' ')} ` : '') +
+        `Expected columns: ${kind.columns.join(', ')} (download the template from the bulk/template endpoint, or send a mapping).`,
     );
   }
   return mapping;
 }
 
 /** Header cells that fill a column an earlier cell already fills, as "cell (column)" texts. */
-export function duplicateHeaders(kind: Pick<ImportKind, 'columns' | 'aliases'>, header: readonly string[]): string[] {
+export function duplicateHeaders(kind: Pick<HeaderSpec, 'columns' | 'aliases' | 'explicit'>, header: readonly string[]): string[] {
   const byKey = new Map<string, string>();
   for (const column of kind.columns) byKey.set(normaliseHeader(column), column);
   for (const [alias, column] of Object.entries(kind.aliases ?? {})) byKey.set(normaliseHeader(alias), column);
@@ -52,6 +59,8 @@ export function duplicateHeaders(kind: Pick<ImportKind, 'columns' | 'aliases'>, 
   const duplicates: string[] = [];
   for (const cell of header) {
     const name = String(cell ?? '').trim();
+    // A header the user mapped was chosen on purpose; two mapped to one column are refused where the mapping is read.
+    if (kind.explicit && Object.hasOwn(kind.explicit, name)) continue;
     const column = byKey.get(normaliseHeader(name));
     if (!column) continue;
     const first = seen.get(column);
@@ -108,15 +117,15 @@ export function isBlankRow(cells: readonly unknown[]): boolean {
  * The kind's columns plus a job's own header names (`options.columnAliases`, { header: column }),
  * e.g. a saved column mapping chosen by org_identifier.
  */
-export function withColumnAliases(
-  kind: ImportKind,
-  options: Record<string, unknown>,
-): Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'> {
+export function withColumnAliases(kind: ImportKind, options: Record<string, unknown>): HeaderSpec {
   const extra = options.columnAliases;
-  if (!extra || typeof extra !== 'object') return kind;
+  const explicit = fileLayoutOf(options).mapping;
   return {
     columns: kind.columns,
     requiredColumns: kind.requiredColumns,
-    aliases: { ...kind.aliases, ...(extra as Record<string, string>) },
+    ...(kind.requiredUnless ? { requiredUnless: kind.requiredUnless } : {}),
+    ...(kind.synonyms ? { synonyms: kind.synonyms } : {}),
+    aliases: extra && typeof extra === 'object' ? { ...kind.aliases, ...(extra as Record<string, string>) } : (kind.aliases ?? {}),
+    ...(explicit ? { explicit } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from '../kind.ts
 import type { ImportLimits } from '../limits.ts';
 import { rowChecker } from './row-check.ts';
 import { type RowWarning, WARNED_COUNTER, warningResults } from './row-warnings.ts';
+import { fileLayoutOf } from './file-layout.ts';
 import { openSource } from '../sources/open.ts';
 import type { RowSource } from '../sources/source.ts';
 
@@ -153,7 +154,8 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   };
 
   try {
-    if (job.maxRows !== null && rowsDone === 0) await countRows(openSource(file, job.format, env.limits), job.maxRows);
+    if (job.maxRows !== null && rowsDone === 0)
+      await countRows(openSource(file, job.format, env.limits, fileLayoutOf(job.options)), job.maxRows);
   } catch (error) {
     if (error instanceof TooManyRowsError) return { state: 'rejected', message: error.message };
     if (error instanceof ImportInputError) return fail(error.message, false);
@@ -167,7 +169,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
 
   const columns = withColumnAliases(kind, job.options);
   const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options, warn });
-  const source = openSource(file, job.format, env.limits);
+  const source = openSource(file, job.format, env.limits, fileLayoutOf(job.options));
   const checker = rowChecker(kind, columns, { format: job.format, organizationUuid: job.organizationUuid });
   let lastIndex = rowsDone - 1;
   let lastPosted = Date.now();

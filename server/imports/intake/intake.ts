@@ -6,9 +6,10 @@ import { ApiError } from '../../http/errors.ts';
 import { duplicateHeaders, mapHeader, withColumnAliases } from '../engine/columns.ts';
 import { ImportInputError } from '../errors.ts';
 import type { ImportKind, ImportSource } from '../kind.ts';
+import type { ImportKindId } from '../schemas.ts';
+import type { LayoutPosition, ResolvedLayout } from './layout.ts';
 import type { ImportRuntime } from '../workers/runtime.ts';
 import { sniffFormat, type ImportFormat } from './sniff.ts';
-import { csvHeader } from '../sources/csv.ts';
 import { jsonFirstElement } from '../sources/json.ts';
 import { receiveBody, receiveMultipart, type ReceivedFile } from './upload.ts';
 
@@ -41,43 +42,60 @@ export interface ReceivedImport {
   firstElement: unknown;
 }
 
-/**
- * The header row of a CSV (from its first 64 KB, on this thread) or a workbook (checked against
- * the workbook limits and read in the inspection worker), and whether a data row follows.
- */
-export async function readHeader(
-  file: string,
-  format: 'csv' | 'xlsx',
-  imports: ImportRuntime,
-): Promise<{ header: string[]; hasData: boolean | null }> {
-  const read = format === 'csv' ? csvHeader(file) : await imports.xlsxHeader(file);
-  const { limits } = imports.settings;
-  if (read.header.length > limits.maxColumns) {
-    throw new ImportInputError(
-      `The header row has more than ${limits.maxColumns.toLocaleString('en-US')} columns, the limit (serve --max-columns). Remove the columns that are not needed.`,
-    );
-  }
-  return read;
+/** The 400 an input problem before any task starts is: on the field it names. */
+export function inputProblem(error: ImportInputError): ApiError {
+  return new ApiError('VALIDATION_ERROR', error.message, [{ path: error.field, message: error.message }]);
 }
 
-/** Checks done before any task starts: the format is readable and the file has the kind's required columns. */
-export async function inspectUpload(
-  file: string,
-  format: ImportFormat,
-  kind: Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns'>,
-  imports: ImportRuntime,
-): Promise<{ firstElement: unknown }> {
-  if (format === 'json') {
-    const { first, empty } = jsonFirstElement(file);
-    if (empty) throw new ImportInputError('The JSON array is empty: there is nothing to import.');
-    return { firstElement: first };
+/** Checks done on receipt, before the organization is known: the format is readable (JSON: its first element). */
+function inspectUpload(file: string, format: ImportFormat): { firstElement: unknown } {
+  if (format !== 'json') return { firstElement: undefined };
+  const { first, empty } = jsonFirstElement(file);
+  if (empty) throw new ImportInputError('The JSON array is empty: there is nothing to import.');
+  return { firstElement: first };
+}
+
+/**
+ * Where a file's table is and how its header reads (intake/layout.ts, read in the request worker),
+ * checked: not too many columns, the kind's required columns there, none named twice, a data row.
+ * A 400 on the field at fault otherwise. The options are the job's (a saved mapping's aliases, the
+ * request's mapping and date orders).
+ */
+export async function inspectFileLayout(input: {
+  file: string;
+  format: Exclude<ImportFormat, 'json'>;
+  kindId: ImportKindId;
+  kind: ImportKind;
+  options: Record<string, unknown>;
+  position: LayoutPosition;
+  imports: ImportRuntime;
+}): Promise<ResolvedLayout> {
+  const { imports } = input;
+  try {
+    const layout = await imports.layout({
+      file: input.file,
+      format: input.format,
+      kind: input.kindId,
+      options: input.options,
+      position: input.position,
+    });
+    const { limits } = imports.settings;
+    if (layout.header.length > limits.maxColumns) {
+      throw new ImportInputError(
+        `The header row has more than ${limits.maxColumns.toLocaleString('en-US')} columns, the limit (serve --max-columns). Remove the columns that are not needed.`,
+      );
+    }
+    const spec = withColumnAliases(input.kind, input.options);
+    mapHeader(spec, layout.header);
+    const duplicates = duplicateHeaders(spec, layout.header);
+    if (duplicates.length > 0)
+      throw new ImportInputError(`The header row names a column twice: ${duplicates.join('; ')}. Keep one of them.`);
+    if (layout.hasData === false) throw new ImportInputError('The file has a header row but no data rows.');
+    return layout;
+  } catch (error) {
+    if (error instanceof ImportInputError) throw inputProblem(error);
+    throw error;
   }
-  const { header, hasData } = await readHeader(file, format, imports);
-  mapHeader(kind, header);
-  const duplicates = duplicateHeaders(kind, header);
-  if (duplicates.length > 0) throw new ImportInputError(`The header row names a column twice: ${duplicates.join('; ')}. Keep one of them.`);
-  if (hasData === false) throw new ImportInputError('The file has a header row but no data rows.');
-  return { firstElement: undefined };
 }
 
 /**
@@ -89,13 +107,10 @@ export async function receiveImport(
   req: Request,
   res: Response,
   imports: ImportRuntime,
-  kind: ImportKind,
   accept: {
     json: boolean;
     file: boolean;
     fileFormats?: ImportFormat[];
-    /** Extra header names for this import ({ header: column }); pass the same as the job's options.columnAliases. */
-    columnAliases?: Record<string, string>;
   },
 ): Promise<ReceivedImport> {
   const isJson = typeis(req, ['application/json', '+json']);
@@ -148,17 +163,12 @@ export async function receiveImport(
         `This endpoint takes ${accept.fileFormats.join(' or ').toUpperCase()} files; the upload is ${format.toUpperCase()}.`,
       );
     }
-    const { firstElement } = await inspectUpload(
-      absolute,
-      format,
-      withColumnAliases(kind, { columnAliases: accept.columnAliases }),
-      imports,
-    );
+    const { firstElement } = inspectUpload(absolute, format);
     return { source: isJson ? 'json' : 'file', format, file, fields, firstElement };
   } catch (error) {
     await file?.lease.release();
     if (error instanceof ImportInputError) {
-      throw new ApiError('VALIDATION_ERROR', error.message, [{ path: isJson ? 'body' : 'file', message: error.message }]);
+      throw new ApiError('VALIDATION_ERROR', error.message, [{ path: isJson ? 'body' : error.field, message: error.message }]);
     }
     throw error;
   }

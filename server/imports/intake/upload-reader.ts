@@ -53,7 +53,7 @@ export class UploadReader {
         else
           pending.reject(
             message.error?.input
-              ? new ImportInputError(message.error.message)
+              ? new ImportInputError(message.error.message, message.error.field)
               : new Error(message.error?.message ?? 'reading the upload failed'),
           );
       },

@@ -1,6 +1,10 @@
 import { openConnection } from '../../db/database.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../engine/columns.ts';
+import type { ColumnMatch } from '../engine/column-matching.ts';
+import { withFileLayout } from '../engine/file-layout.ts';
+import { type LayoutPosition, resolveKindLayout, type SavedMapping } from '../intake/layout.ts';
+import { organizationDateOrder } from '../../settings/date-order.ts';
 import type { ImportKind } from '../kind.ts';
 import type { ImportLimits } from '../limits.ts';
 import { dateCellText, rowChecker } from '../engine/row-check.ts';
@@ -40,26 +44,45 @@ export async function previewImport(input: {
   organizationUuid: string;
   /** The job options the import would get (the kind's writer reads them). */
   options: Record<string, unknown>;
+  /** The sheet and header row the request names. */
+  position: LayoutPosition;
+  /** The kind's saved mappings, one proposed when the file's header fits it and the request sends no mapping. */
+  savedMappings?: SavedMapping[];
   dataDir: string;
   geocoder: Geocoder;
   limits: ImportLimits;
 }): Promise<ImportPreview> {
   const { kind, format } = input;
-  const columns = withColumnAliases(kind, input.options);
+  const layout =
+    format === 'json'
+      ? null
+      : await resolveKindLayout({
+          file: input.file,
+          format,
+          kind,
+          options: input.options,
+          request: input.position,
+          limits: input.limits,
+          countRows: true,
+          ...(input.savedMappings ? { savedMappings: input.savedMappings } : {}),
+        });
+  const options = layout ? withFileLayout(input.options, layout.fileLayout) : input.options;
+  const columns = withColumnAliases(kind, options);
   const json = format === 'json';
   const checker = rowChecker(kind, columns, { format, organizationUuid: input.organizationUuid });
   let headers: string[] = [];
   let missing: string[] = [];
   let mapping: (string | null)[] = [];
+  let matches: ColumnMatch[] = [];
   const raw: { index: number; row: unknown }[] = [];
   let more = false;
 
-  const source = openSource(input.file, format, input.limits);
+  const source = openSource(input.file, format, input.limits, layout?.fileLayout);
   try {
     await source.read({
       onHeader(cells) {
         headers = cells.map((c) => String(c ?? ''));
-        ({ mapping, missing } = matchHeader(columns, headers));
+        ({ mapping, missing, matches } = matchHeader(columns, headers));
         checker.setMapping(mapping);
       },
       onRows(rows, firstIndex) {
@@ -82,7 +105,7 @@ export async function previewImport(input: {
     const keys = new Set<string>();
     for (const { row } of raw) if (isPlainObject(row)) for (const key of Object.keys(row)) keys.add(key);
     headers = [...keys];
-    mapping = matchHeader(columns, headers).mapping;
+    ({ mapping, matches } = matchHeader(columns, headers));
   }
 
   const checked = raw.map(({ index, row }) => ({ index, row, checked: checker.check(index, row) }));
@@ -90,16 +113,18 @@ export async function previewImport(input: {
   const db = openConnection(input.dataDir);
   let written: TrialOutcome;
   let notes: Map<number, string[]>;
+  let settingOrder: ReturnType<typeof organizationDateOrder> = 'iso_only';
   try {
     written = await trialWrite({
       db,
       kind,
       geocoder: input.geocoder,
       organizationUuid: input.organizationUuid,
-      options: input.options,
+      options,
       rows: valid,
     });
-    const context = { db, organizationUuid: input.organizationUuid, options: input.options };
+    const context = { db, organizationUuid: input.organizationUuid, options };
+    settingOrder = kind.dateColumns?.length ? organizationDateOrder(db, input.organizationUuid) : 'iso_only';
     notes = new Map(valid.map(({ index, row }) => [index, kind.previewNotes?.(row, context) ?? []]));
   } finally {
     await db.close();
@@ -116,7 +141,7 @@ export async function previewImport(input: {
     const problem = c && 'error' in c ? c.error : (written.problems.get(index) ?? null);
     return {
       index,
-      row_number: index + (json ? 1 : 2),
+      row_number: index + (json ? 1 : (layout?.headerRow ?? 1) + 1),
       values,
       problems: problem === null ? [] : [problem],
       warnings: problem === null ? (written.warnings.get(index) ?? []) : [],
@@ -124,6 +149,8 @@ export async function previewImport(input: {
     };
   });
 
+  // The layout's matches say how each header was matched (the options replay them as a mapping).
+  if (layout) matches = layout.matches;
   const matched = headers.flatMap((header, i) => {
     const column = mapping[i];
     return column ? [{ header, column }] : [];
@@ -138,7 +165,26 @@ export async function previewImport(input: {
       // A JSON array has no header: the engine checks required fields row by row instead.
       missing_required: json ? [] : missing,
       unknown,
+      matches: matches
+        .filter((m) => m.header.trim() !== '')
+        .map((m) => ({ header: m.header, column: m.column, proposed: m.proposed, confidence: m.confidence, source: m.source })),
+      questions: matches
+        .filter((m) => !m.applied && m.proposed !== null && m.source !== 'mapping')
+        .map((m) => ({ header: m.header, proposed: m.proposed ?? '', confidence: m.confidence })),
     },
+    sheets: layout?.sheets?.map((s) => ({ name: s.name, rows: s.rows ?? 0 })) ?? null,
+    sheet: layout?.sheet ?? null,
+    header_row: layout?.headerRow ?? null,
+    header_row_source: layout?.headerRowSource ?? null,
+    saved_mapping: layout?.savedMapping ?? null,
+    date_orders: (layout?.dateOrders ?? []).map((finding) => ({
+      column: finding.column,
+      header: finding.header,
+      order: finding.order ?? (settingOrder === 'iso_only' ? null : settingOrder),
+      source: finding.order === null ? 'setting' : finding.source === 'request' ? 'request' : 'file',
+      evidence: finding.evidence,
+      conflicting: finding.conflicting,
+    })),
     expected_columns: [...kind.columns],
     required_columns: [...kind.requiredColumns],
     looks_like_kind: lookalikeKind(headers, columns, input.otherKinds),

@@ -34,7 +34,7 @@ export function guessDelimiter(text: string): string {
  * Streaming CSV (papaparse `chunk`): CRLF, `,` `;` tab and `|` delimiters, quoted newlines; the
  * text in UTF-8 (BOM or not), Windows-1252 or UTF-16 with BOM (UploadTextDecoder).
  */
-export function csvSource(file: string, limits: ImportLimits): RowSource {
+export function csvSource(file: string, limits: ImportLimits, headerRow: number | null = null): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let stream: fs.ReadStream | undefined;
   let decoder: UploadTextDecoder | undefined;
@@ -52,6 +52,8 @@ export function csvSource(file: string, limits: ImportLimits): RowSource {
       return new Promise<void>((resolve, reject) => {
         let headerSeen = false;
         let nextIndex = 0;
+        /** Records handed over by the parser so far (a record is a row; a quoted newline does not start one). */
+        let records = 0;
         let settled = false;
         const fail = (error: unknown) => {
           if (settled) return;
@@ -92,8 +94,15 @@ export function csvSource(file: string, limits: ImportLimits): RowSource {
             if (settled) return;
             try {
               let rows: (string[] | null)[] = results.data;
+              const before = records;
+              records += rows.length;
               if (!headerSeen) {
-                const at = rows.findIndex((row) => row !== null && row.some((cell) => cell.trim() !== ''));
+                const at =
+                  headerRow === null
+                    ? rows.findIndex((row) => row !== null && row.some((cell) => cell.trim() !== ''))
+                    : headerRow - 1 - before < rows.length
+                      ? headerRow - 1 - before
+                      : -1;
                 if (at < 0) return;
                 headerSeen = true;
                 handlers.onHeader(rows[at] ?? []);
@@ -110,7 +119,9 @@ export function csvSource(file: string, limits: ImportLimits): RowSource {
           complete() {
             if (settled) return;
             settled = true;
-            if (!headerSeen) reject(new ImportInputError('The file is empty: it has no header row.'));
+            if (!headerSeen && headerRow !== null) {
+              reject(new ImportInputError(`The file has no row ${headerRow}: header_row is beyond its last row.`, 'header_row'));
+            } else if (!headerSeen) reject(new ImportInputError('The file is empty: it has no header row.'));
             else resolve();
           },
           error(error) {
@@ -122,13 +133,13 @@ export function csvSource(file: string, limits: ImportLimits): RowSource {
   };
 }
 
-/** The header row and whether any data row follows, from the start of the file (for checks before a task starts). */
-export function csvHeader(file: string): { header: string[]; hasData: boolean | null } {
+/** The first records of a CSV (at most `keep`, from its first 64 KB), blank ones kept in place, and whether that is the whole file. */
+export function csvFirstRows(file: string, keep: number): { rows: string[][]; whole: boolean } {
   const { text, whole } = readTextStart(file);
-  const parsed = Papa.parse<string[]>(text, { delimiter: guessDelimiter(text), preview: whole ? 0 : 50, skipEmptyLines: 'greedy' });
+  const parsed = Papa.parse<string[]>(text, { delimiter: guessDelimiter(text), preview: keep + 1, skipEmptyLines: false });
   const rows = parsed.data;
-  const header = rows[0];
-  if (!header) throw new ImportInputError('The file is empty: it has no header row.');
-  const hasData = rows.length > 1 ? true : whole ? false : null;
-  return { header, hasData };
+  // The start of the file may end in the middle of a record: that record is not kept, unless it is the
+  // only one (a header longer than the start, which the column limit then refuses).
+  const complete = whole || rows.length < 2 ? rows : rows.slice(0, -1);
+  return { rows: complete.slice(0, keep), whole: whole && rows.length <= keep };
 }

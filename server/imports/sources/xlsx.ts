@@ -15,7 +15,7 @@ const READ_ATTEMPTS = 3;
  * Excel and LibreOffice store after the sheet; its cells then hold `{ sharedString: n }` instead of
  * their text (exceljs issues #683, #3064). Thrown rather than stored as "[object Object]".
  */
-class SharedStringsLost extends Error {}
+export class SharedStringsLost extends Error {}
 
 function lostSharedStrings(): ImportInputError {
   return new ImportInputError(
@@ -52,7 +52,7 @@ function rowCells(values: unknown, row: number, limits: ImportLimits): (string |
 }
 
 /** Runs a whole read again, up to READ_ATTEMPTS times, while it loses the shared strings (SharedStringsLost). */
-async function retryingLostSharedStrings<T>(read: () => Promise<T>): Promise<T> {
+export async function retryingLostSharedStrings<T>(read: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
@@ -63,7 +63,7 @@ async function retryingLostSharedStrings<T>(read: () => Promise<T>): Promise<T> 
   }
 }
 
-function asInputError(error: unknown): Error {
+export function asInputError(error: unknown): Error {
   if (error instanceof ImportInputError) return error;
   if (error instanceof SharedStringsLost) return lostSharedStrings();
   return new ImportInputError(
@@ -76,8 +76,18 @@ interface XlsxRow {
   values: unknown;
 }
 
-/** exceljs is large: it is loaded only when a workbook is read. */
-async function* firstSheetRows(input: fs.ReadStream): AsyncGenerator<XlsxRow> {
+/** A worksheet as the streaming reader hands it over: its name, position among the sheets (1-based), visibility and rows. */
+export interface XlsxSheet {
+  name: string;
+  position: number;
+  hidden: boolean;
+  /** Its part in the zip ("xl/worksheets/sheet2.xml"), when the workbook says. */
+  part: string | null;
+  rows: AsyncIterable<XlsxRow>;
+}
+
+/** exceljs is large: it is loaded only when a workbook is read. Sheets come in the order the workbook stores them. */
+export async function* workbookSheets(input: fs.ReadStream): AsyncGenerator<XlsxSheet> {
   const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: 'cache',
@@ -86,18 +96,62 @@ async function* firstSheetRows(input: fs.ReadStream): AsyncGenerator<XlsxRow> {
     worksheets: 'emit',
     entries: 'ignore',
   });
+  let stored = 0;
   for await (const sheet of reader) {
-    for await (const row of sheet) yield row as unknown as XlsxRow;
+    stored++;
+    const found = sheet as unknown as { name?: string; state?: string };
+    const { model, workbookRels } = reader as unknown as {
+      model?: { sheets?: { name?: string; rId?: string }[] };
+      workbookRels?: { Id?: string; Target?: string }[];
+    };
+    // A pass that ended before the workbook's own parts (exceljs issues #683, #3064) knows no sheet names: read it again.
+    if (!model?.sheets) throw new SharedStringsLost();
+    const index = model.sheets.findIndex((s) => s.name === found.name);
+    const rId = model.sheets[index]?.rId;
+    const target = workbookRels?.find((rel) => rel.Id === rId)?.Target;
+    yield {
+      name: found.name ?? `Sheet${stored}`,
+      position: index >= 0 ? index + 1 : stored,
+      hidden: found.state === 'hidden' || found.state === 'veryHidden',
+      part: target ? (target.startsWith('/') ? target.slice(1) : `xl/${target}`) : null,
+      rows: sheet as unknown as AsyncIterable<XlsxRow>,
+    };
+  }
+}
+
+/** The rows of one sheet (by name; null: the first sheet the workbook stores). */
+async function* sheetRows(input: fs.ReadStream, name: string | null): AsyncGenerator<XlsxRow> {
+  let any = false;
+  for await (const sheet of workbookSheets(input)) {
+    any = true;
+    if (name !== null && sheet.name !== name) continue;
+    for await (const row of sheet.rows) yield row;
     return;
   }
-  throw new ImportInputError('The workbook has no worksheet.');
+  if (!any) throw new ImportInputError('The workbook has no worksheet.');
+  throw new ImportInputError(
+    `The workbook has no sheet named "${name ?? ''}". Choose one of its sheets (the preview lists them).`,
+    'sheet',
+  );
+}
+
+/** A row's cells (rowCells) for other modules of the reader. */
+export function xlsxRowCells(row: XlsxRow, limits: ImportLimits): (string | number | boolean | Date | null)[] {
+  return rowCells(row.values, row.number, limits);
+}
+
+/** Which sheet and row a workbook's import reads (intake/layout.ts settles them); null: the first sheet, the first non-blank row. */
+export interface SheetLayout {
+  sheet: string | null;
+  headerRow: number | null;
 }
 
 /**
- * Streaming XLSX (exceljs WorkbookReader): first sheet only, shared strings resolved, date
- * cells as Dates. Blank spreadsheet rows keep their place, so row_number is the sheet's row.
+ * Streaming XLSX (exceljs WorkbookReader): one sheet, shared strings resolved, date cells as
+ * Dates. Blank spreadsheet rows keep their place, so row_number is the sheet's row; rows above the
+ * header row are skipped.
  */
-export function xlsxSource(file: string, limits: ImportLimits): RowSource {
+export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayout = { sheet: null, headerRow: null }): RowSource {
   const size = Math.max(1, fs.statSync(file).size);
   let input: fs.ReadStream | undefined;
   return {
@@ -131,13 +185,16 @@ export function xlsxSource(file: string, limits: ImportLimits): RowSource {
       handle(() => handlers.onRows(rows, chunkFirst));
     };
     try {
-      for await (const row of firstSheetRows(input)) {
+      for await (const row of sheetRows(input, layout.sheet)) {
         const cells = rowCells(row.values, row.number, limits);
         if (headerRow < 0) {
-          if (isBlankRow(cells)) continue;
-          headerRow = row.number;
-          handle(() => handlers.onHeader(cells.map((c) => (c === null ? '' : c instanceof Date ? c.toISOString() : String(c)))));
-          continue;
+          if (layout.headerRow === null ? isBlankRow(cells) : row.number < layout.headerRow) continue;
+          const atHeader = layout.headerRow === null || row.number === layout.headerRow;
+          headerRow = atHeader ? row.number : (layout.headerRow ?? row.number);
+          // A header row the sheet leaves out entirely is a blank header.
+          const header = atHeader ? cells : [];
+          handle(() => handlers.onHeader(header.map((c) => (c === null ? '' : c instanceof Date ? c.toISOString() : String(c)))));
+          if (atHeader) continue;
         }
         const index = row.number - headerRow - 1;
         if (chunk.length === 0) chunkFirst = nextIndex;
@@ -156,31 +213,11 @@ export function xlsxSource(file: string, limits: ImportLimits): RowSource {
     } finally {
       input.destroy();
     }
-    if (headerRow < 0) throw new ImportInputError('The first worksheet is empty: it has no header row.');
-  }
-}
-
-/** The first sheet's header row (for checks before a task starts). */
-export async function xlsxHeader(file: string, limits: ImportLimits): Promise<{ header: string[]; hasData: boolean | null }> {
-  await checkWorkbookLimits(file, limits);
-  return retryingLostSharedStrings(() => headerOnce(file, limits));
-}
-
-async function headerOnce(file: string, limits: ImportLimits): Promise<{ header: string[]; hasData: boolean | null }> {
-  const input = fs.createReadStream(file, { highWaterMark: 1 << 16 });
-  let header: string[] | null = null;
-  try {
-    for await (const row of firstSheetRows(input)) {
-      const cells = rowCells(row.values, row.number, limits);
-      if (isBlankRow(cells)) continue;
-      if (header) return { header, hasData: true };
-      header = cells.map((c) => (c === null ? '' : String(c)));
+    if (headerRow < 0) {
+      if (layout.headerRow !== null) {
+        throw new ImportInputError(`The sheet has no row ${layout.headerRow}: header_row is beyond its last row.`, 'header_row');
+      }
+      throw new ImportInputError('The worksheet is empty: it has no header row.');
     }
-  } catch (error) {
-    throw error instanceof SharedStringsLost ? error : asInputError(error);
-  } finally {
-    input.destroy();
   }
-  if (!header) throw new ImportInputError('The first worksheet is empty: it has no header row.');
-  return { header, hasData: false };
 }

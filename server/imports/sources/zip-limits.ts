@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ImportInputError } from '../errors.ts';
 import { describeLimit, type ImportLimits } from '../limits.ts';
+import { SheetRowCounter } from './xlsx-row-count.ts';
 
 interface ZipEntry {
   name: string;
@@ -95,7 +96,7 @@ function dataStart(file: string, entry: ZipEntry): number {
  * passes: decompressed size, compression ratio, or a run of text between XML tags (a cell)
  * longer than the cell limit. Nothing is kept: memory stays at one chunk whatever the entry holds.
  */
-async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits): Promise<void> {
+async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, rows?: SheetRowCounter): Promise<void> {
   if (entry.method !== 0 && entry.method !== 8) throw notWorkbook(`the zip entry ${entry.name} uses compression method ${entry.method}`);
   if (entry.compressedSize === 0) return;
   const start = dataStart(file, entry);
@@ -135,6 +136,7 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits): 
         run = 0;
         from = next + 1;
       }
+      rows?.push(chunk);
       if (run > limits.maxCellChars) {
         done(
           new ImportInputError(
@@ -155,7 +157,18 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits): 
   }
 }
 
-/** Checks every entry of a workbook against the limits, streaming, before any XML of it is parsed. */
-export async function checkWorkbookLimits(file: string, limits: ImportLimits): Promise<void> {
-  for (const entry of centralDirectory(file)) await checkEntry(file, entry, limits);
+const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
+
+/**
+ * Checks every entry of a workbook against the limits, streaming, before any XML of it is parsed;
+ * answers each worksheet part's rows holding a value, counted on the way ({ "xl/worksheets/sheet1.xml": 7 }).
+ */
+export async function checkWorkbookLimits(file: string, limits: ImportLimits): Promise<Map<string, number>> {
+  const counted = new Map<string, number>();
+  for (const entry of centralDirectory(file)) {
+    const rows = WORKSHEET.test(entry.name) ? new SheetRowCounter() : undefined;
+    await checkEntry(file, entry, limits, rows);
+    if (rows) counted.set(entry.name, rows.rows);
+  }
+  return counted;
 }

@@ -33,6 +33,7 @@ import {
 } from './job-store.ts';
 import type { ImportSource } from '../kind.ts';
 import { UploadReader } from '../intake/upload-reader.ts';
+import type { LayoutPosition, ResolvedLayout, SavedMapping } from '../intake/layout.ts';
 import { WorkerPool } from './pool.ts';
 import type { ImportKindId, ImportPreview } from '../schemas.ts';
 import { UPLOADS_DIR, type ImportSettings } from '../settings.ts';
@@ -125,9 +126,15 @@ export class ImportRuntime {
     this.pool.warm(kind);
   }
 
-  /** A workbook's header row, read in the request worker (never on this thread). */
-  async xlsxHeader(file: string): Promise<{ header: string[]; hasData: boolean | null }> {
-    return (await this.uploadReader.run({ op: 'xlsx-header', file })) as { header: string[]; hasData: boolean | null };
+  /** Where an upload's table is and how its header reads (intake/layout.ts), read in the request worker (never on this thread). */
+  async layout(input: {
+    file: string;
+    format: Exclude<ImportFormat, 'json'>;
+    kind: ImportKindId;
+    options: Record<string, unknown>;
+    position: LayoutPosition;
+  }): Promise<ResolvedLayout> {
+    return (await this.uploadReader.run({ op: 'layout', ...input })) as ResolvedLayout;
   }
 
   /** The first rows of an upload as the import would read them (preview.ts), read in the request worker. */
@@ -137,6 +144,8 @@ export class ImportRuntime {
     kind: ImportKindId;
     organizationUuid: string;
     options: Record<string, unknown>;
+    position: LayoutPosition;
+    savedMappings: SavedMapping[];
   }): Promise<ImportPreview> {
     return (await this.uploadReader.run({ op: 'preview', ...input })) as ImportPreview;
   }

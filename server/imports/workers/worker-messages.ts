@@ -5,6 +5,7 @@ import type { ImportLimits } from '../limits.ts';
 import type { ImportPreview } from '../schemas.ts';
 import type { ImportKindId } from '../schemas.ts';
 import type { ImportFormat } from '../intake/sniff.ts';
+import type { LayoutPosition, ResolvedLayout, SavedMapping } from '../intake/layout.ts';
 
 export interface WorkerConfig {
   dataDir: string;
@@ -12,13 +13,29 @@ export interface WorkerConfig {
   limits: ImportLimits;
 }
 
-/** Reading an upload before any task starts, in a worker process: a workbook's header row, or the first rows of any file. */
+/** Reading an upload before any task starts, in a worker process: where its table is and how its header reads, or its first rows. */
 export type UploadRead =
-  | { op: 'xlsx-header'; file: string }
-  | { op: 'preview'; file: string; format: ImportFormat; kind: ImportKindId; organizationUuid: string; options: Record<string, unknown> }
+  | {
+      op: 'layout';
+      file: string;
+      format: Exclude<ImportFormat, 'json'>;
+      kind: ImportKindId;
+      options: Record<string, unknown>;
+      position: LayoutPosition;
+    }
+  | {
+      op: 'preview';
+      file: string;
+      format: ImportFormat;
+      kind: ImportKindId;
+      organizationUuid: string;
+      options: Record<string, unknown>;
+      position: LayoutPosition;
+      savedMappings: SavedMapping[];
+    }
   | DraftCheckRequest;
 
-export type UploadReadResult = { header: string[]; hasData: boolean | null } | ImportPreview | DraftCheckResult;
+export type UploadReadResult = ResolvedLayout | ImportPreview | DraftCheckResult;
 
 /** warm: load a kind and the geocoder ahead of a job (sent while an upload is still arriving). */
 export type ToWorker =
@@ -33,5 +50,5 @@ export type FromWorker =
   /** A batch committed: the server's writes waiting for the lock try again now (db/database.ts lockReleased). */
   | { type: 'committed' }
   | { type: 'done'; taskUuid: string; outcome: EngineOutcome }
-  | { type: 'read'; id: number; result?: UploadReadResult; error?: { message: string; input: boolean; conflict?: boolean } }
+  | { type: 'read'; id: number; result?: UploadReadResult; error?: { message: string; input: boolean; conflict?: boolean; field?: string } }
   | { type: 'stopped' };

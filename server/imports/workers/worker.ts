@@ -12,7 +12,7 @@ import type { ImportJob } from './job-store.ts';
 import { loadKind } from '../kinds.ts';
 import { importKindIds } from '../schemas.ts';
 import { previewImport } from '../preview/preview.ts';
-import { xlsxHeader } from '../sources/xlsx.ts';
+import { resolveKindLayout } from '../intake/layout.ts';
 import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
 import type { FromWorker, UploadRead, UploadReadResult, ToWorker, WorkerConfig } from './worker-messages.ts';
 
@@ -87,8 +87,17 @@ function checkConnection(): Db {
 async function readUpload(id: number, request: UploadRead): Promise<void> {
   try {
     let result: UploadReadResult;
-    if (request.op === 'xlsx-header') result = await xlsxHeader(request.file, config.limits);
-    else if (request.op === 'check-rows') {
+    if (request.op === 'layout') {
+      result = await resolveKindLayout({
+        file: request.file,
+        format: request.format,
+        kind: await loadKind(request.kind),
+        options: request.options,
+        request: request.position,
+        limits: config.limits,
+        countRows: false,
+      });
+    } else if (request.op === 'check-rows') {
       result = await checkDraftRows({
         db: checkConnection(),
         kind: await loadKind(request.kind),
@@ -107,6 +116,8 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
         ),
         organizationUuid: request.organizationUuid,
         options: request.options,
+        position: request.position,
+        savedMappings: request.savedMappings,
         limits: config.limits,
         dataDir: config.dataDir,
         geocoder: await loadGeocoderFrom(config.geocoderModule),
@@ -115,7 +126,12 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
     post({ type: 'read', id, result });
   } catch (error) {
     const conflict = error instanceof ApiError && error.code === 'CONFLICT';
-    post({ type: 'read', id, error: { message: describeError(error), input: error instanceof ImportInputError, conflict } });
+    const field = error instanceof ImportInputError ? error.field : undefined;
+    post({
+      type: 'read',
+      id,
+      error: { message: describeError(error), input: error instanceof ImportInputError, conflict, ...(field ? { field } : {}) },
+    });
   }
 }
 

@@ -23,7 +23,7 @@ let nextKey = 1;
 const row = (title = '', field: AppointmentField | '' = ''): MappingRow => ({ key: nextKey++, title, field });
 
 function initialValues(handler: ImportHandler | null): Values {
-  const rows = handler ? Object.entries(handler.mapping).map(([title, field]) => row(title, field)) : [row()];
+  const rows = handler ? Object.entries(handler.mapping).map(([title, field]) => row(title, field as AppointmentField)) : [row()];
   return { name: handler?.name ?? '', slug: handler?.slug ?? '', rows };
 }
 

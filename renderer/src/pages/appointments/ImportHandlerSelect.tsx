@@ -17,7 +17,7 @@ export function ImportHandlerSelect({
   value: string;
   onChange(slug: string): void;
 }) {
-  const params = { query: { organization_uuid: organizationUuid, per_page: 100 } };
+  const params = { query: { organization_uuid: organizationUuid, per_page: 100, kind: 'appointments' as const } };
   const request = getRequest('/api/import-handlers', params);
   const list = useQuery(getQuery('/api/import-handlers', params));
   const handlers = list.data?.items ?? [];

@@ -37,6 +37,7 @@ export function ImportHandlersPage() {
       tabs={<AppointmentTabs />}
       kind="import handler"
       path="/api/import-handlers"
+      query={{ kind: 'appointments' }}
       renderForm={(handler, props) => <ImportHandlerForm handler={handler} {...props} />}
       savedNotice={(h, created) => `${created ? 'Created' : 'Saved'} the import handler ${h.name} (org_identifier ${h.slug}).`}
       deleteText={(h) => (

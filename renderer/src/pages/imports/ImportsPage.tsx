@@ -37,6 +37,9 @@ import { PreviewPanel } from './PreviewPanel.tsx';
 import { KindMismatchNotice } from './KindMismatchNotice.tsx';
 import { FixedFilePreviewNote } from './FixedFilePreviewNote.tsx';
 import { takeHandedFixedFile } from './fixed-file-handover.ts';
+import { ColumnMappingEditor } from './ColumnMappingEditor.tsx';
+import { FileLayoutControls } from './FileLayoutControls.tsx';
+import { choiceToSend, type LayoutChoice, layoutFields, NO_CHOICE, openQuestions } from './file-layout.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
@@ -66,6 +69,10 @@ export function ImportsPage() {
   const handlerFor = (k: ImportKindName) => (k === 'appointments' ? handler : DEFAULT_IMPORT_HANDLER);
   const [file, setFile] = useState<UploadFile | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
+  /** The sheet, header row, columns and date orders the user chose for this file (sent with the preview, the check and the import). */
+  const [choice, setChoice] = useState<LayoutChoice>(NO_CHOICE);
+  /** The layout fields the check and the import send: what the preview was read with (a saved mapping's columns too). */
+  const sentLayout = layoutFields(choiceToSend(choice, preview));
   const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
   const [taskUuid, setTaskUuid] = useState<string | null>(null);
   /** The file last sent: once its import has a result, it is not offered for sending again by accident. */
@@ -76,12 +83,14 @@ export function ImportsPage() {
   const [remoteAnswer, setRemoteAnswer] = useState<{ profile: string; baseUrl: string; answer: RemoteImportAnswer } | null>(null);
   /** The import call for the chosen destination (its curl is shown; a profile's goes through the local proxy). */
   const uploadRequest = (k: ImportKindName, m: ProcessingMode, name: string, h: string) =>
-    remote ? remoteImportRequest(remote.name, k, destination.organizationUuid, m, name, h) : importRequest(k, org, m, name, h);
+    remote
+      ? remoteImportRequest(remote.name, k, destination.organizationUuid, m, name, h)
+      : importRequest(k, org, m, name, h, undefined, sentLayout);
   /** What the shown import was sent as: its fixed file goes back the same way, whatever is chosen above since. */
   const [sent, setSent] = useState<{ kind: ImportKindName; handler: string }>({ kind, handler: DEFAULT_IMPORT_HANDLER });
-  const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string) => {
+  const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string, c: LayoutChoice) => {
     setPreview(null);
-    const answer = await previewFile(k, org, f, h);
+    const answer = await previewFile(k, org, f, h, layoutFields(c));
     setPreview(answer);
     return answer;
   });
@@ -90,7 +99,7 @@ export function ImportsPage() {
     setChecked(null);
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
-      const answer = await checkImport(k, org, m, f, setUploaded, h);
+      const answer = await checkImport(k, org, m, f, setUploaded, h, sentLayout);
       setChecked({ kind: k, fileName: f.name, answer });
       return answer;
     } finally {
@@ -110,7 +119,7 @@ export function ImportsPage() {
         setRemoteAnswer({ profile: remote.name, baseUrl: remote.base_url, answer });
         return answer.uuid;
       }
-      const uuid = await sendImport(k, org, m, f, setUploaded, h, fixesTask);
+      const uuid = await sendImport(k, org, m, f, setUploaded, h, fixesTask, fixesTask ? {} : sentLayout);
       setTaskUuid(uuid);
       return uuid;
     } finally {
@@ -133,16 +142,23 @@ export function ImportsPage() {
     setRemoteAnswer(null);
     sending.clearError();
     checking.clearError();
-    void previewing.run(kind, next, handlerFor(kind));
+    setChoice(NO_CHOICE);
+    void previewing.run(kind, next, handlerFor(kind), NO_CHOICE);
   };
   const changeKind = (next: ImportKindName) => {
     setKind(next);
     setOtherKindAccepted(false);
-    if (file) void previewing.run(next, file, handlerFor(next));
+    setChoice(NO_CHOICE);
+    if (file) void previewing.run(next, file, handlerFor(next), NO_CHOICE);
   };
   const changeHandler = (next: string) => {
     setHandler(next);
-    if (file) void previewing.run(kind, file, next);
+    setChoice(NO_CHOICE);
+    if (file) void previewing.run(kind, file, next, NO_CHOICE);
+  };
+  const changeLayout = (next: LayoutChoice) => {
+    setChoice(next);
+    if (file) void previewing.run(kind, file, handlerFor(kind), next);
   };
   /** A fixed error report is previewed like any file, as the kind and handler of the import it fixes; "Start the import" sends it. */
   const previewFixed = (fixed: UploadFile, k: ImportKindName, h: string, fixes: string | null) => {
@@ -152,9 +168,10 @@ export function ImportsPage() {
     setOtherKindAccepted(false);
     setFixesTask(fixes);
     setChecked(null);
+    setChoice(NO_CHOICE);
     sending.clearError();
     checking.clearError();
-    void previewing.run(k, fixed, h);
+    void previewing.run(k, fixed, h, NO_CHOICE);
     checkRef.current?.scrollIntoView?.({ block: 'start' });
   };
   const importFixed = (fixed: UploadFile) => previewFixed(fixed, sent.kind, sent.handler, remote ? null : taskUuid);
@@ -171,10 +188,11 @@ export function ImportsPage() {
   }, [taskUuid, checked, remoteAnswer]);
 
   const missing = preview?.columns.missing_required ?? [];
+  const questions = openQuestions(preview, choice);
   const previewFailed = Boolean(previewing.error);
   const noRemoteOrg = remote !== null && destination.organizationUuid === '';
   const busy = sending.running || checking.running;
-  const checkBlocked = !file || busy || previewing.running || previewFailed || missing.length > 0 || !canImport;
+  const checkBlocked = !file || busy || previewing.running || previewFailed || missing.length > 0 || questions.length > 0 || !canImport;
   const looksLike = preview?.looks_like_kind ?? null;
   const otherKind = looksLike !== null && looksLike !== kind && !otherKindAccepted;
   const blocked = checkBlocked || noRemoteOrg || otherKind;
@@ -232,10 +250,25 @@ export function ImportsPage() {
             />
           )}
           {previewing.running && <Loading>Reading the first rows…</Loading>}
-          <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind))} />
+          <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind), choice)} />
+          {preview && <FileLayoutControls preview={preview} choice={choice} onChange={changeLayout} />}
+          {preview && preview.format !== 'json' && (
+            <ColumnMappingEditor
+              key={JSON.stringify([preview.sheet, preview.header_row, preview.columns.matches])}
+              kind={kind}
+              organizationUuid={org}
+              preview={preview}
+              choice={choice}
+              canSave={canImport}
+              onConfirm={(mapping) => changeLayout({ ...choice, mapping })}
+            />
+          )}
           {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
           {preview && canImport && <FixPreviewRowsButton kind={kind} preview={preview} />}
-          <CurlDisclosure request={previewRequest(kind, org, file.name, handlerFor(kind))} label="Show curl for the preview" />
+          <CurlDisclosure
+            request={previewRequest(kind, org, file.name, handlerFor(kind), layoutFields(choice))}
+            label="Show curl for the preview"
+          />
         </Panel>
       )}
 
@@ -276,6 +309,12 @@ export function ImportsPage() {
             </p>
           )}
           {missing.length > 0 && <p className="field-problem">Add the missing {missing.join(', ')} column first (see the check above).</p>}
+          {questions.length > 0 && (
+            <p className="field-problem">
+              Say what the column{questions.length > 1 ? 's' : ''} {questions.map((q) => `“${q.header}”`).join(', ')} hold
+              {questions.length > 1 ? '' : 's'} first (under “Columns of the file” above).
+            </p>
+          )}
           {previewFailed && (
             <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>
           )}
@@ -339,7 +378,10 @@ export function ImportsPage() {
           )}
           <ErrorNotice error={checking.error} onDismiss={checking.clearError} />
           <ErrorNotice error={sending.error} onDismiss={sending.clearError} />
-          <CurlDisclosure request={checkRequest(kind, org, mode, file.name, handlerFor(kind))} label="Show curl for the check" />
+          <CurlDisclosure
+            request={checkRequest(kind, org, mode, file.name, handlerFor(kind), sentLayout)}
+            label="Show curl for the check"
+          />
           <CurlDisclosure
             request={uploadRequest(kind, mode, file.name, handlerFor(kind))}
             label={remote ? `Show curl for the import (through this server to ${remote.name})` : 'Show curl for the import'}

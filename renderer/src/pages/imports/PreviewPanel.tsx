@@ -40,7 +40,7 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
             const header = byColumn.get(column);
             const required = preview.required_columns.includes(column);
             return (
-              <tr key={column} className={!header && required ? 'row-problem' : undefined}>
+              <tr key={column} className={!header && missing.includes(column) ? 'row-problem' : undefined}>
                 <th scope="row">
                   <code>{column}</code>
                   {required && <span className="required-mark"> required</span>}
@@ -48,8 +48,10 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
                 <td>
                   {header ? (
                     <code>{header}</code>
-                  ) : required && preview.format !== 'json' ? (
+                  ) : missing.includes(column) ? (
                     <span className="field-problem">Missing</span>
+                  ) : required && preview.format !== 'json' ? (
+                    <span className="muted">not in the file: made from the other columns</span>
                   ) : (
                     <span className="muted">not in the file</span>
                   )}

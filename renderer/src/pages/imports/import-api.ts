@@ -31,15 +31,19 @@ export function previewRequest(
   organizationUuid: string,
   fileName: string,
   handler = DEFAULT_IMPORT_HANDLER,
+  layout: Record<string, string> = {},
 ): ApiRequest {
   return {
     method: 'POST',
     path: '/api/imports/preview',
-    form: { fields: { kind, organization_uuid: organizationUuid, ...handlerField(kind, handler) }, fileField: 'file', fileName },
+    form: { fields: { kind, organization_uuid: organizationUuid, ...handlerField(kind, handler), ...layout }, fileField: 'file', fileName },
   };
 }
 
-/** `fixesTask`: the import whose error report this file is (fixed); the new task links back to it. */
+/**
+ * `fixesTask`: the import whose error report this file is (fixed); the new task links back to it.
+ * `layout`: the sheet, header row, column mapping and date orders chosen (file-layout.ts).
+ */
 export function importRequest(
   kind: ImportKindName,
   organizationUuid: string,
@@ -47,11 +51,12 @@ export function importRequest(
   fileName: string,
   handler = DEFAULT_IMPORT_HANDLER,
   fixesTask?: string,
+  layout: Record<string, string> = {},
 ): ApiRequest {
   return {
     method: 'POST',
     path: IMPORT_KINDS[kind].path,
-    form: importForm(kind, organizationUuid, mode, fileName, handler, fixesTask ? { fixes_task_uuid: fixesTask } : {}),
+    form: importForm(kind, organizationUuid, mode, fileName, handler, { ...layout, ...(fixesTask ? { fixes_task_uuid: fixesTask } : {}) }),
   };
 }
 
@@ -62,10 +67,11 @@ export function checkRequest(
   mode: ProcessingMode,
   fileName: string,
   handler = DEFAULT_IMPORT_HANDLER,
+  layout: Record<string, string> = {},
 ): ApiRequest {
   return {
     ...importRequest(kind, organizationUuid, mode, fileName, handler),
-    form: importForm(kind, organizationUuid, mode, fileName, handler, { dry_run: 'true' }),
+    form: importForm(kind, organizationUuid, mode, fileName, handler, { ...layout, dry_run: 'true' }),
   };
 }
 
@@ -79,8 +85,9 @@ export async function checkImport(
   file: UploadFile,
   onProgress: (progress: UploadProgress) => void,
   handler = DEFAULT_IMPORT_HANDLER,
+  layout: Record<string, string> = {},
 ): Promise<CheckAnswer> {
-  return (await upload<CheckAnswer>(checkRequest(kind, organizationUuid, mode, file.name, handler), file, { onProgress })).body;
+  return (await upload<CheckAnswer>(checkRequest(kind, organizationUuid, mode, file.name, handler, layout), file, { onProgress })).body;
 }
 
 /** The template; for appointments with a saved handler, its columns carry that handler's titles. */
@@ -93,10 +100,11 @@ export async function previewFile(
   organizationUuid: string,
   file: UploadFile,
   handler = DEFAULT_IMPORT_HANDLER,
+  layout: Record<string, string> = {},
 ): Promise<ImportPreview> {
   const isCsv = /\.(csv|txt|tsv)$/i.test(file.name);
   const blob = isCsv && file.blob.size > PREVIEW_SLICE_BYTES ? file.blob.slice(0, PREVIEW_SLICE_BYTES) : file.blob;
-  const answer = await upload<ImportPreview>(previewRequest(kind, organizationUuid, file.name, handler), { name: file.name, blob });
+  const answer = await upload<ImportPreview>(previewRequest(kind, organizationUuid, file.name, handler, layout), { name: file.name, blob });
   return answer.body;
 }
 
@@ -109,9 +117,10 @@ export async function sendImport(
   onProgress: (progress: UploadProgress) => void,
   handler = DEFAULT_IMPORT_HANDLER,
   fixesTask?: string,
+  layout: Record<string, string> = {},
 ): Promise<string> {
   const answer = await upload<{ background_task_uuid?: string }>(
-    importRequest(kind, organizationUuid, mode, file.name, handler, fixesTask),
+    importRequest(kind, organizationUuid, mode, file.name, handler, fixesTask, layout),
     file,
     { onProgress },
   );

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** How a date column's slashed dates are read: day first (25/03/2026) or month first (03/25/2026). */
+export const COLUMN_DATE_ORDERS = ['day_first', 'month_first'] as const;
+export type ColumnDateOrder = (typeof COLUMN_DATE_ORDERS)[number];
+
+/**
+ * Where a file's rows are and how its columns are read, kept in the job's options under
+ * FILE_LAYOUT_OPTION (so an interrupted import resumes alike): the sheet and header row the
+ * intake settled on, the header -> column mapping every header got, and each date column's order.
+ */
+export const fileLayoutSchema = z.object({
+  /** The workbook's sheet by name; null for CSV or the first sheet. */
+  sheet: z.string().nullable().optional(),
+  /** 1-based row of the header; null: the first non-blank row. */
+  headerRow: z.number().int().positive().nullable().optional(),
+  /** Header text -> column, or null to ignore the header. */
+  mapping: z.record(z.string(), z.string().nullable()).optional(),
+  /** Date column -> the order its slashed dates are read in (the organization's setting for a column not named). */
+  dateOrders: z.record(z.string(), z.enum(COLUMN_DATE_ORDERS)).optional(),
+});
+export type FileLayout = z.infer<typeof fileLayoutSchema>;
+
+export const FILE_LAYOUT_OPTION = 'fileLayout';
+
+/** The file layout of a job's options (empty when it has none). */
+export function fileLayoutOf(options: Record<string, unknown>): FileLayout {
+  const parsed = fileLayoutSchema.safeParse(options[FILE_LAYOUT_OPTION]);
+  return parsed.success ? parsed.data : {};
+}
+
+/** A job's options with its file layout set. */
+export function withFileLayout(options: Record<string, unknown>, layout: FileLayout): Record<string, unknown> {
+  return { ...options, [FILE_LAYOUT_OPTION]: layout };
+}
