@@ -190,11 +190,10 @@ export interface InboxTable {
   name: string;
   /** JSON array of secrets to verify signatures with (several, for rotation). */
   secrets: string;
-  /** Fault injection: answer with this status instead of the normal one. */
-  response_status: number | null;
-  response_delay_ms: number;
-  /** 1: close the connection without an answer. */
-  response_drop: number;
+  /** JSON array of answer rules (server/receiver/rule-schemas.ts), first match wins. */
+  response_rules: string;
+  /** Requests received since the rules were set, counted only while a rule matches by message number. */
+  rules_message_count: Generated<number>;
   forward_to: string | null;
   /** Oldest messages deleted to keep the inbox under the message cap. */
   dropped_messages: Generated<number>;

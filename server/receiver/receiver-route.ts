@@ -39,7 +39,8 @@ const DESCRIPTION =
   'before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the ' +
   'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; ' +
   'a larger Content-Length is answered before the body is read); ' +
-  "unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. " +
+  "unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: " +
+  'a status and body, a delay, or a dropped connection. Never 500. ' +
   'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
   'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +
   '(X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most ' +
@@ -72,7 +73,7 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
                 },
               },
             }),
-        successDescription: 'Stored (and decrypted when it could be); or the answer the inbox is set to give',
+        successDescription: "Stored (and decrypted when it could be); or a matching rule's answer",
         response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema]),
         responses: {
           400: {
@@ -94,7 +95,7 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
           default: {
-            description: 'The status the inbox is set to answer (response.status), with this body; 204 and 304 without one',
+            description: "A matching rule's status, with this body or the rule's own (text/plain for a text body); 204 and 304 without one",
             schema: inboxFaultAnswerSchema,
           },
         },
@@ -245,6 +246,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     res.setHeader('X-Inbox-Message-Uuid', stored.uuid);
     if (raw.truncated || waited === 'stopping') res.setHeader('Connection', 'close');
     if (status === 204 || status === 304) res.status(status).end();
+    else if (typeof plan.body === 'string') res.status(status).type('text/plain').send(plan.body);
     else res.status(status).json(plan.body);
   }
 
