@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
-import type { Api } from '../http/api.ts';
+import type { Api, ResponseDoc } from '../http/api.ts';
 import { ApiError, errorBodySchema, notFound } from '../http/errors.ts';
 import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
@@ -33,6 +33,7 @@ import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
+import { inboxRuleBodySchema } from './rule-schemas.ts';
 
 const DESCRIPTION =
   'Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
@@ -49,6 +50,19 @@ const DESCRIPTION =
   'forwarded and its forward record says so.';
 
 const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
+
+const RULE_TEXT = { 'text/plain': "A matching rule's own text body" };
+
+/** A status the inbox answers itself, which a matching rule may answer too, with its own body; 204 and 304 without one. */
+function ruleOr(description: string, own: z.ZodType | null): ResponseDoc {
+  const rule = "A matching rule's status, with the fault answer below or the rule's own body";
+  const bodies = [inboxFaultAnswerSchema, inboxRuleBodySchema];
+  return {
+    description: description ? `${description}; or: ${rule.charAt(0).toLowerCase()}${rule.slice(1)}` : `${rule} (204 and 304 without one)`,
+    schema: z.union(own ? [own, ...bodies] : bodies),
+    content: RULE_TEXT,
+  };
+}
 
 export function registerInboxReceiver(api: Api, ctx: AppContext): void {
   for (const method of METHODS) {
@@ -74,30 +88,24 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
               },
             }),
         successDescription: "Stored (and decrypted when it could be); or a matching rule's answer",
-        response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema]),
+        response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema, inboxRuleBodySchema]),
+        responseContent: RULE_TEXT,
         responses: {
-          400: {
-            description: 'Stored, but it cannot be decrypted or its signature header is malformed; or the set answer',
-            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
-          },
-          413: {
-            description: 'Over 1 MB: its start is stored; or the set answer',
-            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
-          },
+          400: ruleOr('Stored, but it cannot be decrypted or its signature header is malformed', errorBodySchema),
+          413: ruleOr('Over 1 MB: its start is stored', errorBodySchema),
           429: {
-            description: `Not stored: the inbox took its allowance of request bytes for the minute (${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds`,
-            schema: errorBodySchema,
+            ...ruleOr(
+              `Not stored: the inbox took its allowance of request bytes for the minute (${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds`,
+              errorBodySchema,
+            ),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
+          500: ruleOr('Never answered by the inbox itself', null),
           503: {
-            description: 'This machine could not store it (disk full); try again',
-            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
+            ...ruleOr('This machine could not store it (disk full); try again', errorBodySchema),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
-          default: {
-            description: "A matching rule's status, with this body or the rule's own (text/plain for a text body); 204 and 304 without one",
-            schema: inboxFaultAnswerSchema,
-          },
+          default: ruleOr('', null),
         },
         omitErrors: [415, 507],
         errors: [404],

@@ -38,6 +38,11 @@ export const ruleMatchSchema = z
   .meta({ id: 'InboxRuleMatch' });
 export type RuleMatch = z.infer<typeof ruleMatchSchema>;
 
+/** A rule's own JSON answer body. */
+export const inboxRuleBodySchema = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+  .meta({ id: 'InboxRuleBody', description: "A rule's own JSON body, sent as given" });
+
 /** How a matching request is answered; fields left out keep the normal answer's. */
 export const ruleRespondSchema = z
   .strictObject({
@@ -56,7 +61,7 @@ export const ruleRespondSchema = z
       .optional()
       .describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
     body: z
-      .union([z.string().max(MAX_RULE_BODY_CHARS), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+      .union([z.string().max(MAX_RULE_BODY_CHARS), inboxRuleBodySchema])
       .optional()
       .describe('The answer body (with status): a string is sent as text/plain, an object or array as JSON'),
     drop: z.boolean().optional().describe('Close the connection without any answer (after the delay); wins over status and body'),
