@@ -14,6 +14,8 @@ export interface Command {
   help: Record<string, string>;
   options: Options;
   allowPositionals?: boolean;
+  /** Command lines shown under "Examples:" in --help. */
+  examples?: string[];
   run(values: Values, positionals: string[]): Promise<number>;
 }
 
@@ -34,7 +36,8 @@ export function commandHelp(command: Command): string {
     const flag = `--${name}${command.options[name]?.type === 'string' ? ' VALUE' : ''}`;
     return `  ${flag.padEnd(width)}${text}`;
   });
-  return `${command.summary}\n\nUsage: qr-sandbox ${command.usage}\n\nOptions:\n${lines.join('\n')}\n  ${'--help'.padEnd(width)}Show this help\n`;
+  const examples = command.examples?.length ? `\nExamples:\n${command.examples.map((e) => `  ${e}`).join('\n')}\n` : '';
+  return `${command.summary}\n\nUsage: qr-sandbox ${command.usage}\n\nOptions:\n${lines.join('\n')}\n  ${'--help'.padEnd(width)}Show this help\n${examples}`;
 }
 
 export function parseCommandArgs(command: Command, args: string[]) {

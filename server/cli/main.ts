@@ -2,6 +2,7 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
 import { importCommand } from './import.ts';
+import { inboxRulesClearCommand, inboxRulesListCommand, inboxRulesSetCommand } from './inbox-rules.ts';
 import { decryptCommand } from './decrypt.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
@@ -14,6 +15,9 @@ const commands: Command[] = [
   importCommand,
   decryptCommand,
   tasksWatchCommand,
+  inboxRulesListCommand,
+  inboxRulesSetCommand,
+  inboxRulesClearCommand,
   profileAddCommand,
   profileListCommand,
   profileRemoveCommand,
