@@ -37,6 +37,10 @@ export async function registerWebhook(db: Kysely<Database>, body: RegisterWebhoo
     created_on: now,
     updated_on: now,
     deleted_on: null,
+    retry_schedule: body.retry_schedule == null ? null : JSON.stringify(body.retry_schedule),
+    failing_since_ms: null,
+    disabled_reason: null,
+    disabled_on: null,
   };
   await insertWebhook(db, row);
   return toWebhookWithSecret(row);
@@ -77,6 +81,11 @@ export async function updateWebhook(
       ...(url === undefined ? {} : { url }),
       ...(body.events === undefined ? {} : { events: JSON.stringify(body.events) }),
       ...(body.is_active === undefined ? {} : { is_active: body.is_active ? 1 : 0 }),
+      // Active again, by hand: it starts afresh, as if it had never failed.
+      ...(body.is_active === true ? { failing_since_ms: null, disabled_reason: null, disabled_on: null } : {}),
+      ...(body.retry_schedule === undefined
+        ? {}
+        : { retry_schedule: body.retry_schedule === null ? null : JSON.stringify(body.retry_schedule) }),
       updated_on: nowMicros(),
     });
     if (body.is_active === false) await cancelPendingDeliveries(trx, uuid, 'The webhook was deactivated.', nowIso());

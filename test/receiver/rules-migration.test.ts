@@ -13,7 +13,7 @@ after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('migration 017: an inbox fault setting becomes its rule for every request', () => {
   it('moves status, delay and drop into one rule and leaves an inbox with normal answers without rules', async () => {
-    const before017 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '017_inbox_rules'));
+    const before017 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '017_endpoint_faults'));
     const sqlite = new SQLite(databasePath(dataDir));
     sqlite.pragma('foreign_keys = off');
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
@@ -29,7 +29,7 @@ describe('migration 017: an inbox fault setting becomes its rule for every reque
         await sql`insert into inboxes (uuid, organization_uuid, name, secrets, response_status, response_delay_ms, response_drop, created_on, updated_on)
           values (${uuid}, 'org', ${uuid}, '[]', ${status}, ${delay}, ${drop}, 'now', 'now')`.execute(db);
       }
-      const upTo017 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= '017_inbox_rules'));
+      const upTo017 = Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= '017_endpoint_faults'));
       const second = await new Migrator({ db, provider: { getMigrations: async () => upTo017 } }).migrateToLatest();
       assert.equal(second.error, undefined);
       const rows = await sql<{ uuid: string; response_rules: string }>`select uuid, response_rules from inboxes order by uuid`.execute(db);

@@ -13,7 +13,7 @@ import * as queryIndexes from './011_query_indexes.ts';
 import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
 import * as qrcodeSearch from './014_qrcode_search.ts';
-import * as inboxRules from './017_inbox_rules.ts';
+import * as endpointFaults from './017_endpoint_faults.ts';
 import * as taskSearch from './024_task_search.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
@@ -32,6 +32,6 @@ export const migrations: Record<string, Migration> = {
   '012_import_kind_ids': importKindIds,
   '013_catalog_version': catalogVersion,
   '014_qrcode_search': qrcodeSearch,
-  '017_inbox_rules': inboxRules,
+  '017_endpoint_faults': endpointFaults,
   '024_task_search': taskSearch,
 };

@@ -1,9 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * An inbox answers by an ordered list of rules (JSON, server/receiver/rule-schemas.ts) instead of one
+ * Faults a real endpoint has. An inbox answers by an ordered list of rules (JSON, server/receiver/rule-schemas.ts) instead of one
  * fault setting; the setting becomes the rule for every request. rules_message_count numbers the
  * requests received since the rules were set, for rules that match "the Nth message".
+ * A webhook may have its own retry schedule (a preset name or a JSON list of delays; null follows
+ * the organization's setting), and is disabled automatically after failing for the organization's
+ * webhook_auto_disable_after_s (null: the default) since failing_since_ms.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table inboxes add column response_rules text not null default '[]'`.execute(db);
@@ -19,4 +22,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table inboxes drop column response_status`.execute(db);
   await sql`alter table inboxes drop column response_delay_ms`.execute(db);
   await sql`alter table inboxes drop column response_drop`.execute(db);
+
+  await sql`alter table webhooks add column retry_schedule text`.execute(db);
+  await sql`alter table webhooks add column failing_since_ms integer`.execute(db);
+  await sql`alter table webhooks add column disabled_reason text`.execute(db);
+  await sql`alter table webhooks add column disabled_on text`.execute(db);
+  await sql`alter table organization_settings add column webhook_auto_disable_after_s integer`.execute(db);
 }
