@@ -24,6 +24,12 @@ export function toWebhook(row: StoredWebhook): Webhook {
   };
 }
 
+/** The registration answer: exactly the webhook object of the service contract, with the secret. */
+export function toRegisteredWebhook(row: StoredWebhook): WebhookWithSecret {
+  const { retry_schedule: _schedule, failing_since: _failing, disabled_reason: _reason, disabled_on: _on, ...contract } = toWebhook(row);
+  return { ...contract, secret: row.secret };
+}
+
 export function toWebhookWithSecret(row: StoredWebhook): WebhookWithSecret {
   return { ...toWebhook(row), secret: row.secret };
 }

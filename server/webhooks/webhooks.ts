@@ -8,7 +8,15 @@ import { nowIso } from '../time.ts';
 import { nowMicros } from './microtime.ts';
 import { cancelPendingDeliveries } from './outbox-store.ts';
 import type { RegisterWebhookBody, UpdateWebhookBody, Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
-import { findWebhook, insertWebhook, listWebhooks, toWebhook, toWebhookWithSecret, updateWebhookRow } from './store.ts';
+import {
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  toRegisteredWebhook,
+  toWebhook,
+  toWebhookWithSecret,
+  updateWebhookRow,
+} from './store.ts';
 import { checkWebhookUrl } from './url-policy.ts';
 
 /** 32 random bytes as 64 lowercase hex characters. */
@@ -43,7 +51,7 @@ export async function registerWebhook(db: Kysely<Database>, body: RegisterWebhoo
     disabled_on: null,
   };
   await insertWebhook(db, row);
-  return toWebhookWithSecret(row);
+  return toRegisteredWebhook(row);
 }
 
 export async function pageOfWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<Page<Webhook>> {
