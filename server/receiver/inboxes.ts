@@ -140,7 +140,10 @@ export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promi
 export async function updateInbox(ctx: AppContext, organizationUuid: string, uuid: string, body: UpdateInboxBody): Promise<Inbox> {
   const row = await requireInbox(ctx, organizationUuid, uuid);
   if (body.forward_to) await checkRelayUrl(ctx, organizationUuid, body.forward_to, 'body.forward_to');
-  const rules = requestedRules(inboxRules(row), body);
+  const current = inboxRules(row);
+  const requested = requestedRules(current, body);
+  // Unchanged rules (an edit of the name sends the older response setting too) keep counting messages.
+  const rules = requested !== null && JSON.stringify(requested) !== JSON.stringify(current) ? requested : null;
   await updateInboxRow(ctx.db.kysely, uuid, {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.secrets !== undefined ? { secrets: JSON.stringify(body.secrets) } : {}),

@@ -7,6 +7,7 @@ import { taskQuery } from '../pages/tasks/task-query.ts';
 import { isRunning } from '../pages/tasks/task-format.ts';
 import { messageQuery, withRelay } from '../pages/inspector/message-query.ts';
 import { useLiveEvent, useRefetchOnReconnect } from './live-store.ts';
+import { useWebhookNoticeCollector } from '../pages/webhooks/webhook-notices.tsx';
 
 type ListKey = readonly [string, { query?: Record<string, unknown> }];
 
@@ -71,5 +72,6 @@ export function useLiveQueries(): void {
   useLiveEvent('inbox.relay', ({ inbox_uuid, message_uuid, ...relay }) =>
     queryClient.setQueryData(messageQuery(inbox_uuid, message_uuid).queryKey, (current) => current && withRelay(current, relay)),
   );
+  useWebhookNoticeCollector();
   useRefetchOnReconnect(() => void queryClient.invalidateQueries());
 }
