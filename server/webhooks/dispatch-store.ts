@@ -393,7 +393,7 @@ function trackFailure(s: DispatchStatements, item: FinishedAttempt, nowMs: numbe
   const reason =
     `Disabled automatically: every delivery attempt failed for ${describeDuration(limitMs)} ` +
     `(since ${new Date(streak.failing_since_ms).toISOString()}). Fix the endpoint, then re-enable the webhook ` +
-    '(Enable in the GUI, or PATCH is_active: true); its pending deliveries were stopped, redeliver them after.';
+    '(Enable again on its page in the GUI, or PATCH is_active: true); its pending deliveries were stopped, redeliver them after.';
   s.disable.run({ webhook_uuid, reason, now, micros: nowMicros() });
   s.cancelPending.run({ webhook_uuid, reason: 'The webhook was disabled automatically after failing continuously.', now });
   item.disabled_reason = reason;
