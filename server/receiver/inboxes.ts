@@ -142,8 +142,9 @@ export async function updateInbox(ctx: AppContext, organizationUuid: string, uui
   if (body.forward_to) await checkRelayUrl(ctx, organizationUuid, body.forward_to, 'body.forward_to');
   const current = inboxRules(row);
   const requested = requestedRules(current, body);
-  // Unchanged rules (an edit of the name sends the older response setting too) keep counting messages.
-  const rules = requested !== null && JSON.stringify(requested) !== JSON.stringify(current) ? requested : null;
+  // Rules given are set anew (the message count starts again); the older setting left as it was
+  // (the GUI's edit form sends it with every change of name) changes nothing.
+  const rules = body.rules !== undefined || JSON.stringify(requested) !== JSON.stringify(current) ? requested : null;
   await updateInboxRow(ctx.db.kysely, uuid, {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.secrets !== undefined ? { secrets: JSON.stringify(body.secrets) } : {}),

@@ -97,6 +97,8 @@ describe('inbox answer rules', () => {
     assert.deepEqual(statuses, [400, 500, 400]);
     await patchInbox(server, inbox.uuid, { rules });
     assert.equal((await post(inbox.url)).status, 400);
+    // The GUI's edit form sends the older setting with a new name: the rules and their count stay.
+    await patchInbox(server, inbox.uuid, { name: 'renamed', response: { status: null, delay_ms: 0, drop: false } });
     assert.equal((await post(inbox.url)).status, 500);
   });
 
