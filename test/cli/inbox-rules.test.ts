@@ -86,6 +86,15 @@ describe('qr-sandbox inbox rules, as a process against serve --port 0', () => {
     const notNumber = await rules('set', '--fail-first', 'two');
     assert.equal(notNumber.code, 1);
     assert.match(notNumber.stderr, /--fail-first takes a whole number/);
+    const missingFile = await rules('set', '--file', path.join(files, 'no-such.json'));
+    assert.equal(missingFile.code, 1);
+    assert.match(missingFile.stderr, /Cannot read .*no-such\.json: ENOENT/);
+    const both = await rules('set', '--file', file, '--fail-first', '2');
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /Give --file or --fail-first, not both/);
+    const noInbox = await runCli(['inbox', 'rules', 'list', ...target()]);
+    assert.equal(noInbox.code, 1);
+    assert.match(noInbox.stderr, /Give the inbox: --inbox UUID/);
     fs.writeFileSync(file, 'not json');
     const notJson = await rules('set', '--file', file);
     assert.equal(notJson.code, 1);

@@ -53,7 +53,10 @@ describe('answer rules, retry schedules and auto-disable: the pure parts', () =>
     assert.equal(parseWebhookSchedule('"fast"'), 'fast');
     assert.deepEqual(parseWebhookSchedule('[10,20]'), [10, 20]);
     assert.equal(maxAttempts([10, 20]), 3);
-    assert.equal(nextRetryDelay([10, 20], 2, () => 0), 20);
+    assert.equal(
+      nextRetryDelay([10, 20], 2, () => 0),
+      20,
+    );
     assert.equal(nextRetryDelay([10, 20], 3), null);
     assert.equal(describeSchedule('fast'), 'the fast schedule');
     assert.equal(describeSchedule([1]), "the webhook's own schedule");

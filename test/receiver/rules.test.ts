@@ -185,6 +185,7 @@ describe('inbox answer rules', () => {
       [[{ match: { attempts: 2 }, respond: {} }], 'body.rules.0.match'],
       [[{ match: {} }], 'body.rules.0.respond'],
       [Array.from({ length: 51 }, () => ({ respond: {} })), 'body.rules'],
+      [[{ respond: { status: 500, body: { text: 'x'.repeat(70_000) } } }], 'body.rules.0.respond.body'],
     ];
     for (const [rules, path] of cases) {
       const res = await server.request('/api/inboxes', jsonBody({ organization_uuid: server.organizationUuid, name: 'bad', rules }));
