@@ -246,6 +246,8 @@ export interface InboxMessageTable {
   answer: string | null;
   answered_status: number | null;
   answered_after_ms: number | null;
+  /** Which of the inbox's rules decided the answer (1 for the first); null: none matched. */
+  answered_by_rule?: number | null;
 }
 
 export interface InboxRelayTable {

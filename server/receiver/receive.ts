@@ -53,6 +53,8 @@ export interface PlannedAnswer {
   /** Sent as JSON; a string (a rule's text body) as text/plain. */
   body: unknown;
   delayMs: number;
+  /** The rule that decided it, 1 for the first; null when none matched. */
+  rule: number | null;
 }
 
 export interface Verdict {
@@ -186,7 +188,8 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
   });
   const respond = picked?.rule.respond;
   const delayMs = respond?.delay_ms ?? 0;
-  if (respond?.drop) return { kind: 'dropped', status: null, body: null, delayMs };
+  const rule = picked ? picked.index + 1 : null;
+  if (respond?.drop) return { kind: 'dropped', status: null, body: null, delayMs, rule };
   if (picked && respond?.status !== undefined) {
     return {
       kind: 'fault_status',
@@ -198,6 +201,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
         message: `Rule ${picked.index + 1} of this inbox answers ${respond.status}; change its rules with PATCH /api/inboxes/uuid/${inbox.uuid}.`,
       },
       delayMs,
+      rule,
     };
   }
   if (raw.truncated) {
@@ -212,6 +216,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
         },
       },
       delayMs,
+      rule,
     };
   }
   const verdicts = verdict?.verdicts;
@@ -230,6 +235,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
         },
       },
       delayMs,
+      rule,
     };
   }
   return {
@@ -243,6 +249,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
       duplicate_of: verdict?.duplicateOf ?? null,
     },
     delayMs,
+    rule,
   };
 }
 
@@ -261,11 +268,13 @@ export async function recordAnswer(
   status: number | null,
   afterMs: number,
   unwrittenVerdict: Verdict | null = null,
+  rule: number | null = null,
 ): Promise<void> {
   await updateMessage(ctx.db.kysely, uuid, {
     ...unwrittenVerdict?.columns,
     answer: kind,
     answered_status: status,
     answered_after_ms: afterMs,
+    answered_by_rule: rule,
   });
 }

@@ -244,7 +244,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const afterMs = elapsed();
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict));
+    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict, plan.rule));
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
@@ -271,7 +271,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
       event_type: verdict?.eventType ?? null,
       event_id: verdict?.eventId ?? null,
       duplicate_of: verdict?.duplicateOf ?? null,
-      answer: { kind, status, after_ms: afterMs },
+      answer: { kind, status, after_ms: afterMs, rule: plan.rule },
     }),
   });
   if (inbox.forward_to && !runtime.stopped) queueForward(ctx, inbox, stored.uuid, inbox.forward_to);

@@ -189,6 +189,12 @@ export const messageSchema = z
       kind: z.enum(answerKinds).nullable(),
       status: z.number().int().nullable(),
       after_ms: z.number().int().nullable(),
+      rule: z
+        .number()
+        .int()
+        .nullable()
+        .optional()
+        .describe("Which of the inbox's rules decided the answer, 1 for the first; null when none matched"),
     }),
     relays: z.array(relaySchema),
   })

@@ -166,6 +166,7 @@ const ITEM_COLUMNS = [
   'answer',
   'answered_status',
   'answered_after_ms',
+  'answered_by_rule',
 ] as const;
 
 /** Newest first, with the filters of the messages list; never more than `headBytes` of a body nor a plaintext over `maxPlaintextBytes`. */

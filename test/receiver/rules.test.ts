@@ -64,8 +64,12 @@ describe('inbox answer rules', () => {
     assert.match(delivery.attempts[0]?.response_excerpt ?? '', /Rule 1 of this inbox answers 503/);
     const messages = (await listMessages(server, inbox.uuid)).items.reverse();
     assert.deepEqual(
-      messages.map((m) => m.answer.kind),
-      ['fault_status', 'fault_status', 'ok'],
+      messages.map((m) => [m.answer.kind, m.answer.rule]),
+      [
+        ['fault_status', 1],
+        ['fault_status', 1],
+        ['ok', null],
+      ],
     );
   });
 
@@ -121,6 +125,7 @@ describe('inbox answer rules', () => {
     await assert.rejects(post(inbox.url, { 'X-Service-Attempt': '1' }), /fetch failed/);
     const [message] = (await listMessages(server, inbox.uuid)).items;
     assert.equal(message?.answer.kind, 'dropped');
+    assert.equal(message?.answer.rule, 1);
     assert.equal((await post(inbox.url, { 'X-Service-Attempt': '2' })).status, 400);
   });
 

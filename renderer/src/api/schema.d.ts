@@ -1567,6 +1567,8 @@ export interface components {
         kind: ('ok' | 'rejected' | 'too_large' | 'fault_status' | 'dropped' | 'client_gone') | null;
         status: number | null;
         after_ms: number | null;
+        /** @description Which of the inbox's rules decided the answer, 1 for the first; null when none matched */
+        rule?: number | null;
       };
       relays: components['schemas']['InboxRelay'][];
     };
@@ -1625,6 +1627,8 @@ export interface components {
         kind: ('ok' | 'rejected' | 'too_large' | 'fault_status' | 'dropped' | 'client_gone') | null;
         status: number | null;
         after_ms: number | null;
+        /** @description Which of the inbox's rules decided the answer, 1 for the first; null when none matched */
+        rule?: number | null;
       };
       relays: components['schemas']['InboxRelay'][];
     };

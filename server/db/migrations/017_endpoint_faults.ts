@@ -25,7 +25,7 @@ function ruleOf(row: OldFault): string | null {
  * every request, moved a page at a time in primary-key order (each statement uses the key's index).
  * The old columns stay, unused, so that these statements can still be read against the schema.
  * rules_message_count numbers the requests received since the rules were set, for rules that match
- * "the Nth message".
+ * "the Nth message"; a message keeps which rule answered it (answered_by_rule, 1 for the first).
  * A webhook may have its own retry schedule (a preset name or a JSON list of delays; null follows
  * the organization's setting), and is disabled automatically after failing for the organization's
  * webhook_auto_disable_after_s (null: the default) since failing_since_ms.
@@ -47,6 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     if (!last || page.rows.length < PAGE) break;
     after = last.uuid;
   }
+
+  await sql`alter table inbox_messages add column answered_by_rule integer`.execute(db);
 
   await sql`alter table webhooks add column retry_schedule text`.execute(db);
   await sql`alter table webhooks add column failing_since_ms integer`.execute(db);
