@@ -7,6 +7,7 @@ import { TextField } from '../../components/FormField.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { webhookPath } from './webhook-controls.tsx';
 import type { Webhook } from './webhook-types.ts';
+import { waitsOf } from './webhook-format.ts';
 
 type Choice = 'organization' | 'standard' | 'fast' | 'custom';
 
@@ -22,16 +23,6 @@ const seconds = (ms: number) => String(ms / 1000);
 function choiceOf(schedule: Webhook['retry_schedule']): Choice {
   if (schedule == null) return 'organization';
   return typeof schedule === 'string' ? schedule : 'custom';
-}
-
-/** "1, 5, 30" (seconds) as the API's waits in ms; null when a part is not a number. */
-export function waitsOf(text: string): number[] | null {
-  const parts = text
-    .split(/[\s,]+/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
-  const waits = parts.map((p) => (/^\d+(\.\d+)?$/.test(p) ? Math.round(Number(p) * 1000) : Number.NaN));
-  return waits.length > 0 && waits.every((w) => Number.isFinite(w)) ? waits : null;
 }
 
 /** The webhook's retry schedule: the organization's, a preset, or its own waits. */
