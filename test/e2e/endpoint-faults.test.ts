@@ -142,4 +142,19 @@ describe('GUI: answer rules, retry schedules, exhausted and disabled webhooks in
       await server.request('/api/settings', jsonBody({ webhook_auto_disable_after_s: null }, 'PATCH'));
     }
   });
+
+  test('the time before a failing webhook is disabled is a setting an admin changes in hours', async () => {
+    const page = await session.signedInPage('/settings');
+    const field = page.getByLabel(/Disable a webhook whose every attempt failed for/);
+    assert.equal(await field.inputValue(), '24');
+    await field.fill('1.5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Settings saved' }).waitFor();
+    try {
+      const settings = await getJson<{ webhook_auto_disable_after_s: number }>('/api/settings');
+      assert.equal(settings.webhook_auto_disable_after_s, 5400);
+    } finally {
+      await server.request('/api/settings', jsonBody({ webhook_auto_disable_after_s: null }, 'PATCH'));
+    }
+  });
 });
