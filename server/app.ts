@@ -19,6 +19,7 @@ import { registerAppMetaRoutes } from './meta/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
+import { registerImportTaskRoutes } from './imports/task-routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
 import { registerQrCodeRoutes } from './qrcodes/routes.ts';
 import { registerGeocoderRoutes } from './geocoding/routes.ts';
@@ -30,6 +31,7 @@ import { registerConfirmationRoutes } from './confirmations/routes.ts';
 import { registerDemoRoutes } from './demo/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
+import { registerEventRoutes } from './events/routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -53,9 +55,11 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerQrCodeRoutes(api, ctx);
   registerQrCodeImportRoutes(api, ctx);
   registerImportRoutes(api, ctx);
+  registerImportTaskRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);
+  registerEventRoutes(api, ctx);
   registerConfirmationRoutes(api, ctx);
   registerSettingsRoutes(api, ctx);
   registerToolRoutes(api);

@@ -51,4 +51,6 @@ export interface AppContext {
   outbox: OutboxSignal;
   /** Encrypts connection profile secrets (the desktop app's safeStorage); headless keeps them in clear text. */
   secretCodec?: SecretCodec;
+  /** Set while `serve --demo` keeps simulated events coming (the GUI then shows its live first screen). */
+  demo?: { intervalMs: number };
 }

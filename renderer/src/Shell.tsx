@@ -1,10 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useSignedIn, useSessionStore } from './auth/session-store.ts';
 import { DiskFullBanner } from './components/DiskFullBanner.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
 import { PageHeader } from './components/PageHeader.tsx';
 import { useLiveStore } from './live/live-store.ts';
-import { HOME_PATH, NAV, ROUTES } from './routes.tsx';
+import { activityQuery } from './pages/events/use-activity.ts';
+import { DEMO_HOME_PATH, HOME_PATH, NAV, ROUTES } from './routes.tsx';
 import { Link, matchPath, navigate, useLocation } from './router.tsx';
 
 const liveLabels = { off: 'Live updates off', connecting: 'Connecting…', open: 'Live updates on', reconnecting: 'Reconnecting…' } as const;
@@ -54,9 +56,13 @@ export function Shell() {
     return () => live.stop();
   }, []);
 
+  // The first screen: the live events in demo mode, the tasks otherwise.
+  const atHome = path === '/' || path === '';
+  const home = useQuery({ ...activityQuery(session.organization_uuid), enabled: atHome });
+  const demo = home.data?.demo != null;
   useEffect(() => {
-    if (path === '/' || path === '') navigate(HOME_PATH, { replace: true });
-  }, [path]);
+    if (atHome && !home.isPending) navigate(demo ? DEMO_HOME_PATH : HOME_PATH, { replace: true });
+  }, [atHome, home.isPending, demo]);
 
   let page = null;
   let section = '';
@@ -71,16 +77,9 @@ export function Shell() {
 
   return (
     <div className="app">
-      <a
-        className="skip-link"
-        href="#main"
-        onClick={(e) => {
-          e.preventDefault();
-          main.current?.focus();
-        }}
-      >
+      <button type="button" className="skip-link" onClick={() => main.current?.focus()}>
         Skip to content
-      </a>
+      </button>
       <aside className="sidebar">
         <div className="brand">
           <img src="/favicon.svg" alt="" width={28} height={28} />

@@ -3,6 +3,7 @@ import { AppointmentsPage } from './pages/appointments/AppointmentsPage.tsx';
 import { ImportHandlersPage } from './pages/appointments/ImportHandlersPage.tsx';
 import { ServicesPage } from './pages/appointments/ServicesPage.tsx';
 import { DecryptPage } from './pages/decrypt/DecryptPage.tsx';
+import { EventsPage } from './pages/events/EventsPage.tsx';
 import { ImportsPage } from './pages/imports/ImportsPage.tsx';
 import { ComparePage } from './pages/inspector/ComparePage.tsx';
 import { InboxPage } from './pages/inspector/InboxPage.tsx';
@@ -38,6 +39,7 @@ export const NAV: NavEntry[] = [
   { section: 'tasks', label: 'Tasks', path: '/tasks' },
   { section: 'qrcodes', label: 'QR codes', path: '/qrcodes' },
   { section: 'appointments', label: 'Appointments', path: '/appointments' },
+  { section: 'events', label: 'Events', path: '/events' },
   { section: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { section: 'inspector', label: 'Inspector', path: '/inspector' },
   { section: 'decrypt', label: 'Decrypt', path: '/decrypt' },
@@ -46,6 +48,8 @@ export const NAV: NavEntry[] = [
 ];
 
 export const HOME_PATH = '/tasks';
+/** Where a server in demo mode opens: the live list of events. */
+export const DEMO_HOME_PATH = '/events';
 
 /** Every page; the first whose path matches wins. A capability adds its pages here. */
 export const ROUTES: PageRoute[] = [
@@ -56,6 +60,7 @@ export const ROUTES: PageRoute[] = [
   { path: '/appointments', section: 'appointments', render: () => <AppointmentsPage /> },
   { path: '/appointments/services', section: 'appointments', render: () => <ServicesPage /> },
   { path: '/appointments/import-handlers', section: 'appointments', render: () => <ImportHandlersPage /> },
+  { path: '/events', section: 'events', render: () => <EventsPage /> },
   { path: '/webhooks', section: 'webhooks', render: () => <WebhooksPage /> },
   { path: '/webhooks/:uuid', section: 'webhooks', render: (p) => <WebhookPage uuid={p.uuid ?? ''} /> },
   { path: '/inspector', section: 'inspector', render: () => <InspectorPage /> },

@@ -16,5 +16,7 @@ export const appointmentImportEntry: ImportKindEntry = {
   usesHandlers: true,
   previewOptions: (handler) =>
     ({ handler_slug: handler.slug, columnAliases: handler.mapping, collect_key: null }) satisfies AppointmentJobOptions,
+  // Sync and dry runs collect the upserted schedules for their answer; a background run collects none.
+  backgroundOptions: (options) => ({ ...options, collect_key: null }),
   load: async () => (await import('./import-kind.ts')).appointmentImportKind as ImportKind,
 };

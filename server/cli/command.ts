@@ -14,8 +14,10 @@ export interface Command {
   help: Record<string, string>;
   options: Options;
   allowPositionals?: boolean;
-  /** Command lines shown under "Examples:" in --help. */
+  /** Shell lines shown under "Examples:" in --help. */
   examples?: string[];
+  /** Exit status of a mistake (bad option or input, no server); default 1. */
+  errorExitStatus?: number;
   run(values: Values, positionals: string[]): Promise<number>;
 }
 

@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Session } from '../auth/schemas.ts';
+import { LOCK_FILE } from '../data-dir/instance-lock.ts';
 import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
 import type { OrganizationCredentials } from '../orgs/organizations.ts';
 import { loadProfile, ProfileSecretError } from '../remote/profiles.ts';
-import { ServiceClient } from '../remote/service-client.ts';
-import { DEFAULT_PORT } from '../server.ts';
+import { ServiceClient, ServiceError } from '../remote/service-client.ts';
 import { StartupError } from '../startup-error.ts';
 import { resolveDataDir, type Options, type Values } from './command.ts';
+
+export const URL_ENV = 'QR_SANDBOX_URL';
+export const KEY_ENV = 'QR_SANDBOX_KEY';
 
 export const connectionOptions: Options = {
   profile: { type: 'string' },
@@ -17,10 +21,13 @@ export const connectionOptions: Options = {
 
 export const connectionHelp = {
   profile: 'Send to the service of a saved profile (see: qr-sandbox profile add)',
-  url: `Base URL of the service. Default: the local sandbox, http://127.0.0.1:${DEFAULT_PORT}`,
-  key: 'Credential as API_KEY:API_SECRET. Default: the profile, or the sandbox credentials.json',
-  organization: "Organization uuid. Default: the profile's, or the sandbox demo organization",
+  url: `Base URL of the service. Default: $${URL_ENV}, else the server running on --data-dir`,
+  key: `Credential as API_KEY:API_SECRET. Default: $${KEY_ENV}, else the credentials.json of --data-dir`,
+  organization: "Organization uuid. Default: the profile's, the data dir's, or the credential's own",
 };
+
+/** The precedence, for help texts and errors. */
+export const CONNECTION_ORDER = `--profile NAME, else --url/--key, else $${URL_ENV}/$${KEY_ENV}, else the server running on --data-dir`;
 
 export interface Target {
   client: ServiceClient;
@@ -29,7 +36,55 @@ export interface Target {
   label: string;
 }
 
-/** The service a command talks to: a saved profile, explicit --url/--key, or the local sandbox. */
+function parseKey(given: string, source: string): { apiKey: string; apiSecret: string } {
+  const [apiKey, ...rest] = given.split(':');
+  if (!apiKey || rest.length === 0) throw new StartupError(`${source} must be API_KEY:API_SECRET.`);
+  return { apiKey, apiSecret: rest.join(':') };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The URL the server running on this data folder wrote into its lock file; a StartupError saying how to start one otherwise. */
+export function runningServerUrl(dataDir: string): string {
+  const start = `Start one with: qr-sandbox serve --data-dir ${dataDir} (or name a server: ${CONNECTION_ORDER}).`;
+  let holder: { pid?: unknown; url?: unknown };
+  try {
+    holder = JSON.parse(fs.readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as typeof holder;
+  } catch {
+    throw new StartupError(`No QR Sandbox server is running with the data folder ${dataDir}. ${start}`);
+  }
+  if (typeof holder.pid === 'number' && !isRunning(holder.pid)) {
+    throw new StartupError(`The QR Sandbox server of ${dataDir} (pid ${holder.pid}) is no longer running. ${start}`);
+  }
+  if (typeof holder.url !== 'string') {
+    throw new StartupError(`The QR Sandbox server of ${dataDir} is still starting; run this again in a moment.`);
+  }
+  return holder.url;
+}
+
+function dataDirCredentials(dataDir: string): OrganizationCredentials {
+  const file = path.join(dataDir, CREDENTIALS_FILE);
+  if (!fs.existsSync(file)) {
+    throw new StartupError(
+      `No credential: pass --profile NAME or --key KEY:SECRET, set ${KEY_ENV}, or use the --data-dir of a sandbox that has ${CREDENTIALS_FILE}.`,
+    );
+  }
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as OrganizationCredentials;
+}
+
+/**
+ * The service a command talks to. A saved profile when --profile is given; otherwise the URL and
+ * the key each come from the first that gives it: the option (--url, --key), the environment
+ * (QR_SANDBOX_URL, QR_SANDBOX_KEY), the data folder (the running server's URL from its lock file,
+ * the credential from credentials.json).
+ */
 export async function resolveTarget(values: Values): Promise<Target> {
   const dataDir = resolveDataDir(values);
   const organization = typeof values.organization === 'string' ? values.organization : undefined;
@@ -48,22 +103,27 @@ export async function resolveTarget(values: Values): Promise<Target> {
       label: `profile ${profile.name} (${profile.base_url})`,
     };
   }
-  const baseUrl = typeof values.url === 'string' ? values.url : `http://127.0.0.1:${DEFAULT_PORT}`;
-  if (typeof values.key === 'string') {
-    const [apiKey, ...rest] = values.key.split(':');
-    if (!apiKey || rest.length === 0) throw new StartupError('--key must be API_KEY:API_SECRET.');
-    return { client: new ServiceClient({ baseUrl, apiKey, apiSecret: rest.join(':') }), organizationUuid: organization, label: baseUrl };
-  }
-  const file = path.join(dataDir, CREDENTIALS_FILE);
-  if (!fs.existsSync(file)) {
-    throw new StartupError(
-      `No credential: pass --profile NAME or --key KEY:SECRET, or --data-dir of a sandbox that has ${CREDENTIALS_FILE}.`,
-    );
-  }
-  const credentials = JSON.parse(fs.readFileSync(file, 'utf8')) as OrganizationCredentials;
+  const envUrl = process.env[URL_ENV] || undefined;
+  const envKey = process.env[KEY_ENV] || undefined;
+  const baseUrl = typeof values.url === 'string' ? values.url : (envUrl ?? runningServerUrl(dataDir));
+  const key = typeof values.key === 'string' ? parseKey(values.key, '--key') : envKey !== undefined ? parseKey(envKey, KEY_ENV) : undefined;
+  if (key) return { client: new ServiceClient({ baseUrl, ...key }), organizationUuid: organization, label: baseUrl };
+  const credentials = dataDirCredentials(dataDir);
   return {
     client: new ServiceClient({ baseUrl, apiKey: credentials.api_key, apiSecret: credentials.api_secret }),
     organizationUuid: organization ?? credentials.organization_uuid,
     label: `the sandbox at ${baseUrl}`,
   };
+}
+
+/** The target's organization: the one named, else the credential's own (GET /api/session). */
+export async function organizationOf(target: Target): Promise<string> {
+  if (target.organizationUuid) return target.organizationUuid;
+  try {
+    const session = await target.client.json<Session>('/api/session');
+    return session.organization_uuid;
+  } catch (error) {
+    if (error instanceof ServiceError) throw new StartupError(error.message);
+    throw error;
+  }
 }

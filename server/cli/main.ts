@@ -3,10 +3,15 @@ import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
 import { importCommand } from './import.ts';
 import { inboxRulesClearCommand, inboxRulesListCommand, inboxRulesSetCommand } from './inbox-rules.ts';
+import { listenCommand } from './listen.ts';
+import { scenarioRunCommand } from './scenario-run.ts';
+import { triggerCommand } from './trigger.ts';
+import { waitCommand } from './wait.ts';
 import { decryptCommand } from './decrypt.ts';
 import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
 import { serveCommand } from './serve.ts';
+import { tasksCancelCommand, tasksRetryCommand } from './tasks-cancel-retry.ts';
 import { tasksWatchCommand } from './tasks-watch.ts';
 
 const commands: Command[] = [
@@ -15,6 +20,12 @@ const commands: Command[] = [
   importCommand,
   decryptCommand,
   tasksWatchCommand,
+  tasksCancelCommand,
+  tasksRetryCommand,
+  triggerCommand,
+  scenarioRunCommand,
+  listenCommand,
+  waitCommand,
   inboxRulesListCommand,
   inboxRulesSetCommand,
   inboxRulesClearCommand,
@@ -71,7 +82,7 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof StartupError) {
       process.stderr.write(`Error: ${error.message}\n`);
-      return 1;
+      return found.command.errorExitStatus ?? 1;
     }
     throw error;
   }

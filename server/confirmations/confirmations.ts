@@ -64,14 +64,16 @@ export async function createConfirmation(ctx: AppContext, body: CreateConfirmati
   const { organization_uuid, qr_code_uuid, status, ...overrides } = body;
   const qrCode = await findQrCode(ctx.db, organization_uuid, qr_code_uuid);
   if (!qrCode) throw notFound(`QR code ${qr_code_uuid}`);
-  if (overrides.qr_code_tag_uuid && !qrCode.tags.some((t) => t.uuid === overrides.qr_code_tag_uuid)) {
-    const message = `Tag ${overrides.qr_code_tag_uuid} is not a tag of QR code ${qr_code_uuid}.`;
-    throw new ApiError('VALIDATION_ERROR', `Invalid request. body.qr_code_tag_uuid: ${message}`, [
-      { path: 'body.qr_code_tag_uuid', message },
-    ]);
-  }
+  checkTag(qrCode, overrides.qr_code_tag_uuid, 'body.qr_code_tag_uuid');
   const queued = await record(ctx, organization_uuid, status, qrCode, overrides, Math.random);
   return queued.envelope.data;
+}
+
+function checkTag(qrCode: QrCodeForConfirmation, tagUuid: string | undefined, path: string): void {
+  if (tagUuid && !qrCode.tags.some((t) => t.uuid === tagUuid)) {
+    const message = `Tag ${tagUuid} is not a tag of QR code ${qrCode.uuid}.`;
+    throw new ApiError('VALIDATION_ERROR', `Invalid request. ${path}: ${message}`, [{ path, message }]);
+  }
 }
 
 /** A realistic, fully populated confirmation for the event, at the given QR code or one of the organization's. */
@@ -84,7 +86,9 @@ export async function simulateConfirmation(ctx: AppContext, body: SimulateBody):
   } else {
     qrCode = await qrCodeForSimulation(db, body.organization_uuid, Math.random);
   }
-  return record(ctx, body.organization_uuid, statusOfEvent[body.event], qrCode, {}, Math.random);
+  const overrides = body.overrides ?? {};
+  checkTag(qrCode, overrides.qr_code_tag_uuid, 'body.overrides.qr_code_tag_uuid');
+  return record(ctx, body.organization_uuid, statusOfEvent[body.event], qrCode, overrides, Math.random);
 }
 
 export async function pageOfConfirmations(ctx: AppContext, query: ConfirmationListQuery): Promise<Page<ServiceConfirmation>> {

@@ -191,6 +191,11 @@ export interface WebhookDeliveryAttemptTable {
   request_headers?: string | null;
   /** The request body as sent ({"payload": ...}, encrypted). */
   request_body?: string | null;
+  /** JSON object of the answer's headers; null when no answer came. */
+  response_headers?: string | null;
+  /** The answer's body as text, up to RESPONSE_BODY_BYTES. */
+  response_body?: string | null;
+  response_body_truncated?: Generated<number>;
 }
 
 export interface InboxTable {

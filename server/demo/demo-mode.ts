@@ -14,7 +14,7 @@ export interface DemoMode {
 export interface DemoTarget {
   url: string;
   credentials: OrganizationCredentials | null;
-  ctx: Pick<AppContext, 'logger'>;
+  ctx: Pick<AppContext, 'logger' | 'demo'>;
 }
 
 /** `serve --demo`: seed an empty demo organization, then keep simulated events coming. */
@@ -24,11 +24,24 @@ export async function startDemoMode(server: DemoTarget, intervalMs = DEMO_EVENT_
     return { summary: ['Demo mode needs credentials.json of the demo organization; start on an empty --data-dir.'], stop: async () => {} };
   }
   const client = new ServiceClient({ baseUrl: server.url, apiKey: credentials.api_key, apiSecret: credentials.api_secret });
-  const seeded = await seedDemo(client, credentials.organization_uuid);
-  const events = startDemoEvents(client, credentials.organization_uuid, server.ctx.logger, intervalMs);
+  // Set before seeding, so a browser opened at once already lands on the live screen.
+  server.ctx.demo = { intervalMs };
+  let events: ReturnType<typeof startDemoEvents> | undefined;
+  const startEvents = () => {
+    events ??= startDemoEvents(client, credentials.organization_uuid, server.ctx.logger, intervalMs);
+  };
+  // Events start as soon as the sites are in (step 4 imports the appointments), not after the whole seed.
+  const seeded = await seedDemo(client, credentials.organization_uuid, { onStep: (step) => step.step >= 4 && startEvents() });
+  startEvents();
   const summary = seeded.seeded ? describeSeed(seeded) : [`Demo data: nothing added (${seeded.reason}).`];
   summary.push(`Demo events: a simulated check-in, check-out or delivery every ${Math.round(intervalMs / 1000)} s.`);
-  return { summary, stop: () => events.stop() };
+  return {
+    summary,
+    stop: async () => {
+      server.ctx.demo = undefined;
+      await events?.stop();
+    },
+  };
 }
 
 function describeSeed(seeded: DemoSeedResult): string[] {

@@ -8,9 +8,13 @@ export interface DemoEventLog {
   warn(details: object, message: string): void;
 }
 
+/** The first events come quickly, so a fresh demo shows something happening in its first seconds. */
+export const DEMO_WARM_UP_MS = [300, 1200, 1500, 2000];
+
 /**
- * Keeps a demo alive: every few seconds a simulated check-in, check-out or delivery at a random
- * QR code, so the task monitor, the delivery log and the inspector show traffic.
+ * Keeps a demo alive: a simulated check-in, check-out or delivery at a random QR code, the first
+ * few within seconds of the start and then one every interval, so the live screen, the delivery
+ * log and the inspector show traffic.
  */
 export function startDemoEvents(
   client: ServiceClient,
@@ -20,7 +24,9 @@ export function startDemoEvents(
 ) {
   let count = 0;
   let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const send = () => {
     const event = eventTypes[count++ % eventTypes.length];
     running = client
       .request('/api/service-confirmations/simulate', {
@@ -29,10 +35,20 @@ export function startDemoEvents(
         body: JSON.stringify({ organization_uuid: organizationUuid, event }),
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'demo event not sent'));
-  }, intervalMs);
+  };
+  const next = () => {
+    if (stopped) return;
+    const delay = Math.min(DEMO_WARM_UP_MS[count] ?? intervalMs, intervalMs);
+    timer = setTimeout(() => {
+      send();
+      next();
+    }, delay);
+  };
+  next();
   return {
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       await running;
     },
   };

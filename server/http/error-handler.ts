@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { DiskSpace } from '../data-dir/disk-space.ts';
+import { isBusy, SERVER_WRITE_WAIT_MS } from '../db/database.ts';
 import { ApiError } from './errors.ts';
 import { BODY_NOT_UTF8 } from './utf8-body.ts';
 
@@ -52,7 +53,8 @@ const clientWentAway = (error: unknown, res: Response) =>
 
 /**
  * Every error becomes {"error": {...}}: ApiErrors as they are, a write the full disk refused as
- * 507 (the server goes on, reads still work), anything unexpected as a generic 500.
+ * 507 (the server goes on, reads still work), a write that waited too long for the database's
+ * write lock as 503 with Retry-After, anything unexpected as a generic 500.
  */
 export function errorHandler(logger: Logger, disk: DiskSpace): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -68,7 +70,14 @@ export function errorHandler(logger: Logger, disk: DiskSpace): ErrorRequestHandl
           ? badPath(req.path)
           : disk.recognise(error)
             ? new ApiError('INSUFFICIENT_STORAGE', disk.message)
-            : fromBodyParser(error as BodyParserError);
+            : isBusy(error)
+              ? new ApiError(
+                  'SERVICE_UNAVAILABLE',
+                  `The database stayed busy for ${SERVER_WRITE_WAIT_MS / 1000} s (an import is writing a batch that takes long, e.g. a slow geocoder); nothing was changed. Try again in a moment.`,
+                  undefined,
+                  { 'Retry-After': '5' },
+                )
+              : fromBodyParser(error as BodyParserError);
     const apiError = known ?? new ApiError('INTERNAL', 'An unexpected error occurred. The details are in the server log.');
     if (!known) logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
     if (res.headersSent) {

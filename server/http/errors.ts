@@ -12,6 +12,7 @@ export const errorCodes = [
   'INTERNAL',
   'BAD_GATEWAY',
   'INSUFFICIENT_STORAGE',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
@@ -41,6 +42,7 @@ const statusOf: Record<ErrorCode, number> = {
   INTERNAL: 500,
   BAD_GATEWAY: 502,
   INSUFFICIENT_STORAGE: 507,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** An error that becomes a JSON error response with the matching status. */

@@ -29,6 +29,11 @@ const errorResponses: Record<number, { name: string; description: string }> = {
   },
   500: { name: 'InternalError', description: 'Unexpected error; the details are only in the server log (INTERNAL)' },
   502: { name: 'BadGateway', description: 'A remote service could not be reached or refused the credential (BAD_GATEWAY)' },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'The database stayed busy with an import for a minute: nothing was changed; try again after Retry-After (SERVICE_UNAVAILABLE)',
+  },
   507: {
     name: 'InsufficientStorage',
     description: 'The disk that holds the data folder is full: nothing was written; free some space and try again (INSUFFICIENT_STORAGE)',
@@ -37,7 +42,7 @@ const errorResponses: Record<number, { name: string; description: string }> = {
 
 /** The error statuses a route can answer, from what its pipeline does: parse input, authenticate, read a body. */
 export function errorStatuses({ spec, isPublic }: RegisteredRoute): number[] {
-  const statuses = new Set<number>([403, 500, ...(spec.method === 'get' ? [] : [507]), ...(spec.errors ?? [])]);
+  const statuses = new Set<number>([403, 500, ...(spec.method === 'get' ? [] : [503, 507]), ...(spec.errors ?? [])]);
   if (!isPublic) for (const s of [401, 429]) statuses.add(s);
   if (spec.params || spec.query || spec.body || spec.requestBody) statuses.add(400);
   if (spec.body || spec.requestBody) for (const s of [413, 415]) statuses.add(s);

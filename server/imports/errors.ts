@@ -11,6 +11,17 @@ export class TooManyRowsError extends ImportInputError {
   override name = 'TooManyRowsError';
 }
 
+/** Thrown after a batch when someone asked to cancel the import: the run ends FAILED, keeping what it wrote. */
+export class CancelRequested extends Error {
+  override name = 'CancelRequested';
+  readonly by: string;
+
+  constructor(by: string) {
+    super('cancel requested');
+    this.by = by;
+  }
+}
+
 /** The worker was asked to stop (shutdown) between batches; the task resumes on the next start. */
 export class StopRequested extends Error {
   override name = 'StopRequested';

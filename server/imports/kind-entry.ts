@@ -22,5 +22,7 @@ export interface ImportKindEntry {
   usesHandlers: boolean;
   /** The job options a preview of its file runs with, under the handler the request named. */
   previewOptions(handler: ResolvedImportHandler): Record<string, unknown>;
+  /** A job's options for a background run (a retry of any import runs in the background). */
+  backgroundOptions(options: Record<string, unknown>): Record<string, unknown>;
   load(): Promise<ImportKind>;
 }

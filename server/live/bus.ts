@@ -11,6 +11,11 @@ export class LiveBus {
     this.emitter.emit('event', event);
   }
 
+  /** Subscribers now (open streams, waits): for tests that check a subscriber lets go. */
+  listenerCount(): number {
+    return this.emitter.listenerCount('event');
+  }
+
   subscribe(listener: (event: LiveEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);

@@ -14,5 +14,6 @@ export const qrCodeImportEntry: ImportKindEntry = {
   templateFileName: 'qr-code-import-template.csv',
   usesHandlers: false,
   previewOptions: () => ({}),
+  backgroundOptions: (options) => options,
   load: async () => (await import('./import-kind.ts')).qrCodeImportKind as ImportKind,
 };

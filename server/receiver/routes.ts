@@ -10,8 +10,10 @@ import { headerObject, parsePairs } from './headers.ts';
 import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from './inboxes.ts';
 import { clearMessages, findMessageRow, getMessageParts, listMessages } from './messages.ts';
 import { writeMessageJson } from './message-json.ts';
+import { waitForMessages } from './message-wait.ts';
 import { registerInboxReceiver } from './receiver-route.ts';
 import { relayMessage } from './relay.ts';
+import { registerResendRoutes } from './resend-routes.ts';
 import { reverifyMessages } from './reverify.ts';
 import {
   createInboxBodySchema,
@@ -25,7 +27,10 @@ import {
   messagePageSchema,
   messageParamsSchema,
   messageSchema,
+  messageWaitQuerySchema,
+  messageWaitSchema,
   relaySchema,
+  MAX_WAIT_SECONDS,
   replayBodySchema,
   updateInboxBodySchema,
 } from './schemas.ts';
@@ -76,6 +81,26 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       response: messagePageSchema,
     },
     (query, params) => listMessages(ctx, params.uuid, query),
+  );
+  api.route(
+    {
+      method: 'get',
+      path: '/api/inboxes/uuid/{uuid}/messages/wait',
+      tag: TAG,
+      summary: 'Wait for messages: answers as soon as messages received after `after` (and passing the filters) are there, oldest first.',
+      description:
+        `A long-poll: when none is there yet the request is held until one arrives or timeout_s passes (at most ${MAX_WAIT_SECONDS} s; ` +
+        'then timed_out is true and messages empty). Call it again with next_after to follow the inbox without missing or repeating a message. ' +
+        'Filters as in the messages list. 404 when `after` names no message or event of the inbox.',
+      params: inboxParamsSchema,
+      query: messageWaitQuerySchema,
+      response: messageWaitSchema,
+      errors: [404],
+    },
+    async ({ params, query, principal, res }) => {
+      requireOrganization(principal, query.organization_uuid);
+      return waitForMessages(ctx, query.organization_uuid, params.uuid, query, res);
+    },
   );
   inboxes.remove({ path: '/api/inboxes/uuid/{uuid}/messages', summary: 'Delete all messages of an inbox.' }, (org, uuid) =>
     clearMessages(ctx, org, uuid),
@@ -151,6 +176,8 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       return relayMessage(ctx, row, 'replay', url, target);
     },
   );
+
+  registerResendRoutes(api, ctx, TAG);
 
   api.route(
     {

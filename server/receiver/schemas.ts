@@ -255,3 +255,40 @@ export const inboxReceiptSchema = z
 export const inboxFaultAnswerSchema = z
   .object({ fault_injection: z.literal(true), status: z.number().int(), message_uuid: z.string(), message: z.string() })
   .meta({ id: 'InboxFaultAnswer' });
+
+/** Longest a wait for messages may hold a request open. */
+export const MAX_WAIT_SECONDS = 60;
+export const DEFAULT_WAIT_SECONDS = 30;
+
+export const messageWaitQuerySchema = messageFilterSchema.extend({
+  after: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A message uuid, or an event id (then the first message that carried it): only messages received after it count. Default: every message of the inbox',
+    ),
+  timeout_s: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .default(DEFAULT_WAIT_SECONDS)
+    .describe(`Seconds to wait for a message when none is there yet, 0 to ${MAX_WAIT_SECONDS}. Default ${DEFAULT_WAIT_SECONDS}`),
+  limit: z.coerce.number().int().min(1).max(100).default(100).describe('Most messages in one answer, 1 to 100. Default 100'),
+});
+export type MessageWaitQuery = z.infer<typeof messageWaitQuerySchema>;
+
+export const messageWaitSchema = z
+  .object({
+    messages: z
+      .array(messageListItemSchema)
+      .describe('Matching messages received after `after`, oldest first; empty when the wait timed out'),
+    timed_out: z.boolean().describe('true: nothing matching arrived within timeout_s'),
+    next_after: z
+      .string()
+      .nullable()
+      .describe('The uuid of the last message in this answer: pass it as `after` to wait for the ones after; null when there is none'),
+  })
+  .meta({ id: 'InboxMessageWait' });
+export type MessageWait = z.infer<typeof messageWaitSchema>;

@@ -177,17 +177,47 @@ export async function listMessageItemRows(
   page: Slice,
   limits: { headBytes: number; maxPlaintextBytes: number },
 ): Promise<{ rows: MessageItemRow[]; total: number }> {
-  return countedSlice(filteredMessages(db, inboxUuid, filter), page, (q) =>
-    q
-      .select([
-        ...ITEM_COLUMNS,
-        sql<Buffer>`coalesce(substr(body, 1, ${limits.headBytes}), x'')`.as('body_head'),
-        sql<number>`length(body)`.as('body_size'),
-        sql<number | null>`octet_length(plaintext)`.as('plaintext_size'),
-        sql<string | null>`case when octet_length(plaintext) <= ${limits.maxPlaintextBytes} then plaintext end`.as('plaintext'),
-      ])
-      .orderBy('seq', 'desc'),
-  );
+  return countedSlice(filteredMessages(db, inboxUuid, filter), page, (q) => q.select(itemSelection(limits)).orderBy('seq', 'desc'));
+}
+
+function itemSelection(limits: { headBytes: number; maxPlaintextBytes: number }) {
+  return [
+    ...ITEM_COLUMNS,
+    sql<Buffer>`coalesce(substr(body, 1, ${limits.headBytes}), x'')`.as('body_head'),
+    sql<number>`length(body)`.as('body_size'),
+    sql<number | null>`octet_length(plaintext)`.as('plaintext_size'),
+    sql<string | null>`case when octet_length(plaintext) <= ${limits.maxPlaintextBytes} then plaintext end`.as('plaintext'),
+  ] as const;
+}
+
+/** Messages of the inbox after `seq` that pass the filter, oldest first, bounded like a list's items. */
+export async function messageItemRowsAfter(
+  db: Kysely<Database>,
+  inboxUuid: string,
+  filter: MessageFilter,
+  seq: number,
+  limit: number,
+  limits: { headBytes: number; maxPlaintextBytes: number },
+): Promise<MessageItemRow[]> {
+  return filteredMessages(db, inboxUuid, filter)
+    .where('seq', '>', seq)
+    .select(itemSelection(limits))
+    .orderBy('seq', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+/** The seq of the first message of the inbox that carries this event id. */
+export async function firstSeqOfEvent(db: Kysely<Database>, inboxUuid: string, eventId: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('inbox_messages')
+    .select('seq')
+    .where('inbox_uuid', '=', inboxUuid)
+    .where('event_id', '=', eventId)
+    .orderBy('seq', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.seq;
 }
 
 /** Messages of the inbox after `seq`, oldest first. */

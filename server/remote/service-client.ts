@@ -37,14 +37,20 @@ export class ServiceClient {
     this.timeoutMs = timeoutMs;
   }
 
-  /** The response of a successful (2xx) request; a ServiceError that says what went wrong otherwise. */
+  /**
+   * The response of a successful (2xx) request; a ServiceError that says what went wrong otherwise.
+   * timeoutMs Infinity: no timeout (a stream), only init.signal ends it.
+   */
   async request(pathname: string, init: RequestInit = {}, timeoutMs = this.timeoutMs): Promise<Response> {
     const url = `${this.baseUrl}${pathname}`;
     const headers = new Headers(init.headers);
     headers.set('authorization', this.authorization);
+    const signals = [init.signal, Number.isFinite(timeoutMs) ? AbortSignal.timeout(timeoutMs) : null].filter(
+      (s) => s instanceof AbortSignal,
+    );
     let res: Response;
     try {
-      res = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      res = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.any(signals) });
     } catch (error) {
       throw new ServiceError(describeNetworkError(this.baseUrl, error, timeoutMs), null);
     }
@@ -53,8 +59,8 @@ export class ServiceClient {
     throw new ServiceError(describeFailure(this.baseUrl, res, body), res.status, body, res.headers.get('content-type') ?? '');
   }
 
-  async json<T>(pathname: string, init?: RequestInit): Promise<T> {
-    return (await (await this.request(pathname, init)).json()) as T;
+  async json<T>(pathname: string, init?: RequestInit, timeoutMs?: number): Promise<T> {
+    return (await (await this.request(pathname, init, timeoutMs)).json()) as T;
   }
 }
 

@@ -77,9 +77,19 @@ export async function createPendingTask(
   return task;
 }
 
-/** Fails a PENDING or PROCESSING task (main thread: a dead worker, start-up recovery), keeping its progress. False when it had already ended. */
-export async function failTask(db: Kysely<Database>, uuid: string, message: string): Promise<boolean> {
-  const result = await moveTask(db, uuid, 'FAILED', { error_message: message, results: null, updated_on: nowIso() }).executeTakeFirst();
+/**
+ * Fails a PENDING or PROCESSING task (main thread: a dead worker, start-up recovery, a cancel),
+ * keeping its progress; `onlyIfPending`: only a task no worker has started. False when it did not move.
+ */
+export async function failTask(
+  db: Kysely<Database>,
+  uuid: string,
+  message: string,
+  options: { onlyIfPending?: boolean } = {},
+): Promise<boolean> {
+  let update = moveTask(db, uuid, 'FAILED', { error_message: message, results: null, updated_on: nowIso() });
+  if (options.onlyIfPending) update = update.where('status', '=', sql.lit('PENDING'));
+  const result = await update.executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
@@ -119,7 +129,9 @@ export function taskUpdates(db: Db) {
     setProgress: (uuid: string, value: number) => moved(progress.run({ uuid, progress: Math.round(value * 10) / 10, now: nowIso() })),
     complete: (uuid: string, results: Record<string, unknown>) =>
       moved(complete.run({ uuid, progress: 100, results: JSON.stringify(results), message: null, now: nowIso() })),
-    fail: (uuid: string, message: string, progress: number) => moved(fail.run({ uuid, progress, results: null, message, now: nowIso() })),
+    /** `results`: what a cancelled import did before it stopped (its rows stay); null otherwise. */
+    fail: (uuid: string, message: string, progress: number, results: Record<string, unknown> | null = null) =>
+      moved(fail.run({ uuid, progress, results: results && JSON.stringify(results), message, now: nowIso() })),
     read: (uuid: string): BackgroundTask | undefined => {
       const row = read.get<Parameters<typeof toTask>[0]>({ uuid });
       return row && toTask(row);

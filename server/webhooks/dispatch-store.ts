@@ -45,6 +45,10 @@ export interface AttemptOutcome {
   duration_ms: number;
   error: string | null;
   response_excerpt: string | null;
+  /** The answer's headers as a JSON object, and its body up to RESPONSE_BODY_BYTES; null when no answer came. */
+  response_headers: string | null;
+  response_body: string | null;
+  response_body_truncated: boolean;
   /** What was sent: the headers as a JSON object, and the encrypted body; null when nothing was sent. */
   request_headers: string | null;
   request_body: string | null;
@@ -216,6 +220,9 @@ class DispatchStatements {
         duration_ms: param<number | null>('duration_ms'),
         error: param<string | null>('error'),
         response_excerpt: param<string | null>('response_excerpt'),
+        response_headers: param<string | null>('response_headers'),
+        response_body: param<string | null>('response_body'),
+        response_body_truncated: param<number>('response_body_truncated'),
         request_headers: param<string | null>('request_headers'),
         request_body: param<string | null>('request_body'),
       }),
@@ -379,7 +386,13 @@ function finishIn(s: DispatchStatements, finished: FinishedAttempt[], nowMs: num
     // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to
     // record for it (the delivery's update changes no row; no separate look for it).
     if (s.after.run(after).changes === 0) continue;
-    s.attempt.run({ delivery_id: claim.delivery_id, attempt: claim.attempt, attempted_on: claim.attempted_on, ...outcome });
+    s.attempt.run({
+      delivery_id: claim.delivery_id,
+      attempt: claim.attempt,
+      attempted_on: claim.attempted_on,
+      ...outcome,
+      response_body_truncated: outcome.response_body_truncated ? 1 : 0,
+    });
     if (item.webhook_health === 'succeeded') s.healthy.run({ webhook_uuid: claim.webhook_uuid });
     if (item.webhook_health === 'failed') trackFailure(s, item, nowMs, now);
   }

@@ -201,7 +201,14 @@ export class Dispatcher {
     };
     await this.record(finished);
     // The live event says how the attempt went; what was sent is in the delivery log.
-    const { request_headers: _headers, request_body: _body, ...answer } = outcome;
+    const {
+      request_headers: _headers,
+      request_body: _body,
+      response_headers: _answerHeaders,
+      response_body: _answerBody,
+      response_body_truncated: _truncated,
+      ...answer
+    } = outcome;
     this.ctx.live.publish({
       type: 'delivery.attempt',
       organization_uuid: claim.organization_uuid,
@@ -252,6 +259,9 @@ export class Dispatcher {
         duration_ms: 0,
         error: `Not sent: ${target.problem}`,
         response_excerpt: null,
+        response_headers: null,
+        response_body: null,
+        response_body_truncated: false,
         request_headers: null,
         request_body: null,
       };

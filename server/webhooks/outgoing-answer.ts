@@ -16,6 +16,26 @@ export async function readExcerpt(body: AsyncIterable<Uint8Array> | null | undef
   return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, maxBytes));
 }
 
+/** An answer's body up to maxBytes, as text, and whether more came; one read serves the excerpt too. */
+export async function readAnswerBody(
+  body: AsyncIterable<Uint8Array> | null | undefined,
+  maxBytes: number,
+): Promise<{ text: string | null; truncated: boolean }> {
+  const read = await readExcerpt(body, maxBytes + 1);
+  if (read === null) return { text: null, truncated: false };
+  const bytes = Buffer.from(read, 'utf8');
+  if (bytes.byteLength <= maxBytes) return { text: read, truncated: false };
+  return { text: new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, maxBytes)), truncated: true };
+}
+
+/** Answer headers as one JSON object (repeated headers joined with ", "). */
+export function answerHeadersJson(headers: Record<string, string | string[] | undefined>): string {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  return JSON.stringify(flat);
+}
+
 const networkErrors: Record<string, string> = {
   ECONNREFUSED: 'Connection refused: nothing listens at that address and port.',
   ECONNRESET: 'The receiver closed the connection before answering.',

@@ -97,6 +97,17 @@ export const deliveryAttemptSchema = z.object({
   duration_ms: z.number().int().nullable().describe('null while the attempt is in flight'),
   error: z.string().nullable(),
   response_excerpt: z.string().nullable().describe('The first 1 KB of the answer body'),
+  response_headers: z
+    .record(z.string(), z.string())
+    .nullable()
+    .describe(
+      'The answer headers as received (repeated ones joined with ", "); null when no answer came or for attempts logged before they were recorded',
+    ),
+  response_body: z
+    .string()
+    .nullable()
+    .describe('The answer body as text, up to 64 KiB (RESPONSE_BODY_BYTES); null when empty or no answer came'),
+  response_body_truncated: z.boolean().describe('The answer body was longer than 64 KiB; the rest was not read'),
   request_headers: z
     .record(z.string(), z.string())
     .nullable()

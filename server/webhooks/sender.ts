@@ -2,10 +2,12 @@ import type { Dispatcher } from 'undici';
 import { requestPinned, type CheckedTarget } from './pinned-fetch.ts';
 import { deliveryHeaders } from '../wire-format/headers.ts';
 import { seal } from '../wire-format/seal.ts';
-import { describeNetworkError, readExcerpt } from './outgoing-answer.ts';
+import { answerHeadersJson, describeNetworkError, readAnswerBody } from './outgoing-answer.ts';
 import type { AttemptOutcome } from './dispatch-store.ts';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
+/** How much of an answer's body an attempt keeps (the rest is not read). */
+export const RESPONSE_BODY_BYTES = 64 * 1024;
 
 export interface OutgoingDelivery {
   url: string;
@@ -78,8 +80,9 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
       connectTimeoutMs: options.connectTimeoutMs,
     });
     statusCode = response.statusCode;
-    // The status decides; a body that breaks off or never ends only loses the excerpt.
-    const excerpt = await readExcerpt(response.body, RESPONSE_EXCERPT_BYTES).catch(() => null);
+    // The status decides; a body that breaks off or never ends only loses what it would have shown.
+    const answer = await readAnswerBody(response.body, RESPONSE_BODY_BYTES).catch(() => ({ text: null, truncated: false }));
+    const excerpt = answer.text === null ? null : Buffer.from(answer.text, 'utf8').subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     return {
       ok,
@@ -88,6 +91,9 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
       duration_ms: elapsed(),
       error: ok ? null : describeStatus(response),
       response_excerpt: excerpt,
+      response_headers: answerHeadersJson(response.headers),
+      response_body: answer.text,
+      response_body_truncated: answer.truncated,
       ...sent,
     };
   } catch (error) {
@@ -99,11 +105,13 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
         : isConnectTimeout(error)
           ? `No connection within ${(options.connectTimeoutMs ?? 0) / 1000} s (connect timeout): the host did not complete the TCP handshake.`
           : describeNetworkError(error);
-    return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, response_excerpt: null, ...sent };
+    return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, ...noAnswer, ...sent };
   } finally {
     attempt.done();
   }
 }
+
+const noAnswer = { response_excerpt: null, response_headers: null, response_body: null, response_body_truncated: false } as const;
 
 function isConnectTimeout(error: unknown): boolean {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;

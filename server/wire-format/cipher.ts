@@ -18,8 +18,17 @@ export function deriveKey(signatureHex: string): Buffer {
 
 /** base64(IV || AES-256-CBC(plaintext)). A fresh random IV unless one is given (tests, cross-checks). */
 export function encrypt(plaintext: Bytes, signatureHex: string, iv: Uint8Array = randomBytes(IV_BYTES)): string {
+  return encryptWithKey(plaintext, deriveKey(signatureHex), iv);
+}
+
+/**
+ * encrypt() with the AES key given directly. Only for building deliberately broken deliveries
+ * (a sender that derived the key the wrong way); a sender always uses encrypt().
+ */
+export function encryptWithKey(plaintext: Bytes, key: Buffer, iv: Uint8Array = randomBytes(IV_BYTES)): string {
   if (iv.byteLength !== IV_BYTES) throw new RangeError(`The IV must be ${IV_BYTES} bytes, not ${iv.byteLength}.`);
-  const cipher = createCipheriv('aes-256-cbc', deriveKey(signatureHex), iv);
+  if (key.length !== KEY_CHARS) throw new RangeError(`The AES-256 key must be ${KEY_CHARS} bytes, not ${key.length}.`);
+  const cipher = createCipheriv('aes-256-cbc', key, iv);
   return Buffer.concat([Buffer.from(iv), cipher.update(toBuffer(plaintext)), cipher.final()]).toString('base64');
 }
 

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const pages = ['README.md', ...fs.readdirSync(path.join(root, 'docs')).map((name) => path.join('docs', name))].filter((file) =>
-  file.endsWith('.md'),
-);
+const pages = [
+  'README.md',
+  ...fs.readdirSync(path.join(root, 'docs'), { recursive: true }).map((name) => path.join('docs', String(name))),
+].filter((file) => file.endsWith('.md'));
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {
@@ -68,6 +69,25 @@ describe('the manual', () => {
       }
     }
     assert.deepEqual(broken, []);
+  });
+
+  it('shows only images that exist, and keeps no image that no page shows', () => {
+    const shown = new Set<string>();
+    for (const page of pages) {
+      const text = fs.readFileSync(path.join(root, page), 'utf8');
+      for (const link of localLinks(text).filter((l) => /\.(png|jpe?g|svg)$/.test(l))) {
+        shown.add(path.relative(root, path.resolve(path.dirname(path.join(root, page)), link)));
+      }
+    }
+    const images = fs
+      .readdirSync(path.join(root, 'docs', 'images'), { recursive: true })
+      .map((name) => path.join('docs', 'images', String(name)))
+      .filter((file) => /\.(png|jpe?g|svg)$/.test(file));
+    assert.deepEqual(
+      images.filter((image) => !shown.has(image)),
+      [],
+      'images no page shows',
+    );
   });
 
   it('is linked from the README, every page', () => {

@@ -86,14 +86,17 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     };
     assert.match(
       await rowOf('XL-1'),
-      /2026-03-02\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Plumbing\s+XL-1/,
+      /2026-03-02\s+1 Collins Street, Melbourne VIC 3000\s+QR code [0-9a-f]{8}\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Plumbing\s+XL-1/,
     );
     // 02:30 on 4 October does not exist in Melbourne (clocks go from 02:00 to 03:00): it becomes 03:30.
-    assert.match(await rowOf('XL-2'), /2026-10-04\s+03:30 UTC\+11:00\s+Australia\/Melbourne[\s\S]*does not exist/);
+    assert.match(
+      await rowOf('XL-2'),
+      /2026-10-04\s+[^\n]+\s+QR code [0-9a-f]{8}\s+03:30 UTC\+11:00\s+Australia\/Melbourne[\s\S]*does not exist/,
+    );
     // 5 April: daylight saving ends at 03:00, so an appointment from 02:30 for two hours ends at 03:30 standard time.
     assert.match(
       await rowOf('XL-3'),
-      /2026-04-05\s+02:30 UTC\+11:00\s+Australia\/Melbourne\s+03:30 UTC\+10:00\s+[^\t]*happens twice[\s\S]*2 h\s+Pest Control\s+XL-3/,
+      /2026-04-05\s+[^\n]+\s+QR code [0-9a-f]{8}\s+02:30 UTC\+11:00\s+Australia\/Melbourne\s+03:30 UTC\+10:00\s+[^\t]*happens twice[\s\S]*2 h\s+Pest Control\s+XL-3/,
     );
     assert.deepEqual((await schedules('job_reference_id=XL-4')).length, 0, 'the excluded row wrote nothing');
   });

@@ -85,7 +85,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     assert.equal(first.length, 25);
     assert.match(
       first[0] ?? '',
-      /2026-03-02\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Cleaning\s+JOB-001/,
+      /2026-03-02\s+1 Collins Street, Melbourne VIC 3000\s+QR code [0-9a-f]{8}\s+09:00 UTC\+11:00\s+Australia\/Melbourne\s+10:30 UTC\+11:00\s+1 h 30 min\s+Cleaning\s+JOB-001/,
     );
 
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -93,7 +93,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     const second = await rowTexts(page);
     assert.equal(second.length, 5);
     // 5 April 01:30 in Melbourne, two hours: daylight saving ends at 03:00 in between, so the end has +10:00.
-    assert.match(second[4] ?? '', /2026-04-05\s+01:30 UTC\+11:00\s+Australia\/Melbourne\s+02:30 UTC\+10:00/);
+    assert.match(second[4] ?? '', /2026-04-05\s+[^\n]+\s+QR code [0-9a-f]{8}\s+01:30 UTC\+11:00\s+Australia\/Melbourne\s+02:30 UTC\+10:00/);
     assert.match(page.url(), /page=2/);
 
     await page.getByLabel('Job reference').fill('JOB-010');
@@ -101,7 +101,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     const perth = await rowTexts(page);
     assert.match(
       perth[0] ?? '',
-      /2026-03-11\s+09:00 UTC\+08:00\s+Australia\/Perth/,
+      /2026-03-11\s+[^\n]+\s+QR code [0-9a-f]{8}\s+09:00 UTC\+08:00\s+Australia\/Perth/,
       'a new filter starts at its first page; Perth shows +08:00',
     );
 

@@ -213,7 +213,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await table.evaluate((el) => el.scrollTo(0, el.scrollHeight));
     const last = rows.at(-1);
     assert.ok(last);
-    const lastRow = table.locator(`[role=row][aria-rowindex="${rows.length + 1}"]`);
+    const lastRow = table.locator(`tr[aria-rowindex="${rows.length + 1}"]`);
     await lastRow.waitFor();
     const cells = await lastRow.getByRole('gridcell').allInnerTexts();
     assert.deepEqual(cells.slice(0, 2), [String(last.index + 2), last.error], 'row number (the index is in its tooltip), reason');

@@ -16,6 +16,7 @@ import { appointmentShots, seedAppointmentShots } from './support/appointment-sh
 import { appointmentTaskShots, seedAppointmentTask } from './support/appointment-task-shots.ts';
 import { geocoderShots } from './support/geocoder-shots.ts';
 import { demoShots } from './support/demo-shots.ts';
+import { attemptViewShots, demoFirstScreenShots } from './support/first-screen-shots.ts';
 import { importCheckShots } from './support/import-check-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { startRemoteShots } from './support/remote-shots.ts';
@@ -365,6 +366,10 @@ try {
     }
   }
   await demoShots(browser, outDir);
+  const firstScreenShot = (name: string, target: Pick<import('playwright-core').Page, 'screenshot'>) =>
+    target.screenshot({ path: path.join(outDir, `${name}.png`) }).then(() => undefined);
+  await demoFirstScreenShots(browser, firstScreenShot);
+  await attemptViewShots(browser, firstScreenShot);
 } finally {
   await browser.close();
   await server.stop();

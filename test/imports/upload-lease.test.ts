@@ -121,7 +121,7 @@ describe('an upload has one owner: no file is left in the upload folder', () => 
   });
 });
 
-describe('a crashed import worker leaves no upload behind', () => {
+describe('a crashed import worker keeps its upload only for a retry', () => {
   let server: TestServer;
   before(async () => {
     // As in hardening/poison-import: a 64 MB cell reaches the parser of a worker with a 48 MB heap, which dies.
@@ -133,7 +133,7 @@ describe('a crashed import worker leaves no upload behind', () => {
   });
   after(() => server.stop());
 
-  it('fails the task and removes the file', async () => {
+  it('fails the task, keeps the file for a retry, and removes it when discarded', async () => {
     const cell = Buffer.alloc(64 * 1024 * 1024, 'x');
     const poison = Buffer.concat([Buffer.from('name,location\r\n"'), cell, Buffer.from('","1 High Street, Carlton VIC 3053"\r\n')]);
     const form = new FormData();
@@ -144,6 +144,8 @@ describe('a crashed import worker leaves no upload behind', () => {
     const task = await waitForTask(server, ((await res.json()) as { background_task_uuid: string }).background_task_uuid, 6000);
     assert.equal(task.status, 'FAILED');
     assert.match(task.error_message ?? '', /import worker/);
-    await untilUploads(server.dataDir, 0, 'the crashed import kept its upload');
+    assert.equal(uploadsIn(server.dataDir).length, 1, 'a FAILED import keeps its upload for a retry');
+    assert.equal((await server.request(`/api/background-tasks/uuid/${task.uuid}/upload`, { method: 'DELETE' })).status, 204);
+    await untilUploads(server.dataDir, 0, 'the discarded upload is gone');
   });
 });

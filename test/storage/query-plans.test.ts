@@ -190,6 +190,11 @@ async function userTraffic(server: TestServer): Promise<void> {
   });
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}/deliveries/${delivered.delivery_id}/redeliver`, { method: 'POST' });
   await ok(`${deliveries}&page=2&per_page=1`);
+  const events = await ok(`/api/webhook-events?organization_uuid=${org}`);
+  assert.ok((events.items as unknown[]).length > 0, 'the events list has the event');
+  await ok(`/api/webhook-events?organization_uuid=${org}&page=2&per_page=1`);
+  await ok(`/api/activity?organization_uuid=${org}`);
+  await ok(`/api/webhook-deliveries/${delivered.delivery_id}?organization_uuid=${org}`);
   await ok(`/api/webhooks?organization_uuid=${org}`);
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`);
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`, jsonBody({ is_active: false }, 'PATCH'));
@@ -211,6 +216,10 @@ async function userTraffic(server: TestServer): Promise<void> {
   ]) {
     await listMessages(server, inbox.uuid, query);
   }
+  const wait = `/api/inboxes/uuid/${inbox.uuid}/messages/wait?organization_uuid=${org}&timeout_s=0`;
+  await ok(`${wait}&event_type=service_confirmation.check_in&signature_status=valid`);
+  await ok(`${wait}&after=${message.uuid}`);
+  if (message.event_id) await ok(`${wait}&after=${message.event_id}`);
   await ok(`/api/inboxes?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}/messages/${message.uuid}?organization_uuid=${org}`);

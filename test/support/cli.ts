@@ -14,12 +14,23 @@ export interface CliResult {
 export interface RunningCli {
   /** Resolves once stderr or stdout matches, so a test can act on what the command has shown. */
   waitFor(pattern: RegExp): Promise<void>;
+  /** What it printed on stdout so far. */
+  stdout(): string;
+  /** Sends a signal (e.g. SIGINT, as Ctrl+C does). */
+  signal(name: NodeJS.Signals): void;
   done: Promise<CliResult>;
 }
 
+export interface CliOptions {
+  input?: string;
+  timeoutMs?: number;
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+}
+
 /** Starts `qr-sandbox ARGS` as a real child process with this test's Node. */
-export function startCli(args: string[], options: { input?: string; timeoutMs?: number } = {}): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, INIT_CWD: REPO_ROOT } });
+export function startCli(args: string[], options: CliOptions = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, INIT_CWD: REPO_ROOT, ...options.env } });
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
@@ -57,12 +68,14 @@ export function startCli(args: string[], options: { input?: string; timeoutMs?: 
         check();
         done.then(() => reject(new Error(`qr-sandbox ended before printing ${pattern}:\n${stderr}`)), reject);
       }),
+    stdout: () => stdout,
+    signal: (name) => child.kill(name),
     done,
   };
 }
 
 /** Runs `qr-sandbox ARGS` to the end. */
-export function runCli(args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return startCli(args, options).done;
 }
 

@@ -227,6 +227,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/background-tasks/uuid/{background_task_uuid}/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An import task's job: its kind and format, whether its upload is kept for a retry, and its retry and cancel links. */
+    get: operations['getBackgroundTasksByBackgroundTaskUuidImport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a PENDING or PROCESSING import.
+     * @description A PENDING import ends FAILED at once. A PROCESSING one stops after its current batch (at most 5,000 rows) and ends FAILED; the rows it wrote stay, its results count them and its error_message says so. Answers the task as it is now: poll it until FAILED.
+     */
+    post: operations['postBackgroundTasksByBackgroundTaskUuidCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Run a FAILED import again from its kept upload, as a new background task.
+     * @description The new task's metadata has retry_of (this task); this task's import names it as retried_by. The upload is kept 7 days after the failure.
+     */
+    post: operations['postBackgroundTasksByBackgroundTaskUuidRetry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/background-tasks/uuid/{background_task_uuid}/upload': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Discard the upload a FAILED import keeps for a retry. */
+    delete: operations['deleteBackgroundTasksByBackgroundTaskUuidUpload'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/live/tokens': {
     parameters: {
       query?: never;
@@ -425,6 +499,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhook-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Events of an organization across all webhooks, newest first: type, time, QR code, service, address, and each delivery with its status. */
+    get: operations['getWebhookEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Running counters of an organization (events, deliveries by status, imports) and whether the server runs in demo mode. */
+    get: operations['getActivity'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-deliveries/{delivery_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Which webhook and event a delivery id belongs to (the X-Service-Delivery-Id a receiver got). */
+    get: operations['getWebhookDeliveriesByDeliveryId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/service-confirmations': {
     parameters: {
       query?: never;
@@ -615,6 +740,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/inboxes/uuid/{uuid}/messages/wait': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Wait for messages: answers as soon as messages received after `after` (and passing the filters) are there, oldest first.
+     * @description A long-poll: when none is there yet the request is held until one arrives or timeout_s passes (at most 60 s; then timed_out is true and messages empty). Call it again with next_after to follow the inbox without missing or repeating a message. Filters as in the messages list. 404 when `after` names no message or event of the inbox.
+     */
+    get: operations['getInboxesByUuidMessagesWait'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/inboxes/uuid/{uuid}/reverify': {
     parameters: {
       query?: never;
@@ -683,6 +828,27 @@ export interface paths {
      * @description url defaults to the inbox's forward_to. https anywhere; http only to this machine. Redirects are not followed; 15 s timeout.
      */
     post: operations['postInboxesByUuidMessagesByMessageUuidReplay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What a re-seal of this message can use: the known secrets (labels only), the plaintext to edit, the broken variants. */
+    get: operations['getInboxesByUuidMessagesByMessageUuidResend'];
+    put?: never;
+    /**
+     * Re-encrypt and re-sign the message's JSON (as edited) with a webhook or inbox secret, and send it like a delivery.
+     * @description The plaintext (default: the message as decrypted) is sealed exactly as the service seals a delivery and POSTed with its headers (X-Service-Signature, X-Service-Event, a new X-Service-Delivery-Id, X-Service-Attempt: 1) to target_url, default this inbox. The secret is `secret` if given, else the known one named by `secret_label`, else the one that verified the message. `variant` sends a broken delivery instead, built so that the doctor says what the variant is named by. Answers with what the target answered (status, headers, first 2 KB, time) and, for an inbox of this server, the message it became. target_url follows the webhook URL rules (400). A target that does not answer is a 502: 5 s to connect, 15 s for the answer.
+     */
+    post: operations['postInboxesByUuidMessagesByMessageUuidResend'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1019,6 +1185,22 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    Activity: {
+      /** @description Webhook events of the organization */
+      events: number;
+      deliveries: {
+        delivered: number;
+        failed: number;
+        pending: number;
+      };
+      /** @description Background tasks (imports) of the organization */
+      imports: number;
+      /** @description Set while this server runs in demo mode (serve --demo) */
+      demo: {
+        /** @description Time between simulated events */
+        interval_ms: number;
+      } | null;
+    };
     AppMeta: {
       /** @description What can be imported, each at its own /bulk endpoint */
       import_kinds: ('qrcodes' | 'appointments')[];
@@ -1257,6 +1439,14 @@ export interface components {
       created_at: string;
       data: components['schemas']['ServiceConfirmation'];
     };
+    DeliveryLookup: {
+      delivery_id: string;
+      webhook_uuid: string;
+      event_id: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      attempt_count: number;
+    };
     DemoResetResult: {
       /** @description Rows deleted, by kind (soft-deleted ones included) */
       deleted: {
@@ -1308,6 +1498,17 @@ export interface components {
       /** @description What went wrong and how to fix it */
       message: string;
     };
+    DoctorVerdict: {
+      decrypted: boolean;
+      /** @description decryption_problem of the message it becomes */
+      problem: string | null;
+      /** @enum {string} */
+      signature_status: 'valid' | 'invalid' | 'unknown';
+      /** @description The code of the doctor's first hint; null when it has none */
+      hint: string | null;
+      /** @description The verdict in one line, e.g. "Not decrypted · DECRYPTION_FAILED · SIGNATURE_OF_ANOTHER_DELIVERY" */
+      label: string;
+    };
     ErrorResponse: {
       error: {
         /** @enum {string} */
@@ -1322,7 +1523,8 @@ export interface components {
           | 'TOO_MANY_REQUESTS'
           | 'INTERNAL'
           | 'BAD_GATEWAY'
-          | 'INSUFFICIENT_STORAGE';
+          | 'INSUFFICIENT_STORAGE'
+          | 'SERVICE_UNAVAILABLE';
         message: string;
         details?: {
           path: string;
@@ -1330,7 +1532,35 @@ export interface components {
         }[];
       };
     };
+    EventDelivery: {
+      delivery_id: string;
+      webhook_uuid: string;
+      /** @description The webhook's URL (a deleted webhook's last URL) */
+      webhook_url: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      attempt_count: number;
+      /** @description The last attempt's HTTP status; null before an attempt or when no answer came */
+      last_status_code: number | null;
+    };
     EventEnvelope: components['schemas']['CheckInEvent'] | components['schemas']['CheckOutEvent'] | components['schemas']['DeliveryEvent'];
+    EventSummary: {
+      /** @description The event id (the envelope id, the same in every delivery of the event) */
+      id: string;
+      /** @enum {string} */
+      type: 'service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery';
+      /** @description ISO 8601 UTC */
+      created_at: string;
+      qr_code_uuid: string | null;
+      /** @description The confirmation's service name */
+      service: string | null;
+      /** @description The QR code's address */
+      location: string | null;
+      /** @description First and last name of the worker who confirmed */
+      worker: string | null;
+      /** @description One per webhook the event went to, with its status */
+      deliveries: components['schemas']['EventDelivery'][];
+    };
     ExcludedQrCodeRow: {
       /** @description 0-based position among the data rows (array element for JSON) */
       index: number;
@@ -1409,6 +1639,23 @@ export interface components {
       };
       created_on: string;
       updated_on: string;
+    };
+    ImportJob: {
+      /** @description The import kind (qrcodes or appointments) */
+      kind: string;
+      /** @enum {string} */
+      format: 'csv' | 'xlsx' | 'json';
+      /** @description Whether the uploaded file is still kept: a FAILED import keeps it 7 days for a retry, unless discarded */
+      upload_kept: boolean;
+      upload_bytes: number | null;
+      /** @description FAILED, not retried yet, and its upload kept */
+      retry_possible: boolean;
+      /** @description The task that retried this one */
+      retried_by: string | null;
+      /** @description The task this one retried */
+      retry_of: string | null;
+      /** @description Who asked to cancel it (an API key name) */
+      cancel_requested_by: string | null;
     };
     ImportKindMeta: {
       /**
@@ -1631,6 +1878,14 @@ export interface components {
         rule?: number | null;
       };
       relays: components['schemas']['InboxRelay'][];
+    };
+    InboxMessageWait: {
+      /** @description Matching messages received after `after`, oldest first; empty when the wait timed out */
+      messages: components['schemas']['InboxMessageListItem'][];
+      /** @description true: nothing matching arrived within timeout_s */
+      timed_out: boolean;
+      /** @description The uuid of the last message in this answer: pass it as `after` to wait for the ones after; null when there is none */
+      next_after: string | null;
     };
     InboxReceipt: {
       /** @constant */
@@ -1998,6 +2253,117 @@ export interface components {
       /** @description null until COMPLETED */
       results: components['schemas']['QrCodeJsonImportResults'] | null;
     };
+    ResendOptions: {
+      /** @description Where a resend goes by default: this inbox */
+      target_url: string;
+      /** @description Secrets the server knows for this inbox (never the values) */
+      secrets: components['schemas']['ResendSecret'][];
+      /** @description The one used unless you choose: the one that verified the message, else the first */
+      default_secret_label: string | null;
+      /** @description The decrypted plaintext to start editing from; null when the message was not decrypted */
+      plaintext: string | null;
+      variants: components['schemas']['ResendVariant'][];
+    };
+    ResendRequest: {
+      /** @description The decrypted JSON as edited: must be a JSON object; it is sent as compact JSON, as the service sends it. Default: the message's decrypted plaintext, byte for byte */
+      plaintext?: string;
+      /** @description Where to send it; default this inbox. The webhook URL rules apply (https anywhere, http only to this machine) */
+      target_url?: string;
+      /** @description A secret to seal with, typed by you (wins over secret_label) */
+      secret?: string;
+      /** @description One of the known secrets, by its label (GET this path lists them). Default: the secret that verified the message, else the first one */
+      secret_label?: string;
+      /**
+       * @description Send a broken variant instead (GET this path lists them with what the doctor says)
+       * @enum {string}
+       */
+      variant?:
+        | 'wrong_secret'
+        | 'flipped_bit'
+        | 'tampered_ciphertext'
+        | 'truncated_payload'
+        | 'missing_signature'
+        | 'signature_base64'
+        | 'key_from_uppercase_hex'
+        | 'payload_base64url'
+        | 'reserialised_body'
+        | 'stale_envelope';
+    };
+    ResendResult: {
+      target_url: string;
+      variant:
+        | (
+            | 'wrong_secret'
+            | 'flipped_bit'
+            | 'tampered_ciphertext'
+            | 'truncated_payload'
+            | 'missing_signature'
+            | 'signature_base64'
+            | 'key_from_uppercase_hex'
+            | 'payload_base64url'
+            | 'reserialised_body'
+            | 'stale_envelope'
+          )
+        | null;
+      secret: {
+        /** @enum {string} */
+        source: 'webhook' | 'inbox' | 'given';
+        /** @description Which secret sealed it: webhook <uuid>, inbox secret, or "the secret you gave" */
+        label: string;
+      };
+      /** @description What the doctor says about the bytes sent, judged with that secret */
+      verdict: components['schemas']['DoctorVerdict'];
+      /** @description The doctor's hints on the bytes sent */
+      hints: components['schemas']['DoctorHint'][];
+      sent: {
+        /** @description The request headers, as sent */
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The request body, as sent */
+        body: string;
+        /** @description The plaintext the body carries */
+        plaintext: string;
+      };
+      answer: {
+        status_code: number;
+        headers: {
+          [key: string]: string;
+        };
+        /** @description The first 2 KB of the answer */
+        body_excerpt: string | null;
+        duration_ms: number;
+      };
+      /** @description When the target is an inbox of this server: the message it became */
+      inbox_message_uuid: string | null;
+    };
+    ResendSecret: {
+      /** @description webhook <uuid>, inbox secret, inbox secret 2 of 3 */
+      label: string;
+      /** @enum {string} */
+      source: 'webhook' | 'inbox';
+      /** @description This secret verified the message when it arrived */
+      verified_message: boolean;
+    };
+    ResendVariant: {
+      /** @enum {string} */
+      id:
+        | 'wrong_secret'
+        | 'flipped_bit'
+        | 'tampered_ciphertext'
+        | 'truncated_payload'
+        | 'missing_signature'
+        | 'signature_base64'
+        | 'key_from_uppercase_hex'
+        | 'payload_base64url'
+        | 'reserialised_body'
+        | 'stale_envelope';
+      title: string;
+      /** @description What is broken, and what a correct verifier does with it */
+      description: string;
+      /** @description What the doctor (and an inbox knowing the secret) says about it */
+      verdict: components['schemas']['DoctorVerdict'];
+    };
     Service: {
       uuid: string;
       organization_uuid: string;
@@ -2166,6 +2532,14 @@ export interface components {
         error: string | null;
         /** @description The first 1 KB of the answer body */
         response_excerpt: string | null;
+        /** @description The answer headers as received (repeated ones joined with ", "); null when no answer came or for attempts logged before they were recorded */
+        response_headers: {
+          [key: string]: string;
+        } | null;
+        /** @description The answer body as text, up to 64 KiB (RESPONSE_BODY_BYTES); null when empty or no answer came */
+        response_body: string | null;
+        /** @description The answer body was longer than 64 KiB; the rest was not read */
+        response_body_truncated: boolean;
         /** @description The request headers as sent (signature, event, delivery id, attempt); null when nothing was sent or for attempts logged before they were recorded */
         request_headers: {
           [key: string]: string;
@@ -2301,6 +2675,15 @@ export interface components {
         'application/json': components['schemas']['ErrorResponse'];
       };
     };
+    /** @description The database stayed busy with an import for a minute: nothing was changed; try again after Retry-After (SERVICE_UNAVAILABLE) */
+    ServiceUnavailable: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
     /** @description The disk that holds the data folder is full: nothing was written; free some space and try again (INSUFFICIENT_STORAGE) */
     InsufficientStorage: {
       headers: {
@@ -2429,6 +2812,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2457,6 +2841,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2626,6 +3011,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2683,6 +3069,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2739,6 +3126,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2804,6 +3192,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2853,6 +3242,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2950,6 +3340,130 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getBackgroundTasksByBackgroundTaskUuidImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportJob'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postBackgroundTasksByBackgroundTaskUuidCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BackgroundTask'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postBackgroundTasksByBackgroundTaskUuidRetry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskAccepted'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteBackgroundTasksByBackgroundTaskUuidUpload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Background task uuid */
+        background_task_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -2978,6 +3492,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3088,6 +3603,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3115,6 +3631,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3197,6 +3714,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3243,6 +3761,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3289,6 +3808,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3335,6 +3855,7 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
       502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
       /** @description The remote service's answer with its status, as it is (its 401 and 403 become 502) */
       default: {
@@ -3386,6 +3907,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3504,6 +4026,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3549,6 +4072,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3624,7 +4148,106 @@ export interface operations {
       409: components['responses']['Conflict'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getWebhookEvents: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 10. */
+        per_page?: number;
+        /** @description Organization whose events to list. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['EventSummary'][];
+            total: number;
+            pages: number;
+            page: number;
+            per_page: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getActivity: {
+    parameters: {
+      query: {
+        /** @description Organization whose activity to count. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Activity'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getWebhookDeliveriesByDeliveryId: {
+    parameters: {
+      query: {
+        /** @description The organization. Required. */
+        organization_uuid: string;
+      };
+      header?: never;
+      path: {
+        /** @description The X-Service-Delivery-Id */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeliveryLookup'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
     };
   };
   getServiceConfirmations: {
@@ -3751,6 +4374,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3769,6 +4393,54 @@ export interface operations {
           event: 'service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery';
           /** @description Default: a QR code of the organization, or a demo one created for the purpose */
           qr_code_uuid?: string;
+          /** @description Fields of the confirmation to set instead of generating them (the fields of POST /api/service-confirmations) */
+          overrides?: {
+            /** @description One of the QR code's tags; default its first */
+            qr_code_tag_uuid?: string;
+            /** @description Service name; default a service from the demo catalog */
+            service?: string;
+            note?: string;
+            /** @description Default the organization's demo field worker */
+            user?: {
+              uuid?: string;
+              firstname: string;
+              lastname: string;
+              email: string;
+            };
+            company?: {
+              uuid?: string;
+              name: string;
+            };
+            /** @description Default a position at the QR code */
+            user_geolocation?: {
+              address?: string;
+              lat: number;
+              lng: number;
+            };
+            location_verified?: boolean;
+            /** Format: date-time */
+            checked_in_at?: string;
+            /** Format: date-time */
+            checked_out_at?: string;
+            is_sms?: boolean;
+            /** Format: uri */
+            delivery_image_url?: string;
+            checkout_image_urls?: string[];
+            manual_distance_from_previous?: number;
+            appointment_schedule?: {
+              job_reference_id: string;
+              start_date_time: string;
+              end_date_time: string;
+            };
+            question_responses?: {
+              response_text: string;
+              question: {
+                question_text: string;
+                question_type: string;
+              };
+            }[];
+            work_mode?: string;
+          };
         };
       };
     };
@@ -3799,6 +4471,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3897,6 +4570,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -3938,6 +4612,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4567,6 +5242,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4627,6 +5303,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4680,6 +5357,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4762,7 +5440,58 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getInboxesByUuidMessagesWait: {
+    parameters: {
+      query: {
+        /** @description Organization of the inbox. Required. */
+        organization_uuid: string;
+        /** @description Only messages whose decrypted envelope has this type, e.g. service_confirmation.check_in */
+        event_type?: string;
+        /** @description true: only decrypted messages; false: only those that could not be decrypted */
+        decrypted?: 'true' | 'false';
+        /** @description Only messages with this signature verdict */
+        signature_status?: 'valid' | 'invalid' | 'unknown';
+        /** @description true: only duplicates; false: only first arrivals */
+        duplicate?: 'true' | 'false';
+        /** @description Received at or after this time (ISO 8601) */
+        from?: string;
+        /** @description Received before this time (ISO 8601) */
+        to?: string;
+        /** @description A message uuid, or an event id (then the first message that carried it): only messages received after it count. Default: every message of the inbox */
+        after?: string;
+        /** @description Seconds to wait for a message when none is there yet, 0 to 60. Default 30 */
+        timeout_s?: number;
+        /** @description Most messages in one answer, 1 to 100. Default 100 */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxMessageWait'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
     };
   };
   postInboxesByUuidReverify: {
@@ -4796,6 +5525,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -4899,6 +5629,78 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getInboxesByUuidMessagesByMessageUuidResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+        /** @description Message uuid */
+        message_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResendOptions'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postInboxesByUuidMessagesByMessageUuidResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Inbox uuid */
+        uuid: string;
+        /** @description Message uuid */
+        message_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ResendRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResendResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      502: components['responses']['BadGateway'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5035,6 +5837,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5092,6 +5895,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5138,6 +5942,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5230,6 +6035,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5287,6 +6093,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5341,6 +6148,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5482,6 +6290,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5583,6 +6392,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };
@@ -5619,6 +6429,7 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       429: components['responses']['TooManyRequests'];
       500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
       507: components['responses']['InsufficientStorage'];
     };
   };

@@ -24,9 +24,9 @@ export function CurlDisclosure({
       <summary>{label}</summary>
       {open && (
         <div className="curl-body">
-          <pre className="code" aria-label="curl command">
-            {command}
-          </pre>
+          <figure className="labelled-code" aria-label="curl command">
+            <pre className="code">{command}</pre>
+          </figure>
           <div className="curl-actions">
             <label className="checkbox">
               <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} />

@@ -99,7 +99,7 @@ export function JsonTree({
 }) {
   const [view, setView] = useState<{ depth: number; version: number }>({ depth: openDepth, version: 0 });
   return (
-    <div className="json-tree" role="group" aria-label={label}>
+    <fieldset className="json-tree" aria-label={label}>
       {isContainer(value) && (
         <div className="json-toolbar">
           <button
@@ -122,6 +122,6 @@ export function JsonTree({
       <ul className="json-root" key={view.version}>
         <Node name={null} value={value} path="" depth={0} openDepth={view.depth} marked={marked} />
       </ul>
-    </div>
+    </fieldset>
   );
 }

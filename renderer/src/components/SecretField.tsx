@@ -48,7 +48,7 @@ export function CreatedPanel({
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
-    <div className="new-key" role="region" aria-labelledby={id}>
+    <section className="new-key" aria-labelledby={id}>
       <h3 id={id} ref={heading} tabIndex={-1}>
         {title}
       </h3>
@@ -59,6 +59,6 @@ export function CreatedPanel({
           Done
         </button>
       </div>
-    </div>
+    </section>
   );
 }

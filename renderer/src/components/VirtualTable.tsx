@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useId, useRef } from 'react';
 
 export interface Column<R> {
   key: string;
@@ -39,7 +39,7 @@ export function VirtualTable<R>({
   onActiveChange?(index: number): void;
   onActivate?(index: number): void;
 }) {
-  const scroller = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLTableElement>(null);
   const idPrefix = useId();
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -59,7 +59,7 @@ export function VirtualTable<R>({
     onActiveChange?.(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
     if (!onActiveChange || rows.length === 0) return;
     const current = activeIndex ?? -1;
     const keys: Record<string, () => void> = {
@@ -77,61 +77,62 @@ export function VirtualTable<R>({
     action();
   };
 
+  // One click handler on the grid (next to its keyboard handler) picks the row under the pointer.
+  const onClick = (event: MouseEvent<HTMLTableElement>) => {
+    if (!onActivate || !(event.target instanceof Element)) return;
+    const index = Number(event.target.closest('tr[data-index]')?.getAttribute('data-index'));
+    if (!Number.isInteger(index) || index < 0 || index >= rows.length) return;
+    onActiveChange?.(index);
+    onActivate(index);
+  };
+
   return (
-    <div
+    <table
       ref={scroller}
       className="vtable"
       style={{ height: viewHeight }}
+      // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a virtualized data grid (WAI-ARIA APG pattern): focusable, arrow keys move the active row
       role="grid"
       aria-label={label}
       aria-rowcount={rows.length + 1}
       aria-activedescendant={activeIndex !== null ? `${idPrefix}-${activeIndex}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
+      onClick={onClick}
     >
-      <div className="vtable-inner" style={{ minWidth }}>
-        <div className="vtable-head" role="rowgroup">
-          <div className="vtable-row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
-            {columns.map((c) => (
-              <div key={c.key} className="vtable-cell" role="columnheader">
-                {c.header}
-              </div>
-            ))}
-          </div>
-        </div>
-        <div className="vtable-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index];
-            if (row === undefined) return null;
-            const active = item.index === activeIndex;
-            return (
-              <div
-                key={rowKey(row, item.index)}
-                id={`${idPrefix}-${item.index}`}
-                className={`vtable-row ${item.index % 2 ? 'vtable-row-alt' : ''} ${active ? 'vtable-row-active' : ''} ${onActivate ? 'vtable-row-clickable' : ''}`}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={onActiveChange ? active : undefined}
-                style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                onClick={
-                  onActivate
-                    ? () => {
-                        onActiveChange?.(item.index);
-                        onActivate(item.index);
-                      }
-                    : undefined
-                }
-              >
-                {columns.map((c) => (
-                  <div key={c.key} className="vtable-cell" role="gridcell" title={c.title?.(row)}>
-                    {c.cell(row)}
-                  </div>
-                ))}
-              </div>
-            );
-          })}
-        </div>
-      </div>
-    </div>
+      <thead className="vtable-head" style={{ minWidth }}>
+        <tr className="vtable-row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+          {columns.map((c) => (
+            <th key={c.key} className="vtable-cell" scope="col">
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="vtable-body" style={{ height: virtualizer.getTotalSize(), minWidth }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          if (row === undefined) return null;
+          const active = item.index === activeIndex;
+          return (
+            <tr
+              key={rowKey(row, item.index)}
+              id={`${idPrefix}-${item.index}`}
+              data-index={item.index}
+              className={`vtable-row ${item.index % 2 ? 'vtable-row-alt' : ''} ${active ? 'vtable-row-active' : ''} ${onActivate ? 'vtable-row-clickable' : ''}`}
+              aria-rowindex={item.index + 2}
+              aria-selected={onActiveChange ? active : undefined}
+              style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+            >
+              {columns.map((c) => (
+                <td key={c.key} className="vtable-cell" title={c.title?.(row)}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }

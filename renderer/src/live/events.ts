@@ -40,6 +40,7 @@ export interface LiveEventData {
   'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;
   'delivery.exhausted': DeliveryExhaustedEvent;
   'webhook.disabled': WebhookDisabledEvent;
+  'webhook.event': { event_id: string; event_type: string; deliveries: number };
   'inbox.message': MessageSummary;
   'inbox.relay': RelayEvent;
   'demo.reset': DemoResetEvent;

@@ -14,6 +14,7 @@ import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
 import * as qrcodeSearch from './014_qrcode_search.ts';
 import * as endpointFaults from './017_endpoint_faults.ts';
+import * as attemptAnswers from './019_attempt_answers_and_events.ts';
 import * as taskSearch from './024_task_search.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '013_catalog_version': catalogVersion,
   '014_qrcode_search': qrcodeSearch,
   '017_endpoint_faults': endpointFaults,
+  '019_attempt_answers_and_events': attemptAnswers,
   '024_task_search': taskSearch,
 };

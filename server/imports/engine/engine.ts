@@ -5,7 +5,7 @@ import { type Db, isBusy, withBusyTimeout } from '../../db/database.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { taskUpdates } from '../../tasks/state.ts';
 import { isBlankRow, mapHeader, withColumnAliases } from './columns.ts';
-import { describeError, ImportInputError, StopRequested, TooManyRowsError } from '../errors.ts';
+import { CancelRequested, describeError, ImportInputError, StopRequested, TooManyRowsError } from '../errors.ts';
 import { jobStatements, uploadPath, type ImportJob } from '../workers/job-store.ts';
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from '../kind.ts';
 import type { ImportLimits } from '../limits.ts';
@@ -31,7 +31,7 @@ export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESS
 
 export type EngineOutcome =
   | { state: 'completed'; results: Record<string, unknown> }
-  | { state: 'failed'; message: string; internal: boolean; diskFull?: true }
+  | { state: 'failed'; message: string; internal: boolean; diskFull?: true; cancelled?: true }
   | { state: 'stopped' }
   | { state: 'rejected'; message: string };
 
@@ -67,6 +67,16 @@ async function countRows(source: RowSource, limit: number): Promise<void> {
       }
     },
   });
+}
+
+/** A cancelled import's error_message: who, how far it got, and that what it wrote stays. */
+export function cancelledMessage(by: string, rowsDone: number): string {
+  const who = by === '' ? '' : ` by ${by}`;
+  if (rowsDone === 0) return `Cancelled${who} before any row was written.`;
+  return (
+    `Cancelled${who} after ${rowsDone.toLocaleString('en-US')} rows: those rows were done (imported, or excluded with their reason) and stay; ` +
+    'the results count them. The rest of the file was not read. Retry the import to run the whole file again (rows already imported are matched, not duplicated).'
+  );
 }
 
 /**
@@ -116,6 +126,20 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   let headers: string[] | null = state.headers ? (JSON.parse(state.headers) as string[]) : null;
   const tally: Tally = (counter, by = 1) => {
     counts[counter] = (counts[counter] ?? 0) + by;
+  };
+  /** The kind's results of the rows committed so far (all of them once the source is read). */
+  const resultsSoFar = () => {
+    const encoding = source.encoding?.();
+    return {
+      ...kind.results({
+        source: job.source,
+        counts,
+        excludedCount,
+        excluded: jobs.firstExcluded(job.taskUuid, MAX_EXCLUDED_IN_RESULTS),
+        options: job.options,
+      }),
+      ...(encoding ? { encoding } : {}),
+    };
   };
 
   try {
@@ -210,6 +234,8 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     env.onEvent({ type: 'committed' });
     if (progress > shown && (progress - before >= 1 || Date.now() - lastPosted >= 500)) post(progress);
     if (env.shouldStop()) throw new StopRequested();
+    const cancelledBy = jobs.cancelledBy(job.taskUuid);
+    if (cancelledBy !== null) throw new CancelRequested(cancelledBy);
   };
 
   /** Rows handed over by the source and not yet written, in order. */
@@ -288,6 +314,12 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
       jobs.endedCleanly(job.taskUuid);
       return { state: 'stopped' };
     }
+    if (error instanceof CancelRequested) {
+      jobs.endedCleanly(job.taskUuid);
+      const message = cancelledMessage(error.by, rowsDone);
+      tasks.fail(job.taskUuid, message, progress, resultsSoFar());
+      return { state: 'failed', message, internal: false, cancelled: true };
+    }
     const partly =
       rowsDone > 0
         ? ` The first ${rowsDone.toLocaleString('en-US')} rows were done: imported, or excluded with their reason (in the error report); after fixing the file, import it again (rows already imported are matched, not duplicated).`
@@ -303,17 +335,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     return fail(`The import stopped because of an unexpected error: ${describeError(error)}.${partly}`, true);
   }
 
-  const encoding = source.encoding?.();
-  const results = {
-    ...kind.results({
-      source: job.source,
-      counts,
-      excludedCount,
-      excluded: jobs.firstExcluded(job.taskUuid, MAX_EXCLUDED_IN_RESULTS),
-      options: job.options,
-    }),
-    ...(encoding ? { encoding } : {}),
-  };
+  const results = resultsSoFar();
   const completed = tasks.complete(job.taskUuid, results);
   return completed ? { state: 'completed', results } : movedElsewhere('finished');
 }

@@ -25,6 +25,10 @@ export interface ImportJob {
   dryRun?: boolean;
   /** Runs started and not ended cleanly, as stored (read at start to decide whether to resume). */
   attempts?: number;
+  /** The task that retried this failed one (it owns the upload now), as stored. */
+  retriedBy?: string | null;
+  /** Who asked to cancel it, as stored. */
+  cancelRequestedBy?: string | null;
 }
 
 /** A job whose run was cut short this many times (crash, kill, out of memory) is failed at start instead of resumed: one retry at most. */
@@ -48,6 +52,8 @@ export function jobFromRow(row: Selectable<ImportJobTable>): ImportJob {
     maxRows: stored.maxRows,
     options: stored.kindOptions,
     attempts: row.attempts,
+    retriedBy: row.retried_by,
+    cancelRequestedBy: row.cancel_requested_by,
   };
 }
 
@@ -87,6 +93,45 @@ export async function unfinishedJobs(db: Kysely<Database>): Promise<ImportJob[]>
     .orderBy('background_tasks.seq')
     .execute();
   return rows.map(jobFromRow);
+}
+
+/** How long the upload of a failed import is kept for a retry (removed at a start after that, or when retried to completion or discarded). */
+export const KEPT_UPLOAD_DAYS = 7;
+
+/** Failed imports whose upload is kept for a retry: not retried yet, failed within KEPT_UPLOAD_DAYS. */
+export async function keptUploadJobs(db: Kysely<Database>, now = Date.now()): Promise<ImportJob[]> {
+  const since = new Date(now - KEPT_UPLOAD_DAYS * 86_400_000).toISOString();
+  const rows = await db
+    .selectFrom('import_jobs')
+    .innerJoin('background_tasks', 'background_tasks.uuid', 'import_jobs.task_uuid')
+    .selectAll('import_jobs')
+    .where('background_tasks.status', '=', 'FAILED')
+    .where('background_tasks.updated_on', '>=', since)
+    .where('import_jobs.retried_by', 'is', null)
+    .orderBy('background_tasks.seq')
+    .execute();
+  return rows.map(jobFromRow);
+}
+
+/** Asks a running import to stop at its next batch; false when it has no job. */
+export async function requestCancel(db: Kysely<Database>, taskUuid: string, by: string): Promise<boolean> {
+  const result = await db
+    .updateTable('import_jobs')
+    .set({ cancel_requested_by: by, updated_on: nowIso() })
+    .where('task_uuid', '=', taskUuid)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Marks a failed import as retried by another task, which now owns its upload; false when it was retried already. */
+export async function markRetried(db: Kysely<Database>, taskUuid: string, retryUuid: string): Promise<boolean> {
+  const result = await db
+    .updateTable('import_jobs')
+    .set({ retried_by: retryUuid, updated_on: nowIso() })
+    .where('task_uuid', '=', taskUuid)
+    .where('retried_by', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Removes a job that never started (sync mode refused), with its task. */
@@ -161,8 +206,15 @@ export function jobStatements(db: Db) {
       .set((eb) => ({ attempts: eb('attempts', '+', param<number>('by')) }))
       .where('task_uuid', '=', param('task')),
   );
+  const cancelRequest = prepare<'task'>(
+    db.sqlite,
+    k.selectFrom('import_jobs').select('cancel_requested_by').where('task_uuid', '=', param('task')),
+  );
   return {
     read: (task: string) => read.get<Selectable<ImportJobTable>>({ task }),
+    /** Who asked to cancel the import (an API key's name, '' when unnamed), or null. */
+    cancelledBy: (task: string): string | null =>
+      cancelRequest.get<{ cancel_requested_by: string | null }>({ task })?.cancel_requested_by ?? null,
     /** Counts a run as started; endedCleanly() takes it back when the run stops on request (shutdown). */
     beginAttempt: (task: string) => attempt.run({ task, by: 1 }),
     endedCleanly: (task: string) => attempt.run({ task, by: -1 }),

@@ -10,11 +10,26 @@ import type { LiveBus } from '../../live/bus.ts';
 import { findKeyNameByUuid } from '../../auth/store.ts';
 import { publishTaskCreated, publishTaskFinished, publishTaskProgress } from '../../tasks/lifecycle.ts';
 import { createPendingTask, failTask } from '../../tasks/state.ts';
+import { cancelledMessage } from '../engine/engine.ts';
+import { importKinds, isImportKindId } from '../kinds.ts';
 import { findTask } from '../../tasks/store.ts';
 import type { BackgroundTask, TaskType } from '../../tasks/schemas.ts';
 import type { EngineOutcome } from '../engine/engine.ts';
 import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
-import { deleteJobAndTask, insertJob, MAX_ATTEMPTS, unfinishedJobs, uploadPath, type ImportJob } from './job-store.ts';
+import {
+  deleteJobAndTask,
+  findJob,
+  insertJob,
+  jobFromRow,
+  keptUploadJobs,
+  markRetried,
+  KEPT_UPLOAD_DAYS,
+  MAX_ATTEMPTS,
+  requestCancel,
+  unfinishedJobs,
+  uploadPath,
+  type ImportJob,
+} from './job-store.ts';
 import type { ImportSource } from '../kind.ts';
 import { UploadReader } from '../intake/upload-reader.ts';
 import { WorkerPool } from './pool.ts';
@@ -46,6 +61,7 @@ function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string,
     throw new ApiError('VALIDATION_ERROR', outcome.message, [{ path: 'processing_mode', message: outcome.message }]);
   }
   if (outcome.state === 'failed' && outcome.diskFull) throw new ApiError('INSUFFICIENT_STORAGE', outcome.message);
+  if (outcome.state === 'failed' && outcome.cancelled) throw new ApiError('CONFLICT', outcome.message);
   if (outcome.state === 'failed' && !outcome.internal) throw new ApiError('VALIDATION_ERROR', outcome.message);
   if (outcome.state === 'failed') throw new ApiError('INTERNAL', outcome.message);
   throw new ApiError('CONFLICT', `The server is shutting down; ${afterShutdown}.`);
@@ -133,7 +149,8 @@ export class ImportRuntime {
   async recover(): Promise<void> {
     const startedAt = Date.now();
     const jobs = await unfinishedJobs(this.db.kysely);
-    const kept = new Set(jobs.map((job) => path.basename(job.uploadFile)));
+    const forRetry = await keptUploadJobs(this.db.kysely, startedAt);
+    const kept = new Set([...jobs, ...forRetry].map((job) => path.basename(job.uploadFile)));
     for (const name of fs.readdirSync(this.uploadsDir)) {
       const file = path.join(this.uploadsDir, name);
       if (!kept.has(name) && fs.statSync(file).mtimeMs < startedAt - 1000) fs.rmSync(file, { force: true });
@@ -188,6 +205,10 @@ export class ImportRuntime {
     const running = this.execute({ ...job, taskUuid: task.uuid }, task);
     if (request.mode === 'background') return { task };
     const outcome = await running;
+    if (outcome.state === 'stopped') {
+      const ended = await findTask(this.db.kysely, task.uuid);
+      if (ended?.status === 'FAILED') throw new ApiError('CONFLICT', ended.error_message ?? `Task ${task.uuid} was cancelled.`);
+    }
     if (outcome.state === 'rejected') {
       await deleteJobAndTask(this.db.kysely, task.uuid);
       this.live.publish({ type: 'task.removed', organization_uuid: task.organization_uuid, data: { uuid: task.uuid } });
@@ -202,6 +223,90 @@ export class ImportRuntime {
   async dryRun(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Promise<Record<string, unknown>> {
     const job: ImportJob = { ...this.jobFor(request), taskUuid: randomUUID(), dryRun: true };
     return answerOf(await this.pool.run(job), 'run the check again');
+  }
+
+  /**
+   * Cancels a PENDING or PROCESSING import: a PENDING one ends FAILED at once; a running one is
+   * asked to stop at its next batch (engine.ts), keeping the rows it wrote. Answers the task as it now is.
+   */
+  async cancel(task: BackgroundTask, by: string): Promise<BackgroundTask> {
+    if (task.status === 'COMPLETED' || task.status === 'FAILED') {
+      throw new ApiError(
+        'CONFLICT',
+        `Task ${task.uuid} has already ended (${task.status}); only a PENDING or PROCESSING import can be cancelled.`,
+      );
+    }
+    if (!(await requestCancel(this.db.kysely, task.uuid, by))) throw new ApiError('CONFLICT', `Task ${task.uuid} is not an import.`);
+    if (await failTask(this.db.kysely, task.uuid, cancelledMessage(by, 0), { onlyIfPending: true })) {
+      return (await publishTaskFinished(this.live, this.db.kysely, task.uuid)) ?? task;
+    }
+    return (await findTask(this.db.kysely, task.uuid)) ?? task;
+  }
+
+  /**
+   * Runs a FAILED import again from its kept upload, as a new background task whose metadata
+   * names the old one (`retry_of`); the old task's job records the new one (`retried_by`), which
+   * now owns the upload.
+   */
+  async retry(task: BackgroundTask, createdByUuid: string): Promise<BackgroundTask> {
+    const row = await findJob(this.db.kysely, task.uuid);
+    if (!row) throw new ApiError('CONFLICT', `Task ${task.uuid} is not an import of a file or JSON body; there is nothing to retry.`);
+    const old = jobFromRow(row);
+    if (task.status !== 'FAILED')
+      throw new ApiError('CONFLICT', `Task ${task.uuid} is ${task.status}; only a FAILED import can be retried.`);
+    if (old.retriedBy) throw new ApiError('CONFLICT', `Task ${task.uuid} was retried already, as task ${old.retriedBy}.`);
+    if (!fs.existsSync(uploadPath(this.settings.dataDir, old))) {
+      throw new ApiError(
+        'CONFLICT',
+        `The upload of task ${task.uuid} is no longer kept (discarded, or older than ${KEPT_UPLOAD_DAYS} days); upload the file again.`,
+      );
+    }
+    const job: Omit<ImportJob, 'taskUuid'> = {
+      kind: old.kind,
+      organizationUuid: old.organizationUuid,
+      uploadFile: old.uploadFile,
+      format: old.format,
+      source: old.source,
+      maxRows: null,
+      options: isImportKindId(old.kind) ? importKinds[old.kind].backgroundOptions(old.options) : old.options,
+    };
+    const startedBy = await findKeyNameByUuid(this.db.kysely, createdByUuid);
+    const created = await this.db.kysely.transaction().execute(async (trx) => {
+      const retry = await createPendingTask(trx, {
+        taskType: task.task_type as TaskType,
+        organizationUuid: task.organization_uuid,
+        createdByUuid,
+        metadata: {
+          ...task.metadata,
+          retry_of: task.uuid,
+          ...(startedBy ? { api_key_name: startedBy.name, api_key_role: startedBy.role } : {}),
+        },
+      });
+      if (!(await markRetried(trx, task.uuid, retry.uuid))) throw new ApiError('CONFLICT', `Task ${task.uuid} was retried already.`);
+      await insertJob(trx, { ...job, taskUuid: retry.uuid });
+      return retry;
+    });
+    publishTaskCreated(this.live, created);
+    void this.execute({ ...job, taskUuid: created.uuid }, created);
+    return created;
+  }
+
+  /** Removes the kept upload of a FAILED import (no retry is possible after). */
+  async discardUpload(task: BackgroundTask): Promise<void> {
+    const row = await findJob(this.db.kysely, task.uuid);
+    if (!row || task.status !== 'FAILED' || row.retried_by) {
+      throw new ApiError('CONFLICT', `Task ${task.uuid} keeps no upload: only a FAILED import that was not retried does.`);
+    }
+    await this.removeUpload(jobFromRow(row));
+  }
+
+  /** Whether the upload of a task's import is still on disk, and its size. */
+  keptUpload(job: ImportJob): { kept: boolean; bytes: number | null } {
+    try {
+      return { kept: true, bytes: fs.statSync(uploadPath(this.settings.dataDir, job)).size };
+    } catch {
+      return { kept: false, bytes: null };
+    }
   }
 
   /** Imports queued or running. */
@@ -235,15 +340,15 @@ export class ImportRuntime {
 
   /**
    * Runs a job, which owns its upload until it ends: the file is removed once the task is
-   * COMPLETED or FAILED (a crashed worker's too) or the sync import was refused. A stopped job
-   * keeps it, to resume at the next start.
+   * COMPLETED or the sync import was refused. A FAILED task (a crashed worker's too) keeps it for
+   * a retry (KEPT_UPLOAD_DAYS, or until discarded); a stopped job keeps it, to resume at the next start.
    */
   private async execute(job: ImportJob, created?: BackgroundTask): Promise<EngineOutcome> {
     const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
     if (task) this.running.set(job.taskUuid, task);
     const outcome = await this.pool.run(job);
     this.running.delete(job.taskUuid);
-    if (outcome.state !== 'stopped') await this.removeUpload(job);
+    if (outcome.state === 'completed' || outcome.state === 'rejected') await this.removeUpload(job);
     if (outcome.state === 'failed' && outcome.diskFull) this.onDiskFull();
     if (outcome.state === 'failed' && outcome.internal)
       this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');

@@ -17,8 +17,8 @@ import { ActionButton } from '../../components/FormActions.tsx';
 const FILTERS = [
   { key: 'qr_code_uuid', label: 'QR code uuid', size: 12 },
   { key: 'job_reference_id', label: 'Job reference', size: 10 },
-  { key: 'from', label: 'From', size: 13, placeholder: '2026-03-02' },
-  { key: 'to', label: 'To', size: 13, placeholder: '2026-03-31' },
+  { key: 'from', label: 'From', size: 13, placeholder: 'YYYY-MM-DD' },
+  { key: 'to', label: 'To', size: 13, placeholder: 'YYYY-MM-DD' },
 ] as const;
 
 /** "2026-03-02T09:00:00+11:00" → "09:00 +11:00": the wall time and the offset the API gave. */
@@ -59,6 +59,27 @@ export function TemplateDownload() {
 const COLUMNS = (onlyQrCode: (uuid: string) => void): Column<AppointmentSchedule>[] => [
   { header: 'Date', cellClassName: 'schedule-time', cell: (s) => s.appointment_date },
   {
+    header: 'QR code / tag',
+    cellClassName: 'cell-address',
+    cell: (s) => (
+      <>
+        <div>{s.location}</div>
+        <div className="muted">
+          QR code{' '}
+          <button
+            type="button"
+            className="link-button"
+            title={`Only the appointments at QR code ${s.qr_code_uuid} (tag ${s.qr_code_tag_uuid})`}
+            aria-label={`Only QR code ${s.qr_code_uuid.slice(-8)}`}
+            onClick={() => onlyQrCode(s.qr_code_uuid)}
+          >
+            <code>{s.qr_code_uuid.slice(-8)}</code>
+          </button>
+        </div>
+      </>
+    ),
+  },
+  {
     header: 'Start',
     cell: (s) => (
       <>
@@ -79,26 +100,6 @@ const COLUMNS = (onlyQrCode: (uuid: string) => void): Column<AppointmentSchedule
   { header: 'Duration', cellClassName: 'schedule-time', cell: (s) => minutes(s.duration) },
   { header: 'Service', cell: (s) => s.service },
   { header: 'Job reference', cell: (s) => s.job_reference_id ?? <span className="muted">—</span> },
-  {
-    header: 'QR code / tag',
-    cell: (s) => (
-      <>
-        <div>{s.location}</div>
-        <div className="muted">
-          QR code{' '}
-          <button
-            type="button"
-            className="link-button"
-            title={`Only the appointments at QR code ${s.qr_code_uuid} (tag ${s.qr_code_tag_uuid})`}
-            aria-label={`Only QR code ${s.qr_code_uuid.slice(-8)}`}
-            onClick={() => onlyQrCode(s.qr_code_uuid)}
-          >
-            <code>{s.qr_code_uuid.slice(-8)}</code>
-          </button>
-        </div>
-      </>
-    ),
-  },
 ];
 
 export function AppointmentsPage() {

@@ -234,9 +234,9 @@ export function DecryptPage() {
           )}
           <details className="plaintext">
             <summary>Plaintext exactly as decrypted</summary>
-            <pre className="code-block" aria-label="Plaintext">
-              {result.plaintext}
-            </pre>
+            <figure className="labelled-code" aria-label="Plaintext">
+              <pre className="code-block">{result.plaintext}</pre>
+            </figure>
             <CopyButton text={result.plaintext} label="Copy plaintext" />
           </details>
         </ResultPanel>

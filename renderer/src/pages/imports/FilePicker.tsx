@@ -65,8 +65,9 @@ export function FileDropZone({ file, onFile }: { file: UploadFile | null; onFile
     if (dropped) onFile({ name: dropped.name, blob: dropped });
   };
   return (
-    <div
+    <section
       className={`drop-zone${over ? ' drop-zone-over' : ''}`}
+      aria-label="File to import"
       onDragOver={(e) => {
         e.preventDefault();
         setOver(true);
@@ -82,6 +83,6 @@ export function FileDropZone({ file, onFile }: { file: UploadFile | null; onFile
         <p className="drop-zone-hint">Drop a CSV, Excel (.xlsx) or JSON file here, or</p>
       )}
       <PickFileButton label={file ? 'Choose another file' : 'Choose a file'} onFile={onFile} />
-    </div>
+    </section>
   );
 }

@@ -63,9 +63,9 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
         the real service through a tunnel, your own scripts) can post to it.
       </p>
       <div className="url-row">
-        <code className="url-box" aria-label="Inbox URL">
-          {inbox.url}
-        </code>
+        <figure className="labelled-code" aria-label="Inbox URL">
+          <code className="url-box">{inbox.url}</code>
+        </figure>
         <CopyButton text={inbox.url} label="Copy URL" />
       </div>
       <Fold folded={compact}>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { attemptOf, isRetry } from './delivery-attempt.tsx';
 import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
@@ -50,7 +51,7 @@ export function answerText(answer: Message['answer']): string {
 function Filters() {
   const { filters, active, setFilter, clear } = useMessageFilters();
   return (
-    <div className="toolbar" role="group" aria-label="Filters">
+    <fieldset className="toolbar" aria-label="Filters">
       <SelectField
         label="Event"
         value={filters.event_type}
@@ -78,7 +79,7 @@ function Filters() {
           Clear filters
         </button>
       )}
-    </div>
+    </fieldset>
   );
 }
 
@@ -145,6 +146,14 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
       ),
     },
     { header: 'Event', cell: (m) => <EventCell message={m} /> },
+    {
+      header: 'Attempt',
+      cellClassName: 'nowrap',
+      cell: (m) => {
+        const n = attemptOf(m.headers);
+        return n === null ? <span className="muted">—</span> : `Attempt ${n}`;
+      },
+    },
     {
       header: 'Decryption',
       cellClassName: 'verdict-cell',
@@ -237,7 +246,7 @@ function EventCell({ message: m }: { message: MessageListItem }) {
           <span className="muted">{m.method}</span>
         )}
       </span>
-      {m.duplicate_of && <DuplicateBadge by={m.duplicate_by} />}
+      {m.duplicate_of && !isRetry(m) && <DuplicateBadge by={m.duplicate_by} />}
     </>
   );
 }

@@ -23,24 +23,10 @@ import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';
 import { FormField } from '../../components/FormField.tsx';
+import { HeadersTable } from './HeadersTable.tsx';
+import { ResealPanel } from './ResealPanel.tsx';
 import { Facts } from '../../components/Facts.tsx';
-
-export function HeadersTable({ headers, label, marked }: { headers: Record<string, string>; label: string; marked?: ReadonlySet<string> }) {
-  const entries = Object.entries(headers);
-  if (entries.length === 0) return <p className="muted">No headers.</p>;
-  return (
-    <Table label={label} headings={['Header', 'Value']} className="table table-compact">
-      {entries.map(([name, value]) => (
-        <tr key={name} className={marked?.has(name) ? 'row-marked' : undefined}>
-          <th scope="row" className="header-name">
-            {name}
-          </th>
-          <td className="header-value">{value}</td>
-        </tr>
-      ))}
-    </Table>
-  );
-}
+import { DeliveryAttemptLink } from './delivery-attempt.tsx';
 
 function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   return (
@@ -95,7 +81,7 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
                 : ''}
             </>
           ),
-          'Delivery id': message.delivery_id ?? '—',
+          'Delivery id': <DeliveryAttemptLink deliveryId={message.delivery_id} headers={message.headers} />,
           'Event id': message.event_id ?? '—',
         }}
       />
@@ -127,9 +113,9 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
       {message.body === '' ? (
         <p className="muted">The body is empty.</p>
       ) : (
-        <pre className="code-block" aria-label="Body as received">
-          {message.body}
-        </pre>
+        <figure className="labelled-code" aria-label="Body as received">
+          <pre className="code-block">{message.body}</pre>
+        </figure>
       )}
       <CurlDisclosure request={request} download label="Show curl for the exact bytes" />
     </section>
@@ -326,6 +312,7 @@ export function MessagePage({ inboxUuid, messageUuid }: { inboxUuid: string; mes
         <HeadersTable headers={message.headers} label="Request headers" />
       </Panel>
       <RawBody message={message} inboxUuid={inboxUuid} />
+      <ResealPanel inboxUuid={inboxUuid} messageUuid={message.uuid} />
       <ReplayPanel message={message} inbox={inbox.data} onRelay={addRelay} />
       <CompareWith message={message} inboxUuid={inboxUuid} />
       <CurlDisclosure request={request} label="Show curl for this message" />

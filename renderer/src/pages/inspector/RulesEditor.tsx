@@ -70,7 +70,7 @@ function RuleFields({
           </span>
         </div>
         <p className="rule-section muted small">When (all that are given; none: every request)</p>
-        <div className="rule-events" role="group" aria-label={`Rule ${n} events`}>
+        <fieldset className="rule-events" aria-label={`Rule ${n} events`}>
           {EVENT_TYPES.map((type) => (
             <label key={type} className="checkbox">
               <input
@@ -82,7 +82,7 @@ function RuleFields({
             </label>
           ))}
           {at('match.event_type') && <span className="field-problem">{at('match.event_type')}</span>}
-        </div>
+        </fieldset>
         <div className="form-grid form-grid-4">
           {field('attemptFrom', 'Attempt from', draft.attemptFrom === draft.attemptTo ? 'match.attempt' : 'match.attempt_at_least', 'any')}
           {field('attemptTo', 'Attempt to', 'match.attempt_at_most', 'any', 'X-Service-Attempt')}

@@ -63,7 +63,7 @@ export function DuplicateBadge({ by }: { by: string | null }) {
 export function HintList({ hints, title = "The doctor's hints" }: { hints: Hint[]; title?: string }) {
   if (hints.length === 0) return null;
   return (
-    <div className="hints" role="region" aria-label={title}>
+    <section className="hints" aria-label={title}>
       <h3>{title}</h3>
       <ul className="hint-list">
         {hints.map((hint) => (
@@ -74,6 +74,6 @@ export function HintList({ hints, title = "The doctor's hints" }: { hints: Hint[
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }

@@ -30,9 +30,9 @@ function Located({ qr }: { qr: QrCode }) {
 }
 
 const COLUMNS: Column<QrCode>[] = [
-  { header: 'Name', cell: (qr) => qr.name },
+  { header: 'Name', cellClassName: 'cell-wrap', cell: (qr) => qr.name },
   { header: 'Type', cell: (qr) => <code>{qr.type}</code> },
-  { header: 'Address', cell: (qr) => qr.location },
+  { header: 'Address', cellClassName: 'cell-wrap', cell: (qr) => qr.location },
   { header: 'Located', cell: (qr) => <Located qr={qr} /> },
   { header: 'Reference', cell: (qr) => qr.external_reference_id ?? none },
   {

@@ -58,7 +58,7 @@ function ResetResult({ result }: { result: DemoResetResult }) {
       ]
     : [];
   return (
-    <div className="demo-result" role="region" aria-labelledby="demo-result-title">
+    <section className="demo-result" aria-labelledby="demo-result-title">
       <h3 id="demo-result-title">{seeded.seeded ? 'The demo data is ready' : 'The data was deleted, but no demo data was added'}</h3>
       <p className="muted">
         Deleted {count(deleted.qrcodes, 'QR code')}, {count(deleted.appointments, 'appointment')}, {count(deleted.tasks, 'task')},{' '}
@@ -81,7 +81,7 @@ function ResetResult({ result }: { result: DemoResetResult }) {
           {seeded.reason ? `Nothing was added: ${seeded.reason}.` : 'Nothing was added.'} Reset again to add the demo data.
         </p>
       )}
-    </div>
+    </section>
   );
 }
 

@@ -6,12 +6,16 @@ import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Options, SelectField } from '../../components/SelectField.tsx';
+import { type TextFilter, TextFilters, useTextFilters } from '../../components/TextFilters.tsx';
 import { useLiveStore } from '../../live/live-store.ts';
 import { Link, useSearchParams } from '../../router.tsx';
 import { isRunning, taskTypeLabel } from './task-format.ts';
 import { TASK_COLUMNS, TaskRow } from './TaskRow.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 4_000;
+const SEARCH = [
+  { key: 'search', label: 'Search', size: 28, placeholder: 'File name, task id or error', type: 'search' },
+] as const satisfies readonly TextFilter<'search'>[];
 const TYPE_OPTIONS: Options = [['', 'All types'], ...TASK_TYPES.map((t) => [t, taskTypeLabel(t)] as const)];
 const STATUS_OPTIONS: Options = [['', 'All statuses'], ...TASK_STATUSES.map((s) => [s, s.charAt(0) + s.slice(1).toLowerCase()] as const)];
 
@@ -20,13 +24,15 @@ export function TaskListPage() {
   const [params, setParams] = useSearchParams();
   const taskType = params.get('task_type') ?? '';
   const status = params.get('status') ?? '';
-  const filtered = taskType !== '' || status !== '';
+  const search = useTextFilters(SEARCH, 'task-filter');
+  const filtered = taskType !== '' || status !== '' || search.active;
   // Live events keep this list current (live/live-queries.ts).
   const paged = useListPage('/api/background-tasks', (paging) => ({
     query: {
       organization_uuid: session.organization_uuid,
       task_type: TASK_TYPES.find((t) => t === taskType),
       status: TASK_STATUSES.find((s) => s === status),
+      search: search.applied.search,
       ...paging,
     },
   }));
@@ -41,7 +47,10 @@ export function TaskListPage() {
     return () => clearInterval(timer);
   }, [liveOpen, anyRunning, refetch]);
 
-  const clearFilters = () => setParams({ task_type: null, status: null, page: null });
+  const clearFilters = () => {
+    search.change('search', '');
+    setParams({ task_type: null, status: null, search: null, page: null });
+  };
   return (
     <>
       <PageHeader
@@ -57,6 +66,7 @@ export function TaskListPage() {
           row={(task) => <TaskRow key={task.uuid} task={task} href={`/tasks/${task.uuid}`} />}
           toolbar={
             <div className="toolbar">
+              <TextFilters state={search} error={paged.list.error} />
               <SelectField
                 label="Task type"
                 value={taskType}

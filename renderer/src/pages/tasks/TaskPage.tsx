@@ -16,6 +16,8 @@ import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
+import { TaskActions } from './TaskActions.tsx';
+import { useSignedIn } from '../../auth/session-store.ts';
 import { StatList } from '../../components/StatList.tsx';
 import { Panel } from '../../components/Panel.tsx';
 
@@ -49,6 +51,7 @@ export function Metadata({ task }: { task: BackgroundTask }) {
 export function TaskPage({ uuid }: { uuid: string }) {
   // Follows live events; a finished event reloads the task, so an answer that left before it cannot win.
   const query = useFollowedTask(uuid);
+  const { session } = useSignedIn();
   const { data: task, request } = query;
   const running = task ? isRunning(task) : false;
 
@@ -89,6 +92,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
           </div>
         )}
         {running && <p className="muted">The task is running; this page updates by itself.</p>}
+        {importKind && <TaskActions task={task} canWrite={session.role !== 'viewer'} />}
       </Panel>
 
       <Panel title="Results">

@@ -3,7 +3,9 @@ import type { Column } from '../../components/ListView.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link } from '../../router.tsx';
+import { useNow } from '../../components/use-now.ts';
 import { formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
+import { formatElapsed, taskElapsedMs } from './task-duration.ts';
 import { resultPhrase, sourceSummary, startedBy, taskTime } from './task-row-text.ts';
 
 /**
@@ -33,6 +35,9 @@ export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) 
       <td>
         <StatusBadge status={task.status} />
       </td>
+      <td className="nowrap num col-duration">
+        <TaskDuration task={task} />
+      </td>
       <td className="col-progress">
         <ProgressBar value={task.progress} label={`Progress of task ${task.uuid}`} compact />
       </td>
@@ -43,9 +48,19 @@ export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) 
   );
 }
 
+/** How long the task ran; while it runs, the time so far, counting up. */
+function TaskDuration({ task }: { task: BackgroundTask }) {
+  const running = isRunning(task);
+  const now = useNow(running);
+  const text = formatElapsed(taskElapsedMs(task, running, now));
+  return running ? <span title="Running: the time so far">{text}…</span> : <span>{text}</span>;
+}
+
+const COLUMN_CLASSES: Record<string, string> = { Progress: 'col-progress', Duration: 'col-duration' };
+
 /** The headers of a task list; each row is a TaskRow. */
-export const TASK_COLUMNS: Column<BackgroundTask>[] = ['Created', 'Task', 'Status', 'Progress', 'Results'].map((header) => ({
+export const TASK_COLUMNS: Column<BackgroundTask>[] = ['Created', 'Task', 'Status', 'Duration', 'Progress', 'Results'].map((header) => ({
   header,
-  className: header === 'Progress' ? 'col-progress' : undefined,
+  className: COLUMN_CLASSES[header],
   cell: () => null,
 }));

@@ -1,9 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
+import { AttemptView } from './AttemptView.tsx';
 import { SentRequest } from './SentRequest.tsx';
 import { webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from './webhook-format.ts';
@@ -18,12 +19,22 @@ function formatTime(iso: string): string {
   return date.toDateString() === new Date().toDateString() ? timeOnly.format(date) : formatDateTime(iso);
 }
 
-function AttemptRow({ attempt }: { attempt: DeliveryAttempt }) {
+function AttemptRow({ attempt, shown, onShow }: { attempt: DeliveryAttempt; shown: boolean; onShow(): void }) {
   const inFlight = attempt.duration_ms === null && attempt.status_code === null && attempt.error === null;
   const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
   return (
-    <tr>
-      <td className="num">{attempt.attempt}</td>
+    <tr className={shown ? 'attempt-row-shown' : undefined}>
+      <td className="num">
+        <button
+          type="button"
+          className="button button-small"
+          aria-pressed={shown}
+          aria-label={`Show attempt ${attempt.attempt} in full`}
+          onClick={onShow}
+        >
+          {attempt.attempt}
+        </button>
+      </td>
       <td className="nowrap" title={formatDateTime(attempt.attempted_on)}>
         {formatTime(attempt.attempted_on)}
       </td>
@@ -40,9 +51,7 @@ function AttemptRow({ attempt }: { attempt: DeliveryAttempt }) {
       <td className="attempt-answer">
         {attempt.error && <span className="text-error attempt-error">{attempt.error}</span>}
         {attempt.response_excerpt ? (
-          <code className="response-excerpt" title={attempt.response_excerpt}>
-            {attempt.response_excerpt}
-          </code>
+          <code className="response-excerpt">{attempt.response_excerpt}</code>
         ) : (
           !attempt.error && !inFlight && <span className="muted">empty body</span>
         )}
@@ -59,6 +68,7 @@ export function DeliveryCard({
   highlighted,
   now,
   onRedelivered,
+  initialAttempt,
 }: {
   delivery: Delivery;
   /** Where the deliveries are sent (shown with what was sent). */
@@ -68,6 +78,8 @@ export function DeliveryCard({
   highlighted: boolean;
   now: number;
   onRedelivered(delivery: Delivery): void;
+  /** The attempt shown in full at first (a link from the inspector); default the latest. */
+  initialAttempt?: number;
 }) {
   const card = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -79,6 +91,8 @@ export function DeliveryCard({
   };
   const redeliver = useApiAction(async () => onRedelivered(await call<Delivery>(request)));
   const attempts = [...delivery.attempts].sort((a, b) => b.attempt - a.attempt);
+  const [picked, setPicked] = useState<number | undefined>(initialAttempt);
+  const shown = attempts.find((a) => a.attempt === picked) ?? attempts[0];
   return (
     <article ref={card} className={`delivery ${highlighted ? 'delivery-highlighted' : ''}`} aria-label={`Delivery ${delivery.delivery_id}`}>
       <header className="delivery-header">
@@ -135,12 +149,13 @@ export function DeliveryCard({
           className="table table-compact"
         >
           {attempts.map((a) => (
-            <AttemptRow key={a.attempt} attempt={a} />
+            <AttemptRow key={a.attempt} attempt={a} shown={a === shown} onShow={() => setPicked(a.attempt)} />
           ))}
         </Table>
       ) : (
         <p className="muted">No attempt yet: the first goes out in a moment.</p>
       )}
+      {shown && <AttemptView attempt={shown} url={webhookUrl} inboxUuid={delivery.inbox_uuid} />}
       <SentRequest delivery={delivery} url={webhookUrl} />
       <ErrorNotice error={redeliver.error} onDismiss={redeliver.clearError} />
       {canEdit && <CurlDisclosure request={request} label="Show curl to redeliver" />}

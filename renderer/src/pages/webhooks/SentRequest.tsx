@@ -65,9 +65,9 @@ export function SentRequest({ delivery, url }: { delivery: Delivery; url: string
       <h4>
         Body as sent (encrypted) <CopyButton text={sent.request_body} label="Copy body" />
       </h4>
-      <pre className="json-block sent-body" aria-label={`Encrypted body of delivery ${delivery.delivery_id}`}>
-        {sent.request_body}
-      </pre>
+      <figure className="labelled-code" aria-label={`Encrypted body of delivery ${delivery.delivery_id}`}>
+        <pre className="json-block sent-body">{sent.request_body}</pre>
+      </figure>
       <h4>Decrypted payload</h4>
       {delivery.payload === null ? (
         <p className="text-error">The body could not be decrypted with the webhook's secret.</p>

@@ -22,7 +22,7 @@ function qrCodeLabel(qr: QrCodeChoice): string {
 function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventType } }) {
   const { event, deliveries } = sent.answer;
   return (
-    <div className="sent-event" role="region" aria-label="Event sent">
+    <section className="sent-event" aria-label="Event sent">
       <p>
         <strong>{eventLabel(sent.event)} event sent.</strong> Event id <code>{event.id}</code>, at {event.data.location || 'a QR code'}.
       </p>
@@ -51,7 +51,7 @@ function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventTyp
         <summary>Show the event as the receiver decrypts it</summary>
         <pre className="code json-block">{JSON.stringify(event, null, 2)}</pre>
       </details>
-    </div>
+    </section>
   );
 }
 

@@ -32,8 +32,15 @@ const POLL_WITHOUT_LIVE_MS = 3_000;
 /** The delivery after one more attempt, as the live event tells it. */
 function withAttempt(delivery: Delivery, event: DeliveryAttemptEvent): Delivery {
   const { attempt, attempted_on, status_code, duration_ms, error, response_excerpt } = event;
-  // What was sent comes with the delivery log, read again after the event.
-  const sent = { request_headers: null, request_body: null, inbox_message_uuid: null };
+  // What was sent and the answer in full come with the delivery log, read again after the event.
+  const sent = {
+    request_headers: null,
+    request_body: null,
+    inbox_message_uuid: null,
+    response_headers: null,
+    response_body: null,
+    response_body_truncated: false,
+  };
   const attempts = [
     ...delivery.attempts.filter((a) => a.attempt !== attempt),
     { attempt, attempted_on, status_code, duration_ms, error, response_excerpt, ...sent },
@@ -276,6 +283,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
                   webhookActive={hook.is_active}
                   canEdit={canEdit}
                   highlighted={d.delivery_id === highlight}
+                  initialAttempt={d.delivery_id === highlight ? positiveInt(params.get('attempt'), 0) || undefined : undefined}
                   now={now}
                   onRedelivered={(next) =>
                     setData(

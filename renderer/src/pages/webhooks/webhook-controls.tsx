@@ -36,6 +36,7 @@ export function ActiveSwitch({
         type="checkbox"
         role="switch"
         checked={on}
+        aria-checked={on}
         disabled={disabled}
         aria-busy={running}
         onChange={() => !running && onToggle()}

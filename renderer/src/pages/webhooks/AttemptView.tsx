@@ -1,0 +1,116 @@
+import './attempt-view.css';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { Link } from '../../router.tsx';
+import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDuration } from './webhook-format.ts';
+import type { DeliveryAttempt } from './webhook-types.ts';
+
+function HeaderTable({ label, first, headers }: { label: string; first?: [string, string]; headers: Record<string, string> }) {
+  const rows = Object.entries(headers);
+  return (
+    <div className="table-scroll">
+      <table className="table table-compact attempt-headers" aria-label={label}>
+        <tbody>
+          {first && (
+            <tr>
+              <th scope="row">
+                <code>{first[0]}</code>
+              </th>
+              <td>
+                <code className="break">{first[1]}</code>
+              </td>
+            </tr>
+          )}
+          {rows.map(([name, value]) => (
+            <tr key={name}>
+              <th scope="row">
+                <code>{name}</code>
+              </th>
+              <td>
+                <code className="break">{value}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Body({ label, text, empty }: { label: string; text: string | null; empty: string }) {
+  if (text === null || text === '') return <p className="muted">{empty}</p>;
+  return (
+    <>
+      <div className="attempt-body-actions">
+        <CopyButton text={text} label="Copy body" className="button-small button-quiet" />
+      </div>
+      <figure className="labelled-code" aria-label={label}>
+        <pre className="code-block attempt-body">{text}</pre>
+      </figure>
+    </>
+  );
+}
+
+/**
+ * One attempt in full, like a payment provider's event page: the request as sent on the left, the
+ * answer as received on the right (status, headers, body), and the inspector message it became.
+ */
+export function AttemptView({ attempt, url, inboxUuid }: { attempt: DeliveryAttempt; url: string; inboxUuid: string | null }) {
+  const n = attempt.attempt;
+  const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
+  const inFlight = attempt.duration_ms === null && attempt.status_code === null && attempt.error === null;
+  return (
+    <section className="attempt-view" id={`attempt-${n}`} aria-label={`Attempt ${n}`}>
+      <header className="attempt-view-header">
+        <h4>Attempt {n}</h4>
+        <span className="muted">
+          {formatDateTime(attempt.attempted_on)} · {formatDuration(attempt.duration_ms)}
+        </span>
+        {inboxUuid && attempt.inbox_message_uuid && (
+          <Link to={`/inspector/${encodeURIComponent(inboxUuid)}/messages/${encodeURIComponent(attempt.inbox_message_uuid)}`}>
+            Open the inbox message of attempt {n}
+          </Link>
+        )}
+      </header>
+      <div className="attempt-sides">
+        <section className="attempt-side" aria-label={`Request of attempt ${n}`}>
+          <h5>Request</h5>
+          {attempt.request_headers === null ? (
+            <p className="muted">Nothing was sent{attempt.error ? `: ${attempt.error}` : '.'}</p>
+          ) : (
+            <>
+              <HeaderTable label={`Request headers of attempt ${n}`} first={['POST', url]} headers={attempt.request_headers} />
+              <Body label={`Request body of attempt ${n}`} text={attempt.request_body} empty="Empty body." />
+            </>
+          )}
+        </section>
+        <section className="attempt-side" aria-label={`Response of attempt ${n}`}>
+          <h5>Response</h5>
+          {inFlight ? (
+            <p className="muted">Sending…</p>
+          ) : attempt.status_code === null ? (
+            <p className="text-error">No answer. {attempt.error}</p>
+          ) : (
+            <>
+              <p>
+                <span className={`status-code ${ok ? 'status-code-ok' : 'status-code-bad'}`}>{attempt.status_code}</span>{' '}
+                {attempt.error && <span className="text-error">{attempt.error}</span>}
+              </p>
+              {attempt.response_headers ? (
+                <HeaderTable label={`Response headers of attempt ${n}`} headers={attempt.response_headers} />
+              ) : (
+                <p className="muted">The headers of this answer were not recorded (an attempt from before they were kept).</p>
+              )}
+              <Body
+                label={`Response body of attempt ${n}`}
+                text={attempt.response_body ?? attempt.response_excerpt}
+                empty="The answer had an empty body."
+              />
+              {attempt.response_body_truncated && <p className="muted small">Only the first 64 KiB of the answer were read and kept.</p>}
+            </>
+          )}
+        </section>
+      </div>
+    </section>
+  );
+}
