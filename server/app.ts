@@ -18,6 +18,7 @@ import { LiveStreams, registerLiveRoutes } from './live/routes.ts';
 import { registerAppMetaRoutes } from './meta/routes.ts';
 import { registerRemoteRoutes } from './remote/routes.ts';
 import { registerReceiverRoutes } from './receiver/routes.ts';
+import { registerImportDraftRoutes } from './import-drafts/routes.ts';
 import { registerImportRoutes } from './imports/routes.ts';
 import { registerImportTaskRoutes } from './imports/task-routes.ts';
 import { registerQrCodeImportRoutes } from './qrcodes/bulk-routes.ts';
@@ -30,8 +31,10 @@ import { registerToolRoutes } from './tools/routes.ts';
 import { registerConfirmationRoutes } from './confirmations/routes.ts';
 import { registerDemoRoutes } from './demo/routes.ts';
 import { registerSettingsRoutes } from './settings/routes.ts';
+import { registerSnapshotRoutes } from './snapshots/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { registerEventRoutes } from './events/routes.ts';
+import { registerBulkDeliveryRoutes } from './webhooks/bulk-delivery-routes.ts';
 import { APP_VERSION } from './version.ts';
 
 export interface BuiltApp {
@@ -56,8 +59,10 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerQrCodeImportRoutes(api, ctx);
   registerImportRoutes(api, ctx);
   registerImportTaskRoutes(api, ctx);
+  registerImportDraftRoutes(api, ctx);
   registerLiveRoutes(api, ctx, liveStreams);
   registerRemoteRoutes(api, ctx);
+  registerBulkDeliveryRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);
   registerEventRoutes(api, ctx);
   registerConfirmationRoutes(api, ctx);
@@ -70,6 +75,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerAppointmentImportRoutes(api, ctx);
   registerGeocoderRoutes(api, ctx);
   registerDemoRoutes(api, ctx);
+  registerSnapshotRoutes(api, ctx);
   registerMetaRoutes(api, ctx);
   registerAppMetaRoutes(api, ctx);
 

@@ -4,6 +4,7 @@ import { ImportHandlersPage } from './pages/appointments/ImportHandlersPage.tsx'
 import { ServicesPage } from './pages/appointments/ServicesPage.tsx';
 import { DecryptPage } from './pages/decrypt/DecryptPage.tsx';
 import { EventsPage } from './pages/events/EventsPage.tsx';
+import { DraftPage } from './pages/import-drafts/DraftPage.tsx';
 import { ImportsPage } from './pages/imports/ImportsPage.tsx';
 import { ComparePage } from './pages/inspector/ComparePage.tsx';
 import { InboxPage } from './pages/inspector/InboxPage.tsx';
@@ -54,6 +55,7 @@ export const DEMO_HOME_PATH = '/events';
 /** Every page; the first whose path matches wins. A capability adds its pages here. */
 export const ROUTES: PageRoute[] = [
   { path: '/imports', section: 'imports', render: () => <ImportsPage /> },
+  { path: '/imports/drafts/:uuid', section: 'imports', render: (p) => <DraftPage key={p.uuid} uuid={p.uuid ?? ''} /> },
   { path: '/tasks', section: 'tasks', render: () => <TaskListPage /> },
   { path: '/tasks/:uuid', section: 'tasks', render: (p) => <TaskPage uuid={p.uuid ?? ''} /> },
   { path: '/qrcodes', section: 'qrcodes', render: () => <QrCodesPage /> },

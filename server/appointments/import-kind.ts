@@ -81,6 +81,7 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
       tally(outcome.kind);
       if (outcome.tagCreated) tally(APPOINTMENT_COUNTERS.tagsCreated);
       recordUpsert?.(index, outcome.uuid);
+      if (env.warn) for (const warning of outcome.warnings) env.warn(index, warning);
       return null;
     },
   };

@@ -1,6 +1,7 @@
 import { uuid7 } from '../db/uuid7.ts';
 import type { AppointmentScheduleTable } from '../db/schema.ts';
 import type { Geocoder, GeoResult } from '../geocoding/geocoder.ts';
+import { locatedWarning } from '../imports/engine/located-warning.ts';
 import { notLocatedError } from '../imports/engine/not-located.ts';
 import { catalogKey, catalogQuery } from '../services/store.ts';
 import { nowIso } from '../time.ts';
@@ -51,7 +52,15 @@ export interface BatchResult {
 }
 
 export type WriteOutcome =
-  | { ok: true; uuid: string; schedule: AppointmentSchedule | null; kind: 'inserted' | 'updated' | 'unchanged'; tagCreated: boolean }
+  | {
+      ok: true;
+      uuid: string;
+      schedule: AppointmentSchedule | null;
+      kind: 'inserted' | 'updated' | 'unchanged';
+      tagCreated: boolean;
+      /** What the import reads other than as written, worded as row errors are (the column first): the row is imported. */
+      warnings: string[];
+    }
   | { ok: false; error: string };
 
 interface CatalogEntry {
@@ -88,6 +97,7 @@ export class AppointmentImporter {
   private readonly organizationZone: string;
   private readonly located = new Map<string, GeoResult | null>();
   private readonly notLocatedErrors = new Map<string, string>();
+  private readonly locatedWarnings = new Map<string, string | null>();
   private byCode = new Map<string, CatalogEntry>();
   private byName = new Map<string, CatalogEntry>();
   private tags = new Map<string, KnownTag>();
@@ -168,6 +178,9 @@ export class AppointmentImporter {
       organization: this.organizationZone,
     });
     const times = this.times.get(row.start, row.duration, zone);
+    const warnings = times.notes.length === 0 ? [] : times.notes.map((note) => `${this.mapper.label('start_date_time')}: ${note}`);
+    const approximate = geo === null ? null : this.locatedWarning(row.location, geo);
+    if (approximate !== null) warnings.unshift(approximate);
     const now = nowIso();
     const tag = known ?? this.createTag(row, geo, now);
     const tagCreated = known === null;
@@ -201,7 +214,7 @@ export class AppointmentImporter {
     const collect = this.options.collectSchedules === true;
     if (existing) {
       if (UPSERT_COLUMNS.every((column) => existing[column] === values[column])) {
-        return { ok: true, uuid: existing.uuid, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null };
+        return { ok: true, uuid: existing.uuid, kind: 'unchanged', tagCreated, schedule: collect ? toSchedule(existing) : null, warnings };
       }
       this.sql.updateSchedule.run({ ...values, updated_on: now, uuid: existing.uuid });
       return {
@@ -210,6 +223,7 @@ export class AppointmentImporter {
         kind: 'updated',
         tagCreated,
         schedule: collect ? toSchedule({ ...existing, ...values, updated_on: now }) : null,
+        warnings,
       };
     }
     const inserted: AppointmentScheduleTable = {
@@ -223,7 +237,7 @@ export class AppointmentImporter {
       updated_on: now,
     };
     this.sql.insertSchedule.run({ ...inserted });
-    return { ok: true, uuid: inserted.uuid, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null };
+    return { ok: true, uuid: inserted.uuid, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null, warnings };
   }
 
   private loadCatalog(): void {
@@ -269,6 +283,17 @@ export class AppointmentImporter {
       this.notLocatedErrors.set(location, error);
     }
     return error;
+  }
+
+  /** The warning for an address located by its place rather than as written (remembered, as locate's answer is). */
+  private locatedWarning(location: string, geo: GeoResult): string | null {
+    let warning = this.locatedWarnings.get(location);
+    if (warning === undefined) {
+      warning = locatedWarning(this.options.geocoder, { location }, geo);
+      if (this.locatedWarnings.size >= GEOCODE_CACHE_LIMIT) this.locatedWarnings.clear();
+      this.locatedWarnings.set(location, warning);
+    }
+    return warning;
   }
 
   private locate(location: string): GeoResult | null {

@@ -12,6 +12,13 @@ import { orgCreateCommand } from './org-create.ts';
 import { profileAddCommand, profileListCommand, profileRemoveCommand } from './profile.ts';
 import { serveCommand } from './serve.ts';
 import { tasksCancelCommand, tasksRetryCommand } from './tasks-cancel-retry.ts';
+import { deliveriesListCommand } from './deliveries-list.ts';
+import { deliveriesRedeliverCommand } from './deliveries-redeliver.ts';
+import { resetCommand } from './reset.ts';
+import { snapshotDeleteCommand } from './snapshot-delete.ts';
+import { snapshotListCommand } from './snapshot-list.ts';
+import { snapshotRestoreCommand } from './snapshot-restore.ts';
+import { snapshotSaveCommand } from './snapshot-save.ts';
 import { tasksWatchCommand } from './tasks-watch.ts';
 
 const commands: Command[] = [
@@ -32,6 +39,13 @@ const commands: Command[] = [
   profileAddCommand,
   profileListCommand,
   profileRemoveCommand,
+  deliveriesListCommand,
+  deliveriesRedeliverCommand,
+  snapshotSaveCommand,
+  snapshotRestoreCommand,
+  snapshotListCommand,
+  snapshotDeleteCommand,
+  resetCommand,
 ];
 
 function overview(): string {

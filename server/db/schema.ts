@@ -282,6 +282,64 @@ export interface ImportExcludedRowTable {
   cells: string;
 }
 
+export interface ImportDraftTable {
+  uuid: string;
+  organization_uuid: string;
+  /** The import kind's id (qrcodes, appointments). */
+  kind: string;
+  /** The import whose excluded rows the draft holds; null for a preview's rows. */
+  source_task_uuid: string | null;
+  /** JSON: the job options the draft's rows are checked and imported with. */
+  options: string;
+  status: 'open' | 'importing';
+  /** The import of the fixed rows, running or last run. */
+  import_task_uuid: string | null;
+  /** JSON: what became of the last import of the fixed rows. */
+  last_import: string | null;
+  created_by_uuid: string;
+  created_on: string;
+  updated_on: string;
+}
+
+export interface ImportDraftRowTable {
+  draft_uuid: string;
+  /** The row's place in the draft, from 1. */
+  row_id: number;
+  /** The row's number in the file it came from, when known. */
+  row_number: number | null;
+  /** JSON: { column: text } over the kind's columns. */
+  cells: string;
+  /** The cells' text in lower case, for the text filter. */
+  search_text: string;
+  problem: string | null;
+  problem_column: string | null;
+  state: 'open' | 'deleted' | 'imported';
+  /** 0: changed by a replace over more rows than are checked at once; the import checks it. */
+  checked: number;
+  /** The row's index in the running import of the fixed rows. */
+  import_index: number | null;
+}
+
+export interface ImportDraftEditTable {
+  draft_uuid: string;
+  seq: number;
+  action: string;
+  rows: number;
+  created_on: string;
+}
+
+export interface ImportDraftHistoryTable {
+  draft_uuid: string;
+  seq: number;
+  row_id: number;
+  cells: string;
+  search_text: string;
+  problem: string | null;
+  problem_column: string | null;
+  state: string;
+  checked: number;
+}
+
 export interface ServiceTable {
   uuid: string;
   organization_uuid: string;
@@ -379,6 +437,10 @@ export interface Database {
   inbox_relays: InboxRelayTable;
   import_jobs: ImportJobTable;
   import_excluded_rows: ImportExcludedRowTable;
+  import_drafts: ImportDraftTable;
+  import_draft_rows: ImportDraftRowTable;
+  import_draft_edits: ImportDraftEditTable;
+  import_draft_history: ImportDraftHistoryTable;
   services: ServiceTable;
   service_categories: ServiceCategoryTable;
   import_handlers: ImportHandlerTable;

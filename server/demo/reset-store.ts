@@ -60,6 +60,7 @@ export async function deleteOrganizationRows(trx: Trx, org: string): Promise<{ c
   await moveCatalogVersion(trx);
   const handlers = deleted(await trx.deleteFrom('import_handlers').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
 
+  await trx.deleteFrom('import_drafts').where('organization_uuid', '=', org).execute();
   const excludedRows = deleted(await trx.deleteFrom('import_excluded_rows').where('task_uuid', 'in', orgTasks).executeTakeFirstOrThrow());
   await trx.deleteFrom('import_jobs').where('task_uuid', 'in', orgTasks).execute();
   const tasks = deleted(await trx.deleteFrom('background_tasks').where('organization_uuid', '=', org).executeTakeFirstOrThrow());

@@ -46,6 +46,13 @@ export interface WriterEnv {
   organizationUuid: string;
   geocoder: Geocoder;
   options: Record<string, unknown>;
+  /**
+   * Records a warning for a row the writer imports anyway (an address located by its place
+   * rather than as written, a start time a daylight-saving change makes ambiguous). Warnings are
+   * not exclusions: the row is written. Worded as the row's errors are (the column first when
+   * it is about one).
+   */
+  warn?(index: number, message: string): void;
 }
 
 export interface BatchWriter<Row> {

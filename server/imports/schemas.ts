@@ -20,6 +20,11 @@ export const importPreviewRowSchema = z.object({
     .describe(
       "Why the import would exclude this row now, exactly the import's error (empty when it would be imported): the row checks and the import's own writer (address located, service, tag, time zone), nothing kept",
     ),
+  warnings: z
+    .array(z.string())
+    .describe(
+      "What the import would read other than as written, for a row it would import (not an exclusion): an address located by its place because its postcode is not that place's, a start time that a daylight-saving change makes happen twice or not at all. The task results list the same warnings (`warnings`)",
+    ),
   notes: z
     .array(z.string())
     .describe('How cells were read, e.g. how a date was understood under the date order setting (empty when there is nothing to say)'),
@@ -42,6 +47,12 @@ export const importPreviewSchema = z
     }),
     expected_columns: z.array(z.string()).describe('Every column the kind reads, in template order'),
     required_columns: z.array(z.string()),
+    looks_like_kind: z
+      .enum(importKindIds)
+      .nullable()
+      .describe(
+        "The import kind the file's columns belong to when it is not the kind asked for (an appointments file previewed as qrcodes, or the reverse); null when the columns fit the kind asked for. Importing such a file as the wrong kind could overwrite existing records: switch kind, or make sure first",
+      ),
     rows: z.array(importPreviewRowSchema).describe('The first data rows (at most 20; blank rows skipped)'),
     total_rows_read: z.number().int().describe('Data rows read for the preview (reading stops after the first rows)'),
     more_rows: z.boolean().describe('True when the file has more data rows than the preview shows'),

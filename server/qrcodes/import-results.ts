@@ -2,14 +2,26 @@ import { z } from 'zod';
 import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/engine/result-fields.ts';
 import { QR_ECHO_FIELDS, QR_IMPORT_COLUMNS } from './import-row.ts';
 
+/** Keys of an excluded row's echo that the service's contract does not name: optional, so its answers fit too. */
+const SANDBOX_ECHO_FIELDS: ReadonlySet<string> = new Set(['name', 'qr_code_external_reference_id']);
+
 /** An excluded row as QR code import results show it (docs/api.md `excluded_data`, `excluded_qr_codes`). */
 export const excludedQrCodeRowSchema = z
   .object({
     index: z.number().int().min(0).describe('0-based position among the data rows (array element for JSON)'),
     error: z.string().describe('Why the row was excluded'),
     row: z
-      .object(Object.fromEntries(QR_ECHO_FIELDS.map((field) => [field, z.string().nullable()])))
-      .describe("The row's address fields as given"),
+      .object(
+        Object.fromEntries(
+          QR_ECHO_FIELDS.map((field) => [
+            field,
+            SANDBOX_ECHO_FIELDS.has(field)
+              ? z.string().nullable().optional().describe("This sandbox's: it identifies the row; the real service may not send it")
+              : z.string().nullable(),
+          ]),
+        ),
+      )
+      .describe("The row's name, reference and address fields as given"),
   })
   .meta({ id: 'ExcludedQrCodeRow' });
 

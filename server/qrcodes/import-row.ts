@@ -22,8 +22,21 @@ export const QR_IMPORT_COLUMNS = [
   'tag_display_name',
 ] as const;
 
-/** The fields echoed as `row` of an excluded entry (docs/api.md). */
-export const QR_ECHO_FIELDS = ['location', 'address_line_1', 'suburb', 'state', 'postcode', 'country'] as const;
+/**
+ * The fields echoed as `row` of an excluded entry (docs/api.md): the keys of an excluded row's `row`: the address fields the service echoes, after the name and
+ * reference that tell a field admin which row it is (this sandbox adds those two; a client reading
+ * only the address keys is unaffected).
+ */
+export const QR_ECHO_FIELDS = [
+  'name',
+  'qr_code_external_reference_id',
+  'location',
+  'address_line_1',
+  'suburb',
+  'state',
+  'postcode',
+  'country',
+] as const;
 
 const text = (max: number) => z.string({ message: 'must be text' }).max(max, `must be at most ${max} characters`).optional();
 

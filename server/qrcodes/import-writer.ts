@@ -4,6 +4,7 @@ import { param, prepare, type Prepared } from '../db/prepared.ts';
 import { uuid7 } from '../db/uuid7.ts';
 import type { GeoResult } from '../geocoding/geocoder.ts';
 import type { BatchWriter, WriterEnv } from '../imports/kind.ts';
+import { locatedWarning } from '../imports/engine/located-warning.ts';
 import { notLocatedError } from '../imports/engine/not-located.ts';
 import { nowIso } from '../time.ts';
 import { storedAddress } from './address.ts';
@@ -188,9 +189,11 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
   };
   return {
     endBatch: indexPending,
-    write(row, _index, tally) {
+    write(row, index, tally) {
       const located = geocoder.locate(row);
       if (!located) return notLocatedError(geocoder, row);
+      // Recorded once the row is written: a row excluded later in this call gets its error only.
+      const warning = env.warn ? locatedWarning(geocoder, row, located) : null;
       const external = row.qr_code_external_reference_id ?? null;
       const name = row.name ?? row.location;
       const hasTag = Boolean(row.tag_name && row.tag_number);
@@ -201,6 +204,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         if (inserted.changes === 1) {
           indexed(inserted);
           tally(QR_COUNTERS.inserted);
+          if (warning !== null) env.warn?.(index, warning);
           return null;
         }
       }
@@ -238,6 +242,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         });
         tally(QR_COUNTERS.tagsCreated);
       }
+      if (warning !== null) env.warn?.(index, warning);
       return null;
     },
   };

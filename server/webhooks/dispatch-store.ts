@@ -239,7 +239,9 @@ class DispatchStatements {
           status_reason: param<string | null>('status_reason'),
           updated_on: param('now'),
         })
-        .where('delivery_id', '=', param('delivery_id')),
+        .where('delivery_id', '=', param('delivery_id'))
+        // A snapshot restored meanwhile brought the delivery back as it was then, not in flight: not this attempt's.
+        .where('in_flight', '=', sql.lit(1)),
     );
   }
 }
@@ -383,8 +385,8 @@ function finishIn(s: DispatchStatements, finished: FinishedAttempt[], nowMs: num
       status_reason: next.status_reason,
       now,
     };
-    // A reset of the demo data may have deleted a delivery while its attempt was in flight: nothing to
-    // record for it (the delivery's update changes no row; no separate look for it).
+    // A reset (of the demo data, or --empty) may have deleted a delivery while its attempt was in flight, or a
+    // snapshot's restore replaced it: nothing to record for it (the delivery's update changes no row; no separate look for it).
     if (s.after.run(after).changes === 0) continue;
     s.attempt.run({
       delivery_id: claim.delivery_id,

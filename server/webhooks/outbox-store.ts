@@ -5,7 +5,7 @@ import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from
 import type { EventType } from './events.ts';
 import type { Delivery, DeliveryAttempt, DeliveryListQuery } from './schemas.ts';
 
-type DeliveryRow = Selectable<WebhookDeliveryTable> & { event_type: string };
+export type DeliveryRow = Selectable<WebhookDeliveryTable> & { event_type: string };
 type AttemptRow = Selectable<WebhookDeliveryAttemptTable>;
 
 function toAttempt(row: AttemptRow): DeliveryAttempt {
@@ -50,7 +50,7 @@ function deliveriesOf(db: Kysely<Database>, webhookUuid: string) {
     .where('d.webhook_uuid', '=', webhookUuid);
 }
 
-async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<Delivery[]> {
+export async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): Promise<Delivery[]> {
   if (rows.length === 0) return [];
   const attempts = await db
     .selectFrom('webhook_delivery_attempts')

@@ -171,8 +171,11 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
       { newline: '\r\n' },
     );
     await chooseCsvFileThrough(page, 'Import the fixed file', 'field-jobs-fixed.csv', fixed);
-    await page.waitForURL((url) => /\/tasks\/[0-9a-f-]+$/.test(url.pathname) && !url.pathname.endsWith(firstTask));
-    await page.getByText('Every row of this import was accepted.').waitFor({ timeout: 60_000 });
+    // Previewed on the Imports page first, through the same handler, then sent.
+    await page.waitForURL((url) => url.pathname === '/imports');
+    await page.getByRole('status', { name: 'Preview verdict' }).filter({ hasText: 'The first 3 rows pass' }).waitFor();
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await page.getByText('No row was excluded: every row was imported.').waitFor({ timeout: 60_000 });
     const counts = await page
       .getByRole('list', { name: 'Import counts' })
       .or(page.getByRole('list').filter({ hasText: 'inserted' }))
@@ -182,7 +185,8 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('link', { name: 'the earlier import' }).waitFor();
     assert.match((await page.getByRole('link', { name: 'the earlier import' }).getAttribute('href')) ?? '', new RegExp(firstTask));
 
-    const secondTask = /\/tasks\/([0-9a-f-]+)/.exec(page.url())?.[1] ?? '';
+    const secondTask =
+      /\/tasks\/([0-9a-f-]+)/.exec((await page.getByRole('link', { name: 'Task page' }).getAttribute('href')) ?? '')?.[1] ?? '';
     const task = (await (await server.request(`/api/background-tasks/uuid/${secondTask}`)).json()) as BackgroundTask;
     assert.deepEqual(
       [task.task_type, task.status, task.metadata?.org_identifier, task.metadata?.filename],

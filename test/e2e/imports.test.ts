@@ -92,6 +92,9 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
       { newline: '\r\n' },
     );
     await chooseCsvFileThrough(page, 'Import the fixed file', 'sites-fixed.csv', fixed);
+    // The fixed file is previewed like any file, then sent.
+    await page.getByRole('status', { name: 'Preview verdict' }).filter({ hasText: 'The first 2 rows pass' }).waitFor();
+    await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByText('No row was excluded: every row was imported.').waitFor({ timeout: 60_000 });
     assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /2\s+inserted/i);
     assert.deepEqual(
@@ -133,8 +136,13 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
       'fixed.csv',
       'location,name,row_number,error\r\n"9 Smith St, Darwin NT 0800",Sync found,3,x\r\n',
     );
-    await page.getByRole('heading', { name: 'Excluded rows' }).waitFor();
-    await page.getByText('Every row of this import was accepted.').waitFor({ timeout: 60_000 });
+    // From the task page too, the fixed file is previewed first (on the Imports page), then sent.
+    await page.waitForURL((url) => url.pathname === '/imports');
+    await page.getByRole('status').filter({ hasText: 'is the fixed error report of an earlier import' }).waitFor();
+    await page.getByRole('status', { name: 'Preview verdict' }).filter({ hasText: 'The first row passes' }).waitFor();
+    assert.equal((await qrCodes('Sync found')).length, 0, 'nothing is sent before "Start the import"');
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await page.getByText('No row was excluded: every row was imported.').waitFor({ timeout: 60_000 });
     assert.equal((await qrCodes('Sync found')).length, 1);
   });
 

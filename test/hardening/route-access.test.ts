@@ -53,6 +53,40 @@ const ROUTES: Record<string, Row> = {
     scope: 'org',
     call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}` }),
   },
+  'GET /api/background-tasks/uuid/{background_task_uuid}/import': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/import` }),
+  },
+  'POST /api/background-tasks/uuid/{background_task_uuid}/cancel': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/cancel`, body: {} }),
+  },
+  'POST /api/background-tasks/uuid/{background_task_uuid}/retry': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/retry`, body: {} }),
+  },
+  'DELETE /api/background-tasks/uuid/{background_task_uuid}/upload': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/background-tasks/uuid/${f.task}/upload` }),
+  },
+  'GET /api/webhook-events': { scope: 'org', call: (f) => ({ path: `/api/webhook-events?organization_uuid=${f.org}` }) },
+  'GET /api/activity': { scope: 'org', call: (f) => ({ path: `/api/activity?organization_uuid=${f.org}` }) },
+  'GET /api/webhook-deliveries/{delivery_id}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/webhook-deliveries/${f.delivery}?organization_uuid=${f.org}` }),
+  },
+  'GET /api/inboxes/uuid/{uuid}/messages/wait': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/wait?organization_uuid=${f.org}&timeout_s=0` }),
+  },
+  'GET /api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/resend` }),
+  },
+  'POST /api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/resend`, body: {} }),
+  },
   'GET /api/background-tasks': { scope: 'org', call: (f) => ({ path: `/api/background-tasks?organization_uuid=${f.org}` }) },
   'GET /api/qrcodes': { scope: 'org', call: (f) => ({ path: `/api/qrcodes?organization_uuid=${f.org}` }) },
   'POST /api/qrcodes': {
@@ -172,6 +206,14 @@ const ROUTES: Record<string, Row> = {
     scope: 'org',
     call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}/deliveries/${f.delivery}/redeliver` }),
   },
+  'GET /api/webhooks/deliveries': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/webhooks/deliveries?organization_uuid=${f.org}&webhook_uuid=${f.webhook}` }),
+  },
+  'POST /api/webhooks/deliveries/redeliver': {
+    scope: 'org',
+    call: (f) => ({ path: '/api/webhooks/deliveries/redeliver', body: { organization_uuid: f.org, failed: true } }),
+  },
   'POST /api/service-confirmations': {
     scope: 'org',
     call: (f) => ({ path: '/api/service-confirmations', body: { organization_uuid: f.org, qr_code_uuid: f.qrCode, status: 'CHECK_IN' } }),
@@ -234,6 +276,12 @@ const ROUTES: Record<string, Row> = {
     call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/export?organization_uuid=${f.org}` }),
   },
   'POST /api/demo/reset': { scope: 'org', call: (f) => ({ path: '/api/demo/reset', body: { organization_uuid: f.org } }) },
+  // Snapshots act on the caller's own organization; another organization's key sees and changes only its own.
+  'GET /api/snapshots': { scope: 'own', call: () => ({ path: '/api/snapshots' }) },
+  'POST /api/snapshots': { scope: 'own', call: () => ({ path: '/api/snapshots', body: { name: 'table' } }) },
+  'POST /api/snapshots/{name}/restore': { scope: 'own', call: () => ({ path: '/api/snapshots/table/restore', body: {} }) },
+  'DELETE /api/snapshots/{name}': { scope: 'own', call: () => ({ path: '/api/snapshots/table' }) },
+  'POST /api/reset': { scope: 'own', call: () => ({ path: '/api/reset', body: { empty: true } }) },
   'GET /api/health': { scope: 'public', call: () => ({ path: '/api/health' }) },
   'GET /api/openapi.json': { scope: 'public', call: () => ({ path: '/api/openapi.json' }) },
   'GET /api/docs': { scope: 'public', call: () => ({ path: '/api/docs' }) },

@@ -61,6 +61,8 @@ describe('QR code bulk imports', () => {
         index: 2,
         error: ADDRESS_NOT_LOCATED,
         row: {
+          name: 'Lost site',
+          qr_code_external_reference_id: 'CSV-3',
           location: '1 Unknown Lane, Nowhere QLD 4999',
           address_line_1: '1 Unknown Lane',
           suburb: 'Nowhere',
@@ -72,7 +74,16 @@ describe('QR code bulk imports', () => {
       {
         index: 3,
         error: 'location: is required (or give suburb, state and postcode)',
-        row: { location: '', address_line_1: '', suburb: '', state: '', postcode: '', country: '' },
+        row: {
+          name: 'No address',
+          qr_code_external_reference_id: 'CSV-4',
+          location: '',
+          address_line_1: '',
+          suburb: '',
+          state: '',
+          postcode: '',
+          country: '',
+        },
       },
     ]);
     const carlton = await qrCodes('external_reference_id=CSV-1');

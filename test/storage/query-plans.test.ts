@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { databasePath } from '../../server/db/database.ts';
+import { snapshotFile } from '../../server/snapshots/files.ts';
 import { openScratchConnection } from '../../server/imports/preview/scratch-db.ts';
 import { SEARCH_INDEX_SHADOW } from '../../server/qrcodes/search-index.ts';
 import { createInbox, listMessages } from '../support/inboxes.ts';
@@ -165,6 +166,31 @@ async function userTraffic(server: TestServer): Promise<void> {
   }
   await ok('/api/appointment_schedule/bulk/template');
 
+  // Import drafts: the excluded rows fixed in place and imported again.
+  const draft = await ok('/api/import-drafts', jsonBody({ background_task_uuid: qrTask.uuid }));
+  const drafted = `/api/import-drafts/uuid/${String(draft.uuid)}`;
+  await ok(`/api/import-drafts?background_task_uuid=${qrTask.uuid}`);
+  await ok('/api/import-drafts');
+  await ok(drafted);
+  for (const query of ['', '?offset=2&limit=3', '?problems_only=true', '?search=nowhere', '?problems_only=true&search=site'])
+    await ok(`${drafted}/rows${query}`);
+  await ok(`${drafted}/rows/1`, jsonBody({ column: 'location', value: '1 Test Street, Hobart TAS 7000' }, 'PATCH'));
+  await ok(`${drafted}/replace`, jsonBody({ column: 'location', find: 'Nowhere at all', replace: '2 Test Street, Hobart TAS 7000' }));
+  await ok(`${drafted}/fill-down`, jsonBody({ column: 'tag_name', from_row_id: 1, to_row_id: 3 }));
+  await ok(`${drafted}/delete-rows`, jsonBody({ row_ids: [4] }));
+  await ok(`${drafted}/undo`, { method: 'POST' });
+  await ok(`${drafted}/download?format=csv`);
+  await ok(`${drafted}/download?format=xlsx`);
+  await task(await ok(`${drafted}/import`, { method: 'POST' }));
+  await ok(drafted);
+  await ok(`${drafted}/rows?problems_only=true`);
+  await ok(drafted, { method: 'DELETE' });
+  const rowsDraft = await ok('/api/import-drafts', jsonBody({ kind: 'appointments', rows: [{ values: { service: 'Plumbng' } }] }));
+  const rowsDrafted = `/api/import-drafts/uuid/${String(rowsDraft.uuid)}`;
+  await task(await ok(`${rowsDrafted}/import`, { method: 'POST' }));
+  const reopened = await ok(rowsDrafted);
+  assert.equal(reopened.rows_with_problems, 1, 'the row the import excluded again is open with its problem');
+
   // Tasks.
   await ok(`/api/background-tasks?organization_uuid=${org}`);
   await ok(`/api/background-tasks?organization_uuid=${org}&page=2&per_page=2`);
@@ -196,6 +222,17 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok(`/api/activity?organization_uuid=${org}`);
   await ok(`/api/webhook-deliveries/${delivered.delivery_id}?organization_uuid=${org}`);
   await ok(`/api/webhooks?organization_uuid=${org}`);
+  for (const query of [
+    '',
+    '&status=delivered',
+    `&webhook_uuid=${String(webhook.uuid)}`,
+    '&since=2020-01-01T00:00:00Z&status=failed',
+    '&page=3&per_page=1',
+  ]) {
+    await ok(`/api/webhooks/deliveries?organization_uuid=${org}${query}`);
+  }
+  await ok('/api/webhooks/deliveries/redeliver', jsonBody({ organization_uuid: org, failed: true, since: '2020-01-01T00:00:00Z' }));
+  await ok('/api/webhooks/deliveries/redeliver', jsonBody({ organization_uuid: org, failed: true, webhook_uuid: String(webhook.uuid) }));
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`);
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`, jsonBody({ is_active: false }, 'PATCH'));
   await ok(`/api/service-confirmations?organization_uuid=${org}&per_page=2`);
@@ -232,15 +269,24 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok(`/api/webhooks/uuid/${String(webhook.uuid)}`, { method: 'DELETE' });
   await ok(`/api/import-handlers/uuid/${String(handler.uuid)}`, { method: 'DELETE' });
   await ok(`/api/services/uuid/${String(service.uuid)}`, { method: 'DELETE' });
+
+  // Snapshots: save, restore, reset.
+  await ok('/api/snapshots', jsonBody({ name: 'plans' }));
+  await ok('/api/snapshots');
+  await ok('/api/snapshots/plans/restore', jsonBody({}));
+  await ok('/api/reset', jsonBody({ empty: true }));
+  await ok('/api/snapshots/plans/restore', jsonBody({}));
 }
 
 describe('query plans of every statement the server prepares', () => {
   const dataDir = tempDataDir('qr-plans-');
   let collection: SqlCollection;
   let statements: string[] = [];
+  let organizationUuid = '';
   before(async () => {
     collection = collectSqlStatements(path.join(dataDir, 'statements.jsonl'));
     const server = await startImportTestServer({ dataDir });
+    organizationUuid = server.organizationUuid;
     try {
       await userTraffic(server);
     } finally {
@@ -259,11 +305,15 @@ describe('query plans of every statement the server prepares', () => {
     assert.ok(has(/from "webhook_deliveries"/), 'webhook deliveries');
     assert.ok(has(/from "inbox_messages"/), 'inbox messages');
     assert.ok(has(/^select count\(\*\) as "n" from "qrcode_search"/), 'search totals (count thread)');
+    assert.ok(has(/^insert into snapshot\.qrcodes select rowid, \* from main\.qrcodes/), 'snapshot copies');
+    assert.ok(has(/^insert into main\.qrcodes \(.*\) select .* from snapshot\.qrcodes/), 'snapshot restores');
     assert.ok(statements.length > 100, `only ${statements.length} statements were collected`);
   });
 
   it('uses an index for every statement on an organization-scoped table', () => {
     const sqlite = new SQLite(databasePath(dataDir), { readonly: true });
+    // A snapshot's statements read or write the snapshot file, attached as `snapshot` (server/snapshots/store.ts).
+    sqlite.prepare('attach database ? as snapshot').run(snapshotFile(dataDir, organizationUuid, 'plans'));
     const scratch = openScratchConnection(
       dataDir,
       '00000000-0000-0000-0000-000000000000',

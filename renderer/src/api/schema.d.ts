@@ -301,6 +301,190 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/import-drafts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The organization's open import drafts. */
+    get: operations['getImportDrafts'];
+    put?: never;
+    /**
+     * Open an import's excluded rows (or a preview's rows) as a draft to fix in place.
+     * @description With background_task_uuid: the excluded rows of that finished import (either kind), each with its problem; the open draft of that import when it has one (200). With kind and rows: those rows (e.g. a preview's rows with problems), checked at once with the import's own checks. Every row has every column of the kind. The draft is kept on the server until it is imported or discarded.
+     */
+    post: operations['postImportDrafts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One import draft: its columns, how many rows still have problems, the import of its fixed rows. */
+    get: operations['getImportDraftsByDraftUuid'];
+    put?: never;
+    post?: never;
+    /** Discard the draft and its edits (the import it came from is not changed). */
+    delete: operations['deleteImportDraftsByDraftUuid'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/rows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A page of the draft's rows in row order, each with its problem and the column it is about.
+     * @description problems_only=true keeps the rows the import would exclude; search keeps rows with that text in a cell.
+     */
+    get: operations['getImportDraftsByDraftUuidRows'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/rows/{row_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Change one cell: the row is checked again with the import's own checks, and the answer is its new verdict. */
+    patch: operations['patchImportDraftsByDraftUuidRowsByRowId'];
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/replace': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Find and replace in one column over every row of the draft, as one edit.
+     * @description The changed rows are checked again, the first 1000 at once; the import checks the rest (checked=false).
+     */
+    post: operations['postImportDraftsByDraftUuidReplace'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/fill-down': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Copy a row's cell into the rows under it, up to another row, as one edit. */
+    post: operations['postImportDraftsByDraftUuidFillDown'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/delete-rows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Take rows out of the draft: they are not imported (undo brings them back). */
+    post: operations['postImportDraftsByDraftUuidDeleteRows'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/undo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Undo the last edit (a cell, a replace, a fill down or a delete); again for the one before. */
+    post: operations['postImportDraftsByDraftUuidUndo'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The draft's rows not yet imported, with the fixes, as CSV or XLSX of the kind's columns. */
+    get: operations['getImportDraftsByDraftUuidDownload'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/import-drafts/uuid/{draft_uuid}/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import the fixed rows: the kind's own import (background) of the draft's open rows alone.
+     * @description The new task's metadata has fixes_task_uuid (the import the rows came from) and import_draft_uuid. When it ends, the draft shows what became of each row: imported, or open again with its new problem.
+     */
+    post: operations['postImportDraftsByDraftUuidImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/live/tokens': {
     parameters: {
       query?: never;
@@ -410,6 +594,43 @@ export interface paths {
      * @description Lets the browser GUI reach a real deployment without CORS and without the secret reaching the page. The remote's answer comes back as it is, except that its 401/403, redirects and network failures become 502 with a plain message (and X-Remote-Status: the status the remote answered, when it answered).
      */
     patch: operations['patchRemoteByNameByPath'];
+    trace?: never;
+  };
+  '/api/webhooks/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Deliveries of all the organization's webhooks, newest first, each with every attempt; filter by status, since and webhook. */
+    get: operations['getWebhooksDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/deliveries/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send failed deliveries again, in bulk (editor).
+     * @description Queues the organization's failed deliveries again, oldest first, at most 1000 a call; `remaining` tells how many more matched (call again for them: the ones queued are pending now and no longer match). Each is sent as the single redeliver sends it: the same delivery id, the next attempt number, a fresh retry schedule. Deliveries of inactive or deleted webhooks are skipped and counted in `skipped`. Narrow with `since` (created at or after) and `webhook_uuid`.
+     */
+    post: operations['postWebhooksDeliveriesRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/webhooks/register': {
@@ -1089,6 +1310,87 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/snapshots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's snapshots, newest first, with size and time (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite.
+     */
+    get: operations['getSnapshots'];
+    put?: never;
+    /**
+     * Save all of the organization's data as a named snapshot (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite. Read in one transaction, so it is one moment's data. 409 while an import of the organization is PENDING or PROCESSING, or when the name is taken and `replace` is not true.
+     */
+    post: operations['postSnapshots'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/snapshots/{name}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace all of the organization's data by a snapshot's, atomically (admin).
+     * @description Acts on the caller's organization (the one its API key belongs to). A snapshot holds all of the organization's data: QR codes and tags, appointments, services, import handlers, import tasks with their excluded rows, webhooks with their events, deliveries and attempts, service confirmations, inboxes with their messages, and settings. Not its API keys (they stay as they are, so the key that restores keeps working), not other organizations, not uploaded files. Stored in the data dir as snapshots/ORGANIZATION_UUID/NAME.sqlite. One transaction: everything the organization has now is deleted and the snapshot's rows inserted (QR codes indexed for search), or, on any error, nothing changes. Pending deliveries of the snapshot are sent again. 409 while an import of the organization is PENDING or PROCESSING (nothing changes: wait for it, then restore). Afterwards an `organization.replaced` event on /api/live tells GUIs to read everything again.
+     */
+    post: operations['postSnapshotsByNameRestore'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/snapshots/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a snapshot file (admin). The organization’s data is not touched. */
+    delete: operations['deleteSnapshotsByName'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Empty the organization: delete all its data in one transaction (admin). Body {"empty": true}.
+     * @description Deletes what the demo reset deletes (QR codes and tags, appointments, service confirmations, import tasks with their excluded rows and uploads, webhooks with their events and deliveries, inboxes with their messages, import handlers, services) and seeds nothing. API keys, settings and snapshots stay. 409 while an import of the organization is PENDING or PROCESSING (nothing is deleted). Afterwards an `organization.replaced` event on /api/live.
+     */
+    post: operations['postReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/health': {
     parameters: {
       query?: never;
@@ -1271,6 +1573,15 @@ export interface components {
           tags_created?: number;
           /** @description The text encoding an uploaded CSV or text file was read with */
           encoding?: string;
+          /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+          warned?: number;
+          /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+          warnings?: {
+            /** @description 0-based position among the data rows, as in excluded rows */
+            index: number;
+            /** @description What was read other than as written, worded as a row error is; the row was imported */
+            warning: string;
+          }[];
           appointment_schedules_upserted: components['schemas']['AppointmentSchedule'][];
           /** @constant */
           dry_run: true;
@@ -1359,6 +1670,15 @@ export interface components {
       tags_created?: number;
       /** @description The text encoding an uploaded CSV or text file was read with */
       encoding?: string;
+      /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+      warned?: number;
+      /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+      warnings?: {
+        /** @description 0-based position among the data rows, as in excluded rows */
+        index: number;
+        /** @description What was read other than as written, worded as a row error is; the row was imported */
+        warning: string;
+      }[];
     };
     AppointmentSchedule: {
       uuid: string;
@@ -1393,6 +1713,30 @@ export interface components {
       | components['schemas']['QrCodeJsonImportTask']
       | components['schemas']['QrCodeFileImportTask']
       | components['schemas']['AppointmentImportTask'];
+    BulkRedeliverRequest: {
+      organization_uuid: string;
+      /**
+       * @description Required: only failed deliveries are sent again in bulk
+       * @constant
+       */
+      failed: true;
+      /** @description Only deliveries created at or after this time (ISO 8601, e.g. 2026-11-28T09:00:00Z) */
+      since?: string;
+      /** @description Only this webhook's deliveries */
+      webhook_uuid?: string;
+    };
+    BulkRedeliverResult: {
+      /** @description Failed deliveries queued again now (oldest first), each as the single redeliver does */
+      redelivered: number;
+      /** @description Their delivery ids */
+      delivery_ids: string[];
+      /** @description Failed deliveries left alone: their webhook is inactive or deleted, or an attempt was in flight */
+      skipped: number;
+      /** @description Failed deliveries that matched beyond the cap of 1000: call again for them */
+      remaining: number;
+      /** @description The most deliveries one call queues again */
+      cap: number;
+    };
     CheckInEvent: {
       /** @description evt_ followed by a UUID */
       id: string;
@@ -1566,8 +1910,12 @@ export interface components {
       index: number;
       /** @description Why the row was excluded */
       error: string;
-      /** @description The row's address fields as given */
+      /** @description The row's name, reference and address fields as given */
       row: {
+        /** @description This sandbox's: it identifies the row; the real service may not send it */
+        name?: string | null;
+        /** @description This sandbox's: it identifies the row; the real service may not send it */
+        qr_code_external_reference_id?: string | null;
         location: string | null;
         address_line_1: string | null;
         suburb: string | null;
@@ -1618,6 +1966,68 @@ export interface components {
       log: {
         [key: string]: unknown;
       };
+    };
+    ImportDraft: {
+      uuid: string;
+      organization_uuid: string;
+      /** @enum {string} */
+      kind: 'qrcodes' | 'appointments';
+      /** @description The import whose excluded rows these are */
+      source_task_uuid: string | null;
+      /** @description The kind's columns, in template order */
+      columns: string[];
+      /** @enum {string} */
+      status: 'open' | 'importing';
+      /** @description Rows in the draft (deleted ones not counted) */
+      rows: number;
+      rows_with_problems: number;
+      rows_imported: number;
+      can_undo: boolean;
+      /** @description What undo would take back */
+      last_action: string | null;
+      /** @description The import of the fixed rows, running or last run */
+      import_task_uuid: string | null;
+      last_import: {
+        task_uuid: string;
+        status: string;
+        imported: number;
+        excluded: number;
+        message: string;
+      } | null;
+      created_on: string;
+      updated_on: string;
+    };
+    ImportDraftChange: {
+      /** @description Rows changed */
+      changed: number;
+      /** @description Changed rows checked again at once (the rest are checked by the import) */
+      rechecked: number;
+      draft: components['schemas']['ImportDraft'];
+    };
+    ImportDraftRow: {
+      row_id: number;
+      /** @description The row number in the file it came from */
+      row_number: number | null;
+      /** @description The row's text by column */
+      cells: {
+        [key: string]: string;
+      };
+      /** @description Why the import would exclude the row now; null: it would be imported */
+      problem: string | null;
+      /** @description The column the problem is about, when it names one */
+      problem_column: string | null;
+      /**
+       * @description imported: the import of the fixed rows wrote it
+       * @enum {string}
+       */
+      state: 'open' | 'imported';
+      /** @description false: changed by a replace over more rows than are checked at once; the import checks it */
+      checked: boolean;
+    };
+    ImportDraftRowsPage: {
+      total: number;
+      offset: number;
+      rows: components['schemas']['ImportDraftRow'][];
     };
     ImportHandler: {
       uuid: string;
@@ -1702,6 +2112,8 @@ export interface components {
       /** @description Every column the kind reads, in template order */
       expected_columns: string[];
       required_columns: string[];
+      /** @description The import kind the file's columns belong to when it is not the kind asked for (an appointments file previewed as qrcodes, or the reverse); null when the columns fit the kind asked for. Importing such a file as the wrong kind could overwrite existing records: switch kind, or make sure first */
+      looks_like_kind: ('qrcodes' | 'appointments') | null;
       /** @description The first data rows (at most 20; blank rows skipped) */
       rows: {
         /** @description 0-based data-row index, as in excluded rows */
@@ -1714,6 +2126,8 @@ export interface components {
         };
         /** @description Why the import would exclude this row now, exactly the import's error (empty when it would be imported): the row checks and the import's own writer (address located, service, tag, time zone), nothing kept */
         problems: string[];
+        /** @description What the import would read other than as written, for a row it would import (not an exclusion): an address located by its place because its postcode is not that place's, a start time that a daylight-saving change makes happen twice or not at all. The task results list the same warnings (`warnings`) */
+        warnings: string[];
         /** @description How cells were read, e.g. how a date was understood under the date order setting (empty when there is nothing to say) */
         notes: string[];
       }[];
@@ -2120,6 +2534,15 @@ export interface components {
       tags_created?: number;
       /** @description The text encoding an uploaded CSV or text file was read with */
       encoding?: string;
+      /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+      warned?: number;
+      /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+      warnings?: {
+        /** @description 0-based position among the data rows, as in excluded rows */
+        index: number;
+        /** @description What was read other than as written, worded as a row error is; the row was imported */
+        warning: string;
+      }[];
     };
     /** @description A file import of QR code addresses (POST /api/qrcodes/bulk or /bulk-import with a file) */
     QrCodeFileImportTask: {
@@ -2165,6 +2588,15 @@ export interface components {
           excluded_count?: number;
           /** @description The text encoding an uploaded CSV or text file was read with */
           encoding?: string;
+          /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+          warned?: number;
+          /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+          warnings?: {
+            /** @description 0-based position among the data rows, as in excluded rows */
+            index: number;
+            /** @description What was read other than as written, worded as a row error is; the row was imported */
+            warning: string;
+          }[];
           /** @constant */
           dry_run: true;
           /** @description What a dry run here cannot know about the real service's answer */
@@ -2185,6 +2617,15 @@ export interface components {
           tags_created?: number;
           /** @description The text encoding an uploaded CSV or text file was read with */
           encoding?: string;
+          /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+          warned?: number;
+          /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+          warnings?: {
+            /** @description 0-based position among the data rows, as in excluded rows */
+            index: number;
+            /** @description What was read other than as written, worded as a row error is; the row was imported */
+            warning: string;
+          }[];
           /** @constant */
           dry_run: true;
           /** @description What a dry run here cannot know about the real service's answer */
@@ -2224,6 +2665,15 @@ export interface components {
       excluded_count?: number;
       /** @description The text encoding an uploaded CSV or text file was read with */
       encoding?: string;
+      /** @description Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none */
+      warned?: number;
+      /** @description The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all) */
+      warnings?: {
+        /** @description 0-based position among the data rows, as in excluded rows */
+        index: number;
+        /** @description What was read other than as written, worded as a row error is; the row was imported */
+        warning: string;
+      }[];
     };
     /** @description A JSON bulk import of QR code addresses (POST /api/qrcodes/bulk with a JSON array) */
     QrCodeJsonImportTask: {
@@ -2364,6 +2814,59 @@ export interface components {
       /** @description What the doctor (and an inbox knowing the secret) says about it */
       verdict: components['schemas']['DoctorVerdict'];
     };
+    ResetResult: {
+      deleted: {
+        qrcodes: number;
+        tags: number;
+        appointments: number;
+        services: number;
+        import_handlers: number;
+        tasks: number;
+        excluded_rows: number;
+        webhooks: number;
+        webhook_events: number;
+        deliveries: number;
+        service_confirmations: number;
+        inboxes: number;
+        inbox_messages: number;
+      };
+    };
+    RestoredSnapshot: {
+      name: string;
+      /** @description When the snapshot was saved */
+      created_on: string;
+      /** @description What the organization had before the restore, deleted */
+      deleted: {
+        qrcodes: number;
+        tags: number;
+        appointments: number;
+        services: number;
+        import_handlers: number;
+        tasks: number;
+        excluded_rows: number;
+        webhooks: number;
+        webhook_events: number;
+        deliveries: number;
+        service_confirmations: number;
+        inboxes: number;
+        inbox_messages: number;
+      };
+      /** @description Rows brought back, per table */
+      restored: {
+        [key: string]: number;
+      };
+    };
+    SavedSnapshot: {
+      name: string;
+      /** @description Size of the snapshot file */
+      size_bytes: number;
+      /** @description ISO 8601 UTC: when it was saved */
+      created_on: string;
+      /** @description Rows saved, per table */
+      counts: {
+        [key: string]: number;
+      };
+    };
     Service: {
       uuid: string;
       organization_uuid: string;
@@ -2477,6 +2980,16 @@ export interface components {
       updated_on: string | null;
       /** @description Absolute path of the data folder of this server (database, uploads, logs); set with --data-dir, read-only here */
       data_dir: string;
+    };
+    Snapshot: {
+      name: string;
+      /** @description Size of the snapshot file */
+      size_bytes: number;
+      /** @description ISO 8601 UTC: when it was saved */
+      created_on: string;
+    };
+    SnapshotList: {
+      items: components['schemas']['Snapshot'][];
     };
     TaskAccepted: {
       message: string;
@@ -3467,6 +3980,472 @@ export interface operations {
       507: components['responses']['InsufficientStorage'];
     };
   };
+  getImportDrafts: {
+    parameters: {
+      query?: {
+        /** @description Only the drafts of this import task */
+        background_task_uuid?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ImportDraft'][];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postImportDrafts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              /** @description The finished import (either kind) whose excluded rows to fix */
+              background_task_uuid: string;
+            }
+          | {
+              /** @enum {string} */
+              kind: 'qrcodes' | 'appointments';
+              /** @description Default: the API key's organization */
+              organization_uuid?: string;
+              /** @description Rows to fix, e.g. a preview's rows with problems; values keyed by the kind's columns */
+              rows: {
+                /** @description Where the row was in its file */
+                row_number?: number | null;
+                values: {
+                  [key: string]: string | number | boolean | null;
+                };
+              }[];
+            };
+      };
+    };
+    responses: {
+      /** @description The import already had an open draft: that one */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraft'];
+        };
+      };
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraft'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getImportDraftsByDraftUuid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraft'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteImportDraftsByDraftUuid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getImportDraftsByDraftUuidRows: {
+    parameters: {
+      query?: {
+        offset?: number;
+        limit?: number;
+        /** @description true: only rows the import would exclude */
+        problems_only?: 'true' | 'false';
+        /** @description Only rows with this text in a cell (case ignored) */
+        search?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftRowsPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  patchImportDraftsByDraftUuidRowsByRowId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+        /** @description The row's id in the draft (rows[].row_id) */
+        row_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of the kind's columns (the draft's `columns`) */
+          column: string;
+          value: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            row: components['schemas']['ImportDraftRow'];
+            /** @description How long the row's check took, in milliseconds */
+            check_ms: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidReplace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of the kind's columns (the draft's `columns`) */
+          column: string;
+          find: string;
+          replace: string;
+          /**
+           * @description true: only cells whose whole text is `find`
+           * @default false
+           */
+          whole_cell?: boolean;
+          /** @default false */
+          match_case?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidFillDown: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of the kind's columns (the draft's `columns`) */
+          column: string;
+          /** @description The row whose cell is copied */
+          from_row_id: number;
+          /** @description The last row it is copied to (rows in between too) */
+          to_row_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidDeleteRows: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          row_ids: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postImportDraftsByDraftUuidUndo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportDraftChange'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getImportDraftsByDraftUuidDownload: {
+    parameters: {
+      query?: {
+        format?: 'csv' | 'xlsx';
+      };
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postImportDraftsByDraftUuidImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Import draft uuid */
+        draft_uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskAccepted'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
   postLiveTokens: {
     parameters: {
       query?: never;
@@ -3866,6 +4845,81 @@ export interface operations {
           '*/*': string;
         };
       };
+    };
+  };
+  getWebhooksDeliveries: {
+    parameters: {
+      query: {
+        /** @description Page number, from 1. Default 1. */
+        page?: number;
+        /** @description Items per page, 1 to 100. Default 10. */
+        per_page?: number;
+        /** @description Organization whose deliveries to list (all its webhooks). Required. */
+        organization_uuid: string;
+        /** @description Only deliveries in this state */
+        status?: 'pending' | 'delivered' | 'failed';
+        since?: string;
+        webhook_uuid?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['WebhookDelivery'][];
+            total: number;
+            pages: number;
+            page: number;
+            per_page: number;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postWebhooksDeliveriesRedeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BulkRedeliverRequest'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkRedeliverResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
     };
   };
   postWebhooksRegister: {
@@ -6419,6 +7473,173 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DemoResetResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  getSnapshots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SnapshotList'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  postSnapshots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+          name: string;
+          /**
+           * @description true: replace a snapshot of that name; otherwise it is a 409
+           * @default false
+           */
+          replace?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedSnapshot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postSnapshotsByNameRestore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RestoredSnapshot'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  deleteSnapshotsByName: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1 to 64 letters, digits, . - _, starting with a letter or digit, e.g. before-ci */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done; no body */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+      507: components['responses']['InsufficientStorage'];
+    };
+  };
+  postReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Required, to say it: the organization is emptied (nothing is seeded)
+           * @constant
+           */
+          empty: true;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResetResult'];
         };
       };
       400: components['responses']['BadRequest'];

@@ -98,6 +98,27 @@ watchStoredCredential((credential) => {
   void useSessionStore.getState().signIn(`${credential.apiKey}:${credential.apiSecret}`);
 });
 
+// A sign-in link pasted into the address bar of an open tab changes only the hash: the page does not
+// load again, so the link is read here, its secret taken out of the address at once, and used.
+window.addEventListener('hashchange', () => {
+  if (!window.location.hash.startsWith('#key=')) return;
+  const credential = takeCredentialFromAddress();
+  const { state, signIn } = useSessionStore.getState();
+  if (state.status === 'starting') return;
+  if (!credential) {
+    if (state.status !== 'signed-out') return;
+    useSessionStore.setState({
+      state: {
+        status: 'signed-out',
+        notice: 'The sign-in link is incomplete: it needs #key=<api_key>:<api_secret>. Paste the key and secret below.',
+      },
+    });
+    return;
+  }
+  if (state.status === 'signed-in' && sameCredential(state.credential, credential)) return;
+  void signIn(`${credential.apiKey}:${credential.apiSecret}`);
+});
+
 onUnauthorized((failure) => {
   const { state, signOut } = useSessionStore.getState();
   if (state.status === 'signed-in') {

@@ -44,6 +44,8 @@ export interface LiveEventData {
   'inbox.message': MessageSummary;
   'inbox.relay': RelayEvent;
   'demo.reset': DemoResetEvent;
+  /** A snapshot was restored or the organization emptied: everything shown is to be read again. */
+  'organization.replaced': { action: 'restore' | 'reset'; name?: string };
 }
 
 export type LiveEventType = keyof LiveEventData;

@@ -10,6 +10,8 @@ interface LiveStore {
   status: LiveStatus;
   /** Counts successful (re)connections; a page refetches when it grows past 1 (events were missed). */
   connections: number;
+  /** Counts `organization.replaced` events (a snapshot restored, a reset): every page reads its data again. */
+  replacements: number;
   start(): void;
   stop(): void;
 }
@@ -84,6 +86,7 @@ function scheduleRetry(mine: number): void {
 export const useLiveStore = create<LiveStore>()(() => ({
   status: 'off',
   connections: 0,
+  replacements: 0,
   start() {
     if (running) return;
     running = true;
@@ -119,12 +122,19 @@ export function useLiveEvent<T extends LiveEventType>(type: T, handler: (data: L
   }, [type]);
 }
 
-/** Calls refetch after the live stream reconnects, since events may have been missed meanwhile. */
+/**
+ * Calls refetch after the live stream reconnects, since events may have been missed meanwhile, and
+ * after the organization's data was replaced as a whole (a snapshot restored, a reset).
+ */
 export function useRefetchOnReconnect(refetch: () => void): void {
   const connections = useLiveStore((s) => s.connections);
+  const replacements = useLiveStore((s) => s.replacements);
   const latest = useRef(refetch);
   latest.current = refetch;
   useEffect(() => {
     if (connections > 1) latest.current();
   }, [connections]);
+  useEffect(() => {
+    if (replacements > 0) latest.current();
+  }, [replacements]);
 }

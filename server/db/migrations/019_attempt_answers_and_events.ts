@@ -1,9 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
- * What each delivery attempt got back (the answer's headers and its body up to a bound), and the
- * indexes of the list of events across all webhooks: an organization's events newest first, the
- * deliveries of an event, and the organization's deliveries by status (the running counters).
+ * What each delivery attempt got back (the answer's headers and its body up to a bound). The list
+ * of events across all webhooks and its counters read through the indexes of migration 016 (an
+ * organization's events newest first, the deliveries of an event, an organization's deliveries by status).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('webhook_delivery_attempts').addColumn('response_headers', 'text').execute();
@@ -12,15 +12,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('webhook_delivery_attempts')
     .addColumn('response_body_truncated', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await sql`create index webhook_events_by_org on webhook_events (organization_uuid, seq)`.execute(db);
-  await sql`create index webhook_deliveries_by_event on webhook_deliveries (event_id)`.execute(db);
-  await sql`create index webhook_deliveries_by_org_status on webhook_deliveries (organization_uuid, status)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop index webhook_deliveries_by_org_status`.execute(db);
-  await sql`drop index webhook_deliveries_by_event`.execute(db);
-  await sql`drop index webhook_events_by_org`.execute(db);
   await db.schema.alterTable('webhook_delivery_attempts').dropColumn('response_body_truncated').execute();
   await db.schema.alterTable('webhook_delivery_attempts').dropColumn('response_body').execute();
   await db.schema.alterTable('webhook_delivery_attempts').dropColumn('response_headers').execute();

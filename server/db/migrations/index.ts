@@ -13,8 +13,10 @@ import * as queryIndexes from './011_query_indexes.ts';
 import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
 import * as qrcodeSearch from './014_qrcode_search.ts';
+import * as organizationIndexes from './016_organization_indexes.ts';
 import * as endpointFaults from './017_endpoint_faults.ts';
 import * as attemptAnswers from './019_attempt_answers_and_events.ts';
+import * as importDrafts from './022_import_drafts.ts';
 import * as taskSearch from './024_task_search.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
@@ -33,7 +35,9 @@ export const migrations: Record<string, Migration> = {
   '012_import_kind_ids': importKindIds,
   '013_catalog_version': catalogVersion,
   '014_qrcode_search': qrcodeSearch,
+  '016_organization_indexes': organizationIndexes,
   '017_endpoint_faults': endpointFaults,
   '019_attempt_answers_and_events': attemptAnswers,
+  '022_import_drafts': importDrafts,
   '024_task_search': taskSearch,
 };

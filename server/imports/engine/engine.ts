@@ -10,6 +10,7 @@ import { jobStatements, uploadPath, type ImportJob } from '../workers/job-store.
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from '../kind.ts';
 import type { ImportLimits } from '../limits.ts';
 import { rowChecker } from './row-check.ts';
+import { type RowWarning, WARNED_COUNTER, warningResults } from './row-warnings.ts';
 import { openSource } from '../sources/open.ts';
 import type { RowSource } from '../sources/source.ts';
 
@@ -127,6 +128,14 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   const tally: Tally = (counter, by = 1) => {
     counts[counter] = (counts[counter] ?? 0) + by;
   };
+  // Warned rows are counted with the checkpoint (the count survives a resume); their first warnings are listed from this run.
+  const warnings: RowWarning[] = [];
+  let lastWarned = -1;
+  const warn = (index: number, warning: string) => {
+    if (warnings.length < MAX_EXCLUDED_IN_RESULTS) warnings.push({ index, warning });
+    if (index !== lastWarned) tally(WARNED_COUNTER);
+    lastWarned = index;
+  };
   /** The kind's results of the rows committed so far (all of them once the source is read). */
   const resultsSoFar = () => {
     const encoding = source.encoding?.();
@@ -139,6 +148,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         options: job.options,
       }),
       ...(encoding ? { encoding } : {}),
+      ...warningResults(counts, warnings),
     };
   };
 
@@ -156,7 +166,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
 
   const columns = withColumnAliases(kind, job.options);
-  const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options });
+  const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options, warn });
   const source = openSource(file, job.format, env.limits);
   const checker = rowChecker(kind, columns, { format: job.format, organizationUuid: job.organizationUuid });
   let lastIndex = rowsDone - 1;

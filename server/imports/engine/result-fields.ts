@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowWarningSchema } from './row-warnings.ts';
 
 const count = (description: string) => z.number().int().min(0).describe(description);
 export { count as resultCount };
@@ -14,6 +15,15 @@ export const sandboxCount = (description: string) =>
  */
 export const importResultFields = {
   encoding: z.string().optional().describe('The text encoding an uploaded CSV or text file was read with'),
+  warned: count(
+    'Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none',
+  ).optional(),
+  warnings: z
+    .array(rowWarningSchema)
+    .optional()
+    .describe(
+      'The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all)',
+    ),
 };
 
 /** What a dry run adds to the answer (nothing is written). */

@@ -4,10 +4,11 @@ import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../
 import type { ImportKind } from '../kind.ts';
 import type { ImportLimits } from '../limits.ts';
 import { dateCellText, rowChecker } from '../engine/row-check.ts';
-import type { ImportPreview, ImportPreviewRow } from '../schemas.ts';
+import type { ImportKindId, ImportPreview, ImportPreviewRow } from '../schemas.ts';
 import type { ImportFormat } from '../intake/sniff.ts';
 import { openSource } from '../sources/open.ts';
-import { trialWrite } from './trial-write.ts';
+import { type TrialOutcome, trialWrite } from './trial-write.ts';
+import { lookalikeKind } from './kind-guess.ts';
 
 export const PREVIEW_ROWS = 20;
 
@@ -34,6 +35,8 @@ export async function previewImport(input: {
   file: string;
   format: ImportFormat;
   kind: ImportKind;
+  /** The other import kinds, for `looks_like_kind`: a file whose columns are another kind's. */
+  otherKinds: readonly { id: ImportKindId; kind: ImportKind }[];
   organizationUuid: string;
   /** The job options the import would get (the kind's writer reads them). */
   options: Record<string, unknown>;
@@ -85,7 +88,7 @@ export async function previewImport(input: {
   const checked = raw.map(({ index, row }) => ({ index, row, checked: checker.check(index, row) }));
   const valid = checked.flatMap(({ index, checked: c }) => (c && 'row' in c ? [{ index, row: c.row }] : []));
   const db = openConnection(input.dataDir);
-  let written: Map<number, string | null>;
+  let written: TrialOutcome;
   let notes: Map<number, string[]>;
   try {
     written = await trialWrite({
@@ -110,12 +113,13 @@ export async function previewImport(input: {
         values[header] = plain(row[i]) ?? null;
       });
     }
-    const problem = c && 'error' in c ? c.error : (written.get(index) ?? null);
+    const problem = c && 'error' in c ? c.error : (written.problems.get(index) ?? null);
     return {
       index,
       row_number: index + (json ? 1 : 2),
       values,
       problems: problem === null ? [] : [problem],
+      warnings: problem === null ? (written.warnings.get(index) ?? []) : [],
       notes: notes.get(index) ?? [],
     };
   });
@@ -137,6 +141,7 @@ export async function previewImport(input: {
     },
     expected_columns: [...kind.columns],
     required_columns: [...kind.requiredColumns],
+    looks_like_kind: lookalikeKind(headers, columns, input.otherKinds),
     rows,
     total_rows_read: raw.length + (more ? 1 : 0),
     more_rows: more,

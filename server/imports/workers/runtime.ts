@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
+import type { DraftCheckRequest, DraftCheckResult } from '../../import-drafts/check-rows.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { ensurePrivateDir } from '../../data-dir/private-files.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -138,6 +139,11 @@ export class ImportRuntime {
     options: Record<string, unknown>;
   }): Promise<ImportPreview> {
     return (await this.uploadReader.run({ op: 'preview', ...input })) as ImportPreview;
+  }
+
+  /** A draft's rows checked as their import would check them (import-drafts/check-rows.ts), in the request worker. */
+  async checkDraftRows(request: Omit<DraftCheckRequest, 'op'>): Promise<DraftCheckResult> {
+    return (await this.uploadReader.run({ op: 'check-rows', ...request })) as DraftCheckResult;
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { DraftCheckRequest, DraftCheckResult } from '../../import-drafts/check-rows.ts';
 import type { EngineOutcome } from '../engine/engine.ts';
 import type { ImportJob } from './job-store.ts';
 import type { ImportLimits } from '../limits.ts';
@@ -14,9 +15,10 @@ export interface WorkerConfig {
 /** Reading an upload before any task starts, in a worker process: a workbook's header row, or the first rows of any file. */
 export type UploadRead =
   | { op: 'xlsx-header'; file: string }
-  | { op: 'preview'; file: string; format: ImportFormat; kind: ImportKindId; organizationUuid: string; options: Record<string, unknown> };
+  | { op: 'preview'; file: string; format: ImportFormat; kind: ImportKindId; organizationUuid: string; options: Record<string, unknown> }
+  | DraftCheckRequest;
 
-export type UploadReadResult = { header: string[]; hasData: boolean | null } | ImportPreview;
+export type UploadReadResult = { header: string[]; hasData: boolean | null } | ImportPreview | DraftCheckResult;
 
 /** warm: load a kind and the geocoder ahead of a job (sent while an upload is still arriving). */
 export type ToWorker =

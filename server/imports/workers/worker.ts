@@ -1,6 +1,7 @@
 import { DiskSpace } from '../../data-dir/disk-space.ts';
 import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
-import { openConnection } from '../../db/database.ts';
+import { type Db, openConnection } from '../../db/database.ts';
+import { checkDraftRows } from '../../import-drafts/check-rows.ts';
 import { taskUpdates } from '../../tasks/state.ts';
 import { runImport, type EngineOutcome } from '../engine/engine.ts';
 import { runDryImport } from '../preview/dry-run.ts';
@@ -9,6 +10,7 @@ import { ApiError } from '../../http/errors.ts';
 import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import type { ImportJob } from './job-store.ts';
 import { loadKind } from '../kinds.ts';
+import { importKindIds } from '../schemas.ts';
 import { previewImport } from '../preview/preview.ts';
 import { xlsxHeader } from '../sources/xlsx.ts';
 import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
@@ -75,15 +77,34 @@ async function run(job: ImportJob): Promise<void> {
   if (stopping) await shutdown();
 }
 
+/** The connection a draft's row checks use, kept open: a check answers in milliseconds, an open would cost several. */
+let checkDb: Db | null = null;
+function checkConnection(): Db {
+  checkDb ??= openConnection(config.dataDir);
+  return checkDb;
+}
+
 async function readUpload(id: number, request: UploadRead): Promise<void> {
   try {
     let result: UploadReadResult;
     if (request.op === 'xlsx-header') result = await xlsxHeader(request.file, config.limits);
-    else {
+    else if (request.op === 'check-rows') {
+      result = await checkDraftRows({
+        db: checkConnection(),
+        kind: await loadKind(request.kind),
+        geocoder: await loadGeocoderFrom(config.geocoderModule),
+        organizationUuid: request.organizationUuid,
+        options: request.options,
+        rows: request.rows,
+      });
+    } else {
       result = await previewImport({
         file: request.file,
         format: request.format,
         kind: await loadKind(request.kind),
+        otherKinds: await Promise.all(
+          importKindIds.filter((id) => id !== request.kind).map(async (id) => ({ id, kind: await loadKind(id) })),
+        ),
         organizationUuid: request.organizationUuid,
         options: request.options,
         limits: config.limits,
@@ -99,6 +120,7 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
 }
 
 async function shutdown(): Promise<void> {
+  await checkDb?.close();
   await checkpoints.close();
   await db.close();
   post({ type: 'stopped' });

@@ -6,6 +6,7 @@ import { excludedRows, excludedTotal, type ResultsOf } from '../tasks/task-forma
 import type { CheckAnswer, ImportKindName } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
+import { RowWarnings } from '../tasks/RowWarnings.tsx';
 import { Panel } from '../../components/Panel.tsx';
 
 /** 2026-03-02T09:00:00+11:00 as "09:00 +11:00", with the date when it is not the appointment's. */
@@ -67,6 +68,7 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
         import” would give now.
       </p>
       <StatList stats={counts} label="Check counts" />
+      <RowWarnings task={results} />
       <h3>Rows that would be excluded</h3>
       {total === 0 ? (
         <p className="muted">None: every row would be imported.</p>

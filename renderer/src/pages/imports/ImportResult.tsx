@@ -16,11 +16,13 @@ import { taskQuery } from '../tasks/task-query.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
+import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { RowWarnings } from '../tasks/RowWarnings.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
@@ -72,6 +74,7 @@ export function ExcludedRowsActions({
         >
           {report.running ? 'Downloading…' : 'Download error report'}
         </button>
+        {onFixedFile && <FixInPlaceButton task={task} />}
         {onFixedFile && (
           <PickFileButton
             label={fixing ? 'Importing the fixed file…' : 'Import the fixed file'}
@@ -182,6 +185,7 @@ export function ImportResult({
       )}
       <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />
+      <RowWarnings task={task} />
       {task.status === 'COMPLETED' && (
         <CompletedExcludedRows
           task={task}

@@ -32,7 +32,11 @@ import {
 } from './import-api.ts';
 import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
+import { FixPreviewRowsButton } from '../import-drafts/FixPreviewRowsButton.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
+import { KindMismatchNotice } from './KindMismatchNotice.tsx';
+import { FixedFilePreviewNote } from './FixedFilePreviewNote.tsx';
+import { takeHandedFixedFile } from './fixed-file-handover.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
@@ -114,9 +118,16 @@ export function ImportsPage() {
     }
   });
   const resultRef = useRef<HTMLDivElement>(null);
+  const checkRef = useRef<HTMLDivElement>(null);
+  /** The user said the file is of the chosen kind although its columns look like another's (KindMismatchNotice). */
+  const [otherKindAccepted, setOtherKindAccepted] = useState(false);
+  /** The import whose fixed error report is the chosen file: it is previewed first, then sent with fixes_task_uuid. */
+  const [fixesTask, setFixesTask] = useState<string | null>(null);
 
   const choose = (next: UploadFile) => {
     setFile(next);
+    setOtherKindAccepted(false);
+    setFixesTask(null);
     setTaskUuid(null);
     setChecked(null);
     setRemoteAnswer(null);
@@ -126,20 +137,37 @@ export function ImportsPage() {
   };
   const changeKind = (next: ImportKindName) => {
     setKind(next);
+    setOtherKindAccepted(false);
     if (file) void previewing.run(next, file, handlerFor(next));
   };
   const changeHandler = (next: string) => {
     setHandler(next);
     if (file) void previewing.run(kind, file, next);
   };
-  const importFixed = (fixed: UploadFile) => {
+  /** A fixed error report is previewed like any file, as the kind and handler of the import it fixes; "Start the import" sends it. */
+  const previewFixed = (fixed: UploadFile, k: ImportKindName, h: string, fixes: string | null) => {
     setFile(fixed);
-    setPreview(null);
-    previewing.clearError();
-    void sending.run(sent.kind, mode, fixed, sent.handler, remote ? undefined : (taskUuid ?? undefined));
+    setKind(k);
+    if (k === 'appointments') setHandler(h);
+    setOtherKindAccepted(false);
+    setFixesTask(fixes);
+    setChecked(null);
+    sending.clearError();
+    checking.clearError();
+    void previewing.run(k, fixed, h);
+    checkRef.current?.scrollIntoView?.({ block: 'start' });
   };
+  const importFixed = (fixed: UploadFile) => previewFixed(fixed, sent.kind, sent.handler, remote ? null : taskUuid);
+  // A fixed file chosen on a task page arrives here to be previewed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: taken once, on arrival
   useEffect(() => {
-    if (taskUuid || checked || remoteAnswer) resultRef.current?.scrollIntoView?.({ block: 'nearest' });
+    const handed = takeHandedFixedFile();
+    if (handed) previewFixed(handed.file, handed.kind, handed.handler, handed.fixesTask);
+  }, []);
+  // A new result scrolls into view from its top (its progress first); after "Start the import", whose button is gone, focus follows it.
+  useEffect(() => {
+    if (taskUuid || checked || remoteAnswer) resultRef.current?.scrollIntoView?.({ block: 'start' });
+    if (taskUuid || remoteAnswer) resultRef.current?.focus({ preventScroll: true });
   }, [taskUuid, checked, remoteAnswer]);
 
   const missing = preview?.columns.missing_required ?? [];
@@ -147,7 +175,9 @@ export function ImportsPage() {
   const noRemoteOrg = remote !== null && destination.organizationUuid === '';
   const busy = sending.running || checking.running;
   const checkBlocked = !file || busy || previewing.running || previewFailed || missing.length > 0 || !canImport;
-  const blocked = checkBlocked || noRemoteOrg;
+  const looksLike = preview?.looks_like_kind ?? null;
+  const otherKind = looksLike !== null && looksLike !== kind && !otherKindAccepted;
+  const blocked = checkBlocked || noRemoteOrg || otherKind;
   const alreadySent = file !== null && file === sentFile && !sending.running && (taskUuid !== null || remoteAnswer !== null);
   const sendLabel = sending.running
     ? 'Sending…'
@@ -188,11 +218,23 @@ export function ImportsPage() {
         </div>
       </Panel>
 
+      <div ref={checkRef} />
       {file && (
         <Panel title="2. Check before sending">
+          {fixesTask && <FixedFilePreviewNote fileName={file.name} />}
+          {looksLike !== null && looksLike !== kind && (
+            <KindMismatchNotice
+              kind={kind}
+              looksLike={looksLike}
+              accepted={otherKindAccepted}
+              onSwitch={() => changeKind(looksLike)}
+              onAccept={setOtherKindAccepted}
+            />
+          )}
           {previewing.running && <Loading>Reading the first rows…</Loading>}
           <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind))} />
           {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
+          {preview && canImport && <FixPreviewRowsButton kind={kind} preview={preview} />}
           <CurlDisclosure request={previewRequest(kind, org, file.name, handlerFor(kind))} label="Show curl for the preview" />
         </Panel>
       )}
@@ -238,6 +280,12 @@ export function ImportsPage() {
             <p className="field-problem">The file could not be checked (see the problem above): fix it or choose another file first.</p>
           )}
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
+          {otherKind && (
+            <p className="field-problem">
+              The file looks like {looksLike === 'appointments' ? 'an appointments file' : 'a QR code addresses file'}: switch the import,
+              or confirm the kind, under “2. Check before sending” first.
+            </p>
+          )}
           {alreadySent ? (
             <div className="notice notice-success sent-notice">
               <p role="status">
@@ -250,11 +298,15 @@ export function ImportsPage() {
             </div>
           ) : (
             <div className="form-actions">
+              {/* Not disabled while it runs, so focus stays on it and the next Tab reaches the import button. */}
               <button
                 type="button"
                 className="button"
-                disabled={checkBlocked}
-                onClick={() => void checking.run(kind, mode, file, handlerFor(kind))}
+                disabled={checkBlocked && !checking.running}
+                aria-disabled={checking.running}
+                onClick={() => {
+                  if (!checking.running) void checking.run(kind, mode, file, handlerFor(kind));
+                }}
               >
                 {checking.running ? 'Checking…' : remote ? 'Check only (on this sandbox)' : 'Check only'}
               </button>
@@ -262,7 +314,7 @@ export function ImportsPage() {
                 type="button"
                 className="button button-primary"
                 disabled={blocked}
-                onClick={() => void sending.run(kind, mode, file, handlerFor(kind))}
+                onClick={() => void sending.run(kind, mode, file, handlerFor(kind), fixesTask ?? undefined)}
               >
                 {sendLabel}
               </button>
@@ -295,7 +347,7 @@ export function ImportsPage() {
         </Panel>
       )}
 
-      <div ref={resultRef}>
+      <div ref={resultRef} tabIndex={-1} className="import-result-anchor">
         {checked && <CheckResult kind={checked.kind} fileName={checked.fileName} answer={checked.answer} />}
         {remoteAnswer && (
           <RemoteImportResult

@@ -8,9 +8,9 @@ import { Table } from '../../components/Table.tsx';
 function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; templateLink: ReactNode }) {
   const byColumn = new Map(preview.columns.matched.map((m) => [m.column, m.header]));
   const missing = preview.columns.missing_required;
+  const used = preview.expected_columns.filter((column) => byColumn.has(column)).length;
   return (
     <div className="preview-columns">
-      <h3>Columns</h3>
       {missing.length > 0 && (
         <div className="notice notice-error" role="alert">
           <div className="notice-body">
@@ -25,33 +25,40 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
           </div>
         </div>
       )}
-      <Table
-        label="Expected columns and the file's columns"
-        headings={['Expected column', 'Column in the file']}
-        className="table table-compact"
-      >
-        {preview.expected_columns.map((column) => {
-          const header = byColumn.get(column);
-          const required = preview.required_columns.includes(column);
-          return (
-            <tr key={column} className={!header && required ? 'row-problem' : undefined}>
-              <th scope="row">
-                <code>{column}</code>
-                {required && <span className="required-mark"> required</span>}
-              </th>
-              <td>
-                {header ? (
-                  <code>{header}</code>
-                ) : required && preview.format !== 'json' ? (
-                  <span className="field-problem">Missing</span>
-                ) : (
-                  <span className="muted">not in the file</span>
-                )}
-              </td>
-            </tr>
-          );
-        })}
-      </Table>
+      {/* Folded unless a required column is missing: the first rows and their verdict come first. */}
+      <details className="preview-columns-details" open={missing.length > 0}>
+        <summary>
+          <strong>Columns:</strong> {used} of the {preview.expected_columns.length} columns the importer reads are in the file
+          {preview.columns.unknown.length > 0 ? `; ${preview.columns.unknown.length} ignored` : ''}
+        </summary>
+        <Table
+          label="Expected columns and the file's columns"
+          headings={['Expected column', 'Column in the file']}
+          className="table table-compact"
+        >
+          {preview.expected_columns.map((column) => {
+            const header = byColumn.get(column);
+            const required = preview.required_columns.includes(column);
+            return (
+              <tr key={column} className={!header && required ? 'row-problem' : undefined}>
+                <th scope="row">
+                  <code>{column}</code>
+                  {required && <span className="required-mark"> required</span>}
+                </th>
+                <td>
+                  {header ? (
+                    <code>{header}</code>
+                  ) : required && preview.format !== 'json' ? (
+                    <span className="field-problem">Missing</span>
+                  ) : (
+                    <span className="muted">not in the file</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </Table>
+      </details>
       {preview.columns.unknown.length > 0 && (
         <p className="muted">
           Ignored (not a column the importer reads):{' '}
@@ -67,15 +74,34 @@ function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; temp
   );
 }
 
-/** The problems of each previewed row, one per line, with the column each is about (file titles; messages may use field names). */
-function rowIssues(preview: ImportPreview, row: ImportPreview['rows'][number]): RowIssue[] {
+/** The problems (or warnings) of a previewed row, one per line, with the column each is about (file titles; messages may use field names). */
+function rowIssues(preview: ImportPreview, row: ImportPreview['rows'][number], messages: readonly string[]): RowIssue[] {
   const aliases = Object.fromEntries(preview.columns.matched.map((m) => [m.column, m.header]));
   const filled = (column: string) => cellText(row.values[column]).trim() !== '';
-  return row.problems.flatMap((problem) => splitRowError(problem, preview.headers, aliases, filled));
+  return messages.flatMap((message) => splitRowError(message, preview.headers, aliases, filled));
+}
+
+/** What the first rows would give, first thing in the preview: excluded rows, rows with a warning, or all clear. */
+function PreviewVerdict({ preview }: { preview: ImportPreview }) {
+  const failing = preview.rows.filter((r) => r.problems.length > 0).length;
+  const warned = preview.rows.filter((r) => r.warnings.length > 0).length;
+  const shown = preview.rows.length;
+  if (shown === 0) return null;
+  const warnedText =
+    warned > 0
+      ? ` ${warned === 1 ? 'One row has' : `${warned} rows have`} a warning: ${warned === 1 ? 'it' : 'they'} would be imported (warnings are not exclusions), but check the value was read as you meant.`
+      : '';
+  return (
+    <p className={failing > 0 ? 'field-problem preview-verdict' : 'muted preview-verdict'} role="status" aria-label="Preview verdict">
+      {failing > 0
+        ? `${failing} of the first ${shown} rows would be excluded by the import, for the reasons listed under them. They can also be fixed after the import from the error report.`
+        : `${shown === 1 ? 'The first row passes' : `The first ${shown} rows pass`} every check the import makes (addresses located, services, tags and time zones looked up). Nothing was imported.`}
+      {warnedText}
+    </p>
+  );
 }
 
 function FirstRows({ preview }: { preview: ImportPreview }) {
-  const failing = preview.rows.filter((r) => r.problems.length > 0).length;
   const width = preview.headers.length + 2;
   return (
     <div className="preview-rows">
@@ -84,11 +110,6 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
         <p className="muted">The file has no data rows after its header.</p>
       ) : (
         <>
-          <p className={failing > 0 ? 'field-problem' : 'muted'} role="status" aria-label="Preview verdict">
-            {failing > 0
-              ? `${failing} of the first ${preview.rows.length} rows would be excluded by the import, for the reasons listed under them. They can also be fixed after the import from the error report.`
-              : `${preview.rows.length === 1 ? 'The first row passes' : `The first ${preview.rows.length} rows pass`} every check the import makes (addresses located, services, tags and time zones looked up). Nothing was imported.`}
-          </p>
           <div className="table-scroll preview-table">
             <table className="table table-compact" aria-label="First rows of the file">
               <thead>
@@ -106,8 +127,10 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
               </thead>
               <tbody>
                 {preview.rows.map((row) => {
-                  const issues = rowIssues(preview, row);
+                  const issues = rowIssues(preview, row, row.problems);
+                  const warnings = rowIssues(preview, row, row.warnings);
                   const flagged = new Set(row.problems.length > 0 ? issues.map((i) => i.column) : []);
+                  const warnedCells = new Set(warnings.map((i) => i.column));
                   return (
                     <Fragment key={row.index}>
                       <tr className={row.problems.length > 0 ? 'row-problem' : undefined} data-row={row.row_number}>
@@ -115,6 +138,8 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
                         <td className="preview-check">
                           {row.problems.length > 0 ? (
                             <span className="field-problem">Will fail{issues.length > 1 ? ` (${issues.length} problems)` : ''}</span>
+                          ) : warnings.length > 0 ? (
+                            <span className="warn-mark">OK, with a warning</span>
                           ) : (
                             <span className="ok-mark">OK</span>
                           )}
@@ -122,18 +147,25 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
                         {preview.headers.map((h, i) => (
                           <td
                             key={`${h}:${i}`}
-                            className={flagged.has(h) ? 'truncate cell-problem' : 'truncate'}
+                            className={flagged.has(h) ? 'truncate cell-problem' : warnedCells.has(h) ? 'truncate cell-warning' : 'truncate'}
                             title={cellText(row.values[h])}
                           >
                             {cellText(row.values[h])}
                           </td>
                         ))}
                       </tr>
-                      {(row.problems.length > 0 || row.notes.length > 0) && (
+                      {(row.problems.length > 0 || row.warnings.length > 0 || row.notes.length > 0) && (
                         <tr className={row.problems.length > 0 ? 'row-problem row-detail' : 'row-detail'}>
                           <td colSpan={width}>
                             <div className="row-detail-body">
                               {row.problems.length > 0 && <RowIssueList issues={issues} label={`Problems of row ${row.row_number}`} />}
+                              {warnings.length > 0 && (
+                                <RowIssueList
+                                  issues={warnings}
+                                  label={`Warnings of row ${row.row_number}`}
+                                  className="row-issue-list row-warning-issues"
+                                />
+                              )}
                               {row.notes.length > 0 && (
                                 <ul className="row-notes" aria-label={`How row ${row.row_number} was read`}>
                                   {row.notes.map((note) => (
@@ -165,6 +197,7 @@ export function PreviewPanel({ preview, templateLink }: { preview: ImportPreview
         Read as <strong>{preview.format.toUpperCase()}</strong>. {preview.columns.matched.length} of its {preview.headers.length} columns
         are used.
       </p>
+      <PreviewVerdict preview={preview} />
       <ColumnMatches preview={preview} templateLink={templateLink} />
       <FirstRows preview={preview} />
     </div>

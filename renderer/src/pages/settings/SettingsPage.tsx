@@ -3,6 +3,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
 import { GeocoderSection } from './GeocoderSection.tsx';
 import { DemoDataSection } from './DemoDataSection.tsx';
+import { SnapshotsSection } from './SnapshotsSection.tsx';
 import { ServerSettingsSections } from './ServerSettingsSection.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { Facts } from '../../components/Facts.tsx';
@@ -39,6 +40,7 @@ export function SettingsPage() {
       )}
       <ServerSettingsSections />
       <GeocoderSection />
+      <SnapshotsSection />
       <DemoDataSection />
     </>
   );

@@ -35,15 +35,21 @@ function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
   );
 }
 
-/** The reason cell: the first problem, and how many more (the details list them all). */
+/**
+ * "row 57" finds that row; "57" finds row 57 and rows with 57 in a cell (a reference, a postcode);
+ * other text is looked for in every cell (name, reference, address) and in the reason.
+ */
+function matchesFilter(row: ExcludedRow, filter: string): boolean {
+  const inCells = () => Object.values(row.row).some((v) => cellText(v).toLowerCase().includes(filter));
+  const number = /^(row\s*)?(\d+)$/.exec(filter);
+  if (number) return row.rowNumber === Number(number[2]) || (!number[1] && inCells());
+  return inCells() || row.error.toLowerCase().includes(filter);
+}
+
+/** The reason cell: the first problem in the import's words, and how many more (the details list them all). */
 function reasonSummary(row: ExcludedRow): string {
   const issues = issuesOf(row);
-  const issue = issues[0];
-  const first = !issue
-    ? row.error
-    : issue.column && !issue.message.startsWith(issue.column)
-      ? `${issue.column}: ${issue.message}`
-      : issue.message;
+  const first = issues[0]?.text ?? row.error;
   return issues.length > 1 ? `${issues.length} problems: ${first}` : first;
 }
 
@@ -55,14 +61,13 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
   const [opened, setOpened] = useState<ExcludedRow | null>(() => rows[0] ?? null);
   const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
   const keys = useMemo(() => rowColumns(rows), [rows]);
-  const shown = useMemo(() => {
-    if (deferredFilter === '') return rows;
-    return rows.filter(
-      (r) =>
-        r.error.toLowerCase().includes(deferredFilter) ||
-        Object.values(r.row).some((v) => cellText(v).toLowerCase().includes(deferredFilter)),
-    );
-  }, [rows, deferredFilter]);
+  const shown = useMemo(
+    () => (deferredFilter === '' ? rows : rows.filter((r) => matchesFilter(r, deferredFilter))),
+    [rows, deferredFilter],
+  );
+  const [closed, setClosed] = useState(false);
+  // The details show a row the list shows: the one opened, else the first match of a search; none when nothing matches.
+  const detail = closed ? null : opened !== null && shown.includes(opened) ? opened : deferredFilter !== '' ? (shown[0] ?? null) : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter result clears the active row
   useEffect(() => setActive(null), [shown]);
 
@@ -92,7 +97,15 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
       <div className="toolbar">
         <label className="inline-field">
           Find in excluded rows
-          <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Reason or value" />
+          <input
+            type="search"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value);
+              setClosed(false);
+            }}
+            placeholder="Name, reference, row number or reason"
+          />
         </label>
         <span className="muted" role="status">
           {deferredFilter === ''
@@ -112,12 +125,23 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
           rowKey={(r, i) => `${r.index}:${i}`}
           activeIndex={active}
           onActiveChange={setActive}
-          onActivate={(i) => setOpened(shown[i] ?? null)}
+          onActivate={(i) => {
+            setOpened(shown[i] ?? null);
+            setClosed(false);
+          }}
         />
       ) : (
-        <p className="muted">No excluded row contains “{filter}”.</p>
+        <p className="muted">No match: no excluded row has “{filter}” in its name, reference, row number, cells or reason.</p>
       )}
-      {opened && <RowDetails row={opened} onClose={() => setOpened(null)} />}
+      {detail && (
+        <RowDetails
+          row={detail}
+          onClose={() => {
+            setOpened(null);
+            setClosed(true);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -11,8 +11,10 @@ import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.tsx';
-import { importRequest, sendImport, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
+import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
+import { handOverFixedFile } from '../imports/fixed-file-handover.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
+import { RowWarnings } from './RowWarnings.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
@@ -58,10 +60,11 @@ export function TaskPage({ uuid }: { uuid: string }) {
   const rows = useMemo(() => (task ? excludedRows(task) : []), [task]);
   const importKind = task ? taskImportKind(task) : null;
   const handler = task ? taskImportHandler(task) : undefined;
+  // The fixed file is previewed on the Imports page first, like any file, and sent from there.
   const fix = useApiAction(async (file: UploadFile) => {
     if (!task || !importKind) return;
-    const next = await sendImport(importKind, task.organization_uuid, 'background', file, () => undefined, handler, task.uuid);
-    navigate(`/tasks/${next}`);
+    handOverFixedFile({ file, kind: importKind, handler: handler ?? DEFAULT_IMPORT_HANDLER, fixesTask: task.uuid });
+    navigate('/imports');
   });
   const back = <Link to="/tasks">← All tasks</Link>;
 
@@ -104,6 +107,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         ) : (
           <p className="muted">The results hold no counts.</p>
         )}
+        <RowWarnings task={task} />
       </Panel>
 
       <Panel title="Excluded rows" actions={null}>

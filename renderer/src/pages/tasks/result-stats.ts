@@ -9,6 +9,7 @@ const WORDS: Record<string, { key: string; label: string; always?: boolean }[]> 
     { key: 'unchanged', label: 'already up to date' },
     { key: 'excluded', label: 'excluded', always: true },
     { key: 'tags_created', label: 'tags created' },
+    { key: 'warned', label: 'imported with a warning' },
   ],
   QR_IMPORT: [
     { key: 'inserted', label: 'inserted' },
@@ -16,6 +17,7 @@ const WORDS: Record<string, { key: string; label: string; always?: boolean }[]> 
     { key: 'restored', label: 'restored' },
     { key: 'excluded', label: 'excluded', always: true },
     { key: 'tags_created', label: 'tags created' },
+    { key: 'warned', label: 'imported with a warning' },
   ],
   IMPORT: [
     { key: 'qr_code_inserted', label: 'inserted' },
@@ -23,6 +25,7 @@ const WORDS: Record<string, { key: string; label: string; always?: boolean }[]> 
     { key: 'qr_code_restored', label: 'restored' },
     { key: 'excluded_count', label: 'excluded', always: true },
     { key: 'qr_code_tags_created', label: 'tags created' },
+    { key: 'warned', label: 'imported with a warning' },
   ],
 };
 

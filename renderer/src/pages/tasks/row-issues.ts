@@ -5,16 +5,23 @@
  * not…"), so a new problem starts where a sentence starts with one of the row's column names.
  */
 export interface RowIssue {
-  /** The column the problem is about, as the row names it; null when it names none. */
+  /** The column the problem is about, as the row names it (the cell to mark); null when it names none. */
   column: string | null;
+  /** The problem after the column's name when it starts with one (shown after the column), else the whole problem. */
   message: string;
+  /** Whether the problem starts with its column's name: the GUI shows the column in its place, never twice. */
+  named: boolean;
+  /** The problem exactly as the import words it (the task result and the error report say the same). */
+  text: string;
 }
 
 /** The spec's sentence for an address that cannot be located (server/geocoding/geocoder.ts). */
 const NOT_LOCATED = 'Address could not be located.';
+/** The start of the warning for an address located by its place rather than as written (server/imports/engine/located-warning.ts). */
+const LOCATED_APPROXIMATELY = 'Address located, but not exactly as written:';
 const ADDRESS_COLUMNS = ['location', 'address', 'suburb', 'postcode', 'state', 'country'];
 /** Problems that name no column at their start. */
-const OTHER_STARTS = [NOT_LOCATED, 'Give ', 'Each element'];
+const OTHER_STARTS = [NOT_LOCATED, LOCATED_APPROXIMATELY, 'Give ', 'Each element'];
 
 /** Splits after "; " and after ". " (keeping the full stop); the pieces are sentences or clauses. */
 function pieces(error: string): string[] {
@@ -33,8 +40,9 @@ function startsWithColumn(piece: string, columns: readonly string[]): string | n
 /**
  * `columns`: the row's column names (file titles or field names), and `aliases` other names a
  * message may use for them (field -> title). `filled` says which cells have a value: an address
- * that cannot be located is marked on its first filled address cell. A "field: " prefix is left
- * out of the message (the column is shown with it).
+ * that cannot be located is marked on its first filled address cell; its sentence (the spec's) names
+ * no column and gets no column prefix anywhere. A leading column name ("type: …", "duration must…")
+ * is left out of `message` (the column is shown in its place); `text` keeps the import's words.
  */
 export function splitRowError(
   error: string,
@@ -56,19 +64,28 @@ export function splitRowError(
     const current = issues[issues.length - 1];
     if (current && !named && !other) {
       current.message = `${current.message} ${piece}`;
+      current.text = `${current.text} ${piece}`;
       continue;
     }
     const column = named
       ? toColumn(named)
-      : piece.startsWith(NOT_LOCATED)
+      : piece.startsWith(NOT_LOCATED) || piece.startsWith(LOCATED_APPROXIMATELY)
         ? addressColumn
         : piece.startsWith('Give ')
           ? (columns.find((c) => c === 'service' || c === aliases.service) ?? null)
           : null;
-    issues.push({ column, message: named && piece.startsWith(`${named}: `) ? piece.slice(named.length + 2) : piece });
+    issues.push({
+      column,
+      message: named ? piece.slice(named.length).replace(/^:?\s*/, '') : piece,
+      named: named !== null,
+      text: piece,
+    });
   }
-  for (const issue of issues) issue.message = issue.message.replace(/;$/, '');
-  return issues.length > 0 ? issues : [{ column: null, message: error }];
+  for (const issue of issues) {
+    issue.message = issue.message.replace(/;$/, '');
+    issue.text = issue.text.replace(/;$/, '');
+  }
+  return issues.length > 0 ? issues : [{ column: null, message: error, named: false, text: error }];
 }
 
 /** The part of a message that names the Services API, for a link to the Services tab in its place. */

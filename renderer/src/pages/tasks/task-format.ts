@@ -96,6 +96,25 @@ export function excludedRowsOf(results: Record<string, unknown>, jsonSource: boo
   });
 }
 
+/** A row imported with a warning (results `warnings`: an address located by its place, an ambiguous start time). */
+export interface WarnedRow {
+  index: number;
+  rowNumber: number;
+  warning: string;
+}
+
+/** The warnings of an import's results, in row order (the first 1,000; `warned` counts every warned row). */
+export function warnedRows(task: ResultsOf): WarnedRow[] {
+  const list = task.results?.warnings;
+  if (!Array.isArray(list)) return [];
+  const offset = isJsonSource(task) ? 1 : 2;
+  return list.flatMap((item: unknown) => {
+    const entry = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    const { index, warning } = entry;
+    return typeof index === 'number' && typeof warning === 'string' ? [{ index, rowNumber: index + offset, warning }] : [];
+  });
+}
+
 /** How many rows were excluded in all: the exact count when the results have one (the list keeps the first 1,000). */
 export function excludedTotal(task: ResultsOf, listed: number): number {
   const count = task.results?.excluded;

@@ -16,6 +16,7 @@ import type { DeliveryAttemptEvent } from '../../live/events.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate, positiveInt, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
+import { BulkRedeliverButton } from './BulkRedeliver.tsx';
 import { DeliveryCard } from './DeliveryLog.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
@@ -241,6 +242,7 @@ export function WebhookPage({ uuid }: { uuid: string }) {
             ))}
           </SelectField>
           <div className="toolbar-end">
+            {canEdit && <BulkRedeliverButton webhookUuid={hook.uuid} webhookActive={hook.is_active} onDone={reload} />}
             <button type="button" className="button button-small" onClick={reload} disabled={deliveries.isFetching}>
               Refresh
             </button>

@@ -1,0 +1,40 @@
+import { StartupError } from '../startup-error.ts';
+import type { RestoredSnapshot } from '../snapshots/schemas.ts';
+import { callApiFor } from './api-call.ts';
+import { dataDirHelp, dataDirOption, type Command } from './command.ts';
+import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { EXIT_CODES, SNAPSHOT_SCOPE } from './snapshot-scope.ts';
+
+export const snapshotRestoreCommand: Command = {
+  name: 'snapshot restore',
+  summary: "Replace all of the organization's data by a snapshot's, atomically, while the server runs.",
+  usage:
+    `snapshot restore NAME [--json] [--data-dir DIR | --profile NAME | --url URL --key KEY:SECRET]\n\n${SNAPSHOT_SCOPE}\n` +
+    'One transaction: all of it happens or nothing does. Refused (nothing changes) while an import of the organization runs:\n' +
+    'wait for it (qr-sandbox tasks watch UUID) and restore again. Open GUIs read everything again by themselves.\n\n' +
+    'Example:\n  qr-sandbox snapshot restore baseline\n\n' +
+    EXIT_CODES,
+  allowPositionals: true,
+  options: { json: { type: 'boolean' }, ...connectionOptions, ...dataDirOption },
+  help: { json: 'Print the answer as one JSON object (name, created_on, deleted, restored)', ...connectionHelp, ...dataDirHelp },
+  async run(values, positionals) {
+    const name = positionals[0];
+    if (!name || positionals.length > 1)
+      throw new StartupError('snapshot restore takes one NAME; list them with: qr-sandbox snapshot list');
+    const target = await resolveTarget(values);
+    const restored = await callApiFor<RestoredSnapshot>(target, `/api/snapshots/${encodeURIComponent(name)}/restore`, {
+      method: 'POST',
+      body: {},
+    });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(restored)}\n`);
+      return 0;
+    }
+    const counts = restored.restored;
+    process.stdout.write(
+      `Restored snapshot ${restored.name} of ${restored.created_on}: ${counts.qrcodes ?? 0} QR codes, ${counts.appointment_schedules ?? 0} appointments, ` +
+        `${counts.webhooks ?? 0} webhooks, ${counts.inboxes ?? 0} inboxes (replacing ${restored.deleted.qrcodes} QR codes, ${restored.deleted.appointments} appointments).\n`,
+    );
+    return 0;
+  },
+};

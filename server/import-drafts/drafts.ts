@@ -1,0 +1,552 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Papa from 'papaparse';
+import type { Principal } from '../auth/principal.ts';
+import { requireOrganization } from '../auth/principal.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { matchHeader, recordFromObject, withColumnAliases } from '../imports/engine/columns.ts';
+import { UploadLease } from '../imports/intake/upload.ts';
+import { importKinds, loadKind } from '../imports/kinds.ts';
+import { resolveImportHandler } from '../import-handlers/handlers.ts';
+import type { ImportKind } from '../imports/kind.ts';
+import { neutraliseFormula } from '../imports/reports/formula.ts';
+import type { ImportKindId } from '../imports/schemas.ts';
+import { UPLOADS_DIR } from '../imports/settings.ts';
+import { excludedRowsPage, findJob, jobFromRow } from '../imports/workers/job-store.ts';
+import { findTask } from '../tasks/store.ts';
+import { nowIso } from '../time.ts';
+import { cellText, problemColumn, searchText } from './problems.ts';
+import type { CreateDraftBody, Draft, DraftRow, DraftRowsQuery, ReplaceBody } from './schemas.ts';
+import { type DraftRecord, type DraftRowRecord, draftStore, type NewDraftRow } from './store.ts';
+import { writeTransaction } from './write-lock.ts';
+
+/** Changed rows checked again at once by a replace or fill down; the import checks the rest. */
+export const RECHECK_LIMIT = 1000;
+const PAGE = 1000;
+/** How long an import of the fixed rows may take to start (write its file, create its task) before a draft still waiting for it is opened again. */
+const STARTING_IMPORT_MS = 60_000;
+
+type Cells = Record<string, string>;
+
+export interface LastImport {
+  task_uuid: string;
+  status: string;
+  imported: number;
+  excluded: number;
+  message: string;
+}
+
+const isKindId = (id: string): id is ImportKindId => id === 'qrcodes' || id === 'appointments';
+
+/** A draft of the caller's organization (a draft of another is not found), with the end of its import of the fixed rows taken in. */
+export async function requireDraft(ctx: AppContext, principal: Principal, uuid: string): Promise<DraftRecord> {
+  const draft = draftStore(ctx.db.sqlite).find(uuid);
+  if (!draft || draft.organization_uuid !== principal.organizationUuid) throw notFound(`Import draft ${uuid}`);
+  return settleFinishedImport(ctx, draft);
+}
+
+function kindOf(draft: DraftRecord): Promise<ImportKind> {
+  return loadKind(draft.kind);
+}
+
+function toRow(row: DraftRowRecord): DraftRow {
+  return {
+    row_id: row.row_id,
+    row_number: row.row_number,
+    cells: JSON.parse(row.cells) as Cells,
+    problem: row.problem,
+    problem_column: row.problem_column,
+    state: row.state === 'imported' ? 'imported' : 'open',
+    checked: row.checked === 1,
+  };
+}
+
+export async function describeDraft(ctx: AppContext, draft: DraftRecord): Promise<Draft> {
+  const current = await settleFinishedImport(ctx, draft);
+  const store = draftStore(ctx.db.sqlite);
+  const counts = store.counts(current.uuid);
+  const last = store.lastEdit(current.uuid);
+  const kind = await kindOf(current);
+  return {
+    uuid: current.uuid,
+    organization_uuid: current.organization_uuid,
+    kind: isKindId(current.kind) ? current.kind : 'qrcodes',
+    source_task_uuid: current.source_task_uuid,
+    columns: [...kind.columns],
+    status: current.status,
+    rows: counts.rows,
+    rows_with_problems: counts.problems,
+    rows_imported: counts.imported,
+    can_undo: last !== undefined && current.status === 'open',
+    last_action: last?.action ?? null,
+    import_task_uuid: current.import_task_uuid,
+    last_import: current.last_import ? (JSON.parse(current.last_import) as LastImport) : null,
+    created_on: current.created_on,
+    updated_on: current.updated_on,
+  };
+}
+
+/** A finished import task's excluded rows as the kind's cells (a file's row under its header, or a JSON element). */
+async function excludedRowsOf(
+  ctx: AppContext,
+  taskUuid: string,
+  kind: ImportKind,
+  job: ReturnType<typeof jobFromRow>,
+  headers: string[] | null,
+) {
+  const columns = withColumnAliases(kind, job.options);
+  const json = job.format === 'json';
+  const mapping = json ? [] : matchHeader(columns, headers ?? [...kind.columns]).mapping;
+  const keyMap = new Map<string, string | null>();
+  const rows: NewDraftRow[] = [];
+  for (let after = -1; ; ) {
+    const page = await excludedRowsPage(ctx.db.kysely, taskUuid, after, PAGE);
+    if (page.length === 0) break;
+    for (const stored of page) {
+      const raw = JSON.parse(stored.cells) as unknown;
+      const cells: Cells = Object.fromEntries(kind.columns.map((c) => [c, '']));
+      if (json) {
+        if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+          for (const [column, value] of Object.entries(recordFromObject(columns, keyMap, raw as Record<string, unknown>)))
+            cells[column] = cellText(value);
+        }
+      } else if (Array.isArray(raw)) {
+        mapping.forEach((column, i) => {
+          if (column) cells[column] = cellText(raw[i]);
+        });
+      }
+      rows.push(newRow(cells, stored.row_index + (json ? 1 : 2), stored.error, kind.columns));
+    }
+    after = page[page.length - 1]?.row_index ?? after;
+  }
+  return rows;
+}
+
+function newRow(cells: Cells, rowNumber: number | null, problem: string | null, columns: readonly string[]): NewDraftRow {
+  return {
+    row_number: rowNumber,
+    cells: JSON.stringify(cells),
+    search_text: searchText(cells),
+    problem,
+    problem_column: problemColumn(problem, columns, cells),
+  };
+}
+
+/** Opens a draft: from a finished import's excluded rows (the open draft of that import if it has one), or from rows given (a preview's). */
+export async function createDraft(
+  ctx: AppContext,
+  principal: Principal,
+  body: CreateDraftBody,
+): Promise<{ draft: Draft; created: boolean }> {
+  const store = draftStore(ctx.db.sqlite);
+  const base = {
+    uuid: randomUUID(),
+    status: 'open' as const,
+    import_task_uuid: null,
+    last_import: null,
+    created_by_uuid: principal.keyUuid,
+  };
+  if ('background_task_uuid' in body) {
+    const uuid = body.background_task_uuid;
+    const task = await findTask(ctx.db.kysely, uuid);
+    const stored = task && task.organization_uuid === principal.organizationUuid ? await findJob(ctx.db.kysely, uuid) : undefined;
+    if (!task || !stored || !isKindId(stored.kind)) throw notFound(`Import task ${uuid}`);
+    const existing = store.list(task.organization_uuid, task.uuid)[0];
+    if (existing) return { draft: await describeDraft(ctx, existing), created: false };
+    if (task.status === 'PENDING' || task.status === 'PROCESSING') {
+      throw new ApiError('CONFLICT', 'The import is still running; open its excluded rows when the task is COMPLETED or FAILED.');
+    }
+    if (stored.excluded_count === 0) {
+      throw new ApiError('VALIDATION_ERROR', `Import task ${uuid} excluded no rows: there is nothing to fix.`, [
+        { path: 'background_task_uuid', message: 'the import excluded no rows' },
+      ]);
+    }
+    const job = jobFromRow(stored);
+    const kind = await loadKind(job.kind);
+    const rows = await excludedRowsOf(ctx, uuid, kind, job, stored.headers ? (JSON.parse(stored.headers) as string[]) : null);
+    const now = nowIso();
+    const record: DraftRecord = {
+      ...base,
+      organization_uuid: task.organization_uuid,
+      kind: job.kind,
+      source_task_uuid: task.uuid,
+      options: JSON.stringify(job.options),
+      created_on: now,
+      updated_on: now,
+    };
+    await writeTransaction(ctx.db, () => {
+      store.insertDraft(record);
+      store.insertRows(record.uuid, rows);
+    });
+    return { draft: await describeDraft(ctx, record), created: true };
+  }
+  const organization = body.organization_uuid ?? principal.organizationUuid;
+  requireOrganization(principal, organization);
+  const kind = await loadKind(body.kind);
+  const unknown = new Set<string>();
+  const given = body.rows.map((row) => {
+    const cells: Cells = Object.fromEntries(kind.columns.map((c) => [c, '']));
+    for (const [column, value] of Object.entries(row.values)) {
+      if (kind.columns.includes(column)) cells[column] = cellText(value);
+      else unknown.add(column);
+    }
+    return { row_number: row.row_number ?? null, cells };
+  });
+  if (unknown.size > 0) {
+    const message = `${[...unknown].join(', ')} ${unknown.size > 1 ? 'are not columns' : 'is not a column'} of ${body.kind}; use its columns: ${kind.columns.join(', ')}.`;
+    throw new ApiError('VALIDATION_ERROR', message, [{ path: 'rows', message }]);
+  }
+  const options = importKinds[body.kind].previewOptions(await resolveImportHandler(ctx.db.kysely, organization, undefined));
+  const { verdicts } = await ctx.imports.checkDraftRows({
+    kind: body.kind,
+    organizationUuid: organization,
+    options,
+    rows: given.map((row, index) => ({ index, cells: kind.columns.map((c) => row.cells[c] ?? '') })),
+  });
+  const rows = given.map((row, i) => newRow(row.cells, row.row_number, verdicts[i]?.problem ?? null, kind.columns));
+  const now = nowIso();
+  const record: DraftRecord = {
+    ...base,
+    organization_uuid: organization,
+    kind: body.kind,
+    source_task_uuid: null,
+    options: JSON.stringify(options),
+    created_on: now,
+    updated_on: now,
+  };
+  await writeTransaction(ctx.db, () => {
+    store.insertDraft(record);
+    store.insertRows(record.uuid, rows);
+  });
+  return { draft: await describeDraft(ctx, record), created: true };
+}
+
+function requireOpen(draft: DraftRecord): void {
+  if (draft.status === 'importing') {
+    throw new ApiError('CONFLICT', 'The fixed rows are being imported; wait until the import ends, then edit the rows it excluded again.');
+  }
+}
+
+function requireColumn(kind: ImportKind, column: string): void {
+  if (!kind.columns.includes(column)) {
+    const message = `${column} is not a column of this draft; use one of ${kind.columns.join(', ')}.`;
+    throw new ApiError('VALIDATION_ERROR', message, [{ path: 'column', message }]);
+  }
+}
+
+/** Each row's verdict, checked in the upload reader's worker with the import's own checks. */
+async function check(ctx: AppContext, draft: DraftRecord, kind: ImportKind, rows: { row_id: number; cells: Cells }[]) {
+  if (rows.length === 0) return new Map<number, string | null>();
+  const { verdicts } = await ctx.imports.checkDraftRows({
+    kind: draft.kind as ImportKindId,
+    organizationUuid: draft.organization_uuid,
+    options: JSON.parse(draft.options) as Record<string, unknown>,
+    rows: rows.map((row) => ({ index: row.row_id, cells: kind.columns.map((c) => row.cells[c] ?? '') })),
+  });
+  return new Map(verdicts.map((v) => [v.index, v.problem]));
+}
+
+/**
+ * Gets the row checks ready while the grid opens: the upload reader's worker started, the kind
+ * and the geocoder loaded (seconds for the shipped gazetteer), so the first edit answers as fast as the next.
+ */
+export function warmChecks(ctx: AppContext, draft: DraftRecord): void {
+  if (draft.status !== 'open' || !isKindId(draft.kind)) return;
+  void ctx.imports
+    .checkDraftRows({ kind: draft.kind, organizationUuid: draft.organization_uuid, options: {}, rows: [] })
+    .catch(() => undefined);
+}
+
+/** Changes one cell, checks the row again and keeps the change (undo puts the row back). */
+export async function editCell(ctx: AppContext, draft: DraftRecord, rowId: number, column: string, value: string) {
+  requireOpen(draft);
+  const kind = await kindOf(draft);
+  requireColumn(kind, column);
+  const store = draftStore(ctx.db.sqlite);
+  const row = store.row(draft.uuid, rowId);
+  if (!row) throw notFound(`Row ${rowId} of import draft ${draft.uuid}`);
+  if (row.state !== 'open') throw new ApiError('CONFLICT', `Row ${rowId} was imported already; there is nothing to fix in it.`);
+  const cells = { ...(JSON.parse(row.cells) as Cells), [column]: value };
+  const started = performance.now();
+  const problem = (await check(ctx, draft, kind, [{ row_id: rowId, cells }])).get(rowId) ?? null;
+  const checkMs = Math.round((performance.now() - started) * 10) / 10;
+  const changed: DraftRowRecord = {
+    ...row,
+    cells: JSON.stringify(cells),
+    problem,
+    problem_column: problemColumn(problem, kind.columns, cells),
+    checked: 1,
+  };
+  await writeTransaction(ctx.db, () => {
+    store.beginEdit(draft.uuid, `Edit ${column} of row ${rowId}`, 1)(rowId);
+    store.rowWriter()(draft.uuid, { ...changed, search_text: searchText(cells) });
+  });
+  return { row: toRow(changed), check_ms: checkMs };
+}
+
+/** Writes changed rows as one edit: the first RECHECK_LIMIT checked again now, the rest left for the import. */
+async function applyChanges(
+  ctx: AppContext,
+  draft: DraftRecord,
+  kind: ImportKind,
+  action: string,
+  changes: { row: DraftRowRecord; cells: Cells }[],
+): Promise<{ changed: number; rechecked: number; draft: Draft }> {
+  const store = draftStore(ctx.db.sqlite);
+  const now = changes.slice(0, RECHECK_LIMIT);
+  const verdicts = await check(
+    ctx,
+    draft,
+    kind,
+    now.map((c) => ({ row_id: c.row.row_id, cells: c.cells })),
+  );
+  if (changes.length > 0) {
+    await writeTransaction(ctx.db, () => {
+      const keep = store.beginEdit(draft.uuid, action, changes.length);
+      const write = store.rowWriter();
+      for (const { row, cells } of changes) {
+        keep(row.row_id);
+        const checked = verdicts.has(row.row_id);
+        const problem = checked ? (verdicts.get(row.row_id) ?? null) : row.problem;
+        write(draft.uuid, {
+          ...row,
+          cells: JSON.stringify(cells),
+          search_text: searchText(cells),
+          problem,
+          problem_column: problemColumn(problem, kind.columns, cells),
+          checked: checked ? 1 : 0,
+        });
+      }
+    });
+  }
+  return { changed: changes.length, rechecked: verdicts.size, draft: await describeDraft(ctx, draft) };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Find and replace in one column over every open row, as one edit. */
+export async function replaceInColumn(ctx: AppContext, draft: DraftRecord, body: ReplaceBody) {
+  requireOpen(draft);
+  const kind = await kindOf(draft);
+  requireColumn(kind, body.column);
+  const flags = body.match_case ? 'g' : 'gi';
+  const pattern = new RegExp(body.whole_cell ? `^${escapeRegExp(body.find)}$` : escapeRegExp(body.find), flags);
+  const changes: { row: DraftRowRecord; cells: Cells }[] = [];
+  for (const row of draftStore(ctx.db.sqlite).openRows(draft.uuid)) {
+    const cells = JSON.parse(row.cells) as Cells;
+    const before = cells[body.column] ?? '';
+    const after = before.replace(pattern, () => body.replace);
+    if (after !== before) changes.push({ row, cells: { ...cells, [body.column]: after } });
+  }
+  const verb = `Replace "${body.find}" with "${body.replace}" in ${body.column}`;
+  return applyChanges(ctx, draft, kind, verb, changes);
+}
+
+/** Copies a row's cell into the rows below it, up to another row, as one edit. */
+export async function fillDown(ctx: AppContext, draft: DraftRecord, body: { column: string; from_row_id: number; to_row_id: number }) {
+  requireOpen(draft);
+  const kind = await kindOf(draft);
+  requireColumn(kind, body.column);
+  if (body.to_row_id < body.from_row_id) {
+    const message = 'to_row_id must be the same row or below from_row_id (fill down copies a cell into the rows under it).';
+    throw new ApiError('VALIDATION_ERROR', message, [{ path: 'to_row_id', message }]);
+  }
+  const store = draftStore(ctx.db.sqlite);
+  const source = store.row(draft.uuid, body.from_row_id);
+  if (!source) throw notFound(`Row ${body.from_row_id} of import draft ${draft.uuid}`);
+  const value = (JSON.parse(source.cells) as Cells)[body.column] ?? '';
+  const changes = store
+    .rowsBetween(draft.uuid, body.from_row_id + 1, body.to_row_id)
+    .map((row) => ({ row, cells: JSON.parse(row.cells) as Cells }))
+    .filter(({ cells }) => (cells[body.column] ?? '') !== value)
+    .map(({ row, cells }) => ({ row, cells: { ...cells, [body.column]: value } }));
+  return applyChanges(ctx, draft, kind, `Fill down ${body.column} from row ${source.row_id}`, changes);
+}
+
+/** Takes rows out of the draft (they are not imported); undo brings them back. */
+export async function deleteRows(ctx: AppContext, draft: DraftRecord, rowIds: number[]) {
+  requireOpen(draft);
+  const store = draftStore(ctx.db.sqlite);
+  const rows = [...new Set(rowIds)].flatMap((id) => {
+    const row = store.row(draft.uuid, id);
+    return row && row.state === 'open' ? [row] : [];
+  });
+  if (rows.length > 0) {
+    await writeTransaction(ctx.db, () => {
+      const keep = store.beginEdit(
+        draft.uuid,
+        rows.length === 1 ? `Delete row ${rows[0]?.row_id}` : `Delete ${rows.length} rows`,
+        rows.length,
+      );
+      const write = store.rowWriter();
+      for (const row of rows) {
+        keep(row.row_id);
+        write(draft.uuid, { ...row, search_text: searchText(JSON.parse(row.cells) as Cells), state: 'deleted' });
+      }
+    });
+  }
+  return { changed: rows.length, rechecked: 0, draft: await describeDraft(ctx, draft) };
+}
+
+export async function undoLastEdit(ctx: AppContext, draft: DraftRecord) {
+  requireOpen(draft);
+  const store = draftStore(ctx.db.sqlite);
+  const last = store.lastEdit(draft.uuid);
+  if (!last) throw new ApiError('CONFLICT', 'There is nothing to undo: the draft has no edits since it was opened or last imported.');
+  const changed = await writeTransaction(ctx.db, () => store.undoEdit(draft.uuid, last.seq));
+  return { changed, rechecked: 0, draft: await describeDraft(ctx, draft) };
+}
+
+export async function discardDraft(ctx: AppContext, draft: DraftRecord): Promise<void> {
+  requireOpen(draft);
+  await writeTransaction(ctx.db, () => draftStore(ctx.db.sqlite).remove(draft.uuid));
+}
+
+/** A row with something in it: an empty row is neither downloaded nor imported (the import would skip it). */
+const hasText = (cells: Cells) => Object.values(cells).some((value) => value.trim() !== '');
+
+/** The open rows as a CSV text of the kind's columns (cells that would run as formulas neutralised; the import reads them back as typed). */
+export function* fixedRowsCsv(ctx: AppContext, draft: DraftRecord, columns: readonly string[]): Generator<string> {
+  const csv = (lines: string[][]) => `${Papa.unparse(lines, { newline: '\r\n' })}\r\n`;
+  yield csv([[...columns]]);
+  const store = draftStore(ctx.db.sqlite);
+  for (let after = 0; ; ) {
+    const page = store.rowsAfter(draft.uuid, after, PAGE);
+    if (page.length === 0) return;
+    const lines = page.flatMap((row) => {
+      const cells = JSON.parse(row.cells) as Cells;
+      return hasText(cells) ? [columns.map((c) => neutraliseFormula(cells[c] ?? ''))] : [];
+    });
+    if (lines.length > 0) yield csv(lines);
+    after = page[page.length - 1]?.row_id ?? after;
+  }
+}
+
+/**
+ * Starts the kind's own import (background) of the open rows alone, linked to the import they
+ * came from (metadata.fixes_task_uuid). Each row is marked with its index in that import, so
+ * that once it ends the draft shows what became of each (settleFinishedImport).
+ */
+export async function importFixedRows(ctx: AppContext, principal: Principal, draft: DraftRecord) {
+  requireOpen(draft);
+  const kind = await kindOf(draft);
+  const store = draftStore(ctx.db.sqlite);
+  const rows = store.openRows(draft.uuid).filter((row) => hasText(JSON.parse(row.cells) as Cells));
+  if (rows.length === 0) {
+    throw new ApiError('CONFLICT', 'The draft has no rows left to import: every row was imported, deleted or is empty.');
+  }
+  const uploadFile = path.join(UPLOADS_DIR, `${randomUUID()}.upload`);
+  const lease = new UploadLease(ctx.imports.settings.dataDir, uploadFile);
+  try {
+    await fs.promises.writeFile(lease.path, [...fixedRowsCsv(ctx, draft, kind.columns)].join(''), { mode: 0o600 });
+    await writeTransaction(ctx.db, () => {
+      const mark = store.markForImport();
+      rows.forEach((row, index) => {
+        mark(draft.uuid, row.row_id, index);
+      });
+      store.forgetEdits(draft.uuid);
+      store.update(draft.uuid, { status: 'importing', import_task_uuid: null });
+    });
+    let task: Awaited<ReturnType<typeof ctx.imports.submit>>['task'];
+    try {
+      ({ task } = await ctx.imports.submit({
+        kind: draft.kind as ImportKindId,
+        taskType: kind.taskType('file'),
+        source: 'file',
+        format: 'csv',
+        upload: lease,
+        organizationUuid: draft.organization_uuid,
+        createdByUuid: principal.keyUuid,
+        metadata: {
+          filename: `fixed-rows-${draft.source_task_uuid ?? draft.uuid}.csv`,
+          import_type: 'csv',
+          source: 'import_draft',
+          import_draft_uuid: draft.uuid,
+          ...(draft.source_task_uuid ? { fixes_task_uuid: draft.source_task_uuid } : {}),
+        },
+        mode: 'background',
+        options: JSON.parse(draft.options) as Record<string, unknown>,
+      }));
+    } catch (error) {
+      await writeTransaction(ctx.db, () => {
+        store.clearImportIndexes(draft.uuid);
+        store.update(draft.uuid, { status: 'open' });
+      });
+      throw error;
+    }
+    await writeTransaction(ctx.db, () => store.update(draft.uuid, { import_task_uuid: task.uuid }));
+    return task;
+  } finally {
+    await lease.release();
+  }
+}
+
+/** An import of the fixed rows that ended: rows it wrote become imported, rows it excluded open again with their new problem. */
+async function settleFinishedImport(ctx: AppContext, draft: DraftRecord): Promise<DraftRecord> {
+  if (draft.status !== 'importing') return draft;
+  if (!draft.import_task_uuid) {
+    // The server stopped between marking the rows and starting their import: nothing started, the rows are open again.
+    if (Date.now() - Date.parse(draft.updated_on) < STARTING_IMPORT_MS) return draft;
+    const store = draftStore(ctx.db.sqlite);
+    await writeTransaction(ctx.db, () => {
+      store.clearImportIndexes(draft.uuid);
+      store.update(draft.uuid, { status: 'open' });
+    });
+    return store.find(draft.uuid) ?? draft;
+  }
+  const taskUuid = draft.import_task_uuid;
+  const task = await findTask(ctx.db.kysely, taskUuid);
+  if (task && (task.status === 'PENDING' || task.status === 'PROCESSING')) return draft;
+  const job = await findJob(ctx.db.kysely, taskUuid);
+  const kind = await kindOf(draft);
+  const excluded: { index: number; error: string }[] = [];
+  for (let after = -1; ; ) {
+    const page = await excludedRowsPage(ctx.db.kysely, taskUuid, after, PAGE);
+    if (page.length === 0) break;
+    for (const row of page) excluded.push({ index: row.row_index, error: row.error });
+    after = page[page.length - 1]?.row_index ?? after;
+  }
+  const store = draftStore(ctx.db.sqlite);
+  const done = task?.status === 'COMPLETED' ? Number.MAX_SAFE_INTEGER : (job?.rows_done ?? 0);
+  const failedMessage = task?.error_message ?? 'The import of the fixed rows is gone.';
+  await writeTransaction(ctx.db, () => {
+    const current = store.find(draft.uuid);
+    if (current?.status !== 'importing') return;
+    const settled = store.settleImport(draft.uuid, done);
+    const reopen = store.reopenExcluded();
+    for (const { index, error } of excluded) {
+      const cells = store.cellsAtImportIndex(draft.uuid, index);
+      reopen(draft.uuid, index, error, problemColumn(error, kind.columns, cells));
+    }
+    store.clearImportIndexes(draft.uuid);
+    const last: LastImport = {
+      task_uuid: taskUuid,
+      status: task?.status ?? 'FAILED',
+      imported: settled - excluded.length,
+      excluded: excluded.length,
+      message:
+        task?.status === 'COMPLETED'
+          ? excluded.length === 0
+            ? 'Every fixed row was imported.'
+            : `${excluded.length} rows were excluded again; fix them and import again.`
+          : `${failedMessage} The rows it did not reach are left open; import them again.`,
+    };
+    store.update(draft.uuid, { status: 'open', last_import: JSON.stringify(last) });
+  });
+  return store.find(draft.uuid) ?? draft;
+}
+
+export async function rowsPage(ctx: AppContext, draft: DraftRecord, query: DraftRowsQuery) {
+  const current = await settleFinishedImport(ctx, draft);
+  const page = draftStore(ctx.db.sqlite).page(current.uuid, query);
+  return { total: page.total, offset: query.offset, rows: page.rows.map(toRow) };
+}
+
+export async function listDrafts(ctx: AppContext, principal: Principal, sourceTaskUuid: string | undefined) {
+  const drafts = draftStore(ctx.db.sqlite).list(principal.organizationUuid, sourceTaskUuid);
+  return { data: await Promise.all(drafts.map((d) => describeDraft(ctx, d))) };
+}

@@ -1,0 +1,307 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { startDemoMode } from '../../server/demo/demo-mode.ts';
+import type { LiveEvent } from '../../server/live/bus.ts';
+import { createOrganization, type OrganizationCredentials } from '../../server/orgs/organizations.ts';
+import type { ResetResult, RestoredSnapshot, SavedSnapshot, SnapshotInfo } from '../../server/snapshots/schemas.ts';
+import { GATE_ENV, GATED_GEOCODER_MODULE } from '../demo/support/gated-geocoder.ts';
+import { fileUpload } from '../support/imports.ts';
+import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
+import { waitFor } from '../webhooks/support.ts';
+
+interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+async function ok<T>(res: Response | Promise<Response>, status?: number): Promise<T> {
+  const answer = await res;
+  const text = await answer.text();
+  if (status) assert.equal(answer.status, status, text);
+  else assert.ok(answer.status < 300, `${answer.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function errorOf(res: Response | Promise<Response>, status: number): Promise<{ code: string; message: string }> {
+  return (await ok<{ error: { code: string; message: string } }>(res, status)).error;
+}
+
+/** Everything an organization can see of itself through the API, to compare before and after. */
+async function viewOf(server: TestServer, org: string, auth: string): Promise<Record<string, unknown>> {
+  const get = (p: string) =>
+    ok<Page<{ uuid: string }>>(
+      server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=100`, { headers: { authorization: auth } }),
+    );
+  const view: Record<string, unknown> = {};
+  for (const p of [
+    '/api/qrcodes',
+    '/api/qrcodes?search=collins',
+    '/api/services',
+    '/api/webhooks',
+    '/api/inboxes',
+    '/api/import-handlers',
+    '/api/appointment_schedule',
+    '/api/background-tasks',
+    '/api/service-confirmations',
+    '/api/webhooks/deliveries',
+  ]) {
+    view[p] = await get(p);
+  }
+  view.settings = await ok(server.request(`/api/settings?organization_uuid=${org}`, { headers: { authorization: auth } }));
+  for (const inbox of (view['/api/inboxes'] as Page<{ uuid: string }>).items)
+    view[`messages ${inbox.uuid}`] = await get(`/api/inboxes/uuid/${inbox.uuid}/messages`);
+  return view;
+}
+
+describe('snapshots of an organization, restore and reset', () => {
+  let server: TestServer;
+  let org: string;
+  let other: OrganizationCredentials;
+  let otherAuth: string;
+  let editorAuth: string;
+  let viewerAuth: string;
+  const post = (p: string, body: unknown, auth = server.auth) =>
+    server.request(p, { ...jsonBody(body), headers: { 'content-type': 'application/json', authorization: auth } });
+  const total = async (p: string) =>
+    (await ok<Page<unknown>>(server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=1`))).total;
+
+  before(async () => {
+    server = await startTestServer();
+    org = server.organizationUuid;
+    const demo = await startDemoMode(server, 3_600_000);
+    await demo.stop();
+    const keys = {
+      viewer: await ok<{ api_key: string; api_secret: string }>(post('/api/api-keys', { role: 'viewer', name: 'Snapshot viewer' })),
+      editor: await ok<{ api_key: string; api_secret: string }>(post('/api/api-keys', { role: 'editor', name: 'Snapshot editor' })),
+    };
+    viewerAuth = bearer(keys.viewer);
+    editorAuth = bearer(keys.editor);
+    other = await createOrganization(server.ctx.db.kysely, { name: 'Other Org' });
+    otherAuth = bearer(other);
+    await ok(
+      post('/api/qrcodes', { organization_uuid: other.organization_uuid, location: '9 Collins Street, Melbourne VIC 3000' }, otherAuth),
+    );
+  });
+  after(() => server.stop());
+
+  it('brings back QR codes, appointments, services, webhooks, inboxes, settings and search as they were; keys and other organizations stay', async () => {
+    const inbox = (await ok<Page<{ uuid: string }>>(server.request(`/api/inboxes?organization_uuid=${org}`))).items[0];
+    assert.ok(inbox, 'the demo made an inbox');
+    await ok(post('/api/service-confirmations/simulate', { organization_uuid: org, event: 'service_confirmation.check_in' }));
+    await waitFor('the check-in in the demo inbox', async () =>
+      (await total(`/api/inboxes/uuid/${inbox.uuid}/messages`)) > 0 ? true : undefined,
+    );
+    await waitFor('no pending delivery', async () => ((await total('/api/webhooks/deliveries?status=pending')) === 0 ? true : undefined));
+    await ok(post('/api/qrcodes', { organization_uuid: org, location: '77 Collins Street, Melbourne VIC 3000', name: 'Collins corner' }));
+    const before = await viewOf(server, org, server.auth);
+    const otherBefore = await viewOf(server, other.organization_uuid, otherAuth);
+    assert.ok((before['/api/qrcodes?search=collins'] as Page<unknown>).total >= 1, 'the search finds the QR code');
+    assert.ok((before['/api/appointment_schedule'] as Page<unknown>).total > 0);
+
+    const saved = await ok<SavedSnapshot>(post('/api/snapshots', { name: 'baseline' }), 201);
+    assert.equal(saved.name, 'baseline');
+    assert.equal(saved.counts.qrcodes, (before['/api/qrcodes'] as Page<unknown>).total);
+    assert.ok(saved.size_bytes > 0);
+    assert.ok(fs.existsSync(path.join(server.dataDir, 'snapshots', org, 'baseline.sqlite')));
+
+    // The developer's test run changes everything.
+    const qrcodes = (before['/api/qrcodes'] as Page<{ uuid: string }>).items;
+    const first = qrcodes[0];
+    assert.ok(first);
+    await ok(server.request(`/api/qrcodes/uuid/${first.uuid}`, jsonBody({ name: 'Renamed in the run', label: 'zzz' }, 'PATCH')));
+    await ok(post('/api/qrcodes', { organization_uuid: org, location: '1 George Street, Sydney NSW 2000', name: 'Added in the run' }));
+    await ok(post('/api/services', { organization_uuid: org, name: 'Added service', code: 'ADD' }));
+    const webhook = (before['/api/webhooks'] as Page<{ uuid: string }>).items[0];
+    assert.ok(webhook);
+    await ok(server.request(`/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' }), 204);
+    await ok(server.request(`/api/inboxes/uuid/${inbox.uuid}/messages`, { method: 'DELETE' }), 204);
+    await ok(server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'fast' }, 'PATCH')));
+    const session = await ok<{ token: string }>(post('/api/api-keys', { role: 'viewer', name: 'made after the snapshot' }));
+    assert.equal(await total('/api/qrcodes?search=renamed%20in%20the'), 1);
+
+    const events: LiveEvent[] = [];
+    const unsubscribe = server.ctx.live.subscribe((event) => {
+      if (event.type === 'organization.replaced') events.push(event);
+    });
+    const restored = await ok<RestoredSnapshot>(post('/api/snapshots/baseline/restore', {}), 200);
+    unsubscribe();
+    assert.equal(restored.name, 'baseline');
+    assert.equal(restored.restored.qrcodes, saved.counts.qrcodes);
+    assert.equal(restored.deleted.qrcodes, saved.counts.qrcodes + 1);
+    assert.deepEqual(events, [{ type: 'organization.replaced', organization_uuid: org, data: { action: 'restore', name: 'baseline' } }]);
+
+    assert.deepEqual(await viewOf(server, org, server.auth), before, 'the organization is as it was');
+    assert.deepEqual(await viewOf(server, other.organization_uuid, otherAuth), otherBefore, 'another organization is untouched');
+    assert.equal(await total('/api/qrcodes?search=renamed%20in%20the'), 0, 'the search forgot what the run did');
+    assert.equal(await total('/api/qrcodes?search=added%20in%20the'), 0);
+    assert.equal(await total(`/api/qrcodes?search=${encodeURIComponent(qrcodes[1]?.uuid ? 'collins corner' : '')}`), 1);
+    const keys = await ok<Page<{ name: string }> | { name: string }[]>(server.request('/api/api-keys'));
+    const names = (Array.isArray(keys) ? keys : keys.items).map((k) => k.name);
+    assert.ok(names.includes('made after the snapshot'), 'API keys are not part of a snapshot');
+    void session;
+
+    // The restored data works: a new check-in is delivered to the restored inbox again.
+    await ok(post('/api/service-confirmations/simulate', { organization_uuid: org, event: 'service_confirmation.check_in' }));
+    const messages = (before[`messages ${inbox.uuid}`] as Page<unknown>).total;
+    await waitFor('a new message in the restored inbox', async () =>
+      (await total(`/api/inboxes/uuid/${inbox.uuid}/messages`)) > messages ? true : undefined,
+    );
+  });
+
+  it('lists snapshots with size and time, refuses a taken name unless replaced, and deletes', async () => {
+    await ok(post('/api/snapshots', { name: 'second.run_2' }), 201);
+    const taken = await errorOf(post('/api/snapshots', { name: 'second.run_2' }), 409);
+    assert.match(taken.message, /exists.*replace/);
+    await ok(post('/api/snapshots', { name: 'second.run_2', replace: true }), 201);
+    const list = await ok<{ items: SnapshotInfo[] }>(server.request('/api/snapshots'));
+    assert.deepEqual(list.items.map((s) => s.name).sort(), ['baseline', 'second.run_2']);
+    for (const item of list.items) {
+      assert.ok(item.size_bytes > 0);
+      assert.ok(!Number.isNaN(Date.parse(item.created_on)));
+    }
+    assert.deepEqual(
+      (await ok<{ items: SnapshotInfo[] }>(server.request('/api/snapshots', { headers: { authorization: otherAuth } }))).items,
+      [],
+    );
+    await ok(server.request('/api/snapshots/second.run_2', { method: 'DELETE' }), 204);
+    const gone = await errorOf(server.request('/api/snapshots/second.run_2', { method: 'DELETE' }), 404);
+    assert.match(gone.message, /Snapshot "second.run_2" .*not found/);
+    assert.deepEqual(
+      (await ok<{ items: SnapshotInfo[] }>(server.request('/api/snapshots'))).items.map((s) => s.name),
+      ['baseline'],
+    );
+  });
+
+  it('answers 404 for an unknown snapshot, 400 for a bad name, 403 below admin', async () => {
+    const unknown = await errorOf(post('/api/snapshots/nope/restore', {}), 404);
+    assert.equal(unknown.code, 'NOT_FOUND');
+    assert.match(unknown.message, /Snapshot "nope".*snapshot list/);
+    assert.equal(
+      (await errorOf(post('/api/snapshots/baseline/restore', {}, otherAuth), 404)).code,
+      'NOT_FOUND',
+      "another organization's snapshot is not found",
+    );
+    for (const name of ['../etc', '.hidden', 'a b', 'x'.repeat(65), '', 'émoji']) {
+      const res = await post('/api/snapshots', { name });
+      assert.equal(res.status, 400, `name ${JSON.stringify(name)}`);
+      assert.match((await errorOf(Promise.resolve(res), 400)).message, /letters, digits/);
+    }
+    assert.equal((await post('/api/snapshots/a%20b/restore', {})).status, 400);
+    for (const auth of [viewerAuth, editorAuth]) {
+      assert.equal((await post('/api/snapshots', { name: 'x' }, auth)).status, 403);
+      assert.equal((await server.request('/api/snapshots', { headers: { authorization: auth } })).status, 403);
+      assert.equal((await post('/api/snapshots/baseline/restore', {}, auth)).status, 403);
+      assert.equal((await server.request('/api/snapshots/baseline', { method: 'DELETE', headers: { authorization: auth } })).status, 403);
+      assert.equal((await post('/api/reset', { empty: true }, auth)).status, 403);
+    }
+    assert.equal((await post('/api/reset', {})).status, 400, 'empty: true is required');
+  });
+
+  it('a corrupt or foreign snapshot file is refused, nothing changes', async (t) => {
+    const dir = path.join(server.dataDir, 'snapshots', org);
+    fs.writeFileSync(path.join(dir, 'broken.sqlite'), 'not a database at all');
+    t.after(() => fs.rmSync(path.join(dir, 'broken.sqlite'), { force: true }));
+    const count = await total('/api/qrcodes');
+    assert.match((await errorOf(post('/api/snapshots/broken/restore', {}), 409)).message, /Delete it and save a new one/);
+    // A database, but not a snapshot (no snapshot_meta), and a snapshot of a schema this version does not know.
+    new SQLite(path.join(dir, 'other-db.sqlite')).exec('create table t (x)').close();
+    t.after(() => fs.rmSync(path.join(dir, 'other-db.sqlite'), { force: true }));
+    assert.match((await errorOf(post('/api/snapshots/other-db/restore', {}), 409)).message, /not a snapshot of this organization/);
+    fs.copyFileSync(path.join(dir, 'baseline.sqlite'), path.join(dir, 'future.sqlite'));
+    t.after(() => fs.rmSync(path.join(dir, 'future.sqlite'), { force: true }));
+    new SQLite(path.join(dir, 'future.sqlite'))
+      .exec("update snapshot_meta set value = '999_from_the_future' where key = 'migration'")
+      .close();
+    assert.match((await errorOf(post('/api/snapshots/future/restore', {}), 409)).message, /this version can read/);
+    const otherDir = path.join(server.dataDir, 'snapshots', other.organization_uuid);
+    fs.mkdirSync(otherDir, { recursive: true });
+    fs.copyFileSync(path.join(dir, 'baseline.sqlite'), path.join(otherDir, 'stolen.sqlite'));
+    assert.match((await errorOf(post('/api/snapshots/stolen/restore', {}, otherAuth), 409)).message, /not a snapshot of this organization/);
+    assert.equal(await total('/api/qrcodes'), count);
+  });
+
+  it('reset --empty deletes all the organization has, keeps keys, settings and snapshots', async () => {
+    const events: LiveEvent[] = [];
+    const unsubscribe = server.ctx.live.subscribe((event) => {
+      if (event.type === 'organization.replaced') events.push(event);
+    });
+    const result = await ok<ResetResult>(post('/api/reset', { empty: true }), 200);
+    unsubscribe();
+    assert.ok(result.deleted.qrcodes > 0);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      [{ action: 'reset' }],
+    );
+    for (const p of [
+      '/api/qrcodes',
+      '/api/services',
+      '/api/webhooks',
+      '/api/inboxes',
+      '/api/appointment_schedule',
+      '/api/background-tasks',
+    ]) {
+      assert.equal(await total(p), 0, p);
+    }
+    assert.equal(await total('/api/qrcodes?search=collins'), 0);
+    assert.equal((await ok<{ items: SnapshotInfo[] }>(server.request('/api/snapshots'))).items.length, 1, 'snapshots stay');
+    await ok(post('/api/snapshots/baseline/restore', {}), 200);
+    assert.equal(await total('/api/qrcodes?search=collins%20corner'), 1, 'and can be restored after a reset');
+  });
+});
+
+describe('a snapshot while an import runs', () => {
+  it('refuses to save or restore with 409 while an import of the organization runs, and changes nothing', async () => {
+    const gate = path.join(tempDataDir('qr-sandbox-gate-'), 'open');
+    process.env[GATE_ENV] = gate;
+    const server = await startTestServer({ imports: { geocoderModule: GATED_GEOCODER_MODULE } });
+    try {
+      const org = server.organizationUuid;
+      const post = (p: string, body: unknown) => server.request(p, jsonBody(body));
+      // (The gated geocoder would hold a QR code made here too: the snapshot has a service.)
+      await ok(post('/api/services', { organization_uuid: org, name: 'Before', code: 'BEF' }));
+      await ok(post('/api/snapshots', { name: 'before' }), 201);
+      const accepted = await server.request(
+        '/api/qrcodes/bulk',
+        fileUpload('location,name\r\n"2 Collins Street, Melbourne VIC 3000",Held\r\n', 'held.csv', {
+          organization_uuid: org,
+          processing_mode: 'background',
+        }),
+      );
+      assert.equal(accepted.status, 202);
+      const { background_task_uuid: task } = (await accepted.json()) as { background_task_uuid: string };
+      const status = async () => ((await (await server.request(`/api/background-tasks/uuid/${task}`)).json()) as { status: string }).status;
+
+      for (const [p, body] of [
+        ['/api/snapshots/before/restore', {}],
+        ['/api/snapshots', { name: 'during' }],
+        ['/api/reset', { empty: true }],
+      ] as const) {
+        const refused = await errorOf(post(p, body), 409);
+        assert.match(
+          refused.message,
+          new RegExp(`An import of this organization is still running \\(task ${task}, (PENDING|PROCESSING)\\)\\. Nothing was`),
+        );
+      }
+      assert.ok(['PENDING', 'PROCESSING'].includes(await status()), 'the import was not stopped');
+      assert.ok(!fs.existsSync(path.join(server.dataDir, 'snapshots', org, 'during.sqlite')));
+      assert.deepEqual(fs.readdirSync(path.join(server.dataDir, 'snapshots', org)), ['before.sqlite'], 'no temp file left');
+
+      fs.writeFileSync(gate, '');
+      await waitFor('the held import to finish', async () => ((await status()) === 'COMPLETED' ? true : undefined));
+      const names = async (p: string) =>
+        (await ok<Page<{ name: string }>>(server.request(`${p}?organization_uuid=${org}`))).items.map((q) => q.name).sort();
+      assert.deepEqual(await names('/api/qrcodes'), ['Held']);
+      await ok(post('/api/snapshots/before/restore', {}), 200);
+      assert.deepEqual(await names('/api/qrcodes'), []);
+      assert.ok((await names('/api/services')).includes('Before'));
+      assert.equal((await server.request(`/api/background-tasks/uuid/${task}`)).status, 404, 'the import came after the snapshot');
+    } finally {
+      fs.writeFileSync(gate, '');
+      await server.stop();
+      delete process.env[GATE_ENV];
+    }
+  });
+});
