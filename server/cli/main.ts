@@ -2,6 +2,7 @@ import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
 import { importCommand } from './import.ts';
+import { inboxRulesClearCommand, inboxRulesListCommand, inboxRulesSetCommand } from './inbox-rules.ts';
 import { listenCommand } from './listen.ts';
 import { scenarioRunCommand } from './scenario-run.ts';
 import { triggerCommand } from './trigger.ts';
@@ -32,6 +33,9 @@ const commands: Command[] = [
   scenarioRunCommand,
   listenCommand,
   waitCommand,
+  inboxRulesListCommand,
+  inboxRulesSetCommand,
+  inboxRulesClearCommand,
   profileAddCommand,
   profileListCommand,
   profileRemoveCommand,

@@ -79,6 +79,8 @@ export interface OrganizationSettingsTable {
   updated_on: string;
   /** How imports read dates such as 02/12/2026; null: from the organization's default time zone (server/settings/date-order.ts). */
   date_order?: 'day_first' | 'month_first' | 'iso_only' | null;
+  /** Seconds a webhook may fail continuously before it is disabled; 0 never; null the default. */
+  webhook_auto_disable_after_s?: number | null;
 }
 
 export interface WebhookTable {
@@ -94,6 +96,13 @@ export interface WebhookTable {
   created_on: string;
   updated_on: string;
   deleted_on: string | null;
+  /** Its own retry schedule: a preset name or a JSON list of delays in ms; null: the organization's. */
+  retry_schedule?: string | null;
+  /** Since when (dispatcher clock, epoch ms) every attempt failed; null after a success. */
+  failing_since_ms?: number | null;
+  /** Why it was disabled automatically, and when (ISO 8601); null when it was not. */
+  disabled_reason?: string | null;
+  disabled_on?: string | null;
 }
 
 export interface ServiceConfirmationTable {
@@ -195,11 +204,10 @@ export interface InboxTable {
   name: string;
   /** JSON array of secrets to verify signatures with (several, for rotation). */
   secrets: string;
-  /** Fault injection: answer with this status instead of the normal one. */
-  response_status: number | null;
-  response_delay_ms: number;
-  /** 1: close the connection without an answer. */
-  response_drop: number;
+  /** JSON array of answer rules (server/receiver/rule-schemas.ts), first match wins. */
+  response_rules: string;
+  /** Requests received since the rules were set, counted only while a rule matches by message number. */
+  rules_message_count: Generated<number>;
   forward_to: string | null;
   /** Oldest messages deleted to keep the inbox under the message cap. */
   dropped_messages: Generated<number>;
@@ -243,6 +251,8 @@ export interface InboxMessageTable {
   answer: string | null;
   answered_status: number | null;
   answered_after_ms: number | null;
+  /** Which of the inbox's rules decided the answer (1 for the first); null: none matched. */
+  answered_by_rule?: number | null;
 }
 
 export interface InboxRelayTable {

@@ -11,6 +11,8 @@ import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
 import type { CreateInboxBody, Inbox, InboxListQuery, InboxResponse, UpdateInboxBody } from './schemas.ts';
 import { INBOX_PATH_PREFIX } from './inbox-path.ts';
+import type { InboxRule } from './rule-schemas.ts';
+import { parseRules, responseOfRules, rulesWithResponse } from './rules.ts';
 import { countMessages, deleteInboxRow, findInbox, insertInbox, listInboxRows, updateInboxRow, type InboxRow } from './store.ts';
 
 /** The address deliveries use: http://127.0.0.1:P/inbox/{uuid} (the bound host when it is not a wildcard). */
@@ -25,8 +27,15 @@ export function inboxSecrets(row: InboxRow): string[] {
   return Array.isArray(parsed) ? parsed.filter((s): s is string => typeof s === 'string') : [];
 }
 
-export function inboxResponse(row: InboxRow): InboxResponse {
-  return { status: row.response_status, delay_ms: row.response_delay_ms, drop: row.response_drop === 1 };
+export function inboxRules(row: InboxRow): InboxRule[] {
+  return parseRules(row.response_rules);
+}
+
+/** The rules a create or update asks for: the rules given, or the older single setting read as a rule. */
+function requestedRules(current: InboxRule[], body: { rules?: InboxRule[] | undefined; response?: Partial<InboxResponse> | undefined }) {
+  if (body.rules !== undefined) return body.rules;
+  if (body.response !== undefined) return rulesWithResponse(current, body.response);
+  return null;
 }
 
 function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, includeSecrets: boolean): Inbox {
@@ -38,7 +47,8 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
     url: inboxUrl(config, row.uuid),
     secret_count: secrets.length,
     ...(includeSecrets ? { secrets } : {}),
-    response: inboxResponse(row),
+    response: responseOfRules(inboxRules(row)),
+    rules: inboxRules(row),
     forward_to: row.forward_to,
     message_count: messageCount,
     dropped_messages: row.dropped_messages,
@@ -96,9 +106,8 @@ export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promi
     organization_uuid: body.organization_uuid,
     name: body.name,
     secrets: JSON.stringify(body.secrets ?? []),
-    response_status: body.response?.status ?? null,
-    response_delay_ms: body.response?.delay_ms ?? 0,
-    response_drop: body.response?.drop ? 1 : 0,
+    response_rules: JSON.stringify(requestedRules([], body) ?? []),
+    rules_message_count: 0,
     forward_to: body.forward_to ?? null,
     dropped_messages: 0,
     created_on: now,
@@ -131,14 +140,16 @@ export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promi
 export async function updateInbox(ctx: AppContext, organizationUuid: string, uuid: string, body: UpdateInboxBody): Promise<Inbox> {
   const row = await requireInbox(ctx, organizationUuid, uuid);
   if (body.forward_to) await checkRelayUrl(ctx, organizationUuid, body.forward_to, 'body.forward_to');
-  const response = { ...inboxResponse(row), ...body.response };
+  const current = inboxRules(row);
+  const requested = requestedRules(current, body);
+  // Rules given are set anew (the message count starts again); the older setting left as it was
+  // (the GUI's edit form sends it with every change of name) changes nothing.
+  const rules = body.rules !== undefined || JSON.stringify(requested) !== JSON.stringify(current) ? requested : null;
   await updateInboxRow(ctx.db.kysely, uuid, {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.secrets !== undefined ? { secrets: JSON.stringify(body.secrets) } : {}),
     ...(body.forward_to !== undefined ? { forward_to: body.forward_to } : {}),
-    response_status: response.status,
-    response_delay_ms: response.delay_ms,
-    response_drop: response.drop ? 1 : 0,
+    ...(rules !== null ? { response_rules: JSON.stringify(rules), rules_message_count: 0 } : {}),
     updated_on: nowIso(),
   });
   return getInbox(ctx, organizationUuid, uuid, false);

@@ -66,6 +66,7 @@ function messageFields(row: Omit<MessageRow, 'body' | 'plaintext'>, relays: Rela
       kind: (row.answer as Message['answer']['kind']) ?? null,
       status: row.answered_status,
       after_ms: row.answered_after_ms,
+      rule: row.answered_by_rule ?? null,
     },
     relays: relays.map(toRelay),
   };

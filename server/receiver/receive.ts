@@ -5,17 +5,18 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { judgeDelivery, type DeliveryVerdicts } from '../tools/verdicts.ts';
-import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { ATTEMPT_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import type { SecretCandidate } from '../wire-format/open.ts';
 import { nowIso } from '../time.ts';
 import { headerObject, headerPairs } from './headers.ts';
-import { inboxResponse } from './inboxes.ts';
+import { inboxRules } from './inboxes.ts';
+import { countsMessages, parseAttempt, pickRule } from './rules.ts';
 import type { answerKinds } from './schemas.ts';
 import { describeBytes } from './limits.ts';
 import { knownSecrets } from './secrets.ts';
 import type { Updateable } from 'kysely';
 import type { InboxMessageTable } from '../db/schema.ts';
-import { findFirstDuplicate, insertMessage, updateMessage, type InboxRow } from './store.ts';
+import { countRuleMessage, findFirstDuplicate, insertMessage, updateMessage, type InboxRow } from './store.ts';
 
 export interface RawDelivery {
   method: string;
@@ -39,6 +40,8 @@ export interface StoredDelivery {
   uuid: string;
   seq: number;
   receivedOn: string;
+  /** Its number among the requests received since the rules were set; null while no rule matches by it. */
+  messageNumber: number | null;
 }
 
 export type AnswerKind = (typeof answerKinds)[number];
@@ -47,8 +50,11 @@ export interface PlannedAnswer {
   kind: AnswerKind;
   /** null: drop the connection. */
   status: number | null;
+  /** Sent as JSON; a string (a rule's text body) as text/plain. */
   body: unknown;
   delayMs: number;
+  /** The rule that decided it, 1 for the first; null when none matched. */
+  rule: number | null;
 }
 
 export interface Verdict {
@@ -81,7 +87,8 @@ export async function storeRaw(ctx: AppContext, inbox: InboxRow, raw: RawDeliver
     signature_status: 'unknown',
     hints: '[]',
   });
-  return { uuid, seq, receivedOn };
+  const messageNumber = countsMessages(inboxRules(inbox)) ? await countRuleMessage(ctx.db.kysely, inbox.uuid) : null;
+  return { uuid, seq, receivedOn, messageNumber };
 }
 
 function envelopeField(json: unknown, field: 'id' | 'type'): string | null {
@@ -167,25 +174,34 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
 }
 
 /**
- * How to answer: the inbox's fault injection first (drop, or a fixed status), else 413 for an
- * oversized body, 400 when the delivery cannot be decrypted or its signature header is malformed,
- * and 200 otherwise. A verdict of null means judging failed; the raw request is stored all the same.
+ * How to answer: the first of the inbox's rules that matches (a drop, a chosen status and body, a
+ * delay), else 413 for an oversized body, 400 when the delivery cannot be decrypted or its
+ * signature header is malformed, and 200 otherwise. A verdict of null means judging failed; the raw
+ * request is stored all the same.
  */
 export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery, verdict: Verdict | null): PlannedAnswer {
-  const fault = inboxResponse(inbox);
-  const delayMs = fault.delay_ms;
-  if (fault.drop) return { kind: 'dropped', status: null, body: null, delayMs };
-  if (fault.status !== null) {
+  const headers = headerObject(headerPairs(raw.rawHeaders));
+  const picked = pickRule(inboxRules(inbox), {
+    eventType: headers[EVENT_HEADER.toLowerCase()] ?? verdict?.eventType ?? null,
+    attempt: parseAttempt(headers[ATTEMPT_HEADER.toLowerCase()]),
+    messageNumber: stored.messageNumber,
+  });
+  const respond = picked?.rule.respond;
+  const delayMs = respond?.delay_ms ?? 0;
+  const rule = picked ? picked.index + 1 : null;
+  if (respond?.drop) return { kind: 'dropped', status: null, body: null, delayMs, rule };
+  if (picked && respond?.status !== undefined) {
     return {
       kind: 'fault_status',
-      status: fault.status,
-      body: {
+      status: respond.status,
+      body: respond.body ?? {
         fault_injection: true,
-        status: fault.status,
+        status: respond.status,
         message_uuid: stored.uuid,
-        message: `This inbox is set to answer ${fault.status}; change it with PATCH /api/inboxes/uuid/${inbox.uuid}.`,
+        message: `Rule ${picked.index + 1} of this inbox answers ${respond.status}; change its rules with PATCH /api/inboxes/uuid/${inbox.uuid}.`,
       },
       delayMs,
+      rule,
     };
   }
   if (raw.truncated) {
@@ -200,6 +216,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
         },
       },
       delayMs,
+      rule,
     };
   }
   const verdicts = verdict?.verdicts;
@@ -218,6 +235,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
         },
       },
       delayMs,
+      rule,
     };
   }
   return {
@@ -231,6 +249,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
       duplicate_of: verdict?.duplicateOf ?? null,
     },
     delayMs,
+    rule,
   };
 }
 
@@ -249,11 +268,13 @@ export async function recordAnswer(
   status: number | null,
   afterMs: number,
   unwrittenVerdict: Verdict | null = null,
+  rule: number | null = null,
 ): Promise<void> {
   await updateMessage(ctx.db.kysely, uuid, {
     ...unwrittenVerdict?.columns,
     answer: kind,
     answered_status: status,
     answered_after_ms: afterMs,
+    answered_by_rule: rule,
   });
 }

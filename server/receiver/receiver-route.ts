@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Request, Response } from 'express';
 import type { AppContext } from '../context.ts';
-import type { Api } from '../http/api.ts';
+import type { Api, ResponseDoc } from '../http/api.ts';
 import { ApiError, errorBodySchema, notFound } from '../http/errors.ts';
 import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
@@ -33,13 +33,15 @@ import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
 import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
+import { inboxRuleBodySchema } from './rule-schemas.ts';
 
 const DESCRIPTION =
   'Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) ' +
   'before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the ' +
   'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; ' +
   'a larger Content-Length is answered before the body is read); ' +
-  "unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. " +
+  "unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: " +
+  'a status and body, a delay, or a dropped connection. Never 500. ' +
   'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
   'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +
   '(X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most ' +
@@ -48,6 +50,19 @@ const DESCRIPTION =
   'forwarded and its forward record says so.';
 
 const METHODS = ['post', 'put', 'patch', 'delete', 'get'] as const;
+
+const RULE_TEXT = { 'text/plain': "A matching rule's own text body" };
+
+/** A status the inbox answers itself, which a matching rule may answer too, with its own body; 204 and 304 without one. */
+function ruleOr(description: string, own: z.ZodType | null): ResponseDoc {
+  const rule = "A matching rule's status, with the fault answer below or the rule's own body";
+  const bodies = [inboxFaultAnswerSchema, inboxRuleBodySchema];
+  return {
+    description: description ? `${description}; or: ${rule.charAt(0).toLowerCase()}${rule.slice(1)}` : `${rule} (204 and 304 without one)`,
+    schema: z.union(own ? [own, ...bodies] : bodies),
+    content: RULE_TEXT,
+  };
+}
 
 export function registerInboxReceiver(api: Api, ctx: AppContext): void {
   for (const method of METHODS) {
@@ -72,31 +87,25 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
                 },
               },
             }),
-        successDescription: 'Stored (and decrypted when it could be); or the answer the inbox is set to give',
-        response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema]),
+        successDescription: "Stored (and decrypted when it could be); or a matching rule's answer",
+        response: z.union([inboxReceiptSchema, inboxFaultAnswerSchema, inboxRuleBodySchema]),
+        responseContent: RULE_TEXT,
         responses: {
-          400: {
-            description: 'Stored, but it cannot be decrypted or its signature header is malformed; or the set answer',
-            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
-          },
-          413: {
-            description: 'Over 1 MB: its start is stored; or the set answer',
-            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
-          },
+          400: ruleOr('Stored, but it cannot be decrypted or its signature header is malformed', errorBodySchema),
+          413: ruleOr('Over 1 MB: its start is stored', errorBodySchema),
           429: {
-            description: `Not stored: the inbox took its allowance of request bytes for the minute (${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds`,
-            schema: errorBodySchema,
+            ...ruleOr(
+              `Not stored: the inbox took its allowance of request bytes for the minute (${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds`,
+              errorBodySchema,
+            ),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
+          500: ruleOr('Never answered by the inbox itself', null),
           503: {
-            description: 'This machine could not store it (disk full); try again',
-            schema: z.union([errorBodySchema, inboxFaultAnswerSchema]),
+            ...ruleOr('This machine could not store it (disk full); try again', errorBodySchema),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
-          default: {
-            description: 'The status the inbox is set to answer (response.status), with this body; 204 and 304 without one',
-            schema: inboxFaultAnswerSchema,
-          },
+          default: ruleOr('', null),
         },
         omitErrors: [415, 507],
         errors: [404],
@@ -235,7 +244,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   const afterMs = elapsed();
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict));
+    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict, plan.rule));
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
@@ -245,6 +254,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     res.setHeader('X-Inbox-Message-Uuid', stored.uuid);
     if (raw.truncated || waited === 'stopping') res.setHeader('Connection', 'close');
     if (status === 204 || status === 304) res.status(status).end();
+    else if (typeof plan.body === 'string') res.status(status).type('text/plain').send(plan.body);
     else res.status(status).json(plan.body);
   }
 
@@ -261,7 +271,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
       event_type: verdict?.eventType ?? null,
       event_id: verdict?.eventId ?? null,
       duplicate_of: verdict?.duplicateOf ?? null,
-      answer: { kind, status, after_ms: afterMs },
+      answer: { kind, status, after_ms: afterMs, rule: plan.rule },
     }),
   });
   if (inbox.forward_to && !runtime.stopped) queueForward(ctx, inbox, stored.uuid, inbox.forward_to);

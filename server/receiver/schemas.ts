@@ -3,9 +3,9 @@ import { typedText } from '../text/typed-text.ts';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { hintSchema } from '../tools/schemas.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
+import { inboxRulesSchema, MAX_DELAY_MS } from './rule-schemas.ts';
 
 export const MAX_SECRETS = 10;
-export const MAX_DELAY_MS = 60_000;
 
 const secretSchema = z.string().min(1).max(512).describe('A webhook secret to verify signatures with');
 
@@ -46,7 +46,10 @@ export const inboxSchema = z
     url: z.string().describe('Where deliveries go: http://127.0.0.1:P/inbox/{uuid}; no Authorization needed'),
     secret_count: z.number().int().describe('How many secrets of its own the inbox holds'),
     secrets: z.array(z.string()).optional().describe('The secrets themselves, only with include_secrets=true'),
-    response: inboxResponseSchema,
+    response: inboxResponseSchema.describe(
+      'The rule that matches every request (the last rule without conditions, without a body) as the older single setting; normal answers when there is none. Prefer rules.',
+    ),
+    rules: inboxRulesSchema,
     forward_to: z.string().nullable().describe('Every delivery is relayed, bytes and headers unchanged, to this URL'),
     message_count: z.number().int(),
     dropped_messages: z
@@ -60,23 +63,42 @@ export const inboxSchema = z
   .meta({ id: 'Inbox' });
 export type Inbox = z.infer<typeof inboxSchema>;
 
-export const createInboxBodySchema = z.object({
-  organization_uuid: z.string().min(1).describe('Owning organization'),
-  name: typedText().trim().min(1).max(200).describe('A name to recognise the inbox by'),
-  secrets: secretsSchema.optional(),
-  response: inboxResponseSchema.partial().optional().describe('Fault injection; default: normal answers at once'),
-  forward_to: relayUrlSchema.nullable().optional().describe("Relay every delivery to your own app's URL"),
-});
+export const createInboxBodySchema = z
+  .object({
+    organization_uuid: z.string().min(1).describe('Owning organization'),
+    name: typedText().trim().min(1).max(200).describe('A name to recognise the inbox by'),
+    secrets: secretsSchema.optional(),
+    response: inboxResponseSchema
+      .partial()
+      .optional()
+      .describe('Fault injection as one setting, read as a single rule for every request (older form of rules; give one or the other)'),
+    rules: inboxRulesSchema.optional(),
+    forward_to: relayUrlSchema.nullable().optional().describe("Relay every delivery to your own app's URL"),
+  })
+  .refine((b) => b.response === undefined || b.rules === undefined, {
+    message: 'Give rules or response, not both: response is the older form of a single rule.',
+    path: ['rules'],
+  });
 export type CreateInboxBody = z.infer<typeof createInboxBodySchema>;
 
 export const updateInboxBodySchema = z
   .object({
     name: typedText().trim().min(1).max(200).optional(),
     secrets: secretsSchema.optional().describe('Replaces the whole list'),
-    response: inboxResponseSchema.partial().optional().describe('Changes only the fields given'),
+    response: inboxResponseSchema
+      .partial()
+      .optional()
+      .describe('Changes only the fields given of the rule for every request (older form of rules; give one or the other)'),
+    rules: inboxRulesSchema.optional().describe('Replaces the whole list ([] answers normally) and restarts the count of messages'),
     forward_to: relayUrlSchema.nullable().optional().describe('null stops forwarding'),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'Give at least one of name, secrets, response, forward_to.' });
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'Give at least one of name, secrets, response, rules, forward_to.',
+  })
+  .refine((b) => b.response === undefined || b.rules === undefined, {
+    message: 'Give rules or response, not both: response is the older form of a single rule.',
+    path: ['rules'],
+  });
 export type UpdateInboxBody = z.infer<typeof updateInboxBodySchema>;
 
 export const inboxParamsSchema = z.object({ uuid: z.string().describe('Inbox uuid') });
@@ -167,6 +189,12 @@ export const messageSchema = z
       kind: z.enum(answerKinds).nullable(),
       status: z.number().int().nullable(),
       after_ms: z.number().int().nullable(),
+      rule: z
+        .number()
+        .int()
+        .nullable()
+        .optional()
+        .describe("Which of the inbox's rules decided the answer, 1 for the first; null when none matched"),
     }),
     relays: z.array(relaySchema),
   })

@@ -19,6 +19,17 @@ export async function updateInboxRow(db: Kysely<Database>, uuid: string, changes
   await db.updateTable('inboxes').set(changes).where('uuid', '=', uuid).execute();
 }
 
+/** Counts one more request for rules that match by message number; its number. */
+export async function countRuleMessage(db: Kysely<Database>, uuid: string): Promise<number> {
+  const row = await db
+    .updateTable('inboxes')
+    .set((eb) => ({ rules_message_count: eb('rules_message_count', '+', 1) }))
+    .where('uuid', '=', uuid)
+    .returning('rules_message_count')
+    .executeTakeFirst();
+  return row?.rules_message_count ?? 1;
+}
+
 /** Deletes the inbox with its messages and relays (cascade). */
 export async function deleteInboxRow(db: Kysely<Database>, uuid: string): Promise<boolean> {
   const result = await db.deleteFrom('inboxes').where('uuid', '=', uuid).executeTakeFirst();
@@ -155,6 +166,7 @@ const ITEM_COLUMNS = [
   'answer',
   'answered_status',
   'answered_after_ms',
+  'answered_by_rule',
 ] as const;
 
 /** Newest first, with the filters of the messages list; never more than `headBytes` of a body nor a plaintext over `maxPlaintextBytes`. */

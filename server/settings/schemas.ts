@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { DATE_ORDERS } from '../appointments/times.ts';
 import { retryScheduleNameSchema } from '../webhooks/retry-schedule.ts';
+import { DEFAULT_AUTO_DISABLE_AFTER_S, MAX_AUTO_DISABLE_AFTER_S } from '../webhooks/auto-disable.ts';
+
+const autoDisableSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_AUTO_DISABLE_AFTER_S)
+  .describe(
+    `Seconds a webhook may fail continuously (every attempt) before QR Sandbox disables it; 0 never. Default ${DEFAULT_AUTO_DISABLE_AFTER_S} (24 h), at most ${MAX_AUTO_DISABLE_AFTER_S} (90 days)`,
+  );
 
 const dateOrderSchema = z.enum(DATE_ORDERS);
 
@@ -13,6 +23,7 @@ export const settingsSchema = z
     allow_http_webhooks: z
       .boolean()
       .describe('Allow plain http:// webhook URLs to hosts other than this machine (loopback is always allowed)'),
+    webhook_auto_disable_after_s: autoDisableSchema.optional(),
     date_order: dateOrderSchema.describe(
       "How imports read a start date written with slashes, as a spreadsheet shows it: day_first (02/12/2026 11:00 is 2 December 2026), month_first (02/12/2026 is 12 February 2026), iso_only (only 2026-12-02 11:00 is read; slashed dates fail with a reason). Default from the organization's default time zone: Australia, New Zealand, Europe (GB, IT, ...) and India day_first; United States month_first; Canada and elsewhere iso_only",
     ),
@@ -36,9 +47,15 @@ export const settingsPatchSchema = z
     organization_uuid: z.string().min(1).optional().describe("Defaults to the caller's organization"),
     webhook_retry_schedule: retryScheduleNameSchema.optional(),
     allow_http_webhooks: z.boolean().optional(),
+    webhook_auto_disable_after_s: autoDisableSchema.nullable().optional().describe('null: back to the default (24 h)'),
     date_order: dateOrderSchema.nullable().optional().describe('null: back to the default from the time zone'),
   })
-  .refine((body) => body.webhook_retry_schedule !== undefined || body.allow_http_webhooks !== undefined || body.date_order !== undefined, {
-    message: 'Give webhook_retry_schedule, allow_http_webhooks and/or date_order.',
-  });
+  .refine(
+    (body) =>
+      body.webhook_retry_schedule !== undefined ||
+      body.allow_http_webhooks !== undefined ||
+      body.date_order !== undefined ||
+      body.webhook_auto_disable_after_s !== undefined,
+    { message: 'Give webhook_retry_schedule, allow_http_webhooks, webhook_auto_disable_after_s and/or date_order.' },
+  );
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ServerConfig } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { defaultRetrySchedule } from '../webhooks/config.ts';
+import { DEFAULT_AUTO_DISABLE_AFTER_S } from '../webhooks/auto-disable.ts';
 import { nowIso } from '../time.ts';
 import type { RetryScheduleName } from '../webhooks/retry-schedule.ts';
 import type { Settings, SettingsPatch } from './schemas.ts';
@@ -27,6 +28,7 @@ export async function getSettings(db: Kysely<Database>, organizationUuid: string
     organization_uuid: organizationUuid,
     webhook_retry_schedule: row?.webhook_retry_schedule ?? server.retrySchedule,
     allow_http_webhooks: row ? row.allow_http_webhooks === 1 : false,
+    webhook_auto_disable_after_s: row?.webhook_auto_disable_after_s ?? DEFAULT_AUTO_DISABLE_AFTER_S,
     date_order: chosen ?? defaultDateOrder((await organizationZone(db, organizationUuid)) ?? ''),
     date_order_source: chosen ? 'setting' : 'time_zone',
     updated_on: row?.updated_on ?? null,
@@ -46,6 +48,8 @@ export async function updateSettings(
     webhook_retry_schedule: patch.webhook_retry_schedule ?? row?.webhook_retry_schedule ?? null,
     allow_http_webhooks: patch.allow_http_webhooks === undefined ? (row?.allow_http_webhooks ?? 0) : Number(patch.allow_http_webhooks),
     date_order: patch.date_order === undefined ? (row?.date_order ?? null) : patch.date_order,
+    webhook_auto_disable_after_s:
+      patch.webhook_auto_disable_after_s === undefined ? (row?.webhook_auto_disable_after_s ?? null) : patch.webhook_auto_disable_after_s,
     updated_on: nowIso(),
   });
   return getSettings(db, organizationUuid, server);

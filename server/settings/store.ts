@@ -21,6 +21,7 @@ export async function saveSettings(db: Kysely<Database>, row: OrganizationSettin
         allow_http_webhooks: row.allow_http_webhooks,
         updated_on: row.updated_on,
         date_order: row.date_order ?? null,
+        webhook_auto_disable_after_s: row.webhook_auto_disable_after_s ?? null,
       }),
     )
     .execute();

@@ -5,8 +5,10 @@ import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
 import type { Database, WebhookDeliveryAttemptTable } from '../db/schema.ts';
 import { writeNow } from '../db/write-now.ts';
 import type { DeliveryClock } from './delivery-clock.ts';
-import type { RetryScheduleName } from './retry-schedule.ts';
+import { parseWebhookSchedule, type RetrySchedule, type RetryScheduleName } from './retry-schedule.ts';
 import type { SlotPlan } from './slots.ts';
+import { DEFAULT_AUTO_DISABLE_AFTER_S, describeDuration } from './auto-disable.ts';
+import { nowMicros } from './microtime.ts';
 
 /** The fewest due deliveries one look reads, so that several organizations' oldest are among them. */
 const MIN_DUE_WINDOW = 32;
@@ -32,8 +34,10 @@ export interface ClaimedAttempt {
   url: string;
   secret: string;
   allow_http: boolean;
-  /** The organization's chosen schedule; null: the server's default. */
-  retry_schedule: RetryScheduleName | null;
+  /** The webhook's own schedule, else the organization's chosen one; null: the server's default. */
+  retry_schedule: RetrySchedule | null;
+  /** How long the webhook may fail continuously before it is disabled; 0: never. */
+  auto_disable_after_ms: number;
 }
 
 export interface AttemptOutcome {
@@ -58,11 +62,16 @@ export interface DeliveryAfterAttempt {
 }
 
 export interface FinishedAttempt {
-  claim: Pick<ClaimedAttempt, 'delivery_id' | 'attempt' | 'attempted_on' | 'webhook_uuid'>;
+  claim: Pick<ClaimedAttempt, 'delivery_id' | 'attempt' | 'attempted_on' | 'webhook_uuid'> &
+    Partial<Pick<ClaimedAttempt, 'auto_disable_after_ms'>>;
   outcome: AttemptOutcome;
   next: DeliveryAfterAttempt;
+  /** What the attempt says of the webhook's health: a success ends a failing streak, a failure starts or continues one. */
+  webhook_health?: 'succeeded' | 'failed';
   /** Set when recorded: the due time written (epoch ms on the dispatcher's clock), null unless pending. */
   next_attempt_at?: number | null;
+  /** Set when recorded: why the webhook was disabled automatically by this attempt's failure. */
+  disabled_reason?: string;
 }
 
 /** The dispatcher's time in epoch ms (see delivery-clock.ts). */
@@ -82,6 +91,11 @@ class DispatchStatements {
   readonly after: Prepared<'delivery_id' | 'status' | 'next_attempt_at' | 'status_reason' | 'now'>;
   /** The earliest next_attempt_at of a pending delivery not in flight (the partial index's first entry). */
   readonly nextDue: Prepared<never>;
+  /** A webhook's failing streak: ended by a success, started (or kept) by a failure, and what it leads to. */
+  readonly healthy: Prepared<'webhook_uuid'>;
+  readonly failing: Prepared<'webhook_uuid' | 'now_ms'>;
+  readonly disable: Prepared<'webhook_uuid' | 'reason' | 'now' | 'micros'>;
+  readonly cancelPending: Prepared<'webhook_uuid' | 'reason' | 'now'>;
 
   /** Moves the due times of deliveries not yet due by a wall-clock jump (see followClockJump). */
   readonly jumpBack: Prepared<'jump' | 'after'>;
@@ -121,6 +135,8 @@ class DispatchStatements {
           'w.secret',
           's.allow_http_webhooks',
           's.webhook_retry_schedule',
+          's.webhook_auto_disable_after_s',
+          'w.retry_schedule as webhook_schedule',
         ])
         .where('d.delivery_id', '=', param('delivery_id')),
     );
@@ -158,6 +174,39 @@ class DispatchStatements {
       k
         .selectFrom('webhook_deliveries')
         .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+        .where('status', '=', sql.lit('pending'))
+        .where('in_flight', '=', sql.lit(0)),
+    );
+    this.healthy = prepare(
+      db.sqlite,
+      k
+        .updateTable('webhooks')
+        .set({ failing_since_ms: sql.lit(null) })
+        .where('uuid', '=', param('webhook_uuid'))
+        .where('failing_since_ms', 'is not', sql.lit(null)),
+    );
+    this.failing = prepare(
+      db.sqlite,
+      k
+        .updateTable('webhooks')
+        .set({ failing_since_ms: sql<number>`coalesce(failing_since_ms, ${param<number>('now_ms')})` })
+        .where('uuid', '=', param('webhook_uuid'))
+        .returning(['failing_since_ms', 'is_active']),
+    );
+    this.disable = prepare(
+      db.sqlite,
+      k
+        .updateTable('webhooks')
+        .set({ is_active: sql.lit(0), disabled_reason: param('reason'), disabled_on: param('now'), updated_on: param('micros') })
+        .where('uuid', '=', param('webhook_uuid'))
+        .where('is_active', '=', sql.lit(1)),
+    );
+    this.cancelPending = prepare(
+      db.sqlite,
+      k
+        .updateTable('webhook_deliveries')
+        .set({ status: sql.lit('failed'), status_reason: param('reason'), next_attempt_at: sql.lit(null), updated_on: param('now') })
+        .where('webhook_uuid', '=', param('webhook_uuid'))
         .where('status', '=', sql.lit('pending'))
         .where('in_flight', '=', sql.lit(0)),
     );
@@ -217,6 +266,8 @@ interface DueDetails {
   secret: string;
   allow_http_webhooks: number | null;
   webhook_retry_schedule: RetryScheduleName | null;
+  webhook_auto_disable_after_s: number | null;
+  webhook_schedule: string | null;
 }
 
 const statementsOf = perDatabase((db) => new DispatchStatements(db));
@@ -292,7 +343,8 @@ function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: stri
     url: row.url,
     secret: details.secret,
     allow_http: details.allow_http_webhooks === 1,
-    retry_schedule: details.webhook_retry_schedule ?? null,
+    retry_schedule: parseWebhookSchedule(details.webhook_schedule) ?? details.webhook_retry_schedule ?? null,
+    auto_disable_after_ms: (details.webhook_auto_disable_after_s ?? DEFAULT_AUTO_DISABLE_AFTER_S) * 1000,
   }));
 }
 
@@ -343,7 +395,23 @@ function finishIn(s: DispatchStatements, finished: FinishedAttempt[], nowMs: num
       ...outcome,
       response_body_truncated: outcome.response_body_truncated ? 1 : 0,
     });
+    if (item.webhook_health === 'succeeded') s.healthy.run({ webhook_uuid: claim.webhook_uuid });
+    if (item.webhook_health === 'failed') trackFailure(s, item, nowMs, now);
   }
+}
+
+/** A failed attempt starts or continues the webhook's failing streak; one as long as the organization allows disables it. */
+function trackFailure(s: DispatchStatements, item: FinishedAttempt, nowMs: number, now: string): void {
+  const { webhook_uuid, auto_disable_after_ms: limitMs = 0 } = item.claim;
+  const streak = s.failing.get<{ failing_since_ms: number; is_active: number }>({ webhook_uuid, now_ms: nowMs });
+  if (!streak || streak.is_active !== 1 || limitMs <= 0 || nowMs - streak.failing_since_ms < limitMs) return;
+  const reason =
+    `Disabled automatically: every delivery attempt failed for ${describeDuration(limitMs)} ` +
+    `(since ${new Date(streak.failing_since_ms).toISOString()}). Fix the endpoint, then re-enable the webhook ` +
+    '(Enable again on its page in the GUI, or PATCH is_active: true); its pending deliveries were stopped, redeliver them after.';
+  s.disable.run({ webhook_uuid, reason, now, micros: nowMicros() });
+  s.cancelPending.run({ webhook_uuid, reason: 'The webhook was disabled automatically after failing continuously.', now });
+  item.disabled_reason = reason;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type DeliveryAfterAttempt,
   type FinishedAttempt,
 } from './dispatch-store.ts';
-import { maxAttempts, nextRetryDelay, type RetryScheduleName } from './retry-schedule.ts';
+import { describeSchedule, maxAttempts, nextRetryDelay, type RetrySchedule } from './retry-schedule.ts';
 import { sendDelivery, type SendResult } from './sender.ts';
 import { Slots } from './slots.ts';
 import { checkDeliveryTarget } from './url-policy.ts';
@@ -193,7 +193,12 @@ export class Dispatcher {
     const schedule = claim.retry_schedule ?? defaultRetrySchedule(this.ctx.config);
     const next = this.nextState(claim, result, refused, schedule);
     const { ok: _ok, interrupted: _interrupted, ...outcome } = result;
-    const finished: FinishedAttempt = { claim, outcome, next };
+    const finished: FinishedAttempt = {
+      claim,
+      outcome,
+      next,
+      ...(result.ok ? { webhook_health: 'succeeded' as const } : result.interrupted ? {} : { webhook_health: 'failed' as const }),
+    };
     await this.record(finished);
     // The live event says how the attempt went; what was sent is in the delivery log.
     const {
@@ -219,6 +224,28 @@ export class Dispatcher {
         next_attempt_on: finished.next_attempt_at == null ? null : new Date(finished.next_attempt_at).toISOString(),
       },
     });
+    if (next.status === 'failed' && !refused) this.announceExhausted(claim, next);
+    if (finished.disabled_reason) this.announceDisabled(claim, finished.disabled_reason);
+  }
+
+  /** A delivery given up after its schedule's last attempt: the log and the GUI (live) say so. */
+  private announceExhausted(claim: ClaimedAttempt, next: DeliveryAfterAttempt): void {
+    const data = {
+      webhook_uuid: claim.webhook_uuid,
+      delivery_id: claim.delivery_id,
+      event_id: claim.event_id,
+      event_type: claim.event_type,
+      attempts: claim.attempt,
+      status_reason: next.status_reason,
+    };
+    this.ctx.logger.warn(data, 'webhook delivery failed: its retries are used up');
+    this.ctx.live.publish({ type: 'delivery.exhausted', organization_uuid: claim.organization_uuid, data });
+  }
+
+  private announceDisabled(claim: ClaimedAttempt, reason: string): void {
+    const data = { webhook_uuid: claim.webhook_uuid, url: claim.url, disabled_reason: reason };
+    this.ctx.logger.warn(data, 'webhook disabled automatically: it failed continuously');
+    this.ctx.live.publish({ type: 'webhook.disabled', organization_uuid: claim.organization_uuid, data });
   }
 
   /** The POST of one attempt, or why it was not sent (the URL fails the policy now). */
@@ -279,7 +306,7 @@ export class Dispatcher {
     return this.batch.written;
   }
 
-  private nextState(claim: ClaimedAttempt, result: SendResult, refused: boolean, schedule: RetryScheduleName): DeliveryAfterAttempt {
+  private nextState(claim: ClaimedAttempt, result: SendResult, refused: boolean, schedule: RetrySchedule): DeliveryAfterAttempt {
     if (result.ok) return { status: 'delivered', retry_in_ms: null, status_reason: null };
     if (refused) return { status: 'failed', retry_in_ms: null, status_reason: result.error };
     if (result.interrupted) return { status: 'pending', retry_in_ms: 0, status_reason: null };
@@ -288,7 +315,7 @@ export class Dispatcher {
       return {
         status: 'failed',
         retry_in_ms: null,
-        status_reason: `Gave up after ${claim.attempt - claim.schedule_base} attempts (the ${schedule} schedule allows ${maxAttempts(schedule)}). Use redeliver to try again.`,
+        status_reason: `Gave up after ${claim.attempt - claim.schedule_base} attempts (${describeSchedule(schedule)} allows ${maxAttempts(schedule)}). Use redeliver to try again.`,
       };
     }
     return { status: 'pending', retry_in_ms: delay, status_reason: null };

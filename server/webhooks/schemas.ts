@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
 import { eventListSchema, eventTypes } from './events.ts';
+import { webhookRetryScheduleSchema } from './retry-schedule.ts';
 
 const timestamp = z.string().describe('UTC, date, space, time with microseconds, e.g. 2026-11-21 20:14:21.123456');
 
@@ -15,6 +16,23 @@ export const webhookSchema = z
     url: z.string(),
     events: z.array(z.enum(eventTypes)),
     is_active: z.boolean(),
+    retry_schedule: webhookRetryScheduleSchema
+      .nullable()
+      .optional()
+      .describe("Its own retry schedule; null: the organization's webhook_retry_schedule setting. A QR Sandbox field"),
+    failing_since: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('ISO 8601 UTC: every attempt since then failed; null after a successful one. A QR Sandbox field'),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Why QR Sandbox disabled it (is_active false) after failing for too long; null otherwise. PATCH is_active true re-enables it',
+      ),
+    disabled_on: z.string().nullable().optional().describe('ISO 8601 UTC: when it was disabled automatically; null otherwise'),
   })
   .meta({ id: 'Webhook' });
 export type Webhook = z.infer<typeof webhookSchema>;
@@ -37,13 +55,25 @@ export const registerWebhookBodySchema = z.strictObject({
   url: urlField,
   events: eventsField,
   is_active: z.boolean().default(true),
+  retry_schedule: webhookRetryScheduleSchema
+    .nullable()
+    .optional()
+    .describe("Its own retry schedule (a QR Sandbox field); left out or null: the organization's setting"),
 });
 export type RegisterWebhookBody = z.infer<typeof registerWebhookBodySchema>;
 
 export const updateWebhookBodySchema = z
-  .strictObject({ url: urlField.optional(), events: eventsField.optional(), is_active: z.boolean().optional() })
-  .refine((b) => b.url !== undefined || b.events !== undefined || b.is_active !== undefined, {
-    message: 'Give at least one of url, events, is_active.',
+  .strictObject({
+    url: urlField.optional(),
+    events: eventsField.optional(),
+    is_active: z.boolean().optional().describe('true also re-enables a webhook disabled automatically'),
+    retry_schedule: webhookRetryScheduleSchema
+      .nullable()
+      .optional()
+      .describe("Its own retry schedule (a QR Sandbox field); null: back to the organization's setting"),
+  })
+  .refine((b) => b.url !== undefined || b.events !== undefined || b.is_active !== undefined || b.retry_schedule !== undefined, {
+    message: 'Give at least one of url, events, is_active, retry_schedule.',
   });
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBodySchema>;
 

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookTable } from '../db/schema.ts';
 import type { EventType } from './events.ts';
 import type { Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
+import { parseWebhookSchedule } from './retry-schedule.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
 type Row = Selectable<WebhookTable>;
@@ -16,7 +17,17 @@ export function toWebhook(row: StoredWebhook): Webhook {
     url: row.url,
     events: JSON.parse(row.events) as EventType[],
     is_active: row.is_active === 1,
+    retry_schedule: parseWebhookSchedule(row.retry_schedule),
+    failing_since: row.failing_since_ms == null ? null : new Date(row.failing_since_ms).toISOString(),
+    disabled_reason: row.disabled_reason ?? null,
+    disabled_on: row.disabled_on ?? null,
   };
+}
+
+/** The registration answer: exactly the webhook object of the service contract, with the secret. */
+export function toRegisteredWebhook(row: StoredWebhook): WebhookWithSecret {
+  const { retry_schedule: _schedule, failing_since: _failing, disabled_reason: _reason, disabled_on: _on, ...contract } = toWebhook(row);
+  return { ...contract, secret: row.secret };
 }
 
 export function toWebhookWithSecret(row: StoredWebhook): WebhookWithSecret {
@@ -47,7 +58,20 @@ export async function listWebhooks(db: Kysely<Database>, query: WebhookListQuery
 export async function updateWebhookRow(
   db: Kysely<Database>,
   uuid: string,
-  changes: Partial<Pick<WebhookTable, 'url' | 'events' | 'is_active' | 'updated_on' | 'deleted_on'>>,
+  changes: Partial<
+    Pick<
+      WebhookTable,
+      | 'url'
+      | 'events'
+      | 'is_active'
+      | 'updated_on'
+      | 'deleted_on'
+      | 'retry_schedule'
+      | 'failing_since_ms'
+      | 'disabled_reason'
+      | 'disabled_on'
+    >
+  >,
 ): Promise<void> {
   await db.updateTable('webhooks').set(changes).where('uuid', '=', uuid).execute();
 }

@@ -8,7 +8,15 @@ import { nowIso } from '../time.ts';
 import { nowMicros } from './microtime.ts';
 import { cancelPendingDeliveries } from './outbox-store.ts';
 import type { RegisterWebhookBody, UpdateWebhookBody, Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
-import { findWebhook, insertWebhook, listWebhooks, toWebhook, toWebhookWithSecret, updateWebhookRow } from './store.ts';
+import {
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  toRegisteredWebhook,
+  toWebhook,
+  toWebhookWithSecret,
+  updateWebhookRow,
+} from './store.ts';
 import { checkWebhookUrl } from './url-policy.ts';
 
 /** 32 random bytes as 64 lowercase hex characters. */
@@ -37,9 +45,13 @@ export async function registerWebhook(db: Kysely<Database>, body: RegisterWebhoo
     created_on: now,
     updated_on: now,
     deleted_on: null,
+    retry_schedule: body.retry_schedule == null ? null : JSON.stringify(body.retry_schedule),
+    failing_since_ms: null,
+    disabled_reason: null,
+    disabled_on: null,
   };
   await insertWebhook(db, row);
-  return toWebhookWithSecret(row);
+  return toRegisteredWebhook(row);
 }
 
 export async function pageOfWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<Page<Webhook>> {
@@ -77,6 +89,11 @@ export async function updateWebhook(
       ...(url === undefined ? {} : { url }),
       ...(body.events === undefined ? {} : { events: JSON.stringify(body.events) }),
       ...(body.is_active === undefined ? {} : { is_active: body.is_active ? 1 : 0 }),
+      // Active again, by hand: it starts afresh, as if it had never failed.
+      ...(body.is_active === true ? { failing_since_ms: null, disabled_reason: null, disabled_on: null } : {}),
+      ...(body.retry_schedule === undefined
+        ? {}
+        : { retry_schedule: body.retry_schedule === null ? null : JSON.stringify(body.retry_schedule) }),
       updated_on: nowMicros(),
     });
     if (body.is_active === false) await cancelPendingDeliveries(trx, uuid, 'The webhook was deactivated.', nowIso());

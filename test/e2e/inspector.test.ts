@@ -229,7 +229,7 @@ describe('Inspector and Decrypt in Chromium', { skip: skip ?? false }, () => {
       await page.getByLabel('Answer status').fill('503');
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Changes saved' }).waitFor();
-      assert.match(await page.locator('.page-description').innerText(), /answers 503/);
+      assert.match(await page.locator('.page-description').innerText(), /every request → 503/);
       const answer = await fetch(inboxUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: valid.body });
       assert.equal(answer.status, 503);
     } finally {

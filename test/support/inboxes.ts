@@ -36,7 +36,7 @@ export interface MessageView {
   envelope: unknown;
   duplicate_of: string | null;
   duplicate_by: string | null;
-  answer: { kind: string | null; status: number | null; after_ms: number | null };
+  answer: { kind: string | null; status: number | null; after_ms: number | null; rule?: number | null };
   relays: Array<{
     uuid: string;
     kind: string;

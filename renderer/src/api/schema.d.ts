@@ -876,29 +876,29 @@ export interface paths {
     };
     /**
      * Receive a GET request (stored like a delivery).
-     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
+     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: a status and body, a delay, or a dropped connection. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
      */
     get: operations['getInboxByUuid'];
     /**
      * Receive a PUT request (stored like a delivery).
-     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
+     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: a status and body, a delay, or a dropped connection. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
      */
     put: operations['putInboxByUuid'];
     /**
      * Receive a webhook delivery.
-     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
+     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: a status and body, a delay, or a dropped connection. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
      */
     post: operations['postInboxByUuid'];
     /**
      * Receive a DELETE request (stored like a delivery).
-     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
+     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: a status and body, a delay, or a dropped connection. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
      */
     delete: operations['deleteInboxByUuid'];
     options?: never;
     head?: never;
     /**
      * Receive a PATCH request (stored like a delivery).
-     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the inbox's fault injection (response.status, response.delay_ms, response.drop) says otherwise. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
+     * @description Where deliveries go: no Authorization. The request is stored raw (method, headers, exact body bytes, time) before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; a larger Content-Length is answered before the body is read); unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: a status and body, a delay, or a dropped connection. Never 500. Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox (X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most 16 MB of requests per minute by default (429 with Retry-After past it, not stored). Forwards run 8 at a time with 200 waiting; past that a message is not forwarded and its forward record says so.
      */
     patch: operations['patchInboxByUuid'];
     trace?: never;
@@ -2199,7 +2199,10 @@ export interface components {
       secret_count: number;
       /** @description The secrets themselves, only with include_secrets=true */
       secrets?: string[];
+      /** @description The rule that matches every request (the last rule without conditions, without a body) as the older single setting; normal answers when there is none. Prefer rules. */
       response: components['schemas']['InboxResponse'];
+      /** @description How the inbox answers, tried in order: the first rule that matches decides; none matching answers normally (200, or 400 when the delivery cannot be decrypted). At most 50. */
+      rules: components['schemas']['InboxRule'][];
       /** @description Every delivery is relayed, bytes and headers unchanged, to this URL */
       forward_to: string | null;
       message_count: number;
@@ -2278,6 +2281,8 @@ export interface components {
         kind: ('ok' | 'rejected' | 'too_large' | 'fault_status' | 'dropped' | 'client_gone') | null;
         status: number | null;
         after_ms: number | null;
+        /** @description Which of the inbox's rules decided the answer, 1 for the first; null when none matched */
+        rule?: number | null;
       };
       relays: components['schemas']['InboxRelay'][];
     };
@@ -2336,6 +2341,8 @@ export interface components {
         kind: ('ok' | 'rejected' | 'too_large' | 'fault_status' | 'dropped' | 'client_gone') | null;
         status: number | null;
         after_ms: number | null;
+        /** @description Which of the inbox's rules decided the answer, 1 for the first; null when none matched */
+        rule?: number | null;
       };
       relays: components['schemas']['InboxRelay'][];
     };
@@ -2381,6 +2388,56 @@ export interface components {
       delay_ms: number;
       /** @description Close the connection without any answer (after the delay) */
       drop: boolean;
+    };
+    InboxRule: {
+      /**
+       * @description Conditions, all of which must hold; {} or left out: every request
+       * @default {}
+       */
+      match: components['schemas']['InboxRuleMatch'];
+      /** @description The answer; {} answers normally (a rule that shields later ones) */
+      respond: components['schemas']['InboxRuleRespond'];
+    };
+    /** @description A rule's own JSON body, sent as given */
+    InboxRuleBody:
+      | {
+          [key: string]: unknown;
+        }
+      | unknown[];
+    InboxRuleInput: {
+      /**
+       * @description Conditions, all of which must hold; {} or left out: every request
+       * @default {}
+       */
+      match: components['schemas']['InboxRuleMatch'];
+      /** @description The answer; {} answers normally (a rule that shields later ones) */
+      respond: components['schemas']['InboxRuleRespond'];
+    };
+    InboxRuleMatch: {
+      /** @description The X-Service-Event header (or, without it, the decrypted envelope type) is one of these, e.g. ["service_confirmation.check_in"] */
+      event_type?: string[];
+      /** @description The X-Service-Attempt header is exactly this (1 for a first attempt) */
+      attempt?: number;
+      /** @description The X-Service-Attempt header is at least this */
+      attempt_at_least?: number;
+      /** @description The X-Service-Attempt header is at most this ("fail the first N attempts": attempt_at_most N) */
+      attempt_at_most?: number;
+      /** @description The request is exactly the Nth one the inbox received since its rules were last set (1 for the first) */
+      message?: number;
+      /** @description The request is the Nth or later since the rules were last set */
+      message_at_least?: number;
+      /** @description The request is among the first N since the rules were last set */
+      message_at_most?: number;
+    };
+    InboxRuleRespond: {
+      /** @description Answer with this status instead of the normal 200/400 (e.g. 500, 503, 429) */
+      status?: number;
+      /** @description Wait this long before answering (0 to 60000); above the sender's 15 s timeout the sender gives up */
+      delay_ms?: number;
+      /** @description The answer body (with status): a string is sent as text/plain, an object or array as JSON */
+      body?: string | components['schemas']['InboxRuleBody'];
+      /** @description Close the connection without any answer (after the delay); wins over status and body */
+      drop?: boolean;
     };
     LocateResult: {
       located: boolean;
@@ -2960,6 +3017,8 @@ export interface components {
       webhook_retry_schedule: 'standard' | 'fast';
       /** @description Allow plain http:// webhook URLs to hosts other than this machine (loopback is always allowed) */
       allow_http_webhooks: boolean;
+      /** @description Seconds a webhook may fail continuously (every attempt) before QR Sandbox disables it; 0 never. Default 86400 (24 h), at most 7776000 (90 days) */
+      webhook_auto_disable_after_s?: number;
       /**
        * @description How imports read a start date written with slashes, as a spreadsheet shows it: day_first (02/12/2026 11:00 is 2 December 2026), month_first (02/12/2026 is 12 February 2026), iso_only (only 2026-12-02 11:00 is read; slashed dates fail with a reason). Default from the organization's default time zone: Australia, New Zealand, Europe (GB, IT, ...) and India day_first; United States month_first; Canada and elsewhere iso_only
        * @enum {string}
@@ -3002,6 +3061,14 @@ export interface components {
       url: string;
       events: ('service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery')[];
       is_active: boolean;
+      /** @description Its own retry schedule; null: the organization's webhook_retry_schedule setting. A QR Sandbox field */
+      retry_schedule?: components['schemas']['WebhookRetrySchedule'] | null;
+      /** @description ISO 8601 UTC: every attempt since then failed; null after a successful one. A QR Sandbox field */
+      failing_since?: string | null;
+      /** @description Why QR Sandbox disabled it (is_active false) after failing for too long; null otherwise. PATCH is_active true re-enables it */
+      disabled_reason?: string | null;
+      /** @description ISO 8601 UTC: when it was disabled automatically; null otherwise */
+      disabled_on?: string | null;
     };
     WebhookDelivery: {
       /** @description The X-Service-Delivery-Id header, the same for every attempt: receivers de-duplicate on it */
@@ -3059,6 +3126,8 @@ export interface components {
       /** @description base64 of IV (16 bytes) + AES-256-CBC ciphertext of the EventEnvelope JSON */
       payload: string;
     };
+    /** @description standard or fast (the presets of the organization setting), or the waits in ms before attempt 2, 3, ... (1 to 20 of them, each at most 24 h); a failed delivery is given up after the last */
+    WebhookRetrySchedule: ('standard' | 'fast') | number[];
     WebhookWithSecret: {
       uuid: string;
       /** @description UTC, date, space, time with microseconds, e.g. 2026-11-21 20:14:21.123456 */
@@ -3069,6 +3138,14 @@ export interface components {
       url: string;
       events: ('service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery')[];
       is_active: boolean;
+      /** @description Its own retry schedule; null: the organization's webhook_retry_schedule setting. A QR Sandbox field */
+      retry_schedule?: components['schemas']['WebhookRetrySchedule'] | null;
+      /** @description ISO 8601 UTC: every attempt since then failed; null after a successful one. A QR Sandbox field */
+      failing_since?: string | null;
+      /** @description Why QR Sandbox disabled it (is_active false) after failing for too long; null otherwise. PATCH is_active true re-enables it */
+      disabled_reason?: string | null;
+      /** @description ISO 8601 UTC: when it was disabled automatically; null otherwise */
+      disabled_on?: string | null;
       /** @description Keys the HMAC of every delivery; the AES key is derived from that HMAC */
       secret: string;
     };
@@ -4939,6 +5016,8 @@ export interface operations {
           events: string[];
           /** @default true */
           is_active?: boolean;
+          /** @description Its own retry schedule (a QR Sandbox field); left out or null: the organization's setting */
+          retry_schedule?: components['schemas']['WebhookRetrySchedule'] | null;
         };
       };
     };
@@ -5032,6 +5111,14 @@ export interface operations {
             url: string;
             events: ('service_confirmation.check_in' | 'service_confirmation.check_out' | 'service_confirmation.delivery')[];
             is_active: boolean;
+            /** @description Its own retry schedule; null: the organization's webhook_retry_schedule setting. A QR Sandbox field */
+            retry_schedule?: components['schemas']['WebhookRetrySchedule'] | null;
+            /** @description ISO 8601 UTC: every attempt since then failed; null after a successful one. A QR Sandbox field */
+            failing_since?: string | null;
+            /** @description Why QR Sandbox disabled it (is_active false) after failing for too long; null otherwise. PATCH is_active true re-enables it */
+            disabled_reason?: string | null;
+            /** @description ISO 8601 UTC: when it was disabled automatically; null otherwise */
+            disabled_on?: string | null;
             /** @description Keys the HMAC of every delivery; the AES key is derived from that HMAC */
             secret?: string;
           };
@@ -5091,7 +5178,10 @@ export interface operations {
           url?: string;
           /** @description Event names: service_confirmation.check_in, service_confirmation.check_out, service_confirmation.delivery */
           events?: string[];
+          /** @description true also re-enables a webhook disabled automatically */
           is_active?: boolean;
+          /** @description Its own retry schedule (a QR Sandbox field); null: back to the organization's setting */
+          retry_schedule?: components['schemas']['WebhookRetrySchedule'] | null;
         };
       };
     };
@@ -5587,6 +5677,8 @@ export interface operations {
           /** @enum {string} */
           webhook_retry_schedule?: 'standard' | 'fast';
           allow_http_webhooks?: boolean;
+          /** @description null: back to the default (24 h) */
+          webhook_auto_disable_after_s?: number | null;
           /** @description null: back to the default from the time zone */
           date_order?: ('day_first' | 'month_first' | 'iso_only') | null;
         };
@@ -5667,63 +5759,93 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Stored (and decrypted when it could be); or the answer the inbox is set to give */
+      /** @description Stored (and decrypted when it could be); or a matching rule's answer */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxReceipt'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['InboxReceipt']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or the set answer */
+      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or: a matching rule's status, with the fault answer below or the rule's own body */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      /** @description Over 1 MB: its start is stored; or the set answer */
+      /** @description Over 1 MB: its start is stored; or: a matching rule's status, with the fault answer below or the rule's own body */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds */
+      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds; or: a matching rule's status, with the fault answer below or the rule's own body */
       429: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      500: components['responses']['InternalError'];
-      /** @description This machine could not store it (disk full); try again */
+      /** @description Never answered by the inbox itself; or: a matching rule's status, with the fault answer below or the rule's own body */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
+        };
+      };
+      /** @description This machine could not store it (disk full); try again; or: a matching rule's status, with the fault answer below or the rule's own body */
       503: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description The status the inbox is set to answer (response.status), with this body; 204 and 304 without one */
+      /** @description A matching rule's status, with the fault answer below or the rule's own body (204 and 304 without one) */
       default: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxFaultAnswer'];
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
     };
@@ -5748,63 +5870,93 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Stored (and decrypted when it could be); or the answer the inbox is set to give */
+      /** @description Stored (and decrypted when it could be); or a matching rule's answer */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxReceipt'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['InboxReceipt']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or the set answer */
+      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or: a matching rule's status, with the fault answer below or the rule's own body */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      /** @description Over 1 MB: its start is stored; or the set answer */
+      /** @description Over 1 MB: its start is stored; or: a matching rule's status, with the fault answer below or the rule's own body */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds */
+      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds; or: a matching rule's status, with the fault answer below or the rule's own body */
       429: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      500: components['responses']['InternalError'];
-      /** @description This machine could not store it (disk full); try again */
+      /** @description Never answered by the inbox itself; or: a matching rule's status, with the fault answer below or the rule's own body */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
+        };
+      };
+      /** @description This machine could not store it (disk full); try again; or: a matching rule's status, with the fault answer below or the rule's own body */
       503: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description The status the inbox is set to answer (response.status), with this body; 204 and 304 without one */
+      /** @description A matching rule's status, with the fault answer below or the rule's own body (204 and 304 without one) */
       default: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxFaultAnswer'];
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
     };
@@ -5829,63 +5981,93 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Stored (and decrypted when it could be); or the answer the inbox is set to give */
+      /** @description Stored (and decrypted when it could be); or a matching rule's answer */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxReceipt'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['InboxReceipt']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or the set answer */
+      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or: a matching rule's status, with the fault answer below or the rule's own body */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      /** @description Over 1 MB: its start is stored; or the set answer */
+      /** @description Over 1 MB: its start is stored; or: a matching rule's status, with the fault answer below or the rule's own body */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds */
+      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds; or: a matching rule's status, with the fault answer below or the rule's own body */
       429: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      500: components['responses']['InternalError'];
-      /** @description This machine could not store it (disk full); try again */
+      /** @description Never answered by the inbox itself; or: a matching rule's status, with the fault answer below or the rule's own body */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
+        };
+      };
+      /** @description This machine could not store it (disk full); try again; or: a matching rule's status, with the fault answer below or the rule's own body */
       503: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description The status the inbox is set to answer (response.status), with this body; 204 and 304 without one */
+      /** @description A matching rule's status, with the fault answer below or the rule's own body (204 and 304 without one) */
       default: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxFaultAnswer'];
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
     };
@@ -5902,63 +6084,93 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Stored (and decrypted when it could be); or the answer the inbox is set to give */
+      /** @description Stored (and decrypted when it could be); or a matching rule's answer */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxReceipt'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['InboxReceipt']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or the set answer */
+      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or: a matching rule's status, with the fault answer below or the rule's own body */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      /** @description Over 1 MB: its start is stored; or the set answer */
+      /** @description Over 1 MB: its start is stored; or: a matching rule's status, with the fault answer below or the rule's own body */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds */
+      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds; or: a matching rule's status, with the fault answer below or the rule's own body */
       429: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      500: components['responses']['InternalError'];
-      /** @description This machine could not store it (disk full); try again */
+      /** @description Never answered by the inbox itself; or: a matching rule's status, with the fault answer below or the rule's own body */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
+        };
+      };
+      /** @description This machine could not store it (disk full); try again; or: a matching rule's status, with the fault answer below or the rule's own body */
       503: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description The status the inbox is set to answer (response.status), with this body; 204 and 304 without one */
+      /** @description A matching rule's status, with the fault answer below or the rule's own body (204 and 304 without one) */
       default: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxFaultAnswer'];
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
     };
@@ -5983,63 +6195,93 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Stored (and decrypted when it could be); or the answer the inbox is set to give */
+      /** @description Stored (and decrypted when it could be); or a matching rule's answer */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxReceipt'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['InboxReceipt']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or the set answer */
+      /** @description Stored, but it cannot be decrypted or its signature header is malformed; or: a matching rule's status, with the fault answer below or the rule's own body */
       400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
-      /** @description Over 1 MB: its start is stored; or the set answer */
+      /** @description Over 1 MB: its start is stored; or: a matching rule's status, with the fault answer below or the rule's own body */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds */
+      /** @description Not stored: the inbox took its allowance of request bytes for the minute (16 MB by default, serve --inbox-max-mb-per-minute); try again after Retry-After seconds; or: a matching rule's status, with the fault answer below or the rule's own body */
       429: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      500: components['responses']['InternalError'];
-      /** @description This machine could not store it (disk full); try again */
+      /** @description Never answered by the inbox itself; or: a matching rule's status, with the fault answer below or the rule's own body */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
+        };
+      };
+      /** @description This machine could not store it (disk full); try again; or: a matching rule's status, with the fault answer below or the rule's own body */
       503: {
         headers: {
           'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorResponse'] | components['schemas']['InboxFaultAnswer'];
+          'application/json':
+            | components['schemas']['ErrorResponse']
+            | components['schemas']['InboxFaultAnswer']
+            | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
-      /** @description The status the inbox is set to answer (response.status), with this body; 204 and 304 without one */
+      /** @description A matching rule's status, with the fault answer below or the rule's own body (204 and 304 without one) */
       default: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InboxFaultAnswer'];
+          'application/json': components['schemas']['InboxFaultAnswer'] | components['schemas']['InboxRuleBody'];
+          'text/plain': string;
         };
       };
     };
@@ -6098,7 +6340,7 @@ export interface operations {
           name: string;
           /** @description Secrets to verify deliveries with, tried in order (several during a rotation), at most 10 */
           secrets?: string[];
-          /** @description Fault injection; default: normal answers at once */
+          /** @description Fault injection as one setting, read as a single rule for every request (older form of rules; give one or the other) */
           response?: {
             /** @description Answer every delivery with this status instead of the normal 200/400 (e.g. 500, 503, 429). null: normal answers */
             status?: number | null;
@@ -6107,6 +6349,8 @@ export interface operations {
             /** @description Close the connection without any answer (after the delay) */
             drop?: boolean;
           };
+          /** @description How the inbox answers, tried in order: the first rule that matches decides; none matching answers normally (200, or 400 when the delivery cannot be decrypted). At most 50. */
+          rules?: components['schemas']['InboxRuleInput'][];
           /** @description Relay every delivery to your own app's URL */
           forward_to?: string | null;
         };
@@ -6210,7 +6454,7 @@ export interface operations {
           name?: string;
           /** @description Replaces the whole list */
           secrets?: string[];
-          /** @description Changes only the fields given */
+          /** @description Changes only the fields given of the rule for every request (older form of rules; give one or the other) */
           response?: {
             /** @description Answer every delivery with this status instead of the normal 200/400 (e.g. 500, 503, 429). null: normal answers */
             status?: number | null;
@@ -6219,6 +6463,8 @@ export interface operations {
             /** @description Close the connection without any answer (after the delay) */
             drop?: boolean;
           };
+          /** @description Replaces the whole list ([] answers normally) and restarts the count of messages */
+          rules?: components['schemas']['InboxRuleInput'][];
           /** @description null stops forwarding */
           forward_to?: string | null;
         };

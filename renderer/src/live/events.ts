@@ -6,6 +6,18 @@ export type DeliveryAttemptEvent = DeliveryAttempt &
   Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
 import type { MessageSummary, RelayEvent } from '../pages/inspector/inspector-types.ts';
 
+/** A delivery given up after its schedule's last attempt. */
+export type DeliveryExhaustedEvent = Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status_reason'> & {
+  attempts: number;
+};
+
+/** A webhook QR Sandbox disabled after it failed continuously. */
+export interface WebhookDisabledEvent {
+  webhook_uuid: string;
+  url: string;
+  disabled_reason: string;
+}
+
 /** Data of the `demo.reset` live event: a step of a reset (`progress`: the step's own percentage), or its end. */
 export interface DemoResetEvent {
   step: number;
@@ -26,6 +38,8 @@ export interface LiveEventData {
   'task.finished': BackgroundTask;
   'delivery.attempt': DeliveryAttemptEvent;
   'delivery.queued': Pick<Delivery, 'webhook_uuid' | 'delivery_id'>;
+  'delivery.exhausted': DeliveryExhaustedEvent;
+  'webhook.disabled': WebhookDisabledEvent;
   'webhook.event': { event_id: string; event_type: string; deliveries: number };
   'inbox.message': MessageSummary;
   'inbox.relay': RelayEvent;

@@ -7,6 +7,7 @@ import { taskQuery } from '../pages/tasks/task-query.ts';
 import { isRunning } from '../pages/tasks/task-format.ts';
 import { messageQuery, withRelay } from '../pages/inspector/message-query.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from './live-store.ts';
+import { useWebhookNoticeCollector } from '../pages/webhooks/webhook-notices.tsx';
 
 type ListKey = readonly [string, { query?: Record<string, unknown> }];
 
@@ -72,5 +73,6 @@ export function useLiveQueries(): void {
     queryClient.setQueryData(messageQuery(inbox_uuid, message_uuid).queryKey, (current) => current && withRelay(current, relay)),
   );
   useLiveEvent('organization.replaced', () => useLiveStore.setState((s) => ({ replacements: s.replacements + 1 })));
+  useWebhookNoticeCollector();
   useRefetchOnReconnect(() => void queryClient.invalidateQueries());
 }

@@ -14,6 +14,7 @@ import * as importKindIds from './012_import_kind_ids.ts';
 import * as catalogVersion from './013_catalog_version.ts';
 import * as qrcodeSearch from './014_qrcode_search.ts';
 import * as organizationIndexes from './016_organization_indexes.ts';
+import * as endpointFaults from './017_endpoint_faults.ts';
 import * as attemptAnswers from './019_attempt_answers_and_events.ts';
 import * as importHandlerKinds from './020_import_handler_kinds.ts';
 import * as importDrafts from './022_import_drafts.ts';
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '013_catalog_version': catalogVersion,
   '014_qrcode_search': qrcodeSearch,
   '016_organization_indexes': organizationIndexes,
+  '017_endpoint_faults': endpointFaults,
   '019_attempt_answers_and_events': attemptAnswers,
   '020_import_handler_kinds': importHandlerKinds,
   '022_import_drafts': importDrafts,

@@ -153,7 +153,10 @@ export function InboxForm({
         )}
       </FormField>
       <fieldset className="fieldset">
-        <legend>Fault injection: how the inbox answers</legend>
+        <legend>Fault injection: how the inbox answers every request</legend>
+        <p className="fieldset-hint muted small">
+          The answer rule without conditions. To answer by event, attempt or the Nth message, use Answer rules on the inbox page.
+        </p>
         <div className="form-grid form-grid-3">
           {numberField('status', 'Answer status', 'Empty: normal answers (200, or 400 for a bad delivery). E.g. 500, 503, 429.', 'normal')}
           {numberField('delayMs', 'Delay (ms)', '0 to 60000. Over 15000 the sender times out.')}

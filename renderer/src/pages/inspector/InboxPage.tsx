@@ -20,12 +20,13 @@ import {
   eventLabel,
   type EventType,
   droppedSummary,
-  faultSummary,
   type Inbox,
   inboxPath,
   type RegisteredWebhook,
 } from './inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
+import { RulesEditor } from './RulesEditor.tsx';
+import { rulesSummary } from './rules-draft.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
 
@@ -235,13 +236,15 @@ export function InboxPage({ uuid }: { uuid: string }) {
   const [saved, setSaved] = useState(false);
   const [confirm, setConfirm] = useState<'delete' | 'clear' | null>(null);
   const [listVersion, setListVersion] = useState(0);
+  // The edit form may change the rule for every request: the rules editor starts again from the saved rules.
+  const [rulesVersion, setRulesVersion] = useState(0);
   const back = <Link to="/inspector">← All inboxes</Link>;
 
   if (!inbox) {
     return <PageLoading title="Inbox" back={back} query={query} loading="Loading the inbox…" />;
   }
 
-  const fault = faultSummary(inbox.response);
+  const rules = rulesSummary(inbox.rules);
   return (
     <>
       <PageHeader
@@ -250,7 +253,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
         description={
           <>
             {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message' : 'messages'}
-            {droppedSummary(inbox) ? ` · ${droppedSummary(inbox)}` : ''} · {fault ? `Fault injection: ${fault}` : 'answers normally'}
+            {droppedSummary(inbox) ? ` · ${droppedSummary(inbox)}` : ''} · {rules ? `Answers: ${rules}` : 'answers normally'}
             {inbox.forward_to ? ` · forwards to ${inbox.forward_to}` : ''}
             {inbox.secret_count > 0 ? ` · ${inbox.secret_count} ${inbox.secret_count === 1 ? 'secret' : 'secrets'} of its own` : ''}
           </>
@@ -299,10 +302,12 @@ export function InboxPage({ uuid }: { uuid: string }) {
             setData(() => next);
             setEditing(false);
             setSaved(true);
+            setRulesVersion((v) => v + 1);
           }}
         />
       )}
       <ReceivePanel inbox={inbox} />
+      <RulesEditor key={rulesVersion} inbox={inbox} onSaved={(next) => setData(() => next)} />
       <Panel
         title="Messages"
         actions={

@@ -10,7 +10,8 @@ import { type Column, ListPanel, ListView } from '../../components/ListView.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { emptyDraft, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import { droppedSummary, faultSummary, type Inbox } from './inspector-types.ts';
+import { droppedSummary, type Inbox } from './inspector-types.ts';
+import { rulesSummary } from './rules-draft.ts';
 
 const INBOX_COLUMNS: Column<Inbox>[] = [
   { header: 'Name', cell: (inbox) => <Link to={`/inspector/${inbox.uuid}`}>{inbox.name}</Link> },
@@ -40,8 +41,8 @@ const INBOX_COLUMNS: Column<Inbox>[] = [
     header: 'Behaviour',
     cell: (inbox) => (
       <>
-        {faultSummary(inbox.response) ? (
-          <span className="badge badge-pending">{faultSummary(inbox.response)}</span>
+        {rulesSummary(inbox.rules) ? (
+          <span className="badge badge-pending">{rulesSummary(inbox.rules)}</span>
         ) : (
           <span className="muted">answers normally</span>
         )}

@@ -36,11 +36,11 @@ const DUPLICATE_OPTIONS: Options = [
 export function answerText(answer: Message['answer']): string {
   switch (answer.kind) {
     case 'dropped':
-      return 'dropped';
+      return answer.rule ? `dropped (rule ${answer.rule})` : 'dropped';
     case 'client_gone':
       return 'sender hung up';
     case 'fault_status':
-      return `${answer.status ?? '?'} (fault)`;
+      return answer.rule ? `${answer.status ?? '?'} (rule ${answer.rule})` : `${answer.status ?? '?'} (fault)`;
     case null:
       return '—';
     default:

@@ -76,6 +76,9 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
             <>
               {answerText(message.answer)}
               {message.answer.after_ms !== null && ` after ${message.answer.after_ms} ms`}
+              {message.answer.rule && message.answer.kind !== 'fault_status' && message.answer.kind !== 'dropped'
+                ? ` (by rule ${message.answer.rule})`
+                : ''}
             </>
           ),
           'Delivery id': <DeliveryAttemptLink deliveryId={message.delivery_id} headers={message.headers} />,

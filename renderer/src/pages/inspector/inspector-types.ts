@@ -62,18 +62,6 @@ export const inboxPath = (uuid: string) => `/api/inboxes/uuid/${encodeURICompone
 export const messagePath = (inboxUuid: string, messageUuid: string) =>
   `${inboxPath(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
 
-/** "answers 503 after 2 s", "drops the connection", or null for normal answers. */
-export function faultSummary(response: Inbox['response']): string | null {
-  const parts: string[] = [];
-  if (response.drop) parts.push('drops the connection');
-  else if (response.status !== null) parts.push(`answers ${response.status}`);
-  if (response.delay_ms > 0)
-    parts.push(
-      `${parts.length ? 'after' : 'answers after'} ${response.delay_ms >= 1000 ? `${response.delay_ms / 1000} s` : `${response.delay_ms} ms`}`,
-    );
-  return parts.length ? parts.join(' ') : null;
-}
-
 /** The inbox after one more message arrived: at its cap the oldest one is dropped instead. */
 export function withArrival(inbox: Inbox): Inbox {
   return inbox.message_count >= inbox.max_messages

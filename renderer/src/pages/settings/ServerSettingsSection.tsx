@@ -13,8 +13,13 @@ import { scheduleLabels } from '../webhooks/webhook-format.ts';
 import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webhooks/webhook-types.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
+import { TextField } from '../../components/FormField.tsx';
+import { fieldProblem } from '../../api/describe-error.ts';
 
 const readRequest = getRequest('/api/settings', {});
+
+const DEFAULT_AUTO_DISABLE_S = 24 * 3600;
+const hoursOf = (settings: Settings) => String((settings.webhook_auto_disable_after_s ?? DEFAULT_AUTO_DISABLE_S) / 3600);
 const settingsQuery = getQuery('/api/settings', {});
 
 /** Webhook delivery settings of the organization (GET/PATCH /api/settings; changing needs an admin key). */
@@ -22,16 +27,21 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
   const canChange = role === 'admin';
   const [schedule, setSchedule] = useState<RetryScheduleName>(settings.webhook_retry_schedule);
   const [allowHttp, setAllowHttp] = useState(settings.allow_http_webhooks);
+  const savedHours = hoursOf(settings);
+  const [disableHours, setDisableHours] = useState(savedHours);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
     setSchedule(settings.webhook_retry_schedule);
     setAllowHttp(settings.allow_http_webhooks);
+    setDisableHours(hoursOf(settings));
   }, [settings]);
-  const changed = schedule !== settings.webhook_retry_schedule || allowHttp !== settings.allow_http_webhooks;
+  const changed = schedule !== settings.webhook_retry_schedule || allowHttp !== settings.allow_http_webhooks || disableHours !== savedHours;
   const saveCall = writeCall('patch', '/api/settings', {
     body: {
       ...(schedule !== settings.webhook_retry_schedule || !changed ? { webhook_retry_schedule: schedule } : {}),
       ...(allowHttp !== settings.allow_http_webhooks ? { allow_http_webhooks: allowHttp } : {}),
+      // Hours as typed: the server names the problem when they are not a number in range.
+      ...(disableHours !== savedHours ? { webhook_auto_disable_after_s: Math.round(Number(disableHours.trim()) * 3600) } : {}),
     },
   });
   const { request } = saveCall;
@@ -108,6 +118,21 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
           </span>
         </label>
       </fieldset>
+      <fieldset className="fieldset" disabled={!canChange}>
+        <legend className="field-label">Disable failing webhooks</legend>
+        <TextField
+          id="webhook-auto-disable"
+          label="Disable a webhook whose every attempt failed for (hours)"
+          hint="It becomes inactive and says why on its page, where one click enables it again. 0: never. Default 24."
+          problem={fieldProblem(save.error, 'webhook_auto_disable_after_s')}
+          inputMode="decimal"
+          value={disableHours}
+          onChange={(value) => {
+            setDisableHours(value);
+            edit();
+          }}
+        />
+      </fieldset>
       <ErrorNotice error={save.error} onDismiss={save.clearError} />
       {saved && !changed && (
         <p className="notice notice-success" role="status">
@@ -126,6 +151,7 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
               onClick={() => {
                 setSchedule(settings.webhook_retry_schedule);
                 setAllowHttp(settings.allow_http_webhooks);
+                setDisableHours(savedHours);
                 edit();
               }}
             >

@@ -25,6 +25,8 @@ import { Panel } from '../../components/Panel.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 import { Facts } from '../../components/Facts.tsx';
 import { SecretField } from '../../components/SecretField.tsx';
+import { DisabledNotice, ExhaustedNotices } from './webhook-notices.tsx';
+import { RetryScheduleForm } from './RetryScheduleForm.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -199,6 +201,8 @@ export function WebhookPage({ uuid }: { uuid: string }) {
   return (
     <>
       <PageHeader title="Webhook" back={back} description={<code className="break webhook-title-url">{hook.url}</code>} />
+      <DisabledNotice webhook={hook} canEdit={canEdit} onChanged={(next) => queryClient.setQueryData(webhookQuery.queryKey, next)} />
+      <ExhaustedNotices webhookUuid={hook.uuid} />
       <Panel
         title="Settings"
         actions={
@@ -218,6 +222,12 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           }}
         />
         <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => queryClient.setQueryData(webhookQuery.queryKey, next)} />
+        <RetryScheduleForm
+          key={hook.updated_on}
+          webhook={hook}
+          canEdit={canEdit}
+          onChanged={(next) => queryClient.setQueryData(webhookQuery.queryKey, next)}
+        />
         {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
       </Panel>
 

@@ -16,6 +16,7 @@ import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActi
 import { microsToIso } from './webhook-format.ts';
 import type { Webhook, WebhookWithSecret } from './webhook-types.ts';
 import { Loading } from '../../components/QueryState.tsx';
+import { ExhaustedNotices } from './webhook-notices.tsx';
 
 function WebhookCard({
   webhook,
@@ -38,6 +39,11 @@ function WebhookCard({
         </Link>
         <div className="webhook-meta">
           <EventBadges events={webhook.events} />
+          {webhook.disabled_reason && !webhook.is_active && (
+            <span className="badge badge-failed" title={webhook.disabled_reason}>
+              Disabled automatically
+            </span>
+          )}
           <span className="muted" title={formatDateTime(created)}>
             Registered {formatShortDateTime(created)}
           </span>
@@ -93,6 +99,7 @@ export function WebhooksPage() {
         title="Webhooks"
         description="Where this organization's check-in, check-out and delivery events are sent: encrypted, signed, retried, and every attempt logged."
       />
+      <ExhaustedNotices />
       <ListPanel title="Your webhooks" list={webhooks}>
         <ErrorNotice error={webhooks.error} onRetry={reload} />
         {deleted && (

@@ -62,3 +62,13 @@ export function urlHint(raw: string): 'https' | 'loopback-http' | 'remote-http' 
   const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
   return loopback ? 'loopback-http' : 'remote-http';
 }
+
+/** "1, 5, 30" (seconds) as the API's waits in ms; null when a part is not a number. */
+export function waitsOf(text: string): number[] | null {
+  const parts = text
+    .split(/[\s,]+/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const waits = parts.map((p) => (/^\d+(\.\d+)?$/.test(p) ? Math.round(Number(p) * 1000) : Number.NaN));
+  return waits.length > 0 && waits.every((w) => Number.isFinite(w)) ? waits : null;
+}
