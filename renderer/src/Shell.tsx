@@ -3,6 +3,8 @@ import { useEffect, useRef } from 'react';
 import { useSignedIn, useSessionStore } from './auth/session-store.ts';
 import { DiskFullBanner } from './components/DiskFullBanner.tsx';
 import { EmptyState } from './components/EmptyState.tsx';
+import { ErrorNotice } from './components/ErrorNotice.tsx';
+import { metaQuery } from './api/meta.ts';
 import { PageHeader } from './components/PageHeader.tsx';
 import { useLiveStore } from './live/live-store.ts';
 import { activityQuery } from './pages/events/use-activity.ts';
@@ -49,6 +51,8 @@ export function Shell() {
   const signOut = useSessionStore((s) => s.signOut);
   const path = useLocation((s) => s.path);
   const main = useRef<HTMLElement>(null);
+  // The server's facts (import kinds, limits) that pages build their forms from.
+  const meta = useQuery(metaQuery);
 
   useEffect(() => {
     const live = useLiveStore.getState();
@@ -113,7 +117,13 @@ export function Shell() {
       </aside>
       <main id="main" className="main" ref={main} tabIndex={-1}>
         <DiskFullBanner />
-        {page ?? (path === '/' ? null : <NotFoundPage path={path} />)}
+        {meta.isError ? (
+          <ErrorNotice error={meta.error} onRetry={() => void meta.refetch()} />
+        ) : !meta.data ? (
+          <p className="muted">Loading…</p>
+        ) : (
+          (page ?? (path === '/' ? null : <NotFoundPage path={path} />))
+        )}
       </main>
     </div>
   );

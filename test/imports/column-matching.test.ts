@@ -45,6 +45,16 @@ describe('column matching: names, synonyms, similarity, the user mapping', () =>
     assert.deepEqual([unrelated?.column, unrelated?.proposed, unrelated?.source], [null, null, 'none']);
   });
 
+  it("asks nothing about an error report's own columns, nor about a title only loosely like a column", () => {
+    // A fixed error report comes back with row_number and error, which the import ignores ("error" is 0.53 like "state").
+    assert.deepEqual(describeMatch(['location', 'row_number', 'error', 'Row Number']), [
+      ['location', 'location', 'location', 'name'],
+      ['row_number', null, null, 'none'],
+      ['error', null, null, 'none'],
+      ['Row Number', null, null, 'none'],
+    ]);
+  });
+
   it("takes the user's mapping first, by exact or normalised title, null ignoring a column", () => {
     assert.deepEqual(describeMatch(['Sburb', 'suburb', ' Notes '], { Sburb: 'suburb', notes: null }), [
       ['Sburb', 'suburb', 'suburb', 'mapping'],

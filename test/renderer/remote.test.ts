@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { toCurl } from '../../renderer/src/api/curl.ts';
+import { type ImportKindMeta, rememberImportKinds } from '../../renderer/src/api/import-kinds.ts';
 import {
   answerCounts,
   isFinalFailure,
@@ -36,7 +37,14 @@ describe('GUI remote mode: requests and answers', () => {
     assert.equal((splitCredential('', 'x') as { problem: string }).problem, 'key');
   });
 
-  test('an import to a profile goes through the local proxy with the same form fields; a QR JSON file as a JSON body', () => {
+  test('an import to a profile goes through the local proxy with the same form fields; a QR JSON file as a JSON body', async () => {
+    // The kinds' endpoints come from the server, as the GUI loads them at start.
+    const server = await startTestServer();
+    try {
+      rememberImportKinds(((await (await server.request('/api/meta')).json()) as { kinds: ImportKindMeta[] }).kinds);
+    } finally {
+      await server.stop();
+    }
     const csv = remoteImportRequest('prod', 'appointments', 'org-9', 'background', 'visits.csv', 'acme-jobs');
     assert.equal(csv.path, '/api/remote/prod/api/appointment_schedule/bulk');
     assert.deepEqual(csv.form?.fields, { organization_uuid: 'org-9', processing_mode: 'background', org_identifier: 'acme-jobs' });

@@ -11,8 +11,11 @@ import { toNfc } from '../../text/unicode.ts';
 /** Below this confidence a proposed match is a question for the user, not a match. */
 export const MATCH_THRESHOLD = 0.8;
 
-/** Similar names are proposed from this similarity on (below it the header is simply unknown). */
-const PROPOSE_FROM = 0.5;
+/** Similar names are proposed from this similarity on (below it the header is simply unknown: "error" is not asked about as "state"). */
+const PROPOSE_FROM = 0.6;
+
+/** The columns an error report adds to the file's own (reports/report.ts): a fixed report is imported with them, and they are ignored. */
+const REPORT_COLUMNS: ReadonlySet<string> = new Set(['rownumber', 'error']);
 
 export type MatchSource = 'mapping' | 'name' | 'synonym' | 'similar' | 'none';
 
@@ -79,7 +82,7 @@ function candidateFor(spec: MatchableColumns, header: string): Candidate {
     if (wanted !== undefined) return { column: wanted, proposed: wanted, confidence: 1, source: 'mapping' };
   }
   const key = normaliseHeader(trimmed);
-  if (key === '') return { column: null, proposed: null, confidence: 0, source: 'none' };
+  if (key === '' || REPORT_COLUMNS.has(key)) return { column: null, proposed: null, confidence: 0, source: 'none' };
   for (const column of spec.columns)
     if (normaliseHeader(column) === key) return { column, proposed: column, confidence: 1, source: 'name' };
   for (const [alias, column] of Object.entries(spec.aliases ?? {})) {

@@ -10,7 +10,7 @@ import { type Column, ListView } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useTextFilters } from '../../components/TextFilters.tsx';
 import { Link } from '../../router.tsx';
-import { IMPORT_KINDS, saveAttachment } from '../imports/import-api.ts';
+import { importKindOf, saveAttachment } from '../imports/import-api.ts';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 
@@ -42,9 +42,9 @@ function TimeCell({ iso }: { iso: string }) {
 }
 
 export function TemplateDownload() {
-  const info = IMPORT_KINDS.appointments;
-  const request: ApiRequest = { method: 'GET', path: info.template };
-  const template = useApiAction(() => saveAttachment(request, info.templateName));
+  const info = importKindOf('appointments');
+  const request: ApiRequest = { method: 'GET', path: info.template_path };
+  const template = useApiAction(() => saveAttachment(request, info.template_file_name));
   return (
     <span className="template-download">
       <ActionButton action={template} className="button button-small">

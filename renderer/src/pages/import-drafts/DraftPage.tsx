@@ -8,7 +8,7 @@ import { PageLoading } from '../../components/QueryState.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { saveAttachment } from '../imports/import-api.ts';
-import { IMPORT_KINDS } from '../imports/import-kinds.ts';
+import { importKindOf } from '../imports/import-kinds.ts';
 import {
   DRAFT_PATH,
   DRAFT_ROWS_PATH,
@@ -125,7 +125,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
     <>
       <PageHeader
         title="Fix rows in place"
-        description={`${IMPORT_KINDS[draft.kind].label} · ${draft.rows.toLocaleString()} rows · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
+        description={`${importKindOf(draft.kind).label} · ${draft.rows.toLocaleString()} rows · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
         back={back}
       />
       <ErrorNotice

@@ -16,7 +16,8 @@ import { sendRemoteImport } from '../remote/remote-send.ts';
 import { FileDropZone, PickFileButton } from './FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
-  IMPORT_KINDS,
+  importKindOf,
+  importKinds,
   type CheckAnswer,
   checkImport,
   checkRequest,
@@ -45,8 +46,7 @@ import { Loading } from '../../components/QueryState.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 
 function TemplateButton({ kind, handler }: { kind: ImportKindName; handler: string }) {
-  const info = IMPORT_KINDS[kind];
-  const template = useApiAction(() => saveAttachment(templateRequest(kind, handler), info.templateName));
+  const template = useApiAction(() => saveAttachment(templateRequest(kind, handler), importKindOf(kind).template_file_name));
   return (
     <span className="template-download">
       <ActionButton action={template} className="button button-small">
@@ -220,10 +220,10 @@ export function ImportsPage() {
         <fieldset className="fieldset">
           <legend className="field-label">Import</legend>
           <div className="radio-row">
-            {(Object.keys(IMPORT_KINDS) as ImportKindName[]).map((k) => (
+            {importKinds().map(({ id: k, label }) => (
               <label key={k} className="checkbox">
                 <input type="radio" name="import-kind" value={k} checked={kind === k} onChange={() => changeKind(k)} />
-                {IMPORT_KINDS[k].label}
+                {label}
               </label>
             ))}
           </div>

@@ -1,4 +1,4 @@
-import { IMPORT_KINDS, type ImportKindName } from './import-api.ts';
+import { importKindOf, type ImportKindName } from './import-api.ts';
 
 /** A file of each kind, and the kind in a sentence, in words. */
 const FILE_OF: Record<ImportKindName, string> = {
@@ -39,7 +39,7 @@ export function KindMismatchNotice({
         </p>
         <div className="form-actions">
           <button type="button" className="button button-primary" onClick={onSwitch}>
-            Switch to {IMPORT_KINDS[looksLike].label}
+            Switch to {importKindOf(looksLike).label}
           </button>
           <label className="checkbox">
             <input type="checkbox" checked={accepted} onChange={(e) => onAccept(e.target.checked)} />

@@ -8,7 +8,7 @@ import { errorReportPath } from '../tasks/task-format.ts';
 import {
   DEFAULT_IMPORT_HANDLER,
   handlerField,
-  IMPORT_KINDS,
+  importKindOf,
   type ImportKindName,
   importForm,
   type ProcessingMode,
@@ -17,8 +17,9 @@ import {
 export type ImportPreview = Schemas['ImportPreview'];
 export {
   DEFAULT_IMPORT_HANDLER,
-  IMPORT_KINDS,
-  type ImportKindInfo,
+  importKindOf,
+  importKinds,
+  type ImportKindMeta,
   type ImportKindName,
   type ProcessingMode,
 } from './import-kinds.ts';
@@ -55,7 +56,7 @@ export function importRequest(
 ): ApiRequest {
   return {
     method: 'POST',
-    path: IMPORT_KINDS[kind].path,
+    path: importKindOf(kind).upload_path,
     form: importForm(kind, organizationUuid, mode, fileName, handler, { ...layout, ...(fixesTask ? { fixes_task_uuid: fixesTask } : {}) }),
   };
 }
@@ -92,7 +93,7 @@ export async function checkImport(
 
 /** The template; for appointments with a saved handler, its columns carry that handler's titles. */
 export function templateRequest(kind: ImportKindName, handler = DEFAULT_IMPORT_HANDLER): ApiRequest {
-  return { method: 'GET', path: IMPORT_KINDS[kind].template, query: handlerField(kind, handler) };
+  return { method: 'GET', path: importKindOf(kind).template_path, query: handlerField(kind, handler) };
 }
 
 export async function previewFile(

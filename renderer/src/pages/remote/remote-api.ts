@@ -6,7 +6,7 @@ import { typedRequest } from '../../api/typed-request.ts';
 import type { BodyOf, ResponseOf } from '../../api/types.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import { DEFAULT_IMPORT_HANDLER, IMPORT_KINDS, type ImportKindName, importForm, type ProcessingMode } from '../imports/import-kinds.ts';
+import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from '../imports/import-kinds.ts';
 import { errorReportPath } from '../tasks/task-format.ts';
 
 export type ProfileBody = BodyOf<'putProfilesByName'>;
@@ -65,7 +65,7 @@ export function remoteImportRequest(
   fileName: string,
   handler = DEFAULT_IMPORT_HANDLER,
 ): ApiRequest {
-  const path = remotePath(profile, IMPORT_KINDS[kind].path);
+  const path = remotePath(profile, importKindOf(kind).upload_path);
   if (kind === 'qrcodes' && /\.json$/i.test(fileName))
     return { method: 'POST', path, query: { processing_mode: mode }, jsonFileName: fileName };
   return {
