@@ -59,6 +59,8 @@ export function ColumnMappingEditor({
   const [name, setName] = useState('');
   const [savedAs, setSavedAs] = useState<string | null>(null);
   const unanswered = Object.values(draft).filter((v) => v === UNANSWERED).length;
+  // Folded when every column was found by its own name (or by none: those are ignored, and the preview says so).
+  const allByName = matches.every((m) => m.source === 'name' || m.source === 'none');
   const changed = JSON.stringify(draft) !== JSON.stringify(initial());
   const confirmed = choice.mapping !== undefined && !changed && unanswered === 0;
   const taken = new Map<string, number>();
@@ -91,71 +93,78 @@ export function ColumnMappingEditor({
           {unanswered === 1 ? 'it holds' : 'they hold'} (or ignore {unanswered === 1 ? 'it' : 'them'}), then use these columns.
         </p>
       )}
-      <Table
-        label="Columns of the file and what they fill"
-        headings={['Column in the file', 'Fills', 'Match']}
-        className="table table-compact"
-      >
-        {matches.map((match) => {
-          const header = match.header.trim();
-          const value = draft[header] ?? IGNORE;
-          const question = value === UNANSWERED;
-          return (
-            <tr key={header} className={question ? 'row-problem' : undefined}>
-              <th scope="row">
-                <code>{header}</code>
-              </th>
-              <td>
-                <select
-                  aria-label={`Column for ${header}`}
-                  value={value}
-                  onChange={(e) => setDraft((d) => ({ ...d, [header]: e.target.value }))}
-                >
-                  {question && <option value={UNANSWERED}>Choose… (is it {match.proposed}?)</option>}
-                  <option value={IGNORE}>ignore this column</option>
-                  {preview.expected_columns.map((column) => (
-                    <option key={column} value={column}>
-                      {column}
-                      {column === match.proposed && question ? ' (proposed)' : ''}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td className={question ? 'field-problem' : 'muted'}>
-                {question ? `Unsure: ${confidenceText(match)} to ${match.proposed}` : confidenceText(match)}
-              </td>
-            </tr>
-          );
-        })}
-      </Table>
-      {doubled.length > 0 && <p className="field-problem">Two columns fill {doubled.join(', ')}: keep one of them.</p>}
-      <div className="form-actions">
-        <button
-          type="button"
-          className="button"
-          disabled={unanswered > 0 || doubled.length > 0 || confirmed}
-          onClick={() => onConfirm(asMapping())}
+      <details className="column-mapping-details" open={!allByName || unanswered > 0 || changed}>
+        <summary>
+          {allByName
+            ? `Each of the ${matches.length} columns is matched by its name: open to change one or ignore it`
+            : 'What each column of the file fills'}
+        </summary>
+        <Table
+          label="Columns of the file and what they fill"
+          headings={['Column in the file', 'Fills', 'Match']}
+          className="table table-compact"
         >
-          {confirmed ? 'Columns confirmed' : 'Use these columns'}
-        </button>
-      </div>
-      {confirmed && canSave && (
-        <div className="save-mapping">
-          <label className="inline-field">
-            <span>Save these columns as</span>
-            <input type="text" value={name} placeholder="e.g. Acme site register" onChange={(e) => setName(e.target.value)} />
-          </label>
-          <ActionButton action={save} className="button button-small" disabled={name.trim() === ''}>
-            Save for next time
-          </ActionButton>
-          {savedAs && (
-            <span role="status" className="ok-mark">
-              Saved as {savedAs}: a file with the same column titles gets these columns next time.
-            </span>
-          )}
-          <ErrorNotice error={save.error} onDismiss={save.clearError} />
+          {matches.map((match) => {
+            const header = match.header.trim();
+            const value = draft[header] ?? IGNORE;
+            const question = value === UNANSWERED;
+            return (
+              <tr key={header} className={question ? 'row-problem' : undefined}>
+                <th scope="row">
+                  <code>{header}</code>
+                </th>
+                <td>
+                  <select
+                    aria-label={`Column for ${header}`}
+                    value={value}
+                    onChange={(e) => setDraft((d) => ({ ...d, [header]: e.target.value }))}
+                  >
+                    {question && <option value={UNANSWERED}>Choose… (is it {match.proposed}?)</option>}
+                    <option value={IGNORE}>ignore this column</option>
+                    {preview.expected_columns.map((column) => (
+                      <option key={column} value={column}>
+                        {column}
+                        {column === match.proposed && question ? ' (proposed)' : ''}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td className={question ? 'field-problem' : 'muted'}>
+                  {question ? `Unsure: ${confidenceText(match)} to ${match.proposed}` : confidenceText(match)}
+                </td>
+              </tr>
+            );
+          })}
+        </Table>
+        {doubled.length > 0 && <p className="field-problem">Two columns fill {doubled.join(', ')}: keep one of them.</p>}
+        <div className="form-actions">
+          <button
+            type="button"
+            className="button"
+            disabled={unanswered > 0 || doubled.length > 0 || confirmed}
+            onClick={() => onConfirm(asMapping())}
+          >
+            {confirmed ? 'Columns confirmed' : 'Use these columns'}
+          </button>
         </div>
-      )}
+        {confirmed && canSave && (
+          <div className="save-mapping">
+            <label className="inline-field">
+              <span>Save these columns as</span>
+              <input type="text" value={name} placeholder="e.g. Acme site register" onChange={(e) => setName(e.target.value)} />
+            </label>
+            <ActionButton action={save} className="button button-small" disabled={name.trim() === ''}>
+              Save for next time
+            </ActionButton>
+            {savedAs && (
+              <span role="status" className="ok-mark">
+                Saved as {savedAs}: a file with the same column titles gets these columns next time.
+              </span>
+            )}
+            <ErrorNotice error={save.error} onDismiss={save.clearError} />
+          </div>
+        )}
+      </details>
     </div>
   );
 }
