@@ -20,6 +20,8 @@ interface Fixtures {
   service: string;
   handler: string;
   appointmentTask: string;
+  draft: string;
+  draftRow: number;
 }
 
 interface Call {
@@ -86,6 +88,48 @@ const ROUTES: Record<string, Row> = {
   'POST /api/inboxes/uuid/{uuid}/messages/{message_uuid}/resend': {
     scope: 'org',
     call: (f) => ({ path: `/api/inboxes/uuid/${f.inbox}/messages/${f.message}/resend`, body: {} }),
+  },
+  'POST /api/import-drafts': {
+    scope: 'org',
+    call: (f) => ({
+      path: '/api/import-drafts',
+      body: { kind: 'qrcodes', organization_uuid: f.org, rows: [{ values: { location: 'x' } }] },
+    }),
+  },
+  'GET /api/import-drafts': { scope: 'own', call: () => ({ path: '/api/import-drafts' }) },
+  'GET /api/import-drafts/uuid/{draft_uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}` }) },
+  'DELETE /api/import-drafts/uuid/{draft_uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}` }) },
+  'GET /api/import-drafts/uuid/{draft_uuid}/rows': { scope: 'org', call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}/rows` }) },
+  'PATCH /api/import-drafts/uuid/{draft_uuid}/rows/{row_id}': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}/rows/${f.draftRow}`, body: { column: 'location', value: 'taken over' } }),
+  },
+  'POST /api/import-drafts/uuid/{draft_uuid}/replace': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}/replace`, body: { column: 'location', find: 'x', replace: 'y' } }),
+  },
+  'POST /api/import-drafts/uuid/{draft_uuid}/fill-down': {
+    scope: 'org',
+    call: (f) => ({
+      path: `/api/import-drafts/uuid/${f.draft}/fill-down`,
+      body: { column: 'location', from_row_id: f.draftRow, to_row_id: f.draftRow },
+    }),
+  },
+  'POST /api/import-drafts/uuid/{draft_uuid}/delete-rows': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}/delete-rows`, body: { row_ids: [f.draftRow] } }),
+  },
+  'POST /api/import-drafts/uuid/{draft_uuid}/undo': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}/undo`, body: {} }),
+  },
+  'GET /api/import-drafts/uuid/{draft_uuid}/download': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}/download` }),
+  },
+  'POST /api/import-drafts/uuid/{draft_uuid}/import': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/import-drafts/uuid/${f.draft}/import`, body: {} }),
   },
   'GET /api/background-tasks': { scope: 'org', call: (f) => ({ path: `/api/background-tasks?organization_uuid=${f.org}` }) },
   'GET /api/qrcodes': { scope: 'org', call: (f) => ({ path: `/api/qrcodes?organization_uuid=${f.org}` }) },
@@ -368,8 +412,14 @@ describe("every route with another organization's key and with a viewer key", ()
         ]),
       ),
     );
+    const draft = (await (
+      await server.request('/api/import-drafts', jsonBody({ kind: 'qrcodes', rows: [{ values: { location: 'Nowhere at all' } }] }))
+    ).json()) as { uuid: string };
+    const draftRows = (await (await server.request(`/api/import-drafts/uuid/${draft.uuid}/rows`)).json()) as { rows: { row_id: number }[] };
     fixtures = {
       org,
+      draft: draft.uuid,
+      draftRow: draftRows.rows[0]?.row_id ?? 0,
       qrCode: String(qr.uuid),
       webhook: String(webhook.uuid),
       delivery,
