@@ -9,21 +9,9 @@ import { createOrganization, type OrganizationCredentials } from '../../server/o
 import type { ResetResult, RestoredSnapshot, SavedSnapshot, SnapshotInfo } from '../../server/snapshots/schemas.ts';
 import { GATE_ENV, GATED_GEOCODER_MODULE } from '../demo/support/gated-geocoder.ts';
 import { fileUpload } from '../support/imports.ts';
+import { ok, organizationView, type Page } from '../support/organization-view.ts';
 import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
-
-interface Page<T> {
-  items: T[];
-  total: number;
-}
-
-async function ok<T>(res: Response | Promise<Response>, status?: number): Promise<T> {
-  const answer = await res;
-  const text = await answer.text();
-  if (status) assert.equal(answer.status, status, text);
-  else assert.ok(answer.status < 300, `${answer.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 async function errorOf(res: Response | Promise<Response>, status: number): Promise<{ code: string; message: string }> {
   return (await ok<{ error: { code: string; message: string } }>(res, status)).error;
@@ -31,12 +19,7 @@ async function errorOf(res: Response | Promise<Response>, status: number): Promi
 
 /** Everything an organization can see of itself through the API, to compare before and after. */
 async function viewOf(server: TestServer, org: string, auth: string): Promise<Record<string, unknown>> {
-  const get = (p: string) =>
-    ok<Page<{ uuid: string }>>(
-      server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=100`, { headers: { authorization: auth } }),
-    );
-  const view: Record<string, unknown> = {};
-  for (const p of [
+  const { view } = await organizationView(server, org, auth, [
     '/api/qrcodes',
     '/api/qrcodes?search=collins',
     '/api/services',
@@ -47,12 +30,8 @@ async function viewOf(server: TestServer, org: string, auth: string): Promise<Re
     '/api/background-tasks',
     '/api/service-confirmations',
     '/api/webhooks/deliveries',
-  ]) {
-    view[p] = await get(p);
-  }
+  ]);
   view.settings = await ok(server.request(`/api/settings?organization_uuid=${org}`, { headers: { authorization: auth } }));
-  for (const inbox of (view['/api/inboxes'] as Page<{ uuid: string }>).items)
-    view[`messages ${inbox.uuid}`] = await get(`/api/inboxes/uuid/${inbox.uuid}/messages`);
   return view;
 }
 
