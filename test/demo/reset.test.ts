@@ -10,14 +10,10 @@ import { DEMO_SITES } from '../../server/demo/seed.ts';
 import { createOrganization, type OrganizationCredentials } from '../../server/orgs/organizations.ts';
 import { DEMO_SERVICES } from '../../server/services/demo.ts';
 import { fileUpload } from '../support/imports.ts';
-import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
+import { withGatedImports, startHeldImport } from './support/held-import.ts';
+import { ok, organizationView, type Page } from '../support/organization-view.ts';
+import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
-import { GATE_ENV, GATED_GEOCODER_MODULE } from './support/gated-geocoder.ts';
-
-interface Page<T> {
-  items: T[];
-  total: number;
-}
 
 const reset = (server: TestServer, organizationUuid: string, auth?: string) =>
   server.request('/api/demo/reset', {
@@ -25,21 +21,9 @@ const reset = (server: TestServer, organizationUuid: string, auth?: string) =>
     headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
   });
 
-async function ok<T>(res: Response | Promise<Response>): Promise<T> {
-  const answer = await res;
-  const text = await answer.text();
-  assert.ok(answer.status < 300, `${answer.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
 /** Everything organization B can see of itself through the API, to compare before and after. */
 async function snapshot(server: TestServer, org: string, auth: string): Promise<Record<string, unknown>> {
-  const get = (p: string) =>
-    ok<Page<{ uuid: string }>>(
-      server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=100`, { headers: { authorization: auth } }),
-    );
-  const view: Record<string, unknown> = {};
-  for (const p of [
+  const { view, get } = await organizationView(server, org, auth, [
     '/api/qrcodes',
     '/api/services',
     '/api/webhooks',
@@ -48,11 +32,7 @@ async function snapshot(server: TestServer, org: string, auth: string): Promise<
     '/api/appointment_schedule',
     '/api/background-tasks',
     '/api/service-confirmations',
-  ]) {
-    view[p] = await get(p);
-  }
-  for (const inbox of (view['/api/inboxes'] as Page<{ uuid: string }>).items)
-    view[`messages ${inbox.uuid}`] = await get(`/api/inboxes/uuid/${inbox.uuid}/messages`);
+  ]);
   for (const hook of (view['/api/webhooks'] as Page<{ uuid: string }>).items)
     view[`deliveries ${hook.uuid}`] = await get(`/api/webhooks/uuid/${hook.uuid}/deliveries`);
   return view;
@@ -308,21 +288,9 @@ describe('POST /api/demo/reset', () => {
 
 describe('POST /api/demo/reset while an import runs', () => {
   it('answers 409 in plain words and deletes nothing; once the import has finished it resets', async () => {
-    const gate = path.join(tempDataDir('qr-sandbox-gate-'), 'open');
-    process.env[GATE_ENV] = gate;
-    const server = await startTestServer({ imports: { geocoderModule: GATED_GEOCODER_MODULE } });
-    try {
+    await withGatedImports(async (server, openGate) => {
       const org = server.organizationUuid;
-      const accepted = await server.request(
-        '/api/qrcodes/bulk',
-        fileUpload('location,name\r\n"1 Collins Street, Melbourne VIC 3000",Held\r\n', 'held.csv', {
-          organization_uuid: org,
-          processing_mode: 'background',
-        }),
-      );
-      assert.equal(accepted.status, 202);
-      const { background_task_uuid: task } = (await accepted.json()) as { background_task_uuid: string };
-      const status = async () => ((await (await server.request(`/api/background-tasks/uuid/${task}`)).json()) as { status: string }).status;
+      const { task, status } = await startHeldImport(server, '1 Collins Street, Melbourne VIC 3000');
       assert.ok(['PENDING', 'PROCESSING'].includes(await status()));
 
       const refused = await server.request('/api/demo/reset', jsonBody({ organization_uuid: org }));
@@ -337,7 +305,7 @@ describe('POST /api/demo/reset while an import runs', () => {
       const tasks = (await (await server.request(`/api/background-tasks?organization_uuid=${org}`)).json()) as Page<unknown>;
       assert.equal(tasks.total, 1, 'nothing deleted');
 
-      fs.writeFileSync(gate, '');
+      openGate();
       await waitFor('the held import to finish', async () => ((await status()) === 'COMPLETED' ? true : undefined));
       const done = await server.request('/api/demo/reset', jsonBody({ organization_uuid: org }));
       assert.equal(done.status, 200, await done.clone().text());
@@ -346,10 +314,6 @@ describe('POST /api/demo/reset while an import runs', () => {
         404,
         'the finished import was deleted with the rest',
       );
-    } finally {
-      fs.writeFileSync(gate, '');
-      await server.stop();
-      delete process.env[GATE_ENV];
-    }
+    });
   });
 });

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
+import { taskOfResult } from './support/task-of-result.ts';
 
 const skip = browserUnavailable();
 
@@ -43,14 +44,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
     return new Set(numbers);
   };
 
-  const taskOfResult = async (page: Page) => {
-    const href = (await page.getByRole('link', { name: 'Task page' }).getAttribute('href')) ?? '';
-    const uuid = /\/tasks\/([0-9a-f-]+)/.exec(href)?.[1] ?? '';
-    return (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as {
-      uuid: string;
-      results: Record<string, unknown>;
-    };
-  };
+  const taskOf = (page: Page) => taskOfResult(server, page);
 
   test("the preview marks exactly the rows the import excludes, with the geocoder's reason", async () => {
     const page = await session.signedInPage('/imports');
@@ -64,7 +58,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
 
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
-    const task = await taskOfResult(page);
+    const task = await taskOf(page);
     const excluded = (task.results.excluded_data as { index: number }[]).map((e) => e.index + 2);
     assert.deepEqual(new Set(excluded), failing, "the preview's excluded set equals the import's for the rows shown");
     assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /3\s+inserted[\s\S]*4\s+excluded/);
@@ -90,7 +84,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
     const counts = await page.getByRole('list', { name: 'Import counts' }).innerText();
     assert.match(counts, /1\s+inserted[\s\S]*2\s+excluded/);
     assert.doesNotMatch(counts, /upserted|updated/, 'each count once, zeros left out');
-    const task = await taskOfResult(page);
+    const task = await taskOf(page);
     const excluded = (task.results.excluded_appointments as { index: number }[]).map((e) => e.index + 2);
     assert.deepEqual(new Set(excluded), failing);
     // The excluded rows: one Row column (the file's line), the first row's problems listed, the cell marked.

@@ -4,10 +4,10 @@
  *   node test/e2e/import-doc-shots.ts
  */
 import path from 'node:path';
-import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { startTestServer } from '../support/server.ts';
-import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
+import { launchBrowser, openPage } from './support/browser.ts';
 import { importGuardShots } from './support/import-guard-shots.ts';
+import { prepareShotRun } from './support/shot-run.ts';
 
 const outDir = path.resolve('docs/images');
 /** The pictures docs/imports.md shows: the journey is walked at both sizes, these are kept. */
@@ -19,12 +19,7 @@ const DOC_SHOTS = new Set([
   'imports-excluded-find-800',
   'imports-fixed-file-preview-1280',
 ]);
-const reason = browserUnavailable();
-if (reason) {
-  process.stderr.write(`${reason}\n`);
-  process.exit(1);
-}
-await ensureRendererBuild();
+await prepareShotRun(outDir);
 const browser = await launchBrowser();
 try {
   for (const [width, height] of [

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { browserUnavailable, chooseCsvFile, chooseCsvFileThrough } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
+import { taskOfResult } from './support/task-of-result.ts';
 
 const skip = browserUnavailable();
 
@@ -69,15 +70,7 @@ describe('Imports guardrails in Chromium', { skip: skip ?? false }, () => {
   const firstRows = (page: Page) => page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   const startButton = (page: Page) => page.getByRole('button', { name: 'Start the import' });
   const finished = (page: Page) => page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
-  const taskOfResult = async (page: Page) => {
-    const href = (await page.getByRole('link', { name: 'Task page' }).getAttribute('href')) ?? '';
-    const uuid = /\/tasks\/([0-9a-f-]+)/.exec(href)?.[1] ?? '';
-    return (await (await server.request(`/api/background-tasks/uuid/${uuid}`)).json()) as {
-      uuid: string;
-      results: Record<string, unknown>;
-      metadata: Record<string, unknown> | null;
-    };
-  };
+  const taskOf = (page: Page) => taskOfResult(server, page);
   const taskCount = async () =>
     ((await (await server.request(`/api/background-tasks?organization_uuid=${server.organizationUuid}`)).json()) as { total: number })
       .total;
@@ -155,7 +148,7 @@ describe('Imports guardrails in Chromium', { skip: skip ?? false }, () => {
       const listed = await page.getByRole('list', { name: 'Import warnings' }).innerText();
       assert.match(listed, /Row 2 start_date_time: 2026-04-05 02:30 happens twice in Australia\/Melbourne/);
       assert.ok(listed.includes(carlton.trim()), 'the same words as the preview');
-      const task = await taskOfResult(page);
+      const task = await taskOf(page);
       assert.equal(task.results.warned, 2);
       // The excluded row's problem reads as in the preview.
       const details = page.getByRole('region', { name: 'Excluded row 4' });
@@ -176,7 +169,7 @@ describe('Imports guardrails in Chromium', { skip: skip ?? false }, () => {
       const grid = page.getByRole('grid', { name: 'Excluded rows' });
       const headers = await grid.getByRole('columnheader').allInnerTexts();
       assert.ok(headers.includes('name') && headers.includes('qr_code_external_reference_id'), headers.join(','));
-      const task = await taskOfResult(page);
+      const task = await taskOf(page);
       const excluded = task.results.excluded_data as { error: string }[];
       const reasons = await grid.getByRole('gridcell').allInnerTexts();
       assert.ok(reasons.includes(excluded[0]?.error ?? '-'), 'the reason cell is the error the API and the error report give');
@@ -214,7 +207,7 @@ describe('Imports guardrails in Chromium', { skip: skip ?? false }, () => {
       assert.equal(await taskCount(), before, 'previewing the fixed file sent nothing');
       await startButton(page).click();
       await finished(page);
-      const second = await taskOfResult(page);
+      const second = await taskOf(page);
       assert.equal(second.metadata?.fixes_task_uuid, task.uuid);
       assert.equal(second.results.inserted, 3);
       // Point 7: the note is one paragraph, row_number on one line.

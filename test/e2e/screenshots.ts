@@ -3,15 +3,13 @@
  * test-results/screenshots/ (ignored by git), to look at while building pages:
  *   node test/e2e/screenshots.ts
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { ensureRendererBuild } from '../../renderer/scripts/build.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { seal } from '../../server/wire-format/seal.ts';
 import { createInbox, listMessages } from '../support/inboxes.ts';
 import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
-import { browserUnavailable, launchBrowser, openPage } from './support/browser.ts';
+import { launchBrowser, openPage } from './support/browser.ts';
 import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
 import { appointmentTaskShots, seedAppointmentTask } from './support/appointment-task-shots.ts';
 import { geocoderShots } from './support/geocoder-shots.ts';
@@ -20,16 +18,10 @@ import { attemptViewShots, demoFirstScreenShots } from './support/first-screen-s
 import { importCheckShots } from './support/import-check-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { startRemoteShots } from './support/remote-shots.ts';
+import { prepareShotRun } from './support/shot-run.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
-const outDir = path.resolve('test-results/screenshots');
-const reason = browserUnavailable();
-if (reason) {
-  process.stderr.write(`${reason}\n`);
-  process.exit(1);
-}
-await ensureRendererBuild();
-fs.mkdirSync(outDir, { recursive: true });
+const outDir = await prepareShotRun('test-results/screenshots');
 const server = await startTestServer();
 const org = server.organizationUuid;
 const big = makeTask(org, {

@@ -7,6 +7,7 @@ import { RotatingLogFile, type WriteSync } from '../../server/log-file.ts';
 import { logFile } from '../../server/logger.ts';
 import { eventually } from '../support/eventually.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { writeUntilRefused } from '../support/write-until-refused.ts';
 
 /**
  * A full disk without mounting one (any machine): the log's writes fail with ENOSPC, the free
@@ -82,19 +83,14 @@ describe('a server on a full disk (injected: ENOSPC for the log, SQLITE_FULL for
     full = true;
     const pages = server.ctx.db.sqlite.pragma('page_count', { simple: true }) as number;
     server.ctx.db.sqlite.pragma(`max_page_count = ${pages}`);
-    let created = 0;
-    let refused: Response | undefined;
-    for (let i = 0; i < 500 && !refused; i++) {
-      const res = await server.request(
-        '/api/qrcodes',
-        jsonBody({ organization_uuid: server.organizationUuid, location: `${i} High Street, Richmond VIC 3121`, name: 'x'.repeat(400) }),
-      );
-      if (res.status === 201) {
-        created++;
-        await res.body?.cancel();
-      } else refused = res;
-    }
-    assert.ok(refused, 'a write was refused');
+    const { accepted: created, refused } = await writeUntilRefused(
+      (i) =>
+        server.request(
+          '/api/qrcodes',
+          jsonBody({ organization_uuid: server.organizationUuid, location: `${i} High Street, Richmond VIC 3121`, name: 'x'.repeat(400) }),
+        ),
+      { attempts: 500, isRefusal: (res) => res.status !== 201, what: 'a write' },
+    );
     assert.equal(refused.status, 507);
     const body = (await refused.json()) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'INSUFFICIENT_STORAGE');

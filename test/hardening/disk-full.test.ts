@@ -8,6 +8,7 @@ import { type ChildServer, startChildServer } from '../support/child-server.ts';
 import { GATE_DIR_ENV, GATE_GEOCODER_MODULE, GATE_MARK } from '../support/gate-geocoder.ts';
 import { addressCsv } from '../support/imports.ts';
 import { fillDisk, mountTmpfs, tmpfsUnavailable } from '../support/tmpfs.ts';
+import { writeUntilRefused } from '../support/write-until-refused.ts';
 
 const unavailable = tmpfsUnavailable();
 const DISK_MB = 24;
@@ -85,16 +86,11 @@ describe('a full disk (the data folder on a real 24 MB tmpfs)', { skip: unavaila
     fillDisk(filler);
 
     // SQLite first reuses the room its WAL already has: writes go on until it needs more.
-    let created = 0;
-    let refused: Response | undefined;
-    for (let i = 0; i < 500 && !refused; i++) {
-      const res = await createQrCode(i);
-      if (res.status === 201) {
-        created++;
-        await res.body?.cancel();
-      } else refused = res;
-    }
-    assert.ok(refused, 'a write was refused');
+    const { accepted: created, refused } = await writeUntilRefused(createQrCode, {
+      attempts: 500,
+      isRefusal: (res) => res.status !== 201,
+      what: 'a write',
+    });
     assert.equal(refused.status, 507);
     const answer = (await refused.json()) as ErrorAnswer;
     assert.equal(answer.error.code, 'INSUFFICIENT_STORAGE');
@@ -106,18 +102,11 @@ describe('a full disk (the data folder on a real 24 MB tmpfs)', { skip: unavaila
     assert.equal(await qrCount(), before + created, 'every 201 is stored, nothing else');
     assert.equal((await health()).disk_full, true, 'health says the disk is full');
 
-    let stored = 0;
-    let notStored: Response | undefined;
-    for (let i = 0; i < 200 && !notStored; i++) {
-      const res = await fetch(`${server.url}/inbox/${inbox.uuid}`, json({ payload: 'x'.repeat(8192), n: i }));
+    const { accepted: stored, refused: notStored } = await writeUntilRefused(
+      (i) => fetch(`${server.url}/inbox/${inbox.uuid}`, json({ payload: 'x'.repeat(8192), n: i })),
       // 400: stored, but not a delivery it can decrypt.
-      if (res.status === 503) notStored = res;
-      else {
-        stored++;
-        await res.body?.cancel();
-      }
-    }
-    assert.ok(notStored, 'an inbox delivery was refused');
+      { attempts: 200, isRefusal: (res) => res.status === 503, what: 'an inbox delivery' },
+    );
     assert.equal(notStored.status, 503);
     assert.equal(notStored.headers.get('retry-after'), '5', 'the sender is told when to retry');
     const inboxAnswer = (await notStored.json()) as ErrorAnswer;

@@ -110,31 +110,19 @@ describe('waiting for inbox messages (GET /api/inboxes/uuid/{uuid}/messages/wait
   });
 
   it('records overrides through simulate and refuses unknown fields by name', async () => {
-    const res = await server.request(
-      '/api/service-confirmations/simulate',
-      jsonBody({
-        organization_uuid: server.organizationUuid,
-        event: 'service_confirmation.delivery',
-        overrides: { note: 'At the back door' },
-      }),
-    );
+    const simulateDelivery = (overrides: Record<string, unknown>) =>
+      server.request(
+        '/api/service-confirmations/simulate',
+        jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.delivery', overrides }),
+      );
+    const res = await simulateDelivery({ note: 'At the back door' });
     assert.equal(res.status, 201, await res.clone().text());
     const answer = (await res.json()) as { event: { data: { note: string } } };
     assert.equal(answer.event.data.note, 'At the back door');
-    const bad = await server.request(
-      '/api/service-confirmations/simulate',
-      jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.delivery', overrides: { nope: 1 } }),
-    );
+    const bad = await simulateDelivery({ nope: 1 });
     assert.equal(bad.status, 400);
     assert.match(await bad.text(), /nope/);
-    const badTag = await server.request(
-      '/api/service-confirmations/simulate',
-      jsonBody({
-        organization_uuid: server.organizationUuid,
-        event: 'service_confirmation.delivery',
-        overrides: { qr_code_tag_uuid: 'x' },
-      }),
-    );
+    const badTag = await simulateDelivery({ qr_code_tag_uuid: 'x' });
     assert.equal(badTag.status, 400);
     assert.match(await badTag.text(), /overrides\.qr_code_tag_uuid/);
   });

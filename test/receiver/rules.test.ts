@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Delivery, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
+import type { Delivery } from '../../server/webhooks/schemas.ts';
 import { createInbox, listMessages, patchInbox, type InboxView } from '../support/inboxes.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { registerWebhook, simulateCheckIn } from '../support/webhooks.ts';
 import { suiteServer } from '../support/suite-server.ts';
 import { waitFor } from '../webhooks/support.ts';
 
 interface RulesView extends InboxView {
   rules: Array<{ match: Record<string, unknown>; respond: Record<string, unknown> }>;
-}
-
-async function register(server: TestServer, url: string, extra: Record<string, unknown> = {}): Promise<WebhookWithSecret> {
-  const res = await server.request(
-    '/api/webhooks/register',
-    jsonBody({ organization_uuid: server.organizationUuid, url, events: ['service_confirmation.check_in'], ...extra }),
-  );
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as WebhookWithSecret;
-}
-
-async function simulate(server: TestServer): Promise<void> {
-  const res = await server.request(
-    '/api/service-confirmations/simulate',
-    jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
-  );
-  assert.equal(res.status, 201, await res.clone().text());
 }
 
 function settled(server: TestServer, webhookUuid: string): Promise<Delivery> {
@@ -49,8 +33,8 @@ describe('inbox answer rules', () => {
       rules: [{ match: { attempt_at_most: 2 }, respond: { status: 503 } }],
     })) as RulesView;
     assert.deepEqual(inbox.rules, [{ match: { attempt_at_most: 2 }, respond: { status: 503 } }]);
-    const webhook = await register(server, inbox.url);
-    await simulate(server);
+    const webhook = await registerWebhook(server, inbox.url);
+    await simulateCheckIn(server);
     const delivery = await settled(server, webhook.uuid);
     assert.equal(delivery.status, 'delivered');
     assert.deepEqual(

@@ -7,23 +7,10 @@ import { startDemoMode } from '../../server/demo/demo-mode.ts';
 import type { LiveEvent } from '../../server/live/bus.ts';
 import { createOrganization, type OrganizationCredentials } from '../../server/orgs/organizations.ts';
 import type { ResetResult, RestoredSnapshot, SavedSnapshot, SnapshotInfo } from '../../server/snapshots/schemas.ts';
-import { GATE_ENV, GATED_GEOCODER_MODULE } from '../demo/support/gated-geocoder.ts';
-import { fileUpload } from '../support/imports.ts';
-import { bearer, jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
+import { withGatedImports, startHeldImport } from '../demo/support/held-import.ts';
+import { ok, organizationView, type Page } from '../support/organization-view.ts';
+import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
-
-interface Page<T> {
-  items: T[];
-  total: number;
-}
-
-async function ok<T>(res: Response | Promise<Response>, status?: number): Promise<T> {
-  const answer = await res;
-  const text = await answer.text();
-  if (status) assert.equal(answer.status, status, text);
-  else assert.ok(answer.status < 300, `${answer.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 async function errorOf(res: Response | Promise<Response>, status: number): Promise<{ code: string; message: string }> {
   return (await ok<{ error: { code: string; message: string } }>(res, status)).error;
@@ -31,12 +18,7 @@ async function errorOf(res: Response | Promise<Response>, status: number): Promi
 
 /** Everything an organization can see of itself through the API, to compare before and after. */
 async function viewOf(server: TestServer, org: string, auth: string): Promise<Record<string, unknown>> {
-  const get = (p: string) =>
-    ok<Page<{ uuid: string }>>(
-      server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=100`, { headers: { authorization: auth } }),
-    );
-  const view: Record<string, unknown> = {};
-  for (const p of [
+  const { view } = await organizationView(server, org, auth, [
     '/api/qrcodes',
     '/api/qrcodes?search=collins',
     '/api/services',
@@ -47,12 +29,8 @@ async function viewOf(server: TestServer, org: string, auth: string): Promise<Re
     '/api/background-tasks',
     '/api/service-confirmations',
     '/api/webhooks/deliveries',
-  ]) {
-    view[p] = await get(p);
-  }
+  ]);
   view.settings = await ok(server.request(`/api/settings?organization_uuid=${org}`, { headers: { authorization: auth } }));
-  for (const inbox of (view['/api/inboxes'] as Page<{ uuid: string }>).items)
-    view[`messages ${inbox.uuid}`] = await get(`/api/inboxes/uuid/${inbox.uuid}/messages`);
   return view;
 }
 
@@ -254,25 +232,13 @@ describe('snapshots of an organization, restore and reset', () => {
 
 describe('a snapshot while an import runs', () => {
   it('refuses to save or restore with 409 while an import of the organization runs, and changes nothing', async () => {
-    const gate = path.join(tempDataDir('qr-sandbox-gate-'), 'open');
-    process.env[GATE_ENV] = gate;
-    const server = await startTestServer({ imports: { geocoderModule: GATED_GEOCODER_MODULE } });
-    try {
+    await withGatedImports(async (server, openGate) => {
       const org = server.organizationUuid;
       const post = (p: string, body: unknown) => server.request(p, jsonBody(body));
       // (The gated geocoder would hold a QR code made here too: the snapshot has a service.)
       await ok(post('/api/services', { organization_uuid: org, name: 'Before', code: 'BEF' }));
       await ok(post('/api/snapshots', { name: 'before' }), 201);
-      const accepted = await server.request(
-        '/api/qrcodes/bulk',
-        fileUpload('location,name\r\n"2 Collins Street, Melbourne VIC 3000",Held\r\n', 'held.csv', {
-          organization_uuid: org,
-          processing_mode: 'background',
-        }),
-      );
-      assert.equal(accepted.status, 202);
-      const { background_task_uuid: task } = (await accepted.json()) as { background_task_uuid: string };
-      const status = async () => ((await (await server.request(`/api/background-tasks/uuid/${task}`)).json()) as { status: string }).status;
+      const { task, status } = await startHeldImport(server, '2 Collins Street, Melbourne VIC 3000');
 
       for (const [p, body] of [
         ['/api/snapshots/before/restore', {}],
@@ -289,7 +255,7 @@ describe('a snapshot while an import runs', () => {
       assert.ok(!fs.existsSync(path.join(server.dataDir, 'snapshots', org, 'during.sqlite')));
       assert.deepEqual(fs.readdirSync(path.join(server.dataDir, 'snapshots', org)), ['before.sqlite'], 'no temp file left');
 
-      fs.writeFileSync(gate, '');
+      openGate();
       await waitFor('the held import to finish', async () => ((await status()) === 'COMPLETED' ? true : undefined));
       const names = async (p: string) =>
         (await ok<Page<{ name: string }>>(server.request(`${p}?organization_uuid=${org}`))).items.map((q) => q.name).sort();
@@ -298,10 +264,6 @@ describe('a snapshot while an import runs', () => {
       assert.deepEqual(await names('/api/qrcodes'), []);
       assert.ok((await names('/api/services')).includes('Before'));
       assert.equal((await server.request(`/api/background-tasks/uuid/${task}`)).status, 404, 'the import came after the snapshot');
-    } finally {
-      fs.writeFileSync(gate, '');
-      await server.stop();
-      delete process.env[GATE_ENV];
-    }
+    });
   });
 });

@@ -2,21 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { logFile } from '../../server/logger.ts';
-import type { Delivery, Webhook, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
+import type { Delivery, Webhook } from '../../server/webhooks/schemas.ts';
 import { createInbox, patchInbox } from '../support/inboxes.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { serverSentEvents } from '../support/sse.ts';
+import { registerWebhook, simulateCheckIn } from '../support/webhooks.ts';
 import { suiteServer } from '../support/suite-server.ts';
 import { waitFor } from './support.ts';
-
-async function register(server: TestServer, url: string, extra: Record<string, unknown> = {}): Promise<WebhookWithSecret> {
-  const res = await server.request(
-    '/api/webhooks/register',
-    jsonBody({ organization_uuid: server.organizationUuid, url, events: ['service_confirmation.check_in'], ...extra }),
-  );
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as WebhookWithSecret;
-}
 
 async function getWebhook(server: TestServer, uuid: string): Promise<Webhook> {
   const res = await server.request(`/api/webhooks/uuid/${uuid}?organization_uuid=${server.organizationUuid}`);
@@ -26,14 +18,6 @@ async function getWebhook(server: TestServer, uuid: string): Promise<Webhook> {
 
 async function patchWebhook(server: TestServer, uuid: string, body: Record<string, unknown>): Promise<Response> {
   return server.request(`/api/webhooks/uuid/${uuid}?organization_uuid=${server.organizationUuid}`, jsonBody(body, 'PATCH'));
-}
-
-async function simulate(server: TestServer): Promise<void> {
-  const res = await server.request(
-    '/api/service-confirmations/simulate',
-    jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
-  );
-  assert.equal(res.status, 201, await res.clone().text());
 }
 
 async function deliveries(server: TestServer, webhookUuid: string): Promise<Delivery[]> {
@@ -82,10 +66,10 @@ describe('webhook retry schedules, exhausted deliveries and auto-disable', () =>
   it("gives up after the webhook's own schedule, says so live and in the log", async () => {
     const inbox = await createInbox(server, { name: 'always 500', rules: [{ respond: { status: 500 } }] });
     const live = await liveEvents(server);
-    const webhook = await register(server, inbox.url, { retry_schedule: [10, 20] });
+    const webhook = await registerWebhook(server, inbox.url, { retry_schedule: [10, 20] });
     assert.equal(webhook.retry_schedule, undefined, 'the registration answer keeps to the fields of the service contract');
     assert.deepEqual((await getWebhook(server, webhook.uuid)).retry_schedule, [10, 20]);
-    await simulate(server);
+    await simulateCheckIn(server);
     const failed = await waitFor('the delivery to fail', async () => {
       const [delivery] = await deliveries(server, webhook.uuid);
       return delivery?.status === 'failed' ? delivery : undefined;
@@ -103,7 +87,7 @@ describe('webhook retry schedules, exhausted deliveries and auto-disable', () =>
   });
 
   it('shows, changes and validates the schedule; null follows the organization again', async () => {
-    const { uuid } = await register(server, 'http://127.0.0.1:9/hook');
+    const { uuid } = await registerWebhook(server, 'http://127.0.0.1:9/hook');
     const webhook = await getWebhook(server, uuid);
     assert.equal(webhook.retry_schedule, null);
     assert.equal(webhook.failing_since, null);
@@ -137,8 +121,8 @@ describe('webhook retry schedules, exhausted deliveries and auto-disable', () =>
     try {
       const inbox = await createInbox(server, { name: 'down', rules: [{ respond: { status: 503 } }] });
       const live = await liveEvents(server);
-      const webhook = await register(server, inbox.url, { retry_schedule: Array.from({ length: 20 }, () => 300) });
-      await simulate(server);
+      const webhook = await registerWebhook(server, inbox.url, { retry_schedule: Array.from({ length: 20 }, () => 300) });
+      await simulateCheckIn(server);
       const disabled = await waitFor('the webhook to be disabled', async () => {
         const current = await getWebhook(server, webhook.uuid);
         return current.is_active ? undefined : current;
@@ -162,7 +146,7 @@ describe('webhook retry schedules, exhausted deliveries and auto-disable', () =>
       assert.equal(enabled.disabled_reason, null);
       assert.equal(enabled.disabled_on, null);
       assert.equal(enabled.failing_since, null);
-      await simulate(server);
+      await simulateCheckIn(server);
       const delivered = await waitFor('a delivery after re-enabling', async () => {
         const items = await deliveries(server, webhook.uuid);
         return items.find((d) => d.status === 'delivered');
@@ -178,8 +162,8 @@ describe('webhook retry schedules, exhausted deliveries and auto-disable', () =>
     assert.equal(settings.status, 200);
     try {
       const inbox = await createInbox(server, { name: 'flaky', rules: [{ match: { attempt_at_most: 3 }, respond: { status: 502 } }] });
-      const webhook = await register(server, inbox.url, { retry_schedule: [400, 400, 400] });
-      await simulate(server);
+      const webhook = await registerWebhook(server, inbox.url, { retry_schedule: [400, 400, 400] });
+      await simulateCheckIn(server);
       const failing = await waitFor('a failing streak', async () => (await getWebhook(server, webhook.uuid)).failing_since ?? undefined);
       const delivered = await waitFor('the delivery', async () =>
         (await deliveries(server, webhook.uuid)).find((d) => d.status === 'delivered'),

@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Delivery, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
-import { jsonBody, type TestServer, startTestServer } from '../support/server.ts';
+import type { Delivery } from '../../server/webhooks/schemas.ts';
+import { registerWebhook, simulateCheckIn } from '../support/webhooks.ts';
+import { type TestServer, startTestServer } from '../support/server.ts';
 import { sleep, startReceiver, waitFor } from './support.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
-
-async function register(server: TestServer, url: string): Promise<WebhookWithSecret> {
-  const res = await server.request(
-    '/api/webhooks/register',
-    jsonBody({ organization_uuid: server.organizationUuid, url, events: ['service_confirmation.check_in'] }),
-  );
-  assert.equal(res.status, 201);
-  return (await res.json()) as WebhookWithSecret;
-}
 
 async function onlyDelivery(server: TestServer, webhookUuid: string): Promise<Delivery | undefined> {
   const res = await server.request(`/api/webhooks/uuid/${webhookUuid}/deliveries?organization_uuid=${server.organizationUuid}`);
   return ((await res.json()) as { items: Delivery[] }).items[0];
-}
-
-async function simulate(server: TestServer): Promise<void> {
-  const res = await server.request(
-    '/api/service-confirmations/simulate',
-    jsonBody({ organization_uuid: server.organizationUuid, event: 'service_confirmation.check_in' }),
-  );
-  assert.equal(res.status, 201);
 }
 
 describe('deliveries survive a restart', () => {
@@ -36,8 +20,8 @@ describe('deliveries survive a restart', () => {
     const receiver = await startReceiver(() => (failing ? { status: 503 } : { status: 204 }));
     try {
       const first = await startTestServer({ dataDir, webhookRetrySchedule: 'fast' });
-      const webhook = await register(first, `${receiver.url}/hook`);
-      await simulate(first);
+      const webhook = await registerWebhook(first, `${receiver.url}/hook`);
+      await simulateCheckIn(first);
       const pending = await waitFor('attempt 1 to fail', async () => {
         const d = await onlyDelivery(first, webhook.uuid);
         return d?.attempts[0]?.status_code === 503 ? d : undefined;
@@ -78,8 +62,8 @@ describe('deliveries survive a restart', () => {
     const receiver = await startReceiver(() => ({ status: 500 }));
     try {
       const first = await startTestServer({ dataDir, webhookRetrySchedule: 'standard' });
-      const webhook = await register(first, `${receiver.url}/hook`);
-      await simulate(first);
+      const webhook = await registerWebhook(first, `${receiver.url}/hook`);
+      await simulateCheckIn(first);
       const failed = await waitFor('attempt 1 to fail', async () => {
         const d = await onlyDelivery(first, webhook.uuid);
         return d?.attempts[0]?.status_code === 500 ? d : undefined;
@@ -123,8 +107,8 @@ describe('deliveries survive a restart', () => {
     const receiver = await startReceiver(() => (hang ? { status: 200, delayMs: 60_000 } : { status: 200, body: 'ok' }));
     try {
       const first = await startTestServer({ dataDir });
-      const webhook = await register(first, `${receiver.url}/hook`);
-      await simulate(first);
+      const webhook = await registerWebhook(first, `${receiver.url}/hook`);
+      await simulateCheckIn(first);
       await waitFor('the attempt to reach the receiver', () => (receiver.received.length > 0 ? true : undefined));
       await first.stop();
       hang = false;

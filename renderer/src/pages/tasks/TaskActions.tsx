@@ -39,6 +39,10 @@ export function TaskActions({ task, canWrite }: { task: BackgroundTask; canWrite
     refresh(task.uuid);
     navigate(`/tasks/${started.background_task_uuid}`);
   });
+  const closeAndRefresh = () => {
+    setConfirm(null);
+    refresh(task.uuid);
+  };
   const info = job.data;
   const running = task.status === 'PENDING' || task.status === 'PROCESSING';
   if (!info) return null;
@@ -91,10 +95,7 @@ export function TaskActions({ task, canWrite }: { task: BackgroundTask; canWrite
           action={async () => {
             await cancel.send();
           }}
-          onDone={() => {
-            setConfirm(null);
-            refresh(task.uuid);
-          }}
+          onDone={closeAndRefresh}
           onCancel={() => setConfirm(null)}
         >
           <p>
@@ -113,10 +114,7 @@ export function TaskActions({ task, canWrite }: { task: BackgroundTask; canWrite
           action={async () => {
             await discard.send();
           }}
-          onDone={() => {
-            setConfirm(null);
-            refresh(task.uuid);
-          }}
+          onDone={closeAndRefresh}
           onCancel={() => setConfirm(null)}
         >
           <p>

@@ -1,41 +1,12 @@
 import './attempt-view.css';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { HeaderTable } from '../../components/HeaderTable.tsx';
 import { Link } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
 import { formatDuration } from './webhook-format.ts';
 import type { DeliveryAttempt } from './webhook-types.ts';
 
-function HeaderTable({ label, first, headers }: { label: string; first?: [string, string]; headers: Record<string, string> }) {
-  const rows = Object.entries(headers);
-  return (
-    <div className="table-scroll">
-      <table className="table table-compact attempt-headers" aria-label={label}>
-        <tbody>
-          {first && (
-            <tr>
-              <th scope="row">
-                <code>{first[0]}</code>
-              </th>
-              <td>
-                <code className="break">{first[1]}</code>
-              </td>
-            </tr>
-          )}
-          {rows.map(([name, value]) => (
-            <tr key={name}>
-              <th scope="row">
-                <code>{name}</code>
-              </th>
-              <td>
-                <code className="break">{value}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+const ATTEMPT_HEADERS = 'table table-compact attempt-headers';
 
 function Body({ label, text, empty }: { label: string; text: string | null; empty: string }) {
   if (text === null || text === '') return <p className="muted">{empty}</p>;
@@ -79,7 +50,12 @@ export function AttemptView({ attempt, url, inboxUuid }: { attempt: DeliveryAtte
             <p className="muted">Nothing was sent{attempt.error ? `: ${attempt.error}` : '.'}</p>
           ) : (
             <>
-              <HeaderTable label={`Request headers of attempt ${n}`} first={['POST', url]} headers={attempt.request_headers} />
+              <HeaderTable
+                label={`Request headers of attempt ${n}`}
+                first={['POST', url]}
+                headers={attempt.request_headers}
+                className={ATTEMPT_HEADERS}
+              />
               <Body label={`Request body of attempt ${n}`} text={attempt.request_body} empty="Empty body." />
             </>
           )}
@@ -97,7 +73,7 @@ export function AttemptView({ attempt, url, inboxUuid }: { attempt: DeliveryAtte
                 {attempt.error && <span className="text-error">{attempt.error}</span>}
               </p>
               {attempt.response_headers ? (
-                <HeaderTable label={`Response headers of attempt ${n}`} headers={attempt.response_headers} />
+                <HeaderTable label={`Response headers of attempt ${n}`} headers={attempt.response_headers} className={ATTEMPT_HEADERS} />
               ) : (
                 <p className="muted">The headers of this answer were not recorded (an attempt from before they were kept).</p>
               )}

@@ -1,4 +1,5 @@
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { HeaderTable } from '../../components/HeaderTable.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { Link } from '../../router.tsx';
 import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
@@ -38,30 +39,7 @@ export function SentRequest({ delivery, url }: { delivery: Delivery; url: string
         </p>
       )}
       <h4>Request headers</h4>
-      <div className="table-scroll">
-        <table className="table table-compact" aria-label={`Request headers of delivery ${delivery.delivery_id}`}>
-          <tbody>
-            <tr>
-              <th scope="row">
-                <code>POST</code>
-              </th>
-              <td>
-                <code className="break">{url}</code>
-              </td>
-            </tr>
-            {Object.entries(sent.request_headers).map(([name, value]) => (
-              <tr key={name}>
-                <th scope="row">
-                  <code>{name}</code>
-                </th>
-                <td>
-                  <code className="break">{value}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <HeaderTable label={`Request headers of delivery ${delivery.delivery_id}`} first={['POST', url]} headers={sent.request_headers} />
       <h4>
         Body as sent (encrypted) <CopyButton text={sent.request_body} label="Copy body" />
       </h4>
