@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
-import type { DraftCheckRequest, DraftCheckResult } from '../../import-drafts/check-rows.ts';
+import type { DraftCheckResult } from '../../import-drafts/check-rows.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { ensurePrivateDir } from '../../data-dir/private-files.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -33,13 +33,13 @@ import {
 } from './job-store.ts';
 import type { ImportSource } from '../kind.ts';
 import { UploadReader } from '../intake/upload-reader.ts';
-import type { LayoutPosition, ResolvedLayout, SavedMapping } from '../intake/layout.ts';
+import type { ResolvedLayout } from '../intake/layout.ts';
 import { WorkerPool } from './pool.ts';
 import type { ImportKindId, ImportPreview } from '../schemas.ts';
 import { UPLOADS_DIR, type ImportSettings } from '../settings.ts';
 import type { ImportFormat } from '../intake/sniff.ts';
 import type { UploadLease } from '../intake/upload.ts';
-import type { WorkerConfig } from './worker-messages.ts';
+import type { UploadReadInput, WorkerConfig } from './worker-messages.ts';
 
 export interface ImportRequest {
   kind: ImportKindId;
@@ -127,31 +127,17 @@ export class ImportRuntime {
   }
 
   /** Where an upload's table is and how its header reads (intake/layout.ts), read in the request worker (never on this thread). */
-  async layout(input: {
-    file: string;
-    format: Exclude<ImportFormat, 'json'>;
-    kind: ImportKindId;
-    options: Record<string, unknown>;
-    position: LayoutPosition;
-  }): Promise<ResolvedLayout> {
+  async layout(input: UploadReadInput<'layout'>): Promise<ResolvedLayout> {
     return (await this.uploadReader.run({ op: 'layout', ...input })) as ResolvedLayout;
   }
 
   /** The first rows of an upload as the import would read them (preview.ts), read in the request worker. */
-  async preview(input: {
-    file: string;
-    format: ImportFormat;
-    kind: ImportKindId;
-    organizationUuid: string;
-    options: Record<string, unknown>;
-    position: LayoutPosition;
-    savedMappings: SavedMapping[];
-  }): Promise<ImportPreview> {
+  async preview(input: UploadReadInput<'preview'>): Promise<ImportPreview> {
     return (await this.uploadReader.run({ op: 'preview', ...input })) as ImportPreview;
   }
 
   /** A draft's rows checked as their import would check them (import-drafts/check-rows.ts), in the request worker. */
-  async checkDraftRows(request: Omit<DraftCheckRequest, 'op'>): Promise<DraftCheckResult> {
+  async checkDraftRows(request: UploadReadInput<'check-rows'>): Promise<DraftCheckResult> {
     return (await this.uploadReader.run({ op: 'check-rows', ...request })) as DraftCheckResult;
   }
 

@@ -37,6 +37,9 @@ export type UploadRead =
 
 export type UploadReadResult = ResolvedLayout | ImportPreview | DraftCheckResult;
 
+/** What one kind of upload read takes, without its `op`. */
+export type UploadReadInput<Op extends UploadRead['op']> = Omit<Extract<UploadRead, { op: Op }>, 'op'>;
+
 /** warm: load a kind and the geocoder ahead of a job (sent while an upload is still arriving). */
 export type ToWorker =
   | { type: 'run'; job: ImportJob }
