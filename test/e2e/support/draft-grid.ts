@@ -9,14 +9,19 @@ export const draftGrid = (page: Page): Locator => page.getByRole('grid', { name:
 export async function draftCell(page: Page, rowId: number, column: string): Promise<Locator> {
   const grid = draftGrid(page);
   const cell = grid.locator(`[role="gridcell"]:has([data-cell="${rowId}:${column}"])`);
-  await grid.evaluate((el) => {
-    el.scrollLeft = 0;
-  });
-  for (let step = 0; step < 40 && (await cell.count()) === 0; step++) {
+  // The grid draws the columns on screen only: scan from the left, more slowly when a busy machine draws late.
+  for (const wait of [30, 120, 400]) {
+    if ((await cell.count()) > 0) break;
     await grid.evaluate((el) => {
-      el.scrollLeft += 250;
+      el.scrollLeft = 0;
     });
-    await page.waitForTimeout(30);
+    await page.waitForTimeout(wait);
+    for (let step = 0; step < 40 && (await cell.count()) === 0; step++) {
+      await grid.evaluate((el) => {
+        el.scrollLeft += 250;
+      });
+      await page.waitForTimeout(wait);
+    }
   }
   // An answer that arrives meanwhile redraws the row: try again on the new cell.
   for (let attempt = 1; ; attempt++) {
