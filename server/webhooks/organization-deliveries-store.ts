@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
-import { cachedCount } from '../db/count-cache.ts';
-import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database } from '../db/schema.ts';
 import type { OrganizationDeliveryQuery } from './bulk-delivery-schemas.ts';
-import { withAttempts } from './outbox-store.ts';
+import { deliveriesPage } from './outbox-store.ts';
 import type { Delivery } from './schemas.ts';
 
 type Filters = Pick<OrganizationDeliveryQuery, 'organization_uuid' | 'status' | 'since' | 'webhook_uuid'>;
@@ -22,20 +20,7 @@ export async function listOrganizationDeliveries(
   db: Kysely<Database>,
   query: OrganizationDeliveryQuery,
 ): Promise<{ items: Delivery[]; total: number }> {
-  const base = matching(db, query);
-  const total = await cachedCount(db, base);
-  const window = pageWindow(total, query.page, query.per_page);
-  if (!window) return { items: [], total };
-  const direction = window.backward ? 'asc' : 'desc';
-  const page = base.selectAll().orderBy('seq', direction).limit(window.limit).offset(window.offset);
-  const rows = await db
-    .selectFrom(page.as('d'))
-    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .selectAll('d')
-    .select('e.type as event_type')
-    .orderBy('d.seq', direction)
-    .execute();
-  return { items: await withAttempts(db, inListOrder(window, rows)), total };
+  return deliveriesPage(db, matching(db, query), query);
 }
 
 /** The webhooks (live or deleted) the deliveries belong to, for what was sent to each. */

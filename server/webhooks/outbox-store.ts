@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from '../db/schema.ts';
@@ -67,11 +67,7 @@ export async function withAttempts(db: Kysely<Database>, rows: DeliveryRow[]): P
   return rows.map((row) => toDelivery(row, byDelivery.get(row.delivery_id) ?? []));
 }
 
-/**
- * Newest first, each with its attempts in order. The page is cut from the webhook's deliveries
- * alone and only its rows are joined with their events; the count needs no join either
- * (event_id is an enforced foreign key).
- */
+/** A page of one webhook's deliveries (deliveriesPage); the count needs no join (event_id is an enforced foreign key). */
 export async function listDeliveries(
   db: Kysely<Database>,
   webhookUuid: string,
@@ -79,8 +75,20 @@ export async function listDeliveries(
 ): Promise<{ items: Delivery[]; total: number }> {
   let base = db.selectFrom('webhook_deliveries').where('webhook_uuid', '=', webhookUuid);
   if (query.status) base = base.where('status', '=', query.status);
+  return deliveriesPage(db, base, query);
+}
+
+/**
+ * One page, newest first, of the deliveries `base` selects, each with its attempts in order: the
+ * page is cut from the deliveries alone and only its rows are joined with their events.
+ */
+export async function deliveriesPage(
+  db: Kysely<Database>,
+  base: SelectQueryBuilder<Database, 'webhook_deliveries', object>,
+  paging: { page: number; per_page: number },
+): Promise<{ items: Delivery[]; total: number }> {
   const total = await cachedCount(db, base);
-  const window = pageWindow(total, query.page, query.per_page);
+  const window = pageWindow(total, paging.page, paging.per_page);
   if (!window) return { items: [], total };
   const direction = window.backward ? 'asc' : 'desc';
   const page = base.selectAll().orderBy('seq', direction).limit(window.limit).offset(window.offset);
