@@ -141,12 +141,27 @@ export async function createDraft(
   body: CreateDraftBody,
 ): Promise<{ draft: Draft; created: boolean }> {
   const store = draftStore(ctx.db.sqlite);
-  const base = {
-    uuid: randomUUID(),
-    status: 'open' as const,
-    import_task_uuid: null,
-    last_import: null,
-    created_by_uuid: principal.keyUuid,
+  /** Stores the new draft with its rows in one transaction. */
+  const save = async (
+    fields: Pick<DraftRecord, 'organization_uuid' | 'kind' | 'source_task_uuid' | 'options'>,
+    rows: Parameters<typeof store.insertRows>[1],
+  ) => {
+    const now = nowIso();
+    const record: DraftRecord = {
+      uuid: randomUUID(),
+      status: 'open',
+      import_task_uuid: null,
+      last_import: null,
+      created_by_uuid: principal.keyUuid,
+      ...fields,
+      created_on: now,
+      updated_on: now,
+    };
+    await writeTransaction(ctx.db, () => {
+      store.insertDraft(record);
+      store.insertRows(record.uuid, rows);
+    });
+    return { draft: await describeDraft(ctx, record), created: true };
   };
   if ('background_task_uuid' in body) {
     const uuid = body.background_task_uuid;
@@ -166,21 +181,10 @@ export async function createDraft(
     const job = jobFromRow(stored);
     const kind = await loadKind(job.kind);
     const rows = await excludedRowsOf(ctx, uuid, kind, job, stored.headers ? (JSON.parse(stored.headers) as string[]) : null);
-    const now = nowIso();
-    const record: DraftRecord = {
-      ...base,
-      organization_uuid: task.organization_uuid,
-      kind: job.kind,
-      source_task_uuid: task.uuid,
-      options: JSON.stringify(job.options),
-      created_on: now,
-      updated_on: now,
-    };
-    await writeTransaction(ctx.db, () => {
-      store.insertDraft(record);
-      store.insertRows(record.uuid, rows);
-    });
-    return { draft: await describeDraft(ctx, record), created: true };
+    return save(
+      { organization_uuid: task.organization_uuid, kind: job.kind, source_task_uuid: task.uuid, options: JSON.stringify(job.options) },
+      rows,
+    );
   }
   const organization = body.organization_uuid ?? principal.organizationUuid;
   requireOrganization(principal, organization);
@@ -206,21 +210,7 @@ export async function createDraft(
     rows: given.map((row, index) => ({ index, cells: kind.columns.map((c) => row.cells[c] ?? '') })),
   });
   const rows = given.map((row, i) => newRow(row.cells, row.row_number, verdicts[i]?.problem ?? null, kind.columns));
-  const now = nowIso();
-  const record: DraftRecord = {
-    ...base,
-    organization_uuid: organization,
-    kind: body.kind,
-    source_task_uuid: null,
-    options: JSON.stringify(options),
-    created_on: now,
-    updated_on: now,
-  };
-  await writeTransaction(ctx.db, () => {
-    store.insertDraft(record);
-    store.insertRows(record.uuid, rows);
-  });
-  return { draft: await describeDraft(ctx, record), created: true };
+  return save({ organization_uuid: organization, kind: body.kind, source_task_uuid: null, options: JSON.stringify(options) }, rows);
 }
 
 function requireOpen(draft: DraftRecord): void {
