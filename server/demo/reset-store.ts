@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DeletedCounts } from './schemas.ts';
+import { ApiError } from '../http/errors.ts';
 import { moveCatalogVersion } from '../services/store.ts';
 
 type Trx = Transaction<Database>;
@@ -13,6 +14,27 @@ export function runningImports(db: Kysely<Database> | Trx, organizationUuid: str
     .where('organization_uuid', '=', organizationUuid)
     .where('status', 'in', ['PENDING', 'PROCESSING'])
     .execute();
+}
+
+/**
+ * 409 (nothing changes) while an import of the organization is PENDING or PROCESSING. Call it before
+ * the write transaction, so the answer does not wait for the lock a running batch holds, and again
+ * inside it, where no import can start unseen. `then` says what to do next, given the import's task.
+ */
+export async function refuseWhileImporting(
+  db: Kysely<Database> | Trx,
+  organizationUuid: string,
+  nothingWas: string,
+  then: (taskUuid: string) => string,
+): Promise<void> {
+  const imports = await runningImports(db, organizationUuid);
+  const first = imports[0];
+  if (!first) return;
+  throw new ApiError(
+    'CONFLICT',
+    `An import of this organization is still running (task ${first.uuid}, ${first.status}${imports.length > 1 ? `, and ${imports.length - 1} more` : ''}). ` +
+      `Nothing was ${nothingWas}. ${then(first.uuid)}`,
+  );
 }
 
 const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ServiceClient } from '../remote/service-client.ts';
-import { deleteOrganizationRows, runningImports } from './reset-store.ts';
+import { deleteOrganizationRows, refuseWhileImporting } from './reset-store.ts';
 import type { DemoResetEvent, DemoResetResult } from './schemas.ts';
 import { DEMO_SEED_STEPS, seedDemo } from './seed.ts';
 
@@ -31,16 +31,10 @@ export async function resetDemoData(
   try {
     const totalSteps = 1 + DEMO_SEED_STEPS;
     onStep({ step: 1, of: totalSteps, label: "Deleting the organization's data" });
+    const then = () => 'Reset the demo data once it has finished.';
+    await refuseWhileImporting(ctx.db.kysely, organizationUuid, 'deleted', then);
     const { counts, uploadFiles } = await ctx.db.kysely.transaction().execute(async (trx) => {
-      const imports = await runningImports(trx, organizationUuid);
-      const first = imports[0];
-      if (first) {
-        throw new ApiError(
-          'CONFLICT',
-          `An import of this organization is still running (task ${first.uuid}, ${first.status}${imports.length > 1 ? `, and ${imports.length - 1} more` : ''}). ` +
-            'Nothing was deleted. Reset the demo data once it has finished.',
-        );
-      }
+      await refuseWhileImporting(trx, organizationUuid, 'deleted', then);
       return deleteOrganizationRows(trx, organizationUuid);
     });
     for (const file of uploadFiles) fs.rmSync(path.join(ctx.config.dataDir, file), { force: true });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
-import { deleteOrganizationRows, runningImports } from '../demo/reset-store.ts';
+import { deleteOrganizationRows, refuseWhileImporting as refuseWhileImportingFor } from '../demo/reset-store.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { nowIso } from '../time.ts';
 import { listSnapshotFiles, moveIntoPlace, removeFile, snapshotFile, tempSnapshotFile } from './files.ts';
@@ -32,17 +32,9 @@ function oneAtATime<T>(ctx: AppContext, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** 409 (nothing changes) while an import of the organization is PENDING or PROCESSING. */
-async function refuseWhileImporting(trx: Kysely<Database> | Transaction<Database>, organizationUuid: string, doing: string): Promise<void> {
-  const imports = await runningImports(trx, organizationUuid);
-  const first = imports[0];
-  if (!first) return;
-  throw new ApiError(
-    'CONFLICT',
-    `An import of this organization is still running (task ${first.uuid}, ${first.status}${imports.length > 1 ? `, and ${imports.length - 1} more` : ''}). ` +
-      `Nothing was ${doing}. Try again once it has finished (qr-sandbox tasks watch ${first.uuid}).`,
-  );
-}
+/** 409 (nothing changes) while an import of the organization runs (demo/reset-store.ts). */
+const refuseWhileImporting = (db: Kysely<Database> | Transaction<Database>, organizationUuid: string, doing: string) =>
+  refuseWhileImportingFor(db, organizationUuid, doing, (task) => `Try again once it has finished (qr-sandbox tasks watch ${task}).`);
 
 const unreadable = (name: string) =>
   new ApiError(
@@ -89,6 +81,7 @@ export function saveSnapshot(ctx: AppContext, organizationUuid: string, name: st
     }
     const temp = tempSnapshotFile(dataDir, organizationUuid, name);
     try {
+      await refuseWhileImporting(ctx.db.kysely, organizationUuid, 'saved');
       const meta = await withAttached(ctx, temp, () =>
         ctx.db.kysely.transaction().execute(async (trx) => {
           await refuseWhileImporting(trx, organizationUuid, 'saved');
@@ -116,6 +109,7 @@ export function restoreSnapshot(ctx: AppContext, organizationUuid: string, name:
     const dataDir = ctx.config.dataDir;
     const file = snapshotFile(dataDir, organizationUuid, name);
     if (!fs.existsSync(file)) throw notFound(`Snapshot "${name}" (list them with: qr-sandbox snapshot list, or GET /api/snapshots)`);
+    await refuseWhileImporting(ctx.db.kysely, organizationUuid, 'restored');
     const { result, uploadFiles, keptFiles } = await withAttached(
       ctx,
       file,
@@ -163,6 +157,7 @@ export function deleteSnapshot(ctx: AppContext, organizationUuid: string, name: 
  */
 export function resetOrganization(ctx: AppContext, organizationUuid: string): Promise<ResetResult> {
   return oneAtATime(ctx, async () => {
+    await refuseWhileImporting(ctx.db.kysely, organizationUuid, 'deleted');
     const { counts, uploadFiles } = await ctx.db.kysely.transaction().execute(async (trx) => {
       await refuseWhileImporting(trx, organizationUuid, 'deleted');
       return deleteOrganizationRows(trx, organizationUuid);
