@@ -86,7 +86,12 @@ export interface XlsxSheet {
   rows: AsyncIterable<XlsxRow>;
 }
 
-/** exceljs is large: it is loaded only when a workbook is read. Sheets come in the order the workbook stores them. */
+/**
+ * exceljs is large: it is loaded only when a workbook is read. Sheets come in the order the workbook stores them.
+ * A sheet the caller skips without reading is safe: when exceljs parked it in a temp file (the
+ * workbook's parts came after it), it deletes that file before the sheet's stream opens, and the
+ * stream's ENOENT would otherwise end the process as an unhandled 'error' event.
+ */
 export async function* workbookSheets(input: fs.ReadStream): AsyncGenerator<XlsxSheet> {
   const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
@@ -96,27 +101,42 @@ export async function* workbookSheets(input: fs.ReadStream): AsyncGenerator<Xlsx
     worksheets: 'emit',
     entries: 'ignore',
   });
-  let stored = 0;
+  const parts = () => reader as unknown as WorkbookParts;
+  let emitted = 0;
   for await (const sheet of reader) {
-    stored++;
-    const found = sheet as unknown as { name?: string; state?: string };
-    const { model, workbookRels } = reader as unknown as {
-      model?: { sheets?: { name?: string; rId?: string }[] };
-      workbookRels?: { Id?: string; Target?: string }[];
-    };
+    const found = sheet as unknown as { name?: string; state?: string; iterator?: { on?: (event: 'error', listener: () => void) => void } };
+    found.iterator?.on?.('error', () => {});
+    const { model, workbookRels } = parts();
     // A pass that ended before the workbook's own parts (exceljs issues #683, #3064) knows no sheet names: read it again.
-    if (!model?.sheets) throw new SharedStringsLost();
+    if (!model?.sheets || !workbookRels) throw new SharedStringsLost();
     const index = model.sheets.findIndex((s) => s.name === found.name);
     const rId = model.sheets[index]?.rId;
     const target = workbookRels?.find((rel) => rel.Id === rId)?.Target;
+    emitted++;
     yield {
-      name: found.name ?? `Sheet${stored}`,
-      position: index >= 0 ? index + 1 : stored,
+      name: found.name ?? `Sheet${emitted}`,
+      position: index >= 0 ? index + 1 : emitted,
       hidden: found.state === 'hidden' || found.state === 'veryHidden',
       part: target ? (target.startsWith('/') ? target.slice(1) : `xl/${target}`) : null,
       rows: sheet as unknown as AsyncIterable<XlsxRow>,
     };
   }
+  // The same early end after the workbook's parts drops the sheets exceljs had parked: read it again.
+  if (emitted < worksheetCount(parts())) throw new SharedStringsLost();
+}
+
+/** What exceljs's reader learned of the workbook's own parts (undefined before it read them). */
+interface WorkbookParts {
+  model?: { sheets?: { name?: string; rId?: string }[] };
+  workbookRels?: { Id?: string; Target?: string }[];
+}
+
+/** How many worksheets the workbook lists (chart sheets have no rows and are never emitted). */
+function worksheetCount({ model, workbookRels }: WorkbookParts): number {
+  const worksheetIds = new Set(
+    (workbookRels ?? []).filter((rel) => /worksheets\/sheet\d+\.xml$/.test(rel.Target ?? '')).map((rel) => rel.Id),
+  );
+  return (model?.sheets ?? []).filter((sheet) => worksheetIds.has(sheet.rId)).length;
 }
 
 /** The rows of one sheet (by name; null: the first sheet the workbook stores). */

@@ -98,7 +98,16 @@ export class WorkerProcess {
       return `The import worker ran out of memory: its heap is limited to ${describeLimit(this.config.limits, 'workerMemoryMb')}. A cell or row of this file is probably too large to read; the import is not retried.`;
     }
     const how = signal ? `was ended by signal ${signal}` : `exited with code ${code}`;
-    const last = this.stderr.trim().split('\n').filter(Boolean).slice(-1)[0];
+    const last = deathLine(this.stderr);
     return `The import worker stopped unexpectedly (it ${how}${last ? `: ${last.slice(0, 300)}` : ''}); the import is not retried.`;
   }
+}
+
+/** The line of a dead worker's stderr that says why: an uncaught error's own line, not the stack or Node's version line after it. */
+export function deathLine(stderr: string): string | undefined {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('at ') && !/^Node\.js v\d/.test(line));
+  return lines.findLast((line) => /^\w*(Error|Exception)\b/.test(line)) ?? lines.at(-1);
 }
