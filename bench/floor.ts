@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { uuid7 } from '../server/db/uuid7.ts';
+import { INDEX_INSERTED_SINCE_SQL } from '../server/qrcodes/search-index.ts';
 
 /**
  * The same-stack floor of an import (issue 15): the same CSV rows parsed with papaparse and
@@ -23,28 +25,13 @@ function openLikeWorker(dbFile: string): SQLite.Database {
   return db;
 }
 
-/** Streams the CSV's data rows (as objects by header) through `write`, 5,000 per transaction; answers seconds and rows. */
-async function load(
-  dbFile: string,
-  csvFile: string,
-  prepare: (db: SQLite.Database) => (row: Record<string, string>) => void,
-): Promise<{ seconds: number; rows: number }> {
-  const started = performance.now();
-  const db = openLikeWorker(dbFile);
-  const write = prepare(db);
-  let header: string[] | null = null;
-  let pending: Record<string, string>[] = [];
-  let rows = 0;
-  const commit = db.transaction((batch: Record<string, string>[]) => {
-    for (const row of batch) write(row);
-  });
-  const flush = () => {
-    commit.immediate(pending);
-    rows += pending.length;
-    pending = [];
-  };
-  await new Promise<void>((resolve, reject) => {
-    Papa.parse<string[]>(fs.createReadStream(csvFile, { encoding: 'utf8', highWaterMark: 256 * 1024 }), {
+/** A file's data rows as objects by header: the CSV read by papaparse, a workbook's first sheet by exceljs's streaming reader. */
+export type FloorRows = (file: string, onRow: (row: Record<string, string>) => void) => Promise<void>;
+
+export const csvRows: FloorRows = (file, onRow) =>
+  new Promise<void>((resolve, reject) => {
+    let header: string[] | null = null;
+    Papa.parse<string[]>(fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 }), {
       chunk(results) {
         for (const cells of results.data) {
           if (!header) {
@@ -54,13 +41,73 @@ async function load(
           if (cells.length < header.length) continue;
           const row: Record<string, string> = {};
           for (let i = 0; i < header.length; i++) row[header[i] ?? ''] = cells[i] ?? '';
-          pending.push(row);
-          if (pending.length >= BATCH_ROWS) flush();
+          onRow(row);
         }
       },
       complete: () => resolve(),
       error: reject,
     });
+  });
+
+/** Cells as the text a CSV would hold (postcodes stored as numbers come back as their digits). */
+export const xlsxRows: FloorRows = async (file, onRow) => {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(fs.createReadStream(file, { highWaterMark: 1 << 20 }), {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  for await (const sheet of reader) {
+    let header: string[] | null = null;
+    for await (const row of sheet as unknown as AsyncIterable<{ values: unknown[] }>) {
+      const values = row.values;
+      if (!header) {
+        header = values.slice(1).map(String);
+        continue;
+      }
+      const record: Record<string, string> = {};
+      for (let i = 0; i < header.length; i++) {
+        const value = values[i + 1];
+        record[header[i] ?? ''] = value === undefined || value === null ? '' : String(value);
+      }
+      onRow(record);
+    }
+    break;
+  }
+};
+
+/** Writes one row; endBatch runs last in each batch's transaction. */
+interface FloorWriter {
+  write(row: Record<string, string>): void;
+  endBatch?(): void;
+}
+
+/** Streams a file's data rows through `write`, 5,000 per transaction; answers seconds and rows. */
+async function load(
+  dbFile: string,
+  file: string,
+  prepare: (db: SQLite.Database) => FloorWriter | FloorWriter['write'],
+  rowsOf: FloorRows = csvRows,
+): Promise<{ seconds: number; rows: number }> {
+  const started = performance.now();
+  const db = openLikeWorker(dbFile);
+  const prepared = prepare(db);
+  const { write, endBatch } = typeof prepared === 'function' ? { write: prepared, endBatch: undefined } : prepared;
+  let pending: Record<string, string>[] = [];
+  let rows = 0;
+  const commit = db.transaction((batch: Record<string, string>[]) => {
+    for (const row of batch) write(row);
+    endBatch?.();
+  });
+  const flush = () => {
+    commit.immediate(pending);
+    rows += pending.length;
+    pending = [];
+  };
+  await rowsOf(file, (row) => {
+    pending.push(row);
+    if (pending.length >= BATCH_ROWS) flush();
   });
   flush();
   db.pragma('wal_checkpoint(PASSIVE)');
@@ -74,33 +121,60 @@ const orNull = (value: string | undefined) => (value ? value : null);
  * QR code rows (bench/qr-data.ts columns) into qrcodes. An imported QR code also stores where it
  * is (latitude, longitude, precision, time zone: the geocoder's answer), so the floor writes those
  * columns too, with one fixed place: the same columns and row size as the import stores, without
- * the geocoding.
+ * the geocoding. A row without a reference is first looked up by name and location among the QR
+ * codes without one (the matching rule: an import run twice changes nothing twice), as the import does.
+ * Each batch's new rows go into the search index (qrcode_search) with the import's own statement:
+ * the stored result is the same, searchable.
  */
-export function qrCodeFloor(dbFile: string, csvFile: string, organizationUuid: string): Promise<{ seconds: number; rows: number }> {
-  return load(dbFile, csvFile, (db) => {
-    const insert = db.prepare(
-      `insert into qrcodes (uuid, organization_uuid, type, name, location, address_line_1, suburb, state, postcode, country,
+export function qrCodeFloor(
+  dbFile: string,
+  file: string,
+  organizationUuid: string,
+  rowsOf: FloorRows = csvRows,
+): Promise<{ seconds: number; rows: number }> {
+  return load(
+    dbFile,
+    file,
+    (db) => {
+      const insert = db.prepare(
+        `insert into qrcodes (uuid, organization_uuid, type, name, location, address_line_1, suburb, state, postcode, country,
          latitude, longitude, precision, timezone_name, external_reference_id, created_on, updated_on)
        values (?, ?, 'SITE', ?, ?, ?, ?, ?, ?, ?, -33.8688, 151.2093, 'postcode', 'Australia/Sydney', ?, ?, ?)`,
-    );
-    const now = new Date().toISOString();
-    return (row) => {
-      insert.run(
-        uuid7(),
-        organizationUuid,
-        row.name || row.location,
-        row.location,
-        orNull(row.address_line_1),
-        orNull(row.suburb),
-        orNull(row.state),
-        orNull(row.postcode),
-        orNull(row.country),
-        orNull(row.qr_code_external_reference_id),
-        now,
-        now,
       );
-    };
-  });
+      const byNameLocation = db.prepare(
+        'select uuid from qrcodes where organization_uuid = ? and name = ? and location = ? and external_reference_id is null order by deleted_on limit 1',
+      );
+      const indexSince = db.prepare(INDEX_INSERTED_SINCE_SQL);
+      let firstInserted: number | bigint | null = null;
+      const now = new Date().toISOString();
+      const write = (row: Record<string, string>) => {
+        const name = row.name || row.location;
+        const reference = orNull(row.qr_code_external_reference_id);
+        if (reference === null && byNameLocation.get(organizationUuid, name, row.location)) return;
+        const inserted = insert.run(
+          uuid7(),
+          organizationUuid,
+          name,
+          row.location,
+          orNull(row.address_line_1),
+          orNull(row.suburb),
+          orNull(row.state),
+          orNull(row.postcode),
+          orNull(row.country),
+          reference,
+          now,
+          now,
+        );
+        firstInserted ??= inserted.lastInsertRowid;
+      };
+      const endBatch = () => {
+        if (firstInserted !== null) indexSince.run(firstInserted);
+        firstInserted = null;
+      };
+      return { write, endBatch };
+    },
+    rowsOf,
+  );
 }
 
 /**

@@ -3,7 +3,9 @@
  * the seconds from POST to COMPLETED. For profiling the import path:
  *
  *   node --cpu-prof --cpu-prof-dir=bench/out/prof bench/profile-import.ts [rows] [csv|xlsx] [qrcodes|appointments]
+ *   NODE_OPTIONS='--cpu-prof --cpu-prof-dir=bench/out/prof' node bench/profile-import.ts FILE [qrcodes|appointments]
  *
+ * (NODE_OPTIONS reaches the import worker process too: the profile with the most samples is the import's.)
  * (an XLSX of that many rows must exist: the XLSX benchmark writes it) writes one .cpuprofile per thread (the worker's is the import); bench/profile-summary.ts reads it.
  */
 import fs from 'node:fs';
@@ -14,12 +16,14 @@ import { writeAppointmentBenchCsv } from './appointment-data.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { BENCH_GEOCODER_MODULE, OUT, percentile, round } from './support.ts';
 
-const rows = Number(process.argv[2] ?? 200_000);
+const given = process.argv[2] && fs.existsSync(process.argv[2]) ? process.argv[2] : null;
+const rows = given ? NaN : Number(process.argv[2] ?? 200_000);
 const format = process.argv[3] === 'xlsx' ? 'xlsx' : 'csv';
-const appointments = process.argv[4] === 'appointments';
+const appointments = (given ? process.argv[3] : process.argv[4]) === 'appointments';
 fs.mkdirSync(OUT, { recursive: true });
-const file = appointments ? path.join(OUT, `appointments-${rows}.csv`) : path.join(OUT, `qr-${rows}-${benchDataTag()}.${format}`);
-if (format === 'csv' && !fs.existsSync(file)) (appointments ? writeAppointmentBenchCsv : writeQrBenchCsv)(file, rows);
+const file =
+  given ?? (appointments ? path.join(OUT, `appointments-${rows}.csv`) : path.join(OUT, `qr-${rows}-${benchDataTag()}.${format}`));
+if (!given && format === 'csv' && !fs.existsSync(file)) (appointments ? writeAppointmentBenchCsv : writeQrBenchCsv)(file, rows);
 if (!fs.existsSync(file)) throw new Error(`${file} is missing: the XLSX benchmark (npm run bench -- xlsx) writes it`);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-profile-'));
@@ -52,12 +56,12 @@ try {
   const results = task.results as { inserted?: number; upserted?: number; excluded?: number } | null;
   console.log(
     JSON.stringify({
-      rows,
+      file: path.basename(file),
       status: task.status,
       inserted: results?.inserted ?? results?.upserted,
       excluded: results?.excluded,
       seconds: round(seconds),
-      us_per_row: round((seconds * 1e6) / rows, 1),
+      us_per_row: round((seconds * 1e6) / Number(results?.inserted ?? results?.upserted ?? rows), 1),
       poll_ms: {
         count: pollMs.length,
         p50: round(percentile(pollMs, 50)),

@@ -1,11 +1,20 @@
 import { writeBenchCsv } from './csv-file.ts';
-import { benchStreet } from './street.ts';
+import { benchStreet, distinctStreet } from './street.ts';
 import { QR_ECHO_FIELDS } from '../server/qrcodes/import-row.ts';
 import { sampleAddresses } from '../server/geocoding/samples.ts';
 import { TINY_SUBURBS } from '../test/support/tiny-geocoder.ts';
 
 /** The bench file's columns: a name, the address parts the import reads (docs/api.md), and a reference. */
-export const QR_BENCH_COLUMNS = ['name', ...QR_ECHO_FIELDS, 'qr_code_external_reference_id'];
+export const QR_BENCH_COLUMNS = [
+  'name',
+  'location',
+  'address_line_1',
+  'suburb',
+  'state',
+  'postcode',
+  'country',
+  'qr_code_external_reference_id',
+] as const satisfies readonly (typeof QR_ECHO_FIELDS)[number][];
 
 /** The tiny test geocoder knows 30 suburbs; the real one every Australian suburb. */
 export const BENCH_USES_TINY_GEOCODER = process.env.BENCH_GEOCODER === 'tiny';
@@ -34,4 +43,19 @@ export function qrBenchRow(i: number): string[] {
 /** Writes an n-row QR import CSV (header + rows) and returns its size in bytes. */
 export function writeQrBenchCsv(file: string, rows: number): number {
   return writeBenchCsv(file, QR_BENCH_COLUMNS, qrBenchRow, rows);
+}
+
+/** The file field admins have (issue 33): no reference column, so every row is matched by name and location. */
+export const FIELD_QR_COLUMNS = QR_BENCH_COLUMNS.filter((column) => column !== 'qr_code_external_reference_id');
+
+/** Row i of that file: every street address distinct, suburbs cycling through the real pool. */
+export function fieldQrRow(i: number): string[] {
+  const list = benchSuburbs();
+  const [suburb, state, postcode] = list[i % list.length] ?? list[0]!;
+  const street = distinctStreet(i);
+  return [`Site ${i}`, `${street}, ${suburb} ${state} ${postcode}`, street, suburb, state, postcode, 'Australia'];
+}
+
+export function writeFieldQrCsv(file: string, rows: number): number {
+  return writeBenchCsv(file, FIELD_QR_COLUMNS, fieldQrRow, rows);
 }

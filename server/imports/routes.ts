@@ -62,6 +62,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         );
       }
       let file: ReceivedFile | null = null;
+      ctx.imports.warmUploadReader();
       try {
         const received = await receiveMultipart(req, res, settings);
         file = received.file;

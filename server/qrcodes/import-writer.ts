@@ -12,6 +12,7 @@ import type { QrImportRow } from './import-row.ts';
 import { DEFAULT_QR_CODE_TYPE } from './qrcodes.ts';
 import { QR_CODE_RECORD_FIELDS, type QrCodeRecordField } from './record-fields.ts';
 import { INDEX_INSERTED_SINCE_SQL } from './search-index.ts';
+import { UnreferencedKeys } from './unreferenced-keys.ts';
 
 /** Counter names of a QR code import. */
 export const QR_COUNTERS = { inserted: 'inserted', restored: 'restored', updated: 'updated', tagsCreated: 'tags_created' } as const;
@@ -118,6 +119,19 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     indexInsertedSince.run(firstInserted);
     firstInserted = null;
   };
+  /** Keys of QR codes without a reference, read at the first such row; null once another connection wrote between batches. */
+  let unreferenced: UnreferencedKeys | null | undefined;
+  let checkedThisBatch = false;
+  const unreferencedKeys = () => {
+    if (unreferenced === undefined) unreferenced = UnreferencedKeys.load(db.sqlite, organizationUuid);
+    else if (!checkedThisBatch && unreferenced !== null && !unreferenced.stillKnows()) unreferenced = null;
+    checkedThisBatch = true;
+    return unreferenced;
+  };
+  const endBatch = () => {
+    indexPending();
+    checkedThisBatch = false;
+  };
   const tagByNameNumber = prepare<'name' | 'number'>(
     db.sqlite,
     k
@@ -188,7 +202,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     return values;
   };
   return {
-    endBatch: indexPending,
+    endBatch,
     write(row, index, tally) {
       const located = geocoder.locate(row);
       if (!located) return notLocatedError(geocoder, row);
@@ -208,9 +222,12 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
           return null;
         }
       }
+      const keys = external ? null : unreferencedKeys();
       const match = external
         ? byExternal.get<Match>({ ext: external })
-        : byNameLocation.get<Match>({ name, location: row.location, one: 1 });
+        : keys?.mayHold(name, row.location) === false
+          ? undefined
+          : byNameLocation.get<Match>({ name, location: row.location, one: 1 });
       let tag: { uuid: string; qr_code_uuid: string } | undefined;
       if (hasTag && row.tag_name && row.tag_number) {
         tag = tagByNameNumber.get({ name: row.tag_name, number: row.tag_number });
@@ -230,6 +247,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         uuid = uuid7();
         values.uuid = uuid;
         indexed(insert.run(values));
+        keys?.add(name, row.location);
         tally(QR_COUNTERS.inserted);
       }
       if (hasTag && row.tag_name && row.tag_number && !tag) {

@@ -23,6 +23,11 @@ export class UploadReader {
     this.config = config;
   }
 
+  /** Starts the worker ahead of a request (a process takes a few hundred milliseconds to start). */
+  warm(): void {
+    this.worker ??= this.spawn();
+  }
+
   run(request: UploadRead): Promise<UploadReadResult> {
     this.worker ??= this.spawn();
     const worker = this.worker;

@@ -121,9 +121,15 @@ export class ImportRuntime {
     return loadGeocoderFrom(this.settings.geocoderModule);
   }
 
-  /** Gets a worker ready for an import of this kind while its upload arrives. */
+  /** Gets a worker ready for an import of this kind, and the worker that checks its upload, while the upload arrives. */
   warm(kind: ImportKindId): void {
     this.pool.warm(kind);
+    this.uploadReader.warm();
+  }
+
+  /** Gets the worker that reads uploads ready while an upload arrives (a preview's). */
+  warmUploadReader(): void {
+    this.uploadReader.warm();
   }
 
   /** Where an upload's table is and how its header reads (intake/layout.ts), read in the request worker (never on this thread). */
