@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { uuid7 } from '../server/db/uuid7.ts';
 import { INDEX_INSERTED_SINCE_SQL } from '../server/qrcodes/search-index.ts';
+import { configureWorkerConnection } from '../server/imports/workers/worker-connection.ts';
 
 /**
  * The same-stack floor of an import (issue 15): the same CSV rows parsed with papaparse and
@@ -17,10 +18,9 @@ const BATCH_ROWS = 5000;
 function openLikeWorker(dbFile: string): SQLite.Database {
   const db = new SQLite(dbFile);
   db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
-  db.pragma(`cache_size = -${4 * 1024}`);
+  configureWorkerConnection(db);
   db.pragma('wal_autocheckpoint = 20000');
   return db;
 }

@@ -119,6 +119,7 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
       if (env.warn) for (const warning of outcome.warnings) env.warn(index, warning);
       return null;
     },
+    endBatch: () => importer.endBatch(),
   };
 }
 

@@ -17,6 +17,7 @@ import {
 import type { AppointmentSchedule, ExcludedAppointment } from './schemas.ts';
 import { importStatements, toSchedule, UPSERT_COLUMNS, type ImportStatements } from './store.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
+import { KnownKeys } from '../imports/engine/known-keys.ts';
 import { chooseTimeZone, type DateOrder, ScheduleTimesCache } from './times.ts';
 import { organizationDateOrder } from '../settings/date-order.ts';
 
@@ -82,6 +83,12 @@ interface KnownTag {
 const GEOCODE_CACHE_LIMIT = 20_000;
 const TAG_CACHE_LIMIT = 20_000;
 
+/** The job references of the organization's appointments (appointments_by_job_reference). */
+const JOB_REFERENCES = {
+  select: 'select job_reference_id from appointment_schedules where organization_uuid = ? and job_reference_id is not null',
+  count: 'select count(*) from appointment_schedules where organization_uuid = ? and job_reference_id is not null',
+};
+
 /**
  * Validates and upserts appointment rows (docs/imports.md, "Importing appointments"). Synchronous: the
  * import engine calls importBatch inside its per-batch transaction on its own connection.
@@ -104,8 +111,15 @@ export class AppointmentImporter {
   private byName = new Map<string, CatalogEntry>();
   private tags = new Map<string, KnownTag>();
   private qrCodeZones = new Map<string, string | null>();
+  private readonly db: SyncDb;
+  /** The job references the organization holds, read at the first row with one; null once another connection wrote between batches. */
+  private jobReferences: KnownKeys | null | undefined;
+  private jobReferencesChecked = false;
+  /** The time stamp of the batch's rows (one clock read a batch). */
+  private batchNow: string | null = null;
 
   constructor(db: SyncDb, options: AppointmentImportOptions) {
+    this.db = db;
     this.options = options;
     this.sql = importStatements(db);
     this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
@@ -152,9 +166,26 @@ export class AppointmentImporter {
    * construction, and its tag cache, for the whole import.)
    */
   beginBatch(): void {
+    this.endBatch();
     this.loadCatalog();
     this.tags = new Map();
     this.qrCodeZones = new Map();
+  }
+
+  /** Marks a batch's end: the next row checks whether another connection wrote meanwhile (KnownKeys), and reads the clock again. */
+  endBatch(): void {
+    this.jobReferencesChecked = false;
+    this.batchNow = null;
+  }
+
+  private knownJobReferences(): KnownKeys | null {
+    if (this.jobReferences === undefined) {
+      this.jobReferences = KnownKeys.load(this.db.sqlite, JOB_REFERENCES, this.options.organizationUuid);
+    } else if (!this.jobReferencesChecked && this.jobReferences !== null && !this.jobReferences.stillKnows()) {
+      this.jobReferences = null;
+    }
+    this.jobReferencesChecked = true;
+    return this.jobReferences;
   }
 
   /** A record keyed by the file's column titles, mapped through the handler and validated (docs/imports.md). */
@@ -183,7 +214,8 @@ export class AppointmentImporter {
     const warnings = times.notes.length === 0 ? [] : times.notes.map((note) => `${this.mapper.label('start_date_time')}: ${note}`);
     const approximate = geo === null ? null : this.locatedWarning(row.location, geo);
     if (approximate !== null) warnings.unshift(approximate);
-    const now = nowIso();
+    this.batchNow ??= nowIso();
+    const now = this.batchNow;
     const tag = known ?? this.createTag(row, geo, now);
     const tagCreated = known === null;
     const values = {
@@ -204,9 +236,12 @@ export class AppointmentImporter {
     } satisfies Partial<AppointmentScheduleTable>;
 
     const org = this.options.organizationUuid;
+    const references = row.job_reference_id === null ? null : this.knownJobReferences();
     const existing =
       row.job_reference_id !== null
-        ? this.sql.findByReference.get({ organization_uuid: org, job_reference_id: row.job_reference_id })
+        ? references?.mayHold(row.job_reference_id) === false
+          ? undefined
+          : this.sql.findByReference.get({ organization_uuid: org, job_reference_id: row.job_reference_id })
         : this.sql.findByTagStartService.get({
             organization_uuid: org,
             qr_code_tag_uuid: tag.tagUuid,
@@ -239,6 +274,7 @@ export class AppointmentImporter {
       updated_on: now,
     };
     this.sql.insertSchedule.run({ ...inserted });
+    if (row.job_reference_id !== null) references?.add(row.job_reference_id);
     return { ok: true, uuid: inserted.uuid, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null, warnings };
   }
 

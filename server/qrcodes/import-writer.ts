@@ -6,13 +6,13 @@ import type { GeoResult } from '../geocoding/geocoder.ts';
 import type { BatchWriter, WriterEnv } from '../imports/kind.ts';
 import { locatedWarning } from '../imports/engine/located-warning.ts';
 import { notLocatedError } from '../imports/engine/not-located.ts';
+import { KnownKeys } from '../imports/engine/known-keys.ts';
 import { nowIso } from '../time.ts';
 import { storedAddress } from './address.ts';
 import type { QrImportRow } from './import-row.ts';
 import { DEFAULT_QR_CODE_TYPE } from './qrcodes.ts';
 import { QR_CODE_RECORD_FIELDS, type QrCodeRecordField } from './record-fields.ts';
 import { INDEX_INSERTED_SINCE_SQL } from './search-index.ts';
-import { UnreferencedKeys } from './unreferenced-keys.ts';
 
 /** Counter names of a QR code import. */
 export const QR_COUNTERS = { inserted: 'inserted', restored: 'restored', updated: 'updated', tagsCreated: 'tags_created' } as const;
@@ -24,6 +24,12 @@ interface Match {
 }
 
 type RecordField = QrCodeRecordField;
+
+/** The (name, location) keys of the organization's QR codes without a reference, the soft-deleted too (qrcodes_by_name_location). */
+const UNREFERENCED_KEYS = {
+  select: 'select name, location from qrcodes where organization_uuid = ? and external_reference_id is null',
+  count: 'select count(*) from qrcodes where organization_uuid = ? and external_reference_id is null',
+};
 
 /** Fields most import files leave empty. */
 const OPTIONAL_FIELDS = ['label', 'data', 'qr_code_name'] as const satisfies readonly RecordField[];
@@ -120,10 +126,10 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     firstInserted = null;
   };
   /** Keys of QR codes without a reference, read at the first such row; null once another connection wrote between batches. */
-  let unreferenced: UnreferencedKeys | null | undefined;
+  let unreferenced: KnownKeys | null | undefined;
   let checkedThisBatch = false;
   const unreferencedKeys = () => {
-    if (unreferenced === undefined) unreferenced = UnreferencedKeys.load(db.sqlite, organizationUuid);
+    if (unreferenced === undefined) unreferenced = KnownKeys.load(db.sqlite, UNREFERENCED_KEYS, organizationUuid);
     else if (!checkedThisBatch && unreferenced !== null && !unreferenced.stillKnows()) unreferenced = null;
     checkedThisBatch = true;
     return unreferenced;

@@ -14,9 +14,8 @@ import { importKindIds } from '../schemas.ts';
 import { previewImport } from '../preview/preview.ts';
 import { resolveKindLayout } from '../intake/layout.ts';
 import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
+import { configureWorkerConnection } from './worker-connection.ts';
 import type { FromWorker, UploadRead, UploadReadResult, ToWorker, WorkerConfig } from './worker-messages.ts';
-
-const WORKER_BUSY_TIMEOUT_MS = 30_000;
 
 /** One import worker process: its own SQLite connection, one job at a time, stops between batches when asked. */
 if (!process.send) throw new Error('worker.ts runs only as a child process with an IPC channel');
@@ -25,10 +24,7 @@ const config = JSON.parse(process.env.QR_SANDBOX_WORKER_CONFIG ?? '{}') as Worke
 process.on('disconnect', () => process.exit(0));
 
 const db = openConnection(config.dataDir);
-// Writers queue for SQLite's one write lock; an import waits for its turn rather than fail (engine.ts waits again after this).
-db.sqlite.pragma(`busy_timeout = ${WORKER_BUSY_TIMEOUT_MS}`);
-// Inserts append (uuid7 keys, rising references): 1M rows took the same time with a 4 MB page cache as with 16 or 64 MB.
-db.sqlite.pragma(`cache_size = -${4 * 1024}`);
+configureWorkerConnection(db.sqlite);
 const checkpoints = new WalCheckpoints(db);
 let stopping = false;
 let busy = false;

@@ -9,7 +9,7 @@ import { suiteServer } from '../support/suite-server.ts';
 
 /**
  * Rows without a reference are matched by name and location; the writer skips the index lookup for
- * a key it knows no QR code holds (server/qrcodes/unreferenced-keys.ts). What it must never do: miss
+ * a key it knows no QR code holds (server/imports/engine/known-keys.ts). What it must never do: miss
  * a match, whether the key was there before the import, came earlier in the same file, or was written
  * by another connection between two of the import's batches.
  */
