@@ -5,7 +5,7 @@ import type { AppointmentScheduleTable, Database, QrCodeTable, QrCodeTagTable } 
 import { isDateBound, type AppointmentListQuery, type AppointmentSchedule } from './schemas.ts';
 import { param, SyncQuery, type SyncDb } from './sync-query.ts';
 import { QR_CODE_RECORD_FIELDS } from '../qrcodes/record-fields.ts';
-import { INDEX_QR_CODE_SQL } from '../qrcodes/search-index.ts';
+import { INDEX_INSERTED_SINCE_SQL } from '../qrcodes/search-index.ts';
 
 export type ScheduleRow = Selectable<AppointmentScheduleTable>;
 
@@ -124,7 +124,7 @@ export function importStatements(db: SyncDb) {
         .limit(1),
     ),
     insertQrCode: new SyncQuery(db, k.insertInto('qrcodes').values(placeholders(QR_CODE_COLUMNS))),
-    indexQrCode: db.sqlite.prepare<[string]>(INDEX_QR_CODE_SQL),
+    indexQrCodesSince: db.sqlite.prepare<[number | bigint]>(INDEX_INSERTED_SINCE_SQL),
     restoreQrCode: new SyncQuery(
       db,
       k

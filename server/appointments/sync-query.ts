@@ -44,6 +44,11 @@ export class SyncQuery<R> {
     return this.statement.run(...this.bind(values)).changes;
   }
 
+  /** Runs an insert; answers the new row's rowid. */
+  insert(values: Record<string, unknown> = {}): number | bigint {
+    return this.statement.run(...this.bind(values)).lastInsertRowid;
+  }
+
   /**
    * The values in compiled order, in one array reused by every call and spread into it (an array
    * argument's elements cost better-sqlite3 slower V8 calls); the call is synchronous, so nothing

@@ -54,6 +54,13 @@ describe('matching appointments by job reference', () => {
     assert.deepEqual([again.inserted, again.updated, again.unchanged], [1, 2, 1]);
     assert.deepEqual(starts('JR-2'), ['2026-03-04T09:00:00+11:00']);
     assert.deepEqual(starts('JR-3'), ['2026-03-06T09:00:00+11:00'], 'the second JR-3 row updated the first');
+    // The QR code the first new tag created is searchable (indexed at its batch's end).
+    const found = await server.request(`/api/qrcodes?organization_uuid=${org()}&search=${encodeURIComponent('Lygon Street, Carl')}`);
+    const { items } = (await found.json()) as { items: { location: string }[] };
+    assert.deepEqual(
+      items.map((item) => item.location),
+      ['1 Lygon Street, Carlton VIC 3053'],
+    );
   });
 
   it('matches an appointment another connection wrote between two batches of the import', () => {
