@@ -13,7 +13,7 @@ const desktop = runDesktopApp({
   cwd: process.cwd(),
   platform: process.platform,
   preloadPath: fileURLToPath(new URL('../preload/preload.cjs', import.meta.url)),
-  startServer,
+  startServer: (options) => startServer({ ...options, imports: { startReaderEarly: true } }),
   log: (message) => process.stderr.write(`${message}\n`),
 });
 

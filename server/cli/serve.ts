@@ -201,6 +201,7 @@ export const serveCommand: Command = {
         maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024,
         workers: parseImportWorkers(values['import-workers'] as string | undefined),
         limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
+        startReaderEarly: true,
       },
       connections: parseConnectionLimits(values),
       ...(values.demo ? { organizationName: DEMO_ORGANIZATION_NAME } : {}),

@@ -18,6 +18,12 @@ export interface ImportSettings {
   workers: number;
   /** Cell, row, column, workbook, excluded-row and worker memory limits (limits.ts). */
   limits: ImportLimits;
+  /**
+   * Starts the worker that reads uploads when the server starts rather than at the first upload
+   * (serve and the desktop app): the first import or preview then does not wait the second it takes
+   * to start beside the upload. Off for servers that tests start by the hundred.
+   */
+  startReaderEarly?: boolean;
 }
 
 export function defaultImportSettings(dataDir: string, overrides: Partial<ImportSettings> = {}): ImportSettings {

@@ -154,6 +154,7 @@ export class ImportRuntime {
    * left without a task (older than this start).
    */
   async recover(): Promise<void> {
+    if (this.settings.startReaderEarly) this.uploadReader.warm();
     const startedAt = Date.now();
     const jobs = await unfinishedJobs(this.db.kysely);
     const forRetry = await keptUploadJobs(this.db.kysely, startedAt);
