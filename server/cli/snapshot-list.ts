@@ -1,5 +1,5 @@
 import type { SnapshotInfo } from '../snapshots/schemas.ts';
-import { callApiFor, printTable } from './api-call.ts';
+import { callApiFor, printList } from './api-call.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
 import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
 import { EXIT_CODES, SNAPSHOT_SCOPE } from './snapshot-scope.ts';
@@ -14,18 +14,10 @@ export const snapshotListCommand: Command = {
   async run(values) {
     const target = await resolveTarget(values);
     const { items } = await callApiFor<{ items: SnapshotInfo[] }>(target, '/api/snapshots');
-    if (values.json) {
-      for (const item of items) process.stdout.write(`${JSON.stringify(item)}\n`);
-      return 0;
-    }
-    if (items.length === 0) {
-      process.stderr.write('No snapshots yet. Save one with: qr-sandbox snapshot save NAME\n');
-      return 0;
-    }
-    printTable(
-      ['NAME', 'SIZE', 'SAVED'],
-      items.map((s) => [s.name, formatSize(s.size_bytes), s.created_on.replace(/\.\d+Z$/, 'Z')]),
-    );
+    printList(items, values.json, 'No snapshots yet. Save one with: qr-sandbox snapshot save NAME', {
+      headers: ['NAME', 'SIZE', 'SAVED'],
+      row: (s) => [s.name, formatSize(s.size_bytes), s.created_on.replace(/\.\d+Z$/, 'Z')],
+    });
     return 0;
   },
 };
