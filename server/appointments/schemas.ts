@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { textEncodingSchema } from '../imports/schemas.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 
@@ -43,8 +43,7 @@ const bound = z
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 
-export const appointmentListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose appointments to list. Required.'),
+export const appointmentListQuerySchema = organizationListQuery('appointments').extend({
   qr_code_uuid: z.string().optional().describe('Only appointments at this QR code address'),
   job_reference_id: typedText().optional().describe('Only the appointment with this external reference'),
   from: bound.optional().describe('Only appointments starting at or after: a date (local appointment_date) or an instant with offset'),

@@ -1,10 +1,22 @@
 import type { z } from 'zod';
 import { requireOrganization } from '../auth/principal.ts';
-import type { Api, AuthedInput, Out, Schema } from './api.ts';
+import type { Api, AuthedInput, Out, RouteSpec, Schema } from './api.ts';
 
 /** A body or query that names the organization it acts on. */
 type OrgScoped = z.ZodType<{ organization_uuid: string }>;
 const organizationOf = (input: unknown) => (input as z.output<OrgScoped>).organization_uuid;
+
+/** `GET {path}` whose query names the organization it reads, which must be the caller's; `read` gets the query and the whole input. */
+export function organizationGet<Q extends OrgScoped, P extends Schema = undefined>(
+  api: Api,
+  spec: Omit<RouteSpec<P, Q, undefined>, 'method'> & { query: Q },
+  read: (query: Out<Q>, input: AuthedInput<P, Q, undefined>) => Promise<unknown>,
+): void {
+  api.route<P, Q, undefined>({ ...spec, method: 'get' }, (input) => {
+    requireOrganization(input.principal, organizationOf(input.query));
+    return read(input.query, input);
+  });
+}
 
 /** What each route documents itself; method, path, tag, params and status come from the helper. */
 interface Doc {
@@ -37,10 +49,7 @@ export function resourceRoutes<P extends z.ZodType<{ uuid: string }>>(api: Api, 
       doc: Doc & { path?: string; params?: LP; query: Q },
       list: (query: Out<Q>, params: Out<LP>) => Promise<unknown>,
     ): void {
-      api.route({ ...doc, method: 'get', path: doc.path ?? resource.path, tag }, async ({ query, params, principal }) => {
-        requireOrganization(principal, organizationOf(query));
-        return list(query, params);
-      });
+      organizationGet(api, { ...doc, path: doc.path ?? resource.path, tag }, (query, { params }) => list(query, params));
     },
 
     /** `GET {path}/uuid/{uuid}`. */

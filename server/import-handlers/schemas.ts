@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
 import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import { columnKey } from '../appointments/columns.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { QR_IMPORT_COLUMNS } from '../qrcodes/import-row.ts';
 import { type ImportKindId, importKindIds } from '../imports/schemas.ts';
 
@@ -102,8 +102,7 @@ export const importHandlerSchema = z
 export type ImportHandler = z.infer<typeof importHandlerSchema>;
 
 export const importHandlerPageSchema = pageSchema(importHandlerSchema);
-export const importHandlerListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose import handlers to list. Required.'),
+export const importHandlerListQuerySchema = organizationListQuery('import handlers').extend({
   kind: z.enum(importKindIds).optional().describe('Only the handlers of this import kind'),
 });
 export type ImportHandlerListQuery = z.infer<typeof importHandlerListQuerySchema>;

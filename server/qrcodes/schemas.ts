@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 
 export const qrCodeTagSchema = z.object({
   uuid: z.string(),
@@ -88,8 +88,7 @@ export const updateQrCodeSchema = z
   .strict();
 export type UpdateQrCode = z.infer<typeof updateQrCodeSchema>;
 
-export const qrCodeListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose QR codes to list. Required.'),
+export const qrCodeListQuerySchema = organizationListQuery('QR codes').extend({
   search: typedText()
     .trim()
     .max(200)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { hintSchema } from '../tools/schemas.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
 import { inboxRulesSchema, MAX_DELAY_MS } from './rule-schemas.ts';
@@ -110,9 +110,7 @@ export const inboxGetQuerySchema = z.object({
   include_secrets: flag.optional().describe('true: include the secrets in the answer'),
 });
 
-export const inboxListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose inboxes to list. Required.'),
-});
+export const inboxListQuerySchema = organizationListQuery('inboxes');
 export type InboxListQuery = z.infer<typeof inboxListQuerySchema>;
 
 const timestamp = z
