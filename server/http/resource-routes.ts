@@ -30,15 +30,20 @@ interface Doc {
  * The routes of a resource an organization owns. `POST {path}` and `GET {path}` name the
  * organization in their body or query, which must be the caller's; one item is
  * `{path}/uuid/{uuid}`, and its handler gets the caller's organization and the uuid to look it up in.
+ * Create, get and update answer the `item` schema unless their doc names another response.
  */
-export function resourceRoutes<P extends z.ZodType<{ uuid: string }>>(api: Api, resource: { path: string; tag: string; params: P }) {
+export function resourceRoutes<P extends z.ZodType<{ uuid: string }>>(
+  api: Api,
+  resource: { path: string; tag: string; params: P; item: z.ZodType },
+) {
   const { tag, params } = resource;
+  const response = resource.item;
   const itemPath = `${resource.path}/uuid/{uuid}`;
 
   return {
     /** `POST {path}` (or `path`), 201 with what `create` answers. */
     create<B extends OrgScoped>(doc: Doc & { path?: string; body: B }, create: (body: Out<B>) => Promise<unknown>): void {
-      api.route({ ...doc, method: 'post', path: doc.path ?? resource.path, tag, status: 201 }, async ({ body, principal }) => {
+      api.route({ response, ...doc, method: 'post', path: doc.path ?? resource.path, tag, status: 201 }, async ({ body, principal }) => {
         requireOrganization(principal, organizationOf(body));
         return create(body);
       });
@@ -57,7 +62,7 @@ export function resourceRoutes<P extends z.ZodType<{ uuid: string }>>(api: Api, 
       doc: Doc & { query?: Q },
       get: (organizationUuid: string, uuid: string, input: AuthedInput<P, Q, undefined>) => Promise<unknown>,
     ): void {
-      api.route<P, Q, undefined>({ ...doc, method: 'get', path: itemPath, tag, params }, (input) =>
+      api.route<P, Q, undefined>({ response, ...doc, method: 'get', path: itemPath, tag, params }, (input) =>
         get(input.principal.organizationUuid, input.params.uuid, input),
       );
     },
@@ -67,7 +72,7 @@ export function resourceRoutes<P extends z.ZodType<{ uuid: string }>>(api: Api, 
       doc: Doc & { body: B },
       update: (organizationUuid: string, uuid: string, body: Out<B>) => Promise<unknown>,
     ): void {
-      api.route({ ...doc, method: 'patch', path: itemPath, tag, params }, ({ params, body, principal }) =>
+      api.route({ response, ...doc, method: 'patch', path: itemPath, tag, params }, ({ params, body, principal }) =>
         update(principal.organizationUuid, params.uuid, body),
       );
     },

@@ -40,12 +40,11 @@ const TAG = 'Webhook inspector';
 export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   registerInboxReceiver(api, ctx);
 
-  const inboxes = resourceRoutes(api, { path: '/api/inboxes', tag: TAG, params: inboxParamsSchema });
+  const inboxes = resourceRoutes(api, { path: '/api/inboxes', tag: TAG, params: inboxParamsSchema, item: inboxSchema });
   inboxes.create(
     {
       summary: 'Create an inbox: a URL that receives, stores, decrypts and verifies webhook deliveries.',
       body: createInboxBodySchema,
-      response: inboxSchema,
     },
     (body) => createInbox(ctx, body),
   );
@@ -53,7 +52,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
     listInboxes(ctx, query),
   );
   inboxes.get(
-    { summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.', query: inboxGetQuerySchema, response: inboxSchema },
+    { summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.', query: inboxGetQuerySchema },
     (org, uuid, { query, principal }) => {
       if (query.include_secrets) requireRole(principal, 'editor');
       return getInbox(ctx, org, uuid, query.include_secrets === true);
@@ -63,7 +62,6 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
     {
       summary: 'Change the name, secrets, fault injection (response) or forward_to of an inbox.',
       body: updateInboxBodySchema,
-      response: inboxSchema,
     },
     (org, uuid, body) => updateInbox(ctx, org, uuid, body),
   );
