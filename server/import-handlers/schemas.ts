@@ -3,6 +3,7 @@ import { typedText } from '../text/typed-text.ts';
 import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import { columnKey } from '../appointments/columns.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
+import { organizationRecordSchema } from '../http/record-schema.ts';
 import { QR_IMPORT_COLUMNS } from '../qrcodes/import-row.ts';
 import { type ImportKindId, importKindIds } from '../imports/schemas.ts';
 
@@ -87,18 +88,12 @@ export const updateImportHandlerBodySchema = z
   .refine((body) => Object.keys(body).length > 0, 'give at least one of name, slug, mapping');
 export type UpdateImportHandlerBody = z.infer<typeof updateImportHandlerBodySchema>;
 
-export const importHandlerSchema = z
-  .object({
-    uuid: z.string(),
-    organization_uuid: z.string(),
-    name: z.string(),
-    slug: z.string(),
-    kind: handlerKindSchema,
-    mapping: z.record(z.string(), z.string()).describe("A file column title -> the kind's column it holds"),
-    created_on: z.string(),
-    updated_on: z.string(),
-  })
-  .meta({ id: 'ImportHandler' });
+export const importHandlerSchema = organizationRecordSchema('ImportHandler', {
+  name: z.string(),
+  slug: z.string(),
+  kind: handlerKindSchema,
+  mapping: z.record(z.string(), z.string()).describe("A file column title -> the kind's column it holds"),
+});
 export type ImportHandler = z.infer<typeof importHandlerSchema>;
 
 export const importHandlerPageSchema = pageSchema(importHandlerSchema);
