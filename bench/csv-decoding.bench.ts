@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { csvSource } from '../server/imports/sources/csv.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../server/imports/limits.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { countSourceRows, OUT, round, target } from './support.ts';
+import { countSourceRows, OUT, round, target, trackLoadAverage } from './support.ts';
 
 /**
  * The import's CSV reading layer alone (encoding detection, streaming validated decoding,
@@ -17,7 +16,7 @@ import { countSourceRows, OUT, round, target } from './support.ts';
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 fs.mkdirSync(OUT, { recursive: true });
-const loadStart = os.loadavg()[0] ?? NaN;
+const loadAverage = trackLoadAverage();
 const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.csv`);
 if (!fs.existsSync(file)) writeQrBenchCsv(file, rows);
 
@@ -75,7 +74,7 @@ console.log(
       bench: 'csv-decoding',
       rows,
       rounds,
-      load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
+      load_average_1m: loadAverage(),
       file_mb: round(fs.statSync(file).size / 1048576, 1),
       seconds,
       targets,

@@ -7,7 +7,7 @@ import { migratedDataDir } from './big-org.ts';
 import { qrCodeFloor } from './floor.ts';
 import { floorReport, importVsFloor, type ImportVsFloor } from './import-vs-floor.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { benchGeocoderName, OUT, percentile, round, target } from './support.ts';
+import { benchGeocoderName, OUT, percentile, round, target, trackLoadAverage } from './support.ts';
 
 /**
  * 1,000,000-row QR code CSV, background mode, POST to COMPLETED, against the same-stack floor
@@ -16,7 +16,7 @@ import { benchGeocoderName, OUT, percentile, round, target } from './support.ts'
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 fs.mkdirSync(OUT, { recursive: true });
-const loadStart = os.loadavg()[0] ?? NaN;
+const loadAverage = trackLoadAverage();
 const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.csv`);
 if (!fs.existsSync(file)) writeQrBenchCsv(file, rows);
 const bytes = fs.statSync(file).size;
@@ -74,7 +74,7 @@ const workerPeakRssMb = Math.max(...rounds.map((r) => r.workerPeakRssMb));
 const report = {
   bench: 'qr-csv-1m',
   rows,
-  load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
+  load_average_1m: loadAverage(),
   file_mb: round(bytes / 1048576, 1),
   geocoder: benchGeocoderName(),
   status: run.task.status,
