@@ -5,7 +5,7 @@ import { writeAppointmentBenchCsv } from './appointment-data.ts';
 import { bigOrgTemplate, migratedDataDir } from './big-org.ts';
 import { appointmentFloor } from './floor.ts';
 import { floorReport, importVsFloor, type ImportVsFloor } from './import-vs-floor.ts';
-import { BENCH_GEOCODER_MODULE, OUT, percentile, round, target, trackLoadAverage } from './support.ts';
+import { BENCH_GEOCODER_MODULE, percentile, round, target, trackLoadAverage, benchDataFile } from './support.ts';
 
 /**
  * A 1,000,000-row appointment CSV, background mode, POST to COMPLETED, each against the same-stack
@@ -14,9 +14,7 @@ import { BENCH_GEOCODER_MODULE, OUT, percentile, round, target, trackLoadAverage
  * BENCH_POPULATED=0 skips the second case.
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
-fs.mkdirSync(OUT, { recursive: true });
-const file = path.join(OUT, `appointments-${rows}.csv`);
-if (!fs.existsSync(file)) writeAppointmentBenchCsv(file, rows);
+const file = benchDataFile(`appointments-${rows}.csv`, (out) => writeAppointmentBenchCsv(out, rows));
 const bytes = fs.statSync(file).size;
 const loadAverage = trackLoadAverage();
 

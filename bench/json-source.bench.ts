@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { JSONParser } from '@streamparser/json';
 import { DEFAULT_IMPORT_LIMITS } from '../server/imports/limits.ts';
 import { jsonSource } from '../server/imports/sources/json.ts';
 import { benchDataTag, QR_BENCH_COLUMNS, qrBenchRow } from './qr-data.ts';
-import { countSourceRows, OUT, round, target, trackLoadAverage } from './support.ts';
+import { countSourceRows, round, target, trackLoadAverage, benchDataFile } from './support.ts';
 
 /**
  * The import's JSON reading layer alone (text decoding, JsonArraySplitter, JSON.parse of each
@@ -17,10 +16,8 @@ import { countSourceRows, OUT, round, target, trackLoadAverage } from './support
  */
 const rows = Number(process.env.BENCH_ROWS ?? 200_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-fs.mkdirSync(OUT, { recursive: true });
 const loadAverage = trackLoadAverage();
-const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.json`);
-if (!fs.existsSync(file)) writeQrBenchJson(file, rows);
+const file = benchDataFile(`qr-${rows}-${benchDataTag()}.json`, (out) => writeQrBenchJson(out, rows));
 
 /** An n-element QR import JSON array, one object per line, written in 1 MB pieces. */
 function writeQrBenchJson(out: string, n: number): void {

@@ -9,6 +9,14 @@ import { BENCH_USES_TINY_GEOCODER } from './qr-data.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT = path.join(ROOT, 'bench', 'out');
+
+/** bench/out/<name>, made by `write` unless an earlier run left it there (a name stands for its data: rows, data tag). */
+export function benchDataFile(name: string, write: (file: string) => void): string {
+  fs.mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, name);
+  if (!fs.existsSync(file)) write(file);
+  return file;
+}
 /**
  * Benchmarks locate addresses with the real offline geocoder, as users run it; BENCH_GEOCODER=tiny
  * uses the tiny test geocoder (30 suburbs) instead. The child server reads the module from the environment.
