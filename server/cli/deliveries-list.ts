@@ -1,8 +1,9 @@
 import { StartupError } from '../startup-error.ts';
 import type { Delivery } from '../webhooks/schemas.ts';
 import { callApiFor, organizationOf, printList } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 import { deliveryFilterHelp, deliveryFilterOptions, deliveryFilters } from './delivery-filters.ts';
 
 const STATUSES = ['failed', 'pending', 'delivered'];
@@ -33,9 +34,7 @@ export const deliveriesListCommand: Command = {
     status: { type: 'string' },
     ...deliveryFilterOptions,
     limit: { type: 'string' },
-    json: { type: 'boolean' },
-    ...connectionOptions,
-    ...dataDirOption,
+    ...clientOptions,
   },
   help: {
     status: 'Only deliveries in this state: failed, pending or delivered',

@@ -1,8 +1,9 @@
 import { StartupError } from '../startup-error.ts';
 import type { BulkRedeliverResult } from '../webhooks/bulk-delivery-schemas.ts';
 import { callApiFor, organizationOf } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 import { deliveryFilterHelp, deliveryFilterOptions, deliveryFilters } from './delivery-filters.ts';
 
 export const deliveriesRedeliverCommand: Command = {
@@ -19,9 +20,7 @@ export const deliveriesRedeliverCommand: Command = {
   options: {
     failed: { type: 'boolean' },
     ...deliveryFilterOptions,
-    json: { type: 'boolean' },
-    ...connectionOptions,
-    ...dataDirOption,
+    ...clientOptions,
   },
   help: {
     failed: 'Required: redeliver the failed deliveries (the only kind sent again in bulk)',
