@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { startBareServer } from './bare-server.ts';
 import { processCpuSeconds } from './proc-stat.ts';
-import { median, OUT, percentile, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
+import { median, OUT, percentile, round, startChildServer, target, type ChildServer, type Target, benchDataFile } from './support.ts';
 
 const CONNECTIONS = Number(process.env.API_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.API_SECONDS ?? 8);
@@ -35,11 +35,8 @@ const POLL_WARM_UP_SECONDS = 1;
 const IMPORT_ROUNDS = Number(process.env.API_IMPORT_ROUNDS ?? 5);
 const PROFILE_DIR = process.env.API_PROFILE;
 
-fs.mkdirSync(OUT, { recursive: true });
-const csv = path.join(OUT, `qr-${ROWS}-${benchDataTag()}.csv`);
-if (!fs.existsSync(csv)) writeQrBenchCsv(csv, ROWS);
-const smallCsv = path.join(OUT, `qr-20-${benchDataTag()}.csv`);
-if (!fs.existsSync(smallCsv)) writeQrBenchCsv(smallCsv, 20);
+const csv = benchDataFile(`qr-${ROWS}-${benchDataTag()}.csv`, (out) => writeQrBenchCsv(out, ROWS));
+const smallCsv = benchDataFile(`qr-20-${benchDataTag()}.csv`, (out) => writeQrBenchCsv(out, 20));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

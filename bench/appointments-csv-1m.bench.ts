@@ -5,7 +5,7 @@ import { writeAppointmentBenchCsv } from './appointment-data.ts';
 import { bigOrgTemplate, migratedDataDir } from './big-org.ts';
 import { appointmentFloor } from './floor.ts';
 import { floorReport, importVsFloor, type ImportVsFloor } from './import-vs-floor.ts';
-import { BENCH_GEOCODER_MODULE, OUT, percentile, round, target } from './support.ts';
+import { BENCH_GEOCODER_MODULE, percentile, round, target, trackLoadAverage, benchDataFile } from './support.ts';
 
 /**
  * A 1,000,000-row appointment CSV, background mode, POST to COMPLETED, each against the same-stack
@@ -14,11 +14,9 @@ import { BENCH_GEOCODER_MODULE, OUT, percentile, round, target } from './support
  * BENCH_POPULATED=0 skips the second case.
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
-fs.mkdirSync(OUT, { recursive: true });
-const file = path.join(OUT, `appointments-${rows}.csv`);
-if (!fs.existsSync(file)) writeAppointmentBenchCsv(file, rows);
+const file = benchDataFile(`appointments-${rows}.csv`, (out) => writeAppointmentBenchCsv(out, rows));
 const bytes = fs.statSync(file).size;
-const loadStart = os.loadavg()[0] ?? NaN;
+const loadAverage = trackLoadAverage();
 
 const endpoint = '/api/appointment_schedule/bulk';
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-bench-template-'));
@@ -62,7 +60,7 @@ const report = {
   bench: 'appointments-csv-1m',
   rows,
   file_mb: round(bytes / 1048576, 1),
-  load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
+  load_average_1m: loadAverage(),
   geocoder: process.env.QR_SANDBOX_GEOCODER_MODULE ?? `tiny test geocoder (${BENCH_GEOCODER_MODULE.split('/').pop()})`,
   empty_organization: caseReport(emptyRun),
   populated_organization: populated

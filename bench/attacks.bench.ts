@@ -19,6 +19,7 @@ import { databaseFileOf, populateOrganization } from './big-org.ts';
 import { diskFullAttack } from './disk-full-attack.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
+import { type HealthPoll, pollHealth } from './health-poll.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
 import { halfOpenConnections, quickCheckBigDb } from './startup-attacks.ts';
 import { percentile, round, startChildServer, target, type ChildServer, type Target } from './support.ts';
@@ -73,60 +74,38 @@ interface Watched {
   seconds: number;
   peak_rss_mb: number;
   data_dir_growth_mb: number;
-  health: { count: number; failed: number; p50_ms: number; p99_ms: number; max_ms: number };
+  health: HealthPoll;
   server_up: boolean;
 }
 
-/** Polls /api/health back to back (25 ms apart) and samples memory and the data folder while `work` runs. */
+/** Polls /api/health (pollHealth) and samples memory and the data folder while `work` runs. */
 async function watch<T>(server: ChildServer, work: () => Promise<T>): Promise<{ watched: Watched; result: T }> {
   const pid = server.child.pid ?? 0;
   const startBytes = dirBytes(server.dataDir);
   const started = performance.now();
-  const latencies: number[] = [];
-  let failed = 0;
   let peak = treeRssMb(pid);
   let maxBytes = startBytes;
-  let done = false;
-  const health = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      try {
-        const res = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(30_000) });
-        await res.arrayBuffer();
-        if (res.status !== 200) failed++;
-      } catch {
-        failed++;
-      }
-      latencies.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  })();
+  const stopHealth = pollHealth(server);
   const sampler = setInterval(() => {
     peak = Math.max(peak, treeRssMb(pid));
     maxBytes = Math.max(maxBytes, dirBytes(server.dataDir));
   }, 250);
   try {
     const result = await work();
+    const seconds = round((performance.now() - started) / 1000, 1);
     return {
       result,
       watched: {
-        seconds: round((performance.now() - started) / 1000, 1),
+        seconds,
         peak_rss_mb: round(peak, 0),
         data_dir_growth_mb: round((Math.max(maxBytes, dirBytes(server.dataDir)) - startBytes) / MB, 1),
-        health: {
-          count: latencies.length,
-          failed,
-          p50_ms: round(percentile(latencies, 50)),
-          p99_ms: round(percentile(latencies, 99)),
-          max_ms: round(Math.max(...latencies, 0)),
-        },
+        health: await stopHealth(),
         server_up: server.child.exitCode === null && server.child.signalCode === null,
       },
     };
   } finally {
-    done = true;
     clearInterval(sampler);
-    await health;
+    await stopHealth();
   }
 }
 

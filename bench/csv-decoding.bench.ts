@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Papa from 'papaparse';
 import { csvSource } from '../server/imports/sources/csv.ts';
 import { DEFAULT_IMPORT_LIMITS } from '../server/imports/limits.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { countSourceRows, OUT, round, target } from './support.ts';
+import { countSourceRows, round, target, trackLoadAverage, benchDataFile } from './support.ts';
 
 /**
  * The import's CSV reading layer alone (encoding detection, streaming validated decoding,
@@ -16,15 +14,13 @@ import { countSourceRows, OUT, round, target } from './support.ts';
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-fs.mkdirSync(OUT, { recursive: true });
-const loadStart = os.loadavg()[0] ?? NaN;
-const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.csv`);
-if (!fs.existsSync(file)) writeQrBenchCsv(file, rows);
+const loadAverage = trackLoadAverage();
+const file = benchDataFile(`qr-${rows}-${benchDataTag()}.csv`, (out) => writeQrBenchCsv(out, rows));
 
 function accented(encoding: 'utf8' | 'latin1'): string {
-  const out = path.join(OUT, `qr-${rows}-${benchDataTag()}-accented-${encoding}.csv`);
-  if (!fs.existsSync(out)) fs.writeFileSync(out, Buffer.from(fs.readFileSync(file, 'latin1').replace(/Site /g, 'Sit\u00e9 '), encoding));
-  return out;
+  return benchDataFile(`qr-${rows}-${benchDataTag()}-accented-${encoding}.csv`, (out) =>
+    fs.writeFileSync(out, Buffer.from(fs.readFileSync(file, 'latin1').replace(/Site /g, 'Sit\u00e9 '), encoding)),
+  );
 }
 
 async function floor(input: string, encoding: BufferEncoding): Promise<number> {
@@ -75,7 +71,7 @@ console.log(
       bench: 'csv-decoding',
       rows,
       rounds,
-      load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
+      load_average_1m: loadAverage(),
       file_mb: round(fs.statSync(file).size / 1048576, 1),
       seconds,
       targets,

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fillDisk, mountTmpfs, tmpfsUnavailable } from '../test/support/tmpfs.ts';
 import { addressCsv } from '../test/support/imports.ts';
-import { percentile, round, startChildServer, type ChildServer } from './support.ts';
+import { pollHealth } from './health-poll.ts';
+import { round, startChildServer, type ChildServer } from './support.ts';
 
 const DISK_MB = Number(process.env.ATTACK_DISK_MB ?? 64);
 const IMPORT_ROWS = 20_000;
@@ -13,41 +14,6 @@ type Counts = Record<string, number>;
 const count = (counts: Counts, key: string | number) => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
-
-/** Polls /api/health back to back until stopped: latencies, failures, and how often it said disk_full. */
-function pollHealth(server: ChildServer) {
-  const latencies: number[] = [];
-  let failed = 0;
-  let saidFull = 0;
-  let stop = false;
-  const done = (async () => {
-    while (!stop) {
-      const t0 = performance.now();
-      try {
-        const res = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(30_000) });
-        const body = (await res.json()) as { disk_full?: boolean };
-        if (res.status !== 200) failed++;
-        if (body.disk_full) saidFull++;
-      } catch {
-        failed++;
-      }
-      latencies.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  })();
-  return async () => {
-    stop = true;
-    await done;
-    return {
-      count: latencies.length,
-      failed,
-      said_disk_full: saidFull,
-      p50_ms: round(percentile(latencies, 50)),
-      p99_ms: round(percentile(latencies, 99)),
-      max_ms: round(Math.max(...latencies, 0)),
-    };
-  };
-}
 
 const json = (server: ChildServer, body: unknown): RequestInit => ({
   method: 'POST',

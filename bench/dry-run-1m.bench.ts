@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { writeAppointmentBenchCsv } from './appointment-data.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { benchGeocoderName, importAndPoll, OUT, round, startChildServer, target, type ChildServer } from './support.ts';
+import { benchGeocoderName, importAndPoll, OUT, round, startChildServer, target, type ChildServer, trackLoadAverage } from './support.ts';
 
 /**
  * Issue 10: a dry run of 1,000,000 rows is as fast as a real import or faster. For a QR code CSV
@@ -12,7 +11,7 @@ import { benchGeocoderName, importAndPoll, OUT, round, startChildServer, target,
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 fs.mkdirSync(OUT, { recursive: true });
-const loadStart = os.loadavg()[0] ?? NaN;
+const loadAverage = trackLoadAverage();
 
 const kinds = [
   {
@@ -76,6 +75,6 @@ for (const kind of kinds) {
   targets[`${kind.name}_same_counts`] = target(same ? 0 : 1, 0);
   targets[`${kind.name}_peak_rss_mb`] = target(dry.peakRssMb, 300);
 }
-report.load_average_1m = { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) };
+report.load_average_1m = loadAverage();
 report.targets = targets;
 console.log(JSON.stringify(report, null, 2));

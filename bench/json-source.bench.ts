@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { JSONParser } from '@streamparser/json';
 import { DEFAULT_IMPORT_LIMITS } from '../server/imports/limits.ts';
 import { jsonSource } from '../server/imports/sources/json.ts';
 import { benchDataTag, QR_BENCH_COLUMNS, qrBenchRow } from './qr-data.ts';
-import { countSourceRows, OUT, round, target } from './support.ts';
+import { countSourceRows, round, target, trackLoadAverage, benchDataFile } from './support.ts';
 
 /**
  * The import's JSON reading layer alone (text decoding, JsonArraySplitter, JSON.parse of each
@@ -18,10 +16,8 @@ import { countSourceRows, OUT, round, target } from './support.ts';
  */
 const rows = Number(process.env.BENCH_ROWS ?? 200_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-fs.mkdirSync(OUT, { recursive: true });
-const loadStart = os.loadavg()[0] ?? NaN;
-const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.json`);
-if (!fs.existsSync(file)) writeQrBenchJson(file, rows);
+const loadAverage = trackLoadAverage();
+const file = benchDataFile(`qr-${rows}-${benchDataTag()}.json`, (out) => writeQrBenchJson(out, rows));
 
 /** An n-element QR import JSON array, one object per line, written in 1 MB pieces. */
 function writeQrBenchJson(out: string, n: number): void {
@@ -77,7 +73,7 @@ console.log(
       bench: 'json-source',
       rows,
       rounds,
-      load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
+      load_average_1m: loadAverage(),
       file_mb: round(fs.statSync(file).size / 1048576, 1),
       seconds: Object.fromEntries(Object.entries(seconds).map(([name, s]) => [name, round(s, 3)])),
       targets: {

@@ -7,7 +7,7 @@ import { migratedDataDir } from './big-org.ts';
 import { qrCodeFloor } from './floor.ts';
 import { floorReport, importVsFloor, type ImportVsFloor } from './import-vs-floor.ts';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
-import { benchGeocoderName, OUT, percentile, round, target } from './support.ts';
+import { benchGeocoderName, percentile, round, target, trackLoadAverage, benchDataFile } from './support.ts';
 
 /**
  * 1,000,000-row QR code CSV, background mode, POST to COMPLETED, against the same-stack floor
@@ -15,10 +15,8 @@ import { benchGeocoderName, OUT, percentile, round, target } from './support.ts'
  * measured in the same run; sqlite3's `.import --csv` and papaparse alone are reported for scale.
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
-fs.mkdirSync(OUT, { recursive: true });
-const loadStart = os.loadavg()[0] ?? NaN;
-const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.csv`);
-if (!fs.existsSync(file)) writeQrBenchCsv(file, rows);
+const loadAverage = trackLoadAverage();
+const file = benchDataFile(`qr-${rows}-${benchDataTag()}.csv`, (out) => writeQrBenchCsv(out, rows));
 const bytes = fs.statSync(file).size;
 
 function timed(run: () => void): number {
@@ -74,7 +72,7 @@ const workerPeakRssMb = Math.max(...rounds.map((r) => r.workerPeakRssMb));
 const report = {
   bench: 'qr-csv-1m',
   rows,
-  load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
+  load_average_1m: loadAverage(),
   file_mb: round(bytes / 1048576, 1),
   geocoder: benchGeocoderName(),
   status: run.task.status,

@@ -1,14 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { benchDataTag, QR_BENCH_COLUMNS, qrBenchRow } from './qr-data.ts';
-import { benchGeocoderName, importAndPoll, OUT, percentile, round, startChildServer, target } from './support.ts';
+import { benchGeocoderName, importAndPoll, OUT, percentile, round, startChildServer, target, trackLoadAverage } from './support.ts';
 
 /** 200,000-row QR code XLSX, background mode, POST to COMPLETED, against exceljs's streaming reader reading the same file. */
 const rows = Number(process.env.BENCH_XLSX_ROWS ?? 200_000);
 fs.mkdirSync(OUT, { recursive: true });
-const loadStart = os.loadavg()[0] ?? NaN;
+const loadAverage = trackLoadAverage();
 const file = path.join(OUT, `qr-${rows}-${benchDataTag()}.xlsx`);
 if (!fs.existsSync(file)) {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: true, useStyles: true });
@@ -53,7 +52,7 @@ console.log(
     {
       bench: 'qr-xlsx-200k',
       rows,
-      load_average_1m: { start: round(loadStart), end: round(os.loadavg()[0] ?? NaN) },
+      load_average_1m: loadAverage(),
       file_mb: round(fs.statSync(file).size / 1048576, 1),
       geocoder: benchGeocoderName(),
       status: result.task.status,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { ChildServer } from '../test/support/child-server.ts';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,14 @@ import { BENCH_USES_TINY_GEOCODER } from './qr-data.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OUT = path.join(ROOT, 'bench', 'out');
+
+/** bench/out/<name>, made by `write` unless an earlier run left it there (a name stands for its data: rows, data tag). */
+export function benchDataFile(name: string, write: (file: string) => void): string {
+  fs.mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, name);
+  if (!fs.existsSync(file)) write(file);
+  return file;
+}
 /**
  * Benchmarks locate addresses with the real offline geocoder, as users run it; BENCH_GEOCODER=tiny
  * uses the tiny test geocoder (30 suburbs) instead. The child server reads the module from the environment.
@@ -30,6 +39,12 @@ export function percentile(values: number[], p: number): number {
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** The 1-minute load average now; the function answered gives it then and at its call ({ start, end }): a busy machine explains a slow run. */
+export function trackLoadAverage(): () => { start: number; end: number } {
+  const start = os.loadavg()[0] ?? NaN;
+  return () => ({ start: round(start), end: round(os.loadavg()[0] ?? NaN) });
+}
 
 /**
  * Uploads a file to an import endpoint (background; default /api/qrcodes/bulk) and polls the task back to back until it

@@ -46,11 +46,21 @@ async function serve(extra: string[] = []): Promise<Served> {
 
 type Shot = (page: Page, name: string, options?: { fullPage?: boolean }) => Promise<void>;
 
-/** Field admin: the Imports page, a file's preview, the finished import, its excluded rows. */
-async function fieldAdmin(browser: Browser, shot: Shot): Promise<void> {
-  const server = await serve();
+/** `walk` on a page of its own against a server of its own (`serve` with `serveArgs`); both are closed after it. */
+async function onServedPage(browser: Browser, serveArgs: string[], walk: (page: Page, server: Served) => Promise<void>): Promise<void> {
+  const server = await serve(serveArgs);
   const { page, close } = await openPage(browser);
   try {
+    await walk(page, server);
+  } finally {
+    await close();
+    await server.stop();
+  }
+}
+
+/** Field admin: the Imports page, a file's preview, the finished import, its excluded rows. */
+async function fieldAdmin(browser: Browser, shot: Shot): Promise<void> {
+  await onServedPage(browser, [], async (page, server) => {
     await page.goto(server.signIn.replace(/\/#key=/, '/imports#key='));
     await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
     await shot(page, 'field-admin-1-imports');
@@ -65,17 +75,12 @@ async function fieldAdmin(browser: Browser, shot: Shot): Promise<void> {
     await page.getByRole('heading', { name: 'Excluded rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.getByRole('button', { name: 'Import the fixed file' }).waitFor();
     await shot(page, 'field-admin-4-excluded-rows');
-  } finally {
-    await close();
-    await server.stop();
-  }
+  });
 }
 
 /** Webhook developer: an inbox with a webhook to it, a test event, its delivery, the message decrypted and verified. */
 async function webhookDeveloper(browser: Browser, shot: Shot): Promise<void> {
-  const server = await serve();
-  const { page, close } = await openPage(browser);
-  try {
+  await onServedPage(browser, [], async (page, server) => {
     await page.goto(server.signIn.replace(/\/#key=/, '/inspector#key='));
     await page.getByLabel('Name').fill('My app');
     await page.getByRole('button', { name: 'Create inbox' }).click();
@@ -98,17 +103,12 @@ async function webhookDeveloper(browser: Browser, shot: Shot): Promise<void> {
     await delivery.getByRole('link', { name: 'Open attempt 1 in the inspector' }).click();
     await page.getByRole('region', { name: 'Verdicts' }).waitFor();
     await shot(page, 'webhook-developer-4-message');
-  } finally {
-    await close();
-    await server.stop();
-  }
+  });
 }
 
 /** Presenter: `serve --demo`, its first screen a few seconds after the start, then the inspector's live traffic. */
 async function presenter(browser: Browser, shot: Shot): Promise<void> {
-  const server = await serve(['--demo', '--demo-interval', '2']);
-  const { page, close } = await openPage(browser);
-  try {
+  await onServedPage(browser, ['--demo', '--demo-interval', '2'], async (page, server) => {
     await page.goto(server.signIn);
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     await page.waitForTimeout(5000);
@@ -120,10 +120,7 @@ async function presenter(browser: Browser, shot: Shot): Promise<void> {
     await page.getByRole('link', { name: 'Demo inbox' }).first().click();
     await page.getByRole('table', { name: 'Messages' }).locator('tbody tr').nth(1).waitFor({ timeout: 30_000 });
     await shot(page, 'presenter-3-inspector');
-  } finally {
-    await close();
-    await server.stop();
-  }
+  });
 }
 
 export async function takeJourneyScreenshots(outDir: string): Promise<string[]> {

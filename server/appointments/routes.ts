@@ -1,7 +1,7 @@
-import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { toPage } from '../http/pagination.ts';
+import { organizationGet } from '../http/resource-routes.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import { appointmentListQuerySchema, appointmentSchedulePageSchema, templateQuerySchema } from './schemas.ts';
 import { listSchedules } from './store.ts';
@@ -12,9 +12,9 @@ export function registerAppointmentRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
   const tag = 'Appointment schedules';
 
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/appointment_schedule',
       tag,
       summary: 'List appointment schedules of an organization, by start time.',
@@ -24,11 +24,7 @@ export function registerAppointmentRoutes(api: Api, ctx: AppContext): void {
       query: appointmentListQuerySchema,
       response: appointmentSchedulePageSchema,
     },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      const { items, total } = await listSchedules(db, query);
-      return toPage(items, total, query.page, query.per_page);
-    },
+    async (query) => toPage(await listSchedules(db, query), query),
   );
 
   api.route(

@@ -1,33 +1,28 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
+import { organizationRecordSchema } from '../http/record-schema.ts';
 import { textEncodingSchema } from '../imports/schemas.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 
 /** The service's appointment schedule object (docs/imports.md), plus uuid, the zone, the address and DST notes. */
-export const appointmentScheduleSchema = z
-  .object({
-    uuid: z.string(),
-    organization_uuid: z.string(),
-    qr_code_uuid: z.string(),
-    qr_code_tag_uuid: z.string(),
-    service: z.string().describe('Service name'),
-    service_uuid: z.string(),
-    appointment_date: z.string().describe('Local date of the start, YYYY-MM-DD'),
-    start_date_time: z.string().describe('ISO 8601 with the UTC offset of the zone, e.g. 2026-03-02T09:00:00+11:00'),
-    end_date_time: z.string().describe('start + duration in real elapsed minutes, ISO 8601 with the offset then in force'),
-    duration: z.number().int().describe('Minutes'),
-    all_day: z.boolean(),
-    no_date_time_provided: z.boolean(),
-    job_reference_id: z.string().nullable(),
-    type: z.string().describe('SERVICE'),
-    timezone_name: z.string().describe('IANA zone the times are shown in'),
-    location: z.string(),
-    notes: z.array(z.string()).describe('What the daylight-saving rule or an explicit offset changed, in words; empty when nothing'),
-    created_on: z.string(),
-    updated_on: z.string(),
-  })
-  .meta({ id: 'AppointmentSchedule' });
+export const appointmentScheduleSchema = organizationRecordSchema('AppointmentSchedule', {
+  qr_code_uuid: z.string(),
+  qr_code_tag_uuid: z.string(),
+  service: z.string().describe('Service name'),
+  service_uuid: z.string(),
+  appointment_date: z.string().describe('Local date of the start, YYYY-MM-DD'),
+  start_date_time: z.string().describe('ISO 8601 with the UTC offset of the zone, e.g. 2026-03-02T09:00:00+11:00'),
+  end_date_time: z.string().describe('start + duration in real elapsed minutes, ISO 8601 with the offset then in force'),
+  duration: z.number().int().describe('Minutes'),
+  all_day: z.boolean(),
+  no_date_time_provided: z.boolean(),
+  job_reference_id: z.string().nullable(),
+  type: z.string().describe('SERVICE'),
+  timezone_name: z.string().describe('IANA zone the times are shown in'),
+  location: z.string(),
+  notes: z.array(z.string()).describe('What the daylight-saving rule or an explicit offset changed, in words; empty when nothing'),
+});
 export type AppointmentSchedule = z.infer<typeof appointmentScheduleSchema>;
 
 export const appointmentSchedulePageSchema = pageSchema(appointmentScheduleSchema);
@@ -43,8 +38,7 @@ const bound = z
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
 
-export const appointmentListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose appointments to list. Required.'),
+export const appointmentListQuerySchema = organizationListQuery('appointments').extend({
   qr_code_uuid: z.string().optional().describe('Only appointments at this QR code address'),
   job_reference_id: typedText().optional().describe('Only the appointment with this external reference'),
   from: bound.optional().describe('Only appointments starting at or after: a date (local appointment_date) or an instant with offset'),

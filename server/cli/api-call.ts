@@ -51,3 +51,10 @@ export function printTable(headers: string[], rows: string[][], out: (text: stri
   out(line(headers));
   for (const row of rows) out(line(row));
 }
+
+/** A list as a command prints it: with --json one JSON object a line, otherwise a table, or `empty` on stderr when there is none. */
+export function printList<T>(items: T[], json: unknown, empty: string, table: { headers: string[]; row: (item: T) => string[] }): void {
+  if (json) for (const item of items) process.stdout.write(`${JSON.stringify(item)}\n`);
+  else if (items.length === 0) process.stderr.write(`${empty}\n`);
+  else printTable(table.headers, items.map(table.row));
+}

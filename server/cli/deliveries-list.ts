@@ -1,8 +1,10 @@
 import { StartupError } from '../startup-error.ts';
 import type { Delivery } from '../webhooks/schemas.ts';
-import { callApiFor, organizationOf, printTable, sinceTime } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { callApiFor, organizationOf, printList } from './api-call.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
+import { deliveryFilterHelp, deliveryFilterOptions, deliveryFilters } from './delivery-filters.ts';
 
 const STATUSES = ['failed', 'pending', 'delivered'];
 const PAGE = 100;
@@ -30,17 +32,13 @@ export const deliveriesListCommand: Command = {
     'Exit codes: 0 listed (even none), 1 an error (a bad option, the server not reached or refusing).',
   options: {
     status: { type: 'string' },
-    since: { type: 'string' },
-    webhook: { type: 'string' },
+    ...deliveryFilterOptions,
     limit: { type: 'string' },
-    json: { type: 'boolean' },
-    ...connectionOptions,
-    ...dataDirOption,
+    ...clientOptions,
   },
   help: {
     status: 'Only deliveries in this state: failed, pending or delivered',
-    since: 'Only deliveries created since: an ISO 8601 time, or 30m, 2h, 1d back from now',
-    webhook: "Only this webhook's deliveries (its uuid)",
+    ...deliveryFilterHelp,
     limit: 'At most this many, newest first. Default 50',
     json: 'One JSON object per delivery and line (for jq), with every attempt',
     ...connectionHelp,
@@ -52,12 +50,9 @@ export const deliveriesListCommand: Command = {
     const limit = typeof values.limit === 'string' ? Number(values.limit) : 50;
     if (!Number.isInteger(limit) || limit < 1)
       throw new StartupError(`--limit must be a whole number from 1, not "${String(values.limit)}".`);
-    const since = sinceTime(values.since);
+    const filters = deliveryFilters(values);
     const target = await resolveTarget(values);
-    const query = new URLSearchParams({ organization_uuid: await organizationOf(target) });
-    if (status) query.set('status', status);
-    if (since) query.set('since', since);
-    if (typeof values.webhook === 'string') query.set('webhook_uuid', values.webhook);
+    const query = new URLSearchParams({ organization_uuid: await organizationOf(target), ...(status ? { status } : {}), ...filters });
 
     const found: Delivery[] = [];
     let total = 0;
@@ -69,19 +64,11 @@ export const deliveriesListCommand: Command = {
       found.push(...answer.items);
       if (answer.items.length === 0 || found.length >= total) break;
     }
-    if (values.json) {
-      for (const delivery of found) process.stdout.write(`${JSON.stringify(delivery)}\n`);
-      return 0;
-    }
-    if (found.length === 0) {
-      process.stderr.write('No deliveries match.\n');
-      return 0;
-    }
-    printTable(
-      ['CREATED', 'DELIVERY ID', 'EVENT', 'WEBHOOK', 'STATUS', 'LAST ATTEMPT'],
-      found.map((d) => [d.created_on.replace(/\.\d+Z$/, 'Z'), d.delivery_id, d.event_type, d.webhook_uuid, d.status, lastAttempt(d)]),
-    );
-    if (total > found.length)
+    printList(found, values.json, 'No deliveries match.', {
+      headers: ['CREATED', 'DELIVERY ID', 'EVENT', 'WEBHOOK', 'STATUS', 'LAST ATTEMPT'],
+      row: (d) => [d.created_on.replace(/\.\d+Z$/, 'Z'), d.delivery_id, d.event_type, d.webhook_uuid, d.status, lastAttempt(d)],
+    });
+    if (!values.json && found.length > 0 && total > found.length)
       process.stderr.write(`Showing ${found.length} of ${total}; raise --limit or narrow with --status, --since or --webhook.\n`);
     return 0;
   },

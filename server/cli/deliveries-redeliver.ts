@@ -1,8 +1,10 @@
 import { StartupError } from '../startup-error.ts';
 import type { BulkRedeliverResult } from '../webhooks/bulk-delivery-schemas.ts';
-import { callApiFor, organizationOf, sinceTime } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { callApiFor, organizationOf } from './api-call.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
+import { deliveryFilterHelp, deliveryFilterOptions, deliveryFilters } from './delivery-filters.ts';
 
 export const deliveriesRedeliverCommand: Command = {
   name: 'deliveries redeliver',
@@ -17,16 +19,12 @@ export const deliveriesRedeliverCommand: Command = {
     'Exit codes: 0 done (even if none matched), 1 an error (a bad option, the server not reached or refusing: a viewer key gets 403).',
   options: {
     failed: { type: 'boolean' },
-    since: { type: 'string' },
-    webhook: { type: 'string' },
-    json: { type: 'boolean' },
-    ...connectionOptions,
-    ...dataDirOption,
+    ...deliveryFilterOptions,
+    ...clientOptions,
   },
   help: {
     failed: 'Required: redeliver the failed deliveries (the only kind sent again in bulk)',
-    since: 'Only deliveries created since: an ISO 8601 time, or 30m, 2h, 1d back from now',
-    webhook: "Only this webhook's deliveries (its uuid)",
+    ...deliveryFilterHelp,
     json: 'Print the answer as one JSON object: redelivered, delivery_ids, skipped, remaining, cap',
     ...connectionHelp,
     ...dataDirHelp,
@@ -34,14 +32,9 @@ export const deliveriesRedeliverCommand: Command = {
   async run(values) {
     if (values.failed !== true)
       throw new StartupError('deliveries redeliver needs --failed (only failed deliveries are sent again in bulk).');
-    const since = sinceTime(values.since);
+    const filters = deliveryFilters(values);
     const target = await resolveTarget(values);
-    const body = {
-      organization_uuid: await organizationOf(target),
-      failed: true,
-      ...(since ? { since } : {}),
-      ...(typeof values.webhook === 'string' ? { webhook_uuid: values.webhook } : {}),
-    };
+    const body = { organization_uuid: await organizationOf(target), failed: true, ...filters };
     const result = await callApiFor<BulkRedeliverResult>(target, '/api/webhooks/deliveries/redeliver', { method: 'POST', body });
     if (values.json) {
       process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -4,10 +4,11 @@ import type { Inbox } from '../receiver/schemas.ts';
 import type { InboxRule, RuleMatch, RuleRespond } from '../receiver/rule-schemas.ts';
 import { ServiceError } from '../remote/service-client.ts';
 import { StartupError } from '../startup-error.ts';
-import { dataDirHelp, dataDirOption, type Command, type Options, type Values } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { dataDirHelp, type Command, type Options, type Values } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 
-const common: Options = { inbox: { type: 'string' }, json: { type: 'boolean' }, ...connectionOptions, ...dataDirOption };
+const common: Options = { inbox: { type: 'string' }, ...clientOptions };
 const commonHelp = {
   inbox: 'The inbox uuid (required; the GUI shows it on the inbox page, GET /api/inboxes lists them)',
   json: 'Print {"inbox_uuid", "rules"} as one JSON line on stdout instead of the table',

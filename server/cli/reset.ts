@@ -1,8 +1,9 @@
 import type { ResetResult } from '../snapshots/schemas.ts';
 import { StartupError } from '../startup-error.ts';
 import { callApiFor } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 
 export const resetCommand: Command = {
   name: 'reset',
@@ -15,7 +16,7 @@ export const resetCommand: Command = {
     'Save a snapshot first if you may want the data back: qr-sandbox snapshot save NAME\n\n' +
     'Example:\n  qr-sandbox reset --empty --yes\n\n' +
     'Exit codes: 0 done, 1 an error (--empty or --yes missing, the server not reached or refusing).',
-  options: { empty: { type: 'boolean' }, yes: { type: 'boolean' }, json: { type: 'boolean' }, ...connectionOptions, ...dataDirOption },
+  options: { empty: { type: 'boolean' }, yes: { type: 'boolean' }, ...clientOptions },
   help: {
     empty: 'Required: say that the organization is to be emptied (nothing is seeded)',
     yes: 'Required: confirm, since the data cannot be brought back without a snapshot',

@@ -1,7 +1,8 @@
 import type { SnapshotInfo } from '../snapshots/schemas.ts';
-import { callApiFor, printTable } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { callApiFor, printList } from './api-call.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 import { EXIT_CODES, SNAPSHOT_SCOPE } from './snapshot-scope.ts';
 import { formatSize } from './snapshot-save.ts';
 
@@ -9,23 +10,15 @@ export const snapshotListCommand: Command = {
   name: 'snapshot list',
   summary: "List the organization's snapshots, newest first, with size and time.",
   usage: `snapshot list [--json] [--data-dir DIR | --profile NAME | --url URL --key KEY:SECRET]\n\n${SNAPSHOT_SCOPE}\n\n${EXIT_CODES}`,
-  options: { json: { type: 'boolean' }, ...connectionOptions, ...dataDirOption },
+  options: clientOptions,
   help: { json: 'One JSON object per snapshot and line: name, size_bytes, created_on', ...connectionHelp, ...dataDirHelp },
   async run(values) {
     const target = await resolveTarget(values);
     const { items } = await callApiFor<{ items: SnapshotInfo[] }>(target, '/api/snapshots');
-    if (values.json) {
-      for (const item of items) process.stdout.write(`${JSON.stringify(item)}\n`);
-      return 0;
-    }
-    if (items.length === 0) {
-      process.stderr.write('No snapshots yet. Save one with: qr-sandbox snapshot save NAME\n');
-      return 0;
-    }
-    printTable(
-      ['NAME', 'SIZE', 'SAVED'],
-      items.map((s) => [s.name, formatSize(s.size_bytes), s.created_on.replace(/\.\d+Z$/, 'Z')]),
-    );
+    printList(items, values.json, 'No snapshots yet. Save one with: qr-sandbox snapshot save NAME', {
+      headers: ['NAME', 'SIZE', 'SAVED'],
+      row: (s) => [s.name, formatSize(s.size_bytes), s.created_on.replace(/\.\d+Z$/, 'Z')],
+    });
     return 0;
   },
 };

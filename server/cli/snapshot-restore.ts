@@ -1,8 +1,9 @@
 import { StartupError } from '../startup-error.ts';
 import type { RestoredSnapshot } from '../snapshots/schemas.ts';
 import { callApiFor } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 import { EXIT_CODES, SNAPSHOT_SCOPE } from './snapshot-scope.ts';
 
 export const snapshotRestoreCommand: Command = {
@@ -15,7 +16,7 @@ export const snapshotRestoreCommand: Command = {
     'Example:\n  qr-sandbox snapshot restore baseline\n\n' +
     EXIT_CODES,
   allowPositionals: true,
-  options: { json: { type: 'boolean' }, ...connectionOptions, ...dataDirOption },
+  options: clientOptions,
   help: { json: 'Print the answer as one JSON object (name, created_on, deleted, restored)', ...connectionHelp, ...dataDirHelp },
   async run(values, positionals) {
     const name = positionals[0];

@@ -1,8 +1,9 @@
 import { StartupError } from '../startup-error.ts';
 import type { SavedSnapshot } from '../snapshots/schemas.ts';
 import { callApiFor } from './api-call.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 import { EXIT_CODES, SNAPSHOT_SCOPE } from './snapshot-scope.ts';
 
 export const snapshotSaveCommand: Command = {
@@ -14,7 +15,7 @@ export const snapshotSaveCommand: Command = {
     'Examples:\n  qr-sandbox snapshot save baseline\n  qr-sandbox snapshot save baseline --force   # replace it\n\n' +
     EXIT_CODES,
   allowPositionals: true,
-  options: { force: { type: 'boolean' }, json: { type: 'boolean' }, ...connectionOptions, ...dataDirOption },
+  options: { force: { type: 'boolean' }, ...clientOptions },
   help: {
     force: 'Replace a snapshot of that name',
     json: 'Print the answer as one JSON object (name, size_bytes, created_on, counts)',

@@ -1,8 +1,9 @@
 import { ServiceError } from '../remote/service-client.ts';
 import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
-import { dataDirHelp, dataDirOption, type Command } from './command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { dataDirHelp, type Command } from './command.ts';
+import { clientOptions } from './client-command.ts';
+import { connectionHelp, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
 
 export const tasksWatchCommand: Command = {
@@ -10,7 +11,7 @@ export const tasksWatchCommand: Command = {
   summary: 'Follow a background task until it ends, polling every 2 to 5 s (backing off on errors).',
   usage: 'tasks watch TASK_UUID [--profile NAME | --url URL --key KEY:SECRET] [--json]',
   allowPositionals: true,
-  options: { ...connectionOptions, json: { type: 'boolean' }, ...dataDirOption },
+  options: clientOptions,
   help: { ...connectionHelp, json: 'Print the final task object as JSON on stdout', ...dataDirHelp },
   async run(values, positionals) {
     const uuid = positionals[0];

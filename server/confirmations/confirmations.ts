@@ -92,8 +92,7 @@ export async function simulateConfirmation(ctx: AppContext, body: SimulateBody):
 }
 
 export async function pageOfConfirmations(ctx: AppContext, query: ConfirmationListQuery): Promise<Page<ServiceConfirmation>> {
-  const { items, total } = await listConfirmations(ctx.db.kysely, query);
-  return toPage(items, total, query.page, query.per_page);
+  return toPage(await listConfirmations(ctx.db.kysely, query), query);
 }
 
 export async function getConfirmation(ctx: AppContext, organizationUuid: string, uuid: string): Promise<ServiceConfirmation> {

@@ -17,6 +17,7 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
     path: '/api/service-confirmations',
     tag: 'Service confirmations',
     params: confirmationParamsSchema,
+    item: serviceConfirmationSchema,
   });
 
   confirmations.create(
@@ -24,7 +25,6 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
       summary: 'Record a check-in, check-out or delivery at a QR code and send its event to subscribed webhooks.',
       description: 'Fields not given are filled in realistically (demo worker, company, services, position at the QR code).',
       body: createConfirmationBodySchema,
-      response: serviceConfirmationSchema,
       errors: [404],
     },
     (body) => createConfirmation(ctx, body),
@@ -48,7 +48,5 @@ export function registerConfirmationRoutes(api: Api, ctx: AppContext): void {
     { summary: 'List service confirmations, newest first.', query: confirmationListQuerySchema, response: confirmationPageSchema },
     (query) => pageOfConfirmations(ctx, query),
   );
-  confirmations.get({ summary: 'Get one service confirmation.', response: serviceConfirmationSchema }, (org, uuid) =>
-    getConfirmation(ctx, org, uuid),
-  );
+  confirmations.get({ summary: 'Get one service confirmation.' }, (org, uuid) => getConfirmation(ctx, org, uuid));
 }

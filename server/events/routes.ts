@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
-import { requireOrganization } from '../auth/principal.ts';
 import type { Api } from '../http/api.ts';
 import { notFound } from '../http/errors.ts';
+import { organizationGet } from '../http/resource-routes.ts';
 import { toPage } from '../http/pagination.ts';
 import {
   activityQuerySchema,
@@ -19,9 +19,9 @@ const tag = 'Webhooks';
 /** Events across all webhooks, the running counters of the live screen, and a delivery by its id. */
 export function registerEventRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/webhook-events',
       tag,
       summary:
@@ -29,30 +29,25 @@ export function registerEventRoutes(api: Api, ctx: AppContext): void {
       query: eventListQuerySchema,
       response: eventPageSchema,
     },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      const { items, total } = await listEvents(db, query);
-      return toPage(items, total, query.page, query.per_page);
-    },
+    async (query) => toPage(await listEvents(db, query), query),
   );
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/activity',
       tag,
       summary: 'Running counters of an organization (events, deliveries by status, imports) and whether the server runs in demo mode.',
       query: activityQuerySchema,
       response: activitySchema,
     },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
+    async (query) => {
       const counts = await countActivity(db, query.organization_uuid);
       return { ...counts, demo: ctx.demo ? { interval_ms: ctx.demo.intervalMs } : null };
     },
   );
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/webhook-deliveries/{delivery_id}',
       tag,
       summary: 'Which webhook and event a delivery id belongs to (the X-Service-Delivery-Id a receiver got).',
@@ -61,8 +56,7 @@ export function registerEventRoutes(api: Api, ctx: AppContext): void {
       response: deliveryLookupSchema,
       errors: [404],
     },
-    async ({ params, query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
+    async (query, { params }) => {
       const found = await lookUpDelivery(db, query.organization_uuid, params.delivery_id);
       if (!found) throw notFound(`Delivery ${params.delivery_id}`);
       return found;

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { deliveryStatuses } from '../webhooks/schemas.ts';
 import { eventTypes } from '../webhooks/events.ts';
 
-export const eventListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose events to list. Required.'),
-});
+export const eventListQuerySchema = organizationListQuery('events');
 export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 
 export const eventDeliverySchema = z

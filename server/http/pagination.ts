@@ -8,6 +8,13 @@ export const pageQuerySchema = z.object({
   per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(10).describe(`Items per page, 1 to ${MAX_PER_PAGE}. Default 10.`),
 });
 
+/** The query of a list of an organization's `items` (e.g. 'services'): page, per_page and the organization; `.extend` it with filters. */
+export function organizationListQuery(items: string) {
+  return pageQuerySchema.extend({
+    organization_uuid: z.string().min(1).describe(`Organization whose ${items} to list. Required.`),
+  });
+}
+
 /** The page shape of docs/api.md around any item schema. */
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({
@@ -27,6 +34,7 @@ export interface Page<T> {
   per_page: number;
 }
 
-export function toPage<T>(items: T[], total: number, page: number, perPage: number): Page<T> {
-  return { items, total, pages: Math.ceil(total / perPage), page, per_page: perPage };
+/** The page `query` asked for (page, per_page): its items, of `total` in all. */
+export function toPage<T>({ items, total }: { items: T[]; total: number }, query: { page: number; per_page: number }): Page<T> {
+  return { items, total, pages: Math.ceil(total / query.per_page), page: query.page, per_page: query.per_page };
 }

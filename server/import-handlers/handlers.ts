@@ -111,8 +111,7 @@ export async function removeImportHandler(db: Kysely<Database>, organizationUuid
 }
 
 export async function listImportHandlers(db: Kysely<Database>, query: ImportHandlerListQuery): Promise<Page<ImportHandler>> {
-  const { items, total } = await listHandlers(db, query);
-  return toPage(items, total, query.page, query.per_page);
+  return toPage(await listHandlers(db, query), query);
 }
 
 function slugFromName(name: string): string {

@@ -13,7 +13,12 @@ import {
 
 export function registerImportHandlerRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
-  const handlers = resourceRoutes(api, { path: '/api/import-handlers', tag: 'Import handlers', params: importHandlerParamsSchema });
+  const handlers = resourceRoutes(api, {
+    path: '/api/import-handlers',
+    tag: 'Import handlers',
+    params: importHandlerParamsSchema,
+    item: importHandlerSchema,
+  });
 
   handlers.create(
     {
@@ -22,7 +27,6 @@ export function registerImportHandlerRoutes(api: Api, ctx: AppContext): void {
         'Columns the mapping does not name are still read when their title is an appointment field name. ' +
         'The slug `default` is built in and reads the spec column names.',
       body: createImportHandlerBodySchema,
-      response: importHandlerSchema,
       errors: [409],
     },
     (body) => createImportHandler(db, body),
@@ -35,12 +39,11 @@ export function registerImportHandlerRoutes(api: Api, ctx: AppContext): void {
     },
     (query) => listImportHandlers(db, query),
   );
-  handlers.get({ summary: 'Get one import handler.', response: importHandlerSchema }, (org, uuid) => requireImportHandler(db, org, uuid));
+  handlers.get({ summary: 'Get one import handler.' }, (org, uuid) => requireImportHandler(db, org, uuid));
   handlers.update(
     {
       summary: 'Change an import handler: name, slug or mapping (replaces it).',
       body: updateImportHandlerBodySchema,
-      response: importHandlerSchema,
       errors: [409],
     },
     (org, uuid, body) => updateImportHandler(db, org, uuid, body),

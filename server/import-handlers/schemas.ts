@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
 import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import { columnKey } from '../appointments/columns.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
+import { organizationRecordSchema } from '../http/record-schema.ts';
 import { QR_IMPORT_COLUMNS } from '../qrcodes/import-row.ts';
 import { type ImportKindId, importKindIds } from '../imports/schemas.ts';
 
@@ -87,23 +88,16 @@ export const updateImportHandlerBodySchema = z
   .refine((body) => Object.keys(body).length > 0, 'give at least one of name, slug, mapping');
 export type UpdateImportHandlerBody = z.infer<typeof updateImportHandlerBodySchema>;
 
-export const importHandlerSchema = z
-  .object({
-    uuid: z.string(),
-    organization_uuid: z.string(),
-    name: z.string(),
-    slug: z.string(),
-    kind: handlerKindSchema,
-    mapping: z.record(z.string(), z.string()).describe("A file column title -> the kind's column it holds"),
-    created_on: z.string(),
-    updated_on: z.string(),
-  })
-  .meta({ id: 'ImportHandler' });
+export const importHandlerSchema = organizationRecordSchema('ImportHandler', {
+  name: z.string(),
+  slug: z.string(),
+  kind: handlerKindSchema,
+  mapping: z.record(z.string(), z.string()).describe("A file column title -> the kind's column it holds"),
+});
 export type ImportHandler = z.infer<typeof importHandlerSchema>;
 
 export const importHandlerPageSchema = pageSchema(importHandlerSchema);
-export const importHandlerListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose import handlers to list. Required.'),
+export const importHandlerListQuerySchema = organizationListQuery('import handlers').extend({
   kind: z.enum(importKindIds).optional().describe('Only the handlers of this import kind'),
 });
 export type ImportHandlerListQuery = z.infer<typeof importHandlerListQuerySchema>;

@@ -19,33 +19,22 @@ export async function deleteHandler(db: Kysely<Database>, uuid: string): Promise
   await db.deleteFrom('import_handlers').where('uuid', '=', uuid).execute();
 }
 
+/** The organization's saved import handlers, every column: narrow it with one more where. */
+function handlersOf(db: Kysely<Database>, organizationUuid: string) {
+  return db.selectFrom('import_handlers').selectAll().where('organization_uuid', '=', organizationUuid);
+}
+
 export function findHandler(db: Kysely<Database>, organizationUuid: string, uuid: string) {
-  return db
-    .selectFrom('import_handlers')
-    .selectAll()
-    .where('organization_uuid', '=', organizationUuid)
-    .where('uuid', '=', uuid)
-    .executeTakeFirst();
+  return handlersOf(db, organizationUuid).where('uuid', '=', uuid).executeTakeFirst();
 }
 
 /** An organization's saved mappings of one import kind (tens at most, made one by one), in slug order. */
 export function handlersOfKind(db: Kysely<Database>, organizationUuid: string, kind: string) {
-  return db
-    .selectFrom('import_handlers')
-    .selectAll()
-    .where('organization_uuid', '=', organizationUuid)
-    .where('kind', '=', kind)
-    .orderBy('slug')
-    .execute();
+  return handlersOf(db, organizationUuid).where('kind', '=', kind).orderBy('slug').execute();
 }
 
 export function findHandlerBySlug(db: Kysely<Database>, organizationUuid: string, slug: string) {
-  return db
-    .selectFrom('import_handlers')
-    .selectAll()
-    .where('organization_uuid', '=', organizationUuid)
-    .where('slug', '=', slug)
-    .executeTakeFirst();
+  return handlersOf(db, organizationUuid).where('slug', '=', slug).executeTakeFirst();
 }
 
 export async function handlerSlugs(db: Kysely<Database>, organizationUuid: string): Promise<string[]> {

@@ -192,10 +192,5 @@ export async function listQrCodes(db: Kysely<Database>, query: QrCodeListQuery, 
   );
   const byQrCode = new Map<string, QrCodeTagRow[]>();
   for (const tag of tags) byQrCode.set(tag.qr_code_uuid, [...(byQrCode.get(tag.qr_code_uuid) ?? []), tag]);
-  return toPage(
-    rows.map((row) => toQrCode(row, byQrCode.get(row.uuid) ?? [])),
-    total,
-    query.page,
-    query.per_page,
-  );
+  return toPage({ items: rows.map((row) => toQrCode(row, byQrCode.get(row.uuid) ?? [])), total }, query);
 }

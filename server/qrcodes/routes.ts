@@ -13,7 +13,7 @@ import {
 
 export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
-  const qrCodes = resourceRoutes(api, { path: '/api/qrcodes', tag: 'QR codes', params: qrCodeUuidParamsSchema });
+  const qrCodes = resourceRoutes(api, { path: '/api/qrcodes', tag: 'QR codes', params: qrCodeUuidParamsSchema, item: qrCodeSchema });
 
   qrCodes.list(
     {
@@ -27,17 +27,15 @@ export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
     {
       summary: 'Create a QR code address. The address is located (latitude, longitude, time zone); one that cannot be is a 400.',
       body: createQrCodeSchema,
-      response: qrCodeSchema,
       errors: [409],
     },
     async (body) => createQrCode(db, await ctx.imports.geocoder(), body),
   );
-  qrCodes.get({ summary: 'Get one QR code address.', response: qrCodeSchema }, (org, uuid) => getQrCode(db, org, uuid));
+  qrCodes.get({ summary: 'Get one QR code address.' }, (org, uuid) => getQrCode(db, org, uuid));
   qrCodes.update(
     {
       summary: 'Update a QR code address. Changing any address field locates it again.',
       body: updateQrCodeSchema,
-      response: qrCodeSchema,
       errors: [409],
     },
     async (org, uuid, body) => updateQrCode(db, await ctx.imports.geocoder(), org, uuid, body),

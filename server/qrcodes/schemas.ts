@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
+import { organizationRecordSchema } from '../http/record-schema.ts';
 
 export const qrCodeTagSchema = z.object({
   uuid: z.string(),
@@ -11,31 +12,25 @@ export const qrCodeTagSchema = z.object({
 export type QrCodeTag = z.infer<typeof qrCodeTagSchema>;
 
 /** The QR code address record (docs/api.md). */
-export const qrCodeSchema = z
-  .object({
-    uuid: z.string(),
-    organization_uuid: z.string(),
-    type: z.string(),
-    name: z.string(),
-    label: z.string().nullable(),
-    location: z.string(),
-    address_line_1: z.string().nullable(),
-    suburb: z.string().nullable(),
-    state: z.string().nullable(),
-    postcode: z.string().nullable(),
-    country: z.string().nullable(),
-    latitude: z.number().nullable(),
-    longitude: z.number().nullable(),
-    precision: z.string().nullable().describe('How closely the address was located: postcode, place, city or postcode_only'),
-    timezone_name: z.string().nullable(),
-    data: z.string().nullable(),
-    qr_code_name: z.string().nullable(),
-    external_reference_id: z.string().nullable(),
-    tags: z.array(qrCodeTagSchema),
-    created_on: z.string(),
-    updated_on: z.string(),
-  })
-  .meta({ id: 'QrCode' });
+export const qrCodeSchema = organizationRecordSchema('QrCode', {
+  type: z.string(),
+  name: z.string(),
+  label: z.string().nullable(),
+  location: z.string(),
+  address_line_1: z.string().nullable(),
+  suburb: z.string().nullable(),
+  state: z.string().nullable(),
+  postcode: z.string().nullable(),
+  country: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  precision: z.string().nullable().describe('How closely the address was located: postcode, place, city or postcode_only'),
+  timezone_name: z.string().nullable(),
+  data: z.string().nullable(),
+  qr_code_name: z.string().nullable(),
+  external_reference_id: z.string().nullable(),
+  tags: z.array(qrCodeTagSchema),
+});
 export type QrCode = z.infer<typeof qrCodeSchema>;
 
 export const qrCodePageSchema = pageSchema(qrCodeSchema);
@@ -88,8 +83,7 @@ export const updateQrCodeSchema = z
   .strict();
 export type UpdateQrCode = z.infer<typeof updateQrCodeSchema>;
 
-export const qrCodeListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose QR codes to list. Required.'),
+export const qrCodeListQuerySchema = organizationListQuery('QR codes').extend({
   search: typedText()
     .trim()
     .max(200)

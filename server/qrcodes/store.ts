@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import { cachedCount, type Counter } from '../db/count-cache.ts';
 import { inListOrder, type PageWindow, pageWindow } from '../db/page-window.ts';
+import { findLiveRow } from '../db/live-row.ts';
 import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
 import type { QrCodeListQuery } from './schemas.ts';
@@ -18,13 +19,7 @@ export async function insertQrCode(db: Kysely<Database>, row: Insertable<QrCodeT
 
 /** A live (not soft-deleted) QR code of the organization. */
 export async function findLiveQrCode(db: Kysely<Database>, organizationUuid: string, uuid: string): Promise<QrCodeRow | undefined> {
-  return db
-    .selectFrom('qrcodes')
-    .selectAll()
-    .where('uuid', '=', uuid)
-    .where('organization_uuid', '=', organizationUuid)
-    .where('deleted_on', 'is', null)
-    .executeTakeFirst();
+  return findLiveRow(db, 'qrcodes', organizationUuid, uuid);
 }
 
 /** By external reference, soft-deleted ones included. */

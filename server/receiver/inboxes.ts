@@ -129,12 +129,7 @@ export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promi
     ctx.db.kysely,
     rows.map((r) => r.uuid),
   );
-  return toPage(
-    rows.map((row) => toInbox(ctx.config, row, counts.get(row.uuid) ?? 0, false)),
-    total,
-    query.page,
-    query.per_page,
-  );
+  return toPage({ items: rows.map((row) => toInbox(ctx.config, row, counts.get(row.uuid) ?? 0, false)), total }, query);
 }
 
 export async function updateInbox(ctx: AppContext, organizationUuid: string, uuid: string, body: UpdateInboxBody): Promise<Inbox> {

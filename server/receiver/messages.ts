@@ -171,8 +171,7 @@ async function messageItems(ctx: AppContext, inboxUuid: string, filter: MessageF
 
 export async function listMessages(ctx: AppContext, inboxUuid: string, query: MessageListQuery): Promise<Page<MessageListItem>> {
   await requireInbox(ctx, query.organization_uuid, inboxUuid);
-  const { items, total } = await messageItems(ctx, inboxUuid, query, pageSlice(query));
-  return toPage(items, total, query.page, query.per_page);
+  return toPage(await messageItems(ctx, inboxUuid, query, pageSlice(query)), query);
 }
 
 export async function clearMessages(ctx: AppContext, organizationUuid: string, inboxUuid: string): Promise<void> {

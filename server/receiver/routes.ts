@@ -1,10 +1,10 @@
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { requireOrganization, requireRole } from '../auth/principal.ts';
+import { requireRole } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import { resourceRoutes } from '../http/resource-routes.ts';
+import { organizationGet, resourceRoutes } from '../http/resource-routes.ts';
 import { exportChunks } from './export.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { checkRelayUrl, createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from './inboxes.ts';
@@ -40,12 +40,11 @@ const TAG = 'Webhook inspector';
 export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
   registerInboxReceiver(api, ctx);
 
-  const inboxes = resourceRoutes(api, { path: '/api/inboxes', tag: TAG, params: inboxParamsSchema });
+  const inboxes = resourceRoutes(api, { path: '/api/inboxes', tag: TAG, params: inboxParamsSchema, item: inboxSchema });
   inboxes.create(
     {
       summary: 'Create an inbox: a URL that receives, stores, decrypts and verifies webhook deliveries.',
       body: createInboxBodySchema,
-      response: inboxSchema,
     },
     (body) => createInbox(ctx, body),
   );
@@ -53,7 +52,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
     listInboxes(ctx, query),
   );
   inboxes.get(
-    { summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.', query: inboxGetQuerySchema, response: inboxSchema },
+    { summary: 'Get one inbox; include_secrets=true (editor) adds its secrets.', query: inboxGetQuerySchema },
     (org, uuid, { query, principal }) => {
       if (query.include_secrets) requireRole(principal, 'editor');
       return getInbox(ctx, org, uuid, query.include_secrets === true);
@@ -63,7 +62,6 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
     {
       summary: 'Change the name, secrets, fault injection (response) or forward_to of an inbox.',
       body: updateInboxBodySchema,
-      response: inboxSchema,
     },
     (org, uuid, body) => updateInbox(ctx, org, uuid, body),
   );
@@ -82,9 +80,9 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
     },
     (query, params) => listMessages(ctx, params.uuid, query),
   );
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/inboxes/uuid/{uuid}/messages/wait',
       tag: TAG,
       summary: 'Wait for messages: answers as soon as messages received after `after` (and passing the filters) are there, oldest first.',
@@ -97,10 +95,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       response: messageWaitSchema,
       errors: [404],
     },
-    async ({ params, query, principal, res }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return waitForMessages(ctx, query.organization_uuid, params.uuid, query, res);
-    },
+    (query, { params, res }) => waitForMessages(ctx, query.organization_uuid, params.uuid, query, res),
   );
   inboxes.remove({ path: '/api/inboxes/uuid/{uuid}/messages', summary: 'Delete all messages of an inbox.' }, (org, uuid) =>
     clearMessages(ctx, org, uuid),
@@ -179,9 +174,9 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
 
   registerResendRoutes(api, ctx, TAG);
 
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/inboxes/uuid/{uuid}/export',
       tag: TAG,
       summary: 'Download messages as JSON or HAR 1.2 (oldest first). X-Service-Signature is masked unless include_signature=true.',
@@ -197,8 +192,7 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
           .meta({ id: 'HarExport' }),
       ]),
     },
-    async ({ params, query, principal, res }) => {
-      requireOrganization(principal, query.organization_uuid);
+    async (query, { params, principal, res }) => {
       const inbox = await getInbox(ctx, principal.organizationUuid, params.uuid, false);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const filename = `inbox-${inbox.uuid.slice(0, 8)}-${stamp}.${query.format === 'har' ? 'har' : 'json'}`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationRecordSchema } from '../http/record-schema.ts';
 import { hintSchema } from '../tools/schemas.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
 import { inboxRulesSchema, MAX_DELAY_MS } from './rule-schemas.ts';
@@ -38,29 +39,23 @@ export const inboxResponseSchema = z
   .meta({ id: 'InboxResponse' });
 export type InboxResponse = z.infer<typeof inboxResponseSchema>;
 
-export const inboxSchema = z
-  .object({
-    uuid: z.string(),
-    organization_uuid: z.string(),
-    name: z.string(),
-    url: z.string().describe('Where deliveries go: http://127.0.0.1:P/inbox/{uuid}; no Authorization needed'),
-    secret_count: z.number().int().describe('How many secrets of its own the inbox holds'),
-    secrets: z.array(z.string()).optional().describe('The secrets themselves, only with include_secrets=true'),
-    response: inboxResponseSchema.describe(
-      'The rule that matches every request (the last rule without conditions, without a body) as the older single setting; normal answers when there is none. Prefer rules.',
-    ),
-    rules: inboxRulesSchema,
-    forward_to: z.string().nullable().describe('Every delivery is relayed, bytes and headers unchanged, to this URL'),
-    message_count: z.number().int(),
-    dropped_messages: z
-      .number()
-      .int()
-      .describe('Oldest messages deleted to keep the inbox within max_messages (since it was created or last cleared)'),
-    max_messages: z.number().int().describe('Messages the inbox keeps; a new one past it deletes the oldest (serve --inbox-max-messages)'),
-    created_on: z.string(),
-    updated_on: z.string(),
-  })
-  .meta({ id: 'Inbox' });
+export const inboxSchema = organizationRecordSchema('Inbox', {
+  name: z.string(),
+  url: z.string().describe('Where deliveries go: http://127.0.0.1:P/inbox/{uuid}; no Authorization needed'),
+  secret_count: z.number().int().describe('How many secrets of its own the inbox holds'),
+  secrets: z.array(z.string()).optional().describe('The secrets themselves, only with include_secrets=true'),
+  response: inboxResponseSchema.describe(
+    'The rule that matches every request (the last rule without conditions, without a body) as the older single setting; normal answers when there is none. Prefer rules.',
+  ),
+  rules: inboxRulesSchema,
+  forward_to: z.string().nullable().describe('Every delivery is relayed, bytes and headers unchanged, to this URL'),
+  message_count: z.number().int(),
+  dropped_messages: z
+    .number()
+    .int()
+    .describe('Oldest messages deleted to keep the inbox within max_messages (since it was created or last cleared)'),
+  max_messages: z.number().int().describe('Messages the inbox keeps; a new one past it deletes the oldest (serve --inbox-max-messages)'),
+});
 export type Inbox = z.infer<typeof inboxSchema>;
 
 export const createInboxBodySchema = z
@@ -110,9 +105,7 @@ export const inboxGetQuerySchema = z.object({
   include_secrets: flag.optional().describe('true: include the secrets in the answer'),
 });
 
-export const inboxListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose inboxes to list. Required.'),
-});
+export const inboxListQuerySchema = organizationListQuery('inboxes');
 export type InboxListQuery = z.infer<typeof inboxListQuerySchema>;
 
 const timestamp = z

@@ -13,13 +13,12 @@ import { createService, deleteService, listServices, requireService, updateServi
 
 export function registerServiceRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
-  const services = resourceRoutes(api, { path: '/api/services', tag: 'Services', params: serviceParamsSchema });
+  const services = resourceRoutes(api, { path: '/api/services', tag: 'Services', params: serviceParamsSchema, item: serviceSchema });
 
   services.create(
     {
       summary: "Add a service to the organization's catalog. Appointment imports match `service` / `service_code` against it.",
       body: createServiceBodySchema,
-      response: serviceSchema,
       errors: [409],
     },
     (body) => createService(db, body),
@@ -28,12 +27,11 @@ export function registerServiceRoutes(api: Api, ctx: AppContext): void {
     { summary: 'List the service catalog of an organization, by name.', query: serviceListQuerySchema, response: servicePageSchema },
     (query) => listServices(db, query),
   );
-  services.get({ summary: 'Get one service.', response: serviceSchema }, (org, uuid) => requireService(db, org, uuid));
+  services.get({ summary: 'Get one service.' }, (org, uuid) => requireService(db, org, uuid));
   services.update(
     {
       summary: 'Change a service: name, code (null removes it) or categories (replaces them).',
       body: updateServiceBodySchema,
-      response: serviceSchema,
       errors: [409],
     },
     (org, uuid, body) => updateService(db, org, uuid, body),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
+import { organizationRecordSchema } from '../http/record-schema.ts';
 
 const name = typedText().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const code = typedText().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
@@ -29,23 +30,16 @@ export type UpdateServiceBody = z.infer<typeof updateServiceBodySchema>;
 
 export const serviceCategorySchema = z.object({ uuid: z.string(), name: z.string() });
 
-export const serviceSchema = z
-  .object({
-    uuid: z.string(),
-    organization_uuid: z.string(),
-    name: z.string(),
-    code: z.string().nullable(),
-    categories: z.array(serviceCategorySchema),
-    created_on: z.string(),
-    updated_on: z.string(),
-  })
-  .meta({ id: 'Service' });
+export const serviceSchema = organizationRecordSchema('Service', {
+  name: z.string(),
+  code: z.string().nullable(),
+  categories: z.array(serviceCategorySchema),
+});
 export type Service = z.infer<typeof serviceSchema>;
 
 export const servicePageSchema = pageSchema(serviceSchema);
 
-export const serviceListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose services to list. Required.'),
+export const serviceListQuerySchema = organizationListQuery('services').extend({
   search: typedText().trim().optional().describe('Only services whose name or code contains this text, ignoring case'),
 });
 export type ServiceListQuery = z.infer<typeof serviceListQuerySchema>;

@@ -94,12 +94,7 @@ export async function listServices(db: Kysely<Database>, query: ServiceListQuery
     db,
     rows.map((r) => r.uuid),
   );
-  return toPage(
-    rows.map((row) => toService(row, categories.get(row.uuid) ?? [])),
-    total,
-    query.page,
-    query.per_page,
-  );
+  return toPage({ items: rows.map((row) => toService(row, categories.get(row.uuid) ?? [])), total }, query);
 }
 
 async function refuseClash(db: Conn, organizationUuid: string, keys: { name_key?: string; code_key?: string | null }, exceptUuid?: string) {

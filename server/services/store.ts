@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, ServiceTable } from '../db/schema.ts';
 import type { Service, ServiceListQuery } from './schemas.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
+import { findLiveRow } from '../db/live-row.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -37,13 +38,7 @@ export async function replaceCategories(db: Conn, serviceUuid: string, categorie
 }
 
 export function findServiceRow(db: Conn, organizationUuid: string, uuid: string): Promise<ServiceTable | undefined> {
-  return db
-    .selectFrom('services')
-    .selectAll()
-    .where('uuid', '=', uuid)
-    .where('organization_uuid', '=', organizationUuid)
-    .where('deleted_on', 'is', null)
-    .executeTakeFirst();
+  return findLiveRow(db, 'services', organizationUuid, uuid);
 }
 
 /** A live service of the organization with this name or code key, other than `exceptUuid`. */

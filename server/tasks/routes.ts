@@ -1,6 +1,6 @@
-import { requireOrganization } from '../auth/principal.ts';
 import type { Api } from '../http/api.ts';
 import { notFound } from '../http/errors.ts';
+import { organizationGet } from '../http/resource-routes.ts';
 import { backgroundTaskPageSchema, backgroundTaskSchema, taskListQuerySchema, taskUuidParamsSchema } from './schemas.ts';
 import { listTasks, readTask } from './store.ts';
 import type { AppContext } from '../context.ts';
@@ -24,18 +24,15 @@ export function registerTaskRoutes(api: Api, ctx: AppContext): void {
     },
   );
 
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/background-tasks',
       tag: 'Background tasks',
       summary: 'List background tasks of an organization, newest first.',
       query: taskListQuerySchema,
       response: backgroundTaskPageSchema,
     },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return listTasks(ctx.db, query, principal.readAt);
-    },
+    async (query, { principal }) => listTasks(ctx.db, query, principal.readAt),
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appointmentImportTaskResultsSchema } from '../appointments/import-results.ts';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { qrCodeFileImportResultsSchema, qrCodeJsonImportResultsSchema } from '../qrcodes/import-results.ts';
 
 export const taskStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
@@ -78,8 +78,7 @@ export const backgroundTaskSchema = z
 export const backgroundTaskPageSchema = pageSchema(backgroundTaskSchema);
 
 /** The filters of the task list (docs/api.md). */
-export const taskListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose tasks to list. Required.'),
+export const taskListQuerySchema = organizationListQuery('tasks').extend({
   task_type: taskTypeSchema.optional().describe('Only tasks of this type.'),
   status: taskStatusSchema.optional().describe('Only tasks in this status.'),
   search: z

@@ -96,7 +96,7 @@ class TaskReads {
     const key = `list|${query.organization_uuid}|${query.task_type ?? ''}|${query.status ?? ''}|${query.page}|${query.per_page}|${query.search ?? ''}`;
     return this.answers.remember(version, key, () => {
       const { rows, total } = this.list(query);
-      return JsonText.of(toPage(rows.map(toTask), total, query.page, query.per_page));
+      return JsonText.of(toPage({ items: rows.map(toTask), total }, query));
     }) as JsonText;
   }
 

@@ -11,23 +11,18 @@ import type { DecryptionProblem } from '../wire-format/problems.ts';
 import { HEX_SIGNATURE, verify, withoutSignaturePrefix } from '../wire-format/signature.ts';
 import type { Hint } from './schemas.ts';
 
-function decrypts(payload: string, signatureHex: string): boolean {
+/** Whether `attempt` runs without throwing: a decryption that fails throws. */
+function succeeds(attempt: () => unknown): boolean {
   try {
-    decrypt(payload, signatureHex);
+    attempt();
     return true;
   } catch {
     return false;
   }
 }
 
-function decryptsWithKey(payload: string, key: Buffer): boolean {
-  try {
-    decryptWithKey(payload, key);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const decrypts = (payload: string, signatureHex: string) => succeeds(() => decrypt(payload, signatureHex));
+const decryptsWithKey = (payload: string, key: Buffer) => succeeds(() => decryptWithKey(payload, key));
 
 /** The 32 bytes a base64 or base64url string decodes to, or null. */
 function digestFromBase64(value: string): Buffer | null {

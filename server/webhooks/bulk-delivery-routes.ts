@@ -1,6 +1,7 @@
 import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
+import { organizationGet } from '../http/resource-routes.ts';
 import {
   BULK_REDELIVER_CAP,
   bulkRedeliverBodySchema,
@@ -14,19 +15,16 @@ const tag = 'Webhooks';
 
 /** The deliveries of all an organization's webhooks: the list with filters, and the bulk redeliver of failed ones. */
 export function registerBulkDeliveryRoutes(api: Api, ctx: AppContext): void {
-  api.route(
+  organizationGet(
+    api,
     {
-      method: 'get',
       path: '/api/webhooks/deliveries',
       tag,
       summary: "Deliveries of all the organization's webhooks, newest first, each with every attempt; filter by status, since and webhook.",
       query: organizationDeliveryQuerySchema,
       response: deliveryPageSchema,
     },
-    async ({ query, principal }) => {
-      requireOrganization(principal, query.organization_uuid);
-      return pageOfOrganizationDeliveries(ctx.db.kysely, query);
-    },
+    (query) => pageOfOrganizationDeliveries(ctx.db.kysely, query),
   );
   api.route(
     {

@@ -12,7 +12,7 @@ import { requireWebhook } from './webhooks.ts';
 export async function pageOfDeliveries(db: Kysely<Database>, webhookUuid: string, query: DeliveryListQuery): Promise<Page<Delivery>> {
   const webhook = await requireWebhook(db, query.organization_uuid, webhookUuid);
   const { items, total } = await listDeliveries(db, webhookUuid, query);
-  return toPage(await withSentDetails(db, webhook, items), total, query.page, query.per_page);
+  return toPage({ items: await withSentDetails(db, webhook, items), total }, query);
 }
 
 /**

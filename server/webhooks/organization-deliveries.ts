@@ -23,12 +23,7 @@ export async function pageOfOrganizationDeliveries(db: Kysely<Database>, query: 
     const own = items.filter((d) => d.webhook_uuid === webhook.uuid);
     for (const delivery of await withSentDetails(db, webhook, own)) detailed.set(delivery.delivery_id, delivery);
   }
-  return toPage(
-    items.map((d) => detailed.get(d.delivery_id) ?? d),
-    total,
-    query.page,
-    query.per_page,
-  );
+  return toPage({ items: items.map((d) => detailed.get(d.delivery_id) ?? d), total }, query);
 }
 
 /**

@@ -23,7 +23,7 @@ const tag = 'Webhooks';
 
 export function registerWebhookRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
-  const webhooks = resourceRoutes(api, { path: '/api/webhooks', tag, params: webhookParamsSchema });
+  const webhooks = resourceRoutes(api, { path: '/api/webhooks', tag, params: webhookParamsSchema, item: webhookSchema });
 
   webhooks.create(
     {
@@ -58,7 +58,6 @@ export function registerWebhookRoutes(api: Api, ctx: AppContext): void {
     {
       summary: 'Change url, events or is_active. Deactivating stops pending retries.',
       body: updateWebhookBodySchema,
-      response: webhookSchema,
     },
     (org, uuid, body) => updateWebhook(db, org, uuid, body),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, pageSchema } from '../http/pagination.ts';
+import { organizationListQuery, pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
 import { eventListSchema, eventTypes } from './events.ts';
 import { webhookRetryScheduleSchema } from './retry-schedule.ts';
@@ -77,9 +77,7 @@ export const updateWebhookBodySchema = z
   });
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBodySchema>;
 
-export const webhookListQuerySchema = pageQuerySchema.extend({
-  organization_uuid: z.string().min(1).describe('Organization whose webhooks to list. Required.'),
-});
+export const webhookListQuerySchema = organizationListQuery('webhooks');
 export type WebhookListQuery = z.infer<typeof webhookListQuerySchema>;
 export const webhookPageSchema = pageSchema(webhookSchema);
 

@@ -4,6 +4,7 @@ import type { EventType } from './events.ts';
 import type { Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
 import { parseWebhookSchedule } from './retry-schedule.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
+import { findLiveRow } from '../db/live-row.ts';
 
 type Row = Selectable<WebhookTable>;
 type StoredWebhook = Omit<Row, 'seq'>;
@@ -40,13 +41,7 @@ export async function insertWebhook(db: Kysely<Database>, row: Omit<WebhookTable
 
 /** A live (not deleted) webhook of the organization. */
 export function findWebhook(db: Kysely<Database>, organizationUuid: string, uuid: string): Promise<Row | undefined> {
-  return db
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('uuid', '=', uuid)
-    .where('organization_uuid', '=', organizationUuid)
-    .where('deleted_on', 'is', null)
-    .executeTakeFirst();
+  return findLiveRow(db, 'webhooks', organizationUuid, uuid);
 }
 
 export async function listWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<{ items: Row[]; total: number }> {

@@ -56,7 +56,7 @@ export async function registerWebhook(db: Kysely<Database>, body: RegisterWebhoo
 
 export async function pageOfWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<Page<Webhook>> {
   const { items, total } = await listWebhooks(db, query);
-  return toPage(items.map(toWebhook), total, query.page, query.per_page);
+  return toPage({ items: items.map(toWebhook), total }, query);
 }
 
 /** The organization's live webhook, or 404 (another organization's reads as missing). */
