@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { addressCsv, fileUpload, TINY_GEOCODER_MODULE } from '../support/imports.ts';
+import { GATED_GEOCODER_MODULE, GEOCODER_GATE_ENV } from '../support/gated-geocoder.ts';
+import { addressCsv, fileUpload } from '../support/imports.ts';
 import { runCli, spawnServe } from '../support/cli.ts';
 import { bearer } from '../support/server.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
@@ -13,9 +14,13 @@ const freshDir = suiteTempDirs();
 describe('qr-sandbox tasks cancel and retry', () => {
   it('cancels a running import, retries it, and explains a wrong uuid', async () => {
     const dir = freshDir();
-    process.env.QR_SANDBOX_GEOCODER_MODULE = TINY_GEOCODER_MODULE;
+    // The import waits at its start until the cancel has been asked for: it cannot end first on a fast machine.
+    const gate = path.join(dir, 'geocoder-gate');
+    process.env.QR_SANDBOX_GEOCODER_MODULE = GATED_GEOCODER_MODULE;
+    process.env[GEOCODER_GATE_ENV] = gate;
     const serve = await spawnServe(['--data-dir', dir]);
     delete process.env.QR_SANDBOX_GEOCODER_MODULE;
+    delete process.env[GEOCODER_GATE_ENV];
     try {
       const credentials = JSON.parse(fs.readFileSync(path.join(dir, 'credentials.json'), 'utf8')) as {
         organization_uuid: string;
@@ -26,7 +31,7 @@ describe('qr-sandbox tasks cancel and retry', () => {
         fetch(`${serve.url}${pathname}`, { ...init, headers: { authorization: bearer(credentials) } });
       const accepted = await api(
         '/api/qrcodes/bulk',
-        fileUpload(addressCsv(60_000, 'CLI'), 'cli.csv', { organization_uuid: credentials.organization_uuid }),
+        fileUpload(addressCsv(12_000, 'CLI'), 'cli.csv', { organization_uuid: credentials.organization_uuid }),
       );
       assert.equal(accepted.status, 202);
       const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
@@ -36,6 +41,7 @@ describe('qr-sandbox tasks cancel and retry', () => {
       const cancel = await runCli(['tasks', 'cancel', uuid, ...target]);
       assert.equal(cancel.code, 0, cancel.stderr);
       assert.match(cancel.stdout, new RegExp(`^(Cancelling task ${uuid}: it stops after the batch|Cancelled task ${uuid}: Cancelled by)`));
+      fs.writeFileSync(gate, '');
       for (let polls = 0; (await task()).status !== 'FAILED'; polls++) {
         assert.ok(polls < 1000, 'the import ends FAILED');
         await new Promise((resolve) => setTimeout(resolve, 20));
