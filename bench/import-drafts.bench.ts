@@ -55,7 +55,8 @@ async function pollWhile<T>(
   const times: number[] = [];
   const polling = (async () => {
     while (!done) {
-      times.push((await timed(`/api/background-tasks/uuid/${taskUuid}`)).ms);
+      // A new connection each: one left idle in fetch's pool may have been closed by the server during a long block.
+      times.push((await timed(`/api/background-tasks/uuid/${taskUuid}`, { headers: { connection: 'close' } })).ms);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();

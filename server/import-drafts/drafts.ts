@@ -166,6 +166,8 @@ async function excludedRowsOf(
       rows.push(newRow(cells, stored.row_index + (json ? 1 : 2), stored.error, kind.columns));
     }
     after = page[page.length - 1]?.row_index ?? after;
+    // The store's awaits are synchronous underneath (better-sqlite3): let other requests in between pages.
+    await yieldToLoop();
   }
   return rows;
 }

@@ -193,12 +193,19 @@ export function draftStore(sqlite: SQLite.Database) {
       const filter = query.problems_only ? `problem is not null and state = 'open'` : `state != 'deleted'`;
       const search = query.search?.trim().toLowerCase() ?? '';
       if (search) {
+        // One pass over the rows finds every match (the total); the page's rows are then read by their ids.
         const where = `draft_uuid = ? and ${filter} and instr(search_text, ?) > 0`;
-        const total = (sqlite.prepare(`select count(*) as n from import_draft_rows where ${where}`).get(uuid, search) as { n: number }).n;
+        const ids = sqlite
+          .prepare(`select row_id from import_draft_rows where ${where} order by row_id`)
+          .pluck()
+          .all(uuid, search) as number[];
+        const first = ids[query.offset];
+        const last = ids[Math.min(ids.length, query.offset + query.limit) - 1];
+        if (first === undefined || last === undefined) return { total: ids.length, rows: [] };
         const rows = sqlite
-          .prepare(`select ${ROW_COLUMNS} from import_draft_rows where ${where} order by row_id limit ? offset ?`)
-          .all(uuid, search, query.limit, query.offset) as DraftRowRecord[];
-        return { total, rows };
+          .prepare(`select ${ROW_COLUMNS} from import_draft_rows where ${where} and row_id between ? and ? order by row_id`)
+          .all(uuid, search, first, last) as DraftRowRecord[];
+        return { total: ids.length, rows };
       }
       const counts = this.counts(uuid);
       const total = query.problems_only ? counts.problems : counts.rows;
