@@ -21,7 +21,7 @@ export function inDraftQueue<T>(key: string, work: () => Promise<T>): Promise<T>
 }
 
 /** Rows written (or read and changed) per transaction when a draft's work is chunked. */
-export const CHUNK_ROWS = 2000;
+export const CHUNK_ROWS = 1000;
 
 /** Lets the event loop answer other requests between two chunks. */
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
