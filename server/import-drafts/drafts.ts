@@ -598,6 +598,7 @@ async function settleFinishedImport(ctx: AppContext, draft: DraftRecord): Promis
     if (page.length === 0) break;
     for (const row of page) excluded.push({ index: row.row_index, error: row.error });
     after = page[page.length - 1]?.row_index ?? after;
+    await yieldToLoop();
   }
   const store = draftStore(ctx.db.sqlite);
   const done = task?.status === 'COMPLETED' ? Number.MAX_SAFE_INTEGER : (job?.rows_done ?? 0);
