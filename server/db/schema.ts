@@ -299,6 +299,12 @@ export interface ImportDraftTable {
   created_by_uuid: string;
   created_on: string;
   updated_on: string;
+  /** Rows not deleted, open rows with a problem, imported rows (kept by store.ts and a trigger). */
+  row_count: number;
+  problem_count: number;
+  imported_count: number;
+  /** 0 while the rows of a big draft are still being written (the draft is not shown yet). */
+  ready: number;
 }
 
 export interface ImportDraftRowTable {
@@ -326,6 +332,16 @@ export interface ImportDraftEditTable {
   action: string;
   rows: number;
   created_on: string;
+  /** 0 while a change over many rows is written in chunks; one left so by a stopped server is undone. */
+  complete: number;
+}
+
+/** A draft's counts per block of 1,024 row ids (migration 025): the n-th row found without counting. */
+export interface ImportDraftBlockTable {
+  draft_uuid: string;
+  block: number;
+  rows: number;
+  problems: number;
 }
 
 export interface ImportDraftHistoryTable {
@@ -443,6 +459,7 @@ export interface Database {
   import_draft_rows: ImportDraftRowTable;
   import_draft_edits: ImportDraftEditTable;
   import_draft_history: ImportDraftHistoryTable;
+  import_draft_blocks: ImportDraftBlockTable;
   services: ServiceTable;
   service_categories: ServiceCategoryTable;
   import_handlers: ImportHandlerTable;

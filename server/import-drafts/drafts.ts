@@ -20,6 +20,7 @@ import { nowIso } from '../time.ts';
 import { cellText, problemColumn, searchText } from './problems.ts';
 import type { CreateDraftBody, Draft, DraftRow, DraftRowsQuery, ReplaceBody } from './schemas.ts';
 import { type DraftRecord, type DraftRowRecord, draftStore, type NewDraftRow } from './store.ts';
+import { CHUNK_ROWS, yieldToLoop } from './draft-queue.ts';
 import { writeTransaction } from './write-lock.ts';
 
 /** Changed rows checked again at once by a replace or fill down; the import checks the rest. */
@@ -40,11 +41,56 @@ export interface LastImport {
 
 const isKindId = (id: string): id is ImportKindId => id === 'qrcodes' || id === 'appointments';
 
-/** A draft of the caller's organization (a draft of another is not found), with the end of its import of the fixed rows taken in. */
+/** Hidden drafts (ready = 0) this process is writing or removing now; any other hidden draft was left by a stopped server. */
+const busyDrafts = new Set<string>();
+
+/**
+ * A draft of the caller's organization (a draft of another is not found), with the end of its
+ * import of the fixed rows taken in, and an edit a stopped server left half written undone.
+ * Called in the draft's queue (draft-queue.ts), as every operation on a draft is.
+ */
 export async function requireDraft(ctx: AppContext, principal: Principal, uuid: string): Promise<DraftRecord> {
-  const draft = draftStore(ctx.db.sqlite).find(uuid);
+  const store = draftStore(ctx.db.sqlite);
+  const draft = store.find(uuid);
   if (!draft || draft.organization_uuid !== principal.organizationUuid) throw notFound(`Import draft ${uuid}`);
+  const last = store.lastEdit(uuid);
+  if (last?.complete === 0) await undoInChunks(ctx, uuid, last.seq);
   return settleFinishedImport(ctx, draft);
+}
+
+/** Puts an edit's rows back a chunk at a time, then forgets the edit; the edit stays incomplete until then. */
+async function undoInChunks(ctx: AppContext, uuid: string, seq: number): Promise<number> {
+  const store = draftStore(ctx.db.sqlite);
+  await writeTransaction(ctx.db, () => store.markIncomplete(uuid, seq));
+  let changed = 0;
+  for (;;) {
+    const restored = await writeTransaction(ctx.db, () => store.undoChunk(uuid, seq, CHUNK_ROWS));
+    if (restored === null) break;
+    changed += restored;
+    await yieldToLoop();
+  }
+  await writeTransaction(ctx.db, () => store.undoEdit(uuid, seq));
+  return changed;
+}
+
+/** Hides a draft, then deletes its history and rows a chunk at a time, then the draft. */
+async function removeDraft(ctx: AppContext, uuid: string): Promise<void> {
+  const store = draftStore(ctx.db.sqlite);
+  busyDrafts.add(uuid);
+  try {
+    await writeTransaction(ctx.db, () => store.hide(uuid));
+    while ((await writeTransaction(ctx.db, () => store.deleteSome(uuid, CHUNK_ROWS))) > 0) await yieldToLoop();
+    await writeTransaction(ctx.db, () => store.remove(uuid));
+  } finally {
+    busyDrafts.delete(uuid);
+  }
+}
+
+/** Removes the organization's drafts that a stopped server left half written or half removed. */
+async function removeUnfinishedDrafts(ctx: AppContext, organizationUuid: string): Promise<void> {
+  for (const uuid of draftStore(ctx.db.sqlite).unfinished(organizationUuid)) {
+    if (!busyDrafts.has(uuid)) await removeDraft(ctx, uuid);
+  }
 }
 
 function kindOf(draft: DraftRecord): Promise<ImportKind> {
@@ -120,6 +166,8 @@ async function excludedRowsOf(
       rows.push(newRow(cells, stored.row_index + (json ? 1 : 2), stored.error, kind.columns));
     }
     after = page[page.length - 1]?.row_index ?? after;
+    // The store's awaits are synchronous underneath (better-sqlite3): let other requests in between pages.
+    await yieldToLoop();
   }
   return rows;
 }
@@ -141,11 +189,16 @@ export async function createDraft(
   body: CreateDraftBody,
 ): Promise<{ draft: Draft; created: boolean }> {
   const store = draftStore(ctx.db.sqlite);
-  /** Stores the new draft with its rows in one transaction. */
+  /**
+   * Stores the new draft with its rows: a few in one transaction; more in chunks of CHUNK_ROWS
+   * with the event loop free between them, the draft hidden (ready = 0) until the last is written
+   * and removed if one fails.
+   */
   const save = async (
     fields: Pick<DraftRecord, 'organization_uuid' | 'kind' | 'source_task_uuid' | 'options'>,
     rows: Parameters<typeof store.insertRows>[1],
   ) => {
+    await removeUnfinishedDrafts(ctx, fields.organization_uuid);
     const now = nowIso();
     const record: DraftRecord = {
       uuid: randomUUID(),
@@ -156,11 +209,32 @@ export async function createDraft(
       ...fields,
       created_on: now,
       updated_on: now,
+      row_count: 0,
+      problem_count: 0,
+      imported_count: 0,
+      ready: rows.length <= CHUNK_ROWS ? 1 : 0,
     };
-    await writeTransaction(ctx.db, () => {
-      store.insertDraft(record);
-      store.insertRows(record.uuid, rows);
-    });
+    if (record.ready === 1) {
+      await writeTransaction(ctx.db, () => {
+        store.insertDraft(record);
+        store.insertRows(record.uuid, rows);
+      });
+    } else {
+      busyDrafts.add(record.uuid);
+      try {
+        await writeTransaction(ctx.db, () => store.insertDraft(record));
+        for (let first = 0; first < rows.length; first += CHUNK_ROWS) {
+          await yieldToLoop();
+          await writeTransaction(ctx.db, () => store.insertRows(record.uuid, rows.slice(first, first + CHUNK_ROWS), first + 1));
+        }
+        await writeTransaction(ctx.db, () => store.markReady(record.uuid));
+      } catch (error) {
+        await removeDraft(ctx, record.uuid).catch(() => undefined);
+        throw error;
+      } finally {
+        busyDrafts.delete(record.uuid);
+      }
+    }
     return { draft: await describeDraft(ctx, record), created: true };
   };
   if ('background_task_uuid' in body) {
@@ -270,48 +344,78 @@ export async function editCell(ctx: AppContext, draft: DraftRecord, rowId: numbe
     checked: 1,
   };
   await writeTransaction(ctx.db, () => {
-    store.beginEdit(draft.uuid, `Edit ${column} of row ${rowId}`, 1)(rowId);
+    store.beginEdit(draft.uuid, `Edit ${column} of row ${rowId}`, 1).keep(rowId);
     store.rowWriter()(draft.uuid, { ...changed, search_text: searchText(cells) });
   });
   return { row: toRow(changed), check_ms: checkMs };
 }
 
-/** Writes changed rows as one edit: the first RECHECK_LIMIT checked again now, the rest left for the import. */
-async function applyChanges(
+/**
+ * Changes open rows (after from_row_id, up to until_row_id) as one edit, a chunk of CHUNK_ROWS at
+ * a time with the event loop free between chunks: `change` gives a row's new cells, or null to
+ * leave it. The first RECHECK_LIMIT changed rows are checked again now, the rest left for the
+ * import. The edit is incomplete until its last chunk is written; if a chunk fails, the chunks
+ * written are undone (a stopped server's are undone when the draft is next read: requireDraft).
+ * The draft's queue keeps other requests about it waiting meanwhile.
+ */
+async function changeInChunks(
   ctx: AppContext,
   draft: DraftRecord,
   kind: ImportKind,
   action: string,
-  changes: { row: DraftRowRecord; cells: Cells }[],
+  range: { after: number; until?: number },
+  change: (cells: Cells) => Cells | null,
 ): Promise<{ changed: number; rechecked: number; draft: Draft }> {
   const store = draftStore(ctx.db.sqlite);
-  const now = changes.slice(0, RECHECK_LIMIT);
-  const verdicts = await check(
-    ctx,
-    draft,
-    kind,
-    now.map((c) => ({ row_id: c.row.row_id, cells: c.cells })),
-  );
-  if (changes.length > 0) {
-    await writeTransaction(ctx.db, () => {
-      const keep = store.beginEdit(draft.uuid, action, changes.length);
-      const write = store.rowWriter();
-      for (const { row, cells } of changes) {
-        keep(row.row_id);
-        const checked = verdicts.has(row.row_id);
-        const problem = checked ? (verdicts.get(row.row_id) ?? null) : row.problem;
-        write(draft.uuid, {
-          ...row,
-          cells: JSON.stringify(cells),
-          search_text: searchText(cells),
-          problem,
-          problem_column: problemColumn(problem, kind.columns, cells),
-          checked: checked ? 1 : 0,
-        });
-      }
-    });
+  let seq: number | undefined;
+  let changed = 0;
+  let rechecked = 0;
+  try {
+    for (let after = range.after; ; ) {
+      const page = store.rowsAfter(draft.uuid, after, CHUNK_ROWS, range.until);
+      const last = page[page.length - 1];
+      if (!last) break;
+      after = last.row_id;
+      const changes = page.flatMap((row) => {
+        const cells = change(JSON.parse(row.cells) as Cells);
+        return cells ? [{ row, cells }] : [];
+      });
+      if (changes.length === 0) continue;
+      const verdicts = await check(
+        ctx,
+        draft,
+        kind,
+        changes.slice(0, Math.max(0, RECHECK_LIMIT - rechecked)).map((c) => ({ row_id: c.row.row_id, cells: c.cells })),
+      );
+      await writeTransaction(ctx.db, () => {
+        if (seq === undefined) seq = store.beginEdit(draft.uuid, action, 0, false).seq;
+        const keep = store.keeper(draft.uuid, seq);
+        const write = store.rowWriter();
+        for (const { row, cells } of changes) {
+          keep(row.row_id);
+          const checked = verdicts.has(row.row_id);
+          const problem = checked ? (verdicts.get(row.row_id) ?? null) : row.problem;
+          write(draft.uuid, {
+            ...row,
+            cells: JSON.stringify(cells),
+            search_text: searchText(cells),
+            problem,
+            problem_column: problemColumn(problem, kind.columns, cells),
+            checked: checked ? 1 : 0,
+          });
+        }
+      });
+      changed += changes.length;
+      rechecked += verdicts.size;
+      await yieldToLoop();
+    }
+    const edit = seq;
+    if (edit !== undefined) await writeTransaction(ctx.db, () => store.completeEdit(draft.uuid, edit, changed));
+  } catch (error) {
+    if (seq !== undefined) await undoInChunks(ctx, draft.uuid, seq);
+    throw error;
   }
-  return { changed: changes.length, rechecked: verdicts.size, draft: await describeDraft(ctx, draft) };
+  return { changed, rechecked, draft: await describeDraft(ctx, draft) };
 }
 
 function escapeRegExp(text: string): string {
@@ -325,15 +429,12 @@ export async function replaceInColumn(ctx: AppContext, draft: DraftRecord, body:
   requireColumn(kind, body.column);
   const flags = body.match_case ? 'g' : 'gi';
   const pattern = new RegExp(body.whole_cell ? `^${escapeRegExp(body.find)}$` : escapeRegExp(body.find), flags);
-  const changes: { row: DraftRowRecord; cells: Cells }[] = [];
-  for (const row of draftStore(ctx.db.sqlite).openRows(draft.uuid)) {
-    const cells = JSON.parse(row.cells) as Cells;
+  const verb = `Replace "${body.find}" with "${body.replace}" in ${body.column}`;
+  return changeInChunks(ctx, draft, kind, verb, { after: 0 }, (cells) => {
     const before = cells[body.column] ?? '';
     const after = before.replace(pattern, () => body.replace);
-    if (after !== before) changes.push({ row, cells: { ...cells, [body.column]: after } });
-  }
-  const verb = `Replace "${body.find}" with "${body.replace}" in ${body.column}`;
-  return applyChanges(ctx, draft, kind, verb, changes);
+    return after !== before ? { ...cells, [body.column]: after } : null;
+  });
 }
 
 /** Copies a row's cell into the rows below it, up to another row, as one edit. */
@@ -349,12 +450,10 @@ export async function fillDown(ctx: AppContext, draft: DraftRecord, body: { colu
   const source = store.row(draft.uuid, body.from_row_id);
   if (!source) throw notFound(`Row ${body.from_row_id} of import draft ${draft.uuid}`);
   const value = (JSON.parse(source.cells) as Cells)[body.column] ?? '';
-  const changes = store
-    .rowsBetween(draft.uuid, body.from_row_id + 1, body.to_row_id)
-    .map((row) => ({ row, cells: JSON.parse(row.cells) as Cells }))
-    .filter(({ cells }) => (cells[body.column] ?? '') !== value)
-    .map(({ row, cells }) => ({ row, cells: { ...cells, [body.column]: value } }));
-  return applyChanges(ctx, draft, kind, `Fill down ${body.column} from row ${source.row_id}`, changes);
+  const range = { after: body.from_row_id, until: body.to_row_id };
+  return changeInChunks(ctx, draft, kind, `Fill down ${body.column} from row ${source.row_id}`, range, (cells) =>
+    (cells[body.column] ?? '') !== value ? { ...cells, [body.column]: value } : null,
+  );
 }
 
 /** Takes rows out of the draft (they are not imported); undo brings them back. */
@@ -367,7 +466,7 @@ export async function deleteRows(ctx: AppContext, draft: DraftRecord, rowIds: nu
   });
   if (rows.length > 0) {
     await writeTransaction(ctx.db, () => {
-      const keep = store.beginEdit(
+      const { keep } = store.beginEdit(
         draft.uuid,
         rows.length === 1 ? `Delete row ${rows[0]?.row_id}` : `Delete ${rows.length} rows`,
         rows.length,
@@ -387,13 +486,13 @@ export async function undoLastEdit(ctx: AppContext, draft: DraftRecord) {
   const store = draftStore(ctx.db.sqlite);
   const last = store.lastEdit(draft.uuid);
   if (!last) throw new ApiError('CONFLICT', 'There is nothing to undo: the draft has no edits since it was opened or last imported.');
-  const changed = await writeTransaction(ctx.db, () => store.undoEdit(draft.uuid, last.seq));
+  const changed = await undoInChunks(ctx, draft.uuid, last.seq);
   return { changed, rechecked: 0, draft: await describeDraft(ctx, draft) };
 }
 
 export async function discardDraft(ctx: AppContext, draft: DraftRecord): Promise<void> {
   requireOpen(draft);
-  await writeTransaction(ctx.db, () => draftStore(ctx.db.sqlite).remove(draft.uuid));
+  await removeDraft(ctx, draft.uuid);
 }
 
 /** A row with something in it: an empty row is neither downloaded nor imported (the import would skip it). */
@@ -499,6 +598,7 @@ async function settleFinishedImport(ctx: AppContext, draft: DraftRecord): Promis
     if (page.length === 0) break;
     for (const row of page) excluded.push({ index: row.row_index, error: row.error });
     after = page[page.length - 1]?.row_index ?? after;
+    await yieldToLoop();
   }
   const store = draftStore(ctx.db.sqlite);
   const done = task?.status === 'COMPLETED' ? Number.MAX_SAFE_INTEGER : (job?.rows_done ?? 0);

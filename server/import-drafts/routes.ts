@@ -18,6 +18,7 @@ import {
   warmChecks,
 } from './drafts.ts';
 import { sendFixedRows } from './download.ts';
+import { inDraftQueue } from './draft-queue.ts';
 import {
   changeAnswerSchema,
   createDraftBodySchema,
@@ -59,7 +60,9 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404, 409],
     },
     async ({ body, principal, res }) => {
-      const { draft, created } = await createDraft(ctx, principal, body);
+      // Two requests for one import's draft one after the other: the second finds the first's draft.
+      const open = () => createDraft(ctx, principal, body);
+      const { draft, created } = await ('background_task_uuid' in body ? inDraftQueue(`task:${body.background_task_uuid}`, open) : open());
       if (!created) res.status(200).json(draft);
       return draft;
     },
@@ -85,11 +88,12 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: draftSchema,
       errors: [404],
     },
-    async ({ params, principal }) => {
-      const draft = await requireDraft(ctx, principal, params.draft_uuid);
-      warmChecks(ctx, draft);
-      return describeDraft(ctx, draft);
-    },
+    ({ params, principal }) =>
+      inDraftQueue(params.draft_uuid, async () => {
+        const draft = await requireDraft(ctx, principal, params.draft_uuid);
+        warmChecks(ctx, draft);
+        return describeDraft(ctx, draft);
+      }),
   );
   api.route(
     {
@@ -103,7 +107,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: draftRowsPageSchema,
       errors: [404],
     },
-    async ({ params, query, principal }) => rowsPage(ctx, await requireDraft(ctx, principal, params.draft_uuid), query),
+    ({ params, query, principal }) =>
+      inDraftQueue(params.draft_uuid, async () => rowsPage(ctx, await requireDraft(ctx, principal, params.draft_uuid), query)),
   );
   api.route(
     {
@@ -116,8 +121,10 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: editCellAnswerSchema,
       errors: [404, 409],
     },
-    async ({ params, body, principal }) =>
-      editCell(ctx, await requireDraft(ctx, principal, params.draft_uuid), params.row_id, body.column, body.value),
+    ({ params, body, principal }) =>
+      inDraftQueue(params.draft_uuid, async () =>
+        editCell(ctx, await requireDraft(ctx, principal, params.draft_uuid), params.row_id, body.column, body.value),
+      ),
   );
   api.route(
     {
@@ -131,7 +138,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    async ({ params, body, principal }) => replaceInColumn(ctx, await requireDraft(ctx, principal, params.draft_uuid), body),
+    ({ params, body, principal }) =>
+      inDraftQueue(params.draft_uuid, async () => replaceInColumn(ctx, await requireDraft(ctx, principal, params.draft_uuid), body)),
   );
   api.route(
     {
@@ -144,7 +152,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    async ({ params, body, principal }) => fillDown(ctx, await requireDraft(ctx, principal, params.draft_uuid), body),
+    ({ params, body, principal }) =>
+      inDraftQueue(params.draft_uuid, async () => fillDown(ctx, await requireDraft(ctx, principal, params.draft_uuid), body)),
   );
   api.route(
     {
@@ -157,7 +166,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    async ({ params, body, principal }) => deleteRows(ctx, await requireDraft(ctx, principal, params.draft_uuid), body.row_ids),
+    ({ params, body, principal }) =>
+      inDraftQueue(params.draft_uuid, async () => deleteRows(ctx, await requireDraft(ctx, principal, params.draft_uuid), body.row_ids)),
   );
   api.route(
     {
@@ -169,7 +179,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    async ({ params, principal }) => undoLastEdit(ctx, await requireDraft(ctx, principal, params.draft_uuid)),
+    ({ params, principal }) =>
+      inDraftQueue(params.draft_uuid, async () => undoLastEdit(ctx, await requireDraft(ctx, principal, params.draft_uuid))),
   );
   api.route(
     {
@@ -181,9 +192,10 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       status: 204,
       errors: [404, 409],
     },
-    async ({ params, principal }) => {
-      await discardDraft(ctx, await requireDraft(ctx, principal, params.draft_uuid));
-    },
+    ({ params, principal }) =>
+      inDraftQueue(params.draft_uuid, async () => {
+        await discardDraft(ctx, await requireDraft(ctx, principal, params.draft_uuid));
+      }),
   );
   api.route(
     {
@@ -199,11 +211,12 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       },
       errors: [404],
     },
-    async ({ params, query, principal, res }) => {
-      const draft = await requireDraft(ctx, principal, params.draft_uuid);
-      const kind = await loadKind(draft.kind);
-      await sendFixedRows(res, ctx, draft, kind.columns, query.format);
-    },
+    ({ params, query, principal, res }) =>
+      inDraftQueue(params.draft_uuid, async () => {
+        const draft = await requireDraft(ctx, principal, params.draft_uuid);
+        const kind = await loadKind(draft.kind);
+        await sendFixedRows(res, ctx, draft, kind.columns, query.format);
+      }),
   );
   api.route(
     {
@@ -220,7 +233,9 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404, 409],
     },
     async ({ params, principal, res }) => {
-      const task = await importFixedRows(ctx, principal, await requireDraft(ctx, principal, params.draft_uuid));
+      const task = await inDraftQueue(params.draft_uuid, async () =>
+        importFixedRows(ctx, principal, await requireDraft(ctx, principal, params.draft_uuid)),
+      );
       res.setHeader('X-Background-Task-Uuid', task.uuid);
       return {
         message: 'The import of the fixed rows started.',

@@ -19,6 +19,7 @@ import * as attemptAnswers from './019_attempt_answers_and_events.ts';
 import * as importHandlerKinds from './020_import_handler_kinds.ts';
 import * as importDrafts from './022_import_drafts.ts';
 import * as taskSearch from './024_task_search.ts';
+import * as importDraftCounts from './025_import_draft_counts.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '020_import_handler_kinds': importHandlerKinds,
   '022_import_drafts': importDrafts,
   '024_task_search': taskSearch,
+  '025_import_draft_counts': importDraftCounts,
 };
