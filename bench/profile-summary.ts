@@ -21,18 +21,27 @@ const short = (n: ProfileNode) => {
   const url = n.callFrame.url.replace(/^.*\/(node_modules\/[^/]+|server|bench)\//, '$1/');
   return `${n.callFrame.functionName || '(anon)'} ${url}:${n.callFrame.lineNumber + 1}`;
 };
-/** The area of a sample: the nearest frame (walking up the stack) whose file names one. */
-const AREAS: [RegExp, string][] = [
-  [/papaparse/, 'parse (papaparse)'],
-  [/exceljs|unzipper|saxes|sax/, 'parse (exceljs)'],
-  [/geocoding\//, 'geocode'],
-  [/zod/, 'validate (zod)'],
-  [/import-row\.ts|row-check\.ts|columns\.ts|qrcodes\/address\.ts/, 'validate (prepare, record, checks)'],
-  [/uuid7/, 'uuid7'],
-  [/db\/prepared\.ts/, 'sqlite statements'],
-  [/import-writer\.ts/, 'writer (own code)'],
-  [/job-store\.ts|tasks\//, 'checkpoint, task, excluded rows'],
-  [/engine\.ts/, 'engine (own code)'],
+/**
+ * The area of a sample: the nearest frame (walking up the stack) that names one, by its function
+ * or its file; the phases of an import as docs/performance.md lists them.
+ */
+const AREAS: [RegExp, string, 'function' | 'url'][] = [
+  [/^(indexPending|endBatch)$/, 'search index (FTS5, per batch)', 'function'],
+  [/better-sqlite3\/lib\/methods\/pragma/, 'checkpoints', 'url'],
+  [/better-sqlite3\/lib\/methods\/wrappers/, 'begin and commit (WAL writes)', 'url'],
+  [/node:internal\/modules|amaro|cjs-module-lexer|node:internal\/deps/, 'worker start (loading modules)', 'url'],
+  [/gazetteer\.ts/, 'geocoder load', 'url'],
+  [/papaparse|sources\/csv|text-decoder/, 'decode and parse (CSV)', 'url'],
+  [/exceljs|unzipper|saxes|sax|sources\/xlsx|zip-limits/, 'decode and parse (XLSX)', 'url'],
+  [/geocoding\//, 'geocode', 'url'],
+  [/zod/, 'validate (zod)', 'url'],
+  [/import-row\.ts|row-check\.ts|columns\.ts|qrcodes\/address\.ts|row-schema\.ts/, 'validate (prepare, record, checks)', 'url'],
+  [/appointments\/times\.ts|temporal/, 'times and time zones', 'url'],
+  [/uuid7/, 'uuid7', 'url'],
+  [/db\/prepared\.ts|sync-query\.ts/, 'sqlite statements (lookups, inserts)', 'url'],
+  [/import-writer\.ts|appointments\/importer\.ts/, 'writer (own code)', 'url'],
+  [/job-store\.ts|tasks\//, 'checkpoint, task, excluded rows', 'url'],
+  [/engine\.ts/, 'engine (own code)', 'url'],
 ];
 function area(id: number): string {
   let at: number | undefined = id;
@@ -41,7 +50,7 @@ function area(id: number): string {
   while (at !== undefined) {
     const n = byId.get(at);
     if (!n) break;
-    for (const [pattern, name] of AREAS) if (pattern.test(n.callFrame.url)) return name;
+    for (const [pattern, name, by] of AREAS) if (pattern.test(by === 'url' ? n.callFrame.url : n.callFrame.functionName)) return name;
     at = parent.get(at);
   }
   return 'other';
