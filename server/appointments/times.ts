@@ -334,6 +334,28 @@ function isoFields(ms: number): string {
   return `${day}T${minuteTexts[Math.floor(inDay / MINUTE_MS)]}:${pad2(seconds)}`;
 }
 
+/** A wall-clock start's fields as plain numbers: the Temporal polyfill's getters cost about a microsecond each. */
+interface LocalFields {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** Parsed starts are memoised (row-schema.ts), so a file's repeated start reads its fields once. */
+const fieldsOfStart = new WeakMap<Temporal.PlainDateTime, LocalFields>();
+
+function plainFields(local: Temporal.PlainDateTime): LocalFields {
+  let fields = fieldsOfStart.get(local);
+  if (fields === undefined) {
+    fields = { year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute, second: local.second };
+    fieldsOfStart.set(local, fields);
+  }
+  return fields;
+}
+
 /**
  * scheduleTimes, fast where that is safe, with a bounded memo: imports repeat the same start,
  * duration and zone many times, and the results are plain data.
@@ -368,7 +390,8 @@ export class ScheduleTimesCache {
     return times;
   }
 
-  private steadyTimes(local: Temporal.PlainDateTime, durationMinutes: number, zone: string): ScheduleTimes | null {
+  private steadyTimes(start: Temporal.PlainDateTime, durationMinutes: number, zone: string): ScheduleTimes | null {
+    const local = plainFields(start);
     const { year, month, day } = local;
     if (year < 1000 || year > 9999) return null;
     const period = this.steadyOffset(year, month, day, zone);
