@@ -18,12 +18,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchDataTag, writeQrBenchCsv } from './qr-data.ts';
 import { startBareServer } from './bare-server.ts';
+import { type LoopDelay, startProbedServer } from './loop-delay.ts';
 import { processCpuSeconds } from './proc-stat.ts';
-import { median, OUT, percentile, round, startChildServer, target, type ChildServer, type Target, benchDataFile } from './support.ts';
+import { median, OUT, percentile, round, target, type ChildServer, type Target, benchDataFile } from './support.ts';
 
 const CONNECTIONS = Number(process.env.API_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.API_SECONDS ?? 8);
@@ -41,45 +41,10 @@ const smallCsv = benchDataFile(`qr-20-${benchDataTag()}.csv`, (out) => writeQrBe
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A server child with the loop-delay probe preloaded (and a CPU profile when asked). */
-async function startServer(name: string, extraArgs: string[] = []): Promise<{ server: ChildServer; loopDelay: () => Promise<LoopDelay> }> {
+function startServer(name: string, extraArgs: string[] = []): Promise<{ server: ChildServer; loopDelay: () => Promise<LoopDelay> }> {
   const dataDir = fs.mkdtempSync(path.join(OUT, `api-${name}-`));
-  const delayFile = path.join(dataDir, 'loop-delay.json');
-  const probe = fileURLToPath(new URL('./loop-delay-probe.ts', import.meta.url));
-  const saved = { options: process.env.NODE_OPTIONS, file: process.env.LOOP_DELAY_FILE };
-  process.env.NODE_OPTIONS = [
-    saved.options,
-    `--import=${probe}`,
-    PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${path.resolve(PROFILE_DIR, name)}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  process.env.LOOP_DELAY_FILE = delayFile;
-  try {
-    const server = await startChildServer(dataDir, extraArgs);
-    const loopDelay = async (): Promise<LoopDelay> => {
-      fs.rmSync(delayFile, { force: true });
-      server.child.kill('SIGUSR2');
-      for (let i = 0; i < 200 && !fs.existsSync(delayFile); i++) await sleep(25);
-      return JSON.parse(fs.readFileSync(delayFile, 'utf8')) as LoopDelay;
-    };
-    return { server, loopDelay };
-  } finally {
-    restoreEnv('NODE_OPTIONS', saved.options);
-    restoreEnv('LOOP_DELAY_FILE', saved.file);
-  }
-}
-interface LoopDelay {
-  p50: number;
-  p99: number;
-  max: number;
-  mean: number;
-  samples: number;
-  /** The collector's pauses over the same interval (ms; major: full collections). */
-  gc_pauses: { count: number; total_ms: number; max_ms: number; major: number };
-}
-function restoreEnv(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
+  const profile = PROFILE_DIR ? `--cpu-prof --cpu-prof-dir=${path.resolve(PROFILE_DIR, name)}` : undefined;
+  return startProbedServer(dataDir, extraArgs, profile);
 }
 
 async function stopServer(server: ChildServer) {

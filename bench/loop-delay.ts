@@ -27,11 +27,12 @@ function restoreEnv(name: string, value: string | undefined) {
 export async function startProbedServer(
   dataDir: string,
   extraArgs: string[] = [],
+  nodeOptions?: string,
 ): Promise<{ server: ChildServer; loopDelay: () => Promise<LoopDelay> }> {
   const delayFile = path.join(dataDir, 'loop-delay.json');
   const probe = fileURLToPath(new URL('./loop-delay-probe.ts', import.meta.url));
   const saved = { options: process.env.NODE_OPTIONS, file: process.env.LOOP_DELAY_FILE };
-  process.env.NODE_OPTIONS = [saved.options, `--import=${probe}`].filter(Boolean).join(' ');
+  process.env.NODE_OPTIONS = [saved.options, `--import=${probe}`, nodeOptions].filter(Boolean).join(' ');
   process.env.LOOP_DELAY_FILE = delayFile;
   try {
     const server = await startChildServer(dataDir, extraArgs);

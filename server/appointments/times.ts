@@ -90,14 +90,7 @@ export function parseStartDateTime(value: unknown, label = 'start_date_time', or
 }
 
 /** A real wall-clock time from its parts, or null. */
-function plainDateTime(parts: {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}): Temporal.PlainDateTime | null {
+function plainDateTime(parts: LocalFields): Temporal.PlainDateTime | null {
   try {
     return Temporal.PlainDateTime.from(parts, { overflow: 'reject' });
   } catch {

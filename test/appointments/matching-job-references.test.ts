@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { appointmentImportKind } from '../../server/appointments/import-kind.ts';
 import { openConnection } from '../../server/db/database.ts';
 import { tinyGeocoder } from '../support/tiny-geocoder.ts';
-import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
+import { importFileAndWait, startImportTestServer } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 /**
@@ -40,14 +40,13 @@ describe('matching appointments by job reference', () => {
             .join(','),
         ),
       ].join('\n');
-    const run = async (content: string) => {
-      const res = await server.request('/api/appointment_schedule/bulk', fileUpload(content, 'jobs.csv', { organization_uuid: org() }));
-      assert.equal(res.status, 202, await res.clone().text());
-      const { background_task_uuid } = (await res.json()) as { background_task_uuid: string };
-      const task = await waitForTask(server, background_task_uuid);
-      assert.equal(task.status, 'COMPLETED', JSON.stringify(task));
-      return task.results as { inserted: number; updated: number; unchanged: number };
-    };
+    const run = (content: string) =>
+      importFileAndWait<{ inserted: number; updated: number; unchanged: number }>(
+        server,
+        '/api/appointment_schedule/bulk',
+        content,
+        'jobs.csv',
+      );
     const first = await run(csv([row('JR-1', 2), row('JR-2', 3)]));
     assert.deepEqual([first.inserted, first.updated], [2, 0]);
     const again = await run(csv([row('JR-1', 2), row('JR-2', 4), row('JR-3', 5), row('JR-3', 6)]));

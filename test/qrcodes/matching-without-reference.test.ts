@@ -4,7 +4,7 @@ import { openConnection } from '../../server/db/database.ts';
 import type { QrImportRow } from '../../server/qrcodes/import-row.ts';
 import { openQrCodeWriter } from '../../server/qrcodes/import-writer.ts';
 import { tinyGeocoder } from '../support/tiny-geocoder.ts';
-import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
+import { importFileAndWait, startImportTestServer } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 /**
@@ -25,14 +25,8 @@ describe('matching QR code rows without a reference by name and location', () =>
 
   it('updates the QR codes an earlier import made, restores a deleted one, and matches a row repeated in the file', async () => {
     const csv = (names: string[]) => ['name,location', ...names.map((name, i) => `${name},"${location(i + 1)}"`)].join('\n');
-    const run = async (content: string) => {
-      const res = await server.request('/api/qrcodes/bulk', fileUpload(content, 'sites.csv', { organization_uuid: org() }));
-      assert.equal(res.status, 202, await res.clone().text());
-      const { background_task_uuid } = (await res.json()) as { background_task_uuid: string };
-      const task = await waitForTask(server, background_task_uuid);
-      assert.equal(task.status, 'COMPLETED', JSON.stringify(task));
-      return task.results as { inserted: number; updated: number; restored: number };
-    };
+    const run = (content: string) =>
+      importFileAndWait<{ inserted: number; updated: number; restored: number }>(server, '/api/qrcodes/bulk', content, 'sites.csv');
     const first = await run(csv(['Keys A', 'Keys B', 'Keys C']));
     assert.deepEqual([first.inserted, first.updated, first.restored], [3, 0, 0]);
     server.ctx.db.sqlite

@@ -60,3 +60,18 @@ export async function startCsvImport(server: TestServer, csv: string, filename: 
   if (accepted.status !== 202) throw new Error(`import not accepted: ${accepted.status} ${await accepted.text()}`);
   return ((await accepted.json()) as { background_task_uuid: string }).background_task_uuid;
 }
+
+/** Uploads a file as a background import of the server's organization and waits for it; the COMPLETED task's results. */
+export async function importFileAndWait<Results>(
+  server: TestServer,
+  endpoint: string,
+  content: string,
+  filename: string,
+): Promise<Results> {
+  const accepted = await server.request(endpoint, fileUpload(content, filename, { organization_uuid: server.organizationUuid }));
+  if (accepted.status !== 202) throw new Error(`import not accepted: ${accepted.status} ${await accepted.text()}`);
+  const { background_task_uuid } = (await accepted.json()) as { background_task_uuid: string };
+  const task = await waitForTask(server, background_task_uuid);
+  if (task.status !== 'COMPLETED') throw new Error(`import ended ${task.status}: ${JSON.stringify(task)}`);
+  return task.results as Results;
+}
