@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cellText, locationFromParts, normalisePostcode } from './address.ts';
+import { QR_ADDRESS_FIELDS } from './record-fields.ts';
 import type { RawRecord } from '../imports/engine/raw-record.ts';
 
 /** Columns of a QR code import: docs/imports.md, the address parts, and optional tag and record fields. */
@@ -27,16 +28,7 @@ export const QR_IMPORT_COLUMNS = [
  * reference that tell a field admin which row it is (this sandbox adds those two; a client reading
  * only the address keys is unaffected).
  */
-export const QR_ECHO_FIELDS = [
-  'name',
-  'qr_code_external_reference_id',
-  'location',
-  'address_line_1',
-  'suburb',
-  'state',
-  'postcode',
-  'country',
-] as const;
+export const QR_ECHO_FIELDS = ['name', 'qr_code_external_reference_id', ...QR_ADDRESS_FIELDS] as const;
 
 const text = (max: number) => z.string({ message: 'must be text' }).max(max, `must be at most ${max} characters`).optional();
 
