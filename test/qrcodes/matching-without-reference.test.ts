@@ -4,7 +4,7 @@ import { openConnection } from '../../server/db/database.ts';
 import type { QrImportRow } from '../../server/qrcodes/import-row.ts';
 import { openQrCodeWriter } from '../../server/qrcodes/import-writer.ts';
 import { tinyGeocoder } from '../support/tiny-geocoder.ts';
-import { importFileAndWait, startImportTestServer } from '../support/imports.ts';
+import { fileUpload, importFileAndWait, startImportTestServer } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 /**
@@ -32,6 +32,15 @@ describe('matching QR code rows without a reference by name and location', () =>
     server.ctx.db.sqlite
       .prepare("update qrcodes set deleted_on = '2026-01-01T00:00:00.000Z' where organization_uuid = ? and name = 'Keys B'")
       .run(org());
+    const dry = await server.request(
+      '/api/qrcodes/bulk?processing_mode=sync',
+      fileUpload(`${csv(['Keys A', 'Keys B', 'Keys C', 'Keys D'])}\nKeys D,"${location(4)}"`, 'sites.csv', {
+        organization_uuid: org(),
+        dry_run: 'true',
+      }),
+    );
+    const dryCounts = (await dry.json()) as { inserted: number; updated: number; restored: number };
+    assert.deepEqual([dryCounts.inserted, dryCounts.updated, dryCounts.restored], [1, 3, 1], 'a dry run matches as the import does');
     const again = await run(`${csv(['Keys A', 'Keys B', 'Keys C', 'Keys D'])}\nKeys D,"${location(4)}"`);
     assert.deepEqual([again.inserted, again.updated, again.restored], [1, 3, 1], 'D is new once, then matched; B restored');
     for (const name of ['Keys A', 'Keys B', 'Keys C', 'Keys D']) assert.equal(live(name), 1, name);
