@@ -361,7 +361,9 @@ function plainFields(local: Temporal.PlainDateTime): LocalFields {
  */
 export class ScheduleTimesCache {
   private readonly memo = new Map<string, ScheduleTimes>();
-  private readonly steady = new Map<string, SteadyOffset | null>();
+  /** By zone, then by day (year * 10,000 + month * 100 + day): no key text built per row. */
+  private readonly steady = new Map<string, Map<number, SteadyOffset | null>>();
+  private steadyDays = 0;
   private readonly limit: number;
 
   constructor(limit = 20_000) {
@@ -409,8 +411,13 @@ export class ScheduleTimesCache {
 
   /** The offset from the local day's midnight until the zone's next change, or null when that day or the next has a change. */
   private steadyOffset(year: number, month: number, day: number, zone: string): SteadyOffset | null {
-    const key = `${zone}|${year}-${month}-${day}`;
-    let period = this.steady.get(key);
+    let days = this.steady.get(zone);
+    if (days === undefined) {
+      days = new Map();
+      this.steady.set(zone, days);
+    }
+    const key = year * 10_000 + month * 100 + day;
+    let period = days.get(key);
     if (period !== undefined) return period;
     period = null;
     try {
@@ -429,8 +436,13 @@ export class ScheduleTimesCache {
     } catch {
       period = null;
     }
-    if (this.steady.size >= this.limit) this.steady.clear();
-    this.steady.set(key, period);
+    if (++this.steadyDays > this.limit) {
+      this.steady.clear();
+      this.steadyDays = 1;
+      this.steady.set(zone, days);
+      days.clear();
+    }
+    days.set(key, period);
     return period;
   }
 }
