@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { chooseCsvFile } from './browser.ts';
+import type { LookShot } from './shot-run.ts';
 import { createAppointmentImporter } from '../../../server/appointments/importer.ts';
 import { loadGeocoder } from '../../../server/geocoding/offline-geocoder.ts';
 import { type TestServer } from '../../support/server.ts';
@@ -33,11 +35,7 @@ export async function seedAppointmentShots(server: TestServer): Promise<void> {
 }
 
 /** The Appointments section's states: filter error, service form clash, handler form, the Imports page's handler select. */
-export async function appointmentShots(
-  page: Page,
-  baseUrl: string,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function appointmentShots(page: Page, baseUrl: string, shot: LookShot): Promise<void> {
   await page.goto(`${baseUrl}/appointments`);
   await page.getByRole('table', { name: 'Appointments' }).waitFor();
   await shot('appointments-full', true);
@@ -70,14 +68,7 @@ export async function appointmentShots(
   await page.goto(`${baseUrl}/imports`);
   await page.getByRole('radio', { name: 'Appointments' }).check();
   await page.getByLabel('Import handler (org_identifier)').selectOption('acme-jobs');
-  await page
-    .locator('input[type=file]')
-    .first()
-    .setInputFiles({
-      name: 'jobs.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n'),
-    });
+  await chooseCsvFile(page, 'jobs.csv', 'Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n');
   // The preview with the handler's titles (no required column is missing, so no alert: the row itself says what fails).
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   await shot('state-imports-appointment-handler', true);

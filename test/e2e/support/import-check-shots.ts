@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { LookShot } from './shot-run.ts';
 import { createInbox } from '../../support/inboxes.ts';
 import { jsonBody, type TestServer } from '../../support/server.ts';
 import { chooseCsvFile } from './browser.ts';
@@ -10,11 +11,7 @@ const MIXED_QR_CSV = mixedQrCsv(70);
 const APPOINTMENTS_CSV = appointmentsCsv('S', ['02/12/2026 11:00', '03/12/2026 09:30']);
 
 /** Issue 17 points 3, 6-9: the preview's checks, row problems, appointment results, date order, what a delivery sent, the QR code search. */
-export async function importCheckShots(
-  page: Page,
-  server: TestServer,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function importCheckShots(page: Page, server: TestServer, shot: LookShot): Promise<void> {
   const base = server.url;
   await page.goto(`${base}/imports`);
   await chooseCsvFile(page, 'mixed-sites.csv', MIXED_QR_CSV);

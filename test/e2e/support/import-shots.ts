@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { LookShot } from './shot-run.ts';
 import { chooseCsvFile } from './browser.ts';
 
 /** A QR code CSV with a row that will certainly fail (bad type) and one whose address cannot be located. */
@@ -12,11 +13,7 @@ export const SHOT_SITES_CSV = [
 ].join('\r\n');
 
 /** Screenshots of the Imports page (preview, result, missing column) and the QR codes page (list, form error). */
-export async function importShots(
-  page: Page,
-  baseUrl: string,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function importShots(page: Page, baseUrl: string, shot: LookShot): Promise<void> {
   await page.goto(`${baseUrl}/imports`);
   await chooseCsvFile(page, 'sites.csv', SHOT_SITES_CSV);
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
