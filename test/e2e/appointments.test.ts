@@ -12,7 +12,7 @@ import { createOrganization } from '../../server/orgs/organizations.ts';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { loadGeocoder } from '../../server/geocoding/offline-geocoder.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
+import { browserUnavailable, type GuiPage, launchBrowser, openPage, chooseCsvFile } from './support/browser.ts';
 import { SPEC_APPOINTMENT_COLUMNS } from '../support/spec-columns.ts';
 
 const skip = browserUnavailable();
@@ -277,14 +277,11 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     ]);
     await select.selectOption('acme-jobs');
     assert.match(await page.getByText(/Reads “Job Number” as job_reference_id/).innerText(), /other columns by their field names/);
-    await page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({
-        name: 'jobs.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('Tag,Number,Start,Site,Job Number\r\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",J1\r\n'),
-      });
+    await chooseCsvFile(
+      page,
+      'jobs.csv',
+      'Tag,Number,Start,Site,Job Number\r\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",J1\r\n',
+    );
     const check = page.getByRole('region', { name: '2. Check before sending' });
     // The preview reads the file through the handler: Job Number is matched, the other titles are not field names, so the row will fail.
     await check
