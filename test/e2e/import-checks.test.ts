@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile, previewCsvFile } from './support/browser.ts';
 import { appointmentsCsv, mixedQrCsv } from './support/import-check-files.ts';
 import { suiteGuiSession } from './support/session.ts';
 import { taskOfResult } from './support/task-of-result.ts';
@@ -101,8 +101,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
     const preview = async () => {
       await page.goto(`${server.url}/imports`);
       await page.getByRole('radio', { name: 'Appointments' }).check();
-      await chooseCsvFile(page, 'excel-dates.csv', csv);
-      await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+      await previewCsvFile(page, 'excel-dates.csv', csv);
     };
 
     await setOrder(/Month first/);

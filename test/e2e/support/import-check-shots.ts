@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { LookShot } from './shot-run.ts';
 import { createInbox } from '../../support/inboxes.ts';
 import { jsonBody, type TestServer } from '../../support/server.ts';
-import { chooseCsvFile } from './browser.ts';
+import { previewCsvFile } from './browser.ts';
 import { appointmentsCsv, mixedQrCsv } from './import-check-files.ts';
 
 /** QR codes: the tag Gate 70 given twice. */
@@ -14,15 +14,13 @@ const APPOINTMENTS_CSV = appointmentsCsv('S', ['02/12/2026 11:00', '03/12/2026 0
 export async function importCheckShots(page: Page, server: TestServer, shot: LookShot): Promise<void> {
   const base = server.url;
   await page.goto(`${base}/imports`);
-  await chooseCsvFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
-  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+  await previewCsvFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
   await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-preview-checks');
 
   await page.goto(`${base}/imports`);
   await page.getByRole('radio', { name: 'Appointments' }).check();
-  await chooseCsvFile(page, 'excel-visits.csv', APPOINTMENTS_CSV);
-  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+  await previewCsvFile(page, 'excel-visits.csv', APPOINTMENTS_CSV);
   await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-preview-appointments');
   await page.getByRole('button', { name: 'Start the import' }).click();
