@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { startImportHandlerForm } from './import-handler-form.ts';
 import { chooseCsvFile } from './browser.ts';
 import type { LookShot } from './shot-run.ts';
 import { createAppointmentImporter } from '../../../server/appointments/importer.ts';
@@ -57,11 +58,7 @@ export async function appointmentShots(page: Page, baseUrl: string, shot: LookSh
   await page.getByRole('form', { name: 'Edit Acme job export' }).waitFor();
   await shot('state-import-handler-edit', true);
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await page.getByRole('button', { name: 'New import handler' }).click();
-  const form = page.getByRole('form', { name: 'New import handler' });
-  await form.getByLabel('Name').fill('Field team');
-  await form.getByLabel('Slug (org_identifier)').fill('acme-jobs');
-  await form.getByLabel('Column title in your file, row 1').fill('Tag');
+  const form = await startImportHandlerForm(page, 'Field team', 'acme-jobs', 'Tag');
   await form.getByRole('button', { name: 'Create import handler' }).click();
   await form.locator('.field-problem').first().waitFor();
   await shot('state-import-handler-errors', true);
