@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TINY_GEOCODER_URL } from '../support/child-server.ts';
 import { REPO_ROOT } from '../support/cli.ts';
-import { startCaptureServer, type CaptureServer } from '../support/inboxes.ts';
+import { answering, startCaptureServer, type CaptureServer } from '../support/inboxes.ts';
 
 const SCRIPT = path.join(REPO_ROOT, 'docs', 'examples', 'ci-webhooks.sh');
 
@@ -40,10 +40,7 @@ describe('the CI example script (docs/examples/ci-webhooks.sh)', () => {
   let failing: CaptureServer;
   before(async () => {
     app = await startCaptureServer();
-    failing = await startCaptureServer((_req, res) => {
-      res.statusCode = 500;
-      res.end('boom');
-    });
+    failing = await startCaptureServer(answering(500, 'boom'));
   });
   after(async () => {
     await app.close();

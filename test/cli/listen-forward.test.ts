@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { open } from '../../server/wire-format/open.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
 import { runCli, startCli } from '../support/cli.ts';
-import { startCaptureServer, type CaptureServer } from '../support/inboxes.ts';
+import { answering, startCaptureServer, type CaptureServer } from '../support/inboxes.ts';
 
 /** Headers as an object with lowercased names, from node's raw list. */
 function headersOf(raw: string[]): Record<string, string> {
@@ -19,10 +19,7 @@ describe('qr-sandbox listen --forward-to: deliveries reach the app as the servic
 
   before(async () => {
     server = await startChildServer();
-    app = await startCaptureServer((_req, res) => {
-      res.statusCode = 202;
-      res.end('accepted');
-    });
+    app = await startCaptureServer(answering(202, 'accepted'));
   });
   after(async () => {
     await app.close();

@@ -4,15 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startDemoMode } from '../../server/demo/demo-mode.ts';
 import type { DemoResetEvent, DemoResetResult } from '../../server/demo/schemas.ts';
 import { DEMO_SITES } from '../../server/demo/seed.ts';
-import { createOrganization, type OrganizationCredentials } from '../../server/orgs/organizations.ts';
 import { DEMO_SERVICES } from '../../server/services/demo.ts';
 import { fileUpload } from '../support/imports.ts';
 import { withGatedImports, startHeldImport } from './support/held-import.ts';
-import { ok, organizationView, type Page } from '../support/organization-view.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { type SeededDemo, startSeededDemo, totalOf } from './support/seeded-demo.ts';
+import { ok, ORGANIZATION_LISTS, organizationView, type Page } from '../support/organization-view.ts';
+import { jsonBody, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
 
 const reset = (server: TestServer, organizationUuid: string, auth?: string) =>
@@ -23,16 +22,7 @@ const reset = (server: TestServer, organizationUuid: string, auth?: string) =>
 
 /** Everything organization B can see of itself through the API, to compare before and after. */
 async function snapshot(server: TestServer, org: string, auth: string): Promise<Record<string, unknown>> {
-  const { view, get } = await organizationView(server, org, auth, [
-    '/api/qrcodes',
-    '/api/services',
-    '/api/webhooks',
-    '/api/inboxes',
-    '/api/import-handlers',
-    '/api/appointment_schedule',
-    '/api/background-tasks',
-    '/api/service-confirmations',
-  ]);
+  const { view, get } = await organizationView(server, org, auth, ORGANIZATION_LISTS);
   for (const hook of (view['/api/webhooks'] as Page<{ uuid: string }>).items)
     view[`deliveries ${hook.uuid}`] = await get(`/api/webhooks/uuid/${hook.uuid}/deliveries`);
   return view;
@@ -40,35 +30,18 @@ async function snapshot(server: TestServer, org: string, auth: string): Promise<
 
 describe('POST /api/demo/reset', () => {
   let server: TestServer;
+  let demo: SeededDemo;
   let orgA: string;
-  let other: OrganizationCredentials;
-  let otherAuth: string;
-  let viewerAuth: string;
-  let editorAuth: string;
-  const total = async (p: string, org = orgA, auth = server.auth) =>
-    (
-      await ok<Page<unknown>>(
-        server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=1`, { headers: { authorization: auth } }),
-      )
-    ).total;
+  const total = (p: string, org = orgA, auth = server.auth) => totalOf(server, p, org, auth);
   const post = (p: string, body: unknown, auth = server.auth) =>
     ok<Record<string, string>>(
       server.request(p, { ...jsonBody(body), headers: { 'content-type': 'application/json', authorization: auth } }),
     );
 
   before(async () => {
-    server = await startTestServer();
+    demo = await startSeededDemo('Reset');
+    server = demo.server;
     orgA = server.organizationUuid;
-    const demo = await startDemoMode(server, 3_600_000);
-    await demo.stop();
-    const keys = {
-      viewer: await post('/api/api-keys', { role: 'viewer', name: 'Reset viewer' }),
-      editor: await post('/api/api-keys', { role: 'editor', name: 'Reset editor' }),
-    };
-    viewerAuth = bearer(keys.viewer as { api_key: string; api_secret: string });
-    editorAuth = bearer(keys.editor as { api_key: string; api_secret: string });
-    other = await createOrganization(server.ctx.db.kysely, { name: 'Other Org' });
-    otherAuth = bearer(other);
   });
   after(() => server.stop());
 
@@ -93,42 +66,42 @@ describe('POST /api/demo/reset', () => {
     // Organization B has its own data, which must not change.
     const bQr = await post(
       '/api/qrcodes',
-      { organization_uuid: other.organization_uuid, location: '2 Collins Street, Melbourne VIC 3000' },
-      otherAuth,
+      { organization_uuid: demo.other.organization_uuid, location: '2 Collins Street, Melbourne VIC 3000' },
+      demo.otherAuth,
     );
-    await post('/api/services', { organization_uuid: other.organization_uuid, name: 'Plumbing', code: 'PLB' }, otherAuth);
-    const bInbox = await post('/api/inboxes', { organization_uuid: other.organization_uuid, name: 'B inbox' }, otherAuth);
+    await post('/api/services', { organization_uuid: demo.other.organization_uuid, name: 'Plumbing', code: 'PLB' }, demo.otherAuth);
+    const bInbox = await post('/api/inboxes', { organization_uuid: demo.other.organization_uuid, name: 'B inbox' }, demo.otherAuth);
     await post(
       '/api/webhooks/register',
-      { organization_uuid: other.organization_uuid, url: bInbox.url, events: ['service_confirmation.check_in'] },
-      otherAuth,
+      { organization_uuid: demo.other.organization_uuid, url: bInbox.url, events: ['service_confirmation.check_in'] },
+      demo.otherAuth,
     );
     await post(
       '/api/service-confirmations',
-      { organization_uuid: other.organization_uuid, qr_code_uuid: bQr.uuid, status: 'CHECK_IN' },
-      otherAuth,
+      { organization_uuid: demo.other.organization_uuid, qr_code_uuid: bQr.uuid, status: 'CHECK_IN' },
+      demo.otherAuth,
     );
     await post(
       '/api/import-handlers',
-      { organization_uuid: other.organization_uuid, name: 'B layout', mapping: { Ref: 'job_reference_id' } },
-      otherAuth,
+      { organization_uuid: demo.other.organization_uuid, name: 'B layout', mapping: { Ref: 'job_reference_id' } },
+      demo.otherAuth,
     );
     const bImport = await server.request('/api/appointment_schedule/bulk', {
       ...fileUpload(
         'tag_name,tag_number,start_date_time,location,service\r\nGate,7,2026-03-02 09:00,"2 Collins Street, Melbourne VIC 3000",Plumbing\r\n',
         'b.csv',
         {
-          organization_uuid: other.organization_uuid,
+          organization_uuid: demo.other.organization_uuid,
           processing_mode: 'sync',
         },
       ),
-      headers: { authorization: otherAuth },
+      headers: { authorization: demo.otherAuth },
     });
     assert.equal(bImport.status, 200, await bImport.clone().text());
     await waitFor("B's delivery to be delivered", async () =>
-      (await total(`/api/inboxes/uuid/${bInbox.uuid}/messages`, other.organization_uuid, otherAuth)) > 0 ? true : undefined,
+      (await total(`/api/inboxes/uuid/${bInbox.uuid}/messages`, demo.other.organization_uuid, demo.otherAuth)) > 0 ? true : undefined,
     );
-    const bBefore = await snapshot(server, other.organization_uuid, otherAuth);
+    const bBefore = await snapshot(server, demo.other.organization_uuid, demo.otherAuth);
 
     // Uploads a crash left behind, one of A's import and one of B's.
     const db = server.ctx.db.kysely;
@@ -142,7 +115,7 @@ describe('POST /api/demo/reset', () => {
         .executeTakeFirstOrThrow();
     for (const [org, name] of [
       [orgA, 'a-left.upload'],
-      [other.organization_uuid, 'b-left.upload'],
+      [demo.other.organization_uuid, 'b-left.upload'],
     ] as const) {
       fs.writeFileSync(path.join(uploads, name), 'left behind');
       await db
@@ -213,7 +186,7 @@ describe('POST /api/demo/reset', () => {
     assert.equal(fs.existsSync(path.join(uploads, 'a-left.upload')), false);
     assert.equal(fs.existsSync(path.join(uploads, 'b-left.upload')), true);
 
-    assert.deepEqual(await snapshot(server, other.organization_uuid, otherAuth), bBefore, 'organization B is untouched');
+    assert.deepEqual(await snapshot(server, demo.other.organization_uuid, demo.otherAuth), bBefore, 'organization B is untouched');
 
     const steps = [...new Set(events.map((e) => e.step))];
     assert.deepEqual(steps, [1, 2, 3, 4, 5], 'every step reported, in order');
@@ -227,8 +200,8 @@ describe('POST /api/demo/reset', () => {
   it('refuses a viewer and an editor (403) and another organization (403), changing nothing', async () => {
     const qrcodes = await total('/api/qrcodes');
     for (const [auth, who] of [
-      [viewerAuth, 'viewer'],
-      [editorAuth, 'editor'],
+      [demo.viewerAuth, 'viewer'],
+      [demo.editorAuth, 'editor'],
     ] as const) {
       const res = await reset(server, orgA, auth);
       assert.equal(res.status, 403, who);
@@ -236,7 +209,7 @@ describe('POST /api/demo/reset', () => {
       assert.equal(body.error.code, 'FORBIDDEN');
       assert.match(body.error.message, /admin role/);
     }
-    const foreign = await reset(server, orgA, otherAuth);
+    const foreign = await reset(server, orgA, demo.otherAuth);
     assert.equal(foreign.status, 403);
     assert.equal(await total('/api/qrcodes'), qrcodes);
     const missing = await server.request('/api/demo/reset', jsonBody({}));

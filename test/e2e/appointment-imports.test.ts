@@ -10,7 +10,7 @@ import Papa from 'papaparse';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
-import { browserUnavailable, chooseCsvFileThrough } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFileThrough, previewCsvFile } from './support/browser.ts';
 import { suiteGuiSession, waitForLive } from './support/session.ts';
 import { downloadErrorReport } from './support/downloads.ts';
 import { saveImportHandler } from '../support/import-handlers.ts';
@@ -120,11 +120,7 @@ describe('Appointment imports in Chromium', { skip: skip ?? false }, () => {
     const page = await session.signedInPage('/imports');
     await page.getByRole('radio', { name: 'Appointments' }).check();
     await page.getByLabel('Import handler (org_identifier)').selectOption('field-team');
-    await page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({ name: 'field-jobs.csv', mimeType: 'text/csv', buffer: Buffer.from(original) });
-    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await previewCsvFile(page, 'field-jobs.csv', original);
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
     assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /1\s+inserted[\s\S]*3\s+excluded/);

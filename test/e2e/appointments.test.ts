@@ -12,7 +12,8 @@ import { createOrganization } from '../../server/orgs/organizations.ts';
 import type { AppointmentSchedule } from '../../server/appointments/schemas.ts';
 import { loadGeocoder } from '../../server/geocoding/offline-geocoder.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './support/browser.ts';
+import { browserUnavailable, type GuiPage, launchBrowser, openPage, chooseCsvFile } from './support/browser.ts';
+import { startImportHandlerForm } from './support/import-handler-form.ts';
 import { SPEC_APPOINTMENT_COLUMNS } from '../support/spec-columns.ts';
 
 const skip = browserUnavailable();
@@ -211,11 +212,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
   test('import handlers: mapping rows, a taken slug marked at the slug field, edit, delete, and the select on the Imports page', async () => {
     const page = await signedInPage('/appointments/import-handlers');
     await page.getByRole('heading', { name: 'No import handlers yet' }).waitFor();
-    await page.getByRole('button', { name: 'New import handler' }).click();
-    const form = page.getByRole('form', { name: 'New import handler' });
-    await form.getByLabel('Name').fill('Acme job export');
-    await form.getByLabel('Slug (org_identifier)').fill('acme-jobs');
-    await form.getByLabel('Column title in your file, row 1').fill('Job Ref');
+    const form = await startImportHandlerForm(page, 'Acme job export', 'acme-jobs', 'Job Ref');
     await form.getByLabel('Appointment field, row 1').selectOption('job_reference_id');
     await form.getByRole('button', { name: 'Add a column' }).click();
     await form.getByLabel('Column title in your file, row 2').fill('Site');
@@ -231,11 +228,7 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     );
 
     // A second handler with the same slug: refused, the problem at the slug field.
-    await page.getByRole('button', { name: 'New import handler' }).click();
-    const second = page.getByRole('form', { name: 'New import handler' });
-    await second.getByLabel('Name').fill('Field team');
-    await second.getByLabel('Slug (org_identifier)').fill('acme-jobs');
-    await second.getByLabel('Column title in your file, row 1').fill('Tag');
+    const second = await startImportHandlerForm(page, 'Field team', 'acme-jobs', 'Tag');
     await second.getByLabel('Appointment field, row 1').selectOption('tag_name');
     await second.getByRole('button', { name: 'Create import handler' }).click();
     const slugProblem = second.locator('.field-problem');
@@ -277,14 +270,11 @@ describe('Appointments, services and import handlers in Chromium', { skip: skip 
     ]);
     await select.selectOption('acme-jobs');
     assert.match(await page.getByText(/Reads “Job Number” as job_reference_id/).innerText(), /other columns by their field names/);
-    await page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({
-        name: 'jobs.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('Tag,Number,Start,Site,Job Number\r\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",J1\r\n'),
-      });
+    await chooseCsvFile(
+      page,
+      'jobs.csv',
+      'Tag,Number,Start,Site,Job Number\r\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",J1\r\n',
+    );
     const check = page.getByRole('region', { name: '2. Check before sending' });
     // The preview reads the file through the handler: Job Number is matched, the other titles are not field names, so the row will fail.
     await check

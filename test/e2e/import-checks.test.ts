@@ -6,31 +6,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile, previewCsvFile } from './support/browser.ts';
+import { appointmentsCsv, mixedQrCsv } from './support/import-check-files.ts';
 import { suiteGuiSession } from './support/session.ts';
 import { taskOfResult } from './support/task-of-result.ts';
 
 const skip = browserUnavailable();
 
-/** A mixed QR code file: good rows, a place in several states, an unknown place, a bad type and a tag given twice. */
-const MIXED_QR_CSV = [
-  'location,name,suburb,state,postcode,country,type,tag_name,tag_number',
-  ',Darwin depot,Darwin,NT,0800,Australia,SITE,,',
-  ',Richmond shop,Richmond,,,Australia,SITE,,',
-  ',Nowhere,Nowhere Land,,99999,Australia,SITE,,',
-  ',Perth office,Perth,WA,6000,Australia,bad type!,,',
-  ',Fitzroy gate,Fitzroy,VIC,3065,Australia,SITE,Gate,7',
-  ',Carlton gate,Carlton,VIC,3053,Australia,SITE,Gate,7',
-  ',Hobart office,Hobart,TAS,7000,Australia,SITE,,',
-].join('\r\n');
-
-/** Appointments: one good row, one with a service missing from the catalog, one with three problems. */
-const APPOINTMENTS_CSV = [
-  'tag_name,tag_number,start_date_time,location,duration,service,timezone_name',
-  'Site,B-1,2026-03-02 09:00,"1 Mitchell St, Darwin NT 0800, Australia",60,Cleaning,',
-  'Site,B-2,2026-03-02 10:00,"1 Mitchell St, Darwin NT 0800, Australia",60,Carpet shampoo,',
-  'Site,B-3,next tuesday,"1 Mitchell St, Darwin NT 0800, Australia",-5,Cleaning,Melbourne',
-].join('\r\n');
+/** A mixed QR code file (the tag Gate 7 given twice) and a good last row. */
+const MIXED_QR_CSV = mixedQrCsv(7, [',Hobart office,Hobart,TAS,7000,Australia,SITE,,']);
+/** Appointments with the start times written year first. */
+const APPOINTMENTS_CSV = appointmentsCsv('B', ['2026-03-02 09:00', '2026-03-02 10:00']);
 
 describe('Import checks in Chromium: preview = import, row problems, counts, date order', { skip: skip ?? false }, () => {
   const { session, server } = suiteGuiSession();
@@ -115,8 +101,7 @@ describe('Import checks in Chromium: preview = import, row problems, counts, dat
     const preview = async () => {
       await page.goto(`${server.url}/imports`);
       await page.getByRole('radio', { name: 'Appointments' }).check();
-      await chooseCsvFile(page, 'excel-dates.csv', csv);
-      await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+      await previewCsvFile(page, 'excel-dates.csv', csv);
     };
 
     await setOrder(/Month first/);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { browserUnavailable } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
 import { walkAppointmentWorkbook, walkColumnQuestion, walkQrWorkbook } from './support/workbench-walk.ts';
 
@@ -46,14 +46,11 @@ describe('The import workbench in Chromium', { skip: skip ?? false }, () => {
 
     // The next file with the same headers gets the saved columns.
     const again = await session.signedInPage('/imports');
-    await again
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({
-        name: 'more-sites.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('Site Name,Street Address,Suburb,State,Postcode\r\nGate,1 Lygon Street,Carlton,VIC,3053\r\n'),
-      });
+    await chooseCsvFile(
+      again,
+      'more-sites.csv',
+      'Site Name,Street Address,Suburb,State,Postcode\r\nGate,1 Lygon Street,Carlton,VIC,3053\r\n',
+    );
     await again.getByRole('status').filter({ hasText: 'Using your saved columns Acme site register' }).waitFor();
   });
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import Papa from 'papaparse';
 import { ADDRESS_NOT_LOCATED } from '../../server/geocoding/geocoder.ts';
-import { browserUnavailable, chooseCsvFile, chooseCsvFileThrough } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile, chooseCsvFileThrough, locatedAndLostCsv, previewCsvFile } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
 import { downloadErrorReport } from './support/downloads.ts';
 
@@ -110,12 +110,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
 
   test('sync mode answers with the result at once; the task page offers the error report and the fixed file', async () => {
     const page = await signedInPage('/imports');
-    await chooseCsvFile(
-      page,
-      'one.csv',
-      'location,name\r\n"7 Knuckey St, Darwin NT 0800",Knuckey office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Sync lost\r\n',
-    );
-    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await previewCsvFile(page, 'one.csv', locatedAndLostCsv('7 Knuckey St, Darwin NT 0800', 'Knuckey office', 'Sync lost'));
     await page.getByRole('radio', { name: /Sync/ }).check();
     assert.match(await page.getByText(/at most 10,000 rows/).innerText(), /use background/);
     await page.getByRole('button', { name: 'Import now (sync)' }).click();
@@ -157,8 +152,7 @@ describe('Imports and QR codes in Chromium', { skip: skip ?? false }, () => {
       '"1 Nowhere Road, Atlantis ZZ 00000",Checked lost site,SITE',
       '"14 Smith St, Fitzroy VIC 3065",Checked store,SITE',
     ].join('\r\n');
-    await chooseCsvFile(page, 'check-sites.csv', checkCsv);
-    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await previewCsvFile(page, 'check-sites.csv', checkCsv);
     await page.getByRole('button', { name: 'Check only' }).click();
     await page.getByRole('heading', { name: 'Check result: nothing was imported' }).waitFor({ timeout: 60_000 });
     const counts = await page.getByRole('list', { name: 'Check counts' }).innerText();

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { profilesPath } from '../../server/remote/profiles.ts';
 import { jsonBody, startTestServer, tempDataDir, type TestServer } from '../support/server.ts';
-import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile, locatedAndLostCsv, previewCsvFile } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
 import { suiteServer } from '../support/suite-server.ts';
 import { insertTaskRow } from '../support/tasks.ts';
@@ -135,12 +135,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
 
   test('a sync import to the remote shows its result like a local sync import', async () => {
     const page = await session.signedInPage('/imports');
-    await chooseCsvFile(
-      page,
-      'sync.csv',
-      'location,name\r\n"7 Knuckey St, Darwin NT 0800",Remote sync office\r\n"1 Nowhere Road, Atlantis ZZ 00000",Remote sync lost\r\n',
-    );
-    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await previewCsvFile(page, 'sync.csv', locatedAndLostCsv('7 Knuckey St, Darwin NT 0800', 'Remote sync office', 'Remote sync lost'));
     await page.getByRole('radio', { name: /staging/ }).check();
     await page.getByRole('radio', { name: /Sync/ }).check();
     await page.getByRole('button', { name: 'Send to staging (sync)' }).click();
@@ -229,8 +224,7 @@ describe('Remote service mode in Chromium', { skip: skip ?? false }, () => {
     assert.match(await listAlert.innerText(), /Problem with the remote service\. .* Check the profile's credential\./);
 
     await page.goto(`${local.url}/imports`);
-    await chooseCsvFile(page, 'wrong.csv', 'location,name\r\n"1 Mitchell St, Darwin NT 0800",Never sent\r\n');
-    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await previewCsvFile(page, 'wrong.csv', 'location,name\r\n"1 Mitchell St, Darwin NT 0800",Never sent\r\n');
     await page.getByRole('radio', { name: /wrong-secret/ }).check();
     await page.getByRole('button', { name: 'Send to wrong-secret' }).click();
     await page.getByRole('alert').filter({ hasText: 'rejected the API key or secret (401)' }).waitFor();

@@ -9,7 +9,7 @@ import { seal } from '../../server/wire-format/seal.ts';
 import { createInbox, listMessages } from '../support/inboxes.ts';
 import { jsonBody, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from '../webhooks/support.ts';
-import { launchBrowser, openPage } from './support/browser.ts';
+import { launchBrowser } from './support/browser.ts';
 import { appointmentShots, seedAppointmentShots } from './support/appointment-shots.ts';
 import { appointmentTaskShots, seedAppointmentTask } from './support/appointment-task-shots.ts';
 import { geocoderShots } from './support/geocoder-shots.ts';
@@ -18,7 +18,7 @@ import { attemptViewShots, demoFirstScreenShots } from './support/first-screen-s
 import { importCheckShots } from './support/import-check-shots.ts';
 import { importShots } from './support/import-shots.ts';
 import { startRemoteShots } from './support/remote-shots.ts';
-import { prepareShotRun } from './support/shot-run.ts';
+import { inEveryLook, prepareShotRun } from './support/shot-run.ts';
 import { excludedData, makeTask, seedTasks } from './support/seed.ts';
 
 const outDir = await prepareShotRun('test-results/screenshots');
@@ -175,188 +175,167 @@ const inspectorPages: [string, string][] = [
   ['compare', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`],
 ];
 try {
-  for (const [width, height] of [
-    [1280, 800],
-    [800, 600],
-  ] as const) {
-    for (const scheme of ['light', 'dark'] as const) {
-      const gui = await openPage(browser, { width, height, colorScheme: scheme });
-      await gui.page.goto(`${server.url}/`);
-      await gui.page.getByRole('button', { name: 'Sign in' }).waitFor();
-      await gui.page.screenshot({ path: path.join(outDir, `signin-${width}x${height}-${scheme}.png`) });
-      await gui.page.goto(`${server.url}/tasks#key=${credential.api_key}:${credential.api_secret}`);
-      await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
-      for (const pagePath of pages) {
-        await gui.page.goto(`${server.url}${pagePath}`);
-        await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
-        await gui.page.waitForLoadState('networkidle').catch(() => undefined);
-        const name =
-          pagePath
-            .split('/')
-            .filter(Boolean)
-            .join('-')
-            .replace(big.uuid, 'detail')
-            .replace(okHook, 'delivered')
-            .replace(badHook, 'failing') || 'home';
-        await gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
-      }
-      const shot = (name: string) => gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) });
-      // Whole pages, top to bottom, for the long ones.
-      for (const [name, pagePath] of [
-        ['full-settings', '/settings'],
-        ['full-webhooks', '/webhooks'],
-        ['full-webhook-failing', `/webhooks/${badHook}`],
-      ] as const) {
-        await gui.page.goto(`${server.url}${pagePath}`);
-        await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
-        await gui.page.waitForLoadState('networkidle').catch(() => undefined);
-        await gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage: true });
-      }
-      for (const [name, pagePath] of inspectorPages) {
-        await gui.page.goto(`${server.url}${pagePath}`);
-        await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
-        await gui.page.waitForLoadState('networkidle').catch(() => undefined);
-        await shot(`inspector-${name}`);
-      }
-      // Further down the long pages, one viewport at a time.
-      const sections: [string, string, string][] = [
-        ['inbox-messages', `/inspector/${inbox.uuid}`, 'Messages'],
-        ['message-headers', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Headers'],
-        ['message-replay', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Replay and forward'],
-        ['compare-changes', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Changed values'],
-        ['compare-json', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Decrypted JSON'],
-      ];
-      for (const [name, pagePath, heading] of sections) {
-        await gui.page.goto(`${server.url}${pagePath}`);
-        const target = gui.page.getByRole('heading', { name: heading, level: 2 });
-        await target.waitFor();
-        await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
-        await shot(`inspector-${name}`);
-      }
-      await gui.page.goto(`${server.url}/inspector/${inbox.uuid}`);
-      await gui.page.getByRole('button', { name: 'Edit' }).click();
-      await gui.page.getByRole('button', { name: 'Save changes' }).waitFor();
-      await gui.page.getByLabel('Answer status').fill('42');
-      await gui.page.getByRole('button', { name: 'Save changes' }).click();
-      await gui.page.locator('.field-problem').first().waitFor();
-      await shot('state-inspector-edit-invalid');
-      await gui.page.getByLabel('Include the signature').check();
-      await gui.page.getByRole('heading', { name: 'Export' }).scrollIntoViewIfNeeded();
-      await shot('state-inspector-export-warning');
-      await gui.page.goto(`${server.url}/decrypt`);
-      await gui.page.getByLabel('Body or payload').fill(validMessage.body);
-      await gui.page.getByLabel('Signature header').fill(validMessage.headers['x-service-signature'] ?? '');
-      await gui.page.getByRole('button', { name: 'Decrypt and verify' }).click();
-      await gui.page.getByRole('region', { name: 'Result' }).waitFor();
-      await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      await shot('state-decrypt-result');
-      await gui.page
-        .getByLabel('Signature header')
-        .fill(handMade.signatureHeader.toUpperCase().replace('SHA256=', 'X-Service-Signature: sha256='));
-      await gui.page.getByRole('button', { name: 'Decrypt and verify' }).click();
-      await gui.page.getByText('Not decrypted').waitFor();
-      await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      await shot('state-decrypt-hints');
-      await gui.page.goto(`${server.url}/tasks/${big.uuid}`);
-      await gui.page.getByRole('grid', { name: 'Excluded rows' }).locator('[aria-rowindex="4"]').click();
-      await gui.page.getByRole('region', { name: /Excluded row \d/ }).scrollIntoViewIfNeeded();
-      await shot('state-task-row-details');
-      await gui.page.goto(`${server.url}/tasks`);
-      await gui.page.getByText('Show curl').click();
-      await shot('state-tasks-curl');
-      await gui.page.goto(`${server.url}/settings`);
-      await gui.page.getByLabel('Name').fill('CI import job');
-      await gui.page.getByRole('button', { name: 'Create API key' }).click();
-      await gui.page.getByRole('region', { name: /created/ }).waitFor();
-      await shot('state-settings-new-key');
-      await gui.page.getByRole('button', { name: 'Done' }).click();
-      await gui.page.getByRole('button', { name: 'Revoke CI import job' }).click();
-      await gui.page.getByRole('dialog').waitFor();
-      await shot('state-settings-revoke-dialog');
-      await gui.page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
-      await gui.page.getByRole('button', { name: 'Create API key' }).click();
-      await gui.page.locator('#key-name-problem').waitFor();
-      await shot('state-settings-validation');
-      await gui.page.goto(`${server.url}/webhooks`);
-      await gui.page.getByLabel('URL', { exact: true }).fill('http://hooks.example.com/receiver');
-      await gui.page.getByRole('checkbox', { name: /Check-out/ }).uncheck();
-      await gui.page.getByRole('button', { name: 'Register webhook' }).click();
-      await gui.page.locator('#webhook-url-problem').waitFor();
-      await gui.page.locator('#webhook-url-problem').scrollIntoViewIfNeeded();
-      await shot('state-webhooks-register-error');
-      await gui.page.getByLabel('URL', { exact: true }).fill(`${okReceiver.url}/second`);
-      await gui.page.getByRole('button', { name: 'Register webhook' }).click();
-      await gui.page.getByRole('region', { name: 'Webhook registered' }).waitFor();
-      await shot('state-webhooks-secret');
-      await gui.page.getByRole('button', { name: 'Done' }).click();
-      await gui.page.getByRole('button', { name: 'Send test event' }).click();
-      await gui.page.getByRole('region', { name: 'Event sent' }).waitFor();
-      await gui.page.getByRole('region', { name: 'Event sent' }).scrollIntoViewIfNeeded();
-      await shot('state-webhooks-event-sent');
-      await gui.page.getByRole('region', { name: 'Event sent' }).getByRole('link').first().click();
-      await gui.page.locator('.delivery-highlighted').getByText('Delivered').waitFor();
-      await shot('state-webhook-highlighted-delivery');
-      await gui.page.getByRole('button', { name: 'Reveal secret' }).click();
-      await gui.page.getByRole('button', { name: 'Hide' }).waitFor();
-      await gui.page.getByRole('button', { name: 'Delete webhook' }).click();
-      await gui.page.getByRole('dialog').waitFor();
-      await shot('state-webhook-delete-dialog');
-      await gui.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-      await importShots(gui.page, server.url, (name, fullPage = false) =>
-        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
-      );
-      await importCheckShots(gui.page, server, (name, fullPage = false) =>
-        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
-      );
-      await appointmentShots(gui.page, server.url, (name, fullPage = false) =>
-        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
-      );
-      await remoteShots.shots(gui.page, (name, fullPage = false) =>
-        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
-      );
-      await appointmentTaskShots(gui.page, server.url, appointmentTask, (name) =>
-        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`) }),
-      );
-      await geocoderShots(gui.page, server.url, (name, fullPage = false) =>
-        gui.page.screenshot({ path: path.join(outDir, `${name}-${width}x${height}-${scheme}.png`), fullPage }),
-      );
-      await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
-      await gui.page.getByText('No tasks match these filters').waitFor();
-      await shot('state-tasks-no-match');
-      await gui.page.goto(`${server.url}/tasks/00000000-0000-0000-0000-000000000000`);
-      await gui.page.getByRole('alert').waitFor();
-      await shot('state-task-not-found');
-      await gui.page.getByRole('button', { name: 'Sign out' }).click();
-      await gui.page.goto(`${server.url}/tasks#key=${empty.api_key}:${empty.api_secret}`);
-      await gui.page.getByText('No background tasks yet').waitFor();
-      await shot('state-tasks-empty');
-      await gui.page.goto(`${server.url}/webhooks`);
-      await gui.page.getByText('No webhooks yet').waitFor();
-      await shot('state-webhooks-empty');
-      await gui.page.goto(`${server.url}/appointments`);
-      await gui.page.getByText('No appointments yet').waitFor();
-      await shot('state-appointments-empty');
-      await gui.page.goto(`${server.url}/appointments/import-handlers`);
-      await gui.page.getByText('No import handlers yet').waitFor();
-      await shot('state-import-handlers-empty');
-      await gui.page.getByRole('button', { name: 'Sign out' }).click();
-      await gui.page.getByLabel('API key and secret').fill('qrs_abc:wrong');
-      await gui.page.getByRole('button', { name: 'Sign in' }).click();
-      await gui.page.getByRole('alert').waitFor();
-      await shot('state-signin-wrong');
-      // Sign-out in another tab of the same browser signs this one out too.
-      await gui.page.goto(`${server.url}/tasks#key=${credential.api_key}:${credential.api_secret}`);
-      await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
-      const otherTab = await gui.context.newPage();
-      await otherTab.goto(`${server.url}/tasks/${big.uuid}`);
-      await otherTab.getByRole('button', { name: 'Sign out' }).click();
-      await gui.page.getByText('You signed out in another tab or window.').waitFor();
-      await shot('state-signin-signed-out-elsewhere');
-      await otherTab.close();
-      if (gui.problems.length) process.stderr.write(`${gui.problems.join('\n')}\n`);
-      await gui.close();
+  await inEveryLook(browser, outDir, async (gui, shot) => {
+    await gui.page.goto(`${server.url}/`);
+    await gui.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await shot('signin');
+    await gui.page.goto(`${server.url}/tasks#key=${credential.api_key}:${credential.api_secret}`);
+    await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
+    for (const pagePath of pages) {
+      await gui.page.goto(`${server.url}${pagePath}`);
+      await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
+      await gui.page.waitForLoadState('networkidle').catch(() => undefined);
+      const name =
+        pagePath
+          .split('/')
+          .filter(Boolean)
+          .join('-')
+          .replace(big.uuid, 'detail')
+          .replace(okHook, 'delivered')
+          .replace(badHook, 'failing') || 'home';
+      await shot(name);
     }
-  }
+    // Whole pages, top to bottom, for the long ones.
+    for (const [name, pagePath] of [
+      ['full-settings', '/settings'],
+      ['full-webhooks', '/webhooks'],
+      ['full-webhook-failing', `/webhooks/${badHook}`],
+    ] as const) {
+      await gui.page.goto(`${server.url}${pagePath}`);
+      await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
+      await gui.page.waitForLoadState('networkidle').catch(() => undefined);
+      await shot(name, true);
+    }
+    for (const [name, pagePath] of inspectorPages) {
+      await gui.page.goto(`${server.url}${pagePath}`);
+      await gui.page.getByRole('heading', { level: 1 }).first().waitFor();
+      await gui.page.waitForLoadState('networkidle').catch(() => undefined);
+      await shot(`inspector-${name}`);
+    }
+    // Further down the long pages, one viewport at a time.
+    const sections: [string, string, string][] = [
+      ['inbox-messages', `/inspector/${inbox.uuid}`, 'Messages'],
+      ['message-headers', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Headers'],
+      ['message-replay', `/inspector/${inbox.uuid}/messages/${validMessage.uuid}`, 'Replay and forward'],
+      ['compare-changes', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Changed values'],
+      ['compare-json', `/inspector/${inbox.uuid}/compare?a=${invalidMessage.uuid}&b=${validMessage.uuid}`, 'Decrypted JSON'],
+    ];
+    for (const [name, pagePath, heading] of sections) {
+      await gui.page.goto(`${server.url}${pagePath}`);
+      const target = gui.page.getByRole('heading', { name: heading, level: 2 });
+      await target.waitFor();
+      await target.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await shot(`inspector-${name}`);
+    }
+    await gui.page.goto(`${server.url}/inspector/${inbox.uuid}`);
+    await gui.page.getByRole('button', { name: 'Edit' }).click();
+    await gui.page.getByRole('button', { name: 'Save changes' }).waitFor();
+    await gui.page.getByLabel('Answer status').fill('42');
+    await gui.page.getByRole('button', { name: 'Save changes' }).click();
+    await gui.page.locator('.field-problem').first().waitFor();
+    await shot('state-inspector-edit-invalid');
+    await gui.page.getByLabel('Include the signature').check();
+    await gui.page.getByRole('heading', { name: 'Export' }).scrollIntoViewIfNeeded();
+    await shot('state-inspector-export-warning');
+    await gui.page.goto(`${server.url}/decrypt`);
+    await gui.page.getByLabel('Body or payload').fill(validMessage.body);
+    await gui.page.getByLabel('Signature header').fill(validMessage.headers['x-service-signature'] ?? '');
+    await gui.page.getByRole('button', { name: 'Decrypt and verify' }).click();
+    await gui.page.getByRole('region', { name: 'Result' }).waitFor();
+    await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shot('state-decrypt-result');
+    await gui.page
+      .getByLabel('Signature header')
+      .fill(handMade.signatureHeader.toUpperCase().replace('SHA256=', 'X-Service-Signature: sha256='));
+    await gui.page.getByRole('button', { name: 'Decrypt and verify' }).click();
+    await gui.page.getByText('Not decrypted').waitFor();
+    await gui.page.getByRole('heading', { name: 'Result' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shot('state-decrypt-hints');
+    await gui.page.goto(`${server.url}/tasks/${big.uuid}`);
+    await gui.page.getByRole('grid', { name: 'Excluded rows' }).locator('[aria-rowindex="4"]').click();
+    await gui.page.getByRole('region', { name: /Excluded row \d/ }).scrollIntoViewIfNeeded();
+    await shot('state-task-row-details');
+    await gui.page.goto(`${server.url}/tasks`);
+    await gui.page.getByText('Show curl').click();
+    await shot('state-tasks-curl');
+    await gui.page.goto(`${server.url}/settings`);
+    await gui.page.getByLabel('Name').fill('CI import job');
+    await gui.page.getByRole('button', { name: 'Create API key' }).click();
+    await gui.page.getByRole('region', { name: /created/ }).waitFor();
+    await shot('state-settings-new-key');
+    await gui.page.getByRole('button', { name: 'Done' }).click();
+    await gui.page.getByRole('button', { name: 'Revoke CI import job' }).click();
+    await gui.page.getByRole('dialog').waitFor();
+    await shot('state-settings-revoke-dialog');
+    await gui.page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await gui.page.getByRole('button', { name: 'Create API key' }).click();
+    await gui.page.locator('#key-name-problem').waitFor();
+    await shot('state-settings-validation');
+    await gui.page.goto(`${server.url}/webhooks`);
+    await gui.page.getByLabel('URL', { exact: true }).fill('http://hooks.example.com/receiver');
+    await gui.page.getByRole('checkbox', { name: /Check-out/ }).uncheck();
+    await gui.page.getByRole('button', { name: 'Register webhook' }).click();
+    await gui.page.locator('#webhook-url-problem').waitFor();
+    await gui.page.locator('#webhook-url-problem').scrollIntoViewIfNeeded();
+    await shot('state-webhooks-register-error');
+    await gui.page.getByLabel('URL', { exact: true }).fill(`${okReceiver.url}/second`);
+    await gui.page.getByRole('button', { name: 'Register webhook' }).click();
+    await gui.page.getByRole('region', { name: 'Webhook registered' }).waitFor();
+    await shot('state-webhooks-secret');
+    await gui.page.getByRole('button', { name: 'Done' }).click();
+    await gui.page.getByRole('button', { name: 'Send test event' }).click();
+    await gui.page.getByRole('region', { name: 'Event sent' }).waitFor();
+    await gui.page.getByRole('region', { name: 'Event sent' }).scrollIntoViewIfNeeded();
+    await shot('state-webhooks-event-sent');
+    await gui.page.getByRole('region', { name: 'Event sent' }).getByRole('link').first().click();
+    await gui.page.locator('.delivery-highlighted').getByText('Delivered').waitFor();
+    await shot('state-webhook-highlighted-delivery');
+    await gui.page.getByRole('button', { name: 'Reveal secret' }).click();
+    await gui.page.getByRole('button', { name: 'Hide' }).waitFor();
+    await gui.page.getByRole('button', { name: 'Delete webhook' }).click();
+    await gui.page.getByRole('dialog').waitFor();
+    await shot('state-webhook-delete-dialog');
+    await gui.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await importShots(gui.page, server.url, shot);
+    await importCheckShots(gui.page, server, shot);
+    await appointmentShots(gui.page, server.url, shot);
+    await remoteShots.shots(gui.page, shot);
+    await appointmentTaskShots(gui.page, server.url, appointmentTask, shot);
+    await geocoderShots(gui.page, server.url, shot);
+    await gui.page.goto(`${server.url}/tasks?status=FAILED&task_type=IMPORT`);
+    await gui.page.getByText('No tasks match these filters').waitFor();
+    await shot('state-tasks-no-match');
+    await gui.page.goto(`${server.url}/tasks/00000000-0000-0000-0000-000000000000`);
+    await gui.page.getByRole('alert').waitFor();
+    await shot('state-task-not-found');
+    await gui.page.getByRole('button', { name: 'Sign out' }).click();
+    await gui.page.goto(`${server.url}/tasks#key=${empty.api_key}:${empty.api_secret}`);
+    await gui.page.getByText('No background tasks yet').waitFor();
+    await shot('state-tasks-empty');
+    await gui.page.goto(`${server.url}/webhooks`);
+    await gui.page.getByText('No webhooks yet').waitFor();
+    await shot('state-webhooks-empty');
+    await gui.page.goto(`${server.url}/appointments`);
+    await gui.page.getByText('No appointments yet').waitFor();
+    await shot('state-appointments-empty');
+    await gui.page.goto(`${server.url}/appointments/import-handlers`);
+    await gui.page.getByText('No import handlers yet').waitFor();
+    await shot('state-import-handlers-empty');
+    await gui.page.getByRole('button', { name: 'Sign out' }).click();
+    await gui.page.getByLabel('API key and secret').fill('qrs_abc:wrong');
+    await gui.page.getByRole('button', { name: 'Sign in' }).click();
+    await gui.page.getByRole('alert').waitFor();
+    await shot('state-signin-wrong');
+    // Sign-out in another tab of the same browser signs this one out too.
+    await gui.page.goto(`${server.url}/tasks#key=${credential.api_key}:${credential.api_secret}`);
+    await gui.page.getByRole('navigation', { name: 'Main' }).waitFor();
+    const otherTab = await gui.context.newPage();
+    await otherTab.goto(`${server.url}/tasks/${big.uuid}`);
+    await otherTab.getByRole('button', { name: 'Sign out' }).click();
+    await gui.page.getByText('You signed out in another tab or window.').waitFor();
+    await shot('state-signin-signed-out-elsewhere');
+    await otherTab.close();
+  });
   await demoShots(browser, outDir);
   const firstScreenShot = (name: string, target: Pick<import('playwright-core').Page, 'screenshot'>) =>
     target.screenshot({ path: path.join(outDir, `${name}.png`) }).then(() => undefined);

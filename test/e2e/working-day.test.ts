@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { GATE_AFTER_ENV, GATE_ENV, GATED_GEOCODER_MODULE } from '../demo/support/gated-geocoder.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
-import { browserUnavailable, chooseCsvFile, chooseCsvFileThrough } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFileThrough, locatedAndLostCsv, previewCsvFile } from './support/browser.ts';
 import { makeTask, seedTasks } from './support/seed.ts';
 import { suiteGuiSession, waitForLive } from './support/session.ts';
 
@@ -161,12 +161,7 @@ describe('A working day in the GUI (issue 17)', { skip: skip ?? false }, () => {
 
   test('after an import its file is not offered again: "Import another file" and the next steps instead', async () => {
     const page = await session.signedInPage('/imports');
-    await chooseCsvFile(
-      page,
-      'once.csv',
-      'location,name\r\n"1 Mitchell St, Darwin NT 0800",Once depot\r\n"1 Nowhere Road, Atlantis ZZ 00000",Once lost\r\n',
-    );
-    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await previewCsvFile(page, 'once.csv', locatedAndLostCsv('1 Mitchell St, Darwin NT 0800', 'Once depot', 'Once lost'));
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
 

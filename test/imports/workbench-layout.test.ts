@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { VISITS_SHEET_COLUMNS } from '../fixtures/workbench/columns.ts';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
@@ -310,14 +311,7 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     assert.equal(body.header_row, 3);
     assert.deepEqual(
       body.columns.matches.map((m) => [m.header, m.column]),
-      [
-        ['Tag', 'tag_name'],
-        ['Tag #', 'tag_number'],
-        ['Visit Start', 'start_date_time'],
-        ['Street Address', 'location'],
-        ['Service', 'service'],
-        ['Job Ref', 'job_reference_id'],
-      ],
+      VISITS_SHEET_COLUMNS,
     );
     assert.deepEqual(body.date_orders, [
       {

@@ -3,13 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { startDemoMode } from '../../server/demo/demo-mode.ts';
 import type { LiveEvent } from '../../server/live/bus.ts';
-import { createOrganization, type OrganizationCredentials } from '../../server/orgs/organizations.ts';
 import type { ResetResult, RestoredSnapshot, SavedSnapshot, SnapshotInfo } from '../../server/snapshots/schemas.ts';
 import { withGatedImports, startHeldImport } from '../demo/support/held-import.ts';
-import { ok, organizationView, type Page } from '../support/organization-view.ts';
-import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
+import { type SeededDemo, startSeededDemo, totalOf } from '../demo/support/seeded-demo.ts';
+import { ok, ORGANIZATION_LISTS, organizationView, type Page } from '../support/organization-view.ts';
+import { jsonBody, type TestServer } from '../support/server.ts';
 import { waitFor } from '../webhooks/support.ts';
 
 async function errorOf(res: Response | Promise<Response>, status: number): Promise<{ code: string; message: string }> {
@@ -19,15 +18,8 @@ async function errorOf(res: Response | Promise<Response>, status: number): Promi
 /** Everything an organization can see of itself through the API, to compare before and after. */
 async function viewOf(server: TestServer, org: string, auth: string): Promise<Record<string, unknown>> {
   const { view } = await organizationView(server, org, auth, [
-    '/api/qrcodes',
+    ...ORGANIZATION_LISTS,
     '/api/qrcodes?search=collins',
-    '/api/services',
-    '/api/webhooks',
-    '/api/inboxes',
-    '/api/import-handlers',
-    '/api/appointment_schedule',
-    '/api/background-tasks',
-    '/api/service-confirmations',
     '/api/webhooks/deliveries',
   ]);
   view.settings = await ok(server.request(`/api/settings?organization_uuid=${org}`, { headers: { authorization: auth } }));
@@ -36,31 +28,22 @@ async function viewOf(server: TestServer, org: string, auth: string): Promise<Re
 
 describe('snapshots of an organization, restore and reset', () => {
   let server: TestServer;
+  let demo: SeededDemo;
   let org: string;
-  let other: OrganizationCredentials;
-  let otherAuth: string;
-  let editorAuth: string;
-  let viewerAuth: string;
   const post = (p: string, body: unknown, auth = server.auth) =>
     server.request(p, { ...jsonBody(body), headers: { 'content-type': 'application/json', authorization: auth } });
-  const total = async (p: string) =>
-    (await ok<Page<unknown>>(server.request(`${p}${p.includes('?') ? '&' : '?'}organization_uuid=${org}&per_page=1`))).total;
+  const total = (p: string) => totalOf(server, p, org);
 
   before(async () => {
-    server = await startTestServer();
+    demo = await startSeededDemo('Snapshot');
+    server = demo.server;
     org = server.organizationUuid;
-    const demo = await startDemoMode(server, 3_600_000);
-    await demo.stop();
-    const keys = {
-      viewer: await ok<{ api_key: string; api_secret: string }>(post('/api/api-keys', { role: 'viewer', name: 'Snapshot viewer' })),
-      editor: await ok<{ api_key: string; api_secret: string }>(post('/api/api-keys', { role: 'editor', name: 'Snapshot editor' })),
-    };
-    viewerAuth = bearer(keys.viewer);
-    editorAuth = bearer(keys.editor);
-    other = await createOrganization(server.ctx.db.kysely, { name: 'Other Org' });
-    otherAuth = bearer(other);
     await ok(
-      post('/api/qrcodes', { organization_uuid: other.organization_uuid, location: '9 Collins Street, Melbourne VIC 3000' }, otherAuth),
+      post(
+        '/api/qrcodes',
+        { organization_uuid: demo.other.organization_uuid, location: '9 Collins Street, Melbourne VIC 3000' },
+        demo.otherAuth,
+      ),
     );
   });
   after(() => server.stop());
@@ -75,7 +58,7 @@ describe('snapshots of an organization, restore and reset', () => {
     await waitFor('no pending delivery', async () => ((await total('/api/webhooks/deliveries?status=pending')) === 0 ? true : undefined));
     await ok(post('/api/qrcodes', { organization_uuid: org, location: '77 Collins Street, Melbourne VIC 3000', name: 'Collins corner' }));
     const before = await viewOf(server, org, server.auth);
-    const otherBefore = await viewOf(server, other.organization_uuid, otherAuth);
+    const otherBefore = await viewOf(server, demo.other.organization_uuid, demo.otherAuth);
     assert.ok((before['/api/qrcodes?search=collins'] as Page<unknown>).total >= 1, 'the search finds the QR code');
     assert.ok((before['/api/appointment_schedule'] as Page<unknown>).total > 0);
 
@@ -112,7 +95,7 @@ describe('snapshots of an organization, restore and reset', () => {
     assert.deepEqual(events, [{ type: 'organization.replaced', organization_uuid: org, data: { action: 'restore', name: 'baseline' } }]);
 
     assert.deepEqual(await viewOf(server, org, server.auth), before, 'the organization is as it was');
-    assert.deepEqual(await viewOf(server, other.organization_uuid, otherAuth), otherBefore, 'another organization is untouched');
+    assert.deepEqual(await viewOf(server, demo.other.organization_uuid, demo.otherAuth), otherBefore, 'another organization is untouched');
     assert.equal(await total('/api/qrcodes?search=renamed%20in%20the'), 0, 'the search forgot what the run did');
     assert.equal(await total('/api/qrcodes?search=added%20in%20the'), 0);
     assert.equal(await total(`/api/qrcodes?search=${encodeURIComponent(qrcodes[1]?.uuid ? 'collins corner' : '')}`), 1);
@@ -141,7 +124,7 @@ describe('snapshots of an organization, restore and reset', () => {
       assert.ok(!Number.isNaN(Date.parse(item.created_on)));
     }
     assert.deepEqual(
-      (await ok<{ items: SnapshotInfo[] }>(server.request('/api/snapshots', { headers: { authorization: otherAuth } }))).items,
+      (await ok<{ items: SnapshotInfo[] }>(server.request('/api/snapshots', { headers: { authorization: demo.otherAuth } }))).items,
       [],
     );
     await ok(server.request('/api/snapshots/second.run_2', { method: 'DELETE' }), 204);
@@ -158,7 +141,7 @@ describe('snapshots of an organization, restore and reset', () => {
     assert.equal(unknown.code, 'NOT_FOUND');
     assert.match(unknown.message, /Snapshot "nope".*snapshot list/);
     assert.equal(
-      (await errorOf(post('/api/snapshots/baseline/restore', {}, otherAuth), 404)).code,
+      (await errorOf(post('/api/snapshots/baseline/restore', {}, demo.otherAuth), 404)).code,
       'NOT_FOUND',
       "another organization's snapshot is not found",
     );
@@ -168,7 +151,7 @@ describe('snapshots of an organization, restore and reset', () => {
       assert.match((await errorOf(Promise.resolve(res), 400)).message, /letters, digits/);
     }
     assert.equal((await post('/api/snapshots/a%20b/restore', {})).status, 400);
-    for (const auth of [viewerAuth, editorAuth]) {
+    for (const auth of [demo.viewerAuth, demo.editorAuth]) {
       assert.equal((await post('/api/snapshots', { name: 'x' }, auth)).status, 403);
       assert.equal((await server.request('/api/snapshots', { headers: { authorization: auth } })).status, 403);
       assert.equal((await post('/api/snapshots/baseline/restore', {}, auth)).status, 403);
@@ -194,10 +177,13 @@ describe('snapshots of an organization, restore and reset', () => {
       .exec("update snapshot_meta set value = '999_from_the_future' where key = 'migration'")
       .close();
     assert.match((await errorOf(post('/api/snapshots/future/restore', {}), 409)).message, /this version can read/);
-    const otherDir = path.join(server.dataDir, 'snapshots', other.organization_uuid);
+    const otherDir = path.join(server.dataDir, 'snapshots', demo.other.organization_uuid);
     fs.mkdirSync(otherDir, { recursive: true });
     fs.copyFileSync(path.join(dir, 'baseline.sqlite'), path.join(otherDir, 'stolen.sqlite'));
-    assert.match((await errorOf(post('/api/snapshots/stolen/restore', {}, otherAuth), 409)).message, /not a snapshot of this organization/);
+    assert.match(
+      (await errorOf(post('/api/snapshots/stolen/restore', {}, demo.otherAuth), 409)).message,
+      /not a snapshot of this organization/,
+    );
     assert.equal(await total('/api/qrcodes'), count);
   });
 

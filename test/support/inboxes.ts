@@ -109,6 +109,14 @@ export interface CaptureServer {
   close(): Promise<void>;
 }
 
+/** A capture server's answer to every request: `status` with `body`. */
+export function answering(status: number, body: string): (req: CapturedRequest, res: http.ServerResponse) => void {
+  return (_req, res) => {
+    res.statusCode = status;
+    res.end(body);
+  };
+}
+
 /** A real local HTTP server standing in for the user's own app: records every request, answers with `answer`. */
 export async function startCaptureServer(
   answer: (req: CapturedRequest, res: http.ServerResponse) => void = (_r, res) => res.end('{"ok":true}'),

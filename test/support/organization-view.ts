@@ -15,6 +15,18 @@ export async function ok<T>(res: Response | Promise<Response>, status?: number):
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** The lists that hold what an organization made (and what a reset or restore replaces). */
+export const ORGANIZATION_LISTS = [
+  '/api/qrcodes',
+  '/api/services',
+  '/api/webhooks',
+  '/api/inboxes',
+  '/api/import-handlers',
+  '/api/appointment_schedule',
+  '/api/background-tasks',
+  '/api/service-confirmations',
+] as const;
+
 /** Everything an organization can see of itself through the API at `paths` (and each inbox's messages), to compare before and after. */
 export async function organizationView(
   server: TestServer,

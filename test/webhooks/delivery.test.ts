@@ -5,19 +5,12 @@ import { sign } from '../../server/wire-format/signature.ts';
 import type { Delivery, WebhookWithSecret } from '../../server/webhooks/schemas.ts';
 import { jsonBody, type TestServer, startTestServer } from '../support/server.ts';
 import { startReceiver, waitFor } from './support.ts';
-
-type Page<T> = { items: T[]; total: number };
+import { newestDeliveryWhen, webhookDeliveries } from '../support/webhooks.ts';
 
 async function register(server: TestServer, body: Record<string, unknown>): Promise<WebhookWithSecret> {
   const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, ...body }));
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()) as WebhookWithSecret;
-}
-
-async function deliveries(server: TestServer, webhookUuid: string): Promise<Delivery[]> {
-  const res = await server.request(`/api/webhooks/uuid/${webhookUuid}/deliveries?organization_uuid=${server.organizationUuid}`);
-  assert.equal(res.status, 200);
-  return ((await res.json()) as Page<Delivery>).items;
 }
 
 async function simulate(server: TestServer, event: string) {
@@ -64,10 +57,7 @@ describe('webhook delivery to a real local receiver', () => {
       [webhook.uuid],
     );
 
-    const delivered = await waitFor('the delivery to succeed', async () => {
-      const [delivery] = await deliveries(server, webhook.uuid);
-      return delivery?.status === 'delivered' ? delivery : undefined;
-    });
+    const delivered = await newestDeliveryWhen(server, webhook.uuid, 'the delivery to succeed', (d) => d.status === 'delivered');
     const flaky = receiver.received.filter((r) => r.path === '/flaky');
     assert.equal(flaky.length, 2);
     const [first, second] = flaky;
@@ -113,18 +103,20 @@ describe('webhook delivery to a real local receiver', () => {
     assert.equal(delivered.attempts[1]?.error, null);
     assert.ok(delivered.attempts.every((a) => typeof a.duration_ms === 'number' && a.duration_ms >= 0));
 
-    assert.deepEqual(await deliveries(server, inactive.uuid), []);
-    assert.deepEqual(await deliveries(server, otherEvent.uuid), []);
+    assert.deepEqual(await webhookDeliveries(server, inactive.uuid), []);
+    assert.deepEqual(await webhookDeliveries(server, otherEvent.uuid), []);
     assert.equal(receiver.received.filter((r) => r.path === '/inactive' || r.path === '/other-event').length, 0);
   });
 
   test('a redirect is not followed and counts as a failure', async () => {
     const webhook = await register(server, { url: `${receiver.url}/redirect`, events: ['service_confirmation.check_out'] });
     await simulate(server, 'service_confirmation.check_out');
-    const delivery = await waitFor('the first attempt', async () => {
-      const [d] = await deliveries(server, webhook.uuid);
-      return typeof d?.attempts[0]?.duration_ms === 'number' ? d : undefined;
-    });
+    const delivery = await newestDeliveryWhen(
+      server,
+      webhook.uuid,
+      'the first attempt',
+      (d) => typeof d.attempts[0]?.duration_ms === 'number',
+    );
     const attempt = delivery.attempts[0];
     assert.equal(attempt?.status_code, 302);
     assert.match(attempt?.error ?? '', /Redirect 302 to \/elsewhere not followed/);
@@ -137,10 +129,7 @@ describe('webhook delivery to a real local receiver', () => {
   test('a receiver that does not answer in time is a timeout failure, retried later', async () => {
     const webhook = await register(server, { url: `${receiver.url}/slow`, events: ['service_confirmation.delivery'] });
     await simulate(server, 'service_confirmation.delivery');
-    const delivery = await waitFor('the first attempt to time out', async () => {
-      const [d] = await deliveries(server, webhook.uuid);
-      return d?.attempts[0]?.error ? d : undefined;
-    });
+    const delivery = await newestDeliveryWhen(server, webhook.uuid, 'the first attempt to time out', (d) => d.attempts[0]?.error);
     assert.equal(delivery.attempts[0]?.status_code, null);
     assert.match(delivery.attempts[0]?.error ?? '', /timeout/);
     assert.equal(delivery.status, 'pending');
@@ -151,17 +140,16 @@ describe('webhook delivery to a real local receiver', () => {
   test('redeliver sends a delivered delivery again: same delivery id, next attempt number', async () => {
     const webhook = await register(server, { url: `${receiver.url}/again`, events: ['service_confirmation.check_in'] });
     await simulate(server, 'service_confirmation.check_in');
-    const first = await waitFor('the first delivery', async () => {
-      const [d] = await deliveries(server, webhook.uuid);
-      return d?.status === 'delivered' ? d : undefined;
-    });
+    const first = await newestDeliveryWhen(server, webhook.uuid, 'the first delivery', (d) => d.status === 'delivered');
     const res = await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/${first.delivery_id}/redeliver`, { method: 'POST' });
     assert.equal(res.status, 202, await res.clone().text());
     assert.equal(((await res.json()) as Delivery).status, 'pending');
-    const again = await waitFor('the redelivery', async () => {
-      const [d] = await deliveries(server, webhook.uuid);
-      return d?.status === 'delivered' && d.attempt_count === 2 ? d : undefined;
-    });
+    const again = await newestDeliveryWhen(
+      server,
+      webhook.uuid,
+      'the redelivery',
+      (d) => d.status === 'delivered' && d.attempt_count === 2,
+    );
     assert.deepEqual(
       again.attempts.map((a) => [a.attempt, a.status_code]),
       [
@@ -187,16 +175,10 @@ describe('webhook delivery to a real local receiver', () => {
   test('deactivating a webhook stops its pending retries; redeliver then asks to activate it', async () => {
     const webhook = await register(server, { url: `${receiver.url}/down`, events: ['service_confirmation.check_out'] });
     await simulate(server, 'service_confirmation.check_out');
-    const failing = await waitFor('the first failed attempt', async () => {
-      const [d] = await deliveries(server, webhook.uuid);
-      return d?.attempts[0]?.status_code === 500 ? d : undefined;
-    });
+    const failing = await newestDeliveryWhen(server, webhook.uuid, 'the first failed attempt', (d) => d.attempts[0]?.status_code === 500);
     const patched = await server.request(`/api/webhooks/uuid/${webhook.uuid}`, jsonBody({ is_active: false }, 'PATCH'));
     assert.equal(patched.status, 200);
-    const stopped = await waitFor('the delivery to stop', async () => {
-      const [d] = await deliveries(server, webhook.uuid);
-      return d?.status === 'failed' ? d : undefined;
-    });
+    const stopped = await newestDeliveryWhen(server, webhook.uuid, 'the delivery to stop', (d) => d.status === 'failed');
     assert.match(stopped.status_reason ?? '', /inactive|deactivated/);
     assert.equal(stopped.next_attempt_on, null);
     const res = await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/${failing.delivery_id}/redeliver`, { method: 'POST' });
@@ -211,10 +193,7 @@ describe('webhook delivery to a real local receiver', () => {
     const webhook = await register(server, { url: 'http://192.0.2.10:9/hook', events: ['service_confirmation.check_out'] });
     assert.equal((await allow(false)).status, 200);
     await simulate(server, 'service_confirmation.check_out');
-    const refused = await waitFor('the refused attempt', async () => {
-      const [d] = await deliveries(server, webhook.uuid);
-      return d?.status === 'failed' ? d : undefined;
-    });
+    const refused = await newestDeliveryWhen(server, webhook.uuid, 'the refused attempt', (d) => d.status === 'failed');
     assert.match(refused.attempts[0]?.error ?? '', /^Not sent: Plain http:\/\/ is allowed only to this machine/);
     assert.equal(refused.attempts[0]?.status_code, null);
     assert.equal(refused.attempt_count, 1);

@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Delivery } from '../../server/webhooks/schemas.ts';
-import { registerWebhook, simulateCheckIn } from '../support/webhooks.ts';
-import { type TestServer, startTestServer } from '../support/server.ts';
+import { newestDeliveryWhen, registerWebhook, simulateCheckIn } from '../support/webhooks.ts';
+import { startTestServer } from '../support/server.ts';
 import { sleep, startReceiver, waitFor } from './support.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
-
-async function onlyDelivery(server: TestServer, webhookUuid: string): Promise<Delivery | undefined> {
-  const res = await server.request(`/api/webhooks/uuid/${webhookUuid}/deliveries?organization_uuid=${server.organizationUuid}`);
-  return ((await res.json()) as { items: Delivery[] }).items[0];
-}
 
 describe('deliveries survive a restart', () => {
   const freshDir = suiteTempDirs();
@@ -22,10 +16,7 @@ describe('deliveries survive a restart', () => {
       const first = await startTestServer({ dataDir, webhookRetrySchedule: 'fast' });
       const webhook = await registerWebhook(first, `${receiver.url}/hook`);
       await simulateCheckIn(first);
-      const pending = await waitFor('attempt 1 to fail', async () => {
-        const d = await onlyDelivery(first, webhook.uuid);
-        return d?.attempts[0]?.status_code === 503 ? d : undefined;
-      });
+      const pending = await newestDeliveryWhen(first, webhook.uuid, 'attempt 1 to fail', (d) => d.attempts[0]?.status_code === 503);
       await first.stop();
       assert.equal(pending.status, 'pending');
       const due = Date.parse(pending.next_attempt_on ?? '');
@@ -35,10 +26,7 @@ describe('deliveries survive a restart', () => {
 
       const second = await startTestServer({ dataDir, webhookRetrySchedule: 'fast' });
       try {
-        const delivered = await waitFor('the retry after restart', async () => {
-          const d = await onlyDelivery(second, webhook.uuid);
-          return d?.status === 'delivered' ? d : undefined;
-        });
+        const delivered = await newestDeliveryWhen(second, webhook.uuid, 'the retry after restart', (d) => d.status === 'delivered');
         assert.equal(delivered.delivery_id, pending.delivery_id);
         assert.deepEqual(
           delivered.attempts.map((a) => a.status_code),
@@ -64,10 +52,7 @@ describe('deliveries survive a restart', () => {
       const first = await startTestServer({ dataDir, webhookRetrySchedule: 'standard' });
       const webhook = await registerWebhook(first, `${receiver.url}/hook`);
       await simulateCheckIn(first);
-      const failed = await waitFor('attempt 1 to fail', async () => {
-        const d = await onlyDelivery(first, webhook.uuid);
-        return d?.attempts[0]?.status_code === 500 ? d : undefined;
-      });
+      const failed = await newestDeliveryWhen(first, webhook.uuid, 'attempt 1 to fail', (d) => d.attempts[0]?.status_code === 500);
       await first.stop();
       // What a crash in the middle of attempt 2 leaves behind: the claim of attempt 2, no outcome.
       const { openConnection } = await import('../../server/db/database.ts');
@@ -81,10 +66,12 @@ describe('deliveries survive a restart', () => {
 
       const second = await startTestServer({ dataDir, webhookRetrySchedule: 'standard' });
       try {
-        const after3 = await waitFor('attempt 3 after recovery', async () => {
-          const d = await onlyDelivery(second, webhook.uuid);
-          return d?.attempts[2]?.status_code === 500 ? d : undefined;
-        });
+        const after3 = await newestDeliveryWhen(
+          second,
+          webhook.uuid,
+          'attempt 3 after recovery',
+          (d) => d.attempts[2]?.status_code === 500,
+        );
         assert.equal(after3.attempts[1]?.status_code, null);
         assert.match(after3.attempts[1]?.error ?? '', /Interrupted/);
         assert.equal(after3.delivery_id, failed.delivery_id);
@@ -115,10 +102,7 @@ describe('deliveries survive a restart', () => {
 
       const second = await startTestServer({ dataDir });
       try {
-        const delivered = await waitFor('delivery after restart', async () => {
-          const d = await onlyDelivery(second, webhook.uuid);
-          return d?.status === 'delivered' ? d : undefined;
-        });
+        const delivered = await newestDeliveryWhen(second, webhook.uuid, 'delivery after restart', (d) => d.status === 'delivered');
         assert.match(delivered.attempts[0]?.error ?? '', /Interrupted/);
         assert.equal(delivered.attempts[1]?.status_code, 200);
         assert.equal(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id'])).size, 1);

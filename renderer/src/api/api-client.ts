@@ -1,5 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import { ApiFailure, failureFrom, getClientCredential, onUnauthorizedFailure } from './client.ts';
+import { failureFrom, getClientCredential, notReached, onUnauthorizedFailure } from './client.ts';
 import { type ApiRequest, authorizationHeader, type HttpMethod } from './request.ts';
 import type { paths } from './schema.d.ts';
 
@@ -40,13 +40,7 @@ const session: Middleware = {
   },
   onError({ error, id }) {
     const request = settle(id);
-    if (error instanceof DOMException && error.name === 'AbortError') return error;
-    return new ApiFailure({
-      message: 'Could not reach the QR Sandbox server. Check that it is still running, then try again.',
-      status: 0,
-      code: null,
-      request,
-    });
+    return notReached(error, request);
   },
 };
 

@@ -51,6 +51,21 @@ export function onUnauthorizedFailure(failure: ApiFailure): void {
   for (const listener of unauthorizedListeners) listener(failure);
 }
 
+/** The failure of a call the server did not answer. */
+export function unreachable(request: ApiRequest): ApiFailure {
+  return new ApiFailure({
+    message: 'Could not reach the QR Sandbox server. Check that it is still running, then try again.',
+    status: 0,
+    code: null,
+    request,
+  });
+}
+
+/** What a fetch that threw `error` fails with: an abort stays the abort it is. */
+export function notReached(error: unknown, request: ApiRequest): Error {
+  return error instanceof DOMException && error.name === 'AbortError' ? error : unreachable(request);
+}
+
 /** Called when the server refuses the credential (401), so the sign-in form can come back. */
 export function onUnauthorized(listener: (failure: ApiFailure) => void): () => void {
   unauthorizedListeners.add(listener);
@@ -116,13 +131,7 @@ export async function send(
       ...(init.signal ? { signal: init.signal } : {}),
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiFailure({
-      message: 'Could not reach the QR Sandbox server. Check that it is still running, then try again.',
-      status: 0,
-      code: null,
-      request,
-    });
+    throw notReached(error, request);
   }
   if (!response.ok) {
     const failure = await failureFrom(response, request);

@@ -1,6 +1,7 @@
 import {
   type ApiRequest,
   ApiFailure,
+  unreachable,
   authorizationHeader,
   failureFrom,
   getClientCredential,
@@ -42,15 +43,7 @@ export function upload<T>(
     };
     init.signal?.addEventListener('abort', () => xhr.abort());
     xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
-    xhr.onerror = () =>
-      reject(
-        new ApiFailure({
-          message: 'Could not reach the QR Sandbox server. Check that it is still running, then try again.',
-          status: 0,
-          code: null,
-          request,
-        }),
-      );
+    xhr.onerror = () => reject(unreachable(request));
     xhr.onload = () => {
       const headers = new Headers();
       for (const line of xhr

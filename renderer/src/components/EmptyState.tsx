@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from '../router.tsx';
 
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (
@@ -33,4 +34,20 @@ export function ResetEmptyState({ title, reset, onReset }: { title: string; rese
 /** A page number past the last page (e.g. after deleting the last item of the last page). */
 export function NoSuchPage({ page, onFirstPage }: { page: number; onFirstPage(): void }) {
   return <ResetEmptyState title={`There is no page ${page}`} reset="Go to the first page" onReset={onFirstPage} />;
+}
+
+/** Nothing here yet, with a link to the page where it starts (`label`, e.g. "Go to Imports"). */
+export function GoToEmptyState({ title, to, label, children }: { title: string; to: string; label: string; children: ReactNode }) {
+  return (
+    <EmptyState
+      title={title}
+      action={
+        <Link to={to} className="button button-primary">
+          {label}
+        </Link>
+      }
+    >
+      {children}
+    </EmptyState>
+  );
 }

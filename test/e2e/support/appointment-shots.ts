@@ -1,4 +1,7 @@
 import type { Page } from 'playwright-core';
+import { startImportHandlerForm } from './import-handler-form.ts';
+import { chooseCsvFile } from './browser.ts';
+import type { LookShot } from './shot-run.ts';
 import { createAppointmentImporter } from '../../../server/appointments/importer.ts';
 import { loadGeocoder } from '../../../server/geocoding/offline-geocoder.ts';
 import { type TestServer } from '../../support/server.ts';
@@ -33,11 +36,7 @@ export async function seedAppointmentShots(server: TestServer): Promise<void> {
 }
 
 /** The Appointments section's states: filter error, service form clash, handler form, the Imports page's handler select. */
-export async function appointmentShots(
-  page: Page,
-  baseUrl: string,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function appointmentShots(page: Page, baseUrl: string, shot: LookShot): Promise<void> {
   await page.goto(`${baseUrl}/appointments`);
   await page.getByRole('table', { name: 'Appointments' }).waitFor();
   await shot('appointments-full', true);
@@ -59,25 +58,14 @@ export async function appointmentShots(
   await page.getByRole('form', { name: 'Edit Acme job export' }).waitFor();
   await shot('state-import-handler-edit', true);
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await page.getByRole('button', { name: 'New import handler' }).click();
-  const form = page.getByRole('form', { name: 'New import handler' });
-  await form.getByLabel('Name').fill('Field team');
-  await form.getByLabel('Slug (org_identifier)').fill('acme-jobs');
-  await form.getByLabel('Column title in your file, row 1').fill('Tag');
+  const form = await startImportHandlerForm(page, 'Field team', 'acme-jobs', 'Tag');
   await form.getByRole('button', { name: 'Create import handler' }).click();
   await form.locator('.field-problem').first().waitFor();
   await shot('state-import-handler-errors', true);
   await page.goto(`${baseUrl}/imports`);
   await page.getByRole('radio', { name: 'Appointments' }).check();
   await page.getByLabel('Import handler (org_identifier)').selectOption('acme-jobs');
-  await page
-    .locator('input[type=file]')
-    .first()
-    .setInputFiles({
-      name: 'jobs.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n'),
-    });
+  await chooseCsvFile(page, 'jobs.csv', 'Job Ref,Site\r\nJ1,"1 Collins Street, Melbourne VIC 3000"\r\n');
   // The preview with the handler's titles (no required column is missing, so no alert: the row itself says what fails).
   await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
   await shot('state-imports-appointment-handler', true);

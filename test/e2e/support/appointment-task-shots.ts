@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { LookShot } from './shot-run.ts';
 import { fileUpload, waitForTask } from '../../support/imports.ts';
 import type { TestServer } from '../../support/server.ts';
 
@@ -20,12 +21,7 @@ export async function seedAppointmentTask(server: TestServer): Promise<string> {
 }
 
 /** The task page of that import: excluded rows, the error report and "Import the fixed file" through the same handler. */
-export async function appointmentTaskShots(
-  page: Page,
-  baseUrl: string,
-  taskUuid: string,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function appointmentTaskShots(page: Page, baseUrl: string, taskUuid: string, shot: LookShot): Promise<void> {
   await page.goto(`${baseUrl}/tasks/${taskUuid}`);
   await page.getByRole('button', { name: 'Import the fixed file' }).waitFor();
   await page.getByRole('heading', { name: 'Excluded rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));

@@ -69,6 +69,16 @@ export const chooseCsvFile = (page: Page, name: string, content: string) =>
     .first()
     .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(content) });
 
+/** A QR code CSV of two rows: `name` at `location`, and `lostName` at an address no geocoder finds. */
+export const locatedAndLostCsv = (location: string, name: string, lostName: string) =>
+  `location,name\r\n"${location}",${name}\r\n"1 Nowhere Road, Atlantis ZZ 00000",${lostName}\r\n`;
+
+/** chooseCsvFile, then waits for the preview's first rows. */
+export async function previewCsvFile(page: Page, name: string, content: string): Promise<void> {
+  await chooseCsvFile(page, name, content);
+  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+}
+
 /** Clicks the button named `button`, which opens the file dialog, and chooses a CSV file (name and text) in it. */
 export async function chooseCsvFileThrough(page: Page, button: string, name: string, content: string): Promise<void> {
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: button }).click()]);

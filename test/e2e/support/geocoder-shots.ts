@@ -1,11 +1,8 @@
 import type { Page } from 'playwright-core';
+import type { LookShot } from './shot-run.ts';
 
 /** Settings > Geocoder: the coverage, then "Try an address" located and not located. */
-export async function geocoderShots(
-  page: Page,
-  baseUrl: string,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function geocoderShots(page: Page, baseUrl: string, shot: LookShot): Promise<void> {
   await page.goto(`${baseUrl}/settings`);
   const section = page.getByRole('region', { name: /^Geocoder/ });
   await section.getByRole('table', { name: 'Countries covered' }).waitFor();

@@ -1,44 +1,26 @@
 import type { Page } from 'playwright-core';
+import type { LookShot } from './shot-run.ts';
 import { createInbox } from '../../support/inboxes.ts';
 import { jsonBody, type TestServer } from '../../support/server.ts';
-import { chooseCsvFile } from './browser.ts';
+import { previewCsvFile } from './browser.ts';
+import { appointmentsCsv, mixedQrCsv } from './import-check-files.ts';
 
-/** QR codes: a place in several states, an unknown place, a bad type, a tag given twice. */
-const MIXED_QR_CSV = [
-  'location,name,suburb,state,postcode,country,type,tag_name,tag_number',
-  ',Darwin depot,Darwin,NT,0800,Australia,SITE,,',
-  ',Richmond shop,Richmond,,,Australia,SITE,,',
-  ',Nowhere,Nowhere Land,,99999,Australia,SITE,,',
-  ',Perth office,Perth,WA,6000,Australia,bad type!,,',
-  ',Fitzroy gate,Fitzroy,VIC,3065,Australia,SITE,Gate,70',
-  ',Carlton gate,Carlton,VIC,3053,Australia,SITE,Gate,70',
-].join('\r\n');
-
-/** Appointments as Excel saves them in Australia (day first), one unknown service, one row with three problems. */
-const APPOINTMENTS_CSV = [
-  'tag_name,tag_number,start_date_time,location,duration,service,timezone_name',
-  'Site,S-1,02/12/2026 11:00,"1 Mitchell St, Darwin NT 0800, Australia",60,Cleaning,',
-  'Site,S-2,03/12/2026 09:30,"1 Mitchell St, Darwin NT 0800, Australia",60,Carpet shampoo,',
-  'Site,S-3,next tuesday,"1 Mitchell St, Darwin NT 0800, Australia",-5,Cleaning,Melbourne',
-].join('\r\n');
+/** QR codes: the tag Gate 70 given twice. */
+const MIXED_QR_CSV = mixedQrCsv(70);
+/** Appointments as Excel saves them in Australia (day first). */
+const APPOINTMENTS_CSV = appointmentsCsv('S', ['02/12/2026 11:00', '03/12/2026 09:30']);
 
 /** Issue 17 points 3, 6-9: the preview's checks, row problems, appointment results, date order, what a delivery sent, the QR code search. */
-export async function importCheckShots(
-  page: Page,
-  server: TestServer,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function importCheckShots(page: Page, server: TestServer, shot: LookShot): Promise<void> {
   const base = server.url;
   await page.goto(`${base}/imports`);
-  await chooseCsvFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
-  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+  await previewCsvFile(page, 'mixed-sites.csv', MIXED_QR_CSV);
   await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-preview-checks');
 
   await page.goto(`${base}/imports`);
   await page.getByRole('radio', { name: 'Appointments' }).check();
-  await chooseCsvFile(page, 'excel-visits.csv', APPOINTMENTS_CSV);
-  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+  await previewCsvFile(page, 'excel-visits.csv', APPOINTMENTS_CSV);
   await page.getByRole('heading', { name: 'First rows' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('state-imports-preview-appointments');
   await page.getByRole('button', { name: 'Start the import' }).click();

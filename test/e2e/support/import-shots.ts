@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { chooseCsvFile } from './browser.ts';
+import type { LookShot } from './shot-run.ts';
+import { chooseCsvFile, previewCsvFile } from './browser.ts';
 
 /** A QR code CSV with a row that will certainly fail (bad type) and one whose address cannot be located. */
 export const SHOT_SITES_CSV = [
@@ -12,14 +13,9 @@ export const SHOT_SITES_CSV = [
 ].join('\r\n');
 
 /** Screenshots of the Imports page (preview, result, missing column) and the QR codes page (list, form error). */
-export async function importShots(
-  page: Page,
-  baseUrl: string,
-  shot: (name: string, fullPage?: boolean) => Promise<unknown>,
-): Promise<void> {
+export async function importShots(page: Page, baseUrl: string, shot: LookShot): Promise<void> {
   await page.goto(`${baseUrl}/imports`);
-  await chooseCsvFile(page, 'sites.csv', SHOT_SITES_CSV);
-  await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+  await previewCsvFile(page, 'sites.csv', SHOT_SITES_CSV);
   await shot('state-imports-preview', true);
   await page.getByRole('button', { name: 'Start the import' }).click();
   await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });

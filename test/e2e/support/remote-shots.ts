@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
+import { previewCsvFile } from './browser.ts';
 import { jsonBody, startTestServer, tempDataDir, type TestServer } from '../../support/server.ts';
 import { SHOT_SITES_CSV } from './import-shots.ts';
 import { insertTaskRow } from '../../support/tasks.ts';
@@ -66,11 +67,7 @@ export async function startRemoteShots() {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     await page.goto(`${local.url}/imports`);
-    await page
-      .locator('input[type=file]')
-      .first()
-      .setInputFiles({ name: 'sites.csv', mimeType: 'text/csv', buffer: Buffer.from(SHOT_SITES_CSV) });
-    await page.getByRole('table', { name: 'First rows of the file' }).waitFor();
+    await previewCsvFile(page, 'sites.csv', SHOT_SITES_CSV);
     await page.getByRole('radio', { name: /prod-eu/ }).check();
     await page.getByRole('heading', { name: '3. Send' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot('state-imports-remote-no-org');

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
+import { chooseCsvFile } from './browser.ts';
+import { VISITS_SHEET_COLUMNS } from '../../fixtures/workbench/columns.ts';
 
 /**
  * The import workbench walked as a field admin does, on the Imports page: a workbook whose data is
@@ -22,6 +24,15 @@ async function chooseWorkbook(page: Page, file: URL, name: string): Promise<void
     .locator('input[type=file]')
     .first()
     .setInputFiles({ name, mimeType: XLSX_TYPE, buffer: fs.readFileSync(file) });
+}
+
+/** Asserts that the columns table shows each header's column; the table. */
+async function assertColumnsShown(page: Page, expected: readonly (readonly [string, string])[]) {
+  const columns = page.getByRole('table', { name: 'Columns of the file and what they fill' });
+  for (const [header, column] of expected) {
+    assert.equal(await columns.getByLabel(`Column for ${header}`, { exact: true }).inputValue(), column, header);
+  }
+  return columns;
 }
 
 const previewVerdict = (page: Page) => page.getByRole('status', { name: 'Preview verdict' });
@@ -52,16 +63,13 @@ export async function walkQrWorkbook(page: Page, shot: Shot): Promise<void> {
   await previewVerdict(page).waitFor();
   assert.equal(await page.getByLabel('Header row').inputValue(), '3');
 
-  const columns = page.getByRole('table', { name: 'Columns of the file and what they fill' });
-  for (const [header, column] of [
+  const columns = await assertColumnsShown(page, [
     ['Site Name', 'name'],
     ['Street Address', 'address_line_1'],
     ['Suburb', 'suburb'],
     ['State', 'state'],
     ['Postcode', 'postcode'],
-  ] as const) {
-    assert.equal(await columns.getByLabel(`Column for ${header}`, { exact: true }).inputValue(), column, header);
-  }
+  ]);
   assert.match(await columns.innerText(), /95 % · a usual name for it/);
   await scrollTo(page, 'Columns of the file');
   await shot('workbench-qr-2-columns-matched');
@@ -89,10 +97,7 @@ export async function walkQrWorkbook(page: Page, shot: Shot): Promise<void> {
 /** A CSV whose "Sburb" column is only close to suburb: the page asks, and sends nothing until it is answered. */
 export async function walkColumnQuestion(page: Page, shot: Shot): Promise<void> {
   const csv = ['Site Name,Street Address,Sburb,State,Postcode', 'Gate A,1 Lygon Street,Carlton,VIC,3053'].join('\r\n');
-  await page
-    .locator('input[type=file]')
-    .first()
-    .setInputFiles({ name: 'gates.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await chooseCsvFile(page, 'gates.csv', csv);
   await previewVerdict(page).waitFor();
   const question = page.getByLabel('Column for Sburb');
   assert.equal(await question.inputValue(), '?', 'not applied silently');
@@ -115,17 +120,7 @@ export async function walkAppointmentWorkbook(page: Page, shot: Shot): Promise<v
   const dates = page.getByLabel('Dates in “Visit Start”');
   assert.equal(await dates.inputValue(), 'day_first');
   assert.match(await page.locator('.file-layout').innerText(), /settled by “25\/03\/2026 09:00” in the file/);
-  const columns = page.getByRole('table', { name: 'Columns of the file and what they fill' });
-  for (const [header, column] of [
-    ['Tag', 'tag_name'],
-    ['Tag #', 'tag_number'],
-    ['Visit Start', 'start_date_time'],
-    ['Street Address', 'location'],
-    ['Service', 'service'],
-    ['Job Ref', 'job_reference_id'],
-  ] as const) {
-    assert.equal(await columns.getByLabel(`Column for ${header}`, { exact: true }).inputValue(), column, header);
-  }
+  await assertColumnsShown(page, VISITS_SHEET_COLUMNS);
   assert.match(
     await page.getByRole('table', { name: 'First rows of the file' }).innerText(),
     /read day first \(DD\/MM\/YYYY\) as 3 April 2026, 10:30/,

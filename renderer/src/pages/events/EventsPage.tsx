@@ -2,7 +2,7 @@ import './events.css';
 import { useRef } from 'react';
 import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { GoToEmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
@@ -133,16 +133,9 @@ export function EventsPage() {
         {data && data.total === 0 && demo ? (
           <DemoPreparing />
         ) : data && data.total === 0 ? (
-          <EmptyState
-            title="No events yet"
-            action={
-              <Link to="/webhooks" className="button button-primary">
-                Go to Webhooks
-              </Link>
-            }
-          >
+          <GoToEmptyState title="No events yet" to="/webhooks" label="Go to Webhooks">
             <p>Register a webhook and send a test check-in from its page: the event and its delivery appear here as they happen.</p>
-          </EmptyState>
+          </GoToEmptyState>
         ) : (
           data && (
             <>

@@ -20,7 +20,7 @@ import {
   importKinds,
   type CheckAnswer,
   checkImport,
-  checkRequest,
+  dryRun,
   type ImportKindName,
   type ImportPreview,
   importRequest,
@@ -99,7 +99,7 @@ export function ImportsPage() {
     setChecked(null);
     setUploaded({ loaded: 0, total: f.blob.size });
     try {
-      const answer = await checkImport(k, org, m, f, setUploaded, h, sentLayout);
+      const answer = await checkImport(importRequest(k, org, m, f.name, h, undefined, sentLayout), f, setUploaded);
       setChecked({ kind: k, fileName: f.name, answer });
       return answer;
     } finally {
@@ -395,7 +395,7 @@ export function ImportsPage() {
           <ErrorNotice error={checking.error} onDismiss={checking.clearError} />
           <ErrorNotice error={sending.error} onDismiss={sending.clearError} />
           <CurlDisclosure
-            request={checkRequest(kind, org, mode, file.name, handlerFor(kind), sentLayout)}
+            request={dryRun(importRequest(kind, org, mode, file.name, handlerFor(kind), undefined, sentLayout))}
             label="Show curl for the check"
           />
           <CurlDisclosure

@@ -62,33 +62,20 @@ export function importRequest(
 }
 
 /** The same request with dry_run: the server runs the whole import, writes nothing and answers what it would give. */
-export function checkRequest(
-  kind: ImportKindName,
-  organizationUuid: string,
-  mode: ProcessingMode,
-  fileName: string,
-  handler = DEFAULT_IMPORT_HANDLER,
-  layout: Record<string, string> = {},
-): ApiRequest {
-  return {
-    ...importRequest(kind, organizationUuid, mode, fileName, handler),
-    form: importForm(kind, organizationUuid, mode, fileName, handler, { ...layout, dry_run: 'true' }),
-  };
+export function dryRun(request: ApiRequest): ApiRequest {
+  return request.form ? { ...request, form: { ...request.form, fields: { ...request.form.fields, dry_run: 'true' } } } : request;
 }
 
 /** A dry run's answer: the results the import would give, plus dry_run_notes. */
 export type CheckAnswer = Record<string, unknown> & { dry_run: true; dry_run_notes?: string[] };
 
+/** Sends `request` (an import of `file`) as a dry run: what the import would give. */
 export async function checkImport(
-  kind: ImportKindName,
-  organizationUuid: string,
-  mode: ProcessingMode,
+  request: ApiRequest,
   file: UploadFile,
   onProgress: (progress: UploadProgress) => void,
-  handler = DEFAULT_IMPORT_HANDLER,
-  layout: Record<string, string> = {},
 ): Promise<CheckAnswer> {
-  return (await upload<CheckAnswer>(checkRequest(kind, organizationUuid, mode, file.name, handler, layout), file, { onProgress })).body;
+  return (await upload<CheckAnswer>(dryRun(request), file, { onProgress })).body;
 }
 
 /** The template; for appointments with a saved handler, its columns carry that handler's titles. */

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { BackgroundTask } from '../../api/types.ts';
 import { useQuery } from '@tanstack/react-query';
 import { profilesQuery } from './profiles-query.ts';
-import { EmptyState } from '../../components/EmptyState.tsx';
+import { GoToEmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -59,16 +59,9 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
       <>
         <PageHeader title={`Tasks on ${profile}`} back={back} />
         <section className="panel">
-          <EmptyState
-            title={`There is no profile named ${profile}`}
-            action={
-              <Link to="/remote" className="button button-primary">
-                Go to Remote services
-              </Link>
-            }
-          >
+          <GoToEmptyState title={`There is no profile named ${profile}`} to="/remote" label="Go to Remote services">
             <p>It may have been removed. Add it again under Remote services to see its tasks.</p>
-          </EmptyState>
+          </GoToEmptyState>
         </section>
       </>
     );
@@ -120,16 +113,9 @@ export function RemoteTasksPage({ profile }: { profile: string }) {
             </>
           }
           empty={
-            <EmptyState
-              title={`No background tasks on ${profile} yet`}
-              action={
-                <Link to="/imports" className="button button-primary">
-                  Go to Imports
-                </Link>
-              }
-            >
+            <GoToEmptyState title={`No background tasks on ${profile} yet`} to="/imports" label="Go to Imports">
               <p>Send a file there from the Imports page (“Send to” {profile}); its task appears here.</p>
-            </EmptyState>
+            </GoToEmptyState>
           }
         />
       </section>

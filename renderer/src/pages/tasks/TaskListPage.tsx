@@ -2,13 +2,13 @@ import { useEffect } from 'react';
 import { TASK_STATUSES, TASK_TYPES } from '../../api/types.ts';
 import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
+import { GoToEmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Options, SelectField } from '../../components/SelectField.tsx';
 import { type TextFilter, TextFilters, useTextFilters } from '../../components/TextFilters.tsx';
 import { useLiveStore } from '../../live/live-store.ts';
-import { Link, useSearchParams } from '../../router.tsx';
+import { useSearchParams } from '../../router.tsx';
 import { isRunning, taskTypeLabel } from './task-format.ts';
 import { TASK_COLUMNS, TaskRow } from './TaskRow.tsx';
 
@@ -88,16 +88,9 @@ export function TaskListPage() {
             filtered ? <ResetEmptyState title="No tasks match these filters" reset="Clear filters" onReset={clearFilters} /> : undefined
           }
           empty={
-            <EmptyState
-              title="No background tasks yet"
-              action={
-                <Link to="/imports" className="button button-primary">
-                  Go to Imports
-                </Link>
-              }
-            >
+            <GoToEmptyState title="No background tasks yet" to="/imports" label="Go to Imports">
               <p>Every import of QR codes or appointments runs as a background task and appears here with its progress and results.</p>
-            </EmptyState>
+            </GoToEmptyState>
           }
         />
       </section>
