@@ -66,6 +66,8 @@ const run = spawnSync(
     '--test-reporter-destination=stdout',
     '--test-reporter=./test/support/openapi-coverage-reporter.ts',
     '--test-reporter-destination=stdout',
+    '--test-reporter=./test/support/file-times-reporter.ts',
+    '--test-reporter-destination=stdout',
     '--test-reporter=lcov',
     `--test-reporter-destination=${LCOV}`,
     ...(files.length > 0 ? files : ['test/**/*.test.ts']),

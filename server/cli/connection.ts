@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../auth/schemas.ts';
 import { LOCK_FILE } from '../data-dir/instance-lock.ts';
-import { CREDENTIALS_FILE } from '../orgs/bootstrap.ts';
+import { CREDENTIALS_FILE } from '../orgs/credentials-file.ts';
 import type { OrganizationCredentials } from '../orgs/organizations.ts';
 import { loadProfile, ProfileSecretError } from '../remote/profiles.ts';
 import { ServiceClient, ServiceError } from '../remote/service-client.ts';

@@ -5,9 +5,10 @@ import { writeFileAtomic } from '../data-dir/atomic-file.ts';
 import type { Database } from '../db/schema.ts';
 import { seedDemoServices } from '../services/demo.ts';
 import { StartupError } from '../startup-error.ts';
+import { CREDENTIALS_FILE } from './credentials-file.ts';
 import { countOrganizations, insertOrganization, newOrganizationCredentials, type OrganizationCredentials } from './organizations.ts';
 
-export const CREDENTIALS_FILE = 'credentials.json';
+export { CREDENTIALS_FILE };
 /** The first organization's name under `serve --demo`. */
 export const DEMO_ORGANIZATION_NAME = 'Demo Organization';
 /** The first organization's name otherwise (a clean server is not a demo). */
