@@ -70,7 +70,9 @@ export class UploadReader {
         for (const pending of failed)
           pending.reject(
             new ImportInputError(
-              reason.replace(/^The import worker/, 'The worker that checks uploads').replace(/; the import is not retried\.?$/, '.'),
+              reason
+                .replace(/^The import worker/, 'The worker that checks uploads')
+                .replace(/(;|\.) [Tt]he import is not retried\.?$/, '.'),
             ),
           );
       },
