@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { benchDataTag, QR_BENCH_COLUMNS, qrBenchRow } from './qr-data.ts';
-import { benchGeocoderName, importAndPoll, OUT, percentile, round, startChildServer, target, trackLoadAverage } from './support.ts';
+import { benchGeocoderName, importOnFreshServer, OUT, percentile, round, target, trackLoadAverage } from './support.ts';
 
 /** 200,000-row QR code XLSX, background mode, POST to COMPLETED, against exceljs's streaming reader reading the same file. */
 const rows = Number(process.env.BENCH_XLSX_ROWS ?? 200_000);
@@ -36,16 +36,7 @@ for await (const sheet of reader) {
 }
 const exceljsSeconds = (performance.now() - started) / 1000;
 
-const server = await startChildServer();
-let result;
-let peakRss = NaN;
-try {
-  result = await importAndPoll(server, file, 'qr-bench.xlsx');
-} finally {
-  peakRss = server.peakRssMb();
-  await server.stop();
-  fs.rmSync(server.dataDir, { recursive: true, force: true });
-}
+const { result, peakRssMb: peakRss } = await importOnFreshServer(file, 'qr-bench.xlsx');
 const results = result.task.results as { inserted?: number; excluded?: number } | null;
 console.log(
   JSON.stringify(

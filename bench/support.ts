@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildServer } from '../test/support/child-server.ts';
+import { type ChildServer, startChildServer as startChild } from '../test/support/child-server.ts';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_GEOCODER_MODULE } from '../server/imports/engine/geocoder-source.ts';
 import type { RowSource } from '../server/imports/sources/source.ts';
@@ -99,4 +99,24 @@ export async function countSourceRows(source: RowSource): Promise<number> {
     },
   });
   return count;
+}
+
+/**
+ * Imports a file once on a fresh child server (its own data dir, removed after), as a user's
+ * first import after starting it; answers importAndPoll's result, the answer of `after` (asked
+ * before the server stops) and the server's peak RSS.
+ */
+export async function importOnFreshServer<T = undefined>(
+  file: string,
+  filename: string,
+  after?: (server: ChildServer) => Promise<T>,
+): Promise<{ result: Awaited<ReturnType<typeof importAndPoll>>; after: T | undefined; peakRssMb: number }> {
+  const server = await startChild();
+  try {
+    const result = await importAndPoll(server, file, filename);
+    return { result, after: after ? await after(server) : undefined, peakRssMb: server.peakRssMb() };
+  } finally {
+    await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
 }

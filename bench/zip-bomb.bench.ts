@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LARGE } from '../test/fixtures/hostile/generate.ts';
-import { benchGeocoderName, importAndPoll, OUT, round, startChildServer, target } from './support.ts';
+import { benchGeocoderName, importOnFreshServer, OUT, round, target } from './support.ts';
 
 /**
  * The hostile corpus's zip bomb (a small .xlsx whose sheet holds 1,000,001 rows) imported in
@@ -19,18 +19,11 @@ const file = path.join(OUT, 'xlsx-zip-bomb.xlsx');
 fs.writeFileSync(file, make());
 const loadStart = os.loadavg()[0] ?? NaN;
 
-const server = await startChildServer();
-let result: Awaited<ReturnType<typeof importAndPoll>>;
-let healthStatus = 0;
-let peakRss = NaN;
-try {
-  result = await importAndPoll(server, file, 'xlsx-zip-bomb.xlsx');
-  healthStatus = (await server.request('/api/health')).status;
-} finally {
-  peakRss = server.peakRssMb();
-  await server.stop();
-  fs.rmSync(server.dataDir, { recursive: true, force: true });
-}
+const {
+  result,
+  after: healthStatus,
+  peakRssMb: peakRss,
+} = await importOnFreshServer(file, 'xlsx-zip-bomb.xlsx', async (server) => (await server.request('/api/health')).status);
 const results = result.task.results as { inserted?: number; excluded?: number } | null;
 console.log(
   JSON.stringify(
