@@ -65,7 +65,7 @@ describe('WAL checkpoints of an import', () => {
   it('start the WAL over once it is past its limit, though the import never pauses for them', () =>
     withCheckpoints(
       async (db, checkpoints) => {
-        const commits = 3000;
+        const commits = 6000;
         const insert = db.sqlite.prepare('insert into scratch (n, body) values (?, randomblob(3000))');
         const commit = (n: number) => insert.run(n);
         commitEach(checkpoints, 0, PASS_EVERY_COMMITS, commit);
@@ -74,10 +74,11 @@ describe('WAL checkpoints of an import', () => {
         // Back to back, as a fast import's batches: the thread's passes never catch up with the last
         // commit, so only the import connection's own checkpoint lets SQLite start the WAL over.
         commitEach(checkpoints, PASS_EVERY_COMMITS, commits, commit);
-        // Never started over, it holds every commit's pages: ~37 MB here. Started over, it stays within
-        // a few times its limit (the thread reports after a pass, and passes run behind the commits).
+        // Never started over, it holds every commit's pages: ~74 MB here. Started over, it stays within
+        // some times its limit (the thread reports after a pass, and passes run behind the commits; a
+        // thread starved of CPU reports later: 14 MB was seen under a loaded CI run).
         const walBytes = bytes(`${db.file}-wal`);
-        const bound = 10 * limitFrames * 4096;
+        const bound = 20 * limitFrames * 4096;
         assert.ok(walBytes < bound, `the WAL file (${walBytes} bytes) is within ${bound} bytes: it was started over`);
         assert.equal(db.sqlite.prepare('select count(*) from scratch').pluck().get(), commits);
       },
