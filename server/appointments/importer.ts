@@ -111,18 +111,16 @@ export class AppointmentImporter {
   private byName = new Map<string, CatalogEntry>();
   private tags = new Map<string, KnownTag>();
   private qrCodeZones = new Map<string, string | null>();
-  private readonly db: SyncDb;
-  /** The job references the organization holds, read at the first row with one; null once another connection wrote between batches. */
-  private jobReferences: KnownKeys | null | undefined;
-  private jobReferencesChecked = false;
+  /** The job references the organization holds (read at the first row with one). */
+  private readonly jobReferences: KnownKeys;
   /** The time stamp of the batch's rows (one clock read a batch). */
   private batchNow: string | null = null;
   /** The rowid of the batch's first new QR code (new rows get rowids above every existing one). */
   private firstNewQrCode: number | bigint | null = null;
 
   constructor(db: SyncDb, options: AppointmentImportOptions) {
-    this.db = db;
     this.options = options;
+    this.jobReferences = new KnownKeys(db.sqlite, JOB_REFERENCES, options.organizationUuid);
     this.sql = importStatements(db);
     this.catalog = new SyncQuery(db, catalogQuery(db.kysely, param<string>('organization_uuid')));
     this.mapper = new ColumnMapper(options.mapping, { titlesOnly: options.recordsKeyedByField === true });
@@ -182,18 +180,8 @@ export class AppointmentImporter {
   endBatch(): void {
     if (this.firstNewQrCode !== null) this.sql.indexQrCodesSince.run(this.firstNewQrCode);
     this.firstNewQrCode = null;
-    this.jobReferencesChecked = false;
+    this.jobReferences.endBatch();
     this.batchNow = null;
-  }
-
-  private knownJobReferences(): KnownKeys | null {
-    if (this.jobReferences === undefined) {
-      this.jobReferences = KnownKeys.load(this.db.sqlite, JOB_REFERENCES, this.options.organizationUuid);
-    } else if (!this.jobReferencesChecked && this.jobReferences !== null && !this.jobReferences.stillKnows()) {
-      this.jobReferences = null;
-    }
-    this.jobReferencesChecked = true;
-    return this.jobReferences;
   }
 
   /** A record keyed by the file's column titles, mapped through the handler and validated (docs/imports.md). */
@@ -244,12 +232,12 @@ export class AppointmentImporter {
     } satisfies Partial<AppointmentScheduleTable>;
 
     const org = this.options.organizationUuid;
-    const references = row.job_reference_id === null ? null : this.knownJobReferences();
+    const reference = row.job_reference_id;
     const existing =
-      row.job_reference_id !== null
-        ? references?.mayHold(row.job_reference_id) === false
-          ? undefined
-          : this.sql.findByReference.get({ organization_uuid: org, job_reference_id: row.job_reference_id })
+      reference !== null
+        ? this.jobReferences.find(reference, '', () =>
+            this.sql.findByReference.get({ organization_uuid: org, job_reference_id: reference }),
+          )
         : this.sql.findByTagStartService.get({
             organization_uuid: org,
             qr_code_tag_uuid: tag.tagUuid,
@@ -282,7 +270,7 @@ export class AppointmentImporter {
       updated_on: now,
     };
     this.sql.insertSchedule.run({ ...inserted });
-    if (row.job_reference_id !== null) references?.add(row.job_reference_id);
+    if (reference !== null) this.jobReferences.add(reference);
     return { ok: true, uuid: inserted.uuid, kind: 'inserted', tagCreated, schedule: collect ? toSchedule(inserted) : null, warnings };
   }
 

@@ -125,18 +125,10 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     indexInsertedSince.run(firstInserted);
     firstInserted = null;
   };
-  /** Keys of QR codes without a reference, read at the first such row; null once another connection wrote between batches. */
-  let unreferenced: KnownKeys | null | undefined;
-  let checkedThisBatch = false;
-  const unreferencedKeys = () => {
-    if (unreferenced === undefined) unreferenced = KnownKeys.load(db.sqlite, UNREFERENCED_KEYS, organizationUuid);
-    else if (!checkedThisBatch && unreferenced !== null && !unreferenced.stillKnows()) unreferenced = null;
-    checkedThisBatch = true;
-    return unreferenced;
-  };
+  const unreferenced = new KnownKeys(db.sqlite, UNREFERENCED_KEYS, organizationUuid);
   const endBatch = () => {
     indexPending();
-    checkedThisBatch = false;
+    unreferenced.endBatch();
   };
   const tagByNameNumber = prepare<'name' | 'number'>(
     db.sqlite,
@@ -228,12 +220,9 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
           return null;
         }
       }
-      const keys = external ? null : unreferencedKeys();
       const match = external
         ? byExternal.get<Match>({ ext: external })
-        : keys?.mayHold(name, row.location) === false
-          ? undefined
-          : byNameLocation.get<Match>({ name, location: row.location, one: 1 });
+        : unreferenced.find(name, row.location, () => byNameLocation.get<Match>({ name, location: row.location, one: 1 }));
       let tag: { uuid: string; qr_code_uuid: string } | undefined;
       if (hasTag && row.tag_name && row.tag_number) {
         tag = tagByNameNumber.get({ name: row.tag_name, number: row.tag_number });
@@ -253,7 +242,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         uuid = uuid7();
         values.uuid = uuid;
         indexed(insert.run(values));
-        keys?.add(name, row.location);
+        if (!external) unreferenced.add(name, row.location);
         tally(QR_COUNTERS.inserted);
       }
       if (hasTag && row.tag_name && row.tag_number && !tag) {

@@ -7,60 +7,90 @@ const ROOM_FOR_NEW = 2_000_000;
 const PROBES = 3;
 
 /**
- * Which keys of an organization's records an import may meet again: a Bloom filter of every key
- * the organization holds (read once, from a covering index) and of every key the import adds. A
- * row whose key it has never seen cannot match a record, so the writer skips that lookup; "maybe"
- * goes to the index as before. Into an organization that holds none of the file's keys, each row
- * then costs an index insert instead of a lookup and an insert (the lookups missed the page cache:
- * 12 µs a row of a 200,000-row QR code file without references).
+ * Which keys of an organization's records an import may meet again, so that a row whose key the
+ * organization cannot hold skips its index lookup (the lookups missed the page cache: 12 µs a row
+ * of a 200,000-row QR code file without references). A Bloom filter of every key the organization
+ * holds, read from a covering index at the first row that asks, and of every key the import adds;
+ * "maybe" goes to the index as before.
  *
  * It knows only what its own connection wrote: once another connection has committed between two
- * batches (PRAGMA data_version moved), `stillKnows` answers false and the writer looks every row up.
- * Keys have one or two parts (a reference; a name and a location).
+ * batches (PRAGMA data_version moved), every later row is looked up. Keys have one or two parts
+ * (a reference; a name and a location). `find` and `add` run inside a batch's transaction;
+ * `endBatch` marks its end.
  */
 export class KnownKeys {
-  private readonly version: SQLite.Statement<[], number>;
+  private readonly sqlite: SQLite.Database;
+  private readonly query: { select: string; count: string };
+  private readonly params: unknown[];
+  /** undefined: not read yet; null: given up (another connection wrote). */
+  private filter: KeyFilter | null | undefined;
+  private checkedThisBatch = false;
+  private version: SQLite.Statement<[], number> | undefined;
+  private dataVersion = 0;
+
+  /** `select` answers the keys (one or two text columns a row) and `count` how many, both with `params`. */
+  constructor(sqlite: SQLite.Database, query: { select: string; count: string }, ...params: unknown[]) {
+    this.sqlite = sqlite;
+    this.query = query;
+    this.params = params;
+  }
+
+  /** The record `lookup` finds for the key, or undefined without asking it when no record can hold the key. */
+  find<T>(a: string, b: string, lookup: () => T | undefined): T | undefined {
+    return this.current()?.mayHold(a, b) === false ? undefined : lookup();
+  }
+
+  /** The import wrote a record with this key. */
+  add(a: string, b = ''): void {
+    this.filter?.add(a, b);
+  }
+
+  endBatch(): void {
+    this.checkedThisBatch = false;
+  }
+
+  private current(): KeyFilter | null {
+    if (this.filter === undefined) this.filter = this.load();
+    else if (!this.checkedThisBatch && this.filter !== null && this.readVersion() !== this.dataVersion) this.filter = null;
+    this.checkedThisBatch = true;
+    return this.filter;
+  }
+
+  private load(): KeyFilter {
+    const count = this.sqlite
+      .prepare(this.query.count)
+      .pluck()
+      .get(...this.params) as number;
+    const filter = new KeyFilter(count);
+    for (const [a, b] of this.sqlite
+      .prepare(this.query.select)
+      .raw()
+      .iterate(...this.params) as Iterable<[string, string | undefined]>) {
+      filter.add(a, b ?? '');
+    }
+    this.dataVersion = this.readVersion();
+    return filter;
+  }
+
+  private readVersion(): number {
+    this.version ??= this.sqlite.prepare<[], number>('pragma data_version').pluck();
+    return this.version.get() as number;
+  }
+}
+
+/** The Bloom filter: PROBES bits a key by double hashing, sized for the keys there and ROOM_FOR_NEW more. */
+class KeyFilter {
   private readonly bits: Int32Array;
   private readonly mask: number;
-  private dataVersion: number;
 
-  private constructor(sqlite: SQLite.Database, existing: number) {
-    this.version = sqlite.prepare<[], number>('pragma data_version').pluck();
+  constructor(existing: number) {
     let size = 1 << 20;
     while (size < (existing + ROOM_FOR_NEW) * BITS_PER_KEY && size < 1 << 30) size *= 2;
     this.bits = new Int32Array(size >>> 5);
     this.mask = size - 1;
-    this.dataVersion = this.currentVersion();
   }
 
-  /**
-   * Reads the keys `select` answers (one or two text columns a row) and counts them with `count`
-   * (both with the same parameters), inside the writer's transaction.
-   */
-  static load(sqlite: SQLite.Database, query: { select: string; count: string }, ...params: unknown[]): KnownKeys {
-    const count = sqlite
-      .prepare(query.count)
-      .pluck()
-      .get(...params) as number;
-    const filter = new KnownKeys(sqlite, count);
-    for (const [a, b] of sqlite
-      .prepare(query.select)
-      .raw()
-      .iterate(...params) as Iterable<[string, string | undefined]>) {
-      filter.add(a, b);
-    }
-    return filter;
-  }
-
-  /** False once another connection has committed since the last call: the filter may have missed a key. */
-  stillKnows(): boolean {
-    const version = this.currentVersion();
-    const same = version === this.dataVersion;
-    this.dataVersion = version;
-    return same;
-  }
-
-  add(a: string, b = ''): void {
+  add(a: string, b: string): void {
     let [h1, h2] = hashes(a, b);
     for (let i = 0; i < PROBES; i++, h1 = (h1 + h2) | 0) {
       const bit = h1 & this.mask;
@@ -68,17 +98,13 @@ export class KnownKeys {
     }
   }
 
-  mayHold(a: string, b = ''): boolean {
+  mayHold(a: string, b: string): boolean {
     let [h1, h2] = hashes(a, b);
     for (let i = 0; i < PROBES; i++, h1 = (h1 + h2) | 0) {
       const bit = h1 & this.mask;
       if (((this.bits[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return false;
     }
     return true;
-  }
-
-  private currentVersion(): number {
-    return this.version.get() as number;
   }
 }
 
