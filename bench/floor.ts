@@ -87,13 +87,12 @@ interface FloorWriter {
 async function load(
   dbFile: string,
   file: string,
-  prepare: (db: SQLite.Database) => FloorWriter | FloorWriter['write'],
+  prepare: (db: SQLite.Database) => FloorWriter,
   rowsOf: FloorRows = csvRows,
 ): Promise<{ seconds: number; rows: number }> {
   const started = performance.now();
   const db = openLikeWorker(dbFile);
-  const prepared = prepare(db);
-  const { write, endBatch } = typeof prepared === 'function' ? { write: prepared, endBatch: undefined } : prepared;
+  const { write, endBatch } = prepare(db);
   let pending: Record<string, string>[] = [];
   let rows = 0;
   const commit = db.transaction((batch: Record<string, string>[]) => {
@@ -204,7 +203,7 @@ export function appointmentFloor(dbFile: string, csvFile: string, organizationUu
     );
     const tags = new Map<string, { tag: string; qr: string }>();
     const now = new Date().toISOString();
-    return (row) => {
+    const write = (row: Record<string, string>) => {
       const key = `${row.tag_name}\u0000${row.tag_number}`;
       let tag = tags.get(key);
       if (!tag) {
@@ -237,5 +236,6 @@ export function appointmentFloor(dbFile: string, csvFile: string, organizationUu
         now,
       );
     };
+    return { write };
   });
 }

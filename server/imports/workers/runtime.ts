@@ -124,7 +124,7 @@ export class ImportRuntime {
   /** Gets a worker ready for an import of this kind, and the worker that checks its upload, while the upload arrives. */
   warm(kind: ImportKindId): void {
     this.pool.warm(kind);
-    this.uploadReader.warm();
+    this.warmUploadReader();
   }
 
   /** Gets the worker that reads uploads ready while an upload arrives (a preview's). */
