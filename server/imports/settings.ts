@@ -31,7 +31,8 @@ export function defaultImportSettings(dataDir: string, overrides: Partial<Import
     dataDir,
     maxUploadBytes: DEFAULT_MAX_UPLOAD_MB * 1024 * 1024,
     syncRowCap: DEFAULT_SYNC_ROW_CAP,
-    geocoderModule: process.env.QR_SANDBOX_GEOCODER_MODULE ?? DEFAULT_GEOCODER_MODULE,
+    // An empty value (`QR_SANDBOX_GEOCODER_MODULE= npm run serve`) means unset, not a module named ''.
+    geocoderModule: process.env.QR_SANDBOX_GEOCODER_MODULE || DEFAULT_GEOCODER_MODULE,
     workers: DEFAULT_IMPORT_WORKERS,
     ...overrides,
     limits: { ...DEFAULT_IMPORT_LIMITS, ...overrides.limits },
