@@ -1,0 +1,110 @@
+import { spells, XmlChunks } from './xml-chunks.ts';
+import { isPlainText, xmlText } from './xml-text.ts';
+
+/**
+ * A workbook's shared strings kept off the JavaScript heap: their UTF-8 bytes end to end in one
+ * Buffer and where each ends. A 1,000,000-row sheet of distinct addresses has millions of them;
+ * as strings they outgrew an import worker's heap. A string is decoded when a cell asks for it.
+ */
+export class SharedStrings {
+  private bytes: Buffer;
+  private used = 0;
+  private ends = new Uint32Array(1024);
+  count = 0;
+
+  constructor(expectedBytes = 64 * 1024) {
+    this.bytes = Buffer.allocUnsafe(Math.max(1024, expectedBytes));
+  }
+
+  get(index: number): string | undefined {
+    if (!(index >= 0 && index < this.count)) return undefined;
+    return this.bytes.toString('utf8', index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
+  }
+
+  addBytes(source: Buffer, start: number, end: number): void {
+    this.room(end - start);
+    this.used += source.copy(this.bytes, this.used, start, end);
+    this.endString();
+  }
+
+  addText(text: string): void {
+    this.room(Buffer.byteLength(text));
+    this.used += this.bytes.write(text, this.used);
+    this.endString();
+  }
+
+  private endString(): void {
+    if (this.count === this.ends.length) {
+      const grown = new Uint32Array(this.ends.length * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.ends[this.count++] = this.used;
+  }
+
+  private room(bytes: number): void {
+    if (this.used + bytes <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + bytes));
+    this.bytes.copy(grown, 0, 0, this.used);
+    this.bytes = grown;
+  }
+}
+
+/**
+ * Reads xl/sharedStrings.xml as it streams: each `<si>` is one string, the text of its `<t>`
+ * runs end to end (rich text), phonetic guides (`<rPh>`) left out, as Excel shows the cell.
+ */
+export class SharedStringsReader extends XmlChunks {
+  readonly strings: SharedStrings;
+  private inItem = false;
+  private inPhonetic = false;
+  /** The item's text so far when it has more than one run or needs decoding; null: none yet. */
+  private parts: string | null = null;
+  private plain: { data: Buffer; start: number; end: number } | null = null;
+
+  constructor(expectedBytes: number) {
+    super();
+    this.strings = new SharedStrings(expectedBytes);
+  }
+
+  protected open(data: Buffer, name: number, nameEnd: number, _end: number, selfClosing: boolean): void {
+    if (spells(data, name, nameEnd, 'si')) {
+      this.inItem = true;
+      this.parts = null;
+      this.plain = null;
+      if (selfClosing) this.endItem();
+    } else if (spells(data, name, nameEnd, 'rPh')) this.inPhonetic = !selfClosing;
+    else if (spells(data, name, nameEnd, 't')) this.capturing = this.inItem && !this.inPhonetic && !selfClosing;
+  }
+
+  protected close(data: Buffer, name: number, nameEnd: number): void {
+    if (spells(data, name, nameEnd, 't')) this.capturing = false;
+    else if (spells(data, name, nameEnd, 'rPh')) this.inPhonetic = false;
+    else if (spells(data, name, nameEnd, 'si')) this.endItem();
+  }
+
+  protected text(data: Buffer, start: number, end: number): void {
+    if (this.parts === null && this.plain === null && isPlainText(data, start, end)) {
+      this.plain = { data, start, end };
+      return;
+    }
+    this.parts = (this.parts ?? this.takePlain()) + xmlText(data.toString('utf8', start, end));
+  }
+
+  private takePlain(): string {
+    const plain = this.plain;
+    this.plain = null;
+    return plain === null ? '' : plain.data.toString('utf8', plain.start, plain.end);
+  }
+
+  private endItem(): void {
+    if (!this.inItem) return;
+    this.inItem = false;
+    this.capturing = false;
+    if (this.parts !== null) this.strings.addText(this.parts);
+    else if (this.plain !== null) this.strings.addBytes(this.plain.data, this.plain.start, this.plain.end);
+    else this.strings.addText('');
+    this.parts = null;
+    this.plain = null;
+  }
+}

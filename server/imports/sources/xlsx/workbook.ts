@@ -1,0 +1,174 @@
+import path from 'node:path';
+import { SharedStrings, SharedStringsReader } from './shared-strings.ts';
+import { SheetScanner, type SheetContext, type XlsxRow } from './sheet-scanner.ts';
+import { attributes, tagsNamed } from './xml-text.ts';
+import { centralDirectory, entryStream, notWorkbook, readEntry, type ZipEntry } from './zip.ts';
+
+/** A worksheet of the workbook: its name, position among the sheets (1-based), visibility and zip part. */
+export interface WorkbookSheet {
+  name: string;
+  position: number;
+  hidden: boolean;
+  /** Its part in the zip ("xl/worksheets/sheet2.xml"). */
+  part: string;
+}
+
+/** Number formats Excel has built in that show a date or a time (ids 14-22, 45-47). */
+const BUILT_IN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47]);
+
+/** Whether a number format code shows a date or time: y, m, d, h, s or b outside quotes and brackets. */
+export function isDateFormat(code: string): boolean {
+  return /[ymdhMsb]/.test(code.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+}
+
+/**
+ * An .xlsx file read by its parts, in any order the zip holds them: the workbook's sheets (names,
+ * order, visibility, where each is), the date system, which cell styles are dates, and the shared
+ * strings (read once, at the first sheet read). Sheets stream row by row (rows()).
+ */
+export class Workbook {
+  readonly sheets: WorkbookSheet[];
+  private readonly file: string;
+  private readonly entries: Map<string, ZipEntry>;
+  private readonly date1904: boolean;
+  private readonly dateStyles: Uint8Array;
+  private readonly sharedStringsPart: string | null;
+  private strings: SharedStrings | null | undefined;
+
+  private constructor(file: string, entries: Map<string, ZipEntry>) {
+    this.file = file;
+    this.entries = entries;
+    const workbookPart = this.workbookPart();
+    const workbook = this.text(workbookPart);
+    if (workbook === null) throw notWorkbook('it has no workbook part (is it a zip of something else?)');
+    const rels = this.relationships(workbookPart);
+    const properties = attributes(tagsNamed(workbook, 'workbookPr')[0] ?? '');
+    this.date1904 = ['1', 'true'].includes(properties.get('date1904') ?? '');
+    this.sheets = [];
+    for (const tag of tagsNamed(workbook, 'sheet')) {
+      const sheet = attributes(tag);
+      const rel = rels.get(relationshipId(sheet));
+      if (!rel || !rel.type.endsWith('/worksheet')) continue;
+      const state = sheet.get('state');
+      this.sheets.push({
+        name: sheet.get('name') ?? `Sheet${this.sheets.length + 1}`,
+        position: this.sheets.length + 1,
+        hidden: state === 'hidden' || state === 'veryHidden',
+        part: rel.target,
+      });
+    }
+    const partOf = (type: string) => [...rels.values()].find((rel) => rel.type.endsWith(type))?.target ?? null;
+    this.sharedStringsPart = partOf('/sharedStrings') ?? (entries.has('xl/sharedStrings.xml') ? 'xl/sharedStrings.xml' : null);
+    this.dateStyles = this.readDateStyles(partOf('/styles') ?? 'xl/styles.xml');
+  }
+
+  static open(file: string): Workbook {
+    return new Workbook(file, new Map(centralDirectory(file).map((entry) => [entry.name, entry])));
+  }
+
+  /** How far into the sheet's compressed bytes `rows` has read (0 to 1), for progress. */
+  fraction = 0;
+
+  /**
+   * The sheet's rows with a value, a batch per inflated chunk; stops reading when the caller stops.
+   * Cells beyond `maxColumns` refuse the file.
+   */
+  async *rows(sheet: WorkbookSheet, maxColumns: number): AsyncGenerator<XlsxRow[]> {
+    const entry = this.entries.get(sheet.part);
+    if (!entry) throw notWorkbook(`its sheet "${sheet.name}" (${sheet.part}) is missing from the file`);
+    const context: SheetContext = { strings: await this.sharedStrings(), dateStyles: this.dateStyles, date1904: this.date1904, maxColumns };
+    const scanner = new SheetScanner(context);
+    const stream = entryStream(this.file, entry);
+    if (stream === null) throw notWorkbook(`its sheet "${sheet.name}" is empty of XML`);
+    this.fraction = 0;
+    try {
+      for await (const chunk of stream.output as AsyncIterable<Buffer>) {
+        this.fraction = stream.input.bytesRead / Math.max(1, entry.compressedSize);
+        scanner.push(chunk);
+        const rows = scanner.take();
+        if (rows.length > 0) yield rows;
+      }
+      const rest = scanner.end();
+      if (rest.length > 0) yield rest;
+    } finally {
+      stream.output.destroy();
+      stream.input.destroy();
+    }
+  }
+
+  private async sharedStrings(): Promise<SharedStrings | null> {
+    if (this.strings !== undefined) return this.strings;
+    const entry = this.sharedStringsPart === null ? undefined : this.entries.get(this.sharedStringsPart);
+    if (!entry) {
+      this.strings = null;
+      return null;
+    }
+    const reader = new SharedStringsReader(entry.uncompressedSize);
+    const stream = entryStream(this.file, entry);
+    if (stream !== null) for await (const chunk of stream.output as AsyncIterable<Buffer>) reader.push(chunk);
+    reader.finish('the shared strings');
+    this.strings = reader.strings;
+    return this.strings;
+  }
+
+  private readDateStyles(part: string): Uint8Array {
+    const styles = this.text(part);
+    if (styles === null) return new Uint8Array(0);
+    const custom = new Map<number, string>();
+    for (const tag of tagsNamed(styles, 'numFmt')) {
+      const format = attributes(tag);
+      custom.set(Number(format.get('numFmtId')), format.get('formatCode') ?? '');
+    }
+    const cellXfs = /<(?:[\w.-]+:)?cellXfs\b[\s\S]*?<\/(?:[\w.-]+:)?cellXfs>/.exec(styles)?.[0] ?? '';
+    const formats = tagsNamed(cellXfs, 'xf').map((tag) => Number(attributes(tag).get('numFmtId') ?? 0));
+    const dates = new Uint8Array(formats.length);
+    formats.forEach((id, index) => {
+      const code = custom.get(id);
+      dates[index] = (code !== undefined ? isDateFormat(code) : BUILT_IN_DATE_FORMATS.has(id)) ? 1 : 0;
+    });
+    return dates;
+  }
+
+  /** The workbook part the package's relationships name (xl/workbook.xml in files Excel writes). */
+  private workbookPart(): string {
+    const root = this.text('_rels/.rels');
+    const target =
+      root === null
+        ? undefined
+        : tagsNamed(root, 'Relationship')
+            .map(attributes)
+            .find((rel) => (rel.get('Type') ?? '').endsWith('/officeDocument'))
+            ?.get('Target');
+    return target ? resolvePart('', target) : 'xl/workbook.xml';
+  }
+
+  private relationships(part: string): Map<string, { target: string; type: string }> {
+    const dir = path.posix.dirname(part);
+    const rels = this.text(`${dir}/_rels/${path.posix.basename(part)}.rels`);
+    const found = new Map<string, { target: string; type: string }>();
+    for (const rel of (rels === null ? [] : tagsNamed(rels, 'Relationship')).map(attributes)) {
+      const target = rel.get('Target');
+      if (target && rel.get('TargetMode') !== 'External')
+        found.set(rel.get('Id') ?? '', { target: resolvePart(dir, target), type: rel.get('Type') ?? '' });
+    }
+    return found;
+  }
+
+  /** A small part's text (workbook, relationships, styles), or null when the zip lacks it. */
+  private text(part: string): string | null {
+    const entry = this.entries.get(part);
+    return entry ? readEntry(this.file, entry).toString('utf8') : null;
+  }
+}
+
+/** The relationship id attribute of a sheet, whatever prefix the file gives its namespace (r:id). */
+function relationshipId(sheet: Map<string, string>): string {
+  for (const [name, value] of sheet) if (name.endsWith(':id')) return value;
+  return '';
+}
+
+/** A relationship's target as a zip part name: absolute ("/xl/…") or relative to the part's folder. */
+function resolvePart(dir: string, target: string): string {
+  const joined = target.startsWith('/') ? target.slice(1) : path.posix.join(dir, target);
+  return path.posix.normalize(joined).replace(/^\/+/, '');
+}

@@ -1,0 +1,43 @@
+const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** Excel's escape of a character XML cannot hold (_x000D_ for a carriage return), upper-case hex as Excel writes it. */
+const EXCEL_ESCAPE = /_x([0-9A-F]{4})_/g;
+
+function entity(_match: string, body: string): string {
+  const named = NAMED[body];
+  if (named !== undefined) return named;
+  const code = body.startsWith('#x') ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+}
+
+/** A run of XML text as the text it stands for: entities resolved, line ends as XML reads them, Excel's _xHHHH_ escapes undone. */
+export function xmlText(raw: string): string {
+  let text = raw;
+  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  if (text.includes('&')) text = text.replace(ENTITY, entity);
+  if (text.includes('_x')) text = text.replace(EXCEL_ESCAPE, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return text;
+}
+
+/** Whether raw UTF-8 bytes are already the text they stand for (no entity, no carriage return, no _x escape). */
+export function isPlainText(bytes: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = bytes[i];
+    if (byte === 0x26 || byte === 0x0d || (byte === 0x5f && bytes[i + 1] === 0x78)) return false;
+  }
+  return true;
+}
+
+/** The attributes of one tag's text (`name="Sites" state="hidden"`), by their names as written (prefixes kept). */
+export function attributes(tag: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const match of tag.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+    found.set(match[1] ?? '', xmlText(match[2] ?? match[3] ?? ''));
+  }
+  return found;
+}
+
+/** Every tag named `name` (any namespace prefix) in a small part: its attribute text. */
+export function tagsNamed(xml: string, name: string): string[] {
+  return [...xml.matchAll(new RegExp(`<(?:[\\w.-]+:)?${name}\\b((?:[^>"']|"[^"]*"|'[^']*')*)>`, 'g'))].map((match) => match[1] ?? '');
+}

@@ -1,0 +1,268 @@
+/**
+ * The workbook reader (server/imports/sources/xlsx/) against exceljs's full reader, which reads
+ * the whole file in memory and serves as the oracle: workbooks written by exceljs and saved by
+ * LibreOffice must give the same cells. Files made by hand cover what neither writes.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import ExcelJS from 'exceljs';
+import { ImportInputError } from '../../server/imports/errors.ts';
+import type { Cell } from '../../server/imports/sources/xlsx/sheet-scanner.ts';
+import { Workbook } from '../../server/imports/sources/xlsx/workbook.ts';
+import { zip } from '../fixtures/hostile/generate.ts';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-xlsx-reader-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+const fixture = (name: string) => new URL(`../fixtures/${name}`, import.meta.url).pathname;
+
+/** A cell as the import saw it through exceljs: text, number, boolean, Date or empty. */
+function oracleCell(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
+  const v = value as Record<string, unknown>;
+  if (Array.isArray(v.richText)) return (v.richText as { text?: string }[]).map((part) => part.text ?? '').join('');
+  if ('result' in v) return oracleCell(v.result);
+  if ('formula' in v || 'sharedFormula' in v) return null;
+  if (typeof v.error === 'string') return v.error;
+  return String(value);
+}
+
+type Sheets = Record<string, { hidden: boolean; rows: [number, Cell[]][] }>;
+
+const trimmed = (cells: Cell[]) => {
+  const copy = [...cells];
+  while (copy.length > 0 && copy[copy.length - 1] === null) copy.pop();
+  return copy;
+};
+
+async function byOracle(file: string): Promise<Sheets> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.readFile(file);
+  const sheets: Sheets = {};
+  for (const sheet of book.worksheets) {
+    const rows: [number, Cell[]][] = [];
+    sheet.eachRow({ includeEmpty: false }, (row) => {
+      const cells: Cell[] = [];
+      // A merged range's value belongs to its top-left cell (docs/imports.md), as the import always read it.
+      row.eachCell({ includeEmpty: false }, (cell, column) => {
+        while (cells.length < column - 1) cells.push(null);
+        cells[column - 1] = cell.type === ExcelJS.ValueType.Merge ? null : oracleCell(cell.value);
+      });
+      if (trimmed(cells).length > 0) rows.push([row.number, trimmed(cells)]);
+    });
+    sheets[sheet.name] = { hidden: sheet.state === 'hidden' || sheet.state === 'veryHidden', rows };
+  }
+  return sheets;
+}
+
+async function byReader(file: string, maxColumns = 16_384): Promise<Sheets> {
+  const book = Workbook.open(file);
+  const sheets: Sheets = {};
+  for (const sheet of book.sheets) {
+    const rows: [number, Cell[]][] = [];
+    for await (const batch of book.rows(sheet, maxColumns)) for (const row of batch) rows.push([row.number, trimmed(row.cells)]);
+    sheets[sheet.name] = { hidden: sheet.hidden, rows };
+  }
+  return sheets;
+}
+
+async function exceljsWorkbook(name: string, build: (book: ExcelJS.Workbook) => void): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  build(book);
+  const file = path.join(dir, name);
+  await book.xlsx.writeFile(file);
+  return file;
+}
+
+/** A workbook made by hand: one sheet's XML, with optional shared strings, styles and workbook properties. */
+function handmade(name: string, parts: { sheet: string; strings?: string; styles?: string; workbookPr?: string; prefix?: string }): string {
+  const p = parts.prefix ?? '';
+  const ns = p
+    ? ` xmlns:${p.slice(0, -1)}="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
+    : ' xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+  const rels = [
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>',
+    parts.strings === undefined
+      ? ''
+      : '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>',
+    parts.styles === undefined
+      ? ''
+      : '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="/xl/styles.xml"/>',
+  ].join('');
+  const entries = [
+    {
+      name: 'xl/worksheets/sheet1.xml',
+      data: Buffer.from(`<?xml version="1.0"?><${p}worksheet${ns}><${p}sheetData>${parts.sheet}</${p}sheetData></${p}worksheet>`),
+    },
+    ...(parts.strings === undefined ? [] : [{ name: 'xl/sharedStrings.xml', data: Buffer.from(`<sst${ns}>${parts.strings}</sst>`) }]),
+    ...(parts.styles === undefined ? [] : [{ name: 'xl/styles.xml', data: Buffer.from(`<styleSheet${ns}>${parts.styles}</styleSheet>`) }]),
+    {
+      name: 'xl/workbook.xml',
+      data: Buffer.from(
+        `<${p}workbook${ns} xmlns:rel="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${parts.workbookPr ?? ''}<${p}sheets><${p}sheet name="Data &amp; more" sheetId="1" rel:id="rId1"/></${p}sheets></${p}workbook>`,
+      ),
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: Buffer.from(`<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`),
+    },
+  ];
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, zip(entries));
+  return file;
+}
+
+describe('workbook reader', () => {
+  it('reads every kind of cell exceljs writes as exceljs reads it: shared and rich text, numbers, dates, booleans, errors, formulas, sparse rows, a hidden sheet', async () => {
+    const file = await exceljsWorkbook('kinds.xlsx', (book) => {
+      const sheet = book.addWorksheet('Cells');
+      sheet.getCell('A1').value = 'plain';
+      sheet.getCell('B1').value = '  spaced & <escaped> "quoted" \'text\'  ';
+      sheet.getCell('C1').value = 'Café 🚚 مستودع 東京';
+      sheet.getCell('D1').value = { richText: [{ text: 'rich ', font: { bold: true } }, { text: 'text' }] };
+      sheet.getCell('A2').value = 0;
+      sheet.getCell('B2').value = -1.5;
+      sheet.getCell('C2').value = 1e-7;
+      sheet.getCell('D2').value = 123456789012345;
+      sheet.getCell('E2').value = 0.1 + 0.2;
+      sheet.getCell('A3').value = new Date(Date.UTC(2026, 2, 2, 9, 30));
+      sheet.getCell('B3').value = new Date(Date.UTC(1999, 11, 31));
+      sheet.getCell('C3').value = 46_000;
+      sheet.getCell('C3').numFmt = 'dd/mm/yyyy hh:mm';
+      sheet.getCell('D3').value = 3800;
+      sheet.getCell('D3').numFmt = '"Postcode "0000';
+      sheet.getCell('A4').value = true;
+      sheet.getCell('B4').value = false;
+      sheet.getCell('C4').value = { error: '#N/A' } as ExcelJS.CellErrorValue;
+      sheet.getCell('D4').value = { formula: '1+1', result: 2 } as ExcelJS.CellFormulaValue;
+      sheet.getCell('E4').value = { formula: '"a"&"b"', result: 'ab' } as ExcelJS.CellFormulaValue;
+      sheet.getCell('F4').value = { formula: 'NOW()' } as ExcelJS.CellFormulaValue;
+      sheet.getCell('A7').value = 'after two empty rows';
+      sheet.getCell('Z7').value = 'far right';
+      sheet.getCell('B8').value = 'x'.repeat(5000);
+      const hidden = book.addWorksheet('Hidden', { state: 'hidden' });
+      hidden.getCell('A1').value = 'not shown';
+      hidden.getCell('C2').value = 42;
+    });
+    const read = await byReader(file);
+    assert.deepEqual(read, await byOracle(file));
+    assert.equal(read.Cells?.rows[2]?.[1][2] instanceof Date, true, 'a number in a date format is a Date');
+    assert.equal(read.Cells?.rows[2]?.[1][3], 3800, 'a number in a format that is not a date stays a number');
+    assert.equal(read.Hidden?.hidden, true);
+  });
+
+  it('reads dates in the 1904 date system (Excel for Mac) as exceljs does', async () => {
+    const file = await exceljsWorkbook('mac-1904.xlsx', (book) => {
+      book.properties.date1904 = true;
+      const sheet = book.addWorksheet('Mac');
+      sheet.getCell('A1').value = 'start';
+      sheet.getCell('A2').value = 44_000;
+      sheet.getCell('A2').numFmt = 'yyyy-mm-dd hh:mm';
+    });
+    const read = await byReader(file);
+    assert.deepEqual(read, await byOracle(file));
+    const start = read.Mac?.rows[1]?.[1][0];
+    assert.ok(start instanceof Date);
+    assert.equal(start.toISOString(), '2024-06-19T00:00:00.000Z');
+  });
+
+  it('reads workbooks LibreOffice saved (its own parts after the sheets) as exceljs does', async () => {
+    for (const name of [
+      'qr-libreoffice.xlsx',
+      'appointments-libreoffice.xlsx',
+      'workbench/qr-second-sheet.xlsx',
+      'workbench/appointments-second-sheet.xlsx',
+      'workbench/layout-quirks.xlsx',
+    ]) {
+      const read = await byReader(fixture(name));
+      assert.deepEqual(read, await byOracle(fixture(name)), name);
+      assert.ok(
+        Object.values(read).some((sheet) => sheet.rows.length > 1),
+        `${name} has rows`,
+      );
+    }
+  });
+
+  it('reads what other writers do: no r references, a namespace prefix, entities, line ends, escapes, inline rich text, ISO dates, typed formula results', async () => {
+    const file = handmade('other-writers.xlsx', {
+      prefix: 'x:',
+      workbookPr: '<x:workbookPr date1904="true"/>',
+      strings:
+        '<si><t>first</t></si><si><r><t xml:space="preserve">two </t></r><r><rPr><b/></rPr><t>runs</t></r><rPh sb="0" eb="1"><t>フリガナ</t></rPh></si>' +
+        '<si><t>line&#10;break &#x1F600; a_x000D_b</t></si><si/>',
+      styles:
+        '<numFmts count="1"><numFmt numFmtId="170" formatCode="[$-409]d&quot;/&quot;m&quot;/&quot;yy"/></numFmts>' +
+        '<cellStyleXfs count="1"><xf numFmtId="14"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="170"/><xf numFmtId="49"/></cellXfs>',
+      sheet:
+        '<x:row><x:c t="s"><x:v>0</x:v></x:c><x:c t="s"><x:v>1</x:v></x:c><x:c t="s"><x:v>2</x:v></x:c><x:c t="s"><x:v>3</x:v></x:c></x:row>' +
+        '<x:row><x:c t="inlineStr"><x:is><x:r><x:t>in</x:t></x:r><x:r><x:t>line</x:t></x:r></x:is></x:c><x:c t="inlineStr"><x:is><x:t>a\r\nb &lt;c&gt;</x:t></x:is></x:c>' +
+        '<x:c s="1"><x:v>1</x:v></x:c><x:c s="2"><x:v>0800</x:v></x:c><x:c t="d"><x:v>2026-03-02T09:30:00Z</x:v></x:c></x:row>' +
+        '<x:row r="5"><x:c r="C5" t="b"><x:f>TRUE()</x:f><x:v>1</x:v></x:c><x:c r="D5" t="e"><x:f>1/0</x:f><x:v>#DIV/0!</x:v></x:c><x:c r="E5"><x:f>A9</x:f></x:c><x:c r="F5" t="str"><x:f>A1</x:f><x:v>x &amp; y</x:v></x:c></x:row>' +
+        '<x:row r="6"/><x:row r="7"><x:c r="B7" s="2"/></x:row>',
+    });
+    const read = await byReader(file);
+    assert.deepEqual(Object.keys(read), ['Data & more']);
+    assert.deepEqual(read['Data & more']?.rows, [
+      [1, ['first', 'two runs', 'line\nbreak 😀 a\rb', '']],
+      [2, ['inline', 'a\nb <c>', new Date(Date.UTC(1904, 0, 2)), 800, new Date('2026-03-02T09:30:00Z')]],
+      [5, [null, null, true, '#DIV/0!', null, 'x & y']],
+    ]);
+  });
+
+  it('refuses text cells whose shared strings are missing, a sheet cut short, a damaged tag, and a cell beyond the column limit, each in plain words', async () => {
+    const noStrings = handmade('no-strings.xlsx', { sheet: '<row r="1"><c r="A1" t="s"><v>0</v></c></row>' });
+    await assert.rejects(
+      byReader(noStrings),
+      (error: Error) =>
+        error instanceof ImportInputError && /row 1\) refer to its shared strings, which the file does not hold/.test(error.message),
+    );
+    const beyond = handmade('beyond.xlsx', { strings: '<si><t>only</t></si>', sheet: '<row r="1"><c r="A1" t="s"><v>1</v></c></row>' });
+    await assert.rejects(byReader(beyond), /shared strings, which the file does not hold/);
+    const cut = zip([
+      { name: 'xl/workbook.xml', data: Buffer.from('<workbook><sheets><sheet name="S" r:id="rId1"/></sheets></workbook>') },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'),
+      },
+      {
+        name: 'xl/worksheets/sheet1.xml',
+        data: Buffer.from(
+          '<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c></row><row r="2"><c r="A2" t="inl',
+        ),
+      },
+    ]);
+    fs.writeFileSync(path.join(dir, 'cut.xlsx'), cut);
+    await assert.rejects(byReader(path.join(dir, 'cut.xlsx')), /could not be read as an Excel workbook.*ends in the middle of a tag/);
+    const damaged = handmade('damaged.xlsx', { sheet: '<row r="1"><c r="A1"><v>1</v></c></row><row><<<' });
+    await assert.rejects(byReader(damaged), /could not be read as an Excel workbook.*damaged/);
+    const far = handmade('far.xlsx', { sheet: '<row r="3"><c r="A3"><v>1</v></c><c r="XFD3"><v>2</v></c></row>' });
+    await assert.rejects(byReader(far, 1000), /Row 3 of the worksheet has a cell beyond column 1,000, the limit \(serve --max-columns\)/);
+  });
+
+  it('reads a sheet of 300,000 distinct shared strings in a process with a 40 MB heap (the strings stay off the heap)', () => {
+    const rows = 300_000;
+    const strings: string[] = [];
+    const sheet: string[] = [];
+    for (let i = 0; i < rows; i++) {
+      strings.push(`<si><t>${i} Distinct Street Name Long Enough To Count, Suburb VIC 3000</t></si>`);
+      sheet.push(`<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>${i}</v></c></row>`);
+    }
+    const file = handmade('many-strings.xlsx', { strings: strings.join(''), sheet: sheet.join('') });
+    const script = `
+      import { Workbook } from ${JSON.stringify(new URL('../../server/imports/sources/xlsx/workbook.ts', import.meta.url).pathname)};
+      const book = Workbook.open(process.argv[1]);
+      let count = 0, last = null;
+      for await (const batch of book.rows(book.sheets[0], 1000)) for (const row of batch) { count++; last = row.cells[0]; }
+      console.log(JSON.stringify({ count, last }));`;
+    const run = spawnSync(process.execPath, ['--max-old-space-size=40', '--input-type=module', '-e', script, file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr.slice(-2000));
+    assert.deepEqual(JSON.parse(run.stdout), {
+      count: rows,
+      last: `${rows - 1} Distinct Street Name Long Enough To Count, Suburb VIC 3000`,
+    });
+  });
+});
