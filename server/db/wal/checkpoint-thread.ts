@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { COMMITS, PASS_EVERY_COMMITS, STOP, WAL_FRAMES, type CheckpointThreadData } from './checkpoint-shared.ts';
+import { COMMITS, PASS_EVERY_COMMITS, PASSED_AT, STOP, WAL_FRAMES, type CheckpointThreadData } from './checkpoint-shared.ts';
 
 const { file, shared, walFramesLimit } = workerData as CheckpointThreadData;
 // On Linux a nice value is a thread's own (os.setPriority(0) is this thread): the copying yields
@@ -25,6 +25,7 @@ try {
       continue;
     }
     passedAt = commits;
+    Atomics.store(shared, PASSED_AT, commits);
     // PASSIVE: copies what no reader still needs and never waits for a lock or a reader.
     const [result] = db.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
     Atomics.store(shared, WAL_FRAMES, result?.log ?? 0);

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { type Db, withBusyTimeout } from '../database.ts';
 import { moduleUrl } from '../../module-url.ts';
-import { COMMITS, SLOTS, STOP, WAL_FRAMES, type CheckpointThreadData } from './checkpoint-shared.ts';
+import { COMMITS, PASSED_AT, SLOTS, STARVED_AFTER_COMMITS, STOP, WAL_FRAMES, type CheckpointThreadData } from './checkpoint-shared.ts';
 
 /** How long the checkpoint at an import's end waits for other connections' transactions. */
 const IMPORT_END_CHECKPOINT_WAIT_MS = 1000;
@@ -35,9 +35,13 @@ export class WalCheckpoints {
   /** After each commit of the import's connection. */
   committed(): void {
     this.thread ??= this.start();
-    Atomics.add(this.shared, COMMITS, 1);
+    const commits = Atomics.add(this.shared, COMMITS, 1) + 1;
     Atomics.notify(this.shared, COMMITS);
-    if (Atomics.load(this.shared, WAL_FRAMES) < this.walFramesLimit) return;
+    // A thread starved of CPU (a loaded machine; it runs at a low priority) reports nothing while
+    // the WAL grows: then the import's connection checkpoints itself now and then.
+    const starved = commits - Atomics.load(this.shared, PASSED_AT) > STARVED_AFTER_COMMITS;
+    if (!starved && Atomics.load(this.shared, WAL_FRAMES) < this.walFramesLimit) return;
+    if (starved) Atomics.store(this.shared, PASSED_AT, commits);
     // The thread waits meanwhile. Busy (another connection checkpointing) or failed: again at the
     // next commit; a checkpoint that could not run never fails the import's batch.
     try {
