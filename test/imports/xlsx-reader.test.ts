@@ -13,6 +13,8 @@ import ExcelJS from 'exceljs';
 import { ImportInputError } from '../../server/imports/errors.ts';
 import type { Cell } from '../../server/imports/sources/xlsx/sheet-scanner.ts';
 import { Workbook } from '../../server/imports/sources/xlsx/workbook.ts';
+import { longestRunEnd } from '../../server/imports/sources/zip-limits.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 import { zip } from '../fixtures/hostile/generate.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-xlsx-reader-'));
@@ -264,5 +266,44 @@ describe('workbook reader', () => {
       count: rows,
       last: `${rows - 1} Distinct Street Name Long Enough To Count, Suburb VIC 3000`,
     });
+  });
+
+  it('finds a run of text between tags longer than the cell limit as a byte-by-byte count does, across chunk boundaries', () => {
+    const random = seededRandom(33);
+    for (let trial = 0; trial < 300; trial++) {
+      const limit = 1 + Math.floor(random() * 40);
+      const bytes = Buffer.from(Array.from({ length: 400 }, () => (random() < 0.04 ? (random() < 0.5 ? '<' : '>') : 'x')).join(''));
+      let longest = 0;
+      let run = 0;
+      for (const byte of bytes) {
+        run = byte === 0x3c || byte === 0x3e ? 0 : run + 1;
+        longest = Math.max(longest, run);
+      }
+      let carried = 0;
+      for (let at = 0; at < bytes.length && carried <= limit; at += 37)
+        carried = longestRunEnd(bytes.subarray(at, at + 37), carried, limit);
+      assert.equal(carried > limit, longest > limit, `trial ${trial}: longest run ${longest}, limit ${limit}`);
+    }
+  });
+
+  it('reads the head of a sheet with the shared strings only as far as its cells need, wherever they point', async () => {
+    const count = 50_000;
+    const strings = Array.from({ length: count }, (_, i) => `<si><t>string ${i}</t></si>`).join('');
+    // Row 1 points at the last string, row 2 at the first, row 3 at one past the end.
+    const sheet = `<row r="1"><c r="A1" t="s"><v>${count - 1}</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>${count / 2}</v></c></row>`;
+    const book = Workbook.open(handmade('head.xlsx', { strings, sheet }));
+    const rows: [number, Cell[]][] = [];
+    for await (const batch of book.rows(book.sheets[0] ?? assert.fail('no sheet'), 100, { head: true }))
+      for (const row of batch) rows.push([row.number, row.cells]);
+    book.close();
+    assert.deepEqual(rows, [
+      [1, [`string ${count - 1}`]],
+      [2, ['string 0', `string ${count / 2}`]],
+    ]);
+    const beyond = Workbook.open(handmade('head-beyond.xlsx', { strings, sheet: `<row r="1"><c r="A1" t="s"><v>${count}</v></c></row>` }));
+    await assert.rejects(async () => {
+      for await (const _batch of beyond.rows(beyond.sheets[0] ?? assert.fail('no sheet'), 100, { head: true })) {
+      }
+    }, /row 1\) refer to its shared strings, which the file does not hold/);
   });
 });

@@ -44,7 +44,7 @@ function describeSheets(sheets: ScannedSheet[]): string {
 /** A sheet's rows from row 1 up to row `last` (rows[0] is row 1; a row the sheet leaves out is empty). */
 async function headOf(workbook: Workbook, sheet: Workbook['sheets'][number], last: number, limits: ImportLimits): Promise<Cells[]> {
   const rows: Cells[] = [];
-  for await (const batch of workbook.rows(sheet, limits.maxColumns)) {
+  for await (const batch of workbook.rows(sheet, limits.maxColumns, { head: true })) {
     for (const row of batch) {
       if (row.number > last) return rows;
       while (rows.length < row.number - 1) rows.push([]);
@@ -61,7 +61,7 @@ async function headOf(workbook: Workbook, sheet: Workbook['sheets'][number], las
  */
 export async function scanWorkbook(file: string, limits: ImportLimits, request: ScanRequest): Promise<WorkbookScan> {
   const counted = await checkWorkbookLimits(file, limits);
-  let workbook: Workbook;
+  let workbook: Workbook | undefined;
   const sheets: ScannedSheet[] = [];
   let first: { name: string; rows: Cells[] } | null = null;
   let chosen: { name: string; rows: Cells[] } | null = null;
@@ -84,6 +84,8 @@ export async function scanWorkbook(file: string, limits: ImportLimits, request: 
     }
   } catch (error) {
     throw asInputError(error);
+  } finally {
+    workbook?.close();
   }
   if (first === null) throw new ImportInputError('The workbook has no worksheet.');
   if (request.sheet !== undefined && chosen === null) {

@@ -93,6 +93,8 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
         flush();
       } catch (error) {
         throw error === handlerError ? error : asInputError(error);
+      } finally {
+        workbook?.close();
       }
       if (headerRow < 0) {
         if (layout.headerRow !== null) {

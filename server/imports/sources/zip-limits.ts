@@ -12,6 +12,27 @@ const LT = 0x3c;
 const GT = 0x3e;
 
 /**
+ * The length of the run of bytes without `<` or `>` (text between tags) at the end of `chunk`,
+ * given `run` bytes of it before the chunk; more than `limit` as soon as any run passes it. Jumps
+ * ahead `limit` bytes at a time and looks back for a tag: a few native searches per chunk.
+ */
+export function longestRunEnd(chunk: Buffer, run: number, limit: number): number {
+  let from = 0;
+  let carried = run;
+  for (;;) {
+    const horizon = from + (limit - carried);
+    if (horizon >= chunk.length - 1) {
+      const last = Math.max(chunk.lastIndexOf(LT), chunk.lastIndexOf(GT));
+      return last >= from ? chunk.length - 1 - last : carried + chunk.length - from;
+    }
+    const last = Math.max(chunk.lastIndexOf(LT, horizon), chunk.lastIndexOf(GT, horizon));
+    if (last < from) return limit + 1;
+    carried = 0;
+    from = last + 1;
+  }
+}
+
+/**
  * Inflates one entry as a stream and counts what comes out, stopping at the first limit it
  * passes: decompressed size, compression ratio, or a run of text between XML tags (a cell)
  * longer than the cell limit. Nothing is kept: memory stays at one chunk whatever the entry holds.
@@ -40,20 +61,7 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, r
         );
         return;
       }
-      let from = 0;
-      for (;;) {
-        const lt = chunk.indexOf(LT, from);
-        const gt = chunk.indexOf(GT, from);
-        const next = lt < 0 ? gt : gt < 0 ? lt : Math.min(lt, gt);
-        if (next < 0) {
-          run += chunk.length - from;
-          break;
-        }
-        run += next - from;
-        if (run > limits.maxCellChars) break;
-        run = 0;
-        from = next + 1;
-      }
+      run = longestRunEnd(chunk, run, limits.maxCellChars);
       rows?.push(chunk);
       if (run > limits.maxCellChars) {
         done(
@@ -67,7 +75,7 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, r
     },
   });
   try {
-    if (entry.method === 8) await pipeline(input, zlib.createInflateRaw(), counter);
+    if (entry.method === 8) await pipeline(input, zlib.createInflateRaw({ chunkSize: 256 * 1024 }), counter);
     else await pipeline(input, counter);
   } catch (error) {
     if (error instanceof ImportInputError) throw error;

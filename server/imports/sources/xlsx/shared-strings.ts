@@ -1,5 +1,7 @@
+import type { Readable } from 'node:stream';
 import { spells, XmlChunks } from './xml-chunks.ts';
 import { isPlainText, xmlText } from './xml-text.ts';
+import { entryStream, type ZipEntry } from './zip.ts';
 
 /**
  * A workbook's shared strings kept off the JavaScript heap: their UTF-8 bytes end to end in one
@@ -106,5 +108,51 @@ export class SharedStringsReader extends XmlChunks {
     else this.strings.addText('');
     this.parts = null;
     this.plain = null;
+  }
+}
+
+/** A workbook's shared strings part, read as far as cells need it (all of it for an import, a few for a preview). */
+export class SharedStringsPart {
+  private readonly reader: SharedStringsReader;
+  private readonly file: string;
+  private readonly entry: ZipEntry;
+  private chunks: AsyncIterator<Buffer> | null = null;
+  private stream: Readable | null = null;
+  complete = false;
+
+  constructor(file: string, entry: ZipEntry) {
+    this.file = file;
+    this.entry = entry;
+    // The decoded text is never longer than the XML (the size was checked against the limits first).
+    this.reader = new SharedStringsReader(Math.min(entry.uncompressedSize, 64 * 1024 * 1024));
+  }
+
+  get strings(): SharedStrings {
+    return this.reader.strings;
+  }
+
+  /** Reads on until the string at `index` is there, or the part ends. */
+  async readUpTo(index: number): Promise<void> {
+    if (this.chunks === null && !this.complete) {
+      const stream = entryStream(this.file, this.entry);
+      if (stream === null) this.complete = true;
+      else {
+        this.stream = stream.output;
+        this.chunks = (stream.output as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+      }
+    }
+    while (!this.complete && this.reader.strings.count <= index && this.chunks !== null) {
+      const next = await this.chunks.next();
+      if (next.done) {
+        this.reader.finish('the shared strings');
+        this.complete = true;
+        this.stream = null;
+      } else this.reader.push(next.value);
+    }
+  }
+
+  /** Stops reading (a preview that had enough). */
+  close(): void {
+    this.stream?.destroy();
   }
 }

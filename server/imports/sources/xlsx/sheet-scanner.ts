@@ -16,6 +16,8 @@ export interface XlsxRow {
 /** What reading a sheet's cells needs from the rest of the workbook. */
 export interface SheetContext {
   strings: SharedStrings | null;
+  /** Whether `strings` holds every shared string (else a cell beyond them waits for `resolve`). */
+  allStrings: boolean;
   /** 1 at the index of each cell style whose number format is a date or time. */
   dateStyles: Uint8Array;
   date1904: boolean;
@@ -92,10 +94,29 @@ export class SheetScanner extends XmlChunks {
   private value: { data: Buffer; start: number; end: number } | null = null;
   private inlineText: string | null = null;
   private sheetDataEnded = false;
+  /** Shared-string cells read before their string was: filled in by `resolve`. */
+  private waiting: { cells: Cell[]; column: number; index: number; row: number }[] = [];
 
   constructor(context: SheetContext) {
     super();
     this.context = context;
+  }
+
+  /** The highest shared string index a cell waits for, or -1. */
+  get waitingFor(): number {
+    let highest = -1;
+    for (const cell of this.waiting) highest = Math.max(highest, cell.index);
+    return highest;
+  }
+
+  /** Fills in the cells that waited for shared strings `strings` now holds (or refuses the file: they are not there). */
+  resolve(strings: SharedStrings | null): void {
+    for (const { cells, column, index, row } of this.waiting) {
+      const text = strings?.get(index);
+      if (text === undefined) throw missingSharedString(row);
+      cells[column - 1] = text;
+    }
+    this.waiting = [];
   }
 
   /** The complete rows read so far (each handed over once). */
@@ -229,8 +250,10 @@ export class SheetScanner extends XmlChunks {
       case CellType.Shared: {
         const index = digits(data, start, end);
         const text = this.context.strings?.get(index);
-        if (text === undefined) throw missingSharedString(this.rowNumber);
-        return text;
+        if (text !== undefined) return text;
+        if (this.context.allStrings || index < 0) throw missingSharedString(this.rowNumber);
+        this.waiting.push({ cells: this.cells, column: this.column, index, row: this.rowNumber });
+        return '';
       }
       case CellType.InlineText:
       case CellType.FormulaText:

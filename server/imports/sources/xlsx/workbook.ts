@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SharedStrings, SharedStringsReader } from './shared-strings.ts';
+import { SharedStringsPart } from './shared-strings.ts';
 import { SheetScanner, type SheetContext, type XlsxRow } from './sheet-scanner.ts';
 import { attributes, tagsNamed } from './xml-text.ts';
 import { centralDirectory, entryStream, notWorkbook, readEntry, type ZipEntry } from './zip.ts';
@@ -33,7 +33,7 @@ export class Workbook {
   private readonly date1904: boolean;
   private readonly dateStyles: Uint8Array;
   private readonly sharedStringsPart: string | null;
-  private strings: SharedStrings | null | undefined;
+  private sharedStrings: SharedStringsPart | null | undefined;
 
   private constructor(file: string, entries: Map<string, ZipEntry>) {
     this.file = file;
@@ -71,24 +71,41 @@ export class Workbook {
 
   /**
    * The sheet's rows with a value, a batch per inflated chunk; stops reading when the caller stops.
-   * Cells beyond `maxColumns` refuse the file.
+   * Cells beyond `maxColumns` refuse the file. `head`: only the first rows will be read, so the
+   * shared strings are read only as far as they are needed (a preview of a 1,000,000-row sheet).
    */
-  async *rows(sheet: WorkbookSheet, maxColumns: number): AsyncGenerator<XlsxRow[]> {
+  async *rows(sheet: WorkbookSheet, maxColumns: number, options: { head?: boolean } = {}): AsyncGenerator<XlsxRow[]> {
     const entry = this.entries.get(sheet.part);
     if (!entry) throw notWorkbook(`its sheet "${sheet.name}" (${sheet.part}) is missing from the file`);
-    const context: SheetContext = { strings: await this.sharedStrings(), dateStyles: this.dateStyles, date1904: this.date1904, maxColumns };
+    const strings = this.strings();
+    if (!options.head) await strings?.readUpTo(Number.POSITIVE_INFINITY);
+    const context: SheetContext = {
+      strings: strings?.strings ?? null,
+      allStrings: strings === null || strings.complete,
+      dateStyles: this.dateStyles,
+      date1904: this.date1904,
+      maxColumns,
+    };
     const scanner = new SheetScanner(context);
     const stream = entryStream(this.file, entry);
     if (stream === null) throw notWorkbook(`its sheet "${sheet.name}" is empty of XML`);
+    const batch = async (rows: XlsxRow[]) => {
+      const wanted = scanner.waitingFor;
+      if (wanted >= 0) {
+        await strings?.readUpTo(wanted);
+        scanner.resolve(strings?.strings ?? null);
+      }
+      return rows;
+    };
     this.fraction = 0;
     try {
       for await (const chunk of stream.output as AsyncIterable<Buffer>) {
         this.fraction = stream.input.bytesRead / Math.max(1, entry.compressedSize);
         scanner.push(chunk);
-        const rows = scanner.take();
+        const rows = await batch(scanner.take());
         if (rows.length > 0) yield rows;
       }
-      const rest = scanner.end();
+      const rest = await batch(scanner.end());
       if (rest.length > 0) yield rest;
     } finally {
       stream.output.destroy();
@@ -96,19 +113,18 @@ export class Workbook {
     }
   }
 
-  private async sharedStrings(): Promise<SharedStrings | null> {
-    if (this.strings !== undefined) return this.strings;
-    const entry = this.sharedStringsPart === null ? undefined : this.entries.get(this.sharedStringsPart);
-    if (!entry) {
-      this.strings = null;
-      return null;
+  /** Lets go of the shared strings part when a head read left it half read. */
+  close(): void {
+    this.sharedStrings?.close();
+  }
+
+  /** The shared strings part, read as far as asked (null: the workbook has none). */
+  private strings(): SharedStringsPart | null {
+    if (this.sharedStrings === undefined) {
+      const entry = this.sharedStringsPart === null ? undefined : this.entries.get(this.sharedStringsPart);
+      this.sharedStrings = entry ? new SharedStringsPart(this.file, entry) : null;
     }
-    const reader = new SharedStringsReader(entry.uncompressedSize);
-    const stream = entryStream(this.file, entry);
-    if (stream !== null) for await (const chunk of stream.output as AsyncIterable<Buffer>) reader.push(chunk);
-    reader.finish('the shared strings');
-    this.strings = reader.strings;
-    return this.strings;
+    return this.sharedStrings;
   }
 
   private readDateStyles(part: string): Uint8Array {
