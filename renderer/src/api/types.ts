@@ -27,14 +27,8 @@ export type Role = ApiKey['role'];
 export type Session = ResponseOf<'getSession'>;
 export type AppMeta = Schemas['AppMeta'];
 
-/** One page of a list answer (GET /api/qrcodes, /api/background-tasks…). */
-export interface Page<T> {
-  items: T[];
-  total: number;
-  pages: number;
-  page: number;
-  per_page: number;
-}
+/** One page of a list answer (GET /api/qrcodes, /api/background-tasks…): the API's page fields around items of T. */
+export type Page<T> = Omit<ResponseOf<'getQrcodes'>, 'items'> & { items: T[] };
 
 /** One message of GET /api/live (text/event-stream, so not in the generated types): `data` by `type`. */
 export interface LiveEvent {
