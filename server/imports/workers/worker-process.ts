@@ -108,7 +108,7 @@ export class WorkerProcess {
   /** Why the worker ended, in words for a task's error_message. */
   private exitReason(code: number | null, signal: NodeJS.Signals | null): string {
     if (this.outOfMemory) {
-      return `The import worker ran out of memory: its heap is limited to ${describeLimit(this.config.limits, 'workerMemoryMb')}. Either a cell or row of this file is too large to read, or it is a workbook whose text (read whole, as Excel stores it once for all cells) does not fit: save it as CSV, or start the server with a larger --import-worker-memory-mb. The import is not retried.`;
+      return `The import worker ran out of memory: its heap is limited to ${describeLimit(this.config.limits, 'workerMemoryMb')}. A cell or row of this file is too large to read: split the file or save it as CSV, or start the server with a larger --import-worker-memory-mb. The import is not retried.`;
     }
     const how = signal ? `was ended by signal ${signal}` : `exited with code ${code}`;
     const last = deathLine(this.stderr);
