@@ -14,7 +14,6 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SCHEMA_FILE = path.join(ROOT, 'renderer/src/api/schema.d.ts');
 // openapi-typescript needs the TypeScript 5 compiler API; tools/openapi-typescript holds it.
 const OPENAPI_TYPESCRIPT = path.join(ROOT, 'node_modules/qr-sandbox-openapi-typescript/node_modules/openapi-typescript/bin/cli.js');
-const BIOME = path.join(ROOT, 'node_modules/@biomejs/biome/bin/biome');
 
 async function openApiDocument(dataDir: string): Promise<string> {
   const server = await startServer({ port: 0, dataDir, logLevel: 'silent' });
@@ -31,14 +30,7 @@ export async function writeApiTypes(outFile: string): Promise<void> {
     const documentFile = path.join(dir, 'openapi.json');
     fs.writeFileSync(documentFile, await openApiDocument(path.join(dir, 'data')));
     const types = execFileSync(process.execPath, [OPENAPI_TYPESCRIPT, documentFile], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    // Formatted as the committed file is, whatever the output's path.
-    const formatted = execFileSync(process.execPath, [BIOME, 'format', `--stdin-file-path=${SCHEMA_FILE}`], {
-      input: types,
-      encoding: 'utf8',
-      cwd: ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    fs.writeFileSync(outFile, formatted);
+    fs.writeFileSync(outFile, types);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
