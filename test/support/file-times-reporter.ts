@@ -5,7 +5,7 @@ import path from 'node:path';
  * of each file's process, from start to exit) so the suite's slow spots stay visible. It passes no
  * test events on; use it next to `spec`.
  */
-const SHOWN = 15;
+const SHOWN = Number(process.env.FILE_TIMES_SHOWN ?? 15);
 
 interface FileEvent {
   type: string;
