@@ -1,6 +1,9 @@
 import type SQLite from 'better-sqlite3';
 import type { Compilable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { paramName } from '../db/prepared.ts';
+
+export { param } from '../db/prepared.ts';
 
 /**
  * Kysely-built queries run synchronously on the better-sqlite3 handle, so an import batch can
@@ -8,13 +11,6 @@ import type { Db } from '../db/database.ts';
  * once with named placeholders (`param('name')`) and then run many times with values.
  */
 export type SyncDb = Pick<Db, 'kysely' | 'sqlite'>;
-
-const MARK = '\u0000qrs-param:';
-
-/** A named placeholder for a value of a prepared query; typed as the value it stands for. */
-export function param<T>(name: string): T {
-  return `${MARK}${name}` as unknown as T;
-}
 
 export class SyncQuery<R> {
   private readonly statement: SQLite.Statement<unknown[]>;
@@ -26,9 +22,7 @@ export class SyncQuery<R> {
     const compiled = query.compile();
     this.statement = db.sqlite.prepare<unknown[]>(compiled.sql);
     this.fixed = compiled.parameters;
-    this.names = compiled.parameters.map((value) =>
-      typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : null,
-    );
+    this.names = compiled.parameters.map(paramName);
   }
 
   get(values: Record<string, unknown> = {}): R | undefined {

@@ -9,6 +9,11 @@ export function param<T = string>(name: string): T {
   return `${MARK}${name}` as T;
 }
 
+/** The name of a compiled parameter made by `param()`, or null for a value fixed when building. */
+export function paramName(value: unknown): string | null {
+  return typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : null;
+}
+
 export interface Prepared<P extends string> {
   run(args: Record<P, unknown>): SQLite.RunResult;
   get<R>(args: Record<P, unknown>): R | undefined;
@@ -34,10 +39,11 @@ export function prepare<P extends string>(
 ): Prepared<P> {
   const compiled = query.compile();
   const names = compiled.parameters.map((value) => {
-    if (typeof value !== 'string' || !value.startsWith(MARK)) {
+    const name = paramName(value);
+    if (name === null) {
       throw new Error(`prepare(): every parameter must be a param(); got ${JSON.stringify(value)} in ${compiled.sql}`);
     }
-    return value.slice(MARK.length);
+    return name;
   });
   const order = names.filter((name) => !Object.hasOwn(fixed, name)) as P[];
   const statement = sqlite.prepare(withLiterals(compiled.sql, names, fixed));
