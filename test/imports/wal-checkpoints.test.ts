@@ -75,10 +75,11 @@ describe('WAL checkpoints of an import', () => {
         // commit, so only the import connection's own checkpoint lets SQLite start the WAL over.
         commitEach(checkpoints, PASS_EVERY_COMMITS, commits, commit);
         // Never started over, it holds every commit's pages: ~74 MB here. Started over, it stays within
-        // some times its limit (the thread reports after a pass, and passes run behind the commits; a
-        // thread starved of CPU reports later: 14 MB was seen under a loaded CI run).
+        // some times its limit: the thread reports after a pass, and while one pass runs (slowly, on a
+        // loaded machine) these back-to-back commits, thousands a second, go on; 28 MB was seen under a
+        // loaded CI run. Half the never-started-over size still tells the two apart.
         const walBytes = bytes(`${db.file}-wal`);
-        const bound = 20 * limitFrames * 4096;
+        const bound = 36 * limitFrames * 4096;
         assert.ok(walBytes < bound, `the WAL file (${walBytes} bytes) is within ${bound} bytes: it was started over`);
         assert.equal(db.sqlite.prepare('select count(*) from scratch').pluck().get(), commits);
       },
