@@ -162,17 +162,11 @@ export class SheetScanner extends XmlChunks {
 
   protected text(data: Buffer, start: number, end: number): void {
     if (this.inValue) {
-      this.value =
-        this.value === null
-          ? { data, start, end }
-          : { data: Buffer.concat([this.valueBytes(), data.subarray(start, end)]), start: 0, end: 0 };
-      if (this.value.end === 0) this.value.end = this.value.data.length;
+      // A value in more than one run (split by a comment) is joined: rare, so a copy is fine.
+      const before = this.value;
+      const joined = before === null ? null : Buffer.concat([before.data.subarray(before.start, before.end), data.subarray(start, end)]);
+      this.value = joined === null ? { data, start, end } : { data: joined, start: 0, end: joined.length };
     } else if (this.inInline) this.inlineText = (this.inlineText ?? '') + xmlText(data.toString('utf8', start, end));
-  }
-
-  private valueBytes(): Buffer {
-    const value = this.value;
-    return value === null ? Buffer.alloc(0) : value.data.subarray(value.start, value.end);
   }
 
   private openRow(data: Buffer, nameEnd: number, end: number, selfClosing: boolean): void {
