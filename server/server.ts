@@ -7,7 +7,7 @@ import type { AppContext, ServerConfig } from './context.ts';
 import { LOCK_FILE, lockDataDir, OS_LOCK_FILE } from './data-dir/instance-lock.ts';
 import { DiskSpace, type FreeBytes } from './data-dir/disk-space.ts';
 import { secureDataDir } from './data-dir/private-files.ts';
-import { keepSpaceReserve, SPACE_RESERVE_FILE } from './data-dir/space-reserve.ts';
+import { keepSpaceReserve, releaseSpaceReserve, SPACE_RESERVE_FILE } from './data-dir/space-reserve.ts';
 import { CountThread } from './db/count-thread-client.ts';
 import { DATABASE_FILE, databasePath, openDatabase, type Db } from './db/database.ts';
 import { checkDatabaseFile } from './db/start-check.ts';
@@ -103,7 +103,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const disk = new DiskSpace(options.dataDir, options.diskAccess?.freeBytes);
   let db: Db;
   try {
-    checkDatabaseFile(databasePath(options.dataDir), path.join(options.dataDir, CREDENTIALS_FILE));
+    checkDatabaseFile(databasePath(options.dataDir), path.join(options.dataDir, CREDENTIALS_FILE), {
+      diskFull: (error) => disk.recognise(error),
+      makeRoom: () => releaseSpaceReserve(options.dataDir),
+    });
     db = await openDatabase(options.dataDir);
   } catch (error) {
     lock.release();

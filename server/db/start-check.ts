@@ -40,8 +40,13 @@ function beginning(file: string): Buffer {
 
 const printable = (bytes: Buffer) => /^[\x20-\x7e]*/.exec(bytes.toString('latin1'))?.[0] ?? '';
 
-/** The first problems PRAGMA quick_check finds, or null when there is none. */
-function quickCheck(file: string, wholeFile: boolean, readonly = true): string | null {
+interface CheckFailure {
+  problem: string;
+  error?: unknown;
+}
+
+/** The first problems PRAGMA quick_check finds (or the error that stopped it), or null when there is none. */
+function quickCheck(file: string, wholeFile: boolean, readonly = true): CheckFailure | null {
   let db: SQLite.Database | undefined;
   try {
     db = new SQLite(file, { readonly, fileMustExist: true });
@@ -54,7 +59,7 @@ function quickCheck(file: string, wholeFile: boolean, readonly = true): string |
       .flatMap((row) => row.quick_check.split('\n'))
       .map((line) => line.trim())
       .filter((line) => line !== '' && line !== 'ok' && !line.startsWith('***'));
-    return found.length === 0 ? null : found.slice(0, 3).join('; ');
+    return found.length === 0 ? null : { problem: found.slice(0, 3).join('; ') };
   } catch (error) {
     // A journal left by a kill must be rolled back (a WAL without its index rebuilt) before anything
     // can be read: a read-only connection cannot, so the check is made on one that may, as any open would.
@@ -63,7 +68,7 @@ function quickCheck(file: string, wholeFile: boolean, readonly = true): string |
       db = undefined;
       return quickCheck(file, wholeFile, false);
     }
-    return error instanceof Error ? error.message : String(error);
+    return { problem: error instanceof Error ? error.message : String(error), error };
   } finally {
     db?.close();
   }
@@ -73,8 +78,16 @@ function quickCheck(file: string, wholeFile: boolean, readonly = true): string |
  * Refuses (StartupError) a database file that is not a file, is empty while `setUpMarker` (credentials.json)
  * shows the folder was set up before, is not SQLite, or fails PRAGMA quick_check. A missing file, or an
  * empty one in a folder never set up (a first start cut short), is a fresh start and passes.
+ *
+ * Opening a WAL database makes its shared-memory file, which a full disk can refuse: `diskFull` tells
+ * that from damage. The check is then made once more after `makeRoom` (the space reserve given up), and
+ * skipped when the disk is still too full for it: a full disk is not a damaged database.
  */
-export function checkDatabaseFile(file: string, setUpMarker: string): void {
+export function checkDatabaseFile(
+  file: string,
+  setUpMarker: string,
+  disk: { diskFull(error: unknown): boolean; makeRoom(): boolean },
+): void {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -91,6 +104,11 @@ export function checkDatabaseFile(file: string, setUpMarker: string): void {
   const head = beginning(file);
   if (head.toString('latin1') !== SQLITE_HEADER)
     throw refuse(`The database file ${file} is not a SQLite database (it begins "${printable(head)}").`);
-  const problem = quickCheck(file, stat.size <= QUICK_CHECK_MAX_BYTES);
-  if (problem) throw refuse(`The database file ${file} is damaged (${problem}).`);
+  const wholeFile = stat.size <= QUICK_CHECK_MAX_BYTES;
+  let failure = quickCheck(file, wholeFile);
+  if (failure && disk.diskFull(failure.error)) {
+    failure = disk.makeRoom() ? quickCheck(file, wholeFile) : failure;
+    if (failure && disk.diskFull(failure.error)) return;
+  }
+  if (failure) throw refuse(`The database file ${file} is damaged (${failure.problem}).`);
 }

@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../server/server.ts';
 import { bearer, jsonBody, tempDataDir } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { suiteGuiSession, waitForLive } from './support/session.ts';
-import { excludedData, makeTask, seedTasks } from './support/seed.ts';
+import { excludedData, makeTask, seedTasks, storeTask } from './support/seed.ts';
 
 // The runner prints the reason next to SKIP when Chromium is missing.
 const skip = browserUnavailable();
@@ -175,15 +175,21 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     const bar = page.getByRole('progressbar', { name: `Progress of task ${running.uuid}` });
     assert.equal(await bar.getAttribute('aria-valuenow'), '10');
     await waitForLive(page);
-    server.ctx.live.publish({ type: 'task.progress', organization_uuid: org, data: { ...running, progress: 55 } });
+    // Stored before it is published, as the task runtime does: a list reload racing the event shows 55 too.
+    const progressed = { ...running, progress: 55 };
+    await storeTask(server.ctx.db.kysely, progressed);
+    server.ctx.live.publish({ type: 'task.progress', organization_uuid: org, data: progressed });
     await page.locator(`[role=progressbar][aria-label="Progress of task ${running.uuid}"][aria-valuenow="55"]`).waitFor();
     // Another organization's event never reaches this page.
     server.ctx.live.publish({ type: 'task.progress', organization_uuid: 'another-org', data: { ...running, progress: 99 } });
-    server.ctx.live.publish({
-      type: 'task.finished',
-      organization_uuid: org,
-      data: { ...running, status: 'COMPLETED', progress: 100, results: { inserted: 7, excluded: 0, excluded_data: [] } },
-    });
+    const finished = {
+      ...running,
+      status: 'COMPLETED' as const,
+      progress: 100,
+      results: { inserted: 7, excluded: 0, excluded_data: [] },
+    };
+    await storeTask(server.ctx.db.kysely, finished);
+    server.ctx.live.publish({ type: 'task.finished', organization_uuid: org, data: finished });
     const row = table.locator(`tr[data-task-uuid="${running.uuid}"]`);
     await row.getByText('Completed').waitFor();
     await row.getByText('7 inserted, 0 excluded').waitFor();
