@@ -2,13 +2,7 @@
  * The part of the `electron` module the main process uses. main/main.ts passes the real module
  * (the compiler checks that it fits); tests pass test/desktop/support/fake-electron.ts.
  */
-import type {
-  BrowserWindowConstructorOptions,
-  MenuItemConstructorOptions,
-  MessageBoxOptions,
-  OpenDialogOptions,
-  SaveDialogOptions,
-} from 'electron';
+import type * as Electron from 'electron';
 
 export interface PreventableEvent {
   preventDefault(): void;
@@ -86,15 +80,15 @@ export interface DesktopElectron {
     on(event: 'activate', listener: () => void): unknown;
     on(event: 'web-contents-created', listener: (event: unknown, contents: WebContentsLike) => void): unknown;
   };
-  BrowserWindow: new (options: BrowserWindowConstructorOptions) => WindowLike;
+  BrowserWindow: new (options: Electron.BrowserWindowConstructorOptions) => WindowLike;
   ipcMain: {
     handle(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => unknown): void;
   };
   dialog: {
-    showOpenDialog(window: DialogParent, options: OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
-    showSaveDialog(window: DialogParent, options: SaveDialogOptions): Promise<{ canceled: boolean; filePath?: string }>;
+    showOpenDialog(window: DialogParent, options: Electron.OpenDialogOptions): Promise<{ canceled: boolean; filePaths: string[] }>;
+    showSaveDialog(window: DialogParent, options: Electron.SaveDialogOptions): Promise<{ canceled: boolean; filePath?: string }>;
     showErrorBox(title: string, content: string): void;
-    showMessageBox(window: DialogParent, options: MessageBoxOptions): Promise<{ response: number }>;
+    showMessageBox(window: DialogParent, options: Electron.MessageBoxOptions): Promise<{ response: number }>;
   };
   shell: {
     openExternal(url: string): Promise<void>;
@@ -102,7 +96,7 @@ export interface DesktopElectron {
     showItemInFolder(fullPath: string): void;
   };
   Menu: {
-    buildFromTemplate(template: MenuItemConstructorOptions[]): object;
+    buildFromTemplate(template: Electron.MenuItemConstructorOptions[]): object;
     setApplicationMenu(menu: object | null): void;
   };
   session: {

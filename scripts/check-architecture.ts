@@ -1,8 +1,9 @@
 /**
- * The architecture check of npm run lint: reads every import of server/, renderer/src/, main/, preload/
+ * The architecture check of npm run lint: reads every import of server/, renderer/src/, common/, main/, preload/
  * and bin/ (static imports, re-exports and import() of a literal path, type-only ones included) and fails on
  * - an import circle;
  * - a renderer file importing server source (the GUI is a client of the API);
+ * - a common/ file (code both the server and the GUI run) importing anything outside common/;
  * - a capability folder importing the composition root (server/app.ts, server/server.ts): only the
  *   command line and the desktop app start the server;
  * - the import engine (server/imports/) importing an import kind, except through its registry.
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const AREAS = ['server', 'renderer/src', 'main', 'preload', 'bin'];
+const AREAS = ['server', 'renderer/src', 'common', 'main', 'preload', 'bin'];
 const COMPOSITION_ROOT = new Set(['server/app.ts', 'server/server.ts']);
 const MAY_START_THE_SERVER = ['server/cli/', 'main/', 'bin/'];
 const KIND_FOLDERS = ['server/qrcodes/', 'server/appointments/'];
@@ -86,6 +87,7 @@ export function violations(graph: Map<string, string[]>): string[] {
   for (const [file, targets] of graph) {
     for (const target of targets) {
       if (file.startsWith('renderer/') && target.startsWith('server/')) found.push(`${file} imports server source ${target}`);
+      if (file.startsWith('common/') && !target.startsWith('common/')) found.push(`${file} imports ${target}, outside common/`);
       if (COMPOSITION_ROOT.has(target) && !COMPOSITION_ROOT.has(file) && !MAY_START_THE_SERVER.some((dir) => file.startsWith(dir))) {
         found.push(`${file} imports the composition root ${target}`);
       }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Papa from 'papaparse';
+import { pipeline } from 'node:stream/promises';
 import type { Principal } from '../auth/principal.ts';
 import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
@@ -11,7 +11,7 @@ import { UploadLease } from '../imports/intake/upload.ts';
 import { importKinds, loadKind } from '../imports/kinds.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import type { ImportKind } from '../imports/kind.ts';
-import { neutraliseFormula } from '../imports/reports/formula.ts';
+import { csvChunks } from '../imports/reports/table-download.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { UPLOADS_DIR } from '../imports/settings.ts';
 import { excludedRowsPage, findJob, jobFromRow } from '../imports/workers/job-store.ts';
@@ -498,19 +498,16 @@ export async function discardDraft(ctx: AppContext, draft: DraftRecord): Promise
 /** A row with something in it: an empty row is neither downloaded nor imported (the import would skip it). */
 const hasText = (cells: Cells) => Object.values(cells).some((value) => value.trim() !== '');
 
-/** The open rows as a CSV text of the kind's columns (cells that would run as formulas neutralised; the import reads them back as typed). */
-export function* fixedRowsCsv(ctx: AppContext, draft: DraftRecord, columns: readonly string[]): Generator<string> {
-  const csv = (lines: string[][]) => `${Papa.unparse(lines, { newline: '\r\n' })}\r\n`;
-  yield csv([[...columns]]);
+/** The open rows that hold any text, as cells of the kind's columns. */
+export function* fixedRows(ctx: AppContext, draft: DraftRecord, columns: readonly string[]): Generator<string[]> {
   const store = draftStore(ctx.db.sqlite);
   for (let after = 0; ; ) {
     const page = store.rowsAfter(draft.uuid, after, PAGE);
     if (page.length === 0) return;
-    const lines = page.flatMap((row) => {
+    for (const row of page) {
       const cells = JSON.parse(row.cells) as Cells;
-      return hasText(cells) ? [columns.map((c) => neutraliseFormula(cells[c] ?? ''))] : [];
-    });
-    if (lines.length > 0) yield csv(lines);
+      if (hasText(cells)) yield columns.map((c) => cells[c] ?? '');
+    }
     after = page[page.length - 1]?.row_id ?? after;
   }
 }
@@ -531,7 +528,7 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
   const uploadFile = path.join(UPLOADS_DIR, `${randomUUID()}.upload`);
   const lease = new UploadLease(ctx.imports.settings.dataDir, uploadFile);
   try {
-    await fs.promises.writeFile(lease.path, [...fixedRowsCsv(ctx, draft, kind.columns)].join(''), { mode: 0o600 });
+    await pipeline(csvChunks(kind.columns, fixedRows(ctx, draft, kind.columns)), fs.createWriteStream(lease.path, { mode: 0o600 }));
     await writeTransaction(ctx.db, () => {
       const mark = store.markForImport();
       rows.forEach((row, index) => {

@@ -97,34 +97,6 @@ export function toMessageListItem(row: MessageItemRow, relays: RelayRow[]): Mess
   };
 }
 
-type SummaryFields =
-  | 'uuid'
-  | 'inbox_uuid'
-  | 'received_on'
-  | 'method'
-  | 'decrypted'
-  | 'signature_status'
-  | 'event_type'
-  | 'event_id'
-  | 'duplicate_of'
-  | 'answer';
-
-/** What the live stream says about a new message: enough for a list row; the GUI fetches the rest. */
-export function messageSummary(message: Pick<Message, SummaryFields>): Pick<Message, SummaryFields> {
-  return {
-    uuid: message.uuid,
-    inbox_uuid: message.inbox_uuid,
-    received_on: message.received_on,
-    method: message.method,
-    decrypted: message.decrypted,
-    signature_status: message.signature_status,
-    event_type: message.event_type,
-    event_id: message.event_id,
-    duplicate_of: message.duplicate_of,
-    answer: message.answer,
-  };
-}
-
 /** One message, for writeMessageJson: its body bytes apart from the rest. */
 export async function getMessageParts(
   ctx: AppContext,

@@ -6,7 +6,7 @@ import { ApiError, errorBodySchema, notFound } from '../http/errors.ts';
 import { MAX_RELAY_HOPS, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { checkRelayUrl } from './inboxes.ts';
-import { messageSummary } from './messages.ts';
+import type { MessageSummaryField } from '../../common/message-summary.ts';
 import { readRawBody } from './raw-body.ts';
 import {
   judge,
@@ -32,7 +32,7 @@ import { intakeRate, MIN_REQUEST_COST } from './intake-rate.ts';
 import { recordRefusedRelay, relayMessage } from './relay.ts';
 import { receiverRuntime } from './runtime.ts';
 import { dropOldestMessages, findInbox, findMessage, type InboxRow, type MessageRow } from './store.ts';
-import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Relay } from './schemas.ts';
+import { inboxFaultAnswerSchema, inboxParamsSchema, inboxReceiptSchema, type Message, type Relay } from './schemas.ts';
 import { inboxRuleBodySchema } from './rule-schemas.ts';
 
 const DESCRIPTION =
@@ -261,7 +261,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
   ctx.live.publish({
     type: 'inbox.message',
     organization_uuid: inbox.organization_uuid,
-    data: messageSummary({
+    data: {
       uuid: stored.uuid,
       inbox_uuid: inbox.uuid,
       received_on: stored.receivedOn,
@@ -272,7 +272,7 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
       event_id: verdict?.eventId ?? null,
       duplicate_of: verdict?.duplicateOf ?? null,
       answer: { kind, status, after_ms: afterMs, rule: plan.rule },
-    }),
+    } satisfies Pick<Message, MessageSummaryField>,
   });
   if (inbox.forward_to && !runtime.stopped) queueForward(ctx, inbox, stored.uuid, inbox.forward_to);
 }

@@ -15,7 +15,7 @@ import type { SecretCandidate } from '../wire-format/open.ts';
 import { seal } from '../wire-format/seal.ts';
 import { type BuiltDelivery, type DoctorVerdict, findVariant, variants, verdictLabel } from './broken-variants.ts';
 import { checkRelayUrl, inboxUrl } from './inboxes.ts';
-import { jsonProblem } from './json-problem.ts';
+import { jsonProblem } from '../../common/json-problem.ts';
 import { findMessageRow } from './messages.ts';
 import type { ResendBody, ResendOptions, ResendResult } from './resend-schemas.ts';
 import { receiverRuntime } from './runtime.ts';

@@ -13,9 +13,11 @@ describe('the architecture check', () => {
     assert.deepEqual(circles(graph), [['server/a/one.ts', 'server/a/two.ts', 'server/b/three.ts']]);
   });
 
-  it('refuses the renderer importing server source, a capability importing the composition root, the engine importing a kind', () => {
+  it('refuses the renderer importing server source, common/ importing outside it, a capability importing the composition root, the engine importing a kind', () => {
     const graph = new Map([
-      ['renderer/src/pages/x/Page.tsx', ['server/qrcodes/schemas.ts']],
+      ['renderer/src/pages/x/Page.tsx', ['server/qrcodes/schemas.ts', 'common/json-problem.ts']],
+      ['server/receiver/resend.ts', ['common/json-problem.ts']],
+      ['common/json-problem.ts', ['common/other.ts', 'server/http/errors.ts']],
       ['server/demo/demo-mode.ts', ['server/server.ts']],
       ['server/cli/serve.ts', ['server/server.ts']],
       ['server/imports/routes.ts', ['server/appointments/import-kind.ts']],
@@ -23,6 +25,7 @@ describe('the architecture check', () => {
     ]);
     assert.deepEqual(violations(graph), [
       'renderer/src/pages/x/Page.tsx imports server source server/qrcodes/schemas.ts',
+      'common/json-problem.ts imports server/http/errors.ts, outside common/',
       'server/demo/demo-mode.ts imports the composition root server/server.ts',
       'server/imports/routes.ts imports the import kind server/appointments/import-kind.ts (go through server/imports/kinds.ts)',
     ]);
@@ -41,7 +44,7 @@ describe('the architecture check', () => {
     const graph = importGraph();
     assert.ok(graph.size > 300, `read ${graph.size} files`);
     const dangling = [...graph].flatMap(([file, targets]) =>
-      targets.filter((target) => target.startsWith('server/') && !graph.has(target)).map((target) => `${file} -> ${target}`),
+      targets.filter((target) => /^(server|common)\//.test(target) && !graph.has(target)).map((target) => `${file} -> ${target}`),
     );
     assert.deepEqual(dangling, []);
   });

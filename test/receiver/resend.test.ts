@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { jsonProblem } from '../../server/receiver/json-problem.ts';
+import { jsonProblem } from '../../common/json-problem.ts';
 import { open } from '../../server/wire-format/open.ts';
 import { craft, deliveryHeaders, envelope, SECRET } from '../support/deliveries.ts';
 import { createInbox, deliver, getMessage, startCaptureServer, type CaptureServer, type MessageView } from '../support/inboxes.ts';

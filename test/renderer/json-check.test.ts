@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkJsonObject, editableJson } from '../../renderer/src/pages/inspector/json-check.ts';
-import { jsonProblem } from '../../server/receiver/json-problem.ts';
+import { jsonProblem } from '../../common/json-problem.ts';
 
 describe("the re-seal editor's JSON check", () => {
   it('names the line, column and what to fix, at the same place as the server', () => {

@@ -1,13 +1,12 @@
-import { PassThrough } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
 import Papa from 'papaparse';
 import type { Database } from '../../db/schema.ts';
 import { neutraliseFormula } from './formula.ts';
+import { sendTable, type TableFormat } from './table-download.ts';
 import { excludedRowsPage } from '../workers/job-store.ts';
 
-export type ReportFormat = 'csv' | 'xlsx';
+export type ReportFormat = TableFormat;
 
 const PAGE = 1000;
 
@@ -57,9 +56,7 @@ async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: Repor
 
 /**
  * Streams every excluded row of an import as a CSV or XLSX attachment: the import's columns,
- * then row_number and error. CSV cells that would run as formulas are neutralised (in XLSX
- * they are written as text cells, which never run). A client that goes away mid-download ends
- * it at once: the pipeline rejects (ERR_STREAM_PREMATURE_CLOSE) and stops reading rows.
+ * then row_number and error.
  */
 export async function sendErrorReport(
   res: Response,
@@ -71,45 +68,7 @@ export async function sendErrorReport(
 ): Promise<void> {
   const header = [...layout.columns, 'row_number', 'error'];
   const rows = reportRows(db, taskUuid, layout);
-  res.status(200);
-  res.setHeader('Content-Disposition', `attachment; filename="${filenameBase}.${format}"`);
-  res.setHeader('Cache-Control', 'no-store');
-  if (format === 'csv') {
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    await pipeline(csvChunks(header, rows), res);
-    return;
-  }
-  res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  const { default: ExcelJS } = await import('exceljs');
-  const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('Excluded rows');
-  sheet.addRow(header).commit();
-  const rowNumberAt = header.length - 2;
-  // ExcelJS holds the workbook until commit: every row is read before the first byte is sent.
-  for await (const row of rows) {
-    if (res.destroyed) break;
-    sheet.addRow(row.map((v, i) => (i === rowNumberAt && v !== '' ? Number(v) : v))).commit();
-  }
-  const sent = pipeline(output, res);
-  if (res.destroyed) return sent; // the client went away: the pipeline ends at once (premature close)
-  sheet.commit();
-  await Promise.all([sent, workbook.commit()]);
-}
-
-/** The CSV text, a page of rows at a time. */
-async function* csvChunks(header: string[], rows: AsyncIterable<string[]>): AsyncGenerator<string> {
-  const csv = (lines: string[][]) => `${Papa.unparse(lines, { newline: '\r\n' })}\r\n`;
-  yield `\uFEFF${csv([header])}`;
-  let lines: string[][] = [];
-  for await (const row of rows) {
-    lines.push(row.map(neutraliseFormula));
-    if (lines.length >= PAGE) {
-      yield csv(lines);
-      lines = [];
-    }
-  }
-  if (lines.length > 0) yield csv(lines);
+  await sendTable(res, { filenameBase, format, sheetName: 'Excluded rows', header, rows, numberColumn: header.length - 2 });
 }
 
 /** The import template: the kind's columns and one example row, as CSV text (formulas neutralised like the reports). */

@@ -1,4 +1,5 @@
 /** Shapes of the inspector's API, from the generated API types. */
+import type { MessageSummaryField } from '../../../../common/message-summary.ts';
 import { allOf, type Schemas } from '../../api/types.ts';
 
 export type Hint = Schemas['DoctorHint'];
@@ -10,19 +11,7 @@ export type Relay = Schemas['InboxRelay'];
 export type EventType = Schemas['Webhook']['events'][number];
 export type SignatureStatus = Message['signature_status'];
 /** The data of the inbox.message live event: a message's list fields without its body. */
-export type MessageSummary = Pick<
-  Message,
-  | 'uuid'
-  | 'inbox_uuid'
-  | 'received_on'
-  | 'method'
-  | 'decrypted'
-  | 'signature_status'
-  | 'event_type'
-  | 'event_id'
-  | 'duplicate_of'
-  | 'answer'
->;
+export type MessageSummary = Pick<Message, MessageSummaryField>;
 export type RelayEvent = Relay & { inbox_uuid: string; message_uuid: string };
 export type RegisteredWebhook = Schemas['WebhookWithSecret'];
 

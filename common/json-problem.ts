@@ -1,3 +1,7 @@
+/**
+ * Where JSON text first goes wrong, in words that say what to fix. Shared by the server (a resend's
+ * body) and the GUI (the reseal editor), so both say the same thing at the same place.
+ */
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 
 export interface JsonProblem {
