@@ -1,5 +1,7 @@
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
-import type { Api } from '../http/api.ts';
+import type { Api, Out } from '../http/api.ts';
 import { loadKind } from '../imports/kinds.ts';
 import { taskAcceptedSchema } from '../tasks/schemas.ts';
 import {
@@ -19,6 +21,7 @@ import {
 } from './drafts.ts';
 import { sendFixedRows } from './download.ts';
 import { inDraftQueue } from './draft-queue.ts';
+import type { DraftRecord } from './store.ts';
 import {
   changeAnswerSchema,
   createDraftBodySchema,
@@ -43,6 +46,21 @@ const item = `${base}/uuid/{draft_uuid}`;
 
 /** Import drafts: an import's excluded rows fixed in place and imported again. */
 export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
+  /** Runs `work` on the caller's draft, after the draft's earlier requests (one at a time per draft). */
+  const withDraft = <T>(principal: Principal, draftUuid: string, work: (draft: DraftRecord) => T | Promise<T>) =>
+    inDraftQueue(draftUuid, async () => work(await requireDraft(ctx, principal, draftUuid)));
+
+  /** An edit of many rows (POST item/NAME), made as one edit that undo takes back whole. */
+  const bulkEdit = <B extends z.ZodType>(
+    name: string,
+    doc: { summary: string; description?: string; body: B },
+    apply: (draft: DraftRecord, body: Out<B>) => unknown,
+  ) =>
+    api.route(
+      { method: 'post', path: `${item}/${name}`, tag, ...doc, params: draftParamsSchema, response: changeAnswerSchema, errors: [404, 409] },
+      async ({ params, body, principal }) => withDraft(principal, params.draft_uuid, (draft) => apply(draft, body)),
+    );
+
   api.route(
     {
       method: 'post',
@@ -89,8 +107,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404],
     },
     ({ params, principal }) =>
-      inDraftQueue(params.draft_uuid, async () => {
-        const draft = await requireDraft(ctx, principal, params.draft_uuid);
+      withDraft(principal, params.draft_uuid, (draft) => {
         warmChecks(ctx, draft);
         return describeDraft(ctx, draft);
       }),
@@ -107,8 +124,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: draftRowsPageSchema,
       errors: [404],
     },
-    ({ params, query, principal }) =>
-      inDraftQueue(params.draft_uuid, async () => rowsPage(ctx, await requireDraft(ctx, principal, params.draft_uuid), query)),
+    ({ params, query, principal }) => withDraft(principal, params.draft_uuid, (draft) => rowsPage(ctx, draft, query)),
   );
   api.route(
     {
@@ -122,52 +138,26 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404, 409],
     },
     ({ params, body, principal }) =>
-      inDraftQueue(params.draft_uuid, async () =>
-        editCell(ctx, await requireDraft(ctx, principal, params.draft_uuid), params.row_id, body.column, body.value),
-      ),
+      withDraft(principal, params.draft_uuid, (draft) => editCell(ctx, draft, params.row_id, body.column, body.value)),
   );
-  api.route(
+  bulkEdit(
+    'replace',
     {
-      method: 'post',
-      path: `${item}/replace`,
-      tag,
       summary: 'Find and replace in one column over every row of the draft, as one edit.',
       description: `The changed rows are checked again, the first ${1000} at once; the import checks the rest (checked=false).`,
-      params: draftParamsSchema,
       body: replaceBodySchema,
-      response: changeAnswerSchema,
-      errors: [404, 409],
     },
-    ({ params, body, principal }) =>
-      inDraftQueue(params.draft_uuid, async () => replaceInColumn(ctx, await requireDraft(ctx, principal, params.draft_uuid), body)),
+    (draft, body) => replaceInColumn(ctx, draft, body),
   );
-  api.route(
-    {
-      method: 'post',
-      path: `${item}/fill-down`,
-      tag,
-      summary: "Copy a row's cell into the rows under it, up to another row, as one edit.",
-      params: draftParamsSchema,
-      body: fillDownBodySchema,
-      response: changeAnswerSchema,
-      errors: [404, 409],
-    },
-    ({ params, body, principal }) =>
-      inDraftQueue(params.draft_uuid, async () => fillDown(ctx, await requireDraft(ctx, principal, params.draft_uuid), body)),
+  bulkEdit(
+    'fill-down',
+    { summary: "Copy a row's cell into the rows under it, up to another row, as one edit.", body: fillDownBodySchema },
+    (draft, body) => fillDown(ctx, draft, body),
   );
-  api.route(
-    {
-      method: 'post',
-      path: `${item}/delete-rows`,
-      tag,
-      summary: 'Take rows out of the draft: they are not imported (undo brings them back).',
-      params: draftParamsSchema,
-      body: deleteRowsBodySchema,
-      response: changeAnswerSchema,
-      errors: [404, 409],
-    },
-    ({ params, body, principal }) =>
-      inDraftQueue(params.draft_uuid, async () => deleteRows(ctx, await requireDraft(ctx, principal, params.draft_uuid), body.row_ids)),
+  bulkEdit(
+    'delete-rows',
+    { summary: 'Take rows out of the draft: they are not imported (undo brings them back).', body: deleteRowsBodySchema },
+    (draft, body) => deleteRows(ctx, draft, body.row_ids),
   );
   api.route(
     {
@@ -179,8 +169,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       response: changeAnswerSchema,
       errors: [404, 409],
     },
-    ({ params, principal }) =>
-      inDraftQueue(params.draft_uuid, async () => undoLastEdit(ctx, await requireDraft(ctx, principal, params.draft_uuid))),
+    ({ params, principal }) => withDraft(principal, params.draft_uuid, (draft) => undoLastEdit(ctx, draft)),
   );
   api.route(
     {
@@ -193,8 +182,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404, 409],
     },
     ({ params, principal }) =>
-      inDraftQueue(params.draft_uuid, async () => {
-        await discardDraft(ctx, await requireDraft(ctx, principal, params.draft_uuid));
+      withDraft(principal, params.draft_uuid, async (draft) => {
+        await discardDraft(ctx, draft);
       }),
   );
   api.route(
@@ -212,8 +201,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404],
     },
     ({ params, query, principal, res }) =>
-      inDraftQueue(params.draft_uuid, async () => {
-        const draft = await requireDraft(ctx, principal, params.draft_uuid);
+      withDraft(principal, params.draft_uuid, async (draft) => {
         const kind = await loadKind(draft.kind);
         await sendFixedRows(res, ctx, draft, kind.columns, query.format);
       }),
@@ -233,9 +221,7 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       errors: [404, 409],
     },
     async ({ params, principal, res }) => {
-      const task = await inDraftQueue(params.draft_uuid, async () =>
-        importFixedRows(ctx, principal, await requireDraft(ctx, principal, params.draft_uuid)),
-      );
+      const task = await withDraft(principal, params.draft_uuid, (draft) => importFixedRows(ctx, principal, draft));
       res.setHeader('X-Background-Task-Uuid', task.uuid);
       return {
         message: 'The import of the fixed rows started.',

@@ -53,15 +53,23 @@ async function setUp(schedule: 'standard' | 'fast') {
   return { time, server, receiver, arrivals, register, fire, deliveries };
 }
 
-describe('retry waits follow the monotonic clock, not wall-clock jumps', () => {
-  let env: Awaited<ReturnType<typeof setUp>>;
+type Env = Awaited<ReturnType<typeof setUp>>;
+
+/** The environment of a describe's tests: set up before them, stopped after them. */
+function environment(schedule: 'standard' | 'fast'): Env {
+  const env = {} as Env;
   before(async () => {
-    env = await setUp('fast');
+    Object.assign(env, await setUp(schedule));
   });
   after(async () => {
     await env.server.stop();
     await env.receiver.close();
   });
+  return env;
+}
+
+describe('retry waits follow the monotonic clock, not wall-clock jumps', () => {
+  const env = environment('fast');
 
   it('a wall clock set back an hour does not hold back a retry due in a second', async () => {
     // The webhook's events are named after its path: /check_in gets service_confirmation.check_in.
@@ -78,14 +86,7 @@ describe('retry waits follow the monotonic clock, not wall-clock jumps', () => {
 });
 
 describe('retry waits follow the monotonic clock: a jump forward does not release them early', () => {
-  let env: Awaited<ReturnType<typeof setUp>>;
-  before(async () => {
-    env = await setUp('standard');
-  });
-  after(async () => {
-    await env.server.stop();
-    await env.receiver.close();
-  });
+  const env = environment('standard');
 
   it('a wall clock set forward an hour leaves a 5 s retry 5 s away; an event after the jump goes at once', async () => {
     const failing = await env.register('/check_in');

@@ -20,12 +20,26 @@ async function serve(guiDir: string): Promise<{ url: string; close(): Promise<vo
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** A GUI server for a describe's tests, serving the folder `guiDir` makes in a temp folder; closed and removed after them. */
+function guiServer(prefix: string, guiDir: (dir: string) => string): { url: string } {
+  const dir = tempDataDir(prefix);
+  const served = { url: '' };
+  let server: Awaited<ReturnType<typeof serve>> | undefined;
+  before(async () => {
+    server = await serve(guiDir(dir));
+    served.url = server.url;
+  });
+  after(async () => {
+    await server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return served;
+}
+
 const html = { headers: { accept: 'text/html,application/xhtml+xml' } };
 
 describe('GUI serving with a build', () => {
-  const dir = tempDataDir('qr-sandbox-gui-');
-  let server: Awaited<ReturnType<typeof serve>>;
-  before(async () => {
+  const server = guiServer('qr-sandbox-gui-', (dir) => {
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(
       path.join(dir, 'index.html'),
@@ -33,11 +47,7 @@ describe('GUI serving with a build', () => {
     );
     fs.writeFileSync(path.join(dir, 'assets', 'app.js'), 'console.log("app")');
     fs.writeFileSync(path.join(dir, '.build-stamp'), 'x');
-    server = await serve(dir);
-  });
-  after(async () => {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    return dir;
   });
 
   test('/ answers the built page with a strict Content-Security-Policy and no caching', async () => {
@@ -87,15 +97,7 @@ describe('GUI serving with a build', () => {
 });
 
 describe('GUI serving without a build', () => {
-  const dir = tempDataDir('qr-sandbox-gui-missing-');
-  let server: Awaited<ReturnType<typeof serve>>;
-  before(async () => {
-    server = await serve(path.join(dir, 'not-built'));
-  });
-  after(async () => {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const server = guiServer('qr-sandbox-gui-missing-', (dir) => path.join(dir, 'not-built'));
 
   test('/ explains how to build the GUI instead of failing', async () => {
     const res = await fetch(`${server.url}/`, html);

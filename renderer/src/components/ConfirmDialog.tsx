@@ -35,7 +35,7 @@ export function ConfirmDialog({
   /** What confirming sends (and shows as curl). */
   request: ApiRequest;
   /** What confirming does, when it is more than sending `request`. */
-  action?(): Promise<void>;
+  action?(): Promise<unknown>;
   /** After it succeeded. */
   onDone?(): void;
   onCancel(): void;

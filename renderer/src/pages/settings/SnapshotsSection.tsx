@@ -139,6 +139,13 @@ function AdminSnapshots({ organizationName }: { organizationName: string }) {
   };
   const refresh = () => void queryClient.invalidateQueries({ queryKey: snapshotsQuery.queryKey });
 
+  /** A restore or an emptying changed every list: say what was done and read them again. */
+  const afterDataReplaced = (message: string) => {
+    setRestoring(null);
+    setEmptying(false);
+    setNotice(message);
+    void queryClient.invalidateQueries();
+  };
   return (
     <Panel title="Snapshots">
       <p className="muted">
@@ -214,17 +221,7 @@ function AdminSnapshots({ organizationName }: { organizationName: string }) {
           Empty the organization…
         </button>
       </div>
-      {restoring && (
-        <RestoreDialog
-          snapshot={restoring}
-          onCancel={() => setRestoring(null)}
-          onDone={(message) => {
-            setRestoring(null);
-            setNotice(message);
-            void queryClient.invalidateQueries();
-          }}
-        />
-      )}
+      {restoring && <RestoreDialog snapshot={restoring} onCancel={() => setRestoring(null)} onDone={afterDataReplaced} />}
       {deleting && (
         <DeleteDialog
           snapshot={deleting}
@@ -236,17 +233,7 @@ function AdminSnapshots({ organizationName }: { organizationName: string }) {
           }}
         />
       )}
-      {emptying && (
-        <EmptyDialog
-          organizationName={organizationName}
-          onCancel={() => setEmptying(false)}
-          onDone={(message) => {
-            setEmptying(false);
-            setNotice(message);
-            void queryClient.invalidateQueries();
-          }}
-        />
-      )}
+      {emptying && <EmptyDialog organizationName={organizationName} onCancel={() => setEmptying(false)} onDone={afterDataReplaced} />}
     </Panel>
   );
 }

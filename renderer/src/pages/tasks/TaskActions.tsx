@@ -92,9 +92,7 @@ export function TaskActions({ task, canWrite }: { task: BackgroundTask; canWrite
           confirmLabel="Cancel the import"
           busyLabel="Cancelling…"
           request={cancel.request}
-          action={async () => {
-            await cancel.send();
-          }}
+          action={cancel.send}
           onDone={closeAndRefresh}
           onCancel={() => setConfirm(null)}
         >
@@ -111,9 +109,7 @@ export function TaskActions({ task, canWrite }: { task: BackgroundTask; canWrite
           title="Discard the kept file?"
           confirmLabel="Discard the file"
           request={discard.request}
-          action={async () => {
-            await discard.send();
-          }}
+          action={discard.send}
           onDone={closeAndRefresh}
           onCancel={() => setConfirm(null)}
         >
