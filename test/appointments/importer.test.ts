@@ -240,32 +240,10 @@ describe('appointment import batch (synchronous upsert on the real database)', (
         deleted_on: null,
       })
       .execute();
-    await db
-      .insertInto('qrcodes')
-      .values({
-        uuid: qr,
-        organization_uuid: other.organization_uuid,
-        type: 'SITE',
-        name: 'Warehouse',
-        label: null,
-        location: 'Warehouse',
-        address_line_1: null,
-        suburb: null,
-        state: null,
-        postcode: null,
-        country: null,
-        latitude: null,
-        longitude: null,
-        precision: null,
-        timezone_name: null,
-        data: null,
-        qr_code_name: null,
-        external_reference_id: null,
-        created_on: now,
-        updated_on: now,
-        deleted_on: null,
-      })
-      .execute();
+    // A QR code never located: every address field is left empty (null).
+    server.ctx.db.sqlite
+      .prepare('insert into qrcodes (uuid, organization_uuid, type, name, location, created_on, updated_on) values (?, ?, ?, ?, ?, ?, ?)')
+      .run(qr, other.organization_uuid, 'SITE', 'Warehouse', 'Warehouse', now, now);
     await db
       .insertInto('qr_code_tags')
       .values({

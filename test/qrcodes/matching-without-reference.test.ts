@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openConnection } from '../../server/db/database.ts';
+import { openConnection, withBusyTimeout } from '../../server/db/database.ts';
 import type { QrImportRow } from '../../server/qrcodes/import-row.ts';
 import { openQrCodeWriter } from '../../server/qrcodes/import-writer.ts';
 import { tinyGeocoder } from '../support/tiny-geocoder.ts';
@@ -29,9 +29,12 @@ describe('matching QR code rows without a reference by name and location', () =>
       importFileAndWait<{ inserted: number; updated: number; restored: number }>(server, '/api/qrcodes/bulk', content, 'sites.csv');
     const first = await run(csv(['Keys A', 'Keys B', 'Keys C']));
     assert.deepEqual([first.inserted, first.updated, first.restored], [3, 0, 0]);
-    server.ctx.db.sqlite
-      .prepare("update qrcodes set deleted_on = '2026-01-01T00:00:00.000Z' where organization_uuid = ? and name = 'Keys B'")
-      .run(org());
+    // Deleted through the API, which waits for the lock an import's last work may still hold.
+    const keysB = server.ctx.db.sqlite
+      .prepare("select uuid from qrcodes where organization_uuid = ? and name = 'Keys B'")
+      .pluck()
+      .get(org());
+    assert.equal((await server.request(`/api/qrcodes/uuid/${keysB}`, { method: 'DELETE' })).status, 204);
     const dry = await server.request(
       '/api/qrcodes/bulk?processing_mode=sync',
       fileUpload(`${csv(['Keys A', 'Keys B', 'Keys C', 'Keys D'])}\nKeys D,"${location(4)}"`, 'sites.csv', {
@@ -60,11 +63,13 @@ describe('matching QR code rows without a reference by name and location', () =>
       };
       batch([row('Between 1', 11)]);
       // The server's own connection creates the QR code the next batch names.
-      server.ctx.db.sqlite
-        .prepare(
-          "insert into qrcodes (uuid, organization_uuid, type, name, location, created_on, updated_on) values ('between-2', ?, 'SITE', 'Between 2', ?, '2026-01-01', '2026-01-01')",
-        )
-        .run(org(), location(12));
+      withBusyTimeout(server.ctx.db.sqlite, 10_000, () =>
+        server.ctx.db.sqlite
+          .prepare(
+            "insert into qrcodes (uuid, organization_uuid, type, name, location, created_on, updated_on) values ('between-2', ?, 'SITE', 'Between 2', ?, '2026-01-01', '2026-01-01')",
+          )
+          .run(org(), location(12)),
+      );
       batch([row('Between 2', 12), row('Between 1', 11)]);
     } finally {
       db.sqlite.close();

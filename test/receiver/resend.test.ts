@@ -92,20 +92,10 @@ describe('edit, re-seal and send (resend)', () => {
     assert.equal(options.default_secret_label, 'inbox secret');
     assert.equal(options.plaintext, JSON.stringify(sentEnvelope));
     assert.ok(!JSON.stringify(options).includes(SECRET), 'never the secret itself');
-    assert.deepEqual(
-      options.variants.map((v) => v.id),
-      [
-        'wrong_secret',
-        'flipped_bit',
-        'tampered_ciphertext',
-        'truncated_payload',
-        'missing_signature',
-        'signature_base64',
-        'key_from_uppercase_hex',
-        'payload_base64url',
-        'reserialised_body',
-        'stale_envelope',
-      ],
+    const variants = 'wrong_secret flipped_bit tampered_ciphertext truncated_payload missing_signature signature_base64';
+    assert.equal(
+      options.variants.map((v) => v.id).join(' '),
+      `${variants} key_from_uppercase_hex payload_base64url reserialised_body stale_envelope`,
     );
     const tampered = options.variants.find((v) => v.id === 'tampered_ciphertext');
     assert.equal(tampered?.verdict.label, 'Not decrypted · DECRYPTION_FAILED · SIGNATURE_OF_ANOTHER_DELIVERY');

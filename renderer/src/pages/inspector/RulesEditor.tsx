@@ -190,21 +190,9 @@ export function RulesEditor({ inbox, onSaved }: { inbox: Inbox; onSaved(inbox: I
           </button>
           <span className="rule-preset">
             <label htmlFor={`${id}-preset-n`}>Fail the first</label>
-            <input
-              id={`${id}-preset-n`}
-              className="input-narrow"
-              inputMode="numeric"
-              value={presetAttempts}
-              onChange={(e) => setPresetAttempts(e.target.value)}
-            />
+            <NarrowNumber id={`${id}-preset-n`} value={presetAttempts} onChange={setPresetAttempts} />
             <label htmlFor={`${id}-preset-status`}>attempts with</label>
-            <input
-              id={`${id}-preset-status`}
-              className="input-narrow"
-              inputMode="numeric"
-              value={presetStatus}
-              onChange={(e) => setPresetStatus(e.target.value)}
-            />
+            <NarrowNumber id={`${id}-preset-status`} value={presetStatus} onChange={setPresetStatus} />
             <button
               type="button"
               className="button"
@@ -224,4 +212,8 @@ export function RulesEditor({ inbox, onSaved }: { inbox: Inbox; onSaved(inbox: I
       </form>
     </Panel>
   );
+}
+
+function NarrowNumber({ id, value, onChange }: { id: string; value: string; onChange(value: string): void }) {
+  return <input id={id} className="input-narrow" inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value)} />;
 }
