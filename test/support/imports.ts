@@ -25,10 +25,21 @@ export async function waitForTask(server: TestServer, uuid: string, limit = 600,
   for (let i = 0; i < limit; i++) {
     const res = await server.request(`/api/background-tasks/uuid/${uuid}`, auth ? { headers: { authorization: auth } } : {});
     const task = (await res.json()) as TaskBody;
-    if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
+    if (task.status === 'COMPLETED' || task.status === 'FAILED') {
+      await untilHandled(server, uuid);
+      return task;
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`task ${uuid} did not finish`);
+}
+
+/**
+ * Waits until the server is done with an ended import: its worker's last checkpoint (which holds the
+ * write lock a test's own writes on the server's connection would meet) and the upload's removal.
+ */
+async function untilHandled(server: TestServer, uuid: string): Promise<void> {
+  for (let i = 0; i < 400 && server.ctx.imports.handles(uuid); i++) await new Promise((r) => setTimeout(r, 25));
 }
 
 /** A multipart body with one file and text fields. */

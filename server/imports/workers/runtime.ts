@@ -83,6 +83,8 @@ export class ImportRuntime {
   private readonly pool: WorkerPool;
   /** The running tasks as created, so each progress event carries the whole task (the GUI may not have seen it yet). */
   private readonly running = new Map<string, BackgroundTask>();
+  /** Tasks whose import is not over: queued, running, or ended in the database with its worker's last work and the upload's removal still to come. */
+  private readonly handling = new Set<string>();
   private readonly uploadReader: UploadReader;
 
   constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings; onDiskFull?: () => void }) {
@@ -317,6 +319,15 @@ export class ImportRuntime {
     }
   }
 
+  /**
+   * Whether the import of a task is still being handled here. Its task can read COMPLETED or FAILED
+   * a moment before: the worker then starts the WAL over (holding the write lock while readers
+   * finish) and the upload is removed.
+   */
+  handles(taskUuid: string): boolean {
+    return this.handling.has(taskUuid);
+  }
+
   /** Imports queued or running. */
   get busy(): number {
     return this.pool.busy;
@@ -352,17 +363,22 @@ export class ImportRuntime {
    * a retry (KEPT_UPLOAD_DAYS, or until discarded); a stopped job keeps it, to resume at the next start.
    */
   private async execute(job: ImportJob, created?: BackgroundTask): Promise<EngineOutcome> {
-    const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
-    if (task) this.running.set(job.taskUuid, task);
-    const outcome = await this.pool.run(job);
-    this.running.delete(job.taskUuid);
-    if (outcome.state === 'completed' || outcome.state === 'rejected') await this.removeUpload(job);
-    if (outcome.state === 'failed' && outcome.diskFull) this.onDiskFull();
-    if (outcome.state === 'failed' && outcome.internal)
-      this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
-    if (outcome.state === 'completed' || outcome.state === 'failed') {
-      await publishTaskFinished(this.live, this.db.kysely, job.taskUuid).catch(() => undefined);
+    this.handling.add(job.taskUuid);
+    try {
+      const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
+      if (task) this.running.set(job.taskUuid, task);
+      const outcome = await this.pool.run(job);
+      this.running.delete(job.taskUuid);
+      if (outcome.state === 'completed' || outcome.state === 'rejected') await this.removeUpload(job);
+      if (outcome.state === 'failed' && outcome.diskFull) this.onDiskFull();
+      if (outcome.state === 'failed' && outcome.internal)
+        this.logger.error({ task: job.taskUuid, message: outcome.message }, 'import failed');
+      if (outcome.state === 'completed' || outcome.state === 'failed') {
+        await publishTaskFinished(this.live, this.db.kysely, job.taskUuid).catch(() => undefined);
+      }
+      return outcome;
+    } finally {
+      this.handling.delete(job.taskUuid);
     }
-    return outcome;
   }
 }
