@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
+import { likePattern } from '../db/trigram-search.ts';
 import type { Database, ServiceTable } from '../db/schema.ts';
 import type { Service, ServiceListQuery } from './schemas.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
@@ -66,8 +67,8 @@ export async function updateServiceRow(db: Conn, uuid: string, set: Partial<Serv
 export async function listServiceRows(db: Conn, query: ServiceListQuery): Promise<{ rows: ServiceTable[]; total: number }> {
   let base = db.selectFrom('services').where('organization_uuid', '=', query.organization_uuid).where('deleted_on', 'is', null);
   if (query.search) {
-    const like = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    base = base.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['code']), 'like', like)]));
+    const like = likePattern(query.search.toLowerCase());
+    base = base.where((eb) => eb.or(['name', 'code'].map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${like} escape '\\'`)));
   }
   return countedSlice(base, pageSlice(query), (q) => q.selectAll().orderBy('name_key').orderBy('uuid'));
 }

@@ -110,6 +110,13 @@ describe('service catalog API (/api/services)', () => {
       found.items.map((s) => s.name),
       ['Garden Maintenance'],
     );
+    // % and _ are text, not LIKE wildcards; a backslash is text too.
+    assert.equal((await create({ name: 'Discount 50% off' })).status, 201);
+    assert.equal((await create({ name: 'Discount 500 off', code: 'D_500' })).status, 201);
+    const searched = async (term: string) => (await list(`&search=${encodeURIComponent(term)}`)).items.map((s) => s.name);
+    assert.deepEqual(await searched('50%'), ['Discount 50% off']);
+    assert.deepEqual(await searched('d_5'), ['Discount 500 off']);
+    assert.deepEqual(await searched('\\'), []);
     const none = await list('&search=zzz');
     assert.deepEqual([none.total, none.pages], [0, 0]);
     const missing = await server.request('/api/services');
