@@ -9,7 +9,7 @@ import { DATABASE_FILE } from '../../server/db/database.ts';
 import { startChildServer, PROJECT_ROOT, TINY_GEOCODER_URL } from '../support/child-server.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 
-const RUNS = Number(process.env.FIRST_START_RUNS ?? 6);
+const RUNS = Number(process.env.FIRST_START_RUNS ?? 4);
 /** A first start changes files in the data folder about 85 times (database, journal, WAL, credential). */
 const FILE_CHANGES = 90;
 const SEED = Number(process.env.FIRST_START_SEED ?? Date.now() % 100_000);

@@ -10,7 +10,7 @@ import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
 import { startReceiver } from '../webhooks/support.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 
-const RUNS = Number(process.env.KILL9_RUNS ?? 8);
+const RUNS = Number(process.env.KILL9_RUNS ?? 5);
 const ROWS = 20_000;
 const BURST = 200;
 const SEED = Number(process.env.KILL9_SEED ?? Date.now() % 100_000);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
 import { jobAttempts as attemptsOf } from '../support/import-db.ts';
+import { untilUploads, uploadsIn } from '../support/uploads.ts';
 
 interface Task {
   status: string;
@@ -52,7 +53,7 @@ describe('a poison import fails its task and never takes the server down', () =>
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('a worker that runs out of memory fails its task with a message naming the limit; the server answers and imports again', async () => {
+  it('a worker that runs out of memory fails its task with a message naming the limit, keeps the upload for a retry; the server answers and imports again', async () => {
     // Cell and line limits lifted, so the 64 MB cell reaches the parser of a worker with a 48 MB heap.
     const server = await startChildServer(path.join(tmp, 'oom'), [
       '--import-worker-memory-mb',
@@ -71,10 +72,15 @@ describe('a poison import fails its task and never takes the server down', () =>
       fs.writeSync(fd, '","1 High Street, Carlton VIC 3053"\r\n');
       fs.closeSync(fd);
 
-      const task = await finished(server, await upload(server, poison));
+      const uuid = await upload(server, poison);
+      const task = await finished(server, uuid);
       assert.equal(task.status, 'FAILED');
       assert.match(task.error_message ?? '', /ran out of memory.*48 MB.*--import-worker-memory-mb/);
       assert.equal((await server.request('/api/health')).status, 200);
+      // The crashed worker's upload is kept for a retry until it is discarded.
+      assert.equal(uploadsIn(server.dataDir).length, 1, 'a FAILED import keeps its upload for a retry');
+      assert.equal((await server.request(`/api/background-tasks/uuid/${uuid}/upload`, { method: 'DELETE' })).status, 204);
+      await untilUploads(server.dataDir, 0, 'the discarded upload is gone');
 
       const good = path.join(tmp, 'good.csv');
       writeRows(good, 50);
