@@ -105,7 +105,13 @@ describe('Bulk redeliver and snapshots in Chromium', { skip: skip ?? false }, ()
     const dialog = settings.getByRole('dialog', { name: 'Restore “before-run”?' });
     await dialog.getByText(/All of this organization’s data is replaced/).waitFor();
     await dialog.getByRole('button', { name: 'Replace and restore' }).click();
-    await panel.getByRole('status').filter({ hasText: 'Restored “before-run”' }).waitFor();
+    const restored = panel.getByRole('status').filter({ hasText: 'Restored “before-run”' });
+    await restored.waitFor();
+    assert.match(
+      (await restored.textContent()) ?? '',
+      /: 2 QR codes, 0 appointments, 1 webhook, 0 inboxes\.$/,
+      'counts in words of the right number',
+    );
     await docShot(settings, panel, 'settings-snapshots.png');
 
     // The other page was told (organization.replaced) and read its list again.

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { SelectField } from '../../components/SelectField.tsx';
 import type { ImportPreview } from './import-api.ts';
 import type { DateOrderName, LayoutChoice } from './file-layout.ts';
+import { countOf } from '../../components/count-words.ts';
 
 const HEADER_ROW_SOURCE: Record<string, string> = {
   request: 'as you chose',
@@ -49,7 +50,7 @@ export function FileLayoutControls({
             label="Sheet"
             value={preview.sheet ?? ''}
             onChange={(sheet) => onChange({ sheet, dateOrders: choice.dateOrders ?? {} })}
-            options={sheets.map((s) => [s.name, `${s.name} (${s.rows.toLocaleString()} row${s.rows === 1 ? '' : 's'})`] as const)}
+            options={sheets.map((s) => [s.name, `${s.name} (${countOf(s.rows, 'row')})`] as const)}
           />
           <span className="field-hint">
             {sheets.length > 1

@@ -16,6 +16,7 @@ import { Link } from '../../router.tsx';
 import { StatList } from '../../components/StatList.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
+import { countOf } from '../../components/count-words.ts';
 
 const DELETED = [
   'QR codes and their tags',
@@ -26,10 +27,6 @@ const DELETED = [
   'service confirmations',
   'import handlers and services',
 ];
-
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
-}
 
 /** The whole reset as one percentage: finished steps, plus the running step's own progress. */
 function overall(step: DemoResetEvent | null): number {
@@ -61,11 +58,11 @@ function ResetResult({ result }: { result: DemoResetResult }) {
     <section className="demo-result" aria-labelledby="demo-result-title">
       <h3 id="demo-result-title">{seeded.seeded ? 'The demo data is ready' : 'The data was deleted, but no demo data was added'}</h3>
       <p className="muted">
-        Deleted {count(deleted.qrcodes, 'QR code')}, {count(deleted.appointments, 'appointment')}, {count(deleted.tasks, 'task')},{' '}
-        {count(deleted.webhooks, 'webhook')} with {count(deleted.deliveries, 'delivery', 'deliveries')},{' '}
-        {count(deleted.inboxes, 'inbox', 'inboxes')} with {count(deleted.inbox_messages, 'message')},{' '}
-        {count(deleted.service_confirmations, 'service confirmation')}, {count(deleted.import_handlers, 'import handler')} and{' '}
-        {count(deleted.services, 'service')}.
+        Deleted {countOf(deleted.qrcodes, 'QR code')}, {countOf(deleted.appointments, 'appointment')}, {countOf(deleted.tasks, 'task')},{' '}
+        {countOf(deleted.webhooks, 'webhook')} with {countOf(deleted.deliveries, 'delivery', 'deliveries')},{' '}
+        {countOf(deleted.inboxes, 'inbox', 'inboxes')} with {countOf(deleted.inbox_messages, 'message')},{' '}
+        {countOf(deleted.service_confirmations, 'service confirmation')}, {countOf(deleted.import_handlers, 'import handler')} and{' '}
+        {countOf(deleted.services, 'service')}.
       </p>
       {seeded.seeded ? (
         <>

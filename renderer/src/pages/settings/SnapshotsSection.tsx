@@ -16,6 +16,7 @@ import { Panel } from '../../components/Panel.tsx';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { formatBytes } from '../imports/import-api.ts';
 import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+import { countOf } from '../../components/count-words.ts';
 
 type Snapshot = Schemas['Snapshot'];
 
@@ -34,8 +35,9 @@ function RestoreDialog({ snapshot, onCancel, onDone }: { snapshot: Snapshot; onC
       action={async () => {
         const answer = await restore.send();
         onDone(
-          `Restored “${answer.name}” of ${formatDateTime(answer.created_on)}: ${answer.restored.qrcodes ?? 0} QR codes, ` +
-            `${answer.restored.appointment_schedules ?? 0} appointments, ${answer.restored.webhooks ?? 0} webhooks, ${answer.restored.inboxes ?? 0} inboxes.`,
+          `Restored “${answer.name}” of ${formatDateTime(answer.created_on)}: ${countOf(answer.restored.qrcodes ?? 0, 'QR code')}, ` +
+            `${countOf(answer.restored.appointment_schedules ?? 0, 'appointment')}, ${countOf(answer.restored.webhooks ?? 0, 'webhook')}, ` +
+            `${countOf(answer.restored.inboxes ?? 0, 'inbox', 'inboxes')}.`,
         );
       }}
       onCancel={onCancel}
@@ -85,7 +87,8 @@ function EmptyDialog({
       action={async () => {
         const { deleted } = await reset.send();
         onDone(
-          `Deleted ${deleted.qrcodes} QR codes, ${deleted.appointments} appointments, ${deleted.webhooks} webhooks and ${deleted.inboxes} inboxes.`,
+          `Deleted ${countOf(deleted.qrcodes, 'QR code')}, ${countOf(deleted.appointments, 'appointment')}, ` +
+            `${countOf(deleted.webhooks, 'webhook')} and ${countOf(deleted.inboxes, 'inbox', 'inboxes')}.`,
         );
       }}
       onCancel={onCancel}
