@@ -1,3 +1,5 @@
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+
 /**
  * Substring search over FTS5 trigram indexes (QR codes, tasks): the index finds candidates by a few
  * of the term's trigrams, and LIKE keeps the rows that really contain the term.
@@ -40,5 +42,9 @@ export function trigramQuery(term: string): string {
     .join(' AND ');
 }
 
-/** LIKE's pattern for "contains term", with % _ and \\ as text (use with escape '\\'). */
+/** LIKE's pattern for "contains term", with % _ and \\ as text (for `likeEscaped`). */
 export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** `value LIKE pattern` with the escape character likePattern() uses, so % _ and \\ in the term stay text. */
+export const likeEscaped = (value: Expression<unknown> | RawBuilder<unknown>, pattern: string) =>
+  sql<SqlBool>`${value} like ${pattern} escape '\\'`;

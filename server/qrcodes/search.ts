@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { likePattern, SHORT_SEARCH_CAP } from '../db/trigram-search.ts';
+import { likeEscaped, likePattern, SHORT_SEARCH_CAP } from '../db/trigram-search.ts';
 
 const SEARCHED = ['name', 'location', 'label', 'external_reference_id'] as const;
 
@@ -9,9 +9,7 @@ type QrCodeQuery = SelectQueryBuilder<Database, 'qrcodes', object>;
 /** The searched fields contain the term, ignoring ASCII case (SQLite's LIKE): what the search means. */
 export function whereContains<Q extends QrCodeQuery>(query: Q, term: string): Q {
   const pattern = likePattern(term);
-  return query.where((eb) =>
-    eb.or(SEARCHED.map((column) => sql<boolean>`${sql.ref(`qrcodes.${column}`)} like ${pattern} escape '\\'`)),
-  ) as Q;
+  return query.where((eb) => eb.or(SEARCHED.map((column) => likeEscaped(sql.ref(`qrcodes.${column}`), pattern)))) as Q;
 }
 
 /** The rowid of the organization's SHORT_SEARCH_CAP-th newest live QR code, or 0 when it has fewer. */

@@ -1,5 +1,5 @@
-import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
-import { likePattern } from '../db/trigram-search.ts';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { likeEscaped, likePattern } from '../db/trigram-search.ts';
 import type { Database, ServiceTable } from '../db/schema.ts';
 import type { Service, ServiceListQuery } from './schemas.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
@@ -68,7 +68,7 @@ export async function listServiceRows(db: Conn, query: ServiceListQuery): Promis
   let base = db.selectFrom('services').where('organization_uuid', '=', query.organization_uuid).where('deleted_on', 'is', null);
   if (query.search) {
     const like = likePattern(query.search.toLowerCase());
-    base = base.where((eb) => eb.or(['name', 'code'].map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${like} escape '\\'`)));
+    base = base.where((eb) => eb.or(['name', 'code'].map((column) => likeEscaped(sql`lower(${sql.ref(column)})`, like))));
   }
   return countedSlice(base, pageSlice(query), (q) => q.selectAll().orderBy('name_key').orderBy('uuid'));
 }

@@ -1,4 +1,5 @@
-import { sql, type SqlBool, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { likeEscaped } from '../db/trigram-search.ts';
 import type { Database } from '../db/schema.ts';
 import type { ShadowExtra } from '../imports/kind.ts';
 
@@ -14,8 +15,8 @@ export const TASK_SEARCH_SHADOW: ShadowExtra = {
  */
 export function taskMatches(eb: ExpressionBuilder<Database, 'background_tasks'>, pattern: string) {
   return eb.or([
-    sql<SqlBool>`${sql.ref('background_tasks.uuid')} like ${pattern} escape '\\'`,
-    sql<SqlBool>`json_extract(${sql.ref('background_tasks.metadata')}, '$.filename') like ${pattern} escape '\\'`,
-    sql<SqlBool>`${sql.ref('background_tasks.error_message')} like ${pattern} escape '\\'`,
+    likeEscaped(sql.ref('background_tasks.uuid'), pattern),
+    likeEscaped(sql`json_extract(${sql.ref('background_tasks.metadata')}, '$.filename')`, pattern),
+    likeEscaped(sql.ref('background_tasks.error_message'), pattern),
   ]);
 }
