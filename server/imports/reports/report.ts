@@ -1,9 +1,8 @@
 import type { Response } from 'express';
 import type { Kysely } from 'kysely';
-import Papa from 'papaparse';
 import type { Database } from '../../db/schema.ts';
 import { neutraliseFormula } from './formula.ts';
-import { sendTable, type TableFormat } from './table-download.ts';
+import { csvLines, sendTable, type TableFormat } from './table-download.ts';
 import { excludedRowsPage } from '../workers/job-store.ts';
 
 export type ReportFormat = TableFormat;
@@ -73,5 +72,5 @@ export async function sendErrorReport(
 
 /** The import template: the kind's columns and one example row, as CSV text (formulas neutralised like the reports). */
 export function templateCsv(columns: readonly string[], example: Readonly<Record<string, string>>): string {
-  return `${Papa.unparse([columns.map(neutraliseFormula), columns.map((c) => neutraliseFormula(example[c] ?? ''))], { newline: '\r\n' })}\r\n`;
+  return csvLines([columns.map(neutraliseFormula), columns.map((c) => neutraliseFormula(example[c] ?? ''))]);
 }

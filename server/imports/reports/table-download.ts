@@ -20,22 +20,24 @@ export interface Table {
   numberColumn?: number;
 }
 
+/** CSV lines as Excel writes them: CRLF after every line, the last one too. */
+export const csvLines = (lines: readonly (readonly string[])[]) => `${Papa.unparse(lines as string[][], { newline: '\r\n' })}\r\n`;
+
 /** The CSV text (UTF-8 with a byte order mark, for Excel), a page of rows at a time; cells that would run as formulas are neutralised. */
 export async function* csvChunks(
   header: readonly string[],
   rows: AsyncIterable<readonly string[]> | Iterable<readonly string[]>,
 ): AsyncGenerator<string> {
-  const csv = (lines: string[][]) => `${Papa.unparse(lines, { newline: '\r\n' })}\r\n`;
-  yield `\uFEFF${csv([[...header]])}`;
+  yield `\uFEFF${csvLines([header])}`;
   let lines: string[][] = [];
   for await (const row of rows) {
     lines.push(row.map(neutraliseFormula));
     if (lines.length >= CSV_PAGE) {
-      yield csv(lines);
+      yield csvLines(lines);
       lines = [];
     }
   }
-  if (lines.length > 0) yield csv(lines);
+  if (lines.length > 0) yield csvLines(lines);
 }
 
 /**
