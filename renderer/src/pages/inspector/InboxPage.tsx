@@ -29,6 +29,7 @@ import { RulesEditor } from './RulesEditor.tsx';
 import { rulesSummary } from './rules-draft.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
+import { countOf } from '../../components/count-words.ts';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */
 function ReceivePanel({ inbox }: { inbox: Inbox }) {
@@ -207,7 +208,7 @@ function ReverifyButton({ inbox, onDone }: { inbox: Inbox; onDone(): void }) {
       done={
         result && (
           <>
-            Checked {result.checked.toLocaleString()} {result.checked === 1 ? 'message' : 'messages'};{' '}
+            Checked {countOf(result.checked, 'message')};{' '}
             {result.changed === 0 ? 'no verdict changed' : `${result.changed.toLocaleString()} changed`}.
           </>
         )
@@ -252,7 +253,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
         back={back}
         description={
           <>
-            {inbox.message_count.toLocaleString()} {inbox.message_count === 1 ? 'message' : 'messages'}
+            {countOf(inbox.message_count, 'message')}
             {droppedSummary(inbox) ? ` · ${droppedSummary(inbox)}` : ''} · {rules ? `Answers: ${rules}` : 'answers normally'}
             {inbox.forward_to ? ` · forwards to ${inbox.forward_to}` : ''}
             {inbox.secret_count > 0 ? ` · ${inbox.secret_count} ${inbox.secret_count === 1 ? 'secret' : 'secrets'} of its own` : ''}

@@ -3,6 +3,7 @@ import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
 import { cellText, type ExcludedRow, rowColumns } from './task-format.ts';
+import { countOf } from '../../components/count-words.ts';
 
 const issuesOf = (row: ExcludedRow): RowIssue[] =>
   splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');
@@ -109,7 +110,7 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
         </label>
         <span className="muted" role="status">
           {deferredFilter === ''
-            ? `${rows.length.toLocaleString()} ${rows.length === 1 ? 'row' : 'rows'}`
+            ? countOf(rows.length, 'row')
             : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
         </span>
         <span className="muted toolbar-end hint">

@@ -1,5 +1,6 @@
 import type { BackgroundTask } from '../../api/types.ts';
 import { fileName } from './task-format.ts';
+import { countOf } from '../../components/count-words.ts';
 
 type Results = Record<string, unknown>;
 
@@ -76,7 +77,7 @@ export function sourceSummary(task: Pick<BackgroundTask, 'task_type' | 'results'
   if (name) return name;
   const records = recordCount(task);
   if (records === null) return 'JSON body';
-  return `JSON body, ${records.toLocaleString()} ${records === 1 ? 'record' : 'records'}`;
+  return `JSON body, ${countOf(records, 'record')}`;
 }
 
 /** Who started the task: "Demo admin key (admin)", from the key name the server noted; null when not known. */

@@ -6,14 +6,13 @@ import { writeCall } from '../../api/write-call.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { countOf } from '../../components/count-words.ts';
 
 type BulkRedeliverResult = Schemas['BulkRedeliverResult'];
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
-
 function describe(result: BulkRedeliverResult): string {
-  const parts = [`Redelivered ${plural(result.redelivered, 'failed delivery', 'failed deliveries')}.`];
-  if (result.skipped > 0) parts.push(`${plural(result.skipped, 'was', 'were')} skipped: the webhook is inactive.`);
+  const parts = [`Redelivered ${countOf(result.redelivered, 'failed delivery', 'failed deliveries')}.`];
+  if (result.skipped > 0) parts.push(`${countOf(result.skipped, 'was', 'were')} skipped: the webhook is inactive.`);
   if (result.remaining > 0)
     parts.push(`${result.remaining.toLocaleString()} more failed: redeliver again (at most ${result.cap.toLocaleString()} at a time).`);
   return parts.join(' ');
@@ -42,7 +41,7 @@ function RedeliverDialog({
   return (
     <ConfirmDialog
       title="Redeliver failed deliveries?"
-      confirmLabel={count === undefined ? 'Redeliver failed' : `Redeliver ${plural(count, 'delivery', 'deliveries')}`}
+      confirmLabel={count === undefined ? 'Redeliver failed' : `Redeliver ${countOf(count, 'delivery', 'deliveries')}`}
       busyLabel="Queuing…"
       request={redeliver.request}
       action={async () => onDone(await redeliver.send())}
@@ -54,7 +53,7 @@ function RedeliverDialog({
           ? 'Counting the failed deliveries…'
           : count === 0
             ? 'This webhook has no failed deliveries.'
-            : `${plural(count, 'failed delivery', 'failed deliveries')} of this webhook will be sent again now, oldest first, each with the same delivery id, the next attempt number and a fresh retry schedule.`}
+            : `${countOf(count, 'failed delivery', 'failed deliveries')} of this webhook will be sent again now, oldest first, each with the same delivery id, the next attempt number and a fresh retry schedule.`}
       </p>
     </ConfirmDialog>
   );

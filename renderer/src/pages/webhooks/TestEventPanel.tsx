@@ -10,6 +10,7 @@ import { Link } from '../../router.tsx';
 import { eventLabel } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type QrCodeChoice, type SimulateResponse } from './webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
+import { countOf } from '../../components/count-words.ts';
 
 const ANY = '';
 const QR_PICKER_SIZE = 50;
@@ -152,7 +153,7 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
                   : 'No QR codes yet.'
                 : qrCodes.data.total > matches.length
                   ? `Showing ${matches.length} of ${qrCodes.data.total.toLocaleString()}${search ? ` matching “${search}”` : ''}: type to narrow.`
-                  : `${qrCodes.data.total.toLocaleString()} ${qrCodes.data.total === 1 ? 'QR code' : 'QR codes'}${search ? ` match “${search}”` : ''}.`}
+                  : `${countOf(qrCodes.data.total, 'QR code')}${search ? ` match “${search}”` : ''}.`}
             </span>
           )}
           <span id={`${id}-qr-hint`} className="field-hint">
