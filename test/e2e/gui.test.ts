@@ -9,7 +9,8 @@ import { startServer, type RunningServer } from '../../server/server.ts';
 import { bearer, jsonBody, tempDataDir } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { suiteGuiSession, waitForLive } from './support/session.ts';
-import { excludedData, makeTask, seedTasks, storeTask } from './support/seed.ts';
+import { excludedData, makeTask, seedTasks } from './support/seed.ts';
+import { taskUpdates } from '../../server/tasks/state.ts';
 
 // The runner prints the reason next to SKIP when Chromium is missing.
 const skip = browserUnavailable();
@@ -175,21 +176,15 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     const bar = page.getByRole('progressbar', { name: `Progress of task ${running.uuid}` });
     assert.equal(await bar.getAttribute('aria-valuenow'), '10');
     await waitForLive(page);
-    // Stored before it is published, as the task runtime does: a list reload racing the event shows 55 too.
-    const progressed = { ...running, progress: 55 };
-    await storeTask(server.ctx.db.kysely, progressed);
-    server.ctx.live.publish({ type: 'task.progress', organization_uuid: org, data: progressed });
+    // Stored, then published as stored, by the task runtime's own moves: a list reload racing the event shows 55 too.
+    const tasks = taskUpdates(server.ctx.db);
+    assert.ok(tasks.setProgress(running.uuid, 55));
+    server.ctx.live.publish({ type: 'task.progress', organization_uuid: org, data: tasks.read(running.uuid) });
     await page.locator(`[role=progressbar][aria-label="Progress of task ${running.uuid}"][aria-valuenow="55"]`).waitFor();
     // Another organization's event never reaches this page.
     server.ctx.live.publish({ type: 'task.progress', organization_uuid: 'another-org', data: { ...running, progress: 99 } });
-    const finished = {
-      ...running,
-      status: 'COMPLETED' as const,
-      progress: 100,
-      results: { inserted: 7, excluded: 0, excluded_data: [] },
-    };
-    await storeTask(server.ctx.db.kysely, finished);
-    server.ctx.live.publish({ type: 'task.finished', organization_uuid: org, data: finished });
+    assert.ok(tasks.complete(running.uuid, { inserted: 7, excluded: 0, excluded_data: [] }));
+    server.ctx.live.publish({ type: 'task.finished', organization_uuid: org, data: tasks.read(running.uuid) });
     const row = table.locator(`tr[data-task-uuid="${running.uuid}"]`);
     await row.getByText('Completed').waitFor();
     await row.getByText('7 inserted, 0 excluded').waitFor();

@@ -47,18 +47,3 @@ export function excludedData(count: number): { index: number; error: string; row
 export async function seedTasks(db: Kysely<Database>, tasks: BackgroundTask[]): Promise<void> {
   for (const task of tasks) await insertTask(db, task);
 }
-
-/** Stores a task's new state the way the task runtime does before it publishes the change. */
-export async function storeTask(db: Kysely<Database>, task: BackgroundTask): Promise<void> {
-  await db
-    .updateTable('background_tasks')
-    .set({
-      status: task.status,
-      progress: task.progress,
-      results: task.results === null ? null : JSON.stringify(task.results),
-      error_message: task.error_message,
-      updated_on: task.updated_on,
-    })
-    .where('uuid', '=', task.uuid)
-    .execute();
-}
