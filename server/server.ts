@@ -112,7 +112,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     lock.release();
     throw error;
   }
-  keepSpaceReserve(options.dataDir);
+  // A reserve the start's database check gave up on a full disk is made again once space is back (DiskSpace), not now.
+  if (!disk.full) keepSpaceReserve(options.dataDir);
   const logSink = createLogger(options.dataDir, options.logLevel, options.logRotation, {
     write: options.diskAccess?.writeLog,
     onWriteFailed: (error) => disk.recognise(error),
