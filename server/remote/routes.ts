@@ -1,10 +1,14 @@
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
+import type { Request, Response as ExpressResponse } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { listProfiles, loadProfile, ProfileSecretError, removeProfile, saveProfile, UNENCRYPTED } from './profiles.ts';
-import { profileBodySchema, profileSchema, publicProfileSchema } from './schemas.ts';
+import { receiveBody } from '../imports/intake/upload.ts';
+import { bodyAsksDryRun, DRY_RUN_FIELD } from './dry-run-fields.ts';
+import { type Profile, profileBodySchema, profileSchema, publicProfileSchema } from './schemas.ts';
 import { REQUEST_TIMEOUT_MS, ServiceClient, ServiceError, UPLOAD_TIMEOUT_MS } from './service-client.ts';
 
 /** Request headers worth passing on; never the sandbox credential, cookies or Host. */
@@ -110,64 +114,90 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         if (!profile) throw missingProfile(params.name);
         const rest = Array.isArray(params.path) ? params.path.join('/') : params.path;
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-        if (new URLSearchParams(query).has('dry_run')) {
+        if (new URLSearchParams(query).has(DRY_RUN_FIELD)) {
           req.resume();
-          throw new ApiError(
-            'VALIDATION_ERROR',
-            `The service's API has no dry run, so it would import for real: this proxy does not forward dry_run. Check the file on this sandbox instead (/${rest}?dry_run=true), then send it.`,
-            [{ path: 'dry_run', message: 'not forwarded to a remote service' }],
-          );
+          throw dryRunRefused(rest, 'in the query string');
         }
         const hasBody = method !== 'get' && method !== 'delete';
-        const client = new ServiceClient(
-          { baseUrl: profile.base_url, apiKey: profile.api_key, apiSecret: profile.api_secret },
-          hasBody ? UPLOAD_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
-        );
-        const headers = new Headers();
-        for (const name of FORWARDED_REQUEST_HEADERS) {
-          const value = req.headers[name];
-          if (typeof value === 'string') headers.set(name, value);
-        }
-        let answer: Response;
+        // Received whole before a byte is sent: a dry_run field anywhere in it stops the request here.
+        const received = hasBody ? await receiveBody(req, ctx.imports.settings) : undefined;
         try {
-          answer = await client.request(`/${rest}${query}`, {
-            method: method.toUpperCase(),
-            headers,
-            ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
-          } as RequestInit);
-        } catch (error) {
-          if (!(error instanceof ServiceError)) throw error;
-          if (error.status === null || error.status === 401 || error.status === 403 || (error.status >= 300 && error.status < 400)) {
-            throw new ApiError(
-              'BAD_GATEWAY',
-              error.message,
-              undefined,
-              error.status === null ? {} : { [REMOTE_STATUS_HEADER]: String(error.status) },
-            );
+          if (received && (await bodyAsksDryRun(received.lease.path, req.headers['content-type'] ?? ''))) {
+            throw dryRunRefused(rest, 'as a field of the body');
           }
-          res
-            .status(error.status)
-            .type(error.contentType || 'text/plain')
-            .send(error.body);
-          return;
+          await forward({ req, res, method }, profile, rest, query, received?.lease.path);
+        } finally {
+          await received?.lease.release();
         }
-        res.status(answer.status);
-        for (const name of FORWARDED_RESPONSE_HEADERS) {
-          const value = answer.headers.get(name);
-          if (value) res.setHeader(name, value);
-        }
-        if (!answer.body) {
-          res.end();
-          return;
-        }
-        await new Promise<void>((resolve, reject) => {
-          Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream)
-            .on('error', reject)
-            .pipe(res)
-            .on('finish', resolve)
-            .on('error', reject);
-        });
       },
     );
   }
+}
+
+function dryRunRefused(rest: string, where: string): ApiError {
+  return new ApiError(
+    'VALIDATION_ERROR',
+    `The service's API has no dry run, so it would import for real: this proxy does not forward dry_run (sent ${where}), and nothing was sent. ` +
+      `Check the file on this sandbox instead (POST /${rest}?dry_run=true here, or Check only in the GUI's import page), then send it without dry_run.`,
+    [{ path: DRY_RUN_FIELD, message: 'not forwarded to a remote service' }],
+  );
+}
+
+/** Sends the request to the profile's service and passes its answer on. */
+async function forward(
+  request: { req: Request; res: ExpressResponse; method: string },
+  profile: Profile,
+  rest: string,
+  query: string,
+  bodyFile: string | undefined,
+): Promise<void> {
+  const { req, res, method } = request;
+  const client = new ServiceClient(
+    { baseUrl: profile.base_url, apiKey: profile.api_key, apiSecret: profile.api_secret },
+    bodyFile ? UPLOAD_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
+  );
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  let answer: Response;
+  try {
+    answer = await client.request(`/${rest}${query}`, {
+      method: method.toUpperCase(),
+      headers,
+      ...(bodyFile ? { body: Readable.toWeb(fs.createReadStream(bodyFile)) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    } as RequestInit);
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    if (error.status === null || error.status === 401 || error.status === 403 || (error.status >= 300 && error.status < 400)) {
+      throw new ApiError(
+        'BAD_GATEWAY',
+        error.message,
+        undefined,
+        error.status === null ? {} : { [REMOTE_STATUS_HEADER]: String(error.status) },
+      );
+    }
+    res
+      .status(error.status)
+      .type(error.contentType || 'text/plain')
+      .send(error.body);
+    return;
+  }
+  res.status(answer.status);
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value) res.setHeader(name, value);
+  }
+  if (!answer.body) {
+    res.end();
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream)
+      .on('error', reject)
+      .pipe(res)
+      .on('finish', resolve)
+      .on('error', reject);
+  });
 }

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { insertTaskRow } from '../support/tasks.ts';
@@ -114,6 +116,76 @@ describe('remote service through the local server (profiles and proxy)', () => {
     assert.equal(res.status, 400);
     assert.match(((await res.json()) as { error: { message: string } }).error.message, /has no dry run, so it would import for real/);
     assert.equal(await remoteTasks(), before, 'nothing reached the remote service');
+  });
+
+  it('refuses a dry run sent as a form field or a JSON field before a byte reaches the service, and names the local check', async () => {
+    // A stand-in for the real service, which has no dry run: it records every byte it is sent.
+    let bytes = 0;
+    let requests = 0;
+    const service = http.createServer((req, res) => {
+      requests += 1;
+      req.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      req.on('end', () => res.writeHead(202, { 'content-type': 'application/json' }).end('{"message":"imported for real"}'));
+    });
+    let connections = 0;
+    service.on('connection', () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const { port } = service.address() as AddressInfo;
+    try {
+      assert.equal(
+        (
+          await local.request(
+            '/api/profiles/real',
+            jsonBody({ base_url: `http://127.0.0.1:${port}`, api_key: 'k', api_secret: 's' }, 'PUT'),
+          )
+        ).status,
+        200,
+      );
+      const csv = new Blob(['location\n"1 Collins Street, Melbourne VIC 3000"\n'], { type: 'text/csv' });
+      const fieldLast = new FormData();
+      fieldLast.set('organization_uuid', remote.organizationUuid);
+      fieldLast.set('file', csv, 'sites.csv');
+      fieldLast.set('dry_run', 'true');
+      const fieldFirst = new FormData();
+      fieldFirst.set('dry_run', 'false');
+      fieldFirst.set('file', csv, 'sites.csv');
+      const attempts: Array<[string, RequestInit]> = [
+        ['a form field after the file', { method: 'POST', body: fieldLast }],
+        ['a form field before the file (any value)', { method: 'POST', body: fieldFirst }],
+        ['a JSON field', jsonBody({ organization_uuid: remote.organizationUuid, dry_run: true, items: [{ location: 'x' }] })],
+        [
+          'a JSON field written with an escape',
+          { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"items":[{"dry_run":1}], "dry\\u005frun": true}' },
+        ],
+      ];
+      for (const [what, init] of attempts) {
+        const res = await local.request('/api/remote/real/api/qrcodes/bulk', init);
+        const body = (await res.json()) as { error: { code: string; message: string; details: Array<{ path: string }> } };
+        assert.equal(res.status, 400, what);
+        assert.match(body.error.message, /has no dry run, so it would import for real: .*nothing was sent/, what);
+        assert.match(body.error.message, /Check the file on this sandbox instead \(POST \/api\/qrcodes\/bulk\?dry_run=true here/, what);
+        assert.deepEqual(
+          body.error.details.map((d) => d.path),
+          ['dry_run'],
+          what,
+        );
+      }
+      assert.deepEqual({ connections, requests, bytes }, { connections: 0, requests: 0, bytes: 0 }, 'not a byte reached the service');
+
+      const nested = await local.request(
+        '/api/remote/real/api/qrcodes/bulk',
+        jsonBody({ organization_uuid: remote.organizationUuid, items: [{ location: 'x', dry_run: 'a cell, not the field' }] }),
+      );
+      assert.equal(nested.status, 202, 'a dry_run inside the rows is data, and the import goes through');
+      assert.equal(requests, 1);
+      assert.ok(bytes > 0);
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
   });
 
   it('keeps the proxy and profile changes away from lower roles', async () => {
