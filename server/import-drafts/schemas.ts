@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SEARCH_CHARS, withoutControlCharacters } from '../text/search-term.ts';
 import { importKindIds } from '../imports/schemas.ts';
 
 /** Rows a draft holds at most: the engine keeps this many excluded rows per import by default, and a preview's are few. */
@@ -91,7 +92,9 @@ export const draftRowsQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_ROWS_PAGE).default(100),
   problems_only: flag.describe('true: only rows the import would exclude'),
-  search: z.string().max(200).optional().describe('Only rows with this text in a cell (case ignored)'),
+  search: withoutControlCharacters(z.string().max(MAX_SEARCH_CHARS))
+    .optional()
+    .describe('Only rows with this text in a cell (case ignored)'),
 });
 export type DraftRowsQuery = z.infer<typeof draftRowsQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchTerm } from '../text/search-term.ts';
 import { typedText } from '../text/typed-text.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { organizationRecordSchema } from '../http/record-schema.ts';
@@ -84,9 +85,7 @@ export const updateQrCodeSchema = z
 export type UpdateQrCode = z.infer<typeof updateQrCodeSchema>;
 
 export const qrCodeListQuerySchema = organizationListQuery('QR codes').extend({
-  search: typedText()
-    .trim()
-    .max(200)
+  search: searchTerm()
     .optional()
     .describe(
       'Matches name, location, label and external_reference_id, ignoring case. One or two characters look among the 10,000 newest QR codes of the organization only.',

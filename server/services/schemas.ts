@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchTerm } from '../text/search-term.ts';
 import { typedText } from '../text/typed-text.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { organizationRecordSchema } from '../http/record-schema.ts';
@@ -40,7 +41,7 @@ export type Service = z.infer<typeof serviceSchema>;
 export const servicePageSchema = pageSchema(serviceSchema);
 
 export const serviceListQuerySchema = organizationListQuery('services').extend({
-  search: typedText().trim().optional().describe('Only services whose name or code contains this text, ignoring case'),
+  search: searchTerm().optional().describe('Only services whose name or code contains this text, ignoring case'),
 });
 export type ServiceListQuery = z.infer<typeof serviceListQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchTerm } from '../text/search-term.ts';
 import { appointmentImportTaskResultsSchema } from '../appointments/import-results.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { qrCodeFileImportResultsSchema, qrCodeJsonImportResultsSchema } from '../qrcodes/import-results.ts';
@@ -81,10 +82,7 @@ export const backgroundTaskPageSchema = pageSchema(backgroundTaskSchema);
 export const taskListQuerySchema = organizationListQuery('tasks').extend({
   task_type: taskTypeSchema.optional().describe('Only tasks of this type.'),
   status: taskStatusSchema.optional().describe('Only tasks in this status.'),
-  search: z
-    .string()
-    .trim()
-    .max(200)
+  search: searchTerm()
     .optional()
     .describe(
       "Only tasks whose uuid, file name or error message contains this text, ignoring case. One or two characters look among the organization's newest 10,000 tasks only.",
