@@ -57,10 +57,11 @@ export function registerSnapshotRoutes(api: Api, ctx: AppContext): void {
       description:
         `${scope} One transaction: everything the organization has now is deleted and the snapshot's rows inserted (QR codes indexed for search), ` +
         'or, on any error, nothing changes. Pending deliveries of the snapshot are sent again. 409 while an import of the organization is ' +
-        'PENDING or PROCESSING (nothing changes: wait for it, then restore). Afterwards an `organization.replaced` event on /api/live tells GUIs to read everything again.',
+        'PENDING or PROCESSING (nothing changes: wait for it, then restore). 400 when rows of the file name another organization, ' +
+        'or parent rows not in the file (an edited file; nothing changes). Afterwards an `organization.replaced` event on /api/live tells GUIs to read everything again.',
       params: snapshotParamsSchema,
       response: restoredSnapshotSchema,
-      errors: [404, 409],
+      errors: [400, 404, 409],
     },
     async ({ params, principal }) => restoreSnapshot(ctx, principal.organizationUuid, params.name),
   );

@@ -9,6 +9,7 @@ import type { ResetResult, RestoredSnapshot, SavedSnapshot, SnapshotInfo } from 
 import {
   attachSnapshot,
   detachSnapshot,
+  foreignRows,
   isReadable,
   readSnapshotMeta,
   restoreSnapshotRows,
@@ -40,6 +41,15 @@ const unreadable = (name: string) =>
   new ApiError(
     'CONFLICT',
     `The file of snapshot "${name}" is not a snapshot of this organization this version can read. Delete it and save a new one.`,
+  );
+
+/** 400: the file's rows name another organization (an edited file); nothing is restored. */
+const notThisOrganization = (name: string, foreign: { table: string; rows: number }[]) =>
+  new ApiError(
+    'VALIDATION_ERROR',
+    `Snapshot "${name}" holds rows of another organization (${foreign.map((f) => `${f.rows} in ${f.table}`).join(', ')}): ` +
+      'a snapshot restores only into the organization it was saved from. Nothing was changed; delete the file and save a new one.',
+    foreign.map((f) => ({ path: f.table, message: `${f.rows} rows not of this organization` })),
   );
 
 /** Runs `work` with the file attached; a file SQLite cannot open is `unreadable`. */
@@ -116,6 +126,8 @@ export function restoreSnapshot(ctx: AppContext, organizationUuid: string, name:
       async () => {
         const meta = await readSnapshotMeta(ctx.db.kysely);
         if (!meta || meta.organization_uuid !== organizationUuid || !isReadable(meta)) throw unreadable(name);
+        const foreign = await foreignRows(ctx.db.kysely, organizationUuid);
+        if (foreign.length > 0) throw notThisOrganization(name, foreign);
         return ctx.db.kysely.transaction().execute(async (trx) => {
           await refuseWhileImporting(trx, organizationUuid, 'restored');
           const { counts, uploadFiles } = await deleteOrganizationRows(trx, organizationUuid);

@@ -110,6 +110,29 @@ async function restoreTable(trx: Trx, table: SnapshotTable): Promise<void> {
 }
 
 /**
+ * The snapshot's rows that are not the organization's, per table: a row whose organization_uuid
+ * is another (or none), or whose parent row (SnapshotTable.parent) is not in the snapshot. A file
+ * saved by this server has none; an edited one may, and restoring it would write into another
+ * organization.
+ */
+export async function foreignRows(db: Kysely<Database>, organizationUuid: string): Promise<{ table: string; rows: number }[]> {
+  const found: { table: string; rows: number }[] = [];
+  for (const table of SNAPSHOT_TABLES) {
+    const columns = await columnsOf(db, SCHEMA, table.name);
+    const owned: string[] = [];
+    if (columns.includes('organization_uuid')) owned.push('organization_uuid is ?');
+    const parent = table.parent;
+    if (parent) owned.push(`(${parent.column} is null or ${parent.column} in (select ${parent.key} from ${SCHEMA}.${parent.table}))`);
+    if (owned.length === 0) continue;
+    const count = `select count(*) as n from ${SCHEMA}.${table.name} where not coalesce(${owned.join(' and ')}, 0)`;
+    const result = await ofOrganization(count, organizationUuid).execute(db);
+    const rows = Number((result.rows[0] as { n: number } | undefined)?.n ?? 0);
+    if (rows > 0) found.push({ table: table.name, rows });
+  }
+  return found;
+}
+
+/**
  * Inserts every row of the attached snapshot, parents first, inside the caller's transaction (the
  * organization's rows are already deleted). QR codes get new rowids, in their old order, and are
  * added to the search index as an import's are.

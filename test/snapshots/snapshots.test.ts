@@ -187,6 +187,40 @@ describe('snapshots of an organization, restore and reset', () => {
     assert.equal(await total('/api/qrcodes'), count);
   });
 
+  it("a snapshot file whose rows name another organization, or another's parent rows, is refused with 400 and changes neither", async (t) => {
+    const dir = path.join(server.dataDir, 'snapshots', org);
+    await ok(post('/api/snapshots', { name: 'to-edit' }), 201);
+    t.after(() => ok(server.request('/api/snapshots/to-edit', { method: 'DELETE' }), 204));
+    const otherTotal = () => totalOf(server, '/api/qrcodes', demo.other.organization_uuid, demo.otherAuth);
+    const [mine, theirs] = [await total('/api/qrcodes'), await otherTotal()];
+    const edits: Array<[string, string, RegExp]> = [
+      [
+        'named',
+        `update qrcodes set organization_uuid = '${demo.other.organization_uuid}' where rowid in (select rowid from qrcodes limit 2)`,
+        /2 in qrcodes/,
+      ],
+      [
+        'orphaned',
+        "update service_categories set service_uuid = 'a-service-of-someone-else' where rowid in (select rowid from service_categories limit 1)",
+        /1 in service_categories/,
+      ],
+    ];
+    for (const [name, edit, named] of edits) {
+      fs.copyFileSync(path.join(dir, 'to-edit.sqlite'), path.join(dir, `${name}.sqlite`));
+      t.after(() => fs.rmSync(path.join(dir, `${name}.sqlite`), { force: true }));
+      new SQLite(path.join(dir, `${name}.sqlite`)).exec(edit).close();
+      const res = await post(`/api/snapshots/${name}/restore`, {});
+      const body = (await res.json()) as { error: { code: string; message: string; details: Array<{ path: string }> } };
+      assert.equal(res.status, 400, name);
+      assert.equal(body.error.code, 'VALIDATION_ERROR');
+      assert.match(body.error.message, named);
+      assert.match(body.error.message, /restores only into the organization it was saved from\. Nothing was changed/);
+      assert.equal(await total('/api/qrcodes'), mine, `${name}: this organization unchanged`);
+      assert.equal(await otherTotal(), theirs, `${name}: the other organization unchanged`);
+    }
+    await ok(post('/api/snapshots/to-edit/restore', {}), 200);
+  });
+
   it('reset --empty deletes all the organization has, keeps keys, settings and snapshots', async () => {
     const events: LiveEvent[] = [];
     const unsubscribe = server.ctx.live.subscribe((event) => {
