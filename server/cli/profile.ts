@@ -1,4 +1,4 @@
-import { listProfiles, profilesPath, removeProfile, saveProfile, UNENCRYPTED } from '../remote/profiles.ts';
+import { listProfiles, ProfileSecretError, profilesPath, removeProfile, saveProfile, UNENCRYPTED } from '../remote/profiles.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
 
@@ -11,7 +11,8 @@ export const profileAddCommand: Command = {
   help: {
     url: 'Base URL of the service (paths such as /api/qrcodes/bulk are added to it)',
     key: 'Credential as API_KEY:API_SECRET',
-    organization: 'Organization uuid to import into by default',
+    organization:
+      "Organization uuid to import into by default (on the remote service). The profile belongs to this sandbox's first organization",
     ...dataDirHelp,
   },
   async run(values, positionals) {
@@ -72,7 +73,14 @@ export const profileRemoveCommand: Command = {
   async run(values, positionals) {
     const name = positionals[0];
     if (!name) throw new StartupError('profile remove takes a NAME.');
-    if (!removeProfile(resolveDataDir(values), name)) throw new StartupError(`No profile named "${name}".`);
+    let removed: boolean;
+    try {
+      removed = removeProfile(resolveDataDir(values), name);
+    } catch (error) {
+      if (error instanceof ProfileSecretError) throw new StartupError(error.message);
+      throw error;
+    }
+    if (!removed) throw new StartupError(`No profile named "${name}".`);
     process.stderr.write(`Removed profile ${name}.\n`);
     return 0;
   },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { generateCredential, hashSecret } from '../auth/credentials.ts';
 import { insertKey } from '../auth/store.ts';
 import type { Database } from '../db/schema.ts';
@@ -65,4 +65,16 @@ export async function countOrganizations(db: Kysely<Database>): Promise<number> 
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The organization the data folder was set up with (the oldest), or undefined before the first start made it. */
+export async function firstOrganization(db: Kysely<Database>): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('uuid')
+    .orderBy('created_on', 'asc')
+    .orderBy(sql`rowid`, 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.uuid;
 }

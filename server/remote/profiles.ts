@@ -29,6 +29,8 @@ const storedProfileSchema = profileSchema
     secret_protection: z.string().min(1).default(UNENCRYPTED),
     api_secret: z.string().min(1).optional(),
     api_secret_encrypted: z.string().min(1).optional(),
+    /** The organization of this sandbox whose profile it is; absent in files from before profiles had one (see claimUnownedProfiles). */
+    owner_organization_uuid: z.string().min(1).optional(),
   })
   .refine((p) => (p.secret_protection === UNENCRYPTED ? p.api_secret !== undefined : p.api_secret_encrypted !== undefined), {
     message: 'a profile needs api_secret (secret_protection "none") or api_secret_encrypted',
@@ -41,6 +43,15 @@ const fileSchema = z.object({ profiles: z.array(storedProfileSchema) });
 export class ProfileSecretError extends Error {
   override name = 'ProfileSecretError';
 }
+
+/**
+ * Whose profiles to see: one organization's (the API: profiles are an organization's, like
+ * everything else there), or, with `undefined`, all of the data folder's (the command line,
+ * run by whoever owns the folder).
+ */
+export type ProfileOwner = string | undefined;
+
+const ownedBy = (owner: ProfileOwner) => (p: StoredProfile) => owner === undefined || p.owner_organization_uuid === owner;
 
 export function profilesPath(dataDir: string): string {
   return path.join(dataDir, PROFILES_FILE);
@@ -61,22 +72,60 @@ function writeStored(dataDir: string, profiles: StoredProfile[]): void {
   fs.chmodSync(file, 0o600);
 }
 
-function toPublic({ api_secret: _secret, api_secret_encrypted: _encrypted, ...rest }: StoredProfile): PublicProfile {
+function toPublic({
+  api_secret: _secret,
+  api_secret_encrypted: _encrypted,
+  owner_organization_uuid: _owner,
+  ...rest
+}: StoredProfile): PublicProfile {
   return rest;
 }
 
-async function toStored(profile: Profile, codec: SecretCodec | undefined): Promise<StoredProfile> {
+async function toStored(profile: Profile, codec: SecretCodec | undefined, owner: ProfileOwner): Promise<StoredProfile> {
   const { api_secret, ...rest } = profileSchema.parse(profile);
-  if (!codec) return { ...rest, secret_protection: UNENCRYPTED, api_secret };
-  return { ...rest, secret_protection: codec.protection, api_secret_encrypted: await codec.encrypt(api_secret) };
+  const owned = { ...rest, ...(owner === undefined ? {} : { owner_organization_uuid: owner }) };
+  if (!codec) return { ...owned, secret_protection: UNENCRYPTED, api_secret };
+  return { ...owned, secret_protection: codec.protection, api_secret_encrypted: await codec.encrypt(api_secret) };
 }
 
 /**
  * Profiles live in <data-dir>/profiles.json, mode 0600. With a codec (the desktop app) the secret
  * is stored encrypted; without one (headless) in clear text, which callers warn about.
  */
-export function listProfiles(dataDir: string): PublicProfile[] {
-  return readStored(dataDir).map(toPublic);
+export function listProfiles(dataDir: string, owner?: ProfileOwner): PublicProfile[] {
+  return readStored(dataDir).filter(ownedBy(owner)).map(toPublic);
+}
+
+/**
+ * Gives the profiles that have no owner (saved before profiles belonged to an organization, or by
+ * `profile add` on the command line) to `organizationUuid`: the server passes the data folder's
+ * first organization, the one set up with it. Returns their names.
+ */
+export function claimUnownedProfiles(dataDir: string, organizationUuid: string): string[] {
+  const profiles = readStored(dataDir);
+  const unowned = profiles.filter((p) => p.owner_organization_uuid === undefined);
+  if (unowned.length === 0) return [];
+  // An unowned profile is the newer one (profile add saves over a name): it replaces the organization's of that name.
+  const names = new Set(unowned.map((p) => p.name));
+  writeStored(
+    dataDir,
+    profiles
+      .filter((p) => !(p.owner_organization_uuid === organizationUuid && names.has(p.name)))
+      .map((p) => (p.owner_organization_uuid === undefined ? { ...p, owner_organization_uuid: organizationUuid } : p)),
+  );
+  return [...names];
+}
+
+/** One stored profile by name among the owner's; the command line's name must name one profile of the folder. */
+function findStored(dataDir: string, name: string, owner: ProfileOwner): StoredProfile | undefined {
+  const found = readStored(dataDir).filter((p) => p.name === name && ownedBy(owner)(p));
+  if (found.length > 1) {
+    throw new ProfileSecretError(
+      `${found.length} organizations of this sandbox have a profile named "${name}". Use it from the GUI or the API (each organization sees its own), ` +
+        'or rename one there.',
+    );
+  }
+  return found[0];
 }
 
 /**
@@ -84,13 +133,13 @@ export function listProfiles(dataDir: string): PublicProfile[] {
  * decrypt is a ProfileSecretError that says so; a clear-text one read with a codec is saved again,
  * encrypted.
  */
-export async function loadProfile(dataDir: string, name: string, codec?: SecretCodec): Promise<Profile | undefined> {
-  const stored = readStored(dataDir).find((p) => p.name === name);
+export async function loadProfile(dataDir: string, name: string, codec?: SecretCodec, owner?: ProfileOwner): Promise<Profile | undefined> {
+  const stored = findStored(dataDir, name, owner);
   if (!stored) return undefined;
-  const { api_secret: _s, api_secret_encrypted: _e, secret_protection: protection, ...rest } = stored;
+  const { api_secret: _s, api_secret_encrypted: _e, secret_protection: protection, owner_organization_uuid: storedOwner, ...rest } = stored;
   if (protection === UNENCRYPTED && stored.api_secret !== undefined) {
     const profile = { ...rest, api_secret: stored.api_secret };
-    if (codec) await saveProfile(dataDir, profile, codec);
+    if (codec) await saveProfile(dataDir, profile, codec, storedOwner);
     return profile;
   }
   if (!codec || codec.protection !== protection) {
@@ -111,15 +160,19 @@ export async function loadProfile(dataDir: string, name: string, codec?: SecretC
   }
 }
 
-export async function saveProfile(dataDir: string, profile: Profile, codec?: SecretCodec): Promise<PublicProfile> {
-  const stored = await toStored(profile, codec);
-  writeStored(dataDir, [...readStored(dataDir).filter((p) => p.name !== stored.name), stored]);
+/** Saves the profile as the owner's, replacing the owner's profile of that name (only those of no organization without one). */
+export async function saveProfile(dataDir: string, profile: Profile, codec?: SecretCodec, owner?: ProfileOwner): Promise<PublicProfile> {
+  const stored = await toStored(profile, codec, owner);
+  const same = (p: StoredProfile) => p.name === stored.name && p.owner_organization_uuid === owner;
+  writeStored(dataDir, [...readStored(dataDir).filter((p) => !same(p)), stored]);
   return toPublic(stored);
 }
 
-export function removeProfile(dataDir: string, name: string): boolean {
+export function removeProfile(dataDir: string, name: string, owner?: ProfileOwner): boolean {
+  const target = findStored(dataDir, name, owner);
+  if (!target) return false;
   const profiles = readStored(dataDir);
-  const kept = profiles.filter((p) => p.name !== name);
+  const kept = profiles.filter((p) => !(p.name === name && p.owner_organization_uuid === target.owner_organization_uuid));
   if (kept.length === profiles.length) return false;
   writeStored(dataDir, kept);
   return true;

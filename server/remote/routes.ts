@@ -5,7 +5,17 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
-import { listProfiles, loadProfile, ProfileSecretError, removeProfile, saveProfile, UNENCRYPTED } from './profiles.ts';
+import type { Principal } from '../auth/principal.ts';
+import { firstOrganization } from '../orgs/organizations.ts';
+import {
+  claimUnownedProfiles,
+  listProfiles,
+  loadProfile,
+  ProfileSecretError,
+  removeProfile,
+  saveProfile,
+  UNENCRYPTED,
+} from './profiles.ts';
 import { receiveBody } from '../imports/intake/upload.ts';
 import { bodyAsksDryRun, DRY_RUN_FIELD } from './dry-run-fields.ts';
 import { type Profile, profileBodySchema, profileSchema, publicProfileSchema } from './schemas.ts';
@@ -24,11 +34,19 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
   const missingProfile = (name: string) =>
     new ApiError(
       'NOT_FOUND',
-      `There is no connection profile named "${name}" on this QR Sandbox. Add it in the GUI under Remote services, or with: qr-sandbox profile add.`,
+      `There is no connection profile named "${name}" in your organization on this QR Sandbox. Add it in the GUI under Remote services, or with: qr-sandbox profile add.`,
     );
-  const findProfile = async (name: string) => {
+  /** The caller's organization, once profiles saved without one are given to the first organization (claimUnownedProfiles). */
+  const ownerOf = async (principal: Principal) => {
+    const first = await firstOrganization(ctx.db.kysely);
+    const claimed = first ? claimUnownedProfiles(dataDir, first) : [];
+    if (claimed.length > 0)
+      ctx.logger.info({ profiles: claimed, organization_uuid: first }, 'profiles without an organization given to the first one');
+    return principal.organizationUuid;
+  };
+  const findProfile = async (principal: Principal, name: string) => {
     try {
-      return await loadProfile(dataDir, name, ctx.secretCodec);
+      return await loadProfile(dataDir, name, ctx.secretCodec, await ownerOf(principal));
     } catch (error) {
       if (error instanceof ProfileSecretError) throw new ApiError('CONFLICT', error.message);
       throw error;
@@ -40,10 +58,11 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       method: 'get',
       path: '/api/profiles',
       tag: 'Remote service',
-      summary: 'Connection profiles of real service deployments saved on this machine (never their secrets).',
+      summary:
+        "The caller's organization's connection profiles of real service deployments (never their secrets); other organizations' are not shown.",
       response: z.object({ items: z.array(publicProfileSchema) }),
     },
-    async () => ({ items: listProfiles(dataDir) }),
+    async ({ principal }) => ({ items: listProfiles(dataDir, await ownerOf(principal)) }),
   );
 
   api.route(
@@ -53,14 +72,14 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       tag: 'Remote service',
       role: 'admin',
       summary:
-        'Save a connection profile (base URL and key:secret of a real deployment). Stored in <data-dir>/profiles.json, mode 0600; ' +
+        "Save one of the organization's connection profiles (base URL and key:secret of a real deployment); another organization's profile of the same name is its own. Stored in <data-dir>/profiles.json, mode 0600; " +
         'the desktop app encrypts the secret with the system keychain (secret_protection says how it is kept).',
       params: nameParams,
       body: profileBodySchema,
       response: publicProfileSchema,
     },
-    async ({ params, body }) => {
-      const saved = await saveProfile(dataDir, { ...body, name: params.name }, ctx.secretCodec);
+    async ({ params, body, principal }) => {
+      const saved = await saveProfile(dataDir, { ...body, name: params.name }, ctx.secretCodec, await ownerOf(principal));
       if (saved.secret_protection === UNENCRYPTED)
         ctx.logger.warn({ profile: params.name }, 'profile secret stored unencrypted in profiles.json (mode 0600)');
       return saved;
@@ -77,8 +96,8 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
       params: nameParams,
       status: 204,
     },
-    async ({ params }) => {
-      if (!removeProfile(dataDir, params.name)) throw missingProfile(params.name);
+    async ({ params, principal }) => {
+      if (!removeProfile(dataDir, params.name, await ownerOf(principal))) throw missingProfile(params.name);
     },
   );
 
@@ -90,7 +109,8 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         expressPath: '/api/remote/:name/*path',
         tag: 'Remote service',
         role: 'editor',
-        summary: "Forward this request to the profile's service with the profile's credential (path may contain slashes).",
+        summary:
+          "Forward this request to the service of one of the organization's profiles, with its credential (path may contain slashes).",
         description:
           'Lets the browser GUI reach a real deployment without CORS and without the secret reaching the page. ' +
           "The remote's answer comes back as it is, except that its 401/403, redirects and network failures become 502 with a plain message " +
@@ -109,8 +129,8 @@ export function registerRemoteRoutes(api: Api, ctx: AppContext): void {
         omitErrors: [413, 415],
         errors: [400, 404, 409, 502],
       },
-      async ({ params, req, res }) => {
-        const profile = await findProfile(params.name);
+      async ({ params, req, res, principal }) => {
+        const profile = await findProfile(principal, params.name);
         if (!profile) throw missingProfile(params.name);
         const rest = Array.isArray(params.path) ? params.path.join('/') : params.path;
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { bearer, jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 import { insertTaskRow } from '../support/tasks.ts';
+import { createOrganization } from '../../server/orgs/organizations.ts';
 
 describe('remote service through the local server (profiles and proxy)', () => {
   let local: TestServer;
@@ -186,6 +189,73 @@ describe('remote service through the local server (profiles and proxy)', () => {
     } finally {
       await new Promise((resolve) => service.close(resolve));
     }
+  });
+
+  it("keeps each organization's profiles to itself: another's editor and admin get 404 and never reach the remote; a profile of the same name is its own", async () => {
+    const other = await createOrganization(local.ctx.db.kysely, { name: 'Other organization' });
+    const otherAdmin = bearer(other);
+    const otherEditor = bearer(
+      (await (
+        await local.request('/api/api-keys', {
+          ...jsonBody({ role: 'editor', name: 'e' }),
+          headers: { authorization: otherAdmin, 'content-type': 'application/json' },
+        })
+      ).json()) as { api_key: string; api_secret: string },
+    );
+    const as = (authorization: string, init: RequestInit = {}) => ({
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), authorization },
+    });
+    const remoteTasks = async () =>
+      ((await (await remote.request(`/api/background-tasks?organization_uuid=${remote.organizationUuid}`)).json()) as { total: number })
+        .total;
+    const tasksBefore = await remoteTasks();
+
+    const form = new FormData();
+    form.set('organization_uuid', remote.organizationUuid);
+    form.set('file', new Blob(['location\n"1 Collins Street, Melbourne VIC 3000"\n']), 'sites.csv');
+    const used = await local.request('/api/remote/staging/api/qrcodes/bulk', as(otherEditor, { method: 'POST', body: form }));
+    assert.equal(used.status, 404, "another organization's editor cannot use the profile");
+    assert.match(
+      ((await used.json()) as { error: { message: string } }).error.message,
+      /no connection profile named "staging" in your organization/,
+    );
+    assert.equal((await local.request('/api/remote/staging/api/health', as(otherAdmin))).status, 404);
+    assert.equal(await remoteTasks(), tasksBefore, "nothing reached the remote with the first organization's key");
+    assert.equal((await local.request('/api/profiles/staging', as(otherAdmin, { method: 'DELETE' }))).status, 404);
+    assert.deepEqual(((await (await local.request('/api/profiles', as(otherAdmin))).json()) as { items: unknown[] }).items, []);
+
+    const own = await local.request(
+      '/api/profiles/staging',
+      as(otherAdmin, { ...jsonBody({ base_url: 'http://127.0.0.1:9/elsewhere', api_key: 'theirs', api_secret: 'their-secret' }, 'PUT') }),
+    );
+    assert.equal(own.status, 200, 'the other organization saves its own profile of that name');
+    const listed = async (authorization: string) =>
+      (
+        (await (await local.request('/api/profiles', as(authorization))).json()) as { items: Array<{ name: string; api_key: string }> }
+      ).items
+        .filter((p) => p.name === 'staging')
+        .map((p) => p.api_key);
+    assert.deepEqual(await listed(otherAdmin), ['theirs']);
+    assert.deepEqual(await listed(local.auth), [remoteKey], "the first organization's profile is untouched");
+    const mine = await local.request(`/api/remote/staging/api/background-tasks?organization_uuid=${remote.organizationUuid}`);
+    assert.equal(mine.status, 200, 'and still reaches its remote');
+    assert.equal((await local.request('/api/profiles/staging', as(otherAdmin, { method: 'DELETE' }))).status, 204);
+    assert.deepEqual(await listed(local.auth), [remoteKey]);
+  });
+
+  it('gives profiles saved before they had an organization to the first organization of the data folder', async () => {
+    const file = path.join(local.dataDir, 'profiles.json');
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { profiles: Array<Record<string, unknown>> };
+    saved.profiles.push({ name: 'legacy', base_url: remote.url, api_key: remoteKey, api_secret: remoteSecret, secret_protection: 'none' });
+    fs.writeFileSync(file, JSON.stringify(saved));
+    const other = await createOrganization(local.ctx.db.kysely, { name: 'Later organization' });
+    assert.equal((await local.request('/api/remote/legacy/api/health', { headers: { authorization: bearer(other) } })).status, 404);
+    const names = ((await (await local.request('/api/profiles')).json()) as { items: Array<{ name: string }> }).items.map((p) => p.name);
+    assert.ok(names.includes('legacy'), 'the first organization sees it');
+    const stored = (JSON.parse(fs.readFileSync(file, 'utf8')) as { profiles: Array<{ name: string; owner_organization_uuid?: string }> })
+      .profiles;
+    assert.equal(stored.find((p) => p.name === 'legacy')?.owner_organization_uuid, local.organizationUuid, 'the file says whose it is');
   });
 
   it('keeps the proxy and profile changes away from lower roles', async () => {
