@@ -24,9 +24,18 @@ export interface ServerConfig {
   webhookConnectTimeoutMs?: number;
   /**
    * Messages kept per inbox, largest body, intake rate, forwards at once and waiting (serve --inbox-max-messages,
-   * --inbox-max-body-kb, --inbox-max-mb-per-minute, --inbox-forwards, --inbox-forward-queue); defaults in receiver/limits.ts.
+   * --inbox-max-body-kb, --inbox-max-mb-per-minute, --inbox-forwards, --inbox-forward-queue), waits for messages held per key and
+   * per organization (--inbox-waits-per-key, --inbox-waits-per-organization); defaults in receiver/limits.ts.
    */
-  inboxLimits?: { maxMessages?: number; maxBodyBytes?: number; bytesPerMinute?: number; forwards?: number; forwardQueue?: number };
+  inboxLimits?: {
+    maxMessages?: number;
+    maxBodyBytes?: number;
+    bytesPerMinute?: number;
+    forwards?: number;
+    forwardQueue?: number;
+    waitsPerKey?: number;
+    waitsPerOrganization?: number;
+  };
   /** Wrong credentials allowed per window (serve --auth-max-failures, --auth-max-failures-per-address); defaults in auth/throttle.ts. */
   authThrottle?: { perKey?: number; perAddress?: number; windowMs?: number; maxKeyCounters?: number; maxAddressCounters?: number };
   /** How outgoing requests resolve host names (once, then pinned); the system's by default, a fixed table in tests. */

@@ -4,11 +4,16 @@
  * connection that has not yet sent a request's headers is "waiting"; when a cap is reached, the
  * oldest waiting connection (of the address, or of any) is closed to make room, and only when none
  * is waiting is the new one closed at once. On a laptop every client, a flood included, comes from
- * 127.0.0.1, so making room is what lets the user's own request through.
+ * 127.0.0.1, so making room is what lets the user's own request through. Requests a route holds
+ * idle (waits for inbox messages, idle-holds.ts) are closed next, oldest first; a request in
+ * progress (an upload, a kept-alive connection between the GUI's requests) never is. Every
+ * loopback address (127.0.0.0/8, ::1) counts as one client: the per-address cap cannot be
+ * sidestepped from 127.0.0.2.
  */
 import fs from 'node:fs';
 import type http from 'node:http';
 import type net from 'node:net';
+import { oldestHold, releaseHold } from './idle-holds.ts';
 
 export interface ConnectionLimits {
   /** Connections open at once, all addresses together. */
@@ -70,6 +75,12 @@ export function timeoutOptions(limits: ConnectionLimits): http.ServerOptions {
   };
 }
 
+/** The address a connection counts under: all loopback addresses are one client. */
+export function clientOf(address: string): string {
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return v4.startsWith('127.') || address === '::1' ? 'loopback' : address;
+}
+
 /** Keeps the server's connections within the caps (see the top of this file). */
 export function limitConnections(server: http.Server, limits: ConnectionLimits): void {
   const addressOf = new Map<net.Socket, string>();
@@ -93,22 +104,28 @@ export function limitConnections(server: http.Server, limits: ConnectionLimits):
     if (left === 0) perAddress.delete(address);
     else perAddress.set(address, left);
   };
-  /** Closes the oldest of `candidates`; false when there is none. */
-  const makeRoom = (candidates: Set<net.Socket> | undefined) => {
+  /** Closes the oldest of `candidates`, else ends the oldest held request `from` (undefined: any address); false when there is none. */
+  const makeRoom = (candidates: Set<net.Socket> | undefined, from: string | undefined) => {
     const oldest = candidates?.values().next().value;
-    if (!oldest) return false;
-    forget(oldest);
-    oldest.destroy();
+    if (oldest) {
+      forget(oldest);
+      oldest.destroy();
+      return true;
+    }
+    const held = oldestHold((socket) => addressOf.has(socket) && (from === undefined || addressOf.get(socket) === from));
+    if (!held) return false;
+    forget(held);
+    releaseHold(held);
     return true;
   };
 
   server.on('connection', (socket: net.Socket) => {
-    const address = socket.remoteAddress ?? '';
-    if ((perAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress && !makeRoom(waitingFrom.get(address))) {
+    const address = clientOf(socket.remoteAddress ?? '');
+    if ((perAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress && !makeRoom(waitingFrom.get(address), address)) {
       socket.destroy();
       return;
     }
-    if (addressOf.size >= limits.maxConnections && !makeRoom(waiting)) {
+    if (addressOf.size >= limits.maxConnections && !makeRoom(waiting, undefined)) {
       socket.destroy();
       return;
     }

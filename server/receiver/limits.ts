@@ -15,12 +15,21 @@ export const DEFAULT_INBOX_FORWARDS = 8;
 /** Forwards waiting for one of those; past it a message is not forwarded and says so (serve --inbox-forward-queue). */
 export const DEFAULT_INBOX_FORWARD_QUEUE = 200;
 
+/**
+ * Waits for messages (the long-poll) one API key, and one organization, may hold open at once
+ * (serve --inbox-waits-per-key, --inbox-waits-per-organization); past it 429 with Retry-After.
+ */
+export const DEFAULT_INBOX_WAITS_PER_KEY = 16;
+export const DEFAULT_INBOX_WAITS_PER_ORGANIZATION = 64;
+
 export interface InboxLimits {
   maxMessages: number;
   maxBodyBytes: number;
   bytesPerMinute: number;
   forwards: number;
   forwardQueue: number;
+  waitsPerKey: number;
+  waitsPerOrganization: number;
 }
 
 export function inboxLimits(config: ServerConfig): InboxLimits {
@@ -30,6 +39,8 @@ export function inboxLimits(config: ServerConfig): InboxLimits {
     bytesPerMinute: config.inboxLimits?.bytesPerMinute ?? DEFAULT_INBOX_BYTES_PER_MINUTE,
     forwards: config.inboxLimits?.forwards ?? DEFAULT_INBOX_FORWARDS,
     forwardQueue: config.inboxLimits?.forwardQueue ?? DEFAULT_INBOX_FORWARD_QUEUE,
+    waitsPerKey: config.inboxLimits?.waitsPerKey ?? DEFAULT_INBOX_WAITS_PER_KEY,
+    waitsPerOrganization: config.inboxLimits?.waitsPerOrganization ?? DEFAULT_INBOX_WAITS_PER_ORGANIZATION,
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The long-poll of an inbox's messages: answers at once when messages after the cursor are there,
- * else holds the request until the receiver announces a new message of this inbox (the live bus's
- * inbox.message, sent once the message is stored and judged), the timeout passes, the client
- * hangs up or the server stops. Nothing polls the database in between.
+ * else holds the request until a new message of this inbox that passes its filters is announced
+ * (MessageWaiters, message-waiters.ts), the timeout passes, the client hangs up or the server
+ * stops. Nothing polls the database in between.
  */
 import type { Response } from 'express';
 import type { AppContext } from '../context.ts';
@@ -11,7 +11,10 @@ import { requireInbox } from './inboxes.ts';
 import { toMessageListItem } from './messages.ts';
 import { receiverRuntime } from './runtime.ts';
 import { BODY_EXCERPT_BYTES, LIST_ENVELOPE_BYTES, type MessageWait, type MessageWaitQuery } from './schemas.ts';
-import { findMessage, firstSeqOfEvent, messageItemRowsAfter, relaysOf } from './store.ts';
+import { findMessage, firstSeqOfEvent, lastSeqOf, messageItemRowsAfter, relaysOf } from './store.ts';
+import { messageWaiters, type Waiter } from './message-waiters.ts';
+import { holdIdle } from '../http/idle-holds.ts';
+import type { Principal } from '../auth/principal.ts';
 
 /** The seq the wait starts after: that of a message uuid, else of the first message with that event id. */
 async function cursorSeq(ctx: AppContext, inboxUuid: string, after: string | undefined): Promise<number> {
@@ -39,55 +42,73 @@ async function matching(ctx: AppContext, inboxUuid: string, query: MessageWaitQu
   return { messages: rows.map((row) => toMessageListItem(row, relays.get(row.uuid) ?? [])), timed_out: false, next_after: last.uuid };
 }
 
-/** Resolves when a message of the inbox is announced, the time is up, the client goes or the server stops. */
-function nextMessageOrEnd(ctx: AppContext, inboxUuid: string, ms: number, res: Response): { arrived: Promise<boolean>; cancel(): void } {
+/**
+ * Holds the wait until MessageWaiters answers it, the time is up, the client goes, the server
+ * stops, or the connection limiter needs its connection (then it answers timed out and closes).
+ */
+function held(
+  ctx: AppContext,
+  waiter: Omit<Waiter, 'answer' | 'looking' | 'checked'>,
+  res: Response,
+  look: (w: Waiter) => Promise<MessageWait | null>,
+) {
+  const waiters = messageWaiters(ctx);
   const stop = receiverRuntime(ctx).signal;
-  let cancel = () => {};
-  const arrived = new Promise<boolean>((resolve) => {
-    const done = (value: boolean) => {
-      cancel();
-      resolve(value);
-    };
-    const unsubscribe = ctx.live.subscribe((event) => {
-      const data = event.data as { inbox_uuid?: unknown } | null;
-      if (event.type === 'inbox.message' && data?.inbox_uuid === inboxUuid) done(true);
-    });
-    const timer = setTimeout(() => done(false), ms);
-    const onGone = () => done(false);
-    res.on('close', onGone);
-    stop.addEventListener('abort', onGone);
-    cancel = () => {
-      unsubscribe();
-      clearTimeout(timer);
-      res.off('close', onGone);
-      stop.removeEventListener('abort', onGone);
-    };
+  const timedOut: MessageWait = { messages: [], timed_out: true, next_after: null };
+  let settle: (answer: MessageWait) => void = () => {};
+  const settled = new Promise<MessageWait>((resolve) => {
+    settle = resolve;
   });
-  return { arrived, cancel: () => cancel() };
+  const entry: Waiter = { ...waiter, checked: waiter.cursor, looking: true, answer: (found) => settle(found) };
+  waiters.add(entry);
+  const onGone = () => settle(timedOut);
+  const timer = setTimeout(onGone, Math.max(0, waiter.deadline - Date.now()));
+  res.on('close', onGone);
+  stop.addEventListener('abort', onGone);
+  const unhold = res.socket
+    ? holdIdle(res.socket, () => {
+        res.setHeader('Connection', 'close');
+        settle(timedOut);
+      })
+    : () => {};
+  const done = () => {
+    waiters.remove(entry);
+    clearTimeout(timer);
+    res.off('close', onGone);
+    stop.removeEventListener('abort', onGone);
+    unhold();
+  };
+  return (async () => {
+    try {
+      const found = await look(entry);
+      if (found) return found;
+      // A server that is stopping (its abort already fired) or a client already gone would not end the wait.
+      if (waiter.deadline <= Date.now() || res.destroyed || receiverRuntime(ctx).stopped) return timedOut;
+      waiters.looked(entry);
+      return await settled;
+    } finally {
+      done();
+    }
+  })();
 }
 
 export async function waitForMessages(
   ctx: AppContext,
-  organizationUuid: string,
+  principal: Principal,
   inboxUuid: string,
   query: MessageWaitQuery,
   res: Response,
 ): Promise<MessageWait> {
+  const organizationUuid = principal.organizationUuid;
+  messageWaiters(ctx).admit({ keyUuid: principal.keyUuid, organizationUuid });
   await requireInbox(ctx, organizationUuid, inboxUuid);
-  const seq = await cursorSeq(ctx, inboxUuid, query.after);
+  const cursor = await cursorSeq(ctx, inboxUuid, query.after);
   const deadline = Date.now() + query.timeout_s * 1000;
-  const timedOut: MessageWait = { messages: [], timed_out: true, next_after: null };
-  for (;;) {
-    // Listening before looking: a message stored between the look and the wait still wakes it.
-    const next = nextMessageOrEnd(ctx, inboxUuid, Math.max(0, deadline - Date.now()), res);
-    try {
-      const found = await matching(ctx, inboxUuid, query, seq);
-      if (found) return found;
-      // A server that is stopping (its abort already fired) or a client already gone would not wake the wait.
-      if (deadline <= Date.now() || res.destroyed || receiverRuntime(ctx).stopped) return timedOut;
-      if (!(await next.arrived)) return timedOut;
-    } finally {
-      next.cancel();
-    }
-  }
+  // Added before the look: a message announced during it still wakes the wait.
+  return held(ctx, { inboxUuid, organizationUuid, keyUuid: principal.keyUuid, query, cursor, deadline }, res, async (waiter) => {
+    const last = await lastSeqOf(ctx.db.kysely, inboxUuid);
+    const found = await matching(ctx, inboxUuid, query, cursor);
+    waiter.checked = Math.max(cursor, last);
+    return found;
+  });
 }

@@ -1,4 +1,5 @@
 import { pipeline } from 'node:stream/promises';
+import { DEFAULT_INBOX_WAITS_PER_KEY, DEFAULT_INBOX_WAITS_PER_ORGANIZATION } from './limits.ts';
 import { z } from 'zod';
 import { requireRole } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
@@ -89,13 +90,16 @@ export function registerReceiverRoutes(api: Api, ctx: AppContext): void {
       description:
         `A long-poll: when none is there yet the request is held until one arrives or timeout_s passes (at most ${MAX_WAIT_SECONDS} s; ` +
         'then timed_out is true and messages empty). Call it again with next_after to follow the inbox without missing or repeating a message. ' +
-        'Filters as in the messages list. 404 when `after` names no message or event of the inbox.',
+        'Filters as in the messages list. 404 when `after` names no message or event of the inbox. ' +
+        `429 with Retry-After when the API key already holds ${DEFAULT_INBOX_WAITS_PER_KEY} waits, or the organization ${DEFAULT_INBOX_WAITS_PER_ORGANIZATION} ` +
+        '(serve --inbox-waits-per-key, --inbox-waits-per-organization). At the connection cap a wait may be ended early (timed_out, and the connection closed) ' +
+        'to make room for another request: call again, as after a timeout.',
       params: inboxParamsSchema,
       query: messageWaitQuerySchema,
       response: messageWaitSchema,
-      errors: [404],
+      errors: [404, 429],
     },
-    (query, { params, res }) => waitForMessages(ctx, query.organization_uuid, params.uuid, query, res),
+    (query, { params, res, principal }) => waitForMessages(ctx, principal, params.uuid, query, res),
   );
   inboxes.remove({ path: '/api/inboxes/uuid/{uuid}/messages', summary: 'Delete all messages of an inbox.' }, (org, uuid) =>
     clearMessages(ctx, org, uuid),

@@ -119,6 +119,27 @@ function filteredMessages(db: Kysely<Database>, inboxUuid: string, filter: Messa
   return base;
 }
 
+/** What the list filters look at, as a stored row and as the receiver's inbox.message announcement carry it. */
+export interface FilteredFields {
+  event_type: string | null;
+  decrypted: boolean | number;
+  signature_status: string;
+  duplicate_of: string | null;
+  received_on: string;
+}
+
+/** filteredMessages' filter checked in memory, without a query: the same conditions. */
+export function passesFilter(message: FilteredFields, filter: MessageFilter): boolean {
+  return (
+    (filter.event_type === undefined || message.event_type === filter.event_type) &&
+    (filter.decrypted === undefined || Boolean(message.decrypted) === filter.decrypted) &&
+    (filter.signature_status === undefined || message.signature_status === filter.signature_status) &&
+    (filter.duplicate === undefined || (message.duplicate_of !== null) === filter.duplicate) &&
+    (filter.from === undefined || message.received_on >= filter.from) &&
+    (filter.to === undefined || message.received_on < filter.to)
+  );
+}
+
 /** Newest first (or oldest first), with the filters of the messages list. */
 export async function listMessageRows(
   db: Kysely<Database>,
@@ -205,6 +226,30 @@ export async function messageItemRowsAfter(
     .orderBy('seq', 'asc')
     .limit(limit)
     .execute();
+}
+
+/** Any messages of the inbox (no filter) after `seq`, or those named, oldest first, bounded like a list's items. */
+export async function messageItemRowsOf(
+  db: Kysely<Database>,
+  inboxUuid: string,
+  which: { afterSeq: number; limit: number } | { uuids: string[] },
+  limits: { headBytes: number; maxPlaintextBytes: number },
+): Promise<MessageItemRow[]> {
+  const base = db.selectFrom('inbox_messages').where('inbox_uuid', '=', inboxUuid).select(itemSelection(limits)).orderBy('seq', 'asc');
+  if ('uuids' in which) return which.uuids.length === 0 ? [] : base.where('uuid', 'in', which.uuids).execute();
+  return base.where('seq', '>', which.afterSeq).limit(which.limit).execute();
+}
+
+/** The seq of the inbox's newest message, 0 when it has none. */
+export async function lastSeqOf(db: Kysely<Database>, inboxUuid: string): Promise<number> {
+  const row = await db
+    .selectFrom('inbox_messages')
+    .select('seq')
+    .where('inbox_uuid', '=', inboxUuid)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.seq ?? 0;
 }
 
 /** The seq of the first message of the inbox that carries this event id. */
