@@ -17,6 +17,8 @@ import path from 'node:path';
 import { storedExcludedRows } from '../test/support/import-db.ts';
 import { databaseFileOf, populateOrganization } from './big-org.ts';
 import { diskFullAttack } from './disk-full-attack.ts';
+import { controlCharacterSearch, crossOrganizationProfile, foreignSnapshot } from './attacks-boundaries.ts';
+import { longPolls } from './attacks-long-polls.ts';
 import { remoteDryRun } from './attacks-remote-dry-run.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
@@ -582,7 +584,11 @@ async function main(): Promise<void> {
     const searched = (attacks['7g_search_1m'] as { result?: { search?: { p50_ms: number } } } | undefined)?.result?.search;
     if (searched) targets['7g_search_1m_search_p50_ms'] = target(searched.p50_ms, SEARCH_P50_MS);
     await run('7a_disk_full', [], () => diskFullAttack());
+    await run('8a_long_polls_and_inbox_flood', [], () => longPolls(server));
     await run('8b_remote_dry_run_form_field', [], () => remoteDryRun(server));
+    await run('8c_remote_profile_other_organization', [], () => crossOrganizationProfile(server));
+    await run('8d_snapshot_rows_of_another_organization', [], () => foreignSnapshot(server));
+    await run('8e_search_control_characters', [], () => controlCharacterSearch(server));
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)
