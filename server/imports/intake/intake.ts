@@ -66,6 +66,7 @@ export async function inspectFileLayout(input: {
   format: Exclude<ImportFormat, 'json'>;
   kindId: ImportKindId;
   kind: ImportKind;
+  organizationUuid: string;
   options: Record<string, unknown>;
   position: LayoutPosition;
   imports: ImportRuntime;
@@ -76,6 +77,7 @@ export async function inspectFileLayout(input: {
       file: input.file,
       format: input.format,
       kind: input.kindId,
+      organizationUuid: input.organizationUuid,
       options: input.options,
       position: input.position,
     });
