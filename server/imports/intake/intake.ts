@@ -56,7 +56,7 @@ function inspectUpload(file: string, format: ImportFormat): { firstElement: unkn
 }
 
 /**
- * Where a file's table is and how its header reads (intake/layout.ts, read in the request worker),
+ * Where a file's table is and how its header reads (intake/layout.ts, read by an upload reader),
  * checked: not too many columns, the kind's required columns there, none named twice, a data row.
  * A 400 on the field at fault otherwise. The options are the job's (a saved mapping's aliases, the
  * request's mapping and date orders).

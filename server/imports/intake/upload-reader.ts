@@ -24,6 +24,8 @@ export class UploadReader {
   private current: Pending | null = null;
   private nextId = 1;
   private ending = false;
+  /** The organization whose upload it read last. */
+  lastOrganization: string | undefined;
   readonly exited: Promise<void>;
 
   constructor(config: WorkerConfig, onExit: (reader: UploadReader) => void) {

@@ -5,6 +5,8 @@ import { UploadReader } from './upload-reader.ts';
 
 /** An idle reader beyond those kept ready ends after this long: a reader holds tens of MB (more with the geocoder loaded). */
 export const READER_IDLE_MS = 30_000;
+/** The share of its deadline a read must still have to be started; one with less is refused at once. */
+const MIN_TIME_LEFT = 0.1;
 
 export interface UploadReadersOptions {
   config: WorkerConfig;
@@ -20,6 +22,8 @@ interface Read {
   organization: string;
   request: UploadRead;
   askedAt: number;
+  /** Asked for while this organization had an earlier read in progress or waiting. */
+  behindOwn: boolean;
   timer: NodeJS.Timeout;
   reader?: UploadReader;
   startedAt?: number;
@@ -28,6 +32,7 @@ interface Read {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} s`;
+const limit = (deadlineMs: number) => `${seconds(deadlineMs)}, the deadline for reading an upload (serve --upload-read-seconds)`;
 
 /** What a read does, for messages: "Reading the file's first rows". */
 function doing(request: UploadRead): string {
@@ -47,8 +52,8 @@ function doing(request: UploadRead): string {
  *   deadline), which frees the reader for the next.
  * - Isolated: a reader that dies (out of memory, a crash) fails only the read it was doing, with
  *   the reason; the next read gets a new reader.
- * - Lean at rest: readers start on demand, up to `readers`; an idle one ends after READER_IDLE_MS,
- *   except the `keepReady` kept for the next upload.
+ * - Lean at rest: readers start on demand, up to `readers` (one spare while any is reading); an
+ *   idle one ends after READER_IDLE_MS, except the `keepReady` kept for the next upload.
  */
 export class UploadReaders {
   private readonly options: UploadReadersOptions;
@@ -74,15 +79,16 @@ export class UploadReaders {
     if (this.stopping) return Promise.reject(shuttingDown());
     const organization = request.organizationUuid;
     return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(organization) ?? [];
       const read: Read = {
         organization,
         request,
         askedAt: Date.now(),
+        behindOwn: this.reading.has(organization) || queue.length > 0,
         timer: setTimeout(() => this.expire(read), this.options.deadlineMs),
         resolve,
         reject,
       };
-      const queue = this.waiting.get(organization) ?? [];
       this.waiting.set(organization, queue);
       queue.push(read);
       this.dispatch();
@@ -108,15 +114,37 @@ export class UploadReaders {
     if (this.stopping) return;
     for (const organization of [...this.waiting.keys()]) {
       if (this.reading.has(organization)) continue;
-      const reader = this.idleReader() ?? (this.readers.size < this.options.readers ? this.spawn() : undefined);
-      if (!reader) return;
-      const queue = this.waiting.get(organization) ?? [];
-      const read = queue.shift();
-      // To the back of the line: the organizations that are waiting go first next time.
-      this.waiting.delete(organization);
-      if (queue.length > 0) this.waiting.set(organization, queue);
-      if (read) this.start(read, reader);
+      if (!this.idleReader() && this.readers.size >= this.options.readers) break;
+      const read = this.nextOf(organization);
+      if (read) this.start(read, this.idleReader(organization) ?? this.spawn());
     }
+    this.keepSpare();
+  }
+
+  /**
+   * The organization's next read, taken from its queue, which goes to the back of the line (the
+   * organizations waiting go first next time). A read with almost no time left would be stopped as
+   * it began: it is refused now instead, and costs no reader.
+   */
+  private nextOf(organization: string): Read | undefined {
+    const queue = this.waiting.get(organization) ?? [];
+    this.waiting.delete(organization);
+    let read = queue.shift();
+    while (read && read.askedAt + this.options.deadlineMs - Date.now() < this.options.deadlineMs * MIN_TIME_LEFT) {
+      this.refuse(read);
+      read = queue.shift();
+    }
+    if (queue.length > 0) this.waiting.set(organization, queue);
+    return read;
+  }
+
+  /**
+   * While reads are in progress, one more reader is started if there is room, so the next
+   * organization's read does not wait for a process to start (seconds on a busy machine).
+   */
+  private keepSpare(): void {
+    if (this.reading.size === 0 || this.idleReader() || this.readers.size >= this.options.readers) return;
+    this.becameIdle(this.spawn());
   }
 
   private start(read: Read, reader: UploadReader): void {
@@ -124,6 +152,7 @@ export class UploadReaders {
     this.idleTimers.delete(reader);
     read.reader = reader;
     read.startedAt = Date.now();
+    reader.lastOrganization = read.organization;
     this.reading.set(read.organization, read);
     reader.read(read.request).then(
       (result) => this.finish(read, reader).resolve(result),
@@ -141,12 +170,11 @@ export class UploadReaders {
 
   /** The read's deadline: refused if it is still waiting, stopped (its reader ended) if it is being read. */
   private expire(read: Read): void {
-    const limit = `${seconds(this.options.deadlineMs)}, the deadline for reading an upload (serve --upload-read-seconds)`;
-    if (read.reader && read.startedAt !== undefined) {
-      const waited = read.startedAt - read.askedAt;
+    if (read.reader) {
+      const waited = (read.startedAt ?? read.askedAt) - read.askedAt;
       read.reader.abandon(
         new ImportInputError(
-          `${doing(read.request)} took longer than ${limit}, so it was stopped${waited >= 1000 ? ` (it waited ${seconds(waited)} for a free reader first)` : ''}. ` +
+          `${doing(read.request)} took longer than ${limit(this.options.deadlineMs)}, so it was stopped${waited >= 1000 ? ` (it waited ${seconds(waited)} for a free reader first)` : ''}. ` +
             'A file this slow to read is too large or too complex: save it as CSV or split it, or start the server with a longer --upload-read-seconds.',
         ),
       );
@@ -155,13 +183,18 @@ export class UploadReaders {
     const queue = this.waiting.get(read.organization) ?? [];
     queue.splice(queue.indexOf(read), 1);
     if (queue.length === 0) this.waiting.delete(read.organization);
-    const why = this.reading.has(read.organization)
-      ? "this organization's earlier uploads were still being read"
-      : `all ${this.options.readers} upload readers (serve --upload-readers) were reading other organizations' uploads`;
+    this.refuse(read);
+  }
+
+  /** A read that could not start in time: 503, saying what it waited for. */
+  private refuse(read: Read): void {
+    const why = read.behindOwn
+      ? "this organization's earlier uploads were being read first"
+      : `all ${this.options.readers} upload readers (serve --upload-readers) were busy with other organizations' uploads`;
     this.settle(read).reject(
       new ApiError(
         'SERVICE_UNAVAILABLE',
-        `${doing(read.request)} could not start within ${limit}: ${why}. Try again in a moment.`,
+        `${doing(read.request)} could not start within ${limit(this.options.deadlineMs)}: ${why}. Try again in a moment.`,
         undefined,
         { 'retry-after': String(Math.ceil(this.options.deadlineMs / 1000)) },
       ),
@@ -173,9 +206,18 @@ export class UploadReaders {
     return read;
   }
 
-  private idleReader(): UploadReader | undefined {
-    for (const reader of this.readers) if (reader.idle) return reader;
-    return undefined;
+  /**
+   * An idle reader, for `organization` the one it used last if idle, else one nobody has used (a
+   * spare), else any: an organization keeps its warm reader (geocoder loaded), and a newcomer (an
+   * attacker too) takes the spare before another organization's.
+   */
+  private idleReader(organization?: string): UploadReader | undefined {
+    const idle = [...this.readers].filter((reader) => reader.idle);
+    return (
+      idle.find((reader) => organization !== undefined && reader.lastOrganization === organization) ??
+      idle.find((reader) => reader.lastOrganization === undefined) ??
+      idle[0]
+    );
   }
 
   private spawn(): UploadReader {
