@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 
 /** One entry of a streamed zip: its pieces are deflated as they are made, never held whole. */
-interface StreamedEntry {
+export interface StreamedEntry {
   name: string;
   pieces: () => Iterable<Buffer>;
 }
@@ -86,15 +86,15 @@ export function writeStreamedZip(file: string, entries: StreamedEntry[]): number
   return offset;
 }
 
-const text = (s: string) => () => [Buffer.from(s)];
+export const text = (s: string) => () => [Buffer.from(s)];
 
 /** `bytes` of one repeated character, in 16 MB pieces. */
-function* repeated(char: string, bytes: number): Iterable<Buffer> {
+export function* repeated(char: string, bytes: number): Iterable<Buffer> {
   const piece = Buffer.alloc(16 * 1024 * 1024, char);
   for (let left = bytes; left > 0; left -= piece.length) yield left >= piece.length ? piece : piece.subarray(0, left);
 }
 
-const WORKBOOK_PARTS = (sharedStrings: boolean): StreamedEntry[] => [
+export const WORKBOOK_PARTS = (sharedStrings: boolean): StreamedEntry[] => [
   {
     name: '[Content_Types].xml',
     pieces: text(
@@ -121,7 +121,7 @@ const WORKBOOK_PARTS = (sharedStrings: boolean): StreamedEntry[] => [
   },
 ];
 
-const SHEET_HEAD =
+export const SHEET_HEAD =
   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c><c r="B1" t="inlineStr"><is><t>location</t></is></c></row>';
 
 /** The issue's first workbook bomb: a small .xlsx whose sheet holds one cell of `cellBytes` (1 GB). */

@@ -22,6 +22,7 @@ import { longPolls } from './attacks-long-polls.ts';
 import { remoteDryRun } from './attacks-remote-dry-run.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
+import { readerFairness, writeSharedStringHeapWorkbook, writeSlowWorkbook } from './reader-fairness.ts';
 import { type HealthPoll, pollHealth } from './health-poll.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
 import { halfOpenConnections, quickCheckBigDb } from './startup-attacks.ts';
@@ -534,6 +535,11 @@ async function main(): Promise<void> {
   const stringBombFile = () => make(stringBomb, 'shared_string_bomb_xlsx_mb', () => writeHugeSharedStringXlsx(stringBomb, 2047 * MB));
   const numbersFile = () => make(numbers, 'number_array_json_mb', () => writeNumberArray(numbers, 10_000_000));
   const rowsFile = () => make(rows, 'csv_mb', () => writeQrBenchCsv(rows, CSV_ROWS));
+  const slowWorkbook = path.join(files, 'workbook-pr-1mb-word.xlsx');
+  const heapWorkbook = path.join(files, 'shared-string-1mb-480-cells.xlsx');
+  // make() records MB; these two are a few KB, recorded in KB.
+  const slowWorkbookFile = () => make(slowWorkbook, 'slow_workbook_kb', () => writeSlowWorkbook(slowWorkbook) * 1024);
+  const heapWorkbookFile = () => make(heapWorkbook, 'heap_workbook_kb', () => writeSharedStringHeapWorkbook(heapWorkbook) * 1024);
 
   const server = await startChildServer(path.join(tmp, 'data'), ['--import-workers', '4']);
   const attacks: Record<string, unknown> = {};
@@ -589,6 +595,9 @@ async function main(): Promise<void> {
     await run('8c_remote_profile_other_organization', [], () => crossOrganizationProfile(server));
     await run('8d_snapshot_rows_of_another_organization', [], () => foreignSnapshot(server));
     await run('8e_search_control_characters', [], () => controlCharacterSearch(server));
+    await run('8_upload_readers_fairness', [slowWorkbookFile, heapWorkbookFile], () =>
+      readerFairness(server, { slow: slowWorkbook, heap: heapWorkbook }),
+    );
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

@@ -14,7 +14,7 @@ import {
   DEFAULT_INBOX_MAX_BODY_BYTES,
   DEFAULT_INBOX_MAX_MESSAGES,
 } from '../receiver/limits.ts';
-import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB } from '../imports/settings.ts';
+import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB, DEFAULT_UPLOAD_READ_SECONDS, DEFAULT_UPLOAD_READERS } from '../imports/settings.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from '../log-file.ts';
 import {
@@ -135,6 +135,8 @@ export const serveCommand: Command = {
     'auth-max-failures': { type: 'string' },
     'auth-max-failures-per-address': { type: 'string' },
     'import-workers': { type: 'string' },
+    'upload-readers': { type: 'string' },
+    'upload-read-seconds': { type: 'string' },
     'max-connections': { type: 'string' },
     'max-connections-per-address': { type: 'string' },
     'request-timeout': { type: 'string' },
@@ -163,6 +165,8 @@ export const serveCommand: Command = {
     'inbox-waits-per-key': `Waits for inbox messages (long-polls) one API key holds open at once; past it 429 with Retry-After. Default ${DEFAULT_INBOX_WAITS_PER_KEY}`,
     'inbox-waits-per-organization': `The same for all keys of one organization. Default ${DEFAULT_INBOX_WAITS_PER_ORGANIZATION}`,
     'import-workers': `Imports that run at once, each in its own worker process. Default ${DEFAULT_IMPORT_WORKERS}`,
+    'upload-readers': `Processes that read uploads before an import starts (previews, headers, draft checks); one organization reads in one at a time. Default ${DEFAULT_UPLOAD_READERS}`,
+    'upload-read-seconds': `Seconds a preview, an import's header read or a draft's row check may take, its wait for a reader included. Default ${DEFAULT_UPLOAD_READ_SECONDS}`,
     'max-connections': `Connections open at once; past it, the oldest that has not sent a request is closed, then the oldest held wait for inbox messages, else the new one. Default ${DEFAULT_MAX_CONNECTIONS} (at most half the open-file limit)`,
     'max-connections-per-address': `Connections open at once from one address (all loopback addresses are one), the same way. Default ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}`,
     'request-timeout': `Seconds for a whole request, upload included, to arrive. Default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}`,
@@ -213,6 +217,10 @@ export const serveCommand: Command = {
       imports: {
         maxUploadBytes: parseMaxUploadMb(values['max-upload-mb'] as string | undefined) * 1024 * 1024,
         workers: parseImportWorkers(values['import-workers'] as string | undefined),
+        readers: parseWholeNumber('upload-readers', values['upload-readers'] as string | undefined, 1, 32) ?? DEFAULT_UPLOAD_READERS,
+        readDeadlineMs:
+          (parseWholeNumber('upload-read-seconds', values['upload-read-seconds'] as string | undefined, 1, 86_400) ??
+            DEFAULT_UPLOAD_READ_SECONDS) * 1000,
         limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
         startReaderEarly: true,
       },

@@ -140,7 +140,11 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
    * A file's layout settled (sheet, header row, each header's column, date orders) and kept in the
    * job's options, so the import reads the file as its preview did; JSON runs with the options as prepared.
    */
-  const layoutOptions = async (received: ReceivedImport, prepared: PreparedImport): Promise<Record<string, unknown> | undefined> => {
+  const layoutOptions = async (
+    received: ReceivedImport,
+    prepared: PreparedImport,
+    organization: string,
+  ): Promise<Record<string, unknown> | undefined> => {
     if (received.source !== 'file') return prepared.options;
     const request = parseLayoutRequest(received.fields, kind);
     if (received.format === 'json') {
@@ -159,6 +163,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       format: received.format,
       kindId,
       kind,
+      organizationUuid: organization,
       options: asked,
       position: {
         ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
@@ -181,7 +186,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       const dryRun = parseDryRun(query.dry_run ?? received.fields.dry_run);
       const organization = importOrganization(received, principal);
       const prepared = (await routes.prepare?.({ received, file: upload.path, organization, mode, dryRun, query })) ?? {};
-      const options = await layoutOptions(received, prepared);
+      const options = await layoutOptions(received, prepared, organization);
       const fixes = await fixedFileMetadata(db, received, organization);
       const request = {
         kind: kindId,

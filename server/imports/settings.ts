@@ -4,6 +4,8 @@ import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './limits.ts';
 export const DEFAULT_MAX_UPLOAD_MB = 256;
 export const DEFAULT_SYNC_ROW_CAP = 10_000;
 export const DEFAULT_IMPORT_WORKERS = 2;
+export const DEFAULT_UPLOAD_READERS = 3;
+export const DEFAULT_UPLOAD_READ_SECONDS = 10;
 export const UPLOADS_DIR = 'uploads';
 
 export interface ImportSettings {
@@ -16,12 +18,16 @@ export interface ImportSettings {
   geocoderModule: string;
   /** Import worker processes. */
   workers: number;
+  /** Upload reader processes at most (intake/upload-readers.ts): one organization reads in one of them at a time. */
+  readers: number;
+  /** How long a read of an upload (a preview, an import's header, a draft's row checks) may take, waiting for a reader included. */
+  readDeadlineMs: number;
   /** Cell, row, column, workbook, excluded-row and worker memory limits (limits.ts). */
   limits: ImportLimits;
   /**
-   * Starts the worker that reads uploads when the server starts rather than at the first upload
-   * (serve and the desktop app): the first import or preview then does not wait the second it takes
-   * to start beside the upload. Off for servers that tests start by the hundred.
+   * Starts an upload reader when the server starts rather than at the first upload, and keeps one
+   * ready while idle (serve and the desktop app): the first import or preview then does not wait the
+   * second it takes to start beside the upload. Off for servers that tests start by the hundred.
    */
   startReaderEarly?: boolean;
 }
@@ -34,6 +40,8 @@ export function defaultImportSettings(dataDir: string, overrides: Partial<Import
     // An empty value (`QR_SANDBOX_GEOCODER_MODULE= npm run serve`) means unset, not a module named ''.
     geocoderModule: process.env.QR_SANDBOX_GEOCODER_MODULE || DEFAULT_GEOCODER_MODULE,
     workers: DEFAULT_IMPORT_WORKERS,
+    readers: DEFAULT_UPLOAD_READERS,
+    readDeadlineMs: DEFAULT_UPLOAD_READ_SECONDS * 1000,
     ...overrides,
     limits: { ...DEFAULT_IMPORT_LIMITS, ...overrides.limits },
   };

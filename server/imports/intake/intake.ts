@@ -56,7 +56,7 @@ function inspectUpload(file: string, format: ImportFormat): { firstElement: unkn
 }
 
 /**
- * Where a file's table is and how its header reads (intake/layout.ts, read in the request worker),
+ * Where a file's table is and how its header reads (intake/layout.ts, read by an upload reader),
  * checked: not too many columns, the kind's required columns there, none named twice, a data row.
  * A 400 on the field at fault otherwise. The options are the job's (a saved mapping's aliases, the
  * request's mapping and date orders).
@@ -66,6 +66,7 @@ export async function inspectFileLayout(input: {
   format: Exclude<ImportFormat, 'json'>;
   kindId: ImportKindId;
   kind: ImportKind;
+  organizationUuid: string;
   options: Record<string, unknown>;
   position: LayoutPosition;
   imports: ImportRuntime;
@@ -76,6 +77,7 @@ export async function inspectFileLayout(input: {
       file: input.file,
       format: input.format,
       kind: input.kindId,
+      organizationUuid: input.organizationUuid,
       options: input.options,
       position: input.position,
     });

@@ -4,55 +4,36 @@ import type { FromWorker, UploadRead, UploadReadResult, WorkerConfig } from '../
 import { WorkerProcess } from '../workers/worker-process.ts';
 
 interface Pending {
+  id: number;
   resolve(result: UploadReadResult): void;
   reject(error: Error): void;
 }
 
+/** Why a reader process ended, said of the read it was doing (WorkerProcess words it for an import). */
+function readerDeath(reason: string): string {
+  return reason.replace(/^The import worker/, 'The worker that reads uploads').replace(/(;|\.) [Tt]he import is not retried\.?$/, '.');
+}
+
 /**
- * Reads uploads before any task starts (a workbook's header, a preview's first rows) in a worker
- * process of its own, so a hostile file costs that process, never the server's event loop or
- * memory, and never waits behind running imports. Started on first use; a new one after it dies.
+ * One upload reader: a worker process (workers/worker.ts) that reads one upload at a time, so
+ * that whatever a file does to it (out of memory, a crash, a read that never ends) is that read's
+ * alone. upload-readers.ts decides which read it does next and when one has taken too long.
  */
 export class UploadReader {
-  private worker: WorkerProcess | null = null;
-  private readonly pending = new Map<number, Pending>();
+  private readonly worker: WorkerProcess;
+  private current: Pending | null = null;
   private nextId = 1;
-  private readonly config: WorkerConfig;
+  private ending = false;
+  /** The organization whose upload it read last. */
+  lastOrganization: string | undefined;
+  readonly exited: Promise<void>;
 
-  constructor(config: WorkerConfig) {
-    this.config = config;
-  }
-
-  /** Starts the worker ahead of a request (a process takes a few hundred milliseconds to start). */
-  warm(): void {
-    this.worker ??= this.spawn();
-  }
-
-  run(request: UploadRead): Promise<UploadReadResult> {
-    this.worker ??= this.spawn();
-    const worker = this.worker;
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.send({ type: 'read-upload', id, request });
-    });
-  }
-
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (!worker) return;
-    worker.terminate();
-    await worker.exited;
-  }
-
-  private spawn(): WorkerProcess {
-    const worker: WorkerProcess = new WorkerProcess(this.config, {
+  constructor(config: WorkerConfig, onExit: (reader: UploadReader) => void) {
+    this.worker = new WorkerProcess(config, {
       message: (message: FromWorker) => {
-        if (message.type !== 'read') return;
-        const pending = this.pending.get(message.id);
-        this.pending.delete(message.id);
-        if (!pending) return;
+        if (message.type !== 'read' || message.id !== this.current?.id) return;
+        const pending = this.current;
+        this.current = null;
         if (message.result) pending.resolve(message.result);
         else if (message.error?.conflict) pending.reject(new ApiError('CONFLICT', message.error.message));
         else
@@ -63,20 +44,41 @@ export class UploadReader {
           );
       },
       exit: (reason) => {
-        if (this.worker === worker) this.worker = null;
-        const failed = [...this.pending.values()];
-        this.pending.clear();
-        // The worker checks only this kind of request, so what ended it was one of these files.
-        for (const pending of failed)
-          pending.reject(
-            new ImportInputError(
-              reason
-                .replace(/^The import worker/, 'The worker that checks uploads')
-                .replace(/(;|\.) [Tt]he import is not retried\.?$/, '.'),
-            ),
-          );
+        this.ending = true;
+        const pending = this.current;
+        this.current = null;
+        // Only this read was in the process, so what ended it was this file.
+        pending?.reject(new ImportInputError(readerDeath(reason)));
+        onExit(this);
       },
     });
-    return worker;
+    this.exited = this.worker.exited;
+  }
+
+  /** Ready for a read: not reading one, not ending. */
+  get idle(): boolean {
+    return this.current === null && !this.ending;
+  }
+
+  read(request: UploadRead): Promise<UploadReadResult> {
+    if (!this.idle) throw new Error('an upload reader reads one upload at a time, and none once it is ending');
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.current = { id, resolve, reject };
+      this.worker.send({ type: 'read-upload', id, request });
+    });
+  }
+
+  /** Ends the read in progress with `error`, and the process with it: a read stuck in a file's content stops only when its process is killed. */
+  abandon(error: Error): void {
+    const pending = this.current;
+    this.current = null;
+    pending?.reject(error);
+    this.terminate();
+  }
+
+  terminate(): void {
+    this.ending = true;
+    this.worker.terminate();
   }
 }

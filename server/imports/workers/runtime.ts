@@ -32,7 +32,7 @@ import {
   type ImportJob,
 } from './job-store.ts';
 import type { ImportSource } from '../kind.ts';
-import { UploadReader } from '../intake/upload-reader.ts';
+import { UploadReaders } from '../intake/upload-readers.ts';
 import type { ResolvedLayout } from '../intake/layout.ts';
 import { WorkerPool } from './pool.ts';
 import type { ImportKindId, ImportPreview } from '../schemas.ts';
@@ -85,7 +85,7 @@ export class ImportRuntime {
   private readonly running = new Map<string, BackgroundTask>();
   /** Tasks whose import is not over: queued, running, or ended in the database with its worker's last work and the upload's removal still to come. */
   private readonly handling = new Set<string>();
-  private readonly uploadReader: UploadReader;
+  private readonly uploadReaders: UploadReaders;
 
   constructor(input: { db: Db; logger: Logger; live: LiveBus; settings: ImportSettings; onDiskFull?: () => void }) {
     this.onDiskFull = input.onDiskFull ?? (() => {});
@@ -99,7 +99,12 @@ export class ImportRuntime {
       geocoderModule: input.settings.geocoderModule,
       limits: input.settings.limits,
     };
-    this.uploadReader = new UploadReader(config);
+    this.uploadReaders = new UploadReaders({
+      config,
+      readers: input.settings.readers,
+      deadlineMs: input.settings.readDeadlineMs,
+      keepReady: input.settings.startReaderEarly ? 1 : 0,
+    });
     this.pool = new WorkerPool({
       size: input.settings.workers,
       config,
@@ -123,30 +128,35 @@ export class ImportRuntime {
     return loadGeocoderFrom(this.settings.geocoderModule);
   }
 
-  /** Gets a worker ready for an import of this kind, and the worker that checks its upload, while the upload arrives. */
+  /** Gets a worker ready for an import of this kind, and a reader for its upload, while the upload arrives. */
   warm(kind: ImportKindId): void {
     this.pool.warm(kind);
     this.warmUploadReader();
   }
 
-  /** Gets the worker that reads uploads ready while an upload arrives (a preview's). */
+  /** Gets an upload reader ready while an upload arrives (a preview's). */
   warmUploadReader(): void {
-    this.uploadReader.warm();
+    this.uploadReaders.warm();
   }
 
-  /** Where an upload's table is and how its header reads (intake/layout.ts), read in the request worker (never on this thread). */
+  /** Where an upload's table is and how its header reads (intake/layout.ts), read by an upload reader (never on this thread). */
   async layout(input: UploadReadInput<'layout'>): Promise<ResolvedLayout> {
-    return (await this.uploadReader.run({ op: 'layout', ...input })) as ResolvedLayout;
+    return (await this.uploadReaders.run({ op: 'layout', ...input })) as ResolvedLayout;
   }
 
-  /** The first rows of an upload as the import would read them (preview.ts), read in the request worker. */
+  /** The first rows of an upload as the import would read them (preview.ts), read by an upload reader. */
   async preview(input: UploadReadInput<'preview'>): Promise<ImportPreview> {
-    return (await this.uploadReader.run({ op: 'preview', ...input })) as ImportPreview;
+    return (await this.uploadReaders.run({ op: 'preview', ...input })) as ImportPreview;
   }
 
-  /** A draft's rows checked as their import would check them (import-drafts/check-rows.ts), in the request worker. */
+  /** A draft's rows checked as their import would check them (import-drafts/check-rows.ts), by an upload reader. */
   async checkDraftRows(request: UploadReadInput<'check-rows'>): Promise<DraftCheckResult> {
-    return (await this.uploadReader.run({ op: 'check-rows', ...request })) as DraftCheckResult;
+    return (await this.uploadReaders.run({ op: 'check-rows', ...request })) as DraftCheckResult;
+  }
+
+  /** Upload reader processes running now. */
+  get uploadReadersRunning(): number {
+    return this.uploadReaders.running;
   }
 
   /**
@@ -156,7 +166,7 @@ export class ImportRuntime {
    * left without a task (older than this start).
    */
   async recover(): Promise<void> {
-    if (this.settings.startReaderEarly) this.uploadReader.warm();
+    if (this.settings.startReaderEarly) this.uploadReaders.warm();
     const startedAt = Date.now();
     const jobs = await unfinishedJobs(this.db.kysely);
     const forRetry = await keptUploadJobs(this.db.kysely, startedAt);
@@ -335,7 +345,7 @@ export class ImportRuntime {
 
   /** Waits for running batches to commit, then stops the workers. Call before the database closes. */
   async stop(): Promise<void> {
-    await Promise.all([this.pool.stop(), this.uploadReader.stop()]);
+    await Promise.all([this.pool.stop(), this.uploadReaders.stop()]);
   }
 
   /** Off the event loop: unlinking a file of hundreds of MB takes the file system a while (95 MB: about 0.2 s here). */

@@ -20,6 +20,7 @@ export type UploadRead =
       file: string;
       format: Exclude<ImportFormat, 'json'>;
       kind: ImportKindId;
+      organizationUuid: string;
       options: Record<string, unknown>;
       position: LayoutPosition;
     }

@@ -1,0 +1,251 @@
+import { ApiError } from '../../http/errors.ts';
+import { ImportInputError } from '../errors.ts';
+import type { UploadRead, UploadReadResult, WorkerConfig } from '../workers/worker-messages.ts';
+import { UploadReader } from './upload-reader.ts';
+
+/** An idle reader beyond those kept ready ends after this long: a reader holds tens of MB (more with the geocoder loaded). */
+export const READER_IDLE_MS = 30_000;
+/** The share of its deadline a read must still have to be started; one with less is refused at once. */
+const MIN_TIME_LEFT = 0.1;
+
+export interface UploadReadersOptions {
+  config: WorkerConfig;
+  /** Reader processes at most (serve --upload-readers). */
+  readers: number;
+  /** How long a read may take from the moment it is asked for, its wait for a reader included (serve --upload-read-seconds). */
+  deadlineMs: number;
+  /** Idle readers kept ready rather than ended (0 or 1). */
+  keepReady: number;
+}
+
+interface Read {
+  organization: string;
+  request: UploadRead;
+  askedAt: number;
+  /** Asked for while this organization had an earlier read in progress or waiting. */
+  behindOwn: boolean;
+  timer: NodeJS.Timeout;
+  reader?: UploadReader;
+  startedAt?: number;
+  resolve(result: UploadReadResult): void;
+  reject(error: Error): void;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} s`;
+const limit = (deadlineMs: number) => `${seconds(deadlineMs)}, the deadline for reading an upload (serve --upload-read-seconds)`;
+
+/** What a read does, for messages: "Reading the file's first rows". */
+function doing(request: UploadRead): string {
+  if (request.op === 'layout') return "Reading the file's header";
+  if (request.op === 'preview') return "Reading the file's first rows";
+  return "Checking the draft's rows";
+}
+
+/**
+ * The upload readers: reads of uploads before any task starts (a preview, an import's header, a
+ * draft's row checks), each in a reader process of its own (upload-reader.ts), with a deadline.
+ *
+ * - Fair: each organization reads one upload at a time (its other reads queue behind it), and
+ *   organizations take turns for the readers, so one organization's files hold one reader at most.
+ * - Bounded: a read has `deadlineMs` from the moment it is asked for. Past it, a read still waiting
+ *   is refused (503, try again); a read in progress is stopped by ending its process (400 naming the
+ *   deadline), which frees the reader for the next.
+ * - Isolated: a reader that dies (out of memory, a crash) fails only the read it was doing, with
+ *   the reason; the next read gets a new reader.
+ * - Lean at rest: readers start on demand, up to `readers` (one spare while any is reading); an
+ *   idle one ends after READER_IDLE_MS, except the `keepReady` kept for the next upload.
+ */
+export class UploadReaders {
+  private readonly options: UploadReadersOptions;
+  private readonly readers = new Set<UploadReader>();
+  private readonly idleTimers = new Map<UploadReader, NodeJS.Timeout>();
+  /** Reads waiting, by organization, in the order the organizations get their turn. */
+  private readonly waiting = new Map<string, Read[]>();
+  /** The read in progress of each organization that has one. */
+  private readonly reading = new Map<string, Read>();
+  private stopping = false;
+
+  constructor(options: UploadReadersOptions) {
+    this.options = options;
+  }
+
+  /** Starts a reader ahead of a request (a process takes a few hundred milliseconds to start) unless one is idle. */
+  warm(): void {
+    if (this.stopping || this.idleReader() || this.readers.size >= this.options.readers) return;
+    this.becameIdle(this.spawn());
+  }
+
+  run(request: UploadRead): Promise<UploadReadResult> {
+    if (this.stopping) return Promise.reject(shuttingDown());
+    const organization = request.organizationUuid;
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(organization) ?? [];
+      const read: Read = {
+        organization,
+        request,
+        askedAt: Date.now(),
+        behindOwn: this.reading.has(organization) || queue.length > 0,
+        timer: setTimeout(() => this.expire(read), this.options.deadlineMs),
+        resolve,
+        reject,
+      };
+      this.waiting.set(organization, queue);
+      queue.push(read);
+      this.dispatch();
+    });
+  }
+
+  /** Reader processes running now (for tests and benchmarks). */
+  get running(): number {
+    return this.readers.size;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const queue of this.waiting.values()) for (const read of queue) this.settle(read).reject(shuttingDown());
+    this.waiting.clear();
+    const exited = [...this.readers].map((reader) => reader.exited);
+    for (const reader of this.readers) reader.abandon(shuttingDown());
+    await Promise.all(exited);
+  }
+
+  /** Gives free readers to the organizations waiting, each in turn, one read per organization at a time. */
+  private dispatch(): void {
+    if (this.stopping) return;
+    for (const organization of [...this.waiting.keys()]) {
+      if (this.reading.has(organization)) continue;
+      if (!this.idleReader() && this.readers.size >= this.options.readers) break;
+      const read = this.nextOf(organization);
+      if (read) this.start(read, this.idleReader(organization) ?? this.spawn());
+    }
+    this.keepSpare();
+  }
+
+  /**
+   * The organization's next read, taken from its queue, which goes to the back of the line (the
+   * organizations waiting go first next time). A read with almost no time left would be stopped as
+   * it began: it is refused now instead, and costs no reader.
+   */
+  private nextOf(organization: string): Read | undefined {
+    const queue = this.waiting.get(organization) ?? [];
+    this.waiting.delete(organization);
+    let read = queue.shift();
+    while (read && read.askedAt + this.options.deadlineMs - Date.now() < this.options.deadlineMs * MIN_TIME_LEFT) {
+      this.refuse(read);
+      read = queue.shift();
+    }
+    if (queue.length > 0) this.waiting.set(organization, queue);
+    return read;
+  }
+
+  /**
+   * While reads are in progress, one more reader is started if there is room, so the next
+   * organization's read does not wait for a process to start (seconds on a busy machine).
+   */
+  private keepSpare(): void {
+    if (this.reading.size === 0 || this.idleReader() || this.readers.size >= this.options.readers) return;
+    this.becameIdle(this.spawn());
+  }
+
+  private start(read: Read, reader: UploadReader): void {
+    clearTimeout(this.idleTimers.get(reader));
+    this.idleTimers.delete(reader);
+    read.reader = reader;
+    read.startedAt = Date.now();
+    reader.lastOrganization = read.organization;
+    this.reading.set(read.organization, read);
+    reader.read(read.request).then(
+      (result) => this.finish(read, reader).resolve(result),
+      (error: Error) => this.finish(read, reader).reject(error),
+    );
+  }
+
+  private finish(read: Read, reader: UploadReader): Read {
+    this.settle(read);
+    if (this.reading.get(read.organization) === read) this.reading.delete(read.organization);
+    if (reader.idle) this.becameIdle(reader);
+    this.dispatch();
+    return read;
+  }
+
+  /** The read's deadline: refused if it is still waiting, stopped (its reader ended) if it is being read. */
+  private expire(read: Read): void {
+    if (read.reader) {
+      const waited = (read.startedAt ?? read.askedAt) - read.askedAt;
+      read.reader.abandon(
+        new ImportInputError(
+          `${doing(read.request)} took longer than ${limit(this.options.deadlineMs)}, so it was stopped${waited >= 1000 ? ` (it waited ${seconds(waited)} for a free reader first)` : ''}. ` +
+            'A file this slow to read is too large or too complex: save it as CSV or split it, or start the server with a longer --upload-read-seconds.',
+        ),
+      );
+      return;
+    }
+    const queue = this.waiting.get(read.organization) ?? [];
+    queue.splice(queue.indexOf(read), 1);
+    if (queue.length === 0) this.waiting.delete(read.organization);
+    this.refuse(read);
+  }
+
+  /** A read that could not start in time: 503, saying what it waited for. */
+  private refuse(read: Read): void {
+    const why = read.behindOwn
+      ? "this organization's earlier uploads were being read first"
+      : `all ${this.options.readers} upload readers (serve --upload-readers) were busy with other organizations' uploads`;
+    this.settle(read).reject(
+      new ApiError(
+        'SERVICE_UNAVAILABLE',
+        `${doing(read.request)} could not start within ${limit(this.options.deadlineMs)}: ${why}. Try again in a moment.`,
+        undefined,
+        { 'retry-after': String(Math.ceil(this.options.deadlineMs / 1000)) },
+      ),
+    );
+  }
+
+  private settle(read: Read): Read {
+    clearTimeout(read.timer);
+    return read;
+  }
+
+  /**
+   * An idle reader, for `organization` the one it used last if idle, else one nobody has used (a
+   * spare), else any: an organization keeps its warm reader (geocoder loaded), and a newcomer (an
+   * attacker too) takes the spare before another organization's.
+   */
+  private idleReader(organization?: string): UploadReader | undefined {
+    const idle = [...this.readers].filter((reader) => reader.idle);
+    return (
+      idle.find((reader) => organization !== undefined && reader.lastOrganization === organization) ??
+      idle.find((reader) => reader.lastOrganization === undefined) ??
+      idle[0]
+    );
+  }
+
+  private spawn(): UploadReader {
+    const reader = new UploadReader(this.options.config, (ended) => {
+      this.readers.delete(ended);
+      clearTimeout(this.idleTimers.get(ended));
+      this.idleTimers.delete(ended);
+      this.dispatch();
+    });
+    this.readers.add(reader);
+    return reader;
+  }
+
+  /** An idle reader ends after READER_IDLE_MS unless it is one of those kept ready. */
+  private becameIdle(reader: UploadReader): void {
+    clearTimeout(this.idleTimers.get(reader));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(reader);
+      const idle = [...this.readers].filter((r) => r.idle).length;
+      if (!reader.idle || idle <= this.options.keepReady) return;
+      this.readers.delete(reader);
+      reader.terminate();
+    }, READER_IDLE_MS);
+    timer.unref();
+    this.idleTimers.set(reader, timer);
+  }
+}
+
+function shuttingDown(): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down; send the file again once it has started.');
+}
