@@ -13,6 +13,8 @@ export interface ImportLimits {
   maxColumns: number;
   /** Largest decompressed size of one entry of a workbook (.xlsx is a zip). */
   maxXlsxEntryBytes: number;
+  /** Largest decompressed size of all a workbook's entries together. */
+  maxXlsxTotalBytes: number;
   /** Highest decompressed/compressed ratio of one workbook entry. */
   maxXlsxRatio: number;
   /** Excluded rows kept with their cells per import; beyond it only the count grows. */
@@ -27,6 +29,7 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   maxRows: 2_000_000,
   maxColumns: 1000,
   maxXlsxEntryBytes: 1024 * 1024 * 1024,
+  maxXlsxTotalBytes: 2048 * 1024 * 1024,
   maxXlsxRatio: 200,
   maxStoredExcluded: 10_000,
   workerMemoryMb: 192,
@@ -43,6 +46,12 @@ export const LIMIT_FLAGS: Record<keyof ImportLimits, { flag: string; unit: strin
     unit: 'MB',
     toSetting: 1024 * 1024,
     help: 'Largest decompressed part (e.g. a sheet) of an .xlsx, in MB',
+  },
+  maxXlsxTotalBytes: {
+    flag: 'max-xlsx-total-mb',
+    unit: 'MB',
+    toSetting: 1024 * 1024,
+    help: 'Largest decompressed size of all the parts of an .xlsx together, in MB',
   },
   maxXlsxRatio: { flag: 'max-xlsx-ratio', unit: '', toSetting: 1, help: 'Highest compression ratio of a part of an .xlsx' },
   maxStoredExcluded: {
