@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 
 /** One entry of a streamed zip: its pieces are deflated as they are made, never held whole. */
-interface StreamedEntry {
+export interface StreamedEntry {
   name: string;
   pieces: () => Iterable<Buffer>;
 }
+
+/** Each piece deflated once: a piece yielded again (the same Buffer) reuses its blocks. */
+const deflated = new WeakMap<Buffer, Buffer>();
 
 /** Deflates each piece on its own, ending it with a sync flush: the blocks concatenate into one valid stream. */
 function deflatePieces(pieces: Iterable<Buffer>, write: (b: Buffer) => void): { crc: number; size: number; packed: number } {
@@ -19,7 +22,12 @@ function deflatePieces(pieces: Iterable<Buffer>, write: (b: Buffer) => void): { 
   for (const piece of pieces) {
     crc = zlib.crc32(piece, crc);
     size += piece.length;
-    take(zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    let blocks = deflated.get(piece);
+    if (blocks === undefined) {
+      blocks = zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      deflated.set(piece, blocks);
+    }
+    take(blocks);
   }
   take(zlib.deflateRawSync(Buffer.alloc(0)));
   return { crc, size, packed };
@@ -86,7 +94,7 @@ export function writeStreamedZip(file: string, entries: StreamedEntry[]): number
   return offset;
 }
 
-const text = (s: string) => () => [Buffer.from(s)];
+export const text = (s: string) => () => [Buffer.from(s)];
 
 /** `bytes` of one repeated character, in 16 MB pieces. */
 function* repeated(char: string, bytes: number): Iterable<Buffer> {
@@ -94,7 +102,7 @@ function* repeated(char: string, bytes: number): Iterable<Buffer> {
   for (let left = bytes; left > 0; left -= piece.length) yield left >= piece.length ? piece : piece.subarray(0, left);
 }
 
-const WORKBOOK_PARTS = (sharedStrings: boolean): StreamedEntry[] => [
+export const WORKBOOK_PARTS = (sharedStrings: boolean): StreamedEntry[] => [
   {
     name: '[Content_Types].xml',
     pieces: text(
@@ -121,7 +129,7 @@ const WORKBOOK_PARTS = (sharedStrings: boolean): StreamedEntry[] => [
   },
 ];
 
-const SHEET_HEAD =
+export const SHEET_HEAD =
   '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c><c r="B1" t="inlineStr"><is><t>location</t></is></c></row>';
 
 /** The issue's first workbook bomb: a small .xlsx whose sheet holds one cell of `cellBytes` (1 GB). */

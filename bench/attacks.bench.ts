@@ -18,6 +18,7 @@ import { storedExcludedRows } from '../test/support/import-db.ts';
 import { databaseFileOf, populateOrganization } from './big-org.ts';
 import { diskFullAttack } from './disk-full-attack.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
+import { previewAndSyncImport, workbookAttackFiles } from './attacks-workbooks.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
 import { type HealthPoll, pollHealth } from './health-poll.ts';
 import { writeQrBenchCsv } from './qr-data.ts';
@@ -581,6 +582,15 @@ async function main(): Promise<void> {
     const searched = (attacks['7g_search_1m'] as { result?: { search?: { p50_ms: number } } } | undefined)?.result?.search;
     if (searched) targets['7g_search_1m_search_p50_ms'] = target(searched.p50_ms, SEARCH_P50_MS);
     await run('7a_disk_full', [], () => diskFullAttack());
+    const workbooks = workbookAttackFiles(files);
+    await run('xlsx38_workbookpr_1mb_word', [workbooks.longWord], () => previewAndSyncImport(server, workbooks.longWord()));
+    await run('xlsx38_shared_string_480_cells', [workbooks.sharedString480], () =>
+      previewAndSyncImport(server, workbooks.sharedString480()),
+    );
+    await run('xlsx38_overlapping_entries', [workbooks.overlapping], () => previewAndSyncImport(server, workbooks.overlapping()));
+    await run('xlsx38_row_999999999999999', [workbooks.farRow], () => previewAndSyncImport(server, workbooks.farRow()));
+    await run('xlsx38_date_1e300', [workbooks.farDate], () => previewAndSyncImport(server, workbooks.farDate()));
+    await run('xlsx38_header_3x1mb', [workbooks.longHeaders], () => previewAndSyncImport(server, workbooks.longHeaders()));
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

@@ -5,7 +5,7 @@
 export interface ImportLimits {
   /** Longest cell: CSV field or JSON string in characters, workbook cell text in bytes of its XML. */
   maxCellChars: number;
-  /** Longest CSV record (one row, quoted line breaks included) or JSON array element, in characters. */
+  /** Longest CSV record (one row, quoted line breaks included), workbook row (its text cells together) or JSON array element, in characters. */
   maxLineChars: number;
   /** Most data rows in one import (blank rows included). */
   maxRows: number;
@@ -38,7 +38,12 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
 /** The `serve` flag of each limit, its unit and how a flag value becomes the setting. */
 export const LIMIT_FLAGS: Record<keyof ImportLimits, { flag: string; unit: string; toSetting: number; help: string }> = {
   maxCellChars: { flag: 'max-cell-kb', unit: 'KB', toSetting: 1024, help: 'Longest cell of an import file, in KB of text' },
-  maxLineChars: { flag: 'max-line-kb', unit: 'KB', toSetting: 1024, help: 'Longest CSV row or JSON array element, in KB of text' },
+  maxLineChars: {
+    flag: 'max-line-kb',
+    unit: 'KB',
+    toSetting: 1024,
+    help: 'Longest CSV row, workbook row (its cells together) or JSON array element, in KB of text',
+  },
   maxRows: { flag: 'max-import-rows', unit: 'rows', toSetting: 1, help: 'Most data rows in one import' },
   maxColumns: { flag: 'max-columns', unit: 'columns', toSetting: 1, help: 'Most columns of an import file' },
   maxXlsxEntryBytes: {

@@ -46,7 +46,7 @@ export class SharedStrings {
 
   /** What string `index` holds that cell text cannot, or undefined. */
   unstorable(index: number): string | undefined {
-    return this.unstorables.get(index);
+    return this.unstorables.size === 0 ? undefined : this.unstorables.get(index);
   }
 
   addBytes(source: Buffer, start: number, end: number): void {

@@ -45,38 +45,29 @@ export abstract class XmlChunks {
     this.carry = null;
     const length = data.length;
     let pos = 0;
-    while (pos < length) {
-      if (this.paused) {
-        this.carry = data.subarray(pos);
-        return;
-      }
+    while (pos < length && !this.paused) {
       const lt = data.indexOf(LT, pos);
       if (lt < 0) {
         if (this.capturing) this.pending.push(data.subarray(pos));
         return;
       }
       if (this.capturing) this.takeText(data, pos, lt);
-      const special = data[lt + 1] === BANG ? this.special(data, lt) : 0;
-      if (special < 0) {
-        this.carryFrom(data, lt);
-        return;
-      }
-      if (special > 0) {
-        pos = special;
-        continue;
-      }
       const gt = data.indexOf(GT, lt + 1);
-      if (gt < 0) {
+      pos = gt < 0 ? -1 : data[lt + 1] === BANG ? this.markup(data, lt, gt) : this.tag(data, lt + 1, gt);
+      if (pos < 0) {
         this.carryFrom(data, lt);
         return;
       }
-      this.tag(data, lt + 1, gt);
-      pos = gt + 1;
     }
+    if (pos < length) this.carry = data.subarray(pos);
   }
 
-  /** A comment or CDATA section at `lt`: where reading goes on after it, -1 when it is cut by the chunk's end, 0 when it is neither. */
-  private special(data: Buffer, lt: number): number {
+  /**
+   * `<!…>` at `lt` (its first `>` at `gt`): a comment or CDATA section read to its end (CDATA's
+   * characters are text), anything else (<!DOCTYPE …>) skipped; where reading goes on, or -1 when
+   * the chunk cuts it short.
+   */
+  private markup(data: Buffer, lt: number, gt: number): number {
     for (const kind of [COMMENT, CDATA]) {
       const prefix = Math.min(kind.open.length, data.length - lt);
       if (data.compare(kind.open, 0, prefix, lt, lt + prefix) !== 0) continue;
@@ -89,7 +80,7 @@ export abstract class XmlChunks {
       }
       return close + kind.close.length;
     }
-    return 0;
+    return gt + 1;
   }
 
   private carryFrom(data: Buffer, lt: number): void {
@@ -121,9 +112,10 @@ export abstract class XmlChunks {
     this.text(whole, 0, whole.length);
   }
 
-  private tag(data: Buffer, start: number, end: number): void {
+  /** The tag between `<` and `>` [start, end): where reading goes on. */
+  private tag(data: Buffer, start: number, end: number): number {
     const first = data[start];
-    if (first === 0x3f || first === BANG) return; // <?xml …?>, <!DOCTYPE …>
+    if (first === 0x3f) return end + 1; // <?xml …?>
     const closing = first === SLASH;
     let name = closing ? start + 1 : start;
     let nameEnd = name;
@@ -139,6 +131,7 @@ export abstract class XmlChunks {
     }
     if (closing) this.close(data, name, nameEnd);
     else this.open(data, name, nameEnd, end, data[end - 1] === SLASH);
+    return end + 1;
   }
 }
 
