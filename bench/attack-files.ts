@@ -7,6 +7,9 @@ export interface StreamedEntry {
   pieces: () => Iterable<Buffer>;
 }
 
+/** Each piece deflated once: a piece yielded again (the same Buffer) reuses its blocks. */
+const deflated = new WeakMap<Buffer, Buffer>();
+
 /** Deflates each piece on its own, ending it with a sync flush: the blocks concatenate into one valid stream. */
 function deflatePieces(pieces: Iterable<Buffer>, write: (b: Buffer) => void): { crc: number; size: number; packed: number } {
   let crc = 0;
@@ -19,7 +22,12 @@ function deflatePieces(pieces: Iterable<Buffer>, write: (b: Buffer) => void): { 
   for (const piece of pieces) {
     crc = zlib.crc32(piece, crc);
     size += piece.length;
-    take(zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    let blocks = deflated.get(piece);
+    if (blocks === undefined) {
+      blocks = zlib.deflateRawSync(piece, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      deflated.set(piece, blocks);
+    }
+    take(blocks);
   }
   take(zlib.deflateRawSync(Buffer.alloc(0)));
   return { crc, size, packed };

@@ -21,6 +21,7 @@ import { controlCharacterSearch, crossOrganizationProfile, foreignSnapshot } fro
 import { longPolls } from './attacks-long-polls.ts';
 import { remoteDryRun } from './attacks-remote-dry-run.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
+import { previewAndSyncImport, workbookAttackFiles } from './attacks-workbooks.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
 import { readerFairness, writeSharedStringHeapWorkbook, writeSlowWorkbook } from './reader-fairness.ts';
 import { type HealthPoll, pollHealth } from './health-poll.ts';
@@ -598,6 +599,15 @@ async function main(): Promise<void> {
     await run('8_upload_readers_fairness', [slowWorkbookFile, heapWorkbookFile], () =>
       readerFairness(server, { slow: slowWorkbook, heap: heapWorkbook }),
     );
+    const workbooks = workbookAttackFiles(files);
+    await run('xlsx38_workbookpr_1mb_word', [workbooks.longWord], () => previewAndSyncImport(server, workbooks.longWord()));
+    await run('xlsx38_shared_string_480_cells', [workbooks.sharedString480], () =>
+      previewAndSyncImport(server, workbooks.sharedString480()),
+    );
+    await run('xlsx38_overlapping_entries', [workbooks.overlapping], () => previewAndSyncImport(server, workbooks.overlapping()));
+    await run('xlsx38_row_999999999999999', [workbooks.farRow], () => previewAndSyncImport(server, workbooks.farRow()));
+    await run('xlsx38_date_1e300', [workbooks.farDate], () => previewAndSyncImport(server, workbooks.farDate()));
+    await run('xlsx38_header_3x1mb', [workbooks.longHeaders], () => previewAndSyncImport(server, workbooks.longHeaders()));
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

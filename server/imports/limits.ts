@@ -5,7 +5,7 @@
 export interface ImportLimits {
   /** Longest cell: CSV field or JSON string in characters, workbook cell text in bytes of its XML. */
   maxCellChars: number;
-  /** Longest CSV record (one row, quoted line breaks included) or JSON array element, in characters. */
+  /** Longest CSV record (one row, quoted line breaks included), workbook row (its text cells together) or JSON array element, in characters. */
   maxLineChars: number;
   /** Most data rows in one import (blank rows included). */
   maxRows: number;
@@ -13,6 +13,8 @@ export interface ImportLimits {
   maxColumns: number;
   /** Largest decompressed size of one entry of a workbook (.xlsx is a zip). */
   maxXlsxEntryBytes: number;
+  /** Largest decompressed size of all a workbook's entries together. */
+  maxXlsxTotalBytes: number;
   /** Highest decompressed/compressed ratio of one workbook entry. */
   maxXlsxRatio: number;
   /** Excluded rows kept with their cells per import; beyond it only the count grows. */
@@ -27,6 +29,7 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   maxRows: 2_000_000,
   maxColumns: 1000,
   maxXlsxEntryBytes: 1024 * 1024 * 1024,
+  maxXlsxTotalBytes: 2048 * 1024 * 1024,
   maxXlsxRatio: 200,
   maxStoredExcluded: 10_000,
   workerMemoryMb: 192,
@@ -35,7 +38,12 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
 /** The `serve` flag of each limit, its unit and how a flag value becomes the setting. */
 export const LIMIT_FLAGS: Record<keyof ImportLimits, { flag: string; unit: string; toSetting: number; help: string }> = {
   maxCellChars: { flag: 'max-cell-kb', unit: 'KB', toSetting: 1024, help: 'Longest cell of an import file, in KB of text' },
-  maxLineChars: { flag: 'max-line-kb', unit: 'KB', toSetting: 1024, help: 'Longest CSV row or JSON array element, in KB of text' },
+  maxLineChars: {
+    flag: 'max-line-kb',
+    unit: 'KB',
+    toSetting: 1024,
+    help: 'Longest CSV row, workbook row (its cells together) or JSON array element, in KB of text',
+  },
   maxRows: { flag: 'max-import-rows', unit: 'rows', toSetting: 1, help: 'Most data rows in one import' },
   maxColumns: { flag: 'max-columns', unit: 'columns', toSetting: 1, help: 'Most columns of an import file' },
   maxXlsxEntryBytes: {
@@ -43,6 +51,12 @@ export const LIMIT_FLAGS: Record<keyof ImportLimits, { flag: string; unit: strin
     unit: 'MB',
     toSetting: 1024 * 1024,
     help: 'Largest decompressed part (e.g. a sheet) of an .xlsx, in MB',
+  },
+  maxXlsxTotalBytes: {
+    flag: 'max-xlsx-total-mb',
+    unit: 'MB',
+    toSetting: 1024 * 1024,
+    help: 'Largest decompressed size of all the parts of an .xlsx together, in MB',
   },
   maxXlsxRatio: { flag: 'max-xlsx-ratio', unit: '', toSetting: 1, help: 'Highest compression ratio of a part of an .xlsx' },
   maxStoredExcluded: {

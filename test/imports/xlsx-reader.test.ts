@@ -307,3 +307,185 @@ describe('workbook reader', () => {
     }, /row 1\) refer to its shared strings, which the file does not hold/);
   });
 });
+
+/** Every row of the workbook's first sheet, as [row number, cells]. */
+async function firstSheet(file: string): Promise<[number, Cell[]][]> {
+  return Object.values(await byReader(file))[0]?.rows ?? [];
+}
+
+describe('workbook reader: what real workbooks hold (issue 39 item 7)', () => {
+  it('decodes _xHHHH_ escapes written in lower-case hex, as Excel does', async () => {
+    const file = handmade('lower-hex.xlsx', {
+      strings: '<si><t>Rich Text_x000d_\nTest</t></si>',
+      sheet: '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>a_x000a_b_x00e9_</t></is></c></row>',
+    });
+    assert.deepEqual(await firstSheet(file), [[1, ['Rich Text\r\nTest', 'a\nbé']]]);
+  });
+
+  it('reads a workbook whose zip names its parts with backslashes (xl\\worksheets\\sheet1.xml)', async () => {
+    const entries = [
+      {
+        name: '_rels\\.rels',
+        data: Buffer.from(
+          '<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+        ),
+      },
+      { name: 'xl\\workbook.xml', data: Buffer.from('<workbook><sheets><sheet name="Sites" r:id="rId1"/></sheets></workbook>') },
+      {
+        name: 'xl\\_rels\\workbook.xml.rels',
+        data: Buffer.from('<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'),
+      },
+      {
+        name: 'xl\\worksheets\\sheet1.xml',
+        data: Buffer.from(
+          '<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c></row></sheetData></worksheet>',
+        ),
+      },
+    ];
+    fs.writeFileSync(path.join(dir, 'backslashes.xlsx'), zip(entries));
+    assert.deepEqual(await byReader(path.join(dir, 'backslashes.xlsx')), { Sites: { hidden: false, rows: [[1, ['name']]] } });
+  });
+
+  it('applies a row style only with customFormat="1", and never over a cell\'s own s="0"', async () => {
+    const file = handmade('row-style.xlsx', {
+      styles: '<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>',
+      sheet:
+        '<row r="1" s="1" customFormat="1"><c r="A1" s="0"><v>3000</v></c><c r="B1"><v>46000</v></c></row>' +
+        '<row r="2" s="1"><c r="A2"><v>3000</v></c></row>',
+    });
+    assert.deepEqual(await firstSheet(file), [
+      [1, [3000, new Date(Date.UTC(2025, 11, 9))]],
+      [2, [3000]],
+    ]);
+  });
+
+  it('reads t="d" dates and times without an offset as the wall-clock time the cell shows, whatever the server\'s time zone', () => {
+    const file = handmade('iso-dates.xlsx', {
+      sheet:
+        '<row r="1"><c r="A1" t="d"><v>2026-03-02T10:30:00</v></c><c r="B1" t="d"><v>2026-03-02</v></c>' +
+        '<c r="C1" t="d"><v>10:30:00</v></c><c r="D1" t="d"><v>2026-03-02T10:30:00+11:00</v></c></row>',
+    });
+    const script = `
+      import { Workbook } from ${JSON.stringify(new URL('../../server/imports/sources/xlsx/workbook.ts', import.meta.url).pathname)};
+      const book = Workbook.open(process.argv[1]);
+      for await (const batch of book.rows(book.sheets[0], 100)) for (const row of batch) console.log(JSON.stringify(row.cells));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], {
+      encoding: 'utf8',
+      env: { ...process.env, TZ: 'Australia/Melbourne' },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout), [
+      '2026-03-02T10:30:00.000Z',
+      '2026-03-02T00:00:00.000Z',
+      '1899-12-30T10:30:00.000Z',
+      '2026-03-01T23:30:00.000Z',
+    ]);
+  });
+
+  it('reads numbers in the East-Asian built-in date formats (ids 27-36, 50-58) as dates', async () => {
+    const ids = [27, 31, 36, 50, 55, 58];
+    const file = handmade('east-asian-dates.xlsx', {
+      styles: `<cellXfs count="${ids.length + 1}"><xf numFmtId="0"/>${ids.map((id) => `<xf numFmtId="${id}"/>`).join('')}</cellXfs>`,
+      sheet: `<row r="1">${ids.map((_, i) => `<c s="${i + 1}"><v>46000</v></c>`).join('')}<c s="0"><v>46000</v></c></row>`,
+    });
+    const day = new Date(Date.UTC(2025, 11, 9));
+    assert.deepEqual(await firstSheet(file), [[1, [...ids.map(() => day), 46000]]]);
+  });
+});
+
+describe('workbook reader: hostile workbooks (issue 38)', () => {
+  it('reads the small parts in linear time: a <workbookPr> holding one 1 MB word, and 1 MB runs of [ and < in the styles', async () => {
+    const word = 'a'.repeat(1024 * 1024);
+    const file = handmade('long-word.xlsx', {
+      workbookPr: `<workbookPr ${word}/>`,
+      styles:
+        `<numFmts count="2"><numFmt numFmtId="170" formatCode="${'['.repeat(1024 * 1024)}"/><numFmt numFmtId="171" formatCode="yyyy"/></numFmts>` +
+        `<cellXfs count="3"><xf numFmtId="0"/><xf numFmtId="170"/><xf numFmtId="171"/></cellXfs>${'<cellXfs '.repeat(100_000)}`,
+      sheet: '<row r="1"><c r="A1" s="1"><v>1</v></c><c r="B1" s="2"><v>46000</v></c></row>',
+    });
+    const started = performance.now();
+    assert.deepEqual(await firstSheet(file), [[1, [1, new Date(Date.UTC(2025, 11, 9))]]]);
+    // Generous: linear reading takes milliseconds; the regular expressions took minutes.
+    assert.ok(performance.now() - started < 20_000, `took ${Math.round(performance.now() - started)} ms`);
+  });
+
+  it('refuses a small part that unpacks past its cap, naming the part and the cap', async () => {
+    const file = handmade('big-styles.xlsx', {
+      styles: `<cellXfs count="1"><xf numFmtId="0"/></cellXfs><!--${'x'.repeat(33 * 1024 * 1024)}-->`,
+      sheet: '<row r="1"><c r="A1"><v>1</v></c></row>',
+    });
+    await assert.rejects(byReader(file), /part xl\/styles\.xml unpacks to more than 32 MB/);
+  });
+
+  it('reads comments and CDATA inside a cell as Excel does: a comment is nothing, CDATA is text', async () => {
+    const file = handmade('comments.xlsx', {
+      strings: '<si><t>one<!-- <b>x</b> -->two</t></si><si><t><![CDATA[a <b> & c]]></t></si>',
+      sheet:
+        '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>' +
+        '<c r="C1" t="inlineStr"><is><t>in<!-- </t></is></c><c r="Z1"><v>9</v> -->line</t></is></c>' +
+        '<c r="D1" t="str"><v><![CDATA[x</v>y]]></v></c><c r="E1"><v>4<!-- 5 -->2</v></c></row>',
+    });
+    assert.deepEqual(await firstSheet(file), [[1, ['onetwo', 'a <b> & c', 'inline', 'x</v>y', 42]]]);
+  });
+
+  it('refuses a cell holding a NUL or a lone surrogate (from _x0000_, &#xD800; or a NUL byte), naming the cell', async () => {
+    const cases: [string, RegExp][] = [
+      ['<row r="3"><c r="B3" t="inlineStr"><is><t>a_x0000_b</t></is></c></row>', /Cell B3 of the worksheet holds a NUL character/],
+      ['<row r="4"><c r="C4" t="str"><v>a\u0000b</v></c></row>', /Cell C4 of the worksheet holds a NUL character/],
+      [
+        '<row r="5"><c r="A5" t="inlineStr"><is><t>caf&#xD800;</t></is></c></row>',
+        /Cell A5 .* broken character \(an unpaired UTF-16 surrogate\)/,
+      ],
+      ['<row r="6"><c r="D6" t="s"><v>0</v></c></row>', /Cell D6 .* broken character/],
+    ];
+    for (const [sheet, message] of cases) {
+      const file = handmade('unstorable.xlsx', { sheet, strings: '<si><t>x_xD83D_y</t></si>' });
+      await assert.rejects(byReader(file), message);
+    }
+  });
+
+  it("refuses a row past Excel's row 1,048,576, naming it, before any row is made", async () => {
+    const file = handmade('far-row.xlsx', {
+      sheet: '<row r="1"><c r="A1"><v>1</v></c></row><row r="999999999999999"><c r="A999999999999999"><v>2</v></c></row>',
+    });
+    await assert.rejects(byReader(file), /Row 999,999,999,999,999 of the worksheet is beyond row 1,048,576, the last row Excel has/);
+    const unnumbered = handmade('last-row.xlsx', { sheet: '<row r="1048576"><c><v>1</v></c></row><row><c><v>2</v></c></row>' });
+    await assert.rejects(byReader(unnumbered), /Row 1,048,577 of the worksheet is beyond row 1,048,576/);
+  });
+
+  it("refuses a date-formatted number outside Excel's dates (1e300, -1), naming the cell", async () => {
+    for (const value of ['1e300', '-1', '2958466']) {
+      const file = handmade('far-date.xlsx', {
+        styles: '<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs>',
+        sheet: `<row r="2"><c r="C2" s="1"><v>${value}</v></c></row>`,
+      });
+      await assert.rejects(byReader(file), /Cell C2 of the worksheet holds .* in a date format, which is not a date Excel can show/, value);
+    }
+  });
+
+  it('hands one long shared string used by 480 cells to each as the same string: 480 rows of a 1 MB string read in a 64 MB heap', () => {
+    const big = 'x'.repeat(1024 * 1024);
+    const sheet = Array.from({ length: 480 }, (_, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="s"><v>0</v></c></row>`).join('');
+    const file = handmade('shared-480.xlsx', { strings: `<si><t>${big}</t></si>`, sheet });
+    const script = `
+      import { Workbook } from ${JSON.stringify(new URL('../../server/imports/sources/xlsx/workbook.ts', import.meta.url).pathname)};
+      const book = Workbook.open(process.argv[1]);
+      const kept = [];
+      for await (const batch of book.rows(book.sheets[0], 100)) for (const row of batch) kept.push(row.cells[0]);
+      console.log(JSON.stringify({ rows: kept.length, length: kept[479].length }));`;
+    const run = spawnSync(process.execPath, ['--max-old-space-size=64', '--input-type=module', '-e', script, file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr.slice(-1500));
+    assert.deepEqual(JSON.parse(run.stdout), { rows: 480, length: big.length });
+  });
+
+  it('refuses a row whose cells hold more text than the row limit (serve --max-line-kb), however they share it', async () => {
+    const file = handmade('wide-row.xlsx', {
+      strings: `<si><t>${'x'.repeat(1024 * 1024)}</t></si>`,
+      sheet: `<row r="7">${['A', 'B', 'C', 'D', 'E'].map((c) => `<c r="${c}7" t="s"><v>0</v></c>`).join('')}</row>`,
+    });
+    await assert.rejects(
+      byReader(file),
+      /Row 7 of the worksheet holds more text than the limit of 4,096 KB \(serve --max-line-kb\) for one row/,
+    );
+  });
+});

@@ -14,6 +14,13 @@ export const MATCH_THRESHOLD = 0.8;
 /** Similar names are proposed from this similarity on (below it the header is simply unknown: "error" is not asked about as "state"). */
 const PROPOSE_FROM = 0.6;
 
+/**
+ * Longest header (and name) compared by similarity: edit distance costs the product of the two
+ * lengths, so a 1 MB header cell against a 1 MB saved title would take minutes. A longer header
+ * is still matched exactly (by name, alias, synonym or the user's mapping), never as "similar".
+ */
+export const MAX_SIMILAR_HEADER_CHARS = 256;
+
 /** The columns an error report adds to the file's own (reports/report.ts): a fixed report is imported with them, and they are ignored. */
 const REPORT_COLUMNS: ReadonlySet<string> = new Set(['rownumber', 'error']);
 
@@ -76,9 +83,10 @@ function candidateFor(spec: MatchableColumns, header: string): Candidate {
   const trimmed = header.trim();
   const explicit = spec.explicit;
   if (explicit) {
+    const key = normaliseHeader(trimmed);
     const wanted = Object.hasOwn(explicit, trimmed)
       ? explicit[trimmed]
-      : Object.entries(explicit).find(([title]) => normaliseHeader(title) === normaliseHeader(trimmed))?.[1];
+      : Object.entries(explicit).find(([title]) => normaliseHeader(title) === key)?.[1];
     if (wanted !== undefined) return { column: wanted, proposed: wanted, confidence: 1, source: 'mapping' };
   }
   const key = normaliseHeader(trimmed);
@@ -93,7 +101,9 @@ function candidateFor(spec: MatchableColumns, header: string): Candidate {
     if (names.some((name) => looseKey(name) === loose)) return { column, proposed: column, confidence: 0.95, source: 'synonym' };
   }
   let best: Candidate = { column: null, proposed: null, confidence: 0, source: 'none' };
+  if (loose.length > MAX_SIMILAR_HEADER_CHARS) return best;
   const consider = (column: string, name: string) => {
+    if (name.length > MAX_SIMILAR_HEADER_CHARS * 4) return;
     const score = Math.round(similarity(loose, looseKey(name)) * 0.95 * 100) / 100;
     if (score > best.confidence) best = { column, proposed: column, confidence: score, source: 'similar' };
   };

@@ -106,6 +106,7 @@ export async function resolveLayout(input: {
   let complete: boolean;
   let sheets: ResolvedLayout['sheets'] = null;
   let sheet: string | null = null;
+  let filledSheets: string[] = [];
   if (input.format === 'csv') {
     if (request.sheet !== undefined) {
       throw new ImportInputError('A CSV file has no sheets: leave sheet out (it applies to Excel workbooks).', 'sheet');
@@ -123,6 +124,7 @@ export async function resolveLayout(input: {
     rows = scan.chosen.rows;
     complete = rows.length < keepRows;
     sheet = scan.chosen.name;
+    filledSheets = scan.filled;
     sheets = scan.sheets.map((s) => ({ name: s.name, rows: s.rows }));
   }
 
@@ -145,8 +147,13 @@ export async function resolveLayout(input: {
     const found = findHeaderRow(spec, rows);
     const first = found ?? firstFilledRow(rows);
     if (first === null) {
+      if (sheet === null) throw new ImportInputError('The file is empty: it has no header row.');
+      const other = filledSheets.find((name) => name !== sheet);
       throw new ImportInputError(
-        sheet === null ? 'The file is empty: it has no header row.' : `The sheet "${sheet}" is empty: it has no header row.`,
+        other === undefined
+          ? `The sheet "${sheet}" is empty: it has no header row.`
+          : `The sheet "${sheet}" is empty: it has no header row. The sheet "${other}" has data: choose it (send sheet "${other}").`,
+        other === undefined ? undefined : 'sheet',
       );
     }
     headerRow = first;

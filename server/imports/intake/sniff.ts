@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { ImportInputError } from '../errors.ts';
+import { isPasswordProtectedWorkbook } from './encrypted-workbook.ts';
 
 export type ImportFormat = 'csv' | 'xlsx' | 'json';
 
@@ -64,6 +65,11 @@ export function sniffFormat(file: string): ImportFormat {
     return 'xlsx';
   }
   if (head.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
+    if (isPasswordProtectedWorkbook(file)) {
+      throw new ImportInputError(
+        'This Excel workbook is protected with a password (it is encrypted), so it cannot be read. Open it in Excel, remove the password (File > Info > Protect Workbook > Encrypt with Password, then clear it), save it as .xlsx and upload that.',
+      );
+    }
     throw new ImportInputError(
       'This is an old Excel 97-2003 workbook (.xls). Save it as Excel Workbook (.xlsx) or CSV UTF-8 and upload that.',
     );

@@ -1,3 +1,4 @@
+import { isBlankRow } from '../engine/columns.ts';
 import { ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 import { asInputError } from './xlsx.ts';
@@ -24,6 +25,8 @@ export interface WorkbookScan {
   sheets: ScannedSheet[];
   /** The sheet chosen, and its first rows by row number (rows[0] is row 1; a row the sheet leaves out is empty). */
   chosen: { name: string; rows: Cells[] };
+  /** The sheets read whose first rows hold a value, in order (every visible sheet when none matched). */
+  filled: string[];
 }
 
 export interface ScanRequest {
@@ -44,7 +47,7 @@ function describeSheets(sheets: ScannedSheet[]): string {
 /** A sheet's rows from row 1 up to row `last` (rows[0] is row 1; a row the sheet leaves out is empty). */
 async function headOf(workbook: Workbook, sheet: Workbook['sheets'][number], last: number, limits: ImportLimits): Promise<Cells[]> {
   const rows: Cells[] = [];
-  for await (const batch of workbook.rows(sheet, limits.maxColumns, { head: true })) {
+  for await (const batch of workbook.rows(sheet, limits.maxColumns, { head: true, maxRowChars: limits.maxLineChars })) {
     for (const row of batch) {
       if (row.number > last) return rows;
       while (rows.length < row.number - 1) rows.push([]);
@@ -65,6 +68,7 @@ export async function scanWorkbook(file: string, limits: ImportLimits, request: 
   const sheets: ScannedSheet[] = [];
   let first: { name: string; rows: Cells[] } | null = null;
   let chosen: { name: string; rows: Cells[] } | null = null;
+  const filled: string[] = [];
   try {
     workbook = Workbook.open(file);
     for (const sheet of workbook.sheets) {
@@ -78,6 +82,7 @@ export async function scanWorkbook(file: string, limits: ImportLimits, request: 
       const candidate = named === true || (named === null && chosen === null && !sheet.hidden);
       if (!candidate && first !== null) continue;
       const rows = await headOf(workbook, sheet, Math.max(HEAD_ROWS, request.keepRows), limits);
+      if (rows.some((row) => !isBlankRow(row))) filled.push(sheet.name);
       const kept = rows.slice(0, request.keepRows);
       if (first === null) first = { name: sheet.name, rows: kept };
       if (candidate && (named === true || request.matches(rows.slice(0, HEAD_ROWS)))) chosen = { name: sheet.name, rows: kept };
@@ -94,5 +99,5 @@ export async function scanWorkbook(file: string, limits: ImportLimits, request: 
     const listed = ` Its sheets: ${describeSheets(sheets)}.`;
     throw new ImportInputError(`The workbook has ${wanted}.${listed} Send sheet as one of their names or positions.`, 'sheet');
   }
-  return { sheets, chosen: chosen ?? first };
+  return { sheets, chosen: chosen ?? first, filled };
 }

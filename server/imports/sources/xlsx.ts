@@ -2,7 +2,7 @@ import { isBlankRow } from '../engine/columns.ts';
 import { describeError, ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';
-import type { Cell } from './xlsx/sheet-scanner.ts';
+import { BATCH_TEXT_CHARS, type Cell } from './xlsx/sheet-scanner.ts';
 import { Workbook, type WorkbookSheet } from './xlsx/workbook.ts';
 import { checkWorkbookLimits } from './zip-limits.ts';
 
@@ -47,6 +47,7 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
       await checkWorkbookLimits(file, limits);
       let headerRow = -1;
       let chunk: (Cell[] | null)[] = [];
+      let chunkChars = 0;
       let chunkFirst = 0;
       let nextIndex = 0;
       let handlerError: unknown;
@@ -62,12 +63,13 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
         if (chunk.length === 0) return;
         const rows = chunk;
         chunk = [];
+        chunkChars = 0;
         handle(() => handlers.onRows(rows, chunkFirst));
       };
       try {
         workbook = Workbook.open(file);
         const sheet = chosenSheet(workbook, layout.sheet);
-        for await (const batch of workbook.rows(sheet, limits.maxColumns)) {
+        for await (const batch of workbook.rows(sheet, limits.maxColumns, { maxRowChars: limits.maxLineChars })) {
           for (const row of batch) {
             const cells = row.cells;
             if (headerRow < 0) {
@@ -87,7 +89,9 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
             }
             chunk.push(cells);
             nextIndex++;
-            if (chunk.length >= CHUNK_ROWS) flush();
+            for (const cell of cells) if (typeof cell === 'string') chunkChars += cell.length;
+            // A chunk is handed on at CHUNK_ROWS rows or BATCH_TEXT_CHARS of text, whichever comes first.
+            if (chunk.length >= CHUNK_ROWS || chunkChars >= BATCH_TEXT_CHARS) flush();
           }
         }
         flush();

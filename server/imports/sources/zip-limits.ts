@@ -37,9 +37,9 @@ export function longestRunEnd(chunk: Buffer, run: number, limit: number): number
  * passes: decompressed size, compression ratio, or a run of text between XML tags (a cell)
  * longer than the cell limit. Nothing is kept: memory stays at one chunk whatever the entry holds.
  */
-async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, rows?: SheetRowCounter): Promise<void> {
+async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, before: number, rows?: SheetRowCounter): Promise<number> {
   const input = compressedStream(file, entry);
-  if (input === null) return;
+  if (input === null) return 0;
   let out = 0;
   let run = 0;
   const counter = new Writable({
@@ -49,6 +49,14 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, r
         done(
           new ImportInputError(
             `The workbook's part ${entry.name} unpacks to more than ${describeLimit(limits, 'maxXlsxEntryBytes')}. Split the sheet or import it as CSV.`,
+          ),
+        );
+        return;
+      }
+      if (before + out > limits.maxXlsxTotalBytes) {
+        done(
+          new ImportInputError(
+            `The workbook's parts unpack to more than ${describeLimit(limits, 'maxXlsxTotalBytes')} together (passed at ${entry.name}). Split the workbook or import its sheet as CSV.`,
           ),
         );
         return;
@@ -81,19 +89,21 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, r
     if (error instanceof ImportInputError) throw error;
     throw notWorkbook(`the zip entry ${entry.name} could not be unpacked (${(error as Error).message})`);
   }
+  return out;
 }
 
 const WORKSHEET = /(^|\/)worksheets\/[^/]+\.xml$/;
 
 /**
- * Checks every entry of a workbook against the limits, streaming, before any XML of it is parsed;
+ * Checks every entry of a workbook against the limits (each and all together), streaming, before any XML of it is parsed;
  * answers each worksheet part's rows holding a value, counted on the way ({ "xl/worksheets/sheet1.xml": 7 }).
  */
 export async function checkWorkbookLimits(file: string, limits: ImportLimits): Promise<Map<string, number>> {
   const counted = new Map<string, number>();
+  let total = 0;
   for (const entry of centralDirectory(file)) {
     const rows = WORKSHEET.test(entry.name) ? new SheetRowCounter() : undefined;
-    await checkEntry(file, entry, limits, rows);
+    total += await checkEntry(file, entry, limits, total, rows);
     if (rows) counted.set(entry.name, rows.rows);
   }
   return counted;

@@ -1,17 +1,28 @@
 import type { Readable } from 'node:stream';
 import { spells, XmlChunks } from './xml-chunks.ts';
-import { isPlainText, xmlText } from './xml-text.ts';
+import { isPlainText, unstorableCharacter, xmlText } from './xml-text.ts';
 import { entryStream, type ZipEntry } from './zip.ts';
+
+/** A shared string this long (UTF-8 bytes) or longer is decoded once and handed to every cell that uses it. */
+export const LONG_SHARED_STRING_BYTES = 1024;
+/** Bytes of long shared strings kept decoded; past it a long string is decoded per cell (batches stay bounded: BATCH_TEXT_CHARS). */
+export const DECODED_SHARED_STRING_BYTES = 32 * 1024 * 1024;
 
 /**
  * A workbook's shared strings kept off the JavaScript heap: their UTF-8 bytes end to end in one
  * Buffer and where each ends. A 1,000,000-row sheet of distinct addresses has millions of them;
- * as strings they outgrew an import worker's heap. A string is decoded when a cell asks for it.
+ * as strings they outgrew an import worker's heap. A short string is decoded when a cell asks for
+ * it; a long one once, then every cell that uses it holds the same string (a 1 MB string used by
+ * 10,000 cells costs 1 MB, not 10 GB).
  */
 export class SharedStrings {
   private bytes: Buffer;
   private used = 0;
   private ends = new Uint32Array(1024);
+  private readonly decoded = new Map<number, string>();
+  private decodedBytes = 0;
+  /** The strings that hold what cell text cannot (a NUL, a lone surrogate), and what. */
+  private readonly unstorables = new Map<number, string>();
   count = 0;
 
   constructor(expectedBytes = 64 * 1024) {
@@ -20,7 +31,22 @@ export class SharedStrings {
 
   get(index: number): string | undefined {
     if (!(index >= 0 && index < this.count)) return undefined;
-    return this.bytes.toString('utf8', index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
+    const start = index === 0 ? 0 : (this.ends[index - 1] as number);
+    const end = this.ends[index] as number;
+    if (end - start < LONG_SHARED_STRING_BYTES) return this.bytes.toString('utf8', start, end);
+    const known = this.decoded.get(index);
+    if (known !== undefined) return known;
+    const text = this.bytes.toString('utf8', start, end);
+    if (this.decodedBytes + (end - start) <= DECODED_SHARED_STRING_BYTES) {
+      this.decoded.set(index, text);
+      this.decodedBytes += end - start;
+    }
+    return text;
+  }
+
+  /** What string `index` holds that cell text cannot, or undefined. */
+  unstorable(index: number): string | undefined {
+    return this.unstorables.size === 0 ? undefined : this.unstorables.get(index);
   }
 
   addBytes(source: Buffer, start: number, end: number): void {
@@ -30,6 +56,8 @@ export class SharedStrings {
   }
 
   addText(text: string): void {
+    const unstorable = unstorableCharacter(text);
+    if (unstorable !== null) this.unstorables.set(this.count, unstorable);
     this.room(Buffer.byteLength(text));
     this.used += this.bytes.write(text, this.used);
     this.endString();

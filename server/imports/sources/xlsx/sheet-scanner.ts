@@ -1,7 +1,8 @@
 import { ImportInputError } from '../../errors.ts';
+import { DEFAULT_IMPORT_LIMITS, describeLimit } from '../../limits.ts';
 import type { SharedStrings } from './shared-strings.ts';
-import { spells, XmlChunks } from './xml-chunks.ts';
-import { isPlainText, xmlText } from './xml-text.ts';
+import { eachAttribute, spells, XmlChunks } from './xml-chunks.ts';
+import { isPlainText, unstorableCharacter, xmlText } from './xml-text.ts';
 import { notWorkbook } from './zip.ts';
 
 /** A spreadsheet cell as the engine sees it: text, number, boolean, Date or empty. */
@@ -23,11 +24,35 @@ export interface SheetContext {
   date1904: boolean;
   /** Cells beyond this column refuse the file (serve --max-columns). */
   maxColumns: number;
+  /** A row whose text cells hold more characters refuses the file (serve --max-line-kb, as a CSV record). */
+  maxRowChars: number;
 }
 
-const QUOTE = 0x22;
-const APOSTROPHE = 0x27;
-const EQUALS = 0x3d;
+/** Excel's last row. */
+export const MAX_SHEET_ROWS = 1_048_576;
+/** Excel's last date, 9999-12-31, as a serial day number of the 1900 date system (the 1904 system's is 1,462 less). */
+const LAST_DATE_SERIAL = 2_958_465;
+/**
+ * Characters of text a batch of rows (take()) holds at most, beyond one row: the scanner pauses
+ * after the row that reaches it, so a sheet whose cells all point at one long shared string
+ * (each handed on as the same string, but each counted) comes in bounded batches.
+ */
+export const BATCH_TEXT_CHARS = 16 * 1024 * 1024;
+
+/** A cell's name as Excel shows it ("BC12"). */
+export function cellName(column: number, row: number): string {
+  let letters = '';
+  for (let c = column; c > 0; c = Math.floor((c - 1) / 26)) letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
+  return `${letters}${row.toLocaleString('en-US', { useGrouping: false })}`;
+}
+
+/** A row reference as a number: digits of any length (a number too long to be a row is still a number), NaN otherwise. */
+function rowReference(data: Buffer, start: number, end: number): number {
+  const whole = digits(data, start, end);
+  if (whole >= 0) return whole;
+  const text = data.toString('latin1', start, end);
+  return /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+}
 
 const CellType = { Number: 0, Shared: 1, InlineText: 2, FormulaText: 3, Boolean: 4, Error: 5, IsoDate: 6 } as const;
 type CellType = (typeof CellType)[keyof typeof CellType];
@@ -70,6 +95,25 @@ export function excelDate(serial: number, date1904: boolean): Date {
   return new Date(Math.round((serial - 25569 + (date1904 ? 1462 : 0)) * 86_400_000));
 }
 
+/** Whether Excel shows the serial day number as a date (else it fills the cell with ####). */
+function isExcelDate(serial: number, date1904: boolean): boolean {
+  return serial >= 0 && serial < LAST_DATE_SERIAL + 1 - (date1904 ? 1462 : 0);
+}
+
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const LOCAL_TIME = /^T?(\d{2}:\d{2}(:\d{2}(\.\d+)?)?)$/;
+
+/**
+ * An ISO 8601 date cell (t="d") as the wall-clock time the cell shows, the way date-formatted
+ * numbers are read (as UTC): a time without an offset is not the server's local time.
+ */
+function isoDate(text: string): Date | null {
+  const time = LOCAL_TIME.exec(text)?.[1];
+  const iso = time !== undefined ? `1899-12-30T${time}Z` : LOCAL_DATE_TIME.test(text) ? `${text}Z` : text;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 /**
  * Reads a worksheet's XML as it streams (`push` each inflated chunk, then `finish`) and hands
  * back its rows with a value, each cell converted as Excel shows it: shared and inline strings,
@@ -87,6 +131,8 @@ export class SheetScanner extends XmlChunks {
   private type: CellType = CellType.Number;
   private style = 0;
   private rowStyle = 0;
+  private rowChars = 0;
+  private batchChars = 0;
   private inValue = false;
   private inInline = false;
   private inPhonetic = false;
@@ -111,10 +157,18 @@ export class SheetScanner extends XmlChunks {
 
   /** Fills in the cells that waited for shared strings `strings` now holds (or refuses the file: they are not there). */
   resolve(strings: SharedStrings | null): void {
-    for (const { cells, column, index, row } of this.waiting) {
-      const text = strings?.get(index);
-      if (text === undefined) throw missingSharedString(row);
-      cells[column - 1] = text;
+    let row = 0;
+    for (const cell of this.waiting) {
+      const text = strings?.get(cell.index);
+      if (text === undefined) throw missingSharedString(cell.row);
+      const unstorable = strings?.unstorable(cell.index);
+      if (unstorable) throw this.unstorable(unstorable, cell.column, cell.row);
+      if (cell.row !== row) {
+        row = cell.row;
+        this.rowChars = 0;
+      }
+      this.countText(text.length, row);
+      cell.cells[cell.column - 1] = text;
     }
     this.waiting = [];
   }
@@ -123,7 +177,13 @@ export class SheetScanner extends XmlChunks {
   take(): XlsxRow[] {
     const rows = this.rows;
     this.rows = [];
+    this.batchChars = 0;
     return rows;
+  }
+
+  /** Whether the scanner paused with a full batch: take() it, then resume(). */
+  get full(): boolean {
+    return this.paused;
   }
 
   end(): XlsxRow[] {
@@ -166,19 +226,29 @@ export class SheetScanner extends XmlChunks {
       const before = this.value;
       const joined = before === null ? null : Buffer.concat([before.data.subarray(before.start, before.end), data.subarray(start, end)]);
       this.value = joined === null ? { data, start, end } : { data: joined, start: 0, end: joined.length };
-    } else if (this.inInline) this.inlineText = (this.inlineText ?? '') + xmlText(data.toString('utf8', start, end));
+    } else if (this.inInline) this.inlineText = (this.inlineText ?? '') + this.cellText(data.toString('utf8', start, end));
   }
 
   private openRow(data: Buffer, nameEnd: number, end: number, selfClosing: boolean): void {
     if (this.inRow) this.endRow();
     let number = 0;
     let style = 0;
-    this.eachAttribute(data, nameEnd, end, (key, keyEnd, value, valueEnd) => {
-      if (spells(data, key, keyEnd, 'r')) number = digits(data, value, valueEnd);
+    let customFormat = false;
+    eachAttribute(data, nameEnd, end, (key, keyEnd, value, valueEnd) => {
+      if (spells(data, key, keyEnd, 'r')) number = rowReference(data, value, valueEnd);
       else if (spells(data, key, keyEnd, 's')) style = Math.max(0, digits(data, value, valueEnd));
+      else if (spells(data, key, keyEnd, 'customFormat'))
+        customFormat = spells(data, value, valueEnd, '1') || spells(data, value, valueEnd, 'true');
     });
     this.rowNumber = number > 0 ? number : this.rowNumber + 1;
-    this.rowStyle = style;
+    if (this.rowNumber > MAX_SHEET_ROWS) {
+      throw new ImportInputError(
+        `Row ${this.rowNumber.toLocaleString('en-US')} of the worksheet is beyond row ${MAX_SHEET_ROWS.toLocaleString('en-US')}, the last row Excel has: the file is damaged or was not written by a spreadsheet. Open it in Excel or LibreOffice and save it again as .xlsx, or export it as CSV.`,
+      );
+    }
+    // A row's style is its cells' only when the row says so (customFormat), as Excel shows it.
+    this.rowStyle = customFormat ? style : 0;
+    this.rowChars = 0;
     this.cells = [];
     this.column = 0;
     this.inRow = !selfClosing;
@@ -187,8 +257,8 @@ export class SheetScanner extends XmlChunks {
   private openCell(data: Buffer, nameEnd: number, end: number, selfClosing: boolean): void {
     let column = 0;
     let type: CellType = CellType.Number;
-    let style = 0;
-    this.eachAttribute(data, nameEnd, end, (key, keyEnd, value, valueEnd) => {
+    let style = -1;
+    eachAttribute(data, nameEnd, end, (key, keyEnd, value, valueEnd) => {
       if (keyEnd - key !== 1) return;
       const letter = data[key];
       if (letter === 0x72) column = columnOf(data, value, valueEnd);
@@ -197,8 +267,8 @@ export class SheetScanner extends XmlChunks {
     });
     this.column = column > 0 ? column : this.column + 1;
     this.type = type;
-    // A cell without a style of its own takes its row's (as exceljs does).
-    this.style = style > 0 ? style : this.rowStyle;
+    // A cell without a style of its own takes its row's; s="0" is a style of its own.
+    this.style = style >= 0 ? style : this.rowStyle;
     this.value = null;
     this.inlineText = null;
     this.inCell = !selfClosing;
@@ -224,15 +294,42 @@ export class SheetScanner extends XmlChunks {
         `Row ${this.rowNumber} of the worksheet has a cell beyond column ${this.context.maxColumns.toLocaleString('en-US')}, the limit (serve --max-columns). Delete the far cells and import again.`,
       );
     }
+    if (typeof cell === 'string') this.countText(cell.length);
     const cells = this.cells;
     while (cells.length < column - 1) cells.push(null);
     cells[column - 1] = cell;
+  }
+
+  private countText(chars: number, row = this.rowNumber): void {
+    this.rowChars += chars;
+    this.batchChars += chars;
+    if (this.rowChars > this.context.maxRowChars) {
+      const limit = describeLimit({ ...DEFAULT_IMPORT_LIMITS, maxLineChars: this.context.maxRowChars }, 'maxLineChars');
+      throw new ImportInputError(
+        `Row ${row.toLocaleString('en-US')} of the worksheet holds more text than the limit of ${limit} for one row. Shorten its cells and import again.`,
+      );
+    }
   }
 
   private endRow(): void {
     if (!this.inRow) return;
     this.inRow = false;
     if (this.cells.length > 0) this.rows.push({ number: this.rowNumber, cells: this.cells });
+    if (this.batchChars >= BATCH_TEXT_CHARS) this.paused = true;
+  }
+
+  /** The cell's text, refused when it holds what stored text cannot: a NUL or a broken character. */
+  private cellText(raw: string): string {
+    const text = xmlText(raw);
+    const unstorable = unstorableCharacter(text);
+    if (unstorable !== null) throw this.unstorable(unstorable);
+    return text;
+  }
+
+  private unstorable(what: string, column = this.column, row = this.rowNumber): ImportInputError {
+    return new ImportInputError(
+      `Cell ${cellName(column, row)} of the worksheet holds ${what}, which cell text cannot hold. Retype that cell in Excel and import again.`,
+    );
   }
 
   private cellValue(): Cell {
@@ -244,56 +341,38 @@ export class SheetScanner extends XmlChunks {
       case CellType.Shared: {
         const index = digits(data, start, end);
         const text = this.context.strings?.get(index);
-        if (text !== undefined) return text;
+        if (text !== undefined) {
+          const unstorable = this.context.strings?.unstorable(index);
+          if (unstorable) throw this.unstorable(unstorable);
+          return text;
+        }
         if (this.context.allStrings || index < 0) throw missingSharedString(this.rowNumber);
         this.waiting.push({ cells: this.cells, column: this.column, index, row: this.rowNumber });
         return '';
       }
       case CellType.InlineText:
       case CellType.FormulaText:
-        return isPlainText(data, start, end) ? data.toString('utf8', start, end) : xmlText(data.toString('utf8', start, end));
+        return isPlainText(data, start, end) ? data.toString('utf8', start, end) : this.cellText(data.toString('utf8', start, end));
       case CellType.Boolean:
         return digits(data, start, end) > 0;
       case CellType.Error:
         return data.toString('utf8', start, end);
       case CellType.IsoDate: {
         const text = data.toString('latin1', start, end);
-        const date = new Date(text);
-        return Number.isNaN(date.getTime()) ? text : date;
+        return isoDate(text) ?? text;
       }
       default: {
         const whole = digits(data, start, end);
         const number = whole >= 0 ? whole : Number.parseFloat(data.toString('latin1', start, end));
         if (Number.isNaN(number)) return data.toString('utf8', start, end);
-        return this.context.dateStyles[this.style] === 1 ? excelDate(number, this.context.date1904) : number;
+        if (this.context.dateStyles[this.style] !== 1) return number;
+        if (!isExcelDate(number, this.context.date1904)) {
+          throw new ImportInputError(
+            `Cell ${cellName(this.column, this.rowNumber)} of the worksheet holds ${number} in a date format, which is not a date Excel can show (it shows ####; its dates run from 1900 to 9999). Correct the date or give the cell a number format, and import again.`,
+          );
+        }
+        return excelDate(number, this.context.date1904);
       }
-    }
-  }
-
-  /** Calls `each` with the byte ranges of every attribute's name and value in a tag. */
-  private eachAttribute(
-    data: Buffer,
-    from: number,
-    end: number,
-    each: (key: number, keyEnd: number, value: number, valueEnd: number) => void,
-  ): void {
-    let i = from;
-    while (i < end) {
-      while (i < end && (data[i] ?? 0) <= 0x20) i++;
-      const key = i;
-      while (i < end && data[i] !== EQUALS && (data[i] ?? 0) > 0x20 && data[i] !== 0x2f) i++;
-      const keyEnd = i;
-      while (i < end && data[i] !== EQUALS) {
-        if (data[i] === 0x2f) return;
-        i++;
-      }
-      i++;
-      while (i < end && data[i] !== QUOTE && data[i] !== APOSTROPHE) i++;
-      const quote = data[i];
-      const value = ++i;
-      while (i < end && data[i] !== quote) i++;
-      if (keyEnd > key && i <= end) each(key, keyEnd, value, i);
-      i++;
     }
   }
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
+import { DEFAULT_IMPORT_LIMITS } from '../../limits.ts';
 import { SharedStringsPart } from './shared-strings.ts';
 import { SheetScanner, type SheetContext, type XlsxRow } from './sheet-scanner.ts';
-import { attributes, tagsNamed } from './xml-text.ts';
+import { type PartTag, partTags } from './part-tags.ts';
 import { centralDirectory, entryStream, notWorkbook, readEntry, type ZipEntry } from './zip.ts';
 
 /** A worksheet of the workbook: its name, position among the sheets (1-based), visibility and zip part. */
@@ -13,12 +14,32 @@ export interface WorkbookSheet {
   part: string;
 }
 
-/** Number formats Excel has built in that show a date or a time (ids 14-22, 45-47). */
-const BUILT_IN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47]);
+const MB = 1024 * 1024;
 
-/** Whether a number format code shows a date or time: y, m, d, h, s or b outside quotes and brackets. */
+/** The most an import reads of a workbook's own parts, unpacked (each is read whole; sheets and shared strings stream). */
+export const SMALL_PART_BYTES = { relationships: 4 * MB, workbook: 16 * MB, styles: 32 * MB } as const;
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * Number formats Excel has built in that show a date or a time: 14-22 and 45-47, and the
+ * East-Asian ones (27-36, 50-58) that Chinese, Japanese and Korean Excel write.
+ */
+const BUILT_IN_DATE_FORMATS = new Set([...range(14, 22), ...range(27, 36), ...range(45, 47), ...range(50, 58)]);
+
+const DATE_LETTERS = new Set('ymdhMsb');
+
+/** Whether a number format code shows a date or time: y, m, d, h, s or b outside quotes and brackets (one pass). */
 export function isDateFormat(code: string): boolean {
-  return /[ymdhMsb]/.test(code.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+  let closing = '';
+  for (const char of code) {
+    if (closing !== '') {
+      if (char === closing) closing = '';
+    } else if (char === '[') closing = ']';
+    else if (char === '"') closing = '"';
+    else if (DATE_LETTERS.has(char)) return true;
+  }
+  return false;
 }
 
 /**
@@ -39,14 +60,15 @@ export class Workbook {
     this.file = file;
     this.entries = entries;
     const workbookPart = this.workbookPart();
-    const workbook = this.text(workbookPart);
+    const workbook = this.tags(workbookPart, SMALL_PART_BYTES.workbook, ['workbookPr', 'sheet']);
     if (workbook === null) throw notWorkbook('it has no workbook part (is it a zip of something else?)');
     const rels = this.relationships(workbookPart);
-    const properties = attributes(tagsNamed(workbook, 'workbookPr')[0] ?? '');
-    this.date1904 = ['1', 'true'].includes(properties.get('date1904') ?? '');
+    const properties = workbook.find((tag) => tag.name === 'workbookPr')?.attributes;
+    this.date1904 = ['1', 'true'].includes(properties?.get('date1904') ?? '');
     this.sheets = [];
-    for (const tag of tagsNamed(workbook, 'sheet')) {
-      const sheet = attributes(tag);
+    for (const tag of workbook) {
+      if (tag.name !== 'sheet') continue;
+      const sheet = tag.attributes;
       const rel = rels.get(relationshipId(sheet));
       if (!rel || !rel.type.endsWith('/worksheet')) continue;
       const state = sheet.get('state');
@@ -70,11 +92,12 @@ export class Workbook {
   fraction = 0;
 
   /**
-   * The sheet's rows with a value, a batch per inflated chunk; stops reading when the caller stops.
-   * Cells beyond `maxColumns` refuse the file. `head`: only the first rows will be read, so the
+   * The sheet's rows with a value, a batch per inflated chunk (or sooner, once a batch holds
+   * BATCH_TEXT_CHARS of text); stops reading when the caller stops. Cells beyond `maxColumns`, and
+   * rows with more than `maxRowChars` of text (serve --max-line-kb), refuse the file. `head`: only the first rows will be read, so the
    * shared strings are read only as far as they are needed (a preview of a 1,000,000-row sheet).
    */
-  async *rows(sheet: WorkbookSheet, maxColumns: number, options: { head?: boolean } = {}): AsyncGenerator<XlsxRow[]> {
+  async *rows(sheet: WorkbookSheet, maxColumns: number, options: { head?: boolean; maxRowChars?: number } = {}): AsyncGenerator<XlsxRow[]> {
     const entry = this.entries.get(sheet.part);
     if (!entry) throw notWorkbook(`its sheet "${sheet.name}" (${sheet.part}) is missing from the file`);
     const strings = this.strings();
@@ -85,6 +108,7 @@ export class Workbook {
       dateStyles: this.dateStyles,
       date1904: this.date1904,
       maxColumns,
+      maxRowChars: options.maxRowChars ?? DEFAULT_IMPORT_LIMITS.maxLineChars,
     };
     const scanner = new SheetScanner(context);
     const stream = entryStream(this.file, entry);
@@ -102,8 +126,12 @@ export class Workbook {
       for await (const chunk of stream.output as AsyncIterable<Buffer>) {
         this.fraction = stream.input.bytesRead / Math.max(1, entry.compressedSize);
         scanner.push(chunk);
-        const rows = await batch(scanner.take());
-        if (rows.length > 0) yield rows;
+        for (;;) {
+          const rows = await batch(scanner.take());
+          if (rows.length > 0) yield rows;
+          if (!scanner.full) break;
+          scanner.resume();
+        }
       }
       const rest = await batch(scanner.end());
       if (rest.length > 0) yield rest;
@@ -128,15 +156,15 @@ export class Workbook {
   }
 
   private readDateStyles(part: string): Uint8Array {
-    const styles = this.text(part);
+    const styles = this.tags(part, SMALL_PART_BYTES.styles, ['numFmt', 'cellXfs', 'xf']);
     if (styles === null) return new Uint8Array(0);
     const custom = new Map<number, string>();
-    for (const tag of tagsNamed(styles, 'numFmt')) {
-      const format = attributes(tag);
-      custom.set(Number(format.get('numFmtId')), format.get('formatCode') ?? '');
+    for (const { name, attributes } of styles) {
+      if (name === 'numFmt') custom.set(Number(attributes.get('numFmtId')), attributes.get('formatCode') ?? '');
     }
-    const cellXfs = /<(?:[\w.-]+:)?cellXfs\b[\s\S]*?<\/(?:[\w.-]+:)?cellXfs>/.exec(styles)?.[0] ?? '';
-    const formats = tagsNamed(cellXfs, 'xf').map((tag) => Number(attributes(tag).get('numFmtId') ?? 0));
+    const formats = styles
+      .filter((tag) => tag.name === 'xf' && tag.inside === 'cellXfs')
+      .map((tag) => Number(tag.attributes.get('numFmtId') ?? 0));
     const dates = new Uint8Array(formats.length);
     formats.forEach((id, index) => {
       const code = custom.get(id);
@@ -147,22 +175,19 @@ export class Workbook {
 
   /** The workbook part the package's relationships name (xl/workbook.xml in files Excel writes). */
   private workbookPart(): string {
-    const root = this.text('_rels/.rels');
-    const target =
-      root === null
-        ? undefined
-        : tagsNamed(root, 'Relationship')
-            .map(attributes)
-            .find((rel) => (rel.get('Type') ?? '').endsWith('/officeDocument'))
-            ?.get('Target');
+    const root = this.tags('_rels/.rels', SMALL_PART_BYTES.relationships, ['Relationship']);
+    const target = root
+      ?.map((tag) => tag.attributes)
+      .find((rel) => (rel.get('Type') ?? '').endsWith('/officeDocument'))
+      ?.get('Target');
     return target ? resolvePart('', target) : 'xl/workbook.xml';
   }
 
   private relationships(part: string): Map<string, { target: string; type: string }> {
     const dir = path.posix.dirname(part);
-    const rels = this.text(`${dir}/_rels/${path.posix.basename(part)}.rels`);
+    const rels = this.tags(`${dir}/_rels/${path.posix.basename(part)}.rels`, SMALL_PART_BYTES.relationships, ['Relationship']);
     const found = new Map<string, { target: string; type: string }>();
-    for (const rel of (rels === null ? [] : tagsNamed(rels, 'Relationship')).map(attributes)) {
+    for (const rel of (rels ?? []).map((tag) => tag.attributes)) {
       const target = rel.get('Target');
       if (target && rel.get('TargetMode') !== 'External')
         found.set(rel.get('Id') ?? '', { target: resolvePart(dir, target), type: rel.get('Type') ?? '' });
@@ -170,10 +195,10 @@ export class Workbook {
     return found;
   }
 
-  /** A small part's text (workbook, relationships, styles), or null when the zip lacks it. */
-  private text(part: string): string | null {
+  /** A small part's tags named `wanted` (workbook, relationships, styles), or null when the zip lacks it. */
+  private tags(part: string, maxBytes: number, wanted: readonly string[]): PartTag[] | null {
     const entry = this.entries.get(part);
-    return entry ? readEntry(this.file, entry).toString('utf8') : null;
+    return entry ? partTags(readEntry(this.file, entry, maxBytes), wanted, `its part ${part}`) : null;
   }
 }
 

@@ -1,7 +1,7 @@
 const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-/** Excel's escape of a character XML cannot hold (_x000D_ for a carriage return), upper-case hex as Excel writes it. */
-const EXCEL_ESCAPE = /_x([0-9A-F]{4})_/g;
+/** Excel's escape of a character XML cannot hold (_x000D_ for a carriage return): Excel writes upper-case hex and reads either case. */
+const EXCEL_ESCAPE = /_x([0-9A-Fa-f]{4})_/g;
 
 function entity(_match: string, body: string): string {
   const named = NAMED[body];
@@ -19,25 +19,18 @@ export function xmlText(raw: string): string {
   return text;
 }
 
-/** Whether raw UTF-8 bytes are already the text they stand for (no entity, no carriage return, no _x escape). */
+/** What decoded cell text holds that stored text cannot (a NUL, a lone surrogate: from _x0000_, &#xD800; or a NUL byte), or null. */
+export function unstorableCharacter(text: string): string | null {
+  if (text.includes('\u0000')) return 'a NUL character';
+  if (!text.isWellFormed()) return 'a broken character (an unpaired UTF-16 surrogate)';
+  return null;
+}
+
+/** Whether raw UTF-8 bytes are already the text they stand for (no entity, no carriage return, no _x escape, no NUL). */
 export function isPlainText(bytes: Buffer, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const byte = bytes[i];
-    if (byte === 0x26 || byte === 0x0d || (byte === 0x5f && bytes[i + 1] === 0x78)) return false;
+    if (byte === 0x26 || byte === 0x0d || byte === 0 || (byte === 0x5f && bytes[i + 1] === 0x78)) return false;
   }
   return true;
-}
-
-/** The attributes of one tag's text (`name="Sites" state="hidden"`), by their names as written (prefixes kept). */
-export function attributes(tag: string): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const match of tag.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    found.set(match[1] ?? '', xmlText(match[2] ?? match[3] ?? ''));
-  }
-  return found;
-}
-
-/** Every tag named `name` (any namespace prefix) in a small part: its attribute text. */
-export function tagsNamed(xml: string, name: string): string[] {
-  return [...xml.matchAll(new RegExp(`<(?:[\\w.-]+:)?${name}\\b((?:[^>"']|"[^"]*"|'[^']*')*)>`, 'g'))].map((match) => match[1] ?? '');
 }

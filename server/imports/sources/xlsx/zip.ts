@@ -10,7 +10,12 @@ export interface ZipEntry {
   compressedSize: number;
   uncompressedSize: number;
   localHeaderOffset: number;
+  /** Where its stored bytes start (after its local header). */
+  dataOffset: number;
 }
+
+/** Most entries a workbook's zip may list: Excel's own files hold tens to a few thousand (sheets, drawings, images). */
+export const MAX_ZIP_ENTRIES = 10_000;
 
 const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;
@@ -50,6 +55,11 @@ export function centralDirectory(file: string): ZipEntry[] {
     if (directoryOffset === ZIP64_MARK || directorySize === ZIP64_MARK || directoryOffset + directorySize > size) {
       throw notWorkbook('its zip directory is damaged or uses ZIP64, which an import does not read');
     }
+    if (count > MAX_ZIP_ENTRIES) {
+      throw notWorkbook(
+        `its zip lists ${count.toLocaleString('en-US')} entries, more than the ${MAX_ZIP_ENTRIES.toLocaleString('en-US')} a workbook may hold`,
+      );
+    }
     const directory = readAt(fd, directoryOffset, directorySize);
     const entries: ZipEntry[] = [];
     let at = 0;
@@ -59,31 +69,57 @@ export function centralDirectory(file: string): ZipEntry[] {
       const extraLength = directory.readUInt16LE(at + 30);
       const commentLength = directory.readUInt16LE(at + 32);
       const entry: ZipEntry = {
-        name: directory.subarray(at + 46, at + 46 + nameLength).toString('utf8'),
+        // Some writers separate folders with backslashes (xl\worksheets\sheet1.xml): a zip's names use slashes.
+        name: directory
+          .subarray(at + 46, at + 46 + nameLength)
+          .toString('utf8')
+          .replaceAll('\\', '/'),
         method: directory.readUInt16LE(at + 10),
         compressedSize: directory.readUInt32LE(at + 20),
         uncompressedSize: directory.readUInt32LE(at + 24),
         localHeaderOffset: directory.readUInt32LE(at + 42),
+        dataOffset: 0,
       };
       if (entry.compressedSize === ZIP64_MARK || entry.uncompressedSize === ZIP64_MARK || entry.localHeaderOffset === ZIP64_MARK)
         throw notWorkbook('it uses ZIP64, which an import does not read');
+      entry.dataOffset = dataStart(fd, entry);
       entries.push(entry);
       at += 46 + nameLength + extraLength + commentLength;
     }
+    refuseSharedBytes(entries, directoryOffset);
     return entries;
   } finally {
     fs.closeSync(fd);
   }
 }
 
-function dataStart(file: string, entry: ZipEntry): number {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const header = readAt(fd, entry.localHeaderOffset, 30);
-    if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_HEADER) throw notWorkbook(`the zip entry ${entry.name} is damaged`);
-    return entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  } finally {
-    fs.closeSync(fd);
+function dataStart(fd: number, entry: ZipEntry): number {
+  const header = readAt(fd, entry.localHeaderOffset, 30);
+  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_HEADER) throw notWorkbook(`the zip entry ${entry.name} is damaged`);
+  return entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+}
+
+/**
+ * Each entry's bytes are its own: two entries that share bytes (pointing at one stream to unpack
+ * it many times over) or one name listed twice (where one reader takes the first, another the last)
+ * refuse the file.
+ */
+function refuseSharedBytes(entries: ZipEntry[], directoryOffset: number): void {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    const key = entry.name.toLowerCase();
+    if (names.has(key)) throw notWorkbook(`its zip lists the entry ${entry.name} twice`);
+    names.add(key);
+  }
+  const byPlace = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
+  for (let i = 0; i < byPlace.length; i++) {
+    const entry = byPlace[i] as ZipEntry;
+    const next = byPlace[i + 1];
+    const end = entry.dataOffset + entry.compressedSize;
+    if (next !== undefined && end > next.localHeaderOffset) {
+      throw notWorkbook(`its zip entries ${entry.name} and ${next.name} overlap (share bytes), as a zip bomb's do`);
+    }
+    if (end > directoryOffset) throw notWorkbook(`its zip entry ${entry.name} runs into the zip directory`);
   }
 }
 
@@ -91,7 +127,7 @@ function dataStart(file: string, entry: ZipEntry): number {
 export function compressedStream(file: string, entry: ZipEntry, highWaterMark = 64 * 1024): fs.ReadStream | null {
   checkMethod(entry);
   if (entry.compressedSize === 0) return null;
-  const start = dataStart(file, entry);
+  const start = entry.dataOffset;
   return fs.createReadStream(file, { start, end: start + entry.compressedSize - 1, highWaterMark });
 }
 
@@ -109,19 +145,26 @@ export function entryStream(file: string, entry: ZipEntry): { input: fs.ReadStre
   return { input, output: input.pipe(inflate) };
 }
 
-/** A small entry's whole content (a workbook's own parts: workbook, relationships, styles). */
-export function readEntry(file: string, entry: ZipEntry): Buffer {
+/** A small entry's whole content (a workbook's own parts: workbook, relationships, styles), refused past `maxBytes` unpacked. */
+export function readEntry(file: string, entry: ZipEntry, maxBytes: number): Buffer {
   checkMethod(entry);
+  const tooBig = () =>
+    new ImportInputError(
+      `The workbook's part ${entry.name} unpacks to more than ${(maxBytes / (1024 * 1024)).toLocaleString('en-US')} MB, the most a workbook's ${entry.name.endsWith('.rels') ? 'relationships part' : 'own part'} may hold. Open it in Excel and save it again as .xlsx, or export it as CSV.`,
+    );
+  if (entry.method === 0 && entry.compressedSize > maxBytes) throw tooBig();
   const stored = Buffer.alloc(entry.compressedSize);
   const fd = fs.openSync(file, 'r');
   try {
-    fs.readSync(fd, stored, 0, entry.compressedSize, dataStart(file, entry));
+    fs.readSync(fd, stored, 0, entry.compressedSize, entry.dataOffset);
   } finally {
     fs.closeSync(fd);
   }
+  if (entry.method === 0) return stored;
   try {
-    return entry.method === 8 ? zlib.inflateRawSync(stored) : stored;
+    return zlib.inflateRawSync(stored, { maxOutputLength: maxBytes });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooBig();
     throw notWorkbook(`the zip entry ${entry.name} could not be unpacked (${(error as Error).message})`);
   }
 }
