@@ -83,26 +83,20 @@ export interface Measured {
 }
 
 /**
- * Measures `text.replace(pattern, replace)` by walking its matches (pattern global, never
- * matching empty text): the result's length is the text's, less the matches', plus matches ×
- * the replacement's. Costs one pass over the text and no string the size of the result.
+ * Measures `text.replace(pattern, replace)` without making it (pattern: `find` escaped, global):
+ * each match is `find.length` characters (the pattern matches one character per character of
+ * find), so the result is the text's length plus matches × the change in length. The matches are
+ * listed natively (String.match), never more than the text's length: a cell read is at most
+ * MAX_ROW_READ_BYTES.
  */
 export function measureReplace(text: string, pattern: RegExp, replace: string, find: string): Measured {
-  pattern.lastIndex = 0;
-  let matches = 0;
-  let matchedChars = 0;
-  let matchedBytes = 0;
+  const found = text.match(pattern) ?? [];
+  const matches = found.length;
   // A find in ASCII matches only ASCII (case folding never maps other letters onto ASCII): every match has its bytes.
-  const fixedBytes = isAscii(find) ? utf8(find) : null;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    matches++;
-    matchedChars += match[0].length;
-    matchedBytes += fixedBytes ?? utf8(match[0]);
-  }
-  pattern.lastIndex = 0;
+  const matchedBytes = isAscii(find) ? matches * utf8(find) : found.reduce((sum, match) => sum + utf8(match), 0);
   return {
     matches,
-    chars: text.length - matchedChars + matches * replace.length,
+    chars: text.length + matches * (replace.length - find.length),
     addedBytes: matches * utf8(replace) - matchedBytes,
   };
 }

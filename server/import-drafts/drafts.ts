@@ -397,6 +397,20 @@ export async function editCell(ctx: AppContext, draft: DraftRecord, rowId: numbe
   return { row: toRow(changed), check_ms: checkMs };
 }
 
+/** Text a change goes through between two turns of the event loop (a chunk of long cells takes more than one turn). */
+const TEXT_PER_TURN = 2 * 1024 * 1024;
+
+/** Lets the event loop in once every TEXT_PER_TURN bytes of cells gone through. */
+function pauser(): (bytes: number) => Promise<void> {
+  let since = 0;
+  return async (bytes) => {
+    since += bytes;
+    if (since < TEXT_PER_TURN) return;
+    since = 0;
+    await yieldToLoop();
+  };
+}
+
 /**
  * Changes open rows (after from_row_id, up to until_row_id) as one edit, a chunk of CHUNK_ROWS at
  * a time with the event loop free between chunks: `change` gives a row's new cells, or null to
@@ -423,10 +437,13 @@ async function changeInChunks(
       const last = page[page.length - 1];
       if (!last) break;
       after = last.row_id;
-      const changes = page.flatMap((row) => {
+      const changes: { row: DraftRowRecord; cells: Cells }[] = [];
+      const pause = pauser();
+      for (const row of page) {
         const cells = change(cellsOf(row), row.row_id);
-        return cells ? [{ row, cells }] : [];
-      });
+        if (cells) changes.push({ row, cells });
+        await pause(row.cells_bytes);
+      }
       if (changes.length === 0) continue;
       const verdicts = await check(
         ctx,
@@ -484,7 +501,11 @@ async function requireChangeBounded(
     const last = page[page.length - 1];
     if (!last) return;
     after = last.row_id;
-    for (const row of page) added += measure(cellsOf(row), row.row_id) ?? 0;
+    const pause = pauser();
+    for (const row of page) {
+      added += measure(cellsOf(row), row.row_id) ?? 0;
+      await pause(row.cells_bytes);
+    }
     requireChangeFits(ctx.imports.settings.limits, added, what.action, what.path);
     await yieldToLoop();
   }
@@ -502,6 +523,8 @@ export async function replaceInColumn(ctx: AppContext, draft: DraftRecord, body:
   const flags = body.match_case ? 'g' : 'gi';
   const pattern = new RegExp(body.whole_cell ? `^${escapeRegExp(body.find)}$` : escapeRegExp(body.find), flags);
   const verb = `Replace "${body.find}" with "${body.replace}" in ${body.column}`;
+  // The replacement as is: a "$" in it is not a pattern of String.replace.
+  const replacement = body.replace.replaceAll('$', '$$$$');
   /** The replace's result measured, a 400 if it is longer than the column takes; null: no match. */
   const measured = (cells: Cells, rowId: number) => {
     const before = cells[body.column] ?? '';
@@ -520,7 +543,7 @@ export async function replaceInColumn(ctx: AppContext, draft: DraftRecord, body:
   return changeInChunks(ctx, draft, kind, verb, { after: 0 }, (cells, rowId) => {
     const before = measured(cells, rowId)?.before;
     if (before === undefined) return null;
-    const after = before.replace(pattern, () => body.replace);
+    const after = before.replace(pattern, replacement);
     return after !== before ? { ...cells, [body.column]: after } : null;
   });
 }
