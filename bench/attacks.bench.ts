@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { storedExcludedRows } from '../test/support/import-db.ts';
 import { databaseFileOf, populateOrganization } from './big-org.ts';
+import { draftAttacks } from './attacks-drafts.ts';
 import { diskFullAttack } from './disk-full-attack.ts';
 import { controlCharacterSearch, crossOrganizationProfile, foreignSnapshot } from './attacks-boundaries.ts';
 import { longPolls } from './attacks-long-polls.ts';
@@ -590,6 +591,7 @@ async function main(): Promise<void> {
     await run('7g_search_1m', [() => growSearchOrganization(server)], () => searchLoop(server));
     const searched = (attacks['7g_search_1m'] as { result?: { search?: { p50_ms: number } } } | undefined)?.result?.search;
     if (searched) targets['7g_search_1m_search_p50_ms'] = target(searched.p50_ms, SEARCH_P50_MS);
+    await run('8_drafts_replace_kill', [], () => draftAttacks(server));
     await run('7a_disk_full', [], () => diskFullAttack());
     await run('8a_long_polls_and_inbox_flood', [], () => longPolls(server));
     await run('8b_remote_dry_run_form_field', [], () => remoteDryRun(server));

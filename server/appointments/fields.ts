@@ -13,6 +13,9 @@ export const APPOINTMENT_FIELDS = [
 ] as const;
 export type AppointmentField = (typeof APPOINTMENT_FIELDS)[number];
 
+/** Longest text of an appointment field read as text (every field but the start and the duration, which are parsed). */
+export const APPOINTMENT_TEXT_MAX = 500;
+
 /** Columns a file must have (organization_uuid may come from the form field instead). */
 export const REQUIRED_COLUMNS: readonly AppointmentField[] = ['tag_name', 'tag_number', 'start_date_time', 'location'];
 

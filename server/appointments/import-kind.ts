@@ -3,7 +3,7 @@ import { SEARCH_INDEX_SHADOW } from '../qrcodes/search-index.ts';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { dateCellText } from '../imports/engine/row-check.ts';
-import { APPOINTMENT_FIELDS, type AppointmentField } from './fields.ts';
+import { APPOINTMENT_FIELDS, APPOINTMENT_TEXT_MAX, type AppointmentField } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';
 import { type DateOrder, describeStartReading, parseStartDateTime } from './times.ts';
@@ -135,6 +135,9 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   // Checked by the bulk route with the import handler's mapping, which names missing columns by the file's titles.
   requiredColumns: [],
   dateColumns: ['start_date_time'],
+  maxLength: Object.fromEntries(
+    APPOINTMENT_FIELDS.filter((field) => field !== 'start_date_time' && field !== 'duration').map((field) => [field, APPOINTMENT_TEXT_MAX]),
+  ),
   exampleRow: exampleRow(''),
   rowSchema: z.record(z.string(), z.unknown()),
   previewNotes(record, { db, organizationUuid, options }) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MappedValues } from './columns.ts';
-import type { AppointmentField } from './fields.ts';
+import { APPOINTMENT_TEXT_MAX, type AppointmentField } from './fields.ts';
 import { type DateOrder, parseDuration, parseStartDateTime, parseTimeZoneName, type ParsedStart } from './times.ts';
 
 /** One appointment row after validation (docs/imports.md), ready for the upsert. */
@@ -63,14 +63,14 @@ export function appointmentRowSchema(options: RowSchemaOptions) {
               ? `${label(field)} is required, for example ${example}.`
               : `${label(field)} must be text, for example ${example}.`,
         })
-        .max(500, `${label(field)} is longer than 500 characters.`),
+        .max(APPOINTMENT_TEXT_MAX, `${label(field)} is longer than ${APPOINTMENT_TEXT_MAX} characters.`),
     );
   const optional = (field: AppointmentField) =>
     z.preprocess(
       cellText,
       z
         .string({ error: `${label(field)} must be text.` })
-        .max(500, `${label(field)} is longer than 500 characters.`)
+        .max(APPOINTMENT_TEXT_MAX, `${label(field)} is longer than ${APPOINTMENT_TEXT_MAX} characters.`)
         .optional(),
     );
 
@@ -143,7 +143,7 @@ export function appointmentRowSchema(options: RowSchemaOptions) {
   const text = (value: unknown): string | undefined | null => {
     const cell = cellText(value);
     if (cell === undefined) return undefined;
-    return typeof cell === 'string' && cell.length <= 500 ? cell : null;
+    return typeof cell === 'string' && cell.length <= APPOINTMENT_TEXT_MAX ? cell : null;
   };
   /**
    * The schema's answer for a row it accepts, without zod (a third of an import's time went to

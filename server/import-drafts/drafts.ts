@@ -7,6 +7,7 @@ import { requireOrganization } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { matchHeader, recordFromObject, withColumnAliases } from '../imports/engine/columns.ts';
+import { fileLayoutOf, withFileLayout } from '../imports/engine/file-layout.ts';
 import { UploadLease } from '../imports/intake/upload.ts';
 import { importKinds, loadKind } from '../imports/kinds.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
@@ -17,9 +18,18 @@ import { UPLOADS_DIR } from '../imports/settings.ts';
 import { excludedRowsPage, findJob, jobFromRow } from '../imports/workers/job-store.ts';
 import { findTask } from '../tasks/store.ts';
 import { nowIso } from '../time.ts';
+import {
+  addedBytes,
+  cleanText,
+  MAX_ROW_READ_BYTES,
+  measureReplace,
+  requireCellFits,
+  requireChangeFits,
+  requireDraftRoom,
+} from './bounds.ts';
 import { cellText, problemColumn, searchText } from './problems.ts';
 import type { CreateDraftBody, Draft, DraftRow, DraftRowsQuery, ReplaceBody } from './schemas.ts';
-import { type DraftRecord, type DraftRowRecord, draftStore, type NewDraftRow } from './store.ts';
+import { type DraftRecord, type DraftRowRecord, draftStore, type NewDraftRow, type WrittenRow } from './store.ts';
 import { CHUNK_ROWS, yieldToLoop } from './draft-queue.ts';
 import { writeTransaction } from './write-lock.ts';
 
@@ -97,13 +107,29 @@ function kindOf(draft: DraftRecord): Promise<ImportKind> {
   return loadKind(draft.kind);
 }
 
+/** Why a row stored before the bounds is not read: too large to show, change or import. */
+function tooLargeProblem(bytes: number): string {
+  const kb = (n: number) => `${Math.ceil(n / 1024).toLocaleString('en-US')} KB`;
+  return (
+    `This row holds ${kb(bytes)} of text, more than a draft row may hold (${kb(MAX_ROW_READ_BYTES)}); it was stored before that limit. ` +
+    'It cannot be shown, changed or imported here: delete it, and fix the row in your file.'
+  );
+}
+
+/** A row's cells, or a 409 when it is too large to read (rows stored before the bounds). */
+function cellsOf(row: DraftRowRecord): Cells {
+  if (row.cells === null) throw new ApiError('CONFLICT', `Row ${row.row_id}: ${tooLargeProblem(row.cells_bytes)}`);
+  return JSON.parse(row.cells) as Cells;
+}
+
 function toRow(row: DraftRowRecord): DraftRow {
+  const tooLarge = row.cells === null;
   return {
     row_id: row.row_id,
     row_number: row.row_number,
-    cells: JSON.parse(row.cells) as Cells,
-    problem: row.problem,
-    problem_column: row.problem_column,
+    cells: row.cells === null ? {} : (JSON.parse(row.cells) as Cells),
+    problem: tooLarge ? tooLargeProblem(row.cells_bytes) : row.problem,
+    problem_column: tooLarge ? null : row.problem_column,
     state: row.state === 'imported' ? 'imported' : 'open',
     checked: row.checked === 1,
   };
@@ -147,6 +173,12 @@ async function excludedRowsOf(
   const mapping = json ? [] : matchHeader(columns, headers ?? [...kind.columns]).mapping;
   const keyMap = new Map<string, string | null>();
   const rows: NewDraftRow[] = [];
+  let cleaned = false;
+  const text = (value: unknown) => {
+    const clean = cleanText(cellText(value));
+    cleaned ||= clean.cleaned;
+    return clean.text;
+  };
   for (let after = -1; ; ) {
     const page = await excludedRowsPage(ctx.db.kysely, taskUuid, after, PAGE);
     if (page.length === 0) break;
@@ -156,14 +188,15 @@ async function excludedRowsOf(
       if (json) {
         if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
           for (const [column, value] of Object.entries(recordFromObject(columns, keyMap, raw as Record<string, unknown>)))
-            cells[column] = cellText(value);
+            cells[column] = text(value);
         }
       } else if (Array.isArray(raw)) {
         mapping.forEach((column, i) => {
-          if (column) cells[column] = cellText(raw[i]);
+          if (column) cells[column] = text(raw[i]);
         });
       }
-      rows.push(newRow(cells, stored.row_index + (json ? 1 : 2), stored.error, kind.columns));
+      rows.push(newRow(cells, stored.row_index + (json ? 1 : 2), stored.error, kind.columns, cleaned ? CLEANED_NOTE : undefined));
+      cleaned = false;
     }
     after = page[page.length - 1]?.row_index ?? after;
     // The store's awaits are synchronous underneath (better-sqlite3): let other requests in between pages.
@@ -172,12 +205,16 @@ async function excludedRowsOf(
   return rows;
 }
 
-function newRow(cells: Cells, rowNumber: number | null, problem: string | null, columns: readonly string[]): NewDraftRow {
+/** Said on a row whose stored text was not valid cell text (an import from before the bounds). */
+const CLEANED_NOTE =
+  '(Its text held NUL characters or broken characters, which cell text cannot hold: the draft removed the NULs and shows each broken character as �.)';
+
+function newRow(cells: Cells, rowNumber: number | null, problem: string | null, columns: readonly string[], note?: string): NewDraftRow {
   return {
     row_number: rowNumber,
     cells: JSON.stringify(cells),
     search_text: searchText(cells),
-    problem,
+    problem: note && problem ? `${problem} ${note}` : (problem ?? note ?? null),
     problem_column: problemColumn(problem, columns, cells),
   };
 }
@@ -199,6 +236,7 @@ export async function createDraft(
     rows: Parameters<typeof store.insertRows>[1],
   ) => {
     await removeUnfinishedDrafts(ctx, fields.organization_uuid);
+    const room = () => requireDraftRoom(ctx.imports.settings.limits, store.countDrafts(fields.organization_uuid));
     const now = nowIso();
     const record: DraftRecord = {
       uuid: randomUUID(),
@@ -216,13 +254,17 @@ export async function createDraft(
     };
     if (record.ready === 1) {
       await writeTransaction(ctx.db, () => {
+        room();
         store.insertDraft(record);
         store.insertRows(record.uuid, rows);
       });
     } else {
       busyDrafts.add(record.uuid);
       try {
-        await writeTransaction(ctx.db, () => store.insertDraft(record));
+        await writeTransaction(ctx.db, () => {
+          room();
+          store.insertDraft(record);
+        });
         for (let first = 0; first < rows.length; first += CHUNK_ROWS) {
           await yieldToLoop();
           await writeTransaction(ctx.db, () => store.insertRows(record.uuid, rows.slice(first, first + CHUNK_ROWS), first + 1));
@@ -252,6 +294,7 @@ export async function createDraft(
         { path: 'background_task_uuid', message: 'the import excluded no rows' },
       ]);
     }
+    requireDraftRoom(ctx.imports.settings.limits, store.countDrafts(task.organization_uuid));
     const job = jobFromRow(stored);
     const kind = await loadKind(job.kind);
     const rows = await excludedRowsOf(ctx, uuid, kind, job, stored.headers ? (JSON.parse(stored.headers) as string[]) : null);
@@ -262,6 +305,7 @@ export async function createDraft(
   }
   const organization = body.organization_uuid ?? principal.organizationUuid;
   requireOrganization(principal, organization);
+  requireDraftRoom(ctx.imports.settings.limits, store.countDrafts(organization));
   const kind = await loadKind(body.kind);
   const unknown = new Set<string>();
   const given = body.rows.map((row) => {
@@ -332,22 +376,39 @@ export async function editCell(ctx: AppContext, draft: DraftRecord, rowId: numbe
   const row = store.row(draft.uuid, rowId);
   if (!row) throw notFound(`Row ${rowId} of import draft ${draft.uuid}`);
   if (row.state !== 'open') throw new ApiError('CONFLICT', `Row ${rowId} was imported already; there is nothing to fix in it.`);
-  const cells = { ...(JSON.parse(row.cells) as Cells), [column]: value };
+  const before = cellsOf(row);
+  requireCellFits(kind, column, value.length, before[column]?.length ?? 0, `The new text of row ${rowId}`);
+  const cells = { ...before, [column]: value };
   const started = performance.now();
   const problem = (await check(ctx, draft, kind, [{ row_id: rowId, cells }])).get(rowId) ?? null;
   const checkMs = Math.round((performance.now() - started) * 10) / 10;
-  const changed: DraftRowRecord = {
+  const changed: DraftRowRecord & WrittenRow = {
     ...row,
     cells: JSON.stringify(cells),
+    search_text: searchText(cells),
     problem,
     problem_column: problemColumn(problem, kind.columns, cells),
     checked: 1,
   };
   await writeTransaction(ctx.db, () => {
     store.beginEdit(draft.uuid, `Edit ${column} of row ${rowId}`, 1).keep(rowId);
-    store.rowWriter()(draft.uuid, { ...changed, search_text: searchText(cells) });
+    store.rowWriter()(draft.uuid, changed);
   });
   return { row: toRow(changed), check_ms: checkMs };
+}
+
+/** Text a change goes through between two turns of the event loop (a chunk of long cells takes more than one turn). */
+const TEXT_PER_TURN = 2 * 1024 * 1024;
+
+/** Lets the event loop in once every TEXT_PER_TURN bytes of cells gone through. */
+function pauser(): (bytes: number) => Promise<void> {
+  let since = 0;
+  return async (bytes) => {
+    since += bytes;
+    if (since < TEXT_PER_TURN) return;
+    since = 0;
+    await yieldToLoop();
+  };
 }
 
 /**
@@ -364,7 +425,7 @@ async function changeInChunks(
   kind: ImportKind,
   action: string,
   range: { after: number; until?: number },
-  change: (cells: Cells) => Cells | null,
+  change: (cells: Cells, rowId: number) => Cells | null,
 ): Promise<{ changed: number; rechecked: number; draft: Draft }> {
   const store = draftStore(ctx.db.sqlite);
   let seq: number | undefined;
@@ -376,10 +437,13 @@ async function changeInChunks(
       const last = page[page.length - 1];
       if (!last) break;
       after = last.row_id;
-      const changes = page.flatMap((row) => {
-        const cells = change(JSON.parse(row.cells) as Cells);
-        return cells ? [{ row, cells }] : [];
-      });
+      const changes: { row: DraftRowRecord; cells: Cells }[] = [];
+      const pause = pauser();
+      for (const row of page) {
+        const cells = change(cellsOf(row), row.row_id);
+        if (cells) changes.push({ row, cells });
+        await pause(row.cells_bytes);
+      }
       if (changes.length === 0) continue;
       const verdicts = await check(
         ctx,
@@ -418,6 +482,35 @@ async function changeInChunks(
   return { changed, rechecked, draft: await describeDraft(ctx, draft) };
 }
 
+/**
+ * Measures a change over the rows it would touch before any is written: `measure` gives the bytes
+ * a row's change adds (null: the row is left as it is) and refuses a cell past its column's length
+ * (requireCellFits). A 400 once the bytes added pass the limit; nothing is written either way.
+ */
+async function requireChangeBounded(
+  ctx: AppContext,
+  draft: DraftRecord,
+  range: { after: number; until?: number },
+  what: { action: string; path: string },
+  measure: (cells: Cells, rowId: number) => number | null,
+): Promise<void> {
+  const store = draftStore(ctx.db.sqlite);
+  let added = 0;
+  for (let after = range.after; ; ) {
+    const page = store.rowsAfter(draft.uuid, after, CHUNK_ROWS, range.until);
+    const last = page[page.length - 1];
+    if (!last) return;
+    after = last.row_id;
+    const pause = pauser();
+    for (const row of page) {
+      added += measure(cellsOf(row), row.row_id) ?? 0;
+      await pause(row.cells_bytes);
+    }
+    requireChangeFits(ctx.imports.settings.limits, added, what.action, what.path);
+    await yieldToLoop();
+  }
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -430,9 +523,27 @@ export async function replaceInColumn(ctx: AppContext, draft: DraftRecord, body:
   const flags = body.match_case ? 'g' : 'gi';
   const pattern = new RegExp(body.whole_cell ? `^${escapeRegExp(body.find)}$` : escapeRegExp(body.find), flags);
   const verb = `Replace "${body.find}" with "${body.replace}" in ${body.column}`;
-  return changeInChunks(ctx, draft, kind, verb, { after: 0 }, (cells) => {
+  // The replacement as is: a "$" in it is not a pattern of String.replace.
+  const replacement = body.replace.replaceAll('$', '$$$$');
+  /** The replace's result measured, a 400 if it is longer than the column takes; null: no match. */
+  const measured = (cells: Cells, rowId: number) => {
     const before = cells[body.column] ?? '';
-    const after = before.replace(pattern, () => body.replace);
+    const result = measureReplace(before, pattern, body.replace, body.find);
+    if (result.matches === 0) return null;
+    requireCellFits(kind, body.column, result.chars, before.length, `Replacing "${body.find}" in row ${rowId}`);
+    return { before, added: result.addedBytes };
+  };
+  await requireChangeBounded(
+    ctx,
+    draft,
+    { after: 0 },
+    { action: 'This replace', path: 'replace' },
+    (cells, rowId) => measured(cells, rowId)?.added ?? null,
+  );
+  return changeInChunks(ctx, draft, kind, verb, { after: 0 }, (cells, rowId) => {
+    const before = measured(cells, rowId)?.before;
+    if (before === undefined) return null;
+    const after = before.replace(pattern, replacement);
     return after !== before ? { ...cells, [body.column]: after } : null;
   });
 }
@@ -449,8 +560,14 @@ export async function fillDown(ctx: AppContext, draft: DraftRecord, body: { colu
   const store = draftStore(ctx.db.sqlite);
   const source = store.row(draft.uuid, body.from_row_id);
   if (!source) throw notFound(`Row ${body.from_row_id} of import draft ${draft.uuid}`);
-  const value = (JSON.parse(source.cells) as Cells)[body.column] ?? '';
+  const value = cellsOf(source)[body.column] ?? '';
   const range = { after: body.from_row_id, until: body.to_row_id };
+  await requireChangeBounded(ctx, draft, range, { action: 'This fill down', path: 'to_row_id' }, (cells, rowId) => {
+    const before = cells[body.column] ?? '';
+    if (before === value) return null;
+    requireCellFits(kind, body.column, value.length, before.length, `Filling down into row ${rowId}`);
+    return addedBytes(before, value);
+  });
   return changeInChunks(ctx, draft, kind, `Fill down ${body.column} from row ${source.row_id}`, range, (cells) =>
     (cells[body.column] ?? '') !== value ? { ...cells, [body.column]: value } : null,
   );
@@ -471,10 +588,10 @@ export async function deleteRows(ctx: AppContext, draft: DraftRecord, rowIds: nu
         rows.length === 1 ? `Delete row ${rows[0]?.row_id}` : `Delete ${rows.length} rows`,
         rows.length,
       );
-      const write = store.rowWriter();
+      const remove = store.rowDeleter();
       for (const row of rows) {
         keep(row.row_id);
-        write(draft.uuid, { ...row, search_text: searchText(JSON.parse(row.cells) as Cells), state: 'deleted' });
+        remove(draft.uuid, row.row_id);
       }
     });
   }
@@ -505,11 +622,26 @@ export function* fixedRows(ctx: AppContext, draft: DraftRecord, columns: readonl
     const page = store.rowsAfter(draft.uuid, after, PAGE);
     if (page.length === 0) return;
     for (const row of page) {
-      const cells = JSON.parse(row.cells) as Cells;
+      const cells = cellsOf(row);
       if (hasText(cells)) yield columns.map((c) => cells[c] ?? '');
     }
     after = page[page.length - 1]?.row_id ?? after;
   }
+}
+
+/**
+ * The options of the import of a draft's rows: the original import's (its import handler, its
+ * dates' order), reading the file the draft writes, whatever sheet, header row and mapping the
+ * original file had: the kind's columns by name, on row 1.
+ */
+function fixedRowsOptions(draft: DraftRecord, kind: ImportKind): Record<string, unknown> {
+  const options = JSON.parse(draft.options) as Record<string, unknown>;
+  const { dateOrders } = fileLayoutOf(options);
+  return withFileLayout(options, {
+    headerRow: 1,
+    mapping: Object.fromEntries(kind.columns.map((column) => [column, column])),
+    ...(dateOrders ? { dateOrders } : {}),
+  });
 }
 
 /**
@@ -521,7 +653,7 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
   requireOpen(draft);
   const kind = await kindOf(draft);
   const store = draftStore(ctx.db.sqlite);
-  const rows = store.openRows(draft.uuid).filter((row) => hasText(JSON.parse(row.cells) as Cells));
+  const rows = store.openRows(draft.uuid).filter((row) => hasText(cellsOf(row)));
   if (rows.length === 0) {
     throw new ApiError('CONFLICT', 'The draft has no rows left to import: every row was imported, deleted or is empty.');
   }
@@ -555,7 +687,7 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
           ...(draft.source_task_uuid ? { fixes_task_uuid: draft.source_task_uuid } : {}),
         },
         mode: 'background',
-        options: JSON.parse(draft.options) as Record<string, unknown>,
+        options: fixedRowsOptions(draft, kind),
       }));
     } catch (error) {
       await writeTransaction(ctx.db, () => {
@@ -620,7 +752,7 @@ async function settleFinishedImport(ctx: AppContext, draft: DraftRecord): Promis
           ? excluded.length === 0
             ? 'Every fixed row was imported.'
             : `${excluded.length} rows were excluded again; fix them and import again.`
-          : `${failedMessage} The rows it did not reach are left open; import them again.`,
+          : `What failed: ${failedMessage} The rows it did not import are open here again, with your fixes: import the fixed rows again, or download them (CSV or Excel) and import that file from Imports.`,
     };
     store.update(draft.uuid, { status: 'open', last_import: JSON.stringify(last) });
   });

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { MAX_SEARCH_CHARS, withoutControlCharacters } from '../text/search-term.ts';
 import { importKindIds } from '../imports/schemas.ts';
+import { MAX_CELL_CHARS, textProblem } from './bounds.ts';
 
 /** Rows a draft holds at most: the engine keeps this many excluded rows per import by default, and a preview's are few. */
 export const MAX_DRAFT_ROWS = 1_000_000;
 /** Rows of a page of GET rows at most. */
 export const MAX_ROWS_PAGE = 1000;
 
-const cellText = z.string().max(10_000, 'a cell holds at most 10,000 characters');
+/** Text a draft stores: valid Unicode without NUL (docs/hardening.md). */
+const validText = <T extends z.ZodString>(schema: T) =>
+  schema.superRefine((text, ctx) => {
+    const problem = textProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: `the text ${problem}` });
+  });
+const cellText = validText(z.string().max(MAX_CELL_CHARS, `a cell holds at most ${MAX_CELL_CHARS.toLocaleString('en-US')} characters`));
 const column = z.string().min(1).describe("One of the kind's columns (the draft's `columns`)");
 
 export const draftParamsSchema = z.object({ draft_uuid: z.string().describe('Import draft uuid') });
@@ -110,8 +117,8 @@ export const editCellAnswerSchema = z.object({
 
 export const replaceBodySchema = z.object({
   column,
-  find: z.string().min(1, 'give the text to find').max(1000),
-  replace: z.string().max(1000),
+  find: validText(z.string().min(1, 'give the text to find').max(1000)),
+  replace: validText(z.string().max(1000)),
   whole_cell: z.boolean().default(false).describe('true: only cells whose whole text is `find`'),
   match_case: z.boolean().default(false),
 });

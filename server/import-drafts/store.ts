@@ -1,13 +1,20 @@
 import type SQLite from 'better-sqlite3';
 import type { ImportDraftRowTable, ImportDraftTable } from '../db/schema.ts';
 import { nowIso } from '../time.ts';
+import { MAX_ROW_READ_BYTES } from './bounds.ts';
 import type { DraftRowsQuery } from './schemas.ts';
 
 /** Edits kept for undo per draft; older ones are dropped. */
 export const UNDO_DEPTH = 50;
 
 export type DraftRecord = ImportDraftTable;
-export type DraftRowRecord = Omit<ImportDraftRowTable, 'draft_uuid' | 'import_index'>;
+/** A row as read: its cells, or null when they are larger than a read takes in (MAX_ROW_READ_BYTES; rows stored before the bounds). */
+export type DraftRowRecord = Omit<ImportDraftRowTable, 'draft_uuid' | 'import_index' | 'search_text' | 'cells'> & {
+  cells: string | null;
+  cells_bytes: number;
+};
+/** A row with its cells, as written. */
+export type WrittenRow = Omit<ImportDraftRowTable, 'draft_uuid' | 'import_index' | 'row_number'>;
 
 export interface NewDraftRow {
   row_number: number | null;
@@ -17,7 +24,14 @@ export interface NewDraftRow {
   problem_column: string | null;
 }
 
-const ROW_COLUMNS = 'row_id, row_number, cells, problem, problem_column, state, checked';
+/**
+ * A row's columns as read. octet_length reads a text's size without its content, so the cells of
+ * a row too large to read are never loaded, not even by SQLite.
+ */
+const ROW_COLUMNS = `row_id, row_number, iif(octet_length(cells) <= ${MAX_ROW_READ_BYTES}, cells, null) as cells,
+  octet_length(cells) as cells_bytes, problem, problem_column, state, checked`;
+/** Rows small enough to read (the others are shown as too large and never changed or imported). */
+const READABLE = `octet_length(cells) <= ${MAX_ROW_READ_BYTES}`;
 
 /** Row ids per block of import_draft_blocks (1,024; migration 025 groups them the same way). */
 const BLOCK_BITS = 10;
@@ -150,6 +164,11 @@ export function draftStore(sqlite: SQLite.Database) {
         .run(uuid, uuid, limit).changes;
     },
 
+    /** The organization's drafts, those being written or removed too. */
+    countDrafts(organizationUuid: string): number {
+      return sqlite.prepare('select count(*) from import_drafts where organization_uuid = ?').pluck().get(organizationUuid) as number;
+    },
+
     remove(uuid: string): void {
       sqlite.prepare('delete from import_drafts where uuid = ?').run(uuid);
     },
@@ -194,7 +213,7 @@ export function draftStore(sqlite: SQLite.Database) {
       const search = query.search?.trim().toLowerCase() ?? '';
       if (search) {
         // One pass over the rows finds every match (the total); the page's rows are then read by their ids.
-        const where = `draft_uuid = ? and ${filter} and instr(search_text, ?) > 0`;
+        const where = `draft_uuid = ? and ${filter} and octet_length(search_text) <= ${MAX_ROW_READ_BYTES} and instr(search_text, ?) > 0`;
         const ids = sqlite
           .prepare(`select row_id from import_draft_rows where ${where} order by row_id`)
           .pluck()
@@ -225,18 +244,19 @@ export function draftStore(sqlite: SQLite.Database) {
         .get(uuid, rowId) as DraftRowRecord | undefined;
     },
 
-    /** Every open row (the import of the fixed rows), in order. */
+    /** Every open row small enough to read (the import of the fixed rows), in order. */
     openRows(uuid: string): DraftRowRecord[] {
       return sqlite
-        .prepare(`select ${ROW_COLUMNS} from import_draft_rows where draft_uuid = ? and state = 'open' order by row_id`)
+        .prepare(`select ${ROW_COLUMNS} from import_draft_rows where draft_uuid = ? and state = 'open' and ${READABLE} order by row_id`)
         .all(uuid) as DraftRowRecord[];
     },
 
-    /** Open rows (downloads, find and replace, fill down), a page at a time after a row id (keyset), up to a row id. */
+    /** Open rows small enough to read (downloads, find and replace, fill down), a page at a time after a row id (keyset), up to a row id. */
     rowsAfter(uuid: string, afterId: number, limit: number, untilId = Number.MAX_SAFE_INTEGER): DraftRowRecord[] {
       return sqlite
         .prepare(
-          `select ${ROW_COLUMNS} from import_draft_rows where draft_uuid = ? and row_id > ? and row_id <= ? and state = 'open' order by row_id limit ?`,
+          `select ${ROW_COLUMNS} from import_draft_rows where draft_uuid = ? and row_id > ? and row_id <= ? and state = 'open' and ${READABLE}
+           order by row_id limit ?`,
         )
         .all(uuid, afterId, untilId, limit) as DraftRowRecord[];
     },
@@ -247,8 +267,14 @@ export function draftStore(sqlite: SQLite.Database) {
         `update import_draft_rows set cells = ?, search_text = ?, problem = ?, problem_column = ?, checked = ?, state = ?
          where draft_uuid = ? and row_id = ?`,
       );
-      return (uuid: string, row: DraftRowRecord & { search_text: string }) =>
+      return (uuid: string, row: WrittenRow) =>
         write.run(row.cells, row.search_text, row.problem, row.problem_column, row.checked, row.state, uuid, row.row_id);
+    },
+
+    /** A statement that takes a row out of the draft (its cells are not read). */
+    rowDeleter() {
+      const remove = sqlite.prepare(`update import_draft_rows set state = 'deleted' where draft_uuid = ? and row_id = ?`);
+      return (uuid: string, rowId: number) => remove.run(uuid, rowId);
     },
 
     verdictWriter() {

@@ -84,6 +84,11 @@ export interface ImportKind<Row = unknown> {
    * together do ({ location: [['address_line_1', 'suburb']] }: the location is composed from the parts).
    */
   requiredUnless?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  /**
+   * Longest text each column takes, in characters (the row check refuses longer): an import
+   * draft refuses a change that would make a cell longer (import-drafts/bounds.ts).
+   */
+  maxLength?: Readonly<Record<string, number>>;
   /** Columns holding dates whose order (day or month first) is read per file (docs/imports.md). */
   dateColumns?: readonly string[];
   /** One example row for the template, in column order; `organization_uuid` is filled in per caller. */

@@ -21,6 +21,10 @@ export interface ImportLimits {
   maxStoredExcluded: number;
   /** Heap of one import worker process (its V8 old generation). */
   workerMemoryMb: number;
+  /** Import drafts an organization keeps at most; a new one past it is refused. */
+  maxDraftsPerOrganization: number;
+  /** Bytes of cell text one change of an import draft (a find and replace, a fill down) may add. */
+  maxDraftChangeBytes: number;
 }
 
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
@@ -33,6 +37,8 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   maxXlsxRatio: 200,
   maxStoredExcluded: 10_000,
   workerMemoryMb: 192,
+  maxDraftsPerOrganization: 100,
+  maxDraftChangeBytes: 16 * 1024 * 1024,
 };
 
 /** The `serve` flag of each limit, its unit and how a flag value becomes the setting. */
@@ -66,6 +72,13 @@ export const LIMIT_FLAGS: Record<keyof ImportLimits, { flag: string; unit: strin
     help: 'Excluded rows kept in full per import (the count stays exact)',
   },
   workerMemoryMb: { flag: 'import-worker-memory-mb', unit: 'MB', toSetting: 1, help: 'Heap of each import worker process, in MB' },
+  maxDraftsPerOrganization: { flag: 'max-drafts', unit: 'drafts', toSetting: 1, help: 'Most import drafts an organization keeps' },
+  maxDraftChangeBytes: {
+    flag: 'max-draft-change-mb',
+    unit: 'MB',
+    toSetting: 1024 * 1024,
+    help: 'Most cell text one change of an import draft adds, in MB',
+  },
 };
 
 /** The limit as a user sets it: "1,024 KB (serve --max-cell-kb)". */

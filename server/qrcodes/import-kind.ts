@@ -2,7 +2,15 @@ import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
 import { SEARCH_INDEX_SHADOW } from './search-index.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { cellText } from './address.ts';
-import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, quickImportRow, type QrImportRow } from './import-row.ts';
+import {
+  cellsAsText,
+  QR_ECHO_FIELDS,
+  QR_IMPORT_COLUMNS,
+  QR_MAX_LENGTH,
+  qrImportRowSchema,
+  quickImportRow,
+  type QrImportRow,
+} from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 import type { QrCodeFileImportResults, QrCodeJsonImportResults } from './import-results.ts';
 
@@ -77,6 +85,7 @@ export const qrCodeImportKind: ImportKind<QrImportRow> = {
   aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },
   synonyms: QR_SYNONYMS,
   requiredColumns: ['location'],
+  maxLength: QR_MAX_LENGTH,
   // A row without a location composes it from the address parts (qrcodes/address.ts): a street with a suburb or postcode.
   requiredUnless: {
     location: [

@@ -48,7 +48,7 @@ export function cellsAsText(record: RawRecord): RawRecord {
 const TYPE_PATTERN = /^[A-Z][A-Z0-9_]{0,39}$/;
 
 /** Longest text of each field; the schema and the quick check both read it. */
-const MAX_LENGTH = {
+export const QR_MAX_LENGTH = {
   location: 1000,
   type: 40,
   name: 500,
@@ -65,8 +65,8 @@ const MAX_LENGTH = {
   tag_number: 200,
   tag_display_name: 200,
 } as const;
-type RowField = keyof typeof MAX_LENGTH;
-const ROW_FIELDS = Object.keys(MAX_LENGTH) as RowField[];
+type RowField = keyof typeof QR_MAX_LENGTH;
+const ROW_FIELDS = Object.keys(QR_MAX_LENGTH) as RowField[];
 
 /** The checks beyond field types and lengths, in order; the schema reports them all, the quick check wants none. */
 function rowProblems(row: Partial<Record<RowField, string>>): { path: string; message: string }[] {
@@ -95,7 +95,7 @@ function finish<T extends Partial<Record<RowField, string>>>(row: T) {
 
 /** One row of a QR code import (after cellsAsText), from a file row or a JSON element. */
 export const qrImportRowSchema = z
-  .object(Object.fromEntries(ROW_FIELDS.map((f) => [f, text(MAX_LENGTH[f])])) as Record<RowField, ReturnType<typeof text>>)
+  .object(Object.fromEntries(ROW_FIELDS.map((f) => [f, text(QR_MAX_LENGTH[f])])) as Record<RowField, ReturnType<typeof text>>)
   .superRefine((row, ctx) => {
     for (const problem of rowProblems(row)) ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
   })
@@ -116,7 +116,7 @@ export function quickImportRow(record: RawRecord): QrImportRow | undefined {
     if (typeof value === 'object' && value !== null && !(value instanceof Date)) return undefined;
     const text = cellText(value);
     if (text === undefined) continue;
-    if (text.length > MAX_LENGTH[field]) return undefined;
+    if (text.length > QR_MAX_LENGTH[field]) return undefined;
     row[field] = text;
   }
   if (rowProblems(row).length > 0) return undefined;

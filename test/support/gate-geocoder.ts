@@ -5,9 +5,10 @@ import { tinyGeocoder } from './tiny-geocoder.ts';
 
 /**
  * The tiny test geocoder, with a gate: looking up an address whose location holds GATE_MARK
- * writes `waiting` into the folder named by QR_SANDBOX_TEST_GATE_DIR and blocks until the test
- * writes `open` there. A test so knows an import is in the middle of a batch, with the ones
- * before it committed (e.g. to fill the disk right then).
+ * writes `waiting` (the id of the process it blocks) into the folder named by
+ * QR_SANDBOX_TEST_GATE_DIR and blocks until the test writes `open` there. A test so knows an
+ * import is in the middle of a batch, with the ones before it committed (e.g. to fill the disk
+ * right then), and which worker process runs it.
  */
 export const GATE_GEOCODER_MODULE = new URL('./gate-geocoder.ts', import.meta.url).href;
 export const GATE_MARK = 'GATE';
@@ -20,7 +21,7 @@ export function loadGeocoder(): Geocoder {
   return {
     locate(address) {
       if (dir && address.location?.includes(GATE_MARK)) {
-        fs.writeFileSync(path.join(dir, 'waiting'), '');
+        fs.writeFileSync(path.join(dir, 'waiting'), String(process.pid));
         while (!fs.existsSync(path.join(dir, 'open'))) Atomics.wait(pause, 0, 0, 10);
       }
       return tinyGeocoder.locate(address);

@@ -24,6 +24,7 @@ import {
   undoEdit,
 } from './draft-api.ts';
 import { type ActiveCell, DraftGrid } from './DraftGrid.tsx';
+import { LastImportNotice } from './LastImportNotice.tsx';
 import { ReplaceForm, RowTools } from './DraftTools.tsx';
 import { useDraftRows } from './use-draft-rows.ts';
 
@@ -134,15 +135,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
           for (const action of [edit, change, importing, discard, download]) action.clearError();
         }}
       />
-      {draft.last_import && (
-        <div className={`notice ${draft.last_import.excluded === 0 ? 'notice-success' : 'notice-info'}`} role="status">
-          <span>
-            Last import of the fixed rows (<Link to={`/tasks/${draft.last_import.task_uuid}`}>task</Link>):{' '}
-            {draft.last_import.imported.toLocaleString()} imported, {draft.last_import.excluded.toLocaleString()} excluded.{' '}
-            {draft.last_import.message}
-          </span>
-        </div>
-      )}
+      {draft.last_import && <LastImportNotice last={draft.last_import} />}
       {draft.status === 'importing' && (
         <div className="notice notice-info" role="status">
           <span>
