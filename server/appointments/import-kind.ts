@@ -81,7 +81,7 @@ function results(summary: ImportSummary): AppointmentImportTaskResults {
   return {
     upserted: count(APPOINTMENT_COUNTERS.upserted),
     excluded: summary.excludedCount,
-    excluded_appointments: summary.excluded.map((e) => ({ index: e.index, data: e.row, error_message: e.error })),
+    excluded_appointments: summary.excluded.map((e) => ({ index: e.index, row_number: e.row_number, data: e.row, error_message: e.error })),
     inserted: count(APPOINTMENT_COUNTERS.inserted),
     updated: count(APPOINTMENT_COUNTERS.updated),
     unchanged: count(APPOINTMENT_COUNTERS.unchanged),

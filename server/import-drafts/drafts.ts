@@ -14,7 +14,7 @@ import type { ImportKind } from '../imports/kind.ts';
 import { csvChunks } from '../imports/reports/table-download.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { UPLOADS_DIR } from '../imports/settings.ts';
-import { excludedRowsPage, findJob, jobFromRow } from '../imports/workers/job-store.ts';
+import { excludedRowsPage, findJob, jobFromRow, storedRowNumber } from '../imports/workers/job-store.ts';
 import { findTask } from '../tasks/store.ts';
 import { nowIso } from '../time.ts';
 import { cellText, problemColumn, searchText } from './problems.ts';
@@ -163,7 +163,7 @@ async function excludedRowsOf(
           if (column) cells[column] = cellText(raw[i]);
         });
       }
-      rows.push(newRow(cells, stored.row_index + (json ? 1 : 2), stored.error, kind.columns));
+      rows.push(newRow(cells, storedRowNumber(stored), stored.error, kind.columns));
     }
     after = page[page.length - 1]?.row_index ?? after;
     // The store's awaits are synchronous underneath (better-sqlite3): let other requests in between pages.

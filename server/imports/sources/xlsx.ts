@@ -4,6 +4,7 @@ import type { ImportLimits } from '../limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import type { Cell } from './xlsx/sheet-scanner.ts';
 import { Workbook, type WorkbookSheet } from './xlsx/workbook.ts';
+import { sheetRowNumber } from './row-numbers.ts';
 import { checkWorkbookLimits } from './zip-limits.ts';
 
 const CHUNK_ROWS = 2000;
@@ -47,6 +48,7 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
       await checkWorkbookLimits(file, limits);
       let headerRow = -1;
       let chunk: (Cell[] | null)[] = [];
+      let numbers: number[] = [];
       let chunkFirst = 0;
       let nextIndex = 0;
       let handlerError: unknown;
@@ -61,8 +63,10 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
       const flush = () => {
         if (chunk.length === 0) return;
         const rows = chunk;
+        const rowNumbers = numbers;
         chunk = [];
-        handle(() => handlers.onRows(rows, chunkFirst));
+        numbers = [];
+        handle(() => handlers.onRows(rows, chunkFirst, rowNumbers));
       };
       try {
         workbook = Workbook.open(file);
@@ -83,9 +87,12 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
             if (chunk.length === 0) chunkFirst = nextIndex;
             while (nextIndex < index) {
               chunk.push(null);
+              numbers.push(sheetRowNumber(headerRow, nextIndex));
               nextIndex++;
             }
+            // A row out of order (its r below the last one's) takes the next index but keeps its own r.
             chunk.push(cells);
+            numbers.push(row.number);
             nextIndex++;
             if (chunk.length >= CHUNK_ROWS) flush();
           }
