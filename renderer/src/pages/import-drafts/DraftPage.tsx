@@ -19,6 +19,7 @@ import {
   draftQuery,
   editCell,
   fillDown,
+  draftRowLabel,
   importFixedRows,
   replaceInColumn,
   undoEdit,
@@ -31,10 +32,8 @@ const IMPORTING_POLL_MS = 1000;
 
 /** What the last edit's check said, and how long the answer took (the grid's own measure). */
 interface Checked {
-  rowId: number;
+  label: string;
   problem: string | null;
-  checkMs: number;
-  answerMs: number;
 }
 
 function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[]): string[] {
@@ -81,11 +80,9 @@ export function DraftPage({ uuid }: { uuid: string }) {
 
   const edit = useApiAction(async (row: DraftRow, column: string, value: string) => {
     rows.override({ ...row, cells: { ...row.cells, [column]: value } });
-    const started = performance.now();
     const answer = await editCell(uuid, row.row_id, column, value).send();
-    const answerMs = Math.round(performance.now() - started);
     rows.override(answer.row);
-    setChecked({ rowId: row.row_id, problem: answer.row.problem, checkMs: answer.check_ms, answerMs });
+    setChecked({ label: draftRowLabel(answer.row), problem: answer.row.problem });
     setActive((current) => (current && current.row.row_id === row.row_id ? { ...current, row: answer.row } : current));
     await queryClient.invalidateQueries({ queryKey: [DRAFT_PATH] });
   });
@@ -202,7 +199,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
         />
         <p className="muted draft-said" role="status" data-testid="draft-said">
           {checked
-            ? `Row ${checked.rowId} checked in ${checked.checkMs} ms (answer in ${checked.answerMs} ms): ${checked.problem ?? 'no problem left, it will be imported.'}`
+            ? `${checked.label} checked again: ${checked.problem ?? 'no problem left, it will be imported.'}`
             : (said ?? 'Double-click a cell (or type on it) to change it; Enter keeps the change and checks the row again.')}
         </p>
         <DraftGrid
@@ -219,11 +216,8 @@ export function DraftPage({ uuid }: { uuid: string }) {
             if (!cell || edit.running) return;
             setChecked(null);
             const { row } = cell;
-            const from = row.row_number === null ? '' : ` (line ${row.row_number} of the file)`;
             setSaid(
-              row.state === 'imported'
-                ? `Row ${row.row_id}${from} was imported.`
-                : `Row ${row.row_id}${from}: ${row.problem ?? 'no problem.'}`,
+              row.state === 'imported' ? `${draftRowLabel(row)} was imported.` : `${draftRowLabel(row)}: ${row.problem ?? 'no problem.'}`,
             );
           }}
           onVisibleRows={rows.setVisible}

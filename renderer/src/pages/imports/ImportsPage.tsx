@@ -412,7 +412,6 @@ export function ImportsPage() {
             profile={remoteAnswer.profile}
             baseUrl={remoteAnswer.baseUrl}
             answer={remoteAnswer.answer}
-            jsonSource={/\.json$/i.test(file?.name ?? '')}
             {...(remote?.name === remoteAnswer.profile
               ? {
                   onFixedFile: importFixed,

@@ -135,8 +135,8 @@ export function RemoteTaskResult({
 }
 
 /** A sync answer from a service that does not name its task: the counts and excluded rows from the answer itself. */
-export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: string; body: Record<string, unknown>; jsonSource: boolean }) {
-  const rows = useMemo(() => excludedRowsOf(body, jsonSource), [body, jsonSource]);
+export function RemoteSyncAnswer({ profile, body }: { profile: string; body: Record<string, unknown> }) {
+  const rows = useMemo(() => excludedRowsOf(body), [body]);
   return (
     <Panel title={<>Import finished on {profile}</>} actions={null}>
       <StatList stats={answerCounts(body)} label="Import counts" />

@@ -2,28 +2,28 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
-import { cellText, type ExcludedRow, rowColumns } from './task-format.ts';
+import { cellText, type ExcludedRow, rowColumns, rowLabel } from './task-format.ts';
 import { countOf } from '../../../../common/count-words.ts';
 
 const issuesOf = (row: ExcludedRow): RowIssue[] =>
   splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');
 
-const ROW_HINT = 'The line in the uploaded file (line 1 is the header row; JSON: the element, counting from 1)';
+const ROW_HINT = "The row as your file shows it: the sheet's row in a workbook, the line in a CSV, the element counting from 1 in JSON";
 
 function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
   const issues = issuesOf(row);
   const flagged = new Set(issues.map((i) => i.column));
   return (
-    <section className="row-details" aria-label={`Excluded row ${row.rowNumber}`}>
+    <section className="row-details" aria-label={`Excluded ${rowLabel(row).toLowerCase()}`}>
       <div className="panel-header">
         <h3 title={`index ${row.index} in the API's results`}>
-          Row {row.rowNumber}: {issues.length === 1 ? 'one problem' : `${issues.length} problems`}
+          {rowLabel(row)}: {issues.length === 1 ? 'one problem' : `${issues.length} problems`}
         </h3>
         <button type="button" className="button button-small button-quiet" onClick={onClose}>
           Close
         </button>
       </div>
-      <RowIssueList issues={issues} label={`Problems of row ${row.rowNumber}`} />
+      <RowIssueList issues={issues} label={`Problems of ${rowLabel(row).toLowerCase()}`} />
       <dl className="facts">
         {Object.entries(row.row).map(([key, value]) => (
           <div key={key} className={flagged.has(key) ? 'fact fact-problem' : 'fact'}>
@@ -77,8 +77,11 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
       key: 'row',
       header: 'Row',
       width: 4,
-      cell: (r) => r.rowNumber,
-      title: (r) => `Line ${r.rowNumber} of the file; index ${r.index} in the API's results`,
+      cell: (r) => r.rowNumber ?? `(${r.index})`,
+      title: (r) =>
+        r.rowNumber === null
+          ? `The service gives only the index (${r.index}), not the row in the file`
+          : `Row ${r.rowNumber} of the file; index ${r.index} in the API's results`,
     },
     { key: 'reason', header: 'Reason', width: 22, grow: true, cell: reasonSummary, title: (r) => r.error },
     ...keys.map<Column<ExcludedRow>>((key) => ({
@@ -114,8 +117,8 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
             : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
         </span>
         <span className="muted toolbar-end hint">
-          <strong title={ROW_HINT}>Row</strong> is the line in the file. Click a row, or use the arrow keys and Enter, to see its problems
-          one per line.
+          <strong title={ROW_HINT}>Row</strong> is the row as your file shows it. Click a row, or use the arrow keys and Enter, to see its
+          problems one per line.
         </span>
       </div>
       {shown.length > 0 ? (
