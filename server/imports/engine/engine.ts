@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { CANCELLED_MESSAGE_START } from '../../../common/cancelled.ts';
 import { DiskSpace } from '../../data-dir/disk-space.ts';
 import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
 import { type Db, isBusy, withBusyTimeout } from '../../db/database.ts';
@@ -74,9 +75,9 @@ async function countRows(source: RowSource, limit: number): Promise<void> {
 /** A cancelled import's error_message: who, how far it got, and that what it wrote stays. */
 export function cancelledMessage(by: string, rowsDone: number): string {
   const who = by === '' ? '' : ` by ${by}`;
-  if (rowsDone === 0) return `Cancelled${who} before any row was written.`;
+  if (rowsDone === 0) return `${CANCELLED_MESSAGE_START}${who} before any row was written.`;
   return (
-    `Cancelled${who} after ${rowsDone.toLocaleString('en-US')} rows: those rows were done (imported, or excluded with their reason) and stay; ` +
+    `${CANCELLED_MESSAGE_START}${who} after ${rowsDone.toLocaleString('en-US')} rows: those rows were done (imported, or excluded with their reason) and stay; ` +
     'the results count them. The rest of the file was not read. Retry the import to run the whole file again (rows already imported are matched, not duplicated).'
   );
 }

@@ -11,6 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { useLiveStore } from '../../live/live-store.ts';
 import { taskQuery } from '../tasks/task-query.ts';
 import { Link } from '../../router.tsx';
@@ -165,23 +166,38 @@ export function ImportResult({
     );
   }
   const running = isRunning(task);
+  const cancelled = isCancelledTask(task);
   const counts = importStats(task);
   return (
     <section className="panel" aria-labelledby="import-result-title">
       <div className="panel-header">
-        <h2 id="import-result-title">{running ? 'Importing…' : task.status === 'FAILED' ? 'The import failed' : 'Import finished'}</h2>
+        <h2 id="import-result-title">
+          {running
+            ? 'Importing…'
+            : cancelled
+              ? 'The import was cancelled'
+              : task.status === 'FAILED'
+                ? 'The import failed'
+                : 'Import finished'}
+        </h2>
         <div className="panel-actions import-result-actions">
-          <StatusBadge status={task.status} />
+          <StatusBadge task={task} />
           <Link to={`/tasks/${task.uuid}`}>Task page</Link>
         </div>
       </div>
       <ProgressBar value={task.progress} label="Import progress" />
       {running && <p className="muted">The import runs on the server: you can leave this page and find it under Tasks.</p>}
       <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-      {task.status === 'FAILED' && (
-        <div className="notice notice-error" role="alert">
-          <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+      {cancelled ? (
+        <div className="notice notice-info" role="status">
+          <strong>The import was cancelled.</strong> {task.error_message}
         </div>
+      ) : (
+        task.status === 'FAILED' && (
+          <div className="notice notice-error" role="alert">
+            <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+          </div>
+        )
       )}
       <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />

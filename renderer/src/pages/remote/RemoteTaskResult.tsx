@@ -106,7 +106,7 @@ export function RemoteTaskResult({
         {title ? <h2 id="remote-result-title">{heading}</h2> : <h2 id="remote-result-title">Progress and results</h2>}
         {title && (
           <div className="panel-actions import-result-actions">
-            <StatusBadge status={task.status} />
+            <StatusBadge task={task} />
             <Link to={remoteTaskPage(profile, task.uuid)}>Remote task page</Link>
           </div>
         )}

@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoading } from '../../components/QueryState.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.tsx';
 import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
@@ -84,15 +85,21 @@ export function TaskPage({ uuid }: { uuid: string }) {
           </>
         }
         back={back}
-        actions={<StatusBadge status={task.status} />}
+        actions={<StatusBadge task={task} />}
       />
       <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       <Panel title="Progress">
         <ProgressBar value={task.progress} label="Task progress" />
-        {task.status === 'FAILED' && (
-          <div className="notice notice-error" role="alert">
-            <strong>The task failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+        {isCancelledTask(task) ? (
+          <div className="notice notice-info" role="status">
+            <strong>The import was cancelled.</strong> {task.error_message}
           </div>
+        ) : (
+          task.status === 'FAILED' && (
+            <div className="notice notice-error" role="alert">
+              <strong>The task failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+            </div>
+          )
         )}
         {running && <p className="muted">The task is running; this page updates by itself.</p>}
         {importKind && <TaskActions task={task} canWrite={session.role !== 'viewer'} />}
