@@ -27,8 +27,13 @@ describe('row numbers in the GUI: the row as the file shows it', { skip }, () =>
     const page = await session.signedInPage(`/tasks/${uuid}`);
     const table = page.getByRole('grid', { name: 'Excluded rows' }).or(page.getByRole('table', { name: 'Excluded rows' }));
     await table.getByText('Nowhere').first().waitFor();
-    await page.getByRole('heading', { name: 'Row 8: one problem' }).waitFor();
+    await page.getByRole('heading', { name: 'Row 8 of sheet Sites: one problem' }).waitFor();
     assert.equal(await page.getByRole('heading', { name: /Row 6/ }).count(), 0, 'not index + 2');
+    // The file's own column names lead, the kind's beside them.
+    const details = page.getByRole('region', { name: /Excluded row 8/ });
+    await details.locator('dt', { hasText: 'Town' }).filter({ hasText: 'suburb' }).waitFor();
+    await details.locator('dt', { hasText: 'Ext Ref' }).filter({ hasText: 'qr_code_external_reference_id' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Ext Ref · qr_code_external_reference_id' }).waitFor();
 
     await page.getByRole('button', { name: 'Fix the rows here' }).click();
     await page.getByRole('heading', { name: 'Fix rows in place' }).waitFor();

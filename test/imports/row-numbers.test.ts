@@ -83,11 +83,12 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
       indexes: results.excluded_data.map((e) => e.index),
       report: reportRows.map((r) => Number(r.row_number)),
       draft: draftRows.rows.map((r) => r.row_number),
+      task_uuid: task.uuid,
     };
   }
 
   const same = (numbers: Awaited<ReturnType<typeof numbersEverywhere>>, expected: number) => {
-    const { indexes, ...places } = numbers;
+    const { indexes, task_uuid: _task, ...places } = numbers;
     for (const [place, found] of Object.entries(places))
       assert.deepEqual(found, [expected], `${place} numbers the row ${found.join(', ')}`);
     return indexes;
@@ -96,6 +97,19 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
   it('a workbook with its rows on the second sheet under a title row: sheet row 8, as Excel shows it', async () => {
     const numbers = await numbersEverywhere(await titledWorkbook(), 'sites.xlsx');
     assert.deepEqual(same(numbers, 8), [4], "the spec's index is kept: the fifth data row, blank row counted");
+    const job = await ok<{ sheet: string | null; columns: { header: string; column: string }[] }>(
+      await server.request(`/api/background-tasks/uuid/${numbers.task_uuid}/import`),
+    );
+    assert.equal(job.sheet, 'Sites');
+    assert.deepEqual(
+      job.columns.filter((c) => ['Ext Ref', 'Town', 'Street'].includes(c.header)),
+      [
+        { header: 'Street', column: 'address_line_1' },
+        { header: 'Town', column: 'suburb' },
+        { header: 'Ext Ref', column: 'qr_code_external_reference_id' },
+      ],
+      "the task's import names the file's own columns",
+    );
   });
 
   it('a CSV with a quoted cell on two lines before the bad row: the line it starts on', async () => {

@@ -1,4 +1,5 @@
 import './import-drafts.css';
+import { countOf } from '../../../../common/count-words.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiAction } from '../../api/use-api-action.ts';
@@ -122,7 +123,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
     <>
       <PageHeader
         title="Fix rows in place"
-        description={`${importKindOf(draft.kind).label} · ${draft.rows.toLocaleString()} rows · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
+        description={`${importKindOf(draft.kind).label} · ${countOf(draft.rows, 'row')} · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
         back={back}
       />
       <ErrorNotice
@@ -157,7 +158,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
             <input id="draft-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
           </span>
           <span className="muted" role="status" aria-live="polite" data-testid="draft-rows-shown">
-            {rows.total.toLocaleString()} rows shown
+            {countOf(rows.total, 'row')} shown
           </span>
         </div>
         <ReplaceForm
@@ -168,7 +169,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
             void change.run(
               () => replaceInColumn(uuid, body).send(),
               (n, m) =>
-                `Replaced in ${n.toLocaleString()} rows; ${m.toLocaleString()} checked again${n > m ? ' (the import checks the rest)' : ''}.`,
+                `Replaced in ${countOf(n, 'row')}; ${m.toLocaleString()} checked again${n > m ? ' (the import checks the rest)' : ''}.`,
             )
           }
         />
@@ -181,7 +182,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
           onFillDown={(column, from, to) =>
             void change.run(
               () => fillDown(uuid, column, from, to).send(),
-              (n) => `Filled ${column} down into ${n.toLocaleString()} rows.`,
+              (n) => `Filled ${column} down into ${countOf(n, 'row')}.`,
             )
           }
           onDelete={(rowId) =>
@@ -193,7 +194,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
           onUndo={() =>
             void change.run(
               () => undoEdit(uuid).send(),
-              (n) => `Undone (${n.toLocaleString()} rows put back).`,
+              (n) => `Undone (${countOf(n, 'row')} put back).`,
             )
           }
         />

@@ -16,6 +16,7 @@ import { useLiveStore } from '../../live/live-store.ts';
 import { taskQuery } from '../tasks/task-query.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
+import { useFileColumns } from '../tasks/use-file-columns.ts';
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
 import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
@@ -121,6 +122,7 @@ export function CompletedExcludedRows({
   none: ReactNode;
 }) {
   const total = excludedTotal(task, rows.length);
+  const file = useFileColumns(task.uuid);
   return (
     <>
       <h3>Excluded rows</h3>
@@ -134,7 +136,7 @@ export function CompletedExcludedRows({
               them.
             </p>
           )}
-          <ExcludedRowsTable rows={rows} />
+          <ExcludedRowsTable rows={rows} {...(file ? { file } : {})} />
           <ExcludedRowsActions task={task} {...actions} />
         </>
       )}

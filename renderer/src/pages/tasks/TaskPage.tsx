@@ -15,8 +15,9 @@ import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.ts
 import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { handOverFixedFile } from '../imports/fixed-file-handover.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
+import { useFileColumns } from './use-file-columns.ts';
 import { RowWarnings } from './RowWarnings.tsx';
-import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
+import { type ExcludedRow, excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
 import { TaskActions } from './TaskActions.tsx';
@@ -49,6 +50,12 @@ export function Metadata({ task }: { task: BackgroundTask }) {
       ))}
     </dl>
   );
+}
+
+/** An import task's excluded rows under the file's own column names (its import job says them). */
+function TaskExcludedRows({ uuid, rows }: { uuid: string; rows: ExcludedRow[] }) {
+  const file = useFileColumns(uuid);
+  return <ExcludedRowsTable rows={rows} {...(file ? { file } : {})} />;
 }
 
 export function TaskPage({ uuid }: { uuid: string }) {
@@ -156,7 +163,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
                 of them.
               </p>
             )}
-            <ExcludedRowsTable rows={rows} />
+            <TaskExcludedRows uuid={task.uuid} rows={rows} />
           </>
         )}
       </Panel>
