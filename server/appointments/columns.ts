@@ -1,5 +1,6 @@
 import { toNfc } from '../text/unicode.ts';
-import { APPOINTMENT_FIELDS, REQUIRED_COLUMNS, type AppointmentField } from './fields.ts';
+import { missingRequired } from '../imports/engine/columns.ts';
+import { APPOINTMENT_FIELDS, REQUIRED_COLUMNS, REQUIRED_UNLESS, type AppointmentField } from './fields.ts';
 
 /** Column titles compare trimmed, ignoring case, and treating spaces, `_` and `-` alike ("Tag Name" = "tag_name"). */
 export function columnKey(title: string): string {
@@ -76,7 +77,8 @@ export class ColumnMapper {
       if (earlier !== undefined) problems.push(`The columns "${earlier}" and "${header.trim()}" both give ${field}; remove or rename one.`);
       else supplied.set(field, header.trim());
     }
-    const missing = REQUIRED_COLUMNS.filter((field) => !supplied.has(field));
+    const required = missingRequired({ requiredColumns: REQUIRED_COLUMNS, requiredUnless: REQUIRED_UNLESS }, new Set(supplied.keys()));
+    const missing = required.filter((field) => field !== 'service') as AppointmentField[];
     if (!options.organizationGiven && !supplied.has('organization_uuid')) missing.push('organization_uuid');
     if (missing.length > 0) {
       const named = missing.map((field) => this.describeColumn(field)).join(', ');
@@ -84,7 +86,7 @@ export class ColumnMapper {
         `The file has no column for ${named}. The first row must hold the column titles; download the template for the expected layout.`,
       );
     }
-    if (!supplied.has('service') && !supplied.has('service_code')) {
+    if (required.includes('service')) {
       problems.push(`The file needs a column for ${this.describeColumn('service')} or ${this.describeColumn('service_code')}.`);
     }
     return problems;

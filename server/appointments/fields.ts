@@ -16,8 +16,16 @@ export type AppointmentField = (typeof APPOINTMENT_FIELDS)[number];
 /** Longest text of an appointment field read as text (every field but the start and the duration, which are parsed). */
 export const APPOINTMENT_TEXT_MAX = 500;
 
-/** Columns a file must have (organization_uuid may come from the form field instead). */
-export const REQUIRED_COLUMNS: readonly AppointmentField[] = ['tag_name', 'tag_number', 'start_date_time', 'location'];
+/**
+ * Columns a file must have: the kind's requiredColumns and requiredUnless (imports/engine/columns.ts
+ * missingRequired), so the preview's missing_required and the import's refusal are one rule.
+ * (organization_uuid may come from the form field instead.)
+ */
+export const REQUIRED_COLUMNS: readonly AppointmentField[] = ['tag_name', 'tag_number', 'start_date_time', 'location', 'service'];
+/** A service_code column stands in for service. */
+export const REQUIRED_UNLESS: Readonly<Partial<Record<AppointmentField, readonly (readonly AppointmentField[])[]>>> = {
+  service: [['service_code']],
+};
 
 export function isAppointmentField(name: string): name is AppointmentField {
   return (APPOINTMENT_FIELDS as readonly string[]).includes(name);

@@ -3,7 +3,7 @@ import { SEARCH_INDEX_SHADOW } from '../qrcodes/search-index.ts';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { dateCellText } from '../imports/engine/row-check.ts';
-import { APPOINTMENT_FIELDS, APPOINTMENT_TEXT_MAX, type AppointmentField } from './fields.ts';
+import { APPOINTMENT_FIELDS, APPOINTMENT_TEXT_MAX, type AppointmentField, REQUIRED_COLUMNS, REQUIRED_UNLESS } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';
 import { type DateOrder, describeStartReading, parseStartDateTime } from './times.ts';
@@ -81,7 +81,7 @@ function results(summary: ImportSummary): AppointmentImportTaskResults {
   return {
     upserted: count(APPOINTMENT_COUNTERS.upserted),
     excluded: summary.excludedCount,
-    excluded_appointments: summary.excluded.map((e) => ({ index: e.index, data: e.row, error_message: e.error })),
+    excluded_appointments: summary.excluded.map((e) => ({ index: e.index, row_number: e.row_number, data: e.row, error_message: e.error })),
     inserted: count(APPOINTMENT_COUNTERS.inserted),
     updated: count(APPOINTMENT_COUNTERS.updated),
     unchanged: count(APPOINTMENT_COUNTERS.unchanged),
@@ -132,8 +132,9 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   taskType: () => 'APPOINTMENT_IMPORT',
   columns: APPOINTMENT_FIELDS,
   synonyms: APPOINTMENT_SYNONYMS,
-  // Checked by the bulk route with the import handler's mapping, which names missing columns by the file's titles.
-  requiredColumns: [],
+  // The bulk route checks them with the import handler's mapping (columns.ts checkHeaders), which names missing columns by the file's titles.
+  requiredColumns: REQUIRED_COLUMNS,
+  requiredUnless: REQUIRED_UNLESS,
   dateColumns: ['start_date_time'],
   maxLength: Object.fromEntries(
     APPOINTMENT_FIELDS.filter((field) => field !== 'start_date_time' && field !== 'duration').map((field) => [field, APPOINTMENT_TEXT_MAX]),

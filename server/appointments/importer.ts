@@ -49,7 +49,8 @@ export interface BatchResult {
   /** Upserted rows that matched an existing appointment with identical values: nothing was written. */
   unchanged: number;
   tags_created: number;
-  excluded: ExcludedAppointment[];
+  /** Rows by their index only: the caller knows where they are in a file. */
+  excluded: Omit<ExcludedAppointment, 'row_number'>[];
   /** Filled only with collectSchedules. */
   schedules: AppointmentSchedule[];
 }

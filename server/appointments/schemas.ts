@@ -3,6 +3,7 @@ import { typedText } from '../text/typed-text.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { organizationRecordSchema } from '../http/record-schema.ts';
 import { textEncodingSchema } from '../imports/schemas.ts';
+import { rowNumberSchema } from '../imports/engine/row-number-schema.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 
 /** The service's appointment schedule object (docs/imports.md), plus uuid, the zone, the address and DST notes. */
@@ -53,6 +54,7 @@ export const isDateBound = (value: string) => DATE.test(value);
 /** One excluded row of an import (docs/imports.md): index, the row as given, and what to fix. */
 export const excludedAppointmentSchema = z.object({
   index: z.number().int().describe('0-based position among the data rows (array element for JSON)'),
+  row_number: rowNumberSchema,
   data: z.record(z.string(), z.unknown()).describe('The row as given'),
   error_message: z.string(),
 });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { excludedRowsPage, findJob } from '../imports/workers/job-store.ts';
+import { excludedRowsPage, findJob, storedRowNumber } from '../imports/workers/job-store.ts';
 import type { AppointmentImportResult, ExcludedAppointment } from './schemas.ts';
 import { takeUpsertedSchedules } from './store.ts';
 
@@ -22,7 +22,12 @@ async function allExcluded(db: Kysely<Database>, taskUuid: string): Promise<Excl
     const page = await excludedRowsPage(db, taskUuid, after, 1000);
     if (page.length === 0) return excluded;
     for (const row of page)
-      excluded.push({ index: row.row_index, data: rowAsGiven(JSON.parse(row.cells), headers), error_message: row.error });
+      excluded.push({
+        index: row.row_index,
+        row_number: storedRowNumber(row),
+        data: rowAsGiven(JSON.parse(row.cells), headers),
+        error_message: row.error,
+      });
     after = page[page.length - 1]?.row_index ?? after;
   }
 }

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ServiceError } from '../remote/service-client.ts';
+import { type ServiceClient, ServiceError } from '../remote/service-client.ts';
 import { isImportKindId } from '../imports/kinds.ts';
+import type { ImportKindId } from '../imports/schemas.ts';
 import { downloadErrorReport, uploadImport } from '../remote/upload-import.ts';
 import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
 import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
+import { countOf } from '../../common/count-words.ts';
 
 function excludedCount(results: Record<string, unknown> | null): number {
   if (!results) return 0;
@@ -17,6 +19,39 @@ function excludedCount(results: Record<string, unknown> | null): number {
     if (Array.isArray(value)) return value.length;
   }
   return 0;
+}
+
+/** The import's error report saved next to the file, when it excluded rows (a sync import of a service that names no task has none). */
+async function saveErrorReport(
+  client: ServiceClient,
+  kind: ImportKindId,
+  taskUuid: string | null,
+  results: Record<string, unknown> | null,
+  file: string,
+): Promise<void> {
+  if (excludedCount(results) === 0) return;
+  if (taskUuid === null) {
+    process.stderr.write(
+      'The service named no task for this sync import, so there is no error report to save; the excluded rows are in the answer.\n',
+    );
+    return;
+  }
+  const report = await downloadErrorReport(client, kind, taskUuid, file);
+  process.stderr.write(`The excluded rows and their reasons are in ${report}. Fix them there and import that file.\n`);
+}
+
+const LISTED_ROWS = 10;
+
+/** The first excluded rows, each by its row in the file (row_number; a service that sends only the index is quoted as such). */
+function excludedRowLines(results: Record<string, unknown>): string {
+  const list = ['excluded_data', 'excluded_qr_codes', 'excluded_appointments'].map((key) => results[key]).find(Array.isArray) ?? [];
+  const lines = list.slice(0, LISTED_ROWS).map((item: unknown) => {
+    const entry = (item ?? {}) as Record<string, unknown>;
+    const where = typeof entry.row_number === 'number' ? `Row ${entry.row_number}` : `Data row at index ${String(entry.index)}`;
+    return `  ${where}: ${String(entry.error ?? entry.error_message ?? '')}\n`;
+  });
+  const more = list.length > LISTED_ROWS ? `  … ${countOf(list.length - LISTED_ROWS, 'more row')} listed in the results.\n` : '';
+  return lines.join('') + more;
 }
 
 export const importCommand: Command = {
@@ -77,7 +112,9 @@ export const importCommand: Command = {
           process.stderr.write(`Checked, nothing written. Rows that would be excluded: ${excludedCount(answer.result)}.\n${notes}`);
         } else {
           process.stderr.write(`Done. Excluded rows: ${excludedCount(answer.result)}.\n`);
+          await saveErrorReport(target.client, kind, answer.taskUuid, answer.result, file);
         }
+        process.stderr.write(excludedRowLines(answer.result));
         return 0;
       }
       const uuid = answer.accepted.background_task_uuid;
@@ -92,9 +129,9 @@ export const importCommand: Command = {
       });
       printer.end();
       process.stderr.write(`${summarise(task)}\n`);
-      if (task.status === 'COMPLETED' && excludedCount(task.results) > 0) {
-        const report = await downloadErrorReport(target.client, kind, uuid, file);
-        process.stderr.write(`The excluded rows and their reasons are in ${report}. Fix them there and import that file.\n`);
+      if (task.status === 'COMPLETED') {
+        await saveErrorReport(target.client, kind, uuid, task.results, file);
+        if (task.results) process.stderr.write(excludedRowLines(task.results));
       }
       process.stdout.write(`${JSON.stringify(task, null, 2)}\n`);
       return task.status === 'COMPLETED' ? 0 : 1;

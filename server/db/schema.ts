@@ -275,6 +275,8 @@ export interface ImportExcludedRowTable {
   task_uuid: string;
   /** 0-based position among the data rows. */
   row_index: number;
+  /** Where the row is in its file (imports/sources/row-numbers.ts); null only for a row stored without it. */
+  row_number: number | null;
   error: string;
   /** JSON: the `row` object of results (the kind's echo of the row). */
   echo: string;

@@ -15,7 +15,7 @@ import type { ImportKind } from '../imports/kind.ts';
 import { csvChunks } from '../imports/reports/table-download.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { UPLOADS_DIR } from '../imports/settings.ts';
-import { excludedRowsPage, findJob, jobFromRow } from '../imports/workers/job-store.ts';
+import { excludedRowsPage, findJob, jobFromRow, storedRowNumber } from '../imports/workers/job-store.ts';
 import { findTask } from '../tasks/store.ts';
 import { nowIso } from '../time.ts';
 import {
@@ -195,7 +195,7 @@ async function excludedRowsOf(
           if (column) cells[column] = text(raw[i]);
         });
       }
-      rows.push(newRow(cells, stored.row_index + (json ? 1 : 2), stored.error, kind.columns, cleaned ? CLEANED_NOTE : undefined));
+      rows.push(newRow(cells, storedRowNumber(stored), stored.error, kind.columns, cleaned ? CLEANED_NOTE : undefined));
       cleaned = false;
     }
     after = page[page.length - 1]?.row_index ?? after;

@@ -15,10 +15,10 @@ import {
   type ReceivedImport,
   receiveImport,
 } from './intake/intake.ts';
-import { findJob, jobFromRow } from './workers/job-store.ts';
+import { findJob } from './workers/job-store.ts';
 import { LAYOUT_FORM_PROPERTIES, parseLayoutRequest } from './intake/layout-request.ts';
 import type { ResolvedLayout } from './intake/layout.ts';
-import { fileLayoutOf, withFileLayout } from './engine/file-layout.ts';
+import { withFileLayout } from './engine/file-layout.ts';
 import type { ImportKind } from './kind.ts';
 import { sendErrorReport, templateCsv } from './reports/report.ts';
 import type { ImportSettings } from './settings.ts';
@@ -342,7 +342,6 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         {
           columns: isJson ? [...kind.columns] : headers,
           rowsAreObjects: isJson,
-          rowNumberOffset: isJson ? 1 : 1 + (fileLayoutOf(jobFromRow(job).options).headerRow ?? 1),
           excludedCount: job.excluded_count,
         },
         query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),

@@ -19,6 +19,8 @@ export type { RawRecord };
 /** An excluded row as results show it (docs/api.md `excluded_data`). */
 export interface ExcludedRow {
   index: number;
+  /** Where the row is in its file (sources/row-numbers.ts). */
+  row_number: number;
   error: string;
   row: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MATCH_THRESHOLD } from './engine/column-matching.ts';
+import { rowNumberSchema } from './engine/row-number-schema.ts';
 
 /** The import kinds by their stable ids (server/imports/kinds.ts loads each): stored in import_jobs.kind, the preview's `kind` field. */
 export const importKindIds = ['qrcodes', 'appointments'] as const;
@@ -14,7 +15,7 @@ export const textEncodingSchema = z
 
 export const importPreviewRowSchema = z.object({
   index: z.number().int().describe('0-based data-row index, as in excluded rows'),
-  row_number: z.number().int().describe('The row in the file: index + 2 with a header row, index + 1 for JSON'),
+  row_number: rowNumberSchema,
   values: z.record(z.string(), z.unknown()).describe("The cells keyed by the file's own header (JSON: the element's keys)"),
   problems: z
     .array(z.string())

@@ -5,7 +5,10 @@ import type { Api } from '../http/api.ts';
 import { notFound } from '../http/errors.ts';
 import { backgroundTaskSchema, type BackgroundTask, taskAcceptedSchema, taskUuidParamsSchema } from '../tasks/schemas.ts';
 import { findTask } from '../tasks/store.ts';
-import { findJob, jobFromRow, KEPT_UPLOAD_DAYS } from './workers/job-store.ts';
+import { findJob, type ImportJob, jobFromRow, KEPT_UPLOAD_DAYS } from './workers/job-store.ts';
+import { matchHeader, withColumnAliases } from './engine/columns.ts';
+import { fileLayoutOf } from './engine/file-layout.ts';
+import { isImportKindId, loadKind } from './kinds.ts';
 
 const TAG = 'Background tasks';
 
@@ -21,8 +24,26 @@ export const importJobSchema = z
     retried_by: z.string().nullable().describe('The task that retried this one'),
     retry_of: z.string().nullable().describe('The task this one retried'),
     cancel_requested_by: z.string().nullable().describe('Who asked to cancel it (an API key name)'),
+    sheet: z
+      .string()
+      .nullable()
+      .describe("The workbook's sheet the rows were read from, when the import named one; null for CSV, JSON or a workbook's first sheet"),
+    columns: z
+      .array(z.object({ header: z.string(), column: z.string() }))
+      .describe("The file's own column names (its header row) and the kind's column each fills, in file order; empty for JSON"),
   })
   .meta({ id: 'ImportJob' });
+
+/** The file's header cells and the kind's column each one fills, as the import read them. */
+async function fileColumns(job: ImportJob, storedHeaders: string | null): Promise<{ header: string; column: string }[]> {
+  if (job.format === 'json' || storedHeaders === null || !isImportKindId(job.kind)) return [];
+  const headers = JSON.parse(storedHeaders) as string[];
+  const { mapping } = matchHeader(withColumnAliases(await loadKind(job.kind), job.options), headers);
+  return headers.flatMap((header, i) => {
+    const column = mapping[i];
+    return column ? [{ header, column }] : [];
+  });
+}
 
 /** Cancel, retry and the kept upload of an import task: the import's side of /api/background-tasks. */
 export function registerImportTaskRoutes(api: Api, ctx: AppContext): void {
@@ -57,6 +78,8 @@ export function registerImportTaskRoutes(api: Api, ctx: AppContext): void {
         retried_by: job.retriedBy ?? null,
         retry_of: typeof retryOf === 'string' ? retryOf : null,
         cancel_requested_by: job.cancelRequestedBy ?? null,
+        sheet: fileLayoutOf(job.options).sheet ?? null,
+        columns: await fileColumns(job, row.headers),
       };
     },
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/engine/result-fields.ts';
+import { rowNumberSchema } from '../imports/engine/row-number-schema.ts';
 import { QR_ECHO_FIELDS, QR_IMPORT_COLUMNS } from './import-row.ts';
 
 /** Keys of an excluded row's echo that the service's contract does not name: optional, so its answers fit too. */
@@ -9,6 +10,7 @@ const SANDBOX_ECHO_FIELDS: ReadonlySet<string> = new Set(['name', 'qr_code_exter
 export const excludedQrCodeRowSchema = z
   .object({
     index: z.number().int().min(0).describe('0-based position among the data rows (array element for JSON)'),
+    row_number: rowNumberSchema,
     error: z.string().describe('Why the row was excluded'),
     row: z
       .object(

@@ -19,7 +19,8 @@ export const importEndpoints = {
   appointments: { bulk: '/api/appointment_schedule/bulk', errors: (uuid: string) => `/api/appointment_schedule/bulk/errors/${uuid}` },
 } as const satisfies Record<ImportKindId, { bulk: string; errors(uuid: string): string }>;
 
-export type ImportAnswer = { accepted: TaskAccepted } | { result: Record<string, unknown> };
+/** A sync answer's task is named by its X-Background-Task-Uuid header (this sandbox sends it; null when the service does not). */
+export type ImportAnswer = { accepted: TaskAccepted } | { result: Record<string, unknown>; taskUuid: string | null };
 
 /**
  * Sends an import file the way a client of the real service does: a multipart upload (`file`,
@@ -53,7 +54,7 @@ export async function uploadImport(client: ServiceClient, request: ImportRequest
   }
   const body = (await res.json()) as Record<string, unknown>;
   if (res.status === 202 && typeof body.background_task_uuid === 'string') return { accepted: body as unknown as TaskAccepted };
-  return { result: body };
+  return { result: body, taskUuid: res.headers.get('x-background-task-uuid') };
 }
 
 /** Downloads a task's error report next to the input file; returns its path. */

@@ -205,7 +205,10 @@ describe('POST /api/appointment_schedule/bulk', () => {
       ),
     );
     assert.equal(missing.status, 400);
-    assert.match(((await missing.json()) as ErrorBody).error.message, /no column for tag_number, start_date_time \(titled "Visit Start"\)/);
+    assert.match(
+      ((await missing.json()) as ErrorBody).error.message,
+      /missing the required columns tag_number, start_date_time \(titled "Visit Start"\)/,
+    );
 
     const unknown = await server.request('/api/appointment_schedule/bulk?org_identifier=nobody', jsonBody([record()]));
     assert.equal(unknown.status, 400);

@@ -51,6 +51,7 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     assert.equal(task.status, 'COMPLETED');
     assert.deepEqual([task.results?.inserted, task.results?.excluded], [2, 1]);
     assert.match(result.stderr, /COMPLETED: inserted 2, excluded 1/);
+    assert.match(result.stderr, /Row 4: Address could not be located/, 'the row as the file numbers it');
     const report = path.join(local, 'addresses.errors.csv');
     assert.match(result.stderr, new RegExp(`excluded rows and their reasons are in ${report.replaceAll('.', '\\.')}`));
     const text = fs.readFileSync(report, 'utf8');
@@ -61,10 +62,20 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     assert.equal(((await remoteList.json()) as { total: number }).total, 1, 'the rows landed on the remote service');
   });
 
-  it('prints the whole result at once in sync mode, and sends a QR code JSON file as a JSON array', async () => {
+  it('prints the whole result at once in sync mode, saves its error report, and sends a QR code JSON file as a JSON array', async () => {
+    const report = path.join(local, 'addresses.errors.csv');
+    fs.rmSync(report, { force: true });
     const sync = await runCli(['import', file, '--type', 'qrcodes', '--sync', '--profile', 'remote', '--data-dir', local]);
     assert.equal(sync.code, 0, sync.stderr);
-    assert.equal((JSON.parse(sync.stdout) as { excluded: number }).excluded, 1);
+    const answer = JSON.parse(sync.stdout) as { excluded: number; excluded_data: { index: number; row_number: number }[] };
+    assert.equal(answer.excluded, 1);
+    assert.deepEqual(
+      answer.excluded_data.map((e) => [e.index, e.row_number]),
+      [[2, 4]],
+    );
+    assert.match(sync.stderr, /Row 4: Address could not be located/);
+    assert.match(sync.stderr, new RegExp(`excluded rows and their reasons are in ${report.replaceAll('.', '\\.')}`));
+    assert.match(fs.readFileSync(report, 'utf8'), /Atlantis/, 'the sync import saved its error report like the background one');
 
     const json = path.join(local, 'sites.json');
     fs.writeFileSync(

@@ -28,11 +28,13 @@ describe('finding, cancelling and retrying an import in the GUI', { skip }, () =
     await dialog.getByText('Rows already written stay').waitFor();
     await dialog.getByRole('button', { name: 'Cancel the import' }).click();
     await page
-      .getByRole('alert')
-      .filter({ hasText: /The task failed\. Cancelled by .* after [\d,]+ rows/ })
+      .getByRole('status')
+      .filter({ hasText: /The import was cancelled\. Cancelled by .* after [\d,]+ rows/ })
       .waitFor();
+    await page.locator('.badge-cancelled', { hasText: 'Cancelled' }).waitFor();
+    assert.equal(await page.getByText('The task failed.').count(), 0, 'a cancelled import is not called failed');
     const cancelled = await waitForTask(server, uuid);
-    assert.equal(cancelled.status, 'FAILED');
+    assert.equal(cancelled.status, 'FAILED', 'the API keeps the service statuses');
 
     await page.getByRole('button', { name: 'Retry the import' }).click();
     await page.waitForURL((url) => url.pathname.startsWith('/tasks/') && !url.pathname.endsWith(uuid));
@@ -51,7 +53,7 @@ describe('finding, cancelling and retrying an import in the GUI', { skip }, () =
     await rows.filter({ hasText: 'depot-sites-2026.csv' }).nth(1).waitFor();
     await search.fill('cancelled by');
     await page.getByText('1 task', { exact: false }).first().waitFor();
-    await rows.filter({ hasText: 'Failed' }).waitFor();
+    await rows.filter({ hasText: 'Cancelled' }).waitFor();
     assert.equal(
       await rows.filter({ hasText: 'depot-sites-2026.csv' }).count(),
       1,

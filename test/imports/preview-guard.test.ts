@@ -10,6 +10,7 @@ import { fileUpload, waitForTask } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 interface PreviewRow {
+  index: number;
   row_number: number;
   problems: string[];
   warnings: string[];
@@ -82,7 +83,7 @@ describe('Import preview guardrails: looks_like_kind and warnings', () => {
     const results = task?.results ?? {};
     assert.equal(results.excluded, 0);
     assert.equal(results.warned, 2, 'rows warned, not warnings');
-    const fromPreview = previewed.rows.flatMap((r) => r.warnings.map((warning) => ({ index: r.row_number - 2, warning })));
+    const fromPreview = previewed.rows.flatMap((r) => r.warnings.map((warning) => ({ index: r.index, row_number: r.row_number, warning })));
     assert.deepEqual(results.warnings, fromPreview, 'the preview and the task say the same, in the same words');
   });
 });

@@ -281,7 +281,7 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     await refused(
       await upload('/api/appointment_schedule/bulk', VISITS_BOOK, 'visits.xlsx', { sheet: 'Summary' }),
       'file',
-      /no column for tag_name, tag_number, start_date_time, location/,
+      /missing the required columns tag_name, tag_number, start_date_time, location, service \(or service_code\)/,
     );
     const json = JSON.stringify([{ location: '1 Lygon Street, Carlton VIC 3053' }]);
     await refused(

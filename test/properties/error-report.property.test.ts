@@ -88,7 +88,13 @@ describe('error reports read back to the rows that were imported (property)', ()
     const results = (await res.json()) as { excluded: number };
     assert.equal(results.excluded, rows.length);
     const task = res.headers.get('x-background-task-uuid');
-    const expected = rows.map(([name, label], i) => ({ cells: [name, label, `Nowhere ${i}`], rowNumber: String(i + 2) }));
+    // row_number is the line a row starts on: a quoted cell's line breaks push the later rows down.
+    let line = 2;
+    const expected = rows.map(([name, label], i) => {
+      const rowNumber = String(line);
+      line += 1 + `${name}\n${label}`.split(/\r\n|\r|\n/).length - 2;
+      return { cells: [name, label, `Nowhere ${i}`], rowNumber };
+    });
     // Papa reads "a\r\nb" inside quotes as written; compare the way a spreadsheet would store the text.
     const norm = (r: ReportRow[]) => r.map((x) => ({ ...x, cells: x.cells.map((c) => c.replace(/\r\n?/g, '\n')) }));
     const csv = await readCsvReport(await server.request(`/api/qrcodes/bulk/${task}/errors?format=csv`));

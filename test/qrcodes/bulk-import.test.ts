@@ -12,6 +12,7 @@ const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/${name}`,
 
 interface Excluded {
   index: number;
+  row_number: number;
   error: string;
   row: Record<string, unknown>;
 }
@@ -59,6 +60,7 @@ describe('QR code bulk imports', () => {
     assert.deepEqual(results.excluded_data, [
       {
         index: 2,
+        row_number: 5,
         error: ADDRESS_NOT_LOCATED,
         row: {
           name: 'Lost site',
@@ -73,6 +75,7 @@ describe('QR code bulk imports', () => {
       },
       {
         index: 3,
+        row_number: 6,
         error: 'location: is required (or give suburb, state and postcode)',
         row: {
           name: 'No address',

@@ -66,3 +66,11 @@ test('a warning about an address located by its place marks the address cell and
     "Address located, but not exactly as written: The suburb won: postcode 9999 is not Carlton VIC's, so its own postcode 3053 is used.";
   assert.deepEqual(splitRowError(warning, ['location', 'name']), [{ column: 'location', message: warning, named: false, text: warning }]);
 });
+
+test("an address that cannot be located is marked on the file's own suburb column (Town), not on State", () => {
+  const error = 'Address could not be located. Please check the street address, suburb, state, postcode and country.';
+  const headers = ['Site Name', 'Street', 'Town', 'State', 'Post Code'];
+  const aliases = { name: 'Site Name', address_line_1: 'Street', suburb: 'Town', state: 'State', postcode: 'Post Code' };
+  const [issue] = splitRowError(error, headers, aliases);
+  assert.equal(issue?.column, 'Town');
+});

@@ -8,7 +8,10 @@ export { normaliseHeader };
 
 /** What header matching needs of a kind, with a job's own header names and mapping. */
 export type HeaderSpec = Pick<ImportKind, 'columns' | 'aliases' | 'requiredColumns' | 'synonyms' | 'requiredUnless'> &
-  Pick<MatchableColumns, 'explicit'>;
+  Pick<MatchableColumns, 'explicit'> & {
+    /** The job's own title of a column (a saved column mapping's), which messages name it by. */
+    titles?: Readonly<Record<string, string>>;
+  };
 
 /** Required columns the matched ones leave missing (a column counts as present when one of its stand-ins is). */
 export function missingRequired(kind: Pick<HeaderSpec, 'requiredColumns' | 'requiredUnless'>, matched: ReadonlySet<string>): string[] {
@@ -17,10 +20,12 @@ export function missingRequired(kind: Pick<HeaderSpec, 'requiredColumns' | 'requ
   );
 }
 
-/** A required column in words: "location (or address_line_1 with suburb)". */
-export function describeRequired(kind: Pick<HeaderSpec, 'requiredUnless'>, column: string): string {
+/** A required column in words: "location (or address_line_1 with suburb)", 'start_date_time (titled "Visit Start")'. */
+export function describeRequired(kind: Pick<HeaderSpec, 'requiredUnless' | 'titles'>, column: string): string {
+  const title = kind.titles?.[column];
+  const named = title === undefined ? column : `${column} (titled "${title}")`;
   const sets = kind.requiredUnless?.[column] ?? [];
-  return sets.length > 0 ? `${column} (or ${sets.map((set) => set.join(' with ')).join(', or ')})` : column;
+  return sets.length > 0 ? `${named} (or ${sets.map((set) => set.join(' with ')).join(', or ')})` : named;
 }
 
 /** For each header cell, the kind's column it fills (or null), every cell's match, and the required columns no cell fills. */
@@ -120,7 +125,11 @@ export function isBlankRow(cells: readonly unknown[]): boolean {
 export function withColumnAliases(kind: ImportKind, options: Record<string, unknown>): HeaderSpec {
   const extra = options.columnAliases;
   const explicit = fileLayoutOf(options).mapping;
+  const titles: Record<string, string> = {};
+  if (extra && typeof extra === 'object')
+    for (const [title, column] of Object.entries(extra as Record<string, string>)) titles[column] ??= title;
   return {
+    titles,
     columns: kind.columns,
     requiredColumns: kind.requiredColumns,
     ...(kind.requiredUnless ? { requiredUnless: kind.requiredUnless } : {}),

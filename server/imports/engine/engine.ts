@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { CANCELLED_MESSAGE_START } from '../../../common/cancelled.ts';
 import { DiskSpace } from '../../data-dir/disk-space.ts';
 import { releaseSpaceReserve } from '../../data-dir/space-reserve.ts';
 import { type Db, isBusy, withBusyTimeout } from '../../db/database.ts';
@@ -74,9 +75,9 @@ async function countRows(source: RowSource, limit: number): Promise<void> {
 /** A cancelled import's error_message: who, how far it got, and that what it wrote stays. */
 export function cancelledMessage(by: string, rowsDone: number): string {
   const who = by === '' ? '' : ` by ${by}`;
-  if (rowsDone === 0) return `Cancelled${who} before any row was written.`;
+  if (rowsDone === 0) return `${CANCELLED_MESSAGE_START}${who} before any row was written.`;
   return (
-    `Cancelled${who} after ${rowsDone.toLocaleString('en-US')} rows: those rows were done (imported, or excluded with their reason) and stay; ` +
+    `${CANCELLED_MESSAGE_START}${who} after ${rowsDone.toLocaleString('en-US')} rows: those rows were done (imported, or excluded with their reason) and stay; ` +
     'the results count them. The rest of the file was not read. Retry the import to run the whole file again (rows already imported are matched, not duplicated).'
   );
 }
@@ -132,8 +133,10 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   // Warned rows are counted with the checkpoint (the count survives a resume); their first warnings are listed from this run.
   const warnings: RowWarning[] = [];
   let lastWarned = -1;
+  /** Where the rows of the open batch are in the file, by index (a writer may warn at the batch's end). */
+  const batchRowNumbers = new Map<number, number>();
   const warn = (index: number, warning: string) => {
-    if (warnings.length < MAX_EXCLUDED_IN_RESULTS) warnings.push({ index, warning });
+    if (warnings.length < MAX_EXCLUDED_IN_RESULTS) warnings.push({ index, row_number: batchRowNumbers.get(index) ?? index + 1, warning });
     if (index !== lastWarned) tally(WARNED_COUNTER);
     lastWarned = index;
   };
@@ -177,22 +180,23 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   let inBatch = 0;
 
   // Beyond the first maxStoredExcluded rows only the count grows: the report says how many it leaves out.
-  const exclude = (index: number, error: string, echo: Record<string, unknown>, cells: unknown) => {
-    if (excludedCount < env.limits.maxStoredExcluded) jobs.exclude(job.taskUuid, index, error, echo, cells);
+  const exclude = (index: number, rowNumber: number, error: string, echo: Record<string, unknown>, cells: unknown) => {
+    if (excludedCount < env.limits.maxStoredExcluded) jobs.exclude(job.taskUuid, index, rowNumber, error, echo, cells);
     excludedCount++;
   };
 
-  const writeRow = (index: number, row: unknown) => {
+  const writeRow = (index: number, rowNumber: number, row: unknown) => {
     const checked = checker.check(index, row);
     if (!checked) return;
     if ('error' in checked) {
-      exclude(index, checked.error, checked.echo, checked.cells);
+      exclude(index, rowNumber, checked.error, checked.echo, checked.cells);
       return;
     }
+    batchRowNumbers.set(index, rowNumber);
     const error = writer.write(checked.row, index, tally);
     if (error !== null) {
       const { echo, cells } = checker.excluded(checked.raw);
-      exclude(index, error, echo, cells);
+      exclude(index, rowNumber, error, echo, cells);
     }
   };
 
@@ -237,6 +241,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     const done = lastIndex + 1;
     const reached = Math.max(progress, percentOf(source.fraction()));
     writer.endBatch?.();
+    batchRowNumbers.clear();
     jobs.checkpoint(job.taskUuid, done, counts, excludedCount, headers);
     tasks.setProgress(job.taskUuid, reached);
     db.sqlite.exec('COMMIT');
@@ -251,7 +256,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   };
 
   /** Rows handed over by the source and not yet written, in order. */
-  const queue: { rows: unknown[]; next: number; firstIndex: number; from: number; target: number }[] = [];
+  const queue: { rows: unknown[]; rowNumbers: readonly number[]; next: number; firstIndex: number; from: number; target: number }[] = [];
   const rowsQueued = () => queue.reduce((rows, item) => rows + item.rows.length - item.next, 0);
 
   /** BEGIN IMMEDIATE, or false at once when another connection holds the lock. */
@@ -285,7 +290,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
    */
   const drain = (final: boolean) => {
     for (let item = queue[0]; item; item = queue[0]) {
-      const { rows, firstIndex } = item;
+      const { rows, rowNumbers, firstIndex } = item;
       while (item.next < rows.length) {
         const index = firstIndex + item.next;
         if (index >= rowsDone) {
@@ -296,7 +301,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         if (index < rowsDone) continue;
         lastIndex = index;
         // A blank row keeps its index: the row checker skips it.
-        writeRow(index, rows[i]);
+        writeRow(index, rowNumbers[i] ?? index + 1, rows[i]);
         if ((i & 255) === 255) progressWithin(i + 1, rows.length, item.from, item.target);
         if (++inBatch >= BATCH_ROWS) {
           commit();
@@ -313,8 +318,8 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         checker.setMapping(mapHeader(columns, cells));
         headers = cells;
       },
-      onRows(rows, firstIndex) {
-        queue.push({ rows, next: 0, firstIndex, from: shown, target: percentOf(source.fraction()) });
+      onRows(rows, firstIndex, rowNumbers) {
+        queue.push({ rows, rowNumbers, next: 0, firstIndex, from: shown, target: percentOf(source.fraction()) });
         drain(false);
       },
     });

@@ -74,7 +74,7 @@ export async function previewImport(input: {
   let missing: string[] = [];
   let mapping: (string | null)[] = [];
   let matches: ColumnMatch[] = [];
-  const raw: { index: number; row: unknown }[] = [];
+  const raw: { index: number; rowNumber: number; row: unknown }[] = [];
   let more = false;
 
   const source = openSource(input.file, format, input.limits, layout?.fileLayout);
@@ -85,7 +85,7 @@ export async function previewImport(input: {
         ({ mapping, missing, matches } = matchHeader(columns, headers));
         checker.setMapping(mapping);
       },
-      onRows(rows, firstIndex) {
+      onRows(rows, firstIndex, rowNumbers) {
         for (let i = 0; i < rows.length; i++) {
           const row = rows[i];
           if (row === null || (Array.isArray(row) && isBlankRow(row))) continue;
@@ -93,7 +93,7 @@ export async function previewImport(input: {
             more = true;
             throw new EnoughRows();
           }
-          raw.push({ index: firstIndex + i, row });
+          raw.push({ index: firstIndex + i, rowNumber: rowNumbers[i] ?? firstIndex + i + 1, row });
         }
       },
     });
@@ -108,7 +108,7 @@ export async function previewImport(input: {
     ({ mapping, matches } = matchHeader(columns, headers));
   }
 
-  const checked = raw.map(({ index, row }) => ({ index, row, checked: checker.check(index, row) }));
+  const checked = raw.map(({ index, rowNumber, row }) => ({ index, rowNumber, row, checked: checker.check(index, row) }));
   const valid = checked.flatMap(({ index, checked: c }) => (c && 'row' in c ? [{ index, row: c.row }] : []));
   const db = openConnection(input.dataDir);
   let written: TrialOutcome;
@@ -129,7 +129,7 @@ export async function previewImport(input: {
   } finally {
     await db.close();
   }
-  const rows: ImportPreviewRow[] = checked.map(({ index, row, checked: c }) => {
+  const rows: ImportPreviewRow[] = checked.map(({ index, rowNumber, row, checked: c }) => {
     const values: Record<string, unknown> = {};
     if (json) {
       if (isPlainObject(row)) for (const [key, value] of Object.entries(row)) values[key] = value;
@@ -141,7 +141,7 @@ export async function previewImport(input: {
     const problem = c && 'error' in c ? c.error : (written.problems.get(index) ?? null);
     return {
       index,
-      row_number: index + (json ? 1 : (layout?.headerRow ?? 1) + 1),
+      row_number: rowNumber,
       values,
       problems: problem === null ? [] : [problem],
       warnings: problem === null ? (written.warnings.get(index) ?? []) : [],

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { neutraliseFormula } from './formula.ts';
 import { csvLines, sendTable, type TableFormat } from './table-download.ts';
-import { excludedRowsPage } from '../workers/job-store.ts';
+import { excludedRowsPage, storedRowNumber } from '../workers/job-store.ts';
 
 export type ReportFormat = TableFormat;
 
@@ -21,8 +21,6 @@ export interface ReportLayout {
   columns: string[];
   /** JSON rows are objects keyed by column; file rows are arrays aligned with the columns. */
   rowsAreObjects: boolean;
-  /** row_number = index + offset: 2 for files with a header row, 1 for JSON. */
-  rowNumberOffset: number;
   /** Every row the import excluded; beyond the ones kept (serve --max-stored-excluded-rows) the report ends with a line that says how many it leaves out. */
   excludedCount: number;
 }
@@ -46,7 +44,7 @@ async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: Repor
             text(cells && typeof cells === 'object' && !Array.isArray(cells) ? (cells as Record<string, unknown>)[c] : undefined),
           )
         : layout.columns.map((_c, i) => text(Array.isArray(cells) ? cells[i] : undefined));
-      yield [...values, String(row.row_index + layout.rowNumberOffset), row.error];
+      yield [...values, String(storedRowNumber(row)), row.error];
     }
     after = page[page.length - 1]?.row_index ?? after;
   }

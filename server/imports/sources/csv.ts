@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 import { CsvLimitScanner } from './csv-limits.ts';
+import { csvRecordLines } from './row-numbers.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import { UploadTextDecoder } from './text-decoder.ts';
 import { readTextStart, textDecodingStream } from './text-encoding.ts';
@@ -54,6 +55,8 @@ export function csvSource(file: string, limits: ImportLimits, headerRow: number 
         let nextIndex = 0;
         /** Records handed over by the parser so far (a record is a row; a quoted newline does not start one). */
         let records = 0;
+        /** The file's line the next record starts on. */
+        let line = 1;
         let settled = false;
         const fail = (error: unknown) => {
           if (settled) return;
@@ -96,6 +99,11 @@ export function csvSource(file: string, limits: ImportLimits, headerRow: number 
               let rows: (string[] | null)[] = results.data;
               const before = records;
               records += rows.length;
+              let rowNumbers = rows.map((row) => {
+                const at = line;
+                line += csvRecordLines(row);
+                return at;
+              });
               if (!headerSeen) {
                 const at =
                   headerRow === null
@@ -107,10 +115,11 @@ export function csvSource(file: string, limits: ImportLimits, headerRow: number 
                 headerSeen = true;
                 handlers.onHeader(rows[at] ?? []);
                 rows = rows.slice(at + 1);
+                rowNumbers = rowNumbers.slice(at + 1);
               }
               const first = nextIndex;
               nextIndex += rows.length;
-              handlers.onRows(rows, first);
+              handlers.onRows(rows, first, rowNumbers);
             } catch (error) {
               fail(error);
               parser.abort();

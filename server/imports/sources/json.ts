@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 import { JsonArraySplitter } from './json-array.ts';
+import { jsonRowNumber } from './row-numbers.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import { UploadTextDecoder } from './text-decoder.ts';
 import { readTextStart, textDecodingStream } from './text-encoding.ts';
@@ -23,7 +24,12 @@ export function jsonSource(file: string, limits: ImportLimits): RowSource {
           bytes = input.bytesRead;
           const elements = splitter.push(chunk);
           if (elements.length === 0) continue;
-          handlers.onRows(elements, index);
+          const first = index;
+          handlers.onRows(
+            elements,
+            first,
+            elements.map((_e, i) => jsonRowNumber(first + i)),
+          );
           index += elements.length;
         }
       } finally {

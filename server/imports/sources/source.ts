@@ -7,8 +7,9 @@ export interface RowHandlers {
   /**
    * A chunk of data rows: cell arrays for files, parsed elements for JSON. `firstIndex` is the
    * 0-based data-row index of rows[0]; a null entry is a blank line that still takes an index.
+   * `rowNumbers[i]` is where rows[i] is in the file as its user sees it (rowNumbers.ts).
    */
-  onRows(rows: unknown[], firstIndex: number): void;
+  onRows(rows: unknown[], firstIndex: number, rowNumbers: readonly number[]): void;
 }
 
 export interface RowSource {

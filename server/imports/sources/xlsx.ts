@@ -4,6 +4,7 @@ import type { ImportLimits } from '../limits.ts';
 import type { RowHandlers, RowSource } from './source.ts';
 import { BATCH_TEXT_CHARS, type Cell } from './xlsx/sheet-scanner.ts';
 import { Workbook, type WorkbookSheet } from './xlsx/workbook.ts';
+import { sheetRowNumber } from './row-numbers.ts';
 import { checkWorkbookLimits } from './zip-limits.ts';
 
 const CHUNK_ROWS = 2000;
@@ -48,6 +49,7 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
       let headerRow = -1;
       let chunk: (Cell[] | null)[] = [];
       let chunkChars = 0;
+      let numbers: number[] = [];
       let chunkFirst = 0;
       let nextIndex = 0;
       let handlerError: unknown;
@@ -62,9 +64,11 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
       const flush = () => {
         if (chunk.length === 0) return;
         const rows = chunk;
+        const rowNumbers = numbers;
         chunk = [];
         chunkChars = 0;
-        handle(() => handlers.onRows(rows, chunkFirst));
+        numbers = [];
+        handle(() => handlers.onRows(rows, chunkFirst, rowNumbers));
       };
       try {
         workbook = Workbook.open(file);
@@ -85,9 +89,12 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
             if (chunk.length === 0) chunkFirst = nextIndex;
             while (nextIndex < index) {
               chunk.push(null);
+              numbers.push(sheetRowNumber(headerRow, nextIndex));
               nextIndex++;
             }
+            // A row out of order (its r below the last one's) takes the next index but keeps its own r.
             chunk.push(cells);
+            numbers.push(row.number);
             nextIndex++;
             for (const cell of cells) if (typeof cell === 'string') chunkChars += cell.length;
             // A chunk is handed on at CHUNK_ROWS rows or BATCH_TEXT_CHARS of text, whichever comes first.

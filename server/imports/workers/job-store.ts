@@ -143,16 +143,21 @@ export async function deleteJobAndTask(db: Kysely<Database>, taskUuid: string): 
   });
 }
 
+/** An excluded row's place in its file; a row stored without one (none since migration 026) is placed by its index. */
+export function storedRowNumber(row: { row_index: number; row_number: number | null }): number {
+  return row.row_number ?? row.row_index + 2;
+}
+
 /** Excluded rows in row order, a page at a time (for the error report). */
 export async function excludedRowsPage(
   db: Kysely<Database>,
   taskUuid: string,
   afterIndex: number,
   limit: number,
-): Promise<{ row_index: number; error: string; cells: string }[]> {
+): Promise<{ row_index: number; row_number: number | null; error: string; cells: string }[]> {
   return db
     .selectFrom('import_excluded_rows')
-    .select(['row_index', 'error', 'cells'])
+    .select(['row_index', 'row_number', 'error', 'cells'])
     .where('task_uuid', '=', taskUuid)
     .where('row_index', '>', afterIndex)
     .orderBy('row_index')
@@ -177,13 +182,14 @@ export function jobStatements(db: Db) {
       })
       .where('task_uuid', '=', param('task')),
   );
-  const exclude = prepare<'task' | 'index' | 'error' | 'echo' | 'cells'>(
+  const exclude = prepare<'task' | 'index' | 'number' | 'error' | 'echo' | 'cells'>(
     db.sqlite,
     k
       .insertInto('import_excluded_rows')
       .values({
         task_uuid: param('task'),
         row_index: param<number>('index'),
+        row_number: param<number>('number'),
         error: param('error'),
         echo: param('echo'),
         cells: param('cells'),
@@ -194,7 +200,7 @@ export function jobStatements(db: Db) {
     db.sqlite,
     k
       .selectFrom('import_excluded_rows')
-      .select(['row_index', 'error', 'echo'])
+      .select(['row_index', 'row_number', 'error', 'echo'])
       .where('task_uuid', '=', param('task'))
       .orderBy('row_index')
       .limit(param<number>('limit')),
@@ -220,11 +226,14 @@ export function jobStatements(db: Db) {
     endedCleanly: (task: string) => attempt.run({ task, by: -1 }),
     checkpoint: (task: string, rows: number, counts: Record<string, number>, excluded: number, headers: string[] | null) =>
       checkpoint.run({ task, rows, counts: JSON.stringify(counts), excluded, headers: headers && JSON.stringify(headers), now: nowIso() }),
-    exclude: (task: string, index: number, error: string, echo: unknown, cells: unknown) =>
-      exclude.run({ task, index, error, echo: JSON.stringify(echo), cells: JSON.stringify(cells) }),
+    exclude: (task: string, index: number, rowNumber: number, error: string, echo: unknown, cells: unknown) =>
+      exclude.run({ task, index, number: rowNumber, error, echo: JSON.stringify(echo), cells: JSON.stringify(cells) }),
     firstExcluded: (task: string, limit: number): ExcludedRow[] =>
-      firstExcluded
-        .all<{ row_index: number; error: string; echo: string }>({ task, limit })
-        .map((r) => ({ index: r.row_index, error: r.error, row: JSON.parse(r.echo) as Record<string, unknown> })),
+      firstExcluded.all<{ row_index: number; row_number: number | null; error: string; echo: string }>({ task, limit }).map((r) => ({
+        index: r.row_index,
+        row_number: storedRowNumber(r),
+        error: r.error,
+        row: JSON.parse(r.echo) as Record<string, unknown>,
+      })),
   };
 }

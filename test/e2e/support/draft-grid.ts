@@ -58,7 +58,7 @@ export async function editDraftCell(page: Page, rowId: number, column: string, v
   // The status line says the row's new verdict once the server answered the edit.
   for (let waited = 0; ; waited += 10) {
     const now = await said.innerText();
-    if (now !== before && now.startsWith(`Row ${rowId} checked`)) break;
+    if (now !== before && now.includes(' checked again: ')) break;
     if (waited > 30_000) throw new Error(`no verdict for row ${rowId} after 30 s; the page says: ${now}`);
     await page.waitForTimeout(10);
   }

@@ -1,7 +1,7 @@
 import 'react-data-grid/lib/styles.css';
 import { type UIEvent, useMemo, useState } from 'react';
 import { type Column, DataGrid, type RenderEditCellProps, type RowsChangeData } from 'react-data-grid';
-import type { DraftRow } from './draft-api.ts';
+import { type DraftRow, draftRowLabel } from './draft-api.ts';
 
 /** A place in the filtered rows: the row once its page is read. */
 export interface Slot {
@@ -16,6 +16,10 @@ export interface ActiveCell {
 
 const ROW_HEIGHT = 34;
 export const GRID_HEIGHT = 520;
+
+function fileRowTitle(row: DraftRow): string {
+  return `${draftRowLabel(row)} of the file; line ${row.row_id} of this grid`;
+}
 
 function problemText(row: DraftRow): string {
   if (row.state === 'imported') return 'Imported';
@@ -65,10 +69,14 @@ export function DraftGrid({
     () => [
       {
         key: '#',
-        name: '#',
+        name: 'Row',
         width: 64,
         frozen: true,
-        renderCell: ({ row }) => <span className="draft-row-id">{row.row ? row.row.row_id : ''}</span>,
+        renderCell: ({ row }) => (
+          <span className="draft-row-id" title={row.row ? fileRowTitle(row.row) : undefined}>
+            {row.row ? (row.row.row_number ?? '') : ''}
+          </span>
+        ),
       },
       {
         key: 'problem',

@@ -1,4 +1,5 @@
 import './import-drafts.css';
+import { countOf } from '../../../../common/count-words.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApiAction } from '../../api/use-api-action.ts';
@@ -19,6 +20,7 @@ import {
   draftQuery,
   editCell,
   fillDown,
+  draftRowLabel,
   importFixedRows,
   replaceInColumn,
   undoEdit,
@@ -32,10 +34,8 @@ const IMPORTING_POLL_MS = 1000;
 
 /** What the last edit's check said, and how long the answer took (the grid's own measure). */
 interface Checked {
-  rowId: number;
+  label: string;
   problem: string | null;
-  checkMs: number;
-  answerMs: number;
 }
 
 function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[]): string[] {
@@ -82,11 +82,9 @@ export function DraftPage({ uuid }: { uuid: string }) {
 
   const edit = useApiAction(async (row: DraftRow, column: string, value: string) => {
     rows.override({ ...row, cells: { ...row.cells, [column]: value } });
-    const started = performance.now();
     const answer = await editCell(uuid, row.row_id, column, value).send();
-    const answerMs = Math.round(performance.now() - started);
     rows.override(answer.row);
-    setChecked({ rowId: row.row_id, problem: answer.row.problem, checkMs: answer.check_ms, answerMs });
+    setChecked({ label: draftRowLabel(answer.row), problem: answer.row.problem });
     setActive((current) => (current && current.row.row_id === row.row_id ? { ...current, row: answer.row } : current));
     await queryClient.invalidateQueries({ queryKey: [DRAFT_PATH] });
   });
@@ -126,7 +124,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
     <>
       <PageHeader
         title="Fix rows in place"
-        description={`${importKindOf(draft.kind).label} · ${draft.rows.toLocaleString()} rows · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
+        description={`${importKindOf(draft.kind).label} · ${countOf(draft.rows, 'row')} · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
         back={back}
       />
       <ErrorNotice
@@ -153,7 +151,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
             <input id="draft-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
           </span>
           <span className="muted" role="status" aria-live="polite" data-testid="draft-rows-shown">
-            {rows.total.toLocaleString()} rows shown
+            {countOf(rows.total, 'row')} shown
           </span>
         </div>
         <ReplaceForm
@@ -164,7 +162,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
             void change.run(
               () => replaceInColumn(uuid, body).send(),
               (n, m) =>
-                `Replaced in ${n.toLocaleString()} rows; ${m.toLocaleString()} checked again${n > m ? ' (the import checks the rest)' : ''}.`,
+                `Replaced in ${countOf(n, 'row')}; ${m.toLocaleString()} checked again${n > m ? ' (the import checks the rest)' : ''}.`,
             )
           }
         />
@@ -177,7 +175,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
           onFillDown={(column, from, to) =>
             void change.run(
               () => fillDown(uuid, column, from, to).send(),
-              (n) => `Filled ${column} down into ${n.toLocaleString()} rows.`,
+              (n) => `Filled ${column} down into ${countOf(n, 'row')}.`,
             )
           }
           onDelete={(rowId) =>
@@ -189,13 +187,13 @@ export function DraftPage({ uuid }: { uuid: string }) {
           onUndo={() =>
             void change.run(
               () => undoEdit(uuid).send(),
-              (n) => `Undone (${n.toLocaleString()} rows put back).`,
+              (n) => `Undone (${countOf(n, 'row')} put back).`,
             )
           }
         />
         <p className="muted draft-said" role="status" data-testid="draft-said">
           {checked
-            ? `Row ${checked.rowId} checked in ${checked.checkMs} ms (answer in ${checked.answerMs} ms): ${checked.problem ?? 'no problem left, it will be imported.'}`
+            ? `${checked.label} checked again: ${checked.problem ?? 'no problem left, it will be imported.'}`
             : (said ?? 'Double-click a cell (or type on it) to change it; Enter keeps the change and checks the row again.')}
         </p>
         <DraftGrid
@@ -212,11 +210,8 @@ export function DraftPage({ uuid }: { uuid: string }) {
             if (!cell || edit.running) return;
             setChecked(null);
             const { row } = cell;
-            const from = row.row_number === null ? '' : ` (line ${row.row_number} of the file)`;
             setSaid(
-              row.state === 'imported'
-                ? `Row ${row.row_id}${from} was imported.`
-                : `Row ${row.row_id}${from}: ${row.problem ?? 'no problem.'}`,
+              row.state === 'imported' ? `${draftRowLabel(row)} was imported.` : `${draftRowLabel(row)}: ${row.problem ?? 'no problem.'}`,
             );
           }}
           onVisibleRows={rows.setVisible}

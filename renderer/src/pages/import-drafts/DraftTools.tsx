@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { ActiveCell } from './DraftGrid.tsx';
+import { draftRowLabel } from './draft-api.ts';
 
 /** Find and replace in one column of every row of the draft. */
 export function ReplaceForm({
@@ -80,10 +81,10 @@ export function RowTools({
   return (
     <div className="toolbar draft-row-tools">
       <span className="muted draft-active" aria-live="polite">
-        {chosen ? `Row ${chosen.row.row_id}${chosen.column ? `, ${chosen.column}` : ''}` : 'Choose a cell in the grid'}
+        {chosen ? `${draftRowLabel(chosen.row)}${chosen.column ? `, ${chosen.column}` : ''}` : 'Choose a cell in the grid'}
       </span>
       <span className="inline-field">
-        <label htmlFor={`${id}-through`}>Fill down through row</label>
+        <label htmlFor={`${id}-through`}>Fill down through grid line</label>
         <input
           id={`${id}-through`}
           className="draft-through"

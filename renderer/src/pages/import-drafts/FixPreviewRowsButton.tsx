@@ -1,3 +1,4 @@
+import { countOf } from '../../../../common/count-words.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { navigate } from '../../router.tsx';
@@ -34,9 +35,13 @@ export function FixPreviewRowsButton({ kind, preview }: { kind: ImportKindName; 
   return (
     <div className="toolbar">
       <button type="button" className="button" disabled={open.running} onClick={() => void open.run()}>
-        Fix the {rows.length === 1 ? 'row' : `${rows.length} rows`} with problems here
+        Fix the {rows.length === 1 ? 'row' : `${rows.length} rows`} with problems {preview.more_rows ? 'in these first rows ' : ''}here
       </button>
-      <span className="muted">They open in a grid, checked as you edit, and import from there.</span>
+      <span className="muted">
+        {preview.more_rows
+          ? `These are the problems among the first ${countOf(preview.rows.length, 'row')} of the file, the ones the preview checked; the import checks every row and lists the rest. They open in a grid, checked as you edit, and import from there.`
+          : 'They open in a grid, checked as you edit, and import from there.'}
+      </span>
       <ErrorNotice error={open.error} onDismiss={open.clearError} />
     </div>
   );

@@ -1,4 +1,4 @@
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 import { Link } from '../../router.tsx';
 import type { Draft } from './draft-api.ts';
 

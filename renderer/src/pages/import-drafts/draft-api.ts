@@ -7,6 +7,11 @@ export type Draft = Schemas['ImportDraft'];
 export type DraftRow = Schemas['ImportDraftRow'];
 export type DraftChange = Schemas['ImportDraftChange'];
 
+/** "Row 8", the row as the user's file shows it; a row with no place in a file (added here) goes by its line in the grid. */
+export function draftRowLabel(row: Pick<DraftRow, 'row_id' | 'row_number'>): string {
+  return row.row_number === null ? `Grid line ${row.row_id}` : `Row ${row.row_number}`;
+}
+
 export const DRAFTS_PATH = '/api/import-drafts';
 export const DRAFT_PATH = '/api/import-drafts/uuid/{draft_uuid}';
 export const DRAFT_ROWS_PATH = '/api/import-drafts/uuid/{draft_uuid}/rows';

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { AppointmentSchedule } from '../appointments/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
-import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
+import { ExcludedRowsTable, type FileColumns } from '../tasks/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, type ResultsOf } from '../tasks/task-format.ts';
 import type { CheckAnswer, ImportKindName } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
@@ -51,7 +51,18 @@ function asResults(kind: ImportKindName, fileName: string, answer: CheckAnswer):
 }
 
 /** What an import of the file would give, from a dry run: counts, excluded rows, computed appointments, and what the check cannot know. */
-export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; fileName: string; answer: CheckAnswer }) {
+export function CheckResult({
+  kind,
+  fileName,
+  answer,
+  file,
+}: {
+  kind: ImportKindName;
+  fileName: string;
+  answer: CheckAnswer;
+  /** The checked file's own column names and sheet, from its preview. */
+  file?: FileColumns;
+}) {
   const results = useMemo(() => asResults(kind, fileName, answer), [kind, fileName, answer]);
   const rows = useMemo(() => excludedRows(results), [results]);
   const counts = importStats(results);
@@ -80,7 +91,7 @@ export function CheckResult({ kind, fileName, answer }: { kind: ImportKindName; 
               all of them.
             </p>
           )}
-          <ExcludedRowsTable rows={rows} />
+          <ExcludedRowsTable rows={rows} {...(file ? { file } : {})} />
         </>
       )}
       {schedules.length > 0 && (

@@ -11,10 +11,12 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { useLiveStore } from '../../live/live-store.ts';
 import { taskQuery } from '../tasks/task-query.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
+import { useFileColumns } from '../tasks/use-file-columns.ts';
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
 import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
@@ -120,6 +122,7 @@ export function CompletedExcludedRows({
   none: ReactNode;
 }) {
   const total = excludedTotal(task, rows.length);
+  const file = useFileColumns(task.uuid);
   return (
     <>
       <h3>Excluded rows</h3>
@@ -133,7 +136,7 @@ export function CompletedExcludedRows({
               them.
             </p>
           )}
-          <ExcludedRowsTable rows={rows} />
+          <ExcludedRowsTable rows={rows} {...(file ? { file } : {})} />
           <ExcludedRowsActions task={task} {...actions} />
         </>
       )}
@@ -165,23 +168,38 @@ export function ImportResult({
     );
   }
   const running = isRunning(task);
+  const cancelled = isCancelledTask(task);
   const counts = importStats(task);
   return (
     <section className="panel" aria-labelledby="import-result-title">
       <div className="panel-header">
-        <h2 id="import-result-title">{running ? 'Importing…' : task.status === 'FAILED' ? 'The import failed' : 'Import finished'}</h2>
+        <h2 id="import-result-title">
+          {running
+            ? 'Importing…'
+            : cancelled
+              ? 'The import was cancelled'
+              : task.status === 'FAILED'
+                ? 'The import failed'
+                : 'Import finished'}
+        </h2>
         <div className="panel-actions import-result-actions">
-          <StatusBadge status={task.status} />
+          <StatusBadge task={task} />
           <Link to={`/tasks/${task.uuid}`}>Task page</Link>
         </div>
       </div>
       <ProgressBar value={task.progress} label="Import progress" />
       {running && <p className="muted">The import runs on the server: you can leave this page and find it under Tasks.</p>}
       <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-      {task.status === 'FAILED' && (
-        <div className="notice notice-error" role="alert">
-          <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+      {cancelled ? (
+        <div className="notice notice-info" role="status">
+          <strong>The import was cancelled.</strong> {task.error_message}
         </div>
+      ) : (
+        task.status === 'FAILED' && (
+          <div className="notice notice-error" role="alert">
+            <strong>The import failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+          </div>
+        )
       )}
       <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />

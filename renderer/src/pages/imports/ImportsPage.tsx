@@ -406,13 +406,19 @@ export function ImportsPage() {
       )}
 
       <div ref={resultRef} tabIndex={-1} className="import-result-anchor">
-        {checked && <CheckResult kind={checked.kind} fileName={checked.fileName} answer={checked.answer} />}
+        {checked && (
+          <CheckResult
+            kind={checked.kind}
+            fileName={checked.fileName}
+            answer={checked.answer}
+            {...(preview ? { file: { columns: preview.columns.matched, sheet: preview.sheet ?? null } } : {})}
+          />
+        )}
         {remoteAnswer && (
           <RemoteImportResult
             profile={remoteAnswer.profile}
             baseUrl={remoteAnswer.baseUrl}
             answer={remoteAnswer.answer}
-            jsonSource={/\.json$/i.test(file?.name ?? '')}
             {...(remote?.name === remoteAnswer.profile
               ? {
                   onFixedFile: importFixed,

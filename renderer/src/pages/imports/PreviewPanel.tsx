@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
+import { countOf } from '../../../../common/count-words.ts';
 import { RowIssueList } from '../tasks/RowIssueList.tsx';
 import { type RowIssue, splitRowError } from '../tasks/row-issues.ts';
 import { cellText } from '../tasks/task-format.ts';
@@ -96,7 +97,7 @@ function PreviewVerdict({ preview }: { preview: ImportPreview }) {
   return (
     <p className={failing > 0 ? 'field-problem preview-verdict' : 'muted preview-verdict'} role="status" aria-label="Preview verdict">
       {failing > 0
-        ? `${failing} of the first ${shown} rows would be excluded by the import, for the reasons listed under them. They can also be fixed after the import from the error report.`
+        ? `${failing} of the first ${countOf(shown, 'row')} would be excluded by the import, for the reasons listed under them. They can also be fixed after the import from the error report.`
         : `${shown === 1 ? 'The first row passes' : `The first ${shown} rows pass`} every check the import makes (addresses located, services, tags and time zones looked up). Nothing was imported.`}
       {warnedText}
     </p>

@@ -20,11 +20,9 @@ export function RemoteImportResult({
   profile,
   baseUrl,
   answer,
-  jsonSource,
   ...fixed
-}: { profile: string; baseUrl: string | undefined; answer: RemoteImportAnswer; jsonSource: boolean } & FixedFile) {
-  if (answer.kind === 'sync' && answer.uuid === null)
-    return <RemoteSyncAnswer profile={profile} body={answer.body} jsonSource={jsonSource} />;
+}: { profile: string; baseUrl: string | undefined; answer: RemoteImportAnswer } & FixedFile) {
+  if (answer.kind === 'sync' && answer.uuid === null) return <RemoteSyncAnswer profile={profile} body={answer.body} />;
   const uuid = answer.kind === 'task' ? answer.uuid : (answer.uuid ?? '');
   return <WatchedTask key={uuid} profile={profile} baseUrl={baseUrl} uuid={uuid} {...fixed} />;
 }

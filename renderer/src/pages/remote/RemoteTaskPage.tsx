@@ -42,7 +42,7 @@ export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: strin
           </>
         }
         back={back}
-        {...(task ? { actions: <StatusBadge status={task.status} /> } : {})}
+        {...(task ? { actions: <StatusBadge task={task} /> } : {})}
       />
       <RemoteTaskResult
         profile={profile}

@@ -106,7 +106,7 @@ export function RemoteTaskResult({
         {title ? <h2 id="remote-result-title">{heading}</h2> : <h2 id="remote-result-title">Progress and results</h2>}
         {title && (
           <div className="panel-actions import-result-actions">
-            <StatusBadge status={task.status} />
+            <StatusBadge task={task} />
             <Link to={remoteTaskPage(profile, task.uuid)}>Remote task page</Link>
           </div>
         )}
@@ -135,8 +135,8 @@ export function RemoteTaskResult({
 }
 
 /** A sync answer from a service that does not name its task: the counts and excluded rows from the answer itself. */
-export function RemoteSyncAnswer({ profile, body, jsonSource }: { profile: string; body: Record<string, unknown>; jsonSource: boolean }) {
-  const rows = useMemo(() => excludedRowsOf(body, jsonSource), [body, jsonSource]);
+export function RemoteSyncAnswer({ profile, body }: { profile: string; body: Record<string, unknown> }) {
+  const rows = useMemo(() => excludedRowsOf(body), [body]);
   return (
     <Panel title={<>Import finished on {profile}</>} actions={null}>
       <StatList stats={answerCounts(body)} label="Import counts" />

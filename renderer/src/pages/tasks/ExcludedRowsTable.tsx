@@ -2,32 +2,54 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
-import { cellText, type ExcludedRow, rowColumns } from './task-format.ts';
-import { countOf } from '../../components/count-words.ts';
+import { cellText, type ExcludedRow, rowColumns, rowLabel } from './task-format.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 const issuesOf = (row: ExcludedRow): RowIssue[] =>
   splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');
 
-const ROW_HINT = 'The line in the uploaded file (line 1 is the header row; JSON: the element, counting from 1)';
+const ROW_HINT = "The row as your file shows it: the sheet's row in a workbook, the line in a CSV, the element counting from 1 in JSON";
 
-function RowDetails({ row, onClose }: { row: ExcludedRow; onClose(): void }) {
+/** The file's own column names (its header row) and the kind's column each fills. */
+export interface FileColumns {
+  columns: readonly { header: string; column: string }[];
+  /** The workbook's sheet the rows are on, when the import named one. */
+  sheet: string | null;
+}
+
+const NO_FILE_COLUMNS: FileColumns = { columns: [], sheet: null };
+
+/** A kind's column by the name the file gave it: "Ext Ref" for qr_code_external_reference_id; the column's own name when the file used it. */
+function fileHeaderOf(file: FileColumns, column: string): string {
+  return file.columns.find((c) => c.column === column)?.header.trim() || column;
+}
+
+/** "Row 8", "Row 8 of sheet Sites". */
+function rowWhere(row: ExcludedRow, file: FileColumns): string {
+  return file.sheet && row.rowNumber !== null ? `${rowLabel(row)} of sheet ${file.sheet}` : rowLabel(row);
+}
+
+function RowDetails({ row, file, onClose }: { row: ExcludedRow; file: FileColumns; onClose(): void }) {
   const issues = issuesOf(row);
   const flagged = new Set(issues.map((i) => i.column));
   return (
-    <section className="row-details" aria-label={`Excluded row ${row.rowNumber}`}>
+    <section className="row-details" aria-label={`Excluded ${rowLabel(row).toLowerCase()}`}>
       <div className="panel-header">
         <h3 title={`index ${row.index} in the API's results`}>
-          Row {row.rowNumber}: {issues.length === 1 ? 'one problem' : `${issues.length} problems`}
+          {rowWhere(row, file)}: {issues.length === 1 ? 'one problem' : `${issues.length} problems`}
         </h3>
         <button type="button" className="button button-small button-quiet" onClick={onClose}>
           Close
         </button>
       </div>
-      <RowIssueList issues={issues} label={`Problems of row ${row.rowNumber}`} />
+      <RowIssueList issues={issues} label={`Problems of ${rowLabel(row).toLowerCase()}`} />
       <dl className="facts">
         {Object.entries(row.row).map(([key, value]) => (
           <div key={key} className={flagged.has(key) ? 'fact fact-problem' : 'fact'}>
-            <dt>{key}</dt>
+            <dt>
+              {fileHeaderOf(file, key)}
+              {fileHeaderOf(file, key) !== key && <span className="muted field-name"> {key}</span>}
+            </dt>
             <dd>{cellText(value) || <span className="muted">(empty)</span>}</dd>
           </div>
         ))}
@@ -55,7 +77,7 @@ function reasonSummary(row: ExcludedRow): string {
 }
 
 /** Excluded rows with their reason and the row as it was sent; any number of rows, windowed. */
-export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
+export function ExcludedRowsTable({ rows, file = NO_FILE_COLUMNS }: { rows: ExcludedRow[]; file?: FileColumns }) {
   const [filter, setFilter] = useState('');
   const [active, setActive] = useState<number | null>(null);
   // The first row's problems are shown at once; a click or Enter shows another row's.
@@ -77,13 +99,16 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
       key: 'row',
       header: 'Row',
       width: 4,
-      cell: (r) => r.rowNumber,
-      title: (r) => `Line ${r.rowNumber} of the file; index ${r.index} in the API's results`,
+      cell: (r) => r.rowNumber ?? `(${r.index})`,
+      title: (r) =>
+        r.rowNumber === null
+          ? `The service gives only the index (${r.index}), not the row in the file`
+          : `Row ${r.rowNumber} of the file; index ${r.index} in the API's results`,
     },
     { key: 'reason', header: 'Reason', width: 22, grow: true, cell: reasonSummary, title: (r) => r.error },
     ...keys.map<Column<ExcludedRow>>((key) => ({
       key: `row.${key}`,
-      header: key,
+      header: fileHeaderOf(file, key) === key ? key : `${fileHeaderOf(file, key)} · ${key}`,
       width: 9,
       cell: (r) => {
         const text = cellText(r.row[key]);
@@ -111,11 +136,11 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
         <span className="muted" role="status">
           {deferredFilter === ''
             ? countOf(rows.length, 'row')
-            : `${shown.length.toLocaleString()} of ${rows.length.toLocaleString()} rows match`}
+            : `${shown.length.toLocaleString()} of ${countOf(rows.length, 'row')} ${shown.length === 1 ? 'matches' : 'match'}`}
         </span>
         <span className="muted toolbar-end hint">
-          <strong title={ROW_HINT}>Row</strong> is the line in the file. Click a row, or use the arrow keys and Enter, to see its problems
-          one per line.
+          <strong title={ROW_HINT}>Row</strong> is the row as your file shows it. Click a row, or use the arrow keys and Enter, to see its
+          problems one per line.
         </span>
       </div>
       {shown.length > 0 ? (
@@ -137,6 +162,7 @@ export function ExcludedRowsTable({ rows }: { rows: ExcludedRow[] }) {
       {detail && (
         <RowDetails
           row={detail}
+          file={file}
           onClose={() => {
             setOpened(null);
             setClosed(true);

@@ -1,4 +1,4 @@
-import { type ResultsOf, warnedRows } from './task-format.ts';
+import { type ResultsOf, rowLabel, warnedRows } from './task-format.ts';
 
 /** How many warnings are listed; the rest are counted. */
 const LISTED = 50;
@@ -22,7 +22,7 @@ export function RowWarnings({ task }: { task: ResultsOf }) {
         {rows.slice(0, LISTED).map((row, i) => (
           <li key={`${row.index}:${i}`}>
             <span className="row-warning-row" title={`index ${row.index} in the API's results`}>
-              Row {row.rowNumber}
+              {rowLabel(row)}
             </span>{' '}
             {row.warning}
           </li>

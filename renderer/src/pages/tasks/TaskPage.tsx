@@ -9,13 +9,15 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoading } from '../../components/QueryState.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.tsx';
 import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
 import { handOverFixedFile } from '../imports/fixed-file-handover.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
+import { useFileColumns } from './use-file-columns.ts';
 import { RowWarnings } from './RowWarnings.tsx';
-import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
+import { type ExcludedRow, excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
 import { TaskActions } from './TaskActions.tsx';
@@ -48,6 +50,12 @@ export function Metadata({ task }: { task: BackgroundTask }) {
       ))}
     </dl>
   );
+}
+
+/** An import task's excluded rows under the file's own column names (its import job says them). */
+function TaskExcludedRows({ uuid, rows }: { uuid: string; rows: ExcludedRow[] }) {
+  const file = useFileColumns(uuid);
+  return <ExcludedRowsTable rows={rows} {...(file ? { file } : {})} />;
 }
 
 export function TaskPage({ uuid }: { uuid: string }) {
@@ -84,15 +92,21 @@ export function TaskPage({ uuid }: { uuid: string }) {
           </>
         }
         back={back}
-        actions={<StatusBadge status={task.status} />}
+        actions={<StatusBadge task={task} />}
       />
       <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       <Panel title="Progress">
         <ProgressBar value={task.progress} label="Task progress" />
-        {task.status === 'FAILED' && (
-          <div className="notice notice-error" role="alert">
-            <strong>The task failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+        {isCancelledTask(task) ? (
+          <div className="notice notice-info" role="status">
+            <strong>The import was cancelled.</strong> {task.error_message}
           </div>
+        ) : (
+          task.status === 'FAILED' && (
+            <div className="notice notice-error" role="alert">
+              <strong>The task failed.</strong> {task.error_message ?? 'The server gave no reason.'}
+            </div>
+          )
         )}
         {running && <p className="muted">The task is running; this page updates by itself.</p>}
         {importKind && <TaskActions task={task} canWrite={session.role !== 'viewer'} />}
@@ -149,7 +163,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
                 of them.
               </p>
             )}
-            <ExcludedRowsTable rows={rows} />
+            <TaskExcludedRows uuid={task.uuid} rows={rows} />
           </>
         )}
       </Panel>

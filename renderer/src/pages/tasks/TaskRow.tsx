@@ -2,6 +2,7 @@ import type { BackgroundTask } from '../../api/types.ts';
 import type { Column } from '../../components/ListView.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link } from '../../router.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
@@ -33,7 +34,7 @@ export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) 
         </span>
       </td>
       <td>
-        <StatusBadge status={task.status} />
+        <StatusBadge task={task} />
       </td>
       <td className="nowrap num col-duration">
         <TaskDuration task={task} />
@@ -41,7 +42,7 @@ export function TaskRow({ task, href }: { task: BackgroundTask; href: string }) 
       <td className="col-progress">
         <ProgressBar value={task.progress} label={`Progress of task ${task.uuid}`} compact />
       </td>
-      <td className={`results-cell ${task.status === 'FAILED' ? 'text-error' : ''}`} title={results}>
+      <td className={`results-cell ${task.status === 'FAILED' && !isCancelledTask(task) ? 'text-error' : ''}`} title={results}>
         <span className="clamp-2">{results || <span className="muted">{isRunning(task) ? 'Running…' : '—'}</span>}</span>
       </td>
     </tr>

@@ -52,10 +52,11 @@ export function splitRowError(
 ): RowIssue[] {
   const names = [...new Set([...columns, ...Object.keys(aliases)])].sort((a, b) => b.length - a.length);
   const toColumn = (name: string) => (columns.includes(name) ? name : (aliases[name] ?? name));
-  const addressColumns = [
-    ...ADDRESS_COLUMNS.flatMap((a) => columns.filter((c) => c.toLowerCase() === a)),
-    ...(aliases.location ? [aliases.location] : []),
-  ];
+  // Each address field as the row names it: the file's own title for it ("Town" for suburb), else a column of its name.
+  const addressColumns = ADDRESS_COLUMNS.flatMap((field) => {
+    const titled = aliases[field];
+    return titled !== undefined && columns.includes(titled) ? [titled] : columns.filter((c) => c.toLowerCase() === field);
+  });
   const addressColumn = addressColumns.find(filled) ?? addressColumns[0] ?? null;
   const issues: RowIssue[] = [];
   for (const piece of pieces(error.trim())) {

@@ -54,34 +54,27 @@ export function resultSummary(task: BackgroundTask): string {
   return counts.map((c) => `${c.value.toLocaleString()} ${c.label}`).join(', ');
 }
 
-/** One row an import excluded, whatever the result shape it came in (docs/api.md; docs/api.md). */
+/** One row an import excluded, whatever the result shape it came in (docs/api.md). */
 export interface ExcludedRow {
   index: number;
-  /** The row's line in the uploaded file (docs/api.md: index + 2 with a header row, index + 1 for JSON). */
-  rowNumber: number;
+  /** Where the row is in the uploaded file, as the server read it (`row_number`); null from a service that sends only the index. */
+  rowNumber: number | null;
   error: string;
   row: Record<string, unknown>;
 }
 
 const EXCLUDED_KEYS = ['excluded_data', 'excluded_qr_codes', 'excluded_appointments'] as const;
 
-function isJsonSource(task: ResultsOf): boolean {
-  if (task.task_type === 'IMPORT') return true;
-  const name = fileName(task);
-  if (name !== null) return /\.json$/i.test(name);
-  // No file: a JSON body, except for QR_IMPORT, which is always a file upload.
-  return task.task_type !== 'QR_IMPORT';
+export function excludedRows(task: ResultsOf): ExcludedRow[] {
+  return task.results ? excludedRowsOf(task.results) : [];
 }
 
-export function excludedRows(task: ResultsOf): ExcludedRow[] {
-  return task.results ? excludedRowsOf(task.results, isJsonSource(task)) : [];
-}
+const rowNumberOf = (entry: Record<string, unknown>): number | null => (typeof entry.row_number === 'number' ? entry.row_number : null);
 
 /** The excluded rows of a results object, e.g. a sync import's answer (the same object at the top level). */
-export function excludedRowsOf(results: Record<string, unknown>, jsonSource: boolean): ExcludedRow[] {
+export function excludedRowsOf(results: Record<string, unknown>): ExcludedRow[] {
   const list = EXCLUDED_KEYS.map((key) => results[key]).find(Array.isArray);
   if (!list) return [];
-  const offset = jsonSource ? 1 : 2;
   return list.map((item: unknown, position: number) => {
     const entry = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
     const index = typeof entry.index === 'number' ? entry.index : position;
@@ -89,17 +82,22 @@ export function excludedRowsOf(results: Record<string, unknown>, jsonSource: boo
     const error = entry.error ?? entry.error_message;
     return {
       index,
-      rowNumber: index + offset,
+      rowNumber: rowNumberOf(entry),
       error: typeof error === 'string' ? error : '',
       row: typeof row === 'object' && row !== null ? (row as Record<string, unknown>) : {},
     };
   });
 }
 
+/** "Row 8", or for a service that numbers rows only by index, "Index 4". */
+export function rowLabel(row: { index: number; rowNumber: number | null }): string {
+  return row.rowNumber === null ? `Index ${row.index}` : `Row ${row.rowNumber}`;
+}
+
 /** A row imported with a warning (results `warnings`: an address located by its place, an ambiguous start time). */
 export interface WarnedRow {
   index: number;
-  rowNumber: number;
+  rowNumber: number | null;
   warning: string;
 }
 
@@ -107,11 +105,10 @@ export interface WarnedRow {
 export function warnedRows(task: ResultsOf): WarnedRow[] {
   const list = task.results?.warnings;
   if (!Array.isArray(list)) return [];
-  const offset = isJsonSource(task) ? 1 : 2;
   return list.flatMap((item: unknown) => {
     const entry = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
     const { index, warning } = entry;
-    return typeof index === 'number' && typeof warning === 'string' ? [{ index, rowNumber: index + offset, warning }] : [];
+    return typeof index === 'number' && typeof warning === 'string' ? [{ index, rowNumber: rowNumberOf(entry), warning }] : [];
   });
 }
 

@@ -1,0 +1,44 @@
+/**
+ * Row numbers in Chromium: a workbook whose rows are on its second sheet under a title row (header on
+ * row 3) has its unplaceable row at sheet row 8; the task page and the fix grid say 8, as Excel does.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fileUpload, TINY_GEOCODER_MODULE, waitForTask } from '../support/imports.ts';
+import { titledWorkbook } from '../support/titled-workbook.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { draftGrid } from './support/draft-grid.ts';
+import { suiteGuiSession } from './support/session.ts';
+
+const skip = browserUnavailable() ?? false;
+
+describe('row numbers in the GUI: the row as the file shows it', { skip }, () => {
+  const { session, server } = suiteGuiSession({ imports: { geocoderModule: TINY_GEOCODER_MODULE } });
+
+  it('the task page and the fix grid number the excluded row by its sheet row', async () => {
+    const accepted = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(await titledWorkbook(), 'sites.xlsx', { organization_uuid: server.organizationUuid }),
+    );
+    assert.equal(accepted.status, 202, await accepted.clone().text());
+    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    assert.equal((await waitForTask(server, uuid)).status, 'COMPLETED');
+
+    const page = await session.signedInPage(`/tasks/${uuid}`);
+    const table = page.getByRole('grid', { name: 'Excluded rows' }).or(page.getByRole('table', { name: 'Excluded rows' }));
+    await table.getByText('Nowhere').first().waitFor();
+    await page.getByRole('heading', { name: 'Row 8 of sheet Sites: one problem' }).waitFor();
+    assert.equal(await page.getByRole('heading', { name: /Row 6/ }).count(), 0, 'not index + 2');
+    // The file's own column names lead, the kind's beside them.
+    const details = page.getByRole('region', { name: /Excluded row 8/ });
+    await details.locator('dt', { hasText: 'Town' }).filter({ hasText: 'suburb' }).waitFor();
+    await details.locator('dt', { hasText: 'Ext Ref' }).filter({ hasText: 'qr_code_external_reference_id' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Ext Ref · qr_code_external_reference_id' }).waitFor();
+
+    await page.getByRole('button', { name: 'Fix the rows here' }).click();
+    await page.getByRole('heading', { name: 'Fix rows in place' }).waitFor();
+    const rowCell = draftGrid(page).locator('.draft-row-id').first();
+    await rowCell.waitFor();
+    assert.equal((await rowCell.innerText()).trim(), '8');
+  });
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import Papa from 'papaparse';
+import { sheetRow, workbook } from '../fixtures/hostile/generate.ts';
+import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
+import { titledWorkbook } from '../support/titled-workbook.ts';
+import { jsonBody } from '../support/server.ts';
+import { suiteServer } from '../support/suite-server.ts';
+
+/**
+ * One row number everywhere: the row as the user's file shows it (the sheet row of a workbook, the
+ * line a CSV row starts on, the JSON element from 1), the same in the preview, the dry run, the sync
+ * answer, the task's results, the error report and a draft of the excluded rows.
+ */
+
+interface Excluded {
+  index: number;
+  row_number: number;
+  error: string;
+}
+
+/** A CSV whose first row has a name on two lines: the bad row is the file's line 5, its fourth record. */
+const MULTILINE_CSV = [
+  'name,location,qr_code_external_reference_id',
+  '"Depot',
+  'north gate","1 High Street, Carlton VIC 3053",LINE-1',
+  'Yard,"2 High Street, Fitzroy VIC 3065",LINE-2',
+  'Lost,"4 High Street, Nowhere QLD 4999",LINE-3',
+  'Gate,"5 High Street, Bondi NSW 2026",LINE-4',
+  '',
+].join('\r\n');
+
+const jsonRows = (org: string) =>
+  JSON.stringify([
+    { name: 'Depot', location: '1 High Street, Carlton VIC 3053', organization_uuid: org },
+    { name: 'Yard', location: '2 High Street, Fitzroy VIC 3065', organization_uuid: org },
+    { name: 'Lost', location: '4 High Street, Nowhere QLD 4999', organization_uuid: org },
+  ]);
+
+describe('row numbers: the row as the file shows it, everywhere', () => {
+  const server = suiteServer(startImportTestServer);
+  const org = () => server.organizationUuid;
+
+  const ok = async <T>(res: Response, status = 200): Promise<T> => {
+    const text = await res.text();
+    assert.equal(res.status, status, text);
+    return JSON.parse(text) as T;
+  };
+  const upload = (content: Buffer | string, name: string, fields: Record<string, string> = {}) =>
+    fileUpload(content, name, { organization_uuid: org(), ...fields });
+
+  /** Every place an excluded row is numbered, for one file. */
+  async function numbersEverywhere(content: Buffer | string, name: string) {
+    const preview = await ok<{ rows: { row_number: number; problems: string[] }[] }>(
+      await server.request('/api/imports/preview', upload(content, name, { kind: 'qrcodes' })),
+    );
+    const dry = await ok<{ excluded_data: Excluded[] }>(await server.request('/api/qrcodes/bulk?dry_run=true', upload(content, name)));
+    const sync = await ok<{ excluded_data: Excluded[] }>(
+      await server.request('/api/qrcodes/bulk?processing_mode=sync', upload(content, name)),
+    );
+    const accepted = await ok<{ background_task_uuid: string }>(await server.request('/api/qrcodes/bulk', upload(content, name)), 202);
+    const task = await waitForTask(server, accepted.background_task_uuid);
+    assert.equal(task.status, 'COMPLETED', JSON.stringify(task));
+    const results = task.results as { excluded_data: Excluded[] };
+    const report = await server.request(`/api/qrcodes/bulk/${task.uuid}/errors?format=csv`);
+    assert.equal(report.status, 200);
+    const reportRows = Papa.parse<Record<string, string>>((await report.text()).replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    const draft = await ok<{ uuid: string }>(
+      await server.request('/api/import-drafts', jsonBody({ background_task_uuid: task.uuid })),
+      201,
+    );
+    const draftRows = await ok<{ rows: { row_number: number | null }[] }>(
+      await server.request(`/api/import-drafts/uuid/${draft.uuid}/rows`),
+    );
+    return {
+      preview: preview.rows.filter((r) => r.problems.length > 0).map((r) => r.row_number),
+      dry: dry.excluded_data.map((e) => e.row_number),
+      sync: sync.excluded_data.map((e) => e.row_number),
+      task: results.excluded_data.map((e) => e.row_number),
+      indexes: results.excluded_data.map((e) => e.index),
+      report: reportRows.map((r) => Number(r.row_number)),
+      draft: draftRows.rows.map((r) => r.row_number),
+      task_uuid: task.uuid,
+    };
+  }
+
+  const same = (numbers: Awaited<ReturnType<typeof numbersEverywhere>>, expected: number) => {
+    const { indexes, task_uuid: _task, ...places } = numbers;
+    for (const [place, found] of Object.entries(places))
+      assert.deepEqual(found, [expected], `${place} numbers the row ${found.join(', ')}`);
+    return indexes;
+  };
+
+  it('a workbook with its rows on the second sheet under a title row: sheet row 8, as Excel shows it', async () => {
+    const numbers = await numbersEverywhere(await titledWorkbook(), 'sites.xlsx');
+    assert.deepEqual(same(numbers, 8), [4], "the spec's index is kept: the fifth data row, blank row counted");
+    const job = await ok<{ sheet: string | null; columns: { header: string; column: string }[] }>(
+      await server.request(`/api/background-tasks/uuid/${numbers.task_uuid}/import`),
+    );
+    assert.equal(job.sheet, 'Sites');
+    assert.deepEqual(
+      job.columns.filter((c) => ['Ext Ref', 'Town', 'Street'].includes(c.header)),
+      [
+        { header: 'Street', column: 'address_line_1' },
+        { header: 'Town', column: 'suburb' },
+        { header: 'Ext Ref', column: 'qr_code_external_reference_id' },
+      ],
+      "the task's import names the file's own columns",
+    );
+  });
+
+  it('a CSV with a quoted cell on two lines before the bad row: the line it starts on', async () => {
+    const numbers = await numbersEverywhere(MULTILINE_CSV, 'sites.csv');
+    assert.deepEqual(same(numbers, 5), [2]);
+  });
+
+  it("a JSON array: the element's position from 1", async () => {
+    const numbers = await numbersEverywhere(jsonRows(org()), 'sites.json');
+    assert.deepEqual(same(numbers, 3), [2]);
+  });
+
+  it("a workbook whose rows are out of order keeps each row's own number (its r)", async () => {
+    const book = workbook(
+      sheetRow(1, ['name', 'location']) +
+        sheetRow(3, ['Depot', '1 High Street, Carlton VIC 3053']) +
+        sheetRow(2, ['Lost', '4 High Street, Nowhere QLD 4999']) +
+        sheetRow(4, ['Gate', '5 High Street, Bondi NSW 2026']),
+    );
+    const numbers = await numbersEverywhere(book, 'unordered.xlsx');
+    same(numbers, 2);
+  });
+});
