@@ -3,7 +3,7 @@ import { SEARCH_INDEX_SHADOW } from '../qrcodes/search-index.ts';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { dateCellText } from '../imports/engine/row-check.ts';
-import { APPOINTMENT_FIELDS, type AppointmentField } from './fields.ts';
+import { APPOINTMENT_FIELD_LABELS, APPOINTMENT_FIELDS, type AppointmentField } from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';
 import { type DateOrder, describeStartReading, parseStartDateTime } from './times.ts';
@@ -131,6 +131,7 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
 export const appointmentImportKind: ImportKind<RawRecord> = {
   taskType: () => 'APPOINTMENT_IMPORT',
   columns: APPOINTMENT_FIELDS,
+  columnLabels: APPOINTMENT_FIELD_LABELS,
   synonyms: APPOINTMENT_SYNONYMS,
   // Checked by the bulk route with the import handler's mapping, which names missing columns by the file's titles.
   requiredColumns: [],

@@ -70,6 +70,8 @@ export interface ImportKind<Row = unknown> {
   taskType(source: ImportSource): TaskType;
   /** Column names in template order. Header cells match them ignoring case, spaces and underscores. */
   columns: readonly string[];
+  /** Each column in words for a field admin ({ address_line_1: 'Street address' }), shown beside the column's name. */
+  columnLabels: Readonly<Record<string, string>>;
   /** Other header names accepted for a column: { alias: column }. */
   aliases?: Readonly<Record<string, string>>;
   /**

@@ -57,8 +57,15 @@ export const importPreviewSchema = z
               .max(1)
               .describe(`1 for a column name, alias or the request's mapping; below ${MATCH_THRESHOLD} a match is only proposed`),
             source: z
-              .enum(['mapping', 'name', 'synonym', 'similar', 'none'])
-              .describe('How it was matched: the mapping field, a column name or alias, a synonym, a similar name, or not at all'),
+              .enum(['mapping', 'saved', 'name', 'synonym', 'similar', 'none'])
+              .describe(
+                "How it was matched: mapping (the request's mapping field: the user's choice), saved (a saved column mapping the file fits), name (the column's name or alias, exactly), synonym (a usual name for it), similar (a similar spelling: a guess), or none",
+              ),
+            needs_confirmation: z
+              .boolean()
+              .describe(
+                `Sandbox addition. True for a guess (source similar), whether applied (confidence ${MATCH_THRESHOLD} or more) or only proposed: a client should have the user confirm or change it, by sending it in the mapping field, before importing. The import applies a guess of ${MATCH_THRESHOLD} or more without the mapping field; the Imports screen asks first`,
+              ),
           }),
         )
         .optional()

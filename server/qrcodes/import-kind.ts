@@ -2,7 +2,15 @@ import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
 import { SEARCH_INDEX_SHADOW } from './search-index.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { cellText } from './address.ts';
-import { cellsAsText, QR_ECHO_FIELDS, QR_IMPORT_COLUMNS, qrImportRowSchema, quickImportRow, type QrImportRow } from './import-row.ts';
+import {
+  cellsAsText,
+  QR_ECHO_FIELDS,
+  QR_IMPORT_COLUMN_LABELS,
+  QR_IMPORT_COLUMNS,
+  qrImportRowSchema,
+  quickImportRow,
+  type QrImportRow,
+} from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 import type { QrCodeFileImportResults, QrCodeJsonImportResults } from './import-results.ts';
 
@@ -74,6 +82,7 @@ export const QR_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 export const qrCodeImportKind: ImportKind<QrImportRow> = {
   taskType: (source) => (source === 'json' ? 'IMPORT' : 'QR_IMPORT'),
   columns: QR_IMPORT_COLUMNS,
+  columnLabels: QR_IMPORT_COLUMN_LABELS,
   aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },
   synonyms: QR_SYNONYMS,
   requiredColumns: ['location'],

@@ -155,7 +155,7 @@ export async function resolveLayout(input: {
   const header = (rows[headerRow - 1] ?? []).map(textOf);
   const data = rows.slice(headerRow).filter((row) => !isBlankRow(row));
   const fitting = fittingSavedMapping(saved, header);
-  const matches = matchColumns(fitting ? { ...input.spec, explicit: fitting.mapping } : input.spec, header);
+  const matches = matchColumns(fitting ? { ...input.spec, explicit: fitting.mapping, explicitSource: 'saved' } : input.spec, header);
   const columnAt = matches.map((m) => (m.applied ? m.column : null));
   const dateOrders = inferDateOrders(input.dateColumns, header, columnAt, data, request.dateOrders ?? {});
   const mapping: Record<string, string | null> = {};

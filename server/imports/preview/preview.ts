@@ -1,7 +1,7 @@
 import { openConnection } from '../../db/database.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../engine/columns.ts';
-import type { ColumnMatch } from '../engine/column-matching.ts';
+import { type ColumnMatch, needsConfirmation } from '../engine/column-matching.ts';
 import { withFileLayout } from '../engine/file-layout.ts';
 import { type LayoutPosition, resolveKindLayout, type SavedMapping } from '../intake/layout.ts';
 import { organizationDateOrder } from '../../settings/date-order.ts';
@@ -167,9 +167,16 @@ export async function previewImport(input: {
       unknown,
       matches: matches
         .filter((m) => m.header.trim() !== '')
-        .map((m) => ({ header: m.header, column: m.column, proposed: m.proposed, confidence: m.confidence, source: m.source })),
+        .map((m) => ({
+          header: m.header,
+          column: m.column,
+          proposed: m.proposed,
+          confidence: m.confidence,
+          source: m.source,
+          needs_confirmation: needsConfirmation(m),
+        })),
       questions: matches
-        .filter((m) => !m.applied && m.proposed !== null && m.source !== 'mapping')
+        .filter((m) => !m.applied && m.proposed !== null && m.source !== 'mapping' && m.source !== 'saved')
         .map((m) => ({ header: m.header, proposed: m.proposed ?? '', confidence: m.confidence })),
     },
     sheets: layout?.sheets?.map((s) => ({ name: s.name, rows: s.rows ?? 0 })) ?? null,
