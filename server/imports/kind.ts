@@ -53,6 +53,12 @@ export interface WriterEnv {
    * it is about one).
    */
   warn?(index: number, message: string): void;
+  /**
+   * Says which record a written row wrote (its uuid) and what identified it, in the row's words
+   * (`key`: "qr_code_external_reference_id EXT-1019"; `noun`: "QR code"): a row writing a record an
+   * earlier row of the file wrote is warned about (engine/repeated-rows.ts).
+   */
+  wrote?(index: number, record: string, key: string, noun: string): void;
 }
 
 export interface BatchWriter<Row> {

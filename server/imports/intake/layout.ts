@@ -173,7 +173,7 @@ export async function resolveLayout(input: {
     matches,
     savedMapping: fitting ? { uuid: fitting.uuid, name: fitting.name, slug: fitting.slug } : null,
     dateOrders,
-    fileLayout: { sheet, headerRow, mapping, dateOrders: decided },
+    fileLayout: { sheet, headerRow, mapping, dateOrders: decided, dateOrderFindings: dateOrders },
   };
 }
 

@@ -2,7 +2,9 @@ import { openConnection } from '../../db/database.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../engine/columns.ts';
 import { type ColumnMatch, needsConfirmation } from '../engine/column-matching.ts';
+import { dateOrdersRead } from '../engine/date-orders-read.ts';
 import { withFileLayout } from '../engine/file-layout.ts';
+import { fileRowNumber } from '../engine/file-row.ts';
 import { type LayoutPosition, resolveKindLayout, type SavedMapping } from '../intake/layout.ts';
 import { organizationDateOrder } from '../../settings/date-order.ts';
 import type { ImportKind } from '../kind.ts';
@@ -108,6 +110,7 @@ export async function previewImport(input: {
     ({ mapping, matches } = matchHeader(columns, headers));
   }
 
+  const rowNumber = (index: number) => fileRowNumber(index, json, options);
   const checked = raw.map(({ index, row }) => ({ index, row, checked: checker.check(index, row) }));
   const valid = checked.flatMap(({ index, checked: c }) => (c && 'row' in c ? [{ index, row: c.row }] : []));
   const db = openConnection(input.dataDir);
@@ -122,6 +125,7 @@ export async function previewImport(input: {
       organizationUuid: input.organizationUuid,
       options,
       rows: valid,
+      rowNumber,
     });
     const context = { db, organizationUuid: input.organizationUuid, options };
     settingOrder = kind.dateColumns?.length ? organizationDateOrder(db, input.organizationUuid) : 'iso_only';
@@ -141,7 +145,7 @@ export async function previewImport(input: {
     const problem = c && 'error' in c ? c.error : (written.problems.get(index) ?? null);
     return {
       index,
-      row_number: index + (json ? 1 : (layout?.headerRow ?? 1) + 1),
+      row_number: rowNumber(index),
       values,
       problems: problem === null ? [] : [problem],
       warnings: problem === null ? (written.warnings.get(index) ?? []) : [],
@@ -184,14 +188,7 @@ export async function previewImport(input: {
     header_row: layout?.headerRow ?? null,
     header_row_source: layout?.headerRowSource ?? null,
     saved_mapping: layout?.savedMapping ?? null,
-    date_orders: (layout?.dateOrders ?? []).map((finding) => ({
-      column: finding.column,
-      header: finding.header,
-      order: finding.order ?? (settingOrder === 'iso_only' ? null : settingOrder),
-      source: finding.order === null ? 'setting' : finding.source === 'request' ? 'request' : 'file',
-      evidence: finding.evidence,
-      conflicting: finding.conflicting,
-    })),
+    date_orders: dateOrdersRead(layout?.dateOrders ?? [], settingOrder),
     expected_columns: [...kind.columns],
     required_columns: [...kind.requiredColumns],
     looks_like_kind: lookalikeKind(headers, columns, input.otherKinds),

@@ -130,7 +130,11 @@ export async function walkNearMissMatch(page: Page, shot: Shot): Promise<void> {
   const start = columns.getByLabel('Column for Strat Date Time', { exact: true });
   assert.equal(await start.inputValue(), '?', 'a guess is asked about, not applied');
   assert.equal(await columns.getByLabel('Column for Servce', { exact: true }).inputValue(), '?');
-  assert.equal(await columns.getByLabel('Column for Tag Name', { exact: true }).inputValue(), 'tag_name', 'an exact name is not asked about');
+  assert.equal(
+    await columns.getByLabel('Column for Tag Name', { exact: true }).inputValue(),
+    'tag_name',
+    'an exact name is not asked about',
+  );
   const text = await columns.innerText();
   assert.match(text, /Guessed: 80 % · similar spelling \(a guess\) to Start date and time/);
   assert.match(text, /2026-03-02 09:00 · 2026-03-03 10:00 · 2026-03-04 11:00/, 'three values of the column');
@@ -139,11 +143,8 @@ export async function walkNearMissMatch(page: Page, shot: Shot): Promise<void> {
   const send = page.getByRole('button', { name: 'Start the import' });
   assert.ok(await send.isDisabled(), 'nothing is sent until the guesses are answered');
   // The question comes before the first rows and the import button.
-  const order = await page.evaluate(() => {
-    const top = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().top ?? Number.NaN;
-    return { columns: top('.column-mapping'), rows: top('.preview-rows') };
-  });
-  assert.ok(order.columns < order.rows, 'the columns are asked about above the first rows');
+  const top = async (selector: string) => (await page.locator(selector).boundingBox())?.y ?? Number.NaN;
+  assert.ok((await top('.column-mapping')) < (await top('.preview-rows')), 'the columns are asked about above the first rows');
   await scrollTo(page, 'Columns of the file');
   await shot('workbench-near-miss');
 

@@ -268,9 +268,9 @@ export function ImportsPage() {
           )}
           {previewing.running && <Loading>Reading the first rows…</Loading>}
           <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind), choice)} />
-          {/* Where the table is and what its columns fill come first, for every format (folded when every column is matched by its exact name). */}
-          {layout}
-          {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
+          {preview && (
+            <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} layout={layout} />
+          )}
           {preview && canImport && <FixPreviewRowsButton kind={kind} preview={preview} />}
           <CurlDisclosure
             request={previewRequest(kind, org, file.name, handlerFor(kind), layoutFields(choice))}
