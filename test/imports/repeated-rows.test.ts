@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { RepeatedRows } from '../../server/imports/engine/repeated-rows.ts';
 import { fileUpload, waitForTask } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
@@ -33,6 +35,27 @@ const QR_CSV = [
 const REPEATED_REFERENCE =
   /^qr_code_external_reference_id: EXT-1019 is also on row 2 of this file: both rows write the same QR code, and this later row's values are the ones kept\.$/;
 const REPEATED_NAME = /^name and location: "Kiosk" at "5 Campbell Parade, Bondi NSW 2026" is also on row 5 of this file/;
+
+describe('RepeatedRows', () => {
+  it('names the first row of each record written twice, through the growth of its table, and nothing else', () => {
+    const repeated = new RepeatedRows((index) => index + 2);
+    const records = Array.from({ length: 50_000 }, () => randomUUID());
+    const firsts = records.map((record, index) => repeated.wrote(index, record, `ref ${index}`, 'QR code'));
+    assert.deepEqual(
+      firsts.filter((warning) => warning !== null),
+      [],
+    );
+    assert.equal(repeated.wrote(7, records[7] ?? '', 'ref 7', 'QR code'), null, 'the same row again is no repeat');
+    assert.equal(
+      repeated.wrote(60_000, records[12_345] ?? '', 'qr_code_external_reference_id: A-1', 'QR code'),
+      "qr_code_external_reference_id: A-1 is also on row 12347 of this file: both rows write the same QR code, and this later row's values are the ones kept.",
+    );
+    assert.match(
+      repeated.wrote(60_001, records[0] ?? '', 'k', 'appointment') ?? '',
+      /also on row 2 of this file: both rows write the same appointment/,
+    );
+  });
+});
 
 describe('Keys repeated inside one file, and postcodes no place has', () => {
   const server = suiteServer();
