@@ -11,9 +11,10 @@ import { ColumnMapper } from './columns.ts';
 import { appointmentImportEntry } from './import-entry.ts';
 import { type AppointmentJobOptions, appointmentImportKind } from './import-kind.ts';
 import { appointmentImportDryRunSchema } from './import-results.ts';
-import { type AppointmentImportResult, appointmentImportRecordSchema, appointmentImportResultSchema } from './schemas.ts';
+import { appointmentImportRecordSchema, appointmentImportResultSchema } from './schemas.ts';
 import { takeUpsertedSchedules } from './store.ts';
-import { syncAnswer } from './sync-answer.ts';
+import { syncAnswer, syncAnswerExtras } from './sync-answer.ts';
+import { organizationDateOrder } from '../settings/date-order.ts';
 
 export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void {
   const db = ctx.db.kysely;
@@ -74,13 +75,13 @@ export function registerAppointmentImportRoutes(api: Api, ctx: AppContext): void
         columnAliases: handler.mapping,
         collect_key: mode === 'sync' || dryRun ? collectKey : null,
         collect_limit: mode === 'sync' ? null : MAX_EXCLUDED_IN_RESULTS,
+        date_order_setting: organizationDateOrder(ctx.db, organization),
       };
       return {
         options,
         metadata: { org_identifier: handler.slug },
         answer: async (task, results) => {
-          const encoding = results.encoding as AppointmentImportResult['encoding'];
-          return { ...(await syncAnswer(db, task.uuid, collectKey)), ...(encoding ? { encoding } : {}) };
+          return { ...(await syncAnswer(db, task.uuid, collectKey)), ...syncAnswerExtras(results) };
         },
         /** The handler's titles and the matches the file got name the columns; a file missing or doubling one is a 400. */
         checkLayout: (layout, settled) => {

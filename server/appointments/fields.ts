@@ -13,6 +13,20 @@ export const APPOINTMENT_FIELDS = [
 ] as const;
 export type AppointmentField = (typeof APPOINTMENT_FIELDS)[number];
 
+/** The appointment fields in words, for the column matching of the Imports screen. */
+export const APPOINTMENT_FIELD_LABELS: Readonly<Record<AppointmentField, string>> = {
+  tag_name: 'Tag name',
+  tag_number: 'Tag number',
+  start_date_time: 'Start date and time',
+  location: 'Address',
+  duration: 'Duration (minutes)',
+  service: 'Service',
+  service_code: 'Service code',
+  timezone_name: 'Time zone',
+  job_reference_id: 'Job reference',
+  organization_uuid: 'Organization',
+};
+
 /** Longest text of an appointment field read as text (every field but the start and the duration, which are parsed). */
 export const APPOINTMENT_TEXT_MAX = 500;
 

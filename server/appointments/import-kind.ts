@@ -3,15 +3,23 @@ import { SEARCH_INDEX_SHADOW } from '../qrcodes/search-index.ts';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { dateCellText } from '../imports/engine/row-check.ts';
-import { APPOINTMENT_FIELDS, APPOINTMENT_TEXT_MAX, type AppointmentField, REQUIRED_COLUMNS, REQUIRED_UNLESS } from './fields.ts';
+import {
+  APPOINTMENT_FIELD_LABELS,
+  APPOINTMENT_FIELDS,
+  APPOINTMENT_TEXT_MAX,
+  type AppointmentField,
+  REQUIRED_COLUMNS,
+  REQUIRED_UNLESS,
+} from './fields.ts';
 import { createAppointmentImporter } from './importer.ts';
 import { ColumnMapper } from './columns.ts';
-import { type DateOrder, describeStartReading, parseStartDateTime } from './times.ts';
-import { fileLayoutOf } from '../imports/engine/file-layout.ts';
+import { ambiguousSlashDate, DATE_ORDERS, describeLocal, describeStartReading, isSlashedDate, parseStartDateTime } from './times.ts';
+import { dateOrderReason, type DateOrderRead, jobDateOrders } from '../imports/engine/date-orders-read.ts';
+import type { AppointmentRow } from './row-schema.ts';
 import { organizationDateOrder } from '../settings/date-order.ts';
 import type { AppointmentImportTaskResults } from './import-results.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
-import { syncAnswer } from './sync-answer.ts';
+import { syncAnswer, syncAnswerExtras } from './sync-answer.ts';
 import { exampleRow } from './template.ts';
 
 /** This kind's id in the registry (imports/kinds.ts) and in import_jobs.kind. */
@@ -36,6 +44,8 @@ export const appointmentJobOptionsSchema = z.object({
   collect_key: z.string().nullable(),
   /** Record only the first rows under collect_key (a background dry run lists the first schedules, not a million). */
   collect_limit: z.number().int().positive().nullable().optional(),
+  /** The organization's date order when the import was asked for: a column the file does not settle is read so, however long the task waits. */
+  date_order_setting: z.enum(DATE_ORDERS).optional(),
 });
 export type AppointmentJobOptions = z.infer<typeof appointmentJobOptionsSchema>;
 
@@ -86,23 +96,54 @@ function results(summary: ImportSummary): AppointmentImportTaskResults {
     updated: count(APPOINTMENT_COUNTERS.updated),
     unchanged: count(APPOINTMENT_COUNTERS.unchanged),
     tags_created: count(APPOINTMENT_COUNTERS.tagsCreated),
+    ...dateOrderResults(summary),
   };
 }
 
-/** The file's own order for start_date_time (file-layout.ts), when the intake settled one. */
-function startOrder(options: Record<string, unknown>): { startDateOrder?: DateOrder } {
-  const order = fileLayoutOf(options).dateOrders?.start_date_time;
-  return order ? { startDateOrder: order } : {};
+/** `date_orders` of the results, when a start with slashes was read: the order and why (none for a file of year-month-day dates). */
+function dateOrderResults(summary: ImportSummary): { date_orders?: DateOrderRead[] } {
+  const setting = appointmentJobOptionsSchema.shape.date_order_setting.parse(summary.options.date_order_setting);
+  if (!setting || (summary.counts[SLASHED_STARTS] ?? 0) === 0) return {};
+  return { date_orders: jobDateOrders(summary.options, ['start_date_time'], setting) };
+}
+
+/** What identifies an appointment of an import row, column first: its job reference, else its tag, start and service. */
+function appointmentIdentity(mapper: ColumnMapper, row: AppointmentRow): string {
+  if (row.job_reference_id !== null) return `${mapper.label('job_reference_id')}: ${row.job_reference_id}`;
+  const service = row.service_code ?? row.service ?? '';
+  return `${mapper.label('tag_name')}, ${mapper.label('tag_number')}, ${mapper.label('start_date_time')} and service: ${row.tag_name} ${row.tag_number} at ${describeLocal(row.start.local)}, ${service}`;
+}
+
+/** Rows whose start was a date with slashes (a counter): only then do the results say how the date order was settled. */
+const SLASHED_STARTS = 'slashed_starts';
+
+/** How start_date_time is read, and why: as the intake settled it, else the organization's date order (when asked for, else now). */
+function startDateOrder(options: Record<string, unknown>, db: WriterEnv['db'], organizationUuid: string): DateOrderRead | undefined {
+  const setting = appointmentJobOptionsSchema.shape.date_order_setting.parse(options.date_order_setting);
+  return jobDateOrders(options, ['start_date_time'], setting ?? organizationDateOrder(db, organizationUuid)).find(
+    (read) => read.column === 'start_date_time',
+  );
+}
+
+/**
+ * The warning of a row whose start is a date both orders read (02/12/2026): how it was read and
+ * why, and what it would be the other way. Null for any other start.
+ */
+function ambiguousStartWarning(mapper: ColumnMapper, value: unknown, read: DateOrderRead | undefined): string | null {
+  const ambiguous = read?.order ? ambiguousSlashDate(value, read.order) : null;
+  if (!read || !ambiguous) return null;
+  return `${mapper.label('start_date_time')}: "${ambiguous.text}" was read ${ambiguous.read} as ${ambiguous.readAs}, ${dateOrderReason(read)}; read ${ambiguous.other} it would be ${ambiguous.otherAs}.`;
 }
 
 function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
   const options = appointmentJobOptionsSchema.parse(env.options);
+  const dateOrder = startDateOrder(env.options, env.db, env.organizationUuid);
   const importer = createAppointmentImporter(env.db, {
     organizationUuid: env.organizationUuid,
     geocoder: env.geocoder,
     mapping: options.columnAliases,
     recordsKeyedByField: true,
-    ...startOrder(env.options),
+    startDateOrder: dateOrder?.order ?? 'iso_only',
   });
   const recordUpsert =
     options.collect_key === null ? null : recordUpsertStatement(env.db, options.collect_key, options.collect_limit ?? null);
@@ -117,6 +158,10 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
       if (outcome.tagCreated) tally(APPOINTMENT_COUNTERS.tagsCreated);
       recordUpsert?.(index, outcome.uuid);
       if (env.warn) for (const warning of outcome.warnings) env.warn(index, warning);
+      if (isSlashedDate(record.start_date_time)) tally(SLASHED_STARTS);
+      const ambiguous = ambiguousStartWarning(importer.mapper, record.start_date_time, dateOrder);
+      if (ambiguous !== null) env.warn?.(index, ambiguous);
+      env.wrote?.(index, outcome.uuid, appointmentIdentity(importer.mapper, validated.row), 'appointment');
       return null;
     },
     endBatch: () => importer.endBatch(),
@@ -131,6 +176,7 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
 export const appointmentImportKind: ImportKind<RawRecord> = {
   taskType: () => 'APPOINTMENT_IMPORT',
   columns: APPOINTMENT_FIELDS,
+  columnLabels: APPOINTMENT_FIELD_LABELS,
   synonyms: APPOINTMENT_SYNONYMS,
   // The bulk route checks them with the import handler's mapping (columns.ts checkHeaders), which names missing columns by the file's titles.
   requiredColumns: REQUIRED_COLUMNS,
@@ -143,7 +189,7 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   rowSchema: z.record(z.string(), z.unknown()),
   previewNotes(record, { db, organizationUuid, options }) {
     const value = record.start_date_time;
-    const order = startOrder(options).startDateOrder ?? organizationDateOrder(db, organizationUuid);
+    const order = startDateOrder(options, db, organizationUuid)?.order ?? 'iso_only';
     const parsed = parseStartDateTime(typeof value === 'string' ? value.trim() : value, 'start_date_time', order);
     if (!parsed.ok) return [];
     const mapper = new ColumnMapper(appointmentJobOptionsSchema.shape.columnAliases.catch({}).parse(options.columnAliases), {
@@ -159,7 +205,7 @@ export const appointmentImportKind: ImportKind<RawRecord> = {
   async dryRunAnswer({ db, taskUuid, results: taskResults, sync, options }) {
     const collectKey = appointmentJobOptionsSchema.parse(options).collect_key;
     if (collectKey === null) return taskResults;
-    if (sync) return { ...(await syncAnswer(db.kysely, taskUuid, collectKey)) };
+    if (sync) return { ...(await syncAnswer(db.kysely, taskUuid, collectKey)), ...syncAnswerExtras(taskResults) };
     return { ...taskResults, appointment_schedules_upserted: await takeUpsertedSchedules(db.kysely, collectKey) };
   },
   dryRunNotes: [

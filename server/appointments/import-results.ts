@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/engine/result-fields.ts';
+import { dateOrdersResultField, dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/engine/result-fields.ts';
 import { appointmentImportResultSchema, appointmentScheduleSchema, excludedAppointmentSchema } from './schemas.ts';
 
 /** Results of an appointment import task (APPOINTMENT_IMPORT), JSON or file. */
@@ -14,6 +14,7 @@ export const appointmentImportTaskResultsSchema = z
     updated: sandboxCount('Existing schedules changed (same job_reference_id)'),
     unchanged: sandboxCount('Existing schedules the row matched exactly'),
     tags_created: sandboxCount('New QR code tags'),
+    date_orders: dateOrdersResultField,
     ...importResultFields,
   })
   .meta({ id: 'AppointmentImportTaskResults' });

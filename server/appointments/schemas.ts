@@ -1,3 +1,4 @@
+import { dateOrdersResultField, importResultFields } from '../imports/engine/result-fields.ts';
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
@@ -66,6 +67,9 @@ export const appointmentImportResultSchema = z
     appointment_schedules_upserted: z.array(appointmentScheduleSchema),
     excluded_appointments: z.array(excludedAppointmentSchema),
     encoding: textEncodingSchema.optional(),
+    date_orders: dateOrdersResultField,
+    warned: importResultFields.warned,
+    warnings: importResultFields.warnings,
   })
   .meta({ id: 'AppointmentImportResult' });
 export type AppointmentImportResult = z.infer<typeof appointmentImportResultSchema>;

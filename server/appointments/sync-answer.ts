@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { excludedRowsPage, findJob, storedRowNumber } from '../imports/workers/job-store.ts';
-import type { AppointmentImportResult, ExcludedAppointment } from './schemas.ts';
+import { type AppointmentImportResult, appointmentImportResultSchema, type ExcludedAppointment } from './schemas.ts';
 import { takeUpsertedSchedules } from './store.ts';
 
 /** The sync-mode answer of an appointment import (docs/imports.md): every upserted schedule and every excluded row. */
@@ -37,4 +37,11 @@ function rowAsGiven(cells: unknown, headers: string[] | null): Record<string, un
   if (cells && typeof cells === 'object' && !Array.isArray(cells)) return cells as Record<string, unknown>;
   if (!Array.isArray(cells)) return { value: cells };
   return Object.fromEntries((headers ?? cells.map((_c, i) => `column_${i + 1}`)).map((title, i) => [title, cells[i] ?? null]));
+}
+
+/** What the task's results add to the sync answer, when they have it: the encoding, the date orders read and the rows' warnings. */
+export function syncAnswerExtras(results: Record<string, unknown>): Partial<AppointmentImportResult> {
+  const extras = appointmentImportResultSchema.pick({ encoding: true, date_orders: true, warned: true, warnings: true }).safeParse(results);
+  if (!extras.success) return {};
+  return Object.fromEntries(Object.entries(extras.data).filter(([, value]) => value !== undefined));
 }

@@ -140,6 +140,39 @@ function parseSlashDate(text: string, match: RegExpExecArray, label: string, ord
   return ok({ kind: 'local', local, key: local.toString() });
 }
 
+/** Whether a start cell is a date written with slashes (or dots), read in a date order. */
+export function isSlashedDate(value: unknown): boolean {
+  return typeof value === 'string' && SLASH_PATTERN.test(value.trim());
+}
+
+/**
+ * For a start written with slashes that reads as a date both ways (02/12/2026: 2 December or
+ * 12 February), how `order` read it and the other reading, in words; null when only one reading
+ * is a date (25/03/2026), both are the same (05/05/2026), or the cell is not written with slashes.
+ */
+export function ambiguousSlashDate(
+  value: unknown,
+  order: DateOrder,
+): { text: string; read: string; readAs: string; other: string; otherAs: string } | null {
+  if (order === 'iso_only' || typeof value !== 'string') return null;
+  const text = value.trim();
+  const match = SLASH_PATTERN.exec(text);
+  if (!match) return null;
+  const [, first, second, yearText = ''] = match;
+  if (first === second || Number(first) > 12 || Number(second) > 12 || Number(first) === 0 || Number(second) === 0) return null;
+  const date = (day: string | undefined, month: string | undefined) => `${Number(day)} ${MONTHS[Number(month) - 1] ?? ''} ${yearText}`;
+  const dayFirst = date(first, second);
+  const monthFirst = date(second, first);
+  const other: Exclude<DateOrder, 'iso_only'> = order === 'day_first' ? 'month_first' : 'day_first';
+  return {
+    text,
+    read: ORDER_WORDS[order],
+    readAs: order === 'day_first' ? dayFirst : monthFirst,
+    other: ORDER_WORDS[other],
+    otherAs: order === 'day_first' ? monthFirst : dayFirst,
+  };
+}
+
 /** How a start cell was read, in words for a preview: "read day first (DD/MM/YYYY) as 2 December 2026, 11:00". */
 export function describeStartReading(value: unknown, start: ParsedStart, order: DateOrder): string {
   const when = describeLocal(start.local);

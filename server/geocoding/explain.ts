@@ -69,8 +69,11 @@ export function howLocated(geocoder: GazetteerLookups, address: AddressInput, re
     } else {
       notes.push(`The suburb won: postcode ${given} is not ${place}'s, so its own postcode ${result.postcode} is used.`);
     }
-  } else if (given === '' && country === 'AU') {
-    notes.push(`No postcode was given: ${place}'s ${parts.poBox ? '' : 'delivery '}postcode ${result.postcode} is used.`);
+  } else if (given === '') {
+    const written = parts.postcode.trim() || (reading.from === 'location' ? lastNumber(cellText(address.location)) : '');
+    const used = `${place}'s ${parts.poBox || country !== 'AU' ? '' : 'delivery '}postcode ${result.postcode} is used`;
+    if (written !== '') notes.push(`The suburb won: "${written}" is not a postcode ${COUNTRY_DISPLAY_NAMES[country]} has, so ${used}.`);
+    else if (country === 'AU') notes.push(`No postcode was given: ${used}.`);
   }
   if (parts.state !== '' && !geocoder.stateCodes(country, parts.state).includes(result.state)) {
     notes.push(
@@ -78,6 +81,11 @@ export function howLocated(geocoder: GazetteerLookups, address: AddressInput, re
     );
   }
   return notes.join(' ');
+}
+
+/** The number written last in a free-text address (before a country name), where its postcode would be: "99999" in "Canberra ACT 99999". */
+function lastNumber(location: string): string {
+  return /(?:^|[\s,])(\d{3,6})\s*(?:,\s*\p{L}[\p{L} ]*)?$/u.exec(location.trim())?.[1] ?? '';
 }
 
 function coverage(): string {

@@ -55,6 +55,12 @@ export interface WriterEnv {
    * it is about one).
    */
   warn?(index: number, message: string): void;
+  /**
+   * Says which record a written row wrote (its uuid) and what identified it, in the row's words
+   * (`key`: "qr_code_external_reference_id EXT-1019"; `noun`: "QR code"): a row writing a record an
+   * earlier row of the file wrote is warned about (engine/repeated-rows.ts).
+   */
+  wrote?(index: number, record: string, key: string, noun: string): void;
 }
 
 export interface BatchWriter<Row> {
@@ -72,6 +78,8 @@ export interface ImportKind<Row = unknown> {
   taskType(source: ImportSource): TaskType;
   /** Column names in template order. Header cells match them ignoring case, spaces and underscores. */
   columns: readonly string[];
+  /** Each column in words for a field admin ({ address_line_1: 'Street address' }), shown beside the column's name. */
+  columnLabels: Readonly<Record<string, string>>;
   /** Other header names accepted for a column: { alias: column }. */
   aliases?: Readonly<Record<string, string>>;
   /**

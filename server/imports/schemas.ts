@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MATCH_THRESHOLD } from './engine/column-matching.ts';
 import { rowNumberSchema } from './engine/row-number-schema.ts';
+import { dateOrderReadSchema } from './engine/date-orders-read.ts';
 
 /** The import kinds by their stable ids (server/imports/kinds.ts loads each): stored in import_jobs.kind, the preview's `kind` field. */
 export const importKindIds = ['qrcodes', 'appointments'] as const;
@@ -58,8 +59,15 @@ export const importPreviewSchema = z
               .max(1)
               .describe(`1 for a column name, alias or the request's mapping; below ${MATCH_THRESHOLD} a match is only proposed`),
             source: z
-              .enum(['mapping', 'name', 'synonym', 'similar', 'none'])
-              .describe('How it was matched: the mapping field, a column name or alias, a synonym, a similar name, or not at all'),
+              .enum(['mapping', 'saved', 'name', 'synonym', 'similar', 'none'])
+              .describe(
+                "How it was matched: mapping (the request's mapping field: the user's choice), saved (a saved column mapping the file fits), name (the column's name or alias, exactly), synonym (a usual name for it), similar (a similar spelling: a guess), or none",
+              ),
+            needs_confirmation: z
+              .boolean()
+              .describe(
+                `Sandbox addition. True for a guess (source similar), whether applied (confidence ${MATCH_THRESHOLD} or more) or only proposed: a client should have the user confirm or change it, by sending it in the mapping field, before importing. The import applies a guess of ${MATCH_THRESHOLD} or more without the mapping field; the Imports screen asks first`,
+              ),
           }),
         )
         .optional()
@@ -95,23 +103,11 @@ export const importPreviewSchema = z
         "The saved column mapping (import handler) of this kind applied because the file's header has every title it names; only when the request sends no mapping",
       ),
     date_orders: z
-      .array(
-        z.object({
-          column: z.string(),
-          header: z.string(),
-          order: z
-            .enum(['day_first', 'month_first'])
-            .nullable()
-            .describe('How its dates with slashes are read; null: only year-month-day (the setting reads no other)'),
-          source: z
-            .enum(['request', 'file', 'setting'])
-            .describe("request: the date_order field; file: a value settled it; setting: the organization's date order"),
-          evidence: z.string().nullable().describe('The value that settled it (source file)'),
-          conflicting: z.boolean().describe('The values disagree: some read only day first, others only month first'),
-        }),
-      )
+      .array(dateOrderReadSchema)
       .optional()
-      .describe('Each date column: the order its dates with slashes are read in, inferred from the first 1,000 rows'),
+      .describe(
+        "Each date column: the order its dates with slashes are read in, and why: the request's date_order, the file's first 1,000 rows proving an order, or the organization's setting",
+      ),
     expected_columns: z.array(z.string()).describe('Every column the kind reads, in template order'),
     required_columns: z.array(z.string()),
     looks_like_kind: z

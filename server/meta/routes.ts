@@ -17,6 +17,7 @@ const importKindMetaSchema = z
     template_file_name: z.string().describe('The name the template downloads as'),
     uses_import_handlers: z.boolean().describe('Whether saved column mappings (org_identifier) apply'),
     columns: z.array(z.string()).describe("Its columns, in the template's order"),
+    column_labels: z.record(z.string(), z.string()).describe('Each column in words, as the Imports screen names it beside the column'),
     required_columns: z.array(z.string()).describe('Columns every file must have'),
   })
   .meta({ id: 'ImportKindMeta' });
@@ -56,6 +57,7 @@ export function registerAppMetaRoutes(api: Api, ctx: AppContext): void {
             template_file_name: entry.templateFileName,
             uses_import_handlers: entry.usesHandlers,
             columns: [...kind.columns],
+            column_labels: { ...kind.columnLabels },
             required_columns: [...kind.requiredColumns],
           };
         }),

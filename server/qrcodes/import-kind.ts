@@ -5,6 +5,7 @@ import { cellText } from './address.ts';
 import {
   cellsAsText,
   QR_ECHO_FIELDS,
+  QR_IMPORT_COLUMN_LABELS,
   QR_IMPORT_COLUMNS,
   QR_MAX_LENGTH,
   qrImportRowSchema,
@@ -82,6 +83,7 @@ export const QR_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 export const qrCodeImportKind: ImportKind<QrImportRow> = {
   taskType: (source) => (source === 'json' ? 'IMPORT' : 'QR_IMPORT'),
   columns: QR_IMPORT_COLUMNS,
+  columnLabels: QR_IMPORT_COLUMN_LABELS,
   aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },
   synonyms: QR_SYNONYMS,
   requiredColumns: ['location'],

@@ -23,6 +23,26 @@ export const QR_IMPORT_COLUMNS = [
   'tag_display_name',
 ] as const;
 
+/** The QR code import's columns in words, for the column matching of the Imports screen. */
+export const QR_IMPORT_COLUMN_LABELS: Readonly<Record<(typeof QR_IMPORT_COLUMNS)[number], string>> = {
+  location: 'Full address',
+  organization_uuid: 'Organization',
+  type: 'Type',
+  name: 'Name',
+  qr_code_name: 'QR code name',
+  qr_code_external_reference_id: 'External reference',
+  address_line_1: 'Street address',
+  suburb: 'Suburb or town',
+  state: 'State',
+  postcode: 'Postcode',
+  country: 'Country',
+  label: 'Label',
+  data: 'Data',
+  tag_name: 'Tag name',
+  tag_number: 'Tag number',
+  tag_display_name: 'Tag display name',
+};
+
 /**
  * The fields echoed as `row` of an excluded entry (docs/api.md): the keys of an excluded row's `row`: the address fields the service echoes, after the name and
  * reference that tell a field admin which row it is (this sandbox adds those two; a client reading

@@ -217,6 +217,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
           indexed(inserted);
           tally(QR_COUNTERS.inserted);
           if (warning !== null) env.warn?.(index, warning);
+          env.wrote?.(index, values.uuid, identity(external, name, row.location), 'QR code');
           return null;
         }
       }
@@ -256,7 +257,13 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
         tally(QR_COUNTERS.tagsCreated);
       }
       if (warning !== null) env.warn?.(index, warning);
+      env.wrote?.(index, uuid, identity(external, name, row.location), 'QR code');
       return null;
     },
   };
+}
+
+/** What identifies a QR code of an import row, column first: its external reference, else its name and location. */
+function identity(external: string | null, name: string, location: string): string {
+  return external !== null ? `qr_code_external_reference_id: ${external}` : `name and location: "${name}" at "${location}"`;
 }

@@ -30,6 +30,7 @@ it('GET /api/meta describes each import kind by what its endpoints really do', a
       template_path: string;
       template_file_name: string;
       columns: string[];
+      column_labels: Record<string, string>;
       upload_path: string;
       task_types: string[];
     }[];
@@ -47,6 +48,7 @@ it('GET /api/meta describes each import kind by what its endpoints really do', a
       .split(/\r?\n/)[0]
       ?.split(',');
     assert.deepEqual(header, kind.columns, `${kind.id}: the template's header is the kind's columns`);
+    assert.deepEqual(Object.keys(kind.column_labels).sort(), [...kind.columns].sort(), `${kind.id}: every column has a label`);
     const empty = await server.request(kind.upload_path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
     assert.notEqual(empty.status, 404, `${kind.upload_path} exists`);
   }

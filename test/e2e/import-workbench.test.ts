@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
-import { walkAppointmentWorkbook, walkColumnQuestion, walkQrWorkbook } from './support/workbench-walk.ts';
+import { walkAppointmentWorkbook, walkColumnQuestion, walkNearMissMatch, walkQrWorkbook } from './support/workbench-walk.ts';
 
 const skip = browserUnavailable();
 const noShots = async () => undefined;
@@ -57,6 +57,11 @@ describe('The import workbench in Chromium', { skip: skip ?? false }, () => {
   test('a column only close to a known name is asked about, not guessed', async () => {
     const page = await session.signedInPage('/imports');
     await walkColumnQuestion(page, noShots);
+  });
+
+  test('a near-miss title applied by the API ("Strat Date Time", 80 %) is asked about before anything is sent', async () => {
+    const page = await session.signedInPage('/imports');
+    await walkNearMissMatch(page, noShots);
   });
 
   test('an appointment workbook on its second sheet: dates read day first as its own values say, imported', async () => {

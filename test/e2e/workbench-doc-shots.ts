@@ -7,7 +7,7 @@
 import { startTestServer } from '../support/server.ts';
 import { launchBrowser, openPage } from './support/browser.ts';
 import { prepareShotRun, shotWriter } from './support/shot-run.ts';
-import { walkAppointmentWorkbook, walkColumnQuestion, walkQrWorkbook } from './support/workbench-walk.ts';
+import { walkAppointmentWorkbook, walkColumnQuestion, walkNearMissMatch, walkQrWorkbook } from './support/workbench-walk.ts';
 
 const outDir = await prepareShotRun('docs/images');
 const shot = shotWriter(outDir);
@@ -16,7 +16,7 @@ const browser = await launchBrowser();
 try {
   const credentials = server.credentials;
   if (!credentials) throw new Error('the server started without demo credentials');
-  for (const walk of [walkQrWorkbook, walkColumnQuestion, walkAppointmentWorkbook]) {
+  for (const walk of [walkQrWorkbook, walkColumnQuestion, walkNearMissMatch, walkAppointmentWorkbook]) {
     const { page, close } = await openPage(browser, { width: 1280, height: 800 });
     await page.goto(`${server.url}/imports#key=${credentials.api_key}:${credentials.api_secret}`);
     await page.getByRole('navigation', { name: 'Main' }).waitFor();

@@ -132,12 +132,12 @@ describe('POST /api/imports/preview', () => {
     assert.deepEqual(
       plain.columns.matches?.map((m) => [m.header, m.column, m.source]),
       [
-        ['Tag', 'tag_name', 'mapping'],
-        ['Tag No', 'tag_number', 'mapping'],
-        ['When', 'start_date_time', 'mapping'],
-        ['Where', 'location', 'mapping'],
-        ['Service', 'service', 'mapping'],
-        ['Job Ref', 'job_reference_id', 'mapping'],
+        ['Tag', 'tag_name', 'saved'],
+        ['Tag No', 'tag_number', 'saved'],
+        ['When', 'start_date_time', 'saved'],
+        ['Where', 'location', 'saved'],
+        ['Service', 'service', 'saved'],
+        ['Job Ref', 'job_reference_id', 'saved'],
       ],
       'without org_identifier the saved handler whose titles are all in the file is proposed',
     );

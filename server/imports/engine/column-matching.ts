@@ -24,7 +24,16 @@ export const MAX_SIMILAR_HEADER_CHARS = 256;
 /** The columns an error report adds to the file's own (reports/report.ts): a fixed report is imported with them, and they are ignored. */
 const REPORT_COLUMNS: ReadonlySet<string> = new Set(['rownumber', 'error']);
 
-export type MatchSource = 'mapping' | 'name' | 'synonym' | 'similar' | 'none';
+/** How a match was made: the request's mapping (the user's choice), a saved mapping, a column name or alias, a synonym, a similar spelling, or none. */
+export type MatchSource = 'mapping' | 'saved' | 'name' | 'synonym' | 'similar' | 'none';
+
+/** The sources a user has to confirm before an import: a similar spelling is a guess, however close. */
+const GUESSED_SOURCES: ReadonlySet<MatchSource> = new Set(['similar']);
+
+/** Whether a match is a guess the user should confirm (a similar spelling), applied or only proposed. */
+export function needsConfirmation(match: Pick<ColumnMatch, 'source' | 'proposed'>): boolean {
+  return match.proposed !== null && GUESSED_SOURCES.has(match.source);
+}
 
 export interface ColumnMatch {
   header: string;
@@ -46,6 +55,8 @@ export interface MatchableColumns {
   synonyms?: Readonly<Record<string, readonly string[]>>;
   /** { header text: column or null to ignore it }: the user's own choice, matched first. */
   explicit?: Readonly<Record<string, string | null>>;
+  /** Where `explicit` came from: the request's mapping (default) or a saved mapping the file fits. */
+  explicitSource?: 'mapping' | 'saved';
 }
 
 /** Header names match ignoring case, spaces, underscores, hyphens, a byte order mark and Unicode normalisation form. */
@@ -87,7 +98,7 @@ function candidateFor(spec: MatchableColumns, header: string): Candidate {
     const wanted = Object.hasOwn(explicit, trimmed)
       ? explicit[trimmed]
       : Object.entries(explicit).find(([title]) => normaliseHeader(title) === key)?.[1];
-    if (wanted !== undefined) return { column: wanted, proposed: wanted, confidence: 1, source: 'mapping' };
+    if (wanted !== undefined) return { column: wanted, proposed: wanted, confidence: 1, source: spec.explicitSource ?? 'mapping' };
   }
   const key = normaliseHeader(trimmed);
   if (key === '' || REPORT_COLUMNS.has(key)) return { column: null, proposed: null, confidence: 0, source: 'none' };
@@ -136,7 +147,7 @@ export function matchColumns(spec: MatchableColumns, header: readonly string[]):
     if (!candidate || !match) continue;
     const column = candidate.proposed;
     if (column === null) {
-      if (candidate.source === 'mapping') Object.assign(match, { source: 'mapping', confidence: 1 });
+      if (candidate.source === 'mapping' || candidate.source === 'saved') Object.assign(match, { source: candidate.source, confidence: 1 });
       continue;
     }
     if (taken.has(column)) continue;

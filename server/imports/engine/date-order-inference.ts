@@ -1,26 +1,15 @@
-import type { ColumnDateOrder } from './file-layout.ts';
+import type { ColumnDateOrder, DateOrderFinding } from './file-layout.ts';
 
-/** How one date column's dates with slashes are read. */
-export interface DateOrderFinding {
-  column: string;
-  /** The file's header over it. */
-  header: string;
-  /** null: the file does not settle it (the organization's date order setting decides). */
-  order: ColumnDateOrder | null;
-  /** request: the date_order field; file: a value settled it; none: nothing settles it. */
-  source: 'request' | 'file' | 'none';
-  /** The value that settled it (source file), e.g. "25/03/2026 09:00". */
-  evidence: string | null;
-  /** True when the file's values disagree (one reads only day first, another only month first). */
-  conflicting: boolean;
-}
+export type { DateOrderFinding };
 
 const SLASHED = /^\s*(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}/;
 
 /**
- * Each date column's order from the file's own values: a value whose first part is above 12 can
- * only be day first (25/03/2026), one whose second part is, month first (03/25/2026). The request's
- * date_order wins; a column no value settles (or whose values disagree) is left to the organization.
+ * Each date column's order, from the first rows below the header (docs/imports.md, "Dates are read
+ * per column"): the request's date_order first; else the file settles it when it proves one order:
+ * a value only that order can read (first part above 12: only day first, 25/03/2026; second part
+ * above 12: only month first, 03/25/2026) and none only the other can. A column no value settles,
+ * or whose values disagree, is left to the organization's date order setting.
  */
 export function inferDateOrders(
   dateColumns: readonly string[],

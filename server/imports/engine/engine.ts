@@ -13,6 +13,7 @@ import type { ImportLimits } from '../limits.ts';
 import { rowChecker } from './row-check.ts';
 import { type RowWarning, WARNED_COUNTER, warningResults } from './row-warnings.ts';
 import { fileLayoutOf } from './file-layout.ts';
+import { fileRowWarnings } from './repeated-rows.ts';
 import { openSource } from '../sources/open.ts';
 import type { RowSource } from '../sources/source.ts';
 
@@ -171,7 +172,14 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   env.onEvent({ type: 'progress', progress, status: 'PROCESSING' });
 
   const columns = withColumnAliases(kind, job.options);
-  const writer = kind.openWriter({ db, organizationUuid: job.organizationUuid, geocoder: env.geocoder, options: job.options, warn });
+  const writer = kind.openWriter({
+    db,
+    organizationUuid: job.organizationUuid,
+    geocoder: env.geocoder,
+    options: job.options,
+    // writeRow notes a row's number before it writes the row
+    ...fileRowWarnings(warn, (index) => batchRowNumbers.get(index) ?? index + 1),
+  });
   const source = openSource(file, job.format, env.limits, fileLayoutOf(job.options));
   const checker = rowChecker(kind, columns, { format: job.format, organizationUuid: job.organizationUuid });
   let lastIndex = rowsDone - 1;

@@ -4,6 +4,22 @@ import { z } from 'zod';
 export const COLUMN_DATE_ORDERS = ['day_first', 'month_first'] as const;
 export type ColumnDateOrder = (typeof COLUMN_DATE_ORDERS)[number];
 
+/** How the intake settled one date column's order from the file (date-order-inference.ts), kept so every result can say why. */
+export const dateOrderFindingSchema = z.object({
+  column: z.string(),
+  /** The file's header over it. */
+  header: z.string(),
+  /** null: the file does not settle it (the organization's date order setting decides). */
+  order: z.enum(COLUMN_DATE_ORDERS).nullable(),
+  /** request: the date_order field; file: a value settled it; none: nothing settles it. */
+  source: z.enum(['request', 'file', 'none']),
+  /** The value that settled it (source file), e.g. "25/03/2026 09:00". */
+  evidence: z.string().nullable(),
+  /** True when the file's values disagree (one reads only day first, another only month first). */
+  conflicting: z.boolean(),
+});
+export type DateOrderFinding = z.infer<typeof dateOrderFindingSchema>;
+
 /**
  * Where a file's rows are and how its columns are read, kept in the job's options under
  * FILE_LAYOUT_OPTION (so an interrupted import resumes alike): the sheet and header row the
@@ -18,6 +34,8 @@ export const fileLayoutSchema = z.object({
   mapping: z.record(z.string(), z.string().nullable()).optional(),
   /** Date column -> the order its slashed dates are read in (the organization's setting for a column not named). */
   dateOrders: z.record(z.string(), z.enum(COLUMN_DATE_ORDERS)).optional(),
+  /** How each date column's order was settled, and by which value. */
+  dateOrderFindings: z.array(dateOrderFindingSchema).optional(),
 });
 export type FileLayout = z.infer<typeof fileLayoutSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateOrderReadSchema } from './date-orders-read.ts';
 import { rowWarningSchema } from './row-warnings.ts';
 
 const count = (description: string) => z.number().int().min(0).describe(description);
@@ -31,3 +32,11 @@ export const dryRunFields = {
   dry_run: z.literal(true),
   dry_run_notes: z.array(z.string()).describe("What a dry run here cannot know about the real service's answer"),
 };
+
+/** The results' date_orders (a kind with date columns): absent unless a date with slashes was read. */
+export const dateOrdersResultField = z
+  .array(dateOrderReadSchema)
+  .optional()
+  .describe(
+    "Sandbox addition, only when a date written with slashes was read: each date column's order (day or month first) and why (the request's date_order, the file proving it, or the organization's setting). Each row whose date reads both ways (02/12/2026) also has a warning saying how it was read",
+  );

@@ -162,7 +162,7 @@ export async function resolveLayout(input: {
   const header = (rows[headerRow - 1] ?? []).map(textOf);
   const data = rows.slice(headerRow).filter((row) => !isBlankRow(row));
   const fitting = fittingSavedMapping(saved, header);
-  const matches = matchColumns(fitting ? { ...input.spec, explicit: fitting.mapping } : input.spec, header);
+  const matches = matchColumns(fitting ? { ...input.spec, explicit: fitting.mapping, explicitSource: 'saved' } : input.spec, header);
   const columnAt = matches.map((m) => (m.applied ? m.column : null));
   const dateOrders = inferDateOrders(input.dateColumns, header, columnAt, data, request.dateOrders ?? {});
   const mapping: Record<string, string | null> = {};
@@ -180,7 +180,7 @@ export async function resolveLayout(input: {
     matches,
     savedMapping: fitting ? { uuid: fitting.uuid, name: fitting.name, slug: fitting.slug } : null,
     dateOrders,
-    fileLayout: { sheet, headerRow, mapping, dateOrders: decided },
+    fileLayout: { sheet, headerRow, mapping, dateOrders: decided, dateOrderFindings: dateOrders },
   };
 }
 

@@ -1,7 +1,8 @@
 import { openConnection } from '../../db/database.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { isBlankRow, matchHeader, normaliseHeader, withColumnAliases } from '../engine/columns.ts';
-import type { ColumnMatch } from '../engine/column-matching.ts';
+import { type ColumnMatch, needsConfirmation } from '../engine/column-matching.ts';
+import { dateOrdersRead } from '../engine/date-orders-read.ts';
 import { withFileLayout } from '../engine/file-layout.ts';
 import { type LayoutPosition, resolveKindLayout, type SavedMapping } from '../intake/layout.ts';
 import { organizationDateOrder } from '../../settings/date-order.ts';
@@ -109,6 +110,7 @@ export async function previewImport(input: {
   }
 
   const checked = raw.map(({ index, rowNumber, row }) => ({ index, rowNumber, row, checked: checker.check(index, row) }));
+  const rowNumbers = new Map(raw.map(({ index, rowNumber }) => [index, rowNumber]));
   const valid = checked.flatMap(({ index, checked: c }) => (c && 'row' in c ? [{ index, row: c.row }] : []));
   const db = openConnection(input.dataDir);
   let written: TrialOutcome;
@@ -122,6 +124,7 @@ export async function previewImport(input: {
       organizationUuid: input.organizationUuid,
       options,
       rows: valid,
+      rowNumber: (index) => rowNumbers.get(index) ?? index + 1,
     });
     const context = { db, organizationUuid: input.organizationUuid, options };
     settingOrder = kind.dateColumns?.length ? organizationDateOrder(db, input.organizationUuid) : 'iso_only';
@@ -167,9 +170,16 @@ export async function previewImport(input: {
       unknown,
       matches: matches
         .filter((m) => m.header.trim() !== '')
-        .map((m) => ({ header: m.header, column: m.column, proposed: m.proposed, confidence: m.confidence, source: m.source })),
+        .map((m) => ({
+          header: m.header,
+          column: m.column,
+          proposed: m.proposed,
+          confidence: m.confidence,
+          source: m.source,
+          needs_confirmation: needsConfirmation(m),
+        })),
       questions: matches
-        .filter((m) => !m.applied && m.proposed !== null && m.source !== 'mapping')
+        .filter((m) => !m.applied && m.proposed !== null && m.source !== 'mapping' && m.source !== 'saved')
         .map((m) => ({ header: m.header, proposed: m.proposed ?? '', confidence: m.confidence })),
     },
     sheets: layout?.sheets?.map((s) => ({ name: s.name, rows: s.rows ?? 0 })) ?? null,
@@ -177,14 +187,7 @@ export async function previewImport(input: {
     header_row: layout?.headerRow ?? null,
     header_row_source: layout?.headerRowSource ?? null,
     saved_mapping: layout?.savedMapping ?? null,
-    date_orders: (layout?.dateOrders ?? []).map((finding) => ({
-      column: finding.column,
-      header: finding.header,
-      order: finding.order ?? (settingOrder === 'iso_only' ? null : settingOrder),
-      source: finding.order === null ? 'setting' : finding.source === 'request' ? 'request' : 'file',
-      evidence: finding.evidence,
-      conflicting: finding.conflicting,
-    })),
+    date_orders: dateOrdersRead(layout?.dateOrders ?? [], settingOrder),
     expected_columns: [...kind.columns],
     required_columns: [...kind.requiredColumns],
     looks_like_kind: lookalikeKind(headers, columns, input.otherKinds),

@@ -3,6 +3,7 @@ import { type Db, isBusy } from '../../db/database.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { ImportKind, Tally } from '../kind.ts';
+import { fileRowWarnings } from '../engine/repeated-rows.ts';
 
 export interface TrialOutcome {
   /** Each row's exclusion reason; null: it would be imported. */
@@ -31,6 +32,8 @@ export async function trialWrite<Row>(input: {
   organizationUuid: string;
   options: Record<string, unknown>;
   rows: { index: number; row: Row }[];
+  /** A row's number in its file, from its index: rows that write one record are warned about, naming the earlier (repeated-rows.ts). */
+  rowNumber?: (index: number) => number;
 }): Promise<TrialOutcome> {
   const { db, kind, rows } = input;
   const outcome = new Map<number, string | null>();
@@ -44,7 +47,7 @@ export async function trialWrite<Row>(input: {
       organizationUuid: input.organizationUuid,
       geocoder: input.geocoder,
       options: input.options,
-      warn,
+      ...(input.rowNumber ? fileRowWarnings(warn, input.rowNumber) : { warn }),
     });
     for (const { index, row } of rows) outcome.set(index, writer.write(row, index, tally));
     throw new RollBack();

@@ -110,6 +110,55 @@ export async function walkColumnQuestion(page: Page, shot: Shot): Promise<void> 
   assert.ok(await page.getByRole('button', { name: 'Start the import' }).isEnabled());
 }
 
+/**
+ * An appointments CSV whose "Strat Date Time" and "Servce" are near misses (80 and 81 %, close
+ * enough for the API to apply): the page shows them as guesses with three values each and sends
+ * nothing until the user says yes to each; exact names are not asked about.
+ */
+export async function walkNearMissMatch(page: Page, shot: Shot): Promise<void> {
+  await page.getByRole('radio', { name: 'Appointments' }).check();
+  const csv = [
+    'Tag Name,Tag Number,Strat Date Time,Location,Duration,Servce',
+    'Gate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",60,Plumbing',
+    'Gate,2,2026-03-03 10:00,"1 Collins Street, Melbourne VIC 3000",30,Plumbing',
+    'Gate,3,2026-03-04 11:00,"1 Collins Street, Melbourne VIC 3000",45,Plumbing',
+    'Gate,4,2026-03-05 12:00,"1 Collins Street, Melbourne VIC 3000",45,Plumbing',
+  ].join('\r\n');
+  await chooseCsvFile(page, 'visits.csv', csv);
+  await previewVerdict(page).waitFor();
+  const columns = page.getByRole('table', { name: 'Columns of the file and what they fill' });
+  const start = columns.getByLabel('Column for Strat Date Time', { exact: true });
+  assert.equal(await start.inputValue(), '?', 'a guess is asked about, not applied');
+  assert.equal(await columns.getByLabel('Column for Servce', { exact: true }).inputValue(), '?');
+  assert.equal(
+    await columns.getByLabel('Column for Tag Name', { exact: true }).inputValue(),
+    'tag_name',
+    'an exact name is not asked about',
+  );
+  const text = await columns.innerText();
+  assert.match(text, /Guessed: 80 % · similar spelling \(a guess\) to Start date and time/);
+  assert.match(text, /2026-03-02 09:00 · 2026-03-03 10:00 · 2026-03-04 11:00/, 'three values of the column');
+  assert.doesNotMatch(text, /2026-03-05 12:00/, 'three values, not more');
+  assert.match(await page.getByRole('alert').filter({ hasText: 'similar spelling' }).innerText(), /2 columns were matched/);
+  const send = page.getByRole('button', { name: 'Start the import' });
+  assert.ok(await send.isDisabled(), 'nothing is sent until the guesses are answered');
+  // The question comes before the first rows and the import button.
+  const top = async (selector: string) => (await page.locator(selector).boundingBox())?.y ?? Number.NaN;
+  assert.ok((await top('.column-mapping')) < (await top('.preview-rows')), 'the columns are asked about above the first rows');
+  await scrollTo(page, 'Columns of the file');
+  await shot('workbench-near-miss');
+
+  await page.getByRole('button', { name: 'Yes, it is Start date and time' }).click();
+  assert.equal(await start.inputValue(), 'start_date_time');
+  assert.ok(await send.isDisabled(), 'one guess is still open');
+  await page.getByRole('button', { name: 'Yes, it is Service' }).click();
+  await page.getByRole('button', { name: 'Use these columns' }).click();
+  await page.getByRole('button', { name: 'Columns confirmed' }).waitFor();
+  await previewVerdict(page).waitFor();
+  assert.match(await columns.innerText(), /100 % · your choice/);
+  assert.ok(await send.isEnabled(), 'the import can start once every guess is answered');
+}
+
 /** Appointments: the sheet and header row found, the date order settled by the file's own dates, columns confirmed, imported. */
 export async function walkAppointmentWorkbook(page: Page, shot: Shot): Promise<void> {
   await page.getByRole('radio', { name: 'Appointments' }).check();

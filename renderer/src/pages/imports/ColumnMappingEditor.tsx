@@ -4,19 +4,23 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 import { Table } from '../../components/Table.tsx';
+import { cellText } from '../tasks/task-format.ts';
 import type { ImportKindName, ImportPreview } from './import-api.ts';
-import { type LayoutChoice, previewMapping } from './file-layout.ts';
+import { importKindOf } from './import-kinds.ts';
+import { type LayoutChoice, openQuestions, previewMapping } from './file-layout.ts';
 
 const IGNORE = '';
 const UNANSWERED = '?';
+const SAMPLES = 3;
 
 type Match = NonNullable<ImportPreview['columns']['matches']>[number];
 
 const HOW: Record<Match['source'], string> = {
   mapping: 'your choice',
-  name: 'column name',
+  saved: 'your saved columns',
+  name: 'exact name',
   synonym: 'a usual name for it',
-  similar: 'similar name',
+  similar: 'similar spelling (a guess)',
   none: 'no column near',
 };
 
@@ -25,10 +29,22 @@ function confidenceText(match: Match): string {
   return `${Math.round(match.confidence * 100)} % · ${HOW[match.source]}`;
 }
 
+/** The first few different values under a header in the previewed rows, to show what the column holds. */
+function sampleValues(preview: ImportPreview, header: string): string[] {
+  const samples: string[] = [];
+  for (const row of preview.rows) {
+    const text = cellText(row.values[header]).trim();
+    if (text !== '' && !samples.includes(text)) samples.push(text);
+    if (samples.length === SAMPLES) break;
+  }
+  return samples;
+}
+
 /**
- * The file's headers and the column each fills, as proposed by the preview (names, synonyms,
- * similar names, or a saved mapping): each changeable to another column or "ignore this column".
- * A proposal below the confidence threshold is a question the user answers before importing.
+ * The file's headers and the column each fills, as proposed by the preview (exact names, synonyms,
+ * similar spellings, or a saved mapping): each changeable to another column or "ignore this column",
+ * with three of its values. A guess (a similar spelling, `needs_confirmation`) is a question the
+ * user answers before importing, whatever its confidence.
  * Confirmed columns can be saved under a name (an import handler), proposed again next time.
  */
 export function ColumnMappingEditor({
@@ -47,11 +63,13 @@ export function ColumnMappingEditor({
   onConfirm(mapping: Record<string, string | null>): void;
 }) {
   const matches = (preview.columns.matches ?? []).filter((m) => m.header.trim() !== '');
-  const questions = new Set((preview.columns.questions ?? []).map((q) => q.header.trim()));
+  const questions = new Set(openQuestions(preview, choice).map((q) => q.header.trim()));
+  const labels = importKindOf(kind).column_labels;
+  const labelOf = (column: string) => labels[column] ?? column;
   const initial = () => {
     const draft: Record<string, string> = {};
     for (const [header, column] of Object.entries(previewMapping(preview))) {
-      draft[header] = questions.has(header) && !choice.mapping?.[header] ? UNANSWERED : (column ?? IGNORE);
+      draft[header] = questions.has(header) ? UNANSWERED : (column ?? IGNORE);
     }
     return draft;
   };
@@ -59,15 +77,16 @@ export function ColumnMappingEditor({
   const [name, setName] = useState('');
   const [savedAs, setSavedAs] = useState<string | null>(null);
   const unanswered = Object.values(draft).filter((v) => v === UNANSWERED).length;
-  // Folded when every column was found by its own name (or by none: those are ignored, and the preview says so).
+  // Folded when every column was found by its exact name (or by none: those are ignored, and the preview says so).
   const allByName = matches.every((m) => m.source === 'name' || m.source === 'none');
   const changed = JSON.stringify(draft) !== JSON.stringify(initial());
   const confirmed = choice.mapping !== undefined && !changed && unanswered === 0;
   const taken = new Map<string, number>();
   for (const column of Object.values(draft))
     if (column !== IGNORE && column !== UNANSWERED) taken.set(column, (taken.get(column) ?? 0) + 1);
-  const doubled = [...taken].filter(([, count]) => count > 1).map(([column]) => column);
+  const doubled = [...taken].filter(([, count]) => count > 1).map(([column]) => labelOf(column));
   const asMapping = () => Object.fromEntries(Object.entries(draft).map(([header, column]) => [header, column === IGNORE ? null : column]));
+  const required = new Set(preview.required_columns);
 
   const save = useApiAction(async () => {
     const mapping = Object.fromEntries(Object.entries(asMapping()).filter((entry): entry is [string, string] => entry[1] !== null));
@@ -89,29 +108,35 @@ export function ColumnMappingEditor({
       )}
       {unanswered > 0 && (
         <p className="field-problem" role="alert">
-          {unanswered === 1 ? 'One column is' : `${unanswered} columns are`} not a sure match: choose what{' '}
-          {unanswered === 1 ? 'it holds' : 'they hold'} (or ignore {unanswered === 1 ? 'it' : 'them'}), then use these columns.
+          {unanswered === 1 ? 'One column was' : `${unanswered} columns were`} matched by a similar spelling, a guess: say whether{' '}
+          {unanswered === 1 ? 'it holds' : 'they hold'} what is proposed (or choose another column, or ignore{' '}
+          {unanswered === 1 ? 'it' : 'them'}), then use these columns. Nothing is imported before that.
         </p>
       )}
       <details className="column-mapping-details" open={!allByName || unanswered > 0 || changed}>
         <summary>
           {allByName
-            ? `Each of the ${matches.length} columns is matched by its name: open to change one or ignore it`
+            ? `Each of the ${matches.length} columns is matched by its exact name: open to change one or ignore it`
             : 'What each column of the file fills'}
         </summary>
         <Table
           label="Columns of the file and what they fill"
-          headings={['Column in the file', 'Fills', 'Match']}
+          headings={['Column in the file', 'Fills', 'How it was matched']}
           className="table table-compact"
         >
           {matches.map((match) => {
             const header = match.header.trim();
             const value = draft[header] ?? IGNORE;
             const question = value === UNANSWERED;
+            const proposed = match.proposed;
+            const samples = sampleValues(preview, match.header);
             return (
               <tr key={header} className={question ? 'row-problem' : undefined}>
                 <th scope="row">
                   <code>{header}</code>
+                  <span className="column-samples" title={`Values of ${header} in the first rows`}>
+                    {samples.length > 0 ? samples.join(' · ') : 'no values in the first rows'}
+                  </span>
                 </th>
                 <td>
                   <select
@@ -119,18 +144,24 @@ export function ColumnMappingEditor({
                     value={value}
                     onChange={(e) => setDraft((d) => ({ ...d, [header]: e.target.value }))}
                   >
-                    {question && <option value={UNANSWERED}>Choose… (is it {match.proposed}?)</option>}
+                    {question && proposed && <option value={UNANSWERED}>Choose… (is it {labelOf(proposed)}?)</option>}
                     <option value={IGNORE}>ignore this column</option>
                     {preview.expected_columns.map((column) => (
                       <option key={column} value={column}>
-                        {column}
-                        {column === match.proposed && question ? ' (proposed)' : ''}
+                        {labelOf(column)} ({column}){required.has(column) ? ' · required' : ''}
+                        {column === proposed && question ? ' · proposed' : ''}
                       </option>
                     ))}
                   </select>
+                  {question && proposed && (
+                    <button type="button" className="button button-small" onClick={() => setDraft((d) => ({ ...d, [header]: proposed }))}>
+                      Yes, it is {labelOf(proposed)}
+                    </button>
+                  )}
+                  {!question && value !== IGNORE && required.has(value) && <span className="required-mark"> required</span>}
                 </td>
                 <td className={question ? 'field-problem' : 'muted'}>
-                  {question ? `Unsure: ${confidenceText(match)} to ${match.proposed}` : confidenceText(match)}
+                  {question && proposed ? `Guessed: ${confidenceText(match)} to ${labelOf(proposed)}` : confidenceText(match)}
                 </td>
               </tr>
             );

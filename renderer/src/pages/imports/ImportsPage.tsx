@@ -205,15 +205,6 @@ export function ImportsPage() {
         ? 'Import now (sync)'
         : 'Start the import';
 
-  // Where the table is and what its columns fill comes first when it needs the user (a workbook of
-  // several sheets, a header row below the first, an unsure column, a missing one); otherwise the
-  // verdict on the first rows does, in the first screen.
-  const layoutFirst =
-    preview !== null &&
-    ((preview.sheets?.length ?? 0) > 1 ||
-      (preview.header_row ?? 1) !== 1 ||
-      (preview.columns.questions?.length ?? 0) > 0 ||
-      preview.columns.missing_required.length > 0);
   const layout = preview && (
     <>
       <FileLayoutControls preview={preview} choice={choice} onChange={changeLayout} />
@@ -277,9 +268,9 @@ export function ImportsPage() {
           )}
           {previewing.running && <Loading>Reading the first rows…</Loading>}
           <ErrorNotice error={previewing.error} onRetry={() => void previewing.run(kind, file, handlerFor(kind), choice)} />
-          {preview && layoutFirst && layout}
-          {preview && <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} />}
-          {preview && !layoutFirst && layout}
+          {preview && (
+            <PreviewPanel preview={preview} templateLink={<TemplateButton kind={kind} handler={handlerFor(kind)} />} layout={layout} />
+          )}
           {preview && canImport && <FixPreviewRowsButton kind={kind} preview={preview} />}
           <CurlDisclosure
             request={previewRequest(kind, org, file.name, handlerFor(kind), layoutFields(choice))}

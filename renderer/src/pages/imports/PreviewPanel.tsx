@@ -193,7 +193,8 @@ function FirstRows({ preview }: { preview: ImportPreview }) {
   );
 }
 
-export function PreviewPanel({ preview, templateLink }: { preview: ImportPreview; templateLink: ReactNode }) {
+/** The preview: its verdict first, then `layout` (where the table is and what each column fills) for every format, then the first rows. */
+export function PreviewPanel({ preview, templateLink, layout }: { preview: ImportPreview; templateLink: ReactNode; layout: ReactNode }) {
   return (
     <div className="preview">
       <p className="muted">
@@ -201,6 +202,7 @@ export function PreviewPanel({ preview, templateLink }: { preview: ImportPreview
         are used.
       </p>
       <PreviewVerdict preview={preview} />
+      {layout}
       <ColumnMatches preview={preview} templateLink={templateLink} />
       <FirstRows preview={preview} />
     </div>

@@ -43,11 +43,18 @@ export function choiceToSend(choice: LayoutChoice, preview: ImportPreview | null
   return { ...choice, mapping: previewMapping(preview) };
 }
 
-/** Proposed matches below the threshold the user has not answered yet (the import ignores those headers until then). */
+/**
+ * The matches the user has not answered yet: guesses (a similar spelling, `needs_confirmation`, applied or
+ * only proposed) and proposals too unsure to apply. The Imports screen sends nothing until each is answered.
+ */
 export function openQuestions(
   preview: ImportPreview | null,
   choice: LayoutChoice,
 ): { header: string; proposed: string; confidence: number }[] {
   if (!preview) return [];
-  return (preview.columns.questions ?? []).filter((q) => !choice.mapping || !Object.hasOwn(choice.mapping, q.header.trim()));
+  const asked = (preview.columns.matches ?? []).filter((m) => m.needs_confirmation && m.proposed !== null);
+  const unsure = (preview.columns.questions ?? []).filter((q) => !asked.some((m) => m.header.trim() === q.header.trim()));
+  return [...asked.map((m) => ({ header: m.header, proposed: m.proposed ?? '', confidence: m.confidence })), ...unsure].filter(
+    (q) => !choice.mapping || !Object.hasOwn(choice.mapping, q.header.trim()),
+  );
 }
