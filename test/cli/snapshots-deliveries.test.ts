@@ -102,6 +102,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
       organization_uuid: org(),
       url: `${receiver.url}/hook`,
       events: ['service_confirmation.check_in'],
+      sandbox_diagnostics: true,
     });
     await post('/api/service-confirmations/simulate', { organization_uuid: org(), event: 'service_confirmation.check_in' });
     const deliveries = `/api/webhooks/deliveries?organization_uuid=${org()}&webhook_uuid=${webhook.uuid}`;
@@ -139,7 +140,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.equal(redelivered.code, 0, redelivered.stderr);
     assert.match(redelivered.stdout, /^Redelivered 1 failed delivery\./);
     await waitFor('the delivery to arrive again', () => (receiver.received.length > sent ? true : undefined));
-    assert.equal(receiver.received.at(-1)?.headers['x-service-delivery-id'], parsed[0]?.delivery_id);
+    assert.equal(receiver.received.at(-1)?.headers['x-sandbox-delivery-id'], parsed[0]?.delivery_id);
     await waitFor('the delivery to be delivered', async () =>
       (await ok<Page<Delivery>>(`${deliveries}&status=delivered`)).total === 1 ? true : undefined,
     );
