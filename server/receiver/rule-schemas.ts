@@ -61,7 +61,9 @@ export const ruleRespondSchema = z
       .min(0)
       .max(MAX_DELAY_MS)
       .optional()
-      .describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
+      .describe(
+        `Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's time limit (the webhook_timeout_s setting, 15 s by default) the sender gives up`,
+      ),
     body: z
       .union([z.string().max(MAX_RULE_BODY_CHARS), inboxRuleBodySchema])
       .optional()

@@ -33,7 +33,9 @@ export const inboxResponseSchema = z
       .int()
       .min(0)
       .max(MAX_DELAY_MS)
-      .describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
+      .describe(
+        `Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's time limit (the webhook_timeout_s setting, 15 s by default) the sender gives up`,
+      ),
     drop: z.boolean().describe('Close the connection without any answer (after the delay)'),
   })
   .meta({ id: 'InboxResponse' });
