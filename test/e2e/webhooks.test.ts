@@ -302,7 +302,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     assert.equal(await goneCard.getByRole('switch').isChecked(), true, 'back where the server left it');
   });
 
-  test('settings: the retry schedule and http webhooks change and persist; the data folder is shown; viewers read only', async () => {
+  test('settings: the retry schedule, http webhooks and the attempt time limit change and persist; the data folder is shown; viewers read only', async () => {
     const page = await signedInPage('/settings');
     await page.getByText(path.resolve(server.dataDir), { exact: true }).waitFor();
     const fast = page.getByRole('radio', { name: /^Fast/ });
@@ -310,6 +310,13 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     const save = page.getByRole('button', { name: 'Save settings' });
     assert.equal(await save.isDisabled(), true, 'nothing to save yet');
 
+    assert.match(await page.getByText(/The real service does not document its retries/).innerText(), /this sandbox's choices/);
+    const timeout = page.getByLabel('Seconds an attempt may take');
+    assert.equal(await timeout.inputValue(), '15');
+    await timeout.fill('0');
+    await save.click();
+    assert.match(await page.locator('#webhook-timeout-problem').innerText(), />=1/);
+    await timeout.fill('30');
     await fast.check();
     await page.getByRole('checkbox', { name: /Allow plain http:\/\/ webhooks/ }).check();
     await save.click();
@@ -317,6 +324,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     const stored = await getJson('/api/settings');
     assert.equal(stored.webhook_retry_schedule, 'fast');
     assert.equal(stored.allow_http_webhooks, true);
+    assert.equal(stored.webhook_timeout_s, 30);
 
     await page.reload();
     await page.getByRole('radio', { name: /^Fast/ }).waitFor();
@@ -329,6 +337,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     await page.goBack();
     await page.getByRole('radio', { name: /^Standard/ }).check();
     await page.getByRole('checkbox', { name: /Allow plain http:\/\/ webhooks/ }).uncheck();
+    await page.getByLabel('Seconds an attempt may take').fill('15');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     const back = await getJson('/api/settings');
