@@ -20,7 +20,7 @@ export interface DeliveryOrigin {
 const MAX_ID_CHARS = 500;
 
 export function deliveryOrigin(ctx: AppContext, raw: { rawHeaders: string[]; body: Buffer; truncated: boolean }): DeliveryOrigin {
-  const own = raw.truncated ? undefined : sentAttempts(ctx).find(raw.body.toString('utf8'));
+  const own = raw.truncated ? undefined : sentAttempts(ctx).find(raw.body);
   if (own) return { deliveryId: own.deliveryId, attempt: own.attempt, eventType: own.eventType };
   const headers = headerObject(headerPairs(raw.rawHeaders));
   return {

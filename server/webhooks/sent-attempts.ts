@@ -22,8 +22,9 @@ export class SentAttempts {
     };
   }
 
-  find(body: string): SentAttempt | undefined {
-    return this.byBody.get(body);
+  /** The attempt whose body this is, if it is being sent now (no text is made of the body while none is). */
+  find(body: Buffer): SentAttempt | undefined {
+    return this.byBody.size === 0 ? undefined : this.byBody.get(body.toString('utf8'));
   }
 }
 
