@@ -20,7 +20,8 @@ const server = http.createServer((req, res) => {
   if (req.method === 'POST' && req.url === '/hook') {
     req.resume();
     req.on('end', () => {
-      deliveries.add(String(req.headers['x-service-delivery-id']));
+      // One signature per delivery: the same plaintext and secret on every retry.
+      deliveries.add(String(req.headers['x-service-signature']));
       res.end('ok');
     });
     return;

@@ -38,8 +38,14 @@ async function call(server: ChildServer, org: Org, pathname: string, body?: unkn
 
 const register = async (server: ChildServer, org: Org, url: string) =>
   String(
-    (await call(server, org, '/api/webhooks/register', { organization_uuid: org.uuid, url, events: ['service_confirmation.check_in'] }))
-      .uuid,
+    (
+      await call(server, org, '/api/webhooks/register', {
+        organization_uuid: org.uuid,
+        url,
+        events: ['service_confirmation.check_in'],
+        sandbox_diagnostics: true,
+      })
+    ).uuid,
   );
 
 async function checkIn(server: ChildServer, org: Org): Promise<string[]> {
@@ -63,7 +69,7 @@ export async function hangingReceivers(server: ChildServer) {
   const receiver = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      arrived.set(String(req.headers['x-service-delivery-id']), performance.now());
+      arrived.set(String(req.headers['x-sandbox-delivery-id']), performance.now());
       res.end('ok');
     });
   });

@@ -38,7 +38,7 @@ async function startReceiver() {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const id = req.headers['x-service-delivery-id'];
+      const id = req.headers['x-sandbox-delivery-id'];
       if (typeof id === 'string') arrivals.set(id, nowMs());
       else bare++;
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -101,7 +101,12 @@ async function main() {
     const registered = await fetch(`${server.url}/api/webhooks/register`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ organization_uuid, url: `${receiver.url}/hook`, events: ['service_confirmation.check_in'] }),
+      body: JSON.stringify({
+        organization_uuid,
+        url: `${receiver.url}/hook`,
+        events: ['service_confirmation.check_in'],
+        sandbox_diagnostics: true,
+      }),
     });
     if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
 

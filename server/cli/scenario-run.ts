@@ -5,6 +5,7 @@ import { organizationOf, resolveTarget } from './connection.ts';
 import { runScenario } from './scenario-runner.ts';
 import { describeScenarioIssues, scenarioSchema, type Scenario } from './scenario-schema.ts';
 import { builtInScenarios } from './scenarios-builtin.ts';
+import { countOf } from '../../common/count-words.ts';
 
 const NAMES = Object.keys(builtInScenarios);
 
@@ -59,7 +60,7 @@ export const scenarioRunCommand: Command = {
     const organization = await organizationOf(target);
     const summary = await runScenario(target.client, organization, scenario, runs, values);
     process.stderr.write(
-      `Scenario ${scenario.name ?? given}: ${summary.events} events recorded, ${summary.deliveries} deliveries sent to webhooks.\n`,
+      `Scenario ${scenario.name ?? given}: ${countOf(summary.events, 'event')} recorded, ${countOf(summary.deliveries, 'delivery', 'deliveries')} sent to webhooks.\n`,
     );
     return EXIT.ok;
   },

@@ -13,6 +13,9 @@ export type Overrides = Omit<CreateConfirmationBody, 'organization_uuid' | 'qr_c
 type User = ServiceConfirmation['user'];
 
 /** The worker the confirmation is by: the given one, else the organization's demo field worker. */
+/** The override as given (null included: the field is "string or null"), else the generated value. */
+const given = <T>(override: T | undefined, generated: () => T): T => (override === undefined ? generated() : override);
+
 export function resolveUser(organizationUuid: string, given: Overrides['user']): User {
   const company = demoCompanyName(organizationUuid);
   const person = given ?? { ...demoWorkers[0], email: undefined };
@@ -83,13 +86,14 @@ export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
       : (o.manual_distance_from_previous ?? 0);
 
   const nowMs = now.getTime();
-  const checkedInAt =
+  const checkedInAt = given(o.checked_in_at, () =>
     status === 'CHECK_IN'
-      ? (o.checked_in_at ?? at(nowMs))
+      ? at(nowMs)
       : status === 'CHECK_OUT'
-        ? (o.checked_in_at ?? input.openCheckIn?.checked_in_at ?? at(nowMs - (25 + Math.floor(random() * 65)) * MINUTE_MS))
-        : (o.checked_in_at ?? null);
-  const checkedOutAt = status === 'CHECK_OUT' ? (o.checked_out_at ?? at(nowMs)) : (o.checked_out_at ?? null);
+        ? (input.openCheckIn?.checked_in_at ?? at(nowMs - (25 + Math.floor(random() * 65)) * MINUTE_MS))
+        : null,
+  );
+  const checkedOutAt = given(o.checked_out_at, () => (status === 'CHECK_OUT' ? at(nowMs) : null));
 
   const start = Math.floor((nowMs - 30 * MINUTE_MS) / (30 * MINUTE_MS)) * 30 * MINUTE_MS;
   const appointment_schedule = o.appointment_schedule ?? {
@@ -121,15 +125,14 @@ export function composeConfirmation(input: ComposeInput): ServiceConfirmation {
     note: o.note ?? pick(demoNotes[status], random),
     work_mode: o.work_mode ?? 'IN_PERSON',
     is_sms: o.is_sms ?? (status === 'DELIVERY' ? random() < 0.5 : false),
-    delivery_image_url:
-      status === 'DELIVERY'
-        ? (o.delivery_image_url ?? `https://images.qr-sandbox.example/deliveries/${imageId()}.jpg`)
-        : (o.delivery_image_url ?? null),
-    checkout_image_urls:
+    delivery_image_url: given(o.delivery_image_url, () =>
+      status === 'DELIVERY' ? `https://images.qr-sandbox.example/deliveries/${imageId()}.jpg` : null,
+    ),
+    checkout_image_urls: given(o.checkout_image_urls, () =>
       status === 'CHECK_OUT'
-        ? (o.checkout_image_urls ??
-          Array.from({ length: 1 + Math.floor(random() * 3) }, () => `https://images.qr-sandbox.example/checkouts/${imageId()}.jpg`))
-        : (o.checkout_image_urls ?? null),
+        ? Array.from({ length: 1 + Math.floor(random() * 3) }, () => `https://images.qr-sandbox.example/checkouts/${imageId()}.jpg`)
+        : null,
+    ),
     manual_distance_from_previous: manual,
     calculated_distance_from_previous: calculated,
     previous_service_confirmation_uuid: previous?.uuid ?? null,

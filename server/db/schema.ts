@@ -81,6 +81,8 @@ export interface OrganizationSettingsTable {
   date_order?: 'day_first' | 'month_first' | 'iso_only' | null;
   /** Seconds a webhook may fail continuously before it is disabled; 0 never; null the default. */
   webhook_auto_disable_after_s?: number | null;
+  /** Seconds one delivery attempt may take; null: the server's default. */
+  webhook_timeout_s?: number | null;
 }
 
 export interface WebhookTable {
@@ -103,6 +105,8 @@ export interface WebhookTable {
   /** Why it was disabled automatically, and when (ISO 8601); null when it was not. */
   disabled_reason?: string | null;
   disabled_on?: string | null;
+  /** 1: its deliveries also carry the X-Sandbox-* diagnostic headers; 0: only what the service sends. */
+  sandbox_diagnostics?: number;
 }
 
 export interface ServiceConfirmationTable {
@@ -253,6 +257,8 @@ export interface InboxMessageTable {
   answered_after_ms: number | null;
   /** Which of the inbox's rules decided the answer (1 for the first); null: none matched. */
   answered_by_rule?: number | null;
+  /** The attempt number of the delivery it was, from the sandbox's own records or an X-Sandbox-Attempt header; null: unknown. */
+  attempt?: number | null;
 }
 
 export interface InboxRelayTable {

@@ -50,7 +50,8 @@ export function registerEventRoutes(api: Api, ctx: AppContext): void {
     {
       path: '/api/webhook-deliveries/{delivery_id}',
       tag,
-      summary: 'Which webhook and event a delivery id belongs to (the X-Service-Delivery-Id a receiver got).',
+      summary:
+        'Which webhook and event a delivery id belongs to (the delivery_id of the delivery log, an inbox message or an X-Sandbox-Delivery-Id).',
       params: deliveryLookupParamsSchema,
       query: deliveryLookupQuerySchema,
       response: deliveryLookupSchema,

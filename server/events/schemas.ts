@@ -53,7 +53,7 @@ export const activitySchema = z
   .meta({ id: 'Activity' });
 export type Activity = z.infer<typeof activitySchema>;
 
-export const deliveryLookupParamsSchema = z.object({ delivery_id: z.string().describe('The X-Service-Delivery-Id') });
+export const deliveryLookupParamsSchema = z.object({ delivery_id: z.string().describe("The sandbox's delivery id") });
 export const deliveryLookupQuerySchema = z.object({ organization_uuid: z.string().min(1).describe('The organization. Required.') });
 export const deliveryLookupSchema = z
   .object({

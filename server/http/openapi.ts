@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { RegisteredRoute, ResponseDoc } from './api.ts';
-import { ATTEMPT_HEADER, DELIVERY_ID_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { SANDBOX_ATTEMPT_HEADER, SANDBOX_DELIVERY_ID_HEADER, SANDBOX_EVENT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import { deliveryBodySchema, envelopeSchema } from '../wire-format/schemas.ts';
 import { errorBodySchema } from './errors.ts';
 import { namedSchemas, schemaName } from './schema-names.ts';
+import { isSandboxOnly, SANDBOX_EXTENSION } from './sandbox-only.ts';
+import { isServiceOperation } from './service-operations.ts';
 
 type JsonSchema = Record<string, unknown>;
 type Io = 'input' | 'output';
@@ -176,6 +178,7 @@ function parameters(converter: SchemaConverter, schema: z.ZodType | undefined, l
       in: location,
       required: location === 'path' || !field.safeParse(undefined).success,
       ...(description ? { description } : {}),
+      ...(isSandboxOnly(field) ? { [SANDBOX_EXTENSION]: true } : {}),
       schema: converter.use(field, 'input'),
     };
   });
@@ -228,6 +231,7 @@ function operation(converter: SchemaConverter, route: RegisteredRoute): JsonSche
     ...(body ? { requestBody: body } : {}),
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
     security: isPublic ? [] : [{ bearer: [] }],
+    ...(isServiceOperation(spec.method, spec.path) ? {} : { [SANDBOX_EXTENSION]: true }),
   };
 }
 
@@ -255,6 +259,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {};
 /** What this server sends to a registered webhook URL: an OpenAPI 3.1 webhook. */
 function webhookDelivery(converter: SchemaConverter): JsonSchema {
   const header = (name: string, description: string, schema: JsonSchema) => ({ name, in: 'header', required: true, description, schema });
+  const sandboxHeader = (name: string, description: string, schema: JsonSchema) => ({
+    ...header(name, `${description}. Only with the webhook's sandbox_diagnostics; the service never sends it`, schema),
+    required: false,
+    [SANDBOX_EXTENSION]: true,
+  });
   return {
     post: {
       tags: ['Webhooks'],
@@ -263,19 +272,29 @@ function webhookDelivery(converter: SchemaConverter): JsonSchema {
         'Sent for service_confirmation.check_in, .check_out and .delivery to every active webhook subscribed to the event. ' +
         'The body is {"payload": base64(IV + AES-256-CBC ciphertext)}; the AES key is the first 32 characters of the hex HMAC in ' +
         'X-Service-Signature, and the HMAC-SHA256 (keyed with the webhook secret) is over the decrypted plaintext, an EventEnvelope ' +
-        '(x-decrypted-payload). Answer 2xx quickly; anything else is retried.',
+        '(x-decrypted-payload). Content-Type and X-Service-Signature are the only headers besides those of HTTP itself. ' +
+        "Answer 2xx quickly. What follows another answer is this sandbox's choice (x-sandbox): the service's retries, timeout and " +
+        'handling of other answers are not documented.',
       operationId: 'serviceConfirmationEvent',
       parameters: [
         header(SIGNATURE_HEADER, 'sha256=<hex HMAC-SHA256 of the plaintext>', { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }),
-        header(EVENT_HEADER, 'The event type', { type: 'string', enum: envelopeSchema.options.map((o) => o.shape.type.value) }),
-        header(DELIVERY_ID_HEADER, 'The same for every attempt of one delivery: de-duplicate on it', { type: 'string' }),
-        header(ATTEMPT_HEADER, '1 for the first attempt', { type: 'integer', minimum: 1 }),
+        sandboxHeader(SANDBOX_EVENT_HEADER, 'The event type', {
+          type: 'string',
+          enum: envelopeSchema.options.map((o) => o.shape.type.value),
+        }),
+        sandboxHeader(SANDBOX_DELIVERY_ID_HEADER, 'The same for every attempt of one delivery in this sandbox', { type: 'string' }),
+        sandboxHeader(SANDBOX_ATTEMPT_HEADER, '1 for the first attempt', { type: 'integer', minimum: 1 }),
       ],
       requestBody: { required: true, content: { 'application/json': { schema: converter.use(deliveryBodySchema, 'output') } } },
       'x-decrypted-payload': converter.use(envelopeSchema, 'output'),
       responses: {
         '200': { description: 'Any 2xx acknowledges the delivery' },
-        default: { description: 'Anything else (or no answer in time) is retried' },
+        default: {
+          description:
+            'Anything else, or no answer within the timeout (15 s by default, the webhook_timeout_s setting), is retried on the ' +
+            "webhook's retry schedule here; redirects are not followed",
+          [SANDBOX_EXTENSION]: true,
+        },
       },
       security: [],
     },

@@ -1,3 +1,4 @@
+import { SANDBOX_EXTENSION, sandboxOnly } from '../http/sandbox-only.ts';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
@@ -103,6 +104,8 @@ export interface BulkImportRoutes {
   prepare?(input: PrepareInput): Promise<PreparedImport>;
 }
 
+const dryRunQuery = sandboxOnly(z.string().describe(DRY_RUN_DESCRIPTION)).optional();
+
 const textOf = (text: Text, settings: ImportSettings) => (typeof text === 'string' ? text : text(settings));
 
 function fileForm(routes: BulkImportRoutes, withMode: boolean) {
@@ -114,8 +117,8 @@ function fileForm(routes: BulkImportRoutes, withMode: boolean) {
       organization_uuid: { type: 'string' },
       ...routes.form.fields,
       ...(withMode ? { processing_mode: { type: 'string', enum: ['background', 'sync'] } } : {}),
-      dry_run: { type: 'string', enum: ['true', 'false'], description: DRY_RUN_DESCRIPTION },
-      [FIXES_TASK_FIELD]: { type: 'string', description: FIXES_TASK_DESCRIPTION },
+      dry_run: { type: 'string', enum: ['true', 'false'], description: DRY_RUN_DESCRIPTION, [SANDBOX_EXTENSION]: true },
+      [FIXES_TASK_FIELD]: { type: 'string', description: FIXES_TASK_DESCRIPTION, [SANDBOX_EXTENSION]: true },
       ...LAYOUT_FORM_PROPERTIES,
     },
   };
@@ -237,7 +240,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       description: textOf(bulk.description, settings),
       query: z.object({
         processing_mode: z.string().optional().describe('background (default) or sync'),
-        dry_run: z.string().optional().describe(DRY_RUN_DESCRIPTION),
+        dry_run: dryRunQuery,
         ...bulk.query,
       }),
       bodyKind: 'custom',
@@ -287,7 +290,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         tag,
         summary: syncFile.summary,
         description: textOf(syncFile.description, settings),
-        query: z.object({ dry_run: z.string().optional().describe(DRY_RUN_DESCRIPTION) }),
+        query: z.object({ dry_run: dryRunQuery }),
         bodyKind: 'custom',
         requestBody: { required: true, content: { 'multipart/form-data': { schema: fileForm(routes, false) } } },
         successDescription: syncFile.successDescription,

@@ -1,3 +1,4 @@
+import { sandboxOnly } from '../http/sandbox-only.ts';
 import { z } from 'zod';
 import { dryRunFields, importResultFields, resultCount, sandboxCount } from '../imports/engine/result-fields.ts';
 import { rowNumberSchema } from '../imports/engine/row-number-schema.ts';
@@ -18,7 +19,9 @@ export const excludedQrCodeRowSchema = z
           QR_ECHO_FIELDS.map((field) => [
             field,
             SANDBOX_ECHO_FIELDS.has(field)
-              ? z.string().nullable().optional().describe("This sandbox's: it identifies the row; the real service may not send it")
+              ? sandboxOnly(
+                  z.string().nullable().describe("This sandbox's: it identifies the row; the real service may not send it"),
+                ).optional()
               : z.string().nullable(),
           ]),
         ),

@@ -57,6 +57,7 @@ function messageFields(row: Omit<MessageRow, 'body' | 'plaintext'>, relays: Rela
     verified_with: row.verified_with,
     hints: JSON.parse(row.hints) as Hint[],
     delivery_id: row.delivery_id,
+    attempt: row.attempt ?? null,
     event_id: row.event_id,
     event_type: row.event_type,
     duplicate_of: row.duplicate_of,

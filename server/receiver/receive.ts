@@ -5,12 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { judgeDelivery, type DeliveryVerdicts } from '../tools/verdicts.ts';
-import { ATTEMPT_HEADER, EVENT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { deliveryOrigin, type DeliveryOrigin } from './delivery-origin.ts';
 import type { SecretCandidate } from '../wire-format/open.ts';
 import { nowIso } from '../time.ts';
 import { headerObject, headerPairs } from './headers.ts';
 import { inboxRules } from './inboxes.ts';
-import { countsMessages, parseAttempt, pickRule } from './rules.ts';
+import { countsMessages, pickRule } from './rules.ts';
 import type { answerKinds } from './schemas.ts';
 import { describeBytes } from './limits.ts';
 import { knownSecrets } from './secrets.ts';
@@ -42,6 +43,8 @@ export interface StoredDelivery {
   receivedOn: string;
   /** Its number among the requests received since the rules were set; null while no rule matches by it. */
   messageNumber: number | null;
+  /** Which delivery and attempt it is, as far as known. */
+  origin: DeliveryOrigin;
 }
 
 export type AnswerKind = (typeof answerKinds)[number];
@@ -71,6 +74,7 @@ export interface Verdict {
 export async function storeRaw(ctx: AppContext, inbox: InboxRow, raw: RawDelivery): Promise<StoredDelivery> {
   const uuid = randomUUID();
   const receivedOn = nowIso();
+  const origin = deliveryOrigin(ctx, raw);
   const seq = await insertMessage(ctx.db.kysely, {
     uuid,
     inbox_uuid: inbox.uuid,
@@ -86,9 +90,11 @@ export async function storeRaw(ctx: AppContext, inbox: InboxRow, raw: RawDeliver
     decrypted: 0,
     signature_status: 'unknown',
     hints: '[]',
+    delivery_id: origin.deliveryId,
+    attempt: origin.attempt,
   });
   const messageNumber = countsMessages(inboxRules(inbox)) ? await countRuleMessage(ctx.db.kysely, inbox.uuid) : null;
-  return { uuid, seq, receivedOn, messageNumber };
+  return { uuid, seq, receivedOn, messageNumber, origin };
 }
 
 function envelopeField(json: unknown, field: 'id' | 'type'): string | null {
@@ -124,7 +130,7 @@ export function judgeRequest(
 }
 
 /** The message columns that hold the verdicts and what decryption recovered. */
-export function verdictColumns(verdicts: DeliveryVerdicts, headers: Record<string, string>) {
+export function verdictColumns(verdicts: DeliveryVerdicts) {
   return {
     analyzed: 1,
     decrypted: verdicts.decrypted ? 1 : 0,
@@ -134,7 +140,6 @@ export function verdictColumns(verdicts: DeliveryVerdicts, headers: Record<strin
     verified_with: verdicts.verifiedWith,
     hints: JSON.stringify(verdicts.hints),
     signature: verdicts.signatureHex,
-    delivery_id: headers['x-service-delivery-id']?.slice(0, 500) ?? null,
     event_id: envelopeField(verdicts.json, 'id'),
     event_type: envelopeField(verdicts.json, 'type'),
     plaintext: verdicts.decrypted ? verdicts.plaintext : null,
@@ -157,9 +162,9 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
       ? `The sender closed the connection after ${raw.body.length} bytes of the body.`
       : null;
   const verdicts = judgeRequest(raw.body, headers, await knownSecrets(ctx, inbox), incomplete);
-  const columns = verdictColumns(verdicts, headers);
+  const columns = verdictColumns(verdicts);
   const duplicate = await findFirstDuplicate(ctx.db.kysely, inbox.uuid, stored.seq, {
-    deliveryId: columns.delivery_id,
+    deliveryId: stored.origin.deliveryId,
     signature: columns.signature,
     eventId: columns.event_id,
   });
@@ -180,10 +185,9 @@ export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDeli
  * request is stored all the same.
  */
 export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery, verdict: Verdict | null): PlannedAnswer {
-  const headers = headerObject(headerPairs(raw.rawHeaders));
   const picked = pickRule(inboxRules(inbox), {
-    eventType: headers[EVENT_HEADER.toLowerCase()] ?? verdict?.eventType ?? null,
-    attempt: parseAttempt(headers[ATTEMPT_HEADER.toLowerCase()]),
+    eventType: stored.origin.eventType ?? verdict?.eventType ?? null,
+    attempt: stored.origin.attempt,
     messageNumber: stored.messageNumber,
   });
   const respond = picked?.rule.respond;

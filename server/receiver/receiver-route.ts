@@ -40,7 +40,7 @@ const DESCRIPTION =
   'before anything else, then decrypted with the key from X-Service-Signature and verified with the secrets known for the ' +
   'inbox. Answers 200 at once; 400 when the body cannot be decrypted or the signature header is malformed; 413 over the body limit (1 MB by default; ' +
   'a larger Content-Length is answered before the body is read); ' +
-  "unless the first of the inbox's rules that matches (by X-Service-Event, X-Service-Attempt or the Nth message) answers otherwise: " +
+  "unless the first of the inbox's rules that matches (by event, attempt number or the Nth message) answers otherwise: " +
   'a status and body, a delay, or a dropped connection. Never 500. ' +
   'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
   'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +

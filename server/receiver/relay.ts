@@ -1,9 +1,9 @@
 /** Forward and replay: send a stored request, byte for byte with its headers, to another URL, and log the answer. */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { Headers } from 'undici';
+import { type Dispatcher, Headers } from 'undici';
 import { describeNetworkError, readExcerpt } from '../webhooks/outgoing-answer.ts';
-import { fetchPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
+import { requestPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { nowIso } from '../time.ts';
 import { HOP_BY_HOP, RELAY_HOP_HEADER, headerObject, parsePairs, relayHops } from './headers.ts';
 import { receiverRuntime } from './runtime.ts';
@@ -28,21 +28,33 @@ export function toRelay(row: RelayRow): Relay {
   };
 }
 
-/** The stored headers that can go on (all but those of one connection or hop), plus the hop count. */
-function relayHeaders(message: MessageRow): { headers: Headers; skipped: string[] } {
-  const headers = new Headers();
+/**
+ * The stored headers that can go on (all but those of one connection or hop), as a flat list in
+ * their order and case, plus the hop count: what the sender sent and nothing a client library adds.
+ */
+function relayHeaders(message: MessageRow): { headers: string[]; skipped: string[] } {
+  const headers: string[] = [];
   const skipped: string[] = [];
   const pairs = parsePairs(message.raw_headers);
   for (const [name, value] of pairs) {
     if (HOP_BY_HOP.has(name.toLowerCase()) || name.toLowerCase() === RELAY_HOP_HEADER.toLowerCase()) continue;
     try {
-      headers.append(name, value);
+      new Headers().append(name, value);
+      headers.push(name, value);
     } catch {
       skipped.push(name);
     }
   }
-  headers.set(RELAY_HOP_HEADER, String(relayHops(headerObject(pairs)) + 1));
+  headers.push(RELAY_HOP_HEADER, String(relayHops(headerObject(pairs)) + 1));
   return { headers, skipped };
+}
+
+function headerPairsJson(headers: Record<string, string | string[] | undefined>): string {
+  return JSON.stringify(
+    Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((one) => [name, one]),
+    ),
+  );
 }
 
 function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSignal): string {
@@ -98,18 +110,17 @@ export async function relayMessage(
   let result: { status_code: number | null; error: string | null; response_headers: string | null; response_excerpt: string | null };
   try {
     const hasBody = message.method !== 'GET' && message.method !== 'HEAD';
-    const response = await fetchPinned(target, {
-      method: message.method,
+    const response = await requestPinned(target, {
+      method: message.method as Dispatcher.HttpMethod,
       headers,
       body: hasBody ? new Uint8Array(message.body) : undefined,
-      redirect: 'manual',
       signal: AbortSignal.any([timeout, runtime.signal]),
     });
     const excerpt = (await readExcerpt(response.body, EXCERPT_BYTES)) ?? '';
     result = {
-      status_code: response.status,
+      status_code: response.statusCode,
       error: skipped.length > 0 ? `Headers that could not be relayed: ${skipped.join(', ')}.` : null,
-      response_headers: JSON.stringify([...response.headers.entries()]),
+      response_headers: headerPairsJson(response.headers),
       response_excerpt: excerpt,
     };
   } catch (error) {

@@ -27,7 +27,7 @@ export function registerResendRoutes(api: Api, ctx: AppContext, tag: string): vo
       summary: "Re-encrypt and re-sign the message's JSON (as edited) with a webhook or inbox secret, and send it like a delivery.",
       description:
         'The plaintext (default: the message as decrypted) is sealed exactly as the service seals a delivery and POSTed with its headers ' +
-        '(X-Service-Signature, X-Service-Event, a new X-Service-Delivery-Id, X-Service-Attempt: 1) to target_url, default this inbox. ' +
+        '(Content-Type and X-Service-Signature) to target_url, default this inbox, as a new delivery (attempt 1 of a new delivery id in this inbox). ' +
         'The secret is `secret` if given, else the known one named by `secret_label`, else the one that verified the message. ' +
         '`variant` sends a broken delivery instead, built so that the doctor says what the variant is named by. ' +
         'Answers with what the target answered (status, headers, first 2 KB, time) and, for an inbox of this server, the message it became. ' +

@@ -13,6 +13,7 @@ import { requestPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { deliveryHeaders, SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import type { SecretCandidate } from '../wire-format/open.ts';
 import { seal } from '../wire-format/seal.ts';
+import { sentAttempts } from '../webhooks/sent-attempts.ts';
 import { type BuiltDelivery, type DoctorVerdict, findVariant, variants, verdictLabel } from './broken-variants.ts';
 import { checkRelayUrl, inboxUrl } from './inboxes.ts';
 import { jsonProblem } from '../../common/json-problem.ts';
@@ -196,17 +197,16 @@ export async function resendMessage(
   const plaintext = plaintextOf(row, body);
   const eventType = plaintext.type ?? row.event_type;
   if (eventType === null)
-    throw invalid(
-      'body.plaintext',
-      'The JSON has no string "type" (the event name, sent as X-Service-Event); add one, e.g. "service_confirmation.check_in".',
-    );
+    throw invalid('body.plaintext', 'The JSON has no string "type" (the event name); add one, e.g. "service_confirmation.check_in".');
   const url = body.target_url ?? inboxUrl(ctx.config, inbox.uuid);
   const target = await checkRelayUrl(ctx, organizationUuid, url, 'body.target_url', 'replay');
 
   const { built, verdicts } = build(plaintext.bytes, secret, body.variant);
-  const headers = deliveryHeaders({ signatureHeader: built.signatureHeader ?? '', eventType, deliveryId: randomUUID(), attempt: 1 });
+  const headers = deliveryHeaders(built.signatureHeader ?? '');
   if (built.signatureHeader === null) delete headers[SIGNATURE_HEADER];
-  const answer = await send(ctx, target, headers, built.body);
+  // A new delivery, first attempt: this server's inbox knows it from the record, as it knows the webhooks' deliveries.
+  const forget = sentAttempts(ctx).add(built.body, { deliveryId: randomUUID(), attempt: 1, eventType });
+  const answer = await send(ctx, target, headers, built.body).finally(forget);
   const ownInbox = reachesOwnInbox(
     ctx.config,
     target.url,

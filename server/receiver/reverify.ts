@@ -29,12 +29,12 @@ export async function reverifyMessages(
         row.body_truncated === 1 || row.decryption_problem === 'BODY_INCOMPLETE'
           ? (row.decryption_error ?? 'The body is incomplete.')
           : null;
-      const columns = verdictColumns(judgeRequest(Buffer.from(row.body), headers, secrets, incomplete), headers);
+      const columns = verdictColumns(judgeRequest(Buffer.from(row.body), headers, secrets, incomplete));
       const duplicate =
         row.analyzed === 1
           ? null
           : await findFirstDuplicate(ctx.db.kysely, inbox.uuid, row.seq, {
-              deliveryId: columns.delivery_id,
+              deliveryId: row.delivery_id,
               signature: columns.signature,
               eventId: columns.event_id,
             });

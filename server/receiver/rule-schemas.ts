@@ -18,11 +18,13 @@ export const ruleMatchSchema = z
       .max(20)
       .optional()
       .describe(
-        'The X-Service-Event header (or, without it, the decrypted envelope type) is one of these, e.g. ["service_confirmation.check_in"]',
+        'The event of the delivery (known from what this server sent, an X-Sandbox-Event header, or the decrypted envelope type) is one of these, e.g. ["service_confirmation.check_in"]',
       ),
-    attempt: count('The X-Service-Attempt header is exactly this (1 for a first attempt)').optional(),
-    attempt_at_least: count('The X-Service-Attempt header is at least this').optional(),
-    attempt_at_most: count('The X-Service-Attempt header is at most this ("fail the first N attempts": attempt_at_most N)').optional(),
+    attempt: count(
+      "The delivery's attempt number is exactly this (1 for a first attempt); known for this server's own deliveries, or from an X-Sandbox-Attempt header",
+    ).optional(),
+    attempt_at_least: count("The delivery's attempt number is at least this").optional(),
+    attempt_at_most: count('The delivery\'s attempt number is at most this ("fail the first N attempts": attempt_at_most N)').optional(),
     message: count('The request is exactly the Nth one the inbox received since its rules were last set (1 for the first)').optional(),
     message_at_least: count('The request is the Nth or later since the rules were last set').optional(),
     message_at_most: count('The request is among the first N since the rules were last set').optional(),
@@ -59,7 +61,9 @@ export const ruleRespondSchema = z
       .min(0)
       .max(MAX_DELAY_MS)
       .optional()
-      .describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
+      .describe(
+        `Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's time limit (the webhook_timeout_s setting, 15 s by default) the sender gives up`,
+      ),
     body: z
       .union([z.string().max(MAX_RULE_BODY_CHARS), inboxRuleBodySchema])
       .optional()

@@ -7,9 +7,9 @@ import type { InboxResponse } from './schemas.ts';
 
 /** What a rule can match a request by. */
 export interface RuleFacts {
-  /** X-Service-Event, or the decrypted envelope's type without it. */
+  /** The event of the delivery it is (delivery-origin.ts), or the decrypted envelope's type. */
   eventType: string | null;
-  /** X-Service-Attempt as a positive integer; null when absent or not a number. */
+  /** The attempt number of the delivery it is (delivery-origin.ts); null when unknown. */
   attempt: number | null;
   /** The request's number among those the inbox received since its rules were set; null when not counted. */
   messageNumber: number | null;

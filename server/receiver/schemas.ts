@@ -33,7 +33,9 @@ export const inboxResponseSchema = z
       .int()
       .min(0)
       .max(MAX_DELAY_MS)
-      .describe(`Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's 15 s timeout the sender gives up`),
+      .describe(
+        `Wait this long before answering (0 to ${MAX_DELAY_MS}); above the sender's time limit (the webhook_timeout_s setting, 15 s by default) the sender gives up`,
+      ),
     drop: z.boolean().describe('Close the connection without any answer (after the delay)'),
   })
   .meta({ id: 'InboxResponse' });
@@ -165,7 +167,18 @@ export const messageSchema = z
     signature_status: z.enum(['valid', 'invalid', 'unknown']).describe('unknown: no secret known, or not decrypted'),
     verified_with: z.string().nullable().describe('Which secret verified it (an inbox secret, or a webhook registered here)'),
     hints: z.array(hintSchema),
-    delivery_id: z.string().nullable().describe('X-Service-Delivery-Id, same across retries'),
+    delivery_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The delivery it was, the same across retries: from this server's own records of what it sent, else an X-Sandbox-Delivery-Id header; null when unknown",
+      ),
+    attempt: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe('Its attempt number (1 for the first), known the same way as delivery_id; null when unknown'),
     event_id: z.string().nullable(),
     event_type: z.string().nullable(),
     envelope: z

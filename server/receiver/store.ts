@@ -188,6 +188,7 @@ const ITEM_COLUMNS = [
   'answered_status',
   'answered_after_ms',
   'answered_by_rule',
+  'attempt',
 ] as const;
 
 /** Newest first, with the filters of the messages list; never more than `headBytes` of a body nor a plaintext over `maxPlaintextBytes`. */

@@ -22,6 +22,7 @@ export async function saveSettings(db: Kysely<Database>, row: OrganizationSettin
         updated_on: row.updated_on,
         date_order: row.date_order ?? null,
         webhook_auto_disable_after_s: row.webhook_auto_disable_after_s ?? null,
+        webhook_timeout_s: row.webhook_timeout_s ?? null,
       }),
     )
     .execute();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { searchTerm } from '../text/search-term.ts';
 import { appointmentImportTaskResultsSchema } from '../appointments/import-results.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
+import { sandboxOnly } from '../http/sandbox-only.ts';
 import { qrCodeFileImportResultsSchema, qrCodeJsonImportResultsSchema } from '../qrcodes/import-results.ts';
 
 export const taskStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
@@ -81,12 +82,12 @@ export const backgroundTaskPageSchema = pageSchema(backgroundTaskSchema);
 /** The filters of the task list (docs/api.md). */
 export const taskListQuerySchema = organizationListQuery('tasks').extend({
   task_type: taskTypeSchema.optional().describe('Only tasks of this type.'),
-  status: taskStatusSchema.optional().describe('Only tasks in this status.'),
-  search: searchTerm()
-    .optional()
-    .describe(
+  status: sandboxOnly(taskStatusSchema.describe('Only tasks in this status.')).optional(),
+  search: sandboxOnly(
+    searchTerm().describe(
       "Only tasks whose uuid, file name or error message contains this text, ignoring case. One or two characters look among the organization's newest 10,000 tasks only.",
     ),
+  ).optional(),
 });
 export type TaskListQuery = z.infer<typeof taskListQuerySchema>;
 

@@ -1,8 +1,10 @@
 import type { ServerConfig } from '../context.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
 
-/** 15 s per attempt (docs/webhooks.md, "Delivery, retries and the deliveries log"). */
+/** 15 s per attempt unless the organization's webhook_timeout_s says otherwise (docs/webhooks.md, "Delivery, retries and the deliveries log"). */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;
+export const MIN_DELIVERY_TIMEOUT_S = 1;
+export const MAX_DELIVERY_TIMEOUT_S = 120;
 
 /**
  * A TCP connection not established by then fails the attempt: a loopback, LAN or internet handshake

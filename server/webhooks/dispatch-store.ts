@@ -38,6 +38,10 @@ export interface ClaimedAttempt {
   retry_schedule: RetrySchedule | null;
   /** How long the webhook may fail continuously before it is disabled; 0: never. */
   auto_disable_after_ms: number;
+  /** The organization's time limit of one attempt; null: the server's default. */
+  timeout_ms: number | null;
+  /** The webhook's sandbox_diagnostics: send the X-Sandbox-* headers too. */
+  diagnostics: boolean;
 }
 
 export interface AttemptOutcome {
@@ -136,7 +140,9 @@ class DispatchStatements {
           's.allow_http_webhooks',
           's.webhook_retry_schedule',
           's.webhook_auto_disable_after_s',
+          's.webhook_timeout_s',
           'w.retry_schedule as webhook_schedule',
+          'w.sandbox_diagnostics',
         ])
         .where('d.delivery_id', '=', param('delivery_id')),
     );
@@ -267,7 +273,9 @@ interface DueDetails {
   allow_http_webhooks: number | null;
   webhook_retry_schedule: RetryScheduleName | null;
   webhook_auto_disable_after_s: number | null;
+  webhook_timeout_s: number | null;
   webhook_schedule: string | null;
+  sandbox_diagnostics: number;
 }
 
 const statementsOf = perDatabase((db) => new DispatchStatements(db));
@@ -345,6 +353,8 @@ function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: stri
     allow_http: details.allow_http_webhooks === 1,
     retry_schedule: parseWebhookSchedule(details.webhook_schedule) ?? details.webhook_retry_schedule ?? null,
     auto_disable_after_ms: (details.webhook_auto_disable_after_s ?? DEFAULT_AUTO_DISABLE_AFTER_S) * 1000,
+    timeout_ms: details.webhook_timeout_s == null ? null : details.webhook_timeout_s * 1000,
+    diagnostics: details.sandbox_diagnostics === 1,
   }));
 }
 

@@ -16,6 +16,7 @@ import {
 } from './dispatch-store.ts';
 import { describeSchedule, maxAttempts, nextRetryDelay, type RetrySchedule } from './retry-schedule.ts';
 import { sendDelivery, type SendResult } from './sender.ts';
+import { sentAttempts } from './sent-attempts.ts';
 import { Slots } from './slots.ts';
 import { checkDeliveryTarget } from './url-policy.ts';
 
@@ -275,12 +276,14 @@ export class Dispatcher {
         eventType: claim.event_type,
         deliveryId: claim.delivery_id,
         attempt: claim.attempt,
+        diagnostics: claim.diagnostics,
       },
       {
         target,
-        timeoutMs: deliveryTimeoutMs(this.ctx.config),
+        timeoutMs: claim.timeout_ms ?? deliveryTimeoutMs(this.ctx.config),
         connectTimeoutMs: connectTimeoutMs(this.ctx.config),
         stopSignal: this.stopController.signal,
+        sentAttempts: sentAttempts(this.ctx),
       },
     );
     return { result, refused: false };

@@ -117,8 +117,9 @@ export async function fetchPinned(target: CheckedTarget, init: UndiciRequestInit
 /** What requestPinned sends: one request, never redirected. */
 export interface PinnedRequest {
   method: Dispatcher.HttpMethod;
-  headers: Record<string, string>;
-  body: string;
+  /** An object, or a flat list of names and values (order, case and repeats kept). */
+  headers: Record<string, string> | string[];
+  body: string | Uint8Array | undefined;
   signal: AbortSignal;
   /** Fails when the TCP connection is not established by then; undici's 10 s when not given. */
   connectTimeoutMs?: number;

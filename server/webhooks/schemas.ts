@@ -3,8 +3,18 @@ import { organizationListQuery, pageQuerySchema, pageSchema } from '../http/pagi
 import { envelopeSchema } from '../wire-format/schemas.ts';
 import { eventListSchema, eventTypes } from './events.ts';
 import { webhookRetryScheduleSchema } from './retry-schedule.ts';
+import { sandboxOnly } from '../http/sandbox-only.ts';
 
 const timestamp = z.string().describe('UTC, date, space, time with microseconds, e.g. 2026-11-21 20:14:21.123456');
+
+const sandboxDiagnosticsField = sandboxOnly(
+  z
+    .boolean()
+    .describe(
+      'Its deliveries also carry X-Sandbox-Event, X-Sandbox-Delivery-Id and X-Sandbox-Attempt, diagnostics the real service never sends; ' +
+        'false (the default): only what the service sends. A QR Sandbox field',
+    ),
+);
 
 /** A registered webhook; `secret` only in the registration answer and with ?include_secret=true. */
 export const webhookSchema = z
@@ -16,23 +26,26 @@ export const webhookSchema = z
     url: z.string(),
     events: z.array(z.enum(eventTypes)),
     is_active: z.boolean(),
-    retry_schedule: webhookRetryScheduleSchema
-      .nullable()
-      .optional()
-      .describe("Its own retry schedule; null: the organization's webhook_retry_schedule setting. A QR Sandbox field"),
-    failing_since: z
-      .string()
-      .nullable()
-      .optional()
-      .describe('ISO 8601 UTC: every attempt since then failed; null after a successful one. A QR Sandbox field'),
-    disabled_reason: z
-      .string()
-      .nullable()
-      .optional()
-      .describe(
-        'Why QR Sandbox disabled it (is_active false) after failing for too long; null otherwise. PATCH is_active true re-enables it',
-      ),
-    disabled_on: z.string().nullable().optional().describe('ISO 8601 UTC: when it was disabled automatically; null otherwise'),
+    retry_schedule: sandboxOnly(
+      webhookRetryScheduleSchema
+        .nullable()
+        .describe("Its own retry schedule; null: the organization's webhook_retry_schedule setting. A QR Sandbox field"),
+    ).optional(),
+    failing_since: sandboxOnly(
+      z.string().nullable().describe('ISO 8601 UTC: every attempt since then failed; null after a successful one. A QR Sandbox field'),
+    ).optional(),
+    disabled_reason: sandboxOnly(
+      z
+        .string()
+        .nullable()
+        .describe(
+          'Why QR Sandbox disabled it (is_active false) after failing for too long; null otherwise. PATCH is_active true re-enables it',
+        ),
+    ).optional(),
+    disabled_on: sandboxOnly(
+      z.string().nullable().describe('ISO 8601 UTC: when QR Sandbox disabled it automatically; null otherwise'),
+    ).optional(),
+    sandbox_diagnostics: sandboxDiagnosticsField.optional(),
   })
   .meta({ id: 'Webhook' });
 export type Webhook = z.infer<typeof webhookSchema>;
@@ -55,10 +68,12 @@ export const registerWebhookBodySchema = z.strictObject({
   url: urlField,
   events: eventsField,
   is_active: z.boolean().default(true),
-  retry_schedule: webhookRetryScheduleSchema
-    .nullable()
-    .optional()
-    .describe("Its own retry schedule (a QR Sandbox field); left out or null: the organization's setting"),
+  retry_schedule: sandboxOnly(
+    webhookRetryScheduleSchema
+      .nullable()
+      .describe("Its own retry schedule (a QR Sandbox field); left out or null: the organization's setting"),
+  ).optional(),
+  sandbox_diagnostics: sandboxDiagnosticsField.optional(),
 });
 export type RegisterWebhookBody = z.infer<typeof registerWebhookBodySchema>;
 
@@ -67,13 +82,15 @@ export const updateWebhookBodySchema = z
     url: urlField.optional(),
     events: eventsField.optional(),
     is_active: z.boolean().optional().describe('true also re-enables a webhook disabled automatically'),
-    retry_schedule: webhookRetryScheduleSchema
-      .nullable()
-      .optional()
-      .describe("Its own retry schedule (a QR Sandbox field); null: back to the organization's setting"),
+    retry_schedule: sandboxOnly(
+      webhookRetryScheduleSchema
+        .nullable()
+        .describe("Its own retry schedule (a QR Sandbox field); null: back to the organization's setting"),
+    ).optional(),
+    sandbox_diagnostics: sandboxDiagnosticsField.optional(),
   })
-  .refine((b) => b.url !== undefined || b.events !== undefined || b.is_active !== undefined || b.retry_schedule !== undefined, {
-    message: 'Give at least one of url, events, is_active, retry_schedule.',
+  .refine((b) => Object.values(b).some((value) => value !== undefined), {
+    message: 'Give at least one of url, events, is_active, retry_schedule, sandbox_diagnostics.',
   });
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBodySchema>;
 
@@ -89,7 +106,7 @@ export const webhookGetQuerySchema = z.object({
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
 
 export const deliveryAttemptSchema = z.object({
-  attempt: z.number().int().describe('1 for the first attempt; the X-Service-Attempt header'),
+  attempt: z.number().int().describe('1 for the first attempt (sent as X-Sandbox-Attempt only with sandbox_diagnostics)'),
   attempted_on: z.string().describe('ISO 8601 UTC'),
   status_code: z.number().int().nullable().describe('HTTP status of the answer; null when none came'),
   duration_ms: z.number().int().nullable().describe('null while the attempt is in flight'),
@@ -110,7 +127,7 @@ export const deliveryAttemptSchema = z.object({
     .record(z.string(), z.string())
     .nullable()
     .describe(
-      'The request headers as sent (signature, event, delivery id, attempt); null when nothing was sent or for attempts logged before they were recorded',
+      'The request headers as sent (Content-Type, X-Service-Signature, User-Agent, and the X-Sandbox-* ones with sandbox_diagnostics); null when nothing was sent or for attempts logged before they were recorded',
     ),
   request_body: z
     .string()
@@ -127,7 +144,11 @@ export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
 
 export const deliverySchema = z
   .object({
-    delivery_id: z.string().describe('The X-Service-Delivery-Id header, the same for every attempt: receivers de-duplicate on it'),
+    delivery_id: z
+      .string()
+      .describe(
+        "This sandbox's id of the delivery, the same for every attempt (sent as X-Sandbox-Delivery-Id only with sandbox_diagnostics; the service sends no delivery id: de-duplicate on the envelope's id)",
+      ),
     event_id: z.string(),
     event_type: z.enum(eventTypes),
     webhook_uuid: z.string(),

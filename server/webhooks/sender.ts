@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { requestPinned, type CheckedTarget } from './pinned-fetch.ts';
 import { deliveryHeaders } from '../wire-format/headers.ts';
+import type { SentAttempts } from './sent-attempts.ts';
 import { seal } from '../wire-format/seal.ts';
 import { answerHeadersJson, describeNetworkError, readAnswerBody } from './outgoing-answer.ts';
 import type { AttemptOutcome } from './dispatch-store.ts';
@@ -17,6 +18,8 @@ export interface OutgoingDelivery {
   eventType: string;
   deliveryId: string;
   attempt: number;
+  /** Also send the sandbox's X-Sandbox-* headers (the webhook's sandbox_diagnostics). */
+  diagnostics: boolean;
 }
 
 export interface SendOptions {
@@ -27,6 +30,8 @@ export interface SendOptions {
   connectTimeoutMs?: number;
   /** Aborts the attempt when the app stops. */
   stopSignal?: AbortSignal;
+  /** Where the attempt is recorded while it is sent, so this server's own inboxes know it. */
+  sentAttempts?: SentAttempts;
 }
 
 export interface SendResult extends AttemptOutcome {
@@ -69,8 +74,9 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let statusCode: number | null = null;
-  const headers = deliveryHeaders({ ...delivery, signatureHeader: sealed.signatureHeader });
+  const headers = deliveryHeaders(sealed.signatureHeader, delivery.diagnostics ? delivery : null);
   const sent = { request_headers: JSON.stringify(headers), request_body: sealed.body };
+  const forget = options.sentAttempts?.add(sealed.body, delivery);
   try {
     const response = await requestPinned(options.target, {
       method: 'POST',
@@ -107,6 +113,7 @@ export async function sendDelivery(delivery: OutgoingDelivery, options: SendOpti
           : describeNetworkError(error);
     return { ok: false, interrupted, status_code: statusCode, duration_ms: elapsed(), error: message, ...noAnswer, ...sent };
   } finally {
+    forget?.();
     attempt.done();
   }
 }

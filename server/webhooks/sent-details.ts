@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { INBOX_PATH_PREFIX } from '../receiver/inbox-path.ts';
-import { ATTEMPT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import { open } from '../wire-format/open.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
 import type { Delivery } from './schemas.ts';
@@ -27,14 +27,6 @@ async function localInbox(db: Kysely<Database>, organizationUuid: string, url: s
   return inbox?.uuid ?? null;
 }
 
-const headerValue = (pairs: unknown, name: string): string | undefined => {
-  if (!Array.isArray(pairs)) return undefined;
-  const found = pairs.find(
-    (pair): pair is [string, string] => Array.isArray(pair) && typeof pair[0] === 'string' && pair[0].toLowerCase() === name.toLowerCase(),
-  );
-  return found?.[1];
-};
-
 /**
  * Fills in what the delivery log shows besides the receiver's answer: the payload decrypted from
  * the last body sent (the server knows the webhook's secret), and for a webhook whose URL is a
@@ -50,7 +42,7 @@ export async function withSentDetails(
   if (inboxUuid !== null && deliveries.length > 0) {
     const rows = await db
       .selectFrom('inbox_messages')
-      .select(['uuid', 'delivery_id', 'raw_headers'])
+      .select(['uuid', 'delivery_id', 'attempt'])
       .where('inbox_uuid', '=', inboxUuid)
       .where(
         'delivery_id',
@@ -59,10 +51,7 @@ export async function withSentDetails(
       )
       .orderBy('seq')
       .execute();
-    for (const row of rows) {
-      const attempt = headerValue(JSON.parse(row.raw_headers) as unknown, ATTEMPT_HEADER);
-      if (row.delivery_id && attempt) messages.set(`${row.delivery_id}#${attempt}`, row.uuid);
-    }
+    for (const row of rows) if (row.delivery_id && row.attempt) messages.set(`${row.delivery_id}#${row.attempt}`, row.uuid);
   }
   return deliveries.map((delivery) => {
     const last = delivery.attempts.findLast((a) => a.request_body !== null && a.request_headers !== null);

@@ -22,12 +22,20 @@ export function toWebhook(row: StoredWebhook): Webhook {
     failing_since: row.failing_since_ms == null ? null : new Date(row.failing_since_ms).toISOString(),
     disabled_reason: row.disabled_reason ?? null,
     disabled_on: row.disabled_on ?? null,
+    sandbox_diagnostics: row.sandbox_diagnostics === 1,
   };
 }
 
 /** The registration answer: exactly the webhook object of the service contract, with the secret. */
 export function toRegisteredWebhook(row: StoredWebhook): WebhookWithSecret {
-  const { retry_schedule: _schedule, failing_since: _failing, disabled_reason: _reason, disabled_on: _on, ...contract } = toWebhook(row);
+  const {
+    retry_schedule: _schedule,
+    failing_since: _failing,
+    disabled_reason: _reason,
+    disabled_on: _on,
+    sandbox_diagnostics: _diagnostics,
+    ...contract
+  } = toWebhook(row);
   return { ...contract, secret: row.secret };
 }
 
@@ -65,6 +73,7 @@ export async function updateWebhookRow(
       | 'failing_since_ms'
       | 'disabled_reason'
       | 'disabled_on'
+      | 'sandbox_diagnostics'
     >
   >,
 ): Promise<void> {

@@ -49,6 +49,7 @@ export async function registerWebhook(db: Kysely<Database>, body: RegisterWebhoo
     failing_since_ms: null,
     disabled_reason: null,
     disabled_on: null,
+    sandbox_diagnostics: body.sandbox_diagnostics ? 1 : 0,
   };
   await insertWebhook(db, row);
   return toRegisteredWebhook(row);
@@ -94,6 +95,7 @@ export async function updateWebhook(
       ...(body.retry_schedule === undefined
         ? {}
         : { retry_schedule: body.retry_schedule === null ? null : JSON.stringify(body.retry_schedule) }),
+      ...(body.sandbox_diagnostics === undefined ? {} : { sandbox_diagnostics: body.sandbox_diagnostics ? 1 : 0 }),
       updated_on: nowMicros(),
     });
     if (body.is_active === false) await cancelPendingDeliveries(trx, uuid, 'The webhook was deactivated.', nowIso());

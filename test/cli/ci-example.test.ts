@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { TINY_GEOCODER_URL } from '../support/child-server.ts';
 import { REPO_ROOT } from '../support/cli.ts';
 import { answering, startCaptureServer, type CaptureServer } from '../support/inboxes.ts';
+import { readAsReference } from '../support/reference-receiver.ts';
 
 const SCRIPT = path.join(REPO_ROOT, 'docs', 'examples', 'ci-webhooks.sh');
 
@@ -51,7 +52,7 @@ describe('the CI example script (docs/examples/ci-webhooks.sh)', () => {
     const result = await runScript(`${app.url}/webhooks`, 'visit');
     assert.equal(result.code, 0, result.output);
     assert.match(result.output, /Sent 2 events of scenario visit\.[\s\S]*The app accepted all 2 deliveries\./);
-    const events = app.requests.map((r) => r.rawHeaders[r.rawHeaders.findIndex((h) => h.toLowerCase() === 'x-service-event') + 1]);
+    const events = app.requests.map((r) => readAsReference(r).envelope.type);
     assert.deepEqual(events, ['service_confirmation.check_in', 'service_confirmation.check_out']);
   });
 

@@ -33,7 +33,7 @@ describe('qr-sandbox inbox rules, as a process against serve --port 0', () => {
   });
 
   const answer = async (attempt: string) =>
-    (await fetch(inboxUrl, { method: 'POST', headers: { 'X-Service-Attempt': attempt }, body: '{}' })).status;
+    (await fetch(inboxUrl, { method: 'POST', headers: { 'X-Sandbox-Attempt': attempt }, body: '{}' })).status;
 
   it('sets "fail the first N attempts", which the inbox then answers, and lists it', async () => {
     const set = await rules('set', '--fail-first', '2', '--status', '502');

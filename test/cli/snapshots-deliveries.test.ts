@@ -41,7 +41,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     await post('/api/qrcodes', { organization_uuid: org(), location: '1 Collins Street, Melbourne VIC 3000', name: 'Kept' });
     const saved = await cli('snapshot', 'save', 'baseline');
     assert.equal(saved.code, 0, saved.stderr);
-    assert.match(saved.stdout, /^Saved snapshot baseline \([\d.]+ KB\): 1 QR codes, 0 appointments/);
+    assert.match(saved.stdout, /^Saved snapshot baseline \([\d.]+ KB\): 1 QR code, 0 appointments/);
 
     const listed = await cli('snapshot', 'list');
     assert.equal(listed.code, 0, listed.stderr);
@@ -85,7 +85,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.deepEqual(await qrNames(), ['Kept'], 'nothing deleted without --yes');
     const reset = await cli('reset', '--empty', '--yes');
     assert.equal(reset.code, 0, reset.stderr);
-    assert.match(reset.stdout, /^Emptied the organization: deleted 1 QR codes/);
+    assert.match(reset.stdout, /^Emptied the organization: deleted 1 QR code/);
     assert.deepEqual(await qrNames(), []);
     assert.equal((await cli('snapshot', 'restore', 'baseline', '--json')).code, 0, 'the key still works after a reset and a restore');
     assert.deepEqual(await qrNames(), ['Kept']);
@@ -102,6 +102,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
       organization_uuid: org(),
       url: `${receiver.url}/hook`,
       events: ['service_confirmation.check_in'],
+      sandbox_diagnostics: true,
     });
     await post('/api/service-confirmations/simulate', { organization_uuid: org(), event: 'service_confirmation.check_in' });
     const deliveries = `/api/webhooks/deliveries?organization_uuid=${org()}&webhook_uuid=${webhook.uuid}`;
@@ -139,7 +140,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.equal(redelivered.code, 0, redelivered.stderr);
     assert.match(redelivered.stdout, /^Redelivered 1 failed delivery\./);
     await waitFor('the delivery to arrive again', () => (receiver.received.length > sent ? true : undefined));
-    assert.equal(receiver.received.at(-1)?.headers['x-service-delivery-id'], parsed[0]?.delivery_id);
+    assert.equal(receiver.received.at(-1)?.headers['x-sandbox-delivery-id'], parsed[0]?.delivery_id);
     await waitFor('the delivery to be delivered', async () =>
       (await ok<Page<Delivery>>(`${deliveries}&status=delivered`)).total === 1 ? true : undefined,
     );

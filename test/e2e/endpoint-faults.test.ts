@@ -83,7 +83,7 @@ describe('GUI: answer rules, retry schedules, exhausted and disabled webhooks in
       { match: { attempt_at_most: 2 }, respond: { status: 503 } },
     ]);
     await page.locator('.page-description').filter({ hasText: '2 answer rules' }).waitFor();
-    const answer = await fetch(inbox.url, { method: 'POST', headers: { 'X-Service-Event': 'service_confirmation.check_out' }, body: '{}' });
+    const answer = await fetch(inbox.url, { method: 'POST', headers: { 'X-Sandbox-Event': 'service_confirmation.check_out' }, body: '{}' });
     assert.equal(answer.status, 410);
 
     if (process.env.QR_SANDBOX_DOC_SHOTS === '1') {

@@ -35,7 +35,7 @@ describe('Edit, re-seal and send in Chromium', { skip: skip ?? false }, () => {
     const inbox = await createInbox(server, { name: 'Partner endpoint', secrets: [SECRET] });
     const sent = envelope({ data: { status: 'CHECK_IN', note: 'Gate code 4711', location_verified: true } });
     const d = craft(sent);
-    const delivered = await deliver(inbox.url, d.body, deliveryHeaders(d, { 'x-service-event': 'service_confirmation.check_in' }));
+    const delivered = await deliver(inbox.url, d.body, deliveryHeaders(d));
     const page = await session.signedInPage(`/inspector/${inbox.uuid}/messages/${delivered.messageUuid}`);
 
     const panel = page.getByRole('region', { name: 'Edit, re-seal and send' });

@@ -128,13 +128,13 @@ const post = (body: string, headers: Record<string, string>) =>
   fetch(inbox.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 await post(handMade.body, {
   'x-service-signature': handMade.signatureHeader,
-  'x-service-event': 'service_confirmation.check_out',
-  'x-service-delivery-id': 'hand-made-1',
+  'x-sandbox-event': 'service_confirmation.check_out',
+  'x-sandbox-delivery-id': 'hand-made-1',
 });
 await post(handMade.body, {
   'x-service-signature': handMade.signatureHeader,
-  'x-service-event': 'service_confirmation.check_out',
-  'x-service-delivery-id': 'hand-made-1',
+  'x-sandbox-event': 'service_confirmation.check_out',
+  'x-sandbox-delivery-id': 'hand-made-1',
 });
 await post('{"payload":"not base64!"}', { 'x-service-signature': handMade.signatureHeader });
 let messages = (await listMessages(server, inbox.uuid)).items;

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { open } from '../../server/wire-format/open.ts';
 import { bearer, jsonBody } from '../support/server.ts';
-import { startReceiver } from '../webhooks/support.ts';
+import { startReceiver, waitFor } from '../webhooks/support.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { suiteGuiSession, waitForLive } from './support/session.ts';
 
@@ -28,8 +28,15 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     return (await res.json()) as T;
   }
 
-  async function registerByApi(url: string, events = ['service_confirmation.check_in']): Promise<string> {
-    const res = await server.request('/api/webhooks/register', jsonBody({ organization_uuid: server.organizationUuid, url, events }));
+  async function registerByApi(
+    url: string,
+    events = ['service_confirmation.check_in'],
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
+    const res = await server.request(
+      '/api/webhooks/register',
+      jsonBody({ organization_uuid: server.organizationUuid, url, events, ...extra }),
+    );
     assert.equal(res.status, 201);
     return ((await res.json()) as { uuid: string }).uuid;
   }
@@ -116,8 +123,8 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       assert.equal(receiver.received.length, 1);
       const request = receiver.received[0];
       assert.ok(request);
-      assert.equal(request.headers['x-service-delivery-id'], deliveryId);
-      assert.equal(request.headers['x-service-attempt'], '1');
+      assert.ok(deliveryId);
+      assert.equal(request.headers['x-sandbox-delivery-id'], undefined, 'no sandbox header unless the webhook asks for them');
       const opened = open(request.body, String(request.headers['x-service-signature']), secret);
       assert.equal(opened.verified, true);
       assert.equal((opened.json as Json).id, eventId);
@@ -137,7 +144,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       index === 0 ? { status: 500, body: 'database is down' } : { status: 200, body: 'ok now' },
     );
     try {
-      const uuid = await registerByApi(`${receiver.url}/flaky`);
+      const uuid = await registerByApi(`${receiver.url}/flaky`, undefined, { sandbox_diagnostics: true });
       const page = await signedInPage(`/webhooks/${uuid}`);
       await page.getByText('No deliveries yet').waitFor();
       await waitForLive(page);
@@ -173,7 +180,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       await delivery.getByText('Delivered', { exact: true }).waitFor();
       assert.equal(receiver.received.length, 3);
       assert.deepEqual(
-        receiver.received.map((r) => [r.headers['x-service-delivery-id'], r.headers['x-service-attempt']]),
+        receiver.received.map((r) => [r.headers['x-sandbox-delivery-id'], r.headers['x-sandbox-attempt']]),
         [
           [deliveryId, '1'],
           [deliveryId, '2'],
@@ -190,6 +197,32 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       await receiver.close();
       await server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'standard' }, 'PATCH'));
     }
+  });
+
+  test('the sandbox diagnostic headers: off by default, ticked at registration, switched off on the webhook page', async () => {
+    const page = await signedInPage('/webhooks');
+    const url = 'https://hooks.example.com/diagnostics';
+    await page.getByLabel('URL', { exact: true }).fill(url);
+    const box = page.getByRole('checkbox', { name: /Send diagnostic headers/ });
+    assert.equal(await box.isChecked(), false, 'what the service sends, by default');
+    assert.match(await box.locator('xpath=..').innerText(), /QR Sandbox only[\s\S]*X-Sandbox-Attempt/);
+    await box.check();
+    await page.getByRole('button', { name: 'Register webhook' }).click();
+    await page.getByRole('region', { name: 'Webhook registered' }).waitFor();
+    const page1 = await getJson<{ items: Array<{ uuid: string; url: string; sandbox_diagnostics: boolean }> }>(
+      `/api/webhooks?organization_uuid=${server.organizationUuid}`,
+    );
+    const hook = page1.items.find((w) => w.url === url);
+    assert.equal(hook?.sandbox_diagnostics, true);
+
+    const webhookPage = await signedInPage(`/webhooks/${hook?.uuid}`);
+    const onPage = webhookPage.getByRole('checkbox', { name: /Send diagnostic headers/ });
+    assert.equal(await onPage.isChecked(), true);
+    await onPage.uncheck();
+    await waitFor('the PATCH', async () =>
+      (await getJson(`/api/webhooks/uuid/${hook?.uuid}`)).sandbox_diagnostics === false ? true : undefined,
+    );
+    assert.equal(await onPage.isChecked(), false);
   });
 
   test('registration errors appear next to the field that caused them', async () => {
@@ -269,7 +302,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     assert.equal(await goneCard.getByRole('switch').isChecked(), true, 'back where the server left it');
   });
 
-  test('settings: the retry schedule and http webhooks change and persist; the data folder is shown; viewers read only', async () => {
+  test('settings: the retry schedule, http webhooks and the attempt time limit change and persist; the data folder is shown; viewers read only', async () => {
     const page = await signedInPage('/settings');
     await page.getByText(path.resolve(server.dataDir), { exact: true }).waitFor();
     const fast = page.getByRole('radio', { name: /^Fast/ });
@@ -277,6 +310,13 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     const save = page.getByRole('button', { name: 'Save settings' });
     assert.equal(await save.isDisabled(), true, 'nothing to save yet');
 
+    assert.match(await page.getByText(/The real service does not document its retries/).innerText(), /this sandbox's choices/);
+    const timeout = page.getByLabel('Seconds an attempt may take');
+    assert.equal(await timeout.inputValue(), '15');
+    await timeout.fill('0');
+    await save.click();
+    assert.match(await page.locator('#webhook-timeout-problem').innerText(), />=1/);
+    await timeout.fill('30');
     await fast.check();
     await page.getByRole('checkbox', { name: /Allow plain http:\/\/ webhooks/ }).check();
     await save.click();
@@ -284,6 +324,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     const stored = await getJson('/api/settings');
     assert.equal(stored.webhook_retry_schedule, 'fast');
     assert.equal(stored.allow_http_webhooks, true);
+    assert.equal(stored.webhook_timeout_s, 30);
 
     await page.reload();
     await page.getByRole('radio', { name: /^Fast/ }).waitFor();
@@ -296,6 +337,7 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
     await page.goBack();
     await page.getByRole('radio', { name: /^Standard/ }).check();
     await page.getByRole('checkbox', { name: /Allow plain http:\/\/ webhooks/ }).uncheck();
+    await page.getByLabel('Seconds an attempt may take').fill('15');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     const back = await getJson('/api/settings');

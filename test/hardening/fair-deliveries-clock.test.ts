@@ -24,8 +24,8 @@ async function setUp(schedule: 'standard' | 'fast') {
   const server = await startTestServer({ webhookRetrySchedule: schedule, webhookClock: time.clock });
   const arrivals: { path: string; attempt: number; at: number }[] = [];
   const receiver = await startReceiver((request) => {
-    arrivals.push({ path: request.path, attempt: Number(request.headers['x-service-attempt']), at: performance.now() });
-    return request.path === '/check_in' && request.headers['x-service-attempt'] === '1' ? { status: 500 } : { status: 200 };
+    arrivals.push({ path: request.path, attempt: Number(request.headers['x-sandbox-attempt']), at: performance.now() });
+    return request.path === '/check_in' && request.headers['x-sandbox-attempt'] === '1' ? { status: 500 } : { status: 200 };
   });
   const register = async (path: string) => {
     const res = await server.request(
@@ -34,6 +34,7 @@ async function setUp(schedule: 'standard' | 'fast') {
         organization_uuid: server.organizationUuid,
         url: `${receiver.url}${path}`,
         events: [`service_confirmation.${path.slice(1)}`],
+        sandbox_diagnostics: true,
       }),
     );
     assert.equal(res.status, 201, await res.clone().text());

@@ -41,7 +41,7 @@ type Org = { uuid: string; auth: string };
 
 async function register(server: TestServer, org: Org, url: string): Promise<string> {
   const res = await server.request('/api/webhooks/register', {
-    ...jsonBody({ organization_uuid: org.uuid, url, events: ['service_confirmation.check_in'] }),
+    ...jsonBody({ organization_uuid: org.uuid, url, events: ['service_confirmation.check_in'], sandbox_diagnostics: true }),
     headers: { 'content-type': 'application/json', authorization: org.auth },
   });
   assert.equal(res.status, 201, await res.clone().text());
@@ -93,7 +93,7 @@ describe('a receiver that accepts and never answers slows only its own webhooks'
     await waitFor('the hanging host to hold connections', () => (hanging.accepted() >= 2 ? true : undefined));
 
     const webhook = await register(server, bystander, `${receiver.url}/bystander`);
-    const arrived = () => new Set(receiver.received.map((r) => String(r.headers['x-service-delivery-id'])));
+    const arrived = () => new Set(receiver.received.map((r) => String(r.headers['x-sandbox-delivery-id'])));
     const settled = (ids: string[]) => () => (ids.every((id) => arrived().has(id)) || hanging.closed() > 0 ? true : undefined);
 
     const burst: string[] = [];

@@ -64,7 +64,12 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
     const hook = await server.request('/api/webhooks/register', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ organization_uuid: org, url: `${receiver.url}/hook`, events: ['service_confirmation.check_in'] }),
+      body: JSON.stringify({
+        organization_uuid: org,
+        url: `${receiver.url}/hook`,
+        events: ['service_confirmation.check_in'],
+        sandbox_diagnostics: true,
+      }),
     });
     assert.equal(hook.status, 201, await hook.clone().text());
     const accepted = new Set<string>();
@@ -131,7 +136,7 @@ describe(`kill -9 at random moments of an import and a delivery burst, ${RUNS} r
       );
 
       await poll('every accepted event to arrive', async () => {
-        const arrived = new Set(receiver.received.map((r) => String(r.headers['x-service-delivery-id'])));
+        const arrived = new Set(receiver.received.map((r) => String(r.headers['x-sandbox-delivery-id'])));
         return [...accepted].every((id) => arrived.has(id)) ? true : undefined;
       });
 

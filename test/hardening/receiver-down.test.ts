@@ -11,7 +11,7 @@ function receiverOn(port: number, seen: Map<string, number>): Promise<http.Serve
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const id = String(req.headers['x-service-delivery-id']);
+      const id = String(req.headers['x-sandbox-delivery-id']);
       seen.set(id, (seen.get(id) ?? 0) + 1);
       res.end('ok');
     });
@@ -44,7 +44,12 @@ describe('a receiver that is down gets everything once it is back (fast schedule
     const org = server.organizationUuid;
     const hook = await server.request(
       '/api/webhooks/register',
-      jsonBody({ organization_uuid: org, url: `http://127.0.0.1:${port}/hook`, events: ['service_confirmation.check_in'] }),
+      jsonBody({
+        organization_uuid: org,
+        url: `http://127.0.0.1:${port}/hook`,
+        events: ['service_confirmation.check_in'],
+        sandbox_diagnostics: true,
+      }),
     );
     assert.equal(hook.status, 201);
     const webhook = (await hook.json()) as { uuid: string };

@@ -53,7 +53,7 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     const answer = await deliver(
       inbox.url,
       d.body,
-      deliveryHeaders(d, { 'x-service-delivery-id': 'dlv_valid_1', 'x-service-event': String(value.type) }),
+      deliveryHeaders(d, { 'x-sandbox-delivery-id': 'dlv_valid_1', 'x-sandbox-event': String(value.type) }),
     );
     assert.equal(answer.status, 200);
     assert.deepEqual(JSON.parse(answer.text), {
@@ -214,16 +214,16 @@ describe('inbox receiver (/inbox/{uuid})', () => {
     const a = await deliver(
       dupInbox.url,
       first.body,
-      deliveryHeaders(first, { 'x-service-delivery-id': 'dlv_42', 'x-service-attempt': '1' }),
+      deliveryHeaders(first, { 'x-sandbox-delivery-id': 'dlv_42', 'x-sandbox-attempt': '1' }),
     );
     const b = await deliver(
       dupInbox.url,
       retry.body,
-      deliveryHeaders(retry, { 'x-service-delivery-id': 'dlv_42', 'x-service-attempt': '2' }),
+      deliveryHeaders(retry, { 'x-sandbox-delivery-id': 'dlv_42', 'x-sandbox-attempt': '2' }),
     );
     const c = await deliver(dupInbox.url, retry.body, deliveryHeaders(retry));
     const fresh = craft(envelope());
-    const d = await deliver(dupInbox.url, fresh.body, deliveryHeaders(fresh, { 'x-service-delivery-id': 'dlv_43' }));
+    const d = await deliver(dupInbox.url, fresh.body, deliveryHeaders(fresh, { 'x-sandbox-delivery-id': 'dlv_43' }));
     assert.equal(JSON.parse(b.text).duplicate_of, a.messageUuid);
 
     const mb = await getMessage(server, dupInbox.uuid, b.messageUuid);

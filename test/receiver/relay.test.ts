@@ -58,7 +58,7 @@ describe('forward-to and replay', () => {
     const sent: Array<[string, string]> = [
       ['Content-Type', 'application/json'],
       ['X-Service-Signature', d.signatureHeader],
-      ['X-Service-Delivery-Id', 'dlv_fwd_1'],
+      ['X-Sandbox-Delivery-Id', 'dlv_fwd_1'],
       ['X-Custom-Thing', 'Keep   spacing'],
       ['User-Agent', 'partner-sender/1.0'],
     ];
@@ -103,7 +103,7 @@ describe('forward-to and replay', () => {
   it('replays a stored message to any URL and answers with what that URL said', async () => {
     const inbox = await createInbox(server, { name: 'replay' });
     const d = craft(envelope());
-    const original = await deliver(inbox.url, d.body, deliveryHeaders(d, { 'x-service-delivery-id': 'dlv_replay' }));
+    const original = await deliver(inbox.url, d.body, deliveryHeaders(d, { 'x-sandbox-delivery-id': 'dlv_replay' }));
     const before = app.requests.length;
 
     const res = await server.request(

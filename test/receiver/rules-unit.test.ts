@@ -12,7 +12,7 @@ describe('answer rules, retry schedules and auto-disable: the pure parts', () =>
     assert.deepEqual(parseRules('[{"respond":{}}]'), [{ match: {}, respond: {} }]);
   });
 
-  it('reads X-Service-Attempt as a positive whole number only', () => {
+  it('reads X-Sandbox-Attempt as a positive whole number only', () => {
     assert.equal(parseAttempt('3'), 3);
     assert.equal(parseAttempt(' 2 '), 2);
     for (const bad of [undefined, '0', '-1', '1.5', 'two', '', '99999999999']) assert.equal(parseAttempt(bad), null, String(bad));

@@ -61,11 +61,11 @@ describe('inbox answer rules', () => {
     const inbox = await createInbox(server, {
       rules: [{ match: { event_type: ['service_confirmation.check_out'] }, respond: { status: 410, body: 'gone for good' } }],
     });
-    const matched = await post(inbox.url, { 'X-Service-Event': 'service_confirmation.check_out' });
+    const matched = await post(inbox.url, { 'X-Sandbox-Event': 'service_confirmation.check_out' });
     assert.equal(matched.status, 410);
     assert.match(matched.headers.get('content-type') ?? '', /^text\/plain/);
     assert.equal(await matched.text(), 'gone for good');
-    const other = await post(inbox.url, { 'X-Service-Event': 'service_confirmation.check_in' });
+    const other = await post(inbox.url, { 'X-Sandbox-Event': 'service_confirmation.check_in' });
     assert.equal(other.status, 400, 'the receiver contract: an undecryptable body is a 400');
     assert.equal(((await other.json()) as { error: { code: string } }).error.code, 'VALIDATION_ERROR');
   });
@@ -90,7 +90,7 @@ describe('inbox answer rules', () => {
     assert.equal((await post(inbox.url)).status, 500);
   });
 
-  it('matches a range of messages and of attempts; a request without X-Service-Attempt meets no attempt condition', async () => {
+  it('matches a range of messages and of attempts; a request without X-Sandbox-Attempt meets no attempt condition', async () => {
     const inbox = await createInbox(server, {
       rules: [
         { match: { attempt: 1, message_at_least: 2, message_at_most: 3 }, respond: { status: 502 } },
@@ -99,18 +99,18 @@ describe('inbox answer rules', () => {
     });
     const statuses = [];
     for (const attempt of ['1', '1', '1', '1', '5', 'five'])
-      statuses.push((await post(inbox.url, { 'X-Service-Attempt': attempt })).status);
+      statuses.push((await post(inbox.url, { 'X-Sandbox-Attempt': attempt })).status);
     assert.deepEqual(statuses, [400, 502, 502, 400, 504, 400]);
     assert.equal((await post(inbox.url)).status, 400);
   });
 
   it('drops the connection of a matching request, after storing it', async () => {
     const inbox = await createInbox(server, { rules: [{ match: { attempt: 1 }, respond: { drop: true } }] });
-    await assert.rejects(post(inbox.url, { 'X-Service-Attempt': '1' }), /fetch failed/);
+    await assert.rejects(post(inbox.url, { 'X-Sandbox-Attempt': '1' }), /fetch failed/);
     const [message] = (await listMessages(server, inbox.uuid)).items;
     assert.equal(message?.answer.kind, 'dropped');
     assert.equal(message?.answer.rule, 1);
-    assert.equal((await post(inbox.url, { 'X-Service-Attempt': '2' })).status, 400);
+    assert.equal((await post(inbox.url, { 'X-Sandbox-Attempt': '2' })).status, 400);
   });
 
   it("holds a delayed answer without holding another inbox's intake", async () => {

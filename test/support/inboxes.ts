@@ -31,6 +31,7 @@ export interface MessageView {
   verified_with: string | null;
   hints: Array<{ code: string; field: string; message: string }>;
   delivery_id: string | null;
+  attempt?: number | null;
   event_id: string | null;
   event_type: string | null;
   envelope: unknown;

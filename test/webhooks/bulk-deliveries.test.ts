@@ -25,7 +25,12 @@ describe('the deliveries of all webhooks, and the bulk redeliver of failed ones'
   const register = async (path: string): Promise<WebhookWithSecret> => {
     const res = await server.request(
       '/api/webhooks/register',
-      jsonBody({ organization_uuid: org(), url: `${receiver.url}${path}`, events: ['service_confirmation.check_in'] }),
+      jsonBody({
+        organization_uuid: org(),
+        url: `${receiver.url}${path}`,
+        events: ['service_confirmation.check_in'],
+        sandbox_diagnostics: true,
+      }),
     );
     assert.equal(res.status, 201, await res.clone().text());
     return (await res.json()) as WebhookWithSecret;
@@ -143,7 +148,7 @@ describe('the deliveries of all webhooks, and the bulk redeliver of failed ones'
     }
     const resent = receiver.received.filter((r) => r.path === '/app').slice(sentBefore);
     assert.equal(resent.length, 3);
-    assert.deepEqual(resent.map((r) => String(r.headers['x-service-delivery-id'])).sort(), failedIds, 'the same delivery ids');
+    assert.deepEqual(resent.map((r) => String(r.headers['x-sandbox-delivery-id'])).sort(), failedIds, 'the same delivery ids');
     assert.equal((await redeliver({})).redelivered, 0, 'nothing failed is left');
   });
 });

@@ -42,8 +42,12 @@ describe('webhook delivery to a real local receiver', () => {
     await receiver.close();
   });
 
-  test('a 500 is retried with the same delivery id and attempt 2; inactive and unsubscribed webhooks get nothing', async () => {
-    const webhook = await register(server, { url: `${receiver.url}/flaky`, events: ['service_confirmation.check_in'] });
+  test('a 500 is retried with the same delivery id and attempt 2 (X-Sandbox-* headers, opted in); inactive and unsubscribed webhooks get nothing', async () => {
+    const webhook = await register(server, {
+      url: `${receiver.url}/flaky`,
+      events: ['service_confirmation.check_in'],
+      sandbox_diagnostics: true,
+    });
     const inactive = await register(server, {
       url: `${receiver.url}/inactive`,
       events: ['service_confirmation.check_in'],
@@ -66,9 +70,9 @@ describe('webhook delivery to a real local receiver', () => {
       assert.equal(request.method, 'POST');
       assert.equal(request.headers['content-type'], 'application/json');
       assert.equal(request.headers.authorization, undefined);
-      assert.equal(request.headers['x-service-event'], 'service_confirmation.check_in');
-      assert.equal(request.headers['x-service-delivery-id'], delivered.delivery_id);
-      assert.equal(request.headers['x-service-attempt'], String(index + 1));
+      assert.equal(request.headers['x-sandbox-event'], 'service_confirmation.check_in');
+      assert.equal(request.headers['x-sandbox-delivery-id'], delivered.delivery_id);
+      assert.equal(request.headers['x-sandbox-attempt'], String(index + 1));
       const signature = request.headers['x-service-signature'];
       assert.ok(typeof signature === 'string');
       assert.match(signature, /^sha256=[0-9a-f]{64}$/);
@@ -138,7 +142,11 @@ describe('webhook delivery to a real local receiver', () => {
   });
 
   test('redeliver sends a delivered delivery again: same delivery id, next attempt number', async () => {
-    const webhook = await register(server, { url: `${receiver.url}/again`, events: ['service_confirmation.check_in'] });
+    const webhook = await register(server, {
+      url: `${receiver.url}/again`,
+      events: ['service_confirmation.check_in'],
+      sandbox_diagnostics: true,
+    });
     await simulate(server, 'service_confirmation.check_in');
     const first = await newestDeliveryWhen(server, webhook.uuid, 'the first delivery', (d) => d.status === 'delivered');
     const res = await server.request(`/api/webhooks/uuid/${webhook.uuid}/deliveries/${first.delivery_id}/redeliver`, { method: 'POST' });
@@ -159,7 +167,7 @@ describe('webhook delivery to a real local receiver', () => {
     );
     const requests = receiver.received.filter((r) => r.path === '/again');
     assert.deepEqual(
-      requests.map((r) => [r.headers['x-service-delivery-id'], r.headers['x-service-attempt']]),
+      requests.map((r) => [r.headers['x-sandbox-delivery-id'], r.headers['x-sandbox-attempt']]),
       [
         [first.delivery_id, '1'],
         [first.delivery_id, '2'],

@@ -14,7 +14,7 @@ describe('deliveries survive a restart', () => {
     const receiver = await startReceiver(() => (failing ? { status: 503 } : { status: 204 }));
     try {
       const first = await startTestServer({ dataDir, webhookRetrySchedule: 'fast' });
-      const webhook = await registerWebhook(first, `${receiver.url}/hook`);
+      const webhook = await registerWebhook(first, `${receiver.url}/hook`, { sandbox_diagnostics: true });
       await simulateCheckIn(first);
       const pending = await newestDeliveryWhen(first, webhook.uuid, 'attempt 1 to fail', (d) => d.attempts[0]?.status_code === 503);
       await first.stop();
@@ -33,10 +33,10 @@ describe('deliveries survive a restart', () => {
           [503, 204],
         );
         assert.deepEqual(
-          receiver.received.map((r) => r.headers['x-service-attempt']),
+          receiver.received.map((r) => r.headers['x-sandbox-attempt']),
           ['1', '2'],
         );
-        assert.deepEqual(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id'])), new Set([pending.delivery_id]));
+        assert.deepEqual(new Set(receiver.received.map((r) => r.headers['x-sandbox-delivery-id'])), new Set([pending.delivery_id]));
       } finally {
         await second.stop();
       }
@@ -50,7 +50,7 @@ describe('deliveries survive a restart', () => {
     const receiver = await startReceiver(() => ({ status: 500 }));
     try {
       const first = await startTestServer({ dataDir, webhookRetrySchedule: 'standard' });
-      const webhook = await registerWebhook(first, `${receiver.url}/hook`);
+      const webhook = await registerWebhook(first, `${receiver.url}/hook`, { sandbox_diagnostics: true });
       await simulateCheckIn(first);
       const failed = await newestDeliveryWhen(first, webhook.uuid, 'attempt 1 to fail', (d) => d.attempts[0]?.status_code === 500);
       await first.stop();
@@ -77,7 +77,7 @@ describe('deliveries survive a restart', () => {
         assert.equal(after3.delivery_id, failed.delivery_id);
         assert.equal(after3.status, 'pending');
         assert.deepEqual(
-          receiver.received.map((r) => r.headers['x-service-attempt']),
+          receiver.received.map((r) => r.headers['x-sandbox-attempt']),
           ['1', '3'],
         );
       } finally {
@@ -94,7 +94,7 @@ describe('deliveries survive a restart', () => {
     const receiver = await startReceiver(() => (hang ? { status: 200, delayMs: 60_000 } : { status: 200, body: 'ok' }));
     try {
       const first = await startTestServer({ dataDir });
-      const webhook = await registerWebhook(first, `${receiver.url}/hook`);
+      const webhook = await registerWebhook(first, `${receiver.url}/hook`, { sandbox_diagnostics: true });
       await simulateCheckIn(first);
       await waitFor('the attempt to reach the receiver', () => (receiver.received.length > 0 ? true : undefined));
       await first.stop();
@@ -105,7 +105,7 @@ describe('deliveries survive a restart', () => {
         const delivered = await newestDeliveryWhen(second, webhook.uuid, 'delivery after restart', (d) => d.status === 'delivered');
         assert.match(delivered.attempts[0]?.error ?? '', /Interrupted/);
         assert.equal(delivered.attempts[1]?.status_code, 200);
-        assert.equal(new Set(receiver.received.map((r) => r.headers['x-service-delivery-id'])).size, 1);
+        assert.equal(new Set(receiver.received.map((r) => r.headers['x-sandbox-delivery-id'])).size, 1);
       } finally {
         await second.stop();
       }

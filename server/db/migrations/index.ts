@@ -21,6 +21,7 @@ import * as importDrafts from './022_import_drafts.ts';
 import * as taskSearch from './024_task_search.ts';
 import * as importDraftCounts from './025_import_draft_counts.ts';
 import * as excludedRowNumbers from './026_excluded_row_numbers.ts';
+import * as sandboxDiagnostics from './027_sandbox_diagnostics.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '024_task_search': taskSearch,
   '025_import_draft_counts': importDraftCounts,
   '026_excluded_row_numbers': excludedRowNumbers,
+  '027_sandbox_diagnostics': sandboxDiagnostics,
 };

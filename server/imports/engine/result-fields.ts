@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sandboxOnly } from '../../http/sandbox-only.ts';
 import { dateOrderReadSchema } from './date-orders-read.ts';
 import { rowWarningSchema } from './row-warnings.ts';
 
@@ -7,7 +8,7 @@ export { count as resultCount };
 
 /** A count this sandbox always gives but the service's spec does not name: optional, so a client built on it also works with the real service. */
 export const sandboxCount = (description: string) =>
-  count(`${description} (this sandbox always sends it; the real service's results may not)`).optional();
+  sandboxOnly(count(`${description} (this sandbox always sends it; the real service's results may not)`)).optional();
 
 /**
  * Fields the results of every import may carry besides its kind's own counts. An engine-wide
@@ -15,22 +16,25 @@ export const sandboxCount = (description: string) =>
  * schema has it.
  */
 export const importResultFields = {
-  encoding: z.string().optional().describe('The text encoding an uploaded CSV or text file was read with'),
-  warned: count(
-    'Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none',
-  ).optional(),
-  warnings: z
-    .array(rowWarningSchema)
-    .optional()
-    .describe(
-      'The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all)',
+  encoding: sandboxOnly(z.string().describe('The text encoding an uploaded CSV or text file was read with')).optional(),
+  warned: sandboxOnly(
+    count(
+      'Rows imported with a warning (not excluded): an address located by its place, a start time a daylight-saving change made ambiguous; absent when none',
     ),
+  ).optional(),
+  warnings: sandboxOnly(
+    z
+      .array(rowWarningSchema)
+      .describe(
+        'The first 1,000 warnings, in row order; the preview shows the same ones for its rows. An import resumed after a restart lists those from the restart on (`warned` counts them all)',
+      ),
+  ).optional(),
 };
 
 /** What a dry run adds to the answer (nothing is written). */
 export const dryRunFields = {
-  dry_run: z.literal(true),
-  dry_run_notes: z.array(z.string()).describe("What a dry run here cannot know about the real service's answer"),
+  dry_run: sandboxOnly(z.literal(true)),
+  dry_run_notes: sandboxOnly(z.array(z.string()).describe("What a dry run here cannot know about the real service's answer")),
 };
 
 /** The results' date_orders (a kind with date columns): absent unless a date with slashes was read. */

@@ -1,3 +1,4 @@
+import { SANDBOX_EXTENSION } from '../../http/sandbox-only.ts';
 import { ApiError } from '../../http/errors.ts';
 import { COLUMN_DATE_ORDERS, type ColumnDateOrder } from '../engine/file-layout.ts';
 import type { ImportKind } from '../kind.ts';
@@ -25,7 +26,10 @@ export const LAYOUT_FIELD_DESCRIPTIONS = {
 
 /** The layout form fields as OpenAPI properties (multipart forms). */
 export const LAYOUT_FORM_PROPERTIES = Object.fromEntries(
-  Object.entries(LAYOUT_FIELD_DESCRIPTIONS).map(([name, description]) => [name, { type: 'string', description }]),
+  Object.entries(LAYOUT_FIELD_DESCRIPTIONS).map(([name, description]) => [
+    name,
+    { type: 'string', description, [SANDBOX_EXTENSION]: true },
+  ]),
 );
 
 const invalid = (path: string, message: string) => new ApiError('VALIDATION_ERROR', message, [{ path, message }]);

@@ -17,6 +17,7 @@ import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';
 import { useActivity } from './use-activity.ts';
 import { DemoPreparing } from './DemoPreparing.tsx';
+import { countOf } from '../../../../common/count-words.ts';
 
 type EventSummary = Schemas['EventSummary'];
 /** How long a new row stays highlighted. */
@@ -122,7 +123,7 @@ export function EventsPage() {
             }
           />
           {counts && counts.deliveries.pending > 0 && (
-            <p className="muted small">{counts.deliveries.pending} deliveries waiting to be sent or retried.</p>
+            <p className="muted small">{countOf(counts.deliveries.pending, 'delivery', 'deliveries')} waiting to be sent or retried.</p>
           )}
         </section>
         {demo && <NextSteps />}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { attemptOf, isRetry } from './delivery-attempt.tsx';
+import { isRetry } from './delivery-attempt.tsx';
 import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { EmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
@@ -150,7 +150,7 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
       header: 'Attempt',
       cellClassName: 'nowrap',
       cell: (m) => {
-        const n = attemptOf(m.headers);
+        const n = m.attempt ?? null;
         return n === null ? <span className="muted">—</span> : `Attempt ${n}`;
       },
     },
@@ -238,9 +238,9 @@ function EventCell({ message: m }: { message: MessageListItem }) {
       <span className="block">
         {m.event_type ? (
           eventLabel(m.event_type)
-        ) : m.headers['x-service-event'] ? (
-          <span className="muted" title="From the X-Service-Event header; the payload was not decrypted">
-            {eventLabel(m.headers['x-service-event'])}?
+        ) : m.headers['x-sandbox-event'] ? (
+          <span className="muted" title="From the sandbox's X-Sandbox-Event header; the payload was not decrypted">
+            {eventLabel(m.headers['x-sandbox-event'])}?
           </span>
         ) : (
           <span className="muted">{m.method}</span>

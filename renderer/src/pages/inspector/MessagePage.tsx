@@ -54,7 +54,7 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
           <span>
             <DuplicateBadge by={message.duplicate_by} /> Same{' '}
             {message.duplicate_by === 'delivery_id'
-              ? 'X-Service-Delivery-Id'
+              ? 'delivery id'
               : message.duplicate_by === 'signature'
                 ? 'signature (the same plaintext)'
                 : 'event id'}{' '}
@@ -81,7 +81,7 @@ function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: st
                 : ''}
             </>
           ),
-          'Delivery id': <DeliveryAttemptLink deliveryId={message.delivery_id} headers={message.headers} />,
+          'Delivery id': <DeliveryAttemptLink deliveryId={message.delivery_id} attempt={message.attempt ?? null} />,
           'Event id': message.event_id ?? '—',
         }}
       />

@@ -220,7 +220,7 @@ export function ResealPanel({ inboxUuid, messageUuid }: { inboxUuid: string; mes
     <Panel title="Edit, re-seal and send">
       <p className="muted">
         Change the decrypted JSON, then encrypt and sign it again exactly as the service does, and send it with a delivery's headers
-        (X-Service-Signature, X-Service-Event, a new X-Service-Delivery-Id, X-Service-Attempt: 1) to this inbox or to your app.
+        (Content-Type and X-Service-Signature) to this inbox or to your app, as a new delivery (attempt 1).
       </p>
       <ErrorNotice error={options.error} onRetry={() => void options.refetch()} />
       {options.data && <ResealForm key={messageUuid} options={options.data} inboxUuid={inboxUuid} messageUuid={messageUuid} />}

@@ -85,7 +85,7 @@ function RuleFields({
         </fieldset>
         <div className="form-grid form-grid-4">
           {field('attemptFrom', 'Attempt from', draft.attemptFrom === draft.attemptTo ? 'match.attempt' : 'match.attempt_at_least', 'any')}
-          {field('attemptTo', 'Attempt to', 'match.attempt_at_most', 'any', 'X-Service-Attempt')}
+          {field('attemptTo', 'Attempt to', 'match.attempt_at_most', 'any', 'Of a delivery this server sends')}
           {field('messageFrom', 'Message from', draft.messageFrom === draft.messageTo ? 'match.message' : 'match.message_at_least', 'any')}
           {field('messageTo', 'Message to', 'match.message_at_most', 'any', 'The Nth request since the rules were saved')}
         </div>

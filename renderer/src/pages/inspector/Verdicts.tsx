@@ -46,7 +46,7 @@ export function signatureExplanation(status: SignatureStatus): string {
 export function DuplicateBadge({ by }: { by: string | null }) {
   const how =
     by === 'delivery_id'
-      ? 'the same X-Service-Delivery-Id'
+      ? 'the same delivery id'
       : by === 'signature'
         ? 'the same signature'
         : by === 'event_id'

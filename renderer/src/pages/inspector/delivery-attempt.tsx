@@ -3,24 +3,17 @@ import { getQuery } from '../../api/get-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { Link } from '../../router.tsx';
 
-/** The X-Service-Attempt a message came with (1 for the first attempt), or null. */
-export function attemptOf(headers: Record<string, string>): number | null {
-  const n = Number(headers['x-service-attempt']);
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
-
 /** A later attempt of the same delivery: a retry or a resend, not a duplicate to worry about. */
-export function isRetry(message: { delivery_id: string | null; headers: Record<string, string> }): boolean {
-  return message.delivery_id !== null && (attemptOf(message.headers) ?? 1) > 1;
+export function isRetry(message: { delivery_id: string | null; attempt?: number | null }): boolean {
+  return message.delivery_id !== null && (message.attempt ?? 1) > 1;
 }
 
 /**
  * The delivery id of a message and, when this server sent it, a link to the attempt in the
- * webhook's delivery log (matched by X-Service-Delivery-Id and X-Service-Attempt).
+ * webhook's delivery log (both known from the server's records of what it sent).
  */
-export function DeliveryAttemptLink({ deliveryId, headers }: { deliveryId: string | null; headers: Record<string, string> }) {
+export function DeliveryAttemptLink({ deliveryId, attempt }: { deliveryId: string | null; attempt: number | null }) {
   const { session } = useSignedIn();
-  const attempt = attemptOf(headers);
   const lookup = useQuery({
     ...getQuery('/api/webhook-deliveries/{delivery_id}', {
       path: { delivery_id: deliveryId ?? '' },

@@ -15,11 +15,13 @@ import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 import { TextField } from '../../components/FormField.tsx';
 import { fieldProblem } from '../../api/describe-error.ts';
+import { SandboxOnlyBadge } from '../webhooks/SandboxDiagnostics.tsx';
 
 const readRequest = getRequest('/api/settings', {});
 
 const DEFAULT_AUTO_DISABLE_S = 24 * 3600;
 const hoursOf = (settings: Settings) => String((settings.webhook_auto_disable_after_s ?? DEFAULT_AUTO_DISABLE_S) / 3600);
+const timeoutOf = (settings: Settings) => String(settings.webhook_timeout_s ?? '');
 const settingsQuery = getQuery('/api/settings', {});
 
 /** Webhook delivery settings of the organization (GET/PATCH /api/settings; changing needs an admin key). */
@@ -29,19 +31,27 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
   const [allowHttp, setAllowHttp] = useState(settings.allow_http_webhooks);
   const savedHours = hoursOf(settings);
   const [disableHours, setDisableHours] = useState(savedHours);
+  const savedTimeout = timeoutOf(settings);
+  const [timeoutSeconds, setTimeoutSeconds] = useState(savedTimeout);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
     setSchedule(settings.webhook_retry_schedule);
     setAllowHttp(settings.allow_http_webhooks);
     setDisableHours(hoursOf(settings));
+    setTimeoutSeconds(timeoutOf(settings));
   }, [settings]);
-  const changed = schedule !== settings.webhook_retry_schedule || allowHttp !== settings.allow_http_webhooks || disableHours !== savedHours;
+  const changed =
+    schedule !== settings.webhook_retry_schedule ||
+    allowHttp !== settings.allow_http_webhooks ||
+    disableHours !== savedHours ||
+    timeoutSeconds !== savedTimeout;
   const saveCall = writeCall('patch', '/api/settings', {
     body: {
       ...(schedule !== settings.webhook_retry_schedule || !changed ? { webhook_retry_schedule: schedule } : {}),
       ...(allowHttp !== settings.allow_http_webhooks ? { allow_http_webhooks: allowHttp } : {}),
       // Hours as typed: the server names the problem when they are not a number in range.
       ...(disableHours !== savedHours ? { webhook_auto_disable_after_s: Math.round(Number(disableHours.trim()) * 3600) } : {}),
+      ...(timeoutSeconds !== savedTimeout ? { webhook_timeout_s: Number(timeoutSeconds.trim()) } : {}),
     },
   });
   const { request } = saveCall;
@@ -67,11 +77,15 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
           read-only.
         </p>
       )}
+      <p className="field-hint fieldset-hint">
+        <SandboxOnlyBadge /> The real service does not document its retries, timeout or what it does with answers other than 2xx: these are
+        this sandbox's choices, so your receiver should not count on them.
+      </p>
       <fieldset className="fieldset" disabled={!canChange}>
         <legend className="field-label">Retry schedule</legend>
         <p className="field-hint fieldset-hint">
-          When a delivery fails (no 2xx answer), it is tried again after these waits; then it is marked failed. A change applies to the next
-          retry of every pending delivery.
+          When a delivery fails (no 2xx answer; redirects are not followed), it is tried again after these waits; then it is marked failed.
+          A change applies to the next retry of every pending delivery.
         </p>
         <div className="checkbox-list">
           {RETRY_SCHEDULES.map((name) => (
@@ -119,6 +133,21 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
         </label>
       </fieldset>
       <fieldset className="fieldset" disabled={!canChange}>
+        <legend className="field-label">Time limit of an attempt</legend>
+        <TextField
+          id="webhook-timeout"
+          label="Seconds an attempt may take"
+          hint="From connecting to the whole answer; a slower answer counts as failed and is retried. 1 to 120."
+          problem={fieldProblem(save.error, 'webhook_timeout_s')}
+          inputMode="numeric"
+          value={timeoutSeconds}
+          onChange={(value) => {
+            setTimeoutSeconds(value);
+            edit();
+          }}
+        />
+      </fieldset>
+      <fieldset className="fieldset" disabled={!canChange}>
         <legend className="field-label">Disable failing webhooks</legend>
         <TextField
           id="webhook-auto-disable"
@@ -152,6 +181,7 @@ function WebhookSettingsForm({ settings, role, onSaved }: { settings: Settings; 
                 setSchedule(settings.webhook_retry_schedule);
                 setAllowHttp(settings.allow_http_webhooks);
                 setDisableHours(savedHours);
+                setTimeoutSeconds(savedTimeout);
                 edit();
               }}
             >

@@ -10,6 +10,7 @@ import { eventLabel, urlHint } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type WebhookWithSecret } from './webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { TextField } from '../../components/FormField.tsx';
+import { SandboxDiagnosticsCheckbox } from './SandboxDiagnostics.tsx';
 
 const eventHelp: Record<EventType, string> = {
   'service_confirmation.check_in': 'A worker checked in at a QR code.',
@@ -51,14 +52,17 @@ export function RegisterWebhookForm({
 }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>([...EVENT_TYPES]);
+  const [diagnostics, setDiagnostics] = useState(false);
   const registerCall = writeCall('post', '/api/webhooks/register', {
-    body: { organization_uuid: organizationUuid, url: url.trim(), events },
+    // The service's registration body, plus the sandbox's field only when asked for.
+    body: { organization_uuid: organizationUuid, url: url.trim(), events, ...(diagnostics ? { sandbox_diagnostics: true } : {}) },
   });
   const { request } = registerCall;
   const register = useApiAction(async () => {
     const webhook = await registerCall.send();
     setUrl('');
     setEvents([...EVENT_TYPES]);
+    setDiagnostics(false);
     onRegistered(webhook);
   });
   const [urlMissing, setUrlMissing] = useState(false);
@@ -146,6 +150,10 @@ export function RegisterWebhookForm({
             {eventsProblem}
           </span>
         )}
+      </fieldset>
+      <fieldset className="fieldset">
+        <legend className="field-label">Diagnostics</legend>
+        <SandboxDiagnosticsCheckbox checked={diagnostics} onChange={setDiagnostics} />
       </fieldset>
       <ErrorNotice error={register.error} onDismiss={register.clearError} fieldsShown={['url', 'events']} />
       <div className="form-actions">

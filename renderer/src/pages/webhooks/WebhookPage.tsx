@@ -27,6 +27,7 @@ import { Facts } from '../../components/Facts.tsx';
 import { SecretField } from '../../components/SecretField.tsx';
 import { DisabledNotice, ExhaustedNotices } from './webhook-notices.tsx';
 import { RetryScheduleForm } from './RetryScheduleForm.tsx';
+import { SandboxDiagnosticsSwitch } from './SandboxDiagnostics.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 3_000;
 
@@ -222,6 +223,11 @@ export function WebhookPage({ uuid }: { uuid: string }) {
           }}
         />
         <WebhookSwitch webhook={hook} canEdit={canEdit} onChanged={(next) => queryClient.setQueryData(webhookQuery.queryKey, next)} />
+        <SandboxDiagnosticsSwitch
+          webhook={hook}
+          canEdit={canEdit}
+          onChanged={(next) => queryClient.setQueryData(webhookQuery.queryKey, next)}
+        />
         <RetryScheduleForm
           key={hook.updated_on}
           webhook={hook}

@@ -1,0 +1,67 @@
+import { type ApiRequest, call } from '../../api/client.ts';
+import { useApiAction } from '../../api/use-api-action.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { webhookPath } from './webhook-controls.tsx';
+import type { Webhook } from './webhook-types.ts';
+
+/** Marks what QR Sandbox adds to the service: nothing of it exists there. */
+export function SandboxOnlyBadge() {
+  return (
+    <span className="badge" title="The real service has nothing like it: do not build your app on it.">
+      QR Sandbox only
+    </span>
+  );
+}
+
+/** The webhook field sandbox_diagnostics as a checkbox (registration form and webhook page). */
+export function SandboxDiagnosticsCheckbox({
+  checked,
+  disabled = false,
+  onChange,
+}: {
+  checked: boolean;
+  disabled?: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <label className="checkbox checkbox-card">
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+      <span>
+        <span className="checkbox-title">
+          Send diagnostic headers <SandboxOnlyBadge />
+        </span>
+        <span className="field-hint checkbox-hint">
+          Adds <code>X-Sandbox-Event</code>, <code>X-Sandbox-Delivery-Id</code> and <code>X-Sandbox-Attempt</code> to each delivery. The
+          real service sends only <code>Content-Type</code> and <code>X-Service-Signature</code>, so an app that reads these breaks there.
+          The inspector and the delivery log show the attempt numbers without them.
+        </span>
+      </span>
+    </label>
+  );
+}
+
+/** Switches the webhook's diagnostic headers on or off at once (PATCH). */
+export function SandboxDiagnosticsSwitch({
+  webhook,
+  canEdit,
+  onChanged,
+}: {
+  webhook: Webhook;
+  canEdit: boolean;
+  onChanged(next: Webhook): void;
+}) {
+  const save = useApiAction(async (on: boolean) => {
+    const request: ApiRequest = { method: 'PATCH', path: webhookPath(webhook.uuid), body: { sandbox_diagnostics: on } };
+    onChanged(await call<Webhook>(request));
+  });
+  return (
+    <div className="switch-block">
+      <SandboxDiagnosticsCheckbox
+        checked={webhook.sandbox_diagnostics === true}
+        disabled={!canEdit || save.running}
+        onChange={(on) => void save.run(on)}
+      />
+      <ErrorNotice error={save.error} onDismiss={save.clearError} />
+    </div>
+  );
+}
