@@ -6,6 +6,7 @@ import { downloadErrorReport, uploadImport } from '../remote/upload-import.ts';
 import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
+import { EXIT } from './exit-codes.ts';
 import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
 
@@ -97,7 +98,7 @@ export const importCommand: Command = {
         process.stderr.write(`The excluded rows and their reasons are in ${report}. Fix them there and import that file.\n`);
       }
       process.stdout.write(`${JSON.stringify(task, null, 2)}\n`);
-      return task.status === 'COMPLETED' ? 0 : 1;
+      return task.status === 'COMPLETED' ? EXIT.ok : EXIT.notMet;
     } catch (error) {
       printer.end();
       if (error instanceof ServiceError) throw new StartupError(error.message);

@@ -117,11 +117,11 @@ function patchRules(rules: unknown): RequestInit {
   return { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) };
 }
 
-const exitCodes = 'Exit 0 when done; 1 when the arguments, the rules or the connection are wrong (the message says which).';
+const exitCodes = 'Exit 0 when done; 2 when the arguments, the rules or the connection are wrong (the message says which).';
 
 export const inboxRulesListCommand: Command = {
   name: 'inbox rules list',
-  summary: "Show how an inbox answers: its rules in order. Exit 0; 1 when the inbox or the server can't be reached.",
+  summary: "Show how an inbox answers: its rules in order. Exit 0; 2 when the inbox or the server can't be reached.",
   usage: `inbox rules list --inbox UUID [--json] ${connection}`,
   options: common,
   help: commonHelp,

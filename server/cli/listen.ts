@@ -1,7 +1,8 @@
 import { StartupError } from '../startup-error.ts';
 import { eventTypes, type EventType } from '../webhooks/events.ts';
 import type { Command } from './command.ts';
-import { clientHelp, clientOptions, EXIT } from './client-command.ts';
+import { clientHelp, clientOptions } from './client-command.ts';
+import { EXIT } from './exit-codes.ts';
 import { organizationOf, resolveTarget } from './connection.ts';
 import { inboxPrinter, printReady } from './listen-output.ts';
 import { setUpListening, tearDown, type Listening } from './listen-setup.ts';
@@ -51,7 +52,6 @@ export const listenCommand: Command = {
   name: 'listen',
   summary: 'Register a webhook to a local inbox, print each delivery as it arrives, optionally forward it to your app; Ctrl+C removes it.',
   usage: 'listen [--forward-to URL] [--events check_in,check_out,delivery] [--json]',
-  errorExitStatus: EXIT.error,
   options: { 'forward-to': { type: 'string' }, events: { type: 'string' }, ...clientOptions },
   help: {
     'forward-to': "Your app's webhook URL: each delivery is sent there as the service sends it (same headers and signed, encrypted body)",

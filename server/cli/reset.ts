@@ -15,7 +15,7 @@ export const resetCommand: Command = {
     'other organizations are not touched. Refused (nothing deleted) while an import of the organization runs. Needs an admin key.\n' +
     'Save a snapshot first if you may want the data back: qr-sandbox snapshot save NAME\n\n' +
     'Example:\n  qr-sandbox reset --empty --yes\n\n' +
-    'Exit codes: 0 done, 1 an error (--empty or --yes missing, the server not reached or refusing).',
+    'Exit codes: 0 done, 2 an error (--empty or --yes missing, the server not reached or refusing).',
   options: { empty: { type: 'boolean' }, yes: { type: 'boolean' }, ...clientOptions },
   help: {
     empty: 'Required: say that the organization is to be emptied (nothing is seeded)',

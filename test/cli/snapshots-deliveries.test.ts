@@ -69,18 +69,18 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.equal(found.total, 1, 'the search index is as the snapshot');
 
     const unknown = await cli('snapshot', 'restore', 'nope');
-    assert.equal(unknown.code, 1);
+    assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Snapshot "nope" .*not found/);
     const bad = await cli('snapshot', 'save', '../escape');
-    assert.equal(bad.code, 1);
+    assert.equal(bad.code, 2);
     assert.match(bad.stderr, /letters, digits/);
     const taken = await cli('snapshot', 'save', 'baseline');
-    assert.equal(taken.code, 1);
+    assert.equal(taken.code, 2);
     assert.match(taken.stderr, /exists.*--force/);
     assert.equal((await cli('snapshot', 'save', 'baseline', '--force')).code, 0);
 
     const unconfirmed = await cli('reset', '--empty');
-    assert.equal(unconfirmed.code, 1);
+    assert.equal(unconfirmed.code, 2);
     assert.match(unconfirmed.stderr, /qr-sandbox reset --empty --yes/);
     assert.deepEqual(await qrNames(), ['Kept'], 'nothing deleted without --yes');
     const reset = await cli('reset', '--empty', '--yes');
@@ -92,7 +92,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
 
     const deleted = await cli('snapshot', 'delete', 'baseline');
     assert.equal(deleted.code, 0, deleted.stderr);
-    assert.equal((await cli('snapshot', 'delete', 'baseline')).code, 1);
+    assert.equal((await cli('snapshot', 'delete', 'baseline')).code, 2);
     const empty = await cli('snapshot', 'list');
     assert.match(empty.stderr, /No snapshots yet/);
   });
@@ -123,11 +123,11 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.equal(parsed[0]?.status, 'failed');
     const none = await cli('deliveries', 'list', '--status', 'pending');
     assert.match(none.stderr, /No deliveries match/);
-    assert.equal((await cli('deliveries', 'list', '--status', 'lost')).code, 1);
-    assert.equal((await cli('deliveries', 'list', '--since', 'yesterday')).code, 1);
+    assert.equal((await cli('deliveries', 'list', '--status', 'lost')).code, 2);
+    assert.equal((await cli('deliveries', 'list', '--since', 'yesterday')).code, 2);
 
     const missing = await cli('deliveries', 'redeliver');
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.match(missing.stderr, /needs --failed/);
     const skipped = await cli('deliveries', 'redeliver', '--failed');
     assert.match(skipped.stdout, /Redelivered 0 failed deliveries\.\nSkipped 1: their webhook is inactive/);
