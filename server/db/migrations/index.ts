@@ -20,6 +20,7 @@ import * as importHandlerKinds from './020_import_handler_kinds.ts';
 import * as importDrafts from './022_import_drafts.ts';
 import * as taskSearch from './024_task_search.ts';
 import * as importDraftCounts from './025_import_draft_counts.ts';
+import * as inboxForwardAnswers from './026_inbox_forward_answers.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '022_import_drafts': importDrafts,
   '024_task_search': taskSearch,
   '025_import_draft_counts': importDraftCounts,
+  '026_inbox_forward_answers': inboxForwardAnswers,
 };
