@@ -79,7 +79,7 @@ async function removeAll(values: Values, target: Target, organization: string): 
 async function listen(values: Values, target: Target, organization: string): Promise<number> {
   const wanted = wantedOf(values, true);
   // Caught from the start: a Ctrl+C while registering still ends in the clean-up below.
-  const signal = stopSignal();
+  const signal = stopSignal({ followParent: true });
   let listening: Listening | null = null;
   let replaced: Promise<void> = Promise.resolve();
   let lost: Error | null = null;
@@ -136,7 +136,8 @@ export const listenCommand: Command = {
   name: 'listen',
   summary:
     "Deliver webhooks to a local inbox, print each attempt, optionally forward them to your app (whose answer is the attempt's); keeps one webhook and secret per forward URL.",
-  usage: 'listen [--forward-to URL] [--events check_in,check_out,delivery] [--secret S] [--retry-schedule fast] [--json] | --print-secret | --cleanup',
+  usage:
+    'listen [--forward-to URL] [--events check_in,check_out,delivery] [--secret S] [--retry-schedule fast] [--json] | --print-secret | --cleanup',
   options: {
     'forward-to': { type: 'string' },
     events: { type: 'string' },
@@ -160,7 +161,7 @@ export const listenCommand: Command = {
     'qr-sandbox listen',
     'qr-sandbox listen --forward-to http://localhost:3000/webhooks --events check_in,check_out',
     'qr-sandbox listen --forward-to http://localhost:3000/webhooks --print-secret',
-    "qr-sandbox listen --json | jq -c 'select(.type == \"attempt\") | .data.note'",
+    'qr-sandbox listen --json | jq -c \'select(.type == "attempt") | .data.note\'',
   ],
   async run(values) {
     if (values['print-secret'] && values.cleanup) throw new StartupError('Give --print-secret or --cleanup, not both.');

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { open } from '../../server/wire-format/open.ts';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
-import { runCli, startCli, type RunningCli } from '../support/cli.ts';
+import { REPO_ROOT, runCli, startCli, type RunningCli } from '../support/cli.ts';
 import { answering, startCaptureServer, type CaptureServer, type CapturedRequest } from '../support/inboxes.ts';
 
 /** Headers as an object with lowercased names, from node's raw list. */
@@ -20,6 +21,14 @@ const jsonLines = (text: string) =>
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** Polls until `check` holds; fails with `what` after a minute (npm and npx start slowly on a busy machine). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 200) {
+    if (waited > 60_000) assert.fail(what);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 interface Ready {
   webhook_uuid: string;
@@ -40,10 +49,11 @@ describe('qr-sandbox listen: one webhook and secret per forward URL, and the app
   /** Answers 500 to the first request, 200 after. */
   let flaky: CaptureServer;
   const at = () => ['--data-dir', server.dataDir];
-  const webhook = async (uuid: string) => (await server.request(`/api/webhooks/uuid/${uuid}?include_secret=true`)).json() as Promise<{
-    is_active: boolean;
-    secret: string;
-  }>;
+  const webhook = async (uuid: string) =>
+    (await server.request(`/api/webhooks/uuid/${uuid}?include_secret=true`)).json() as Promise<{
+      is_active: boolean;
+      secret: string;
+    }>;
 
   before(async () => {
     server = await startChildServer();
@@ -148,7 +158,10 @@ describe('qr-sandbox listen: one webhook and secret per forward URL, and the app
     await runCli(['trigger', 'check_in', ...at()]);
     await listen.waitFor(/#2 {2}app 200 in \d+ ms {2}delivered/);
     const lines = listen.stdout().trim().split('\n').slice(1);
-    assert.match(lines[0] ?? '', /^\d\d:\d\d:\d\d {2}check_in {2}evt_\S+ {2}#1 {2}app 500 in \d+ ms {2}retry at \d\d:\d\d:\d\d {2}signature valid$/);
+    assert.match(
+      lines[0] ?? '',
+      /^\d\d:\d\d:\d\d {2}check_in {2}evt_\S+ {2}#1 {2}app 500 in \d+ ms {2}retry at \d\d:\d\d:\d\d {2}signature valid$/,
+    );
     assert.match(lines[1] ?? '', /#2 {2}app 200 in \d+ ms {2}delivered {2}signature valid$/);
     for (const line of lines) assert.ok(line.length <= 200, `a short line: ${line.length} chars`);
     assert.equal(flaky.requests.length, 2, 'the retry went to the app');
@@ -203,6 +216,24 @@ describe('qr-sandbox listen: one webhook and secret per forward URL, and the app
     assert.equal(inboxes.total, 0);
     assert.equal((await runCli(['listen', '--cleanup', ...at()])).stdout, 'Nothing to remove: no webhook or inbox of listen.\n');
   });
+
+  for (const [how, command] of [
+    ['npm run cli', ['npm', 'run', '--silent', 'cli', '--']],
+    ['npx', ['npx', '--no-install', 'qr-sandbox']],
+  ] as const) {
+    it(`pauses its webhook when the ${how} process it was started through gets SIGTERM`, async () => {
+      const [program = '', ...args] = command;
+      const child = spawn(program, [...args, 'listen', '--json', ...at()], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      await until(async () => /"ready":true/.test(output), `listen through ${how} never got ready:\n${output}`);
+      const { webhook_uuid: uuid } = jsonLines(output)[0] as unknown as Ready;
+      assert.equal((await webhook(uuid)).is_active, true);
+      child.kill('SIGTERM');
+      await until(async () => !(await webhook(uuid)).is_active, `the webhook was never paused:\n${output}`);
+    });
+  }
 
   it('says so and exits 2 when the server goes away under it', async () => {
     const listen = startCli(['listen', ...at()]);
