@@ -1,3 +1,4 @@
+import { countOf } from '../../common/count-words.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Inbox } from '../receiver/schemas.ts';
@@ -50,7 +51,7 @@ function print(inbox: Inbox, values: Values): void {
   const head =
     inbox.rules.length === 0
       ? `Inbox ${inbox.uuid} (${inbox.name}) has no rules.`
-      : `Inbox ${inbox.uuid} (${inbox.name}): ${inbox.rules.length} rule${inbox.rules.length === 1 ? '' : 's'}, the first that matches answers.`;
+      : `Inbox ${inbox.uuid} (${inbox.name}): ${countOf(inbox.rules.length, 'rule')}, the first that matches answers.`;
   process.stdout.write(
     `${[head, ...lines, 'Requests no rule matches are answered normally: 200, or 400 when they cannot be decrypted.'].join('\n')}\n`,
   );

@@ -1,4 +1,5 @@
 import type { ResetResult } from '../snapshots/schemas.ts';
+import { countOf } from '../../common/count-words.ts';
 import { StartupError } from '../startup-error.ts';
 import { callApiFor } from './api-call.ts';
 import { dataDirHelp, type Command } from './command.ts';
@@ -36,8 +37,9 @@ export const resetCommand: Command = {
     }
     const d = result.deleted;
     process.stdout.write(
-      `Emptied the organization: deleted ${d.qrcodes} QR codes, ${d.appointments} appointments, ${d.services} services, ${d.webhooks} webhooks, ` +
-        `${d.deliveries} deliveries, ${d.inboxes} inboxes, ${d.tasks} import tasks. API keys, settings and snapshots stay.\n`,
+      `Emptied the organization: deleted ${countOf(d.qrcodes, 'QR code')}, ${countOf(d.appointments, 'appointment')}, ${countOf(d.services, 'service')}, ` +
+        `${countOf(d.webhooks, 'webhook')}, ${countOf(d.deliveries, 'delivery', 'deliveries')}, ${countOf(d.inboxes, 'inbox', 'inboxes')}, ` +
+        `${countOf(d.tasks, 'import task')}. API keys, settings and snapshots stay.\n`,
     );
     return 0;
   },

@@ -1,3 +1,4 @@
+import { countOf } from '../../common/count-words.ts';
 import { StartupError } from '../startup-error.ts';
 import type { Command } from './command.ts';
 import { clientHelp, clientOptions, countOption, readJsonFile } from './client-command.ts';
@@ -59,7 +60,7 @@ export const scenarioRunCommand: Command = {
     const organization = await organizationOf(target);
     const summary = await runScenario(target.client, organization, scenario, runs, values);
     process.stderr.write(
-      `Scenario ${scenario.name ?? given}: ${summary.events} events recorded, ${summary.deliveries} deliveries sent to webhooks.\n`,
+      `Scenario ${scenario.name ?? given}: ${countOf(summary.events, 'event')} recorded, ${countOf(summary.deliveries, 'delivery', 'deliveries')} sent to webhooks.\n`,
     );
     return EXIT.ok;
   },

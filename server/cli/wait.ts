@@ -1,3 +1,4 @@
+import { countOf } from '../../common/count-words.ts';
 import type { MessageListItem } from '../receiver/schemas.ts';
 import { StartupError } from '../startup-error.ts';
 import type { Command, Values } from './command.ts';
@@ -32,7 +33,7 @@ function matches(message: MessageListItem, wanted: Wanted): boolean {
 }
 
 function describeWanted(wanted: Wanted, count: number): string {
-  const parts = [`${count} ${wanted.eventType ?? 'deliveries of any event'}`];
+  const parts = [wanted.eventType ? `${count} ${wanted.eventType}` : countOf(count, 'delivery of any event', 'deliveries of any event')];
   if (wanted.qrCodeUuid) parts.push(`at QR code ${wanted.qrCodeUuid}`);
   if (wanted.signature) parts.push(`with a ${wanted.signature} signature`);
   return parts.join(' ');

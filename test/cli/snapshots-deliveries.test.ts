@@ -41,7 +41,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     await post('/api/qrcodes', { organization_uuid: org(), location: '1 Collins Street, Melbourne VIC 3000', name: 'Kept' });
     const saved = await cli('snapshot', 'save', 'baseline');
     assert.equal(saved.code, 0, saved.stderr);
-    assert.match(saved.stdout, /^Saved snapshot baseline \([\d.]+ KB\): 1 QR codes, 0 appointments/);
+    assert.match(saved.stdout, /^Saved snapshot baseline \([\d.]+ KB\): 1 QR code, 0 appointments/);
 
     const listed = await cli('snapshot', 'list');
     assert.equal(listed.code, 0, listed.stderr);
@@ -63,7 +63,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.deepEqual(await qrNames(), ['Kept', 'Made by the test run']);
     const restored = await cli('snapshot', 'restore', 'baseline');
     assert.equal(restored.code, 0, restored.stderr);
-    assert.match(restored.stdout, /^Restored snapshot baseline of .*: 1 QR codes.*replacing 2 QR codes/);
+    assert.match(restored.stdout, /^Restored snapshot baseline of .*: 1 QR code, .*replacing 2 QR codes/);
     assert.deepEqual(await qrNames(), ['Kept']);
     const found = await ok<Page<unknown>>(`/api/qrcodes?organization_uuid=${org()}&search=collins`);
     assert.equal(found.total, 1, 'the search index is as the snapshot');
@@ -85,7 +85,7 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.deepEqual(await qrNames(), ['Kept'], 'nothing deleted without --yes');
     const reset = await cli('reset', '--empty', '--yes');
     assert.equal(reset.code, 0, reset.stderr);
-    assert.match(reset.stdout, /^Emptied the organization: deleted 1 QR codes/);
+    assert.match(reset.stdout, /^Emptied the organization: deleted 1 QR code, /);
     assert.deepEqual(await qrNames(), []);
     assert.equal((await cli('snapshot', 'restore', 'baseline', '--json')).code, 0, 'the key still works after a reset and a restore');
     assert.deepEqual(await qrNames(), ['Kept']);

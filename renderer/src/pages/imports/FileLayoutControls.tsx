@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { SelectField } from '../../components/SelectField.tsx';
 import type { ImportPreview } from './import-api.ts';
 import type { DateOrderName, LayoutChoice } from './file-layout.ts';
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 const HEADER_ROW_SOURCE: Record<string, string> = {
   request: 'as you chose',

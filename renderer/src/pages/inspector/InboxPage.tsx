@@ -29,7 +29,7 @@ import { RulesEditor } from './RulesEditor.tsx';
 import { rulesSummary } from './rules-draft.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 /** With messages already there, the register and test-event actions fold away under the URL. */
 function ReceivePanel({ inbox }: { inbox: Inbox }) {

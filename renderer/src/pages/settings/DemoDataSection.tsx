@@ -16,7 +16,7 @@ import { Link } from '../../router.tsx';
 import { StatList } from '../../components/StatList.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, CancelButton } from '../../components/FormActions.tsx';
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 const DELETED = [
   'QR codes and their tags',

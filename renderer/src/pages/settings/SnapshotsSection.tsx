@@ -16,7 +16,7 @@ import { Panel } from '../../components/Panel.tsx';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { formatBytes } from '../imports/import-api.ts';
 import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 type Snapshot = Schemas['Snapshot'];
 

@@ -3,7 +3,7 @@ import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
 import { cellText, type ExcludedRow, rowColumns } from './task-format.ts';
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 const issuesOf = (row: ExcludedRow): RowIssue[] =>
   splitRowError(row.error, Object.keys(row.row), {}, (column) => cellText(row.row[column]).trim() !== '');

@@ -6,7 +6,7 @@ import { writeCall } from '../../api/write-call.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 type BulkRedeliverResult = Schemas['BulkRedeliverResult'];
 

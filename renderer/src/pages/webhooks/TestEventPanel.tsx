@@ -10,7 +10,7 @@ import { Link } from '../../router.tsx';
 import { eventLabel } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type QrCodeChoice, type SimulateResponse } from './webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
-import { countOf } from '../../components/count-words.ts';
+import { countOf } from '../../../../common/count-words.ts';
 
 const ANY = '';
 const QR_PICKER_SIZE = 50;
