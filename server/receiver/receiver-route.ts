@@ -103,7 +103,7 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
             ),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
-          500: ruleOr('Never answered by the inbox itself', null),
+          500: ruleOr("Never answered by the inbox itself, only passed on from your app's answer (forward_answers)", null),
           503: {
             ...ruleOr('This machine could not store it (disk full); try again', errorBodySchema),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
