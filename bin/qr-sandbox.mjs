@@ -16,7 +16,7 @@ function runWithProjectNode(node) {
   return new Promise((resolve) => {
     child.on('error', (error) => {
       process.stderr.write(`Could not start ${node}: ${error.message}\n`);
-      resolve(1);
+      resolve(2);
     });
     child.on('close', (code, signal) => resolve(code ?? 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15)));
   });
@@ -33,7 +33,7 @@ if (!isRecent(process.versions.node.split('.').map(Number))) {
         'Run npm ci in the QR Sandbox folder (it installs Node 22 into node_modules, which qr-sandbox then uses),\n' +
         'or install Node 22 LTS.\n',
     );
-    process.exitCode = 1;
+    process.exitCode = 2;
   }
 } else {
   const { main } = await import('../server/cli/main.ts');
