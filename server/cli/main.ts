@@ -26,6 +26,8 @@ const commands: Array<{ name: string; load: () => Promise<Command> }> = [
   { name: 'profile add', load: async () => (await import('./profile.ts')).profileAddCommand },
   { name: 'profile list', load: async () => (await import('./profile.ts')).profileListCommand },
   { name: 'profile remove', load: async () => (await import('./profile.ts')).profileRemoveCommand },
+  { name: 'webhooks list', load: async () => (await import('./webhooks.ts')).webhooksListCommand },
+  { name: 'webhooks delete', load: async () => (await import('./webhooks.ts')).webhooksDeleteCommand },
   { name: 'deliveries list', load: async () => (await import('./deliveries-list.ts')).deliveriesListCommand },
   { name: 'deliveries redeliver', load: async () => (await import('./deliveries-redeliver.ts')).deliveriesRedeliverCommand },
   { name: 'snapshot save', load: async () => (await import('./snapshot-save.ts')).snapshotSaveCommand },

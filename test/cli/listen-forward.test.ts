@@ -217,6 +217,25 @@ describe('qr-sandbox listen: one webhook and secret per forward URL, and the app
     assert.equal((await runCli(['listen', '--cleanup', ...at()])).stdout, 'Nothing to remove: no webhook or inbox of listen.\n');
   });
 
+  it('webhooks list shows the leftovers and webhooks delete removes them', async () => {
+    const printed = await runCli(['listen', '--forward-to', `${app.url}/leftover`, '--print-secret', '--json', ...at()]);
+    const { webhook_uuid: uuid } = JSON.parse(printed.stdout) as { webhook_uuid: string };
+    const listed = await runCli(['webhooks', 'list', ...at()]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^UUID +ACTIVE +URL +EVENTS\n/);
+    assert.match(
+      listed.stdout,
+      new RegExp(`^${uuid} +no +http://127\\.0\\.0\\.1:\\d+/inbox/[0-9a-f-]+ +check_in,check_out,delivery$`, 'm'),
+    );
+    const deleted = await runCli(['webhooks', 'delete', uuid, ...at()]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(deleted.stdout, `Deleted webhook ${uuid}.\n`);
+    assert.equal((await server.request(`/api/webhooks/uuid/${uuid}`)).status, 404);
+    const again = await runCli(['webhooks', 'delete', uuid, ...at()]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /no such resource \(404\)/);
+  });
+
   for (const [how, command] of [
     ['npm run cli', ['npm', 'run', '--silent', 'cli', '--']],
     ['npx', ['npx', '--no-install', 'qr-sandbox']],
