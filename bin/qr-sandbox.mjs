@@ -1,13 +1,41 @@
 #!/usr/bin/env node
-// Plain JavaScript on purpose: it must run on any Node to explain a too-old one.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 18)) {
-  process.stderr.write(
-    `QR Sandbox needs Node.js 22.18 or later; this is ${process.version}.\n` +
-      'Run it through npm (npm run serve / npm run cli), which uses the Node 22 installed by npm ci,\n' +
-      'or install Node 22 LTS.\n',
-  );
-  process.exit(1);
+// Plain JavaScript on purpose: it must run on any Node, to hand over to the project's Node 22 or explain.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const isRecent = ([major, minor]) => major > 22 || (major === 22 && minor >= 18);
+const forwardedSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Runs this same file with the Node 22 that npm ci installs (the `node` devDependency); resolves with its exit status. */
+function runWithProjectNode(node) {
+  const child = spawn(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  // The child shares the terminal: Ctrl+C reaches it directly; a kill sent to this process alone is passed on.
+  const relay = (signal) => child.kill(signal);
+  for (const signal of forwardedSignals) process.on(signal, relay);
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      process.stderr.write(`Could not start ${node}: ${error.message}\n`);
+      resolve(2);
+    });
+    child.on('close', (code, signal) => resolve(code ?? 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15)));
+  });
 }
-const { main } = await import('../server/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+
+if (!isRecent(process.versions.node.split('.').map(Number))) {
+  const projectNode = fileURLToPath(new URL('../node_modules/.bin/node', import.meta.url));
+  if (fs.existsSync(projectNode) && process.env.QR_SANDBOX_REEXEC !== '1') {
+    process.env.QR_SANDBOX_REEXEC = '1';
+    process.exitCode = await runWithProjectNode(projectNode);
+  } else {
+    process.stderr.write(
+      `QR Sandbox needs Node.js 22.18 or later; this is ${process.version}.\n` +
+        'Run npm ci in the QR Sandbox folder (it installs Node 22 into node_modules, which qr-sandbox then uses),\n' +
+        'or install Node 22 LTS.\n',
+    );
+    process.exitCode = 2;
+  }
+} else {
+  const { main } = await import('../server/cli/main.ts');
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -2,7 +2,7 @@ import { ServiceError } from '../remote/service-client.ts';
 import { StartupError } from '../startup-error.ts';
 import type { Target } from './connection.ts';
 
-/** A JSON request to the target's API; a failure becomes the error line the command prints (exit 1). */
+/** A JSON request to the target's API; a failure becomes the error line the command prints (exit 2). */
 export async function callApi<T>(target: Target, pathname: string, init?: { method?: string; body?: unknown }): Promise<T | undefined> {
   try {
     const res = await target.client.request(pathname, {

@@ -6,15 +6,6 @@ import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, type Options, type Values } from './command.ts';
 import { connectionHelp, connectionOptions } from './connection.ts';
 
-/** Exit statuses of trigger, scenario run, listen and wait. */
-export const EXIT = {
-  ok: 0,
-  /** wait: the deliveries asked for did not arrive in time. */
-  notMet: 1,
-  /** A mistake or a failure: bad option or input, no server, the server refused; stderr says what to do. */
-  error: 2,
-} as const;
-
 export const clientOptions: Options = { ...connectionOptions, json: { type: 'boolean' }, ...dataDirOption };
 export const clientHelp: Record<string, string> = {
   ...connectionHelp,

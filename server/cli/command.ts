@@ -16,8 +16,6 @@ export interface Command {
   allowPositionals?: boolean;
   /** Shell lines shown under "Examples:" in --help. */
   examples?: string[];
-  /** Exit status of a mistake (bad option or input, no server); default 1. */
-  errorExitStatus?: number;
   run(values: Values, positionals: string[]): Promise<number>;
 }
 

@@ -5,9 +5,7 @@ import { decryptDelivery, DecryptFailure } from '../tools/decrypt.ts';
 import type { Hint } from '../tools/schemas.ts';
 import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import type { Command } from './command.ts';
-
-/** Exit statuses of `qr-sandbox decrypt`. */
-export const DECRYPT_EXIT = { valid: 0, invalid: 1, unverified: 3 } as const;
+import { EXIT } from './exit-codes.ts';
 
 function readBody(file: string | undefined): string {
   if (file === undefined || file === '-') {
@@ -30,7 +28,7 @@ function printHints(hints: Hint[]): void {
 export const decryptCommand: Command = {
   name: 'decrypt',
   summary:
-    'Decrypt a webhook delivery body and verify its signature; exit 0 valid, 1 invalid or undecryptable, 3 not verified (no --secret).',
+    'Decrypt a webhook delivery body and verify its signature; exit 0 valid, 1 invalid or undecryptable, 3 not verified (no --secret), 2 a mistake.',
   usage: 'decrypt [FILE] --signature SIG [--secret SECRET] [--full]',
   options: { signature: { type: 'string' }, secret: { type: 'string' }, full: { type: 'boolean' } },
   allowPositionals: true,
@@ -56,13 +54,13 @@ export const decryptCommand: Command = {
       else if (result.verified === false) process.stderr.write('Signature: INVALID\n');
       else process.stderr.write('Signature: not verified (no --secret given)\n');
       printHints(result.hints);
-      if (result.verified === null) return DECRYPT_EXIT.unverified;
-      return result.verified ? DECRYPT_EXIT.valid : DECRYPT_EXIT.invalid;
+      if (result.verified === null) return EXIT.unverified;
+      return result.verified ? EXIT.ok : EXIT.notMet;
     } catch (error) {
       if (!(error instanceof DecryptFailure)) throw error;
       process.stderr.write(`Cannot decrypt: ${error.message}\n`);
       printHints(error.hints);
-      return DECRYPT_EXIT.invalid;
+      return EXIT.notMet;
     }
   },
 };

@@ -29,7 +29,7 @@ export const deliveriesListCommand: Command = {
     'Examples:\n' +
     '  qr-sandbox deliveries list --status failed --since 1h\n' +
     '  qr-sandbox deliveries list --webhook 0193… --json | jq .delivery_id\n\n' +
-    'Exit codes: 0 listed (even none), 1 an error (a bad option, the server not reached or refusing).',
+    'Exit codes: 0 listed (even none), 2 an error (a bad option, the server not reached or refusing).',
   options: {
     status: { type: 'string' },
     ...deliveryFilterOptions,

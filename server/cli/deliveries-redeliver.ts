@@ -16,7 +16,7 @@ export const deliveriesRedeliverCommand: Command = {
     'Examples:\n' +
     '  qr-sandbox deliveries redeliver --failed --since 2h\n' +
     '  qr-sandbox deliveries redeliver --failed --webhook 0193… --json\n\n' +
-    'Exit codes: 0 done (even if none matched), 1 an error (a bad option, the server not reached or refusing: a viewer key gets 403).',
+    'Exit codes: 0 done (even if none matched), 2 an error (a bad option, the server not reached or refusing: a viewer key gets 403).',
   options: {
     failed: { type: 'boolean' },
     ...deliveryFilterOptions,

@@ -1,8 +1,8 @@
 /** Counts the attempts of deliveries from the live stream, so a scenario can wait until the receiver has had them. */
+import { countOf } from '../../common/count-words.ts';
 import type { ServiceClient } from '../remote/service-client.ts';
 import { StartupError } from '../startup-error.ts';
 import { openLiveStream, type LiveMessage, type LiveStream } from './live-stream.ts';
-import { countOf } from '../../common/count-words.ts';
 
 /** How long a step waits for its deliveries' attempts (the sender gives up on an answer after 15 s). */
 export const ATTEMPT_WAIT_MS = 60_000;
@@ -42,7 +42,7 @@ export class DeliveryTracker {
         const missing = deliveryIds.filter((id) => (this.attempts.get(id) ?? 0) < atLeast);
         reject(
           new StartupError(
-            `${what}: ${missing.length} of ${countOf(deliveryIds.length, 'delivery', 'deliveries')} not attempted within ${ATTEMPT_WAIT_MS / 1000} s (${missing.join(', ')}). ` +
+            `${what}: ${missing.length} of ${countOf(deliveryIds.length, 'delivery', 'deliveries')} ${missing.length === 1 ? 'was' : 'were'} not attempted within ${ATTEMPT_WAIT_MS / 1000} s (${missing.join(', ')}). ` +
               'Is the webhook active and its receiver answering? See its delivery log in the GUI.',
           ),
         );

@@ -7,6 +7,7 @@ import { downloadErrorReport, uploadImport } from '../remote/upload-import.ts';
 import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
+import { EXIT } from './exit-codes.ts';
 import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
 import { countOf } from '../../common/count-words.ts';
@@ -134,7 +135,7 @@ export const importCommand: Command = {
         if (task.results) process.stderr.write(excludedRowLines(task.results));
       }
       process.stdout.write(`${JSON.stringify(task, null, 2)}\n`);
-      return task.status === 'COMPLETED' ? 0 : 1;
+      return task.status === 'COMPLETED' ? EXIT.ok : EXIT.notMet;
     } catch (error) {
       printer.end();
       if (error instanceof ServiceError) throw new StartupError(error.message);

@@ -1,3 +1,4 @@
+import { countOf } from '../../common/count-words.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Inbox } from '../receiver/schemas.ts';
@@ -50,7 +51,7 @@ function print(inbox: Inbox, values: Values): void {
   const head =
     inbox.rules.length === 0
       ? `Inbox ${inbox.uuid} (${inbox.name}) has no rules.`
-      : `Inbox ${inbox.uuid} (${inbox.name}): ${inbox.rules.length} rule${inbox.rules.length === 1 ? '' : 's'}, the first that matches answers.`;
+      : `Inbox ${inbox.uuid} (${inbox.name}): ${countOf(inbox.rules.length, 'rule')}, the first that matches answers.`;
   process.stdout.write(
     `${[head, ...lines, 'Requests no rule matches are answered normally: 200, or 400 when they cannot be decrypted.'].join('\n')}\n`,
   );
@@ -117,11 +118,11 @@ function patchRules(rules: unknown): RequestInit {
   return { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) };
 }
 
-const exitCodes = 'Exit 0 when done; 1 when the arguments, the rules or the connection are wrong (the message says which).';
+const exitCodes = 'Exit 0 when done; 2 when the arguments, the rules or the connection are wrong (the message says which).';
 
 export const inboxRulesListCommand: Command = {
   name: 'inbox rules list',
-  summary: "Show how an inbox answers: its rules in order. Exit 0; 1 when the inbox or the server can't be reached.",
+  summary: "Show how an inbox answers: its rules in order. Exit 0; 2 when the inbox or the server can't be reached.",
   usage: `inbox rules list --inbox UUID [--json] ${connection}`,
   options: common,
   help: commonHelp,

@@ -1,9 +1,14 @@
-/** What `qr-sandbox listen` registers: its inbox (found again by name) and a webhook to it, and how it takes them down. */
+/**
+ * What `qr-sandbox listen` registers, kept across runs: per forward URL one inbox (found again by
+ * its name and forward_to) and one webhook to it, whose secret stays the same from run to run. A
+ * run activates the webhook and pauses it when it stops; --cleanup removes them.
+ */
 import type { ServiceClient } from '../remote/service-client.ts';
+import type { RetryScheduleName } from '../webhooks/retry-schedule.ts';
 import type { EventType } from '../webhooks/events.ts';
 import { call } from './client-command.ts';
 
-/** The name of the inbox listen makes; listen and wait find it by this name. */
+/** The name of the inboxes listen makes; listen and wait find them by this name. */
 export const LISTEN_INBOX_NAME = 'qr-sandbox listen';
 
 interface Page<T> {
@@ -16,6 +21,7 @@ export interface ListenInbox {
   name: string;
   url: string;
   forward_to: string | null;
+  forward_answers: boolean;
 }
 
 interface Webhook {
@@ -23,93 +29,146 @@ interface Webhook {
   url: string;
   events: EventType[];
   is_active: boolean;
+  retry_schedule?: unknown;
 }
 
 export interface Listening {
   inbox: ListenInbox;
   webhook: Webhook & { secret: string };
-  createdInbox: boolean;
-  createdWebhook: boolean;
-  /** The inbox's forward_to before listen changed it (a reused inbox). */
-  previousForwardTo: string | null;
+  /** Made by this run (nothing to reuse). */
+  created: boolean;
+  /** Active before this run activated it: another listen uses it, so this one leaves it active. */
+  wasActive: boolean;
 }
 
-async function findAll<T>(
-  client: ServiceClient,
-  pathname: string,
-  organizationUuid: string,
-  wanted: (item: T) => boolean,
-): Promise<T | undefined> {
+export interface ListenWanted {
+  events: EventType[];
+  forwardTo: string | null;
+  /** The secret to use (--secret or QR_SANDBOX_WEBHOOK_SECRET); null keeps the one there is, or generates one. */
+  secret: string | null;
+  retrySchedule: RetryScheduleName | null;
+  /** false: register or update, but leave the webhook paused (--print-secret). */
+  activate: boolean;
+}
+
+async function listAll<T>(client: ServiceClient, pathname: string, organizationUuid: string): Promise<T[]> {
+  const all: T[] = [];
   for (let page = 1; ; page++) {
     const answer = await call<Page<T>>(
       client,
       `${pathname}?organization_uuid=${encodeURIComponent(organizationUuid)}&per_page=100&page=${page}`,
     );
-    const found = answer.items.find(wanted);
-    if (found || page >= answer.pages) return found;
+    all.push(...answer.items);
+    if (page >= answer.pages) return all;
   }
 }
 
-/** The inbox listen made before (a listen still running, or one that could not clean up), if there is one. */
-export function findListenInbox(client: ServiceClient, organizationUuid: string): Promise<ListenInbox | undefined> {
-  return findAll<ListenInbox>(client, '/api/inboxes', organizationUuid, (inbox) => inbox.name === LISTEN_INBOX_NAME);
+/** Every inbox listen made in the organization (one per forward URL). */
+export async function listenInboxes(client: ServiceClient, organizationUuid: string): Promise<ListenInbox[]> {
+  const inboxes = await listAll<ListenInbox>(client, '/api/inboxes', organizationUuid);
+  return inboxes.filter((inbox) => inbox.name === LISTEN_INBOX_NAME);
 }
 
-export async function setUpListening(
-  client: ServiceClient,
-  organizationUuid: string,
-  events: EventType[],
-  forwardTo: string | null,
-): Promise<Listening> {
-  const existing = await findListenInbox(client, organizationUuid);
-  let inbox: ListenInbox;
-  if (existing) {
-    // Messages of an earlier session would count for `wait`: this session starts empty.
-    await call(client, `/api/inboxes/uuid/${existing.uuid}/messages`, { method: 'DELETE' });
-    inbox =
-      existing.forward_to === forwardTo
-        ? existing
-        : await call<ListenInbox>(client, `/api/inboxes/uuid/${existing.uuid}`, { method: 'PATCH', json: { forward_to: forwardTo } });
-  } else {
-    inbox = await call<ListenInbox>(client, '/api/inboxes', {
+/** The listen inbox to wait on: the one of a running listen (its webhook active) first. */
+export async function findListenInbox(client: ServiceClient, organizationUuid: string): Promise<ListenInbox | undefined> {
+  const inboxes = await listenInboxes(client, organizationUuid);
+  if (inboxes.length <= 1) return inboxes[0];
+  const webhooks = await listAll<Webhook>(client, '/api/webhooks', organizationUuid);
+  return inboxes.find((inbox) => webhooks.some((w) => w.url === inbox.url && w.is_active)) ?? inboxes[0];
+}
+
+async function listenInbox(client: ServiceClient, organizationUuid: string, forwardTo: string | null): Promise<ListenInbox> {
+  const existing = (await listenInboxes(client, organizationUuid)).find((inbox) => inbox.forward_to === forwardTo);
+  if (!existing) {
+    return call<ListenInbox>(client, '/api/inboxes', {
       method: 'POST',
-      json: { organization_uuid: organizationUuid, name: LISTEN_INBOX_NAME, forward_to: forwardTo },
+      json: { organization_uuid: organizationUuid, name: LISTEN_INBOX_NAME, forward_to: forwardTo, forward_answers: forwardTo !== null },
     });
   }
-  const base = { inbox, createdInbox: !existing, previousForwardTo: existing?.forward_to ?? null };
-  try {
-    const found = await findAll<Webhook>(client, '/api/webhooks', organizationUuid, (webhook) => webhook.url === inbox.url);
-    if (!found) {
-      const webhook = await call<Webhook & { secret: string }>(client, '/api/webhooks/register', {
-        method: 'POST',
-        json: { organization_uuid: organizationUuid, url: inbox.url, events },
-      });
-      return { ...base, webhook, createdWebhook: true };
-    }
-    const sameEvents = found.events.length === events.length && events.every((e) => found.events.includes(e));
-    if (!sameEvents || !found.is_active) {
-      await call(client, `/api/webhooks/uuid/${found.uuid}`, { method: 'PATCH', json: { events, is_active: true } });
-    }
-    const webhook = await call<Webhook & { secret: string }>(client, `/api/webhooks/uuid/${found.uuid}?include_secret=true`);
-    return { ...base, webhook, createdWebhook: false };
-  } catch (error) {
-    if (base.createdInbox) await call(client, `/api/inboxes/uuid/${inbox.uuid}`, { method: 'DELETE' }).catch(() => undefined);
-    throw error;
+  if (forwardTo !== null && !existing.forward_answers) {
+    return call<ListenInbox>(client, `/api/inboxes/uuid/${existing.uuid}`, { method: 'PATCH', json: { forward_answers: true } });
   }
+  return existing;
 }
 
-/** Removes what listen created; a reused inbox gets its forward_to back. Returns what it did, for the user. */
-export async function tearDown(client: ServiceClient, listening: Listening): Promise<string[]> {
-  const done: string[] = [];
-  if (listening.createdWebhook) {
-    await call(client, `/api/webhooks/uuid/${listening.webhook.uuid}`, { method: 'DELETE' });
-    done.push(`webhook ${listening.webhook.uuid}`);
+const sameEvents = (a: EventType[], b: EventType[]) => a.length === b.length && a.every((e) => b.includes(e));
+
+/** Finds or makes this forward URL's inbox and webhook, and brings the webhook to what is wanted. */
+export async function setUpListening(client: ServiceClient, organizationUuid: string, wanted: ListenWanted): Promise<Listening> {
+  const inbox = await listenInbox(client, organizationUuid, wanted.forwardTo);
+  const found = (await listAll<Webhook>(client, '/api/webhooks', organizationUuid)).find((w) => w.url === inbox.url);
+  if (!found) {
+    const webhook = await call<Webhook & { secret: string }>(client, '/api/webhooks/register', {
+      method: 'POST',
+      json: {
+        organization_uuid: organizationUuid,
+        url: inbox.url,
+        events: wanted.events,
+        is_active: wanted.activate,
+        ...(wanted.secret ? { secret: wanted.secret } : {}),
+        ...(wanted.retrySchedule ? { retry_schedule: wanted.retrySchedule } : {}),
+      },
+    });
+    return { inbox, webhook, created: true, wasActive: false };
   }
-  if (listening.createdInbox) {
-    await call(client, `/api/inboxes/uuid/${listening.inbox.uuid}`, { method: 'DELETE' });
-    done.push(`inbox ${listening.inbox.uuid}`);
-  } else if (listening.inbox.forward_to !== listening.previousForwardTo) {
-    await call(client, `/api/inboxes/uuid/${listening.inbox.uuid}`, { method: 'PATCH', json: { forward_to: listening.previousForwardTo } });
+  const current = await call<Webhook & { secret: string }>(client, `/api/webhooks/uuid/${found.uuid}?include_secret=true`);
+  const change = {
+    ...(sameEvents(current.events, wanted.events) ? {} : { events: wanted.events }),
+    ...(wanted.activate && !current.is_active ? { is_active: true } : {}),
+    ...(wanted.secret && wanted.secret !== current.secret ? { secret: wanted.secret } : {}),
+    ...(wanted.retrySchedule && wanted.retrySchedule !== current.retry_schedule ? { retry_schedule: wanted.retrySchedule } : {}),
+  };
+  if (Object.keys(change).length > 0) await call(client, `/api/webhooks/uuid/${found.uuid}`, { method: 'PATCH', json: change });
+  return {
+    inbox,
+    webhook: { ...current, ...change, secret: wanted.secret ?? current.secret },
+    created: false,
+    wasActive: current.is_active,
+  };
+}
+
+/** Messages of an earlier run would count for `wait`: a run starts with an empty inbox. */
+export async function emptyInbox(client: ServiceClient, inbox: ListenInbox): Promise<void> {
+  await call(client, `/api/inboxes/uuid/${inbox.uuid}/messages`, { method: 'DELETE' });
+}
+
+/**
+ * When listen stops: its webhook is paused (kept with its secret, its pending retries stopped), so
+ * nothing is delivered while no listen runs; unless another listen was using it. Says what it did.
+ */
+export async function pause(client: ServiceClient, listening: Listening): Promise<string> {
+  if (listening.wasActive) return `Left webhook ${listening.webhook.uuid} active: another listen was using it.`;
+  try {
+    await call(client, `/api/webhooks/uuid/${listening.webhook.uuid}`, { method: 'PATCH', json: { is_active: false } });
+  } catch (error) {
+    return `Could not pause webhook ${listening.webhook.uuid}: ${(error as Error).message}`;
   }
-  return done;
+  return `Paused webhook ${listening.webhook.uuid}; it keeps its secret for the next listen (remove it with: qr-sandbox listen --cleanup).`;
+}
+
+/** Deletes every inbox listen made and the webhooks to them; returns what it removed. */
+export async function cleanUp(client: ServiceClient, organizationUuid: string): Promise<string[]> {
+  const inboxes = await listenInboxes(client, organizationUuid);
+  const webhooks = await listAll<Webhook>(client, '/api/webhooks', organizationUuid);
+  const removed: string[] = [];
+  for (const inbox of inboxes) {
+    for (const webhook of webhooks.filter((w) => w.url === inbox.url)) {
+      await call(client, `/api/webhooks/uuid/${webhook.uuid}`, { method: 'DELETE' });
+      removed.push(`webhook ${webhook.uuid}`);
+    }
+    await call(client, `/api/inboxes/uuid/${inbox.uuid}`, { method: 'DELETE' });
+    removed.push(`inbox ${inbox.uuid}${inbox.forward_to ? ` (-> ${inbox.forward_to})` : ''}`);
+  }
+  return removed;
+}
+
+/** Whether the webhook and inbox are still there and active (a reset or a delete removes them). */
+export async function stillRegistered(client: ServiceClient, listening: Listening): Promise<boolean> {
+  try {
+    const webhook = await call<Webhook>(client, `/api/webhooks/uuid/${listening.webhook.uuid}`);
+    await call(client, `/api/inboxes/uuid/${listening.inbox.uuid}`);
+    return webhook.is_active;
+  } catch {
+    return false;
+  }
 }

@@ -1,12 +1,18 @@
 import { StartupError } from '../startup-error.ts';
 import { eventTypes, type EventType } from '../webhooks/events.ts';
-import type { Command } from './command.ts';
-import { clientHelp, clientOptions, EXIT } from './client-command.ts';
-import { organizationOf, resolveTarget } from './connection.ts';
-import { inboxPrinter, printReady } from './listen-output.ts';
-import { setUpListening, tearDown, type Listening } from './listen-setup.ts';
+import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
+import type { Command, Values } from './command.ts';
+import { clientHelp, clientOptions, emit } from './client-command.ts';
+import { EXIT } from './exit-codes.ts';
+import { organizationOf, resolveTarget, type Target } from './connection.ts';
+import { attemptPrinter, printReady } from './listen-output.ts';
+import { cleanUp, emptyInbox, pause, setUpListening, type Listening, type ListenWanted } from './listen-setup.ts';
 import { openLiveStream } from './live-stream.ts';
 import { toEventType } from './record-event.ts';
+import { stopSignal } from './stop-signals.ts';
+
+/** The variable that gives listen the webhook secret (as --secret does), so CI can give the app the same one. */
+export const SECRET_ENV = 'QR_SANDBOX_WEBHOOK_SECRET';
 
 function parseEvents(given: unknown): EventType[] {
   if (typeof given !== 'string') return [...eventTypes];
@@ -31,69 +37,139 @@ function checkForwardUrl(given: unknown): string | null {
   );
 }
 
-/** Resolves with the signal's name on Ctrl+C or SIGTERM. */
-function stopSignal(): { stopped: Promise<string>; dispose(): void } {
-  let dispose = () => {};
-  const stopped = new Promise<string>((resolve) => {
-    const onInt = () => resolve('SIGINT');
-    const onTerm = () => resolve('SIGTERM');
-    process.once('SIGINT', onInt);
-    process.once('SIGTERM', onTerm);
-    dispose = () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+function parseSecret(values: Values): string | null {
+  const given = typeof values.secret === 'string' ? values.secret : process.env[SECRET_ENV] || undefined;
+  if (given === undefined) return null;
+  if (!/^[\x21-\x7e]{8,512}$/.test(given)) {
+    const from = typeof values.secret === 'string' ? '--secret' : `$${SECRET_ENV}`;
+    throw new StartupError(`${from} must be 8 to 512 printable ASCII characters without spaces.`);
+  }
+  return given;
+}
+
+function parseRetrySchedule(given: unknown): RetryScheduleName | null {
+  if (given === undefined) return null;
+  const name = retryScheduleNames.find((n) => n === given);
+  if (!name) throw new StartupError(`--retry-schedule must be ${retryScheduleNames.join(' or ')}, not "${String(given)}".`);
+  return name;
+}
+
+function wantedOf(values: Values, activate: boolean): ListenWanted {
+  return {
+    events: parseEvents(values.events),
+    forwardTo: checkForwardUrl(values['forward-to']),
+    secret: parseSecret(values),
+    retrySchedule: parseRetrySchedule(values['retry-schedule']),
+    activate,
+  };
+}
+
+async function printSecret(values: Values, target: Target, organization: string): Promise<number> {
+  const listening = await setUpListening(target.client, organization, wantedOf(values, false));
+  emit(values, { webhook_uuid: listening.webhook.uuid, secret: listening.webhook.secret }, listening.webhook.secret);
+  return EXIT.ok;
+}
+
+async function removeAll(values: Values, target: Target, organization: string): Promise<number> {
+  const removed = await cleanUp(target.client, organization);
+  emit(values, { removed }, removed.length > 0 ? `Removed ${removed.join(', ')}.` : 'Nothing to remove: no webhook or inbox of listen.');
+  return EXIT.ok;
+}
+
+async function listen(values: Values, target: Target, organization: string): Promise<number> {
+  const wanted = wantedOf(values, true);
+  // Caught from the start: a Ctrl+C while registering still ends in the clean-up below.
+  const signal = stopSignal({ followParent: true });
+  let listening: Listening | null = null;
+  let replaced: Promise<void> = Promise.resolve();
+  let lost: Error | null = null;
+  let reRegister = () => {};
+  const lostRegistration = new Promise<Error>((resolve) => {
+    reRegister = () => {
+      replaced = replaced.then(async () => {
+        try {
+          listening = await setUpListening(target.client, organization, wanted);
+          process.stderr.write(
+            `The organization was reset or restored, which removed the webhook: registered again${
+              wanted.secret ? ' with the same secret' : ` with a new secret (give --secret or $${SECRET_ENV} to keep one)`
+            }.\n`,
+          );
+          printReady(values, listening, wanted.events);
+        } catch (error) {
+          lost = new Error(`The organization was reset or restored and listen could not register again: ${(error as Error).message}`);
+          resolve(lost);
+        }
+      });
     };
   });
-  return { stopped, dispose: () => dispose() };
+  try {
+    listening = await setUpListening(target.client, organization, wanted);
+    await emptyInbox(target.client, listening.inbox);
+    const current = () => listening as Listening;
+    const printer = attemptPrinter(values, target.client, organization, current, reRegister);
+    const stream = await openLiveStream(target.client, printer.onLive);
+    printReady(values, listening, wanted.events);
+    process.stderr.write(
+      `Listening for ${wanted.events.join(', ')}${listening.created ? '' : ' (the webhook and secret of earlier runs)'}. Ctrl+C stops.\n`,
+    );
+    const outcome = await Promise.race([signal.stopped, stream.ended, lostRegistration]);
+    stream.close();
+    await replaced;
+    await printer.drained();
+    if (outcome instanceof Error) {
+      const gone = outcome === lost;
+      process.stderr.write(`${outcome.message} Stopped listening.\n`);
+      if (!gone) process.stderr.write(`${await pause(target.client, listening)}\n`);
+      return EXIT.error;
+    }
+    process.stderr.write(`${await pause(target.client, listening)}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    if (listening) await pause(target.client, listening);
+    throw error;
+  } finally {
+    signal.dispose();
+  }
 }
 
 export const listenCommand: Command = {
   name: 'listen',
-  summary: 'Register a webhook to a local inbox, print each delivery as it arrives, optionally forward it to your app; Ctrl+C removes it.',
-  usage: 'listen [--forward-to URL] [--events check_in,check_out,delivery] [--json]',
-  errorExitStatus: EXIT.error,
-  options: { 'forward-to': { type: 'string' }, events: { type: 'string' }, ...clientOptions },
+  summary:
+    "Deliver webhooks to a local inbox, print each attempt, optionally forward them to your app (whose answer is the attempt's); keeps one webhook and secret per forward URL.",
+  usage:
+    'listen [--forward-to URL] [--events check_in,check_out,delivery] [--secret S] [--retry-schedule fast] [--json] | --print-secret | --cleanup',
+  options: {
+    'forward-to': { type: 'string' },
+    events: { type: 'string' },
+    secret: { type: 'string' },
+    'retry-schedule': { type: 'string' },
+    'print-secret': { type: 'boolean' },
+    cleanup: { type: 'boolean' },
+    ...clientOptions,
+  },
   help: {
-    'forward-to': "Your app's webhook URL: each delivery is sent there as the service sends it (same headers and signed, encrypted body)",
+    'forward-to':
+      "Your app's webhook URL: each delivery goes there as the service sends it, and your app's answer (status, timeout, dropped connection) is the attempt's, retried on failure",
     events: 'Events to subscribe to, comma-separated. Default all: check_in,check_out,delivery',
+    secret: `The webhook secret to sign with (8 to 512 printable characters), so your app can be given it beforehand. Default: $${SECRET_ENV}, else the one of earlier runs, else a new one`,
+    'retry-schedule': `The webhook's retry schedule: ${retryScheduleNames.join(' or ')} (1 s, 2 s, 5 s, 10 s, 30 s). Default: the organization's setting`,
+    'print-secret': 'Print the secret of the webhook for --forward-to (registering it, paused, if there is none yet) and exit',
+    cleanup: 'Remove every webhook and inbox listen registered, and exit',
     ...clientHelp,
   },
   examples: [
     'qr-sandbox listen',
     'qr-sandbox listen --forward-to http://localhost:3000/webhooks --events check_in,check_out',
-    'qr-sandbox listen --json | jq -c \'select(.type == "delivery") | .data.note\'',
+    'qr-sandbox listen --forward-to http://localhost:3000/webhooks --print-secret',
+    'qr-sandbox listen --json | jq -c \'select(.type == "attempt") | .data.note\'',
   ],
   async run(values) {
-    const events = parseEvents(values.events);
-    const forwardTo = checkForwardUrl(values['forward-to']);
+    if (values['print-secret'] && values.cleanup) throw new StartupError('Give --print-secret or --cleanup, not both.');
+    wantedOf(values, false); // checks the options before anything is asked of the server
     const target = await resolveTarget(values);
     const organization = await organizationOf(target);
-    // Caught from the start: a Ctrl+C while registering still ends in the clean-up below.
-    const signal = stopSignal();
-    let outcome: string | Error | null;
-    let listening: Listening;
-    try {
-      listening = await setUpListening(target.client, organization, events, forwardTo);
-      const printer = inboxPrinter(values, target.client, listening.inbox.uuid);
-      const stream = await openLiveStream(target.client, printer.onLive).catch(async (error: unknown) => {
-        await tearDown(target.client, listening).catch(() => undefined);
-        throw error;
-      });
-      printReady(values, listening, events);
-      outcome = await Promise.race([signal.stopped, stream.ended]);
-      stream.close();
-      await printer.drained();
-    } finally {
-      signal.dispose();
-    }
-    if (outcome instanceof Error) {
-      process.stderr.write(
-        `${outcome.message} Stopped listening; the webhook and inbox stay until a listen on a running server reuses them.\n`,
-      );
-      return EXIT.error;
-    }
-    const removed = await tearDown(target.client, listening);
-    process.stderr.write(removed.length > 0 ? `Removed ${removed.join(' and ')}.\n` : 'Left the reused webhook and inbox in place.\n');
-    return EXIT.ok;
+    if (values['print-secret']) return printSecret(values, target, organization);
+    if (values.cleanup) return removeAll(values, target, organization);
+    return listen(values, target, organization);
   },
 };

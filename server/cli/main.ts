@@ -1,6 +1,8 @@
 import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { commandHelp, parseCommandArgs, type Command } from './command.ts';
+import { EXIT } from './exit-codes.ts';
+import { endQuietlyOnClosedPipe } from './closed-pipe.ts';
 
 /**
  * Each command's module is loaded only when it runs: `serve` and `import` load the whole server,
@@ -24,6 +26,8 @@ const commands: Array<{ name: string; load: () => Promise<Command> }> = [
   { name: 'profile add', load: async () => (await import('./profile.ts')).profileAddCommand },
   { name: 'profile list', load: async () => (await import('./profile.ts')).profileListCommand },
   { name: 'profile remove', load: async () => (await import('./profile.ts')).profileRemoveCommand },
+  { name: 'webhooks list', load: async () => (await import('./webhooks.ts')).webhooksListCommand },
+  { name: 'webhooks delete', load: async () => (await import('./webhooks.ts')).webhooksDeleteCommand },
   { name: 'deliveries list', load: async () => (await import('./deliveries-list.ts')).deliveriesListCommand },
   { name: 'deliveries redeliver', load: async () => (await import('./deliveries-redeliver.ts')).deliveriesRedeliverCommand },
   { name: 'snapshot save', load: async () => (await import('./snapshot-save.ts')).snapshotSaveCommand },
@@ -62,33 +66,74 @@ async function findCommand(args: string[]): Promise<{ command: Command; rest: st
   return null;
 }
 
+/** The words before the first option: a command's or a group's name. */
+function leadingWords(args: string[]): string[] {
+  const firstOption = args.findIndex((a) => a.startsWith('-'));
+  return firstOption === -1 ? args : args.slice(0, firstOption);
+}
+
+/** The commands whose names start with these words ("scenario", "inbox rules"), for `<group> --help`. */
+async function groupOf(args: string[]): Promise<Command[]> {
+  const words = leadingWords(args);
+  if (words.length === 0) return [];
+  const inGroup = commands.filter((c) => {
+    const names = c.name.split(' ');
+    return names.length > words.length && words.every((word, i) => names[i] === word);
+  });
+  return Promise.all(inGroup.map((c) => c.load()));
+}
+
+function groupHelp(group: string, members: Command[]): string {
+  const width = Math.max(...members.map((c) => c.name.length)) + 4;
+  return [
+    `Commands of qr-sandbox ${group}:`,
+    '',
+    ...members.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    `Run qr-sandbox ${group} <command> --help for its options.`,
+  ].join('\n');
+}
+
 /** Runs one command; returns the exit status. Errors a user can fix are printed without a stack. */
 export async function main(args: string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   if (args.length === 0 || args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
-    const found = args[0] === 'help' ? await findCommand(args.slice(1)) : null;
-    process.stdout.write(`${found ? commandHelp(found.command) : await overview()}\n`);
-    return 0;
+    const asked = args.slice(1);
+    const found = args[0] === 'help' ? await findCommand(asked) : null;
+    const group = found || args[0] !== 'help' ? [] : await groupOf(asked);
+    process.stdout.write(
+      `${found ? commandHelp(found.command) : group.length > 0 ? groupHelp(asked.join(' '), group) : await overview()}\n`,
+    );
+    return EXIT.ok;
   }
   if (args[0] === '--version' || args[0] === '-v') {
     process.stdout.write(`${APP_VERSION}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const found = await findCommand(args);
   if (!found) {
-    process.stderr.write(`Unknown command: ${args.join(' ')}\n\n${await overview()}\n`);
-    return 2;
+    const group = await groupOf(args);
+    const askedHelp = args.includes('--help') || args.includes('-h');
+    const words = leadingWords(args).join(' ');
+    if (group.length > 0 && askedHelp) {
+      process.stdout.write(`${groupHelp(words, group)}\n`);
+      return EXIT.ok;
+    }
+    const listing = group.length > 0 ? groupHelp(words, group) : await overview();
+    process.stderr.write(`Unknown command: ${args.join(' ')}\n\n${listing}\n`);
+    return EXIT.error;
   }
   try {
     const { values, positionals } = parseCommandArgs(found.command, found.rest);
     if (values.help) {
       process.stdout.write(commandHelp(found.command));
-      return 0;
+      return EXIT.ok;
     }
     return await found.command.run(values, positionals);
   } catch (error) {
     if (error instanceof StartupError) {
       process.stderr.write(`Error: ${error.message}\n`);
-      return found.command.errorExitStatus ?? 1;
+      return EXIT.error;
     }
     throw error;
   }

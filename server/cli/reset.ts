@@ -1,10 +1,10 @@
 import type { ResetResult } from '../snapshots/schemas.ts';
+import { countOf } from '../../common/count-words.ts';
 import { StartupError } from '../startup-error.ts';
 import { callApiFor } from './api-call.ts';
 import { dataDirHelp, type Command } from './command.ts';
 import { clientOptions } from './client-command.ts';
 import { connectionHelp, resolveTarget } from './connection.ts';
-import { countOf } from '../../common/count-words.ts';
 
 export const resetCommand: Command = {
   name: 'reset',
@@ -16,7 +16,7 @@ export const resetCommand: Command = {
     'other organizations are not touched. Refused (nothing deleted) while an import of the organization runs. Needs an admin key.\n' +
     'Save a snapshot first if you may want the data back: qr-sandbox snapshot save NAME\n\n' +
     'Example:\n  qr-sandbox reset --empty --yes\n\n' +
-    'Exit codes: 0 done, 1 an error (--empty or --yes missing, the server not reached or refusing).',
+    'Exit codes: 0 done, 2 an error (--empty or --yes missing, the server not reached or refusing).',
   options: { empty: { type: 'boolean' }, yes: { type: 'boolean' }, ...clientOptions },
   help: {
     empty: 'Required: say that the organization is to be emptied (nothing is seeded)',
@@ -37,8 +37,9 @@ export const resetCommand: Command = {
     }
     const d = result.deleted;
     process.stdout.write(
-      `Emptied the organization: deleted ${countOf(d.qrcodes, 'QR code')}, ${countOf(d.appointments, 'appointment')}, ${countOf(d.services, 'service')}, ${countOf(d.webhooks, 'webhook')}, ` +
-        `${countOf(d.deliveries, 'delivery', 'deliveries')}, ${countOf(d.inboxes, 'inbox', 'inboxes')}, ${countOf(d.tasks, 'import task')}. API keys, settings and snapshots stay.\n`,
+      `Emptied the organization: deleted ${countOf(d.qrcodes, 'QR code')}, ${countOf(d.appointments, 'appointment')}, ${countOf(d.services, 'service')}, ` +
+        `${countOf(d.webhooks, 'webhook')}, ${countOf(d.deliveries, 'delivery', 'deliveries')}, ${countOf(d.inboxes, 'inbox', 'inboxes')}, ` +
+        `${countOf(d.tasks, 'import task')}. API keys, settings and snapshots stay.\n`,
     );
     return 0;
   },

@@ -1,11 +1,12 @@
+import { countOf } from '../../common/count-words.ts';
 import { StartupError } from '../startup-error.ts';
 import type { Command } from './command.ts';
-import { clientHelp, clientOptions, countOption, EXIT, readJsonFile } from './client-command.ts';
+import { clientHelp, clientOptions, countOption, readJsonFile } from './client-command.ts';
+import { EXIT } from './exit-codes.ts';
 import { organizationOf, resolveTarget } from './connection.ts';
 import { runScenario } from './scenario-runner.ts';
 import { describeScenarioIssues, scenarioSchema, type Scenario } from './scenario-schema.ts';
 import { builtInScenarios } from './scenarios-builtin.ts';
-import { countOf } from '../../common/count-words.ts';
 
 const NAMES = Object.keys(builtInScenarios);
 
@@ -40,7 +41,6 @@ export const scenarioRunCommand: Command = {
   summary: `Play a scenario of events: a built-in one (${NAMES.join(', ')}) or a scenario file; prints each event id.`,
   usage: 'scenario run NAME|FILE.json [--count N] [--json]',
   allowPositionals: true,
-  errorExitStatus: EXIT.error,
   options: { count: { type: 'string' }, ...clientOptions },
   help: {
     count: 'delivery-day and burst: how many deliveries; the others and files: how many times to run it. Default 1 run',

@@ -27,6 +27,7 @@ import { logFile } from '../logger.ts';
 import { CREDENTIALS_FILE, DEMO_ORGANIZATION_NAME } from '../orgs/bootstrap.ts';
 import path from 'node:path';
 import { retryScheduleNameSchema, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
+import { stopSignal } from './stop-signals.ts';
 
 function parseDemoInterval(value: string | undefined): number {
   if (value === undefined) return DEMO_EVENT_INTERVAL_MS;
@@ -242,14 +243,11 @@ export const serveCommand: Command = {
     ];
     let demo: DemoMode | undefined;
     // Listening before "running at" is printed: whoever reads that line may stop the server at once.
-    const stopped = new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        process.stdout.write(`\n${signal}: finishing open requests and closing the database...\n`);
-        const demoStopped = demo?.stop() ?? Promise.resolve();
-        demoStopped.then(() => server.close()).then(resolve, resolve);
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
+    const signal = stopSignal();
+    const stopped = signal.stopped.then(async (name) => {
+      process.stdout.write(`\n${name}: finishing open requests and closing the database...\n`);
+      await (demo?.stop() ?? Promise.resolve()).catch(() => undefined);
+      await server.close().catch(() => undefined);
     });
     process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -264,6 +262,7 @@ export const serveCommand: Command = {
     }
 
     await stopped;
+    signal.dispose();
     process.stdout.write('Stopped.\n');
     return 0;
   },

@@ -1,3 +1,4 @@
+import { countOf } from '../../common/count-words.ts';
 import { StartupError } from '../startup-error.ts';
 import type { RestoredSnapshot } from '../snapshots/schemas.ts';
 import { callApiFor } from './api-call.ts';
@@ -33,8 +34,8 @@ export const snapshotRestoreCommand: Command = {
     }
     const counts = restored.restored;
     process.stdout.write(
-      `Restored snapshot ${restored.name} of ${restored.created_on}: ${counts.qrcodes ?? 0} QR codes, ${counts.appointment_schedules ?? 0} appointments, ` +
-        `${counts.webhooks ?? 0} webhooks, ${counts.inboxes ?? 0} inboxes (replacing ${restored.deleted.qrcodes} QR codes, ${restored.deleted.appointments} appointments).\n`,
+      `Restored snapshot ${restored.name} of ${restored.created_on}: ${countOf(counts.qrcodes ?? 0, 'QR code')}, ${countOf(counts.appointment_schedules ?? 0, 'appointment')}, ` +
+        `${countOf(counts.webhooks ?? 0, 'webhook')}, ${countOf(counts.inboxes ?? 0, 'inbox', 'inboxes')} (replacing ${countOf(restored.deleted.qrcodes, 'QR code')}, ${countOf(restored.deleted.appointments, 'appointment')}).\n`,
     );
     return 0;
   },

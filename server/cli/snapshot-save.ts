@@ -1,3 +1,4 @@
+import { countOf } from '../../common/count-words.ts';
 import { StartupError } from '../startup-error.ts';
 import type { SavedSnapshot } from '../snapshots/schemas.ts';
 import { callApiFor } from './api-call.ts';
@@ -5,7 +6,6 @@ import { dataDirHelp, type Command } from './command.ts';
 import { clientOptions } from './client-command.ts';
 import { connectionHelp, resolveTarget } from './connection.ts';
 import { EXIT_CODES, SNAPSHOT_SCOPE } from './snapshot-scope.ts';
-import { countOf } from '../../common/count-words.ts';
 
 export const snapshotSaveCommand: Command = {
   name: 'snapshot save',
@@ -38,8 +38,8 @@ export const snapshotSaveCommand: Command = {
     const counts = saved.counts;
     process.stdout.write(
       `Saved snapshot ${saved.name} (${formatSize(saved.size_bytes)}): ${countOf(counts.qrcodes ?? 0, 'QR code')}, ${countOf(counts.appointment_schedules ?? 0, 'appointment')}, ` +
-        `${countOf(counts.services ?? 0, 'service')}, ${countOf(counts.webhooks ?? 0, 'webhook')}, ${countOf(counts.webhook_deliveries ?? 0, 'delivery', 'deliveries')}, ${countOf(counts.inboxes ?? 0, 'inbox', 'inboxes')}, ` +
-        `${countOf(counts.inbox_messages ?? 0, 'inbox message')}.\nRestore it with: qr-sandbox snapshot restore ${saved.name}\n`,
+        `${countOf(counts.services ?? 0, 'service')}, ${countOf(counts.webhooks ?? 0, 'webhook')}, ${countOf(counts.webhook_deliveries ?? 0, 'delivery', 'deliveries')}, ` +
+        `${countOf(counts.inboxes ?? 0, 'inbox', 'inboxes')}, ${countOf(counts.inbox_messages ?? 0, 'inbox message')}.\nRestore it with: qr-sandbox snapshot restore ${saved.name}\n`,
     );
     return 0;
   },

@@ -5,4 +5,4 @@ export const SNAPSHOT_SCOPE =
   'and settings. Not the whole data dir: not API keys (they survive a restore, so this command keeps working), not other\n' +
   'organizations, not uploaded files. Stored as DATA_DIR/snapshots/ORGANIZATION_UUID/NAME.sqlite. Needs an admin key.';
 
-export const EXIT_CODES = 'Exit codes: 0 done, 1 an error (a bad option or name, an unknown snapshot, the server not reached or refusing).';
+export const EXIT_CODES = 'Exit codes: 0 done, 2 an error (a bad option or name, an unknown snapshot, the server not reached or refusing).';

@@ -2,6 +2,7 @@ import { ServiceError } from '../remote/service-client.ts';
 import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, type Command } from './command.ts';
+import { EXIT } from './exit-codes.ts';
 import { clientOptions } from './client-command.ts';
 import { connectionHelp, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
@@ -26,7 +27,7 @@ export const tasksWatchCommand: Command = {
       printer.end();
       process.stderr.write(`${summarise(task)}\n`);
       if (values.json) process.stdout.write(`${JSON.stringify(task, null, 2)}\n`);
-      return task.status === 'COMPLETED' ? 0 : 1;
+      return task.status === 'COMPLETED' ? EXIT.ok : EXIT.notMet;
     } catch (error) {
       printer.end();
       if (error instanceof ServiceError) throw new StartupError(error.message);

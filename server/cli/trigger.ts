@@ -1,6 +1,7 @@
 import { StartupError } from '../startup-error.ts';
 import type { Command } from './command.ts';
-import { clientHelp, clientOptions, countOption, emit, EXIT, readJsonFile } from './client-command.ts';
+import { clientHelp, clientOptions, countOption, emit, readJsonFile } from './client-command.ts';
+import { EXIT } from './exit-codes.ts';
 import { organizationOf, resolveTarget } from './connection.ts';
 import { describeRecorded, recordedJson, recordEvent, toEventType } from './record-event.ts';
 
@@ -18,7 +19,6 @@ export const triggerCommand: Command = {
   summary: 'Record service confirmations on the server, which sends their events to the subscribed webhooks; prints each event id.',
   usage: 'trigger check_in|check_out|delivery [--qr-code UUID] [--data FILE.json] [--count N] [--json]',
   allowPositionals: true,
-  errorExitStatus: EXIT.error,
   options: { 'qr-code': { type: 'string' }, data: { type: 'string' }, count: { type: 'string' }, ...clientOptions },
   help: {
     'qr-code': "QR code the service was confirmed at. Default: one of the organization's (a demo one if it has none)",

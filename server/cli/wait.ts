@@ -1,7 +1,9 @@
+import { countOf } from '../../common/count-words.ts';
 import type { MessageListItem } from '../receiver/schemas.ts';
 import { StartupError } from '../startup-error.ts';
 import type { Command, Values } from './command.ts';
-import { clientHelp, clientOptions, countOption, emit, EXIT } from './client-command.ts';
+import { clientHelp, clientOptions, countOption, emit } from './client-command.ts';
+import { EXIT } from './exit-codes.ts';
 import { followInbox } from './inbox-follow.ts';
 import { organizationOf, resolveTarget } from './connection.ts';
 import { findListenInbox, LISTEN_INBOX_NAME } from './listen-setup.ts';
@@ -31,7 +33,7 @@ function matches(message: MessageListItem, wanted: Wanted): boolean {
 }
 
 function describeWanted(wanted: Wanted, count: number): string {
-  const parts = [`${count} ${wanted.eventType ?? 'deliveries of any event'}`];
+  const parts = [wanted.eventType ? `${count} ${wanted.eventType}` : countOf(count, 'delivery of any event', 'deliveries of any event')];
   if (wanted.qrCodeUuid) parts.push(`at QR code ${wanted.qrCodeUuid}`);
   if (wanted.signature) parts.push(`with a ${wanted.signature} signature`);
   return parts.join(' ');
@@ -75,9 +77,9 @@ async function inboxToWatch(client: ServiceClient, organizationUuid: string, giv
 
 export const waitCommand: Command = {
   name: 'wait',
-  summary: 'Wait until matching deliveries have arrived in the inbox; exit 0 when they have, 1 on timeout (saying what did arrive).',
+  summary:
+    'Wait until matching deliveries have arrived in the inbox; exit 0 when they have, 1 on timeout (saying what did arrive), 2 on a mistake.',
   usage: 'wait [--event TYPE] [--qr-code UUID] [--count N] [--signature valid] [--timeout S] [--since ID] [--inbox UUID] [--json]',
-  errorExitStatus: EXIT.error,
   options: {
     event: { type: 'string' },
     'qr-code': { type: 'string' },

@@ -213,6 +213,8 @@ export interface InboxTable {
   /** Requests received since the rules were set, counted only while a rule matches by message number. */
   rules_message_count: Generated<number>;
   forward_to: string | null;
+  /** 1: forward_to is called while the sender waits, and its answer is the inbox's answer. */
+  forward_answers: Generated<number>;
   /** Oldest messages deleted to keep the inbox under the message cap. */
   dropped_messages: Generated<number>;
   created_on: string;
@@ -251,7 +253,7 @@ export interface InboxMessageTable {
   plaintext: string | null;
   duplicate_of: string | null;
   duplicate_by: string | null;
-  /** How the inbox answered: ok, rejected, too_large, fault_status, dropped, client_gone. */
+  /** How the inbox answered: ok, rejected, too_large, fault_status, dropped, client_gone, forwarded, forward_failed. */
   answer: string | null;
   answered_status: number | null;
   answered_after_ms: number | null;

@@ -50,6 +50,7 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
     response: responseOfRules(inboxRules(row)),
     rules: inboxRules(row),
     forward_to: row.forward_to,
+    forward_answers: row.forward_answers === 1,
     message_count: messageCount,
     dropped_messages: row.dropped_messages,
     max_messages: inboxLimits(config).maxMessages,
@@ -109,6 +110,7 @@ export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promi
     response_rules: JSON.stringify(requestedRules([], body) ?? []),
     rules_message_count: 0,
     forward_to: body.forward_to ?? null,
+    forward_answers: body.forward_answers ? 1 : 0,
     dropped_messages: 0,
     created_on: now,
     updated_on: now,
@@ -144,6 +146,7 @@ export async function updateInbox(ctx: AppContext, organizationUuid: string, uui
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.secrets !== undefined ? { secrets: JSON.stringify(body.secrets) } : {}),
     ...(body.forward_to !== undefined ? { forward_to: body.forward_to } : {}),
+    ...(body.forward_answers !== undefined ? { forward_answers: body.forward_answers ? 1 : 0 } : {}),
     ...(rules !== null ? { response_rules: JSON.stringify(rules), rules_message_count: 0 } : {}),
     updated_on: nowIso(),
   });

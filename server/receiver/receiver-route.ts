@@ -15,6 +15,7 @@ import {
   storeRaw,
   writeVerdict,
   type AnswerKind,
+  type PlannedAnswer,
   type RawDelivery,
   type StoredDelivery,
   type Verdict,
@@ -44,7 +45,9 @@ const DESCRIPTION =
   'a status and body, a delay, or a dropped connection. Never 500. ' +
   'Every method is accepted and stored; the answer carries X-Inbox-Message-Uuid. An inbox keeps its newest ' +
   'max_messages (1000 by default); older ones are dropped and counted in dropped_messages. A request relayed by an inbox ' +
-  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again. Each inbox takes at most ' +
+  '(X-QR-Sandbox-Forwarded) is stored but not forwarded again. An inbox with forward_answers forwards while the sender waits ' +
+  "and answers with the app's status and body (or closes the connection when the app gave no answer), unless a rule answered. " +
+  'Each inbox takes at most ' +
   `${describeBytes(DEFAULT_INBOX_BYTES_PER_MINUTE)} of requests per minute by default (429 with Retry-After past it, not stored). ` +
   `Forwards run ${DEFAULT_INBOX_FORWARDS} at a time with ${DEFAULT_INBOX_FORWARD_QUEUE} waiting; past that a message is not ` +
   'forwarded and its forward record says so.';
@@ -100,7 +103,7 @@ export function registerInboxReceiver(api: Api, ctx: AppContext): void {
             ),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
           },
-          500: ruleOr('Never answered by the inbox itself', null),
+          500: ruleOr("Never answered by the inbox itself, only passed on from your app's answer (forward_answers)", null),
           503: {
             ...ruleOr('This machine could not store it (disk full); try again', errorBodySchema),
             headers: { 'Retry-After': { schema: { type: 'integer' } } },
@@ -228,8 +231,9 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
 
   const plan = planAnswer(inbox, stored, raw, verdict);
   const waits = !raw.aborted && plan.delayMs > 0;
+  const forwardTo = forwardsNow(inbox, plan) && !raw.aborted && !runtime.stopped ? inbox.forward_to : null;
   let verdictWritten = false;
-  if (waits && verdict) {
+  if ((waits || forwardTo) && verdict) {
     // Written before the wait, so the message shows its verdicts while its answer is delayed.
     try {
       await turns.run(() => writeVerdict(ctx, stored.uuid, verdict));
@@ -239,23 +243,26 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
     }
   }
   const waited = raw.aborted ? 'gone' : waits ? await waitUnlessGone(plan.delayMs, res, runtime.signal) : 'elapsed';
-  const kind: AnswerKind = waited === 'gone' ? 'client_gone' : plan.kind;
-  const status = waited === 'gone' ? null : plan.status;
+  const forwarded = forwardTo && waited === 'elapsed' ? await forwardWhileWaiting(ctx, inbox, stored.uuid, forwardTo, res) : null;
+  const answer = forwarded ? forwarded.answer : plan;
+  const kind: AnswerKind = waited === 'gone' || forwarded?.senderGone ? 'client_gone' : answer.kind;
+  const status = kind === 'client_gone' ? null : answer.status;
   const afterMs = elapsed();
   // Recorded before it is sent, so whoever got the answer finds it in the message.
   try {
-    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict, plan.rule));
+    await turns.run(() => recordAnswer(ctx, stored.uuid, kind, status, afterMs, verdictWritten ? null : verdict, answer.rule));
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: stored.uuid }, 'inbox: could not record the answer');
   }
-  if (kind === 'dropped') {
+  if (kind === 'dropped' || kind === 'forward_failed') {
     res.socket?.destroy();
   } else if (status !== null) {
     res.setHeader('X-Inbox-Message-Uuid', stored.uuid);
     if (raw.truncated || waited === 'stopping') res.setHeader('Connection', 'close');
     if (status === 204 || status === 304) res.status(status).end();
-    else if (typeof plan.body === 'string') res.status(status).type('text/plain').send(plan.body);
-    else res.status(status).json(plan.body);
+    else if (forwarded) res.status(status).type(forwarded.contentType).send(answer.body);
+    else if (typeof answer.body === 'string') res.status(status).type('text/plain').send(answer.body);
+    else res.status(status).json(answer.body);
   }
 
   ctx.live.publish({
@@ -271,10 +278,46 @@ async function receive(ctx: AppContext, inbox: InboxRow, req: Request, res: Resp
       event_type: verdict?.eventType ?? null,
       event_id: verdict?.eventId ?? null,
       duplicate_of: verdict?.duplicateOf ?? null,
-      answer: { kind, status, after_ms: afterMs, rule: plan.rule },
+      answer: { kind, status, after_ms: afterMs, rule: answer.rule },
     } satisfies Pick<Message, MessageSummaryField>,
   });
-  if (inbox.forward_to && !runtime.stopped) queueForward(ctx, inbox, stored.uuid, inbox.forward_to);
+  if (forwarded?.relay) publishRelay(ctx, inbox, stored.uuid, forwarded.relay);
+  else if (inbox.forward_to && inbox.forward_answers !== 1 && !runtime.stopped) queueForward(ctx, inbox, stored.uuid, inbox.forward_to);
+}
+
+/** Whether the app answers this request (forward_answers): a delivery, whole, that no rule answers. */
+function forwardsNow(inbox: InboxRow, plan: PlannedAnswer): boolean {
+  return inbox.forward_answers === 1 && inbox.forward_to !== null && plan.rule === null && (plan.kind === 'ok' || plan.kind === 'rejected');
+}
+
+/**
+ * forward_answers: the message goes to the app while the sender waits; the app's status and body
+ * are the answer, and no answer from the app is none from the inbox (the connection is closed).
+ */
+async function forwardWhileWaiting(
+  ctx: AppContext,
+  inbox: InboxRow,
+  messageUuid: string,
+  url: string,
+  res: Response,
+): Promise<{ relay: Relay | null; answer: PlannedAnswer; contentType: string; senderGone: boolean }> {
+  let senderGone = false;
+  const onClose = () => {
+    senderGone = !res.writableEnded;
+  };
+  res.once('close', onClose);
+  const relay = await forwardRelay(ctx, inbox, messageUuid, url)
+    .catch((error: unknown) => {
+      ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');
+      return null;
+    })
+    .finally(() => res.off('close', onClose));
+  const answer: PlannedAnswer =
+    relay?.status_code == null
+      ? { kind: 'forward_failed', status: null, body: null, delayMs: 0, rule: null }
+      : { kind: 'forwarded', status: relay.status_code, body: relay.response_excerpt ?? '', delayMs: 0, rule: null };
+  const contentType = relay?.response_headers?.['content-type'] ?? 'text/plain';
+  return { relay, answer, contentType, senderGone };
 }
 
 function queueForward(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): void {
@@ -322,16 +365,19 @@ async function forwardTarget(
   }
 }
 
+/** Sends the stored message to `url` and records it, or records why it was not sent. */
+async function forwardRelay(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): Promise<Relay> {
+  const row = await findMessage(ctx.db.kysely, inbox.uuid, messageUuid);
+  if (!row) return recordRefusedRelay(ctx, { uuid: messageUuid }, 'forward', url, 'Not forwarded: the message was deleted meanwhile.');
+  const decided = await forwardTarget(ctx, inbox, row, url);
+  return 'target' in decided
+    ? relayMessage(ctx, row, 'forward', url, decided.target)
+    : recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
+}
+
 async function forward(ctx: AppContext, inbox: InboxRow, messageUuid: string, url: string): Promise<void> {
   try {
-    const row = await findMessage(ctx.db.kysely, inbox.uuid, messageUuid);
-    if (!row) return;
-    const decided = await forwardTarget(ctx, inbox, row, url);
-    const relay =
-      'target' in decided
-        ? await relayMessage(ctx, row, 'forward', url, decided.target)
-        : await recordRefusedRelay(ctx, row, 'forward', url, decided.refused);
-    publishRelay(ctx, inbox, messageUuid, relay);
+    publishRelay(ctx, inbox, messageUuid, await forwardRelay(ctx, inbox, messageUuid, url));
   } catch (error) {
     ctx.logger.error({ err: error, message_uuid: messageUuid }, 'inbox: forward failed');
   }

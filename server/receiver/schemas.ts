@@ -18,6 +18,12 @@ const secretsSchema = z
 /** The scheme and the rest of the webhook URL rules are checked by checkRelayUrl. */
 const relayUrlSchema = z.string().min(1).max(2048);
 
+const forwardAnswersField = z.boolean();
+const FORWARD_ANSWERS =
+  "true: each delivery is forwarded while its sender waits, and the inbox answers with your app's answer (its status and body; " +
+  "no answer when your app gives none or times out), so your app's failures are the delivery's and are retried; a matching rule's " +
+  'fault is answered instead, without forwarding. false: the inbox answers at once and forwards afterwards.';
+
 /** Fault injection: how the inbox answers deliveries. */
 export const inboxResponseSchema = z
   .object({
@@ -51,6 +57,7 @@ export const inboxSchema = organizationRecordSchema('Inbox', {
   ),
   rules: inboxRulesSchema,
   forward_to: z.string().nullable().describe('Every delivery is relayed, bytes and headers unchanged, to this URL'),
+  forward_answers: forwardAnswersField.describe(FORWARD_ANSWERS),
   message_count: z.number().int(),
   dropped_messages: z
     .number()
@@ -71,6 +78,7 @@ export const createInboxBodySchema = z
       .describe('Fault injection as one setting, read as a single rule for every request (older form of rules; give one or the other)'),
     rules: inboxRulesSchema.optional(),
     forward_to: relayUrlSchema.nullable().optional().describe("Relay every delivery to your own app's URL"),
+    forward_answers: forwardAnswersField.optional().describe(`${FORWARD_ANSWERS} Default false`),
   })
   .refine((b) => b.response === undefined || b.rules === undefined, {
     message: 'Give rules or response, not both: response is the older form of a single rule.',
@@ -88,9 +96,10 @@ export const updateInboxBodySchema = z
       .describe('Changes only the fields given of the rule for every request (older form of rules; give one or the other)'),
     rules: inboxRulesSchema.optional().describe('Replaces the whole list ([] answers normally) and restarts the count of messages'),
     forward_to: relayUrlSchema.nullable().optional().describe('null stops forwarding'),
+    forward_answers: forwardAnswersField.optional().describe(FORWARD_ANSWERS),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: 'Give at least one of name, secrets, response, rules, forward_to.',
+    message: 'Give at least one of name, secrets, response, rules, forward_to, forward_answers.',
   })
   .refine((b) => b.response === undefined || b.rules === undefined, {
     message: 'Give rules or response, not both: response is the older form of a single rule.',
@@ -144,7 +153,17 @@ export const relaySchema = z
   .meta({ id: 'InboxRelay' });
 export type Relay = z.infer<typeof relaySchema>;
 
-export const answerKinds = ['ok', 'rejected', 'too_large', 'fault_status', 'dropped', 'client_gone'] as const;
+/** forwarded: the app's answer (forward_answers); forward_failed: the app gave none, so neither did the inbox. */
+export const answerKinds = [
+  'ok',
+  'rejected',
+  'too_large',
+  'fault_status',
+  'dropped',
+  'client_gone',
+  'forwarded',
+  'forward_failed',
+] as const;
 
 export const messageSchema = z
   .object({

@@ -28,7 +28,7 @@ export function registerWebhookRoutes(api: Api, ctx: AppContext): void {
   webhooks.create(
     {
       path: '/api/webhooks/register',
-      summary: 'Register a webhook. The answer includes the secret the service generated.',
+      summary: 'Register a webhook. The answer includes the secret the service generated (or, in QR Sandbox only, the one given).',
       body: registerWebhookBodySchema,
       response: webhookWithSecretSchema,
     },
@@ -56,7 +56,7 @@ export function registerWebhookRoutes(api: Api, ctx: AppContext): void {
   );
   webhooks.update(
     {
-      summary: 'Change url, events or is_active. Deactivating stops pending retries.',
+      summary: 'Change url, events or is_active (QR Sandbox also: retry_schedule, secret). Deactivating stops pending retries.',
       body: updateWebhookBodySchema,
     },
     (org, uuid, body) => updateWebhook(db, org, uuid, body),

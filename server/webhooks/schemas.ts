@@ -62,6 +62,22 @@ const urlField = z
   .describe('https:// anywhere; http:// to this machine (127.0.0.1, localhost, [::1]) or anywhere when settings allow it');
 const eventsField = eventListSchema.describe(`Event names: ${eventTypes.join(', ')}`);
 
+/**
+ * A secret given by the caller instead of a generated one: the service's reference has the service
+ * generate it, so this field is the sandbox's own (x-sandbox), for tests and CI that give their app
+ * and the sandbox the same secret.
+ */
+const givenSecretField = z
+  .string()
+  .min(8)
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+  .meta({
+    'x-sandbox': true,
+    description:
+      'QR Sandbox only (the service generates every secret): use this secret, 8 to 512 printable ASCII characters without spaces, instead of a generated one. For tests and CI that give their app the same secret',
+  });
+
 /** The registration body. */
 export const registerWebhookBodySchema = z.strictObject({
   organization_uuid: z.string().min(1),
@@ -74,6 +90,7 @@ export const registerWebhookBodySchema = z.strictObject({
       .describe("Its own retry schedule (a QR Sandbox field); left out or null: the organization's setting"),
   ).optional(),
   sandbox_diagnostics: sandboxDiagnosticsField.optional(),
+  secret: givenSecretField.optional(),
 });
 export type RegisterWebhookBody = z.infer<typeof registerWebhookBodySchema>;
 
@@ -88,9 +105,10 @@ export const updateWebhookBodySchema = z
         .describe("Its own retry schedule (a QR Sandbox field); null: back to the organization's setting"),
     ).optional(),
     sandbox_diagnostics: sandboxDiagnosticsField.optional(),
+    secret: givenSecretField.optional(),
   })
   .refine((b) => Object.values(b).some((value) => value !== undefined), {
-    message: 'Give at least one of url, events, is_active, retry_schedule, sandbox_diagnostics.',
+    message: 'Give at least one of url, events, is_active, retry_schedule, sandbox_diagnostics, secret.',
   });
 export type UpdateWebhookBody = z.infer<typeof updateWebhookBodySchema>;
 

@@ -41,7 +41,7 @@ export async function registerWebhook(db: Kysely<Database>, body: RegisterWebhoo
     url,
     events: JSON.stringify(body.events),
     is_active: body.is_active ? 1 : 0,
-    secret: generateWebhookSecret(),
+    secret: body.secret ?? generateWebhookSecret(),
     created_on: now,
     updated_on: now,
     deleted_on: null,
@@ -90,6 +90,7 @@ export async function updateWebhook(
       ...(url === undefined ? {} : { url }),
       ...(body.events === undefined ? {} : { events: JSON.stringify(body.events) }),
       ...(body.is_active === undefined ? {} : { is_active: body.is_active ? 1 : 0 }),
+      ...(body.secret === undefined ? {} : { secret: body.secret }),
       // Active again, by hand: it starts afresh, as if it had never failed.
       ...(body.is_active === true ? { failing_since_ms: null, disabled_reason: null, disabled_on: null } : {}),
       ...(body.retry_schedule === undefined

@@ -68,11 +68,11 @@ describe('qr-sandbox command line', () => {
     assert.match(unknown.stderr, /Unknown command: frobnicate/);
 
     const missingName = await runCli(['org', 'create', '--data-dir', freshDir()]);
-    assert.equal(missingName.code, 1);
+    assert.equal(missingName.code, 2);
     assert.match(missingName.stderr, /needs --name/);
 
     const badFlag = await runCli(['serve', '--prot', '1']);
-    assert.equal(badFlag.code, 1);
+    assert.equal(badFlag.code, 2);
     assert.match(badFlag.stderr, /--prot/);
     assert.match(badFlag.stderr, /serve --help/);
   });
@@ -81,7 +81,7 @@ describe('qr-sandbox command line', () => {
     const dir = freshDir();
     fs.writeFileSync(path.join(dir, DATABASE_FILE), 'not a database at all, just some text '.repeat(100));
     const result = await runCli(['serve', '--port', '0', '--data-dir', dir]);
-    assert.equal(result.code, 1);
+    assert.equal(result.code, 2);
     assert.match(result.stderr, /is not a SQLite database/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
   });
@@ -92,7 +92,7 @@ describe('qr-sandbox command line', () => {
     try {
       const port = new URL(serve.url).port;
       const result = await runCli(['serve', '--port', port, '--data-dir', freshDir()]);
-      assert.equal(result.code, 1);
+      assert.equal(result.code, 2);
       assert.match(result.stderr, new RegExp(`Port ${port} on 127.0.0.1 is already in use`));
     } finally {
       await serve.stop();

@@ -100,19 +100,19 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     assert.equal(after.total, before.total);
 
     const refused = await runCli(['import', file, '--type', 'qrcodes', '--dry-run', '--profile', 'remote', '--data-dir', local]);
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 2);
     assert.match(refused.stderr, /has no dry run and would import it for real/);
   });
 
   it('says in plain words when the secret is wrong or the service is down', async () => {
     const wrong = await runCli(['import', file, '--type', 'qrcodes', ...target({ secret: 'wrong' })]);
-    assert.equal(wrong.code, 1);
+    assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /rejected the API key or secret \(401\)/);
 
     const gone = await startTestServer();
     await gone.stop();
     const down = await runCli(['import', file, '--type', 'qrcodes', ...target({ url: gone.url })]);
-    assert.equal(down.code, 1);
+    assert.equal(down.code, 2);
     assert.match(down.stderr, /Could not reach .* nothing is listening there/);
 
     const badType = await runCli(['import', file, '--type', 'things', '--data-dir', local]);

@@ -77,30 +77,30 @@ describe('qr-sandbox inbox rules, as a process against serve --port 0', () => {
     const file = path.join(files, 'bad.json');
     fs.writeFileSync(file, JSON.stringify([{ respond: {} }, { match: { attempt_at_least: 3, attempt_at_most: 1 }, respond: {} }]));
     const bad = await rules('set', '--file', file);
-    assert.equal(bad.code, 1);
+    assert.equal(bad.code, 2);
     assert.match(bad.stderr, /rules\.1\.match\.attempt_at_most must be at least attempt_at_least/);
 
     const none = await rules('set');
-    assert.equal(none.code, 1);
+    assert.equal(none.code, 2);
     assert.match(none.stderr, /--file rules\.json, or --fail-first N/);
     const notNumber = await rules('set', '--fail-first', 'two');
-    assert.equal(notNumber.code, 1);
+    assert.equal(notNumber.code, 2);
     assert.match(notNumber.stderr, /--fail-first takes a whole number/);
     const missingFile = await rules('set', '--file', path.join(files, 'no-such.json'));
-    assert.equal(missingFile.code, 1);
+    assert.equal(missingFile.code, 2);
     assert.match(missingFile.stderr, /Cannot read .*no-such\.json: ENOENT/);
     const both = await rules('set', '--file', file, '--fail-first', '2');
-    assert.equal(both.code, 1);
+    assert.equal(both.code, 2);
     assert.match(both.stderr, /Give --file or --fail-first, not both/);
     const noInbox = await runCli(['inbox', 'rules', 'list', ...target()]);
-    assert.equal(noInbox.code, 1);
+    assert.equal(noInbox.code, 2);
     assert.match(noInbox.stderr, /Give the inbox: --inbox UUID/);
     fs.writeFileSync(file, 'not json');
     const notJson = await rules('set', '--file', file);
-    assert.equal(notJson.code, 1);
+    assert.equal(notJson.code, 2);
     assert.match(notJson.stderr, /is not JSON/);
     const missing = await runCli(['inbox', 'rules', 'list', '--inbox', '00000000-0000-0000-0000-000000000000', ...target()]);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.match(missing.stderr, /404/);
   });
 

@@ -50,7 +50,7 @@ describe('remote service mode: profiles and tasks watch', () => {
     assert.match(listed.stdout, /^staging\t/m);
     assert.ok(!listed.stdout.includes(credential().split(':')[1] ?? 'x'), 'no secret in the list');
     const bad = await runCli(['profile', 'add', 'broken', '--url', 'not a url', '--key', 'a:b', '--data-dir', local]);
-    assert.equal(bad.code, 1);
+    assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Profile not saved/);
   });
 
@@ -97,18 +97,18 @@ describe('remote service mode: profiles and tasks watch', () => {
       '--data-dir',
       local,
     ]);
-    assert.equal(wrong.code, 1);
+    assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /rejected the API key or secret \(401\)/);
 
     const unknown = await runCli(['tasks', 'watch', 'no-such-task', '--profile', 'staging', '--data-dir', local]);
-    assert.equal(unknown.code, 1);
+    assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no such resource \(404\)/);
 
     const stopped = await startTestServer();
     const stoppedUrl = stopped.url;
     await stopped.stop();
     const unreachable = await runCli(['tasks', 'watch', 'done-task', '--url', stoppedUrl, '--key', credential(), '--data-dir', local]);
-    assert.equal(unreachable.code, 1);
+    assert.equal(unreachable.code, 2);
     assert.match(unreachable.stderr, /Could not reach http:\/\/127\.0\.0\.1:\d+: nothing is listening there/);
 
     const noProfile = await runCli(['tasks', 'watch', 'done-task', '--profile', 'nope', '--data-dir', local]);

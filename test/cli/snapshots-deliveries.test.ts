@@ -63,36 +63,36 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.deepEqual(await qrNames(), ['Kept', 'Made by the test run']);
     const restored = await cli('snapshot', 'restore', 'baseline');
     assert.equal(restored.code, 0, restored.stderr);
-    assert.match(restored.stdout, /^Restored snapshot baseline of .*: 1 QR codes.*replacing 2 QR codes/);
+    assert.match(restored.stdout, /^Restored snapshot baseline of .*: 1 QR code, .*replacing 2 QR codes/);
     assert.deepEqual(await qrNames(), ['Kept']);
     const found = await ok<Page<unknown>>(`/api/qrcodes?organization_uuid=${org()}&search=collins`);
     assert.equal(found.total, 1, 'the search index is as the snapshot');
 
     const unknown = await cli('snapshot', 'restore', 'nope');
-    assert.equal(unknown.code, 1);
+    assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Snapshot "nope" .*not found/);
     const bad = await cli('snapshot', 'save', '../escape');
-    assert.equal(bad.code, 1);
+    assert.equal(bad.code, 2);
     assert.match(bad.stderr, /letters, digits/);
     const taken = await cli('snapshot', 'save', 'baseline');
-    assert.equal(taken.code, 1);
+    assert.equal(taken.code, 2);
     assert.match(taken.stderr, /exists.*--force/);
     assert.equal((await cli('snapshot', 'save', 'baseline', '--force')).code, 0);
 
     const unconfirmed = await cli('reset', '--empty');
-    assert.equal(unconfirmed.code, 1);
+    assert.equal(unconfirmed.code, 2);
     assert.match(unconfirmed.stderr, /qr-sandbox reset --empty --yes/);
     assert.deepEqual(await qrNames(), ['Kept'], 'nothing deleted without --yes');
     const reset = await cli('reset', '--empty', '--yes');
     assert.equal(reset.code, 0, reset.stderr);
-    assert.match(reset.stdout, /^Emptied the organization: deleted 1 QR code/);
+    assert.match(reset.stdout, /^Emptied the organization: deleted 1 QR code, /);
     assert.deepEqual(await qrNames(), []);
     assert.equal((await cli('snapshot', 'restore', 'baseline', '--json')).code, 0, 'the key still works after a reset and a restore');
     assert.deepEqual(await qrNames(), ['Kept']);
 
     const deleted = await cli('snapshot', 'delete', 'baseline');
     assert.equal(deleted.code, 0, deleted.stderr);
-    assert.equal((await cli('snapshot', 'delete', 'baseline')).code, 1);
+    assert.equal((await cli('snapshot', 'delete', 'baseline')).code, 2);
     const empty = await cli('snapshot', 'list');
     assert.match(empty.stderr, /No snapshots yet/);
   });
@@ -124,11 +124,11 @@ describe('qr-sandbox snapshot, reset and deliveries, as processes against serve 
     assert.equal(parsed[0]?.status, 'failed');
     const none = await cli('deliveries', 'list', '--status', 'pending');
     assert.match(none.stderr, /No deliveries match/);
-    assert.equal((await cli('deliveries', 'list', '--status', 'lost')).code, 1);
-    assert.equal((await cli('deliveries', 'list', '--since', 'yesterday')).code, 1);
+    assert.equal((await cli('deliveries', 'list', '--status', 'lost')).code, 2);
+    assert.equal((await cli('deliveries', 'list', '--since', 'yesterday')).code, 2);
 
     const missing = await cli('deliveries', 'redeliver');
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.match(missing.stderr, /needs --failed/);
     const skipped = await cli('deliveries', 'redeliver', '--failed');
     assert.match(skipped.stdout, /Redelivered 0 failed deliveries\.\nSkipped 1: their webhook is inactive/);

@@ -54,13 +54,13 @@ describe('qr-sandbox tasks cancel and retry', () => {
       assert.equal(watch.code, 0, watch.stderr);
 
       const again = await runCli(['tasks', 'retry', uuid, ...target]);
-      assert.equal(again.code, 1);
+      assert.equal(again.code, 2);
       assert.match(again.stderr, /retried already, as task/);
       const unknown = await runCli(['tasks', 'cancel', '00000000-0000-0000-0000-000000000000', ...target]);
-      assert.equal(unknown.code, 1);
+      assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /not found/i);
       const none = await runCli(['tasks', 'cancel', ...target]);
-      assert.equal(none.code, 1);
+      assert.equal(none.code, 2);
       assert.match(none.stderr, /takes one task uuid/);
     } finally {
       assert.equal(await serve.stop(), 0);

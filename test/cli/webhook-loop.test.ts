@@ -260,13 +260,16 @@ describe('the webhook developer loop from a terminal: trigger, scenario run, lis
     }
   });
 
-  it('on Ctrl+C, listen removes the webhook and inbox it made and exits 0', async () => {
+  it('on Ctrl+C, listen pauses its webhook (kept with its inbox and secret for the next run) and exits 0', async () => {
     listen.signal('SIGINT');
     const result = await listen.done;
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stderr, new RegExp(`Removed webhook ${webhookUuid} and inbox ${inboxUuid}\\.`));
-    assert.equal((await server.request(`/api/webhooks/uuid/${webhookUuid}`)).status, 404);
-    assert.equal((await server.request(`/api/inboxes/uuid/${inboxUuid}`)).status, 404);
+    assert.match(result.stderr, new RegExp(`Paused webhook ${webhookUuid}; it keeps its secret for the next listen`));
+    const webhook = (await (await server.request(`/api/webhooks/uuid/${webhookUuid}`)).json()) as { is_active: boolean };
+    assert.equal(webhook.is_active, false);
+    assert.equal((await server.request(`/api/inboxes/uuid/${inboxUuid}`)).status, 200);
+    const cleaned = await runCli(['listen', '--cleanup', ...at()]);
+    assert.match(cleaned.stdout, new RegExp(`Removed webhook ${webhookUuid}, inbox ${inboxUuid}\\.`));
     const waited = await runCli(['wait', '--timeout', '1', ...at()]);
     assert.equal(waited.code, 2);
     assert.match(waited.stderr, /start qr-sandbox listen first, or pass --inbox UUID/);

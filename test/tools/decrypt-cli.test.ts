@@ -62,10 +62,10 @@ describe('qr-sandbox decrypt', () => {
 
   it('refuses a missing --signature or an unreadable file with a one-line message', async () => {
     const noSig = await runCli(['decrypt', bodyFile]);
-    assert.equal(noSig.code, 1);
+    assert.equal(noSig.code, 2);
     assert.match(noSig.stderr, /decrypt needs --signature/);
     const missing = await runCli(['decrypt', path.join(dir, 'nope.json'), '--signature', d.signature]);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Cannot read .*nope\.json: ENOENT/);
   });
 });

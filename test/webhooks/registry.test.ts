@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { MICROS_TIMESTAMP } from '../../server/webhooks/microtime.ts';
+import { deref } from '../support/openapi-doc.ts';
 import { bearer, jsonBody } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
@@ -180,5 +181,36 @@ describe('webhook registry', () => {
     assert.equal(((await changed.json()) as Json).webhook_retry_schedule, 'fast');
     assert.equal((await server.request('/api/settings', jsonBody({ webhook_retry_schedule: 'hourly' }, 'PATCH'))).status, 400);
     assert.equal((await server.request('/api/settings', jsonBody({}, 'PATCH'))).status, 400);
+  });
+
+  test('a given secret (QR Sandbox only, x-sandbox in OpenAPI): registered, changed by PATCH, checked', async () => {
+    const res = await register({
+      url: 'https://hooks.example.com/given',
+      events: ['service_confirmation.check_in'],
+      secret: 'ci-secret-1234',
+    });
+    assert.equal(res.status, 201);
+    const created = (await res.json()) as { uuid: string; secret: string };
+    assert.equal(created.secret, 'ci-secret-1234');
+    const patched = await server.request(`/api/webhooks/uuid/${created.uuid}`, {
+      ...jsonBody({ secret: 'rotated-secret-5678' }),
+      method: 'PATCH',
+    });
+    assert.equal(patched.status, 200);
+    assert.equal(((await patched.json()) as Json).secret, undefined, 'an update does not answer with the secret');
+    const read = (await (await server.request(`/api/webhooks/uuid/${created.uuid}?include_secret=true`)).json()) as { secret: string };
+    assert.equal(read.secret, 'rotated-secret-5678');
+    const bad = await register({
+      url: 'https://hooks.example.com/bad',
+      events: ['service_confirmation.check_in'],
+      secret: 'has space 123',
+    });
+    assert.equal(bad.status, 400);
+    assert.match(((await bad.json()) as { error: { message: string } }).error.message, /secret/);
+
+    const doc = (await (await server.request('/api/openapi.json')).json()) as Json;
+    const body = (doc.paths as Json)['/api/webhooks/register'] as { post: { requestBody: { content: Record<string, { schema: Json }> } } };
+    const schema = deref(doc, body.post.requestBody.content['application/json']?.schema) as { properties: Record<string, Json> };
+    assert.equal(schema.properties.secret?.['x-sandbox'], true);
   });
 });

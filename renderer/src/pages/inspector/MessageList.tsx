@@ -39,6 +39,10 @@ export function answerText(answer: Message['answer']): string {
       return answer.rule ? `dropped (rule ${answer.rule})` : 'dropped';
     case 'client_gone':
       return 'sender hung up';
+    case 'forwarded':
+      return `${answer.status ?? '?'} (your app)`;
+    case 'forward_failed':
+      return 'no answer (your app gave none)';
     case 'fault_status':
       return answer.rule ? `${answer.status ?? '?'} (rule ${answer.rule})` : `${answer.status ?? '?'} (fault)`;
     case null:
