@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 import { StatList } from '../../components/StatList.tsx';
+import { countOf } from '../../components/count-words.ts';
 import { Table } from '../../components/Table.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { Link } from '../../router.tsx';
@@ -122,7 +123,7 @@ export function EventsPage() {
             }
           />
           {counts && counts.deliveries.pending > 0 && (
-            <p className="muted small">{counts.deliveries.pending} deliveries waiting to be sent or retried.</p>
+            <p className="muted small">{countOf(counts.deliveries.pending, 'delivery', 'deliveries')} waiting to be sent or retried.</p>
           )}
         </section>
         {demo && <NextSteps />}
