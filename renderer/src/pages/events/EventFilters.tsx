@@ -15,7 +15,7 @@ export function EventFilters({ params, setParams }: { params: URLSearchParams; s
   const webhooks = useQuery(getQuery('/api/webhooks', { query: { organization_uuid: session.organization_uuid, per_page: 100 } }));
   const set = (name: (typeof EVENT_FILTERS)[number]) => (value: string) => setParams({ [name]: value || null, page: null });
   return (
-    <div className="toolbar" role="search" aria-label="Filter events">
+    <search className="toolbar" aria-label="Filter events">
       <SelectField label="Event" value={params.get('type') ?? ''} onChange={set('type')}>
         <option value="">All events</option>
         {EVENT_TYPES.map((type) => (
@@ -40,6 +40,6 @@ export function EventFilters({ params, setParams }: { params: URLSearchParams; s
           </option>
         ))}
       </SelectField>
-    </div>
+    </search>
   );
 }
