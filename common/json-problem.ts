@@ -11,6 +11,8 @@ export interface JsonProblem {
   line: number;
   column: number;
   message: string;
+  /** The error runs to the end of the text: the text looks cut off rather than wrong. */
+  reachesEnd: boolean;
 }
 
 const explanations: Record<string, string> = {
@@ -50,6 +52,7 @@ export function jsonProblem(text: string): JsonProblem | null {
     const offset = first?.offset ?? text.length;
     const { line, column } = lineAndColumn(text, offset);
     const what = first ? (explanations[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error)) : (error as Error).message;
-    return { offset, line, column, message: `Not valid JSON at line ${line}, column ${column}: ${what}.` };
+    const reachesEnd = first ? first.offset + first.length >= text.trimEnd().length : false;
+    return { offset, line, column, message: `Not valid JSON at line ${line}, column ${column}: ${what}.`, reachesEnd };
   }
 }

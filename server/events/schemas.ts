@@ -3,7 +3,11 @@ import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { deliveryStatuses } from '../webhooks/schemas.ts';
 import { eventTypes } from '../webhooks/events.ts';
 
-export const eventListQuerySchema = organizationListQuery('events');
+export const eventListQuerySchema = organizationListQuery('events').extend({
+  type: z.enum(eventTypes).optional().describe('Only events of this type'),
+  status: z.enum(deliveryStatuses).optional().describe('Only events with a delivery in this status (of the webhook given, if one is)'),
+  webhook_uuid: z.string().min(1).optional().describe('Only events delivered to this webhook'),
+});
 export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 
 export const eventDeliverySchema = z

@@ -25,7 +25,17 @@ function describe(envelopeJson: string): Pick<EventSummary, 'qr_code_uuid' | 'se
 
 /** The organization's events newest first, each with its deliveries (one per webhook) and their status. */
 export async function listEvents(db: Kysely<Database>, query: EventListQuery): Promise<{ items: EventSummary[]; total: number }> {
-  const base = db.selectFrom('webhook_events').where('organization_uuid', '=', query.organization_uuid);
+  let base = db.selectFrom('webhook_events').where('organization_uuid', '=', query.organization_uuid);
+  if (query.type) base = base.where('type', '=', query.type);
+  const { status, webhook_uuid } = query;
+  if (status || webhook_uuid) {
+    base = base.where(({ exists, selectFrom }) => {
+      let deliveries = selectFrom('webhook_deliveries as d').select('d.delivery_id').whereRef('d.event_id', '=', 'webhook_events.id');
+      if (status) deliveries = deliveries.where('d.status', '=', status);
+      if (webhook_uuid) deliveries = deliveries.where('d.webhook_uuid', '=', webhook_uuid);
+      return exists(deliveries);
+    });
+  }
   const total = await cachedCount(db, base);
   const window = pageWindow(total, query.page, query.per_page);
   if (!window) return { items: [], total };

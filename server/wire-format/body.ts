@@ -1,4 +1,5 @@
 /** The request body of a delivery: {"payload": "<base64>"}. */
+import { jsonProblem } from '../../common/json-problem.ts';
 import { WebhookCryptoError } from './problems.ts';
 
 /** The exact body bytes a sender posts for a payload. */
@@ -14,16 +15,20 @@ export function extractPayload(payloadOrBody: string): string {
   try {
     parsed = JSON.parse(trimmed);
   } catch {
-    throw new WebhookCryptoError(
-      'PAYLOAD_NOT_BASE64',
-      'The body starts with "{" but is not valid JSON; send {"payload": "<base64>"} or the base64 string alone.',
-    );
+    throw new WebhookCryptoError('PAYLOAD_NOT_BASE64', whyNotJson(trimmed));
   }
   if (typeof parsed === 'object' && parsed !== null && 'payload' in parsed && typeof parsed.payload === 'string') return parsed.payload;
   throw new WebhookCryptoError(
     'PAYLOAD_NOT_BASE64',
     'The JSON body has no string field "payload"; a delivery body is {"payload": "<base64>"}.',
   );
+}
+
+function whyNotJson(body: string): string {
+  const problem = jsonProblem(body);
+  if (problem?.reachesEnd)
+    return 'The body looks cut off: it ends before its JSON is closed. Copy the whole body, from { to the closing }.';
+  return `The body starts with "{" but is not valid JSON${problem ? ` (${problem.message})` : ''}; send {"payload": "<base64>"} or the base64 string alone.`;
 }
 
 /** Why a request body is not even shaped like a delivery (empty, not a JSON object), or null. */

@@ -34,6 +34,11 @@ describe('Settings > Demo data in Chromium', { skip: skip ?? false }, () => {
     await section.getByRole('button', { name: 'Reset demo data…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset the demo data?' });
     await dialog.waitFor();
+    assert.equal(
+      await page.evaluate<string>('document.activeElement?.textContent'),
+      'Cancel',
+      'the focus starts on Cancel, so Enter deletes nothing',
+    );
     const question = await dialog.innerText();
     for (const item of [
       'QR codes and their tags',

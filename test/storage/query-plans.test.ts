@@ -220,6 +220,11 @@ async function userTraffic(server: TestServer): Promise<void> {
   const events = await ok(`/api/webhook-events?organization_uuid=${org}`);
   assert.ok((events.items as unknown[]).length > 0, 'the events list has the event');
   await ok(`/api/webhook-events?organization_uuid=${org}&page=2&per_page=1`);
+  const filtered = await ok(
+    `/api/webhook-events?organization_uuid=${org}&type=service_confirmation.check_in&status=delivered&webhook_uuid=${String(webhook.uuid)}`,
+  );
+  assert.ok((filtered.items as unknown[]).length > 0, 'the filtered events list has the event');
+  await ok(`/api/webhook-events?organization_uuid=${org}&status=failed`);
   await ok(`/api/activity?organization_uuid=${org}`);
   await ok(`/api/webhook-deliveries/${delivered.delivery_id}?organization_uuid=${org}`);
   await ok(`/api/webhooks?organization_uuid=${org}`);

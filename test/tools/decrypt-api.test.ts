@@ -45,6 +45,16 @@ describe('POST /api/tools/decrypt and its doctor', () => {
     assert.deepEqual(codesOf(body), ['NO_SECRET']);
   });
 
+  it('says a body cut off in the copy looks cut off, and where other JSON goes wrong', async () => {
+    const d = craft(envelope());
+    const cut = await call({ body: d.body.slice(0, d.body.length - 10), signature: d.signatureHeader });
+    assert.equal(cut.status, 400);
+    assert.match(detailsText(cut.body) + cut.body.error.message, /looks cut off: it ends before its JSON is closed/);
+    const wrong = await call({ body: '{"payload": abc}', signature: d.signatureHeader });
+    assert.equal(wrong.status, 400);
+    assert.match(detailsText(wrong.body) + wrong.body.error.message, /not valid JSON \(Not valid JSON at line 1, column 13/);
+  });
+
   it('says invalid for a wrong secret, and explains whitespace in the secret', async () => {
     const d = craft(envelope());
     const wrong = await call({ body: d.body, signature: d.signatureHeader, secret: 'another-webhooks-secret' });

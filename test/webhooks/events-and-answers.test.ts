@@ -137,6 +137,21 @@ describe('webhook events across webhooks and the answers of attempts', () => {
     const past = await json<Page<EventItem>>(`/api/webhook-events?organization_uuid=${org()}&page=99`);
     assert.deepEqual(past.items, []);
 
+    // Filters: by type, by a delivery's status, by webhook, and the status of that webhook's delivery.
+    const ids = async (filter: string) =>
+      (await json<Page<EventItem>>(`/api/webhook-events?organization_uuid=${org()}&per_page=100&${filter}`)).items.map((e) => e.id);
+    assert.ok((await ids('type=service_confirmation.check_in')).includes(event.id));
+    assert.ok(!(await ids('type=service_confirmation.check_out')).includes(event.id));
+    assert.ok((await ids(`webhook_uuid=${bad.uuid}`)).includes(event.id));
+    assert.ok((await ids(`webhook_uuid=${ok.uuid}&status=delivered`)).includes(event.id));
+    assert.ok(
+      !(await ids(`webhook_uuid=${bad.uuid}&status=delivered`)).includes(event.id),
+      'its delivery to the failing inbox is not delivered',
+    );
+    assert.ok((await ids('status=delivered')).includes(event.id), 'delivered to one of its webhooks');
+    const wrongType = await server.request(`/api/webhook-events?organization_uuid=${org()}&type=qrcode.created`);
+    assert.equal(wrongType.status, 400);
+
     const activity = await json<{
       events: number;
       deliveries: { delivered: number; failed: number; pending: number };

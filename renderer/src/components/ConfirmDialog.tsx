@@ -5,12 +5,17 @@ import { CurlDisclosure } from './CurlDisclosure.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ActionButton, CancelButton } from './FormActions.tsx';
 
-/** A dialog element shown modal while the component is mounted. */
+/**
+ * A dialog element shown modal while the component is mounted. The focus starts on its
+ * `data-default-focus` element (Cancel, in a question before a destructive call), not on the first
+ * focusable one.
+ */
 export function useModal() {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = dialog.current;
     d?.showModal();
+    d?.querySelector<HTMLElement>('[data-default-focus]')?.focus();
     return () => d?.close();
   }, []);
   return dialog;
@@ -53,7 +58,7 @@ export function ConfirmDialog({
       <ErrorNotice error={run.error} />
       <CurlDisclosure request={request} />
       <div className="dialog-actions">
-        <CancelButton onCancel={onCancel} />
+        <CancelButton onCancel={onCancel} defaultFocus />
         <ActionButton action={run} className="button button-danger" busyLabel={busyLabel}>
           {confirmLabel}
         </ActionButton>

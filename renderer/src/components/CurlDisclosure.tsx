@@ -3,6 +3,7 @@ import type { ApiRequest } from '../api/client.ts';
 import { toCurl } from '../api/curl.ts';
 import { useSessionStore } from '../auth/session-store.ts';
 import { CopyButton } from './CopyButton.tsx';
+import { CodeBlock } from './CodeBlock.tsx';
 
 /** "Show curl": the same call as a command line, the secret masked until the user reveals it. */
 export function CurlDisclosure({
@@ -24,9 +25,9 @@ export function CurlDisclosure({
       <summary>{label}</summary>
       {open && (
         <div className="curl-body">
-          <figure className="labelled-code" aria-label="curl command">
-            <pre className="code">{command}</pre>
-          </figure>
+          <CodeBlock label="curl command" className="code">
+            {command}
+          </CodeBlock>
           <div className="curl-actions">
             <label className="checkbox">
               <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} />

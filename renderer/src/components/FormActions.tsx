@@ -65,9 +65,10 @@ export function ClearButton({ shown, onClear }: { shown: boolean; onClear(): voi
 }
 
 /** A Cancel button that does not submit. */
-export function CancelButton({ onCancel, disabled }: { onCancel(): void; disabled?: boolean }) {
+/** `defaultFocus`: where a modal dialog puts the focus when it opens (see useModal). */
+export function CancelButton({ onCancel, disabled, defaultFocus }: { onCancel(): void; disabled?: boolean; defaultFocus?: boolean }) {
   return (
-    <button type="button" className="button" onClick={onCancel} disabled={disabled}>
+    <button type="button" className="button" onClick={onCancel} disabled={disabled} data-default-focus={defaultFocus || undefined}>
       Cancel
     </button>
   );

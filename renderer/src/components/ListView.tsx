@@ -22,6 +22,7 @@ export interface Column<T> {
 export function actionsColumn<T>(name: (item: T) => string, onEdit: (item: T) => void, onDelete: (item: T) => void): Column<T> {
   return {
     header: 'Actions',
+    cellClassName: 'actions-cell',
     cell: (item) => (
       <div className="row-actions">
         <button type="button" className="button button-small" aria-label={`Edit ${name(item)}`} onClick={() => onEdit(item)}>

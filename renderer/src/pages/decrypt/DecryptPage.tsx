@@ -16,6 +16,7 @@ import type { Schemas } from '../../api/types.ts';
 type DecryptResult = Schemas['DecryptResult'];
 import type { Hint, SignatureStatus } from '../inspector/inspector-types.ts';
 import { DecryptionBadge, HintList, SignatureBadge } from '../inspector/Verdicts.tsx';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 const HINT_FIELDS = { 'body.payload': 'payload', 'body.body': 'payload', 'body.signature': 'signature', 'body.secret': 'secret' } as const;
 
@@ -234,9 +235,7 @@ export function DecryptPage() {
           )}
           <details className="plaintext">
             <summary>Plaintext exactly as decrypted</summary>
-            <figure className="labelled-code" aria-label="Plaintext">
-              <pre className="code-block">{result.plaintext}</pre>
-            </figure>
+            <CodeBlock label="Plaintext">{result.plaintext}</CodeBlock>
             <CopyButton text={result.plaintext} label="Copy plaintext" />
           </details>
         </ResultPanel>

@@ -2,7 +2,7 @@ import './events.css';
 import { useRef } from 'react';
 import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
-import { GoToEmptyState } from '../../components/EmptyState.tsx';
+import { GoToEmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
@@ -10,7 +10,7 @@ import { Loading } from '../../components/QueryState.tsx';
 import { StatList } from '../../components/StatList.tsx';
 import { Table } from '../../components/Table.tsx';
 import { useNow } from '../../components/use-now.ts';
-import { Link } from '../../router.tsx';
+import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
 import { deliveryStatusLabels } from '../webhooks/webhook-format.ts';
 import type { Schemas } from '../../api/types.ts';
@@ -18,6 +18,7 @@ import { agoText, eventSentence, shortUrl } from './event-text.ts';
 import { useActivity } from './use-activity.ts';
 import { DemoPreparing } from './DemoPreparing.tsx';
 import { countOf } from '../../../../common/count-words.ts';
+import { EVENT_FILTERS, EventFilters } from './EventFilters.tsx';
 
 type EventSummary = Schemas['EventSummary'];
 /** How long a new row stays highlighted. */
@@ -89,9 +90,12 @@ function useArrivals(ids: string[] | undefined, now: number): (id: string) => bo
 export function EventsPage() {
   const { session } = useSignedIn();
   const activity = useActivity();
+  const [params] = useSearchParams();
+  const filters = Object.fromEntries(EVENT_FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)]] : [])));
+  const filtered = Object.keys(filters).length > 0;
   const paged = useListPage(
     '/api/webhook-events',
-    (paging) => ({ query: { organization_uuid: session.organization_uuid, ...paging } }),
+    (paging) => ({ query: { organization_uuid: session.organization_uuid, ...filters, ...paging } }),
     25,
   );
   const now = useNow(true);
@@ -129,9 +133,16 @@ export function EventsPage() {
         {demo && <NextSteps />}
       </div>
       <section className="panel" aria-label="Event list">
+        <EventFilters params={paged.params} setParams={paged.setParams} />
         <ErrorNotice error={paged.list.error} onRetry={() => void paged.list.refetch()} />
         {paged.list.isPending && <Loading>Loading events…</Loading>}
-        {data && data.total === 0 && demo ? (
+        {data && data.total === 0 && filtered ? (
+          <ResetEmptyState
+            title="No events match these filters"
+            reset="Show all events"
+            onReset={() => paged.setParams(Object.fromEntries([...EVENT_FILTERS, 'page'].map((name) => [name, null])))}
+          />
+        ) : data && data.total === 0 && demo ? (
           <DemoPreparing />
         ) : data && data.total === 0 ? (
           <GoToEmptyState title="No events yet" to="/webhooks" label="Go to Webhooks">

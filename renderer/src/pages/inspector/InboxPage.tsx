@@ -308,7 +308,6 @@ export function InboxPage({ uuid }: { uuid: string }) {
         />
       )}
       <ReceivePanel inbox={inbox} />
-      <RulesEditor key={rulesVersion} inbox={inbox} onSaved={(next) => setData(() => next)} />
       <Panel
         title="Messages"
         actions={
@@ -325,6 +324,7 @@ export function InboxPage({ uuid }: { uuid: string }) {
         <MessageList key={listVersion} inbox={inbox} />
         <ReverifyButton inbox={inbox} onDone={() => setListVersion((v) => v + 1)} />
       </Panel>
+      <RulesEditor key={rulesVersion} inbox={inbox} onSaved={(next) => setData(() => next)} />
       <ExportPanel inbox={inbox} />
       <CurlDisclosure request={request} label="Show curl for this inbox" />
       {confirm === 'delete' && (

@@ -143,7 +143,7 @@ export function MessageList({ inbox }: { inbox: Inbox }) {
         <Link
           to={`/inspector/${inbox.uuid}/messages/${m.uuid}`}
           title={formatDateTime(m.received_on)}
-          aria-label={`Message received ${formatDateTime(m.received_on)}`}
+          aria-label={`${formatReceived(m.received_on)}: message received ${formatDateTime(m.received_on)}`}
         >
           {formatReceived(m.received_on)}
         </Link>

@@ -27,6 +27,7 @@ import { HeadersTable } from './HeadersTable.tsx';
 import { ResealPanel } from './ResealPanel.tsx';
 import { Facts } from '../../components/Facts.tsx';
 import { DeliveryAttemptLink } from './delivery-attempt.tsx';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 function VerdictsPanel({ message, inboxUuid }: { message: Message; inboxUuid: string }) {
   return (
@@ -110,13 +111,7 @@ function RawBody({ message, inboxUuid }: { message: Message; inboxUuid: string }
           : '.'}
       </p>
       <ErrorNotice error={save.error} onDismiss={save.clearError} />
-      {message.body === '' ? (
-        <p className="muted">The body is empty.</p>
-      ) : (
-        <figure className="labelled-code" aria-label="Body as received">
-          <pre className="code-block">{message.body}</pre>
-        </figure>
-      )}
+      {message.body === '' ? <p className="muted">The body is empty.</p> : <CodeBlock label="Body as received">{message.body}</CodeBlock>}
       <CurlDisclosure request={request} download label="Show curl for the exact bytes" />
     </section>
   );

@@ -13,6 +13,7 @@ import { Panel } from '../../components/Panel.tsx';
 import { Link } from '../../router.tsx';
 import { HeadersTable } from './HeadersTable.tsx';
 import { checkJsonObject, editableJson } from './json-check.ts';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 type Options = Schemas['ResendOptions'];
 type Result = Schemas['ResendResult'];
@@ -46,16 +47,12 @@ function ResendAnswer({ result, inboxUuid }: { result: Result; inboxUuid: string
       <details>
         <summary>Answer headers and body</summary>
         <HeadersTable headers={result.answer.headers} label="Answer headers" />
-        <figure className="labelled-code" aria-label="Answer body (first 2 KB)">
-          <pre className="code-block">{result.answer.body_excerpt ?? '(empty)'}</pre>
-        </figure>
+        <CodeBlock label="Answer body (first 2 KB)">{result.answer.body_excerpt ?? '(empty)'}</CodeBlock>
       </details>
       <details>
         <summary>What was sent</summary>
         <HeadersTable headers={result.sent.headers} label="Headers sent" />
-        <figure className="labelled-code" aria-label="Body sent">
-          <pre className="code-block">{result.sent.body}</pre>
-        </figure>
+        <CodeBlock label="Body sent">{result.sent.body}</CodeBlock>
       </details>
     </section>
   );

@@ -11,6 +11,7 @@ export function checkJsonObject(text: string): JsonProblem | null {
       line: 1,
       column: 1,
       message: 'The JSON must be an object, an event envelope {"id", "type", "created_at", "data"}.',
+      reachesEnd: false,
     };
   return null;
 }

@@ -127,7 +127,7 @@ function ResetDialog({
       <ErrorNotice error={reset.error} />
       <CurlDisclosure request={request} />
       <div className="dialog-actions">
-        <CancelButton onCancel={onCancel} disabled={reset.running} />
+        <CancelButton onCancel={onCancel} disabled={reset.running} defaultFocus />
         <ActionButton action={reset} className="button button-danger" busyLabel="Resetting…">
           Delete and reset
         </ActionButton>

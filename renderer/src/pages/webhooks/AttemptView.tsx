@@ -5,6 +5,7 @@ import { Link } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
 import { formatDuration } from './webhook-format.ts';
 import type { DeliveryAttempt } from './webhook-types.ts';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 const ATTEMPT_HEADERS = 'table table-compact attempt-headers';
 
@@ -15,9 +16,9 @@ function Body({ label, text, empty }: { label: string; text: string | null; empt
       <div className="attempt-body-actions">
         <CopyButton text={text} label="Copy body" className="button-small button-quiet" />
       </div>
-      <figure className="labelled-code" aria-label={label}>
-        <pre className="code-block attempt-body">{text}</pre>
-      </figure>
+      <CodeBlock label={label} className="code-block attempt-body">
+        {text}
+      </CodeBlock>
     </>
   );
 }

@@ -96,7 +96,7 @@ export function DeliveryCard({
   return (
     <article ref={card} className={`delivery ${highlighted ? 'delivery-highlighted' : ''}`} aria-label={`Delivery ${delivery.delivery_id}`}>
       <header className="delivery-header">
-        <div className="delivery-title">
+        <h3 className="delivery-title">
           <span className={`badge badge-delivery-${delivery.status}`}>{deliveryStatusLabels[delivery.status]}</span>
           <strong>{eventLabel(delivery.event_type)}</strong>
           <span className="muted" title={formatDateTime(delivery.created_on)}>
@@ -105,7 +105,7 @@ export function DeliveryCard({
           <span className="muted">
             · {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
           </span>
-        </div>
+        </h3>
         {canEdit && (
           <button
             type="button"

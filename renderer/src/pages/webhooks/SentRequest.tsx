@@ -3,6 +3,7 @@ import { HeaderTable } from '../../components/HeaderTable.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { Link } from '../../router.tsx';
 import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 function inspectorLink(inboxUuid: string, messageUuid: string): string {
   return `/inspector/${encodeURIComponent(inboxUuid)}/messages/${encodeURIComponent(messageUuid)}`;
@@ -43,9 +44,9 @@ export function SentRequest({ delivery, url }: { delivery: Delivery; url: string
       <h4>
         Body as sent (encrypted) <CopyButton text={sent.request_body} label="Copy body" />
       </h4>
-      <figure className="labelled-code" aria-label={`Encrypted body of delivery ${delivery.delivery_id}`}>
-        <pre className="json-block sent-body">{sent.request_body}</pre>
-      </figure>
+      <CodeBlock label={`Encrypted body of delivery ${delivery.delivery_id}`} className="json-block sent-body">
+        {sent.request_body}
+      </CodeBlock>
       <h4>Decrypted payload</h4>
       {delivery.payload === null ? (
         <p className="text-error">The body could not be decrypted with the webhook's secret.</p>

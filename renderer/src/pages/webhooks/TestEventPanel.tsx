@@ -11,6 +11,7 @@ import { eventLabel } from './webhook-format.ts';
 import { EVENT_TYPES, type EventType, type QrCodeChoice, type SimulateResponse } from './webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { countOf } from '../../../../common/count-words.ts';
+import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 const ANY = '';
 const QR_PICKER_SIZE = 50;
@@ -50,7 +51,9 @@ function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventTyp
       )}
       <details className="curl">
         <summary>Show the event as the receiver decrypts it</summary>
-        <pre className="code json-block">{JSON.stringify(event, null, 2)}</pre>
+        <CodeBlock label="The event as the receiver decrypts it" className="code json-block">
+          {JSON.stringify(event, null, 2)}
+        </CodeBlock>
       </details>
     </section>
   );
