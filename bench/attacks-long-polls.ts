@@ -101,7 +101,8 @@ export async function longPolls(server: ChildServer) {
     keys: KEYS,
     refused_429: refused.length,
     refusal_example: refused[0] ? (JSON.parse(refused[0].body) as { error: { message: string } }).error.message : null,
-    held: WAITS - refused.length,
+    // Admitted over the whole run: a slot freed by an answered wait admits one that was still queued (at most the cap at once).
+    admitted: WAITS - refused.length,
     ended_by_the_client: ends.filter((e) => typeof e.status === 'string').length,
     held_answered_with_messages: answeredWithMessages.length,
     // The inbox answers an unsigned POST 400 as the service's receivers do, and stores it.

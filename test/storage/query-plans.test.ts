@@ -7,7 +7,8 @@ import { databasePath } from '../../server/db/database.ts';
 import { snapshotFile } from '../../server/snapshots/files.ts';
 import { openScratchConnection } from '../../server/imports/preview/scratch-db.ts';
 import { SEARCH_INDEX_SHADOW } from '../../server/qrcodes/search-index.ts';
-import { createInbox, listMessages } from '../support/inboxes.ts';
+import { messageWaiters } from '../../server/receiver/message-waiters.ts';
+import { createInbox, deliver, listMessages } from '../support/inboxes.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
 import { collectSqlStatements, type SqlCollection } from '../support/sql-collector.ts';
@@ -263,6 +264,12 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok(`${wait}&event_type=service_confirmation.check_in&signature_status=valid`);
   await ok(`${wait}&after=${message.uuid}`);
   if (message.event_id) await ok(`${wait}&after=${message.event_id}`);
+  // A wait held until a message arrives: the read that answers the woken waits of an inbox.
+  const cursor = await deliver(inbox.url, 'before the wait', {});
+  const held = ok(`${wait.replace('timeout_s=0', 'timeout_s=30')}&after=${cursor.messageUuid}`);
+  await waitFor('the wait is held', async () => (messageWaiters(server.ctx).held(inbox.uuid) > 0 ? true : undefined));
+  await deliver(inbox.url, 'wakes the wait', {});
+  await held;
   await ok(`/api/inboxes?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}?organization_uuid=${org}`);
   await ok(`/api/inboxes/uuid/${inbox.uuid}/messages/${message.uuid}?organization_uuid=${org}`);
