@@ -50,9 +50,10 @@ function doing(request: UploadRead): string {
  *
  * - Fair: each organization reads one upload at a time (its other reads queue behind it), and
  *   organizations take turns for the readers, so one organization's files hold one reader at most.
- * - Bounded: a read has `deadlineMs` from the moment it is asked for. Past it, a read still waiting
- *   is refused (503, try again); a read in progress is stopped by ending its process (400 naming the
- *   deadline), which frees the reader for the next.
+ * - Bounded: a read has `deadlineMs` from the moment it is asked for (its reader's own start, not
+ *   the file's doing, does not count). Past it, a read still waiting is refused (503, try again); a
+ *   read in progress is stopped by ending its process (400 naming the deadline), which frees the
+ *   reader for the next.
  * - Isolated: a reader that dies (out of memory, a crash) fails only the read it was doing, with
  *   the reason; the next read gets a new reader.
  * - Lean at rest: readers start on demand, up to `readers` (one spare while any is reading); an
