@@ -4,7 +4,7 @@ import type { UploadRead, UploadReadResult, WorkerConfig } from '../workers/work
 import { UploadReader } from './upload-reader.ts';
 
 /** An idle reader beyond those kept ready ends after this long: a reader holds tens of MB (more with the geocoder loaded). */
-export const READER_IDLE_MS = 30_000;
+const READER_IDLE_MS = 30_000;
 /** A reader not ready to read this long after a read was handed to it (process start, geocoder) is ended, and the read refused. */
 const READER_START_LIMIT_MS = 60_000;
 /** The share of its deadline a read must still have to be started; one with less is refused at once. */
