@@ -30,7 +30,9 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
         'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier, sheet, header_row, mapping and date_order (as the imports take them). ' +
         "Uses the importer's own parsers, header matching and row checks, then runs the import's own writer on the rows shown " +
         '(addresses located, services, tags and time zones looked up, duplicates among them) in a transaction that is rolled back: ' +
-        "each row's problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing.",
+        "each row's problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing. " +
+        `The read has a deadline (${settings.readDeadlineMs / 1000} s, serve --upload-read-seconds): a file that takes longer is answered 400 naming it; ` +
+        "503 with Retry-After when this organization's earlier uploads or other organizations' kept every upload reader busy until then.",
       bodyKind: 'custom',
       requestBody: {
         required: true,

@@ -5,7 +5,7 @@ import { tinyGeocoder } from './tiny-geocoder.ts';
 export const HOSTILE_GEOCODER_MODULE = new URL('./hostile-geocoder.ts', import.meta.url).href;
 /**
  * Names a file: the first worker process to load this geocoder says so (`<file>.held`) and is
- * then stuck, its thread blocked, until the file exists (for good if it never does).
+ * then stuck, its thread blocked, until the file exists. A lookup on "Endless Street" says so in `<file>.endless`.
  */
 export const HOLD_FIRST_READER_ENV = 'QR_SANDBOX_TEST_HOLD_FIRST_READER';
 
@@ -24,13 +24,20 @@ function firstToLoad(hold: string): boolean {
 /**
  * The tiny test geocoder, made to misbehave as a hostile file makes an upload reader misbehave,
  * whatever the machine's speed:
+ * - a lookup of an address on "Endless Street" never ends (its thread blocked, as in a parse that never ends);
  * - a lookup of an address on "Exhausting Street" fills the heap until its process runs out of memory;
- * - with QR_SANDBOX_TEST_HOLD_FIRST_READER set, the first worker process to load it is stuck before
- *   it reads anything (so it holds no database lock), as a read stuck in a file's content is.
+ * - with QR_SANDBOX_TEST_HOLD_FIRST_READER set, the first worker process to load it waits (before it
+ *   reads anything, so holding no database lock) until the test lets it go on.
  */
 export const hostileGeocoder: Geocoder = {
   locate(address: AddressInput) {
-    if (`${address.location ?? ''} ${address.address_line_1 ?? ''}`.includes('Exhausting Street')) {
+    const text = `${address.location ?? ''} ${address.address_line_1 ?? ''}`;
+    if (text.includes('Endless Street')) {
+      const hold = process.env[HOLD_FIRST_READER_ENV];
+      if (hold) fs.writeFileSync(`${hold}.endless`, '');
+      for (;;) Atomics.wait(pause, 0, 0, 1000);
+    }
+    if (text.includes('Exhausting Street')) {
       const hoard: number[][] = [];
       for (;;) hoard.push(new Array(1_000_000).fill(hoard.length + 0.5));
     }

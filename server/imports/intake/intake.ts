@@ -57,7 +57,7 @@ function inspectUpload(file: string, format: ImportFormat): { firstElement: unkn
 
 /**
  * Where a file's table is and how its header reads (intake/layout.ts, read by an upload reader),
- * checked: not too many columns, the kind's required columns there, none named twice, a data row.
+ * checked (in the reader: no row over the column limit): the kind's required columns there, none named twice, a data row.
  * A 400 on the field at fault otherwise. The options are the job's (a saved mapping's aliases, the
  * request's mapping and date orders).
  */
@@ -81,12 +81,6 @@ export async function inspectFileLayout(input: {
       options: input.options,
       position: input.position,
     });
-    const { limits } = imports.settings;
-    if (layout.header.length > limits.maxColumns) {
-      throw new ImportInputError(
-        `The header row has more than ${limits.maxColumns.toLocaleString('en-US')} columns, the limit (serve --max-columns). Remove the columns that are not needed.`,
-      );
-    }
     const spec = withColumnAliases(input.kind, input.options);
     mapHeader(spec, layout.header);
     const duplicates = duplicateHeaders(spec, layout.header);

@@ -128,6 +128,13 @@ export async function resolveLayout(input: {
     sheets = scan.sheets.map((s) => ({ name: s.name, rows: s.rows }));
   }
 
+  // Before any header is matched: matching 50,000 columns takes the reader tens of seconds.
+  const wide = rows.findIndex((row) => row.length > input.limits.maxColumns);
+  if (wide >= 0) {
+    throw new ImportInputError(
+      `Row ${wide + 1} of the ${sheet === null ? 'file' : `sheet "${sheet}"`} has more than ${input.limits.maxColumns.toLocaleString('en-US')} columns, the limit (serve --max-columns). Remove the columns that are not needed.`,
+    );
+  }
   let headerRow: number;
   let headerRowSource: ResolvedLayout['headerRowSource'];
   if (request.headerRow !== undefined) {

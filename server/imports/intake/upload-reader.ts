@@ -5,6 +5,8 @@ import { WorkerProcess } from '../workers/worker-process.ts';
 
 interface Pending {
   id: number;
+  /** When the worker began on the file itself (its kind and geocoder loaded). */
+  readingAt?: number;
   resolve(result: UploadReadResult): void;
   reject(error: Error): void;
 }
@@ -28,9 +30,13 @@ export class UploadReader {
   lastOrganization: string | undefined;
   readonly exited: Promise<void>;
 
-  constructor(config: WorkerConfig, onExit: (reader: UploadReader) => void) {
+  constructor(config: WorkerConfig, handlers: { reading(reader: UploadReader): void; exit(reader: UploadReader): void }) {
     this.worker = new WorkerProcess(config, {
       message: (message: FromWorker) => {
+        if (message.type === 'reading' && message.id === this.current?.id) {
+          this.current.readingAt = Date.now();
+          handlers.reading(this);
+        }
         if (message.type !== 'read' || message.id !== this.current?.id) return;
         const pending = this.current;
         this.current = null;
@@ -49,10 +55,15 @@ export class UploadReader {
         this.current = null;
         // Only this read was in the process, so what ended it was this file.
         pending?.reject(new ImportInputError(readerDeath(reason)));
-        onExit(this);
+        handlers.exit(this);
       },
     });
     this.exited = this.worker.exited;
+  }
+
+  /** When the read in progress began on the file itself: its process started, its kind and geocoder loaded. */
+  get readingSince(): number | undefined {
+    return this.current?.readingAt;
   }
 
   /** Ready for a read: not reading one, not ending. */

@@ -4,7 +4,9 @@ import type { UploadRead, UploadReadResult, WorkerConfig } from '../workers/work
 import { UploadReader } from './upload-reader.ts';
 
 /** An idle reader beyond those kept ready ends after this long: a reader holds tens of MB (more with the geocoder loaded). */
-export const READER_IDLE_MS = 30_000;
+const READER_IDLE_MS = 30_000;
+/** A reader not ready to read this long after a read was handed to it (process start, geocoder) is ended, and the read refused. */
+const READER_START_LIMIT_MS = 60_000;
 /** The share of its deadline a read must still have to be started; one with less is refused at once. */
 const MIN_TIME_LEFT = 0.1;
 
@@ -26,7 +28,8 @@ interface Read {
   behindOwn: boolean;
   timer: NodeJS.Timeout;
   reader?: UploadReader;
-  startedAt?: number;
+  /** When it was handed to its reader. */
+  handedAt?: number;
   resolve(result: UploadReadResult): void;
   reject(error: Error): void;
 }
@@ -47,9 +50,10 @@ function doing(request: UploadRead): string {
  *
  * - Fair: each organization reads one upload at a time (its other reads queue behind it), and
  *   organizations take turns for the readers, so one organization's files hold one reader at most.
- * - Bounded: a read has `deadlineMs` from the moment it is asked for. Past it, a read still waiting
- *   is refused (503, try again); a read in progress is stopped by ending its process (400 naming the
- *   deadline), which frees the reader for the next.
+ * - Bounded: a read has `deadlineMs` from the moment it is asked for (its reader's own start, not
+ *   the file's doing, does not count). Past it, a read still waiting is refused (503, try again); a
+ *   read in progress is stopped by ending its process (400 naming the deadline), which frees the
+ *   reader for the next.
  * - Isolated: a reader that dies (out of memory, a crash) fails only the read it was doing, with
  *   the reason; the next read gets a new reader.
  * - Lean at rest: readers start on demand, up to `readers` (one spare while any is reading); an
@@ -93,11 +97,6 @@ export class UploadReaders {
       queue.push(read);
       this.dispatch();
     });
-  }
-
-  /** Reader processes running now (for tests and benchmarks). */
-  get running(): number {
-    return this.readers.size;
   }
 
   async stop(): Promise<void> {
@@ -151,7 +150,7 @@ export class UploadReaders {
     clearTimeout(this.idleTimers.get(reader));
     this.idleTimers.delete(reader);
     read.reader = reader;
-    read.startedAt = Date.now();
+    read.handedAt = Date.now();
     reader.lastOrganization = read.organization;
     this.reading.set(read.organization, read);
     reader.read(read.request).then(
@@ -168,15 +167,47 @@ export class UploadReaders {
     return read;
   }
 
+  /**
+   * A reader began on the file itself. The time before, since the read was handed to it (a
+   * process start, loading the geocoder: seconds on a busy machine), is the reader's, not the
+   * file's: it does not count against the read's deadline.
+   */
+  private began(reader: UploadReader): void {
+    const read = [...this.reading.values()].find((r) => r.reader === reader);
+    const since = reader.readingSince;
+    if (!read || read.handedAt === undefined || since === undefined) return;
+    clearTimeout(read.timer);
+    const due = read.askedAt + this.options.deadlineMs + (since - read.handedAt);
+    read.timer = setTimeout(() => this.expire(read), Math.max(0, due - Date.now()));
+  }
+
   /** The read's deadline: refused if it is still waiting, stopped (its reader ended) if it is being read. */
   private expire(read: Read): void {
-    if (read.reader) {
-      const waited = (read.startedAt ?? read.askedAt) - read.askedAt;
-      read.reader.abandon(
-        new ImportInputError(
-          `${doing(read.request)} took longer than ${limit(this.options.deadlineMs)}, so it was stopped${waited >= 1000 ? ` (it waited ${seconds(waited)} for a free reader first)` : ''}. ` +
-            'A file this slow to read is too large or too complex: save it as CSV or split it, or start the server with a longer --upload-read-seconds.',
+    const reader = read.reader;
+    if (reader && read.handedAt !== undefined && reader.readingSince === undefined) {
+      // Its reader is still getting ready: began() sets the deadline again, unless that takes too long.
+      const getting = Date.now() - read.handedAt;
+      if (getting < READER_START_LIMIT_MS) {
+        read.timer = setTimeout(() => this.expire(read), READER_START_LIMIT_MS - getting);
+        return;
+      }
+      reader.abandon(
+        new ApiError(
+          'SERVICE_UNAVAILABLE',
+          `The upload reader did not get ready within ${seconds(READER_START_LIMIT_MS)} (its process start, loading the geocoder): the machine is too busy. Try again in a moment.`,
         ),
+      );
+      return;
+    }
+    if (read.reader) {
+      const waited = (read.handedAt ?? read.askedAt) - read.askedAt;
+      const stopped = `${doing(read.request)} took longer than ${limit(this.options.deadlineMs)}, so it was stopped${waited >= 1000 ? ` (it waited ${seconds(waited)} for a free reader first)` : ''}.`;
+      read.reader.abandon(
+        read.request.op === 'check-rows'
+          ? new ApiError('SERVICE_UNAVAILABLE', `${stopped} Try again, or change fewer rows at once.`)
+          : new ImportInputError(
+              `${stopped} A file this slow to read is too large or too complex: save it as CSV or split it, or start the server with a longer --upload-read-seconds.`,
+            ),
       );
       return;
     }
@@ -221,11 +252,14 @@ export class UploadReaders {
   }
 
   private spawn(): UploadReader {
-    const reader = new UploadReader(this.options.config, (ended) => {
-      this.readers.delete(ended);
-      clearTimeout(this.idleTimers.get(ended));
-      this.idleTimers.delete(ended);
-      this.dispatch();
+    const reader = new UploadReader(this.options.config, {
+      reading: (reading) => this.began(reading),
+      exit: (ended) => {
+        this.readers.delete(ended);
+        clearTimeout(this.idleTimers.get(ended));
+        this.idleTimers.delete(ended);
+        this.dispatch();
+      },
     });
     this.readers.add(reader);
     return reader;

@@ -154,11 +154,6 @@ export class ImportRuntime {
     return (await this.uploadReaders.run({ op: 'check-rows', ...request })) as DraftCheckResult;
   }
 
-  /** Upload reader processes running now. */
-  get uploadReadersRunning(): number {
-    return this.uploadReaders.running;
-  }
-
   /**
    * Resumes imports left PENDING or PROCESSING by a crash or quit; fails those whose upload is
    * gone and those whose run was already cut short MAX_ATTEMPTS times (a poison task would

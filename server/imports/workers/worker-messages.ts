@@ -54,5 +54,7 @@ export type FromWorker =
   /** A batch committed: the server's writes waiting for the lock try again now (db/database.ts lockReleased). */
   | { type: 'committed' }
   | { type: 'done'; taskUuid: string; outcome: EngineOutcome }
+  /** An upload read has its kind and geocoder loaded and begins on the file (or the rows). */
+  | { type: 'reading'; id: number }
   | { type: 'read'; id: number; result?: UploadReadResult; error?: { message: string; input: boolean; conflict?: boolean; field?: string } }
   | { type: 'stopped' };

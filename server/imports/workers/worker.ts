@@ -82,12 +82,19 @@ function checkConnection(): Db {
 
 async function readUpload(id: number, request: UploadRead): Promise<void> {
   try {
+    const kind = await loadKind(request.kind);
+    const geocoder = request.op === 'layout' ? null : await loadGeocoderFrom(config.geocoderModule);
+    const otherKinds =
+      request.op === 'preview'
+        ? await Promise.all(importKindIds.filter((id) => id !== request.kind).map(async (id) => ({ id, kind: await loadKind(id) })))
+        : [];
+    post({ type: 'reading', id });
     let result: UploadReadResult;
     if (request.op === 'layout') {
       result = await resolveKindLayout({
         file: request.file,
         format: request.format,
-        kind: await loadKind(request.kind),
+        kind,
         options: request.options,
         request: request.position,
         limits: config.limits,
@@ -96,8 +103,8 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
     } else if (request.op === 'check-rows') {
       result = await checkDraftRows({
         db: checkConnection(),
-        kind: await loadKind(request.kind),
-        geocoder: await loadGeocoderFrom(config.geocoderModule),
+        kind,
+        geocoder: geocoder ?? (await loadGeocoderFrom(config.geocoderModule)),
         organizationUuid: request.organizationUuid,
         options: request.options,
         rows: request.rows,
@@ -106,17 +113,15 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
       result = await previewImport({
         file: request.file,
         format: request.format,
-        kind: await loadKind(request.kind),
-        otherKinds: await Promise.all(
-          importKindIds.filter((id) => id !== request.kind).map(async (id) => ({ id, kind: await loadKind(id) })),
-        ),
+        kind,
+        otherKinds,
         organizationUuid: request.organizationUuid,
         options: request.options,
         position: request.position,
         savedMappings: request.savedMappings,
         limits: config.limits,
         dataDir: config.dataDir,
-        geocoder: await loadGeocoderFrom(config.geocoderModule),
+        geocoder: geocoder ?? (await loadGeocoderFrom(config.geocoderModule)),
       });
     }
     post({ type: 'read', id, result });
