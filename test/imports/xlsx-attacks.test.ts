@@ -11,7 +11,9 @@ import zlib from 'node:zlib';
 import { DEFAULT_IMPORT_LIMITS } from '../../server/imports/limits.ts';
 import { checkWorkbookLimits } from '../../server/imports/sources/zip-limits.ts';
 import { aliasEntries, sheetRow, workbook, zip } from '../fixtures/hostile/generate.ts';
-import { fileUpload, startImportTestServer } from '../support/imports.ts';
+import { STORED_EXCLUDED_CHARS } from '../../server/imports/engine/engine.ts';
+import { storedExcludedRows } from '../support/import-db.ts';
+import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 const GOOD = '1 High Street, Carlton VIC 3053';
@@ -86,7 +88,12 @@ describe('hostile and real-world workbooks through the API', () => {
       ...entriesOf(HEADER + DATA),
       ...Array.from({ length: 10_000 }, (_, i) => ({ name: `xl/media/m${i}.bin`, data: Buffer.from('x') })),
     ]);
-    await refused(await preview(many), /its zip lists 10,005 entries, more than the 10,000 a workbook may hold/);
+    const manyFile = path.join(dir, 'many.xlsx');
+    fs.writeFileSync(manyFile, many);
+    await assert.rejects(
+      checkWorkbookLimits(manyFile, DEFAULT_IMPORT_LIMITS),
+      /its zip lists 10,005 entries, more than the 10,000 a workbook may hold/,
+    );
     const file = path.join(dir, 'total.xlsx');
     const part = Buffer.alloc(700 * 1024, 'a');
     fs.writeFileSync(
@@ -118,6 +125,36 @@ describe('hostile and real-world workbooks through the API', () => {
   it('says a password-protected workbook is encrypted and must be saved without its password', async () => {
     await refused(await preview(encryptedWorkbook()), /protected with a password .* remove the password/);
     await refused(await syncImport(encryptedWorkbook()), /protected with a password/);
+  });
+
+  it('stores excluded rows with their cells up to 64 M characters of text: 70 rows sharing one 1 MB string cost 64 MB, not 70, and the count stays exact', async () => {
+    const big = `1 ${'x'.repeat(1_000_000)} Street`;
+    const rows = Array.from({ length: 70 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="s"><v>0</v></c></row>`).join('');
+    const entries = entriesOf(`<row r="1"><c r="A1" t="inlineStr"><is><t>location</t></is></c></row>${rows}`);
+    const rels = entries.find((e) => e.name === 'xl/_rels/workbook.xml.rels');
+    assert.ok(rels);
+    rels.data = Buffer.from(
+      rels.data
+        .toString()
+        .replace(
+          '</Relationships>',
+          '<Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+        ),
+    );
+    entries.push({ name: 'xl/sharedStrings.xml', data: Buffer.from(`<sst><si><t>${big}</t></si></sst>`) });
+    const withStrings = zip(entries);
+    const res = await server.request(
+      '/api/qrcodes/bulk?processing_mode=background',
+      fileUpload(withStrings, 'upload.xlsx', { organization_uuid: server.organizationUuid }),
+    );
+    assert.equal(res.status, 202, await res.clone().text());
+    const uuid = ((await res.json()) as { background_task_uuid: string }).background_task_uuid;
+    const task = await waitForTask(server, uuid);
+    assert.equal(task.status, 'COMPLETED', task.error_message ?? '');
+    assert.equal(task.results?.excluded_count ?? task.results?.excluded, 70, JSON.stringify(task.results));
+    const stored = storedExcludedRows(server.dataDir, uuid);
+    assert.ok(stored > 0 && stored * big.length <= STORED_EXCLUDED_CHARS + 2 * big.length, `stored ${stored} rows`);
+    assert.ok(stored < 70);
   });
 
   it('names the sheet that has the data when the first sheet is empty', async () => {
