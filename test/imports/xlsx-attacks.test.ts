@@ -11,17 +11,30 @@ import zlib from 'node:zlib';
 import { DEFAULT_IMPORT_LIMITS } from '../../server/imports/limits.ts';
 import { checkWorkbookLimits } from '../../server/imports/sources/zip-limits.ts';
 import { aliasEntries, sheetRow, workbook, zip } from '../fixtures/hostile/generate.ts';
-import { fileUpload, startImportTestServer } from '../support/imports.ts';
+import { STORED_EXCLUDED_CHARS } from '../../server/imports/engine/engine.ts';
+import { storedExcludedRows } from '../support/import-db.ts';
+import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
 
 const GOOD = '1 High Street, Carlton VIC 3053';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-xlsx-attacks-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+type Entry = { name: string; data: Buffer };
+
+/** Adds a part to the workbook's entries with its relationship from workbook.xml (`type`: styles, sharedStrings, worksheet). */
+function addPart(entries: Entry[], id: string, type: string, target: string, data: string): void {
+  const rels = entries.find((e) => e.name === 'xl/_rels/workbook.xml.rels');
+  assert.ok(rels);
+  const relationship = `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
+  rels.data = Buffer.from(rels.data.toString().replace('</Relationships>', `${relationship}</Relationships>`));
+  entries.push({ name: `xl/${target}`, data: Buffer.from(data) });
+}
+
 /** The entries of a one-sheet workbook (generate.ts's workbook()), to add to or rename. */
-function entriesOf(sheetData: string, styles?: string): { name: string; data: Buffer }[] {
+function entriesOf(sheetData: string, styles?: string): Entry[] {
   const bytes = workbook(sheetData);
-  const entries: { name: string; data: Buffer }[] = [];
+  const entries: Entry[] = [];
   let at = 0;
   while (bytes.readUInt32LE(at) === 0x04034b50) {
     const nameLength = bytes.readUInt16LE(at + 26);
@@ -31,19 +44,7 @@ function entriesOf(sheetData: string, styles?: string): { name: string; data: Bu
     entries.push({ name, data });
     at += 30 + nameLength + packed;
   }
-  if (styles !== undefined) {
-    entries.push({ name: 'xl/styles.xml', data: Buffer.from(`<styleSheet>${styles}</styleSheet>`) });
-    const rels = entries.find((e) => e.name === 'xl/_rels/workbook.xml.rels');
-    if (rels)
-      rels.data = Buffer.from(
-        rels.data
-          .toString()
-          .replace(
-            '</Relationships>',
-            '<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>',
-          ),
-      );
-  }
+  if (styles !== undefined) addPart(entries, 'rId9', 'styles', 'styles.xml', `<styleSheet>${styles}</styleSheet>`);
   return entries;
 }
 
@@ -86,7 +87,12 @@ describe('hostile and real-world workbooks through the API', () => {
       ...entriesOf(HEADER + DATA),
       ...Array.from({ length: 10_000 }, (_, i) => ({ name: `xl/media/m${i}.bin`, data: Buffer.from('x') })),
     ]);
-    await refused(await preview(many), /its zip lists 10,005 entries, more than the 10,000 a workbook may hold/);
+    const manyFile = path.join(dir, 'many.xlsx');
+    fs.writeFileSync(manyFile, many);
+    await assert.rejects(
+      checkWorkbookLimits(manyFile, DEFAULT_IMPORT_LIMITS),
+      /its zip lists 10,005 entries, more than the 10,000 a workbook may hold/,
+    );
     const file = path.join(dir, 'total.xlsx');
     const part = Buffer.alloc(700 * 1024, 'a');
     fs.writeFileSync(
@@ -120,26 +126,35 @@ describe('hostile and real-world workbooks through the API', () => {
     await refused(await syncImport(encryptedWorkbook()), /protected with a password/);
   });
 
+  it('stores excluded rows with their cells up to 64 M characters of text: 70 rows sharing one 1 MB string cost 64 MB, not 70, and the count stays exact', async () => {
+    const big = `1 ${'x'.repeat(1_000_000)} Street`;
+    const rows = Array.from({ length: 70 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}" t="s"><v>0</v></c></row>`).join('');
+    const entries = entriesOf(`<row r="1"><c r="A1" t="inlineStr"><is><t>location</t></is></c></row>${rows}`);
+    addPart(entries, 'rId8', 'sharedStrings', 'sharedStrings.xml', `<sst><si><t>${big}</t></si></sst>`);
+    const withStrings = zip(entries);
+    const res = await server.request(
+      '/api/qrcodes/bulk?processing_mode=background',
+      fileUpload(withStrings, 'upload.xlsx', { organization_uuid: server.organizationUuid }),
+    );
+    assert.equal(res.status, 202, await res.clone().text());
+    const uuid = ((await res.json()) as { background_task_uuid: string }).background_task_uuid;
+    const task = await waitForTask(server, uuid);
+    assert.equal(task.status, 'COMPLETED', task.error_message ?? '');
+    assert.equal(task.results?.excluded_count ?? task.results?.excluded, 70, JSON.stringify(task.results));
+    const stored = storedExcludedRows(server.dataDir, uuid);
+    assert.ok(stored > 0 && stored * big.length <= STORED_EXCLUDED_CHARS + 2 * big.length, `stored ${stored} rows`);
+    assert.ok(stored < 70);
+  });
+
   it('names the sheet that has the data when the first sheet is empty', async () => {
     const entries = entriesOf('');
     const workbookPart = entries.find((e) => e.name === 'xl/workbook.xml');
-    const rels = entries.find((e) => e.name === 'xl/_rels/workbook.xml.rels');
-    assert.ok(workbookPart && rels);
+    assert.ok(workbookPart);
     workbookPart.data = Buffer.from(
       workbookPart.data.toString().replace('</sheets>', '<sheet name="Site list" sheetId="2" r:id="rId2"/></sheets>'),
     );
-    rels.data = Buffer.from(
-      rels.data
-        .toString()
-        .replace(
-          '</Relationships>',
-          '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>',
-        ),
-    );
-    entries.push({
-      name: 'xl/worksheets/sheet2.xml',
-      data: Buffer.from(`<worksheet><sheetData>${sheetRow(1, ['Title', 'Notes'])}${sheetRow(2, ['a', 'b'])}</sheetData></worksheet>`),
-    });
+    const sheet = `<worksheet><sheetData>${sheetRow(1, ['Title', 'Notes'])}${sheetRow(2, ['a', 'b'])}</sheetData></worksheet>`;
+    addPart(entries, 'rId2', 'worksheet', 'worksheets/sheet2.xml', sheet);
     await refused(
       await preview(zip(entries)),
       /The sheet "Sheet1" is empty: it has no header row\. The sheet "Site list" has data: choose it/,

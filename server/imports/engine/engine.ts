@@ -17,6 +17,22 @@ import { fileRowWarnings } from './repeated-rows.ts';
 import { openSource } from '../sources/open.ts';
 import type { RowSource } from '../sources/source.ts';
 
+/**
+ * Text (characters) of the excluded rows an import stores with their cells: 480 rows whose cells
+ * all hold one 1 MB shared string of a workbook would otherwise store (and the sync answer read
+ * back) a gigabyte. Past it only the count grows, as past --max-stored-excluded-rows.
+ */
+export const STORED_EXCLUDED_CHARS = 64 * 1024 * 1024;
+
+/** The characters of the text values of a row's cells or echo (an object or an array). */
+function textChars(values: unknown): number {
+  let chars = 0;
+  if (values !== null && typeof values === 'object') {
+    for (const value of Object.values(values)) if (typeof value === 'string') chars += value.length;
+  }
+  return chars;
+}
+
 /** Rows per transaction: big enough for speed, small enough that a batch commits in tens of milliseconds. */
 export const BATCH_ROWS = 5000;
 
@@ -187,9 +203,13 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   /** Rows (blank ones too) written in the open transaction; none open when 0. */
   let inBatch = 0;
 
-  // Beyond the first maxStoredExcluded rows only the count grows: the report says how many it leaves out.
+  // Beyond the first maxStoredExcluded rows, or STORED_EXCLUDED_CHARS of their text, only the count grows: the report says how many it leaves out.
+  let storedChars = 0;
   const exclude = (index: number, rowNumber: number, error: string, echo: Record<string, unknown>, cells: unknown) => {
-    if (excludedCount < env.limits.maxStoredExcluded) jobs.exclude(job.taskUuid, index, rowNumber, error, echo, cells);
+    if (excludedCount < env.limits.maxStoredExcluded && storedChars < STORED_EXCLUDED_CHARS) {
+      storedChars += textChars(echo) + textChars(cells);
+      jobs.exclude(job.taskUuid, index, rowNumber, error, echo, cells);
+    }
     excludedCount++;
   };
 

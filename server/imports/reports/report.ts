@@ -27,7 +27,7 @@ export interface ReportLayout {
 
 /** The report's last line when the import kept only its first excluded rows. */
 function omittedNote(listed: number, total: number): string {
-  return `${(total - listed).toLocaleString('en-US')} more excluded rows are not listed: the import kept the first ${listed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} with their cells (serve --max-stored-excluded-rows); the count is exact.`;
+  return `${(total - listed).toLocaleString('en-US')} more excluded rows are not listed: the import kept the first ${listed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} with their cells (serve --max-stored-excluded-rows, and at most 64 M characters of their text); the count is exact.`;
 }
 
 async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: ReportLayout): AsyncGenerator<string[]> {

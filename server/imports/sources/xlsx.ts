@@ -96,7 +96,7 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
             chunk.push(cells);
             numbers.push(row.number);
             nextIndex++;
-            for (const cell of cells) if (typeof cell === 'string') chunkChars += cell.length;
+            chunkChars += row.textChars;
             // A chunk is handed on at CHUNK_ROWS rows or BATCH_TEXT_CHARS of text, whichever comes first.
             if (chunk.length >= CHUNK_ROWS || chunkChars >= BATCH_TEXT_CHARS) flush();
           }

@@ -12,6 +12,8 @@ export type Cell = string | number | boolean | Date | null;
 export interface XlsxRow {
   number: number;
   cells: Cell[];
+  /** Characters of its text cells together (a shared text counted in each cell). */
+  textChars: number;
 }
 
 /** What reading a sheet's cells needs from the rest of the workbook. */
@@ -314,7 +316,7 @@ export class SheetScanner extends XmlChunks {
   private endRow(): void {
     if (!this.inRow) return;
     this.inRow = false;
-    if (this.cells.length > 0) this.rows.push({ number: this.rowNumber, cells: this.cells });
+    if (this.cells.length > 0) this.rows.push({ number: this.rowNumber, cells: this.cells, textChars: this.rowChars });
     if (this.batchChars >= BATCH_TEXT_CHARS) this.paused = true;
   }
 
