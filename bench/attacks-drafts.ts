@@ -22,6 +22,8 @@ interface Step {
   http: number | 'no answer';
   ms: number;
   answer_kb: number;
+  /** The server process's peak memory so far (VmHWM): the step that raised it shows. */
+  server_peak_rss_mb?: number;
   message?: string;
   changed?: number;
 }
@@ -46,6 +48,7 @@ async function stepOnce(server: ChildServer, pathname: string, init: RequestInit
     return {
       http: res.status,
       ms: round(performance.now() - started, 0),
+      server_peak_rss_mb: server.peakRssMb(),
       answer_kb: round(text.length / 1024, 1),
       ...(error?.message ? { message: error.message.slice(0, 200) } : {}),
       ...(typeof body.changed === 'number' ? { changed: body.changed } : {}),
