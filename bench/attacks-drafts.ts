@@ -22,12 +22,22 @@ interface Step {
   http: number | 'no answer';
   ms: number;
   answer_kb: number;
+  /** The server process's peak memory so far (VmHWM): the step that raised it shows. */
+  server_peak_rss_mb?: number;
   message?: string;
   changed?: number;
 }
 
-/** One request, on a connection of its own (the bench blocks its own process between steps), timed; a request without answer is a result too. */
+/**
+ * One request, timed; a request without answer is a result too. A connection the server closed
+ * while the bench blocked its own process (writing the huge row) is tried once more on a new one.
+ */
 async function step(server: ChildServer, pathname: string, init: RequestInit = {}): Promise<Step & { body: unknown }> {
+  const first = await stepOnce(server, pathname, init);
+  return first.http === 'no answer' && /other side closed/.test(first.message ?? '') ? stepOnce(server, pathname, init) : first;
+}
+
+async function stepOnce(server: ChildServer, pathname: string, init: RequestInit): Promise<Step & { body: unknown }> {
   const started = performance.now();
   const json: Record<string, string> = typeof init.body === 'string' ? { 'content-type': 'application/json' } : {};
   try {
@@ -38,6 +48,7 @@ async function step(server: ChildServer, pathname: string, init: RequestInit = {
     return {
       http: res.status,
       ms: round(performance.now() - started, 0),
+      server_peak_rss_mb: server.peakRssMb(),
       answer_kb: round(text.length / 1024, 1),
       ...(error?.message ? { message: error.message.slice(0, 200) } : {}),
       ...(typeof body.changed === 'number' ? { changed: body.changed } : {}),

@@ -82,22 +82,47 @@ export interface Measured {
   addedBytes: number;
 }
 
+/** What a replace looks for: the text, whether case matters, whether it must be the whole cell. */
+export interface Find {
+  find: string;
+  matchCase: boolean;
+  wholeCell: boolean;
+}
+
+/** The text with A-Z lower-cased and nothing else changed (its length too). */
+const lowerAscii = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
 /**
- * Measures `text.replace(pattern, replace)` without making it (pattern: `find` escaped, global):
- * each match is `find.length` characters (the pattern matches one character per character of
- * find), so the result is the text's length plus matches × the change in length. The matches are
- * listed natively (String.match), never more than the text's length: a cell read is at most
- * MAX_ROW_READ_BYTES.
+ * How many times a replace matches `text` (as the global regular expression `pattern` made from
+ * `find` would, left to right without overlaps), and the bytes of those matches. A find in ASCII
+ * is counted with indexOf (case ignored by lower-casing A-Z only: the expression's case folding
+ * never maps another letter onto ASCII); any other find by listing the matches natively, never
+ * more than the text's length (a cell read is at most MAX_ROW_READ_BYTES).
  */
-export function measureReplace(text: string, pattern: RegExp, replace: string, find: string): Measured {
+function matchesOf(text: string, pattern: RegExp, { find, matchCase, wholeCell }: Find): { count: number; bytes: number } {
+  if (isAscii(find)) {
+    const haystack = matchCase ? text : lowerAscii(text);
+    const needle = matchCase ? find : lowerAscii(find);
+    let count = 0;
+    if (wholeCell) count = haystack === needle ? 1 : 0;
+    else for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count++;
+    return { count, bytes: count * find.length };
+  }
   const found = text.match(pattern) ?? [];
-  const matches = found.length;
-  // A find in ASCII matches only ASCII (case folding never maps other letters onto ASCII): every match has its bytes.
-  const matchedBytes = isAscii(find) ? matches * utf8(find) : found.reduce((sum, match) => sum + utf8(match), 0);
+  return { count: found.length, bytes: found.reduce((sum, match) => sum + utf8(match), 0) };
+}
+
+/**
+ * Measures `text.replace(pattern, replace)` without making it: each match is `find.length`
+ * characters (the pattern matches one character per character of find), so the result is the
+ * text's length plus matches × the change in length.
+ */
+export function measureReplace(text: string, pattern: RegExp, replace: string, find: Find): Measured {
+  const { count, bytes } = matchesOf(text, pattern, find);
   return {
-    matches,
-    chars: text.length + matches * (replace.length - find.length),
-    addedBytes: matches * utf8(replace) - matchedBytes,
+    matches: count,
+    chars: text.length + count * (replace.length - find.find.length),
+    addedBytes: count * utf8(replace) - bytes,
   };
 }
 

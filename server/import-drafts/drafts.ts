@@ -400,6 +400,24 @@ export async function editCell(ctx: AppContext, draft: DraftRecord, rowId: numbe
 /** Text a change goes through between two turns of the event loop (a chunk of long cells takes more than one turn). */
 const TEXT_PER_TURN = 2 * 1024 * 1024;
 
+/** Items in runs of about TEXT_PER_TURN bytes (at least one item a run). */
+function byText<T>(items: readonly T[], bytes: (item: T) => number): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    if (run.length > 0 && size + bytes(item) > TEXT_PER_TURN) {
+      runs.push(run);
+      run = [];
+      size = 0;
+    }
+    run.push(item);
+    size += bytes(item);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
 /** Lets the event loop in once every TEXT_PER_TURN bytes of cells gone through. */
 function pauser(): (bytes: number) => Promise<void> {
   let since = 0;
@@ -451,27 +469,30 @@ async function changeInChunks(
         kind,
         changes.slice(0, Math.max(0, RECHECK_LIMIT - rechecked)).map((c) => ({ row_id: c.row.row_id, cells: c.cells })),
       );
-      await writeTransaction(ctx.db, () => {
-        if (seq === undefined) seq = store.beginEdit(draft.uuid, action, 0, false).seq;
-        const keep = store.keeper(draft.uuid, seq);
-        const write = store.rowWriter();
-        for (const { row, cells } of changes) {
-          keep(row.row_id);
-          const checked = verdicts.has(row.row_id);
-          const problem = checked ? (verdicts.get(row.row_id) ?? null) : row.problem;
-          write(draft.uuid, {
-            ...row,
-            cells: JSON.stringify(cells),
-            search_text: searchText(cells),
-            problem,
-            problem_column: problemColumn(problem, kind.columns, cells),
-            checked: checked ? 1 : 0,
-          });
-        }
-      });
+      // Written a slice of about TEXT_PER_TURN at a time, with the event loop let in between (the edit is complete only at the end).
+      for (const slice of byText(changes, (c) => c.row.cells_bytes)) {
+        await writeTransaction(ctx.db, () => {
+          if (seq === undefined) seq = store.beginEdit(draft.uuid, action, 0, false).seq;
+          const keep = store.keeper(draft.uuid, seq);
+          const write = store.rowWriter();
+          for (const { row, cells } of slice) {
+            keep(row.row_id);
+            const checked = verdicts.has(row.row_id);
+            const problem = checked ? (verdicts.get(row.row_id) ?? null) : row.problem;
+            write(draft.uuid, {
+              ...row,
+              cells: JSON.stringify(cells),
+              search_text: searchText(cells),
+              problem,
+              problem_column: problemColumn(problem, kind.columns, cells),
+              checked: checked ? 1 : 0,
+            });
+          }
+        });
+        await yieldToLoop();
+      }
       changed += changes.length;
       rechecked += verdicts.size;
-      await yieldToLoop();
     }
     const edit = seq;
     if (edit !== undefined) await writeTransaction(ctx.db, () => store.completeEdit(draft.uuid, edit, changed));
@@ -523,27 +544,19 @@ export async function replaceInColumn(ctx: AppContext, draft: DraftRecord, body:
   const flags = body.match_case ? 'g' : 'gi';
   const pattern = new RegExp(body.whole_cell ? `^${escapeRegExp(body.find)}$` : escapeRegExp(body.find), flags);
   const verb = `Replace "${body.find}" with "${body.replace}" in ${body.column}`;
-  // The replacement as is: a "$" in it is not a pattern of String.replace.
-  const replacement = body.replace.replaceAll('$', '$$$$');
-  /** The replace's result measured, a 400 if it is longer than the column takes; null: no match. */
-  const measured = (cells: Cells, rowId: number) => {
+  const find = { find: body.find, matchCase: body.match_case, wholeCell: body.whole_cell };
+  await requireChangeBounded(ctx, draft, { after: 0 }, { action: 'This replace', path: 'replace' }, (cells, rowId) => {
     const before = cells[body.column] ?? '';
-    const result = measureReplace(before, pattern, body.replace, body.find);
+    const result = measureReplace(before, pattern, body.replace, find);
     if (result.matches === 0) return null;
     requireCellFits(kind, body.column, result.chars, before.length, `Replacing "${body.find}" in row ${rowId}`);
-    return { before, added: result.addedBytes };
-  };
-  await requireChangeBounded(
-    ctx,
-    draft,
-    { after: 0 },
-    { action: 'This replace', path: 'replace' },
-    (cells, rowId) => measured(cells, rowId)?.added ?? null,
-  );
-  return changeInChunks(ctx, draft, kind, verb, { after: 0 }, (cells, rowId) => {
-    const before = measured(cells, rowId)?.before;
-    if (before === undefined) return null;
-    const after = before.replace(pattern, replacement);
+    return result.addedBytes;
+  });
+  // Every row was measured just now (the draft's queue keeps other changes out): no result is longer than its column.
+  return changeInChunks(ctx, draft, kind, verb, { after: 0 }, (cells) => {
+    const before = cells[body.column] ?? '';
+    // A function gives the replacement as is ("$" is no pattern), and V8 replaces several times faster with it than with a string.
+    const after = before.replace(pattern, () => body.replace);
     return after !== before ? { ...cells, [body.column]: after } : null;
   });
 }

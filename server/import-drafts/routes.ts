@@ -70,7 +70,8 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
       description:
         'With background_task_uuid: the excluded rows of that finished import (either kind), each with its problem; the open draft of that import when it has one (200). ' +
         "With kind and rows: those rows (e.g. a preview's rows with problems), checked at once with the import's own checks. " +
-        'Every row has every column of the kind. The draft is kept on the server until it is imported or discarded.',
+        'Every row has every column of the kind. The draft is kept on the server until it is imported or discarded. ' +
+        'An organization keeps at most 100 drafts (serve --max-drafts): past it, a 400.',
       body: createDraftBodySchema,
       status: 201,
       response: draftSchema,
@@ -144,7 +145,9 @@ export function registerImportDraftRoutes(api: Api, ctx: AppContext): void {
     'replace',
     {
       summary: 'Find and replace in one column over every row of the draft, as one edit.',
-      description: `The changed rows are checked again, the first ${1000} at once; the import checks the rest (checked=false).`,
+      description:
+        `The changed rows are checked again, the first ${1000} at once; the import checks the rest (checked=false). ` +
+        "Measured over every row before any is written: a 400, nothing changed, when a cell would be longer than its column takes or the change would add more than the server's limit of text (serve --max-draft-change-mb, default 16 MB).",
       body: replaceBodySchema,
     },
     (draft, body) => replaceInColumn(ctx, draft, body),

@@ -25,8 +25,9 @@ export interface NewDraftRow {
 }
 
 /**
- * A row's columns as read. octet_length reads a text's size without its content, so the cells of
- * a row too large to read are never loaded, not even by SQLite.
+ * A row's columns as read. The cells of a row too large to read never reach the server's heap
+ * (SQLite reads such a value once to measure it and frees it at once: about its size, for the
+ * moment of that row).
  */
 const ROW_COLUMNS = `row_id, row_number, iif(octet_length(cells) <= ${MAX_ROW_READ_BYTES}, cells, null) as cells,
   octet_length(cells) as cells_bytes, problem, problem_column, state, checked`;

@@ -10,7 +10,7 @@ import { DEFAULT_IMPORT_LIMITS } from '../../server/imports/limits.ts';
 import { startImportTestServer } from '../support/imports.ts';
 import { jsonBody, type TestServer } from '../support/server.ts';
 import { suiteServer } from '../support/suite-server.ts';
-import { type DraftBody, type DraftRowBody, draftRows, json } from './support.ts';
+import { type DraftBody, type DraftRowBody, draftRows, importFile, json, openDraft } from './support.ts';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { path: string; message: string }[] };
@@ -199,6 +199,23 @@ describe('import drafts: every change is bounded before it is applied', () => {
     assert.equal((await draftRows(server, draft.uuid)).rows[0]?.cells.name, 'Depot');
     // A whole emoji (a valid surrogate pair) is text like any other.
     await json(await raw('PATCH', `/api/import-drafts/uuid/${draft.uuid}/rows/1`, '{"column":"name","value":"Depot \\ud83d\\ude9a"}'), 200);
+  });
+
+  it("cleans a NUL and a broken character out of an import's stored excluded row, and says so on the row", async () => {
+    await discardAll(server);
+    const task = await importFile(server, '/api/qrcodes/bulk', 'name,location\nYard,"2 High Street, Nowhere VIC"\n');
+    // The stored row as an import of an older version could keep it.
+    server.ctx.db.sqlite
+      .prepare('update import_excluded_rows set cells = ? where task_uuid = ?')
+      .run(JSON.stringify(['Ya\u0000rd\uD800', '2 High Street, Nowhere VIC']), task.uuid);
+    const draft = await openDraft(server, task.uuid);
+    const [row] = (await draftRows(server, draft.uuid)).rows;
+    assert.equal(row?.cells.name, 'Yard\uFFFD');
+    assert.match(
+      row?.problem ?? '',
+      /could not be located.*\(Its text held NUL characters or broken characters, which cell text cannot hold: the draft removed the NULs and shows each broken character as �\.\)$/,
+    );
+    assert.equal(row?.problem_column, 'location', 'the problem is still about its column');
   });
 
   it('does not read a row stored before the bounds: a page shows it as too large, edits and imports leave it, delete takes it out', async () => {
