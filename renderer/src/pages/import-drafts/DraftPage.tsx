@@ -1,7 +1,7 @@
 import './import-drafts.css';
 import { countOf } from '../../../../common/count-words.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -26,6 +26,7 @@ import {
   undoEdit,
 } from './draft-api.ts';
 import { type ActiveCell, DraftGrid } from './DraftGrid.tsx';
+import { useFileColumns } from '../tasks/use-file-columns.ts';
 import { ReplaceForm, RowTools } from './DraftTools.tsx';
 import { useDraftRows } from './use-draft-rows.ts';
 
@@ -37,9 +38,12 @@ interface Checked {
   problem: string | null;
 }
 
-function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[]): string[] {
+/** The file's own columns first, in its order; then the other columns with a value or a problem; the empty ones last. */
+function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[], fileOrder: readonly string[]): string[] {
   const used = new Set(rows.flatMap((row) => [...columns.filter((c) => (row.cells[c] ?? '') !== ''), row.problem_column ?? '']));
-  return [...columns.filter((c) => used.has(c)), ...columns.filter((c) => !used.has(c))];
+  const fromFile = fileOrder.filter((c) => columns.includes(c));
+  const rest = columns.filter((c) => !fromFile.includes(c));
+  return [...fromFile, ...rest.filter((c) => used.has(c)), ...rest.filter((c) => !used.has(c))];
 }
 
 /**
@@ -64,7 +68,10 @@ export function DraftPage({ uuid }: { uuid: string }) {
   const [seenImport, setSeenImport] = useState(draft?.last_import?.task_uuid);
   // Columns the rows use come first (a file seldom fills every column of the kind), in the kind's order; fixed once read.
   const [columnOrder, setColumnOrder] = useState<string[] | null>(null);
-  if (draft && rows.firstRows && !columnOrder) setColumnOrder(usedColumnsFirst(draft.columns, rows.firstRows));
+  const file = useFileColumns(draft?.source_task_uuid ?? null);
+  const titles = useMemo(() => Object.fromEntries((file?.columns ?? []).map((c) => [c.column, c.header.trim()])), [file]);
+  if (draft && rows.firstRows && !columnOrder && (draft.source_task_uuid === null || file))
+    setColumnOrder(usedColumnsFirst(draft.columns, rows.firstRows, file?.columns.map((c) => c.column) ?? []));
 
   const reloadAll = async () => {
     rows.clearOverrides();
@@ -206,6 +213,8 @@ export function DraftPage({ uuid }: { uuid: string }) {
         <DraftGrid
           key={`${problemsOnly}|${search}`}
           columns={columnOrder ?? draft.columns}
+          columnsSettled={columnOrder !== null}
+          titles={titles}
           slots={rows.slots}
           editable={draft.status === 'open'}
           onEdit={(row, column, value) => {
