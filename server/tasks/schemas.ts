@@ -81,6 +81,12 @@ export const backgroundTaskPageSchema = pageSchema(backgroundTaskSchema);
 export const taskListQuerySchema = organizationListQuery('tasks').extend({
   task_type: taskTypeSchema.optional().describe('Only tasks of this type.'),
   status: taskStatusSchema.optional().describe('Only tasks in this status.'),
+  cancelled: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'This sandbox\'s addition: true, only imports someone cancelled (they end FAILED, their error_message starting with "Cancelled"); false, only the other tasks. The GUI\'s Cancelled and Failed filters',
+    ),
   search: z
     .string()
     .trim()
