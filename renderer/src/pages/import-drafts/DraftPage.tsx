@@ -38,12 +38,14 @@ interface Checked {
   problem: string | null;
 }
 
-/** The file's own columns first, in its order; then the other columns with a value or a problem; the empty ones last. */
+/**
+ * The columns with a value or a problem first, the file's own in its order before the others; then
+ * the empty ones (the file's, then the kind's), so the grid does not open on an empty column.
+ */
 function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[], fileOrder: readonly string[]): string[] {
   const used = new Set(rows.flatMap((row) => [...columns.filter((c) => (row.cells[c] ?? '') !== ''), row.problem_column ?? '']));
-  const fromFile = fileOrder.filter((c) => columns.includes(c));
-  const rest = columns.filter((c) => !fromFile.includes(c));
-  return [...fromFile, ...rest.filter((c) => used.has(c)), ...rest.filter((c) => !used.has(c))];
+  const ordered = [...fileOrder.filter((c) => columns.includes(c)), ...columns.filter((c) => !fileOrder.includes(c))];
+  return [...ordered.filter((c) => used.has(c)), ...ordered.filter((c) => !used.has(c))];
 }
 
 /**
