@@ -3,34 +3,13 @@
  * gave it until then (index + 1 + the header row for a file, index + 1 for JSON).
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { after, describe, it } from 'node:test';
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import { databasePath } from '../../server/db/database.ts';
-import { migrations } from '../../server/db/migrations/index.ts';
-import type { Database } from '../../server/db/schema.ts';
-import { ensureDemoOrganization } from '../../server/orgs/bootstrap.ts';
-import { tempDataDir } from '../support/server.ts';
-
-const dataDir = tempDataDir();
-after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-async function migrate(db: Kysely<Database>, upTo: string) {
-  const chosen = Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= upTo));
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => chosen } }).migrateToLatest();
-  assert.equal(error, undefined);
-}
+import { describe, it } from 'node:test';
+import { databaseAt, migrateUpTo } from '../support/migrated-database.ts';
 
 describe('migration 026: the row numbers of the excluded rows there are', () => {
   it('numbers a workbook row under its header row, a CSV row under line 1 and a JSON element from 1', async () => {
-    const sqlite = new SQLite(databasePath(dataDir));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const { sqlite, db, organizationUuid } = await databaseAt('025_import_draft_counts');
     try {
-      await migrate(db, '025_import_draft_counts');
-      const credentials = await ensureDemoOrganization(db, dataDir);
-      assert.ok(credentials);
       const now = new Date().toISOString();
       const task = sqlite.prepare(
         `insert into background_tasks (uuid, task_id, task_type, status, progress, created_by_uuid, organization_uuid, created_on, updated_on)
@@ -49,12 +28,12 @@ describe('migration 026: the row numbers of the excluded rows there are', () => 
         ['json', 'json', { kindOptions: {} }],
       ] as const;
       for (const [uuid, format, options] of imports) {
-        task.run(uuid, uuid, credentials.organization_uuid, now, now);
-        job.run(uuid, credentials.organization_uuid, format, JSON.stringify({ source: 'file', maxRows: null, ...options }), now, now);
+        task.run(uuid, uuid, organizationUuid, now, now);
+        job.run(uuid, organizationUuid, format, JSON.stringify({ source: 'file', maxRows: null, ...options }), now, now);
         excluded.run(uuid, 4);
       }
 
-      await migrate(db, '026_excluded_row_numbers');
+      await migrateUpTo(db, '026_excluded_row_numbers');
       const numbers = sqlite.prepare('select task_uuid, row_number from import_excluded_rows order by task_uuid').all();
       assert.deepEqual(numbers, [
         { task_uuid: 'book', row_number: 8 },
