@@ -45,7 +45,9 @@ export const importPreviewSchema = z
     headers: z.array(z.string()).describe('The header row (JSON: the keys of the first elements)'),
     columns: z.object({
       matched: z.array(z.object({ header: z.string(), column: z.string() })),
-      missing_required: z.array(z.string()).describe('Required columns no header fills: the import would be refused (400)'),
+      missing_required: z
+        .array(z.string())
+        .describe('Required columns no header fills (nor their stand-ins): the import would be refused (400), by the same rule'),
       unknown: z.array(z.string()).describe('Headers the import ignores'),
       matches: z
         .array(
@@ -109,7 +111,11 @@ export const importPreviewSchema = z
         "Each date column: the order its dates with slashes are read in, and why: the request's date_order, the file's first 1,000 rows proving an order, or the organization's setting",
       ),
     expected_columns: z.array(z.string()).describe('Every column the kind reads, in template order'),
-    required_columns: z.array(z.string()),
+    required_columns: z
+      .array(z.string())
+      .describe(
+        'Columns a file must have, by the rule the import refuses a file with (missing_required lists the ones this file lacks); some have stand-ins: location is not needed with address_line_1 and suburb (or postcode), service not with service_code',
+      ),
     looks_like_kind: z
       .enum(importKindIds)
       .nullable()

@@ -83,6 +83,13 @@ export const backgroundTaskPageSchema = pageSchema(backgroundTaskSchema);
 export const taskListQuerySchema = organizationListQuery('tasks').extend({
   task_type: taskTypeSchema.optional().describe('Only tasks of this type.'),
   status: sandboxOnly(taskStatusSchema.describe('Only tasks in this status.')).optional(),
+  cancelled: sandboxOnly(
+    z
+      .enum(['true', 'false'])
+      .describe(
+        'This sandbox\'s addition: true, only imports someone cancelled (they end FAILED, their error_message starting with "Cancelled"); false, only the other tasks. The GUI\'s Cancelled and Failed filters',
+      ),
+  ).optional(),
   search: sandboxOnly(
     searchTerm().describe(
       "Only tasks whose uuid, file name or error message contains this text, ignoring case. One or two characters look among the organization's newest 10,000 tasks only.",

@@ -1,3 +1,4 @@
+import { CANCELLED_MESSAGE_START } from '../../common/cancelled.ts';
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import { isShortSearch, likePattern, SHORT_SEARCH_CAP, trigramQuery } from '../db/trigram-search.ts';
 import { taskMatches } from './search.ts';
@@ -93,7 +94,7 @@ class TaskReads {
   }
 
   page(version: string, query: TaskListQuery): JsonText {
-    const key = `list|${query.organization_uuid}|${query.task_type ?? ''}|${query.status ?? ''}|${query.page}|${query.per_page}|${query.search ?? ''}`;
+    const key = `list|${query.organization_uuid}|${query.task_type ?? ''}|${query.status ?? ''}|${query.cancelled ?? ''}|${query.page}|${query.per_page}|${query.search ?? ''}`;
     return this.answers.remember(version, key, () => {
       const { rows, total } = this.list(query);
       return JsonText.of(toPage({ items: rows.map(toTask), total }, query));
@@ -104,12 +105,16 @@ class TaskReads {
   list(query: TaskListQuery): { rows: Row[]; total: number } {
     const term = query.search ?? '';
     const search = term === '' ? '' : isShortSearch(term) ? 'recent' : 'indexed';
-    const filters = `${query.task_type ? 't' : ''}${query.status ? 's' : ''}|${search}`;
+    const filters = `${query.task_type ? 't' : ''}${query.status ? 's' : ''}${query.cancelled ?? ''}|${search}`;
     let read = this.pages.get(filters);
     if (!read) {
       let base = this.db.kysely.selectFrom('background_tasks').where('organization_uuid', '=', param('org'));
       if (query.task_type) base = base.where('task_type', '=', param<string>('taskType'));
       if (query.status) base = base.where('status', '=', param<TaskListQuery['status'] & string>('status'));
+      // A cancelled import is FAILED with the message a cancel writes (common/cancelled.ts).
+      const cancelled = sql<SqlBool>`(status = 'FAILED' and error_message like ${param('cancelledLike')})`;
+      if (query.cancelled === 'true') base = base.where(cancelled);
+      if (query.cancelled === 'false') base = base.where(sql<SqlBool>`not coalesce(${cancelled}, 0)`);
       if (search === 'indexed')
         base = base.where(sql<SqlBool>`seq in (select rowid from task_search where task_search match ${param('match')})`);
       if (search === 'recent') base = base.where('seq', '>=', param<number>('floor'));
@@ -135,6 +140,7 @@ class TaskReads {
       match: search === 'indexed' ? trigramQuery(term) : undefined,
       floor: search === 'recent' ? this.recentFloor(query.organization_uuid) : undefined,
       pattern: search === '' ? undefined : likePattern(term),
+      cancelledLike: query.cancelled === undefined ? undefined : `${CANCELLED_MESSAGE_START}%`,
       ...pageSlice(query),
     });
   }
@@ -144,7 +150,7 @@ class TaskReads {
     return this.floor.get<{ seq: number }>({ org: organizationUuid })?.seq ?? 0;
   }
 }
-type ListParam = 'org' | 'taskType' | 'status' | 'match' | 'floor' | 'pattern' | 'limit' | 'offset';
+type ListParam = 'org' | 'taskType' | 'status' | 'match' | 'floor' | 'pattern' | 'cancelledLike' | 'limit' | 'offset';
 const MAX_REMEMBERED = 1_000;
 
 const taskReads = perDatabase((db) => new TaskReads(db));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
 import { insertTask } from '../../server/tasks/store.ts';
+import { cancelledMessage } from '../../server/imports/engine/engine.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import type { Page } from '../../server/http/pagination.ts';
 
@@ -112,6 +113,32 @@ describe('background task API', () => {
     assert.ok(failed.items.every((t) => t.status === 'FAILED' && t.error_message !== null));
     const none = await list('&task_type=APPOINTMENT_IMPORT');
     assert.deepEqual({ total: none.total, pages: none.pages, items: none.items }, { total: 0, pages: 0, items: [] });
+  });
+
+  it('cancelled=true lists the imports someone cancelled (FAILED in the API), cancelled=false the others', async () => {
+    const at = new Date(Date.UTC(2026, 0, 2)).toISOString();
+    const cancelled: BackgroundTask = {
+      ...(seeded[0] as BackgroundTask),
+      uuid: '00000000-0000-4000-8000-0000000000cc',
+      task_id: 'task-cancelled',
+      error_message: cancelledMessage('Field laptop', 5000),
+      created_on: at,
+      updated_on: at,
+    };
+    await insertTask(server.ctx.db.kysely, cancelled);
+    try {
+      const only = await list('&status=FAILED&cancelled=true');
+      assert.deepEqual(
+        only.items.map((t) => t.uuid),
+        [cancelled.uuid],
+      );
+      const others = await list('&status=FAILED&cancelled=false');
+      assert.equal(others.total, 6, 'every failure that was not a cancel');
+      assert.ok(others.items.every((t) => !t.error_message?.startsWith('Cancelled')));
+      assert.equal((await list('&cancelled=false&per_page=100')).total, 23, 'completed tasks too');
+    } finally {
+      server.ctx.db.sqlite.prepare('delete from background_tasks where uuid = ?').run(cancelled.uuid);
+    }
   });
 
   it('returns one task with exactly the fields of the service contract, JSON fields as objects', async () => {

@@ -104,7 +104,12 @@ describe('Imports guardrails in Chromium', { skip: skip ?? false }, () => {
       await firstRows(page);
       assert.ok(await startButton(page).isDisabled());
       await notice.getByRole('checkbox', { name: /It is an appointments file/ }).check();
-      assert.ok(await startButton(page).isEnabled(), 'confirmed on purpose');
+      // Confirmed, it is still no appointments file: the preview names the columns the import would refuse it for.
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'The file has no tag_name, tag_number, start_date_time, service columns, so the import would be refused.' })
+        .waitFor();
+      assert.ok(await startButton(page).isDisabled(), 'the import would be refused for its missing columns');
     });
 
     test(`${at}: the preview's summary comes first, in the first screen, the 16-row column table folded`, async () => {

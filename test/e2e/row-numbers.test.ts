@@ -40,5 +40,21 @@ describe('row numbers in the GUI: the row as the file shows it', { skip }, () =>
     const rowCell = draftGrid(page).locator('.draft-row-id').first();
     await rowCell.waitFor();
     assert.equal((await rowCell.innerText()).trim(), '8');
+    await draftGrid(page).getByRole('columnheader', { name: 'Town · suburb' }).waitFor();
+
+    // The grid opens on the cell to fix (Town, where the address failed), in view on a laptop and a narrow window.
+    for (const width of [1280, 800]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.reload();
+      const cell = draftGrid(page).locator('[data-cell="1:suburb"]');
+      await cell.waitFor();
+      await page.waitForTimeout(200);
+      const [box, gridBox] = [await cell.boundingBox(), await draftGrid(page).boundingBox()];
+      assert.ok(box && gridBox, 'the problem cell is drawn');
+      assert.ok(
+        box.x >= gridBox.x && box.x + Math.min(box.width, 40) <= Math.min(gridBox.x + gridBox.width, width),
+        `in view at ${width} px`,
+      );
+    }
   });
 });

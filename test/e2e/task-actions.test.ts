@@ -59,5 +59,17 @@ describe('finding, cancelling and retrying an import in the GUI', { skip }, () =
       1,
       'only the cancelled task has "cancelled by" in its error',
     );
+    // The status filter has Cancelled; Failed leaves the cancelled import out.
+    await search.fill('');
+    await page.getByLabel('Status').selectOption('CANCELLED');
+    await page.waitForURL((url) => url.searchParams.get('status') === 'CANCELLED');
+    await rows.filter({ hasText: 'Completed' }).first().waitFor({ state: 'detached' });
+    assert.equal(
+      await rows.filter({ hasText: 'depot-sites-2026.csv' }).filter({ hasText: 'Cancelled' }).count(),
+      1,
+      'the cancelled import, alone',
+    );
+    await page.getByLabel('Status').selectOption('FAILED');
+    await page.getByText('No tasks match these filters').waitFor();
   });
 });

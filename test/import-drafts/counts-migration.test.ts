@@ -3,41 +3,20 @@
  * filled from its rows, and the trigger then keeps them through a change of a row.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { after, describe, it } from 'node:test';
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import { databasePath } from '../../server/db/database.ts';
-import { migrations } from '../../server/db/migrations/index.ts';
-import type { Database } from '../../server/db/schema.ts';
-import { ensureDemoOrganization } from '../../server/orgs/bootstrap.ts';
-import { tempDataDir } from '../support/server.ts';
-
-const dataDir = tempDataDir();
-after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-async function migrate(db: Kysely<Database>, upTo: string) {
-  const chosen = Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= upTo));
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => chosen } }).migrateToLatest();
-  assert.equal(error, undefined);
-}
+import { describe, it } from 'node:test';
+import { databaseAt, migrateUpTo } from '../support/migrated-database.ts';
 
 describe('migration 025: the counts of the drafts there are', () => {
   it('counts each draft and each block of its rows, and the trigger keeps them', async () => {
-    const sqlite = new SQLite(databasePath(dataDir));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const { sqlite, db, organizationUuid } = await databaseAt('024_task_search');
     try {
-      await migrate(db, '024_task_search');
-      const credentials = await ensureDemoOrganization(db, dataDir);
-      assert.ok(credentials);
       const now = new Date().toISOString();
       const draft = sqlite.prepare(
         `insert into import_drafts (uuid, organization_uuid, kind, source_task_uuid, options, status, created_by_uuid, created_on, updated_on)
          values (?, ?, 'qrcodes', null, '{}', 'open', 'a-key', ?, ?)`,
       );
-      draft.run('draft-a', credentials.organization_uuid, now, now);
-      draft.run('draft-b', credentials.organization_uuid, now, now);
+      draft.run('draft-a', organizationUuid, now, now);
+      draft.run('draft-b', organizationUuid, now, now);
       const row = sqlite.prepare(
         `insert into import_draft_rows (draft_uuid, row_id, cells, search_text, problem, state) values (?, ?, '{}', '', ?, ?)`,
       );
@@ -48,7 +27,7 @@ describe('migration 025: the counts of the drafts there are', () => {
       }
       row.run('draft-b', 1, null, 'open');
 
-      await migrate(db, '025_import_draft_counts');
+      await migrateUpTo(db, '025_import_draft_counts');
       const counts = (uuid: string) =>
         sqlite.prepare('select row_count, problem_count, imported_count from import_drafts where uuid = ?').get(uuid);
       const expected = (uuid: string) =>

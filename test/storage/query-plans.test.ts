@@ -198,6 +198,8 @@ async function userTraffic(server: TestServer): Promise<void> {
   await ok(`/api/background-tasks?organization_uuid=${org}&page=2&per_page=2`);
   await ok(`/api/background-tasks?organization_uuid=${org}&search=sites`);
   await ok(`/api/background-tasks?organization_uuid=${org}&search=s`);
+  await ok(`/api/background-tasks?organization_uuid=${org}&status=FAILED&cancelled=true`);
+  await ok(`/api/background-tasks?organization_uuid=${org}&status=FAILED&cancelled=false`);
   await ok(`/api/background-tasks/uuid/${qrTask.uuid}`);
 
   // Webhooks delivered to an inbox of this server; the inbox's messages.

@@ -5,6 +5,7 @@ import { type Inbox, withArrival } from '../pages/inspector/inspector-types.ts';
 import { mergeLiveTask } from '../pages/tasks/live-list.ts';
 import { taskQuery } from '../pages/tasks/task-query.ts';
 import { isRunning } from '../pages/tasks/task-format.ts';
+import { isCancelledTask } from '../../../common/cancelled.ts';
 import { messageQuery, withRelay } from '../pages/inspector/message-query.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from './live-store.ts';
 import { useWebhookNoticeCollector } from '../pages/webhooks/webhook-notices.tsx';
@@ -43,7 +44,10 @@ export function useLiveQueries(): void {
     updateLists<BackgroundTask>(queryClient, '/api/background-tasks', (current, query) =>
       mergeLiveTask(current, task, {
         page: Number(query.page ?? 1),
-        matches: (t) => filterMatches(query, 'task_type', t.task_type) && filterMatches(query, 'status', t.status),
+        matches: (t) =>
+          filterMatches(query, 'task_type', t.task_type) &&
+          filterMatches(query, 'status', t.status) &&
+          filterMatches(query, 'cancelled', String(isCancelledTask(t))),
       }),
     );
   };

@@ -1,6 +1,6 @@
 import 'react-data-grid/lib/styles.css';
-import { type UIEvent, useMemo, useState } from 'react';
-import { type Column, DataGrid, type RenderEditCellProps, type RowsChangeData } from 'react-data-grid';
+import { type UIEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type Column, DataGrid, type DataGridHandle, type RenderEditCellProps, type RowsChangeData } from 'react-data-grid';
 import { type DraftRow, draftRowLabel } from './draft-api.ts';
 
 /** A place in the filtered rows: the row once its page is read. */
@@ -51,6 +51,8 @@ function CellEditor({ row, column, onRowChange, onClose }: RenderEditCellProps<S
  */
 export function DraftGrid({
   columns,
+  titles = {},
+  columnsSettled = true,
   slots,
   editable,
   onEdit,
@@ -58,6 +60,10 @@ export function DraftGrid({
   onVisibleRows,
 }: {
   columns: readonly string[];
+  /** The file's own name of a column (column -> header), shown before the kind's. */
+  titles?: Readonly<Record<string, string>>;
+  /** False while the column order may still change: the grid scrolls to the first problem once it is settled. */
+  columnsSettled?: boolean;
   slots: readonly Slot[];
   editable: boolean;
   onEdit(row: DraftRow, column: string, value: string): void;
@@ -95,7 +101,7 @@ export function DraftGrid({
       },
       ...columns.map<Column<Slot>>((column) => ({
         key: column,
-        name: column,
+        name: titles[column] && titles[column] !== column ? `${titles[column]} · ${column}` : column,
         width: column === 'location' ? 280 : 150,
         resizable: true,
         editable: (slot) => editable && slot.row?.state === 'open',
@@ -114,8 +120,21 @@ export function DraftGrid({
         renderEditCell: CellEditor,
       })),
     ],
-    [columns, editable],
+    [columns, titles, editable],
   );
+
+  // The grid opens scrolled to the first cell to fix, however wide the screen and the columns before it.
+  const grid = useRef<DataGridHandle>(null);
+  const scrolledToProblem = useRef(false);
+  useEffect(() => {
+    if (scrolledToProblem.current || !columnsSettled) return;
+    const rowIdx = slots.findIndex((slot) => slot.row?.state === 'open' && slot.row.problem_column);
+    const column = slots[rowIdx]?.row?.problem_column;
+    const idx = gridColumns.findIndex((c) => c.key === column);
+    if (rowIdx < 0 || idx < 0) return;
+    scrolledToProblem.current = true;
+    grid.current?.scrollToCell({ idx, rowIdx });
+  }, [slots, gridColumns, columnsSettled]);
 
   const visible = (top: number) => {
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - 1);
@@ -134,6 +153,7 @@ export function DraftGrid({
 
   return (
     <DataGrid
+      ref={grid}
       className="draft-grid rdg-light"
       aria-label="Excluded rows to fix"
       columns={gridColumns}

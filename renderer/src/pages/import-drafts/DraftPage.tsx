@@ -1,7 +1,7 @@
 import './import-drafts.css';
 import { countOf } from '../../../../common/count-words.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -27,6 +27,7 @@ import {
 } from './draft-api.ts';
 import { type ActiveCell, DraftGrid } from './DraftGrid.tsx';
 import { LastImportNotice } from './LastImportNotice.tsx';
+import { useFileColumns } from '../tasks/use-file-columns.ts';
 import { ReplaceForm, RowTools } from './DraftTools.tsx';
 import { useDraftRows } from './use-draft-rows.ts';
 
@@ -38,9 +39,14 @@ interface Checked {
   problem: string | null;
 }
 
-function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[]): string[] {
+/**
+ * The columns with a value or a problem first, the file's own in its order before the others; then
+ * the empty ones (the file's, then the kind's), so the grid does not open on an empty column.
+ */
+function usedColumnsFirst(columns: readonly string[], rows: readonly DraftRow[], fileOrder: readonly string[]): string[] {
   const used = new Set(rows.flatMap((row) => [...columns.filter((c) => (row.cells[c] ?? '') !== ''), row.problem_column ?? '']));
-  return [...columns.filter((c) => used.has(c)), ...columns.filter((c) => !used.has(c))];
+  const ordered = [...fileOrder.filter((c) => columns.includes(c)), ...columns.filter((c) => !fileOrder.includes(c))];
+  return [...ordered.filter((c) => used.has(c)), ...ordered.filter((c) => !used.has(c))];
 }
 
 /**
@@ -65,7 +71,10 @@ export function DraftPage({ uuid }: { uuid: string }) {
   const [seenImport, setSeenImport] = useState(draft?.last_import?.task_uuid);
   // Columns the rows use come first (a file seldom fills every column of the kind), in the kind's order; fixed once read.
   const [columnOrder, setColumnOrder] = useState<string[] | null>(null);
-  if (draft && rows.firstRows && !columnOrder) setColumnOrder(usedColumnsFirst(draft.columns, rows.firstRows));
+  const file = useFileColumns(draft?.source_task_uuid ?? null);
+  const titles = useMemo(() => Object.fromEntries((file?.columns ?? []).map((c) => [c.column, c.header.trim()])), [file]);
+  if (draft && rows.firstRows && !columnOrder && (draft.source_task_uuid === null || file))
+    setColumnOrder(usedColumnsFirst(draft.columns, rows.firstRows, file?.columns.map((c) => c.column) ?? []));
 
   const reloadAll = async () => {
     rows.clearOverrides();
@@ -199,6 +208,8 @@ export function DraftPage({ uuid }: { uuid: string }) {
         <DraftGrid
           key={`${problemsOnly}|${search}`}
           columns={columnOrder ?? draft.columns}
+          columnsSettled={columnOrder !== null}
+          titles={titles}
           slots={rows.slots}
           editable={draft.status === 'open'}
           onEdit={(row, column, value) => {

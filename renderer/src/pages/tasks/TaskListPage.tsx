@@ -17,7 +17,20 @@ const SEARCH = [
   { key: 'search', label: 'Search', size: 28, placeholder: 'File name, task id or error', type: 'search' },
 ] as const satisfies readonly TextFilter<'search'>[];
 const TYPE_OPTIONS: Options = [['', 'All types'], ...TASK_TYPES.map((t) => [t, taskTypeLabel(t)] as const)];
-const STATUS_OPTIONS: Options = [['', 'All statuses'], ...TASK_STATUSES.map((s) => [s, s.charAt(0) + s.slice(1).toLowerCase()] as const)];
+/** The API's statuses, and Cancelled: an import someone cancelled ends FAILED in the API, but it did not fail. */
+const CANCELLED = 'CANCELLED';
+const STATUS_OPTIONS: Options = [
+  ['', 'All statuses'],
+  ...TASK_STATUSES.map((s) => [s, s.charAt(0) + s.slice(1).toLowerCase()] as const),
+  [CANCELLED, 'Cancelled'],
+];
+
+/** The list query of a status filter: Failed leaves out the cancelled imports, which Cancelled lists. */
+function statusQuery(status: string) {
+  if (status === CANCELLED) return { status: 'FAILED' as const, cancelled: 'true' as const };
+  const known = TASK_STATUSES.find((s) => s === status);
+  return { status: known, ...(known === 'FAILED' ? { cancelled: 'false' as const } : {}) };
+}
 
 export function TaskListPage() {
   const { session } = useSignedIn();
@@ -31,7 +44,7 @@ export function TaskListPage() {
     query: {
       organization_uuid: session.organization_uuid,
       task_type: TASK_TYPES.find((t) => t === taskType),
-      status: TASK_STATUSES.find((s) => s === status),
+      ...statusQuery(status),
       search: search.applied.search,
       ...paging,
     },

@@ -2,8 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { getQuery } from '../../api/get-query.ts';
 import type { FileColumns } from './ExcludedRowsTable.tsx';
 
-/** An import task's own column names and sheet (its import job), for showing its rows as the file has them. */
-export function useFileColumns(taskUuid: string): FileColumns | undefined {
-  const job = useQuery(getQuery('/api/background-tasks/uuid/{background_task_uuid}/import', { path: { background_task_uuid: taskUuid } }));
-  return job.data ? { columns: job.data.columns, sheet: job.data.sheet } : undefined;
+/** An import task's own column names and sheet (its import job), for showing its rows as the file has them; undefined while asked. */
+export function useFileColumns(taskUuid: string | null): FileColumns | undefined {
+  const job = useQuery({
+    ...getQuery('/api/background-tasks/uuid/{background_task_uuid}/import', { path: { background_task_uuid: taskUuid ?? '' } }),
+    enabled: taskUuid !== null,
+  });
+  if (job.data) return { columns: job.data.columns, sheet: job.data.sheet };
+  // No import job to ask (gone, or not an import): the rows go by the kind's column names.
+  return job.isError ? { columns: [], sheet: null } : undefined;
 }
