@@ -15,6 +15,7 @@ import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKin
 import { handOverFixedFile } from '../imports/fixed-file-handover.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { RowWarnings } from './RowWarnings.tsx';
+import { DateOrdersRead } from './DateOrdersRead.tsx';
 import { excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
@@ -107,6 +108,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         ) : (
           <p className="muted">The results hold no counts.</p>
         )}
+        <DateOrdersRead task={task} />
         <RowWarnings task={task} />
       </Panel>
 
