@@ -428,9 +428,9 @@ describe('the import workbench: sheet, header row, mapping and date order', () =
     const body = await ok(await preview(TITLED_CSV, 'sites.csv'));
     assert.deepEqual(body.saved_mapping, { uuid: saved.uuid, name: 'Acme register', slug: saved.slug });
     assert.deepEqual(body.columns.matches.map((m) => [m.header, m.column, m.source]).slice(0, 3), [
-      ['Site Name', 'qr_code_name', 'mapping'],
+      ['Site Name', 'qr_code_name', 'saved'],
       ['Street Address', 'address_line_1', 'synonym'],
-      ['Sburb', 'suburb', 'mapping'],
+      ['Sburb', 'suburb', 'saved'],
     ]);
     const other = await ok(await preview('Site Name,Street Address,Suburb,Postcode\nX,1 Lygon Street,Carlton,3053\n', 'other.csv'));
     assert.equal(other.saved_mapping, null, 'a header without every title of the mapping gets none');

@@ -184,6 +184,14 @@ export async function walkAppointmentWorkbook(page: Page, shot: Shot): Promise<v
   await page.getByRole('button', { name: 'Start the import' }).click();
   await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 60_000 });
   assert.match(await page.getByRole('list', { name: 'Import counts' }).innerText(), /3\s+inserted\s+0\s+excluded/i);
+  assert.equal(
+    await page.getByRole('list', { name: 'How dates were read' }).innerText(),
+    'Dates in “Visit Start” were read day first (25/03/2026): the file proves it: “25/03/2026 09:00” can only be read that way.',
+  );
+  assert.match(
+    await page.getByRole('list', { name: 'Import warnings' }).innerText(),
+    /Visit Start: "03\/04\/2026 10:30" was read day first \(DD\/MM\/YYYY\) as 3 April 2026, because "25\/03\/2026 09:00" in this column can only be read that way; read month first \(MM\/DD\/YYYY\) it would be 4 March 2026\./,
+  );
   await page.getByRole('heading', { name: 'Import finished' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await shot('workbench-appointments-2-imported');
 }

@@ -7,6 +7,7 @@ import type { CheckAnswer, ImportKindName } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 import { RowWarnings } from '../tasks/RowWarnings.tsx';
+import { DateOrdersRead } from '../tasks/DateOrdersRead.tsx';
 import { Panel } from '../../components/Panel.tsx';
 
 /** 2026-03-02T09:00:00+11:00 as "09:00 +11:00", with the date when it is not the appointment's. */
@@ -79,6 +80,7 @@ export function CheckResult({
         import” would give now.
       </p>
       <StatList stats={counts} label="Check counts" />
+      <DateOrdersRead task={results} />
       <RowWarnings task={results} />
       <h3>Rows that would be excluded</h3>
       {total === 0 ? (

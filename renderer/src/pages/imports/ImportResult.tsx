@@ -25,6 +25,7 @@ import { importStats } from '../tasks/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
 import { RowWarnings } from '../tasks/RowWarnings.tsx';
+import { DateOrdersRead } from '../tasks/DateOrdersRead.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 2_000;
@@ -203,6 +204,7 @@ export function ImportResult({
       )}
       <FixedFileNote task={task} />
       <StatList stats={counts} label="Import counts" />
+      <DateOrdersRead task={task} />
       <RowWarnings task={task} />
       {task.status === 'COMPLETED' && (
         <CompletedExcludedRows

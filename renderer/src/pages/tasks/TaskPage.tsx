@@ -17,6 +17,7 @@ import { handOverFixedFile } from '../imports/fixed-file-handover.ts';
 import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { useFileColumns } from './use-file-columns.ts';
 import { RowWarnings } from './RowWarnings.tsx';
+import { DateOrdersRead } from './DateOrdersRead.tsx';
 import { type ExcludedRow, excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
 import { FixedFileNote } from './FixedFileNote.tsx';
@@ -121,6 +122,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         ) : (
           <p className="muted">The results hold no counts.</p>
         )}
+        <DateOrdersRead task={task} />
         <RowWarnings task={task} />
       </Panel>
 
