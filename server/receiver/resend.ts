@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { judgeDelivery, type DeliveryVerdicts } from '../tools/verdicts.ts';
-import { connectTimeoutMs, deliveryTimeoutMs } from '../webhooks/config.ts';
+import { findSettings } from '../settings/store.ts';
+import { attemptTimeoutMs, connectTimeoutMs } from '../webhooks/config.ts';
 import { describeNetworkError, readExcerpt } from '../webhooks/outgoing-answer.ts';
 import { requestPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
 import { deliveryHeaders, SIGNATURE_HEADER } from '../wire-format/headers.ts';
@@ -148,8 +149,9 @@ function isConnectTimeout(error: unknown): boolean {
   return [error, cause].some((e) => typeof e === 'object' && e !== null && 'code' in e && e.code === 'UND_ERR_CONNECT_TIMEOUT');
 }
 
-async function send(ctx: AppContext, target: CheckedTarget, headers: Record<string, string>, body: string) {
-  const timeoutMs = deliveryTimeoutMs(ctx.config);
+async function send(ctx: AppContext, organizationUuid: string, target: CheckedTarget, headers: Record<string, string>, body: string) {
+  // The organization's time limit, as its webhooks' deliveries have.
+  const timeoutMs = attemptTimeoutMs(ctx.config, (await findSettings(ctx.db.kysely, organizationUuid))?.webhook_timeout_s);
   const connectMs = connectTimeoutMs(ctx.config);
   const timeout = AbortSignal.timeout(timeoutMs);
   const stopping = receiverRuntime(ctx).signal;
@@ -206,7 +208,7 @@ export async function resendMessage(
   if (built.signatureHeader === null) delete headers[SIGNATURE_HEADER];
   // A new delivery, first attempt: this server's inbox knows it from the record, as it knows the webhooks' deliveries.
   const forget = sentAttempts(ctx).add(built.body, { deliveryId: randomUUID(), attempt: 1, eventType });
-  const answer = await send(ctx, target, headers, built.body).finally(forget);
+  const answer = await send(ctx, organizationUuid, target, headers, built.body).finally(forget);
   const ownInbox = reachesOwnInbox(
     ctx.config,
     target.url,

@@ -21,6 +21,11 @@ export function deliveryTimeoutMs(config: ServerConfig): number {
   return config.webhookTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
 }
 
+/** An attempt's time limit: the organization's webhook_timeout_s when it chose one, else the server's. */
+export function attemptTimeoutMs(config: ServerConfig, chosenSeconds: number | null | undefined): number {
+  return chosenSeconds == null ? deliveryTimeoutMs(config) : chosenSeconds * 1000;
+}
+
 export function connectTimeoutMs(config: ServerConfig): number {
   return config.webhookConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
 }

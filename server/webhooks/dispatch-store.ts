@@ -38,8 +38,8 @@ export interface ClaimedAttempt {
   retry_schedule: RetrySchedule | null;
   /** How long the webhook may fail continuously before it is disabled; 0: never. */
   auto_disable_after_ms: number;
-  /** The organization's time limit of one attempt; null: the server's default. */
-  timeout_ms: number | null;
+  /** The organization's time limit of one attempt, in seconds; null: the server's default. */
+  timeout_s: number | null;
   /** The webhook's sandbox_diagnostics: send the X-Sandbox-* headers too. */
   diagnostics: boolean;
 }
@@ -353,7 +353,7 @@ function claimIn(s: DispatchStatements, plan: SlotPlan, nowMs: number, now: stri
     allow_http: details.allow_http_webhooks === 1,
     retry_schedule: parseWebhookSchedule(details.webhook_schedule) ?? details.webhook_retry_schedule ?? null,
     auto_disable_after_ms: (details.webhook_auto_disable_after_s ?? DEFAULT_AUTO_DISABLE_AFTER_S) * 1000,
-    timeout_ms: details.webhook_timeout_s == null ? null : details.webhook_timeout_s * 1000,
+    timeout_s: details.webhook_timeout_s,
     diagnostics: details.sandbox_diagnostics === 1,
   }));
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
 import { nowIso } from '../time.ts';
-import { connectTimeoutMs, defaultRetrySchedule, deliveryTimeoutMs } from './config.ts';
+import { attemptTimeoutMs, connectTimeoutMs, defaultRetrySchedule } from './config.ts';
 import { type Clock, DeliveryClock, systemClock } from './delivery-clock.ts';
 import {
   claimDueDeliveries,
@@ -280,7 +280,7 @@ export class Dispatcher {
       },
       {
         target,
-        timeoutMs: claim.timeout_ms ?? deliveryTimeoutMs(this.ctx.config),
+        timeoutMs: attemptTimeoutMs(this.ctx.config, claim.timeout_s),
         connectTimeoutMs: connectTimeoutMs(this.ctx.config),
         stopSignal: this.stopController.signal,
         sentAttempts: sentAttempts(this.ctx),

@@ -293,6 +293,15 @@ describe('edit, re-seal and send (resend)', () => {
 
     const hung = await refused({ target_url: `${app.url}/hang` }, 502);
     assert.match(hung.error.message, /no complete answer within 1\.5 s \(timeout\)/);
+
+    // The organization's time limit, when it chose one, as for its webhooks' deliveries.
+    assert.equal((await server.request('/api/settings', jsonBody({ webhook_timeout_s: 1 }, 'PATCH'))).status, 200);
+    try {
+      const limited = await refused({ target_url: `${app.url}/hang` }, 502);
+      assert.match(limited.error.message, /no complete answer within 1 s \(timeout\)/);
+    } finally {
+      await server.request('/api/settings', jsonBody({ webhook_timeout_s: null }, 'PATCH'));
+    }
   });
 });
 
