@@ -192,6 +192,7 @@ describe('qr-sandbox listen: one webhook and secret per forward URL, and the app
     const reset = await runCli(['reset', '--empty', '--yes', ...at()]);
     assert.equal(reset.code, 0, reset.stderr);
     await listen.waitFor(/registered again with the same secret/);
+    await listen.waitFor(/"ready":true[\s\S]*"ready":true/);
     const lines = jsonLines(listen.stdout()).filter((line) => line.ready === true);
     const after = lines.at(-1) as unknown as Ready;
     assert.notEqual(after.webhook_uuid, before.webhook_uuid);
