@@ -11,9 +11,9 @@ import { tempDataDir } from '../support/server.ts';
 const dataDir = tempDataDir();
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const MIGRATION = '026_sandbox_diagnostics';
+const MIGRATION = '027_sandbox_diagnostics';
 
-describe('migration 026: a message stored before keeps the attempt number its delivery carried', () => {
+describe('migration 027: a message stored before keeps the attempt number its delivery carried', () => {
   it('reads X-Service-Attempt of the stored headers into attempt; nothing for a message without a delivery id or a number', async () => {
     const sqlite = new SQLite(databasePath(dataDir));
     sqlite.pragma('foreign_keys = off');
