@@ -22,7 +22,7 @@ interface Results {
   excluded?: number;
   excluded_appointments: { index: number; error_message: string }[];
   date_orders?: DateOrderRead[];
-  warnings?: { index: number; warning: string }[];
+  warnings?: { index: number; row_number: number; warning: string }[];
 }
 
 const WHERE = '"1 Collins Street, Melbourne VIC 3000"';
@@ -81,12 +81,12 @@ describe('A date column is read in one order, said in every result', () => {
     assert.equal(dry.status, 200, await dry.clone().text());
     const dryBody = (await dry.json()) as Results;
     assert.deepEqual(dryBody.date_orders, [read]);
-    assert.deepEqual(dryBody.warnings, [{ index: 0, warning: MONTH_FIRST_WARNING }]);
+    assert.deepEqual(dryBody.warnings, [{ index: 0, row_number: 2, warning: MONTH_FIRST_WARNING }]);
 
     const sync = await upload(PROVES_MONTH_FIRST, { processing_mode: 'sync', dry_run: 'true' });
     const syncBody = (await sync.json()) as Results & { appointment_schedules_upserted: { start_date_time: string }[] };
     assert.deepEqual(syncBody.date_orders, [read]);
-    assert.deepEqual(syncBody.warnings, [{ index: 0, warning: MONTH_FIRST_WARNING }]);
+    assert.deepEqual(syncBody.warnings, [{ index: 0, row_number: 2, warning: MONTH_FIRST_WARNING }]);
     assert.deepEqual(
       syncBody.appointment_schedules_upserted.map((s) => s.start_date_time.slice(0, 16)),
       ['2026-02-12T09:00', '2026-12-13T09:00', '2026-03-02T09:00'],
@@ -97,11 +97,11 @@ describe('A date column is read in one order, said in every result', () => {
     const task = await waitForTask(server, ((await accepted.json()) as { background_task_uuid: string }).background_task_uuid);
     const results = task.results as unknown as Results;
     assert.deepEqual(results.date_orders, [read]);
-    assert.deepEqual(results.warnings, [{ index: 0, warning: MONTH_FIRST_WARNING }]);
+    assert.deepEqual(results.warnings, [{ index: 0, row_number: 2, warning: MONTH_FIRST_WARNING }]);
 
     const imported = (await (await upload(PROVES_MONTH_FIRST, { processing_mode: 'sync' })).json()) as Results;
     assert.deepEqual(imported.date_orders, [read]);
-    assert.deepEqual(imported.warnings, [{ index: 0, warning: MONTH_FIRST_WARNING }]);
+    assert.deepEqual(imported.warnings, [{ index: 0, row_number: 2, warning: MONTH_FIRST_WARNING }]);
   });
 
   it("values that disagree prove nothing: the organization's day first, the month-first-only row excluded", async () => {
@@ -122,6 +122,7 @@ describe('A date column is read in one order, said in every result', () => {
     assert.deepEqual(body.warnings, [
       {
         index: 0,
+        row_number: 2,
         warning:
           'start_date_time: "02/12/2026 09:00" was read day first (DD/MM/YYYY) as 2 December 2026, the organization\'s date order (Settings), as this column\'s values disagree; read month first (MM/DD/YYYY) it would be 12 February 2026.',
       },
