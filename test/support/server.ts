@@ -17,6 +17,9 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+/** Tests that are about the deadline set their own (test/hardening/upload-readers.test.ts). */
+const TEST_READ_DEADLINE_MS = 60_000;
+
 export function tempDataDir(prefix = 'qr-sandbox-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -28,7 +31,9 @@ export function bearer(credentials: { api_key: string; api_secret: string }): st
 /** A real server on an ephemeral loopback port with a fresh data dir (removed at stop unless given). */
 export async function startTestServer(options: Partial<ServeOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const running = await startServer({ port: 0, logLevel: 'debug', ...options, dataDir });
+  // A test not about the upload-read deadline must not meet it on a loaded machine (CI runs files two at a time).
+  const imports = { readDeadlineMs: TEST_READ_DEADLINE_MS, ...options.imports };
+  const running = await startServer({ port: 0, logLevel: 'debug', ...options, imports, dataDir });
   const credentials = running.credentials;
   if (!credentials) throw new Error('test server started without demo credentials');
   const auth = bearer(credentials);
