@@ -117,6 +117,11 @@ describe('What users see first, in Chromium', { skip: skip ?? false }, () => {
       await page.setViewportSize({ width, height });
       const view = page.getByRole('region', { name: `Attempt ${n}`, exact: true });
       await view.waitFor();
+      const attemptsTable = page.getByRole('table', { name: `Attempts of delivery ${delivery.delivery_id}` });
+      assert.ok(
+        await attemptsTable.evaluate((t) => (t.parentElement ? t.parentElement.scrollWidth <= t.parentElement.clientWidth : false)),
+        `the attempts table, "Answer or error" included, fits at ${width} px`,
+      );
       const response = view.getByRole('region', { name: `Response of attempt ${n}` });
       assert.match(await response.innerText(), /^Response\s+200/i);
       const headers = await response.getByRole('table', { name: `Response headers of attempt ${n}` }).innerText();
