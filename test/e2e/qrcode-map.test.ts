@@ -1,0 +1,117 @@
+/**
+ * The map of QR codes in Chromium: an import of sites in two states is drawn on its task page in the
+ * legend's colours (light and dark), "Zoom to" a state shows that state's points only, and a click
+ * on a point opens its QR code. Pixels are read back from the canvas.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { fileUpload, TINY_GEOCODER_MODULE, waitForTask } from '../support/imports.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { suiteGuiSession } from './support/session.ts';
+
+const skip = browserUnavailable() ?? false;
+
+// Sydney, Melbourne and Carlton agree with their postcodes; Bondi's postcode is wrong (located by suburb name); one row cannot be placed.
+const SITES = `name,location
+Harbour,"1 George St, Sydney NSW 2000"
+Beach,"2 Campbell Pde, Bondi NSW 2999"
+Flinders,"3 Flinders St, Melbourne VIC 3000"
+Lygon,"4 Lygon St, Carlton VIC 3053"
+Lost,Nowhere at all
+`;
+
+/** How many canvas pixels have each legend entry's colour exactly (a point's centre does). */
+async function pixelsPerLegendColour(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.qr-map canvas');
+    if (!canvas) throw new Error('no map canvas');
+    const { data } = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height);
+    const probe = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    const counts: Record<string, number> = {};
+    for (const item of document.querySelectorAll<HTMLElement>('.qr-map-legend li')) {
+      const swatch = item.querySelector('.qr-map-swatch') as HTMLElement;
+      probe.fillStyle = getComputedStyle(swatch).backgroundColor;
+      probe.fillRect(0, 0, 1, 1);
+      const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] === r && data[i + 1] === g && data[i + 2] === b) n++;
+      counts[item.dataset.precision ?? ''] = n;
+    }
+    return counts;
+  });
+}
+
+/** The CSS position (relative to the canvas) of a pixel in this legend entry's colour. */
+async function pointOf(page: Page, precision: string): Promise<{ x: number; y: number }> {
+  return page.evaluate((key) => {
+    const canvas = document.querySelector<HTMLCanvasElement>('.qr-map canvas') as HTMLCanvasElement;
+    const { data } = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height);
+    const probe = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+    const swatch = document.querySelector(`.qr-map-legend li[data-precision="${key}"] .qr-map-swatch`) as HTMLElement;
+    probe.fillStyle = getComputedStyle(swatch).backgroundColor;
+    probe.fillRect(0, 0, 1, 1);
+    const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] === r && data[i + 1] === g && data[i + 2] === b) {
+        const ratio = canvas.width / canvas.clientWidth;
+        return { x: ((i / 4) % canvas.width) / ratio, y: Math.floor(i / 4 / canvas.width) / ratio };
+      }
+    }
+    throw new Error(`no ${key} point drawn`);
+  }, precision);
+}
+
+const drawn = (page: Page) => page.locator('.qr-map canvas[data-outlines="drawn"]').waitFor();
+
+describe('the map of QR codes', { skip }, () => {
+  const { session, server } = suiteGuiSession({ imports: { geocoderModule: TINY_GEOCODER_MODULE } });
+
+  it("draws an import's rows by precision, zooms to a state, and opens a point's QR code", async () => {
+    const accepted = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(SITES, 'sites.csv', { organization_uuid: server.organizationUuid }),
+    );
+    assert.equal(accepted.status, 202, await accepted.clone().text());
+    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    assert.equal((await waitForTask(server, uuid)).status, 'COMPLETED');
+
+    const page = await session.signedInPage(`/tasks/${uuid}`);
+    const map = page.getByRole('img', { name: /Where the rows of this import landed/ });
+    await map.waitFor();
+    await drawn(page);
+    const summary = (await map.getAttribute('aria-label')) ?? '';
+    assert.match(summary, /Map of 4 QR codes\. By state: NSW 2, VIC 2\./);
+    assert.match(summary, /postcode, suburb and state agree 3, suburb name; postcode missing or different 1/);
+    await page.getByRole('list', { name: 'Rows not on the map' }).getByText('1 row was excluded').waitFor();
+
+    const legend = page.getByRole('list', { name: 'Located by' });
+    await legend.getByText('Postcode, suburb and state agree (3)').waitFor();
+    await legend.getByText('Suburb name; postcode missing or different (1)').waitFor();
+    const all = await pixelsPerLegendColour(page);
+    assert.ok((all.postcode ?? 0) > 0 && (all.place ?? 0) > 0, `each legend colour is on the map: ${JSON.stringify(all)}`);
+
+    await page.getByLabel('Zoom to').selectOption('VIC');
+    await page.locator('.qr-map canvas[data-view="VIC"]').waitFor();
+    const victoria = await pixelsPerLegendColour(page);
+    assert.ok((victoria.postcode ?? 0) > 0, 'Melbourne and Carlton are in view');
+    assert.equal(victoria.place, 0, 'Bondi (NSW) is out of view');
+    assert.match((await map.getAttribute('aria-label')) ?? '', /Zoomed to VIC/);
+
+    await page.getByLabel('Zoom to').selectOption('NSW');
+    await page.locator('.qr-map canvas[data-view="NSW"]').waitFor();
+    const bondi = await pointOf(page, 'place');
+    await map.click({ position: bondi });
+    await page.waitForURL(/\/qrcodes\?open=/);
+    const form = page.getByRole('form', { name: 'Edit Beach' });
+    await form.waitFor();
+    assert.equal(await form.getByLabel('Address (location)').inputValue(), '2 Campbell Pde, Bondi NSW 2999');
+
+    // The QR codes page has the map of the whole organization; dark mode draws in the dark legend's colours.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('img', { name: /Where the QR codes of the organization are\. Map of 4 QR codes/ }).waitFor();
+    await drawn(page);
+    const dark = await pixelsPerLegendColour(page);
+    assert.ok((dark.postcode ?? 0) > 0 && (dark.place ?? 0) > 0, `dark legend colours are on the map: ${JSON.stringify(dark)}`);
+  });
+});
