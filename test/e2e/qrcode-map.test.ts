@@ -21,45 +21,61 @@ Lygon,"4 Lygon St, Carlton VIC 3053"
 Lost,Nowhere at all
 `;
 
-/** How many canvas pixels have each legend entry's colour exactly (a point's centre does). */
-async function pixelsPerLegendColour(page: Page): Promise<Record<string, number>> {
-  return page.evaluate(() => {
-    const canvas = document.querySelector<HTMLCanvasElement>('.qr-map canvas');
-    if (!canvas) throw new Error('no map canvas');
-    const { data } = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height);
-    const probe = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
-    const counts: Record<string, number> = {};
-    for (const item of document.querySelectorAll<HTMLElement>('.qr-map-legend li')) {
-      const swatch = item.querySelector('.qr-map-swatch') as HTMLElement;
-      probe.fillStyle = getComputedStyle(swatch).backgroundColor;
-      probe.fillRect(0, 0, 1, 1);
-      const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
-      let n = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i] === r && data[i + 1] === g && data[i + 2] === b) n++;
-      counts[item.dataset.precision ?? ''] = n;
+/** The little of a canvas the test reads (the tests compile without the DOM's types). */
+interface Canvas {
+  width: number;
+  height: number;
+  clientWidth: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+}
+type Rgb = [number, number, number];
+
+/** Each legend entry's colour, as its swatch is painted. */
+async function legendColours(page: Page): Promise<Record<string, Rgb>> {
+  const colours: Record<string, Rgb> = {};
+  for (const item of await page.locator('.qr-map-legend li').all()) {
+    const key = (await item.getAttribute('data-precision')) ?? '';
+    const css = await item
+      .locator('.qr-map-swatch')
+      .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor ?? '');
+    const rgb = /rgb\((\d+), (\d+), (\d+)\)/.exec(css);
+    assert.ok(rgb, `a swatch colour: ${css}`);
+    colours[key] = [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])];
+  }
+  return colours;
+}
+
+/** For each colour: how many canvas pixels have it exactly (a point's centre does), and the CSS position of the first. */
+function findColours(page: Page, colours: Record<string, Rgb>) {
+  return page.locator('.qr-map canvas').evaluate((element, wanted) => {
+    const canvas = element as unknown as Canvas;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    const ratio = canvas.width / canvas.clientWidth;
+    const found: Record<string, { count: number; x: number; y: number }> = {};
+    for (const [key, [r, g, b]] of Object.entries(wanted)) {
+      const hit = { count: 0, x: -1, y: -1 };
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i] !== r || data[i + 1] !== g || data[i + 2] !== b) continue;
+        if (hit.count++ === 0) Object.assign(hit, { x: ((i / 4) % canvas.width) / ratio, y: Math.floor(i / 4 / canvas.width) / ratio });
+      }
+      found[key] = hit;
     }
-    return counts;
-  });
+    return found;
+  }, colours);
+}
+
+async function pixelsPerLegendColour(page: Page): Promise<Record<string, number>> {
+  const found = await findColours(page, await legendColours(page));
+  return Object.fromEntries(Object.entries(found).map(([key, hit]) => [key, hit.count]));
 }
 
 /** The CSS position (relative to the canvas) of a pixel in this legend entry's colour. */
 async function pointOf(page: Page, precision: string): Promise<{ x: number; y: number }> {
-  return page.evaluate((key) => {
-    const canvas = document.querySelector<HTMLCanvasElement>('.qr-map canvas') as HTMLCanvasElement;
-    const { data } = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height);
-    const probe = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
-    const swatch = document.querySelector(`.qr-map-legend li[data-precision="${key}"] .qr-map-swatch`) as HTMLElement;
-    probe.fillStyle = getComputedStyle(swatch).backgroundColor;
-    probe.fillRect(0, 0, 1, 1);
-    const [r, g, b] = probe.getImageData(0, 0, 1, 1).data;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i] === r && data[i + 1] === g && data[i + 2] === b) {
-        const ratio = canvas.width / canvas.clientWidth;
-        return { x: ((i / 4) % canvas.width) / ratio, y: Math.floor(i / 4 / canvas.width) / ratio };
-      }
-    }
-    throw new Error(`no ${key} point drawn`);
-  }, precision);
+  const colour = (await legendColours(page))[precision];
+  assert.ok(colour, `${precision} is in the legend`);
+  const hit = (await findColours(page, { [precision]: colour }))[precision];
+  assert.ok(hit && hit.count > 0, `a ${precision} point is drawn`);
+  return { x: hit.x, y: hit.y };
 }
 
 const drawn = (page: Page) => page.locator('.qr-map canvas[data-outlines="drawn"]').waitFor();
