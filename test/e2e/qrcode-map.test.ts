@@ -98,7 +98,7 @@ describe('the map of QR codes', { skip }, () => {
     await drawn(page);
     const summary = (await map.getAttribute('aria-label')) ?? '';
     assert.match(summary, /Map of 4 QR codes\. By state: NSW 2, VIC 2\./);
-    assert.match(summary, /postcode, suburb and state agree 3, suburb name; postcode missing or different 1/);
+    assert.match(summary, /Located by: Postcode, suburb and state agree 3, Suburb name; postcode missing or different 1\./);
     await page.getByRole('list', { name: 'Rows not on the map' }).getByText('1 row was excluded').waitFor();
 
     const legend = page.getByRole('list', { name: 'Located by' });
