@@ -38,9 +38,7 @@ function useColourScheme(): string {
 function summaryOf(points: MapPoints, state: string): string {
   const counts = countsOf(points);
   const states = counts.states.map(([name, n]) => `${name || 'no state'} ${n.toLocaleString()}`).join(', ');
-  const precisions = PRECISIONS.flatMap((p, i) =>
-    counts.precisions[i] ? [`${p.label} ${counts.precisions[i]?.toLocaleString()}`] : [],
-  );
+  const precisions = PRECISIONS.flatMap((p, i) => (counts.precisions[i] ? [`${p.label} ${counts.precisions[i]?.toLocaleString()}`] : []));
   const view = state ? `Zoomed to ${state}. ` : '';
   return `Map of ${plural(points.count, 'QR code', 'QR codes')}. ${view}By state: ${states || 'none'}. Located by: ${precisions.join(', ') || 'none'}.`;
 }
