@@ -34,16 +34,16 @@ export function ImportMap({ task, excludedListed }: { task: BackgroundTask; excl
               'No row was excluded.'
             ) : (
               <>
-                <strong>{excluded.toLocaleString()}</strong> {excluded === 1 ? 'row was' : 'rows were'} excluded and{' '}
-                {excluded === 1 ? 'has' : 'have'} no place on the map: <a href="#excluded-rows">see Excluded rows</a>.
+                {excluded.toLocaleString()} {excluded === 1 ? 'row was' : 'rows were'} excluded and {excluded === 1 ? 'has' : 'have'} no
+                place on the map: <a href="#excluded-rows">see Excluded rows</a>.
               </>
             )}
           </li>
           {warned > 0 && (
             <li>
-              <strong>{warned.toLocaleString()}</strong> {warned === 1 ? 'row was' : 'rows were'} imported with a warning (listed under
-              Results). They are on the map in the colour of how they were located: an address found by its suburb name, not its postcode,
-              is a “Suburb name” point.
+              {warned.toLocaleString()} {warned === 1 ? 'row was' : 'rows were'} imported with a warning (listed under Results). They are on
+              the map in the colour of how they were located: an address found by its suburb name, not its postcode, is a “Suburb name”
+              point.
             </li>
           )}
         </ul>
