@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { fileUpload, TINY_GEOCODER_MODULE, waitForTask } from '../support/imports.ts';
+import { jsonBody } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
 
@@ -129,5 +130,23 @@ describe('the map of QR codes', { skip }, () => {
     await drawn(page);
     const dark = await pixelsPerLegendColour(page);
     assert.ok((dark.postcode ?? 0) > 0 && (dark.place ?? 0) > 0, `dark legend colours are on the map: ${JSON.stringify(dark)}`);
+  });
+
+  it("opens a point's QR code read only for a viewer key", async () => {
+    const res = await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'Field viewer' }));
+    const viewer = (await res.json()) as { api_key: string; api_secret: string };
+    const page = await session.signedInPage('/qrcodes', viewer);
+    const map = page.getByRole('img', { name: /Where the QR codes of the organization are/ });
+    await drawn(page);
+    await page.getByLabel('Zoom to').selectOption('NSW');
+    await page.locator('.qr-map canvas[data-view="NSW"]').waitFor();
+    await map.click({ position: await pointOf(page, 'place') });
+    const details = page.getByRole('region', { name: 'Beach' });
+    await details.getByText('2 Campbell Pde, Bondi NSW 2999').waitFor();
+    await details.getByText('place', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('form', { name: 'Edit Beach' }).count(), 0, 'no edit form for a viewer');
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'detached' });
+    assert.doesNotMatch(page.url(), /open=/);
   });
 });

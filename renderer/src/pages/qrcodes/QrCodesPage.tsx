@@ -10,6 +10,7 @@ import { useSignedIn } from '../../auth/session-store.ts';
 import { QrCodesMapPanel } from '../../components/map/QrCodesMapPanel.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import '../imports/imports.css';
+import { QrCodeDetails } from './QrCodeDetails.tsx';
 import { QrCodeForm } from './QrCodeForm.tsx';
 
 const FILTERS = [
@@ -79,7 +80,9 @@ export function QrCodesPage() {
       path="/api/qrcodes"
       query={filters.applied}
       named={(qr) => qr.name}
-      renderForm={(qr, props) => <QrCodeForm qr={qr} {...props} />}
+      renderForm={(qr, props) =>
+        qr && session.role === 'viewer' ? <QrCodeDetails qr={qr} onClose={props.onCancel} /> : <QrCodeForm qr={qr} {...props} />
+      }
       savedNotice={(qr, created) => `${created ? 'Created' : 'Saved'} ${qr.name}: located at ${qr.timezone_name ?? 'no time zone'}.`}
       deleteText={(qr) => (
         <p>{qr.location}. It disappears from lists; importing the same address (or external reference) again restores it.</p>
