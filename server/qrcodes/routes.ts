@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
-import { resourceRoutes } from '../http/resource-routes.ts';
+import { organizationGet, resourceRoutes } from '../http/resource-routes.ts';
+import { listQrCodePoints, qrCodePointsQuerySchema, qrCodePointsSchema } from './points.ts';
 import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from './qrcodes.ts';
 import {
   createQrCodeSchema,
@@ -22,6 +23,19 @@ export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
       response: qrCodePageSchema,
     },
     (query) => listQrCodes(db, query, (sql, parameters) => ctx.counts.count(sql, parameters)),
+  );
+  organizationGet(
+    api,
+    {
+      path: '/api/qrcodes/points',
+      tag: 'QR codes',
+      summary: "Where the organization's QR codes are, for a map: uuid, latitude, longitude, precision and state as arrays.",
+      description:
+        "The sandbox's own: the GUI's map reads 100,000 QR codes in one answer. Optionally only those created or last changed between two times (an import's start and finish).",
+      query: qrCodePointsQuerySchema,
+      response: qrCodePointsSchema,
+    },
+    (query) => listQrCodePoints(db, query),
   );
   qrCodes.create(
     {

@@ -112,6 +112,10 @@ async function userTraffic(server: TestServer): Promise<void> {
   const qrTask = await task(await ok('/api/qrcodes/bulk', fileUpload(qrCsv(300), 'sites.csv', { organization_uuid: org })));
   await ok(`/api/qrcodes/bulk/${qrTask.uuid}/errors`);
   await ok(`/api/qrcodes/bulk/${qrTask.uuid}/errors?format=csv`);
+  const points = await ok(`/api/qrcodes/points?organization_uuid=${org}`);
+  assert.ok(Number(points.count) >= 290, 'the map places the imported QR codes');
+  const window = `changed_from=${encodeURIComponent(String(qrTask.created_on))}&changed_to=${encodeURIComponent(String(qrTask.updated_on))}`;
+  await ok(`/api/qrcodes/points?organization_uuid=${org}&${window}`);
   await task(
     await ok(
       '/api/qrcodes/bulk',

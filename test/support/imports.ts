@@ -18,6 +18,8 @@ export interface TaskBody {
   results: Record<string, unknown> | null;
   error_message: string | null;
   metadata: Record<string, unknown> | null;
+  created_on: string;
+  updated_on: string;
 }
 
 /** Polls a task until it is COMPLETED or FAILED (bounded: gives up after `limit` polls); `auth` for a task of another organization. */

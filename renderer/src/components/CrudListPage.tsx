@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type ComponentProps, Fragment, type ReactNode, useState } from 'react';
+import { type ComponentProps, Fragment, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { ApiRequest } from '../api/client.ts';
 import type { GetParams } from '../api/get-query.ts';
 import { type ListPage, useListPage } from '../api/use-list-page.ts';
@@ -37,6 +37,9 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
   savedNotice,
   deleteText,
   columns,
+  beforeList,
+  opened,
+  onChanged,
   ...list
 }: Omit<ComponentProps<typeof ListView<T>>, 'paged' | 'noun'> & {
   title: string;
@@ -52,6 +55,12 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
   savedNotice(saved: T, created: boolean): string;
   /** What deleting it does, in the delete question. */
   deleteText(item: T): ReactNode;
+  /** Shown between the form and the list (the QR codes' map). */
+  beforeList?: ReactNode;
+  /** An item opened from outside the list (a point of the map): its form shows until closed. */
+  opened?: { item: T; close(): void } | null;
+  /** After a save or a delete, beside the list's own reload. */
+  onChanged?(): void;
 }) {
   const { session } = useSignedIn();
   const canEdit = session.role !== 'viewer';
@@ -61,8 +70,21 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
     25,
   ) as unknown as ListPage<T>;
   const queryClient = useQueryClient();
-  const reload = () => void queryClient.invalidateQueries({ queryKey: [path] });
-  const [editing, setEditing] = useState<T | 'new' | null>(null);
+  const reload = () => {
+    void queryClient.invalidateQueries({ queryKey: [path] });
+    onChanged?.();
+  };
+  const [chosen, setChosen] = useState<T | 'new' | null>(null);
+  const editing = opened?.item ?? chosen;
+  const setEditing = (item: T | 'new' | null) => {
+    setChosen(item);
+    opened?.close();
+  };
+  const form = useRef<HTMLDivElement>(null);
+  const openedUuid = opened?.item.uuid;
+  useEffect(() => {
+    if (openedUuid) form.current?.scrollIntoView({ block: 'nearest' });
+  }, [openedUuid]);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const deleteRequest = (item: T): ApiRequest => ({ method: 'DELETE', path: `${path}/uuid/${encodeURIComponent(item.uuid)}` });
@@ -85,19 +107,22 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
           {notice}
         </p>
       )}
-      {editing !== null && (
-        <Fragment key={editing === 'new' ? 'new' : editing.uuid}>
-          {renderForm(editing === 'new' ? null : editing, {
-            organizationUuid: session.organization_uuid,
-            onCancel: () => setEditing(null),
-            onSaved: (saved) => {
-              setNotice(savedNotice(saved, editing === 'new'));
-              setEditing(null);
-              reload();
-            },
-          })}
-        </Fragment>
-      )}
+      <div ref={form}>
+        {editing !== null && (
+          <Fragment key={editing === 'new' ? 'new' : editing.uuid}>
+            {renderForm(editing === 'new' ? null : editing, {
+              organizationUuid: session.organization_uuid,
+              onCancel: () => setEditing(null),
+              onSaved: (saved) => {
+                setNotice(savedNotice(saved, editing === 'new'));
+                setEditing(null);
+                reload();
+              },
+            })}
+          </Fragment>
+        )}
+      </div>
+      {beforeList}
       <section className="panel" aria-label={`${capital(kind)} list`}>
         <ListView<T>
           {...list}

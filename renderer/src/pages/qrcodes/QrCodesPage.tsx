@@ -1,10 +1,16 @@
 import type { QrCode } from './qrcode-types.ts';
 import { CrudListPage } from '../../components/CrudListPage.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import type { Column } from '../../components/ListView.tsx';
 import { useTextFilters } from '../../components/TextFilters.tsx';
-import { Link } from '../../router.tsx';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { getQuery } from '../../api/get-query.ts';
+import { useSignedIn } from '../../auth/session-store.ts';
+import { QrCodesMapPanel } from '../../components/map/QrCodesMapPanel.tsx';
+import { Link, useSearchParams } from '../../router.tsx';
 import '../imports/imports.css';
+import { QrCodeDetails } from './QrCodeDetails.tsx';
 import { QrCodeForm } from './QrCodeForm.tsx';
 
 const FILTERS = [
@@ -48,8 +54,24 @@ const COLUMNS: Column<QrCode>[] = [
   },
 ];
 
+/** The QR code named by the address (`?open=uuid`, a point of a map), to open its form. */
+function useOpenedQrCode() {
+  const [params, setParams] = useSearchParams();
+  const uuid = params.get('open') ?? '';
+  const query = useQuery({ ...getQuery('/api/qrcodes/uuid/{uuid}', { path: { uuid } }), enabled: uuid !== '' });
+  const close = () => setParams({ open: null });
+  return {
+    opened: uuid !== '' && query.data?.uuid === uuid ? { item: query.data, close } : null,
+    error: uuid !== '' ? query.error : null,
+    open: (next: string) => setParams({ open: next }),
+  };
+}
+
 export function QrCodesPage() {
   const filters = useTextFilters(FILTERS, 'qr-filter');
+  const { session } = useSignedIn();
+  const queryClient = useQueryClient();
+  const { opened, error, open } = useOpenedQrCode();
   return (
     <CrudListPage<QrCode>
       title="QR codes"
@@ -58,12 +80,24 @@ export function QrCodesPage() {
       path="/api/qrcodes"
       query={filters.applied}
       named={(qr) => qr.name}
-      renderForm={(qr, props) => <QrCodeForm qr={qr} {...props} />}
+      renderForm={(qr, props) =>
+        qr && session.role === 'viewer' ? <QrCodeDetails qr={qr} onClose={props.onCancel} /> : <QrCodeForm qr={qr} {...props} />
+      }
       savedNotice={(qr, created) => `${created ? 'Created' : 'Saved'} ${qr.name}: located at ${qr.timezone_name ?? 'no time zone'}.`}
       deleteText={(qr) => (
         <p>{qr.location}. It disappears from lists; importing the same address (or external reference) again restores it.</p>
       )}
       columns={COLUMNS}
+      opened={opened}
+      onChanged={() => void queryClient.invalidateQueries({ queryKey: ['/api/qrcodes/points'] })}
+      beforeList={
+        <QrCodesMapPanel
+          organizationUuid={session.organization_uuid}
+          label="Where the QR codes of the organization are"
+          onOpen={open}
+          note={error ? <ErrorNotice error={error} /> : undefined}
+        />
+      }
       textFilters={filters}
       noMatch={
         filters.active ? (

@@ -20,6 +20,7 @@ import { RowWarnings } from './RowWarnings.tsx';
 import { DateOrdersRead } from './DateOrdersRead.tsx';
 import { type ExcludedRow, excludedRows, fileName, excludedTotal, formatDateTime, isRunning, taskTypeLabel } from './task-format.ts';
 import { importStats } from './result-stats.ts';
+import { ImportMap } from './ImportMap.tsx';
 import { FixedFileNote } from './FixedFileNote.tsx';
 import { TaskActions } from './TaskActions.tsx';
 import { useSignedIn } from '../../auth/session-store.ts';
@@ -130,7 +131,9 @@ export function TaskPage({ uuid }: { uuid: string }) {
         <RowWarnings task={task} />
       </Panel>
 
-      <Panel title="Excluded rows" actions={null}>
+      {importKind === 'qrcodes' && task.status === 'COMPLETED' && <ImportMap task={task} excludedListed={rows.length} />}
+
+      <Panel title="Excluded rows" actions={null} id="excluded-rows">
         {total > 0 && task.status !== 'PENDING' && task.status !== 'PROCESSING' && (
           <>
             <ExcludedRowsActions

@@ -1,0 +1,34 @@
+import { ErrorNotice } from '../ErrorNotice.tsx';
+import { Panel } from '../Panel.tsx';
+import { QrCodeMap } from './QrCodeMap.tsx';
+import { useQrCodePoints } from './use-qrcode-points.ts';
+
+/** Opens a QR code on the QR codes page (its form), from any page's map. */
+export const qrCodePath = (uuid: string) => `/qrcodes?open=${encodeURIComponent(uuid)}`;
+
+/** The "Map" panel: where the organization's QR codes are (those an import wrote when `window` is given). */
+export function QrCodesMapPanel({
+  organizationUuid,
+  window,
+  label,
+  onOpen,
+  note,
+  aside,
+}: {
+  organizationUuid: string;
+  window?: { from: string; to: string };
+  label: string;
+  onOpen(uuid: string): void;
+  note?: React.ReactNode;
+  aside?: React.ReactNode;
+}) {
+  const { query, points } = useQrCodePoints(organizationUuid, window);
+  return (
+    <Panel title="Map">
+      {note}
+      <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
+      {points ? <QrCodeMap points={points} label={label} onOpen={onOpen} /> : !query.error && <p className="muted">Loading the map…</p>}
+      {aside}
+    </Panel>
+  );
+}

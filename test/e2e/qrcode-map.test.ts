@@ -1,0 +1,152 @@
+/**
+ * The map of QR codes in Chromium: an import of sites in two states is drawn on its task page in the
+ * legend's colours (light and dark), "Zoom to" a state shows that state's points only, and a click
+ * on a point opens its QR code. Pixels are read back from the canvas.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { fileUpload, TINY_GEOCODER_MODULE, waitForTask } from '../support/imports.ts';
+import { jsonBody } from '../support/server.ts';
+import { browserUnavailable } from './support/browser.ts';
+import { suiteGuiSession } from './support/session.ts';
+
+const skip = browserUnavailable() ?? false;
+
+// Sydney, Melbourne and Carlton agree with their postcodes; Bondi's postcode is wrong (located by suburb name); one row cannot be placed.
+const SITES = `name,location
+Harbour,"1 George St, Sydney NSW 2000"
+Beach,"2 Campbell Pde, Bondi NSW 2999"
+Flinders,"3 Flinders St, Melbourne VIC 3000"
+Lygon,"4 Lygon St, Carlton VIC 3053"
+Lost,Nowhere at all
+`;
+
+/** The little of a canvas the test reads (the tests compile without the DOM's types). */
+interface Canvas {
+  width: number;
+  height: number;
+  clientWidth: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+}
+type Rgb = [number, number, number];
+
+/** Each legend entry's colour, as its swatch is painted. */
+async function legendColours(page: Page): Promise<Record<string, Rgb>> {
+  const colours: Record<string, Rgb> = {};
+  for (const item of await page.locator('.qr-map-legend li').all()) {
+    const key = (await item.getAttribute('data-precision')) ?? '';
+    const css = await item
+      .locator('.qr-map-swatch')
+      .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor ?? '');
+    const rgb = /rgb\((\d+), (\d+), (\d+)\)/.exec(css);
+    assert.ok(rgb, `a swatch colour: ${css}`);
+    colours[key] = [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])];
+  }
+  return colours;
+}
+
+/** For each colour: how many canvas pixels have it exactly (a point's centre does), and the CSS position of the first. */
+function findColours(page: Page, colours: Record<string, Rgb>) {
+  return page.locator('.qr-map canvas').evaluate((element, wanted) => {
+    const canvas = element as unknown as Canvas;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    const ratio = canvas.width / canvas.clientWidth;
+    const found: Record<string, { count: number; x: number; y: number }> = {};
+    for (const [key, [r, g, b]] of Object.entries(wanted)) {
+      const hit = { count: 0, x: -1, y: -1 };
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i] !== r || data[i + 1] !== g || data[i + 2] !== b) continue;
+        if (hit.count++ === 0) Object.assign(hit, { x: ((i / 4) % canvas.width) / ratio, y: Math.floor(i / 4 / canvas.width) / ratio });
+      }
+      found[key] = hit;
+    }
+    return found;
+  }, colours);
+}
+
+async function pixelsPerLegendColour(page: Page): Promise<Record<string, number>> {
+  const found = await findColours(page, await legendColours(page));
+  return Object.fromEntries(Object.entries(found).map(([key, hit]) => [key, hit.count]));
+}
+
+/** The CSS position (relative to the canvas) of a pixel in this legend entry's colour. */
+async function pointOf(page: Page, precision: string): Promise<{ x: number; y: number }> {
+  const colour = (await legendColours(page))[precision];
+  assert.ok(colour, `${precision} is in the legend`);
+  const hit = (await findColours(page, { [precision]: colour }))[precision];
+  assert.ok(hit && hit.count > 0, `a ${precision} point is drawn`);
+  return { x: hit.x, y: hit.y };
+}
+
+const drawn = (page: Page) => page.locator('.qr-map canvas[data-outlines="drawn"]').waitFor();
+
+describe('the map of QR codes', { skip }, () => {
+  const { session, server } = suiteGuiSession({ imports: { geocoderModule: TINY_GEOCODER_MODULE } });
+
+  it("draws an import's rows by precision, zooms to a state, and opens a point's QR code", async () => {
+    const accepted = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(SITES, 'sites.csv', { organization_uuid: server.organizationUuid }),
+    );
+    assert.equal(accepted.status, 202, await accepted.clone().text());
+    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    assert.equal((await waitForTask(server, uuid)).status, 'COMPLETED');
+
+    const page = await session.signedInPage(`/tasks/${uuid}`);
+    const map = page.getByRole('img', { name: /Where the rows of this import landed/ });
+    await map.waitFor();
+    await drawn(page);
+    const summary = (await map.getAttribute('aria-label')) ?? '';
+    assert.match(summary, /Map of 4 QR codes\. By state: NSW 2, VIC 2\./);
+    assert.match(summary, /Located by: Postcode, suburb and state agree 3, Suburb name; postcode missing or different 1\./);
+    await page.getByRole('list', { name: 'Rows not on the map' }).getByText('1 row was excluded').waitFor();
+
+    const legend = page.getByRole('list', { name: 'Located by' });
+    await legend.getByText('Postcode, suburb and state agree (3)').waitFor();
+    await legend.getByText('Suburb name; postcode missing or different (1)').waitFor();
+    const all = await pixelsPerLegendColour(page);
+    assert.ok((all.postcode ?? 0) > 0 && (all.place ?? 0) > 0, `each legend colour is on the map: ${JSON.stringify(all)}`);
+
+    await page.getByLabel('Zoom to').selectOption('VIC');
+    await page.locator('.qr-map canvas[data-view="VIC"]').waitFor();
+    const victoria = await pixelsPerLegendColour(page);
+    assert.ok((victoria.postcode ?? 0) > 0, 'Melbourne and Carlton are in view');
+    assert.equal(victoria.place, 0, 'Bondi (NSW) is out of view');
+    assert.match((await map.getAttribute('aria-label')) ?? '', /Zoomed to VIC/);
+
+    await page.getByLabel('Zoom to').selectOption('NSW');
+    await page.locator('.qr-map canvas[data-view="NSW"]').waitFor();
+    const bondi = await pointOf(page, 'place');
+    await map.click({ position: bondi });
+    await page.waitForURL(/\/qrcodes\?open=/);
+    const form = page.getByRole('form', { name: 'Edit Beach' });
+    await form.waitFor();
+    assert.equal(await form.getByLabel('Address (location)').inputValue(), '2 Campbell Pde, Bondi NSW 2999');
+
+    // The QR codes page has the map of the whole organization; dark mode draws in the dark legend's colours.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('img', { name: /Where the QR codes of the organization are\. Map of 4 QR codes/ }).waitFor();
+    await drawn(page);
+    const dark = await pixelsPerLegendColour(page);
+    assert.ok((dark.postcode ?? 0) > 0 && (dark.place ?? 0) > 0, `dark legend colours are on the map: ${JSON.stringify(dark)}`);
+  });
+
+  it("opens a point's QR code read only for a viewer key", async () => {
+    const res = await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'Field viewer' }));
+    const viewer = (await res.json()) as { api_key: string; api_secret: string };
+    const page = await session.signedInPage('/qrcodes', viewer);
+    const map = page.getByRole('img', { name: /Where the QR codes of the organization are/ });
+    await drawn(page);
+    await page.getByLabel('Zoom to').selectOption('NSW');
+    await page.locator('.qr-map canvas[data-view="NSW"]').waitFor();
+    await map.click({ position: await pointOf(page, 'place') });
+    const details = page.getByRole('region', { name: 'Beach' });
+    await details.getByText('2 Campbell Pde, Bondi NSW 2999').waitFor();
+    await details.getByText('place', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('form', { name: 'Edit Beach' }).count(), 0, 'no edit form for a viewer');
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'detached' });
+    assert.doesNotMatch(page.url(), /open=/);
+  });
+});
