@@ -16,6 +16,7 @@ import { deliveryStatusLabels } from '../webhooks/webhook-format.ts';
 import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';
 import { useActivity } from './use-activity.ts';
+import { EventsPerMinute } from './EventsPerMinute.tsx';
 import { DemoPreparing } from './DemoPreparing.tsx';
 import { countOf } from '../../../../common/count-words.ts';
 import { EVENT_FILTERS, EventFilters } from './EventFilters.tsx';
@@ -129,6 +130,7 @@ export function EventsPage() {
           {counts && counts.deliveries.pending > 0 && (
             <p className="muted small">{countOf(counts.deliveries.pending, 'delivery', 'deliveries')} waiting to be sent or retried.</p>
           )}
+          <EventsPerMinute />
         </section>
         {demo && <NextSteps />}
       </div>
