@@ -41,6 +41,12 @@ function dataOf({ minutes, bars, line }: MinuteChartProps): uPlot.AlignedData {
   return [minutes.map(seconds), ...sums, ...(line ? [line.values] : [])];
 }
 
+/** Tick steps of a count axis: whole numbers only. */
+const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000];
+
+/** From 0 to a little above the highest value, so the top bar and its label stay inside the plot. */
+const headroom = (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, Math.max(4, Math.ceil(max * 1.2))];
+
 function optionsOf({ bars, line, height = 160 }: MinuteChartProps, width: number): uPlot.Options {
   const text = color('--muted');
   const grid = color('--border');
@@ -51,21 +57,17 @@ function optionsOf({ bars, line, height = 160 }: MinuteChartProps, width: number
     height,
     legend: { show: false },
     cursor: { show: false },
-    scales: {
-      x: { time: true },
-      y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
-      ms: { range: (_u, _min, max) => [0, Math.max(1, max)] },
-    },
+    scales: { x: { time: true }, y: { range: headroom }, ms: { range: headroom } },
     axes: [
       axis,
-      { ...axis, scale: 'y', size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) },
+      { ...axis, scale: 'y', size: 40, incrs: COUNT_STEPS, values: (_u, splits) => splits.map((v) => String(v)) },
       ...(line
         ? [
             {
               ...axis,
               scale: 'ms',
               side: 1,
-              size: 56,
+              size: 72,
               grid: { show: false },
               values: (_u: uPlot, splits: number[]) => splits.map((v) => `${v} ${line.unit}`),
             },

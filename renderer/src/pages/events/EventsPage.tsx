@@ -31,7 +31,8 @@ function DemoBanner({ intervalMs }: { intervalMs: number }) {
       <strong>Demo mode</strong>
       <span>
         A simulated check-in, check-out or delivery arrives every {Math.round(intervalMs / 1000)} s, is encrypted, signed and delivered to
-        the demo inbox. Everything runs on this machine; nothing needs the internet.
+        the demo inbox and to a flaky app that fails the first two attempts of each check-out. Everything runs on this machine; nothing
+        needs the internet.
       </span>
     </div>
   );
@@ -43,10 +44,11 @@ function NextSteps() {
       <h2>Try next</h2>
       <ol>
         <li>
-          <Link to="/inspector">Open the demo inbox</Link>: each delivery decrypted, its signature checked.
+          <Link to="/inspector">Open the demo inbox</Link>: each delivery decrypted, its signature checked (one is broken: ask the doctor).
         </li>
         <li>
-          <Link to="/webhooks">Open the webhook's delivery log</Link>: every attempt's request and response, and Redeliver.
+          <Link to="/webhooks">Open the flaky app's delivery log</Link>: retries counting down, every attempt's request and response, and
+          Redeliver.
         </li>
         <li>
           <Link to="/imports">Import a spreadsheet</Link>: a CSV or Excel file of QR code addresses or appointments.

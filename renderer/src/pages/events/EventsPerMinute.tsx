@@ -33,7 +33,7 @@ export function EventsPerMinute() {
         minutes={buckets.map((b) => b.minute)}
         bars={[{ label: 'Events', colorVar: '--accent', values: buckets.map((b) => b.events) }]}
         summary={perMinute.data ? eventsSummary(buckets.map((b) => b.events)) : 'Loading the last hour…'}
-        height={110}
+        height={140}
       />
     </div>
   );
