@@ -16,7 +16,11 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-chart-shots-'));
 const served = await spawnServe(['--data-dir', dataDir, '--demo', '--demo-interval', '2']);
 const browser = await launchBrowser();
 try {
-  const link = await waitFor('the sign-in link', () => /Sign in\s+(http:\/\/[^/\s]+)\/#key=(\S+)/.exec(served.output()) ?? undefined, 60_000);
+  const link = await waitFor(
+    'the sign-in link',
+    () => /Sign in\s+(http:\/\/[^/\s]+)\/#key=(\S+)/.exec(served.output()) ?? undefined,
+    60_000,
+  );
   const [, base, key] = link;
   const api = async <T>(pathname: string) =>
     (await (await fetch(`${base}${pathname}`, { headers: { authorization: `Bearer ${key}` } })).json()) as T;
