@@ -49,7 +49,8 @@ function describeResult(result: DemoResetResult): string {
   if (!seeded.seeded) return `${removed}\nNo demo data was added: ${seeded.reason ?? 'the organization already had data again'}.`;
   return (
     `${removed}\nAdded: ${seeded.sites} sites (${seeded.excluded_sites} rows excluded), ${seeded.appointments} appointments over the next 7 days ` +
-    `(${seeded.excluded_appointments} rows excluded), the demo services, and a webhook to the inbox ${seeded.inbox_url}.`
+    `(${seeded.excluded_appointments} rows excluded), the demo services, a webhook to the inbox ${seeded.inbox_url} (one message with a broken signature) ` +
+    `and one to the flaky app ${seeded.flaky_inbox_url ?? ''}.`
   );
 }
 

@@ -34,6 +34,7 @@ import { registerSettingsRoutes } from './settings/routes.ts';
 import { registerSnapshotRoutes } from './snapshots/routes.ts';
 import { registerWebhookRoutes } from './webhooks/routes.ts';
 import { registerEventRoutes } from './events/routes.ts';
+import { registerStatsRoutes } from './stats/routes.ts';
 import { registerBulkDeliveryRoutes } from './webhooks/bulk-delivery-routes.ts';
 import { APP_VERSION } from './version.ts';
 
@@ -65,6 +66,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
   registerBulkDeliveryRoutes(api, ctx);
   registerWebhookRoutes(api, ctx);
   registerEventRoutes(api, ctx);
+  registerStatsRoutes(api, ctx);
   registerConfirmationRoutes(api, ctx);
   registerSettingsRoutes(api, ctx);
   registerToolRoutes(api);

@@ -17,13 +17,21 @@ type User = ServiceConfirmation['user'];
 const given = <T>(override: T | undefined, generated: () => T): T => (override === undefined ? generated() : override);
 
 export function resolveUser(organizationUuid: string, given: Overrides['user']): User {
-  const company = demoCompanyName(organizationUuid);
   const person = given ?? { ...demoWorkers[0], email: undefined };
   const firstname = person.firstname ?? 'Mia';
   const lastname = person.lastname ?? 'Nguyen';
-  const email = person.email ?? `${firstname}.${lastname}`.toLowerCase().replace(/[^a-z.]/g, '') + `@${domainOf(company)}`;
+  const email = person.email ?? demoEmail(organizationUuid, firstname, lastname);
   return { uuid: given?.uuid ?? stableUuid(organizationUuid, 'user', email.toLowerCase()), firstname, lastname, email };
 }
+
+/** The organization's demo field worker number `index` (they take turns), as a confirmation names them. */
+export function demoWorker(organizationUuid: string, index: number): User {
+  const { firstname, lastname } = demoWorkers[index % demoWorkers.length] ?? { firstname: 'Mia', lastname: 'Nguyen' };
+  return resolveUser(organizationUuid, { firstname, lastname, email: demoEmail(organizationUuid, firstname, lastname) });
+}
+
+const demoEmail = (organizationUuid: string, firstname: string, lastname: string) =>
+  `${firstname}.${lastname}`.toLowerCase().replace(/[^a-z.]/g, '') + `@${domainOf(demoCompanyName(organizationUuid))}`;
 
 function demoCompanyName(organizationUuid: string): string {
   const index = Number.parseInt(stableUuid(organizationUuid, 'company-choice', '').slice(0, 2), 16) % demoCompanies.length;

@@ -49,6 +49,7 @@ function describeSeed(seeded: DemoSeedResult): string[] {
     `Demo data: a finished import of ${seeded.sites} demo sites (${seeded.excluded_sites} rows excluded), ` +
       `${seeded.appointments} appointments over the next 7 days (${seeded.excluded_appointments} rows excluded)` +
       `${seeded.services_added ? `, ${seeded.services_added} demo services` : ''},`,
-    `  and a webhook to the inbox ${seeded.inbox_url}`,
+    `  a webhook to the inbox ${seeded.inbox_url} (one of its messages carries a broken signature, for the decrypt doctor),`,
+    `  and a webhook to the flaky app ${seeded.flaky_inbox_url}, which answers 503 to the first two attempts of each check-out.`,
   ];
 }

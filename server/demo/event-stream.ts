@@ -1,3 +1,4 @@
+import { demoWorker } from '../confirmations/compose.ts';
 import type { ServiceClient } from '../remote/service-client.ts';
 import { eventTypes } from '../webhooks/events.ts';
 
@@ -12,9 +13,9 @@ export interface DemoEventLog {
 export const DEMO_WARM_UP_MS = [300, 1200, 1500, 2000];
 
 /**
- * Keeps a demo alive: a simulated check-in, check-out or delivery at a random QR code, the first
- * few within seconds of the start and then one every interval, so the live screen, the delivery
- * log and the inspector show traffic.
+ * Keeps a demo alive: rounds of a check-in, a check-out at the same QR code and a delivery at a random
+ * one, each round by the next of the demo workers, the first few events within seconds of the start
+ * and then one every interval, so the live screen, the delivery log and the inspector show traffic.
  */
 export function startDemoEvents(
   client: ServiceClient,
@@ -24,17 +25,28 @@ export function startDemoEvents(
 ) {
   let count = 0;
   let running: Promise<unknown> = Promise.resolve();
+  let checkedInAt: Promise<string | undefined> = Promise.resolve(undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  const simulate = async (body: object): Promise<string | undefined> => {
+    const res = await client.request('/api/service-confirmations/simulate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ organization_uuid: organizationUuid, ...body }),
+    });
+    const answer = (await res.json()) as { event?: { data?: { qr_code_uuid?: string } } };
+    return answer.event?.data?.qr_code_uuid;
+  };
   const send = () => {
-    const event = eventTypes[count++ % eventTypes.length];
-    running = client
-      .request('/api/service-confirmations/simulate', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ organization_uuid: organizationUuid, event }),
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'demo event not sent'));
+    const index = count++;
+    const event = eventTypes[index % eventTypes.length];
+    const overrides = { user: demoWorker(organizationUuid, Math.floor(index / eventTypes.length)) };
+    const sent =
+      event === 'service_confirmation.check_out'
+        ? checkedInAt.then((qrCodeUuid) => simulate({ event, overrides, ...(qrCodeUuid ? { qr_code_uuid: qrCodeUuid } : {}) }))
+        : simulate({ event, overrides });
+    if (event === 'service_confirmation.check_in') checkedInAt = sent.catch(() => undefined);
+    running = sent.catch((error: unknown) => logger.warn({ err: error }, 'demo event not sent'));
   };
   const next = () => {
     if (stopped) return;

@@ -8,6 +8,15 @@ export const demoSeedResultSchema = z
     services_added: z.number().int().optional().describe('Services of the demo catalog that were missing and were added'),
     inbox_url: z.string().optional().describe('The demo inbox, which receives the webhook deliveries'),
     webhook_uuid: z.string().optional(),
+    flaky_inbox_url: z
+      .string()
+      .optional()
+      .describe('The flaky app: an inbox whose rules answer 503 to the first two attempts of each check-out'),
+    flaky_webhook_uuid: z.string().optional().describe('The webhook to the flaky app, retrying after 5, 10 and 30 s'),
+    broken_signature_message_uuid: z
+      .string()
+      .optional()
+      .describe('The message of the demo inbox sealed with a wrong secret (signature invalid), for the decrypt doctor'),
     import_task_uuid: z.string().optional().describe('The QR code import of the demo sites'),
     sites: z.number().int().optional().describe('QR code addresses the import inserted'),
     excluded_sites: z.number().int().optional(),

@@ -3,9 +3,9 @@ import { watchTask } from '../remote/watch-task.ts';
 import { catalogKey } from '../services/store.ts';
 import { DEMO_SERVICES } from '../services/demo.ts';
 import type { BackgroundTask } from '../tasks/schemas.ts';
-import { eventTypes } from '../webhooks/events.ts';
 import { demoAppointmentCsv, type DemoSite } from './demo-appointments.ts';
 import { demoQrCsv } from './demo-file.ts';
+import { addDemoWebhooks, sendBrokenSignature } from './demo-webhooks.ts';
 import type { DemoSeedResult, DemoStep } from './schemas.ts';
 
 export type { DemoSeedResult };
@@ -28,16 +28,18 @@ export interface SeedOptions {
 
 const STEPS = [
   'Adding the demo service catalog',
-  'Adding the demo inbox and its webhook',
+  'Adding the demo inbox, the flaky app and their webhooks',
   `Importing ${DEMO_SITES} demo sites`,
   'Importing a week of appointments',
+  'Sending a delivery with a broken signature for the doctor',
 ];
 export const DEMO_SEED_STEPS = STEPS.length;
 
 /**
- * Fills an empty organization through the API, as a client would: the demo service catalog, an
- * inbox with a webhook registered to it, a real import of a few hundred sites (a finished task
- * with excluded rows) and a week of appointments at those sites (another import).
+ * Fills an empty organization through the API, as a client would: the demo service catalog, two
+ * receivers with a webhook each (the demo inbox, and a flaky app that fails some attempts), a real
+ * import of a few hundred sites (a finished task with excluded rows), a week of appointments at those
+ * sites (another import), and one delivery with a broken signature in the demo inbox.
  * An organization that already has QR codes, tasks or webhooks is left as it is.
  */
 export async function seedDemo(client: ServiceClient, organizationUuid: string, options: SeedOptions = {}): Promise<DemoSeedResult> {
@@ -52,19 +54,12 @@ export async function seedDemo(client: ServiceClient, organizationUuid: string, 
   const of = options.totalSteps ?? STEPS.length;
   const step = (index: number, progress?: number) =>
     options.onStep?.({ step: offset + index + 1, of, label: STEPS[index] ?? '', ...(progress === undefined ? {} : { progress }) });
-  const post = <T>(path: string, body: unknown) =>
-    client.json<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   step(0);
   const servicesAdded = await ensureDemoServices(client, organizationUuid);
 
   step(1);
-  const inbox = await post<{ uuid: string; url: string }>('/api/inboxes', { organization_uuid: organizationUuid, name: 'Demo inbox' });
-  const webhook = await post<{ uuid: string }>('/api/webhooks/register', {
-    organization_uuid: organizationUuid,
-    url: inbox.url,
-    events: [...eventTypes],
-  });
+  const { inbox, webhook, flaky, flakyWebhook } = await addDemoWebhooks(client, organizationUuid);
 
   step(2, 0);
   const sites = await importFile(client, organizationUuid, '/api/qrcodes/bulk', demoQrCsv(DEMO_SITES), 'demo-sites.csv', (p) => step(2, p));
@@ -82,11 +77,17 @@ export async function seedDemo(client: ServiceClient, organizationUuid: string, 
   );
   const appointmentResults = appointments.results as { upserted?: number; excluded?: number } | null;
 
+  step(4);
+  const brokenMessage = await sendBrokenSignature(client, organizationUuid, inbox.uuid);
+
   return {
     seeded: true,
     services_added: servicesAdded,
     inbox_url: inbox.url,
     webhook_uuid: webhook.uuid,
+    flaky_inbox_url: flaky.url,
+    flaky_webhook_uuid: flakyWebhook.uuid,
+    broken_signature_message_uuid: brokenMessage,
     import_task_uuid: sites.uuid,
     sites: siteResults?.inserted ?? 0,
     excluded_sites: siteResults?.excluded ?? 0,

@@ -148,10 +148,10 @@ describe('POST /api/demo/reset', () => {
     assert.ok(result.deleted.excluded_rows >= 7, 'the excluded rows of both demo imports');
     assert.equal(result.deleted.services, DEMO_SERVICES.length + 1, 'the demo catalog (one soft-deleted) and Roof Repairs');
     assert.equal(result.deleted.import_handlers, 1);
-    assert.equal(result.deleted.webhooks, 1);
+    assert.equal(result.deleted.webhooks, 2, 'the demo inbox and the flaky app each had a webhook');
     assert.ok(result.deleted.webhook_events >= 1 && result.deleted.deliveries >= 1);
     assert.equal(result.deleted.service_confirmations, before.confirmations);
-    assert.equal(result.deleted.inboxes, 1);
+    assert.equal(result.deleted.inboxes, 2);
     assert.ok(result.deleted.inbox_messages >= 1);
 
     assert.equal(result.seeded.seeded, true);
@@ -161,7 +161,7 @@ describe('POST /api/demo/reset', () => {
     assert.equal(await total('/api/appointment_schedule'), result.seeded.appointments);
     assert.ok((result.seeded.appointments ?? 0) > 100);
     assert.equal(await total('/api/background-tasks'), 2);
-    assert.equal(await total('/api/service-confirmations'), 0);
+    assert.equal(await total('/api/service-confirmations'), 1, "only the seed's check-in, sent again with a broken signature");
     assert.equal(await total('/api/import-handlers'), 0);
     const servicesAfter = await ok<Page<{ name: string; code: string }>>(
       server.request(`/api/services?organization_uuid=${orgA}&per_page=100`),
@@ -171,9 +171,10 @@ describe('POST /api/demo/reset', () => {
     const inboxes = await ok<Page<{ uuid: string; url: string; message_count: number }>>(
       server.request(`/api/inboxes?organization_uuid=${orgA}`),
     );
-    assert.equal(webhooks.total, 1);
-    assert.notEqual(webhooks.items[0]?.uuid, webhookBefore?.uuid, 'a new webhook');
-    assert.equal(webhooks.items[0]?.url, inboxes.items[0]?.url, 'to the new demo inbox');
+    assert.equal(webhooks.total, 2);
+    assert.ok(!webhooks.items.some((w) => w.uuid === webhookBefore?.uuid), 'new webhooks');
+    assert.deepEqual(webhooks.items.map((w) => w.url).sort(), inboxes.items.map((i) => i.url).sort(), 'to the new demo inboxes');
+    assert.equal(result.seeded.flaky_inbox_url !== undefined && result.seeded.broken_signature_message_uuid !== undefined, true);
     assert.equal((await server.request(`/api/inboxes/uuid/${inboxBefore.uuid}`)).status, 404, 'the old inbox is gone');
 
     // Kept: the API keys, the settings, and the caller's session.
@@ -189,7 +190,7 @@ describe('POST /api/demo/reset', () => {
     assert.deepEqual(await snapshot(server, demo.other.organization_uuid, demo.otherAuth), bBefore, 'organization B is untouched');
 
     const steps = [...new Set(events.map((e) => e.step))];
-    assert.deepEqual(steps, [1, 2, 3, 4, 5], 'every step reported, in order');
+    assert.deepEqual(steps, [1, 2, 3, 4, 5, 6], 'every step reported, in order');
     assert.equal(events.at(-1)?.done, true);
     assert.ok(
       events.some((e) => e.step === 4 && e.progress === 100),

@@ -54,7 +54,7 @@ describe('What users see first, in Chromium', { skip: skip ?? false }, () => {
         const next = page.getByRole('navigation', { name: 'Things to try next' });
         assert.deepEqual(await next.getByRole('link').allInnerTexts(), [
           'Open the demo inbox',
-          "Open the webhook's delivery log",
+          "Open the flaky app's delivery log",
           'Import a spreadsheet',
         ]);
         const counters = page.getByRole('list', { name: 'Running counters' });

@@ -233,6 +233,10 @@ async function userTraffic(server: TestServer): Promise<void> {
   assert.ok((filtered.items as unknown[]).length > 0, 'the filtered events list has the event');
   await ok(`/api/webhook-events?organization_uuid=${org}&status=failed`);
   await ok(`/api/activity?organization_uuid=${org}`);
+  const perMinute = await ok(`/api/activity/per-minute?organization_uuid=${org}`);
+  assert.ok(Number(perMinute.total) > 0, 'the events per minute count the event');
+  const stats = await ok(`/api/webhooks/uuid/${String(webhook.uuid)}/delivery-stats?organization_uuid=${org}&minutes=30`);
+  assert.ok(Number((stats.totals as { delivered: number }).delivered) > 0, 'the delivery stats count the delivered attempt');
   await ok(`/api/webhook-deliveries/${delivered.delivery_id}?organization_uuid=${org}`);
   await ok(`/api/webhooks?organization_uuid=${org}`);
   for (const query of [

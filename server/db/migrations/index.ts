@@ -23,6 +23,7 @@ import * as importDraftCounts from './025_import_draft_counts.ts';
 import * as excludedRowNumbers from './026_excluded_row_numbers.ts';
 import * as sandboxDiagnostics from './027_sandbox_diagnostics.ts';
 import * as inboxForwardAnswers from './028_inbox_forward_answers.ts';
+import * as perMinuteIndexes from './029_per_minute_indexes.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '026_excluded_row_numbers': excludedRowNumbers,
   '027_sandbox_diagnostics': sandboxDiagnostics,
   '028_inbox_forward_answers': inboxForwardAnswers,
+  '029_per_minute_indexes': perMinuteIndexes,
 };

@@ -16,6 +16,7 @@ import { deliveryStatusLabels } from '../webhooks/webhook-format.ts';
 import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';
 import { useActivity } from './use-activity.ts';
+import { EventsPerMinute } from './EventsPerMinute.tsx';
 import { DemoPreparing } from './DemoPreparing.tsx';
 import { countOf } from '../../../../common/count-words.ts';
 import { EVENT_FILTERS, EventFilters } from './EventFilters.tsx';
@@ -30,7 +31,8 @@ function DemoBanner({ intervalMs }: { intervalMs: number }) {
       <strong>Demo mode</strong>
       <span>
         A simulated check-in, check-out or delivery arrives every {Math.round(intervalMs / 1000)} s, is encrypted, signed and delivered to
-        the demo inbox. Everything runs on this machine; nothing needs the internet.
+        the demo inbox and to a flaky app that fails the first two attempts of each check-out. Everything runs on this machine; nothing
+        needs the internet.
       </span>
     </div>
   );
@@ -42,10 +44,11 @@ function NextSteps() {
       <h2>Try next</h2>
       <ol>
         <li>
-          <Link to="/inspector">Open the demo inbox</Link>: each delivery decrypted, its signature checked.
+          <Link to="/inspector">Open the demo inbox</Link>: each delivery decrypted, its signature checked (one is broken: ask the doctor).
         </li>
         <li>
-          <Link to="/webhooks">Open the webhook's delivery log</Link>: every attempt's request and response, and Redeliver.
+          <Link to="/webhooks">Open the flaky app's delivery log</Link>: retries counting down, every attempt's request and response, and
+          Redeliver.
         </li>
         <li>
           <Link to="/imports">Import a spreadsheet</Link>: a CSV or Excel file of QR code addresses or appointments.
@@ -129,6 +132,7 @@ export function EventsPage() {
           {counts && counts.deliveries.pending > 0 && (
             <p className="muted small">{countOf(counts.deliveries.pending, 'delivery', 'deliveries')} waiting to be sent or retried.</p>
           )}
+          <EventsPerMinute />
         </section>
         {demo && <NextSteps />}
       </div>

@@ -68,7 +68,8 @@ function ResetResult({ result }: { result: DemoResetResult }) {
         <>
           <StatList stats={stats.map((s) => ({ ...s, key: s.label }))} label="Demo data added" />
           <p>
-            A webhook sends every event to the demo inbox. See the <Link to="/qrcodes">QR codes</Link>, the{' '}
+            Webhooks send every event to the demo inbox (one message there has a broken signature) and to the flaky app (which fails the
+            first two attempts of each check-out). See the <Link to="/qrcodes">QR codes</Link>, the{' '}
             <Link to="/appointments">appointments</Link>, the <Link to="/tasks">import tasks</Link> and the{' '}
             <Link to="/inspector">inspector</Link>.
           </p>
@@ -147,8 +148,9 @@ export function DemoDataSection() {
     <Panel title="Demo data">
       <p className="muted">
         Start a demo over: delete everything this organization has made and add the demo data again, as <code>serve --demo</code> does on an
-        empty data folder: the demo services, 300 sites from a finished import with excluded rows, a week of appointments from today, and an
-        inbox with a webhook. API keys and settings stay, and you stay signed in.
+        empty data folder: the demo services, 300 sites from a finished import with excluded rows, a week of appointments from today, the
+        demo inbox and a flaky app with a webhook each, and one message with a broken signature. API keys and settings stay, and you stay
+        signed in.
       </p>
       {session.role === 'admin' ? (
         <div className="form-actions">

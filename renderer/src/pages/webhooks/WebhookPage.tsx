@@ -18,6 +18,7 @@ import { Link, navigate, positiveInt, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../tasks/task-format.ts';
 import { BulkRedeliverButton } from './BulkRedeliver.tsx';
 import { DeliveryCard } from './DeliveryLog.tsx';
+import { DeliveryChart } from './DeliveryChart.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
 import { deliveryStatusLabels, microsToIso } from './webhook-format.ts';
 import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from './webhook-types.ts';
@@ -236,6 +237,8 @@ export function WebhookPage({ uuid }: { uuid: string }) {
         />
         {canEdit ? <SecretReveal uuid={hook.uuid} /> : <p className="muted">An editor or admin key can reveal the signing secret.</p>}
       </Panel>
+
+      <DeliveryChart webhookUuid={hook.uuid} />
 
       <Panel title="Deliveries" actions={null}>
         <div className="toolbar">
