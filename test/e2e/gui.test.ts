@@ -229,12 +229,12 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     const lastRow = table.locator(`tr[aria-rowindex="${rows.length + 1}"]`);
     await lastRow.waitFor();
     const cells = await lastRow.getByRole('gridcell').allInnerTexts();
-    assert.deepEqual(cells.slice(0, 2), [String(last.index + 2), last.error], 'row number (the index is in its tooltip), reason');
+    assert.deepEqual(cells.slice(0, 2), [String(last.row_number), last.error], 'row number (the index is in its tooltip), reason');
     assert.equal(cells[2], last.row.location || '(empty)', 'the empty location the reason is about is marked');
     assert.ok((await rendered()) < 80, 'still windowed at the bottom');
 
     await lastRow.click();
-    const details = page.getByRole('region', { name: `Excluded row ${last.index + 2}` });
+    const details = page.getByRole('region', { name: `Excluded row ${last.row_number}` });
     await details.getByText(last.error).waitFor();
     assert.equal(await details.getByText(last.row.address_line_1 ?? '?', { exact: true }).count(), 1);
 
@@ -244,7 +244,7 @@ describe('GUI in Chromium', { skip: skip ?? false }, () => {
     await page.keyboard.press('Enter');
     const first = rows[0];
     assert.ok(first);
-    await page.getByRole('region', { name: `Excluded row ${first.index + 2}` }).waitFor();
+    await page.getByRole('region', { name: `Excluded row ${first.row_number}` }).waitFor();
     assert.ok((await rendered()) < 80, 'back at the top, still windowed');
 
     await page.getByLabel('Find in excluded rows').fill('could not be located');

@@ -18,10 +18,10 @@ const WHAT_TO_DO = 'Move it away and restore a backup, or start with an empty da
 const digest = (file: string) =>
   fs.statSync(file).isFile() ? createHash('sha256').update(fs.readFileSync(file)).digest('hex') : 'not a file';
 
-/** `serve` on the folder: it must refuse by itself, with status 1 and one line. */
+/** `serve` on the folder: it must refuse by itself, with status 2 (docs/cli.md: a mistake or failure) and one line. */
 async function refusedStart(dataDir: string): Promise<string> {
   const result = await startCli(['serve', '--port', '0', '--data-dir', dataDir], { timeoutMs: 20_000 }).done;
-  assert.equal(result.code, 1, result.stdout + result.stderr);
+  assert.equal(result.code, 2, result.stdout + result.stderr);
   assert.doesNotMatch(result.stdout, /running at/);
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 1, `one line, no stack:\n${result.stderr}`);

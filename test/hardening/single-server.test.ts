@@ -62,7 +62,7 @@ describe('one server per data folder', () => {
     await waitFor('the import to start', () => (attemptsOf(dataDir, uuid) === 1 ? true : undefined));
 
     const second = await secondServe(dataDir);
-    assert.equal(second.code, 1, second.stdout + second.stderr);
+    assert.equal(second.code, 2, second.stdout + second.stderr);
     assert.equal(
       second.stderr.trim(),
       `Error: QR Sandbox is already running with this data folder at ${first.url} (pid ${first.child.pid}); ` +
@@ -97,7 +97,7 @@ describe('one server per data folder', () => {
     assert.deepEqual([...outcomes].sort(), ['exited', 'running'], JSON.stringify(outcomes));
     const loser = starts[outcomes.indexOf('exited')];
     const result = await loser?.done;
-    assert.equal(result?.code, 1);
+    assert.equal(result?.code, 2);
     assert.match(result?.stderr ?? '', /QR Sandbox is already (running|starting) with this data folder/);
     const winner = readLock(dataDir);
     assert.equal((await fetch(`${winner.url}/api/health`)).status, 200);

@@ -25,10 +25,11 @@ export function makeTask(organizationUuid: string, overrides: Partial<Background
   };
 }
 
-/** Excluded rows of a QR code file import (docs/api.md excluded_data). */
-export function excludedData(count: number): { index: number; error: string; row: Record<string, string> }[] {
+/** Excluded rows of a QR code file import (docs/api.md excluded_data) of a CSV whose header is on line 1. */
+export function excludedData(count: number): { index: number; row_number: number; error: string; row: Record<string, string> }[] {
   return Array.from({ length: count }, (_, i) => ({
     index: i * 2 + 1,
+    row_number: i * 2 + 3,
     error:
       i % 3 === 0
         ? 'Address could not be located. Please check the street address, suburb, state, postcode and country.'
