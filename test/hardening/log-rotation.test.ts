@@ -79,10 +79,10 @@ describe('log rotation settings', () => {
 
   it('a bad flag or environment value is refused with a message naming it, before anything starts', () => {
     const files = serve(['--log-files', '0']);
-    assert.equal(files.status, 1);
+    assert.equal(files.status, 2);
     assert.match(files.stderr, /--log-files must be a whole number from 1 to 1000, not "0"/);
     const size = serve([], { QR_SANDBOX_LOG_MAX_MB: 'lots' });
-    assert.equal(size.status, 1);
+    assert.equal(size.status, 2);
     assert.match(size.stderr, /--log-max-mb \(QR_SANDBOX_LOG_MAX_MB\) must be a number of megabytes/);
     assert.match(serve(['--help']).stdout, /--log-max-mb.*Default 10[\s\S]*--log-files.*Default 5/);
   });

@@ -161,7 +161,7 @@ describe('profile secrets through a real server and the command line', () => {
     }
 
     const cli = await runCli(['tasks', 'watch', 'some-task', '--profile', 'remote', '--data-dir', dataDir]);
-    assert.equal(cli.code, 1);
+    assert.equal(cli.code, 2);
     assert.match(
       cli.stderr,
       /The secret of profile "remote" was encrypted by the QR Sandbox desktop app \(test-keychain\), and the command line and the headless server cannot decrypt it/,
