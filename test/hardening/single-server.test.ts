@@ -42,7 +42,7 @@ describe('one server per data folder', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('a second start says where the first runs and exits 1 without resuming its import', async () => {
+  it('a second start says where the first runs and exits 2 without resuming its import', async () => {
     const dataDir = path.join(tmp, 'busy');
     // A slow geocoder keeps the import running while the second start is tried.
     process.env.QR_SANDBOX_GEOCODER_MODULE = SLOW_GEOCODER_MODULE;
