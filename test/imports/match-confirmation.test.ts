@@ -75,6 +75,33 @@ describe('Near-miss column titles are guesses to confirm', () => {
     assert.equal(matches.Servce?.needs_confirmation, false);
   });
 
+  it('keeps how a column was found when "Use these columns" sends all of them: exact names and synonyms stay so, a changed one is the choice', async () => {
+    // What the Imports screen sends: every header with its column, the guesses answered, one column changed by hand.
+    const mapping = JSON.stringify({
+      Asset: 'tag_name',
+      'Asset Number': 'tag_number',
+      'Start Time': 'start_date_time',
+      Address: 'location',
+      Minutes: 'duration',
+      'Job Type': 'service_code',
+    });
+    const matches = byHeader(await preview(SYNONYMS, 'appointments', { mapping }));
+    assert.deepEqual(
+      Object.values(matches).map((m) => [m.header, m.column, m.source, m.confidence]),
+      [
+        ['Asset', 'tag_name', 'synonym', 0.95],
+        ['Asset Number', 'tag_number', 'synonym', 0.95],
+        ['Start Time', 'start_date_time', 'synonym', 0.95],
+        ['Address', 'location', 'synonym', 0.95],
+        ['Minutes', 'duration', 'synonym', 0.95],
+        ['Job Type', 'service_code', 'mapping', 1],
+      ],
+    );
+    const exact = (await preview(EXACT, 'appointments', { mapping: JSON.stringify({ tag_name: 'tag_name', location: 'location' }) }))
+      .columns.matches;
+    assert.equal(exact.find((m) => m.header === 'location')?.source, 'name');
+  });
+
   it('recognises the misspelt appointments file dropped on the QR code import as appointments', async () => {
     assert.equal((await preview(MISSPELT, 'qrcodes')).looks_like_kind, 'appointments');
     assert.equal((await preview(EXACT, 'qrcodes')).looks_like_kind, 'appointments');

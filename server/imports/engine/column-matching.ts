@@ -98,8 +98,18 @@ function candidateFor(spec: MatchableColumns, header: string): Candidate {
     const wanted = Object.hasOwn(explicit, trimmed)
       ? explicit[trimmed]
       : Object.entries(explicit).find(([title]) => normaliseHeader(title) === key)?.[1];
-    if (wanted !== undefined) return { column: wanted, proposed: wanted, confidence: 1, source: spec.explicitSource ?? 'mapping' };
+    if (wanted !== undefined) {
+      // The user's own columns keep how a column was found when they chose what was found by name or synonym.
+      const found = spec.explicitSource === undefined && wanted !== null ? foundCandidate(spec, trimmed) : null;
+      if (found?.column === wanted && (found.source === 'name' || found.source === 'synonym')) return found;
+      return { column: wanted, proposed: wanted, confidence: 1, source: spec.explicitSource ?? 'mapping' };
+    }
   }
+  return foundCandidate(spec, trimmed);
+}
+
+/** The match of a header by its name, a synonym or a similar spelling, whatever a mapping says. */
+function foundCandidate(spec: MatchableColumns, trimmed: string): Candidate {
   const key = normaliseHeader(trimmed);
   if (key === '' || REPORT_COLUMNS.has(key)) return { column: null, proposed: null, confidence: 0, source: 'none' };
   for (const column of spec.columns)
