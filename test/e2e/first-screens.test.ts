@@ -66,6 +66,15 @@ describe('What users see first, in Chromium', { skip: skip ?? false }, () => {
         await page.locator('tr.event-row-new').first().waitFor({ timeout: 30_000 });
         await waitFor('the counters to move', async () => ((await counters.innerText()) !== first ? true : undefined), 30_000);
         assert.match(await counters.innerText(), /\d+\s*events[\s\S]*deliveries ok[\s\S]*deliveries failed[\s\S]*imports/);
+        // The map rings where the last minute's events happened, and says so in words.
+        const map = page.getByRole('img', { name: /^Where the demo's events happen\./ });
+        await waitFor(
+          'a ringed event on the map',
+          async () => (Number(await map.getAttribute('data-rings')) >= 1 ? true : undefined),
+          30_000,
+        );
+        const said = (await map.getAttribute('aria-label')) ?? '';
+        assert.match(said, /Ringed, just now: (Check-in|Check-out|Delivery) · /);
         assert.equal(await sideways(page), 0, `no sideways scrolling at ${width} px`);
       }
     } finally {

@@ -47,7 +47,24 @@ function summaryOf(points: MapPoints, state: string): string {
  * QR codes on country outlines, each point in the colour of how it was located, drawn on a canvas
  * (d3-geo): "Zoom to" fits one state's points, and a click opens the nearest point's QR code.
  */
-export function QrCodeMap({ points, label, onOpen }: { points: MapPoints; label: string; onOpen(uuid: string): void }) {
+/** A QR code that something just happened at, ringed on the map and named in its text. */
+export interface MapMark {
+  uuid: string;
+  /** What happened there, in words ("Check-in · Plumbing · 12 Smith St, Fitzroy VIC 3065"). */
+  label: string;
+}
+
+export function QrCodeMap({
+  points,
+  label,
+  onOpen,
+  marks = [],
+}: {
+  points: MapPoints;
+  label: string;
+  onOpen(uuid: string): void;
+  marks?: readonly MapMark[];
+}) {
   const [frame, setFrame] = useState<HTMLDivElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const width = useWidth(frame);
@@ -74,6 +91,12 @@ export function QrCodeMap({ points, label, onOpen }: { points: MapPoints; label:
   );
   /** Where each point was drawn, for clicks. */
   const xy = useRef<Float32Array>(new Float32Array(0));
+  // Keyed by the ringed uuids, so a page that re-renders every second does not redraw for nothing.
+  const markKey = marks.map((m) => m.uuid).join(' ');
+  const rings = useMemo(() => {
+    const wanted = new Set(markKey.split(' '));
+    return points.uuid.flatMap((uuid, i) => (wanted.has(uuid) ? [i] : []));
+  }, [points, markKey]);
 
   useEffect(() => {
     const element = canvas.current;
@@ -83,13 +106,14 @@ export function QrCodeMap({ points, label, onOpen }: { points: MapPoints; label:
     element.height = Math.round(height * ratio);
     const started = performance.now();
     xy.current = projectPoints(points, projection);
-    drawMap(element, { width, height }, projection, outlines, points, xy.current, mapColours(element));
+    drawMap(element, { width, height }, projection, outlines, points, xy.current, mapColours(element), rings);
+    element.dataset.rings = String(rings.length);
     // Read by the benchmark (test/e2e/qrcode-map-100k.test.ts): projecting and drawing, outlines included.
     element.dataset.drawMs = (performance.now() - started).toFixed(1);
     element.dataset.outlines = outlines ? 'drawn' : 'loading';
     // The scheme changes the colours the canvas reads from CSS.
     void scheme;
-  }, [width, height, projection, outlines, points, scheme]);
+  }, [width, height, projection, outlines, points, scheme, rings]);
 
   const pointAt = (event: React.MouseEvent<HTMLCanvasElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
@@ -125,7 +149,7 @@ export function QrCodeMap({ points, label, onOpen }: { points: MapPoints; label:
         <canvas
           ref={canvas}
           role="img"
-          aria-label={`${label}. ${summaryOf(points, zoomed)}`}
+          aria-label={`${label}. ${summaryOf(points, zoomed)}${marks.length > 0 ? ` Ringed, just now: ${marks.map((m) => m.label).join('; ')}.` : ''}`}
           data-view={zoomed || 'all'}
           className={overPoint ? 'qr-map-over-point' : undefined}
           style={{ height }}

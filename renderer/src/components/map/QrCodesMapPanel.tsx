@@ -1,6 +1,6 @@
 import { ErrorNotice } from '../ErrorNotice.tsx';
 import { Panel } from '../Panel.tsx';
-import { QrCodeMap } from './QrCodeMap.tsx';
+import { type MapMark, QrCodeMap } from './QrCodeMap.tsx';
 import { useQrCodePoints } from './use-qrcode-points.ts';
 
 /** Opens a QR code on the QR codes page (its form), from any page's map. */
@@ -14,6 +14,7 @@ export function QrCodesMapPanel({
   onOpen,
   note,
   aside,
+  marks,
 }: {
   organizationUuid: string;
   window?: { from: string; to: string };
@@ -21,13 +22,18 @@ export function QrCodesMapPanel({
   onOpen(uuid: string): void;
   note?: React.ReactNode;
   aside?: React.ReactNode;
+  marks?: readonly MapMark[];
 }) {
   const { query, points } = useQrCodePoints(organizationUuid, window);
   return (
     <Panel title="Map">
       {note}
       <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-      {points ? <QrCodeMap points={points} label={label} onOpen={onOpen} /> : !query.error && <p className="muted">Loading the map…</p>}
+      {points ? (
+        <QrCodeMap points={points} label={label} onOpen={onOpen} {...(marks ? { marks } : {})} />
+      ) : (
+        !query.error && <p className="muted">Loading the map…</p>
+      )}
       {aside}
     </Panel>
   );

@@ -9,12 +9,20 @@ export interface MapColours {
   land: string;
   border: string;
   points: string[];
+  /** The ring around a point that something just happened at (the demo's live events). */
+  ring: string;
 }
 
 export function mapColours(element: Element): MapColours {
   const style = getComputedStyle(element);
   const read = (name: string) => style.getPropertyValue(name).trim();
-  return { sea: read('--map-sea'), land: read('--map-land'), border: read('--map-border'), points: PRECISIONS.map((p) => read(p.colour)) };
+  return {
+    sea: read('--map-sea'),
+    land: read('--map-land'),
+    border: read('--map-border'),
+    points: PRECISIONS.map((p) => read(p.colour)),
+    ring: read('--map-ring'),
+  };
 }
 
 /** A point's radius in CSS pixels. */
@@ -62,7 +70,13 @@ function stampPoints(width: number, height: number, ratio: number, points: MapPo
   return image;
 }
 
-/** Draws the sea, the land and the borders, then the points (a canvas: 100,000 points draw at once). */
+/** Radius in CSS pixels of the ring around a point that something just happened at. */
+export const RING_RADIUS = 9;
+
+/**
+ * Draws the sea, the land and the borders, then the points (a canvas: 100,000 points draw at once),
+ * then a ring around each point of `rings` (indices into the points).
+ */
 export function drawMap(
   canvas: HTMLCanvasElement,
   size: { width: number; height: number },
@@ -71,6 +85,7 @@ export function drawMap(
   points: MapPoints,
   xy: Float32Array,
   colours: MapColours,
+  rings: readonly number[] = [],
 ): void {
   const context = canvas.getContext('2d');
   if (!context) return;
@@ -96,4 +111,15 @@ export function drawMap(
   layer.getContext('2d')?.putImageData(stampPoints(canvas.width, canvas.height, ratio, points, xy, colours), 0, 0);
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.drawImage(layer, 0, 0);
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  context.strokeStyle = colours.ring;
+  context.lineWidth = 2.5;
+  for (const i of rings) {
+    const x = xy[2 * i];
+    const y = xy[2 * i + 1];
+    if (x === undefined || y === undefined || Number.isNaN(x) || Number.isNaN(y)) continue;
+    context.beginPath();
+    context.arc(x, y, RING_RADIUS, 0, 2 * Math.PI);
+    context.stroke();
+  }
 }

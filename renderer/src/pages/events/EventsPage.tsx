@@ -17,6 +17,7 @@ import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';
 import { useActivity } from './use-activity.ts';
 import { EventsPerMinute } from './EventsPerMinute.tsx';
+import { DemoMap } from './DemoMap.tsx';
 import { DemoPreparing } from './DemoPreparing.tsx';
 import { countOf } from '../../../../common/count-words.ts';
 import { EVENT_FILTERS, EventFilters } from './EventFilters.tsx';
@@ -136,6 +137,7 @@ export function EventsPage() {
         </section>
         {demo && <NextSteps />}
       </div>
+      {demo && <DemoMap organizationUuid={session.organization_uuid} events={filtered ? [] : (data?.items ?? [])} now={now} />}
       <section className="panel" aria-label="Event list">
         <EventFilters params={paged.params} setParams={paged.setParams} />
         <ErrorNotice error={paged.list.error} onRetry={() => void paged.list.refetch()} />
