@@ -73,6 +73,7 @@ const ROUTES: Record<string, Row> = {
   },
   'GET /api/webhook-events': { scope: 'org', call: (f) => ({ path: `/api/webhook-events?organization_uuid=${f.org}` }) },
   'GET /api/activity': { scope: 'org', call: (f) => ({ path: `/api/activity?organization_uuid=${f.org}` }) },
+  'GET /api/activity/per-minute': { scope: 'org', call: (f) => ({ path: `/api/activity/per-minute?organization_uuid=${f.org}` }) },
   'GET /api/webhook-deliveries/{delivery_id}': {
     scope: 'org',
     call: (f) => ({ path: `/api/webhook-deliveries/${f.delivery}?organization_uuid=${f.org}` }),
@@ -133,6 +134,7 @@ const ROUTES: Record<string, Row> = {
   },
   'GET /api/background-tasks': { scope: 'org', call: (f) => ({ path: `/api/background-tasks?organization_uuid=${f.org}` }) },
   'GET /api/qrcodes': { scope: 'org', call: (f) => ({ path: `/api/qrcodes?organization_uuid=${f.org}` }) },
+  'GET /api/qrcodes/points': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/points?organization_uuid=${f.org}` }) },
   'POST /api/qrcodes': {
     scope: 'org',
     call: (f) => ({ path: '/api/qrcodes', body: { organization_uuid: f.org, location: '2 High Street, Carlton VIC 3053' } }),
@@ -245,6 +247,10 @@ const ROUTES: Record<string, Row> = {
   'GET /api/webhooks/uuid/{uuid}/deliveries': {
     scope: 'org',
     call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}/deliveries?organization_uuid=${f.org}` }),
+  },
+  'GET /api/webhooks/uuid/{uuid}/delivery-stats': {
+    scope: 'org',
+    call: (f) => ({ path: `/api/webhooks/uuid/${f.webhook}/delivery-stats?organization_uuid=${f.org}` }),
   },
   'POST /api/webhooks/uuid/{uuid}/deliveries/{delivery_id}/redeliver': {
     scope: 'org',
