@@ -13,6 +13,7 @@ import { suiteServer } from '../support/suite-server.ts';
 
 interface Warning {
   index: number;
+  row_number?: number;
   warning: string;
 }
 interface QrResults {
@@ -134,6 +135,7 @@ describe('Keys repeated inside one file, and postcodes no place has', () => {
     assert.deepEqual(body.warnings, [
       {
         index: 1,
+        row_number: 3,
         warning:
           "job_reference_id: JOB-7 is also on row 2 of this file: both rows write the same appointment, and this later row's values are the ones kept.",
       },

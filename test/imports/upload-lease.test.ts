@@ -92,7 +92,7 @@ describe('an upload has one owner: no file is left in the upload folder', () => 
       ['/api/qrcodes/bulk?processing_mode=later', form(qrCsv(1)), /processing_mode must be background or sync/],
       ['/api/qrcodes/bulk?dry_run=maybe', form(qrCsv(1)), /dry_run must be true or false/],
       ['/api/qrcodes/bulk', fileUpload(qrCsv(1), 'sites.csv', {}), /organization_uuid is required/],
-      ['/api/appointment_schedule/bulk', form('tag_name,location\r\nGate,1 Main Street\r\n'), /no column for/],
+      ['/api/appointment_schedule/bulk', form('tag_name,location\r\nGate,1 Main Street\r\n'), /missing the required columns/],
       ['/api/appointment_schedule/bulk', form(qrCsv(1), 'sites.csv', { org_identifier: 'no-such-handler' }), /no-such-handler/],
     ];
     for (const [pathname, init, message] of refused) {
