@@ -54,13 +54,12 @@ export function SandboxDiagnosticsSwitch({
     const request: ApiRequest = { method: 'PATCH', path: webhookPath(webhook.uuid), body: { sandbox_diagnostics: on } };
     onChanged(await call<Webhook>(request));
   });
+  const saved = webhook.sandbox_diagnostics === true;
+  // It moves at once; if the server refuses, it moves back and the error says why.
+  const shown = save.running ? !saved : saved;
   return (
     <div className="switch-block">
-      <SandboxDiagnosticsCheckbox
-        checked={webhook.sandbox_diagnostics === true}
-        disabled={!canEdit || save.running}
-        onChange={(on) => void save.run(on)}
-      />
+      <SandboxDiagnosticsCheckbox checked={shown} disabled={!canEdit} onChange={(on) => !save.running && void save.run(on)} />
       <ErrorNotice error={save.error} onDismiss={save.clearError} />
     </div>
   );
