@@ -1,5 +1,5 @@
 /**
- * The map at scale, in Chromium: 100,000 imported QR codes (QR_SANDBOX_MAP_POINTS to shrink it) on
+ * The map at scale, in Chromium: 20,000 imported QR codes (100,000 in npm run bench -- map-100k; QR_SANDBOX_MAP_POINTS sets it) on
  * the QR codes page. Every point is counted in the map's summary; the times are printed (recorded,
  * not asserted: the machine's load decides them), e.g. "100k map: points answered in 900 ms, drawn in 140 ms".
  */
@@ -11,7 +11,8 @@ import { browserUnavailable } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
-const POINTS = Number(process.env.QR_SANDBOX_MAP_POINTS ?? 100_000);
+// npm test draws 20,000; npm run bench -- map-100k draws 100,000 and holds the time to its target.
+const POINTS = Number(process.env.QR_SANDBOX_MAP_POINTS ?? 20_000);
 
 function sitesCsv(rows: number): string {
   const lines = ['name,location'];
@@ -22,7 +23,7 @@ function sitesCsv(rows: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-describe('the map with 100,000 QR codes', { skip: skip ?? false }, () => {
+describe(`the map with ${POINTS.toLocaleString('en-US')} QR codes`, { skip: skip ?? false }, () => {
   const { session, server } = suiteGuiSession({ imports: { geocoderModule: TINY_GEOCODER_MODULE } });
 
   test('places every QR code and prints how long the points and the drawing took', async () => {
