@@ -8,7 +8,7 @@ import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
 import { EXIT } from './exit-codes.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { connectionHelp, connectionOptions, organizationOf, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
 import { countOf } from '../../common/count-words.ts';
 
@@ -92,14 +92,14 @@ export const importCommand: Command = {
       );
     }
     const target = await resolveTarget(values);
-    if (!target.organizationUuid) throw new StartupError('Which organization? Pass --organization UUID or save it in the profile.');
+    const organizationUuid = await organizationOf(target);
     const printer = createProgressPrinter();
     try {
       process.stderr.write(`Sending ${path.basename(file)} to ${target.label}...\n`);
       const answer = await uploadImport(target.client, {
         kind,
         file,
-        organizationUuid: target.organizationUuid,
+        organizationUuid,
         processingMode: values.sync ? 'sync' : 'background',
         ...(typeof values['org-identifier'] === 'string' ? { orgIdentifier: values['org-identifier'] } : {}),
         ...(values['dry-run'] ? { dryRun: true } : {}),

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
@@ -102,6 +104,40 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     const refused = await runCli(['import', file, '--type', 'qrcodes', '--dry-run', '--profile', 'remote', '--data-dir', local]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /has no dry run and would import it for real/);
+  });
+
+  it("imports into the credential's own organization when --url/--key name no --organization, as --help says", async () => {
+    const result = await runCli([
+      'import',
+      file,
+      '--type',
+      'qrcodes',
+      '--sync',
+      '--url',
+      remote.url,
+      '--key',
+      `${key}:${secret}`,
+      '--data-dir',
+      local,
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /Which organization/);
+    assert.equal((JSON.parse(result.stdout) as { excluded: number }).excluded, 1);
+  });
+
+  it('asks which organization when the service does not say whose the key is (no GET /api/session)', async () => {
+    const service = http.createServer((_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}'),
+    );
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+      const result = await runCli(['import', file, '--type', 'qrcodes', '--url', url, '--key', 'k:s', '--data-dir', local]);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /Which organization\? .* does not say which organization the key belongs to .*pass --organization UUID/);
+    } finally {
+      service.close();
+    }
   });
 
   it('says in plain words when the secret is wrong or the service is down', async () => {
