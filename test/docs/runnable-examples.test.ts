@@ -6,12 +6,13 @@
  *
  * The reader's setup is the test's: the working folder holds the data folder `.qr-sandbox` of the
  * running server (so `./.qr-sandbox/credentials.json` and commands without `--data-dir` find it),
- * and `node_modules/.bin` with the project's `qr-sandbox` (what `npx qr-sandbox` finds after
- * `npm ci`; `qr-sandbox` itself is on the PATH, as after `npm link`), with the project's Node 22
- * first on the PATH. The pages' `127.0.0.1:8787` is read as the server's address, and
+ * `node_modules/.bin` with the project's `qr-sandbox` (what `npx qr-sandbox` finds after `npm ci`;
+ * `qr-sandbox` itself is on the PATH, as after `npm link`) and the repository's `test/fixtures`,
+ * with the project's Node 22 first on the PATH. The pages' `127.0.0.1:8787` is read as the server's address, and
  * `127.0.0.1:3000` (or `localhost:3000`), "your app", as a small app of the test that answers 202.
- * Each page starts from an empty organization (POST /api/reset, snapshots deleted, settings back to
- * their defaults) and an empty working folder; its blocks share one shell's variables.
+ * Each page starts from the organization as the first start makes it (POST /api/reset, the demo
+ * services, no snapshots, default settings) and an empty working folder (but for the repository's
+ * test/fixtures, which a page may name); its blocks share one shell's variables.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { seedDemoServices } from '../../server/services/demo.ts';
 import { pageExamples, type DocUnit, type PageExamples } from '../support/doc-blocks.ts';
 import { matchesPage, normalise } from '../support/doc-output.ts';
 import { resetState, runUnit } from '../support/doc-runner.ts';
@@ -42,6 +44,8 @@ const PAGES = [
   .filter((page) => !process.env.QR_SANDBOX_DOC_PAGES || process.env.QR_SANDBOX_DOC_PAGES.split(',').some((word) => page.includes(word)));
 
 const UNIT_TIMEOUT_MS = 45_000;
+/** What the working folder keeps from page to page: the data folder, the project's bin, the repository's test files. */
+const KEPT = ['.qr-sandbox', 'node_modules', 'test'];
 
 interface Answer {
   status: number;
@@ -96,6 +100,8 @@ describe('the docs pages: every shell example runs and prints what its page show
   before(async () => {
     fs.mkdirSync(path.join(workDir, 'node_modules/.bin'), { recursive: true });
     fs.symlinkSync(path.join(REPO_ROOT, 'bin/qr-sandbox.mjs'), path.join(workDir, 'node_modules/.bin/qr-sandbox'));
+    fs.mkdirSync(path.join(workDir, 'test'));
+    fs.symlinkSync(path.join(REPO_ROOT, 'test/fixtures'), path.join(workDir, 'test/fixtures'));
     server = await startTestServer({ dataDir });
     server.httpServer.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       // An inbox's answers are to the sandbox's own deliveries (and its fault rules are what a page sets up), not to the page.
@@ -125,7 +131,7 @@ describe('the docs pages: every shell example runs and prints what its page show
     fs.rmSync(path.dirname(stateFile), { recursive: true, force: true });
   });
 
-  /** An empty organization (waiting for an import a page left running), no snapshots, default settings, an empty folder. */
+  /** The organization as the first start made it (waiting for an import a page left running), no snapshots, default settings, an empty folder. */
   async function freshPage(): Promise<void> {
     for (let waited = 0; ; waited += 250) {
       const reset = await server.request('/api/reset', jsonBody({ empty: true }));
@@ -134,12 +140,13 @@ describe('the docs pages: every shell example runs and prints what its page show
       if (waited > 60_000) assert.fail('an import of the last page never ended');
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    await seedDemoServices(server.ctx.db.kysely, server.organizationUuid); // what the first start gives an organization
     const snapshots = (await (await server.request('/api/snapshots')).json()) as { items: { name: string }[] };
     for (const { name } of snapshots.items) await server.request(`/api/snapshots/${name}`, { method: 'DELETE' });
     const patch = { ...defaults, webhook_auto_disable_after_s: null, webhook_timeout_s: null, date_order: null };
     assert.equal((await server.request('/api/settings', jsonBody(patch, 'PATCH'))).status, 200);
     for (const entry of fs.readdirSync(workDir)) {
-      if (entry !== '.qr-sandbox' && entry !== 'node_modules') fs.rmSync(path.join(workDir, entry), { recursive: true, force: true });
+      if (!KEPT.includes(entry)) fs.rmSync(path.join(workDir, entry), { recursive: true, force: true });
     }
     resetState(stateFile);
   }
@@ -155,6 +162,8 @@ describe('the docs pages: every shell example runs and prints what its page show
     it(`${page}: ${found.units.length} examples`, async () => {
       await freshPage();
       const env = readerEnv(workDir);
+      // A unit that printed something else is reported with every other such unit of the page; one that broke ends the page.
+      const differences: string[] = [];
       for (const unit of found.units) {
         answers = [];
         const unitStarted = Date.now();
@@ -168,28 +177,23 @@ describe('the docs pages: every shell example runs and prints what its page show
         ran[unit.kind === 'script' ? 'scripts' : 'commands'] += 1;
         const printed = unit.kind === 'script' ? run.stdout : run.output;
         const detail = `  stdout: ${run.stdout.slice(0, 2000)}\n  stderr: ${run.stderr.slice(0, 2000)}`;
-        if (run.timedOut) assert.fail(describeFailure(page, unit, `did not end within ${UNIT_TIMEOUT_MS / 1000} s`, detail));
-        if (unit.kind === 'script' && run.code !== 0)
-          assert.fail(describeFailure(page, unit, `failed with exit status ${run.code}`, detail));
-        const broken = answers.filter(
+        const broke = (problem: string, more = detail) =>
+          assert.fail([...differences, describeFailure(page, unit, problem, more)].join('\n\n'));
+        if (run.timedOut) broke(`did not end within ${UNIT_TIMEOUT_MS / 1000} s`);
+        if (unit.kind === 'script' && run.code !== 0) broke(`failed with exit status ${run.code}`);
+        const refused = answers.filter(
           (a) => a.status >= 500 || (unit.kind === 'script' && a.status >= 400 && !announced(unit).has(a.status)),
         );
-        if (broken.length > 0) {
-          const list = broken.map((a) => `  ${a.request} -> ${a.status}`).join('\n');
-          assert.fail(
-            describeFailure(
-              page,
-              unit,
-              'got answers its page does not show (a 4xx needs a "# <status>" comment in the block)',
-              `${list}\n${detail}`,
-            ),
-          );
+        if (refused.length > 0) {
+          const list = refused.map((a) => `  ${a.request} -> ${a.status}`).join('\n');
+          broke('got answers its page does not show (a 4xx needs a "# <status>" comment in the block)', `${list}\n${detail}`);
         }
         if (unit.expected !== null && !matchesPage(printed, unit.expected)) {
           const shown = `  the page shows (normalised):\n${normalise(unit.expected)}\n  it printed (normalised):\n${normalise(printed)}`;
-          assert.fail(describeFailure(page, unit, 'printed something else than its page shows', shown));
+          differences.push(describeFailure(page, unit, 'printed something else than its page shows', shown));
         }
       }
+      if (differences.length > 0) assert.fail(differences.join('\n\n'));
     });
   }
 });

@@ -16,7 +16,7 @@ const RULES: Array<[RegExp, string]> = [
 ];
 
 export function normalise(text: string): string {
-  let out = text.replace(/\r\n/g, '\n');
+  let out = text.replace(/\r\n/g, '\n').replaceAll('\uFEFF', ''); // a BOM shows as nothing
   for (const [pattern, replacement] of RULES) out = out.replace(pattern, replacement);
   return out
     .split('\n')
