@@ -24,7 +24,7 @@ import { after, before, describe, it } from 'node:test';
 import { seedDemoServices } from '../../server/services/demo.ts';
 import { pageExamples, type DocUnit, type PageExamples } from '../support/doc-blocks.ts';
 import { matchesPage, normalise } from '../support/doc-output.ts';
-import { resetState, runUnit } from '../support/doc-runner.ts';
+import { PageShell } from '../support/doc-runner.ts';
 import { REPO_ROOT } from '../support/cli.ts';
 import { jsonBody, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -85,7 +85,7 @@ function describeFailure(page: string, unit: DocUnit, problem: string, detail: s
 describe('the docs pages: every shell example runs and prints what its page shows', () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-docs-run-'));
   const dataDir = path.join(workDir, '.qr-sandbox');
-  const stateFile = path.join(os.tmpdir(), `${path.basename(workDir)}-state`, 'shell');
+  const stateDir = path.join(os.tmpdir(), `${path.basename(workDir)}-units`);
   const examples = new Map<string, PageExamples>(
     PAGES.map((page) => [page, pageExamples(fs.readFileSync(path.join(REPO_ROOT, page), 'utf8'))]),
   );
@@ -128,7 +128,7 @@ describe('the docs pages: every shell example runs and prints what its page show
     await new Promise<void>((resolve) => app.close(() => resolve()));
     await server.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
-    fs.rmSync(path.dirname(stateFile), { recursive: true, force: true });
+    fs.rmSync(stateDir, { recursive: true, force: true });
   });
 
   /** The organization as the first start made it (waiting for an import a page left running), no snapshots, default settings, an empty folder. */
@@ -148,7 +148,6 @@ describe('the docs pages: every shell example runs and prints what its page show
     for (const entry of fs.readdirSync(workDir)) {
       if (!KEPT.includes(entry)) fs.rmSync(path.join(workDir, entry), { recursive: true, force: true });
     }
-    resetState(stateFile);
   }
 
   it('follow the convention: transcripts are console blocks, and a block not run says why', () => {
@@ -159,20 +158,17 @@ describe('the docs pages: every shell example runs and prints what its page show
   for (const page of PAGES) {
     const found = examples.get(page);
     if (!found || found.units.length === 0) continue;
-    it(`${page}: ${found.units.length} examples`, async () => {
+    it(`${page}: ${found.units.length} examples`, async (t) => {
       await freshPage();
       const env = readerEnv(workDir);
       // A unit that printed something else is reported with every other such unit of the page; one that broke ends the page.
       const differences: string[] = [];
+      const shell = new PageShell(path.join(stateDir, page.replaceAll('/', '_')), workDir, env);
+      t.after(() => shell.end());
       for (const unit of found.units) {
         answers = [];
         const unitStarted = Date.now();
-        const run = await runUnit(unit, located(unit.code, server.port, appPort), {
-          cwd: workDir,
-          env,
-          stateFile,
-          timeoutMs: UNIT_TIMEOUT_MS,
-        });
+        const run = await shell.run(unit, located(unit.code, server.port, appPort), UNIT_TIMEOUT_MS);
         if (process.env.QR_SANDBOX_DOC_TIMES) console.log(`${page}:${unit.line} ${Date.now() - unitStarted} ms`);
         ran[unit.kind === 'script' ? 'scripts' : 'commands'] += 1;
         const printed = unit.kind === 'script' ? run.stdout : run.output;
@@ -180,7 +176,7 @@ describe('the docs pages: every shell example runs and prints what its page show
         const broke = (problem: string, more = detail) =>
           assert.fail([...differences, describeFailure(page, unit, problem, more)].join('\n\n'));
         if (run.timedOut) broke(`did not end within ${UNIT_TIMEOUT_MS / 1000} s`);
-        if (unit.kind === 'script' && run.code !== 0) broke(`failed with exit status ${run.code}`);
+        if (unit.kind === 'script' && run.code !== 0) broke(`failed with exit status ${run.code ?? '(its shell ended)'}`);
         const refused = answers.filter(
           (a) => a.status >= 500 || (unit.kind === 'script' && a.status >= 400 && !announced(unit).has(a.status)),
         );

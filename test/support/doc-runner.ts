@@ -1,16 +1,18 @@
 /**
- * Runs a docs page's examples (doc-blocks.ts) with bash, one after the other, as a reader pasting
- * them into one terminal would: each unit is a new bash that first takes the variables, functions, the
- * folder and the last exit status the units before it left (so a variable set in one block is there in the
- * next), and leaves its own for the next. A script runs with `set -euo pipefail`: a failing command
- * or an undefined variable fails it; a console command runs as typed, its output being the check.
+ * Runs a docs page's examples (doc-blocks.ts) as a reader pasting them into one terminal would:
+ * one bash for the page, which runs each unit in turn, so that variables, functions, the folder,
+ * `$?` and background jobs (`listen … &`, `$!`) carry from one block to the next. A script runs with
+ * `set -euo pipefail` (a failing command or an undefined variable fails it, and ends the page); a
+ * console command runs as typed, its output being the check. Units read no input: their stdin is
+ * empty. Ending the page ends the shell and whatever it left running, as closing the terminal does.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DocUnit } from './doc-blocks.ts';
 
 export interface UnitRun {
+  /** Exit status; null when the page's shell ended (a script failed under `set -e`) or the unit timed out. */
   code: number | null;
   stdout: string;
   stderr: string;
@@ -19,83 +21,85 @@ export interface UnitRun {
   timedOut: boolean;
 }
 
-/** Variables bash sets itself, never carried from one unit to the next. */
-const SHELL_OWN =
-  /^(BASH.*|_|__.*|PIPESTATUS|OLDPWD|PWD|SHLVL|LINENO|RANDOM|SECONDS|FUNCNAME|COLUMNS|LINES|OPTIND|OPTERR|EPOCH.*|SRANDOM)$/;
+const q = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+const DONE = '__QR_DOCS_DONE__';
 
-const driver = (stateFile: string, unitFile: string, kind: DocUnit['kind']) => `
-declare -A __known
-for __v in $(compgen -v) $(compgen -A function); do __known[$__v]=1; done
-__last=0
-[ -f ${q(stateFile)} ] && source ${q(stateFile)}
-__save() {
-  {
-    for __v in $(compgen -v); do
-      [[ -z "\${__known[$__v]:-}" && ! "$__v" =~ ${SHELL_OWN.source} ]] && declare -p "$__v"
-    done
-    for __f in $(compgen -A function); do [[ -z "\${__known[$__f]:-}" && "$__f" != __* ]] && declare -f "$__f"; done
-    printf 'cd %q\\n__last=%d\\n' "$PWD" "$1"
-  } > ${q(stateFile)}.new && mv ${q(stateFile)}.new ${q(stateFile)}
-}
-(exit "$__last")
-${kind === 'script' ? 'set -euo pipefail' : ''}
-source ${q(unitFile)}${kind === 'command' ? ' 2>&1' : ''}
-__rc=$?
-set +euo pipefail
-__save "$__rc"
-exit "$__rc"
-`;
+export class PageShell {
+  private readonly shell: ChildProcessWithoutNullStreams;
+  private control = '';
+  private ended = false;
+  private count = 0;
+  private readonly waiters = new Set<() => void>();
 
-function q(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
+  private readonly dir: string;
 
-export interface RunnerOptions {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stateFile: string;
-  timeoutMs: number;
-}
-
-/** Runs one unit in bash; the code is run as given (the caller has put the server's address in). */
-export function runUnit(unit: DocUnit, code: string, options: RunnerOptions): Promise<UnitRun> {
-  const unitFile = `${options.stateFile}.unit.sh`;
-  fs.writeFileSync(unitFile, `${code}\n`);
-  const driverFile = `${options.stateFile}.driver.sh`;
-  fs.writeFileSync(driverFile, driver(options.stateFile, unitFile, unit.kind));
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', driverFile], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+  /** A bash in cwd with env; the units' files are kept in dir. */
+  constructor(dir: string, cwd: string, env: NodeJS.ProcessEnv) {
+    this.dir = dir;
+    fs.mkdirSync(dir, { recursive: true });
+    this.shell = spawn('bash', ['--noprofile', '--norc'], { cwd, env, detached: true });
+    const wake = () => {
+      for (const waiter of this.waiters) waiter();
+    };
+    this.shell.stdout.on('data', (d: Buffer) => {
+      this.control += d.toString();
+      wake();
     });
-    let stdout = '';
-    let stderr = '';
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      output += d.toString();
+    this.shell.stderr.resume();
+    this.shell.on('close', () => {
+      this.ended = true;
+      wake();
     });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      output += d.toString();
-    });
+    this.shell.stdin.on('error', () => undefined); // the shell ended: the unit that ended it says why
+    this.shell.stdin.write('__last=0\n');
+  }
+
+  /** Runs one unit, its code as given (the caller has put the server's address in). */
+  async run(unit: DocUnit, code: string, timeoutMs: number): Promise<UnitRun> {
+    const n = ++this.count;
+    const file = (name: string) => path.join(this.dir, `${n}.${name}`);
+    fs.writeFileSync(file('sh'), `${code}\n`);
+    const redirect = unit.kind === 'script' ? `> ${q(file('out'))} 2> ${q(file('err'))}` : `> ${q(file('out'))} 2>&1`;
+    const mode = unit.kind === 'script' ? 'set -euo pipefail; ' : '';
+    this.shell.stdin.write(
+      `{ (exit "$__last"); ${mode}source ${q(file('sh'))}; } < /dev/null ${redirect}\n__last=$?; set +euo pipefail; echo "${DONE} ${n} $__last"\n`,
+    );
+    const marker = new RegExp(`${DONE} ${n} (\\d+)\\n`);
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      // The unit's whole process group: a command it started in the background goes too.
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, options.timeoutMs);
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve({ code: exitCode, stdout, stderr, output, timedOut });
+    const code_ = await new Promise<number | null>((resolve) => {
+      const check = () => {
+        const match = marker.exec(this.control);
+        if (match || this.ended || timedOut) {
+          this.waiters.delete(check);
+          clearTimeout(timer);
+          resolve(match ? Number(match[1]) : null);
+        }
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        this.kill();
+        check();
+      }, timeoutMs);
+      this.waiters.add(check);
+      check();
     });
-  });
-}
+    const read = (name: string) => (fs.existsSync(file(name)) ? fs.readFileSync(file(name), 'utf8') : '');
+    const stdout = read('out');
+    const stderr = read('err');
+    return { code: code_, stdout, stderr, output: stdout, timedOut };
+  }
 
-/** A fresh page: no variables, no last status, the working folder as given. */
-export function resetState(stateFile: string): void {
-  for (const file of [stateFile, `${stateFile}.new`]) fs.rmSync(file, { force: true });
-  fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+  /** Ends the shell and everything in its process group (what its units left running), and removes its files. */
+  end(): void {
+    this.kill();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private kill(): void {
+    try {
+      if (this.shell.pid) process.kill(-this.shell.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
 }
