@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ServiceClient, ServiceError } from '../remote/service-client.ts';
-import { isImportKindId } from '../imports/kinds.ts';
+import { importKinds, isImportKindId } from '../imports/kinds.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { downloadErrorReport, uploadImport } from '../remote/upload-import.ts';
 import { watchTask } from '../remote/watch-task.ts';
@@ -83,6 +83,11 @@ export const importCommand: Command = {
     if (!given || positionals.length > 1) throw new StartupError('import takes one FILE.');
     const kind = String(values.type);
     if (!isImportKindId(kind)) throw new StartupError('import needs --type qrcodes or --type appointments.');
+    if (typeof values['org-identifier'] === 'string' && !importKinds[kind].usesHandlers) {
+      throw new StartupError(
+        `--org-identifier names an import handler, which only --type appointments reads; the ${importKinds[kind].label} import takes none.`,
+      );
+    }
     const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
     if (!fs.existsSync(file)) throw new StartupError(`No such file: ${file}`);
     if (values['dry-run'] && typeof values.profile === 'string') {
