@@ -3,28 +3,36 @@ import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { organizationRecordSchema } from '../http/record-schema.ts';
+import { sandboxOnly } from '../http/sandbox-only.ts';
 import { textEncodingSchema } from '../imports/schemas.ts';
 import { rowNumberSchema } from '../imports/engine/row-number-schema.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 
 /** The service's appointment schedule object (docs/imports.md), plus uuid, the zone, the address and DST notes. */
-export const appointmentScheduleSchema = organizationRecordSchema('AppointmentSchedule', {
-  qr_code_uuid: z.string(),
-  qr_code_tag_uuid: z.string(),
-  service: z.string().describe('Service name'),
-  service_uuid: z.string(),
-  appointment_date: z.string().describe('Local date of the start, YYYY-MM-DD'),
-  start_date_time: z.string().describe('ISO 8601 with the UTC offset of the zone, e.g. 2026-03-02T09:00:00+11:00'),
-  end_date_time: z.string().describe('start + duration in real elapsed minutes, ISO 8601 with the offset then in force'),
-  duration: z.number().int().describe('Minutes'),
-  all_day: z.boolean(),
-  no_date_time_provided: z.boolean(),
-  job_reference_id: z.string().nullable(),
-  type: z.string().describe('SERVICE'),
-  timezone_name: z.string().describe('IANA zone the times are shown in'),
-  location: z.string(),
-  notes: z.array(z.string()).describe('What the daylight-saving rule or an explicit offset changed, in words; empty when nothing'),
-});
+/** The service's appointment schedule object, and what this sandbox adds to it (marked x-sandbox). */
+export const appointmentScheduleSchema = organizationRecordSchema(
+  'AppointmentSchedule',
+  {
+    qr_code_uuid: z.string(),
+    qr_code_tag_uuid: z.string(),
+    service: z.string().describe('Service name'),
+    service_uuid: sandboxOnly(z.string()),
+    appointment_date: z.string().describe('Local date of the start, YYYY-MM-DD'),
+    start_date_time: z.string().describe('ISO 8601 with the UTC offset of the zone, e.g. 2026-03-02T09:00:00+11:00'),
+    end_date_time: z.string().describe('start + duration in real elapsed minutes, ISO 8601 with the offset then in force'),
+    duration: z.number().int().describe('Minutes'),
+    all_day: z.boolean(),
+    no_date_time_provided: z.boolean(),
+    job_reference_id: z.string().nullable(),
+    type: z.string().describe('SERVICE'),
+    timezone_name: sandboxOnly(z.string().describe('IANA zone the times are shown in')),
+    location: sandboxOnly(z.string()),
+    notes: sandboxOnly(
+      z.array(z.string()).describe('What the daylight-saving rule or an explicit offset changed, in words; empty when nothing'),
+    ),
+  },
+  ['uuid', 'created_on', 'updated_on'],
+);
 export type AppointmentSchedule = z.infer<typeof appointmentScheduleSchema>;
 
 export const appointmentSchedulePageSchema = pageSchema(appointmentScheduleSchema);
@@ -66,7 +74,7 @@ export const appointmentImportResultSchema = z
   .object({
     appointment_schedules_upserted: z.array(appointmentScheduleSchema),
     excluded_appointments: z.array(excludedAppointmentSchema),
-    encoding: textEncodingSchema.optional(),
+    encoding: sandboxOnly(textEncodingSchema).optional(),
     date_orders: dateOrdersResultField,
     warned: importResultFields.warned,
     warnings: importResultFields.warnings,

@@ -23,12 +23,6 @@ export async function callApiFor<T>(target: Target, pathname: string, init?: { m
   return answer;
 }
 
-/** The organization to act on: --organization, the profile's or credentials file's, or the key's own (GET /api/session). */
-export async function organizationOf(target: Target): Promise<string> {
-  if (target.organizationUuid) return target.organizationUuid;
-  return (await callApiFor<{ organization_uuid: string }>(target, '/api/session')).organization_uuid;
-}
-
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** --since: an ISO 8601 time, or a duration back from now such as 30m, 2h, 1d. */

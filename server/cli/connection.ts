@@ -116,13 +116,18 @@ export async function resolveTarget(values: Values): Promise<Target> {
   };
 }
 
-/** The target's organization: the one named, else the credential's own (GET /api/session). */
+/** The target's organization: the one named, else the credential's own (GET /api/session, which only QR Sandbox answers). */
 export async function organizationOf(target: Target): Promise<string> {
   if (target.organizationUuid) return target.organizationUuid;
   try {
     const session = await target.client.json<Session>('/api/session');
     return session.organization_uuid;
   } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) {
+      throw new StartupError(
+        `Which organization? ${target.label} does not say which organization the key belongs to (GET /api/session is QR Sandbox's): pass --organization UUID or save it in the profile.`,
+      );
+    }
     if (error instanceof ServiceError) throw new StartupError(error.message);
     throw error;
   }

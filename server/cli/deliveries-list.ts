@@ -1,9 +1,9 @@
 import { StartupError } from '../startup-error.ts';
 import type { Delivery } from '../webhooks/schemas.ts';
-import { callApiFor, organizationOf, printList } from './api-call.ts';
+import { callApiFor, printList } from './api-call.ts';
 import { dataDirHelp, type Command } from './command.ts';
 import { clientOptions } from './client-command.ts';
-import { connectionHelp, resolveTarget } from './connection.ts';
+import { connectionHelp, organizationOf, resolveTarget } from './connection.ts';
 import { deliveryFilterHelp, deliveryFilterOptions, deliveryFilters } from './delivery-filters.ts';
 
 const STATUSES = ['failed', 'pending', 'delivered'];

@@ -1,9 +1,9 @@
 import { StartupError } from '../startup-error.ts';
 import type { BulkRedeliverResult } from '../webhooks/bulk-delivery-schemas.ts';
-import { callApiFor, organizationOf } from './api-call.ts';
+import { callApiFor } from './api-call.ts';
 import { dataDirHelp, type Command } from './command.ts';
 import { clientOptions } from './client-command.ts';
-import { connectionHelp, resolveTarget } from './connection.ts';
+import { connectionHelp, organizationOf, resolveTarget } from './connection.ts';
 import { deliveryFilterHelp, deliveryFilterOptions, deliveryFilters } from './delivery-filters.ts';
 
 export const deliveriesRedeliverCommand: Command = {

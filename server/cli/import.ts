@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ServiceClient, ServiceError } from '../remote/service-client.ts';
-import { isImportKindId } from '../imports/kinds.ts';
+import { importKinds, isImportKindId } from '../imports/kinds.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { downloadErrorReport, uploadImport } from '../remote/upload-import.ts';
 import { watchTask } from '../remote/watch-task.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
 import { EXIT } from './exit-codes.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { connectionHelp, connectionOptions, organizationOf, resolveTarget } from './connection.ts';
 import { createProgressPrinter, summarise } from './progress.ts';
 import { countOf } from '../../common/count-words.ts';
 
@@ -83,6 +83,11 @@ export const importCommand: Command = {
     if (!given || positionals.length > 1) throw new StartupError('import takes one FILE.');
     const kind = String(values.type);
     if (!isImportKindId(kind)) throw new StartupError('import needs --type qrcodes or --type appointments.');
+    if (typeof values['org-identifier'] === 'string' && !importKinds[kind].usesHandlers) {
+      throw new StartupError(
+        `--org-identifier names an import handler, which only --type appointments reads; the ${importKinds[kind].label} import takes none.`,
+      );
+    }
     const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
     if (!fs.existsSync(file)) throw new StartupError(`No such file: ${file}`);
     if (values['dry-run'] && typeof values.profile === 'string') {
@@ -92,14 +97,14 @@ export const importCommand: Command = {
       );
     }
     const target = await resolveTarget(values);
-    if (!target.organizationUuid) throw new StartupError('Which organization? Pass --organization UUID or save it in the profile.');
+    const organizationUuid = await organizationOf(target);
     const printer = createProgressPrinter();
     try {
       process.stderr.write(`Sending ${path.basename(file)} to ${target.label}...\n`);
       const answer = await uploadImport(target.client, {
         kind,
         file,
-        organizationUuid: target.organizationUuid,
+        organizationUuid,
         processingMode: values.sync ? 'sync' : 'background',
         ...(typeof values['org-identifier'] === 'string' ? { orgIdentifier: values['org-identifier'] } : {}),
         ...(values['dry-run'] ? { dryRun: true } : {}),

@@ -37,8 +37,6 @@ export interface Listening {
   webhook: Webhook & { secret: string };
   /** Made by this run (nothing to reuse). */
   created: boolean;
-  /** Active before this run activated it: another listen uses it, so this one leaves it active. */
-  wasActive: boolean;
 }
 
 export interface ListenWanted {
@@ -109,7 +107,7 @@ export async function setUpListening(client: ServiceClient, organizationUuid: st
         ...(wanted.retrySchedule ? { retry_schedule: wanted.retrySchedule } : {}),
       },
     });
-    return { inbox, webhook, created: true, wasActive: false };
+    return { inbox, webhook, created: true };
   }
   const current = await call<Webhook & { secret: string }>(client, `/api/webhooks/uuid/${found.uuid}?include_secret=true`);
   const change = {
@@ -123,7 +121,6 @@ export async function setUpListening(client: ServiceClient, organizationUuid: st
     inbox,
     webhook: { ...current, ...change, secret: wanted.secret ?? current.secret },
     created: false,
-    wasActive: current.is_active,
   };
 }
 
@@ -132,12 +129,23 @@ export async function emptyInbox(client: ServiceClient, inbox: ListenInbox): Pro
   await call(client, `/api/inboxes/uuid/${inbox.uuid}/messages`, { method: 'DELETE' });
 }
 
+/** The secret of this forward URL's webhook as it is, changing nothing (a running listen uses it); undefined when there is none. */
+export async function currentSecret(
+  client: ServiceClient,
+  organizationUuid: string,
+  forwardTo: string | null,
+): Promise<Listening['webhook'] | undefined> {
+  const inbox = (await listenInboxes(client, organizationUuid)).find((i) => i.forward_to === forwardTo);
+  const found = inbox && (await listAll<Webhook>(client, '/api/webhooks', organizationUuid)).find((w) => w.url === inbox.url);
+  if (!found) return undefined;
+  return call<Webhook & { secret: string }>(client, `/api/webhooks/uuid/${found.uuid}?include_secret=true`);
+}
+
 /**
  * When listen stops: its webhook is paused (kept with its secret, its pending retries stopped), so
- * nothing is delivered while no listen runs; unless another listen was using it. Says what it did.
+ * nothing is delivered while no listen runs (one runs per forward URL: listen-lock.ts). Says what it did.
  */
 export async function pause(client: ServiceClient, listening: Listening): Promise<string> {
-  if (listening.wasActive) return `Left webhook ${listening.webhook.uuid} active: another listen was using it.`;
   try {
     await call(client, `/api/webhooks/uuid/${listening.webhook.uuid}`, { method: 'PATCH', json: { is_active: false } });
   } catch (error) {

@@ -1,12 +1,13 @@
 import { StartupError } from '../startup-error.ts';
 import { eventTypes, type EventType } from '../webhooks/events.ts';
 import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
-import type { Command, Values } from './command.ts';
+import { resolveDataDir, type Command, type Values } from './command.ts';
 import { clientHelp, clientOptions, emit } from './client-command.ts';
 import { EXIT } from './exit-codes.ts';
 import { organizationOf, resolveTarget, type Target } from './connection.ts';
 import { attemptPrinter, printReady } from './listen-output.ts';
-import { cleanUp, emptyInbox, pause, setUpListening, type Listening, type ListenWanted } from './listen-setup.ts';
+import { lockListen, refuseWhileListening, tryLockListen } from './listen-lock.ts';
+import { cleanUp, currentSecret, emptyInbox, pause, setUpListening, type Listening, type ListenWanted } from './listen-setup.ts';
 import { openLiveStream } from './live-stream.ts';
 import { toEventType } from './record-event.ts';
 import { stopSignal } from './stop-signals.ts';
@@ -65,12 +66,30 @@ function wantedOf(values: Values, activate: boolean): ListenWanted {
 }
 
 async function printSecret(values: Values, target: Target, organization: string): Promise<number> {
-  const listening = await setUpListening(target.client, organization, wantedOf(values, false));
-  emit(values, { webhook_uuid: listening.webhook.uuid, secret: listening.webhook.secret }, listening.webhook.secret);
+  const wanted = wantedOf(values, false);
+  const lock = tryLockListen(resolveDataDir(values), organization, wanted.forwardTo);
+  let webhook: Listening['webhook'] | undefined;
+  try {
+    if (lock) webhook = (await setUpListening(target.client, organization, wanted)).webhook;
+    else {
+      // A listen of this forward URL runs: its webhook is read as it is, never changed under it.
+      webhook = await currentSecret(target.client, organization, wanted.forwardTo);
+      if (!webhook) throw new StartupError('The running listen has no webhook yet; run this again in a moment.');
+      if (wanted.secret && wanted.secret !== webhook.secret) {
+        throw new StartupError(
+          'A listen of this forward URL is running and signs with another secret; it is not changed under it. Stop it first, then run this again.',
+        );
+      }
+    }
+  } finally {
+    lock?.release();
+  }
+  emit(values, { webhook_uuid: webhook.uuid, secret: webhook.secret }, webhook.secret);
   return EXIT.ok;
 }
 
 async function removeAll(values: Values, target: Target, organization: string): Promise<number> {
+  refuseWhileListening(resolveDataDir(values), organization, 'listen --cleanup');
   const removed = await cleanUp(target.client, organization);
   emit(values, { removed }, removed.length > 0 ? `Removed ${removed.join(', ')}.` : 'Nothing to remove: no webhook or inbox of listen.');
   return EXIT.ok;
@@ -78,6 +97,7 @@ async function removeAll(values: Values, target: Target, organization: string): 
 
 async function listen(values: Values, target: Target, organization: string): Promise<number> {
   const wanted = wantedOf(values, true);
+  const lock = lockListen(resolveDataDir(values), organization, wanted.forwardTo);
   // Caught from the start: a Ctrl+C while registering still ends in the clean-up below.
   const signal = stopSignal({ followParent: true });
   let listening: Listening | null = null;
@@ -129,6 +149,7 @@ async function listen(values: Values, target: Target, organization: string): Pro
     throw error;
   } finally {
     signal.dispose();
+    lock.release();
   }
 }
 

@@ -1,10 +1,10 @@
 /** `webhooks list` and `webhooks delete`: see the organization's webhooks and remove leftovers (a listen's, a test's). */
 import { StartupError } from '../startup-error.ts';
 import type { Webhook } from '../webhooks/schemas.ts';
-import { callApi, callApiFor, organizationOf, printList } from './api-call.ts';
+import { callApi, callApiFor, printList } from './api-call.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
 import { clientOptions } from './client-command.ts';
-import { connectionHelp, connectionOptions, resolveTarget } from './connection.ts';
+import { connectionHelp, connectionOptions, organizationOf, resolveTarget } from './connection.ts';
 import { EXIT } from './exit-codes.ts';
 
 const EXIT_CODES = 'Exit codes: 0 done, 2 an error (a bad option, an unknown webhook, the server not reached or refusing).';

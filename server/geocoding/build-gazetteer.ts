@@ -2,8 +2,9 @@
  * Turns the raw GeoNames postal code files into the compact gazetteer the app ships.
  * Usage: npm run build:geodata [-- <raw dir> [<output file>]]
  * The raw dir defaults to $QR_SANDBOX_GEONAMES_DIR, else ../shared/data/geonames-postal beside the repository.
+ * Without the raw files it exits 2, saying which are missing and where they come from.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -12,6 +13,9 @@ import { EXTRA_STATE_NAMES, GAZETTEER_COUNTRIES } from './countries.ts';
 import { GAZETTEER_FILE, GAZETTEER_HEADER } from './gazetteer-format.ts';
 import { nameKey } from './normalize.ts';
 import { zoneOfPlace } from './zones.ts';
+
+/** Where the raw files come from: one zip per country, each holding <country>.txt. */
+export const GEONAMES_DOWNLOAD_URL = 'https://download.geonames.org/export/zip/';
 
 export const DEFAULT_RAW_DIR = resolve(
   process.env.QR_SANDBOX_GEONAMES_DIR || fileURLToPath(new URL('../../../shared/data/geonames-postal', import.meta.url)),
@@ -176,12 +180,39 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-if (import.meta.main) {
-  const rawDir = resolve(process.argv[2] ?? DEFAULT_RAW_DIR);
-  const outFile = resolve(process.argv[3] ?? GAZETTEER_FILE);
+/** The raw files the build needs that rawDir lacks (full paths). */
+export function missingRawFiles(rawDir: string): string[] {
+  return GAZETTEER_COUNTRIES.map((country) => join(rawDir, `${country}.txt`)).filter((file) => !existsSync(file));
+}
+
+/** What to do when raw files are missing: where they come from and how to name their folder. */
+export function missingRawFilesMessage(rawDir: string, missing: string[]): string {
+  const zips = GAZETTEER_COUNTRIES.map((country) => `${country}.zip`).join(', ');
+  return [
+    `npm run build:geodata needs the raw GeoNames postal code files, and ${missing.length} of ${GAZETTEER_COUNTRIES.length} are missing:`,
+    ...missing.map((file) => `  ${file}`),
+    `They come from GeoNames (CC BY 4.0): download ${zips} from ${GEONAMES_DOWNLOAD_URL} and unzip them into ${rawDir},`,
+    'or name the folder that holds them: npm run build:geodata -- DIR (or QR_SANDBOX_GEONAMES_DIR=DIR).',
+    'Nothing was written; the app keeps using the committed server/geocoding/data/gazetteer.tsv.gz.',
+  ].join('\n');
+}
+
+function build(rawDir: string, outFile: string): void {
   const text = buildGazetteerText(rawDir);
   const packed = gzipSync(text, { level: 9 });
   writeFileSync(outFile, packed);
   const lines = text.split('\n').length;
   console.log(JSON.stringify({ rawDir, outFile, lines, textBytes: Buffer.byteLength(text), gzipBytes: packed.length }));
+}
+
+if (import.meta.main) {
+  const rawDir = resolve(process.argv[2] ?? DEFAULT_RAW_DIR);
+  const outFile = resolve(process.argv[3] ?? GAZETTEER_FILE);
+  const missing = missingRawFiles(rawDir);
+  if (missing.length > 0) {
+    process.stderr.write(`${missingRawFilesMessage(rawDir, missing)}\n`);
+    process.exitCode = 2;
+  } else {
+    build(rawDir, outFile);
+  }
 }

@@ -23,9 +23,11 @@ export const importEndpoints = {
 export type ImportAnswer = { accepted: TaskAccepted } | { result: Record<string, unknown>; taskUuid: string | null };
 
 /**
- * Sends an import file the way a client of the real service does: a multipart upload (`file`,
- * `organization_uuid`, `processing_mode`, `org_identifier`); a QR code JSON file is sent as a JSON
- * array body with processing_mode in the query (docs/imports.md), since that endpoint's JSON form is an array.
+ * Sends an import file the way a client of the real service does, with the service's fields only:
+ * a multipart upload (`file`, `organization_uuid`, `processing_mode`, and `org_identifier` when one
+ * is named); a QR code JSON file is sent as a JSON array body with processing_mode in the query
+ * (docs/imports.md), since that endpoint's JSON form is an array. `dry_run` (the sandbox's own) is
+ * sent only to a sandbox: the CLI refuses it with a profile.
  */
 export async function uploadImport(client: ServiceClient, request: ImportRequest): Promise<ImportAnswer> {
   const endpoint = importEndpoints[request.kind].bulk;

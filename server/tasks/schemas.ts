@@ -39,7 +39,11 @@ export type BackgroundTask = z.infer<typeof backgroundTaskRecordSchema>;
 
 const taskOf = <T extends TaskType, R extends z.ZodType>(type: T, results: R, id: string, description: string) =>
   z
-    .object({ ...taskFields, task_type: z.literal(type), results: results.nullable().describe('null until COMPLETED') })
+    .object({
+      ...taskFields,
+      task_type: z.literal(type),
+      results: results.nullable().describe('null until COMPLETED; a cancelled import (FAILED) that had written rows has what it did'),
+    })
     .meta({ id, description });
 
 /** docs/api.md as answered: a union on task_type, each kind with its own results. */

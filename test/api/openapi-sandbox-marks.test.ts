@@ -99,6 +99,76 @@ describe('OpenAPI: x-sandbox marks what the service does not have', () => {
     for (const name of ['uuid', 'url', 'events', 'is_active']) assert.equal(property(webhook, name)['x-sandbox'], undefined, name);
   });
 
+  it("marks the sandbox's import features on every file import, in its answers and in its task results", () => {
+    const SANDBOX_FORM = ['dry_run', 'fixes_task_uuid', 'sheet', 'header_row', 'mapping', 'date_order'];
+    for (const name of ['POST /api/qrcodes/bulk', 'POST /api/qrcodes/bulk-import', 'POST /api/appointment_schedule/bulk']) {
+      const op = operation(name);
+      assert.equal((op.parameters as Json[]).find((p) => p.name === 'dry_run')?.['x-sandbox'], true, `${name} ?dry_run`);
+      const form = deref(doc, ((op.requestBody as Json).content as Record<string, Json>)['multipart/form-data']?.schema);
+      const fields = form.properties as Record<string, Json>;
+      for (const field of SANDBOX_FORM) assert.equal(fields[field]?.['x-sandbox'], true, `${name} form field ${field}`);
+      for (const field of ['file', 'organization_uuid']) assert.equal(fields[field]?.['x-sandbox'], undefined, `${name} ${field}`);
+    }
+    const appointments = operation('POST /api/appointment_schedule/bulk');
+    assert.equal(
+      (appointments.parameters as Json[]).find((p) => p.name === 'org_identifier')?.['x-sandbox'],
+      undefined,
+      'the service names org_identifier',
+    );
+
+    /** Every property of a schema, through refs, unions and arrays, as path -> whether marked. */
+    const walk = (schema: unknown, at = '', seen = new Set<unknown>()): Map<string, boolean> => {
+      const found = new Map<string, boolean>();
+      const resolved = deref(doc, schema);
+      if (seen.has(resolved)) return found;
+      seen.add(resolved);
+      for (const key of ['oneOf', 'anyOf', 'allOf'])
+        for (const member of (resolved[key] as unknown[] | undefined) ?? []) for (const [k, v] of walk(member, at, seen)) found.set(k, v);
+      if (resolved.items) for (const [k, v] of walk(resolved.items, `${at.replace(/\.$/, '')}[].`, seen)) found.set(k, v);
+      for (const [name, property] of Object.entries((resolved.properties as Record<string, Json> | undefined) ?? {})) {
+        const marked = property['x-sandbox'] === true || deref(doc, property)['x-sandbox'] === true;
+        const path = `${at}${name}`;
+        found.set(path, (found.get(path) ?? true) && marked);
+        for (const [k, v] of walk(property, `${path}.`, seen)) found.set(k, v);
+      }
+      return found;
+    };
+    const answer = (name: string, status: string) =>
+      walk(
+        (((operation(name).responses as Record<string, Json>)[status]?.content ?? {}) as Record<string, Json>)['application/json']?.schema,
+      );
+    const marked = (fields: Map<string, boolean>, name: string) => {
+      const matching = [...fields].filter(([path]) => path === name || path.endsWith(`.${name}`));
+      assert.ok(matching.length > 0, `${name} is in the answer`);
+      for (const [path, isMarked] of matching) assert.equal(isMarked, true, `${path} is marked x-sandbox`);
+    };
+    const task = answer('GET /api/background-tasks/uuid/{background_task_uuid}', '200');
+    const qrSync = answer('POST /api/qrcodes/bulk', '200');
+    const appointmentSync = answer('POST /api/appointment_schedule/bulk', '200');
+    for (const fields of [task, qrSync, appointmentSync])
+      for (const name of ['warnings', 'warned', 'encoding', 'row_number']) marked(fields, name);
+    for (const fields of [qrSync, appointmentSync]) for (const name of ['dry_run', 'dry_run_notes']) marked(fields, name);
+    for (const fields of [task, appointmentSync]) marked(fields, 'date_orders');
+    for (const name of ['uuid', 'service_uuid', 'timezone_name', 'location', 'notes', 'created_on', 'updated_on'])
+      assert.equal(appointmentSync.get(`appointment_schedules_upserted[].${name}`), true, `a schedule's ${name}`);
+    for (const name of ['organization_uuid', 'qr_code_uuid', 'service', 'start_date_time', 'end_date_time', 'duration', 'type'])
+      assert.equal(appointmentSync.get(`appointment_schedules_upserted[].${name}`), false, `a schedule's ${name} is the service's`);
+    for (const name of ['index', 'error_message']) assert.equal(appointmentSync.get(`excluded_appointments[].${name}`), false, name);
+
+    for (const name of [
+      'POST /api/imports/preview',
+      'POST /api/background-tasks/uuid/{background_task_uuid}/cancel',
+      'POST /api/background-tasks/uuid/{background_task_uuid}/retry',
+      'POST /api/import-drafts',
+      'POST /api/snapshots',
+      'POST /api/snapshots/{name}/restore',
+      'POST /api/reset',
+    ])
+      assert.equal(operation(name)['x-sandbox'], true, name);
+    const taskList = operation('GET /api/background-tasks').parameters as Json[];
+    for (const name of ['status', 'search', 'cancelled']) assert.equal(taskList.find((p) => p.name === name)?.['x-sandbox'], true, name);
+  });
+
   it('the delivery: X-Service-Signature required and unmarked; the X-Sandbox-* headers optional and marked', () => {
     const delivery = ((doc.webhooks as Record<string, Json>).serviceConfirmationEvent as Json).post as Json;
     const headers = delivery.parameters as Json[];

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BackgroundTask } from '../../server/tasks/schemas.ts';
@@ -102,6 +104,78 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     const refused = await runCli(['import', file, '--type', 'qrcodes', '--dry-run', '--profile', 'remote', '--data-dir', local]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /has no dry run and would import it for real/);
+  });
+
+  it("imports into the credential's own organization when --url/--key name no --organization, as --help says", async () => {
+    const result = await runCli([
+      'import',
+      file,
+      '--type',
+      'qrcodes',
+      '--sync',
+      '--url',
+      remote.url,
+      '--key',
+      `${key}:${secret}`,
+      '--data-dir',
+      local,
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /Which organization/);
+    assert.equal((JSON.parse(result.stdout) as { excluded: number }).excluded, 1);
+  });
+
+  it('asks which organization when the service does not say whose the key is (no GET /api/session)', async () => {
+    const service = http.createServer((_req, res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}'),
+    );
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+      const result = await runCli(['import', file, '--type', 'qrcodes', '--url', url, '--key', 'k:s', '--data-dir', local]);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /Which organization\? .* does not say which organization the key belongs to .*pass --organization UUID/);
+    } finally {
+      service.close();
+    }
+  });
+
+  it("sends a service only the reference's fields: file, organization_uuid, processing_mode and, for appointments, org_identifier", async () => {
+    const received: Array<{ path: string; fields: string[] }> = [];
+    const service = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('latin1');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        const fields = [...body.matchAll(/Content-Disposition: form-data; name="([^"]+)"/gi)].map((m) => m[1] ?? '');
+        received.push({ path: req.url ?? '', fields: fields.sort() });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"inserted":0,"excluded":0,"excluded_data":[]}');
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+      const to = ['--url', url, '--key', 'k:s', '--organization', 'org-1', '--data-dir', local, '--sync'];
+      const qr = await runCli(['import', file, '--type', 'qrcodes', ...to]);
+      assert.equal(qr.code, 0, qr.stderr);
+      const visits = path.join(local, 'visits.csv');
+      fs.writeFileSync(
+        visits,
+        'tag_name,tag_number,start_date_time,location,service\nGate,1,2026-03-02 09:00,"1 Collins Street, Melbourne VIC 3000",Plumbing\n',
+      );
+      const appointments = await runCli(['import', visits, '--type', 'appointments', '--org-identifier', 'field-team', ...to]);
+      assert.equal(appointments.code, 0, appointments.stderr);
+      assert.deepEqual(received, [
+        { path: '/api/qrcodes/bulk', fields: ['file', 'organization_uuid', 'processing_mode'] },
+        { path: '/api/appointment_schedule/bulk', fields: ['file', 'org_identifier', 'organization_uuid', 'processing_mode'] },
+      ]);
+      const handlerForQr = await runCli(['import', file, '--type', 'qrcodes', '--org-identifier', 'field-team', ...to]);
+      assert.equal(handlerForQr.code, 2);
+      assert.match(handlerForQr.stderr, /--org-identifier names an import handler, which only --type appointments reads/);
+      assert.equal(received.length, 2, 'nothing sent');
+    } finally {
+      service.close();
+    }
   });
 
   it('says in plain words when the secret is wrong or the service is down', async () => {

@@ -203,6 +203,35 @@ describe('qr-sandbox listen: one webhook and secret per forward URL, and the app
     assert.equal((await listen.done).code, 0);
   });
 
+  it('runs one listen per forward URL: a second refuses (exit 2) naming the first, --cleanup waits for it, and a killed one blocks nothing', async () => {
+    const url = `${app.url}/shared`;
+    const first = startCli(['listen', '--forward-to', url, '--json', ...at()]);
+    const { webhook_uuid: uuid, secret } = await ready(first);
+    const second = await runCli(['listen', '--forward-to', url, ...at()]);
+    assert.equal(second.code, 2, second.stderr);
+    assert.match(second.stderr, new RegExp(`Another listen \\(pid \\d+\\) forwarding to ${url.replaceAll('.', '\\.')} is already running`));
+    assert.match(second.stderr, /stop that one first \(Ctrl\+C\), or give another --forward-to/);
+    const printed = await runCli(['listen', '--forward-to', url, '--print-secret', ...at()]);
+    assert.equal(printed.stdout, `${secret}\n`, "the running listen's secret, unchanged");
+    const other = await runCli(['listen', '--forward-to', url, '--print-secret', '--secret', 'another-secret-0123', ...at()]);
+    assert.equal(other.code, 2, 'no other secret under a running listen');
+    const cleanup = await runCli(['listen', '--cleanup', ...at()]);
+    assert.equal(cleanup.code, 2, cleanup.stderr);
+    assert.match(cleanup.stderr, /listen --cleanup would remove or change the webhook of listen \(pid \d+\) forwarding to/);
+    assert.deepEqual(
+      [(await webhook(uuid)).is_active, (await webhook(uuid)).secret],
+      [true, secret],
+      'the first listen keeps its active webhook and secret',
+    );
+    first.signal('SIGKILL');
+    await first.done;
+    const next = startCli(['listen', '--forward-to', url, '--json', ...at()]);
+    assert.equal((await ready(next)).webhook_uuid, uuid, 'a listen killed with -9 leaves no lock behind');
+    next.signal('SIGINT');
+    assert.equal((await next.done).code, 0);
+    assert.equal((await webhook(uuid)).is_active, false);
+  });
+
   it('--cleanup removes every webhook and inbox listen registered', async () => {
     const cleaned = await runCli(['listen', '--cleanup', ...at()]);
     assert.equal(cleaned.code, 0, cleaned.stderr);

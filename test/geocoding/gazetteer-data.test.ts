@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { buildGazetteerText, DEFAULT_RAW_DIR } from '../../server/geocoding/build-gazetteer.ts';
@@ -59,4 +63,26 @@ test('sampleAddresses gives thousands of real, distinct suburbs that locate exac
   const all = sampleAddresses(20_000);
   assert.equal(all.length, 20_000);
   assert.deepEqual(all[0], sampleAddresses(1)[0]);
+});
+
+test('npm run build:geodata without the raw files exits 2 naming each missing file and where it comes from, writing nothing', () => {
+  const empty = mkdtempSync(path.join(os.tmpdir(), 'qr-geonames-'));
+  try {
+    const out = path.join(empty, 'gazetteer.tsv.gz');
+    const run = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('../../server/geocoding/build-gazetteer.ts', import.meta.url)), empty, out],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(run.status, 2, run.stderr);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    for (const country of ['AU', 'US', 'GB', 'CA', 'IT']) assert.ok(run.stderr.includes(path.join(empty, `${country}.txt`)), country);
+    assert.match(run.stderr, /https:\/\/download\.geonames\.org\/export\/zip\//);
+    assert.match(run.stderr, /npm run build:geodata -- DIR/);
+    assert.equal(existsSync(out), false);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
 });

@@ -38,9 +38,10 @@ export const dryRunFields = {
 };
 
 /** The results' date_orders (a kind with date columns): absent unless a date with slashes was read. */
-export const dateOrdersResultField = z
-  .array(dateOrderReadSchema)
-  .optional()
-  .describe(
-    "Sandbox addition, only when a date written with slashes was read: each date column's order (day or month first) and why (the request's date_order, the file proving it, or the organization's setting). Each row whose date reads both ways (02/12/2026) also has a warning saying how it was read",
-  );
+export const dateOrdersResultField = sandboxOnly(
+  z
+    .array(dateOrderReadSchema)
+    .describe(
+      "Sandbox addition, only when a date written with slashes was read: each date column's order (day or month first) and why (the request's date_order, the file proving it, or the organization's setting). Each row whose date reads both ways (02/12/2026) also has a warning saying how it was read",
+    ),
+).optional();
