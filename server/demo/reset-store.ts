@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import type { DeletedCounts } from './schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import { moveCatalogVersion } from '../services/store.ts';
+import { countLiveWebhooks } from '../webhooks/store.ts';
 
 type Trx = Transaction<Database>;
 
@@ -65,7 +66,8 @@ export async function deleteOrganizationRows(trx: Trx, org: string): Promise<{ c
     await trx.deleteFrom('webhook_deliveries').where('delivery_id', 'in', orgDeliveries).executeTakeFirstOrThrow(),
   );
   const events = deleted(await trx.deleteFrom('webhook_events').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
-  const webhooks = deleted(await trx.deleteFrom('webhooks').where('organization_uuid', '=', org).executeTakeFirstOrThrow());
+  const webhooks = await countLiveWebhooks(trx, org);
+  await trx.deleteFrom('webhooks').where('organization_uuid', '=', org).execute();
   const confirmations = deleted(
     await trx.deleteFrom('service_confirmations').where('organization_uuid', '=', org).executeTakeFirstOrThrow(),
   );

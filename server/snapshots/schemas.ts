@@ -29,7 +29,9 @@ export const saveSnapshotBodySchema = z.strictObject({
 
 export const snapshotParamsSchema = z.object({ name: snapshotNameSchema });
 
-const countsSchema = z.record(z.string(), z.number().int()).describe('Rows per table');
+const countsSchema = z
+  .record(z.string(), z.number().int())
+  .describe("Rows per table; webhooks counts the live ones (a deleted webhook is kept only for its deliveries' history)");
 
 export const savedSnapshotSchema = snapshotInfoSchema
   .extend({ counts: countsSchema.describe('Rows saved, per table') })

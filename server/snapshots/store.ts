@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { migrations } from '../db/migrations/index.ts';
 import { INDEX_INSERTED_SINCE_SQL } from '../qrcodes/search-index.ts';
 import { SNAPSHOT_TABLES, type SnapshotTable } from './tables.ts';
+import { countLiveWebhooks } from '../webhooks/store.ts';
 
 type Trx = Transaction<Database>;
 
@@ -52,6 +53,7 @@ export async function writeSnapshot(trx: Trx, organizationUuid: string, createdO
     const copied = await ofOrganization(select, organizationUuid).execute(trx);
     counts[table.name] = Number(copied.numAffectedRows ?? 0n);
   }
+  counts.webhooks = await countLiveWebhooks(trx, organizationUuid);
   await sql.raw(`update ${SCHEMA}.webhook_deliveries set in_flight = 0, claimed_on = null where in_flight = 1`).execute(trx);
   const meta: SnapshotMeta = {
     format: SNAPSHOT_FORMAT,
