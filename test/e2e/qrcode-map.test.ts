@@ -1,14 +1,15 @@
 /**
  * The map of QR codes in Chromium: an import of sites in two states is drawn on its task page in the
- * legend's colours (light and dark), "Zoom to" a state shows that state's points only, and a click
- * on a point opens its QR code. Pixels are read back from the canvas.
+ * legend's colours (light and dark), "Zoom to" a state shows that state's points only, a click on a
+ * point opens its QR code, and so does the keyboard; the Imports page's result has the map too.
+ * Pixels are read back from the canvas.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { fileUpload, TINY_GEOCODER_MODULE, waitForTask } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
-import { browserUnavailable } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
 
 const skip = browserUnavailable() ?? false;
@@ -214,5 +215,19 @@ describe('the map of QR codes', { skip }, () => {
     await details.getByRole('button', { name: 'Close' }).click();
     await details.waitFor({ state: 'detached' });
     assert.doesNotMatch(page.url(), /open=/);
+  });
+  it("shows where an import's rows landed in its result on the Imports page, the excluded row beside the map", async () => {
+    const page = await session.signedInPage('/imports');
+    await chooseCsvFile(page, 'hobart.csv', 'name,location\nHobart office,"1 Elizabeth St, Hobart TAS 7000"\nLost,Nowhere at all\n');
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    const result = page.getByRole('region', { name: 'Import finished' });
+    await result.waitFor({ timeout: 60_000 });
+    const map = result.getByRole('img', { name: /^Where the rows of this import landed\. Map of 1 QR code\. By state: TAS 1\./ });
+    await map.waitFor();
+    await result.locator('canvas[data-outlines="drawn"]').waitFor();
+    assert.ok(((await pixelsPerLegendColour(page)).postcode ?? 0) > 0, 'the Hobart point is drawn');
+    const excluded = result.getByRole('list', { name: 'Rows not on the map' }).getByRole('link', { name: 'see Excluded rows' });
+    const target = ((await excluded.getAttribute('href')) ?? '').replace('#', '');
+    assert.equal(await result.locator(`[id="${target}"]`).innerText(), 'Excluded rows', 'the link leads to the list of excluded rows');
   });
 });
