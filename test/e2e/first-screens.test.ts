@@ -57,6 +57,9 @@ describe('What users see first, in Chromium', { skip: skip ?? false }, () => {
           "Open the flaky app's delivery log",
           'Import a spreadsheet',
         ]);
+        // The first two lead to the demo's own inbox and the flaky app's webhook, not to the lists.
+        await next.getByRole('link', { name: 'Open the demo inbox' }).and(page.locator('[href^="/inspector/"]')).waitFor();
+        await next.getByRole('link', { name: "Open the flaky app's delivery log" }).and(page.locator('[href^="/webhooks/"]')).waitFor();
         const counters = page.getByRole('list', { name: 'Running counters' });
         const first = await counters.innerText();
         const sentence = page.locator('.event-sentence').first();
