@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { getQuery } from '../../api/get-query.ts';
 import { isMoveKey, nextPoint, pointsInReadingOrder } from './map-keys.ts';
 import type { MapPoints } from './map-points.ts';
@@ -17,8 +17,9 @@ interface Cursor {
 /**
  * The map for the keyboard: a focusable layer over the canvas (Tab reaches it; a click still goes
  * to the canvas). Arrow keys move to the nearest point that way, Page Down / Page Up through every
- * point in reading order, Home / End to the first and last; the point gets a visible ring and a
- * focused button named by its QR code, which Enter opens. + zooms to the point's state, − to all.
+ * point in reading order, Home / End to the first and last; the point gets a visible ring, its QR
+ * code's name beside it and a focused button of that name, which Enter opens. + zooms to the
+ * point's state, − to all.
  */
 export function MapKeyboard({
   points,
@@ -26,6 +27,7 @@ export function MapKeyboard({
   width,
   height,
   label,
+  keysId,
   zoomed,
   onZoom,
   onOpen,
@@ -36,6 +38,8 @@ export function MapKeyboard({
   width: number;
   height: number;
   label: string;
+  /** The element that says which keys do what (the map's note). */
+  keysId: string;
   zoomed: string;
   onZoom(state: string): void;
   onOpen(uuid: string): void;
@@ -46,7 +50,6 @@ export function MapKeyboard({
   const layer = useRef<HTMLDivElement>(null);
   const focusPoint = useRef(false);
   const moves = useRef(0);
-  const helpId = useId();
   // Sorting 100,000 points takes a moment: only once per view, and only when a key asks.
   const order = useRef<{ xy: Float32Array; width: number; height: number; order: number[] } | null>(null);
   const readingOrder = () => {
@@ -122,8 +125,8 @@ export function MapKeyboard({
         role="application"
         aria-roledescription="map"
         aria-label={`${label}: ${points.count.toLocaleString()} ${points.count === 1 ? 'point' : 'points'}${zoomed ? `, zoomed to ${zoomed}` : ''}`}
-        aria-describedby={helpId}
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: an application (the map) takes the keyboard; helpId describes its keys
+        aria-describedby={keysId}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: an application (the map) takes the keyboard; keysId describes its keys
         tabIndex={0}
         onKeyDown={onKeyDown}
       >
@@ -143,18 +146,18 @@ export function MapKeyboard({
             onClick={() => onOpen(cursor.uuid)}
           />
         )}
-      </div>
-      {/* Over the map's top while the point is in its lower half, so it never hides the point. */}
-      <div className="qr-map-keyhelp" data-at={shown && y > height / 2 ? 'top' : 'bottom'}>
         {cursor && shown && (
-          <p className="qr-map-keyhelp-point" aria-hidden="true">
+          // Beside the ring, on the side with more room: which QR code it is, for the eyes (the button's name says it to screen readers).
+          <p
+            className="qr-map-point-label"
+            aria-hidden="true"
+            style={{ left: x, top: y }}
+            data-side={x > width / 2 ? 'left' : 'right'}
+            data-v={y < 70 ? 'below' : 'above'}
+          >
             {cursor.title}
           </p>
         )}
-        <p id={helpId}>
-          Keys: arrows, the nearest point that way; Page Down and Page Up, every point in turn; Enter opens its QR code; + zooms to its
-          state, − to all; Esc leaves the point.
-        </p>
       </div>
       <p className="visually-hidden" aria-live="polite">
         {said}

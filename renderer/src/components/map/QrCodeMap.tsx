@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { drawMap, mapColours } from './draw-map.ts';
 import { boundsOf, countsOf, type MapPoints } from './map-points.ts';
 import { nearestPoint, projectionFor, projectPoints } from './map-view.ts';
@@ -76,6 +76,7 @@ export function QrCodeMap({
   const [outlines, setOutlines] = useState<Outlines | null>(null);
   const [state, setState] = useState('');
   const [overPoint, setOverPoint] = useState(false);
+  const keysId = useId();
 
   useEffect(() => {
     let live = true;
@@ -172,15 +173,24 @@ export function QrCodeMap({
           width={width}
           height={height}
           label={label}
+          keysId={keysId}
           zoomed={zoomed}
           onZoom={setState}
           onOpen={onOpen}
         />
       </div>
       <p className="muted qr-map-note">
-        {points.count > 0
-          ? 'Click a point to open its QR code, or Tab to the map and move between the points with the arrow keys (Enter opens one). '
-          : 'No QR code has coordinates yet. '}
+        {points.count > 0 ? (
+          <>
+            Click a point to open its QR code.{' '}
+            <span id={keysId}>
+              On the keyboard: Tab to the map, then the arrow keys go to the nearest point that way, Page Down and Page Up through every
+              point, Enter opens its QR code, + zooms to its state and − back out, Esc leaves the point.
+            </span>{' '}
+          </>
+        ) : (
+          'No QR code has coordinates yet. '
+        )}
         {points.notLocated > 0 &&
           `${plural(points.notLocated, 'QR code has', 'QR codes have')} no coordinates and ${points.notLocated === 1 ? 'is' : 'are'} not drawn. `}
         Outlines: Natural Earth (public domain), shipped with the app.

@@ -54,8 +54,8 @@ export function ImportMap({
           </li>
           {warned > 0 && (
             <li>
-              {warned.toLocaleString()} {warned === 1 ? 'row was' : 'rows were'} imported with a warning (listed under Results). They are on
-              the map in the colour of how they were located: an address found by its suburb name, not its postcode, is a “Suburb name”
+              {warned.toLocaleString()} {warned === 1 ? 'row was' : 'rows were'} imported with a warning (listed under Warnings). They are
+              on the map in the colour of how they were located: an address found by its suburb name, not its postcode, is a “Suburb name”
               point.
             </li>
           )}
