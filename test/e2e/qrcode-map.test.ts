@@ -159,6 +159,12 @@ describe('the map of QR codes', { skip }, () => {
       await nameOfFocused(),
       /^Beach: 2 Campbell Pde, Bondi NSW 2999\. Located by: Suburb name; postcode missing or different\. Point 2 of 4/,
     );
+    // Page Down and Page Up walk every point in reading order: Sydney's two, then Melbourne's two.
+    await page.keyboard.press('PageDown');
+    await page.locator('.qr-map-cursor:focus[aria-label$="Point 3 of 4 in view."]').waitFor();
+    assert.match(await nameOfFocused(), /^(Flinders|Lygon): /);
+    await page.keyboard.press('PageUp');
+    await focusedPoint('Beach').waitFor();
 
     // + zooms to the point's state; the ring stays on the point, which is drawn under it.
     await page.keyboard.press('+');
