@@ -170,6 +170,7 @@ describe('the map of QR codes', { skip }, () => {
     await page.keyboard.press('+');
     await page.locator('.qr-map canvas[data-view="NSW"]').waitFor();
     await focusedPoint('Beach').waitFor();
+    assert.match(await nameOfFocused(), /\. Point 2 of 2 in view\.$/, 'counted among the points of the new view');
     const ring = await focused.boundingBox();
     assert.ok(ring, 'the focused point is shown');
     const canvas = page.getByRole('img', { name: /Where the QR codes of the organization are/ });

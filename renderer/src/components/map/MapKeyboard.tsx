@@ -5,12 +5,10 @@ import { isMoveKey, nextPoint, pointsInReadingOrder } from './map-keys.ts';
 import type { MapPoints } from './map-points.ts';
 import { PRECISIONS } from './precisions.ts';
 
-/** The point the keyboard is on, with the words a screen reader says for it. */
+/** The point the keyboard is on. */
 interface Cursor {
   uuid: string;
-  /** What a screen reader says: the QR code, how it was located, where it is in the reading order. */
-  name: string;
-  /** What the map shows beside the keys: the QR code's name and address. */
+  /** Its QR code's name and address, shown beside its ring (its state when the QR code cannot be read). */
   title: string;
 }
 
@@ -73,12 +71,17 @@ export function MapKeyboard({
     if (hadFocus) layer.current?.focus();
   }, [cursor, shown]);
 
-  const moveTo = async (i: number, count: number, position: number) => {
+  /** What a screen reader says for the point: its QR code, how it was located, where it is in the reading order of the view. */
+  const nameOf = (title: string) => {
+    const inView = readingOrder();
+    const precision = PRECISIONS[points.precision[index] ?? 0]?.label ?? '';
+    return `${title}. Located by: ${precision}. Point ${(inView.indexOf(index) + 1).toLocaleString()} of ${inView.length.toLocaleString()} in view.`;
+  };
+
+  const moveTo = async (i: number) => {
     const uuid = points.uuid[i];
     if (uuid === undefined) return;
     const move = ++moves.current;
-    const precision = PRECISIONS[points.precision[i] ?? 0]?.label ?? '';
-    const where = `Located by: ${precision}. Point ${position.toLocaleString()} of ${count.toLocaleString()} in view.`;
     let title = `A QR code${points.state[i] ? ` in ${points.state[i]}` : ''}`;
     try {
       const qr = await queryClient.fetchQuery({ ...getQuery('/api/qrcodes/uuid/{uuid}', { path: { uuid } }), staleTime: 60_000 });
@@ -88,7 +91,7 @@ export function MapKeyboard({
     }
     if (move !== moves.current) return;
     focusPoint.current = true;
-    setCursor({ uuid, title, name: `${title}. ${where}` });
+    setCursor({ uuid, title });
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -97,7 +100,7 @@ export function MapKeyboard({
       event.preventDefault();
       const inView = readingOrder();
       const next = nextPoint(xy, inView, index, key, { width, height });
-      if (next >= 0) void moveTo(next, inView.length, inView.indexOf(next) + 1);
+      if (next >= 0) void moveTo(next);
       else setSaid(inView.length === 0 ? 'No point in view.' : 'No further point that way.');
     } else if ((key === '+' || key === '=') && index >= 0 && points.state[index]) {
       event.preventDefault();
@@ -142,7 +145,7 @@ export function MapKeyboard({
             tabIndex={-1}
             className="qr-map-cursor"
             style={{ left: x, top: y }}
-            aria-label={cursor.name}
+            aria-label={nameOf(cursor.title)}
             onClick={() => onOpen(cursor.uuid)}
           />
         )}
