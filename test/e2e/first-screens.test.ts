@@ -57,6 +57,9 @@ describe('What users see first, in Chromium', { skip: skip ?? false }, () => {
           "Open the flaky app's delivery log",
           'Import a spreadsheet',
         ]);
+        // The first two lead to the demo's own inbox and the flaky app's webhook, not to the lists.
+        await next.getByRole('link', { name: 'Open the demo inbox' }).and(page.locator('[href^="/inspector/"]')).waitFor();
+        await next.getByRole('link', { name: "Open the flaky app's delivery log" }).and(page.locator('[href^="/webhooks/"]')).waitFor();
         const counters = page.getByRole('list', { name: 'Running counters' });
         const first = await counters.innerText();
         const sentence = page.locator('.event-sentence').first();
@@ -66,6 +69,13 @@ describe('What users see first, in Chromium', { skip: skip ?? false }, () => {
         await page.locator('tr.event-row-new').first().waitFor({ timeout: 30_000 });
         await waitFor('the counters to move', async () => ((await counters.innerText()) !== first ? true : undefined), 30_000);
         assert.match(await counters.innerText(), /\d+\s*events[\s\S]*deliveries ok[\s\S]*deliveries failed[\s\S]*imports/);
+        // The four counters: one line at 1280 px, two and two at 800 px; none stretched across the card alone.
+        const tiles = await Promise.all((await counters.getByRole('listitem').all()).map((tile) => tile.boundingBox()));
+        const lines = new Set(tiles.map((box) => Math.round(box?.y ?? -1)));
+        assert.equal(lines.size, width === 1280 ? 1 : 2, `the counters on ${lines.size} line(s) at ${width} px`);
+        const widest = Math.max(...tiles.map((box) => box?.width ?? 0));
+        const narrowest = Math.min(...tiles.map((box) => box?.width ?? 0));
+        assert.ok(widest < 2 * narrowest, `no counter is stretched across the card (${narrowest}–${widest} px)`);
         // The map rings where the last minute's events happened, and says so in words.
         const map = page.getByRole('img', { name: /^Where the demo's events happen\./ });
         await waitFor(

@@ -1,14 +1,15 @@
 /**
  * The map of QR codes in Chromium: an import of sites in two states is drawn on its task page in the
- * legend's colours (light and dark), "Zoom to" a state shows that state's points only, and a click
- * on a point opens its QR code. Pixels are read back from the canvas.
+ * legend's colours (light and dark), "Zoom to" a state shows that state's points only, a click on a
+ * point opens its QR code, and so does the keyboard; the Imports page's result has the map too.
+ * Pixels are read back from the canvas.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { fileUpload, TINY_GEOCODER_MODULE, waitForTask } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
-import { browserUnavailable } from './support/browser.ts';
+import { browserUnavailable, chooseCsvFile } from './support/browser.ts';
 import { suiteGuiSession } from './support/session.ts';
 
 const skip = browserUnavailable() ?? false;
@@ -132,6 +133,79 @@ describe('the map of QR codes', { skip }, () => {
     assert.ok((dark.postcode ?? 0) > 0 && (dark.place ?? 0) > 0, `dark legend colours are on the map: ${JSON.stringify(dark)}`);
   });
 
+  it('takes the keyboard: Tab to the map, arrows and + between points and states, Enter opens the QR code', async () => {
+    const page = await session.signedInPage('/qrcodes');
+    await drawn(page);
+    await page.getByLabel('Zoom to').focus();
+    await page.keyboard.press('Tab');
+    const map = page.getByRole('application', { name: 'Where the QR codes of the organization are: 4 points' });
+    assert.equal(await map.evaluate((el) => el === el.ownerDocument.activeElement), true, 'Tab reaches the map');
+    assert.match((await map.getAttribute('aria-describedby')) ?? '', /.+/);
+    const focused = page.locator(':focus');
+    const nameOfFocused = async () => (await focused.getAttribute('aria-label')) ?? '';
+    /** The keyboard's point, once it is on the QR code of this name. */
+    const focusedPoint = (name: string) => page.locator(`.qr-map-cursor:focus[aria-label^="${name}:"]`);
+
+    // Home: the first point in reading order (Sydney and Bondi are north of Melbourne), then → the nearest one east.
+    await page.keyboard.press('Home');
+    await focusedPoint('Harbour').waitFor();
+    assert.equal(
+      await nameOfFocused(),
+      'Harbour: 1 George St, Sydney NSW 2000. Located by: Postcode, suburb and state agree. Point 1 of 4 in view.',
+    );
+    await page.keyboard.press('ArrowRight');
+    await focusedPoint('Beach').waitFor();
+    assert.match(
+      await nameOfFocused(),
+      /^Beach: 2 Campbell Pde, Bondi NSW 2999\. Located by: Suburb name; postcode missing or different\. Point 2 of 4/,
+    );
+    // Page Down and Page Up walk every point in reading order: Sydney's two, then Melbourne's two.
+    await page.keyboard.press('PageDown');
+    await page.locator('.qr-map-cursor:focus[aria-label$="Point 3 of 4 in view."]').waitFor();
+    assert.match(await nameOfFocused(), /^(Flinders|Lygon): /);
+    await page.keyboard.press('PageUp');
+    await focusedPoint('Beach').waitFor();
+
+    // + zooms to the point's state; the ring stays on the point, which is drawn under it.
+    await page.keyboard.press('+');
+    await page.locator('.qr-map canvas[data-view="NSW"]').waitFor();
+    await focusedPoint('Beach').waitFor();
+    assert.match(await nameOfFocused(), /\. Point 2 of 2 in view\.$/, 'counted among the points of the new view');
+    const ring = await focused.boundingBox();
+    assert.ok(ring, 'the focused point is shown');
+    const canvas = page.getByRole('img', { name: /Where the QR codes of the organization are/ });
+    const frame = await canvas.boundingBox();
+    assert.ok(frame);
+    const under = await canvas.evaluate(
+      (element, at) => {
+        const c = element as unknown as Canvas;
+        const ratio = c.width / c.clientWidth;
+        return [...c.getContext('2d').getImageData(Math.round(at.x * ratio), Math.round(at.y * ratio), 1, 1).data].slice(0, 3);
+      },
+      { x: ring.x + ring.width / 2 - frame.x, y: ring.y + ring.height / 2 - frame.y },
+    );
+    assert.deepEqual(under, (await legendColours(page)).place, 'the ring is around the Bondi point');
+
+    await page.keyboard.press('ArrowLeft');
+    await focusedPoint('Harbour').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await focusedPoint('Beach').waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/qrcodes\?open=/);
+    const form = page.getByRole('form', { name: 'Edit Beach' });
+    await form.waitFor();
+    assert.equal(await form.evaluate((el) => el.contains(el.ownerDocument.activeElement)), true, 'the focus is in the opened form');
+
+    // − zooms out again; Esc leaves the point for the map.
+    await map.focus();
+    await page.keyboard.press('-');
+    await page.locator('.qr-map canvas[data-view="all"]').waitFor();
+    await page.keyboard.press('End');
+    await page.locator('.qr-map-cursor:focus').waitFor();
+    await page.keyboard.press('Escape');
+    assert.equal(await map.evaluate((el) => el === el.ownerDocument.activeElement), true, 'Esc goes back to the map');
+  });
+
   it("opens a point's QR code read only for a viewer key", async () => {
     const res = await server.request('/api/api-keys', jsonBody({ role: 'viewer', name: 'Field viewer' }));
     const viewer = (await res.json()) as { api_key: string; api_secret: string };
@@ -148,5 +222,19 @@ describe('the map of QR codes', { skip }, () => {
     await details.getByRole('button', { name: 'Close' }).click();
     await details.waitFor({ state: 'detached' });
     assert.doesNotMatch(page.url(), /open=/);
+  });
+  it("shows where an import's rows landed in its result on the Imports page, the excluded row beside the map", async () => {
+    const page = await session.signedInPage('/imports');
+    await chooseCsvFile(page, 'hobart.csv', 'name,location\nHobart office,"1 Elizabeth St, Hobart TAS 7000"\nLost,Nowhere at all\n');
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    const result = page.getByRole('region', { name: 'Import finished' });
+    await result.waitFor({ timeout: 60_000 });
+    const map = result.getByRole('img', { name: /^Where the rows of this import landed\. Map of 1 QR code\. By state: TAS 1\./ });
+    await map.waitFor();
+    await result.locator('canvas[data-outlines="drawn"]').waitFor();
+    assert.ok(((await pixelsPerLegendColour(page)).postcode ?? 0) > 0, 'the Hobart point is drawn');
+    const excluded = result.getByRole('list', { name: 'Rows not on the map' }).getByRole('link', { name: 'see Excluded rows' });
+    const target = ((await excluded.getAttribute('href')) ?? '').replace('#', '');
+    assert.equal(await result.locator(`[id="${target}"]`).innerText(), 'Excluded rows', 'the link leads to the list of excluded rows');
   });
 });

@@ -82,8 +82,11 @@ export function CrudListPage<T extends { uuid: string; name: string }>({
   };
   const form = useRef<HTMLDivElement>(null);
   const openedUuid = opened?.item.uuid;
+  // Opened from the map (by a click or the keyboard's Enter): the form comes into view with the focus in it.
   useEffect(() => {
-    if (openedUuid) form.current?.scrollIntoView({ block: 'nearest' });
+    if (!openedUuid) return;
+    form.current?.scrollIntoView({ block: 'nearest' });
+    form.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus({ preventScroll: true });
   }, [openedUuid]);
   const [deleting, setDeleting] = useState<T | null>(null);
   const [notice, setNotice] = useState<string | null>(null);

@@ -36,9 +36,26 @@ function stacked(bars: ChartSeries[], length: number): number[][] {
   return sums;
 }
 
-function dataOf({ minutes, bars, line }: MinuteChartProps): uPlot.AlignedData {
+/** The fewest minutes drawn: a chart of a few minutes' activity keeps bars wide enough to see. */
+const MIN_MINUTES = 15;
+
+/**
+ * Where the drawn minutes start: the leading minutes with nothing in them are left out (the axis
+ * says when it starts), but never so many that fewer than MIN_MINUTES remain. With no data at all,
+ * every minute.
+ */
+export function firstDrawnMinute({ minutes, bars, line }: Pick<MinuteChartProps, 'minutes' | 'bars' | 'line'>): number {
+  const series = [...bars, ...(line ? [line] : [])];
+  const first = minutes.findIndex((_m, i) => series.some((s) => (s.values[i] ?? 0) > 0));
+  return first < 0 ? 0 : Math.max(0, Math.min(first, minutes.length - MIN_MINUTES));
+}
+
+function dataOf(props: MinuteChartProps): uPlot.AlignedData {
+  const from = firstDrawnMinute(props);
+  const minutes = props.minutes.slice(from);
+  const bars = props.bars.map((b) => ({ ...b, values: b.values.slice(from) }));
   const sums = stacked(bars, minutes.length).reverse();
-  return [minutes.map(seconds), ...sums, ...(line ? [line.values] : [])];
+  return [minutes.map(seconds), ...sums, ...(props.line ? [props.line.values.slice(from)] : [])];
 }
 
 /** Tick steps of a count axis: whole numbers only. */
@@ -59,7 +76,8 @@ function optionsOf({ bars, line, height = 160 }: MinuteChartProps, width: number
     cursor: { show: false },
     scales: { x: { time: true }, y: { range: headroom }, ms: { range: headroom } },
     axes: [
-      axis,
+      // Time labels ("12:45pm") at least 70 px apart, so they never touch at 800 px.
+      { ...axis, space: 70 },
       { ...axis, scale: 'y', size: 40, incrs: COUNT_STEPS, values: (_u, splits) => splits.map((v) => String(v)) },
       ...(line
         ? [
@@ -94,8 +112,9 @@ function optionsOf({ bars, line, height = 160 }: MinuteChartProps, width: number
 
 /**
  * Counts per minute as stacked bars (uPlot on a canvas), in the colours of the current light or dark
- * theme, at the width of its box and a fixed height, so new data never moves the page. The canvas is
- * hidden from screen readers; the summary beside it says what it shows.
+ * theme, at the width of its box and a fixed height, so new data never moves the page; from the
+ * first minute with data (firstDrawnMinute). The canvas is hidden from screen readers; the summary
+ * beside it says what it shows.
  */
 export function MinuteChart(props: MinuteChartProps) {
   const box = useRef<HTMLDivElement>(null);

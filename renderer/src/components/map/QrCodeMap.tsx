@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { drawMap, mapColours } from './draw-map.ts';
 import { boundsOf, countsOf, type MapPoints } from './map-points.ts';
 import { nearestPoint, projectionFor, projectPoints } from './map-view.ts';
+import { MapKeyboard } from './MapKeyboard.tsx';
 import { loadOutlines, type Outlines } from './outlines.ts';
 import { PRECISIONS } from './precisions.ts';
 import './qr-map.css';
@@ -43,16 +44,18 @@ function summaryOf(points: MapPoints, state: string): string {
   return `Map of ${plural(points.count, 'QR code', 'QR codes')}. ${view}By state: ${states || 'none'}. Located by: ${precisions.join(', ') || 'none'}.`;
 }
 
-/**
- * QR codes on country outlines, each point in the colour of how it was located, drawn on a canvas
- * (d3-geo): "Zoom to" fits one state's points, and a click opens the nearest point's QR code.
- */
 /** A QR code that something just happened at, ringed on the map and named in its text. */
 export interface MapMark {
   uuid: string;
   /** What happened there, in words ("Check-in · Plumbing · 12 Smith St, Fitzroy VIC 3065"). */
   label: string;
 }
+
+/**
+ * QR codes on country outlines, each point in the colour of how it was located, drawn on a canvas
+ * (d3-geo): "Zoom to" fits one state's points, a click opens the nearest point's QR code, and the
+ * keyboard moves from point to point (MapKeyboard.tsx).
+ */
 
 export function QrCodeMap({
   points,
@@ -73,6 +76,7 @@ export function QrCodeMap({
   const [outlines, setOutlines] = useState<Outlines | null>(null);
   const [state, setState] = useState('');
   const [overPoint, setOverPoint] = useState(false);
+  const keysId = useId();
 
   useEffect(() => {
     let live = true;
@@ -89,8 +93,12 @@ export function QrCodeMap({
     () => projectionFor(boundsOf(points, zoomed || undefined), Math.max(width, 1), height),
     [points, zoomed, width, height],
   );
-  /** Where each point was drawn, for clicks. */
-  const xy = useRef<Float32Array>(new Float32Array(0));
+  /** Where each point is drawn (for clicks and the keyboard), and how long placing them took. */
+  const projected = useMemo(() => {
+    const started = performance.now();
+    const xy = projectPoints(points, projection);
+    return { xy, ms: performance.now() - started };
+  }, [points, projection]);
   // Keyed by the ringed uuids, so a page that re-renders every second does not redraw for nothing.
   const markKey = marks.map((m) => m.uuid).join(' ');
   const rings = useMemo(() => {
@@ -105,19 +113,18 @@ export function QrCodeMap({
     element.width = Math.round(width * ratio);
     element.height = Math.round(height * ratio);
     const started = performance.now();
-    xy.current = projectPoints(points, projection);
-    drawMap(element, { width, height }, projection, outlines, points, xy.current, mapColours(element), rings);
+    drawMap(element, { width, height }, projection, outlines, points, projected.xy, mapColours(element), rings);
     element.dataset.rings = String(rings.length);
     // Read by the benchmark (test/e2e/qrcode-map-100k.test.ts): projecting and drawing, outlines included.
-    element.dataset.drawMs = (performance.now() - started).toFixed(1);
+    element.dataset.drawMs = (projected.ms + performance.now() - started).toFixed(1);
     element.dataset.outlines = outlines ? 'drawn' : 'loading';
     // The scheme changes the colours the canvas reads from CSS.
     void scheme;
-  }, [width, height, projection, outlines, points, scheme, rings]);
+  }, [width, height, projection, projected, outlines, points, scheme, rings]);
 
   const pointAt = (event: React.MouseEvent<HTMLCanvasElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
-    return nearestPoint(xy.current, event.clientX - box.left, event.clientY - box.top, REACH);
+    return nearestPoint(projected.xy, event.clientX - box.left, event.clientY - box.top, REACH);
   };
 
   return (
@@ -160,9 +167,30 @@ export function QrCodeMap({
           }}
           onMouseMove={(event) => setOverPoint(pointAt(event) >= 0)}
         />
+        <MapKeyboard
+          points={points}
+          xy={projected.xy}
+          width={width}
+          height={height}
+          label={label}
+          keysId={keysId}
+          zoomed={zoomed}
+          onZoom={setState}
+          onOpen={onOpen}
+        />
       </div>
       <p className="muted qr-map-note">
-        {points.count > 0 ? 'Click a point to open its QR code. ' : 'No QR code has coordinates yet. '}
+        {points.count > 0 ? (
+          <>
+            Click a point to open its QR code.{' '}
+            <span id={keysId}>
+              On the keyboard: Tab to the map, then the arrow keys go to the nearest point that way, Page Down and Page Up through every
+              point, Enter opens its QR code, + zooms to its state and − back out, Esc leaves the point.
+            </span>{' '}
+          </>
+        ) : (
+          'No QR code has coordinates yet. '
+        )}
         {points.notLocated > 0 &&
           `${plural(points.notLocated, 'QR code has', 'QR codes have')} no coordinates and ${points.notLocated === 1 ? 'is' : 'are'} not drawn. `}
         Outlines: Natural Earth (public domain), shipped with the app.

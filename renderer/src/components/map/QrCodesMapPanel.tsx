@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { ErrorNotice } from '../ErrorNotice.tsx';
 import { Panel } from '../Panel.tsx';
 import { type MapMark, QrCodeMap } from './QrCodeMap.tsx';
@@ -6,7 +7,10 @@ import { useQrCodePoints } from './use-qrcode-points.ts';
 /** Opens a QR code on the QR codes page (its form), from any page's map. */
 export const qrCodePath = (uuid: string) => `/qrcodes?open=${encodeURIComponent(uuid)}`;
 
-/** The "Map" panel: where the organization's QR codes are (those an import wrote when `window` is given). */
+/**
+ * The "Map" panel: where the organization's QR codes are (those an import wrote when `window` is
+ * given). `within` makes it a section of a panel (its heading an h3) instead of a panel of its own.
+ */
 export function QrCodesMapPanel({
   organizationUuid,
   window,
@@ -15,6 +19,7 @@ export function QrCodesMapPanel({
   note,
   aside,
   marks,
+  within = false,
 }: {
   organizationUuid: string;
   window?: { from: string; to: string };
@@ -23,10 +28,12 @@ export function QrCodesMapPanel({
   note?: React.ReactNode;
   aside?: React.ReactNode;
   marks?: readonly MapMark[];
+  within?: boolean;
 }) {
   const { query, points } = useQrCodePoints(organizationUuid, window);
-  return (
-    <Panel title="Map">
+  const headingId = useId();
+  const content = (
+    <>
       {note}
       <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       {points ? (
@@ -35,6 +42,14 @@ export function QrCodesMapPanel({
         !query.error && <p className="muted">Loading the map…</p>
       )}
       {aside}
-    </Panel>
+    </>
+  );
+  return within ? (
+    <section className="qr-map-section" aria-labelledby={headingId}>
+      <h3 id={headingId}>Map</h3>
+      {content}
+    </section>
+  ) : (
+    <Panel title="Map">{content}</Panel>
   );
 }

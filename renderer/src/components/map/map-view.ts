@@ -1,8 +1,11 @@
 import { type GeoProjection, geoMercator } from 'd3-geo';
 import type { MapPoints } from './map-points.ts';
 
-/** The smallest span shown, in degrees, so one point (or one suburb) does not fill the map. */
-const MIN_SPAN = 0.6;
+/**
+ * The smallest span shown, in degrees (about 200 km), so one point (or one suburb) does not fill
+ * the map, and the coast around it (1:50m outlines) shows where it is.
+ */
+const MIN_SPAN = 2;
 /** With no points: Australia, where the geocoder knows the most. */
 const AUSTRALIA: [[number, number], [number, number]] = [
   [112, -44],

@@ -21,6 +21,7 @@ import { DemoMap } from './DemoMap.tsx';
 import { DemoPreparing } from './DemoPreparing.tsx';
 import { countOf } from '../../../../common/count-words.ts';
 import { EVENT_FILTERS, EventFilters } from './EventFilters.tsx';
+import { useDemoTargets } from './demo-targets.ts';
 
 type EventSummary = Schemas['EventSummary'];
 /** How long a new row stays highlighted. */
@@ -39,17 +40,19 @@ function DemoBanner({ intervalMs }: { intervalMs: number }) {
   );
 }
 
-function NextSteps() {
+function NextSteps({ organizationUuid }: { organizationUuid: string }) {
+  const targets = useDemoTargets(organizationUuid);
   return (
     <nav className="panel next-steps" aria-label="Things to try next">
       <h2>Try next</h2>
       <ol>
         <li>
-          <Link to="/inspector">Open the demo inbox</Link>: each delivery decrypted, its signature checked (one is broken: ask the doctor).
+          <Link to={targets.demoInbox}>Open the demo inbox</Link>: each delivery decrypted, its signature checked (one is broken: ask the
+          doctor).
         </li>
         <li>
-          <Link to="/webhooks">Open the flaky app's delivery log</Link>: retries counting down, every attempt's request and response, and
-          Redeliver.
+          <Link to={targets.flakyWebhook}>Open the flaky app's delivery log</Link>: retries counting down, every attempt's request and
+          response, and Redeliver.
         </li>
         <li>
           <Link to="/imports">Import a spreadsheet</Link>: a CSV or Excel file of QR code addresses or appointments.
@@ -135,7 +138,7 @@ export function EventsPage() {
           )}
           <EventsPerMinute />
         </section>
-        {demo && <NextSteps />}
+        {demo && <NextSteps organizationUuid={session.organization_uuid} />}
       </div>
       {demo && <DemoMap organizationUuid={session.organization_uuid} events={filtered ? [] : (data?.items ?? [])} now={now} />}
       <section className="panel" aria-label="Event list">

@@ -20,7 +20,8 @@ import { useFileColumns } from '../tasks/use-file-columns.ts';
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
 import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
-import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from './import-api.ts';
+import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler, taskImportKind } from './import-api.ts';
+import { ImportMap } from '../tasks/ImportMap.tsx';
 import { importStats } from '../tasks/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
 import { StatList } from '../../components/StatList.tsx';
@@ -116,17 +117,20 @@ export function CompletedExcludedRows({
   task,
   rows,
   none,
+  headingId,
   ...actions
 }: ComponentProps<typeof ExcludedRowsActions> & {
   rows: ExcludedRow[];
   /** What is said when no row was excluded. */
   none: ReactNode;
+  /** The heading's id, for a link to the list. */
+  headingId?: string;
 }) {
   const total = excludedTotal(task, rows.length);
   const file = useFileColumns(task.uuid);
   return (
     <>
-      <h3>Excluded rows</h3>
+      <h3 id={headingId}>Excluded rows</h3>
       {total === 0 ? (
         <p className="muted">{none}</p>
       ) : (
@@ -206,10 +210,14 @@ export function ImportResult({
       <StatList stats={counts} label="Import counts" />
       <DateOrdersRead task={task} />
       <RowWarnings task={task} />
+      {task.status === 'COMPLETED' && taskImportKind(task) === 'qrcodes' && (
+        <ImportMap task={task} excludedListed={rows.length} excludedHref="#import-excluded-rows" within />
+      )}
       {task.status === 'COMPLETED' && (
         <CompletedExcludedRows
           task={task}
           rows={rows}
+          headingId="import-excluded-rows"
           none="No row was excluded: every row was imported."
           {...(onFixedFile ? { onFixedFile } : {})}
           {...(fixing !== undefined ? { fixing } : {})}

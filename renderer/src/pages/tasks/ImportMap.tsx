@@ -12,7 +12,19 @@ function warnedCount(task: ResultsOf): number {
  * Where a finished QR code import's rows landed. A QR code does not record the import that wrote
  * it, so the map shows the organization's QR codes created or changed while the task ran, and says so.
  */
-export function ImportMap({ task, excludedListed }: { task: BackgroundTask; excludedListed: number }) {
+export function ImportMap({
+  task,
+  excludedListed,
+  excludedHref = '#excluded-rows',
+  within = false,
+}: {
+  task: BackgroundTask;
+  excludedListed: number;
+  /** Where the excluded rows are listed on this page. */
+  excludedHref?: string;
+  /** A section of the import's result (the Imports page) rather than a panel of its own (the task page). */
+  within?: boolean;
+}) {
   const excluded = excludedTotal(task, excludedListed);
   const warned = warnedCount(task);
   return (
@@ -21,6 +33,7 @@ export function ImportMap({ task, excludedListed }: { task: BackgroundTask; excl
       window={{ from: task.created_on, to: task.updated_on }}
       label="Where the rows of this import landed"
       onOpen={(uuid) => navigate(qrCodePath(uuid))}
+      within={within}
       note={
         <p className="muted">
           The QR codes created or changed while this import ran ({formatDateTime(task.created_on)} to {formatDateTime(task.updated_on)}). A
@@ -35,14 +48,14 @@ export function ImportMap({ task, excludedListed }: { task: BackgroundTask; excl
             ) : (
               <>
                 {excluded.toLocaleString()} {excluded === 1 ? 'row was' : 'rows were'} excluded and {excluded === 1 ? 'has' : 'have'} no
-                place on the map: <a href="#excluded-rows">see Excluded rows</a>.
+                place on the map: <a href={excludedHref}>see Excluded rows</a>.
               </>
             )}
           </li>
           {warned > 0 && (
             <li>
-              {warned.toLocaleString()} {warned === 1 ? 'row was' : 'rows were'} imported with a warning (listed under Results). They are on
-              the map in the colour of how they were located: an address found by its suburb name, not its postcode, is a “Suburb name”
+              {warned.toLocaleString()} {warned === 1 ? 'row was' : 'rows were'} imported with a warning (listed under Warnings). They are
+              on the map in the colour of how they were located: an address found by its suburb name, not its postcode, is a “Suburb name”
               point.
             </li>
           )}
