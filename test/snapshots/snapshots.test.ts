@@ -58,7 +58,11 @@ describe('snapshots of an organization, restore and reset', () => {
     await waitFor('no pending delivery', async () => ((await total('/api/webhooks/deliveries?status=pending')) === 0 ? true : undefined));
     await ok(post('/api/qrcodes', { organization_uuid: org, location: '77 Collins Street, Melbourne VIC 3000', name: 'Collins corner' }));
     const gone = await ok<{ uuid: string }>(
-      post('/api/webhooks/register', { organization_uuid: org, url: 'https://hooks.example.com/gone', events: ['service_confirmation.check_in'] }),
+      post('/api/webhooks/register', {
+        organization_uuid: org,
+        url: 'https://hooks.example.com/gone',
+        events: ['service_confirmation.check_in'],
+      }),
       201,
     );
     assert.equal((await server.request(`/api/webhooks/uuid/${gone.uuid}?organization_uuid=${org}`, { method: 'DELETE' })).status, 204);
@@ -70,7 +74,11 @@ describe('snapshots of an organization, restore and reset', () => {
     const saved = await ok<SavedSnapshot>(post('/api/snapshots', { name: 'baseline' }), 201);
     assert.equal(saved.name, 'baseline');
     assert.equal(saved.counts.qrcodes, (before['/api/qrcodes'] as Page<unknown>).total);
-    assert.equal(saved.counts.webhooks, (before['/api/webhooks'] as Page<unknown>).total, 'the webhooks the user has, the deleted one not counted');
+    assert.equal(
+      saved.counts.webhooks,
+      (before['/api/webhooks'] as Page<unknown>).total,
+      'the webhooks the user has, the deleted one not counted',
+    );
     assert.ok(saved.size_bytes > 0);
     assert.ok(fs.existsSync(path.join(server.dataDir, 'snapshots', org, 'baseline.sqlite')));
 
