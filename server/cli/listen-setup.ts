@@ -169,14 +169,3 @@ export async function cleanUp(client: ServiceClient, organizationUuid: string): 
   }
   return removed;
 }
-
-/** Whether the webhook and inbox are still there and active (a reset or a delete removes them). */
-export async function stillRegistered(client: ServiceClient, listening: Listening): Promise<boolean> {
-  try {
-    const webhook = await call<Webhook>(client, `/api/webhooks/uuid/${listening.webhook.uuid}`);
-    await call(client, `/api/inboxes/uuid/${listening.inbox.uuid}`);
-    return webhook.is_active;
-  } catch {
-    return false;
-  }
-}

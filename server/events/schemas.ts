@@ -55,7 +55,6 @@ export const activitySchema = z
       .describe('Set while this server runs in demo mode (serve --demo)'),
   })
   .meta({ id: 'Activity' });
-export type Activity = z.infer<typeof activitySchema>;
 
 export const deliveryLookupParamsSchema = z.object({ delivery_id: z.string().describe("The sandbox's delivery id") });
 export const deliveryLookupQuerySchema = z.object({ organization_uuid: z.string().min(1).describe('The organization. Required.') });

@@ -36,9 +36,6 @@ export function countryCodeKeyed(key: string): GazetteerCountry | undefined {
   return COUNTRY_BY_KEY.get(key);
 }
 
-/** Longest number of words in any country name above. */
-export const LONGEST_COUNTRY_NAME_WORDS = 4;
-
 /**
  * State and province names the GeoNames files spell differently from everyday use, or
  * abbreviations people write; the files' own names and codes are always accepted too.

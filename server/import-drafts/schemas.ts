@@ -3,8 +3,6 @@ import { MAX_SEARCH_CHARS, withoutControlCharacters } from '../text/search-term.
 import { importKindIds } from '../imports/schemas.ts';
 import { MAX_CELL_CHARS, textProblem } from './bounds.ts';
 
-/** Rows a draft holds at most: the engine keeps this many excluded rows per import by default, and a preview's are few. */
-export const MAX_DRAFT_ROWS = 1_000_000;
 /** Rows of a page of GET rows at most. */
 export const MAX_ROWS_PAGE = 1000;
 

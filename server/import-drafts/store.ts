@@ -395,4 +395,3 @@ export function draftStore(sqlite: SQLite.Database) {
   };
 }
 
-export type DraftStore = ReturnType<typeof draftStore>;

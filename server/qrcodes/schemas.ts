@@ -10,7 +10,6 @@ export const qrCodeTagSchema = z.object({
   tag_number: z.string(),
   tag_display_name: z.string(),
 });
-export type QrCodeTag = z.infer<typeof qrCodeTagSchema>;
 
 /** The QR code address record (docs/api.md). */
 export const qrCodeSchema = organizationRecordSchema('QrCode', {

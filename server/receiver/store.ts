@@ -325,10 +325,6 @@ export async function updateRelay(db: Kysely<Database>, uuid: string, changes: U
   await db.updateTable('inbox_relays').set(changes).where('uuid', '=', uuid).execute();
 }
 
-export async function findRelay(db: Kysely<Database>, uuid: string): Promise<RelayRow | undefined> {
-  return db.selectFrom('inbox_relays').selectAll().where('uuid', '=', uuid).executeTakeFirst();
-}
-
 /** Relays of these messages, oldest first, grouped by message. */
 export async function relaysOf(db: Kysely<Database>, messageUuids: string[]): Promise<Map<string, RelayRow[]>> {
   const grouped = new Map<string, RelayRow[]>();

@@ -20,4 +20,3 @@ export type PublicProfile = z.infer<typeof publicProfileSchema>;
 
 /** PUT /api/profiles/{name}: the name is in the path. */
 export const profileBodySchema = profileSchema.omit({ name: true });
-export type ProfileBody = z.infer<typeof profileBodySchema>;

@@ -20,7 +20,6 @@ export const decryptBodySchema = z
     message: 'Give exactly one of payload or body.',
     path: ['payload'],
   });
-export type DecryptBody = z.infer<typeof decryptBodySchema>;
 
 export const decryptResultSchema = z
   .object({

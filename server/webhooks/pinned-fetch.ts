@@ -8,7 +8,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOneOptions, LookupAllOptions } from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch, request, type Dispatcher, type RequestInit as UndiciRequestInit, type Response as UndiciResponse } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 
 export interface ResolvedAddress {
   address: string;
@@ -104,16 +104,6 @@ function agentFor(url: URL, addresses: readonly ResolvedAddress[], connectTimeou
   return agent;
 }
 
-/**
- * fetch() to a checked target, connecting only to its checked addresses. When the name did not
- * resolve at the check, fails as fetch does for an unknown name, without resolving it again.
- */
-export async function fetchPinned(target: CheckedTarget, init: UndiciRequestInit): Promise<UndiciResponse> {
-  if (target.addresses.length === 0)
-    throw new TypeError('fetch failed', { cause: target.dnsError ?? new Error('The host name did not resolve.') });
-  return fetch(target.url, { ...init, dispatcher: agentFor(target.url, target.addresses) });
-}
-
 /** What requestPinned sends: one request, never redirected. */
 export interface PinnedRequest {
   method: Dispatcher.HttpMethod;
@@ -126,9 +116,11 @@ export interface PinnedRequest {
 }
 
 /**
- * Like fetchPinned, through undici's request() instead of fetch(): no WHATWG Request, Response and
- * stream objects around the bytes, a fraction of fetch's CPU on the server's thread (webhook
- * deliveries: many small POSTs). Redirects are never followed; the body must be read or destroyed.
+ * One request to a checked target, connecting only to its checked addresses; when the name did
+ * not resolve at the check, fails as fetch does for an unknown name, without resolving it again.
+ * undici's request() rather than fetch(): no WHATWG Request, Response and stream objects around
+ * the bytes, a fraction of fetch's CPU on the server's thread (webhook deliveries: many small
+ * POSTs). Redirects are never followed; the body must be read or destroyed.
  */
 export async function requestPinned(target: CheckedTarget, init: PinnedRequest): Promise<Dispatcher.ResponseData> {
   if (target.addresses.length === 0)

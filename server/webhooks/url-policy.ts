@@ -78,7 +78,7 @@ export type TargetCheck = ({ ok: true } & CheckedTarget) | { ok: false; problem:
 /**
  * The static rules plus the addresses the host name resolves to right now (no metadata address
  * behind a name; plain http only when every address is this machine). The answer carries those
- * addresses: connect with fetchPinned so the request goes to them and nowhere else.
+ * addresses: connect with requestPinned so the request goes to them and nowhere else.
  */
 export async function checkDeliveryTarget(raw: string, policy: UrlPolicy, resolver: HostResolver = systemResolver): Promise<TargetCheck> {
   const check = checkWebhookUrl(raw, policy);

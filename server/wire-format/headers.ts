@@ -10,7 +10,6 @@ export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const SANDBOX_EVENT_HEADER = 'X-Sandbox-Event';
 export const SANDBOX_DELIVERY_ID_HEADER = 'X-Sandbox-Delivery-Id';
 export const SANDBOX_ATTEMPT_HEADER = 'X-Sandbox-Attempt';
-export const SANDBOX_DIAGNOSTIC_HEADERS = [SANDBOX_EVENT_HEADER, SANDBOX_DELIVERY_ID_HEADER, SANDBOX_ATTEMPT_HEADER] as const;
 
 /** Names the sender; the transport's own, like Host and Content-Length. */
 export const USER_AGENT = `QR-Sandbox-Webhooks/${APP_VERSION}`;

@@ -2,7 +2,7 @@ import type { ErrorBody, ErrorCode, FieldProblem } from './types.ts';
 import { type ApiRequest, authorizationHeader, type Credential, requestUrl } from './request.ts';
 
 export { authorizationHeader, requestUrl };
-export type { ApiRequest, Credential, HttpMethod, MultipartForm, QueryValue } from './request.ts';
+export type { ApiRequest, Credential } from './request.ts';
 
 /** An API call that did not succeed, with what the server said (docs/api.md "Errors"). */
 export class ApiFailure extends Error {

@@ -5,7 +5,6 @@ import { writeCall } from '../../api/write-call.ts';
 
 export type Draft = Schemas['ImportDraft'];
 export type DraftRow = Schemas['ImportDraftRow'];
-export type DraftChange = Schemas['ImportDraftChange'];
 
 /** "Row 8", the row as the user's file shows it; a row with no place in a file (added here) goes by its line in the grid. */
 export function draftRowLabel(row: Pick<DraftRow, 'row_id' | 'row_number'>): string {

@@ -19,7 +19,6 @@ export {
   DEFAULT_IMPORT_HANDLER,
   importKindOf,
   importKinds,
-  type ImportKindMeta,
   type ImportKindName,
   type ProcessingMode,
 } from './import-kinds.ts';

@@ -4,7 +4,7 @@ import { importKindOf, type ImportKindName } from '../../api/import-kinds.ts';
 import type { MultipartForm } from '../../api/request.ts';
 
 export type ProcessingMode = 'background' | 'sync';
-export { importKindOf, importKinds, type ImportKindMeta, type ImportKindName } from '../../api/import-kinds.ts';
+export { importKindOf, importKinds, type ImportKindName } from '../../api/import-kinds.ts';
 
 /** The built-in import handler: the template's column names (no org_identifier sent). */
 export const DEFAULT_IMPORT_HANDLER = 'default';

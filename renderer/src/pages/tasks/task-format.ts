@@ -47,13 +47,6 @@ export function resultCounts(task: ResultsOf): { key: string; label: string; val
     .map(([key, value]) => ({ key, label: key.replace(/_/g, ' '), value }));
 }
 
-export function resultSummary(task: BackgroundTask): string {
-  if (task.status === 'FAILED') return task.error_message ?? 'Failed';
-  const counts = resultCounts(task);
-  if (counts.length === 0) return '';
-  return counts.map((c) => `${c.value.toLocaleString()} ${c.label}`).join(', ');
-}
-
 /** One row an import excluded, whatever the result shape it came in (docs/api.md). */
 export interface ExcludedRow {
   index: number;
