@@ -394,4 +394,3 @@ export function draftStore(sqlite: SQLite.Database) {
     },
   };
 }
-
