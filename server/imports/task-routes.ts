@@ -9,13 +9,16 @@ import { findJob, type ImportJob, jobFromRow, KEPT_UPLOAD_DAYS } from './workers
 import { matchHeader, withColumnAliases } from './engine/columns.ts';
 import { fileLayoutOf } from './engine/file-layout.ts';
 import { isImportKindId, loadKind } from './kinds.ts';
+import { IMPORT_FORMATS } from './intake/sniff.ts';
 
 const TAG = 'Background tasks';
 
 export const importJobSchema = z
   .object({
     kind: z.string().describe('The import kind (qrcodes or appointments)'),
-    format: z.enum(['csv', 'xlsx', 'json']),
+    format: z
+      .enum(IMPORT_FORMATS)
+      .describe("The upload's format, from its content. xls and ods are this sandbox's: the real service takes CSV, XLSX and JSON"),
     upload_kept: z
       .boolean()
       .describe(`Whether the uploaded file is still kept: a FAILED import keeps it ${KEPT_UPLOAD_DAYS} days for a retry, unless discarded`),

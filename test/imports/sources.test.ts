@@ -10,7 +10,7 @@ import { csvSource } from '../../server/imports/sources/csv.ts';
 import { JsonArraySplitter } from '../../server/imports/sources/json-array.ts';
 import { jsonSource } from '../../server/imports/sources/json.ts';
 import type { RowSource } from '../../server/imports/sources/source.ts';
-import { xlsxSource } from '../../server/imports/sources/xlsx.ts';
+import { workbookSource as xlsxSource } from '../../server/imports/sources/workbook-source.ts';
 import { qrCodeImportKind } from '../../server/qrcodes/import-kind.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 
@@ -132,10 +132,9 @@ describe('format sniffing and header matching', () => {
     assert.equal(sniffFormat(fixture('qr-libreoffice.xlsx')), 'xlsx');
     assert.equal(sniffFormat(fixture('qr-records.json')), 'json');
     assert.equal(sniffFormat(fixture('qr-semicolon.csv')), 'csv');
-    assert.throws(
-      () => sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))),
-      /Excel 97-2003 workbook \(\.xls\)/,
-    );
+    assert.equal(sniffFormat(fixture('workbench/qr-second-sheet.xls')), 'xls');
+    assert.equal(sniffFormat(fixture('workbench/qr-second-sheet.ods')), 'ods');
+    assert.equal(sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))), 'xls', 'read (and refused) as .xls');
     assert.throws(() => sniffFormat(tempFile('')), /The file is empty/);
     assert.throws(() => sniffFormat(tempFile(Buffer.from([1, 2, 0, 0, 5]))), /not text/);
   });
