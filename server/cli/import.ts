@@ -57,7 +57,8 @@ function excludedRowLines(results: Record<string, unknown>): string {
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'Send an import file (CSV, XLSX or JSON) to the sandbox or a real service, follow its task, fetch its error report.',
+  summary:
+    'Send an import file (CSV, XLSX or JSON; the sandbox also reads XLS and ODS) to the sandbox or a real service, follow its task, fetch its error report.',
   usage: 'import FILE --type qrcodes|appointments [--profile NAME] [--sync] [--org-identifier SLUG] [--dry-run]',
   allowPositionals: true,
   options: {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import Papa from 'papaparse';
 import { sheetRow, workbook } from '../fixtures/hostile/generate.ts';
@@ -111,6 +112,14 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
       "the task's import names the file's own columns",
     );
   });
+
+  for (const format of ['xls', 'ods'] as const) {
+    it(`the same workbook as LibreOffice Calc writes it in .${format} (read by SheetJS): sheet row 8`, async () => {
+      const book = fs.readFileSync(new URL(`../fixtures/workbench/titled-sites.${format}`, import.meta.url));
+      const numbers = await numbersEverywhere(book, `sites.${format}`);
+      assert.deepEqual(same(numbers, 8), [4]);
+    });
+  }
 
   it('a CSV with a quoted cell on two lines before the bad row: the line it starts on', async () => {
     const numbers = await numbersEverywhere(MULTILINE_CSV, 'sites.csv');
