@@ -66,6 +66,7 @@ export const appointmentImportResultSchema = z
   .object({
     appointment_schedules_upserted: z.array(appointmentScheduleSchema),
     excluded_appointments: z.array(excludedAppointmentSchema),
+    sheet: importResultFields.sheet,
     encoding: textEncodingSchema.optional(),
     date_orders: dateOrdersResultField,
     warned: importResultFields.warned,

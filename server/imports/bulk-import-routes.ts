@@ -16,10 +16,10 @@ import {
   type ReceivedImport,
   receiveImport,
 } from './intake/intake.ts';
-import { findJob } from './workers/job-store.ts';
+import { findJob, jobFromRow } from './workers/job-store.ts';
 import { LAYOUT_FORM_PROPERTIES, parseLayoutRequest } from './intake/layout-request.ts';
 import type { ResolvedLayout } from './intake/layout.ts';
-import { withFileLayout } from './engine/file-layout.ts';
+import { fileLayoutOf, sheetToName, withFileLayout } from './engine/file-layout.ts';
 import type { ImportKind } from './kind.ts';
 import { sendErrorReport, templateCsv } from './reports/report.ts';
 import type { ImportSettings } from './settings.ts';
@@ -357,6 +357,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
           columns: isJson ? [...kind.columns] : headers,
           rowsAreObjects: isJson,
           excludedCount: job.excluded_count,
+          sheet: sheetToName(fileLayoutOf(jobFromRow(job).options)),
         },
         query.format ?? (isWorkbookFormat(job.format) ? 'xlsx' : 'csv'),
         `${report.filePrefix}-${task.uuid}`,

@@ -20,6 +20,12 @@ interface Excluded {
   error: string;
 }
 
+/** Results of a file import: its excluded rows, and the sheet their row numbers are of (where the workbook has several). */
+interface FileResults {
+  excluded_data: Excluded[];
+  sheet?: string;
+}
+
 /** A CSV whose first row has a name on two lines: the bad row is the file's line 5, its fourth record. */
 const MULTILINE_CSV = [
   'name,location,qr_code_external_reference_id',
@@ -52,17 +58,20 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
 
   /** Every place an excluded row is numbered, for one file. */
   async function numbersEverywhere(content: Buffer | string, name: string) {
-    const preview = await ok<{ rows: { row_number: number; problems: string[] }[] }>(
-      await server.request('/api/imports/preview', upload(content, name, { kind: 'qrcodes' })),
-    );
-    const dry = await ok<{ excluded_data: Excluded[] }>(await server.request('/api/qrcodes/bulk?dry_run=true', upload(content, name)));
-    const sync = await ok<{ excluded_data: Excluded[] }>(
-      await server.request('/api/qrcodes/bulk?processing_mode=sync', upload(content, name)),
-    );
+    const preview = await ok<{
+      rows: { row_number: number; problems: string[] }[];
+      sheet: string | null;
+      sheets: { name: string }[] | null;
+    }>(await server.request('/api/imports/preview', upload(content, name, { kind: 'qrcodes' })));
+    const dry = await ok<FileResults>(await server.request('/api/qrcodes/bulk?dry_run=true', upload(content, name)));
+    const sync = await ok<FileResults>(await server.request('/api/qrcodes/bulk?processing_mode=sync', upload(content, name)));
     const accepted = await ok<{ background_task_uuid: string }>(await server.request('/api/qrcodes/bulk', upload(content, name)), 202);
     const task = await waitForTask(server, accepted.background_task_uuid);
     assert.equal(task.status, 'COMPLETED', JSON.stringify(task));
-    const results = task.results as { excluded_data: Excluded[] };
+    const results = task.results as unknown as FileResults;
+    const job = await ok<{ sheet: string | null; sheet_count: number | null }>(
+      await server.request(`/api/background-tasks/uuid/${task.uuid}/import`),
+    );
     const report = await server.request(`/api/qrcodes/bulk/${task.uuid}/errors?format=csv`);
     assert.equal(report.status, 200);
     const reportRows = Papa.parse<Record<string, string>>((await report.text()).replace(/^\uFEFF/, ''), {
@@ -85,11 +94,31 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
       report: reportRows.map((r) => Number(r.row_number)),
       draft: draftRows.rows.map((r) => r.row_number),
       task_uuid: task.uuid,
+      /** The sheet each place names beside the row number (null: none). */
+      sheets: {
+        preview: (preview.sheets?.length ?? 0) > 1 ? preview.sheet : null,
+        dry: dry.sheet ?? null,
+        sync: sync.sheet ?? null,
+        task: results.sheet ?? null,
+        job: (job.sheet_count ?? 0) > 1 ? job.sheet : null,
+        report: reportRows.map((r) => r.sheet ?? null),
+      },
     };
   }
 
+  /** The sheet every place names beside the row number: `expected`, or none. */
+  const sheetEverywhere = (numbers: Awaited<ReturnType<typeof numbersEverywhere>>, expected: string | null) =>
+    assert.deepEqual(numbers.sheets, {
+      preview: expected,
+      dry: expected,
+      sync: expected,
+      task: expected,
+      job: expected,
+      report: [expected],
+    });
+
   const same = (numbers: Awaited<ReturnType<typeof numbersEverywhere>>, expected: number) => {
-    const { indexes, task_uuid: _task, ...places } = numbers;
+    const { indexes, task_uuid: _task, sheets: _sheets, ...places } = numbers;
     for (const [place, found] of Object.entries(places))
       assert.deepEqual(found, [expected], `${place} numbers the row ${found.join(', ')}`);
     return indexes;
@@ -98,6 +127,7 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
   it('a workbook with its rows on the second sheet under a title row: sheet row 8, as Excel shows it', async () => {
     const numbers = await numbersEverywhere(await titledWorkbook(), 'sites.xlsx');
     assert.deepEqual(same(numbers, 8), [4], "the spec's index is kept: the fifth data row, blank row counted");
+    sheetEverywhere(numbers, 'Sites');
     const job = await ok<{ sheet: string | null; columns: { header: string; column: string }[] }>(
       await server.request(`/api/background-tasks/uuid/${numbers.task_uuid}/import`),
     );
@@ -118,17 +148,20 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
       const book = fs.readFileSync(new URL(`../fixtures/workbench/titled-sites.${format}`, import.meta.url));
       const numbers = await numbersEverywhere(book, `sites.${format}`);
       assert.deepEqual(same(numbers, 8), [4]);
+      sheetEverywhere(numbers, 'Sites');
     });
   }
 
   it('a CSV with a quoted cell on two lines before the bad row: the line it starts on', async () => {
     const numbers = await numbersEverywhere(MULTILINE_CSV, 'sites.csv');
     assert.deepEqual(same(numbers, 5), [2]);
+    sheetEverywhere(numbers, null);
   });
 
   it("a JSON array: the element's position from 1", async () => {
     const numbers = await numbersEverywhere(jsonRows(org()), 'sites.json');
     assert.deepEqual(same(numbers, 3), [2]);
+    sheetEverywhere(numbers, null);
   });
 
   it("a workbook whose rows are out of order keeps each row's own number (its r)", async () => {
@@ -140,5 +173,6 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
     );
     const numbers = await numbersEverywhere(book, 'unordered.xlsx');
     same(numbers, 2);
+    sheetEverywhere(numbers, null);
   });
 });

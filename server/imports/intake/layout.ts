@@ -192,7 +192,14 @@ export async function resolveLayout(input: {
     matches,
     savedMapping: fitting ? { uuid: fitting.uuid, name: fitting.name, slug: fitting.slug } : null,
     dateOrders,
-    fileLayout: { sheet, headerRow, mapping, dateOrders: decided, dateOrderFindings: dateOrders },
+    fileLayout: {
+      sheet,
+      ...(sheets === null ? {} : { sheets: sheets.length }),
+      headerRow,
+      mapping,
+      dateOrders: decided,
+      dateOrderFindings: dateOrders,
+    },
   };
 }
 

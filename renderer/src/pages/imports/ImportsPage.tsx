@@ -402,7 +402,9 @@ export function ImportsPage() {
             kind={checked.kind}
             fileName={checked.fileName}
             answer={checked.answer}
-            {...(preview ? { file: { columns: preview.columns.matched, sheet: preview.sheet ?? null } } : {})}
+            {...(preview
+              ? { file: { columns: preview.columns.matched, sheet: (preview.sheets?.length ?? 0) > 1 ? (preview.sheet ?? null) : null } }
+              : {})}
           />
         )}
         {remoteAnswer && (
