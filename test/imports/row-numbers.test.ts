@@ -158,6 +158,44 @@ describe('row numbers: the row as the file shows it, everywhere', () => {
     sheetEverywhere(numbers, null);
   });
 
+  it('a CSV with a quoted line break above its header: header_row counts records (as a spreadsheet shows them), row_number lines', async () => {
+    // Record 1 is a title on lines 1-2, record 2 a note (line 3), record 3 the header (line 4); the bad row is line 6.
+    const csv = [
+      '"Acme sites',
+      'register",,',
+      'Printed 28/11/2026,,',
+      'name,location,qr_code_external_reference_id',
+      'Depot,"1 High Street, Carlton VIC 3053",HDR-1',
+      'Lost,"4 High Street, Nowhere QLD 4999",HDR-2',
+      '',
+    ].join('\r\n');
+    const found = await ok<{ header_row: number; header_row_source: string; headers: string[]; rows: { row_number: number }[] }>(
+      await server.request('/api/imports/preview', upload(csv, 'titled.csv', { kind: 'qrcodes' })),
+    );
+    assert.deepEqual([found.header_row, found.header_row_source], [3, 'found'], 'found as the third record, not line 4');
+    const asked = await ok<typeof found>(
+      await server.request('/api/imports/preview', upload(csv, 'titled.csv', { kind: 'qrcodes', header_row: '3' })),
+    );
+    assert.deepEqual(asked.headers, ['name', 'location', 'qr_code_external_reference_id']);
+    assert.deepEqual(
+      asked.rows.map((r) => r.row_number),
+      [5, 6],
+      'the lines the rows start on',
+    );
+    const sync = await ok<{ inserted: number; excluded_data: Excluded[] }>(
+      await server.request('/api/qrcodes/bulk?processing_mode=sync', upload(csv, 'titled.csv', { header_row: '3' })),
+    );
+    assert.equal(sync.inserted, 1);
+    assert.deepEqual(
+      sync.excluded_data.map((e) => [e.index, e.row_number]),
+      [[1, 6]],
+    );
+    // Line 4 is record 4, a data row: as a header it names no location.
+    const lines = await server.request('/api/qrcodes/bulk?processing_mode=sync', upload(csv, 'titled.csv', { header_row: '4' }));
+    assert.equal(lines.status, 400);
+    assert.match(await lines.text(), /missing the required column location.*Depot/);
+  });
+
   it("a JSON array: the element's position from 1", async () => {
     const numbers = await numbersEverywhere(jsonRows(org()), 'sites.json');
     assert.deepEqual(same(numbers, 3), [2]);
