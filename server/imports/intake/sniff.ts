@@ -80,6 +80,19 @@ const ODF_KINDS: Record<string, string> = {
   formula: 'an OpenDocument formula (.odf)',
 };
 
+/** The sheet types a BIFF file's first record (BOF) names: workbook globals, worksheet, chart, macro sheet, BIFF4 workbook. */
+const BIFF_SHEET_TYPES = new Set([0x0005, 0x0010, 0x0020, 0x0040, 0x0100]);
+
+/**
+ * Whether the file is an Excel 2.x to 4.0 workbook: a bare BIFF stream (no OLE container), its
+ * first record a BOF (type 0x0009, 0x0209, 0x0409 or 0x0809) of a few bytes naming a sheet type.
+ */
+function isBareBiff(head: Buffer): boolean {
+  if (head.length < 8 || head[0] !== 0x09 || ![0x00, 0x02, 0x04, 0x08].includes(head[1] ?? -1)) return false;
+  const length = head.readUInt16LE(2);
+  return length >= 4 && length <= 20 && BIFF_SHEET_TYPES.has(head.readUInt16LE(6));
+}
+
 /** The OpenDocument type a zip's start names ("spreadsheet", "text"), or null when it is no OpenDocument file. */
 function openDocumentType(head: Buffer): string | null {
   const at = head.indexOf(ODF_MIMETYPE, 0, 'latin1');
@@ -112,6 +125,7 @@ export function sniffFormat(file: string): ImportFormat {
     }
     return 'xls';
   }
+  if (isBareBiff(head)) return 'xls';
   const known = knownBinary(head);
   if (known)
     throw new ImportInputError(

@@ -8,6 +8,7 @@ import { loadSheetJs } from './load.ts';
 const ONE_CELL = new Set([0x0002, 0x0003, 0x0004, 0x0005, 0x0006, 0x0206, 0x0406, 0x007e, 0x00d6, 0x00fd, 0x0203, 0x0204, 0x0205, 0x027e]);
 const MULRK = 0x00bd;
 const FILEPASS = 0x002f;
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
 /** Other programs' OLE files, by a stream each holds. */
 const OTHER_OLE: [stream: string, what: string][] = [
@@ -38,7 +39,8 @@ function passwordProtected(): ImportInputError {
 
 /**
  * Checks an .xls before SheetJS reads it whole, into memory: its size (serve --max-xls-ods-mb),
- * that its OLE container holds a workbook stream (not a Word document), no password, and the
+ * that its OLE container (none for Excel 2.x to 4.0) holds a workbook stream (not a Word
+ * document), no password, and the
  * cells its records hold (serve --max-xls-ods-cells), counted by walking the records without
  * reading them. Answers the file's bytes for SheetJS.
  */
@@ -50,6 +52,19 @@ export async function checkXlsLimits(file: string, limits: ImportLimits): Promis
     );
   }
   const bytes = fs.readFileSync(file);
+  // Excel 2.x to 4.0 wrote the workbook stream bare, without an OLE container.
+  const content = bytes.subarray(0, 8).equals(OLE) ? await workbookStream(bytes) : bytes;
+  const cells = countCells(content);
+  if (cells > limits.maxXlsOdsCells) {
+    throw new ImportInputError(
+      `The .xls workbook holds ${cells.toLocaleString('en-US')} cells with a value, more than the limit of ${describeLimit(limits, 'maxXlsOdsCells')} for an .xls: it is read whole, into memory. Save it as Excel Workbook (.xlsx) or CSV, which are read as they stream, and upload that.`,
+    );
+  }
+  return bytes;
+}
+
+/** The BIFF workbook stream of an OLE container; other programs' OLE files are refused, saying what they are. */
+async function workbookStream(bytes: Buffer): Promise<Buffer> {
   const { CFB } = await loadSheetJs();
   let container: { FileIndex: { name: string; content?: Uint8Array }[] };
   try {
@@ -67,12 +82,5 @@ export async function checkXlsLimits(file: string, limits: ImportLimits): Promis
       );
     throw unreadable('xls', new Error('its container holds no workbook stream'));
   }
-  const content = Buffer.from(workbook.content.buffer, workbook.content.byteOffset, workbook.content.byteLength);
-  const cells = countCells(content);
-  if (cells > limits.maxXlsOdsCells) {
-    throw new ImportInputError(
-      `The .xls workbook holds ${cells.toLocaleString('en-US')} cells with a value, more than the limit of ${describeLimit(limits, 'maxXlsOdsCells')} for an .xls: it is read whole, into memory. Save it as Excel Workbook (.xlsx) or CSV, which are read as they stream, and upload that.`,
-    );
-  }
-  return bytes;
+  return Buffer.from(workbook.content.buffer, workbook.content.byteOffset, workbook.content.byteLength);
 }
