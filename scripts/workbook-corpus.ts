@@ -50,6 +50,7 @@ function reason(message: string): string {
     [/is empty: it has no header row|has a header row but no data rows/, 'no data (an empty sheet or a header only)'],
     [/beyond column/, 'a cell beyond the column limit'],
     [/more than [\d,]+ columns/, 'more columns than the limit'],
+    [/beyond row 1,048,576/, 'a row beyond the last row a sheet has'],
     [/longer than the limit|more text than the limit|more spaces than the limit/, 'a cell or row over the text limit'],
     [/not a date/, 'a date-formatted number that is no date'],
     [/which cell text cannot hold/, 'a NUL or broken character in cell text'],

@@ -23,9 +23,10 @@ function reworded(error: unknown): unknown {
  * against the workbook limits (each part's size and compression ratio, the longest text between
  * tags) and all of them together against serve --max-xls-ods-mb (SheetJS unpacks every entry);
  * no password (the manifest names encryption); and content.xml's repeated cells and spaces as
- * SheetJS would expand them (OdsContentScan). Nothing is kept but one chunk at a time.
+ * SheetJS would expand them (OdsContentScan). Nothing is kept but one chunk at a time. Answers
+ * the cells with a value it holds.
  */
-export async function checkOdsLimits(file: string, limits: ImportLimits): Promise<void> {
+export async function checkOdsLimits(file: string, limits: ImportLimits): Promise<number> {
   try {
     const entries = centralDirectory(file);
     const named = (name: string) => entries.find((entry) => entry.name === name);
@@ -33,6 +34,7 @@ export async function checkOdsLimits(file: string, limits: ImportLimits): Promis
     if (manifest && readEntry(file, manifest, MANIFEST_BYTES).includes('encryption-data')) throw passwordProtected();
     if (!named('content.xml')) throw unreadable('ods', new Error('it has no content.xml, the part that holds the sheets'));
     let total = 0;
+    let cells = 0;
     for (const entry of entries) {
       const scan = entry.name === 'content.xml' ? new OdsContentScan(limits) : undefined;
       let unpacked = total;
@@ -45,7 +47,9 @@ export async function checkOdsLimits(file: string, limits: ImportLimits): Promis
         },
       };
       total += await checkEntry(file, entry, limits, total, observer);
+      if (scan) cells = scan.cells;
     }
+    return cells;
   } catch (error) {
     throw reworded(error);
   }

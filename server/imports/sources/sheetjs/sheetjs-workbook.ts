@@ -1,12 +1,13 @@
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
-import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
+import { fileURLToPath } from 'node:url';
 import { ImportInputError } from '../../errors.ts';
-import { describeLimit, type ImportLimits } from '../../limits.ts';
-import { BATCH_TEXT_CHARS, type Cell, cellName, excelDate, isExcelDate, MAX_SHEET_ROWS, type XlsxRow } from '../xlsx/sheet-scanner.ts';
-import { isDateFormat, type WorkbookSheet } from '../xlsx/workbook.ts';
-import { unstorableCharacter } from '../xlsx/xml-text.ts';
-import { loadSheetJs } from './load.ts';
+import type { ImportLimits } from '../../limits.ts';
+import { moduleUrl } from '../../../module-url.ts';
+import { BATCH_TEXT_CHARS, type XlsxRow } from '../xlsx/sheet-scanner.ts';
+import type { WorkbookSheet } from '../xlsx/workbook.ts';
 import { checkOdsLimits } from './ods-limits.ts';
+import type { ReadSheet, SheetJsAnswer, SheetJsRequest } from './sheetjs-process.ts';
 import { unreadable } from './unreadable.ts';
 import { checkXlsLimits } from './xls-limits.ts';
 
@@ -15,114 +16,165 @@ export type SheetJsFormat = 'xls' | 'ods';
 /** Rows handed on at once (or fewer, once they hold BATCH_TEXT_CHARS of text). */
 const BATCH_ROWS = 2000;
 
-/** Excel's error codes as SheetJS gives them (a number), as the cell shows them. */
-const ERRORS: Record<number, string> = {
-  0: '#NULL!',
-  7: '#DIV/0!',
-  15: '#VALUE!',
-  23: '#REF!',
-  29: '#NAME?',
-  36: '#NUM!',
-  42: '#N/A',
-  43: '#GETTING_DATA',
-};
+/**
+ * How long SheetJS may take over a file, its process's start included: 6 s, and 10 s more per
+ * 100,000 cells it holds (a workbook at the cell limit reads in a few seconds on a busy laptop),
+ * at most 60 s. Past it the file is taken for damaged: SheetJS loops for ever on some damaged records.
+ */
+export function readDeadlineMs(cells: number): number {
+  return Math.min(60_000, 6000 + Math.ceil(cells / 100_000) * 10_000);
+}
+
+function passwordProtected(format: SheetJsFormat): ImportInputError {
+  const what = format === 'xls' ? 'Excel 97-2003 workbook (.xls)' : 'OpenDocument spreadsheet (.ods)';
+  return new ImportInputError(
+    `This ${what} is protected with a password (it is encrypted), so it cannot be read. Remove the password in the program that made it, save it again and upload that.`,
+  );
+}
+
+const PROCESS_FILE = fileURLToPath(moduleUrl('./sheetjs-process.ts', import.meta.url));
+const OUT_OF_MEMORY = /heap limit|heap out of memory|Allocation failed/i;
+
+/** Has SheetJS read the checked bytes in a child process (sheetjs-process.ts), ending it at the deadline; its running out of memory ends only it. */
+function readApart(request: SheetJsRequest, deadlineMs: number): Promise<ReadSheet[]> {
+  const { format, limits } = request;
+  return new Promise((resolve, reject) => {
+    const child = fork(PROCESS_FILE, [], {
+      execArgv: [`--max-old-space-size=${limits.workerMemoryMb}`],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4096);
+    });
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      outcome();
+    };
+    const timer = setTimeout(
+      () =>
+        settle(() =>
+          reject(unreadable(format, new Error(`it was not read within ${deadlineMs / 1000} s, as happens with a damaged file`))),
+        ),
+      deadlineMs,
+    );
+    child.on('message', (answer: SheetJsAnswer) =>
+      settle(() => {
+        if ('sheets' in answer) resolve(answer.sheets);
+        else if (answer.password) reject(passwordProtected(format));
+        else if (answer.input) reject(new ImportInputError(answer.error, answer.field));
+        else reject(unreadable(format, new Error(answer.error)));
+      }),
+    );
+    child.on('error', (error) => settle(() => reject(unreadable(format, error))));
+    child.on('exit', () =>
+      settle(() =>
+        reject(
+          unreadable(
+            format,
+            new Error(
+              OUT_OF_MEMORY.test(stderr)
+                ? `reading it took more than the ${limits.workerMemoryMb} MB of memory an import may use (serve --import-worker-memory-mb), as a damaged file can`
+                : 'its reader stopped before it was done',
+            ),
+          ),
+        ),
+      ),
+    );
+    child.send(request);
+  });
+}
+
+/** How long the last workbook read is kept for another read of the same file. */
+const KEEP_READ_MS = 30_000;
+
+/** The last workbook this process read, kept a little while (its rows, not SheetJS's objects). */
+let lastRead: { key: string; sheets: ReadSheet[]; touch(): void } | undefined;
+
+function remember(key: string, sheets: ReadSheet[]): void {
+  let timer: NodeJS.Timeout | undefined;
+  const entry = {
+    key,
+    sheets,
+    touch() {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (lastRead === entry) lastRead = undefined;
+      }, KEEP_READ_MS);
+      timer.unref();
+    },
+  };
+  lastRead = entry;
+  entry.touch();
+}
 
 /**
  * An .xls or .ods workbook read by SheetJS (@e965/xlsx), after the checks that bound what it
  * holds (xls-limits.ts, ods-limits.ts): SheetJS reads a whole workbook into memory, so these
  * formats have limits of their own (serve --max-xls-ods-cells, --max-xls-ods-mb) besides the
- * workbook limits .xlsx has (columns, cell and row text). It answers as the .xlsx reader does
- * (xlsx/workbook.ts): the sheets in order, and each sheet's rows with a value by the sheet's own
- * row number, each cell as the sheet shows it (text, number, boolean, error code, a
- * date-formatted number as a Date).
+ * workbook limits .xlsx has (columns, cell and row text). SheetJS runs in a child process with a
+ * deadline and the import's memory (sheetjs-process.ts). It answers as the .xlsx reader does (xlsx/workbook.ts): the
+ * sheets in order, and each sheet's rows with a value by the sheet's own row number, each cell as
+ * the sheet shows it (text, number, boolean, error code, a date-formatted number as a Date).
  */
 export class SheetJsWorkbook {
   readonly sheets: WorkbookSheet[];
   /** How far `rows` has read the sheet (0 to 1), for progress. */
   fraction = 0;
-  private readonly book: WorkBook;
-  private readonly format: SheetJsFormat;
-  private readonly limits: ImportLimits;
-  private readonly date1904: boolean;
+  private readonly read: ReadSheet[];
 
-  private constructor(book: WorkBook, format: SheetJsFormat, limits: ImportLimits) {
-    this.book = book;
-    this.format = format;
-    this.limits = limits;
-    this.date1904 = Boolean(book.Workbook?.WBProps?.date1904);
-    this.sheets = book.SheetNames.map((name, i) => ({
-      name,
-      position: i + 1,
-      hidden: Boolean(book.Workbook?.Sheets?.[i]?.Hidden),
-      part: sheetPart(i + 1),
-    }));
+  private constructor(read: ReadSheet[]) {
+    this.read = read;
+    this.sheets = read.map((sheet, i) => ({ name: sheet.name, position: i + 1, hidden: sheet.hidden, part: sheetPart(i + 1) }));
   }
 
-  /** Checks the file against the limits, then reads it whole; every problem is an ImportInputError that says what to do. */
+  /**
+   * Checks the file against the limits, then reads it whole; every problem is an ImportInputError
+   * that says what to do. A file read again soon by the same process (a preview's layout, then
+   * its rows; an import's row count, then its rows) is read once.
+   */
   static async open(file: string, format: SheetJsFormat, limits: ImportLimits): Promise<SheetJsWorkbook> {
-    let bytes: Buffer;
-    if (format === 'xls') bytes = await checkXlsLimits(file, limits);
-    else {
-      await checkOdsLimits(file, limits);
-      bytes = fs.readFileSync(file);
+    const stat = fs.statSync(file);
+    const key = JSON.stringify([file, format, stat.size, stat.mtimeMs, limits]);
+    if (lastRead?.key === key) {
+      lastRead.touch();
+      return new SheetJsWorkbook(lastRead.sheets);
     }
-    const XLSX = await loadSheetJs();
-    let book: WorkBook;
-    try {
-      book = XLSX.read(bytes, {
-        type: 'buffer',
-        dense: true,
-        cellDates: false,
-        cellNF: true,
-        cellText: false,
-        cellFormula: false,
-        cellHTML: false,
-        cellStyles: false,
-        bookVBA: false,
-        WTF: false,
-      });
-    } catch (error) {
-      if (/password-protected/i.test(String((error as Error)?.message ?? error))) throw passwordProtected(format);
-      throw unreadable(format, error);
-    }
-    // SheetJS reads any zip it knows (an .xlsx, an .xlsb): the sniff found an OpenDocument file, and so must SheetJS.
-    if (format === 'ods' && book.bookType !== 'ods') throw unreadable(format, new Error('its content is not an OpenDocument spreadsheet'));
-    return new SheetJsWorkbook(book, format, limits);
+    let checked: { bytes: Buffer; cells: number };
+    if (format === 'xls') checked = await checkXlsLimits(file, limits);
+    else checked = { cells: await checkOdsLimits(file, limits), bytes: fs.readFileSync(file) };
+    const sheets = await readApart({ bytes: checked.bytes, format, limits }, readDeadlineMs(checked.cells));
+    remember(key, sheets);
+    return new SheetJsWorkbook(sheets);
   }
 
   /** Each sheet's rows holding a value, by its part (as checkWorkbookLimits counts an .xlsx's). */
   rowCounts(): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const sheet of this.sheets) {
-      let rows = 0;
-      for (const row of this.data(sheet)) if (row?.some(hasValue)) rows++;
-      counts.set(sheet.part, rows);
-    }
-    return counts;
+    return new Map(this.sheets.map((sheet, i) => [sheet.part, this.read[i]?.rows.length ?? 0]));
   }
 
-  /**
-   * The sheet's rows with a value, in batches, as the .xlsx reader gives them (Workbook.rows).
-   * Cells beyond `maxColumns`, a cell longer than the cell limit and a row with more than
-   * `maxRowChars` of text refuse the file. A whole read lets go of each row as it is handed on.
-   */
-  async *rows(sheet: WorkbookSheet, maxColumns: number, options: { head?: boolean; maxRowChars?: number } = {}): AsyncGenerator<XlsxRow[]> {
-    const data = this.data(sheet);
-    const maxRowChars = options.maxRowChars ?? this.limits.maxLineChars;
-    if (data.length > MAX_SHEET_ROWS) throw this.invalid(sheet, `it has a row beyond row ${MAX_SHEET_ROWS.toLocaleString('en-US')}`);
+  /** The sheet's rows with a value, in batches, as the .xlsx reader gives them (Workbook.rows); the limits were checked as they were read. */
+  async *rows(
+    sheet: WorkbookSheet,
+    _maxColumns: number,
+    _options: { head?: boolean; maxRowChars?: number } = {},
+  ): AsyncGenerator<XlsxRow[]> {
+    const rows = this.read[sheet.position - 1]?.rows ?? [];
+    this.fraction = 0;
     let batch: XlsxRow[] = [];
     let batchChars = 0;
-    this.fraction = 0;
-    for (let r = 0; r < data.length; r++) {
-      const row = data[r];
-      if (!row) continue;
-      const read = this.row(sheet, row, r + 1, maxColumns, maxRowChars);
-      if (!options.head) data[r] = undefined as unknown as CellObject[];
-      if (read === null) continue;
-      batch.push(read);
-      batchChars += read.textChars;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as XlsxRow;
+      batch.push(row);
+      batchChars += row.textChars;
       if (batch.length >= BATCH_ROWS || batchChars >= BATCH_TEXT_CHARS) {
-        this.fraction = (r + 1) / data.length;
+        this.fraction = (i + 1) / rows.length;
         yield batch;
         batch = [];
         batchChars = 0;
@@ -133,96 +185,9 @@ export class SheetJsWorkbook {
   }
 
   close(): void {}
-
-  private data(sheet: WorkbookSheet): (CellObject[] | undefined)[] {
-    const ws = this.book.Sheets[sheet.name] as WorkSheet | undefined;
-    return (ws?.['!data'] as (CellObject[] | undefined)[] | undefined) ?? [];
-  }
-
-  /** One sheet row as the engine reads it, or null when it holds no value. */
-  private row(sheet: WorkbookSheet, row: CellObject[], number: number, maxColumns: number, maxRowChars: number): XlsxRow | null {
-    const cells: Cell[] = [];
-    let textChars = 0;
-    let last = -1;
-    for (let c = 0; c < row.length; c++) {
-      const cell = this.cell(sheet, row[c], c + 1, number);
-      if (cell === null) continue;
-      if (c + 1 > maxColumns) {
-        throw new ImportInputError(
-          `Row ${number.toLocaleString('en-US')} of the sheet "${sheet.name}" has a cell beyond column ${maxColumns.toLocaleString('en-US')}, the limit (serve --max-columns). Delete the far cells and import again.`,
-        );
-      }
-      if (typeof cell === 'string') {
-        textChars += cell.length;
-        if (textChars > maxRowChars) {
-          const limit = describeLimit({ ...this.limits, maxLineChars: maxRowChars }, 'maxLineChars');
-          throw new ImportInputError(
-            `Row ${number.toLocaleString('en-US')} of the sheet "${sheet.name}" holds more text than the limit of ${limit} for one row. Shorten its cells and import again.`,
-          );
-        }
-      }
-      while (cells.length < c) cells.push(null);
-      cells[c] = cell;
-      last = c;
-    }
-    return last < 0 ? null : { number, cells, textChars };
-  }
-
-  private cell(sheet: WorkbookSheet, cell: CellObject | undefined, column: number, row: number): Cell {
-    if (!cell || cell.v === undefined || cell.v === null) return null;
-    const where = `Cell ${cellName(column, row)} of the sheet "${sheet.name}"`;
-    switch (cell.t) {
-      case 's': {
-        const text = String(cell.v);
-        if (text.length > this.limits.maxCellChars) {
-          throw new ImportInputError(
-            `${where} is longer than the limit of ${describeLimit(this.limits, 'maxCellChars')}. Shorten it and import again.`,
-          );
-        }
-        const unstorable = unstorableCharacter(text);
-        if (unstorable !== null) {
-          throw new ImportInputError(`${where} holds ${unstorable}, which cell text cannot hold. Retype that cell and import again.`);
-        }
-        return text;
-      }
-      case 'b':
-        return Boolean(cell.v);
-      case 'e':
-        return ERRORS[Number(cell.v)] ?? '#N/A';
-      case 'd':
-        return cell.v instanceof Date ? cell.v : String(cell.v);
-      case 'n': {
-        const number = Number(cell.v);
-        if (typeof cell.z !== 'string' || !isDateFormat(cell.z)) return number;
-        if (!isExcelDate(number, this.date1904)) {
-          throw new ImportInputError(
-            `${where} holds ${number} in a date format, which is not a date a spreadsheet can show (its dates run from 1900 to 9999). Correct the date or give the cell a number format, and import again.`,
-          );
-        }
-        return excelDate(number, this.date1904);
-      }
-      default:
-        return null;
-    }
-  }
-
-  private invalid(sheet: WorkbookSheet, why: string): ImportInputError {
-    return unreadable(this.format, new Error(`its sheet "${sheet.name}": ${why}`));
-  }
 }
 
 /** A SheetJS sheet's key among a workbook's counted parts. */
 function sheetPart(position: number): string {
   return `sheet:${position}`;
-}
-
-function hasValue(cell: CellObject | undefined): boolean {
-  return cell !== undefined && cell !== null && cell.v !== undefined && cell.v !== null && cell.t !== 'z';
-}
-
-function passwordProtected(format: SheetJsFormat): ImportInputError {
-  const what = format === 'xls' ? 'Excel 97-2003 workbook (.xls)' : 'OpenDocument spreadsheet (.ods)';
-  return new ImportInputError(
-    `This ${what} is protected with a password (it is encrypted), so it cannot be read. Remove the password in the program that made it, save it again and upload that.`,
-  );
 }
