@@ -191,6 +191,26 @@ describe('.xls and .ods imports', () => {
     );
   });
 
+  it('refuses a 26-byte .xls that sends SheetJS into a loop filling its memory, ending only the process that read it', async () => {
+    // A bare BIFF2 stream whose STRING record is empty: SheetJS reads its length past the record and never stops.
+    const record = (type: number, data: Buffer) =>
+      Buffer.concat([Buffer.from([type & 0xff, type >> 8, data.length & 0xff, data.length >> 8]), data]);
+    const loop = Buffer.concat([
+      record(0x0009, Buffer.from([2, 0, 0x10, 0])),
+      record(0x0007, Buffer.alloc(0)),
+      record(0x000a, Buffer.alloc(0)),
+    ]);
+    await refused(
+      await server.request('/api/imports/preview', upload(loop, 'loop.xls', { kind: 'qrcodes' })),
+      /could not be read as an Excel 97-2003 workbook \(\.xls\): (reading it took more than the 192 MB|it was not read within)/,
+    );
+    assert.equal((await server.request('/api/health')).status, 200);
+    const next = await ok<Preview>(
+      await server.request('/api/imports/preview', upload(fixture('workbench/qr-second-sheet.xls'), 'next.xls', { kind: 'qrcodes' })),
+    );
+    assert.equal(next.sheet, 'Sites', 'the next .xls is read');
+  });
+
   it('refuses a 1 KB .ods whose repeats stand for a billion cells, or a cell of 500 million spaces, at once; the server imports the next file', async () => {
     const header = odsRow(['name', 'location']);
     const billion = odsBook(
