@@ -98,18 +98,18 @@ class SheetRows {
 
   private cell(cell: CellObject | undefined, column: number, row: number): Cell {
     if (!cell || cell.v === undefined || cell.v === null) return null;
-    const where = `Cell ${cellName(column, row)} of the sheet "${this.name}"`;
+    const where = () => `Cell ${cellName(column, row)} of the sheet "${this.name}"`;
     switch (cell.t) {
       case 's': {
         const text = String(cell.v);
         if (text.length > this.limits.maxCellChars) {
           throw new ImportInputError(
-            `${where} is longer than the limit of ${describeLimit(this.limits, 'maxCellChars')}. Shorten it and import again.`,
+            `${where()} is longer than the limit of ${describeLimit(this.limits, 'maxCellChars')}. Shorten it and import again.`,
           );
         }
         const unstorable = unstorableCharacter(text);
         if (unstorable !== null) {
-          throw new ImportInputError(`${where} holds ${unstorable}, which cell text cannot hold. Retype that cell and import again.`);
+          throw new ImportInputError(`${where()} holds ${unstorable}, which cell text cannot hold. Retype that cell and import again.`);
         }
         return text;
       }
@@ -124,7 +124,7 @@ class SheetRows {
         if (typeof cell.z !== 'string' || !isDateFormat(cell.z)) return number;
         if (!isExcelDate(number, this.date1904)) {
           throw new ImportInputError(
-            `${where} holds ${number} in a date format, which is not a date a spreadsheet can show (its dates run from 1900 to 9999). Correct the date or give the cell a number format, and import again.`,
+            `${where()} holds ${number} in a date format, which is not a date a spreadsheet can show (its dates run from 1900 to 9999). Correct the date or give the cell a number format, and import again.`,
           );
         }
         return excelDate(number, this.date1904);
