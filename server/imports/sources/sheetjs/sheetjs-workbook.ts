@@ -50,11 +50,12 @@ function readApart(request: SheetJsRequest, deadlineMs: number): Promise<ReadShe
       stderr = (stderr + chunk.toString()).slice(-4096);
     });
     let settled = false;
-    const settle = (outcome: () => void) => {
+    /** Ends the read; a child that answered exits by itself (it disconnects), any other is killed. */
+    const settle = (outcome: () => void, answered = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      child.kill('SIGKILL');
+      if (!answered) child.kill('SIGKILL');
       outcome();
     };
     const timer = setTimeout(
@@ -70,7 +71,7 @@ function readApart(request: SheetJsRequest, deadlineMs: number): Promise<ReadShe
         else if (answer.password) reject(passwordProtected(format));
         else if (answer.input) reject(new ImportInputError(answer.error, answer.field));
         else reject(unreadable(format, new Error(answer.error)));
-      }),
+      }, true),
     );
     child.on('error', (error) => settle(() => reject(unreadable(format, error))));
     child.on('exit', () =>
