@@ -161,6 +161,26 @@ describe('.xls and .ods imports', () => {
     assert.deepEqual(answers.ods, answers.xlsx);
   });
 
+  it('imports appointments from the second sheet of an .ods in the background, day-first dates settled by the file', async () => {
+    const accepted = await ok<{ background_task_uuid: string }>(
+      await server.request('/api/appointment_schedule/bulk', upload(fixture('workbench/appointments-second-sheet.ods'), 'visits.ods')),
+      202,
+    );
+    const task = await waitForTask(server, accepted.background_task_uuid);
+    assert.equal(task.status, 'COMPLETED', JSON.stringify(task));
+    const results = task.results as {
+      upserted: number;
+      excluded: number;
+      sheet?: string;
+      date_orders?: { order: string; source: string }[];
+    };
+    assert.deepEqual([results.upserted, results.excluded, results.sheet], [3, 0, 'Visits']);
+    assert.deepEqual(
+      results.date_orders?.map((d) => [d.order, d.source]),
+      [['day_first', 'file']],
+    );
+  });
+
   it('refuses a password-protected, damaged or other OpenDocument file with a 400 that says what to do', async () => {
     const preview = (content: Buffer, name: string) => server.request('/api/imports/preview', upload(content, name, { kind: 'qrcodes' }));
     await refused(
