@@ -2,12 +2,14 @@
  * The workbook attacks of issue 38 (npm run bench -- attacks, ATTACK_ONLY=xlsx38_): a 2.8 KB
  * workbook whose <workbookPr> holds one 1,000,000-byte word (just under the 1 MB from which the ratio is judged); one 1 MB shared string used by 480 cells; 300
  * zip entries pointing at one stream that unpacks to 1 GB; a row numbered 999999999999999; a date
- * cell of 1e300; a header row of three 1 MB cells. Each file is sent to the preview and to a sync
- * import; attacks.bench.ts watches time, memory and /api/health meanwhile.
+ * cell of 1e300; a header row of three 1 MB cells. Issue 39's .xls and .ods: a 1 KB .ods whose
+ * repeats stand for 10^9 cells, an .ods cell of 500,000,000 spaces, a 26-byte .xls SheetJS loops
+ * on. Each file is sent to the preview and to a sync import; attacks.bench.ts watches time, memory
+ * and /api/health meanwhile.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { aliasEntries } from '../test/fixtures/hostile/generate.ts';
+import { aliasEntries, odsBook, odsRow } from '../test/fixtures/hostile/generate.ts';
 import { SHEET_HEAD, type StreamedEntry, text, WORKBOOK_PARTS, writeStreamedZip } from './attack-files.ts';
 import type { ChildServer } from './support.ts';
 
@@ -116,6 +118,31 @@ export function workbookAttackFiles(dir: string) {
         rows: `<row r="3">${['A', 'B', 'C'].map((c) => `<c r="${c}3" t="inlineStr"><is><t>${words(1_000_000)}</t></is></c>`).join('')}</row>`,
       }),
     ),
+    // Issue 39: .xls and .ods, read whole by SheetJS.
+    odsBillionCells: once('ods-billion-cells.ods', (file) =>
+      fs.writeFileSync(
+        file,
+        odsBook(
+          `${odsRow(['name', 'location'])}<table:table-row table:number-rows-repeated="1000000"><table:table-cell office:value-type="string" table:number-columns-repeated="1000"><text:p>x</text:p></table:table-cell></table:table-row>`,
+        ),
+      ),
+    ),
+    odsSpaces: once('ods-500m-spaces.ods', (file) =>
+      fs.writeFileSync(
+        file,
+        odsBook(
+          `${odsRow(['name', 'location'])}<table:table-row><table:table-cell office:value-type="string"><text:p>a<text:s text:c="500000000"/></text:p></table:table-cell></table:table-row>`,
+        ),
+      ),
+    ),
+    xlsLoop: once('xls-looping-record.xls', (file) => {
+      const record = (type: number, data: Buffer) =>
+        Buffer.concat([Buffer.from([type & 0xff, type >> 8, data.length & 0xff, data.length >> 8]), data]);
+      fs.writeFileSync(
+        file,
+        Buffer.concat([record(0x0009, Buffer.from([2, 0, 0x10, 0])), record(0x0007, Buffer.alloc(0)), record(0x000a, Buffer.alloc(0))]),
+      );
+    }),
   };
 }
 

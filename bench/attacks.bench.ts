@@ -610,6 +610,9 @@ async function main(): Promise<void> {
     await run('xlsx38_row_999999999999999', [workbooks.farRow], () => previewAndSyncImport(server, workbooks.farRow()));
     await run('xlsx38_date_1e300', [workbooks.farDate], () => previewAndSyncImport(server, workbooks.farDate()));
     await run('xlsx38_header_3x1mb', [workbooks.longHeaders], () => previewAndSyncImport(server, workbooks.longHeaders()));
+    await run('xls39_ods_billion_cells', [workbooks.odsBillionCells], () => previewAndSyncImport(server, workbooks.odsBillionCells()));
+    await run('xls39_ods_500m_spaces', [workbooks.odsSpaces], () => previewAndSyncImport(server, workbooks.odsSpaces()));
+    await run('xls39_xls_looping_record', [workbooks.xlsLoop], () => previewAndSyncImport(server, workbooks.xlsLoop()));
 
     const log = path.join(server.dataDir, 'logs', 'qr-sandbox.log');
     const serverErrors = fs.existsSync(log)

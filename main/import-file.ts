@@ -10,6 +10,8 @@ const TYPES: Record<string, string> = {
   '.csv': 'text/csv',
   '.json': 'application/json',
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.xls': 'application/vnd.ms-excel',
+  '.ods': 'application/vnd.oasis.opendocument.spreadsheet',
 };
 
 export const IMPORT_FILE_DIALOG: OpenDialogOptions = {
@@ -17,7 +19,7 @@ export const IMPORT_FILE_DIALOG: OpenDialogOptions = {
   buttonLabel: 'Import',
   properties: ['openFile'],
   filters: [
-    { name: 'Import files (CSV, Excel, JSON)', extensions: ['csv', 'xlsx', 'json'] },
+    { name: 'Import files (CSV, Excel, OpenDocument, JSON)', extensions: ['csv', 'xlsx', 'xls', 'ods', 'json'] },
     { name: 'All files', extensions: ['*'] },
   ],
 };

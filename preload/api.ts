@@ -17,7 +17,7 @@ export interface DesktopConnection {
 export interface PickedFile {
   name: string;
   size: number;
-  /** application/json, text/csv or the xlsx type; empty when the extension says nothing. */
+  /** application/json, text/csv or a workbook's type (.xlsx, .xls, .ods); empty when the extension says nothing. */
   type: string;
   data: Uint8Array;
 }
@@ -34,7 +34,7 @@ export interface SavedFile {
 
 export interface QrSandboxDesktopApi {
   getConnection(): Promise<DesktopConnection>;
-  /** Shows the open dialog for csv, xlsx and json files; null when the user cancels. */
+  /** Shows the open dialog for csv, xlsx, xls, ods and json files; null when the user cancels. */
   openImportFile(): Promise<PickedFile | null>;
   /** Shows the save dialog (error reports, templates) and writes the file; null when cancelled. */
   saveFile(request: SaveFileRequest): Promise<SavedFile | null>;

@@ -74,6 +74,7 @@ export const appointmentImportResultSchema = z
   .object({
     appointment_schedules_upserted: z.array(appointmentScheduleSchema),
     excluded_appointments: z.array(excludedAppointmentSchema),
+    sheet: importResultFields.sheet,
     encoding: sandboxOnly(textEncodingSchema).optional(),
     date_orders: dateOrdersResultField,
     warned: importResultFields.warned,

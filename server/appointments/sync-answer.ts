@@ -39,9 +39,11 @@ function rowAsGiven(cells: unknown, headers: string[] | null): Record<string, un
   return Object.fromEntries((headers ?? cells.map((_c, i) => `column_${i + 1}`)).map((title, i) => [title, cells[i] ?? null]));
 }
 
-/** What the task's results add to the sync answer, when they have it: the encoding, the date orders read and the rows' warnings. */
+/** What the task's results add to the sync answer, when they have it: the sheet, the encoding, the date orders read and the rows' warnings. */
 export function syncAnswerExtras(results: Record<string, unknown>): Partial<AppointmentImportResult> {
-  const extras = appointmentImportResultSchema.pick({ encoding: true, date_orders: true, warned: true, warnings: true }).safeParse(results);
+  const extras = appointmentImportResultSchema
+    .pick({ sheet: true, encoding: true, date_orders: true, warned: true, warnings: true })
+    .safeParse(results);
   if (!extras.success) return {};
   return Object.fromEntries(Object.entries(extras.data).filter(([, value]) => value !== undefined));
 }

@@ -43,12 +43,16 @@ async function saveErrorReport(
 
 const LISTED_ROWS = 10;
 
-/** The first excluded rows, each by its row in the file (row_number; a service that sends only the index is quoted as such). */
-function excludedRowLines(results: Record<string, unknown>): string {
+/**
+ * The first excluded rows, each by its row in the file (row_number, with the sheet's name where the
+ * workbook has several; a service that sends only the index is quoted as such).
+ */
+export function excludedRowLines(results: Record<string, unknown>): string {
   const list = ['excluded_data', 'excluded_qr_codes', 'excluded_appointments'].map((key) => results[key]).find(Array.isArray) ?? [];
+  const sheet = typeof results.sheet === 'string' ? ` of sheet ${results.sheet}` : '';
   const lines = list.slice(0, LISTED_ROWS).map((item: unknown) => {
     const entry = (item ?? {}) as Record<string, unknown>;
-    const where = typeof entry.row_number === 'number' ? `Row ${entry.row_number}` : `Data row at index ${String(entry.index)}`;
+    const where = typeof entry.row_number === 'number' ? `Row ${entry.row_number}${sheet}` : `Data row at index ${String(entry.index)}`;
     return `  ${where}: ${String(entry.error ?? entry.error_message ?? '')}\n`;
   });
   const more = list.length > LISTED_ROWS ? `  … ${countOf(list.length - LISTED_ROWS, 'more row')} listed in the results.\n` : '';
@@ -57,7 +61,8 @@ function excludedRowLines(results: Record<string, unknown>): string {
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'Send an import file (CSV, XLSX or JSON) to the sandbox or a real service, follow its task, fetch its error report.',
+  summary:
+    'Send an import file (CSV, XLSX or JSON; the sandbox also reads XLS and ODS) to the sandbox or a real service, follow its task, fetch its error report.',
   usage: 'import FILE --type qrcodes|appointments [--profile NAME] [--sync] [--org-identifier SLUG] [--dry-run]',
   allowPositionals: true,
   options: {

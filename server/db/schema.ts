@@ -162,7 +162,7 @@ export interface ImportJobTable {
   organization_uuid: string;
   /** Path of the stored upload, relative to the data dir. */
   upload_file: string;
-  format: 'csv' | 'xlsx' | 'json';
+  format: 'csv' | 'xlsx' | 'xls' | 'ods' | 'json';
   /** JSON: the kind's options and the run mode. */
   options: string;
   /** JSON array of the file's header cells as given, once read. */

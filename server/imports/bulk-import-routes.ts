@@ -16,14 +16,15 @@ import {
   type ReceivedImport,
   receiveImport,
 } from './intake/intake.ts';
-import { findJob } from './workers/job-store.ts';
+import { findJob, jobFromRow } from './workers/job-store.ts';
 import { LAYOUT_FORM_PROPERTIES, parseLayoutRequest } from './intake/layout-request.ts';
 import type { ResolvedLayout } from './intake/layout.ts';
-import { withFileLayout } from './engine/file-layout.ts';
+import { fileLayoutOf, sheetToName, withFileLayout } from './engine/file-layout.ts';
 import type { ImportKind } from './kind.ts';
 import { sendErrorReport, templateCsv } from './reports/report.ts';
 import type { ImportSettings } from './settings.ts';
-import type { ImportFormat } from './intake/sniff.ts';
+import { DEFAULT_IMPORT_LIMITS } from './limits.ts';
+import { type ImportFormat, isWorkbookFormat } from './intake/sniff.ts';
 import type { ImportKindId } from './schemas.ts';
 
 type Mode = 'background' | 'sync';
@@ -108,12 +109,19 @@ const dryRunQuery = sandboxOnly(z.string().describe(DRY_RUN_DESCRIPTION)).option
 
 const textOf = (text: Text, settings: ImportSettings) => (typeof text === 'string' ? text : text(settings));
 
-function fileForm(routes: BulkImportRoutes, withMode: boolean) {
+/** The workbook formats only this sandbox reads, said on each upload route that takes them. */
+export const SANDBOX_WORKBOOKS_NOTE = `This sandbox also reads Excel 97-2003 (.xls) and OpenDocument (.ods) workbooks, recognised by their content, with the same sheet and header_row choice and row numbers as .xlsx (read whole into memory: at most ${DEFAULT_IMPORT_LIMITS.maxXlsOdsCells.toLocaleString('en-US')} cells by default, serve --max-xls-ods-cells); the real service takes CSV, XLSX and JSON only.`;
+
+function fileForm(routes: BulkImportRoutes, withMode: boolean, workbooks: boolean) {
   return {
     type: 'object',
     required: ['file', 'organization_uuid'],
     properties: {
-      file: { type: 'string', format: 'binary', description: routes.form.fileDescription },
+      file: {
+        type: 'string',
+        format: 'binary',
+        description: workbooks ? `${routes.form.fileDescription}. ${SANDBOX_WORKBOOKS_NOTE}` : routes.form.fileDescription,
+      },
       organization_uuid: { type: 'string' },
       ...routes.form.fields,
       ...(withMode ? { processing_mode: { type: 'string', enum: ['background', 'sync'] } } : {}),
@@ -237,7 +245,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       path: bulk.path,
       tag,
       summary: bulk.summary,
-      description: textOf(bulk.description, settings),
+      description: `${textOf(bulk.description, settings)} ${SANDBOX_WORKBOOKS_NOTE}`,
       query: z.object({
         processing_mode: z.string().optional().describe('background (default) or sync'),
         dry_run: dryRunQuery,
@@ -248,7 +256,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         required: true,
         content: {
           'application/json': { schema: z.array(bulk.record) },
-          'multipart/form-data': { schema: fileForm(routes, true) },
+          'multipart/form-data': { schema: fileForm(routes, true, true) },
         },
       },
       status: 202,
@@ -292,7 +300,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         description: textOf(syncFile.description, settings),
         query: z.object({ dry_run: dryRunQuery }),
         bodyKind: 'custom',
-        requestBody: { required: true, content: { 'multipart/form-data': { schema: fileForm(routes, false) } } },
+        requestBody: { required: true, content: { 'multipart/form-data': { schema: fileForm(routes, false, false) } } },
         successDescription: syncFile.successDescription,
         response: syncFile.response,
         errors: [413, 415],
@@ -319,7 +327,10 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       params: z.object({ background_task_uuid: z.string() }),
       query: z.object({
         ...report.query,
-        format: z.enum(['csv', 'xlsx']).optional().describe("csv or xlsx; default the upload's format"),
+        format: z
+          .enum(['csv', 'xlsx'])
+          .optional()
+          .describe('csv or xlsx; default xlsx for a workbook upload (.xlsx, and .xls or .ods in this sandbox), csv for CSV and JSON'),
       }),
       responseContent: {
         'text/csv': 'The error report',
@@ -346,8 +357,9 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
           columns: isJson ? [...kind.columns] : headers,
           rowsAreObjects: isJson,
           excludedCount: job.excluded_count,
+          sheet: sheetToName(fileLayoutOf(jobFromRow(job).options)),
         },
-        query.format ?? (job.format === 'xlsx' ? 'xlsx' : 'csv'),
+        query.format ?? (isWorkbookFormat(job.format) ? 'xlsx' : 'csv'),
         `${report.filePrefix}-${task.uuid}`,
       );
     },

@@ -17,6 +17,10 @@ export interface ImportLimits {
   maxXlsxTotalBytes: number;
   /** Highest decompressed/compressed ratio of one workbook entry. */
   maxXlsxRatio: number;
+  /** Most cells with a value in an .xls or .ods workbook, all its sheets together: SheetJS reads such a workbook whole, into memory. */
+  maxXlsOdsCells: number;
+  /** Largest .xls file, or .ods unpacked (all its parts together): SheetJS holds it in memory while it reads. */
+  maxXlsOdsBytes: number;
   /** Excluded rows kept with their cells per import; beyond it only the count grows. */
   maxStoredExcluded: number;
   /** Heap of one import worker process (its V8 old generation). */
@@ -35,6 +39,8 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   maxXlsxEntryBytes: 1024 * 1024 * 1024,
   maxXlsxTotalBytes: 2048 * 1024 * 1024,
   maxXlsxRatio: 200,
+  maxXlsOdsCells: 200_000,
+  maxXlsOdsBytes: 48 * 1024 * 1024,
   maxStoredExcluded: 10_000,
   workerMemoryMb: 192,
   maxDraftsPerOrganization: 100,
@@ -64,7 +70,19 @@ export const LIMIT_FLAGS: Record<keyof ImportLimits, { flag: string; unit: strin
     toSetting: 1024 * 1024,
     help: 'Largest decompressed size of all the parts of an .xlsx together, in MB',
   },
-  maxXlsxRatio: { flag: 'max-xlsx-ratio', unit: '', toSetting: 1, help: 'Highest compression ratio of a part of an .xlsx' },
+  maxXlsxRatio: { flag: 'max-xlsx-ratio', unit: '', toSetting: 1, help: 'Highest compression ratio of a part of an .xlsx (or .ods)' },
+  maxXlsOdsCells: {
+    flag: 'max-xls-ods-cells',
+    unit: 'cells',
+    toSetting: 1,
+    help: 'Most cells with a value in an .xls or .ods workbook (read whole into memory; .xlsx and CSV stream)',
+  },
+  maxXlsOdsBytes: {
+    flag: 'max-xls-ods-mb',
+    unit: 'MB',
+    toSetting: 1024 * 1024,
+    help: 'Largest .xls file, or .ods unpacked, in MB (read whole into memory)',
+  },
   maxStoredExcluded: {
     flag: 'max-stored-excluded-rows',
     unit: 'rows',

@@ -27,7 +27,7 @@ export function registerImportRoutes(api: Api, ctx: AppContext): void {
       role: 'viewer',
       summary: `Preview an import file: the detected columns matched to the expected ones and the first ${PREVIEW_ROWS} rows, each with the problems that will certainly exclude it.`,
       description:
-        'Multipart: file (CSV, XLSX or JSON), kind (qrcodes or appointments), organization_uuid, optional org_identifier, sheet, header_row, mapping and date_order (as the imports take them). ' +
+        'Multipart: file (CSV, Excel .xlsx or .xls, OpenDocument .ods, or JSON; recognised by its content), kind (qrcodes or appointments), organization_uuid, optional org_identifier, sheet, header_row, mapping and date_order (as the imports take them). ' +
         "Uses the importer's own parsers, header matching and row checks, then runs the import's own writer on the rows shown " +
         '(addresses located, services, tags and time zones looked up, duplicates among them) in a transaction that is rolled back: ' +
         "each row's problems are exactly the error the import would give it now. Reads only the first rows; keeps nothing. " +

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MATCH_THRESHOLD } from './engine/column-matching.ts';
 import { rowNumberSchema } from './engine/row-number-schema.ts';
 import { dateOrderReadSchema } from './engine/date-orders-read.ts';
+import { IMPORT_FORMATS } from './intake/sniff.ts';
 
 /** The import kinds by their stable ids (server/imports/kinds.ts loads each): stored in import_jobs.kind, the preview's `kind` field. */
 export const importKindIds = ['qrcodes', 'appointments'] as const;
@@ -36,7 +37,9 @@ export const importPreviewRowSchema = z.object({
 /** What POST /api/imports/preview answers: the file as the importer will read it, from its first rows. */
 export const importPreviewSchema = z
   .object({
-    format: z.enum(['csv', 'xlsx', 'json']),
+    format: z
+      .enum(IMPORT_FORMATS)
+      .describe("The file's format, from its content. xls and ods are this sandbox's: the real service takes CSV, XLSX and JSON"),
     encoding: textEncodingSchema
       .nullable()
       .describe(

@@ -9,13 +9,16 @@ import { findJob, type ImportJob, jobFromRow, KEPT_UPLOAD_DAYS } from './workers
 import { matchHeader, withColumnAliases } from './engine/columns.ts';
 import { fileLayoutOf } from './engine/file-layout.ts';
 import { isImportKindId, loadKind } from './kinds.ts';
+import { IMPORT_FORMATS } from './intake/sniff.ts';
 
 const TAG = 'Background tasks';
 
 export const importJobSchema = z
   .object({
     kind: z.string().describe('The import kind (qrcodes or appointments)'),
-    format: z.enum(['csv', 'xlsx', 'json']),
+    format: z
+      .enum(IMPORT_FORMATS)
+      .describe("The upload's format, from its content. xls and ods are this sandbox's: the real service takes CSV, XLSX and JSON"),
     upload_kept: z
       .boolean()
       .describe(`Whether the uploaded file is still kept: a FAILED import keeps it ${KEPT_UPLOAD_DAYS} days for a retry, unless discarded`),
@@ -24,10 +27,14 @@ export const importJobSchema = z
     retried_by: z.string().nullable().describe('The task that retried this one'),
     retry_of: z.string().nullable().describe('The task this one retried'),
     cancel_requested_by: z.string().nullable().describe('Who asked to cancel it (an API key name)'),
-    sheet: z
-      .string()
+    sheet: z.string().nullable().describe("The workbook's sheet the rows were read from; null for CSV and JSON"),
+    sheet_count: z
+      .number()
+      .int()
       .nullable()
-      .describe("The workbook's sheet the rows were read from, when the import named one; null for CSV, JSON or a workbook's first sheet"),
+      .describe(
+        "How many sheets the workbook has: where it has several, row numbers are given with the sheet's name; null for CSV, JSON and imports from before it was kept",
+      ),
     columns: z
       .array(z.object({ header: z.string(), column: z.string() }))
       .describe("The file's own column names (its header row) and the kind's column each fills, in file order; empty for JSON"),
@@ -79,6 +86,7 @@ export function registerImportTaskRoutes(api: Api, ctx: AppContext): void {
         retry_of: typeof retryOf === 'string' ? retryOf : null,
         cancel_requested_by: job.cancelRequestedBy ?? null,
         sheet: fileLayoutOf(job.options).sheet ?? null,
+        sheet_count: fileLayoutOf(job.options).sheets ?? null,
         columns: await fileColumns(job, row.headers),
       };
     },

@@ -64,6 +64,18 @@ describe('qr-sandbox import against another QR Sandbox standing in for the remot
     assert.equal(((await remoteList.json()) as { total: number }).total, 1, 'the rows landed on the remote service');
   });
 
+  it('names the sheet with each row where the workbook has several, for an .ods as for an .xlsx', async () => {
+    const book = path.join(local, 'sites.ods');
+    fs.copyFileSync(new URL('../fixtures/workbench/titled-sites.ods', import.meta.url), book);
+    const sync = await runCli(['import', book, '--type', 'qrcodes', '--sync', ...target()]);
+    assert.equal(sync.code, 0, sync.stderr);
+    assert.match(sync.stderr, /Row 8 of sheet Sites: Address could not be located/);
+    const background = await runCli(['import', book, '--type', 'qrcodes', ...target()]);
+    assert.equal(background.code, 0, background.stderr);
+    assert.match(background.stderr, /Row 8 of sheet Sites: Address could not be located/);
+    assert.ok(fs.existsSync(path.join(local, 'sites.errors.xlsx')), 'the report of a workbook is a workbook');
+  });
+
   it('prints the whole result at once in sync mode, saves its error report, and sends a QR code JSON file as a JSON array', async () => {
     const report = path.join(local, 'addresses.errors.csv');
     fs.rmSync(report, { force: true });

@@ -123,7 +123,20 @@ describe('qr-sandbox:open-import-file', () => {
     assert.equal(Buffer.from(picked.data).toString('utf8'), fs.readFileSync(file, 'utf8'));
     const dialog = electron.openDialogs[0];
     assert.deepEqual(dialog?.properties, ['openFile']);
-    assert.deepEqual(dialog?.filters?.[0]?.extensions, ['csv', 'xlsx', 'json']);
+    assert.deepEqual(dialog?.filters?.[0]?.extensions, ['csv', 'xlsx', 'xls', 'ods', 'json']);
+  });
+
+  it('gives an .xls and an .ods their workbook type', async () => {
+    const { electron, dir, invoke } = setup();
+    for (const [name, type] of [
+      ['sites.xls', 'application/vnd.ms-excel'],
+      ['sites.ODS', 'application/vnd.oasis.opendocument.spreadsheet'],
+    ] as const) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, 'x');
+      electron.openDialogAnswers.push([file]);
+      assert.equal(((await invoke('qr-sandbox:open-import-file')) as { type: string }).type, type);
+    }
   });
 
   it('returns null when the user cancels', async () => {

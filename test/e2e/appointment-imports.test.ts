@@ -17,7 +17,7 @@ import { saveImportHandler } from '../support/import-handlers.ts';
 
 const skip = browserUnavailable();
 
-/** Written by LibreOffice Calc (test/fixtures/make-libreoffice-xlsx.sh): real date cells, XL-4 has a duration of 1.5. */
+/** Written by LibreOffice Calc (test/fixtures/make-libreoffice-workbooks.sh): real date cells, XL-4 has a duration of 1.5. */
 const LIBREOFFICE_XLSX = new URL('../fixtures/appointments-libreoffice.xlsx', import.meta.url);
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

@@ -14,7 +14,7 @@ import { headerRow3Workbook } from '../support/header-row-workbook.ts';
 import { fileUpload, waitForTask } from '../support/imports.ts';
 import { jsonBody } from '../support/server.ts';
 import { browserUnavailable } from './support/browser.ts';
-import { editDraftCell } from './support/draft-grid.ts';
+import { docShot, editDraftCell } from './support/draft-grid.ts';
 import { suiteGuiSession } from './support/session.ts';
 
 const skip = browserUnavailable();
@@ -80,6 +80,7 @@ describe('Import the fixed rows of a header-row-3 workbook in Chromium', { skip:
     assert.match(said, /What failed: .+/);
     assert.match(said, /The rows it did not import are open here again, with your fixes: import the fixed rows again, or download them/);
     assert.doesNotMatch(said, /template|mapping/, 'nothing about what the grid cannot change');
+    await docShot(page, 'fix-in-place-failed');
 
     openGate();
     assert.match((await editDraftCell(page, 1, 'suburb', 'Fitzroy')).said, /no problem left/);

@@ -3,6 +3,7 @@
  * row 3) has its unplaceable row at sheet row 8; the task page and the fix grid say 8, as Excel does.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileUpload, TINY_GEOCODER_MODULE, waitForTask } from '../support/imports.ts';
 import { titledWorkbook } from '../support/titled-workbook.ts';
@@ -41,6 +42,12 @@ describe('row numbers in the GUI: the row as the file shows it', { skip }, () =>
     await rowCell.waitFor();
     assert.equal((await rowCell.innerText()).trim(), '8');
     await draftGrid(page).getByRole('columnheader', { name: 'Town · suburb' }).waitFor();
+    // The workbook has two sheets: the grid says whose rows these are.
+    await page
+      .getByText(/1 row of sheet Sites/)
+      .first()
+      .waitFor();
+    assert.equal(await rowCell.getAttribute('title'), 'Row 8 of sheet Sites; line 1 of this grid');
 
     // The grid opens on the cell to fix (Town, where the address failed), in view on a laptop and a narrow window.
     for (const width of [1280, 800]) {
@@ -56,5 +63,19 @@ describe('row numbers in the GUI: the row as the file shows it', { skip }, () =>
         `in view at ${width} px`,
       );
     }
+  });
+
+  it('the same workbook as an .ods (read by SheetJS): sheet row 8, with its sheet named', async () => {
+    const ods = fs.readFileSync(new URL('../fixtures/workbench/titled-sites.ods', import.meta.url));
+    const accepted = await server.request(
+      '/api/qrcodes/bulk',
+      fileUpload(ods, 'sites.ods', { organization_uuid: server.organizationUuid }),
+    );
+    assert.equal(accepted.status, 202, await accepted.clone().text());
+    const { background_task_uuid: uuid } = (await accepted.json()) as { background_task_uuid: string };
+    assert.equal((await waitForTask(server, uuid)).status, 'COMPLETED');
+    const page = await session.signedInPage(`/tasks/${uuid}`);
+    await page.getByRole('heading', { name: 'Row 8 of sheet Sites: one problem' }).waitFor();
+    await page.getByText('Row is the row as your file shows it (of its sheet Sites).').waitFor();
   });
 });

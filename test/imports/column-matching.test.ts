@@ -46,9 +46,10 @@ describe('column matching: names, synonyms, similarity, the user mapping', () =>
   });
 
   it("asks nothing about an error report's own columns, nor about a title only loosely like a column", () => {
-    // A fixed error report comes back with row_number and error, which the import ignores ("error" is 0.53 like "state").
-    assert.deepEqual(describeMatch(['location', 'row_number', 'error', 'Row Number']), [
+    // A fixed error report comes back with row_number and error (and sheet, from a workbook of several), which the import ignores ("error" is 0.53 like "state").
+    assert.deepEqual(describeMatch(['location', 'sheet', 'row_number', 'error', 'Row Number']), [
       ['location', 'location', 'location', 'name'],
+      ['sheet', null, null, 'none'],
       ['row_number', null, null, 'none'],
       ['error', null, null, 'none'],
       ['Row Number', null, null, 'none'],

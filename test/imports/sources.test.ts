@@ -10,7 +10,7 @@ import { csvSource } from '../../server/imports/sources/csv.ts';
 import { JsonArraySplitter } from '../../server/imports/sources/json-array.ts';
 import { jsonSource } from '../../server/imports/sources/json.ts';
 import type { RowSource } from '../../server/imports/sources/source.ts';
-import { xlsxSource } from '../../server/imports/sources/xlsx.ts';
+import { workbookSource as xlsxSource } from '../../server/imports/sources/workbook-source.ts';
 import { qrCodeImportKind } from '../../server/qrcodes/import-kind.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 
@@ -108,6 +108,53 @@ describe('XLSX source', () => {
   });
 });
 
+describe('old Excel workbooks read by SheetJS', () => {
+  /** A BIFF record: its type, length and data. */
+  const record = (type: number, data: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt16LE(type, 0);
+    head.writeUInt16LE(data.length, 2);
+    return Buffer.concat([head, data]);
+  };
+  /** A BIFF2 LABEL record: text in a cell (0-based row and column). */
+  const label = (row: number, column: number, text: string) => {
+    const data = Buffer.alloc(8 + text.length);
+    data.writeUInt16LE(row, 0);
+    data.writeUInt16LE(column, 2);
+    data.writeUInt8(text.length, 7);
+    data.write(text, 8, 'latin1');
+    return record(0x0004, data);
+  };
+
+  it('reads an Excel 2.x workbook, a bare BIFF stream without an OLE container, as .xls', async () => {
+    const book = tempFile(
+      Buffer.concat([
+        record(0x0009, Buffer.from([2, 0, 0x10, 0])),
+        label(0, 0, 'name'),
+        label(0, 1, 'location'),
+        label(2, 0, 'Depot'),
+        label(2, 1, '1 High Street, Carlton VIC 3053'),
+        record(0x000a, Buffer.alloc(0)),
+      ]),
+    );
+    assert.equal(sniffFormat(book), 'xls');
+    const rows: { numbers: readonly number[]; rows: unknown[] }[] = [];
+    let header: string[] = [];
+    await xlsxSource(book, DEFAULT_IMPORT_LIMITS, { sheet: null, headerRow: null }, 'xls').read({
+      onHeader: (cells) => {
+        header = cells;
+      },
+      onRows: (chunk, _first, numbers) => rows.push({ numbers, rows: chunk }),
+    });
+    assert.deepEqual(header, ['name', 'location']);
+    assert.deepEqual(
+      rows,
+      [{ numbers: [2, 3], rows: [null, ['Depot', '1 High Street, Carlton VIC 3053']] }],
+      'row 2 is blank, row 3 its own',
+    );
+  });
+});
+
 describe('JSON source', () => {
   it('splits an array into elements across chunk boundaries, strings with brackets and escapes included', () => {
     const text = JSON.stringify([{ a: 'x]},{"y' }, { b: [1, { c: '\\"' }] }, 'plain', 3]);
@@ -132,10 +179,9 @@ describe('format sniffing and header matching', () => {
     assert.equal(sniffFormat(fixture('qr-libreoffice.xlsx')), 'xlsx');
     assert.equal(sniffFormat(fixture('qr-records.json')), 'json');
     assert.equal(sniffFormat(fixture('qr-semicolon.csv')), 'csv');
-    assert.throws(
-      () => sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))),
-      /Excel 97-2003 workbook \(\.xls\)/,
-    );
+    assert.equal(sniffFormat(fixture('workbench/qr-second-sheet.xls')), 'xls');
+    assert.equal(sniffFormat(fixture('workbench/qr-second-sheet.ods')), 'ods');
+    assert.equal(sniffFormat(tempFile(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))), 'xls', 'read (and refused) as .xls');
     assert.throws(() => sniffFormat(tempFile('')), /The file is empty/);
     assert.throws(() => sniffFormat(tempFile(Buffer.from([1, 2, 0, 0, 5]))), /not text/);
   });

@@ -24,6 +24,7 @@ import * as excludedRowNumbers from './026_excluded_row_numbers.ts';
 import * as sandboxDiagnostics from './027_sandbox_diagnostics.ts';
 import * as inboxForwardAnswers from './028_inbox_forward_answers.ts';
 import * as perMinuteIndexes from './029_per_minute_indexes.ts';
+import * as workbookFormats from './030_workbook_formats.ts';
 
 /** Numbered migrations, applied in order at start. Append; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '027_sandbox_diagnostics': sandboxDiagnostics,
   '028_inbox_forward_answers': inboxForwardAnswers,
   '029_per_minute_indexes': perMinuteIndexes,
+  '030_workbook_formats': workbookFormats,
 };

@@ -22,7 +22,7 @@ const PROPOSE_FROM = 0.6;
 export const MAX_SIMILAR_HEADER_CHARS = 256;
 
 /** The columns an error report adds to the file's own (reports/report.ts): a fixed report is imported with them, and they are ignored. */
-const REPORT_COLUMNS: ReadonlySet<string> = new Set(['rownumber', 'error']);
+const REPORT_COLUMNS: ReadonlySet<string> = new Set(['sheet', 'rownumber', 'error']);
 
 /** How a match was made: the request's mapping (the user's choice), a saved mapping, a column name or alias, a synonym, a similar spelling, or none. */
 export type MatchSource = 'mapping' | 'saved' | 'name' | 'synonym' | 'similar' | 'none';

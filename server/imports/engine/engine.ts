@@ -12,7 +12,7 @@ import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from '../kind.ts
 import type { ImportLimits } from '../limits.ts';
 import { rowChecker } from './row-check.ts';
 import { type RowWarning, WARNED_COUNTER, warningResults } from './row-warnings.ts';
-import { fileLayoutOf } from './file-layout.ts';
+import { fileLayoutOf, sheetToName } from './file-layout.ts';
 import { fileRowWarnings } from './repeated-rows.ts';
 import { openSource } from '../sources/open.ts';
 import type { RowSource } from '../sources/source.ts';
@@ -158,6 +158,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     lastWarned = index;
   };
   /** The kind's results of the rows committed so far (all of them once the source is read). */
+  const sheet = sheetToName(fileLayoutOf(job.options));
   const resultsSoFar = () => {
     const encoding = source.encoding?.();
     return {
@@ -168,6 +169,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         excluded: jobs.firstExcluded(job.taskUuid, MAX_EXCLUDED_IN_RESULTS),
         options: job.options,
       }),
+      ...(sheet ? { sheet } : {}),
       ...(encoding ? { encoding } : {}),
       ...warningResults(counts, warnings),
     };

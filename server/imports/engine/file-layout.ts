@@ -28,6 +28,8 @@ export type DateOrderFinding = z.infer<typeof dateOrderFindingSchema>;
 export const fileLayoutSchema = z.object({
   /** The workbook's sheet by name; null for CSV or the first sheet. */
   sheet: z.string().nullable().optional(),
+  /** How many sheets the workbook has (absent for CSV, and for jobs from before it was kept). */
+  sheets: z.number().int().positive().optional(),
   /** 1-based row of the header; null: the first non-blank row. */
   headerRow: z.number().int().positive().nullable().optional(),
   /** Header text -> column, or null to ignore the header. */
@@ -40,6 +42,16 @@ export const fileLayoutSchema = z.object({
 export type FileLayout = z.infer<typeof fileLayoutSchema>;
 
 export const FILE_LAYOUT_OPTION = 'fileLayout';
+
+/**
+ * The sheet to name beside a row number: the workbook's sheet when it has several, so "row 8"
+ * says which sheet's row 8 (docs/imports.md); null for CSV, JSON and a workbook of one sheet. A
+ * job from before the count was kept names its sheet whenever it has one.
+ */
+export function sheetToName(layout: FileLayout): string | null {
+  if (!layout.sheet) return null;
+  return layout.sheets === undefined || layout.sheets > 1 ? layout.sheet : null;
+}
 
 /** The file layout of a job's options (empty when it has none). */
 export function fileLayoutOf(options: Record<string, unknown>): FileLayout {

@@ -16,6 +16,13 @@ export const sandboxCount = (description: string) =>
  * schema has it.
  */
 export const importResultFields = {
+  sheet: sandboxOnly(
+    z
+      .string()
+      .describe(
+        "The workbook's sheet the rows were read from, when the workbook has several: every row_number is a row of this sheet; absent for CSV, JSON and a workbook of one sheet",
+      ),
+  ).optional(),
   encoding: sandboxOnly(z.string().describe('The text encoding an uploaded CSV or text file was read with')).optional(),
   warned: sandboxOnly(
     count(

@@ -17,7 +17,7 @@ export const LAYOUT_FIELD_DESCRIPTIONS = {
   sheet:
     "Optional, workbooks: the sheet to import, by name or 1-based position. Default: the first sheet whose header matches the kind's columns.",
   header_row:
-    "Optional: the 1-based row that holds the column titles. Default: the first of the first 20 rows in which at least half of the filled cells name one of the kind's columns.",
+    "Optional: the 1-based row that holds the column titles: a workbook's sheet row; in a CSV the Nth record, as a spreadsheet shows it (a quoted cell's line breaks do not start a record, though row_number counts them as lines). Default: the first of the first 20 rows in which at least half of the filled cells name one of the kind's columns.",
   mapping:
     'Optional: JSON object from a header text of the file to the column it fills, or null to ignore that column, e.g. {"Street Address": "address_line_1", "Notes": null}. Headers it does not name are matched by name, synonym and similarity.',
   date_order:

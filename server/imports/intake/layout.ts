@@ -6,7 +6,7 @@ import type { ImportKind } from '../kind.ts';
 import { ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
 import { csvFirstRows } from '../sources/csv.ts';
-import { type Cells, HEAD_ROWS, scanWorkbook } from '../sources/xlsx-layout.ts';
+import { type Cells, HEAD_ROWS, scanWorkbook } from '../sources/workbook-layout.ts';
 import type { ImportFormat } from './sniff.ts';
 
 /** Where the table is, as a request gives it (form fields sheet and header_row). */
@@ -115,12 +115,17 @@ export async function resolveLayout(input: {
     rows = read.rows;
     complete = read.whole;
   } else {
-    const scan = await scanWorkbook(input.file, input.limits, {
-      ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
-      countRows: input.countRows,
-      keepRows,
-      matches: (head) => findHeaderRow(spec, head) !== null,
-    });
+    const scan = await scanWorkbook(
+      input.file,
+      input.limits,
+      {
+        ...(request.sheet === undefined ? {} : { sheet: request.sheet }),
+        countRows: input.countRows,
+        keepRows,
+        matches: (head) => findHeaderRow(spec, head) !== null,
+      },
+      input.format,
+    );
     rows = scan.chosen.rows;
     complete = rows.length < keepRows;
     sheet = scan.chosen.name;
@@ -187,7 +192,14 @@ export async function resolveLayout(input: {
     matches,
     savedMapping: fitting ? { uuid: fitting.uuid, name: fitting.name, slug: fitting.slug } : null,
     dateOrders,
-    fileLayout: { sheet, headerRow, mapping, dateOrders: decided, dateOrderFindings: dateOrders },
+    fileLayout: {
+      sheet,
+      ...(sheets === null ? {} : { sheets: sheets.length }),
+      headerRow,
+      mapping,
+      dateOrders: decided,
+      dateOrderFindings: dateOrders,
+    },
   };
 }
 

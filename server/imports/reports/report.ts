@@ -23,6 +23,8 @@ export interface ReportLayout {
   rowsAreObjects: boolean;
   /** Every row the import excluded; beyond the ones kept (serve --max-stored-excluded-rows) the report ends with a line that says how many it leaves out. */
   excludedCount: number;
+  /** The workbook's sheet the rows are on, when it has several (file-layout.ts sheetToName): a `sheet` column before row_number names it. */
+  sheet?: string | null;
 }
 
 /** The report's last line when the import kept only its first excluded rows. */
@@ -31,6 +33,7 @@ function omittedNote(listed: number, total: number): string {
 }
 
 async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: ReportLayout): AsyncGenerator<string[]> {
+  const sheet = layout.sheet ? [layout.sheet] : [];
   let after = -1;
   let listed = 0;
   for (;;) {
@@ -44,16 +47,17 @@ async function* reportRows(db: Kysely<Database>, taskUuid: string, layout: Repor
             text(cells && typeof cells === 'object' && !Array.isArray(cells) ? (cells as Record<string, unknown>)[c] : undefined),
           )
         : layout.columns.map((_c, i) => text(Array.isArray(cells) ? cells[i] : undefined));
-      yield [...values, String(storedRowNumber(row)), row.error];
+      yield [...values, ...sheet, String(storedRowNumber(row)), row.error];
     }
     after = page[page.length - 1]?.row_index ?? after;
   }
-  if (listed < layout.excludedCount) yield [...layout.columns.map(() => ''), '', omittedNote(listed, layout.excludedCount)];
+  if (listed < layout.excludedCount)
+    yield [...layout.columns.map(() => ''), ...sheet.map(() => ''), '', omittedNote(listed, layout.excludedCount)];
 }
 
 /**
  * Streams every excluded row of an import as a CSV or XLSX attachment: the import's columns,
- * then row_number and error.
+ * then (for a workbook of several sheets) sheet, then row_number and error.
  */
 export async function sendErrorReport(
   res: Response,
@@ -63,7 +67,7 @@ export async function sendErrorReport(
   format: ReportFormat,
   filenameBase: string,
 ): Promise<void> {
-  const header = [...layout.columns, 'row_number', 'error'];
+  const header = [...layout.columns, ...(layout.sheet ? ['sheet'] : []), 'row_number', 'error'];
   const rows = reportRows(db, taskUuid, layout);
   await sendTable(res, { filenameBase, format, sheetName: 'Excluded rows', header, rows, numberColumn: header.length - 2 });
 }

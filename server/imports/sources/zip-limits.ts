@@ -32,12 +32,24 @@ export function longestRunEnd(chunk: Buffer, run: number, limit: number): number
   }
 }
 
+/** What else looks at an entry's bytes as they are checked (a sheet's row count); a throw refuses the file. */
+export interface EntryObserver {
+  push(chunk: Buffer): void;
+}
+
 /**
  * Inflates one entry as a stream and counts what comes out, stopping at the first limit it
  * passes: decompressed size, compression ratio, or a run of text between XML tags (a cell)
  * longer than the cell limit. Nothing is kept: memory stays at one chunk whatever the entry holds.
+ * Answers its unpacked size.
  */
-async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, before: number, rows?: SheetRowCounter): Promise<number> {
+export async function checkEntry(
+  file: string,
+  entry: ZipEntry,
+  limits: ImportLimits,
+  before: number,
+  rows?: EntryObserver,
+): Promise<number> {
   const input = compressedStream(file, entry);
   if (input === null) return 0;
   let out = 0;
@@ -70,7 +82,12 @@ async function checkEntry(file: string, entry: ZipEntry, limits: ImportLimits, b
         return;
       }
       run = longestRunEnd(chunk, run, limits.maxCellChars);
-      rows?.push(chunk);
+      try {
+        rows?.push(chunk);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
       if (run > limits.maxCellChars) {
         done(
           new ImportInputError(

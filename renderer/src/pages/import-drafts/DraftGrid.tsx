@@ -17,8 +17,8 @@ export interface ActiveCell {
 const ROW_HEIGHT = 34;
 export const GRID_HEIGHT = 520;
 
-function fileRowTitle(row: DraftRow): string {
-  return `${draftRowLabel(row)} of the file; line ${row.row_id} of this grid`;
+function fileRowTitle(row: DraftRow, sheet: string | null): string {
+  return `${draftRowLabel(row, sheet)}${sheet ? '' : ' of the file'}; line ${row.row_id} of this grid`;
 }
 
 function problemText(row: DraftRow): string {
@@ -53,6 +53,7 @@ export function DraftGrid({
   columns,
   titles = {},
   columnsSettled = true,
+  sheet = null,
   slots,
   editable,
   onEdit,
@@ -64,6 +65,8 @@ export function DraftGrid({
   titles?: Readonly<Record<string, string>>;
   /** False while the column order may still change: the grid scrolls to the first problem once it is settled. */
   columnsSettled?: boolean;
+  /** The workbook's sheet the rows came from, where it has several. */
+  sheet?: string | null;
   slots: readonly Slot[];
   editable: boolean;
   onEdit(row: DraftRow, column: string, value: string): void;
@@ -79,7 +82,7 @@ export function DraftGrid({
         width: 64,
         frozen: true,
         renderCell: ({ row }) => (
-          <span className="draft-row-id" title={row.row ? fileRowTitle(row.row) : undefined}>
+          <span className="draft-row-id" title={row.row ? fileRowTitle(row.row, sheet) : undefined}>
             {row.row ? (row.row.row_number ?? '') : ''}
           </span>
         ),
@@ -120,7 +123,7 @@ export function DraftGrid({
         renderEditCell: CellEditor,
       })),
     ],
-    [columns, titles, editable],
+    [columns, titles, editable, sheet],
   );
 
   // The grid opens scrolled to the first cell to fix, however wide the screen and the columns before it.

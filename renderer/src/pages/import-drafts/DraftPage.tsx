@@ -73,6 +73,8 @@ export function DraftPage({ uuid }: { uuid: string }) {
   const [columnOrder, setColumnOrder] = useState<string[] | null>(null);
   const file = useFileColumns(draft?.source_task_uuid ?? null);
   const titles = useMemo(() => Object.fromEntries((file?.columns ?? []).map((c) => [c.column, c.header.trim()])), [file]);
+  // Where the workbook has several sheets, a row number is said with its sheet's name.
+  const sheet = file?.sheet ?? null;
   if (draft && rows.firstRows && !columnOrder && (draft.source_task_uuid === null || file))
     setColumnOrder(usedColumnsFirst(draft.columns, rows.firstRows, file?.columns.map((c) => c.column) ?? []));
 
@@ -93,7 +95,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
     rows.override({ ...row, cells: { ...row.cells, [column]: value } });
     const answer = await editCell(uuid, row.row_id, column, value).send();
     rows.override(answer.row);
-    setChecked({ label: draftRowLabel(answer.row), problem: answer.row.problem });
+    setChecked({ label: draftRowLabel(answer.row, sheet), problem: answer.row.problem });
     setActive((current) => (current && current.row.row_id === row.row_id ? { ...current, row: answer.row } : current));
     await queryClient.invalidateQueries({ queryKey: [DRAFT_PATH] });
   });
@@ -133,7 +135,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
     <>
       <PageHeader
         title="Fix rows in place"
-        description={`${importKindOf(draft.kind).label} · ${countOf(draft.rows, 'row')} · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
+        description={`${importKindOf(draft.kind).label} · ${countOf(draft.rows, 'row')}${sheet ? ` of sheet ${sheet}` : ''} · ${draft.rows_with_problems.toLocaleString()} with problems · ${draft.rows_imported.toLocaleString()} imported`}
         back={back}
       />
       <ErrorNotice
@@ -210,6 +212,7 @@ export function DraftPage({ uuid }: { uuid: string }) {
           columns={columnOrder ?? draft.columns}
           columnsSettled={columnOrder !== null}
           titles={titles}
+          sheet={sheet}
           slots={rows.slots}
           editable={draft.status === 'open'}
           onEdit={(row, column, value) => {
@@ -222,7 +225,9 @@ export function DraftPage({ uuid }: { uuid: string }) {
             setChecked(null);
             const { row } = cell;
             setSaid(
-              row.state === 'imported' ? `${draftRowLabel(row)} was imported.` : `${draftRowLabel(row)}: ${row.problem ?? 'no problem.'}`,
+              row.state === 'imported'
+                ? `${draftRowLabel(row, sheet)} was imported.`
+                : `${draftRowLabel(row, sheet)}: ${row.problem ?? 'no problem.'}`,
             );
           }}
           onVisibleRows={rows.setVisible}

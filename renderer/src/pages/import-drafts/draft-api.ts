@@ -7,8 +7,8 @@ export type Draft = Schemas['ImportDraft'];
 export type DraftRow = Schemas['ImportDraftRow'];
 
 /** "Row 8", the row as the user's file shows it; a row with no place in a file (added here) goes by its line in the grid. */
-export function draftRowLabel(row: Pick<DraftRow, 'row_id' | 'row_number'>): string {
-  return row.row_number === null ? `Grid line ${row.row_id}` : `Row ${row.row_number}`;
+export function draftRowLabel(row: Pick<DraftRow, 'row_id' | 'row_number'>, sheet: string | null = null): string {
+  return row.row_number === null ? `Grid line ${row.row_id}` : `Row ${row.row_number}${sheet ? ` of sheet ${sheet}` : ''}`;
 }
 
 export const DRAFTS_PATH = '/api/import-drafts';

@@ -3,7 +3,18 @@ import type { UploadFile } from '../../api/upload.ts';
 import { desktopBridge } from '../../desktop/bridge.ts';
 import { formatBytes, fromPickedFile } from './import-api.ts';
 
-const ACCEPT = '.csv,.xlsx,.json,text/csv,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const ACCEPT = [
+  '.csv',
+  '.xlsx',
+  '.xls',
+  '.ods',
+  '.json',
+  'text/csv',
+  'application/json',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-excel',
+  'application/vnd.oasis.opendocument.spreadsheet',
+].join(',');
 
 /** A button that picks an import file: the desktop app's open dialog, or the browser's file input. */
 export function PickFileButton({
@@ -80,7 +91,7 @@ export function FileDropZone({ file, onFile }: { file: UploadFile | null; onFile
           <strong>{file.name}</strong> <span className="muted">({formatBytes(file.blob.size)})</span>
         </p>
       ) : (
-        <p className="drop-zone-hint">Drop a CSV, Excel (.xlsx) or JSON file here, or</p>
+        <p className="drop-zone-hint">Drop a CSV, Excel (.xlsx, .xls), OpenDocument (.ods) or JSON file here, or</p>
       )}
       <PickFileButton label={file ? 'Choose another file' : 'Choose a file'} onFile={onFile} />
     </section>

@@ -60,7 +60,12 @@ export function ExcludedRowsActions({
   /** Where the report downloads from; a remote task's comes through the proxy. */
   reportRequest?: (task: BackgroundTask, format: 'csv' | 'xlsx') => ApiRequest;
 }) {
-  const [format, setFormat] = useState<'csv' | 'xlsx'>(() => (/\.xlsx$/i.test(String(task.metadata?.filename ?? '')) ? 'xlsx' : 'csv'));
+  // A workbook's report is a workbook too: by the format read (import_type), else the file's name.
+  const [format, setFormat] = useState<'csv' | 'xlsx'>(() =>
+    /^(xlsx|xls|ods)$/.test(String(task.metadata?.import_type ?? '')) || /\.(xlsx|xls|ods)$/i.test(String(task.metadata?.filename ?? ''))
+      ? 'xlsx'
+      : 'csv',
+  );
   const report = useApiAction(() => saveAttachment(reportRequest(task, format), `errors-${task.uuid}.${format}`));
   const [saved, setSaved] = useState<string | null>(null);
   return (

@@ -226,7 +226,7 @@ export function ImportsPage() {
     <>
       <PageHeader
         title="Imports"
-        description="Import QR code addresses or appointments from a CSV, Excel (.xlsx) or JSON file. The columns and first rows are checked before anything is sent."
+        description="Import QR code addresses or appointments from a CSV, Excel (.xlsx, .xls), OpenDocument (.ods) or JSON file. The columns and first rows are checked before anything is sent."
       />
       {!canImport && (
         <p className="notice notice-info">
@@ -402,7 +402,9 @@ export function ImportsPage() {
             kind={checked.kind}
             fileName={checked.fileName}
             answer={checked.answer}
-            {...(preview ? { file: { columns: preview.columns.matched, sheet: preview.sheet ?? null } } : {})}
+            {...(preview
+              ? { file: { columns: preview.columns.matched, sheet: (preview.sheets?.length ?? 0) > 1 ? (preview.sheet ?? null) : null } }
+              : {})}
           />
         )}
         {remoteAnswer && (

@@ -13,7 +13,7 @@ const ROW_HINT = "The row as your file shows it: the sheet's row in a workbook, 
 /** The file's own column names (its header row) and the kind's column each fills. */
 export interface FileColumns {
   columns: readonly { header: string; column: string }[];
-  /** The workbook's sheet the rows are on, when the import named one. */
+  /** The workbook's sheet the rows are on, where the workbook has several (null: CSV, JSON, one sheet). */
   sheet: string | null;
 }
 
@@ -103,7 +103,7 @@ export function ExcludedRowsTable({ rows, file = NO_FILE_COLUMNS }: { rows: Excl
       title: (r) =>
         r.rowNumber === null
           ? `The service gives only the index (${r.index}), not the row in the file`
-          : `Row ${r.rowNumber} of the file; index ${r.index} in the API's results`,
+          : `Row ${r.rowNumber} of the ${file.sheet ? `sheet ${file.sheet}` : 'file'}; index ${r.index} in the API's results`,
     },
     { key: 'reason', header: 'Reason', width: 22, grow: true, cell: reasonSummary, title: (r) => r.error },
     ...keys.map<Column<ExcludedRow>>((key) => ({
@@ -139,8 +139,8 @@ export function ExcludedRowsTable({ rows, file = NO_FILE_COLUMNS }: { rows: Excl
             : `${shown.length.toLocaleString()} of ${countOf(rows.length, 'row')} ${shown.length === 1 ? 'matches' : 'match'}`}
         </span>
         <span className="muted toolbar-end hint">
-          <strong title={ROW_HINT}>Row</strong> is the row as your file shows it. Click a row, or use the arrow keys and Enter, to see its
-          problems one per line.
+          <strong title={ROW_HINT}>Row</strong> is the row as your file shows it{file.sheet ? ` (of its sheet ${file.sheet})` : ''}. Click a
+          row, or use the arrow keys and Enter, to see its problems one per line.
         </span>
       </div>
       {shown.length > 0 ? (

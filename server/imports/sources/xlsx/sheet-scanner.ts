@@ -98,7 +98,7 @@ export function excelDate(serial: number, date1904: boolean): Date {
 }
 
 /** Whether Excel shows the serial day number as a date (else it fills the cell with ####). */
-function isExcelDate(serial: number, date1904: boolean): boolean {
+export function isExcelDate(serial: number, date1904: boolean): boolean {
   return serial >= 0 && serial < LAST_DATE_SERIAL + 1 - (date1904 ? 1462 : 0);
 }
 

@@ -22,10 +22,20 @@ const DIRECTORY_ENTRY = 0x02014b50;
 const LOCAL_HEADER = 0x04034b50;
 const ZIP64_MARK = 0xffffffff;
 
+/** A zip or its workbook found damaged; `why` says how, for a reader of another zip format (.ods) to word its own message. */
+export class NotWorkbookError extends ImportInputError {
+  readonly why: string;
+
+  constructor(why: string) {
+    super(
+      `The file could not be read as an Excel workbook (.xlsx): ${why}. Open it in Excel and save it again as .xlsx, or export it as CSV.`,
+    );
+    this.why = why;
+  }
+}
+
 export function notWorkbook(why: string): ImportInputError {
-  return new ImportInputError(
-    `The file could not be read as an Excel workbook (.xlsx): ${why}. Open it in Excel and save it again as .xlsx, or export it as CSV.`,
-  );
+  return new NotWorkbookError(why);
 }
 
 function readAt(fd: number, position: number, length: number): Buffer {

@@ -1,10 +1,10 @@
 import { isBlankRow } from '../engine/columns.ts';
 import { ImportInputError } from '../errors.ts';
+import type { WorkbookFormat } from '../intake/sniff.ts';
 import type { ImportLimits } from '../limits.ts';
-import { asInputError } from './xlsx.ts';
+import { openWorkbook, type SheetBook } from './open-workbook.ts';
+import { asInputError } from './workbook-source.ts';
 import type { Cell } from './xlsx/sheet-scanner.ts';
-import { Workbook } from './xlsx/workbook.ts';
-import { checkWorkbookLimits } from './zip-limits.ts';
 
 /** Rows at the top of a sheet searched for its header row. */
 export const HEAD_ROWS = 20;
@@ -45,7 +45,7 @@ function describeSheets(sheets: ScannedSheet[]): string {
 }
 
 /** A sheet's rows from row 1 up to row `last` (rows[0] is row 1; a row the sheet leaves out is empty). */
-async function headOf(workbook: Workbook, sheet: Workbook['sheets'][number], last: number, limits: ImportLimits): Promise<Cells[]> {
+async function headOf(workbook: SheetBook, sheet: SheetBook['sheets'][number], last: number, limits: ImportLimits): Promise<Cells[]> {
   const rows: Cells[] = [];
   for await (const batch of workbook.rows(sheet, limits.maxColumns, { head: true, maxRowChars: limits.maxLineChars })) {
     for (const row of batch) {
@@ -62,15 +62,21 @@ async function headOf(workbook: Workbook, sheet: Workbook['sheets'][number], las
  * counted while the limits are checked) and the first rows of the sheet an import reads. Only
  * the head of a sheet is read: never a whole sheet in memory.
  */
-export async function scanWorkbook(file: string, limits: ImportLimits, request: ScanRequest): Promise<WorkbookScan> {
-  const counted = await checkWorkbookLimits(file, limits);
-  let workbook: Workbook | undefined;
+export async function scanWorkbook(
+  file: string,
+  limits: ImportLimits,
+  request: ScanRequest,
+  format: WorkbookFormat = 'xlsx',
+): Promise<WorkbookScan> {
+  let workbook: SheetBook | undefined;
   const sheets: ScannedSheet[] = [];
   let first: { name: string; rows: Cells[] } | null = null;
   let chosen: { name: string; rows: Cells[] } | null = null;
   const filled: string[] = [];
   try {
-    workbook = Workbook.open(file);
+    const opened = await openWorkbook(file, format, limits);
+    workbook = opened.book;
+    const counted = opened.rowCounts;
     for (const sheet of workbook.sheets) {
       sheets.push({
         name: sheet.name,
@@ -88,7 +94,7 @@ export async function scanWorkbook(file: string, limits: ImportLimits, request: 
       if (candidate && (named === true || request.matches(rows.slice(0, HEAD_ROWS)))) chosen = { name: sheet.name, rows: kept };
     }
   } catch (error) {
-    throw asInputError(error);
+    throw asInputError(error, format);
   } finally {
     workbook?.close();
   }

@@ -1,16 +1,20 @@
 import { isBlankRow } from '../engine/columns.ts';
 import { describeError, ImportInputError } from '../errors.ts';
+import type { WorkbookFormat } from '../intake/sniff.ts';
 import type { ImportLimits } from '../limits.ts';
+import { openWorkbook, type SheetBook } from './open-workbook.ts';
 import type { RowHandlers, RowSource } from './source.ts';
+import { unreadable } from './sheetjs/unreadable.ts';
 import { BATCH_TEXT_CHARS, type Cell } from './xlsx/sheet-scanner.ts';
-import { Workbook, type WorkbookSheet } from './xlsx/workbook.ts';
+import type { WorkbookSheet } from './xlsx/workbook.ts';
 import { sheetRowNumber } from './row-numbers.ts';
-import { checkWorkbookLimits } from './zip-limits.ts';
 
 const CHUNK_ROWS = 2000;
 
-export function asInputError(error: unknown): Error {
+/** A workbook reader's unexpected failure as the 400 it is: the file could not be read, and what to do. */
+export function asInputError(error: unknown, format: WorkbookFormat = 'xlsx'): Error {
   if (error instanceof ImportInputError) return error;
+  if (format !== 'xlsx') return unreadable(format, error);
   return new ImportInputError(
     `The file could not be read as an Excel workbook (.xlsx): ${describeError(error)}. Open it in Excel and save it again as .xlsx, or export it as CSV.`,
   );
@@ -23,7 +27,7 @@ export interface SheetLayout {
 }
 
 /** The sheet an import reads: by name, or the workbook's first. */
-export function chosenSheet(workbook: Workbook, name: string | null): WorkbookSheet {
+export function chosenSheet(workbook: SheetBook, name: string | null): WorkbookSheet {
   if (workbook.sheets.length === 0) throw new ImportInputError('The workbook has no worksheet.');
   const sheet = name === null ? workbook.sheets[0] : workbook.sheets.find((s) => s.name === name);
   if (!sheet) {
@@ -36,16 +40,20 @@ export function chosenSheet(workbook: Workbook, name: string | null): WorkbookSh
 }
 
 /**
- * Streaming XLSX (xlsx/workbook.ts): one sheet, shared strings resolved, date cells as Dates.
- * Blank spreadsheet rows keep their place, so row_number is the sheet's row; rows above the
- * header row are skipped.
+ * A workbook's rows (open-workbook.ts: .xlsx streamed by our reader, .xls and .ods read by
+ * SheetJS): one sheet, date cells as Dates. Blank spreadsheet rows keep their place, so
+ * row_number is the sheet's row; rows above the header row are skipped.
  */
-export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayout = { sheet: null, headerRow: null }): RowSource {
-  let workbook: Workbook | undefined;
+export function workbookSource(
+  file: string,
+  limits: ImportLimits,
+  layout: SheetLayout = { sheet: null, headerRow: null },
+  format: WorkbookFormat = 'xlsx',
+): RowSource {
+  let workbook: SheetBook | undefined;
   return {
     fraction: () => workbook?.fraction ?? 0,
     async read(handlers: RowHandlers) {
-      await checkWorkbookLimits(file, limits);
       let headerRow = -1;
       let chunk: (Cell[] | null)[] = [];
       let chunkChars = 0;
@@ -71,7 +79,7 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
         handle(() => handlers.onRows(rows, chunkFirst, rowNumbers));
       };
       try {
-        workbook = Workbook.open(file);
+        workbook = (await openWorkbook(file, format, limits)).book;
         const sheet = chosenSheet(workbook, layout.sheet);
         for await (const batch of workbook.rows(sheet, limits.maxColumns, { maxRowChars: limits.maxLineChars })) {
           for (const row of batch) {
@@ -103,7 +111,7 @@ export function xlsxSource(file: string, limits: ImportLimits, layout: SheetLayo
         }
         flush();
       } catch (error) {
-        throw error === handlerError ? error : asInputError(error);
+        throw error === handlerError ? error : asInputError(error, format);
       } finally {
         workbook?.close();
       }
