@@ -13,15 +13,6 @@ export function isWorkbookFormat(format: ImportFormat): format is WorkbookFormat
   return format === 'xlsx' || format === 'xls' || format === 'ods';
 }
 
-/** A format as a user names it: "Excel (.xlsx)", "Excel 97-2003 (.xls)", "OpenDocument (.ods)". */
-export const FORMAT_NAMES: Record<ImportFormat, string> = {
-  csv: 'CSV',
-  xlsx: 'Excel (.xlsx)',
-  xls: 'Excel 97-2003 (.xls)',
-  ods: 'OpenDocument (.ods)',
-  json: 'JSON',
-};
-
 function readStart(file: string, bytes: number): Buffer {
   const fd = fs.openSync(file, 'r');
   try {
@@ -148,5 +139,3 @@ export function sniffFormat(file: string): ImportFormat {
   if (first === '[' || first === '{') return 'json';
   return 'csv';
 }
-
-export const FORMAT_EXTENSIONS: Record<ImportFormat, string> = { csv: '.csv', xlsx: '.xlsx', xls: '.xls', ods: '.ods', json: '.json' };
