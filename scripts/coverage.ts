@@ -58,7 +58,7 @@ const run = spawnSync(
   process.execPath,
   [
     '--test',
-    '--test-concurrency=2',
+    `--test-concurrency=${process.env.QR_SANDBOX_TEST_CONCURRENCY ?? 2}`,
     '--experimental-test-coverage',
     '--test-coverage-include=server/**',
     '--test-coverage-include=renderer/src/**',
