@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 
-/** Polls until `done` holds (no timing asserted); fails naming `what` if it never does within 20 s. */
-export async function eventually(done: () => boolean, what: string): Promise<void> {
+/** Polls until `done` holds (no timing asserted); fails naming `what` if it never does within `limitMs` (20 s). */
+export async function eventually(done: () => boolean, what: string, limitMs = 20_000): Promise<void> {
   for (let waited = 0; !done(); waited += 20) {
-    if (waited > 20_000) assert.fail(`never: ${what}`);
+    if (waited > limitMs) assert.fail(`never: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
