@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureRendererBuild } from '../../../renderer/scripts/build.ts';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, type GuiPage, openPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { startTestServer } from '../../support/server.ts';
+import { browserUnavailable, type GuiPage, launchBrowser, openPage } from './browser.ts';
 
 /**
  * The start of every screenshot script: stop with the reason when there is no browser, build the
@@ -49,5 +51,33 @@ export async function inEveryLook(browser: Browser, outDir: string, take: (gui: 
       if (gui.problems.length) process.stderr.write(`${gui.problems.join('\n')}\n`);
       await gui.close();
     }
+  }
+}
+
+/** A walk through the GUI that saves its screenshots with `shot`. */
+export type ShotWalk = (page: Page, shot: (name: string) => Promise<void>) => Promise<void>;
+
+/**
+ * The screenshot scripts of the Imports page: each walk on a fresh signed-in page at 1280x800 of
+ * one real server, its pictures saved into `outDir` by name.
+ */
+export async function shootImportWalks(outDir: string, walks: ShotWalk[]): Promise<void> {
+  const dir = await prepareShotRun(outDir);
+  const shot = shotWriter(dir);
+  const server = await startTestServer();
+  const browser = await launchBrowser();
+  try {
+    const credentials = server.credentials;
+    if (!credentials) throw new Error('the server started without demo credentials');
+    for (const walk of walks) {
+      const { page, close } = await openPage(browser, { width: 1280, height: 800 });
+      await page.goto(`${server.url}/imports#key=${credentials.api_key}:${credentials.api_secret}`);
+      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      await walk(page, (name) => shot(name, page));
+      await close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
   }
 }
