@@ -132,7 +132,7 @@ export function sniffFormat(file: string): ImportFormat {
       );
     }
     throw new ImportInputError(
-      'The file contains NUL bytes, so it is not text, a workbook (.xlsx, .xls, .ods) or JSON. Upload CSV, .xlsx or JSON.',
+      'The file contains NUL bytes, so it is not text, a workbook (.xlsx, .xls, .ods) or JSON. Upload it saved as CSV, a workbook or JSON.',
     );
   }
   const first = text.replace(/^\uFEFF/, '').trimStart()[0];

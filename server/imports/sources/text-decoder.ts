@@ -287,7 +287,7 @@ export class UploadTextDecoder {
     throw new TextDecodeError(
       'The file contains a NUL byte',
       offset,
-      'A CSV file is text and has none: upload CSV, Excel (.xlsx) or JSON.',
+      'A CSV file is text and has none: upload it saved as CSV, a workbook (.xlsx, .xls, .ods) or JSON.',
     );
   }
 
