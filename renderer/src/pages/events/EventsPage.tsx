@@ -11,7 +11,7 @@ import { StatList } from '../../components/StatList.tsx';
 import { Table } from '../../components/Table.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { Link, useSearchParams } from '../../router.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import { deliveryStatusLabels } from '../webhooks/webhook-format.ts';
 import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';

@@ -9,7 +9,7 @@ import { type ChangedValue, changedValues, jsonDifferences } from '../../compone
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import { eventLabel, type Message, messagePath } from './inspector-types.ts';
 import { DecryptionBadge, SignatureBadge } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';

@@ -7,7 +7,7 @@ import { type Column, ListView } from '../../components/ListView.tsx';
 import { type Options, SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import {
   EVENT_TYPES,
   eventLabel,

@@ -15,7 +15,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoading } from '../../components/QueryState.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { Link, navigate } from '../../router.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import { eventLabel, formatReceived, type Inbox, type Message, messagePath, type Relay } from './inspector-types.ts';
 import { answerText } from './MessageList.tsx';
 import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';

@@ -11,7 +11,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+import { formatDateTime, formatShortDateTime } from '../../components/date-time.ts';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { SubmitButton } from '../../components/FormActions.tsx';

@@ -7,7 +7,7 @@ import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import { DateOrderSection } from './DateOrderSection.tsx';
 import { scheduleLabels } from '../webhooks/webhook-format.ts';
 import { RETRY_SCHEDULES, type RetryScheduleName, type Settings } from '../webhooks/webhook-types.ts';

@@ -15,7 +15,7 @@ import { TextField } from '../../components/FormField.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { formatBytes } from '../imports/import-api.ts';
-import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+import { formatDateTime, formatShortDateTime } from '../../components/date-time.ts';
 import { countOf } from '../../../../common/count-words.ts';
 
 type Snapshot = Schemas['Snapshot'];

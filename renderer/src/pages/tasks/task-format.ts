@@ -14,23 +14,6 @@ export function isRunning(task: BackgroundTask): boolean {
   return task.status === 'PENDING' || task.status === 'PROCESSING';
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
-const shortThisYear = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-const shortOtherYear = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** Compact, for tables: no year when it is this year's. */
-export function formatShortDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return (date.getFullYear() === new Date().getFullYear() ? shortThisYear : shortOtherYear).format(date);
-}
-
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
-}
-
 /** What the result helpers read: a task, or a dry run's answer dressed as one. */
 export type ResultsOf = Pick<BackgroundTask, 'task_type' | 'results' | 'metadata'>;
 

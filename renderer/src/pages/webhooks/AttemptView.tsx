@@ -2,7 +2,7 @@ import './attempt-view.css';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { HeaderTable } from '../../components/HeaderTable.tsx';
 import { Link } from '../../router.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import { formatDuration } from './webhook-format.ts';
 import type { DeliveryAttempt } from './webhook-types.ts';
 import { CodeBlock } from '../../components/CodeBlock.tsx';

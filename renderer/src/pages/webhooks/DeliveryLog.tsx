@@ -3,7 +3,7 @@ import { type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import { AttemptView } from './AttemptView.tsx';
 import { SentRequest } from './SentRequest.tsx';
 import { webhookPath } from './webhook-controls.tsx';

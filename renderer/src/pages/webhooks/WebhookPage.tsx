@@ -15,7 +15,7 @@ import { SelectField } from '../../components/SelectField.tsx';
 import type { DeliveryAttemptEvent } from '../../live/events.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate, positiveInt, useSearchParams } from '../../router.tsx';
-import { formatDateTime } from '../tasks/task-format.ts';
+import { formatDateTime } from '../../components/date-time.ts';
 import { BulkRedeliverButton } from './BulkRedeliver.tsx';
 import { DeliveryCard } from './DeliveryLog.tsx';
 import { DeliveryChart } from './DeliveryChart.tsx';

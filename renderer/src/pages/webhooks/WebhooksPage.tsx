@@ -9,7 +9,7 @@ import { ListPanel } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { AddressPagination } from '../../components/Pagination.tsx';
 import { Link, positiveInt, useSearchParams } from '../../router.tsx';
-import { formatDateTime, formatShortDateTime } from '../tasks/task-format.ts';
+import { formatDateTime, formatShortDateTime } from '../../components/date-time.ts';
 import { NewWebhookPanel, RegisterWebhookForm } from './RegisterWebhookForm.tsx';
 import { TestEventPanel } from './TestEventPanel.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle } from './webhook-controls.tsx';
