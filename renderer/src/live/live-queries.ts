@@ -4,7 +4,7 @@ import type { BackgroundTask, Page } from '../api/types.ts';
 import { type Inbox, withArrival } from '../pages/inspector/inspector-types.ts';
 import { mergeLiveTask } from '../pages/tasks/live-list.ts';
 import { taskQuery } from '../pages/tasks/task-query.ts';
-import { isRunning } from '../pages/tasks/task-format.ts';
+import { isRunning } from '../api/task-format.ts';
 import { isCancelledTask } from '../../../common/cancelled.ts';
 import { messageQuery, withRelay } from '../pages/inspector/message-query.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from './live-store.ts';

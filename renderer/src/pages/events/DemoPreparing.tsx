@@ -3,7 +3,7 @@ import { getQuery } from '../../api/get-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
-import { isRunning, taskTypeLabel } from '../tasks/task-format.ts';
+import { isRunning, taskTypeLabel } from '../../api/task-format.ts';
 import { sourceSummary } from '../tasks/task-row-text.ts';
 
 /** Before the demo's first event: its import as it runs (the task list is kept live), then the wait for the first event. */

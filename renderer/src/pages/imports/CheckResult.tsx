@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { AppointmentSchedule } from '../appointments/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable, type FileColumns } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedTotal, type ResultsOf } from '../tasks/task-format.ts';
+import { excludedRows, excludedTotal, type ResultsOf } from '../../api/task-format.ts';
 import type { CheckAnswer, ImportKindName } from './import-api.ts';
 import { importStats } from '../tasks/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';

@@ -4,7 +4,7 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 import { Table } from '../../components/Table.tsx';
-import { cellText } from '../tasks/task-format.ts';
+import { cellText } from '../../api/task-format.ts';
 import type { ImportKindName, ImportPreview } from './import-api.ts';
 import { importKindOf } from './import-kinds.ts';
 import { type LayoutChoice, openQuestions, previewMapping } from './file-layout.ts';

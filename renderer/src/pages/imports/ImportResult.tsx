@@ -17,7 +17,7 @@ import { taskQuery } from '../tasks/task-query.ts';
 import { Link } from '../../router.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
 import { useFileColumns } from '../tasks/use-file-columns.ts';
-import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../tasks/task-format.ts';
+import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../../api/task-format.ts';
 import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler, taskImportKind } from './import-api.ts';

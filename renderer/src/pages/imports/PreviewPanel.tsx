@@ -2,7 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import { countOf } from '../../../../common/count-words.ts';
 import { RowIssueList } from '../tasks/RowIssueList.tsx';
 import { type RowIssue, splitRowError } from '../tasks/row-issues.ts';
-import { cellText } from '../tasks/task-format.ts';
+import { cellText } from '../../api/task-format.ts';
 import type { ImportPreview } from './import-api.ts';
 import { Table } from '../../components/Table.tsx';
 

@@ -4,7 +4,7 @@ import { type ApiRequest, download, send } from '../../api/client.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import { upload, type UploadFile, type UploadProgress } from '../../api/upload.ts';
 import { desktopBridge } from '../../desktop/bridge.ts';
-import { errorReportPath } from '../tasks/task-format.ts';
+import { errorReportPath } from '../../api/task-format.ts';
 import {
   DEFAULT_IMPORT_HANDLER,
   handlerField,

@@ -9,7 +9,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { taskImportKind } from '../imports/import-api.ts';
 import { Metadata } from '../tasks/TaskPage.tsx';
-import { fileName, taskTypeLabel } from '../tasks/task-format.ts';
+import { fileName, taskTypeLabel } from '../../api/task-format.ts';
 import { remoteImportRequest, remoteTaskPage, remoteTasksPage } from './remote-api.ts';
 import { profilesQuery } from './profiles-query.ts';
 import { sendRemoteImport } from './remote-send.ts';

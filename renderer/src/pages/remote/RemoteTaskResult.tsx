@@ -9,7 +9,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link } from '../../router.tsx';
 import { CompletedExcludedRows } from '../imports/ImportResult.tsx';
 import { ExcludedRowsTable } from '../tasks/ExcludedRowsTable.tsx';
-import { excludedRows, excludedRowsOf, isRunning } from '../tasks/task-format.ts';
+import { excludedRows, excludedRowsOf, isRunning } from '../../api/task-format.ts';
 import { answerCounts, remoteErrorReportRequest, remoteTaskPage } from './remote-api.ts';
 import { REMOTE_POLL } from './remote-poll.ts';
 import type { RemoteTaskWatch } from './use-remote-task.ts';

@@ -8,7 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
-import { isRunning } from '../tasks/task-format.ts';
+import { isRunning } from '../../api/task-format.ts';
 import { TASK_COLUMNS, TaskRow } from '../tasks/TaskRow.tsx';
 import { remoteTaskListRequest, remoteTaskPage } from './remote-api.ts';
 import { useRemoteListPage } from './use-remote-list-page.ts';

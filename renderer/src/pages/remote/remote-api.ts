@@ -7,7 +7,7 @@ import type { BodyOf, ResponseOf } from '../../api/types.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from '../imports/import-kinds.ts';
-import { errorReportPath } from '../tasks/task-format.ts';
+import { errorReportPath } from '../../api/task-format.ts';
 
 export type ProfileBody = BodyOf<'putProfilesByName'>;
 export type PublicProfile = ResponseOf<'getProfiles'>['items'][number];

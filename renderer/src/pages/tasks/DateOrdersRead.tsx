@@ -1,4 +1,4 @@
-import type { ResultsOf } from './task-format.ts';
+import type { ResultsOf } from '../../api/task-format.ts';
 
 interface DateOrderRead {
   header: string;

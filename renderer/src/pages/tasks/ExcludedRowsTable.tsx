@@ -2,7 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
-import { cellText, type ExcludedRow, rowColumns, rowLabel } from './task-format.ts';
+import { cellText, type ExcludedRow, rowColumns, rowLabel } from '../../api/task-format.ts';
 import { countOf } from '../../../../common/count-words.ts';
 
 const issuesOf = (row: ExcludedRow): RowIssue[] =>

@@ -1,7 +1,7 @@
 import type { BackgroundTask } from '../../api/types.ts';
 import { QrCodesMapPanel, qrCodePath } from '../../components/map/QrCodesMapPanel.tsx';
 import { navigate } from '../../router.tsx';
-import { excludedTotal, type ResultsOf, warnedRows } from './task-format.ts';
+import { excludedTotal, type ResultsOf, warnedRows } from '../../api/task-format.ts';
 import { formatDateTime } from '../../components/date-time.ts';
 
 function warnedCount(task: ResultsOf): number {

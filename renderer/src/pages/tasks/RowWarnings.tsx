@@ -1,4 +1,4 @@
-import { type ResultsOf, rowLabel, warnedRows } from './task-format.ts';
+import { type ResultsOf, rowLabel, warnedRows } from '../../api/task-format.ts';
 
 /** How many warnings are listed; the rest are counted. */
 const LISTED = 50;

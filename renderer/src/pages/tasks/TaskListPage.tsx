@@ -9,7 +9,7 @@ import { type Options, SelectField } from '../../components/SelectField.tsx';
 import { type TextFilter, TextFilters, useTextFilters } from '../../components/TextFilters.tsx';
 import { useLiveStore } from '../../live/live-store.ts';
 import { useSearchParams } from '../../router.tsx';
-import { isRunning, taskTypeLabel } from './task-format.ts';
+import { isRunning, taskTypeLabel } from '../../api/task-format.ts';
 import { TASK_COLUMNS, TaskRow } from './TaskRow.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 4_000;

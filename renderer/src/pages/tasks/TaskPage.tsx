@@ -18,7 +18,7 @@ import { ExcludedRowsTable } from './ExcludedRowsTable.tsx';
 import { useFileColumns } from './use-file-columns.ts';
 import { RowWarnings } from './RowWarnings.tsx';
 import { DateOrdersRead } from './DateOrdersRead.tsx';
-import { type ExcludedRow, excludedRows, fileName, excludedTotal, isRunning, taskTypeLabel } from './task-format.ts';
+import { type ExcludedRow, excludedRows, fileName, excludedTotal, isRunning, taskTypeLabel } from '../../api/task-format.ts';
 import { formatDateTime } from '../../components/date-time.ts';
 import { importStats } from './result-stats.ts';
 import { ImportMap } from './ImportMap.tsx';

@@ -5,7 +5,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link } from '../../router.tsx';
 import { useNow } from '../../components/use-now.ts';
-import { isRunning, taskTypeLabel } from './task-format.ts';
+import { isRunning, taskTypeLabel } from '../../api/task-format.ts';
 import { formatDateTime } from '../../components/date-time.ts';
 import { formatElapsed, taskElapsedMs } from './task-duration.ts';
 import { resultPhrase, sourceSummary, startedBy, taskTime } from './task-row-text.ts';

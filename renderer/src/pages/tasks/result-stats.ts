@@ -1,5 +1,5 @@
 import type { Stat } from '../../components/StatList.tsx';
-import { resultCounts, type ResultsOf } from './task-format.ts';
+import { resultCounts, type ResultsOf } from '../../api/task-format.ts';
 
 /** Result keys of each import, in the order shown, with their words; `upserted` is not shown: it is new + changed + up to date. */
 const WORDS: Record<string, { key: string; label: string; always?: boolean }[]> = {

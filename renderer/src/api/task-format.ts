@@ -1,4 +1,4 @@
-import type { BackgroundTask, TaskType } from '../../api/types.ts';
+import type { BackgroundTask, TaskType } from './types.ts';
 
 const typeLabels: Record<TaskType, string> = {
   IMPORT: 'QR code import (JSON)',
