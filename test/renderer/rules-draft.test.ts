@@ -9,7 +9,7 @@ import {
   ruleSummary,
   rulesSummary,
 } from '../../renderer/src/pages/inspector/rules-draft.ts';
-import { waitsOf } from '../../renderer/src/pages/webhooks/webhook-format.ts';
+import { waitsOf } from '../../renderer/src/api/webhook-format.ts';
 
 describe('the answer rules editor: drafts and rules', () => {
   test('a rule goes through the editor unchanged', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatDuration, microsToIso, untilText, urlHint } from '../../renderer/src/pages/webhooks/webhook-format.ts';
+import { formatDuration, microsToIso, untilText, urlHint } from '../../renderer/src/api/webhook-format.ts';
 
 describe('webhook page formatting', () => {
   test('webhook timestamps (UTC, microseconds) become ISO instants', () => {

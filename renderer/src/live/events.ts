@@ -1,5 +1,5 @@
 import type { BackgroundTask } from '../api/types.ts';
-import type { Delivery, DeliveryAttempt } from '../pages/webhooks/webhook-types.ts';
+import type { Delivery, DeliveryAttempt } from '../api/webhook-types.ts';
 
 /** One finished attempt of a webhook delivery, with the delivery's state after it. */
 export type DeliveryAttemptEvent = DeliveryAttempt &

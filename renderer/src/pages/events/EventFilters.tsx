@@ -4,7 +4,7 @@ import type { ParamChanges } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { SelectField } from '../../components/SelectField.tsx';
 import { EVENT_TYPES } from '../inspector/inspector-types.ts';
-import { deliveryStatusLabels, eventLabel } from '../webhooks/webhook-format.ts';
+import { deliveryStatusLabels, eventLabel } from '../../api/webhook-format.ts';
 import { shortUrl } from './event-text.ts';
 
 export const EVENT_FILTERS = ['type', 'status', 'webhook_uuid'] as const;

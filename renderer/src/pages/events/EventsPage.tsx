@@ -12,7 +12,7 @@ import { Table } from '../../components/Table.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
-import { deliveryStatusLabels } from '../webhooks/webhook-format.ts';
+import { deliveryStatusLabels } from '../../api/webhook-format.ts';
 import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';
 import { useActivity } from './use-activity.ts';

@@ -3,7 +3,7 @@ import { writeCall } from '../../api/write-call.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import type { Settings } from '../webhooks/webhook-types.ts';
+import type { Settings } from '../../api/webhook-types.ts';
 import { Panel } from '../../components/Panel.tsx';
 
 type DateOrder = Settings['date_order'];

@@ -3,8 +3,8 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { HeaderTable } from '../../components/HeaderTable.tsx';
 import { Link } from '../../router.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
-import { formatDuration } from './webhook-format.ts';
-import type { DeliveryAttempt } from './webhook-types.ts';
+import { formatDuration } from '../../api/webhook-format.ts';
+import type { DeliveryAttempt } from '../../api/webhook-types.ts';
 import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 const ATTEMPT_HEADERS = 'table table-compact attempt-headers';

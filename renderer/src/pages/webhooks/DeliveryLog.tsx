@@ -7,8 +7,8 @@ import { formatDateTime } from '../../components/date-time.ts';
 import { AttemptView } from './AttemptView.tsx';
 import { SentRequest } from './SentRequest.tsx';
 import { webhookPath } from './webhook-controls.tsx';
-import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from './webhook-format.ts';
-import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
+import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from '../../api/webhook-format.ts';
+import type { Delivery, DeliveryAttempt } from '../../api/webhook-types.ts';
 import { Table } from '../../components/Table.tsx';
 
 const timeOnly = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });

@@ -6,8 +6,8 @@ import { FormActions } from '../../components/FormActions.tsx';
 import { TextField } from '../../components/FormField.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { webhookPath } from './webhook-controls.tsx';
-import type { Webhook } from './webhook-types.ts';
-import { waitsOf } from './webhook-format.ts';
+import type { Webhook } from '../../api/webhook-types.ts';
+import { waitsOf } from '../../api/webhook-format.ts';
 
 type Choice = 'organization' | 'standard' | 'fast' | 'custom';
 

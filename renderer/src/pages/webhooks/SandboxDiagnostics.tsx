@@ -2,7 +2,7 @@ import { type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { webhookPath } from './webhook-controls.tsx';
-import type { Webhook } from './webhook-types.ts';
+import type { Webhook } from '../../api/webhook-types.ts';
 
 /** Marks what QR Sandbox adds to the service: nothing of it exists there. */
 export function SandboxOnlyBadge() {

@@ -3,7 +3,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { HeaderTable } from '../../components/HeaderTable.tsx';
 import { JsonTree } from '../../components/JsonTree.tsx';
 import { Link } from '../../router.tsx';
-import type { Delivery, DeliveryAttempt } from './webhook-types.ts';
+import type { Delivery, DeliveryAttempt } from '../../api/webhook-types.ts';
 import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 function inspectorLink(inboxUuid: string, messageUuid: string): string {

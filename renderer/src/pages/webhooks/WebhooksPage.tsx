@@ -13,8 +13,8 @@ import { formatDateTime, formatShortDateTime } from '../../components/date-time.
 import { NewWebhookPanel, RegisterWebhookForm } from './RegisterWebhookForm.tsx';
 import { TestEventPanel } from './TestEventPanel.tsx';
 import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle } from './webhook-controls.tsx';
-import { microsToIso } from './webhook-format.ts';
-import type { Webhook, WebhookWithSecret } from './webhook-types.ts';
+import { microsToIso } from '../../api/webhook-format.ts';
+import type { Webhook, WebhookWithSecret } from '../../api/webhook-types.ts';
 import { Loading } from '../../components/QueryState.tsx';
 import { ExhaustedNotices } from './webhook-notices.tsx';
 

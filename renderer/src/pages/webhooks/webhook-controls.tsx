@@ -3,8 +3,8 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { eventLabel } from './webhook-format.ts';
-import type { Webhook } from './webhook-types.ts';
+import { eventLabel } from '../../api/webhook-format.ts';
+import type { Webhook } from '../../api/webhook-types.ts';
 
 export function webhookPath(uuid: string): string {
   return `/api/webhooks/uuid/${encodeURIComponent(uuid)}`;

@@ -9,8 +9,8 @@ import type { DeliveryExhaustedEvent } from '../../live/events.ts';
 import { useLiveEvent } from '../../live/live-store.ts';
 import { Link } from '../../router.tsx';
 import { webhookPath } from './webhook-controls.tsx';
-import { eventLabel } from './webhook-format.ts';
-import type { Webhook } from './webhook-types.ts';
+import { eventLabel } from '../../api/webhook-format.ts';
+import type { Webhook } from '../../api/webhook-types.ts';
 
 interface NoticeStore {
   /** Deliveries given up since the GUI opened, newest first. */

@@ -1,5 +1,5 @@
 /** Webhook, delivery, test-event and settings shapes, from the generated API types. */
-import { allOf, type ResponseOf, type Schemas } from '../../api/types.ts';
+import { allOf, type ResponseOf, type Schemas } from './types.ts';
 
 export type Webhook = Schemas['Webhook'];
 export type WebhookWithSecret = Schemas['WebhookWithSecret'];
