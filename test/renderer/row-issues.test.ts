@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { splitRowError } from '../../renderer/src/pages/tasks/row-issues.ts';
+import { splitRowError } from '../../renderer/src/components/import-results/row-issues.ts';
 
 test('a QR code row: one line per field, each with its column', () => {
   const issues = splitRowError(

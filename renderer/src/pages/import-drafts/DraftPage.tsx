@@ -27,7 +27,7 @@ import {
 } from './draft-api.ts';
 import { type ActiveCell, DraftGrid } from './DraftGrid.tsx';
 import { LastImportNotice } from './LastImportNotice.tsx';
-import { useFileColumns } from '../tasks/use-file-columns.ts';
+import { useFileColumns } from '../../components/import-results/use-file-columns.ts';
 import { ReplaceForm, RowTools } from './DraftTools.tsx';
 import { useDraftRows } from './use-draft-rows.ts';
 

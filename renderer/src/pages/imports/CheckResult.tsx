@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
 import type { AppointmentSchedule } from '../appointments/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
-import { ExcludedRowsTable, type FileColumns } from '../tasks/ExcludedRowsTable.tsx';
+import { ExcludedRowsTable, type FileColumns } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, type ResultsOf } from '../../api/task-format.ts';
 import type { CheckAnswer, ImportKindName } from './import-api.ts';
-import { importStats } from '../tasks/result-stats.ts';
+import { importStats } from '../../components/import-results/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
-import { RowWarnings } from '../tasks/RowWarnings.tsx';
-import { DateOrdersRead } from '../tasks/DateOrdersRead.tsx';
+import { RowWarnings } from '../../components/import-results/RowWarnings.tsx';
+import { DateOrdersRead } from '../../components/import-results/DateOrdersRead.tsx';
 import { Panel } from '../../components/Panel.tsx';
 
 /** 2026-03-02T09:00:00+11:00 as "09:00 +11:00", with the date when it is not the appointment's. */

@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { countOf } from '../../../../common/count-words.ts';
-import { RowIssueList } from '../tasks/RowIssueList.tsx';
-import { type RowIssue, splitRowError } from '../tasks/row-issues.ts';
+import { RowIssueList } from '../../components/import-results/RowIssueList.tsx';
+import { type RowIssue, splitRowError } from '../../components/import-results/row-issues.ts';
 import { cellText } from '../../api/task-format.ts';
 import type { ImportPreview } from './import-api.ts';
 import { Table } from '../../components/Table.tsx';

@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
+import { type Column, VirtualTable } from '../VirtualTable.tsx';
 import { RowIssueList } from './RowIssueList.tsx';
 import { type RowIssue, splitRowError } from './row-issues.ts';
 import { cellText, type ExcludedRow, rowColumns, rowLabel } from '../../api/task-format.ts';

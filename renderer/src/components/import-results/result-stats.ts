@@ -1,4 +1,4 @@
-import type { Stat } from '../../components/StatList.tsx';
+import type { Stat } from '../StatList.tsx';
 import { resultCounts, type ResultsOf } from '../../api/task-format.ts';
 
 /** Result keys of each import, in the order shown, with their words; `upserted` is not shown: it is new + changed + up to date. */
