@@ -4,7 +4,7 @@ import type { Delivery, DeliveryAttempt } from '../api/webhook-types.ts';
 /** One finished attempt of a webhook delivery, with the delivery's state after it. */
 export type DeliveryAttemptEvent = DeliveryAttempt &
   Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status' | 'next_attempt_on'>;
-import type { MessageSummary, RelayEvent } from '../pages/inspector/inspector-types.ts';
+import type { MessageSummary, RelayEvent } from '../api/inspector-types.ts';
 
 /** A delivery given up after its schedule's last attempt. */
 export type DeliveryExhaustedEvent = Pick<Delivery, 'webhook_uuid' | 'delivery_id' | 'event_id' | 'event_type' | 'status_reason'> & {

@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { getQuery } from '../api/get-query.ts';
 import type { BackgroundTask, Page } from '../api/types.ts';
-import { type Inbox, withArrival } from '../pages/inspector/inspector-types.ts';
+import { type Inbox, withArrival } from '../api/inspector-types.ts';
 import { mergeLiveTask } from '../pages/tasks/live-list.ts';
 import { taskQuery } from '../pages/tasks/task-query.ts';
 import { isRunning } from '../api/task-format.ts';

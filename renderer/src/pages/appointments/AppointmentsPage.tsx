@@ -10,7 +10,7 @@ import { type Column, ListView } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useTextFilters } from '../../components/TextFilters.tsx';
 import { Link } from '../../router.tsx';
-import { importKindOf, saveAttachment } from '../imports/import-api.ts';
+import { importKindOf, saveAttachment } from '../../api/import-api.ts';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 

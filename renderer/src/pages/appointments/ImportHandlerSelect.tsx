@@ -5,7 +5,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { Link } from '../../router.tsx';
-import { DEFAULT_IMPORT_HANDLER } from '../imports/import-api.ts';
+import { DEFAULT_IMPORT_HANDLER } from '../../api/import-api.ts';
 
 /** The org_identifier of an appointment import: `default` (the template's names) or a saved handler's slug. */
 export function ImportHandlerSelect({

@@ -14,7 +14,7 @@ import { Panel } from '../../components/Panel.tsx';
 import type { Schemas } from '../../api/types.ts';
 
 type DecryptResult = Schemas['DecryptResult'];
-import type { Hint, SignatureStatus } from '../inspector/inspector-types.ts';
+import type { Hint, SignatureStatus } from '../../api/inspector-types.ts';
 import { DecryptionBadge, HintList, SignatureBadge } from '../inspector/Verdicts.tsx';
 import { CodeBlock } from '../../components/CodeBlock.tsx';
 

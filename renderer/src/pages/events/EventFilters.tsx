@@ -3,7 +3,7 @@ import { getQuery } from '../../api/get-query.ts';
 import type { ParamChanges } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { SelectField } from '../../components/SelectField.tsx';
-import { EVENT_TYPES } from '../inspector/inspector-types.ts';
+import { EVENT_TYPES } from '../../api/inspector-types.ts';
 import { deliveryStatusLabels, eventLabel } from '../../api/webhook-format.ts';
 import { shortUrl } from './event-text.ts';
 

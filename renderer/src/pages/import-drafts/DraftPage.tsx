@@ -8,8 +8,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PageLoading } from '../../components/QueryState.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { Link, navigate } from '../../router.tsx';
-import { saveAttachment } from '../imports/import-api.ts';
-import { importKindOf } from '../imports/import-kinds.ts';
+import { saveAttachment } from '../../api/import-api.ts';
+import { importKindOf } from '../../api/import-form.ts';
 import {
   DRAFT_PATH,
   DRAFT_ROWS_PATH,

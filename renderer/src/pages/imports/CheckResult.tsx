@@ -3,7 +3,7 @@ import type { AppointmentSchedule } from '../appointments/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable, type FileColumns } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, type ResultsOf } from '../../api/task-format.ts';
-import type { CheckAnswer, ImportKindName } from './import-api.ts';
+import type { CheckAnswer, ImportKindName } from '../../api/import-api.ts';
 import { importStats } from '../../components/import-results/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 import { RowWarnings } from '../../components/import-results/RowWarnings.tsx';

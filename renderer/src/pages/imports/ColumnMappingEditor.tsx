@@ -5,8 +5,8 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 import { Table } from '../../components/Table.tsx';
 import { cellText } from '../../api/task-format.ts';
-import type { ImportKindName, ImportPreview } from './import-api.ts';
-import { importKindOf } from './import-kinds.ts';
+import type { ImportKindName, ImportPreview } from '../../api/import-api.ts';
+import { importKindOf } from '../../api/import-form.ts';
 import { type LayoutChoice, openQuestions, previewMapping } from './file-layout.ts';
 
 const IGNORE = '';

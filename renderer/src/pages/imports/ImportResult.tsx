@@ -20,7 +20,7 @@ import { useFileColumns } from '../../components/import-results/use-file-columns
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../../api/task-format.ts';
 import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
-import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler, taskImportKind } from './import-api.ts';
+import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler, taskImportKind } from '../../api/import-api.ts';
 import { ImportMap } from '../tasks/ImportMap.tsx';
 import { importStats } from '../../components/import-results/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';

@@ -30,7 +30,7 @@ import {
   saveAttachment,
   sendImport,
   templateRequest,
-} from './import-api.ts';
+} from '../../api/import-api.ts';
 import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
 import { FixPreviewRowsButton } from '../import-drafts/FixPreviewRowsButton.tsx';

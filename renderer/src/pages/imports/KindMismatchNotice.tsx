@@ -1,4 +1,4 @@
-import { importKindOf, type ImportKindName } from './import-api.ts';
+import { importKindOf, type ImportKindName } from '../../api/import-api.ts';
 
 /** A file of each kind, and the kind in a sentence, in words. */
 const FILE_OF: Record<ImportKindName, string> = {

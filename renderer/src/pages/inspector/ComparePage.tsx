@@ -10,7 +10,7 @@ import { JsonTree } from '../../components/JsonTree.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
-import { eventLabel, type Message, messagePath } from './inspector-types.ts';
+import { eventLabel, type Message, messagePath } from '../../api/inspector-types.ts';
 import { DecryptionBadge, SignatureBadge } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';

@@ -5,7 +5,7 @@ import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
-import { type Inbox, inboxPath } from './inspector-types.ts';
+import { type Inbox, inboxPath } from '../../api/inspector-types.ts';
 import { useMessageFilters } from './message-filters.ts';
 import { Panel } from '../../components/Panel.tsx';
 

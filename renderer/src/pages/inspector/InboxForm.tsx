@@ -3,7 +3,7 @@ import type { ApiRequest } from '../../api/client.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import { type FormAction, FormActions } from '../../components/FormActions.tsx';
 import { FormField, TextField } from '../../components/FormField.tsx';
-import type { Inbox, InboxResponse } from './inspector-types.ts';
+import type { Inbox, InboxResponse } from '../../api/inspector-types.ts';
 
 /** The form's text, as typed; inboxBody turns it into the API body. */
 export interface InboxDraft {

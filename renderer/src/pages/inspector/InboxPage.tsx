@@ -23,7 +23,7 @@ import {
   type Inbox,
   inboxPath,
   type RegisteredWebhook,
-} from './inspector-types.ts';
+} from '../../api/inspector-types.ts';
 import { MessageList } from './MessageList.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
 import { rulesSummary } from './rules-draft.ts';

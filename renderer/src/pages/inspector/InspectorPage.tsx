@@ -10,7 +10,7 @@ import { type Column, ListPanel, ListView } from '../../components/ListView.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { emptyDraft, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
-import { droppedSummary, type Inbox } from './inspector-types.ts';
+import { droppedSummary, type Inbox } from '../../api/inspector-types.ts';
 import { rulesSummary } from './rules-draft.ts';
 
 const INBOX_COLUMNS: Column<Inbox>[] = [

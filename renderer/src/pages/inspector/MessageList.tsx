@@ -16,7 +16,7 @@ import {
   type Message,
   type MessageListItem,
   SIGNATURE_STATUSES,
-} from './inspector-types.ts';
+} from '../../api/inspector-types.ts';
 import { useMessageFilters } from './message-filters.ts';
 import { DecryptionBadge, DuplicateBadge, SignatureBadge } from './Verdicts.tsx';
 

@@ -16,7 +16,7 @@ import { PageLoading } from '../../components/QueryState.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
-import { eventLabel, formatReceived, type Inbox, type Message, messagePath, type Relay } from './inspector-types.ts';
+import { eventLabel, formatReceived, type Inbox, type Message, messagePath, type Relay } from '../../api/inspector-types.ts';
 import { answerText } from './MessageList.tsx';
 import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';

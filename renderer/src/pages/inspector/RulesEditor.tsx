@@ -5,7 +5,7 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { FormActions } from '../../components/FormActions.tsx';
 import { FormField, TextField } from '../../components/FormField.tsx';
 import { Panel } from '../../components/Panel.tsx';
-import { EVENT_TYPES, eventLabel, type Inbox, inboxPath } from './inspector-types.ts';
+import { EVENT_TYPES, eventLabel, type Inbox, inboxPath } from '../../api/inspector-types.ts';
 import { draftOf, emptyRule, failFirstRule, type RuleDraft, ruleOf, ruleProblems } from './rules-draft.ts';
 
 function RuleFields({

@@ -1,5 +1,5 @@
 import { useSearchParams } from '../../router.tsx';
-import { SIGNATURE_STATUSES } from './inspector-types.ts';
+import { SIGNATURE_STATUSES } from '../../api/inspector-types.ts';
 
 export interface MessageFilters {
   event_type: string;

@@ -1,6 +1,6 @@
 /** An inbox's answer rules as the editor's text fields hold them, and back. */
 import type { Schemas } from '../../api/types.ts';
-import { EVENT_TYPES, type EventType } from './inspector-types.ts';
+import { EVENT_TYPES, type EventType } from '../../api/inspector-types.ts';
 
 export type InboxRule = Schemas['InboxRule'];
 type Match = InboxRule['match'];

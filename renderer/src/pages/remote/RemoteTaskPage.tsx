@@ -7,7 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link, navigate } from '../../router.tsx';
-import { taskImportKind } from '../imports/import-api.ts';
+import { taskImportKind } from '../../api/import-api.ts';
 import { Metadata } from '../tasks/TaskPage.tsx';
 import { fileName, taskTypeLabel } from '../../api/task-format.ts';
 import { remoteImportRequest, remoteTaskPage, remoteTasksPage } from './remote-api.ts';

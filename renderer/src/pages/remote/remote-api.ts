@@ -6,7 +6,7 @@ import { typedRequest } from '../../api/typed-request.ts';
 import type { BodyOf, ResponseOf } from '../../api/types.ts';
 import type { ApiRequest } from '../../api/request.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from '../imports/import-kinds.ts';
+import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from '../../api/import-form.ts';
 import { errorReportPath } from '../../api/task-format.ts';
 
 export type ProfileBody = BodyOf<'putProfilesByName'>;

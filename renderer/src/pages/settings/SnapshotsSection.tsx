@@ -14,7 +14,7 @@ import { SubmitButton } from '../../components/FormActions.tsx';
 import { TextField } from '../../components/FormField.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
-import { formatBytes } from '../imports/import-api.ts';
+import { formatBytes } from '../../api/import-api.ts';
 import { formatDateTime, formatShortDateTime } from '../../components/date-time.ts';
 import { countOf } from '../../../../common/count-words.ts';
 

@@ -12,7 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.tsx';
-import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKind } from '../imports/import-api.ts';
+import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKind } from '../../api/import-api.ts';
 import { handOverFixedFile } from '../imports/fixed-file-handover.ts';
 import { ExcludedRowsTable } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { useFileColumns } from '../../components/import-results/use-file-columns.ts';

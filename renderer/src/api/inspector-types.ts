@@ -1,6 +1,6 @@
 /** Shapes of the inspector's API, from the generated API types. */
-import type { MessageSummaryField } from '../../../../common/message-summary.ts';
-import { allOf, type Schemas } from '../../api/types.ts';
+import type { MessageSummaryField } from '../../../common/message-summary.ts';
+import { allOf, type Schemas } from './types.ts';
 
 export type Hint = Schemas['DoctorHint'];
 export type Inbox = Schemas['Inbox'];

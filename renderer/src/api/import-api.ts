@@ -1,18 +1,11 @@
-import type { Schemas } from '../../api/types.ts';
-import type { PickedFile } from '../../../../preload/api.ts';
-import { type ApiRequest, download, send } from '../../api/client.ts';
-import type { BackgroundTask } from '../../api/types.ts';
-import { upload, type UploadFile, type UploadProgress } from '../../api/upload.ts';
-import { desktopBridge } from '../../desktop/bridge.ts';
-import { errorReportPath } from '../../api/task-format.ts';
-import {
-  DEFAULT_IMPORT_HANDLER,
-  handlerField,
-  importKindOf,
-  type ImportKindName,
-  importForm,
-  type ProcessingMode,
-} from './import-kinds.ts';
+import type { Schemas } from './types.ts';
+import type { PickedFile } from '../../../preload/api.ts';
+import { type ApiRequest, download, send } from './client.ts';
+import type { BackgroundTask } from './types.ts';
+import { upload, type UploadFile, type UploadProgress } from './upload.ts';
+import { desktopBridge } from '../desktop/bridge.ts';
+import { errorReportPath } from './task-format.ts';
+import { DEFAULT_IMPORT_HANDLER, handlerField, importKindOf, type ImportKindName, importForm, type ProcessingMode } from './import-form.ts';
 
 export type ImportPreview = Schemas['ImportPreview'];
 export {
@@ -21,7 +14,7 @@ export {
   importKinds,
   type ImportKindName,
   type ProcessingMode,
-} from './import-kinds.ts';
+} from './import-form.ts';
 
 /** CSV previews send only the start of a big file: the server reads just the first rows anyway. */
 const PREVIEW_SLICE_BYTES = 1 << 20;

@@ -1,10 +1,10 @@
 /** The form of an import upload, shared by the Imports page and remote mode (testable under Node); the kinds come from the server (api/import-kinds.ts). */
 
-import { importKindOf, type ImportKindName } from '../../api/import-kinds.ts';
-import type { MultipartForm } from '../../api/request.ts';
+import { importKindOf, type ImportKindName } from './import-kinds.ts';
+import type { MultipartForm } from './request.ts';
 
 export type ProcessingMode = 'background' | 'sync';
-export { importKindOf, importKinds, type ImportKindName } from '../../api/import-kinds.ts';
+export { importKindOf, importKinds, type ImportKindName } from './import-kinds.ts';
 
 /** The built-in import handler: the template's column names (no org_identifier sent). */
 export const DEFAULT_IMPORT_HANDLER = 'default';
