@@ -52,19 +52,21 @@ export function findWebhook(db: Kysely<Database>, organizationUuid: string, uuid
   return findLiveRow(db, 'webhooks', organizationUuid, uuid);
 }
 
+/** The organization's webhooks that are not deleted. */
+function liveWebhooks(db: Kysely<Database>, organizationUuid: string) {
+  return db.selectFrom('webhooks').where('organization_uuid', '=', organizationUuid).where('deleted_on', 'is', null);
+}
+
 /** The organization's webhooks as its users count them: a deleted one stays in the table only for its deliveries' history. */
 export async function countLiveWebhooks(db: Kysely<Database>, organizationUuid: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhooks')
+  const row = await liveWebhooks(db, organizationUuid)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_uuid', '=', organizationUuid)
-    .where('deleted_on', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function listWebhooks(db: Kysely<Database>, query: WebhookListQuery): Promise<{ items: Row[]; total: number }> {
-  const base = db.selectFrom('webhooks').where('organization_uuid', '=', query.organization_uuid).where('deleted_on', 'is', null);
+  const base = liveWebhooks(db, query.organization_uuid);
   const { rows, total } = await countedSlice(base, pageSlice(query), (q) => q.selectAll().orderBy('seq', 'desc'));
   return { items: rows, total };
 }
