@@ -174,7 +174,6 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
  * handler's titles are known, so the engine's schema lets every record through.
  */
 export const appointmentImportKind: ImportKind<RawRecord> = {
-  taskType: () => 'APPOINTMENT_IMPORT',
   columns: APPOINTMENT_FIELDS,
   columnLabels: APPOINTMENT_FIELD_LABELS,
   synonyms: APPOINTMENT_SYNONYMS,

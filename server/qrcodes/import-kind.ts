@@ -81,7 +81,6 @@ export const QR_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 
 /** QR code addresses: JSON bulk (task IMPORT) and file imports (task QR_IMPORT). */
 export const qrCodeImportKind: ImportKind<QrImportRow> = {
-  taskType: (source) => (source === 'json' ? 'IMPORT' : 'QR_IMPORT'),
   columns: QR_IMPORT_COLUMNS,
   columnLabels: QR_IMPORT_COLUMN_LABELS,
   aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },

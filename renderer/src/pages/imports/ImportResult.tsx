@@ -20,7 +20,15 @@ import { useFileColumns } from '../../components/import-results/use-file-columns
 import { type ExcludedRow, excludedRows, excludedTotal, isRunning } from '../../api/task-format.ts';
 import { FixInPlaceButton } from '../import-drafts/FixInPlaceButton.tsx';
 import { PickFileButton } from './FilePicker.tsx';
-import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler, taskImportKind } from '../../api/import-api.ts';
+import {
+  DEFAULT_IMPORT_HANDLER,
+  errorReportRequest,
+  importKindOf,
+  mapsResults,
+  saveAttachment,
+  taskImportHandler,
+  taskImportKind,
+} from '../../api/import-api.ts';
 import { ImportMap } from '../tasks/ImportMap.tsx';
 import { importStats } from '../../components/import-results/result-stats.ts';
 import { FixedFileNote } from '../tasks/FixedFileNote.tsx';
@@ -103,7 +111,7 @@ export function ExcludedRowsActions({
         The error report has every excluded row with its columns, <code>row_number</code> and <code>error</code>. Fix the rows in it, save
         it, and import it as it is with “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code>{' '}
         columns, and rows already imported are matched, not duplicated.
-        {onFixedFile && task.task_type === 'APPOINTMENT_IMPORT' && taskImportHandler(task) !== DEFAULT_IMPORT_HANDLER && (
+        {onFixedFile && taskImportHandler(task) !== DEFAULT_IMPORT_HANDLER && (
           <>
             {' '}
             The fixed file goes through the import handler <strong>{taskImportHandler(task)}</strong>, like the original, so its column
@@ -215,7 +223,7 @@ export function ImportResult({
       <StatList stats={counts} label="Import counts" />
       <DateOrdersRead task={task} />
       <RowWarnings task={task} />
-      {task.status === 'COMPLETED' && taskImportKind(task) === 'qrcodes' && (
+      {task.status === 'COMPLETED' && mapsResults(task) && (
         <ImportMap task={task} excludedListed={rows.length} excludedHref="#import-excluded-rows" within />
       )}
       {task.status === 'COMPLETED' && (
@@ -236,16 +244,17 @@ export function ImportResult({
 
 /** Where to go after an import: its task, the data it wrote. */
 function NextSteps({ task }: { task: BackgroundTask }) {
-  const appointments = task.task_type === 'APPOINTMENT_IMPORT';
+  const kind = taskImportKind(task);
+  const records = kind === null ? null : importKindOf(kind);
   return (
     <nav className="next-steps" aria-label="Next steps">
       <span className="muted">Next:</span>
       <Link to={`/tasks/${task.uuid}`} className="button button-small">
         Open the task
       </Link>
-      {task.status === 'COMPLETED' && (
-        <Link to={appointments ? '/appointments' : '/qrcodes'} className="button button-small">
-          {appointments ? 'View the appointments' : 'View the QR codes'}
+      {task.status === 'COMPLETED' && records && (
+        <Link to={records.records_gui_path} className="button button-small">
+          {records.records_label}
         </Link>
       )}
     </nav>

@@ -16,6 +16,7 @@ import { sendRemoteImport } from '../remote/remote-send.ts';
 import { FileDropZone, PickFileButton } from './FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
+  firstImportKind,
   importKindOf,
   importKinds,
   type CheckAnswer,
@@ -62,11 +63,12 @@ export function ImportsPage() {
   const org = session.organization_uuid;
   const canImport = session.role !== 'viewer';
   const syncRowCap = useAppMeta()?.sync_row_cap;
-  const [kind, setKind] = useState<ImportKindName>('qrcodes');
+  const [kind, setKind] = useState<ImportKindName>(firstImportKind);
   const [mode, setMode] = useState<ProcessingMode>('background');
   const [handler, setHandler] = useState(DEFAULT_IMPORT_HANDLER);
-  /** Only appointment imports read an import handler. */
-  const handlerFor = (k: ImportKindName) => (k === 'appointments' ? handler : DEFAULT_IMPORT_HANDLER);
+  /** Only kinds that use import handlers (appointments) read one. */
+  const usesHandlers = (k: ImportKindName) => importKindOf(k).uses_import_handlers;
+  const handlerFor = (k: ImportKindName) => (usesHandlers(k) ? handler : DEFAULT_IMPORT_HANDLER);
   const [file, setFile] = useState<UploadFile | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   /** The sheet, header row, columns and date orders the user chose for this file (sent with the preview, the check and the import). */
@@ -164,7 +166,7 @@ export function ImportsPage() {
   const previewFixed = (fixed: UploadFile, k: ImportKindName, h: string, fixes: string | null) => {
     setFile(fixed);
     setKind(k);
-    if (k === 'appointments') setHandler(h);
+    if (usesHandlers(k)) setHandler(h);
     setOtherKindAccepted(false);
     setFixesTask(fixes);
     setChecked(null);
@@ -245,7 +247,7 @@ export function ImportsPage() {
             ))}
           </div>
         </fieldset>
-        {kind === 'appointments' && <ImportHandlerSelect organizationUuid={org} value={handler} onChange={changeHandler} />}
+        {usesHandlers(kind) && <ImportHandlerSelect organizationUuid={org} value={handler} onChange={changeHandler} />}
         <FileDropZone file={file} onFile={choose} />
         <div className="toolbar">
           <span className="muted">Not sure of the columns? Start from the template: the columns in order and one example row.</span>
@@ -310,7 +312,7 @@ export function ImportsPage() {
               </label>
             </div>
           </fieldset>
-          {kind === 'appointments' && (
+          {usesHandlers(kind) && (
             <p className="field-hint">
               Import handler: <strong>{handler}</strong> (chosen under “1. What and which file”).
             </p>
@@ -328,8 +330,8 @@ export function ImportsPage() {
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
           {otherKind && (
             <p className="field-problem">
-              The file looks like {looksLike === 'appointments' ? 'an appointments file' : 'a QR code addresses file'}: switch the import,
-              or confirm the kind, under “2. Check before sending” first.
+              The file looks like {importKindOf(looksLike).file_noun}: switch the import, or confirm the kind, under “2. Check before
+              sending” first.
             </p>
           )}
           {alreadySent ? (
