@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { ImportKind, ImportSource } from './kind.ts';
-import type { ImportKindId } from './schemas.ts';
 
 /** A count of an import's results in words: `label` follows the number ("3 inserted"); `always` shows it even when 0. */
 export interface ResultWord {
@@ -38,8 +37,9 @@ export interface ImportTaskEntry {
  * columns, row checks and writer, loads on first use (`load`), so a worker loads only the kinds it runs.
  * Everything that differs between kinds is said here or in the kind's module: no other file names a kind.
  */
-export interface ImportKindEntry {
-  id: ImportKindId;
+export interface ImportKindEntry<Id extends string = string> {
+  /** Its stable id: what import_jobs.kind stores, the preview's `kind` field, the CLI's --type. */
+  id: Id;
   /** The kind in words, as the GUI names it ("QR code addresses"). */
   label: string;
   /** The kind within a sentence ("QR code addresses", "appointments") and a file of it ("a QR code addresses file"). */
@@ -72,7 +72,7 @@ export interface ImportKindEntry {
 }
 
 /** An entry as written in its kind's folder (the type checks it; the registry keeps it as is). */
-export const defineImportKind = (entry: ImportKindEntry): ImportKindEntry => entry;
+export const defineImportKind = <const Id extends string>(entry: ImportKindEntry<Id>): ImportKindEntry<Id> => entry;
 
 /** The task type an import from `source` creates. */
 export function taskTypeFor(entry: ImportKindEntry, source: ImportSource): string {

@@ -2,18 +2,20 @@ import { appointmentImportEntry } from '../appointments/import-entry.ts';
 import { qrCodeImportEntry } from '../qrcodes/import-entry.ts';
 import { type ImportKindEntry, type ImportTaskEntry, taskTypeFor } from './kind-entry.ts';
 import type { ImportKind, ImportSource } from './kind.ts';
-import { importKindIds, type ImportKindId } from './schemas.ts';
 
 /**
  * The import-kind registry: every kind by its stable id (what import_jobs.kind stores, what
- * workers are told to load, the preview's `kind` field). A new kind is its id in importKindIds
- * (schemas.ts), an entry in its own folder (kind-entry.ts says what one holds) and one line here.
- * The rest of the server, the GUI (GET /api/meta) and the checks know kinds only through this file.
+ * workers are told to load, the preview's `kind` field), in the order clients list them. A new kind
+ * is an entry in its own folder (kind-entry.ts says what one holds) and one line here. The rest of
+ * the server, the GUI (GET /api/meta) and the checks (scripts/architecture/) know kinds only through this file.
  */
-export const importKinds: Readonly<Record<ImportKindId, ImportKindEntry>> = {
-  qrcodes: qrCodeImportEntry,
-  appointments: appointmentImportEntry,
-};
+const entries = [qrCodeImportEntry, appointmentImportEntry] as const;
+
+export type ImportKindId = (typeof entries)[number]['id'];
+export const importKindIds = entries.map((entry) => entry.id) as unknown as readonly [ImportKindId, ...ImportKindId[]];
+export const importKinds = Object.fromEntries(entries.map((entry) => [entry.id, entry])) as unknown as Readonly<
+  Record<ImportKindId, ImportKindEntry<ImportKindId>>
+>;
 
 export function isImportKindId(id: string): id is ImportKindId {
   return Object.hasOwn(importKinds, id);

@@ -1,6 +1,5 @@
 import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
 import { SEARCH_INDEX_SHADOW } from './search-index.ts';
-import type { ImportKindId } from '../imports/schemas.ts';
 import { cellText } from './address.ts';
 import {
   cellsAsText,
@@ -14,9 +13,6 @@ import {
 } from './import-row.ts';
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 import type { QrCodeFileImportResults, QrCodeJsonImportResults } from './import-results.ts';
-
-/** This kind's id in the registry (imports/kinds.ts) and in import_jobs.kind. */
-export const QR_CODE_IMPORT_KIND = 'qrcodes' as const satisfies ImportKindId;
 
 /** The row's address fields as text (a spreadsheet's number 3999 echoes as "3999"), null when absent. */
 function echo(record: RawRecord): Record<string, unknown> {
