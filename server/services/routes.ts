@@ -21,7 +21,7 @@ export function registerServiceRoutes(api: Api, ctx: AppContext): void {
       body: createServiceBodySchema,
       errors: [409],
     },
-    (body) => createService(db, body),
+    (body) => createService(ctx.db, body),
   );
   services.list(
     { summary: 'List the service catalog of an organization, by name.', query: serviceListQuerySchema, response: servicePageSchema },
@@ -34,9 +34,9 @@ export function registerServiceRoutes(api: Api, ctx: AppContext): void {
       body: updateServiceBodySchema,
       errors: [409],
     },
-    (org, uuid, body) => updateService(db, org, uuid, body),
+    (org, uuid, body) => updateService(ctx.db, org, uuid, body),
   );
   services.remove({ summary: 'Delete a service. Existing appointments keep its name; imports stop matching it.' }, (org, uuid) =>
-    deleteService(db, org, uuid),
+    deleteService(ctx.db, org, uuid),
   );
 }
