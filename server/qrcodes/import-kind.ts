@@ -1,8 +1,7 @@
-import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
+import type { ImportKind, ImportSummary } from '../imports/kind.ts';
 import { SEARCH_INDEX_SHADOW } from './search-index.ts';
-import { cellText } from './address.ts';
+import { cellsAsText, echoAsText } from '../imports/engine/cell-text.ts';
 import {
-  cellsAsText,
   QR_ECHO_FIELDS,
   QR_IMPORT_COLUMN_LABELS,
   QR_IMPORT_COLUMNS,
@@ -14,15 +13,8 @@ import {
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 import type { QrCodeFileImportResults, QrCodeJsonImportResults } from './import-results.ts';
 
-/** The row's address fields as text (a spreadsheet's number 3999 echoes as "3999"), null when absent. */
-function echo(record: RawRecord): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const field of QR_ECHO_FIELDS) {
-    const value = record[field];
-    row[field] = typeof value === 'string' ? value : (cellText(value) ?? null);
-  }
-  return row;
-}
+/** The row's address fields as text. */
+const echo = echoAsText(QR_ECHO_FIELDS);
 
 /** The task results (qrcodes/import-results.ts has their schemas): JSON imports and file imports name the counts differently (docs/api.md). */
 function results(summary: ImportSummary): QrCodeJsonImportResults | QrCodeFileImportResults {
