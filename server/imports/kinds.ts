@@ -1,5 +1,6 @@
 import { appointmentImportEntry } from '../appointments/import-entry.ts';
 import { qrCodeImportEntry } from '../qrcodes/import-entry.ts';
+import { serviceImportEntry } from '../services/import-entry.ts';
 import { type ImportKindEntry, type ImportTaskEntry, taskTypeFor } from './kind-entry.ts';
 import type { ImportKind, ImportSource } from './kind.ts';
 
@@ -9,7 +10,7 @@ import type { ImportKind, ImportSource } from './kind.ts';
  * is an entry in its own folder (kind-entry.ts says what one holds) and one line here. The rest of
  * the server, the GUI (GET /api/meta) and the checks (scripts/architecture/) know kinds only through this file.
  */
-const entries = [qrCodeImportEntry, appointmentImportEntry] as const;
+const entries = [qrCodeImportEntry, appointmentImportEntry, serviceImportEntry] as const;
 
 export type ImportKindId = (typeof entries)[number]['id'];
 export const importKindIds = entries.map((entry) => entry.id) as unknown as readonly [ImportKindId, ...ImportKindId[]];

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { resourceRoutes } from '../http/resource-routes.ts';
+import { registerServiceImportRoutes } from './bulk-routes.ts';
 import {
   createServiceBodySchema,
   serviceListQuerySchema,
@@ -11,7 +12,9 @@ import {
 } from './schemas.ts';
 import { createService, deleteService, listServices, requireService, updateService } from './services.ts';
 
+/** The catalog's routes and its import's (bulk-routes.ts). */
 export function registerServiceRoutes(api: Api, ctx: AppContext): void {
+  registerServiceImportRoutes(api, ctx);
   const db = ctx.db.kysely;
   const services = resourceRoutes(api, { path: '/api/services', tag: 'Services', params: serviceParamsSchema, item: serviceSchema });
 
