@@ -12,7 +12,7 @@ it('GET /api/meta names the import kinds, the limits and the appointment fields 
   const response = await server.request('/api/meta');
   assert.equal(response.status, 200);
   const meta = (await response.json()) as Record<string, unknown>;
-  assert.deepEqual(meta.import_kinds, ['qrcodes', 'appointments']);
+  assert.deepEqual(meta.import_kinds, ['qrcodes', 'appointments', 'services']);
   assert.equal(meta.sync_row_cap, 250);
   assert.equal(typeof meta.max_upload_bytes, 'number');
   assert.deepEqual((meta.appointment_fields as string[]).slice(0, 2), ['tag_name', 'tag_number']);
@@ -37,7 +37,7 @@ it('GET /api/meta describes each import kind by what its endpoints really do', a
   };
   assert.deepEqual(
     meta.kinds.map((kind) => kind.id),
-    ['qrcodes', 'appointments'],
+    ['qrcodes', 'appointments', 'services'],
   );
   for (const kind of meta.kinds) {
     const template = await server.request(kind.template_path);
