@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
-import { jsonBody, type TestServer } from '../support/server.ts';
+import { runCli } from '../support/cli.ts';
+import { jsonBody, tempDataDir, type TestServer } from '../support/server.ts';
 
 /** services-libreoffice.xlsx is services-libreoffice-source.csv as LibreOffice Calc writes it (`soffice --headless --convert-to xlsx`): the code 101 a number cell. */
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
@@ -96,6 +98,25 @@ describe('the services import (a sandbox addition): the catalog from CSV, XLSX a
     const stored = await catalog();
     assert.deepEqual(stored.get('Cleaning Deluxe'), { code: 'ELX', categories: ['Facilities'] });
     assert.deepEqual(stored.get('Gutter Clearing'), { code: 'NON', categories: ['Missing name'] });
+  });
+
+  it('qr-sandbox import --type services sends a file, follows its task and saves the error report next to it', async () => {
+    const local = tempDataDir();
+    try {
+      const file = path.join(local, 'catalog.csv');
+      fs.writeFileSync(file, 'name,code\r\nBoiler Service,BLR\r\n,NOPE\r\n');
+      const [key = '', secret = ''] = server.auth.slice('Bearer '.length).split(':');
+      const to = ['--url', server.url, '--key', `${key}:${secret}`, '--organization', org(), '--data-dir', local];
+      const result = await runCli(['import', file, '--type', 'services', ...to]);
+      assert.equal(result.code, 0, result.stderr);
+      const task = JSON.parse(result.stdout) as { task_type: string; status: string; results: Record<string, unknown> };
+      assert.deepEqual([task.task_type, task.status, task.results.inserted, task.results.excluded], ['SERVICE_IMPORT', 'COMPLETED', 1, 1]);
+      assert.match(result.stderr, /Row 3: name: is required/);
+      assert.match(fs.readFileSync(path.join(local, 'catalog.errors.csv'), 'utf8'), /NOPE/);
+      assert.equal((await catalog()).get('Boiler Service')?.code, 'BLR');
+    } finally {
+      fs.rmSync(local, { recursive: true, force: true });
+    }
   });
 
   it('takes a JSON array; the template has the columns and an example row', async () => {
