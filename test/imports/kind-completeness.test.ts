@@ -79,7 +79,7 @@ describe('every import kind of the registry is complete', () => {
         }
       });
 
-      it('has a template, an import that creates its task type, and an error report with its columns', async () => {
+      it('has a template, an import that creates its task type, an error report with its columns and a draft to fix its rows in', async () => {
         const kind = await entry.load();
         const template = await server.request(entry.paths.template);
         assert.equal(template.status, 200);
@@ -113,6 +113,12 @@ describe('every import kind of the registry is complete', () => {
             ?.split(','),
           [...kind.columns, 'row_number', 'error'],
         );
+
+        // Its excluded rows can be fixed in place: a draft of the kind's columns.
+        const draft = await server.request('/api/import-drafts', jsonBody({ background_task_uuid }));
+        assert.equal(draft.status, 201, await draft.clone().text());
+        const opened = (await draft.json()) as { kind: string; columns: string[] };
+        assert.deepEqual([opened.kind, opened.columns], [entry.id, [...kind.columns]]);
       });
 
       it('has its docs section, the recipe’s steps cover it, and the CLI offers it', () => {
