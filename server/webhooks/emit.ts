@@ -1,0 +1,35 @@
+import type { Db } from '../db/database.ts';
+import { writeNow } from '../db/write-now.ts';
+import type { EventType } from '../webhook-events/registry.ts';
+import { announceEvent, type EventAnnouncer, type QueuedEvent, queueEvent } from './outbox.ts';
+
+/** What sending events takes: the database, the dispatcher's wake-up and the live bus (not the whole server context). */
+export interface EventEmitterDeps extends EventAnnouncer {
+  db: Db;
+}
+
+/** An event a write produces: its type, its data, and the data's JSON when the write has it already. */
+export interface EmittedEvent<T> {
+  type: EventType;
+  data: T;
+  dataJson?: string;
+}
+
+/**
+ * The one way an event is sent: `write` changes the record the event is about and returns the event;
+ * it runs in one synchronous transaction with the event and its deliveries (the outbox), so both
+ * exist or neither does; after the commit the dispatcher wakes and the GUI is told. Answers the
+ * queued event, or undefined when nothing was queued (a sandbox-only event no webhook subscribes to).
+ */
+export async function emitEvent<T>(
+  deps: EventEmitterDeps,
+  organizationUuid: string,
+  write: () => EmittedEvent<T>,
+): Promise<QueuedEvent<T> | undefined> {
+  const queued = await writeNow(deps.db, () => {
+    const event = write();
+    return queueEvent(deps.db, organizationUuid, event.type, event.data, event.dataJson);
+  });
+  if (queued) announceEvent(deps, organizationUuid, queued);
+  return queued;
+}
