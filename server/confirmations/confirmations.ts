@@ -1,6 +1,7 @@
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
-import { emitEvent, type EventEmitterDeps } from '../webhooks/emit.ts';
+import { emitEvent } from '../webhooks/emit.ts';
+import type { OutboxDeps } from '../webhooks/outbox.ts';
 import type { QueuedEvent } from '../webhooks/outbox.ts';
 import { eventOfStatus, statusOfEvent } from './events.ts';
 import { composeConfirmation, resolveUser, type Overrides } from './compose.ts';
@@ -14,7 +15,7 @@ import { ConfirmationWrites, findConfirmation, listConfirmations } from './store
  * in one transaction (the outbox), and wakes the dispatcher once committed.
  */
 async function record(
-  deps: EventEmitterDeps,
+  deps: OutboxDeps,
   organizationUuid: string,
   status: ConfirmationStatus,
   qrCode: QrCodeForConfirmation,
@@ -48,7 +49,7 @@ async function record(
   return queued;
 }
 
-export async function createConfirmation(deps: EventEmitterDeps, body: CreateConfirmationBody): Promise<ServiceConfirmation> {
+export async function createConfirmation(deps: OutboxDeps, body: CreateConfirmationBody): Promise<ServiceConfirmation> {
   const { organization_uuid, qr_code_uuid, status, ...overrides } = body;
   const qrCode = await findQrCode(deps.db, organization_uuid, qr_code_uuid);
   if (!qrCode) throw notFound(`QR code ${qr_code_uuid}`);
@@ -65,7 +66,7 @@ function checkTag(qrCode: QrCodeForConfirmation, tagUuid: string | undefined, pa
 }
 
 /** A realistic, fully populated confirmation for the event, at the given QR code or one of the organization's. */
-export async function simulateConfirmation(deps: EventEmitterDeps, body: SimulateBody): Promise<QueuedEvent<ServiceConfirmation>> {
+export async function simulateConfirmation(deps: OutboxDeps, body: SimulateBody): Promise<QueuedEvent<ServiceConfirmation>> {
   const db = deps.db;
   let qrCode: QrCodeForConfirmation | undefined;
   if (body.qr_code_uuid) {
@@ -79,11 +80,11 @@ export async function simulateConfirmation(deps: EventEmitterDeps, body: Simulat
   return record(deps, body.organization_uuid, statusOfEvent[body.event], qrCode, overrides, Math.random);
 }
 
-export async function pageOfConfirmations(deps: EventEmitterDeps, query: ConfirmationListQuery): Promise<Page<ServiceConfirmation>> {
+export async function pageOfConfirmations(deps: OutboxDeps, query: ConfirmationListQuery): Promise<Page<ServiceConfirmation>> {
   return toPage(await listConfirmations(deps.db.kysely, query), query);
 }
 
-export async function getConfirmation(deps: EventEmitterDeps, organizationUuid: string, uuid: string): Promise<ServiceConfirmation> {
+export async function getConfirmation(deps: OutboxDeps, organizationUuid: string, uuid: string): Promise<ServiceConfirmation> {
   const found = await findConfirmation(deps.db.kysely, organizationUuid, uuid);
   if (!found) throw notFound(`Service confirmation ${uuid}`);
   return found;

@@ -1,12 +1,6 @@
-import type { Db } from '../db/database.ts';
 import { writeNow } from '../db/write-now.ts';
 import type { EventType } from '../webhook-events/registry.ts';
-import { announceEvent, type EventAnnouncer, type QueuedEvent, queueEvent } from './outbox.ts';
-
-/** What sending events takes: the database, the dispatcher's wake-up and the live bus (not the whole server context). */
-export interface EventEmitterDeps extends EventAnnouncer {
-  db: Db;
-}
+import { announceEvent, type OutboxDeps, type QueuedEvent, queueEvent } from './outbox.ts';
 
 /** An event a write produces: its type, its data, and the data's JSON when the write has it already. */
 export interface EmittedEvent<T> {
@@ -22,7 +16,7 @@ export interface EmittedEvent<T> {
  * queued event, or undefined when nothing was queued (a sandbox-only event no webhook subscribes to).
  */
 export async function emitEvent<T>(
-  deps: EventEmitterDeps,
+  deps: OutboxDeps,
   organizationUuid: string,
   write: () => EmittedEvent<T>,
 ): Promise<QueuedEvent<T> | undefined> {

@@ -127,6 +127,11 @@ export interface EventAnnouncer {
   live: LiveBus;
 }
 
+/** What queueing deliveries takes (sending an event, a redelivery): the database, the wake-up and the live bus, not the whole server context. */
+export interface OutboxDeps extends EventAnnouncer {
+  db: Db;
+}
+
 /** After the transaction commits: tell live clients, and wake the dispatcher. */
 export function announceEvent(deps: EventAnnouncer, organizationUuid: string, queued: QueuedEvent): void {
   deps.outbox.wake();
