@@ -57,7 +57,7 @@ export async function listEvents(db: Kysely<Database>, query: EventListQuery): P
     id: row.id,
     type: row.type as EventType,
     created_at: row.created_at,
-    ...summaryOf(row.type, row.envelope),
+    ...summaryOf(row.envelope),
     deliveries: byEvent.get(row.id) ?? [],
   }));
   return { items, total };

@@ -10,6 +10,6 @@ export const qrCodeDeletedEvent = defineWebhookEvent({
   data: qrCodeSchema,
   envelopeSchemaId: 'QrCodeDeletedEvent',
   sandboxOnly: true,
-  summary: (qrCode: QrCode) => ({ qr_code_uuid: qrCode.uuid, service: null, location: qrCode.location || null, worker: null }),
+  summary: (qrCode: QrCode) => ({ qr_code_uuid: qrCode.uuid ?? null, service: null, location: qrCode.location || null, worker: null }),
   howToCause: 'Delete a QR code (DELETE /api/qrcodes/uuid/{uuid}) of an organization with a webhook subscribed to qrcode.deleted.',
 });

@@ -44,14 +44,23 @@ export function shortNameOf(type: string): string {
 
 const EMPTY_SUMMARY: EventSummaryFields = { qr_code_uuid: null, service: null, location: null, worker: null };
 
-/** What the events list shows of a stored envelope; an unreadable one shows nothing more than its type. */
-export function summaryOf(type: string, envelopeJson: string): EventSummaryFields {
-  if (!isEventType(type)) return EMPTY_SUMMARY;
+/** What the events list (and `wait --qr-code`) reads of an envelope: its event's summary; nothing for one not of the registry. */
+export function summaryOfEnvelope(envelope: unknown): EventSummaryFields {
+  if (typeof envelope !== 'object' || envelope === null) return EMPTY_SUMMARY;
+  const { type, data } = envelope as { type?: unknown; data?: unknown };
+  if (typeof type !== 'string' || !isEventType(type)) return EMPTY_SUMMARY;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return EMPTY_SUMMARY;
   try {
-    const envelope = JSON.parse(envelopeJson) as { data?: unknown };
-    const data = envelope.data;
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) return EMPTY_SUMMARY;
     return eventDefinition(type).summary(data);
+  } catch {
+    return EMPTY_SUMMARY; // an envelope edited by hand (an inbox message re-sealed) may not have the event's shape
+  }
+}
+
+/** The summary of a stored envelope's JSON; an unreadable one shows nothing more than its type. */
+export function summaryOf(envelopeJson: string): EventSummaryFields {
+  try {
+    return summaryOfEnvelope(JSON.parse(envelopeJson));
   } catch {
     return EMPTY_SUMMARY;
   }
