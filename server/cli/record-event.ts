@@ -24,10 +24,10 @@ export function toEventType(name: string): EventType {
   throw new StartupError(`Unknown event "${name}". Events: ${SHORT_NAMES.join(', ')} (or ${eventTypes.join(', ')}).`);
 }
 
-/** The short names of the events trigger and scenario files can make: "check_in, check_out or delivery". */
-export const simulatedNamesText = ((names: string[]) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(
-  simulatedEventTypes.map(shortNameOf),
-);
+/** The short names of the events trigger and scenario files can make. */
+export const simulatedShortNames = simulatedEventTypes.map(shortNameOf);
+/** "check_in, check_out or delivery". */
+export const simulatedNamesText = `${simulatedShortNames.slice(0, -1).join(', ')} or ${simulatedShortNames.at(-1)}`;
 
 /** An event `trigger` and scenario files can make; another is refused with how to cause it. */
 export function toSimulatedEventType(name: string): EventType {

@@ -3,7 +3,14 @@ import type { Command } from './command.ts';
 import { clientHelp, clientOptions, countOption, emit, readJsonFile } from './client-command.ts';
 import { EXIT } from './exit-codes.ts';
 import { organizationOf, resolveTarget } from './connection.ts';
-import { describeRecorded, recordedJson, recordEvent, simulatedNamesText, toSimulatedEventType } from './record-event.ts';
+import {
+  describeRecorded,
+  recordedJson,
+  recordEvent,
+  simulatedNamesText,
+  simulatedShortNames,
+  toSimulatedEventType,
+} from './record-event.ts';
 
 function readOverrides(file: string | undefined): Record<string, unknown> | undefined {
   if (file === undefined) return undefined;
@@ -17,7 +24,7 @@ function readOverrides(file: string | undefined): Record<string, unknown> | unde
 export const triggerCommand: Command = {
   name: 'trigger',
   summary: 'Record service confirmations on the server, which sends their events to the subscribed webhooks; prints each event id.',
-  usage: `trigger ${simulatedNamesText.replaceAll(', ', '|').replace(' or ', '|')} [--qr-code UUID] [--data FILE.json] [--count N] [--json]`,
+  usage: `trigger ${simulatedShortNames.join('|')} [--qr-code UUID] [--data FILE.json] [--count N] [--json]`,
   allowPositionals: true,
   options: { 'qr-code': { type: 'string' }, data: { type: 'string' }, count: { type: 'string' }, ...clientOptions },
   help: {
