@@ -3,7 +3,7 @@ import { getQuery } from '../api/get-query.ts';
 import type { BackgroundTask, Page } from '../api/types.ts';
 import { type Inbox, withArrival } from '../api/inspector-types.ts';
 import { mergeLiveTask } from '../pages/tasks/live-list.ts';
-import { taskQuery } from '../pages/tasks/task-query.ts';
+import { taskQuery } from '../api/task-query.ts';
 import { isRunning } from '../api/task-format.ts';
 import { isCancelledTask } from '../../../common/cancelled.ts';
 import { messageQuery, withRelay } from '../pages/inspector/message-query.ts';

@@ -1,4 +1,4 @@
-import type { ImportHandler } from './appointment-types.ts';
+import type { ImportHandler } from '../../api/appointment-types.ts';
 import { CrudListPage } from '../../components/CrudListPage.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import type { Column } from '../../components/ListView.tsx';

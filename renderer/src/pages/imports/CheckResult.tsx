@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { AppointmentSchedule } from '../appointments/appointment-types.ts';
+import type { AppointmentSchedule } from '../../api/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable, type FileColumns } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, type ResultsOf } from '../../api/task-format.ts';

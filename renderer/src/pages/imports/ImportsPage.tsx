@@ -8,12 +8,12 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
-import { ImportHandlerSelect } from '../appointments/ImportHandlerSelect.tsx';
-import { type Destination, DestinationField, THIS_SANDBOX } from '../remote/DestinationField.tsx';
-import { remoteImportRequest, type RemoteImportAnswer } from '../remote/remote-api.ts';
-import { RemoteImportResult } from '../remote/RemoteImportResult.tsx';
-import { sendRemoteImport } from '../remote/remote-send.ts';
-import { FileDropZone, PickFileButton } from './FilePicker.tsx';
+import { ImportHandlerSelect } from '../../components/ImportHandlerSelect.tsx';
+import { type Destination, DestinationField, THIS_SANDBOX } from '../../components/remote/DestinationField.tsx';
+import { remoteImportRequest, type RemoteImportAnswer } from '../../api/remote-api.ts';
+import { RemoteImportResult } from '../../components/remote/RemoteImportResult.tsx';
+import { sendRemoteImport } from '../../api/remote-send.ts';
+import { FileDropZone, PickFileButton } from '../../components/FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
   importKindOf,
@@ -33,11 +33,11 @@ import {
 } from '../../api/import-api.ts';
 import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
-import { FixPreviewRowsButton } from '../import-drafts/FixPreviewRowsButton.tsx';
+import { FixPreviewRowsButton } from '../../components/import-results/FixPreviewRowsButton.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 import { KindMismatchNotice } from './KindMismatchNotice.tsx';
 import { FixedFilePreviewNote } from './FixedFilePreviewNote.tsx';
-import { takeHandedFixedFile } from './fixed-file-handover.ts';
+import { takeHandedFixedFile } from '../../api/fixed-file-handover.ts';
 import { ColumnMappingEditor } from './ColumnMappingEditor.tsx';
 import { FileLayoutControls } from './FileLayoutControls.tsx';
 import { choiceToSend, type LayoutChoice, layoutFields, NO_CHOICE, openQuestions } from './file-layout.ts';

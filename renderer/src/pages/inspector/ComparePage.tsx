@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
 import { eventLabel, type Message, messagePath } from '../../api/inspector-types.ts';
-import { DecryptionBadge, SignatureBadge } from './Verdicts.tsx';
+import { DecryptionBadge, SignatureBadge } from '../../components/Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';

@@ -18,7 +18,7 @@ import {
   SIGNATURE_STATUSES,
 } from '../../api/inspector-types.ts';
 import { useMessageFilters } from './message-filters.ts';
-import { DecryptionBadge, DuplicateBadge, SignatureBadge } from './Verdicts.tsx';
+import { DecryptionBadge, DuplicateBadge, SignatureBadge } from '../../components/Verdicts.tsx';
 
 const signatureOptionLabels = { valid: 'Valid', invalid: 'Invalid', unknown: 'Not checked' } as const;
 const DECRYPTION_OPTIONS: Options = [

@@ -18,7 +18,7 @@ import { Link, navigate } from '../../router.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
 import { eventLabel, formatReceived, type Inbox, type Message, messagePath, type Relay } from '../../api/inspector-types.ts';
 import { answerText } from './MessageList.tsx';
-import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from './Verdicts.tsx';
+import { DecryptionBadge, DuplicateBadge, HintList, SignatureBadge, signatureExplanation } from '../../components/Verdicts.tsx';
 import { Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton, SubmitButton } from '../../components/FormActions.tsx';

@@ -1,10 +1,10 @@
 import './remote.css';
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ErrorNotice } from '../ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
-import { type PublicProfile } from './remote-api.ts';
-import { profilesQuery } from './profiles-query.ts';
+import { type PublicProfile } from '../../api/remote-api.ts';
+import { profilesQuery } from '../../api/profiles-query.ts';
 
 /** Where an import goes: this sandbox, or a profile's service with the organization to import into there. */
 export interface Destination {

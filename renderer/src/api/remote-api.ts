@@ -2,12 +2,12 @@
  * Calls to a connection profile's service, all through this QR Sandbox server's proxy
  * (`/api/remote/{profile}/…`): the page never holds the profile's secret.
  */
-import { typedRequest } from '../../api/typed-request.ts';
-import type { BodyOf, ResponseOf } from '../../api/types.ts';
-import type { ApiRequest } from '../../api/request.ts';
-import type { BackgroundTask } from '../../api/types.ts';
-import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from '../../api/import-form.ts';
-import { errorReportPath } from '../../api/task-format.ts';
+import { typedRequest } from './typed-request.ts';
+import type { BodyOf, ResponseOf } from './types.ts';
+import type { ApiRequest } from './request.ts';
+import type { BackgroundTask } from './types.ts';
+import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from './import-form.ts';
+import { errorReportPath } from './task-format.ts';
 
 export type ProfileBody = BodyOf<'putProfilesByName'>;
 export type PublicProfile = ResponseOf<'getProfiles'>['items'][number];
