@@ -1,4 +1,4 @@
-import type { UploadFile } from './upload.ts';
+import type { UploadFile } from './request.ts';
 import type { ImportKindName } from './import-form.ts';
 
 /** A fixed error report chosen on a task page, on its way to the Imports page, which previews it before sending. */

@@ -12,6 +12,15 @@ import { errorReportPath } from './task-format.ts';
 export type ProfileBody = BodyOf<'putProfilesByName'>;
 export type PublicProfile = ResponseOf<'getProfiles'>['items'][number];
 
+/** Where an import goes: this sandbox, or a profile's service with the organization to import into there. */
+export interface Destination {
+  profile: PublicProfile | null;
+  /** The organization_uuid sent to the profile's service: the profile's own, or typed here. */
+  organizationUuid: string;
+}
+
+export const THIS_SANDBOX: Destination = { profile: null, organizationUuid: '' };
+
 export const profilesRequest = typedRequest('get', '/api/profiles');
 
 export function saveProfileRequest(name: string, body: ProfileBody): ApiRequest {

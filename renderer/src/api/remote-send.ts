@@ -1,6 +1,6 @@
 import { send } from './client.ts';
-import type { ApiRequest } from './request.ts';
-import { upload, type UploadFile, type UploadProgress } from './upload.ts';
+import type { ApiRequest, UploadFile, UploadProgress } from './request.ts';
+import { upload } from './upload.ts';
 import type { ImportKindName, ProcessingMode } from './import-api.ts';
 import { readImportAnswer, remoteImportRequest, type RemoteImportAnswer } from './remote-api.ts';
 

@@ -1,7 +1,7 @@
+import type { UploadFile } from '../../api/request.ts';
 import { type ComponentProps, type ReactNode, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import type { UploadFile } from '../../api/upload.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { type ExcludedRow, excludedTotal } from '../../api/task-format.ts';
 import { DEFAULT_IMPORT_HANDLER, errorReportRequest, saveAttachment, taskImportHandler } from '../../api/import-api.ts';

@@ -1,8 +1,8 @@
+import type { ImportPreview } from '../../api/types.ts';
 import { countOf } from '../../../../common/count-words.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../ErrorNotice.tsx';
 import { navigate } from '../../router.tsx';
-import type { ImportPreview } from '../../api/import-api.ts';
 import type { ImportKindName } from '../../api/import-form.ts';
 import { openRowsDraft } from '../../api/draft-api.ts';
 

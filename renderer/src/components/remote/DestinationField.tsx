@@ -3,17 +3,8 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorNotice } from '../ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
-import { type PublicProfile } from '../../api/remote-api.ts';
+import { type Destination, type PublicProfile, THIS_SANDBOX } from '../../api/remote-api.ts';
 import { profilesQuery } from '../../api/profiles-query.ts';
-
-/** Where an import goes: this sandbox, or a profile's service with the organization to import into there. */
-export interface Destination {
-  profile: PublicProfile | null;
-  /** The organization_uuid sent to the profile's service: the profile's own, or typed here. */
-  organizationUuid: string;
-}
-
-export const THIS_SANDBOX: Destination = { profile: null, organizationUuid: '' };
 
 /** "Send to": this sandbox (the default) or one of the connection profiles. */
 export function DestinationField({

@@ -1,5 +1,4 @@
-import type { ApiRequest } from '../../api/request.ts';
-import type { UploadFile } from '../../api/upload.ts';
+import type { ApiRequest, UploadFile } from '../../api/request.ts';
 import type { RemoteImportAnswer } from '../../api/remote-api.ts';
 import { RemoteSyncAnswer, RemoteTaskResult } from './RemoteTaskResult.tsx';
 import { useRemoteTask } from '../../api/use-remote-task.ts';

@@ -1,7 +1,6 @@
 import './remote.css';
 import { useMemo } from 'react';
-import type { ApiRequest } from '../../api/request.ts';
-import type { UploadFile } from '../../api/upload.ts';
+import type { ApiRequest, UploadFile } from '../../api/request.ts';
 import { describeError } from '../../api/describe-error.ts';
 import { ErrorNotice } from '../ErrorNotice.tsx';
 import { ProgressBar } from '../ProgressBar.tsx';

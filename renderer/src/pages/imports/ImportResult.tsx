@@ -1,8 +1,8 @@
+import type { UploadFile } from '../../api/request.ts';
 import './imports.css';
 import { useMemo } from 'react';
 import type { ApiRequest } from '../../api/client.ts';
 import type { BackgroundTask } from '../../api/types.ts';
-import type { UploadFile } from '../../api/upload.ts';
 import { useFollowedTask } from '../../live/use-followed-task.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';

@@ -1,5 +1,5 @@
+import type { UploadFile } from '../../api/request.ts';
 import '../../components/remote/remote.css';
-import type { UploadFile } from '../../api/upload.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';

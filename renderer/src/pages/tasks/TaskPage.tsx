@@ -1,5 +1,5 @@
+import type { UploadFile } from '../../api/request.ts';
 import { useMemo } from 'react';
-import type { UploadFile } from '../../api/upload.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
