@@ -3,7 +3,6 @@ import { CrudListPage } from '../../components/CrudListPage.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import type { Column } from '../../components/ListView.tsx';
 import { Link } from '../../router.tsx';
-import '../imports/imports.css';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ImportHandlerForm } from './ImportHandlerForm.tsx';
 
