@@ -1,6 +1,6 @@
-import type { UploadFile } from '../../api/request.ts';
 import './imports.css';
 import { useMemo } from 'react';
+import type { UploadFile } from '../../api/request.ts';
 import type { ApiRequest } from '../../api/client.ts';
 import type { BackgroundTask } from '../../api/types.ts';
 import { useFollowedTask } from '../../live/use-followed-task.ts';

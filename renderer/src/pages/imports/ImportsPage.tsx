@@ -1,6 +1,6 @@
-import type { UploadFile, UploadProgress } from '../../api/request.ts';
 import './imports.css';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { UploadFile, UploadProgress } from '../../api/request.ts';
 import { useAppMeta } from '../../api/meta.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { useSignedIn } from '../../auth/session-store.ts';

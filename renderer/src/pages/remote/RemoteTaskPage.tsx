@@ -1,6 +1,6 @@
-import type { UploadFile } from '../../api/request.ts';
 import '../../components/remote/remote.css';
 import { useQuery } from '@tanstack/react-query';
+import type { UploadFile } from '../../api/request.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
