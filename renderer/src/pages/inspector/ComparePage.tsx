@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import './inspector.css';
 import { useQuery } from '@tanstack/react-query';
 import { getQuery } from '../../api/get-query.ts';
-import { messageQuery } from './message-query.ts';
+import { messageQuery } from '../../api/message-query.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { type ChangedValue, changedValues, jsonDifferences } from '../../components/json-paths.ts';

@@ -5,7 +5,7 @@ import { fieldProblem } from '../../api/describe-error.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { getQuery, getRequest } from '../../api/get-query.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { messageQuery, withRelay } from './message-query.ts';
+import { messageQuery, withRelay } from '../../api/message-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';

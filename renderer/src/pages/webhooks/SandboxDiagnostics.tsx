@@ -2,7 +2,7 @@ import { type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SandboxOnlyBadge } from '../../components/SandboxOnlyBadge.tsx';
-import { webhookPath } from './webhook-controls.tsx';
+import { webhookPath } from '../../api/webhook-path.ts';
 import type { Webhook } from '../../api/webhook-types.ts';
 
 /** The webhook field sandbox_diagnostics as a checkbox (registration form and webhook page). */
