@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pageImportViolations } from './architecture/page-imports.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AREAS = ['server', 'renderer/src', 'common', 'main', 'preload', 'bin'];
@@ -96,6 +97,7 @@ export function violations(graph: Map<string, string[]>): string[] {
       }
     }
   }
+  found.push(...pageImportViolations(graph));
   return found;
 }
 

@@ -11,7 +11,7 @@ import { formatDateTime } from '../../components/date-time.ts';
 import { formatReceived, type Inbox, type Message, type MessageListItem, SIGNATURE_STATUSES } from '../../api/inspector-types.ts';
 import { eventLabel, webhookEvents } from '../../api/webhook-events.ts';
 import { useMessageFilters } from './message-filters.ts';
-import { DecryptionBadge, DuplicateBadge, SignatureBadge } from './Verdicts.tsx';
+import { DecryptionBadge, DuplicateBadge, SignatureBadge } from '../../components/Verdicts.tsx';
 
 const signatureOptionLabels = { valid: 'Valid', invalid: 'Invalid', unknown: 'Not checked' } as const;
 const DECRYPTION_OPTIONS: Options = [

@@ -11,7 +11,8 @@ import { type EventType, serviceEventTypes, webhookEvents } from '../../api/webh
 import type { WebhookWithSecret } from '../../api/webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { TextField } from '../../components/FormField.tsx';
-import { SandboxDiagnosticsCheckbox, SandboxOnlyBadge } from './SandboxDiagnostics.tsx';
+import { SandboxOnlyBadge } from '../../components/SandboxOnlyBadge.tsx';
+import { SandboxDiagnosticsCheckbox } from './SandboxDiagnostics.tsx';
 
 /** The registration answer: the only time the secret comes without asking for it. */
 export function NewWebhookPanel({ webhook, onDone }: { webhook: WebhookWithSecret; onDone(): void }) {

@@ -1,8 +1,8 @@
 import type { BackgroundTask } from '../../api/types.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ErrorNotice } from '../ErrorNotice.tsx';
 import { navigate } from '../../router.tsx';
-import { openTaskDraft } from './draft-api.ts';
+import { openTaskDraft } from '../../api/draft-api.ts';
 
 /** Opens a finished import's excluded rows in the grid (the draft it has, or a new one). */
 export function FixInPlaceButton({ task }: { task: Pick<BackgroundTask, 'uuid'> }) {

@@ -1,19 +1,10 @@
 import './remote.css';
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ErrorNotice } from '../ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
-import { type PublicProfile } from './remote-api.ts';
-import { profilesQuery } from './profiles-query.ts';
-
-/** Where an import goes: this sandbox, or a profile's service with the organization to import into there. */
-export interface Destination {
-  profile: PublicProfile | null;
-  /** The organization_uuid sent to the profile's service: the profile's own, or typed here. */
-  organizationUuid: string;
-}
-
-export const THIS_SANDBOX: Destination = { profile: null, organizationUuid: '' };
+import { type Destination, type PublicProfile, THIS_SANDBOX } from '../../api/remote-api.ts';
+import { profilesQuery } from '../../api/profiles-query.ts';
 
 /** "Send to": this sandbox (the default) or one of the connection profiles. */
 export function DestinationField({

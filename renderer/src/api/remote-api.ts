@@ -2,15 +2,24 @@
  * Calls to a connection profile's service, all through this QR Sandbox server's proxy
  * (`/api/remote/{profile}/…`): the page never holds the profile's secret.
  */
-import { typedRequest } from '../../api/typed-request.ts';
-import type { BodyOf, ResponseOf } from '../../api/types.ts';
-import type { ApiRequest } from '../../api/request.ts';
-import type { BackgroundTask } from '../../api/types.ts';
-import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from '../../api/import-form.ts';
-import { errorReportPath } from '../../api/task-format.ts';
+import { typedRequest } from './typed-request.ts';
+import type { BodyOf, ResponseOf } from './types.ts';
+import type { ApiRequest } from './request.ts';
+import type { BackgroundTask } from './types.ts';
+import { DEFAULT_IMPORT_HANDLER, importForm, importKindOf, type ImportKindName, type ProcessingMode } from './import-form.ts';
+import { errorReportPath } from './task-format.ts';
 
 export type ProfileBody = BodyOf<'putProfilesByName'>;
 export type PublicProfile = ResponseOf<'getProfiles'>['items'][number];
+
+/** Where an import goes: this sandbox, or a profile's service with the organization to import into there. */
+export interface Destination {
+  profile: PublicProfile | null;
+  /** The organization_uuid sent to the profile's service: the profile's own, or typed here. */
+  organizationUuid: string;
+}
+
+export const THIS_SANDBOX: Destination = { profile: null, organizationUuid: '' };
 
 export const profilesRequest = typedRequest('get', '/api/profiles');
 

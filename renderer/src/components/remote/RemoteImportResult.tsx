@@ -1,8 +1,7 @@
-import type { ApiRequest } from '../../api/request.ts';
-import type { UploadFile } from '../../api/upload.ts';
-import type { RemoteImportAnswer } from './remote-api.ts';
+import type { ApiRequest, UploadFile } from '../../api/request.ts';
+import type { RemoteImportAnswer } from '../../api/remote-api.ts';
 import { RemoteSyncAnswer, RemoteTaskResult } from './RemoteTaskResult.tsx';
-import { useRemoteTask } from './use-remote-task.ts';
+import { useRemoteTask } from '../../api/use-remote-task.ts';
 
 interface FixedFile {
   onFixedFile?: (file: UploadFile) => void;

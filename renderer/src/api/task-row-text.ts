@@ -1,6 +1,6 @@
-import type { BackgroundTask } from '../../api/types.ts';
-import { fileName } from '../../api/task-format.ts';
-import { countOf } from '../../../../common/count-words.ts';
+import type { BackgroundTask } from './types.ts';
+import { fileName } from './task-format.ts';
+import { countOf } from '../../../common/count-words.ts';
 
 type Results = Record<string, unknown>;
 

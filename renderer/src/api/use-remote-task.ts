@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { call } from '../../api/client.ts';
-import type { ApiRequest } from '../../api/request.ts';
-import type { BackgroundTask } from '../../api/types.ts';
-import { isRunning } from '../../api/task-format.ts';
+import { call } from './client.ts';
+import type { ApiRequest } from './request.ts';
+import type { BackgroundTask } from './types.ts';
+import { isRunning } from './task-format.ts';
 import { isFinalFailure, remoteTaskRequest } from './remote-api.ts';
 import { backoffDelay, nextPollDelay, REMOTE_POLL } from './remote-poll.ts';
 

@@ -1,6 +1,6 @@
 import { type QueryFunction, queryOptions } from '@tanstack/react-query';
-import { getQuery } from '../../api/get-query.ts';
-import type { BackgroundTask } from '../../api/types.ts';
+import { getQuery } from './get-query.ts';
+import type { BackgroundTask } from './types.ts';
 
 const PATH = '/api/background-tasks/uuid/{background_task_uuid}';
 

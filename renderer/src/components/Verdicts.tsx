@@ -1,4 +1,4 @@
-import type { Hint, SignatureStatus } from '../../api/inspector-types.ts';
+import type { Hint, SignatureStatus } from '../api/inspector-types.ts';
 
 const hintFields: Record<Hint['field'], string> = { payload: 'Payload', signature: 'Signature', secret: 'Secret' };
 

@@ -1,4 +1,4 @@
-import type { BackgroundTask, Page } from '../../api/types.ts';
+import type { BackgroundTask, Page } from '../api/types.ts';
 
 /** A list loaded after the end of a task may meet an older progress event of it: the end stays. */
 const isFinished = (task: BackgroundTask) => task.status === 'COMPLETED' || task.status === 'FAILED';

@@ -1,16 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { create } from 'zustand';
-import { type ApiRequest, call } from '../../api/client.ts';
-import { useApiAction } from '../../api/use-api-action.ts';
-import { ActionButton } from '../../components/FormActions.tsx';
-import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import type { DeliveryExhaustedEvent } from '../../live/events.ts';
-import { useLiveEvent } from '../../live/live-store.ts';
-import { Link } from '../../router.tsx';
-import { webhookPath } from './webhook-controls.tsx';
-import { eventLabel } from '../../api/webhook-events.ts';
-import type { Webhook } from '../../api/webhook-types.ts';
+import { type ApiRequest, call } from '../api/client.ts';
+import { useApiAction } from '../api/use-api-action.ts';
+import { ActionButton } from './FormActions.tsx';
+import { CurlDisclosure } from './CurlDisclosure.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+import type { DeliveryExhaustedEvent } from '../live/events.ts';
+import { useLiveEvent } from '../live/live-store.ts';
+import { Link } from '../router.tsx';
+import { webhookPath } from '../api/webhook-path.ts';
+import { eventLabel } from '../api/webhook-events.ts';
+import type { Webhook } from '../api/webhook-types.ts';
 
 interface NoticeStore {
   /** Deliveries given up since the GUI opened, newest first. */

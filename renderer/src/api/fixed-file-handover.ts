@@ -1,5 +1,5 @@
-import type { UploadFile } from '../../api/upload.ts';
-import type { ImportKindName } from '../../api/import-form.ts';
+import type { UploadFile } from './request.ts';
+import type { ImportKindName } from './import-form.ts';
 
 /** A fixed error report chosen on a task page, on its way to the Imports page, which previews it before sending. */
 export interface HandedFixedFile {

@@ -1,10 +1,10 @@
+import type { ImportPreview } from '../../api/types.ts';
 import { countOf } from '../../../../common/count-words.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ErrorNotice } from '../ErrorNotice.tsx';
 import { navigate } from '../../router.tsx';
-import type { ImportPreview } from '../../api/import-api.ts';
 import type { ImportKindName } from '../../api/import-form.ts';
-import { openRowsDraft } from './draft-api.ts';
+import { openRowsDraft } from '../../api/draft-api.ts';
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value));
 

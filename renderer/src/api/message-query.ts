@@ -1,5 +1,5 @@
-import { getQuery } from '../../api/get-query.ts';
-import type { Message, Relay } from '../../api/inspector-types.ts';
+import { getQuery } from './get-query.ts';
+import type { Message, Relay } from './inspector-types.ts';
 
 /** One message of an inbox, with its body (GET /api/inboxes/uuid/{uuid}/messages/{message_uuid}). */
 export const messageQuery = (inboxUuid: string, messageUuid: string) =>

@@ -1,8 +1,8 @@
 import type { BackgroundTask } from '../../api/types.ts';
-import { QrCodesMapPanel, qrCodePath } from '../../components/map/QrCodesMapPanel.tsx';
+import { QrCodesMapPanel, qrCodePath } from '../map/QrCodesMapPanel.tsx';
 import { navigate } from '../../router.tsx';
 import { excludedTotal, type ResultsOf, warnedRows } from '../../api/task-format.ts';
-import { formatDateTime } from '../../components/date-time.ts';
+import { formatDateTime } from '../date-time.ts';
 
 function warnedCount(task: ResultsOf): number {
   const warned = task.results?.warned;

@@ -1,14 +1,14 @@
-import type { BackgroundTask } from '../../api/types.ts';
-import type { Column } from '../../components/ListView.tsx';
-import { ProgressBar } from '../../components/ProgressBar.tsx';
-import { StatusBadge } from '../../components/StatusBadge.tsx';
-import { isCancelledTask } from '../../../../common/cancelled.ts';
-import { Link } from '../../router.tsx';
-import { useNow } from '../../components/use-now.ts';
-import { isRunning, taskTypeLabel } from '../../api/task-format.ts';
-import { formatDateTime } from '../../components/date-time.ts';
-import { formatElapsed, taskElapsedMs } from './task-duration.ts';
-import { resultPhrase, sourceSummary, startedBy, taskTime } from './task-row-text.ts';
+import type { BackgroundTask } from '../api/types.ts';
+import type { Column } from './ListView.tsx';
+import { ProgressBar } from './ProgressBar.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+import { isCancelledTask } from '../../../common/cancelled.ts';
+import { Link } from '../router.tsx';
+import { useNow } from './use-now.ts';
+import { isRunning, taskTypeLabel } from '../api/task-format.ts';
+import { formatDateTime } from './date-time.ts';
+import { formatElapsed, taskElapsedMs } from '../api/task-duration.ts';
+import { resultPhrase, sourceSummary, startedBy, taskTime } from '../api/task-row-text.ts';
 
 /**
  * One task in a task list (this sandbox's or a remote service's): when and by whom, what, status,

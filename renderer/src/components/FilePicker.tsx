@@ -1,7 +1,7 @@
+import type { UploadFile } from '../api/request.ts';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
-import type { UploadFile } from '../../api/upload.ts';
-import { desktopBridge } from '../../desktop/bridge.ts';
-import { formatBytes, fromPickedFile } from '../../api/import-api.ts';
+import { desktopBridge } from '../desktop/bridge.ts';
+import { formatBytes, fromPickedFile } from '../api/import-api.ts';
 
 const ACCEPT = [
   '.csv',

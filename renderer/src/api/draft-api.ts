@@ -1,7 +1,7 @@
-import type { ApiRequest } from '../../api/client.ts';
-import { getQuery } from '../../api/get-query.ts';
-import type { Schemas } from '../../api/types.ts';
-import { writeCall } from '../../api/write-call.ts';
+import type { ApiRequest } from './client.ts';
+import { getQuery } from './get-query.ts';
+import type { Schemas } from './types.ts';
+import { writeCall } from './write-call.ts';
 
 export type Draft = Schemas['ImportDraft'];
 export type DraftRow = Schemas['ImportDraftRow'];

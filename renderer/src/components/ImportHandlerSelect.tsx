@@ -1,11 +1,11 @@
-import './appointments.css';
+import './import-handler-select.css';
 import { useQuery } from '@tanstack/react-query';
-import { getQuery, getRequest } from '../../api/get-query.ts';
-import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { SelectField } from '../../components/SelectField.tsx';
-import { Link } from '../../router.tsx';
-import { DEFAULT_IMPORT_HANDLER } from '../../api/import-api.ts';
+import { getQuery, getRequest } from '../api/get-query.ts';
+import { CurlDisclosure } from './CurlDisclosure.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+import { SelectField } from './SelectField.tsx';
+import { Link } from '../router.tsx';
+import { DEFAULT_IMPORT_HANDLER } from '../api/import-api.ts';
 
 /** The org_identifier of an appointment import: `default` (the template's names) or a saved handler's slug. */
 export function ImportHandlerSelect({

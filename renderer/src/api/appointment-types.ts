@@ -1,4 +1,4 @@
-import type { AppMeta, BodyOf, Schemas } from '../../api/types.ts';
+import type { AppMeta, BodyOf, Schemas } from './types.ts';
 
 export type AppointmentSchedule = Schemas['AppointmentSchedule'];
 export type AppointmentField = AppMeta['appointment_fields'][number];

@@ -1,7 +1,7 @@
-import { send } from '../../api/client.ts';
-import type { ApiRequest } from '../../api/request.ts';
-import { upload, type UploadFile, type UploadProgress } from '../../api/upload.ts';
-import type { ImportKindName, ProcessingMode } from '../../api/import-api.ts';
+import { send } from './client.ts';
+import type { ApiRequest, UploadFile, UploadProgress } from './request.ts';
+import { upload } from './upload.ts';
+import type { ImportKindName, ProcessingMode } from './import-api.ts';
 import { readImportAnswer, remoteImportRequest, type RemoteImportAnswer } from './remote-api.ts';
 
 /** A JSON file's bytes as the request body (no upload progress: fetch does not report it). */

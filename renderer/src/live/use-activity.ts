@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { getQuery } from '../../api/get-query.ts';
-import { useSignedIn } from '../../auth/session-store.ts';
-import { useLiveEvent } from '../../live/live-store.ts';
+import { getQuery } from '../api/get-query.ts';
+import { useSignedIn } from '../auth/session-store.ts';
+import { useLiveEvent } from './live-store.ts';
 
 export const activityQuery = (organizationUuid: string) => getQuery('/api/activity', { query: { organization_uuid: organizationUuid } });
 
