@@ -111,7 +111,7 @@ export function problems(found: readonly string[], known: ReadonlySet<string> = 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const found = problems(violations(importGraph()));
+  const found = problems([...violations(importGraph()), ...(await import('./architecture/event-names.ts')).eventNameProblems()]);
   for (const line of found) console.error(line);
   console.log(
     found.length === 0 ? 'Architecture check: no circles, no forbidden imports.' : `Architecture check: ${found.length} problems.`,

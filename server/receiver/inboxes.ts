@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext, ServerConfig } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import type { ServerConfig } from '../server-config.ts';
 import { isLoopbackHost } from '../http/guards.ts';
 import { getSettings, serverDefaults } from '../settings/settings.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';

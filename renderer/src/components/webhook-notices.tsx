@@ -9,7 +9,7 @@ import type { DeliveryExhaustedEvent } from '../live/events.ts';
 import { useLiveEvent } from '../live/live-store.ts';
 import { Link } from '../router.tsx';
 import { webhookPath } from '../api/webhook-path.ts';
-import { eventLabel } from '../api/webhook-format.ts';
+import { eventLabel } from '../api/webhook-events.ts';
 import type { Webhook } from '../api/webhook-types.ts';
 
 interface NoticeStore {

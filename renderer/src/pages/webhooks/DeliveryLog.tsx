@@ -7,7 +7,8 @@ import { formatDateTime } from '../../components/date-time.ts';
 import { AttemptView } from './AttemptView.tsx';
 import { SentRequest } from './SentRequest.tsx';
 import { webhookPath } from '../../api/webhook-path.ts';
-import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from '../../api/webhook-format.ts';
+import { deliveryStatusLabels, formatDuration, untilText } from '../../api/webhook-format.ts';
+import { eventLabel } from '../../api/webhook-events.ts';
 import type { Delivery, DeliveryAttempt } from '../../api/webhook-types.ts';
 import { Table } from '../../components/Table.tsx';
 

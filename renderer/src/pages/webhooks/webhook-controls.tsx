@@ -3,7 +3,7 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { eventLabel } from '../../api/webhook-format.ts';
+import { eventLabel } from '../../api/webhook-events.ts';
 import type { Webhook } from '../../api/webhook-types.ts';
 import { webhookPath } from '../../api/webhook-path.ts';
 
