@@ -6,12 +6,14 @@
  * - a common/ file (code both the server and the GUI run) importing anything outside common/;
  * - a capability folder importing the composition root (server/app.ts, server/server.ts): only the
  *   command line and the desktop app start the server;
- * - the import engine (server/imports/) importing an import kind, except through its registry.
+ * - the import engine (server/imports/) importing an import kind, except through its registry;
+ * - a capability's logic importing the whole server context (architecture/context-imports.ts).
  * Usage: node scripts/check-architecture.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contextImportViolations } from './architecture/context-imports.ts';
 import { pageImportViolations } from './architecture/page-imports.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -98,6 +100,7 @@ export function violations(graph: Map<string, string[]>): string[] {
     }
   }
   found.push(...pageImportViolations(graph));
+  found.push(...contextImportViolations(graph));
   return found;
 }
 

@@ -1,6 +1,4 @@
-import type { AppContext } from '../context.ts';
-
-export interface PerServer<T, C extends object = AppContext> {
+export interface PerServer<T, C extends object = object> {
   /** The server's T, made on first use and kept as long as that server's context lives. */
   (ctx: C): T;
   /** The server's T if it was made, without making it (for stopping). */
@@ -8,7 +6,7 @@ export interface PerServer<T, C extends object = AppContext> {
 }
 
 /** One T per server, keyed by its context object (a part that takes a smaller interface of it passes the same object). */
-export function perServer<T, C extends object = AppContext>(make: (ctx: C) => T): PerServer<T, C> {
+export function perServer<T, C extends object = object>(make: (ctx: C) => T): PerServer<T, C> {
   const made = new WeakMap<C, T>();
   const get = (ctx: C): T => {
     let found = made.get(ctx);
