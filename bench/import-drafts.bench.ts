@@ -19,7 +19,7 @@ import { importAndPoll, median, round, target } from './support.ts';
 const ROWS = Number(process.env.BENCH_DRAFT_ROWS ?? 100_000);
 const RUNS = 5;
 const LIMIT_MS = 200;
-/** Rows the grid reads at a time (renderer/src/pages/import-drafts/draft-api.ts). */
+/** Rows the grid reads at a time (renderer/src/api/draft-api.ts). */
 const PAGE_ROWS = 200;
 
 export function unlocatableCsv(rows: number): string {

@@ -178,7 +178,7 @@ async function main() {
     server.ctx.db.sqlite.transaction(() => {
       for (let i = 0; i < EVENTS; i++)
         backlogIds.add(
-          queueEvent(server.ctx.db, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() }).envelope.id,
+          queueEvent(server.ctx.db, organization_uuid, 'service_confirmation.check_in', { ...data, uuid: randomUUID() })?.envelope.id ?? '',
         );
     })();
     started = nowMs();

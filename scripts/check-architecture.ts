@@ -9,12 +9,15 @@
  * - the import engine (server/imports/) importing an import kind, except through its registry (the
  *   kind folders are read from the registry: every kind it lists is covered);
  * - a branch on an import kind by name outside its folder and the registry (architecture/kind-names.ts).
+ * - a capability's logic importing the whole server context (architecture/context-imports.ts).
  * Usage: node scripts/check-architecture.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contextImportViolations } from './architecture/context-imports.ts';
 import { KIND_REGISTRY, kindFolders, kindNameViolations, registryNames } from './architecture/kind-names.ts';
+import { pageImportViolations } from './architecture/page-imports.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AREAS = ['server', 'renderer/src', 'common', 'main', 'preload', 'bin'];
@@ -99,6 +102,8 @@ export function violations(graph: Map<string, string[]>): string[] {
       }
     }
   }
+  found.push(...pageImportViolations(graph));
+  found.push(...contextImportViolations(graph));
   return found;
 }
 
@@ -112,7 +117,11 @@ export function problems(found: readonly string[], known: ReadonlySet<string> = 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const found = problems([...violations(importGraph()), ...kindNameViolations(ROOT, await registryNames(), KIND_FOLDERS)]);
+  const found = problems([
+    ...violations(importGraph()),
+    ...(await import('./architecture/event-names.ts')).eventNameProblems(),
+    ...kindNameViolations(ROOT, await registryNames(), KIND_FOLDERS),
+  ]);
   for (const line of found) console.error(line);
   console.log(
     found.length === 0

@@ -7,7 +7,7 @@ import { ErrorNotice } from './components/ErrorNotice.tsx';
 import { metaQuery } from './api/meta.ts';
 import { PageHeader } from './components/PageHeader.tsx';
 import { useLiveStore } from './live/live-store.ts';
-import { activityQuery } from './pages/events/use-activity.ts';
+import { activityQuery } from './live/use-activity.ts';
 import { DEMO_HOME_PATH, HOME_PATH, NAV, ROUTES } from './routes.tsx';
 import { Link, matchPath, navigate, useLocation } from './router.tsx';
 

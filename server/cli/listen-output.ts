@@ -5,7 +5,7 @@
  */
 import type { Message } from '../receiver/schemas.ts';
 import type { ServiceClient } from '../remote/service-client.ts';
-import type { EventType } from '../webhooks/events.ts';
+import { type EventType, shortNameOf } from '../webhook-events/registry.ts';
 import type { Delivery, DeliveryAttempt } from '../webhooks/schemas.ts';
 import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import type { Values } from './command.ts';
@@ -59,7 +59,7 @@ const short = (text: string | null | undefined): string => {
   return flat.length > TEXT_CHARS ? `${flat.slice(0, TEXT_CHARS - 1)}…` : flat;
 };
 const clock = (iso: string): string => iso.slice(11, 19);
-const eventName = (type: string | null): string => (type ?? '?').replace(/^service_confirmation\./, '');
+const eventName = (type: string | null): string => (type === null ? '?' : shortNameOf(type));
 
 async function findAttempt(client: ServiceClient, organizationUuid: string, event: AttemptEvent): Promise<DeliveryAttempt | null> {
   // Newest first: the delivery of a fresh attempt is on the first page, a retry of an older one a few pages on.

@@ -5,7 +5,7 @@
  */
 import type { ServiceClient } from '../remote/service-client.ts';
 import type { RetryScheduleName } from '../webhooks/retry-schedule.ts';
-import type { EventType } from '../webhooks/events.ts';
+import type { EventType } from '../webhook-events/registry.ts';
 import { call } from './client-command.ts';
 
 /** The name of the inboxes listen makes; listen and wait find them by this name. */

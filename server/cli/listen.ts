@@ -1,5 +1,5 @@
 import { StartupError } from '../startup-error.ts';
-import { eventTypes, type EventType } from '../webhooks/events.ts';
+import { eventTypes, type EventType, serviceEventTypes, shortNameOf } from '../webhook-events/registry.ts';
 import { retryScheduleNames, type RetryScheduleName } from '../webhooks/retry-schedule.ts';
 import { resolveDataDir, type Command, type Values } from './command.ts';
 import { clientHelp, clientOptions, emit } from './client-command.ts';
@@ -12,11 +12,16 @@ import { openLiveStream } from './live-stream.ts';
 import { toEventType } from './record-event.ts';
 import { stopSignal } from './stop-signals.ts';
 
+const sandboxEventsHelp = eventTypes
+  .filter((type) => !serviceEventTypes.includes(type))
+  .map((type) => ` (QR Sandbox's own, only when listed: ${shortNameOf(type)})`)
+  .join('');
+
 /** The variable that gives listen the webhook secret (as --secret does), so CI can give the app the same one. */
 export const SECRET_ENV = 'QR_SANDBOX_WEBHOOK_SECRET';
 
 function parseEvents(given: unknown): EventType[] {
-  if (typeof given !== 'string') return [...eventTypes];
+  if (typeof given !== 'string') return [...serviceEventTypes];
   const names = given
     .split(',')
     .map((name) => name.trim())
@@ -171,7 +176,7 @@ export const listenCommand: Command = {
   help: {
     'forward-to':
       "Your app's webhook URL: each delivery goes there as the service sends it, and your app's answer (status, timeout, dropped connection) is the attempt's, retried on failure",
-    events: 'Events to subscribe to, comma-separated. Default all: check_in,check_out,delivery',
+    events: `Events to subscribe to, comma-separated. Default the service's: ${serviceEventTypes.map(shortNameOf).join(',')}${sandboxEventsHelp}`,
     secret: `The webhook secret to sign with (8 to 512 printable characters), so your app can be given it beforehand. Default: $${SECRET_ENV}, else the one of earlier runs, else a new one`,
     'retry-schedule': `The webhook's retry schedule: ${retryScheduleNames.join(' or ')} (1 s, 2 s, 5 s, 10 s, 30 s). Default: the organization's setting`,
     'print-secret': 'Print the secret of the webhook for --forward-to (registering it, paused, if there is none yet) and exit',

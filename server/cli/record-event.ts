@@ -1,6 +1,13 @@
 import type { ServiceClient } from '../remote/service-client.ts';
 import { StartupError } from '../startup-error.ts';
-import { eventTypes, isEventType, type EventType } from '../webhooks/events.ts';
+import {
+  cannotSimulateMessage,
+  eventTypeNamed,
+  eventTypes,
+  type EventType,
+  shortNameOf,
+  simulatedEventTypes,
+} from '../webhook-events/registry.ts';
 import { call } from './client-command.ts';
 
 export interface RecordedEvent {
@@ -8,13 +15,25 @@ export interface RecordedEvent {
   deliveries: { delivery_id: string; webhook_uuid: string; url: string }[];
 }
 
-const SHORT_NAMES = eventTypes.map((t) => t.replace('service_confirmation.', ''));
+const SHORT_NAMES = eventTypes.map(shortNameOf);
 
-/** check_in, check_out, delivery, or the full service_confirmation.* name. */
+/** check_in, qrcode_deleted…, or the full name (service_confirmation.check_in). */
 export function toEventType(name: string): EventType {
-  const full = name.includes('.') ? name : `service_confirmation.${name}`;
-  if (isEventType(full)) return full;
+  const type = eventTypeNamed(name);
+  if (type) return type;
   throw new StartupError(`Unknown event "${name}". Events: ${SHORT_NAMES.join(', ')} (or ${eventTypes.join(', ')}).`);
+}
+
+/** The short names of the events trigger and scenario files can make. */
+export const simulatedShortNames = simulatedEventTypes.map(shortNameOf);
+/** "check_in, check_out or delivery". */
+export const simulatedNamesText = `${simulatedShortNames.slice(0, -1).join(', ')} or ${simulatedShortNames.at(-1)}`;
+
+/** An event `trigger` and scenario files can make; another is refused with how to cause it. */
+export function toSimulatedEventType(name: string): EventType {
+  const type = toEventType(name);
+  if (!(simulatedEventTypes as readonly string[]).includes(type)) throw new StartupError(cannotSimulateMessage(type));
+  return type;
 }
 
 /** Records a service confirmation through POST /api/service-confirmations/simulate; the server sends its event. */

@@ -1,19 +1,24 @@
 /** The scenario file of `qr-sandbox scenario run FILE` (docs/webhook-developer.md#scenario-files). */
 import { z } from 'zod';
-import { eventTypes, isEventType, type EventType } from '../webhooks/events.ts';
+import { cannotSimulateMessage, type EventType, eventTypeNamed, simulatedEventTypes } from '../webhook-events/registry.ts';
+import { simulatedNamesText } from './record-event.ts';
 
 const STEP_FIELDS = ['event', 'redeliver', 'id', 'qr_code', 'data', 'count', 'delay_ms', 'wait_delivered'] as const;
 export const MAX_DELAY_MS = 10 * 60_000;
 
-const eventName = z
-  .string()
-  .transform((name) => (name.includes('.') ? name : `service_confirmation.${name}`))
-  .refine(isEventType, { message: `must be check_in, check_out or delivery (or ${eventTypes.join(', ')})` })
-  .transform((name) => name as EventType);
+const eventName = z.string().transform((name, ctx): EventType => {
+  const type = eventTypeNamed(name);
+  if (type && (simulatedEventTypes as readonly string[]).includes(type)) return type;
+  ctx.addIssue({
+    code: 'custom',
+    message: type ? cannotSimulateMessage(type) : `must be ${simulatedNamesText} (or ${simulatedEventTypes.join(', ')})`,
+  });
+  return z.NEVER;
+});
 
 export const scenarioStepSchema = z
   .strictObject({
-    event: eventName.optional().describe('The event to record: check_in, check_out or delivery'),
+    event: eventName.optional().describe(`The event to record: ${simulatedNamesText}`),
     redeliver: z.string().min(1).optional().describe('The id of an earlier step: send its events again (same event id)'),
     id: z.string().min(1).optional().describe('A name for this step, for a later redeliver'),
     qr_code: z

@@ -1,4 +1,5 @@
 /** The built-in scenarios of `qr-sandbox scenario run NAME`, as scenario files would write them. */
+import { checkInEvent, checkOutEvent, deliveryEvent } from '../confirmations/events.ts';
 import type { Scenario } from './scenario-schema.ts';
 
 interface BuiltIn {
@@ -22,8 +23,8 @@ export const builtInScenarios: Record<string, BuiltIn> = {
     make: () => ({
       name: 'visit',
       steps: [
-        { event: 'service_confirmation.check_in', qr_code: '@visit', count: 1, delay_ms: 0, wait_delivered: true },
-        { event: 'service_confirmation.check_out', qr_code: '@visit', count: 1, delay_ms: 0, wait_delivered: true },
+        { event: checkInEvent.type, qr_code: '@visit', count: 1, delay_ms: 0, wait_delivered: true },
+        { event: checkOutEvent.type, qr_code: '@visit', count: 1, delay_ms: 0, wait_delivered: true },
       ],
     }),
   },
@@ -34,7 +35,7 @@ export const builtInScenarios: Record<string, BuiltIn> = {
     make: (count) => ({
       name: 'delivery-day',
       steps: Array.from({ length: count }, (_, i) => ({
-        event: 'service_confirmation.delivery' as const,
+        event: deliveryEvent.type,
         qr_code: `@site-${(i % 3) + 1}`,
         count: 1,
         delay_ms: 0,
@@ -48,7 +49,7 @@ export const builtInScenarios: Record<string, BuiltIn> = {
     defaultCount: 20,
     make: (count) => ({
       name: 'burst',
-      steps: [{ event: 'service_confirmation.delivery', count, delay_ms: 0, wait_delivered: false }],
+      steps: [{ event: deliveryEvent.type, count, delay_ms: 0, wait_delivered: false }],
     }),
   },
   duplicate: {
@@ -58,7 +59,7 @@ export const builtInScenarios: Record<string, BuiltIn> = {
     make: () => ({
       name: 'duplicate',
       steps: [
-        { id: 'original', event: 'service_confirmation.delivery', count: 1, delay_ms: 0, wait_delivered: true },
+        { id: 'original', event: deliveryEvent.type, count: 1, delay_ms: 0, wait_delivered: true },
         { redeliver: 'original', count: 1, delay_ms: 0, wait_delivered: true },
       ],
     }),
@@ -72,8 +73,8 @@ export const builtInScenarios: Record<string, BuiltIn> = {
       return {
         name: 'out-of-order',
         steps: [
-          { event: 'service_confirmation.check_out', qr_code: '@visit', data, count: 1, delay_ms: 0, wait_delivered: true },
-          { event: 'service_confirmation.check_in', qr_code: '@visit', data, count: 1, delay_ms: 0, wait_delivered: true },
+          { event: checkOutEvent.type, qr_code: '@visit', data, count: 1, delay_ms: 0, wait_delivered: true },
+          { event: checkInEvent.type, qr_code: '@visit', data, count: 1, delay_ms: 0, wait_delivered: true },
         ],
       };
     },

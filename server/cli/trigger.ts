@@ -3,7 +3,14 @@ import type { Command } from './command.ts';
 import { clientHelp, clientOptions, countOption, emit, readJsonFile } from './client-command.ts';
 import { EXIT } from './exit-codes.ts';
 import { organizationOf, resolveTarget } from './connection.ts';
-import { describeRecorded, recordedJson, recordEvent, toEventType } from './record-event.ts';
+import {
+  describeRecorded,
+  recordedJson,
+  recordEvent,
+  simulatedNamesText,
+  simulatedShortNames,
+  toSimulatedEventType,
+} from './record-event.ts';
 
 function readOverrides(file: string | undefined): Record<string, unknown> | undefined {
   if (file === undefined) return undefined;
@@ -17,7 +24,7 @@ function readOverrides(file: string | undefined): Record<string, unknown> | unde
 export const triggerCommand: Command = {
   name: 'trigger',
   summary: 'Record service confirmations on the server, which sends their events to the subscribed webhooks; prints each event id.',
-  usage: 'trigger check_in|check_out|delivery [--qr-code UUID] [--data FILE.json] [--count N] [--json]',
+  usage: `trigger ${simulatedShortNames.join('|')} [--qr-code UUID] [--data FILE.json] [--count N] [--json]`,
   allowPositionals: true,
   options: { 'qr-code': { type: 'string' }, data: { type: 'string' }, count: { type: 'string' }, ...clientOptions },
   help: {
@@ -32,8 +39,8 @@ export const triggerCommand: Command = {
     'QR_SANDBOX_URL=http://127.0.0.1:8787 QR_SANDBOX_KEY=KEY:SECRET qr-sandbox trigger check_out --qr-code 0b6f...',
   ],
   async run(values, positionals) {
-    if (positionals.length !== 1) throw new StartupError('trigger takes one event: check_in, check_out or delivery.');
-    const event = toEventType(positionals[0] ?? '');
+    if (positionals.length !== 1) throw new StartupError(`trigger takes one event: ${simulatedNamesText}.`);
+    const event = toSimulatedEventType(positionals[0] ?? '');
     const count = countOption(values, 'count', 1);
     const overrides = readOverrides(typeof values.data === 'string' ? values.data : undefined);
     const target = await resolveTarget(values);

@@ -1,3 +1,4 @@
+import { summaryOfEnvelope } from '../webhook-events/registry.ts';
 import { countOf } from '../../common/count-words.ts';
 import type { MessageListItem } from '../receiver/schemas.ts';
 import { StartupError } from '../startup-error.ts';
@@ -19,9 +20,9 @@ interface Wanted {
   signature: string | undefined;
 }
 
+/** The QR code the message's event is about, as its definition says (a confirmation's, a deleted QR code…). */
 function qrCodeOf(message: MessageListItem): string | undefined {
-  const data = (message.envelope as { data?: { qr_code_uuid?: unknown } } | null)?.data;
-  return typeof data?.qr_code_uuid === 'string' ? data.qr_code_uuid : undefined;
+  return summaryOfEnvelope(message.envelope).qr_code_uuid ?? undefined;
 }
 
 function matches(message: MessageListItem, wanted: Wanted): boolean {

@@ -1,5 +1,6 @@
 /** `webhooks list` and `webhooks delete`: see the organization's webhooks and remove leftovers (a listen's, a test's). */
 import { StartupError } from '../startup-error.ts';
+import { shortNameOf } from '../webhook-events/registry.ts';
 import type { Webhook } from '../webhooks/schemas.ts';
 import { callApi, callApiFor, printList } from './api-call.ts';
 import { dataDirHelp, dataDirOption, type Command } from './command.ts';
@@ -29,7 +30,7 @@ export const webhooksListCommand: Command = {
     }
     printList(webhooks, values.json, 'No webhooks.', {
       headers: ['UUID', 'ACTIVE', 'URL', 'EVENTS'],
-      row: (w) => [w.uuid, w.is_active ? 'yes' : 'no', w.url, w.events.map((e) => e.replace(/^service_confirmation\./, '')).join(',')],
+      row: (w) => [w.uuid, w.is_active ? 'yes' : 'no', w.url, w.events.map(shortNameOf).join(',')],
     });
     return EXIT.ok;
   },

@@ -1,33 +1,21 @@
-import type { AppContext } from '../context.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
-import type { EventType } from '../webhooks/events.ts';
-import { announceEvent, queueEvent, type QueuedEvent } from '../webhooks/outbox.ts';
+import { emitEvent } from '../webhooks/emit.ts';
+import type { OutboxDeps } from '../webhooks/outbox.ts';
+import type { QueuedEvent } from '../webhooks/outbox.ts';
+import { eventOfStatus, statusOfEvent } from './events.ts';
 import { composeConfirmation, resolveUser, type Overrides } from './compose.ts';
-import { writeNow } from '../db/write-now.ts';
 import { findQrCode, qrCodeForSimulation, type QrCodeForConfirmation } from './qr-lookup.ts';
 import type { ConfirmationListQuery, ConfirmationStatus, CreateConfirmationBody, ServiceConfirmation } from './schemas.ts';
 import type { SimulateBody } from './simulate-schemas.ts';
 import { ConfirmationWrites, findConfirmation, listConfirmations } from './store.ts';
-
-export const eventOfStatus: Record<ConfirmationStatus, EventType> = {
-  CHECK_IN: 'service_confirmation.check_in',
-  CHECK_OUT: 'service_confirmation.check_out',
-  DELIVERY: 'service_confirmation.delivery',
-};
-
-export const statusOfEvent: Record<EventType, ConfirmationStatus> = {
-  'service_confirmation.check_in': 'CHECK_IN',
-  'service_confirmation.check_out': 'CHECK_OUT',
-  'service_confirmation.delivery': 'DELIVERY',
-};
 
 /**
  * Composes the confirmation, then stores it together with its event and the event's deliveries
  * in one transaction (the outbox), and wakes the dispatcher once committed.
  */
 async function record(
-  ctx: AppContext,
+  deps: OutboxDeps,
   organizationUuid: string,
   status: ConfirmationStatus,
   qrCode: QrCodeForConfirmation,
@@ -35,8 +23,8 @@ async function record(
   random: () => number,
 ): Promise<QueuedEvent<ServiceConfirmation>> {
   const user = resolveUser(organizationUuid, overrides.user);
-  const store = new ConfirmationWrites(ctx.db);
-  const queued = await writeNow(ctx.db, () => {
+  const store = new ConfirmationWrites(deps.db);
+  const queued = await emitEvent(deps, organizationUuid, () => {
     const previous = store.latestOfUser(organizationUuid, user.uuid);
     const checkIn = status === 'CHECK_OUT' ? store.openCheckIn(organizationUuid, user.uuid, qrCode.uuid) : undefined;
     const catalog = store.catalog(organizationUuid);
@@ -54,18 +42,19 @@ async function record(
     });
     const json = JSON.stringify(confirmation);
     store.insert(confirmation, json);
-    return queueEvent(ctx.db, organizationUuid, eventOfStatus[status], confirmation, json);
+    return { type: eventOfStatus[status], data: confirmation, dataJson: json };
   });
-  announceEvent(ctx, organizationUuid, queued);
+  // A service event is always queued (only a sandbox-only event without a subscriber is not).
+  if (!queued) throw new Error(`${eventOfStatus[status]} was not queued`);
   return queued;
 }
 
-export async function createConfirmation(ctx: AppContext, body: CreateConfirmationBody): Promise<ServiceConfirmation> {
+export async function createConfirmation(deps: OutboxDeps, body: CreateConfirmationBody): Promise<ServiceConfirmation> {
   const { organization_uuid, qr_code_uuid, status, ...overrides } = body;
-  const qrCode = await findQrCode(ctx.db, organization_uuid, qr_code_uuid);
+  const qrCode = await findQrCode(deps.db, organization_uuid, qr_code_uuid);
   if (!qrCode) throw notFound(`QR code ${qr_code_uuid}`);
   checkTag(qrCode, overrides.qr_code_tag_uuid, 'body.qr_code_tag_uuid');
-  const queued = await record(ctx, organization_uuid, status, qrCode, overrides, Math.random);
+  const queued = await record(deps, organization_uuid, status, qrCode, overrides, Math.random);
   return queued.envelope.data;
 }
 
@@ -77,8 +66,8 @@ function checkTag(qrCode: QrCodeForConfirmation, tagUuid: string | undefined, pa
 }
 
 /** A realistic, fully populated confirmation for the event, at the given QR code or one of the organization's. */
-export async function simulateConfirmation(ctx: AppContext, body: SimulateBody): Promise<QueuedEvent<ServiceConfirmation>> {
-  const db = ctx.db;
+export async function simulateConfirmation(deps: OutboxDeps, body: SimulateBody): Promise<QueuedEvent<ServiceConfirmation>> {
+  const db = deps.db;
   let qrCode: QrCodeForConfirmation | undefined;
   if (body.qr_code_uuid) {
     qrCode = await findQrCode(db, body.organization_uuid, body.qr_code_uuid);
@@ -88,15 +77,15 @@ export async function simulateConfirmation(ctx: AppContext, body: SimulateBody):
   }
   const overrides = body.overrides ?? {};
   checkTag(qrCode, overrides.qr_code_tag_uuid, 'body.overrides.qr_code_tag_uuid');
-  return record(ctx, body.organization_uuid, statusOfEvent[body.event], qrCode, overrides, Math.random);
+  return record(deps, body.organization_uuid, statusOfEvent[body.event], qrCode, overrides, Math.random);
 }
 
-export async function pageOfConfirmations(ctx: AppContext, query: ConfirmationListQuery): Promise<Page<ServiceConfirmation>> {
-  return toPage(await listConfirmations(ctx.db.kysely, query), query);
+export async function pageOfConfirmations(deps: OutboxDeps, query: ConfirmationListQuery): Promise<Page<ServiceConfirmation>> {
+  return toPage(await listConfirmations(deps.db.kysely, query), query);
 }
 
-export async function getConfirmation(ctx: AppContext, organizationUuid: string, uuid: string): Promise<ServiceConfirmation> {
-  const found = await findConfirmation(ctx.db.kysely, organizationUuid, uuid);
+export async function getConfirmation(deps: OutboxDeps, organizationUuid: string, uuid: string): Promise<ServiceConfirmation> {
+  const found = await findConfirmation(deps.db.kysely, organizationUuid, uuid);
   if (!found) throw notFound(`Service confirmation ${uuid}`);
   return found;
 }

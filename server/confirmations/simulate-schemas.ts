@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { eventTypes } from '../webhooks/events.ts';
+import { cannotSimulateMessage } from '../webhook-events/registry.ts';
+import { confirmationEventTypes } from './events.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
 import { createConfirmationBodySchema } from './schemas.ts';
 
 export const simulateBodySchema = z.strictObject({
   organization_uuid: z.string().min(1),
-  event: z.enum(eventTypes, { error: () => `Unknown event. Valid events: ${eventTypes.join(', ')}.` }),
+  event: z.enum(confirmationEventTypes, { error: (issue) => cannotSimulateMessage(issue.input) }),
   qr_code_uuid: z.string().min(1).optional().describe('Default: a QR code of the organization, or a demo one created for the purpose'),
   overrides: createConfirmationBodySchema
     .omit({ organization_uuid: true, qr_code_uuid: true, status: true })

@@ -1,5 +1,5 @@
 import { ServiceClient } from '../remote/service-client.ts';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
 import type { OrganizationCredentials } from '../orgs/organizations.ts';
 import { DEMO_EVENT_INTERVAL_MS, startDemoEvents } from './event-stream.ts';
 import { seedDemo, type DemoSeedResult } from './seed.ts';
@@ -14,7 +14,7 @@ export interface DemoMode {
 export interface DemoTarget {
   url: string;
   credentials: OrganizationCredentials | null;
-  ctx: Pick<AppContext, 'logger' | 'demo'>;
+  ctx: { logger: Logger; demo?: { intervalMs: number } };
 }
 
 /** `serve --demo`: seed an empty demo organization, then keep simulated events coming. */

@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../remote/service-client.ts';
 import { demoWorker } from '../confirmations/compose.ts';
-import { eventTypes } from '../webhooks/events.ts';
+import { checkInEvent, checkOutEvent } from '../confirmations/events.ts';
+import { serviceEventTypes } from '../webhook-events/registry.ts';
 
 /** The flaky app's retry waits: long enough to watch "Next attempt in 5 s" count down. */
 export const FLAKY_RETRY_SCHEDULE = [5_000, 10_000, 30_000];
@@ -8,7 +9,7 @@ export const FLAKY_RETRY_SCHEDULE = [5_000, 10_000, 30_000];
 /** The flaky app answers 503 to the first two attempts of every check-out; the third is delivered. */
 export const FLAKY_RULES = [
   {
-    match: { event_type: ['service_confirmation.check_out'], attempt_at_most: 2 },
+    match: { event_type: [checkOutEvent.type], attempt_at_most: 2 },
     respond: { status: 503, body: { error: 'Flaky app: database busy, try again shortly' } },
   },
 ];
@@ -26,7 +27,7 @@ const postJson = <T>(client: ServiceClient, path: string, body: unknown) =>
   client.json<T>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /**
- * Two receivers, each with a webhook subscribed to every event: the demo inbox, which answers every
+ * Two receivers, each with a webhook subscribed to every event the service sends: the demo inbox, which answers every
  * delivery 200, and the flaky app, which fails some attempts (FLAKY_RULES) on a short retry schedule.
  */
 export async function addDemoWebhooks(client: ServiceClient, organizationUuid: string) {
@@ -34,7 +35,7 @@ export async function addDemoWebhooks(client: ServiceClient, organizationUuid: s
   const webhook = await postJson<{ uuid: string }>(client, '/api/webhooks/register', {
     organization_uuid: organizationUuid,
     url: inbox.url,
-    events: [...eventTypes],
+    events: [...serviceEventTypes],
   });
   const flaky = await postJson<Inbox>(client, '/api/inboxes', {
     organization_uuid: organizationUuid,
@@ -44,7 +45,7 @@ export async function addDemoWebhooks(client: ServiceClient, organizationUuid: s
   const flakyWebhook = await postJson<{ uuid: string }>(client, '/api/webhooks/register', {
     organization_uuid: organizationUuid,
     url: flaky.url,
-    events: [...eventTypes],
+    events: [...serviceEventTypes],
     retry_schedule: FLAKY_RETRY_SCHEDULE,
   });
   return { inbox, webhook, flaky, flakyWebhook };
@@ -57,7 +58,7 @@ export async function addDemoWebhooks(client: ServiceClient, organizationUuid: s
 export async function sendBrokenSignature(client: ServiceClient, organizationUuid: string, inboxUuid: string): Promise<string> {
   await postJson(client, '/api/service-confirmations/simulate', {
     organization_uuid: organizationUuid,
-    event: 'service_confirmation.check_in',
+    event: checkInEvent.type,
     overrides: { user: demoWorker(organizationUuid, 0) },
   });
   const waited = await client.json<{ messages: { uuid: string }[] }>(

@@ -1,6 +1,8 @@
 import { demoWorker } from '../confirmations/compose.ts';
 import type { ServiceClient } from '../remote/service-client.ts';
-import { eventTypes } from '../webhooks/events.ts';
+import { eventDefinition, simulatedEventTypes } from '../webhook-events/registry.ts';
+
+const demoEvents = simulatedEventTypes.filter((type) => eventDefinition(type).simulate?.demo);
 
 export const DEMO_EVENT_INTERVAL_MS = 5000;
 
@@ -13,8 +15,8 @@ export interface DemoEventLog {
 export const DEMO_WARM_UP_MS = [300, 1200, 1500, 2000];
 
 /**
- * Keeps a demo alive: rounds of a check-in, a check-out at the same QR code and a delivery at a random
- * one, each round by the next of the demo workers, the first few events within seconds of the start
+ * Keeps a demo alive: rounds of the events the registry marks for the demo (a check-in, a check-out at
+ * the same QR code and a delivery at a random one), each round by the next of the demo workers, the first few events within seconds of the start
  * and then one every interval, so the live screen, the delivery log and the inspector show traffic.
  */
 export function startDemoEvents(
@@ -25,7 +27,8 @@ export function startDemoEvents(
 ) {
   let count = 0;
   let running: Promise<unknown> = Promise.resolve();
-  let checkedInAt: Promise<string | undefined> = Promise.resolve(undefined);
+  /** The QR code of each event type's last event, for an event sent at the same one (a check-out at its check-in's). */
+  const lastQrCode = new Map<string, Promise<string | undefined>>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const simulate = async (body: object): Promise<string | undefined> => {
@@ -39,13 +42,15 @@ export function startDemoEvents(
   };
   const send = () => {
     const index = count++;
-    const event = eventTypes[index % eventTypes.length];
-    const overrides = { user: demoWorker(organizationUuid, Math.floor(index / eventTypes.length)) };
-    const sent =
-      event === 'service_confirmation.check_out'
-        ? checkedInAt.then((qrCodeUuid) => simulate({ event, overrides, ...(qrCodeUuid ? { qr_code_uuid: qrCodeUuid } : {}) }))
-        : simulate({ event, overrides });
-    if (event === 'service_confirmation.check_in') checkedInAt = sent.catch(() => undefined);
+    const event = demoEvents[index % demoEvents.length] ?? simulatedEventTypes[0];
+    const overrides = { user: demoWorker(organizationUuid, Math.floor(index / demoEvents.length)) };
+    const sameAs = eventDefinition(event).simulate?.sameQrCodeAs;
+    const at = sameAs === undefined ? Promise.resolve(undefined) : (lastQrCode.get(sameAs) ?? Promise.resolve(undefined));
+    const sent = at.then((qrCodeUuid) => simulate({ event, overrides, ...(qrCodeUuid ? { qr_code_uuid: qrCodeUuid } : {}) }));
+    lastQrCode.set(
+      event,
+      sent.catch(() => undefined),
+    );
     running = sent.catch((error: unknown) => logger.warn({ err: error }, 'demo event not sent'));
   };
   const next = () => {

@@ -1,13 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.ts';
+import type { ServerConfig } from '../server-config.ts';
 import { ApiError } from '../http/errors.ts';
 import type { ServiceClient } from '../remote/service-client.ts';
 import { deleteOrganizationRows, refuseWhileImporting } from './reset-store.ts';
 import type { DemoResetEvent, DemoResetResult } from './schemas.ts';
 import { DEMO_SEED_STEPS, seedDemo } from './seed.ts';
 
-const resetting = new WeakMap<AppContext, Set<string>>();
+/** What a demo reset takes of the server; the route passes the server's context object, which keys `resetting`. */
+interface DemoResetDeps {
+  db: Db;
+  config: ServerConfig;
+  logger: Logger;
+}
+
+const resetting = new WeakMap<DemoResetDeps, Set<string>>();
 
 /**
  * Returns an organization to a freshly seeded demo state: deletes everything it made in one
@@ -15,7 +24,7 @@ const resetting = new WeakMap<AppContext, Set<string>>();
  * its imports, then seeds it again through the API with `client`, acting as the caller.
  */
 export async function resetDemoData(
-  ctx: AppContext,
+  ctx: DemoResetDeps,
   organizationUuid: string,
   client: ServiceClient,
   onStep: (event: DemoResetEvent) => void = () => {},

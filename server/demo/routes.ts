@@ -1,6 +1,7 @@
 import { parseAuthorization } from '../auth/credentials.ts';
 import { requireOrganization } from '../auth/principal.ts';
-import type { AppContext, ServerConfig } from '../context.ts';
+import type { AppContext } from '../context.ts';
+import type { ServerConfig } from '../server-config.ts';
 import type { Api } from '../http/api.ts';
 import { ApiError } from '../http/errors.ts';
 import { ServiceClient } from '../remote/service-client.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { deliveryStatuses } from '../webhooks/schemas.ts';
-import { eventTypes } from '../webhooks/events.ts';
+import { eventTypes } from '../webhook-events/registry.ts';
 
 export const eventListQuerySchema = organizationListQuery('events').extend({
   type: z.enum(eventTypes).optional().describe('Only events of this type'),
@@ -27,9 +27,9 @@ export const eventSummarySchema = z
     type: z.enum(eventTypes),
     created_at: z.string().describe('ISO 8601 UTC'),
     qr_code_uuid: z.string().nullable(),
-    service: z.string().nullable().describe("The confirmation's service name"),
+    service: z.string().nullable().describe("The confirmation's service name; null for an event that is not a confirmation"),
     location: z.string().nullable().describe("The QR code's address"),
-    worker: z.string().nullable().describe('First and last name of the worker who confirmed'),
+    worker: z.string().nullable().describe('First and last name of the worker who confirmed; null for an event that is not a confirmation'),
     deliveries: z.array(eventDeliverySchema).describe('One per webhook the event went to, with its status'),
   })
   .meta({ id: 'EventSummary' });

@@ -2,26 +2,8 @@ import type { Kysely } from 'kysely';
 import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database } from '../db/schema.ts';
-import type { EventType } from '../webhooks/events.ts';
+import { type EventType, summaryOf } from '../webhook-events/registry.ts';
 import type { EventListQuery, EventSummary } from './schemas.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
-/** What a person reads of an event: the confirmation's QR code, service, address and worker. */
-function describe(envelopeJson: string): Pick<EventSummary, 'qr_code_uuid' | 'service' | 'location' | 'worker'> {
-  let data: Json = {};
-  try {
-    const envelope: unknown = JSON.parse(envelopeJson);
-    if (isObject(envelope) && isObject(envelope.data)) data = envelope.data;
-  } catch {
-    // an envelope is always JSON; an unreadable one just has no summary
-  }
-  const user = isObject(data.user) ? data.user : {};
-  const worker = [text(user.firstname), text(user.lastname)].filter(Boolean).join(' ');
-  return { qr_code_uuid: text(data.qr_code_uuid), service: text(data.service), location: text(data.location), worker: worker || null };
-}
 
 /** The organization's events newest first, each with its deliveries (one per webhook) and their status. */
 export async function listEvents(db: Kysely<Database>, query: EventListQuery): Promise<{ items: EventSummary[]; total: number }> {
@@ -75,7 +57,7 @@ export async function listEvents(db: Kysely<Database>, query: EventListQuery): P
     id: row.id,
     type: row.type as EventType,
     created_at: row.created_at,
-    ...describe(row.envelope),
+    ...summaryOf(row.envelope),
     deliveries: byEvent.get(row.id) ?? [],
   }));
   return { items, total };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import type { ServerConfig } from '../context.ts';
+import type { ServerConfig } from '../server-config.ts';
 import { ApiError } from './errors.ts';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RegisteredRoute, ResponseDoc } from './api.ts';
 import { SANDBOX_ATTEMPT_HEADER, SANDBOX_DELIVERY_ID_HEADER, SANDBOX_EVENT_HEADER, SIGNATURE_HEADER } from '../wire-format/headers.ts';
+import { eventTypes, serviceEventTypes } from '../webhook-events/registry.ts';
 import { deliveryBodySchema, envelopeSchema } from '../wire-format/schemas.ts';
 import { errorBodySchema } from './errors.ts';
 import { namedSchemas, schemaName } from './schema-names.ts';
@@ -256,6 +257,12 @@ function reachable(paths: unknown, components: Record<string, JsonSchema>): Reco
 
 const TAG_DESCRIPTIONS: Record<string, string> = {};
 
+/** "; QR Sandbox also sends qrcode.deleted (its own, x-sandbox) to a webhook that lists it", or nothing. */
+function sandboxEventsText(): string {
+  const own = eventTypes.filter((type) => !serviceEventTypes.includes(type));
+  return own.length === 0 ? '' : `; QR Sandbox also sends ${own.join(', ')} (its own, x-sandbox) to a webhook that lists it`;
+}
+
 /** What this server sends to a registered webhook URL: an OpenAPI 3.1 webhook. */
 function webhookDelivery(converter: SchemaConverter): JsonSchema {
   const header = (name: string, description: string, schema: JsonSchema) => ({ name, in: 'header', required: true, description, schema });
@@ -269,7 +276,7 @@ function webhookDelivery(converter: SchemaConverter): JsonSchema {
       tags: ['Webhooks'],
       summary: 'A service confirmation event, delivered to your webhook URL.',
       description:
-        'Sent for service_confirmation.check_in, .check_out and .delivery to every active webhook subscribed to the event. ' +
+        `Sent for ${serviceEventTypes.join(', ')} to every active webhook subscribed to the event${sandboxEventsText()}. ` +
         'The body is {"payload": base64(IV + AES-256-CBC ciphertext)}; the AES key is the first 32 characters of the hex HMAC in ' +
         'X-Service-Signature, and the HMAC-SHA256 (keyed with the webhook secret) is over the decrypted plaintext, an EventEnvelope ' +
         '(x-decrypted-payload). Content-Type and X-Service-Signature are the only headers besides those of HTTP itself. ' +
@@ -280,7 +287,7 @@ function webhookDelivery(converter: SchemaConverter): JsonSchema {
         header(SIGNATURE_HEADER, 'sha256=<hex HMAC-SHA256 of the plaintext>', { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }),
         sandboxHeader(SANDBOX_EVENT_HEADER, 'The event type', {
           type: 'string',
-          enum: envelopeSchema.options.map((o) => o.shape.type.value),
+          enum: [...eventTypes],
         }),
         sandboxHeader(SANDBOX_DELIVERY_ID_HEADER, 'The same for every attempt of one delivery in this sandbox', { type: 'string' }),
         sandboxHeader(SANDBOX_ATTEMPT_HEADER, '1 for the first attempt', { type: 'integer', minimum: 1 }),

@@ -31,7 +31,7 @@ import { cellText, problemColumn, searchText } from './problems.ts';
 import type { CreateDraftBody, Draft, DraftRow, DraftRowsQuery, ReplaceBody } from './schemas.ts';
 import { type DraftRecord, type DraftRowRecord, draftStore, type NewDraftRow, type WrittenRow } from './store.ts';
 import { CHUNK_ROWS, yieldToLoop } from './draft-queue.ts';
-import { writeTransaction } from './write-lock.ts';
+import { writeNow } from '../db/write-now.ts';
 
 /** Changed rows checked again at once by a replace or fill down; the import checks the rest. */
 export const RECHECK_LIMIT = 1000;
@@ -69,15 +69,15 @@ export async function requireDraft(ctx: AppContext, principal: Principal, uuid: 
 /** Puts an edit's rows back a chunk at a time, then forgets the edit; the edit stays incomplete until then. */
 async function undoInChunks(ctx: AppContext, uuid: string, seq: number): Promise<number> {
   const store = draftStore(ctx.db.sqlite);
-  await writeTransaction(ctx.db, () => store.markIncomplete(uuid, seq));
+  await writeNow(ctx.db, () => store.markIncomplete(uuid, seq));
   let changed = 0;
   for (;;) {
-    const restored = await writeTransaction(ctx.db, () => store.undoChunk(uuid, seq, CHUNK_ROWS));
+    const restored = await writeNow(ctx.db, () => store.undoChunk(uuid, seq, CHUNK_ROWS));
     if (restored === null) break;
     changed += restored;
     await yieldToLoop();
   }
-  await writeTransaction(ctx.db, () => store.undoEdit(uuid, seq));
+  await writeNow(ctx.db, () => store.undoEdit(uuid, seq));
   return changed;
 }
 
@@ -86,9 +86,9 @@ async function removeDraft(ctx: AppContext, uuid: string): Promise<void> {
   const store = draftStore(ctx.db.sqlite);
   busyDrafts.add(uuid);
   try {
-    await writeTransaction(ctx.db, () => store.hide(uuid));
-    while ((await writeTransaction(ctx.db, () => store.deleteSome(uuid, CHUNK_ROWS))) > 0) await yieldToLoop();
-    await writeTransaction(ctx.db, () => store.remove(uuid));
+    await writeNow(ctx.db, () => store.hide(uuid));
+    while ((await writeNow(ctx.db, () => store.deleteSome(uuid, CHUNK_ROWS))) > 0) await yieldToLoop();
+    await writeNow(ctx.db, () => store.remove(uuid));
   } finally {
     busyDrafts.delete(uuid);
   }
@@ -252,7 +252,7 @@ export async function createDraft(
       ready: rows.length <= CHUNK_ROWS ? 1 : 0,
     };
     if (record.ready === 1) {
-      await writeTransaction(ctx.db, () => {
+      await writeNow(ctx.db, () => {
         room();
         store.insertDraft(record);
         store.insertRows(record.uuid, rows);
@@ -260,15 +260,15 @@ export async function createDraft(
     } else {
       busyDrafts.add(record.uuid);
       try {
-        await writeTransaction(ctx.db, () => {
+        await writeNow(ctx.db, () => {
           room();
           store.insertDraft(record);
         });
         for (let first = 0; first < rows.length; first += CHUNK_ROWS) {
           await yieldToLoop();
-          await writeTransaction(ctx.db, () => store.insertRows(record.uuid, rows.slice(first, first + CHUNK_ROWS), first + 1));
+          await writeNow(ctx.db, () => store.insertRows(record.uuid, rows.slice(first, first + CHUNK_ROWS), first + 1));
         }
-        await writeTransaction(ctx.db, () => store.markReady(record.uuid));
+        await writeNow(ctx.db, () => store.markReady(record.uuid));
       } catch (error) {
         await removeDraft(ctx, record.uuid).catch(() => undefined);
         throw error;
@@ -389,7 +389,7 @@ export async function editCell(ctx: AppContext, draft: DraftRecord, rowId: numbe
     problem_column: problemColumn(problem, kind.columns, cells),
     checked: 1,
   };
-  await writeTransaction(ctx.db, () => {
+  await writeNow(ctx.db, () => {
     store.beginEdit(draft.uuid, `Edit ${column} of row ${rowId}`, 1).keep(rowId);
     store.rowWriter()(draft.uuid, changed);
   });
@@ -470,7 +470,7 @@ async function changeInChunks(
       );
       // Written a slice of about TEXT_PER_TURN at a time, with the event loop let in between (the edit is complete only at the end).
       for (const slice of byText(changes, (c) => c.row.cells_bytes)) {
-        await writeTransaction(ctx.db, () => {
+        await writeNow(ctx.db, () => {
           if (seq === undefined) seq = store.beginEdit(draft.uuid, action, 0, false).seq;
           const keep = store.keeper(draft.uuid, seq);
           const write = store.rowWriter();
@@ -494,7 +494,7 @@ async function changeInChunks(
       rechecked += verdicts.size;
     }
     const edit = seq;
-    if (edit !== undefined) await writeTransaction(ctx.db, () => store.completeEdit(draft.uuid, edit, changed));
+    if (edit !== undefined) await writeNow(ctx.db, () => store.completeEdit(draft.uuid, edit, changed));
   } catch (error) {
     if (seq !== undefined) await undoInChunks(ctx, draft.uuid, seq);
     throw error;
@@ -594,7 +594,7 @@ export async function deleteRows(ctx: AppContext, draft: DraftRecord, rowIds: nu
     return row && row.state === 'open' ? [row] : [];
   });
   if (rows.length > 0) {
-    await writeTransaction(ctx.db, () => {
+    await writeNow(ctx.db, () => {
       const { keep } = store.beginEdit(
         draft.uuid,
         rows.length === 1 ? `Delete row ${rows[0]?.row_id}` : `Delete ${rows.length} rows`,
@@ -673,7 +673,7 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
   const lease = new UploadLease(ctx.imports.settings.dataDir, uploadFile);
   try {
     await pipeline(csvChunks(kind.columns, fixedRows(ctx, draft, kind.columns)), fs.createWriteStream(lease.path, { mode: 0o600 }));
-    await writeTransaction(ctx.db, () => {
+    await writeNow(ctx.db, () => {
       const mark = store.markForImport();
       rows.forEach((row, index) => {
         mark(draft.uuid, row.row_id, index);
@@ -702,13 +702,13 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
         options: fixedRowsOptions(draft, kind),
       }));
     } catch (error) {
-      await writeTransaction(ctx.db, () => {
+      await writeNow(ctx.db, () => {
         store.clearImportIndexes(draft.uuid);
         store.update(draft.uuid, { status: 'open' });
       });
       throw error;
     }
-    await writeTransaction(ctx.db, () => store.update(draft.uuid, { import_task_uuid: task.uuid }));
+    await writeNow(ctx.db, () => store.update(draft.uuid, { import_task_uuid: task.uuid }));
     return task;
   } finally {
     await lease.release();
@@ -722,7 +722,7 @@ async function settleFinishedImport(ctx: AppContext, draft: DraftRecord): Promis
     // The server stopped between marking the rows and starting their import: nothing started, the rows are open again.
     if (Date.now() - Date.parse(draft.updated_on) < STARTING_IMPORT_MS) return draft;
     const store = draftStore(ctx.db.sqlite);
-    await writeTransaction(ctx.db, () => {
+    await writeNow(ctx.db, () => {
       store.clearImportIndexes(draft.uuid);
       store.update(draft.uuid, { status: 'open' });
     });
@@ -744,7 +744,7 @@ async function settleFinishedImport(ctx: AppContext, draft: DraftRecord): Promis
   const store = draftStore(ctx.db.sqlite);
   const done = task?.status === 'COMPLETED' ? Number.MAX_SAFE_INTEGER : (job?.rows_done ?? 0);
   const failedMessage = task?.error_message ?? 'The import of the fixed rows is gone.';
-  await writeTransaction(ctx.db, () => {
+  await writeNow(ctx.db, () => {
     const current = store.find(draft.uuid);
     if (current?.status !== 'importing') return;
     const settled = store.settleImport(draft.uuid, done);

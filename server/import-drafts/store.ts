@@ -48,7 +48,7 @@ interface Seek {
  * index; `indexed by` makes the lookups of an import's excluded rows direct.)
  *
  * The drafts' statements, synchronous (better-sqlite3): a draft's work is many rows in one
- * transaction, run by the caller inside writeTransaction (write-lock.ts) when it writes.
+ * transaction, run by the caller inside writeNow (db/write-now.ts) when it writes.
  * Every statement names the draft by its uuid, the leading column of each table's key.
  */
 export function draftStore(sqlite: SQLite.Database) {

@@ -6,6 +6,7 @@ import type { ResultWord } from '../imports/kind-entry.ts';
 import { importKinds } from '../imports/kinds.ts';
 import { importKindIds } from '../imports/schemas.ts';
 import { taskTypeSchema } from '../tasks/schemas.ts';
+import { eventMetaSchema, eventsMeta } from '../webhook-events/meta.ts';
 
 const resultWordSchema = z.object({
   key: z.string().describe("The results' key"),
@@ -57,6 +58,7 @@ export const appMetaSchema = z
     sync_row_cap: z.number().int().describe('Most rows a sync-mode import (processing_mode=sync) takes'),
     max_upload_bytes: z.number().int().describe('Largest accepted upload or JSON import body'),
     appointment_fields: z.array(z.enum(APPOINTMENT_FIELDS)).describe("An appointment import record's fields, in the template's order"),
+    events: z.array(eventMetaSchema).describe('The webhook events this server sends, in words'),
   })
   .meta({ id: 'AppMeta' });
 
@@ -112,6 +114,7 @@ export function registerAppMetaRoutes(api: Api, ctx: AppContext): void {
       sync_row_cap: ctx.imports.settings.syncRowCap,
       max_upload_bytes: ctx.imports.settings.maxUploadBytes,
       appointment_fields: [...APPOINTMENT_FIELDS],
+      events: eventsMeta(),
     }),
   );
 }

@@ -7,6 +7,9 @@ import { ADDRESS_NOT_LOCATED, type Geocoder } from '../geocoding/geocoder.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
+import { emitEvent } from '../webhooks/emit.ts';
+import type { OutboxDeps } from '../webhooks/outbox.ts';
+import { qrCodeDeletedEvent } from './deleted-event.ts';
 import { normalisePostcode, storedAddress, type AddressParts, type StoredAddress } from './address.ts';
 import type { CreateQrCode, QrCode, QrCodeListQuery, UpdateQrCode } from './schemas.ts';
 import {
@@ -178,10 +181,13 @@ export async function updateQrCode(
   });
 }
 
-export async function deleteQrCode(db: Kysely<Database>, organizationUuid: string, uuid: string): Promise<void> {
-  const row = await findLiveQrCode(db, organizationUuid, uuid);
-  if (!row) throw notFound(`QR code ${uuid}`);
-  await softDeleteQrCode(db, uuid);
+/** Soft-deletes the QR code and, in the same transaction, sends qrcode.deleted with it as it was (to webhooks that opted in). */
+export async function deleteQrCode(deps: OutboxDeps, organizationUuid: string, uuid: string): Promise<void> {
+  const qrCode = await getQrCode(deps.db.kysely, organizationUuid, uuid);
+  await emitEvent(deps, organizationUuid, () => {
+    if (!softDeleteQrCode(deps.db, organizationUuid, uuid)) throw notFound(`QR code ${uuid}`);
+    return { type: qrCodeDeletedEvent.type, data: qrCode };
+  });
 }
 
 export async function listQrCodes(db: Kysely<Database>, query: QrCodeListQuery, elsewhere?: Counter): Promise<Page<QrCode>> {

@@ -55,6 +55,6 @@ export function registerQrCodeRoutes(api: Api, ctx: AppContext): void {
     async (org, uuid, body) => updateQrCode(db, await ctx.imports.geocoder(), org, uuid, body),
   );
   qrCodes.remove({ summary: 'Delete a QR code address (soft delete: a later import with the same identity restores it).' }, (org, uuid) =>
-    deleteQrCode(db, org, uuid),
+    deleteQrCode(ctx, org, uuid),
   );
 }

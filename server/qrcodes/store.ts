@@ -3,6 +3,8 @@ import { cachedCount, type Counter } from '../db/count-cache.ts';
 import { inListOrder, type PageWindow, pageWindow } from '../db/page-window.ts';
 import { findLiveRow } from '../db/live-row.ts';
 import type { Database, QrCodeTable, QrCodeTagTable } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import { param, perDatabase, prepare } from '../db/prepared.ts';
 import { nowIso } from '../time.ts';
 import type { QrCodeListQuery } from './schemas.ts';
 import { isShortSearch, trigramQuery } from '../db/trigram-search.ts';
@@ -40,9 +42,21 @@ export async function updateQrCodeRow(db: Kysely<Database>, uuid: string, patch:
   await db.updateTable('qrcodes').set(patch).where('uuid', '=', uuid).execute();
 }
 
-export async function softDeleteQrCode(db: Kysely<Database>, uuid: string): Promise<void> {
-  const now = nowIso();
-  await db.updateTable('qrcodes').set({ deleted_on: now, updated_on: now }).where('uuid', '=', uuid).execute();
+const softDeleteOf = perDatabase((db) =>
+  prepare<'uuid' | 'organization_uuid' | 'now'>(
+    db.sqlite,
+    db.kysely
+      .updateTable('qrcodes')
+      .set({ deleted_on: param('now'), updated_on: param('now') })
+      .where('uuid', '=', param('uuid'))
+      .where('organization_uuid', '=', param('organization_uuid'))
+      .where('deleted_on', 'is', null),
+  ),
+);
+
+/** Soft-deletes a live QR code of the organization, synchronously (inside a write's transaction); false when there was none. */
+export function softDeleteQrCode(db: Db, organizationUuid: string, uuid: string): boolean {
+  return softDeleteOf(db).run({ uuid, organization_uuid: organizationUuid, now: nowIso() }).changes > 0;
 }
 
 /**

@@ -4,7 +4,6 @@
  * (another sandbox, a forward, a hand-made one) only by the sandbox's own X-Sandbox-* headers when
  * its webhook sends them. Nothing is read from headers the service does not send.
  */
-import type { AppContext } from '../context.ts';
 import { sentAttempts } from '../webhooks/sent-attempts.ts';
 import { SANDBOX_ATTEMPT_HEADER, SANDBOX_DELIVERY_ID_HEADER, SANDBOX_EVENT_HEADER } from '../wire-format/headers.ts';
 import { headerObject, headerPairs } from './headers.ts';
@@ -19,7 +18,8 @@ export interface DeliveryOrigin {
 
 const MAX_ID_CHARS = 500;
 
-export function deliveryOrigin(ctx: AppContext, raw: { rawHeaders: string[]; body: Buffer; truncated: boolean }): DeliveryOrigin {
+/** `ctx` is the server's context, the key of the attempts it is sending (sent-attempts.ts). */
+export function deliveryOrigin(ctx: object, raw: { rawHeaders: string[]; body: Buffer; truncated: boolean }): DeliveryOrigin {
   const own = raw.truncated ? undefined : sentAttempts(ctx).find(raw.body);
   if (own) return { deliveryId: own.deliveryId, attempt: own.attempt, eventType: own.eventType };
   const headers = headerObject(headerPairs(raw.rawHeaders));

@@ -3,7 +3,7 @@
  * inbox never sits in memory whole. X-Service-Signature is masked unless asked for: with the
  * payload it decrypts the message.
  */
-import type { AppContext } from '../context.ts';
+import type { ReceiverDeps } from './deps.ts';
 import { APP_VERSION } from '../version.ts';
 import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import { headerObject, parsePairs } from './headers.ts';
@@ -34,7 +34,7 @@ function exportedMessage(row: MessageRow, message: Message, keepSignature: boole
   };
 }
 
-function harEntry(ctx: AppContext, row: MessageRow, original: Message, keepSignature: boolean): Record<string, unknown> {
+function harEntry(ctx: ReceiverDeps, row: MessageRow, original: Message, keepSignature: boolean): Record<string, unknown> {
   const message = exportedMessage(row, original, keepSignature);
   const url = new URL(message.path, inboxUrl(ctx.config, message.inbox_uuid));
   const headers = maskPairs(parsePairs(row.raw_headers), keepSignature).map(([name, value]) => ({ name, value }));
@@ -95,7 +95,7 @@ function harEntry(ctx: AppContext, row: MessageRow, original: Message, keepSigna
 }
 
 async function* exportedRows(
-  ctx: AppContext,
+  ctx: ReceiverDeps,
   inboxUuid: string,
   query: ExportQuery,
 ): AsyncGenerator<{ row: MessageRow; message: Message }> {
@@ -111,7 +111,7 @@ async function* exportedRows(
 }
 
 /** The export, piece by piece (stream it with stream.pipeline); the caller sets the headers. */
-export async function* exportChunks(ctx: AppContext, inbox: Inbox, query: ExportQuery): AsyncGenerator<string> {
+export async function* exportChunks(ctx: ReceiverDeps, inbox: Inbox, query: ExportQuery): AsyncGenerator<string> {
   const keep = query.include_signature === true;
   const exportedOn = new Date().toISOString();
   let first = true;

@@ -3,7 +3,7 @@
  * an app that never answers holds a few connections for their 15 s timeout, not one per message.
  * A queued forward holds the message's uuid only; its bytes are read when it starts.
  */
-import type { AppContext } from '../context.ts';
+import type { ReceiverDeps } from './deps.ts';
 import { inboxLimits } from './limits.ts';
 import { receiverRuntime } from './runtime.ts';
 import { perServer } from './per-server.ts';
@@ -12,11 +12,11 @@ export class ForwardQueue {
   private running = 0;
   private readonly waiting: Array<() => Promise<void>> = [];
 
-  private readonly ctx: AppContext;
+  private readonly ctx: object;
   readonly concurrency: number;
   readonly capacity: number;
 
-  constructor(ctx: AppContext, concurrency: number, capacity: number) {
+  constructor(ctx: object, concurrency: number, capacity: number) {
     this.ctx = ctx;
     this.concurrency = concurrency;
     this.capacity = capacity;
@@ -47,7 +47,7 @@ export class ForwardQueue {
   }
 }
 
-export const forwardQueue = perServer((ctx) => {
+export const forwardQueue = perServer((ctx: ReceiverDeps) => {
   const limits = inboxLimits(ctx.config);
   return new ForwardQueue(ctx, limits.forwards, limits.forwardQueue);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext, ServerConfig } from '../context.ts';
+import type { ReceiverDeps, ReceiverStore } from './deps.ts';
+import type { ServerConfig } from '../server-config.ts';
 import { isLoopbackHost } from '../http/guards.ts';
 import { getSettings, serverDefaults } from '../settings/settings.ts';
 import type { CheckedTarget } from '../webhooks/pinned-fetch.ts';
@@ -66,7 +67,7 @@ function toInbox(config: ServerConfig, row: InboxRow, messageCount: number, incl
  * relay in a loop; a one-off replay may (the hop header stops it going further).
  */
 export async function checkRelayUrl(
-  ctx: AppContext,
+  ctx: ReceiverDeps,
   organizationUuid: string,
   url: string,
   field: string,
@@ -93,13 +94,13 @@ export async function checkRelayUrl(
 }
 
 /** The inbox, when this organization may see it; 404 otherwise. */
-export async function requireInbox(ctx: AppContext, organizationUuid: string, uuid: string): Promise<InboxRow> {
+export async function requireInbox(ctx: ReceiverStore, organizationUuid: string, uuid: string): Promise<InboxRow> {
   const row = await findInbox(ctx.db.kysely, uuid);
   if (!row || row.organization_uuid !== organizationUuid) throw notFound(`Inbox ${uuid}`);
   return row;
 }
 
-export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promise<Inbox> {
+export async function createInbox(ctx: ReceiverDeps, body: CreateInboxBody): Promise<Inbox> {
   if (body.forward_to) await checkRelayUrl(ctx, body.organization_uuid, body.forward_to, 'body.forward_to');
   const now = nowIso();
   const row: InboxRow = {
@@ -119,13 +120,13 @@ export async function createInbox(ctx: AppContext, body: CreateInboxBody): Promi
   return toInbox(ctx.config, row, 0, false);
 }
 
-export async function getInbox(ctx: AppContext, organizationUuid: string, uuid: string, includeSecrets: boolean): Promise<Inbox> {
+export async function getInbox(ctx: ReceiverDeps, organizationUuid: string, uuid: string, includeSecrets: boolean): Promise<Inbox> {
   const row = await requireInbox(ctx, organizationUuid, uuid);
   const counts = await countMessages(ctx.db.kysely, [row.uuid]);
   return toInbox(ctx.config, row, counts.get(row.uuid) ?? 0, includeSecrets);
 }
 
-export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promise<Page<Inbox>> {
+export async function listInboxes(ctx: ReceiverDeps, query: InboxListQuery): Promise<Page<Inbox>> {
   const { rows, total } = await listInboxRows(ctx.db.kysely, query.organization_uuid, query.page, query.per_page);
   const counts = await countMessages(
     ctx.db.kysely,
@@ -134,7 +135,7 @@ export async function listInboxes(ctx: AppContext, query: InboxListQuery): Promi
   return toPage({ items: rows.map((row) => toInbox(ctx.config, row, counts.get(row.uuid) ?? 0, false)), total }, query);
 }
 
-export async function updateInbox(ctx: AppContext, organizationUuid: string, uuid: string, body: UpdateInboxBody): Promise<Inbox> {
+export async function updateInbox(ctx: ReceiverDeps, organizationUuid: string, uuid: string, body: UpdateInboxBody): Promise<Inbox> {
   const row = await requireInbox(ctx, organizationUuid, uuid);
   if (body.forward_to) await checkRelayUrl(ctx, organizationUuid, body.forward_to, 'body.forward_to');
   const current = inboxRules(row);
@@ -153,7 +154,7 @@ export async function updateInbox(ctx: AppContext, organizationUuid: string, uui
   return getInbox(ctx, organizationUuid, uuid, false);
 }
 
-export async function deleteInbox(ctx: AppContext, organizationUuid: string, uuid: string): Promise<void> {
+export async function deleteInbox(ctx: ReceiverDeps, organizationUuid: string, uuid: string): Promise<void> {
   await requireInbox(ctx, organizationUuid, uuid);
   await deleteInboxRow(ctx.db.kysely, uuid);
 }

@@ -5,6 +5,7 @@
  */
 import { inboxLimits } from './limits.ts';
 import { perServer } from './per-server.ts';
+import type { ReceiverDeps } from './deps.ts';
 
 /** What a request costs at least, so a flood of empty requests is limited too. */
 export const MIN_REQUEST_COST = 1024;
@@ -60,4 +61,4 @@ export class IntakeRate {
   }
 }
 
-export const intakeRate = perServer((ctx) => new IntakeRate(inboxLimits(ctx.config).bytesPerMinute));
+export const intakeRate = perServer((ctx: Pick<ReceiverDeps, 'config'>) => new IntakeRate(inboxLimits(ctx.config).bytesPerMinute));

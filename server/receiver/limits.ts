@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../context.ts';
+import type { ServerConfig } from '../server-config.ts';
 
 /** Messages kept per inbox; past it the oldest are deleted (serve --inbox-max-messages). */
 export const DEFAULT_INBOX_MAX_MESSAGES = 1000;

@@ -5,7 +5,7 @@
  * stops. Nothing polls the database in between.
  */
 import type { Response } from 'express';
-import type { AppContext } from '../context.ts';
+import type { ReceiverWorkers } from './deps.ts';
 import { notFound } from '../http/errors.ts';
 import { requireInbox } from './inboxes.ts';
 import { toMessageListItem } from './messages.ts';
@@ -17,7 +17,7 @@ import { holdIdle } from '../http/idle-holds.ts';
 import type { Principal } from '../auth/principal.ts';
 
 /** The seq the wait starts after: that of a message uuid, else of the first message with that event id. */
-async function cursorSeq(ctx: AppContext, inboxUuid: string, after: string | undefined): Promise<number> {
+async function cursorSeq(ctx: ReceiverWorkers, inboxUuid: string, after: string | undefined): Promise<number> {
   if (after === undefined) return 0;
   const message = await findMessage(ctx.db.kysely, inboxUuid, after);
   if (message) return message.seq;
@@ -28,7 +28,7 @@ async function cursorSeq(ctx: AppContext, inboxUuid: string, after: string | und
   );
 }
 
-async function matching(ctx: AppContext, inboxUuid: string, query: MessageWaitQuery, seq: number): Promise<MessageWait | null> {
+async function matching(ctx: ReceiverWorkers, inboxUuid: string, query: MessageWaitQuery, seq: number): Promise<MessageWait | null> {
   const rows = await messageItemRowsAfter(ctx.db.kysely, inboxUuid, query, seq, query.limit, {
     headBytes: BODY_EXCERPT_BYTES,
     maxPlaintextBytes: LIST_ENVELOPE_BYTES,
@@ -47,7 +47,7 @@ async function matching(ctx: AppContext, inboxUuid: string, query: MessageWaitQu
  * stops, or the connection limiter needs its connection (then it answers timed out and closes).
  */
 function held(
-  ctx: AppContext,
+  ctx: ReceiverWorkers,
   waiter: Omit<Waiter, 'answer' | 'looking' | 'checked'>,
   res: Response,
   look: (w: Waiter) => Promise<MessageWait | null>,
@@ -93,7 +93,7 @@ function held(
 }
 
 export async function waitForMessages(
-  ctx: AppContext,
+  ctx: ReceiverWorkers,
   principal: Principal,
   inboxUuid: string,
   query: MessageWaitQuery,

@@ -7,7 +7,7 @@
  * waiter takes its own from those rows in memory. Waits are capped per API key and per
  * organization (limits.ts).
  */
-import type { AppContext } from '../context.ts';
+import type { ReceiverWorkers } from './deps.ts';
 import { ApiError } from '../http/errors.ts';
 import type { LiveEvent } from '../live/bus.ts';
 import { inboxLimits } from './limits.ts';
@@ -57,9 +57,9 @@ export class MessageWaiters {
   private readonly waking = new Set<string>();
   private unsubscribe: (() => void) | undefined;
 
-  private readonly ctx: AppContext;
+  private readonly ctx: ReceiverWorkers;
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: ReceiverWorkers) {
     this.ctx = ctx;
   }
 
@@ -215,4 +215,4 @@ export class MessageWaiters {
   }
 }
 
-export const messageWaiters = perServer((ctx) => new MessageWaiters(ctx));
+export const messageWaiters = perServer((ctx: ReceiverWorkers) => new MessageWaiters(ctx));

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { pageSlice, type Slice } from '../db/counted-page.ts';
-import type { AppContext } from '../context.ts';
+import type { ReceiverStore } from './deps.ts';
 import { notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import type { Hint } from '../tools/schemas.ts';
@@ -100,7 +100,7 @@ export function toMessageListItem(row: MessageItemRow, relays: RelayRow[]): Mess
 
 /** One message, for writeMessageJson: its body bytes apart from the rest. */
 export async function getMessageParts(
-  ctx: AppContext,
+  ctx: ReceiverStore,
   organizationUuid: string,
   inboxUuid: string,
   uuid: string,
@@ -122,7 +122,7 @@ export async function getMessageParts(
   };
 }
 
-export async function findMessageRow(ctx: AppContext, organizationUuid: string, inboxUuid: string, uuid: string): Promise<MessageRow> {
+export async function findMessageRow(ctx: ReceiverStore, organizationUuid: string, inboxUuid: string, uuid: string): Promise<MessageRow> {
   await requireInbox(ctx, organizationUuid, inboxUuid);
   const row = await findMessage(ctx.db.kysely, inboxUuid, uuid);
   if (!row) throw notFound(`Message ${uuid}`);
@@ -130,7 +130,7 @@ export async function findMessageRow(ctx: AppContext, organizationUuid: string, 
 }
 
 /** One page of an inbox's messages, newest first, with their relays, bounded in bytes (see messageListItemSchema). */
-async function messageItems(ctx: AppContext, inboxUuid: string, filter: MessageFilter, slice: Slice) {
+async function messageItems(ctx: ReceiverStore, inboxUuid: string, filter: MessageFilter, slice: Slice) {
   const { rows, total } = await listMessageItemRows(ctx.db.kysely, inboxUuid, filter, slice, {
     headBytes: BODY_EXCERPT_BYTES,
     maxPlaintextBytes: LIST_ENVELOPE_BYTES,
@@ -142,12 +142,12 @@ async function messageItems(ctx: AppContext, inboxUuid: string, filter: MessageF
   return { items: rows.map((row) => toMessageListItem(row, relays.get(row.uuid) ?? [])), total };
 }
 
-export async function listMessages(ctx: AppContext, inboxUuid: string, query: MessageListQuery): Promise<Page<MessageListItem>> {
+export async function listMessages(ctx: ReceiverStore, inboxUuid: string, query: MessageListQuery): Promise<Page<MessageListItem>> {
   await requireInbox(ctx, query.organization_uuid, inboxUuid);
   return toPage(await messageItems(ctx, inboxUuid, query, pageSlice(query)), query);
 }
 
-export async function clearMessages(ctx: AppContext, organizationUuid: string, inboxUuid: string): Promise<void> {
+export async function clearMessages(ctx: ReceiverStore, organizationUuid: string, inboxUuid: string): Promise<void> {
   await requireInbox(ctx, organizationUuid, inboxUuid);
   await deleteMessages(ctx.db.kysely, inboxUuid);
 }

@@ -1,15 +1,14 @@
-import type { AppContext } from '../context.ts';
-
-export interface PerServer<T> {
+export interface PerServer<T, C extends object = object> {
   /** The server's T, made on first use and kept as long as that server's context lives. */
-  (ctx: AppContext): T;
+  (ctx: C): T;
   /** The server's T if it was made, without making it (for stopping). */
-  existing(ctx: AppContext): T | undefined;
+  existing(ctx: C): T | undefined;
 }
 
-export function perServer<T>(make: (ctx: AppContext) => T): PerServer<T> {
-  const made = new WeakMap<AppContext, T>();
-  const get = (ctx: AppContext): T => {
+/** One T per server, keyed by its context object (a part that takes a smaller interface of it passes the same object). */
+export function perServer<T, C extends object = object>(make: (ctx: C) => T): PerServer<T, C> {
+  const made = new WeakMap<C, T>();
+  const get = (ctx: C): T => {
     let found = made.get(ctx);
     if (found === undefined) {
       found = make(ctx);
@@ -17,5 +16,5 @@ export function perServer<T>(make: (ctx: AppContext) => T): PerServer<T> {
     }
     return found;
   };
-  return Object.assign(get, { existing: (ctx: AppContext) => made.get(ctx) });
+  return Object.assign(get, { existing: (ctx: C) => made.get(ctx) });
 }

@@ -3,7 +3,7 @@
  * signature, duplicate), then decide the answer (docs/webhooks.md "Wire format", or the inbox's fault injection).
  */
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { ReceiverStore } from './deps.ts';
 import { judgeDelivery, type DeliveryVerdicts } from '../tools/verdicts.ts';
 import { SIGNATURE_HEADER } from '../wire-format/headers.ts';
 import { deliveryOrigin, type DeliveryOrigin } from './delivery-origin.ts';
@@ -71,7 +71,7 @@ export interface Verdict {
 }
 
 /** First thing, before any judging: the request as it came, so nothing is lost whatever follows. */
-export async function storeRaw(ctx: AppContext, inbox: InboxRow, raw: RawDelivery): Promise<StoredDelivery> {
+export async function storeRaw(ctx: ReceiverStore, inbox: InboxRow, raw: RawDelivery): Promise<StoredDelivery> {
   const uuid = randomUUID();
   const receivedOn = nowIso();
   const origin = deliveryOrigin(ctx, raw);
@@ -154,7 +154,7 @@ function tooLargeText(raw: RawDelivery): string {
 }
 
 /** The two verdicts and the duplicate check, not yet written (writeVerdict, or with the answer in recordAnswer). */
-export async function judge(ctx: AppContext, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
+export async function judge(ctx: ReceiverStore, inbox: InboxRow, stored: StoredDelivery, raw: RawDelivery): Promise<Verdict> {
   const headers = headerObject(headerPairs(raw.rawHeaders));
   const incomplete = raw.truncated
     ? tooLargeText(raw)
@@ -257,7 +257,7 @@ export function planAnswer(inbox: InboxRow, stored: StoredDelivery, raw: RawDeli
   };
 }
 
-export async function writeVerdict(ctx: AppContext, uuid: string, verdict: Verdict): Promise<void> {
+export async function writeVerdict(ctx: ReceiverStore, uuid: string, verdict: Verdict): Promise<void> {
   await updateMessage(ctx.db.kysely, uuid, verdict.columns);
 }
 
@@ -266,7 +266,7 @@ export async function writeVerdict(ctx: AppContext, uuid: string, verdict: Verdi
  * row, body included, so an answer given at once costs one write instead of two.
  */
 export async function recordAnswer(
-  ctx: AppContext,
+  ctx: ReceiverStore,
   uuid: string,
   kind: AnswerKind,
   status: number | null,

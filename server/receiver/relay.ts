@@ -1,6 +1,6 @@
 /** Forward and replay: send a stored request, byte for byte with its headers, to another URL, and log the answer. */
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { ReceiverStore } from './deps.ts';
 import { type Dispatcher, Headers } from 'undici';
 import { describeNetworkError, readExcerpt } from '../webhooks/outgoing-answer.ts';
 import { requestPinned, type CheckedTarget } from '../webhooks/pinned-fetch.ts';
@@ -65,7 +65,7 @@ function describeFailure(error: unknown, signal: AbortSignal, stopping: AbortSig
 
 /** A relay that was not attempted (no connection made), recorded so the message says why. */
 export async function recordRefusedRelay(
-  ctx: AppContext,
+  ctx: ReceiverStore,
   message: Pick<MessageRow, 'uuid'>,
   kind: 'forward' | 'replay',
   url: string,
@@ -94,7 +94,7 @@ export async function recordRefusedRelay(
  * addresses only) and records the attempt; resolves with the record, never rejects for network failures.
  */
 export async function relayMessage(
-  ctx: AppContext,
+  ctx: ReceiverStore,
   message: MessageRow,
   kind: 'forward' | 'replay',
   url: string,

@@ -4,7 +4,7 @@
  * this inbox or to any URL the webhook rules allow; answers with what the target said.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { ReceiverDeps } from './deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { judgeDelivery, type DeliveryVerdicts } from '../tools/verdicts.ts';
 import { findSettings } from '../settings/store.ts';
@@ -38,7 +38,7 @@ function invalid(path: string, message: string): ApiError {
   return new ApiError('VALIDATION_ERROR', message, [{ path, message }]);
 }
 
-export async function resendOptions(ctx: AppContext, organizationUuid: string, inboxUuid: string, uuid: string): Promise<ResendOptions> {
+export async function resendOptions(ctx: ReceiverDeps, organizationUuid: string, inboxUuid: string, uuid: string): Promise<ResendOptions> {
   const inbox = await requireInbox(ctx, organizationUuid, inboxUuid);
   const row = await findMessageRow(ctx, organizationUuid, inboxUuid, uuid);
   const secrets = await knownSecrets(ctx, inbox);
@@ -149,7 +149,7 @@ function isConnectTimeout(error: unknown): boolean {
   return [error, cause].some((e) => typeof e === 'object' && e !== null && 'code' in e && e.code === 'UND_ERR_CONNECT_TIMEOUT');
 }
 
-async function send(ctx: AppContext, organizationUuid: string, target: CheckedTarget, headers: Record<string, string>, body: string) {
+async function send(ctx: ReceiverDeps, organizationUuid: string, target: CheckedTarget, headers: Record<string, string>, body: string) {
   // The organization's time limit, as its webhooks' deliveries have.
   const timeoutMs = attemptTimeoutMs(ctx.config, (await findSettings(ctx.db.kysely, organizationUuid))?.webhook_timeout_s);
   const connectMs = connectTimeoutMs(ctx.config);
@@ -187,7 +187,7 @@ async function send(ctx: AppContext, organizationUuid: string, target: CheckedTa
 }
 
 export async function resendMessage(
-  ctx: AppContext,
+  ctx: ReceiverDeps,
   organizationUuid: string,
   inboxUuid: string,
   uuid: string,

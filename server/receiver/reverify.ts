@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { ReceiverStore } from './deps.ts';
 import { headerObject, parsePairs } from './headers.ts';
 import { requireInbox } from './inboxes.ts';
 import { judgeRequest, verdictColumns } from './receive.ts';
@@ -13,7 +13,7 @@ const SLICE = 200;
  * except for a message the server stopped before judging, which gets its duplicate check too.
  */
 export async function reverifyMessages(
-  ctx: AppContext,
+  ctx: ReceiverStore,
   organizationUuid: string,
   inboxUuid: string,
 ): Promise<{ checked: number; changed: number }> {

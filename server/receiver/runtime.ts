@@ -1,4 +1,3 @@
-import type { AppContext } from '../context.ts';
 import { perServer } from './per-server.ts';
 
 /**
@@ -37,6 +36,6 @@ export class ReceiverRuntime {
 export const receiverRuntime = perServer(() => new ReceiverRuntime());
 
 /** For server.ts: before the database closes. */
-export async function stopReceiver(ctx: AppContext): Promise<void> {
+export async function stopReceiver(ctx: object): Promise<void> {
   await receiverRuntime.existing(ctx)?.stop();
 }

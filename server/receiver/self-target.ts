@@ -8,7 +8,7 @@
  */
 import os from 'node:os';
 import net from 'node:net';
-import type { ServerConfig } from '../context.ts';
+import type { ServerConfig } from '../server-config.ts';
 import { isLoopbackHostname } from '../webhooks/url-policy.ts';
 import { INBOX_PATH_PREFIX } from './inbox-path.ts';
 

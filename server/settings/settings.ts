@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { ServerConfig } from '../context.ts';
+import type { ServerConfig } from '../server-config.ts';
 import type { Database } from '../db/schema.ts';
 import { defaultRetrySchedule, deliveryTimeoutMs } from '../webhooks/config.ts';
 import { DEFAULT_AUTO_DISABLE_AFTER_S } from '../webhooks/auto-disable.ts';

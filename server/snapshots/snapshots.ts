@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.ts';
+import type { LiveBus } from '../live/bus.ts';
+import type { ServerConfig } from '../server-config.ts';
+import type { OutboxSignal } from '../webhooks/outbox-signal.ts';
 import { deleteOrganizationRows, refuseWhileImporting as refuseWhileImportingFor } from '../demo/reset-store.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { nowIso } from '../time.ts';
@@ -20,10 +24,23 @@ import { deleteOrganizationSettings } from './settings-store.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-/** One snapshot operation at a time on a server: they share the attached schema's name. */
-const queues = new WeakMap<AppContext, Promise<unknown>>();
+/**
+ * What snapshots take of the server: the database, the data folder (serve's options), the logger,
+ * and the live bus and webhook wake-up told when an organization's data is replaced. The routes
+ * pass the server's context object, which also keys the one-at-a-time queue below.
+ */
+interface SnapshotDeps {
+  db: Db;
+  config: ServerConfig;
+  logger: Logger;
+  live: LiveBus;
+  outbox: OutboxSignal;
+}
 
-function oneAtATime<T>(ctx: AppContext, work: () => Promise<T>): Promise<T> {
+/** One snapshot operation at a time on a server: they share the attached schema's name. */
+const queues = new WeakMap<SnapshotDeps, Promise<unknown>>();
+
+function oneAtATime<T>(ctx: SnapshotDeps, work: () => Promise<T>): Promise<T> {
   const previous = queues.get(ctx) ?? Promise.resolve();
   const next = previous.then(work, work);
   queues.set(
@@ -53,7 +70,7 @@ const notThisOrganization = (name: string, foreign: { table: string; rows: numbe
   );
 
 /** Runs `work` with the file attached; a file SQLite cannot open is `unreadable`. */
-async function withAttached<T>(ctx: AppContext, file: string, work: () => Promise<T>, unreadableAs?: ApiError): Promise<T> {
+async function withAttached<T>(ctx: SnapshotDeps, file: string, work: () => Promise<T>, unreadableAs?: ApiError): Promise<T> {
   const db = ctx.db.kysely;
   try {
     await attachSnapshot(db, file);
@@ -68,7 +85,7 @@ async function withAttached<T>(ctx: AppContext, file: string, work: () => Promis
   }
 }
 
-function announce(ctx: AppContext, organizationUuid: string, data: { action: 'restore' | 'reset'; name?: string }): void {
+function announce(ctx: SnapshotDeps, organizationUuid: string, data: { action: 'restore' | 'reset'; name?: string }): void {
   ctx.outbox.wake();
   ctx.live.publish({ type: 'organization.replaced', organization_uuid: organizationUuid, data });
 }
@@ -79,7 +96,7 @@ function announce(ctx: AppContext, organizationUuid: string, data: { action: 're
  * their messages, settings) to DATA_DIR/snapshots/ORG/NAME.sqlite, read in one transaction.
  * 409 while one of its imports runs, or when the name is taken and `replace` is not set.
  */
-export function saveSnapshot(ctx: AppContext, organizationUuid: string, name: string, replace: boolean): Promise<SavedSnapshot> {
+export function saveSnapshot(ctx: SnapshotDeps, organizationUuid: string, name: string, replace: boolean): Promise<SavedSnapshot> {
   return oneAtATime(ctx, async () => {
     const dataDir = ctx.config.dataDir;
     const file = snapshotFile(dataDir, organizationUuid, name);
@@ -114,7 +131,7 @@ export function saveSnapshot(ctx: AppContext, organizationUuid: string, name: st
  * codes indexed for search. Its API keys stay. 409 while one of its imports runs (nothing changes);
  * 404 for an unknown name.
  */
-export function restoreSnapshot(ctx: AppContext, organizationUuid: string, name: string): Promise<RestoredSnapshot> {
+export function restoreSnapshot(ctx: SnapshotDeps, organizationUuid: string, name: string): Promise<RestoredSnapshot> {
   return oneAtATime(ctx, async () => {
     const dataDir = ctx.config.dataDir;
     const file = snapshotFile(dataDir, organizationUuid, name);
@@ -151,11 +168,11 @@ export function restoreSnapshot(ctx: AppContext, organizationUuid: string, name:
   });
 }
 
-export function listSnapshots(ctx: AppContext, organizationUuid: string): SnapshotInfo[] {
+export function listSnapshots(ctx: SnapshotDeps, organizationUuid: string): SnapshotInfo[] {
   return listSnapshotFiles(ctx.config.dataDir, organizationUuid);
 }
 
-export function deleteSnapshot(ctx: AppContext, organizationUuid: string, name: string): Promise<void> {
+export function deleteSnapshot(ctx: SnapshotDeps, organizationUuid: string, name: string): Promise<void> {
   return oneAtATime(ctx, async () => {
     const file = snapshotFile(ctx.config.dataDir, organizationUuid, name);
     if (!fs.existsSync(file)) throw notFound(`Snapshot "${name}" (list them with: qr-sandbox snapshot list, or GET /api/snapshots)`);
@@ -167,7 +184,7 @@ export function deleteSnapshot(ctx: AppContext, organizationUuid: string, name: 
  * Empties the organization: everything the demo reset deletes, in one transaction, and nothing
  * seeded after. Its API keys and settings stay. 409 while one of its imports runs.
  */
-export function resetOrganization(ctx: AppContext, organizationUuid: string): Promise<ResetResult> {
+export function resetOrganization(ctx: SnapshotDeps, organizationUuid: string): Promise<ResetResult> {
   return oneAtATime(ctx, async () => {
     await refuseWhileImporting(ctx.db.kysely, organizationUuid, 'deleted');
     const { counts, uploadFiles } = await ctx.db.kysely.transaction().execute(async (trx) => {

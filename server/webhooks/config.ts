@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../context.ts';
+import type { ServerConfig } from '../server-config.ts';
 import type { RetryScheduleName } from './retry-schedule.ts';
 
 /** 15 s per attempt unless the organization's webhook_timeout_s says otherwise (docs/webhooks.md, "Delivery, retries and the deliveries log"). */

@@ -1,5 +1,5 @@
+import type { OutboxDeps } from './outbox.ts';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
@@ -19,8 +19,8 @@ export async function pageOfDeliveries(db: Kysely<Database>, webhookUuid: string
  * Sends a delivery again, whatever its status: same delivery id, the next attempt number, a
  * fresh retry schedule. Refused while an attempt is in flight or the webhook is inactive.
  */
-export async function redeliver(ctx: AppContext, organizationUuid: string, webhookUuid: string, deliveryId: string): Promise<Delivery> {
-  const db = ctx.db.kysely;
+export async function redeliver(deps: OutboxDeps, organizationUuid: string, webhookUuid: string, deliveryId: string): Promise<Delivery> {
+  const db = deps.db.kysely;
   const webhook = await requireWebhook(db, organizationUuid, webhookUuid);
   if (!(await findDelivery(db, webhookUuid, deliveryId))) throw notFound(`Delivery ${deliveryId} of webhook ${webhookUuid}`);
   if (webhook.is_active !== 1) {
@@ -29,8 +29,8 @@ export async function redeliver(ctx: AppContext, organizationUuid: string, webho
   if (!(await requeueDelivery(db, deliveryId, Date.now(), nowIso()))) {
     throw new ApiError('CONFLICT', 'An attempt of this delivery is being sent right now; try again when it has finished.');
   }
-  ctx.outbox.wake();
-  ctx.live.publish({
+  deps.outbox.wake();
+  deps.live.publish({
     type: 'delivery.queued',
     organization_uuid: organizationUuid,
     data: { webhook_uuid: webhookUuid, delivery_id: deliveryId },

@@ -1,5 +1,7 @@
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../server-config.ts';
 import { outsideTransaction } from '../db/outside-transaction.ts';
+import type { OutboxDeps } from './outbox.ts';
 import { nowIso } from '../time.ts';
 import { attemptTimeoutMs, connectTimeoutMs, defaultRetrySchedule } from './config.ts';
 import { type Clock, DeliveryClock, systemClock } from './delivery-clock.ts';
@@ -49,8 +51,14 @@ const BUSY_LOOK_MS = 1000;
  * deliveries in a transaction, sends each in a slot (slots.ts: fair across organizations, hosts
  * and webhooks), and records every attempt. Retry waits run on its own clock (delivery-clock.ts).
  */
+/** What the dispatcher uses: the outbox's database, wake-up and live bus, the logger and serve's webhook options. */
+export interface DispatcherDeps extends OutboxDeps {
+  logger: Logger;
+  config: ServerConfig;
+}
+
 export class Dispatcher {
-  private readonly ctx: AppContext;
+  private readonly ctx: DispatcherDeps;
   private readonly slots = new Slots({
     total: DEFAULT_CONCURRENCY,
     perOrganization: DEFAULT_PER_ORGANIZATION_CONCURRENCY,
@@ -70,7 +78,7 @@ export class Dispatcher {
   /** Finished attempts waiting to be written together. */
   private batch: { items: FinishedAttempt[]; written: Promise<void> } | undefined;
 
-  constructor(ctx: AppContext, options: DispatcherOptions = {}) {
+  constructor(ctx: DispatcherDeps, options: DispatcherOptions = {}) {
     this.ctx = ctx;
     this.maxIdleMs = options.maxIdleMs ?? 5000;
     this.stopGraceMs = options.stopGraceMs ?? 2000;

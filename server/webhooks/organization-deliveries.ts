@@ -1,5 +1,5 @@
+import type { OutboxDeps } from './outbox.ts';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
@@ -31,10 +31,10 @@ export async function pageOfOrganizationDeliveries(db: Kysely<Database>, query: 
  * a call, each as the single redeliver does (same delivery id, next attempt number, fresh retry
  * schedule), in one transaction. Deliveries of inactive or deleted webhooks are skipped and counted.
  */
-export async function redeliverFailed(ctx: AppContext, body: BulkRedeliverBody): Promise<BulkRedeliverResult> {
+export async function redeliverFailed(deps: OutboxDeps, body: BulkRedeliverBody): Promise<BulkRedeliverResult> {
   const organizationUuid = body.organization_uuid;
   const filters = { organization_uuid: organizationUuid, since: body.since, webhook_uuid: body.webhook_uuid };
-  const { queued, total, unsendable } = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const { queued, total, unsendable } = await deps.db.kysely.transaction().execute(async (trx) => {
     const found = await failedDeliveriesToResend(trx, filters, BULK_REDELIVER_CAP);
     const nowMs = Date.now();
     const now = nowIso();
@@ -42,10 +42,10 @@ export async function redeliverFailed(ctx: AppContext, body: BulkRedeliverBody):
     for (const row of found.rows) if (await requeueDelivery(trx, row.delivery_id, nowMs, now)) done.push(row);
     return { queued: done, total: found.total, unsendable: found.unsendable + found.rows.length - done.length };
   });
-  if (queued.length > 0) ctx.outbox.wake();
+  if (queued.length > 0) deps.outbox.wake();
   const lastOfWebhook = new Map(queued.map((row) => [row.webhook_uuid, row.delivery_id]));
   for (const [webhookUuid, deliveryId] of lastOfWebhook) {
-    ctx.live.publish({
+    deps.live.publish({
       type: 'delivery.queued',
       organization_uuid: organizationUuid,
       data: { webhook_uuid: webhookUuid, delivery_id: deliveryId },

@@ -2,7 +2,7 @@ import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import { cachedCount } from '../db/count-cache.ts';
 import { inListOrder, pageWindow } from '../db/page-window.ts';
 import type { Database, WebhookDeliveryAttemptTable, WebhookDeliveryTable } from '../db/schema.ts';
-import type { EventType } from './events.ts';
+import type { EventType } from '../webhook-events/registry.ts';
 import type { Delivery, DeliveryAttempt, DeliveryListQuery } from './schemas.ts';
 
 export type DeliveryRow = Selectable<WebhookDeliveryTable> & { event_type: string };

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import { param, perDatabase, prepare, type Prepared } from '../db/prepared.ts';
-import type { EventType } from './events.ts';
+import type { LiveBus } from '../live/bus.ts';
+import { eventDefinition, type EventType } from '../webhook-events/registry.ts';
+import type { OutboxSignal } from './outbox-signal.ts';
 
 /** The plaintext envelope of docs/webhooks.md. */
 export interface EventEnvelope<T = unknown> {
@@ -87,10 +88,15 @@ function envelopeText(envelope: EventEnvelope, dataJson: string | undefined): st
  * Writes an event and one pending delivery per active subscribed webhook. Call it inside the
  * transaction that writes the record the event is about (a synchronous one, or a kysely one from
  * its callback: both run on this connection), so both exist or neither does. `dataJson`, when
- * given, must be JSON.stringify(data).
+ * given, must be JSON.stringify(data). A sandbox-only event no webhook subscribes to is not
+ * written at all (undefined): without a webhook that opts in, the sandbox behaves as the service.
  */
-export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType, data: T, dataJson?: string): QueuedEvent<T> {
+export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType, data: T, dataJson?: string): QueuedEvent<T> | undefined {
   const s = statementsOf(db);
+  const webhooks = s.webhooks
+    .all<{ uuid: string; url: string; events: string }>({ organization_uuid: organizationUuid })
+    .filter((row) => (JSON.parse(row.events) as string[]).includes(type));
+  if (webhooks.length === 0 && eventDefinition(type).sandboxOnly) return undefined;
   const now = new Date();
   const envelope: EventEnvelope<T> = { id: `evt_${randomUUID()}`, type, created_at: now.toISOString(), data };
   const envelopeJson = envelopeText(envelope, dataJson);
@@ -101,9 +107,6 @@ export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType,
     created_at: envelope.created_at,
     envelope: envelopeJson,
   });
-  const webhooks = s.webhooks
-    .all<{ uuid: string; url: string; events: string }>({ organization_uuid: organizationUuid })
-    .filter((row) => (JSON.parse(row.events) as string[]).includes(type));
   const deliveries = webhooks.map((webhook) => ({ delivery_id: randomUUID(), webhook_uuid: webhook.uuid, url: webhook.url }));
   for (const d of deliveries) {
     s.delivery.run({
@@ -118,10 +121,21 @@ export function queueEvent<T>(db: Db, organizationUuid: string, type: EventType,
   return { envelope, envelopeJson, deliveries };
 }
 
+/** What telling about a committed event takes: the dispatcher's wake-up and the live bus. */
+export interface EventAnnouncer {
+  outbox: OutboxSignal;
+  live: LiveBus;
+}
+
+/** What queueing deliveries takes (sending an event, a redelivery): the database, the wake-up and the live bus, not the whole server context. */
+export interface OutboxDeps extends EventAnnouncer {
+  db: Db;
+}
+
 /** After the transaction commits: tell live clients, and wake the dispatcher. */
-export function announceEvent(ctx: AppContext, organizationUuid: string, queued: QueuedEvent): void {
-  ctx.outbox.wake();
-  ctx.live.publish({
+export function announceEvent(deps: EventAnnouncer, organizationUuid: string, queued: QueuedEvent): void {
+  deps.outbox.wake();
+  deps.live.publish({
     type: 'webhook.event',
     organization_uuid: organizationUuid,
     data: { event_id: queued.envelope.id, event_type: queued.envelope.type, deliveries: queued.deliveries.length },

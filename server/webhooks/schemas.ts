@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { organizationListQuery, pageQuerySchema, pageSchema } from '../http/pagination.ts';
 import { envelopeSchema } from '../wire-format/schemas.ts';
-import { eventListSchema, eventTypes } from './events.ts';
+import { eventTypes } from '../webhook-events/registry.ts';
+import { eventListSchema, eventNamesText } from './events.ts';
 import { webhookRetryScheduleSchema } from './retry-schedule.ts';
 import { sandboxOnly } from '../http/sandbox-only.ts';
 
@@ -24,7 +25,7 @@ export const webhookSchema = z
     updated_on: timestamp,
     organization_uuid: z.string(),
     url: z.string(),
-    events: z.array(z.enum(eventTypes)),
+    events: z.array(z.enum(eventTypes)).describe(eventNamesText),
     is_active: z.boolean(),
     retry_schedule: sandboxOnly(
       webhookRetryScheduleSchema
@@ -60,7 +61,7 @@ const urlField = z
   .trim()
   .min(1)
   .describe('https:// anywhere; http:// to this machine (127.0.0.1, localhost, [::1]) or anywhere when settings allow it');
-const eventsField = eventListSchema.describe(`Event names: ${eventTypes.join(', ')}`);
+const eventsField = eventListSchema.describe(eventNamesText);
 
 /**
  * A secret given by the caller instead of a generated one: the service's reference has the service

@@ -28,4 +28,4 @@ export class SentAttempts {
   }
 }
 
-export const sentAttempts = perServer(() => new SentAttempts());
+export const sentAttempts = perServer<SentAttempts, object>(() => new SentAttempts());

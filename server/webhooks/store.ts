@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookTable } from '../db/schema.ts';
-import type { EventType } from './events.ts';
+import type { EventType } from '../webhook-events/registry.ts';
 import type { Webhook, WebhookListQuery, WebhookWithSecret } from './schemas.ts';
 import { parseWebhookSchedule } from './retry-schedule.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';

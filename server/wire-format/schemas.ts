@@ -1,35 +1,34 @@
 import { z } from 'zod';
-import { serviceConfirmationSchema } from '../confirmations/schemas.ts';
-import { eventTypes } from '../webhooks/events.ts';
+import { SANDBOX_EXTENSION } from '../http/sandbox-only.ts';
+import type { WebhookEventDefinition } from '../webhook-events/definition.ts';
+import { webhookEvents } from '../webhook-events/registry.ts';
 
-const eventOf = <T extends (typeof eventTypes)[number]>(type: T, id: string) =>
+const envelopeOf = <T extends string>(event: WebhookEventDefinition<T>) =>
   z
     .object({
       id: z.string().describe('evt_ followed by a UUID'),
-      type: z.literal(type),
+      type: z.literal(event.type),
       created_at: z.string().describe('ISO 8601 UTC with milliseconds'),
-      data: serviceConfirmationSchema,
+      data: event.data,
     })
-    .meta({ id });
+    .meta({
+      id: event.envelopeSchemaId,
+      ...(event.sandboxOnly
+        ? { description: `${event.description} Only a webhook that lists ${event.type} gets it.`, [SANDBOX_EXTENSION]: true }
+        : {}),
+    });
 
-/** The plaintext of every webhook delivery, one variant per event of the catalog. */
-export const envelopeSchema = z
-  .discriminatedUnion('type', [
-    eventOf('service_confirmation.check_in', 'CheckInEvent'),
-    eventOf('service_confirmation.check_out', 'CheckOutEvent'),
-    eventOf('service_confirmation.delivery', 'DeliveryEvent'),
-  ])
-  .meta({
-    id: 'EventEnvelope',
-    discriminator: {
-      propertyName: 'type',
-      mapping: {
-        'service_confirmation.check_in': '#/components/schemas/CheckInEvent',
-        'service_confirmation.check_out': '#/components/schemas/CheckOutEvent',
-        'service_confirmation.delivery': '#/components/schemas/DeliveryEvent',
-      },
-    },
-  });
+type Variant = ReturnType<typeof envelopeOf>;
+const variants = webhookEvents.map(envelopeOf) as [Variant, ...Variant[]];
+
+/** The plaintext of every webhook delivery, one variant per event of the registry. */
+export const envelopeSchema = z.discriminatedUnion('type', variants).meta({
+  id: 'EventEnvelope',
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(webhookEvents.map((event) => [event.type, `#/components/schemas/${event.envelopeSchemaId}`])),
+  },
+});
 
 /** The body of a delivery; payload decrypts to an EventEnvelope. */
 export const deliveryBodySchema = z

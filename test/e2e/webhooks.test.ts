@@ -56,6 +56,10 @@ describe('GUI: webhooks and settings in Chromium', { skip: skip ?? false }, () =
       const page = await signedInPage('/webhooks');
       await page.getByText('No webhooks yet').waitFor();
 
+      // The sandbox's own event is offered, marked, and off unless ticked (the default body is the service's).
+      const deleted = page.getByRole('checkbox', { name: /^QR code deleted/ });
+      assert.equal(await deleted.isChecked(), false);
+      assert.match(await page.locator('label', { has: deleted }).innerText(), /QR Sandbox only/);
       await page.getByLabel('URL', { exact: true }).fill(url);
       await page.getByRole('checkbox', { name: /^Delivery/ }).uncheck();
       await page.locator('form').filter({ hasText: 'Register a webhook' }).getByText('Show curl').click();

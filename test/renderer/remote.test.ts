@@ -10,8 +10,8 @@ import {
   remoteStatus,
   remoteTaskPage,
   splitCredential,
-} from '../../renderer/src/pages/remote/remote-api.ts';
-import { backoffDelay, nextPollDelay, REMOTE_POLL } from '../../renderer/src/pages/remote/remote-poll.ts';
+} from '../../renderer/src/api/remote-api.ts';
+import { backoffDelay, nextPollDelay, REMOTE_POLL } from '../../renderer/src/api/remote-poll.ts';
 import { ServiceClient } from '../../server/remote/service-client.ts';
 import { watchTask } from '../../server/remote/watch-task.ts';
 import { startTestServer } from '../support/server.ts';

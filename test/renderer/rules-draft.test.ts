@@ -10,6 +10,11 @@ import {
   rulesSummary,
 } from '../../renderer/src/pages/inspector/rules-draft.ts';
 import { waitsOf } from '../../renderer/src/api/webhook-format.ts';
+import { rememberEvents } from '../../renderer/src/api/webhook-events.ts';
+import { eventsMeta } from '../../server/webhook-events/meta.ts';
+
+// The events as GET /api/meta gives them (the Shell loads them before any page shows).
+rememberEvents(eventsMeta());
 
 describe('the answer rules editor: drafts and rules', () => {
   test('a rule goes through the editor unchanged', () => {

@@ -1,11 +1,13 @@
 /**
  * writeNow(): the server's synchronous transactions. Writes that queue while an import holds the
  * lock commit together once it is free (one transaction, in order); one that throws is rejected
- * alone and the others still commit.
+ * alone and the others still commit; one queued during a kysely transaction waits for it and commits
+ * on its own (the one transaction helper of synchronous writes: import drafts use it too).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { databasePath, type Db, lockReleased, openDatabase } from '../../server/db/database.ts';
 import { writeNow } from '../../server/db/write-now.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
@@ -85,6 +87,25 @@ describe('writeNow: writes queued behind an import commit together', () => {
       assert.equal(await writeNow(db, () => insert(db, 4, 'after').changes), 1, 'the connection writes on');
     } finally {
       await close();
+    }
+  });
+
+  it('never joins an open kysely transaction: it waits for its end, and its rollback does not undo the write', async () => {
+    const db = await openDatabase(freshDir());
+    try {
+      db.sqlite.exec('create table scratch (n integer, name text)');
+      let queued: Promise<number> | undefined;
+      const rolledBack = db.kysely.transaction().execute(async (trx) => {
+        await sql`insert into scratch (n, name) values (1, 'in the kysely transaction')`.execute(trx);
+        queued = writeNow(db, () => insert(db, 2, 'its own write').changes);
+        await sql`select 1`.execute(trx);
+        throw new Error('roll back');
+      });
+      await assert.rejects(rolledBack, /roll back/);
+      assert.equal(await queued, 1);
+      assert.deepEqual(names(db), ['its own write']);
+    } finally {
+      await db.close();
     }
   });
 });

@@ -1,14 +1,13 @@
-import type { Schemas } from './types.ts';
+import type { UploadFile, UploadProgress } from './request.ts';
 import type { PickedFile } from '../../../preload/api.ts';
 import { type ApiRequest, download, send } from './client.ts';
-import type { BackgroundTask } from './types.ts';
-import { upload, type UploadFile, type UploadProgress } from './upload.ts';
+import type { BackgroundTask, CheckAnswer, ImportPreview } from './types.ts';
+import { upload } from './upload.ts';
 import { desktopBridge } from '../desktop/bridge.ts';
 import { errorReportPath } from './task-format.ts';
 import { importTaskOf } from './import-kinds.ts';
 import { DEFAULT_IMPORT_HANDLER, handlerField, importKindOf, type ImportKindName, importForm, type ProcessingMode } from './import-form.ts';
 
-export type ImportPreview = Schemas['ImportPreview'];
 export {
   DEFAULT_IMPORT_HANDLER,
   firstImportKind,
@@ -59,9 +58,6 @@ export function importRequest(
 export function dryRun(request: ApiRequest): ApiRequest {
   return request.form ? { ...request, form: { ...request.form, fields: { ...request.form.fields, dry_run: 'true' } } } : request;
 }
-
-/** A dry run's answer: the results the import would give, plus dry_run_notes. */
-export type CheckAnswer = Record<string, unknown> & { dry_run: true; dry_run_notes?: string[] };
 
 /** Sends `request` (an import of `file`) as a dry run: what the import would give. */
 export async function checkImport(

@@ -8,30 +8,13 @@ export type InboxResponse = Schemas['InboxResponse'];
 export type Message = Schemas['InboxMessage'];
 export type MessageListItem = Schemas['InboxMessageListItem'];
 export type Relay = Schemas['InboxRelay'];
-export type EventType = Schemas['Webhook']['events'][number];
 export type SignatureStatus = Message['signature_status'];
 /** The data of the inbox.message live event: a message's list fields without its body. */
 export type MessageSummary = Pick<Message, MessageSummaryField>;
 export type RelayEvent = Relay & { inbox_uuid: string; message_uuid: string };
 export type RegisteredWebhook = Schemas['WebhookWithSecret'];
 
-export const EVENT_TYPES = allOf<EventType>()(
-  'service_confirmation.check_in',
-  'service_confirmation.check_out',
-  'service_confirmation.delivery',
-);
 export const SIGNATURE_STATUSES = allOf<SignatureStatus>()('valid', 'invalid', 'unknown');
-
-export const eventLabels: Record<EventType, string> = {
-  'service_confirmation.check_in': 'Check-in',
-  'service_confirmation.check_out': 'Check-out',
-  'service_confirmation.delivery': 'Delivery',
-};
-
-export function eventLabel(type: string | null): string {
-  if (type === null) return '—';
-  return (eventLabels as Record<string, string>)[type] ?? type;
-}
 
 const receivedFormat = new Intl.DateTimeFormat(undefined, {
   month: 'short',

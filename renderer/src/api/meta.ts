@@ -1,13 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { answer, api } from './api-client.ts';
 import { rememberImportKinds } from './import-kinds.ts';
+import { rememberEvents } from './webhook-events.ts';
 
-/** The server's import kinds, limits and appointment fields: fixed while it runs (the kinds also kept in import-kinds.ts). */
+/** The server's import kinds, limits, appointment fields and webhook events: fixed while it runs (kinds and events also kept in import-kinds.ts, webhook-events.ts). */
 export const metaQuery = queryOptions({
   queryKey: ['meta'],
   queryFn: async ({ signal }) => {
     const meta = await answer(api.GET('/api/meta', { signal }));
     rememberImportKinds(meta.kinds);
+    rememberEvents(meta.events);
     return meta;
   },
   staleTime: Number.POSITIVE_INFINITY,

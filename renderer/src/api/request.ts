@@ -22,6 +22,17 @@ export interface MultipartForm {
   fileName: string;
 }
 
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/** The file part of a multipart request, e.g. a File from a picker or a Blob from the desktop bridge. */
+export interface UploadFile {
+  name: string;
+  blob: Blob;
+}
+
 export interface Credential {
   apiKey: string;
   apiSecret: string;

@@ -26,6 +26,9 @@ export type IssuedApiKey = ResponseOf<'postApiKeys', 201>;
 export type Role = ApiKey['role'];
 export type Session = ResponseOf<'getSession'>;
 export type AppMeta = Schemas['AppMeta'];
+export type ImportPreview = Schemas['ImportPreview'];
+/** A dry run's answer: the results the import would give, plus dry_run_notes. */
+export type CheckAnswer = Record<string, unknown> & { dry_run: true; dry_run_notes?: string[] };
 
 /** One page of a list answer (GET /api/qrcodes, /api/background-tasks…): the API's page fields around items of T. */
 export type Page<T> = Omit<ResponseOf<'getQrcodes'>, 'items'> & { items: T[] };

@@ -1,3 +1,4 @@
+import type { UploadFile, UploadProgress } from './request.ts';
 import {
   type ApiRequest,
   ApiFailure,
@@ -8,17 +9,6 @@ import {
   onUnauthorizedFailure,
   requestUrl,
 } from './client.ts';
-
-export interface UploadProgress {
-  loaded: number;
-  total: number;
-}
-
-/** The file part of a multipart request, e.g. a File from a picker or a Blob from the desktop bridge. */
-export interface UploadFile {
-  name: string;
-  blob: Blob;
-}
 
 /**
  * Sends a multipart request (`request.form` names its fields and file) and reads the JSON

@@ -1,14 +1,4 @@
-import type { DeliveryStatus, EventType, RetryScheduleName } from './webhook-types.ts';
-
-const eventLabels: Record<EventType, string> = {
-  'service_confirmation.check_in': 'Check-in',
-  'service_confirmation.check_out': 'Check-out',
-  'service_confirmation.delivery': 'Delivery',
-};
-
-export function eventLabel(type: string): string {
-  return (eventLabels as Record<string, string>)[type] ?? type;
-}
+import type { DeliveryStatus, RetryScheduleName } from './webhook-types.ts';
 
 export const deliveryStatusLabels: Record<DeliveryStatus, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
 

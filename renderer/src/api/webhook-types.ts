@@ -5,18 +5,11 @@ export type Webhook = Schemas['Webhook'];
 export type WebhookWithSecret = Schemas['WebhookWithSecret'];
 export type Delivery = Schemas['WebhookDelivery'];
 export type DeliveryAttempt = Delivery['attempts'][number];
-export type EventType = Webhook['events'][number];
 export type Settings = Schemas['Settings'];
 export type RetryScheduleName = Settings['webhook_retry_schedule'];
 export type DeliveryStatus = Delivery['status'];
 export type SimulateResponse = ResponseOf<'postServiceConfirmationsSimulate', 201>;
 
-/** The event catalog, checked against the server's list by the compiler. */
-export const EVENT_TYPES = allOf<EventType>()(
-  'service_confirmation.check_in',
-  'service_confirmation.check_out',
-  'service_confirmation.delivery',
-);
 export const DELIVERY_STATUSES = allOf<DeliveryStatus>()('pending', 'delivered', 'failed');
 export const RETRY_SCHEDULES = allOf<RetryScheduleName>()('standard', 'fast');
 

@@ -2,13 +2,13 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { getQuery } from '../api/get-query.ts';
 import type { BackgroundTask, Page } from '../api/types.ts';
 import { type Inbox, withArrival } from '../api/inspector-types.ts';
-import { mergeLiveTask } from '../pages/tasks/live-list.ts';
-import { taskQuery } from '../pages/tasks/task-query.ts';
+import { mergeLiveTask } from './live-list.ts';
+import { taskQuery } from '../api/task-query.ts';
 import { isRunning } from '../api/task-format.ts';
 import { isCancelledTask } from '../../../common/cancelled.ts';
-import { messageQuery, withRelay } from '../pages/inspector/message-query.ts';
+import { messageQuery, withRelay } from '../api/message-query.ts';
 import { useLiveEvent, useLiveStore, useRefetchOnReconnect } from './live-store.ts';
-import { useWebhookNoticeCollector } from '../pages/webhooks/webhook-notices.tsx';
+import { useWebhookNoticeCollector } from '../components/webhook-notices.tsx';
 
 type ListKey = readonly [string, { query?: Record<string, unknown> }];
 

@@ -1,4 +1,4 @@
-import type { AppointmentSchedule } from './appointment-types.ts';
+import type { AppointmentSchedule } from '../../api/appointment-types.ts';
 import type { ApiRequest } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { useListPage } from '../../api/use-list-page.ts';

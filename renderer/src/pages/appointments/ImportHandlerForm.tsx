@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useAppMeta } from '../../api/meta.ts';
-import type { AppointmentField, CreateImportHandlerBody, ImportHandler, UpdateImportHandlerBody } from './appointment-types.ts';
+import type { AppointmentField, CreateImportHandlerBody, ImportHandler, UpdateImportHandlerBody } from '../../api/appointment-types.ts';
 import { ApiFailure } from '../../api/client.ts';
 import { fieldLabel, fieldProblem } from '../../api/describe-error.ts';
 import type { FormProps } from '../../components/CrudListPage.tsx';

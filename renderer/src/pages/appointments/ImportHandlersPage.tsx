@@ -1,9 +1,8 @@
-import type { ImportHandler } from './appointment-types.ts';
+import type { ImportHandler } from '../../api/appointment-types.ts';
 import { CrudListPage } from '../../components/CrudListPage.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import type { Column } from '../../components/ListView.tsx';
 import { Link } from '../../router.tsx';
-import '../imports/imports.css';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ImportHandlerForm } from './ImportHandlerForm.tsx';
 

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { CreateServiceBody, Service, UpdateServiceBody } from './appointment-types.ts';
+import type { CreateServiceBody, Service, UpdateServiceBody } from '../../api/appointment-types.ts';
 import { fieldProblem } from '../../api/describe-error.ts';
 import type { FormProps } from '../../components/CrudListPage.tsx';
 import { TextField } from '../../components/FormField.tsx';

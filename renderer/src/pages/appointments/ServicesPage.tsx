@@ -1,8 +1,7 @@
-import type { Service } from './appointment-types.ts';
+import type { Service } from '../../api/appointment-types.ts';
 import { CrudListPage } from '../../components/CrudListPage.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import type { Column } from '../../components/ListView.tsx';
-import '../imports/imports.css';
 import { AppointmentTabs } from './AppointmentTabs.tsx';
 import { ServiceForm } from './ServiceForm.tsx';
 

@@ -15,7 +15,7 @@ import type { Schemas } from '../../api/types.ts';
 
 type DecryptResult = Schemas['DecryptResult'];
 import type { Hint, SignatureStatus } from '../../api/inspector-types.ts';
-import { DecryptionBadge, HintList, SignatureBadge } from '../inspector/Verdicts.tsx';
+import { DecryptionBadge, HintList, SignatureBadge } from '../../components/Verdicts.tsx';
 import { CodeBlock } from '../../components/CodeBlock.tsx';
 
 const HINT_FIELDS = { 'body.payload': 'payload', 'body.body': 'payload', 'body.signature': 'signature', 'body.secret': 'secret' } as const;

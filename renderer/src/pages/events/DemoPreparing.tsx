@@ -4,7 +4,7 @@ import { useSignedIn } from '../../auth/session-store.ts';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { isRunning, taskTypeLabel } from '../../api/task-format.ts';
-import { sourceSummary } from '../tasks/task-row-text.ts';
+import { sourceSummary } from '../../api/task-row-text.ts';
 
 /** Before the demo's first event: its import as it runs (the task list is kept live), then the wait for the first event. */
 export function DemoPreparing() {

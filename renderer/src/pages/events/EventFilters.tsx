@@ -3,8 +3,8 @@ import { getQuery } from '../../api/get-query.ts';
 import type { ParamChanges } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { SelectField } from '../../components/SelectField.tsx';
-import { EVENT_TYPES } from '../../api/inspector-types.ts';
-import { deliveryStatusLabels, eventLabel } from '../../api/webhook-format.ts';
+import { deliveryStatusLabels } from '../../api/webhook-format.ts';
+import { webhookEvents } from '../../api/webhook-events.ts';
 import { shortUrl } from './event-text.ts';
 
 export const EVENT_FILTERS = ['type', 'status', 'webhook_uuid'] as const;
@@ -18,9 +18,9 @@ export function EventFilters({ params, setParams }: { params: URLSearchParams; s
     <search className="toolbar" aria-label="Filter events">
       <SelectField label="Event" value={params.get('type') ?? ''} onChange={set('type')}>
         <option value="">All events</option>
-        {EVENT_TYPES.map((type) => (
-          <option key={type} value={type}>
-            {eventLabel(type)}
+        {webhookEvents().map((event) => (
+          <option key={event.type} value={event.type}>
+            {event.label}
           </option>
         ))}
       </SelectField>

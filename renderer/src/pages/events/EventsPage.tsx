@@ -15,7 +15,7 @@ import { formatDateTime } from '../../components/date-time.ts';
 import { deliveryStatusLabels } from '../../api/webhook-format.ts';
 import type { Schemas } from '../../api/types.ts';
 import { agoText, eventSentence, shortUrl } from './event-text.ts';
-import { useActivity } from './use-activity.ts';
+import { useActivity } from '../../live/use-activity.ts';
 import { EventsPerMinute } from './EventsPerMinute.tsx';
 import { DemoMap } from './DemoMap.tsx';
 import { DemoPreparing } from './DemoPreparing.tsx';

@@ -1,4 +1,4 @@
-import { eventLabel } from '../../api/webhook-format.ts';
+import { eventLabel } from '../../api/webhook-events.ts';
 
 /** "Check-in · Electrical Inspection · 252 Lygon St, Hobart": an event in plain words, from its decrypted data. */
 export function eventSentence(event: { type: string; service: string | null; location: string | null }): string {

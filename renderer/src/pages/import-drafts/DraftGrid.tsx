@@ -1,7 +1,7 @@
 import 'react-data-grid/lib/styles.css';
 import { type UIEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { type Column, DataGrid, type DataGridHandle, type RenderEditCellProps, type RowsChangeData } from 'react-data-grid';
-import { type DraftRow, draftRowLabel } from './draft-api.ts';
+import { type DraftRow, draftRowLabel } from '../../api/draft-api.ts';
 
 /** A place in the filtered rows: the row once its page is read. */
 export interface Slot {

@@ -24,7 +24,7 @@ import {
   importFixedRows,
   replaceInColumn,
   undoEdit,
-} from './draft-api.ts';
+} from '../../api/draft-api.ts';
 import { type ActiveCell, DraftGrid } from './DraftGrid.tsx';
 import { LastImportNotice } from './LastImportNotice.tsx';
 import { useFileColumns } from '../../components/import-results/use-file-columns.ts';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { ActiveCell } from './DraftGrid.tsx';
-import { draftRowLabel } from './draft-api.ts';
+import { draftRowLabel } from '../../api/draft-api.ts';
 
 /** Find and replace in one column of every row of the draft. */
 export function ReplaceForm({

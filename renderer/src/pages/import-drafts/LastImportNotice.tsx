@@ -1,6 +1,6 @@
 import { countOf } from '../../../../common/count-words.ts';
 import { Link } from '../../router.tsx';
-import type { Draft } from './draft-api.ts';
+import type { Draft } from '../../api/draft-api.ts';
 
 /**
  * How the last import of the fixed rows ended: red when it failed (what failed and what to do from

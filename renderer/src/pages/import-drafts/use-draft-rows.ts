@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { type DraftRow, draftRowsQuery, PAGE_ROWS, type RowFilter } from './draft-api.ts';
+import { type DraftRow, draftRowsQuery, PAGE_ROWS, type RowFilter } from '../../api/draft-api.ts';
 import type { Slot } from './DraftGrid.tsx';
 
 /**

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
-import type { AppointmentSchedule } from '../appointments/appointment-types.ts';
+import type { AppointmentSchedule } from '../../api/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable, type FileColumns } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, type ResultsOf } from '../../api/task-format.ts';
-import { type CheckAnswer, importKindOf, type ImportKindName } from '../../api/import-api.ts';
+import { importKindOf, type ImportKindName } from '../../api/import-api.ts';
 import { fileTaskType } from '../../api/import-kinds.ts';
-import type { TaskType } from '../../api/types.ts';
+import type { CheckAnswer, TaskType } from '../../api/types.ts';
 import { importStats } from '../../components/import-results/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 import { RowWarnings } from '../../components/import-results/RowWarnings.tsx';

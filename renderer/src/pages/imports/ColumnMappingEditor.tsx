@@ -1,3 +1,4 @@
+import type { ImportPreview } from '../../api/types.ts';
 import { useState } from 'react';
 import { writeCall } from '../../api/write-call.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
@@ -5,7 +6,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 import { Table } from '../../components/Table.tsx';
 import { cellText } from '../../api/task-format.ts';
-import type { ImportKindName, ImportPreview } from '../../api/import-api.ts';
+import type { ImportKindName } from '../../api/import-api.ts';
 import { importKindOf } from '../../api/import-form.ts';
 import { type LayoutChoice, openQuestions, previewMapping } from './file-layout.ts';
 

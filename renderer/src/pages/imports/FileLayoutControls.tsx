@@ -1,6 +1,6 @@
+import type { ImportPreview } from '../../api/types.ts';
 import { useEffect, useState } from 'react';
 import { SelectField } from '../../components/SelectField.tsx';
-import type { ImportPreview } from '../../api/import-api.ts';
 import type { DateOrderName, LayoutChoice } from './file-layout.ts';
 import { countOf } from '../../../../common/count-words.ts';
 

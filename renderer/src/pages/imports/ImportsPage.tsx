@@ -1,29 +1,27 @@
 import './imports.css';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { UploadFile, UploadProgress } from '../../api/request.ts';
 import { useAppMeta } from '../../api/meta.ts';
-import type { UploadFile, UploadProgress } from '../../api/upload.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ProgressBar } from '../../components/ProgressBar.tsx';
-import { ImportHandlerSelect } from '../appointments/ImportHandlerSelect.tsx';
-import { type Destination, DestinationField, THIS_SANDBOX } from '../remote/DestinationField.tsx';
-import { remoteImportRequest, type RemoteImportAnswer } from '../remote/remote-api.ts';
-import { RemoteImportResult } from '../remote/RemoteImportResult.tsx';
-import { sendRemoteImport } from '../remote/remote-send.ts';
-import { FileDropZone, PickFileButton } from './FilePicker.tsx';
+import { ImportHandlerSelect } from '../../components/ImportHandlerSelect.tsx';
+import { DestinationField } from '../../components/remote/DestinationField.tsx';
+import { type Destination, remoteImportRequest, THIS_SANDBOX } from '../../api/remote-api.ts';
+import { RemoteImportResult } from '../../components/remote/RemoteImportResult.tsx';
+import { sendRemoteImport } from '../../api/remote-send.ts';
+import { FileDropZone, PickFileButton } from '../../components/FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
   firstImportKind,
   importKindOf,
   importKinds,
-  type CheckAnswer,
   checkImport,
   dryRun,
   type ImportKindName,
-  type ImportPreview,
   importRequest,
   type ProcessingMode,
   previewFile,
@@ -34,14 +32,15 @@ import {
 } from '../../api/import-api.ts';
 import { CheckResult } from './CheckResult.tsx';
 import { ImportResult } from './ImportResult.tsx';
-import { FixPreviewRowsButton } from '../import-drafts/FixPreviewRowsButton.tsx';
+import { FixPreviewRowsButton } from '../../components/import-results/FixPreviewRowsButton.tsx';
 import { PreviewPanel } from './PreviewPanel.tsx';
 import { KindMismatchNotice } from './KindMismatchNotice.tsx';
 import { FixedFilePreviewNote } from './FixedFilePreviewNote.tsx';
-import { takeHandedFixedFile } from './fixed-file-handover.ts';
+import { takeHandedFixedFile } from '../../api/fixed-file-handover.ts';
 import { ColumnMappingEditor } from './ColumnMappingEditor.tsx';
 import { FileLayoutControls } from './FileLayoutControls.tsx';
 import { choiceToSend, type LayoutChoice, layoutFields, NO_CHOICE, openQuestions } from './file-layout.ts';
+import { importsReducer, initialImportsState } from './imports-state.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
@@ -63,119 +62,87 @@ export function ImportsPage() {
   const org = session.organization_uuid;
   const canImport = session.role !== 'viewer';
   const syncRowCap = useAppMeta()?.sync_row_cap;
-  const [kind, setKind] = useState<ImportKindName>(firstImportKind);
-  const [mode, setMode] = useState<ProcessingMode>('background');
-  const [handler, setHandler] = useState(DEFAULT_IMPORT_HANDLER);
+  const [state, dispatch] = useReducer(
+    importsReducer,
+    { kind: firstImportKind(), handler: DEFAULT_IMPORT_HANDLER, destination: THIS_SANDBOX },
+    initialImportsState,
+  );
+  const { kind, mode, handler, file, preview, choice, uploaded, taskUuid, sentFile, checked, destination, remoteAnswer, sent } = state;
+  const { otherKindAccepted, fixesTask } = state;
   /** Only kinds that use import handlers (appointments) read one. */
   const usesHandlers = (k: ImportKindName) => importKindOf(k).uses_import_handlers;
   const handlerFor = (k: ImportKindName) => (usesHandlers(k) ? handler : DEFAULT_IMPORT_HANDLER);
-  const [file, setFile] = useState<UploadFile | null>(null);
-  const [preview, setPreview] = useState<ImportPreview | null>(null);
-  /** The sheet, header row, columns and date orders the user chose for this file (sent with the preview, the check and the import). */
-  const [choice, setChoice] = useState<LayoutChoice>(NO_CHOICE);
   /** The layout fields the check and the import send: what the preview was read with (a saved mapping's columns too). */
   const sentLayout = layoutFields(choiceToSend(choice, preview));
-  const [uploaded, setUploaded] = useState<UploadProgress | null>(null);
-  const [taskUuid, setTaskUuid] = useState<string | null>(null);
-  /** The file last sent: once its import has a result, it is not offered for sending again by accident. */
-  const [sentFile, setSentFile] = useState<UploadFile | null>(null);
-  const [checked, setChecked] = useState<{ kind: ImportKindName; fileName: string; answer: CheckAnswer } | null>(null);
-  const [destination, setDestination] = useState<Destination>(THIS_SANDBOX);
   const remote = destination.profile;
-  const [remoteAnswer, setRemoteAnswer] = useState<{ profile: string; baseUrl: string; answer: RemoteImportAnswer } | null>(null);
   /** The import call for the chosen destination (its curl is shown; a profile's goes through the local proxy). */
   const uploadRequest = (k: ImportKindName, m: ProcessingMode, name: string, h: string) =>
     remote
       ? remoteImportRequest(remote.name, k, destination.organizationUuid, m, name, h)
       : importRequest(k, org, m, name, h, undefined, sentLayout);
-  /** What the shown import was sent as: its fixed file goes back the same way, whatever is chosen above since. */
-  const [sent, setSent] = useState<{ kind: ImportKindName; handler: string }>({ kind, handler: DEFAULT_IMPORT_HANDLER });
+  const onUploadProgress = (progress: UploadProgress) => dispatch({ type: 'uploadProgress', progress });
   const previewing = useApiAction(async (k: ImportKindName, f: UploadFile, h: string, c: LayoutChoice) => {
-    setPreview(null);
+    dispatch({ type: 'previewStarted' });
     const answer = await previewFile(k, org, f, h, layoutFields(c));
-    setPreview(answer);
+    dispatch({ type: 'previewRead', preview: answer });
     return answer;
   });
   const checking = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string) => {
-    setTaskUuid(null);
-    setChecked(null);
-    setUploaded({ loaded: 0, total: f.blob.size });
+    dispatch({ type: 'checkStarted', size: f.blob.size });
     try {
-      const answer = await checkImport(importRequest(k, org, m, f.name, h, undefined, sentLayout), f, setUploaded);
-      setChecked({ kind: k, fileName: f.name, answer });
+      const answer = await checkImport(importRequest(k, org, m, f.name, h, undefined, sentLayout), f, onUploadProgress);
+      dispatch({ type: 'checkAnswered', kind: k, fileName: f.name, answer });
       return answer;
     } finally {
-      setUploaded(null);
+      dispatch({ type: 'uploadEnded' });
     }
   });
   const sending = useApiAction(async (k: ImportKindName, m: ProcessingMode, f: UploadFile, h: string, fixesTask?: string) => {
-    setTaskUuid(null);
-    setChecked(null);
-    setRemoteAnswer(null);
-    setSent({ kind: k, handler: h });
-    setSentFile(f);
-    setUploaded({ loaded: 0, total: f.blob.size });
+    dispatch({ type: 'sendStarted', kind: k, handler: h, file: f });
     try {
       if (remote) {
-        const answer = await sendRemoteImport(remote.name, k, destination.organizationUuid, m, f, setUploaded, h);
-        setRemoteAnswer({ profile: remote.name, baseUrl: remote.base_url, answer });
+        const answer = await sendRemoteImport(remote.name, k, destination.organizationUuid, m, f, onUploadProgress, h);
+        dispatch({ type: 'remoteAnswered', profile: remote.name, baseUrl: remote.base_url, answer });
         return answer.uuid;
       }
-      const uuid = await sendImport(k, org, m, f, setUploaded, h, fixesTask, fixesTask ? {} : sentLayout);
-      setTaskUuid(uuid);
+      const uuid = await sendImport(k, org, m, f, onUploadProgress, h, fixesTask, fixesTask ? {} : sentLayout);
+      dispatch({ type: 'taskStarted', uuid });
       return uuid;
     } finally {
-      setUploaded(null);
+      dispatch({ type: 'uploadEnded' });
     }
   });
   const resultRef = useRef<HTMLDivElement>(null);
   const checkRef = useRef<HTMLDivElement>(null);
-  /** The user said the file is of the chosen kind although its columns look like another's (KindMismatchNotice). */
-  const [otherKindAccepted, setOtherKindAccepted] = useState(false);
-  /** The import whose fixed error report is the chosen file: it is previewed first, then sent with fixes_task_uuid. */
-  const [fixesTask, setFixesTask] = useState<string | null>(null);
 
   const choose = (next: UploadFile) => {
-    setFile(next);
-    setOtherKindAccepted(false);
-    setFixesTask(null);
-    setTaskUuid(null);
-    setChecked(null);
-    setRemoteAnswer(null);
+    dispatch({ type: 'fileChosen', file: next });
     sending.clearError();
     checking.clearError();
-    setChoice(NO_CHOICE);
     void previewing.run(kind, next, handlerFor(kind), NO_CHOICE);
   };
   const changeKind = (next: ImportKindName) => {
-    setKind(next);
-    setOtherKindAccepted(false);
-    setChoice(NO_CHOICE);
+    dispatch({ type: 'kindChanged', kind: next });
     if (file) void previewing.run(next, file, handlerFor(next), NO_CHOICE);
   };
   const changeHandler = (next: string) => {
-    setHandler(next);
-    setChoice(NO_CHOICE);
+    dispatch({ type: 'handlerChanged', handler: next });
     if (file) void previewing.run(kind, file, next, NO_CHOICE);
   };
   const changeLayout = (next: LayoutChoice) => {
-    setChoice(next);
+    dispatch({ type: 'layoutChanged', choice: next });
     if (file) void previewing.run(kind, file, handlerFor(kind), next);
   };
   /** A fixed error report is previewed like any file, as the kind and handler of the import it fixes; "Start the import" sends it. */
   const previewFixed = (fixed: UploadFile, k: ImportKindName, h: string, fixes: string | null) => {
-    setFile(fixed);
-    setKind(k);
-    if (usesHandlers(k)) setHandler(h);
-    setOtherKindAccepted(false);
-    setFixesTask(fixes);
-    setChecked(null);
-    setChoice(NO_CHOICE);
+    dispatch({ type: 'fixedFileChosen', file: fixed, kind: k, handler: usesHandlers(k) ? h : handler, fixesTask: fixes });
     sending.clearError();
     checking.clearError();
     void previewing.run(k, fixed, h, NO_CHOICE);
     checkRef.current?.scrollIntoView?.({ block: 'start' });
   };
+  // Stable, as setState was: DestinationField's effect depends on it.
+  const changeDestination = useCallback((next: Destination) => dispatch({ type: 'destinationChanged', destination: next }), []);
   const importFixed = (fixed: UploadFile) => previewFixed(fixed, sent.kind, sent.handler, remote ? null : taskUuid);
   // A fixed file chosen on a task page arrives here to be previewed.
   // biome-ignore lint/correctness/useExhaustiveDependencies: taken once, on arrival
@@ -265,7 +232,7 @@ export function ImportsPage() {
               looksLike={looksLike}
               accepted={otherKindAccepted}
               onSwitch={() => changeKind(looksLike)}
-              onAccept={setOtherKindAccepted}
+              onAccept={(accepted) => dispatch({ type: 'otherKindAccepted', accepted })}
             />
           )}
           {previewing.running && <Loading>Reading the first rows…</Loading>}
@@ -283,7 +250,7 @@ export function ImportsPage() {
 
       {file && (
         <Panel title="3. Send">
-          <DestinationField value={destination} onChange={setDestination} sandboxOrganization={session.organization_name} />
+          <DestinationField value={destination} onChange={changeDestination} sandboxOrganization={session.organization_name} />
           <fieldset className="fieldset">
             <legend className="field-label">Processing</legend>
             <div className="radio-stack">
@@ -293,7 +260,7 @@ export function ImportsPage() {
                   name="processing-mode"
                   value="background"
                   checked={mode === 'background'}
-                  onChange={() => setMode('background')}
+                  onChange={() => dispatch({ type: 'modeChanged', mode: 'background' })}
                 />
                 <span>
                   <strong>Background</strong>{' '}
@@ -301,7 +268,13 @@ export function ImportsPage() {
                 </span>
               </label>
               <label className="checkbox">
-                <input type="radio" name="processing-mode" value="sync" checked={mode === 'sync'} onChange={() => setMode('sync')} />
+                <input
+                  type="radio"
+                  name="processing-mode"
+                  value="sync"
+                  checked={mode === 'sync'}
+                  onChange={() => dispatch({ type: 'modeChanged', mode: 'sync' })}
+                />
                 <span>
                   <strong>Sync</strong>{' '}
                   <span className="field-hint">
@@ -330,8 +303,8 @@ export function ImportsPage() {
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
           {otherKind && (
             <p className="field-problem">
-              The file looks like {importKindOf(looksLike).file_noun}: switch the import, or confirm the kind, under “2. Check before
-              sending” first.
+              The file looks like {importKindOf(looksLike).file_noun}: switch the import,
+              or confirm the kind, under “2. Check before sending” first.
             </p>
           )}
           {alreadySent ? (

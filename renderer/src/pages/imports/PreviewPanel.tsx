@@ -1,9 +1,9 @@
+import type { ImportPreview } from '../../api/types.ts';
 import { Fragment, type ReactNode } from 'react';
 import { countOf } from '../../../../common/count-words.ts';
 import { RowIssueList } from '../../components/import-results/RowIssueList.tsx';
 import { type RowIssue, splitRowError } from '../../components/import-results/row-issues.ts';
 import { cellText } from '../../api/task-format.ts';
-import type { ImportPreview } from '../../api/import-api.ts';
 import { Table } from '../../components/Table.tsx';
 
 function ColumnMatches({ preview, templateLink }: { preview: ImportPreview; templateLink: ReactNode }) {

@@ -1,6 +1,6 @@
 /** What the user chose of a file's layout on the Imports page, sent as the form fields sheet, header_row, mapping and date_order. */
 
-import type { ImportPreview } from '../../api/import-api.ts';
+import type { ImportPreview } from '../../api/types.ts';
 
 export type DateOrderName = 'day_first' | 'month_first';
 

@@ -15,15 +15,14 @@ import { Link, navigate, useSearchParams } from '../../router.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ExportPanel } from './ExportPanel.tsx';
 import { draftFrom, InboxForm, inboxBody, type InboxDraft } from './InboxForm.tsx';
+import { droppedSummary, type Inbox, inboxPath, type RegisteredWebhook } from '../../api/inspector-types.ts';
 import {
-  EVENT_TYPES,
   eventLabel,
-  type EventType,
-  droppedSummary,
-  type Inbox,
-  inboxPath,
-  type RegisteredWebhook,
-} from '../../api/inspector-types.ts';
+  firstSimulatedEventType,
+  serviceEventTypes,
+  type SimulatedEventType,
+  simulatedEventTypes,
+} from '../../api/webhook-events.ts';
 import { MessageList } from './MessageList.tsx';
 import { RulesEditor } from './RulesEditor.tsx';
 import { rulesSummary } from './rules-draft.ts';
@@ -38,13 +37,13 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
   const registerRequest: ApiRequest = {
     method: 'POST',
     path: '/api/webhooks/register',
-    body: { organization_uuid: session.organization_uuid, url: inbox.url, events: [...EVENT_TYPES] },
+    body: { organization_uuid: session.organization_uuid, url: inbox.url, events: serviceEventTypes() },
   };
   const [webhook, setWebhook] = useState<RegisteredWebhook | null>(null);
   const register = useApiAction(async () => {
     setWebhook(await call<RegisteredWebhook>(registerRequest));
   });
-  const [event, setEvent] = useState<EventType>('service_confirmation.check_in');
+  const [event, setEvent] = useState<SimulatedEventType>(firstSimulatedEventType);
   const simulateRequest: ApiRequest = {
     method: 'POST',
     path: '/api/service-confirmations/simulate',
@@ -103,8 +102,8 @@ function ReceivePanel({ inbox }: { inbox: Inbox }) {
             </p>
           }
         >
-          <SelectField label="Event" value={event} onChange={(v) => setEvent(v as EventType)}>
-            {EVENT_TYPES.map((t) => (
+          <SelectField label="Event" value={event} onChange={(v) => setEvent(v as SimulatedEventType)}>
+            {simulatedEventTypes().map((t) => (
               <option key={t} value={t}>
                 {eventLabel(t)}
               </option>

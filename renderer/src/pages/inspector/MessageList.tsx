@@ -8,17 +8,10 @@ import { type Options, SelectField } from '../../components/SelectField.tsx';
 import { useLiveEvent, useRefetchOnReconnect } from '../../live/live-store.ts';
 import { Link, navigate } from '../../router.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
-import {
-  EVENT_TYPES,
-  eventLabel,
-  formatReceived,
-  type Inbox,
-  type Message,
-  type MessageListItem,
-  SIGNATURE_STATUSES,
-} from '../../api/inspector-types.ts';
+import { formatReceived, type Inbox, type Message, type MessageListItem, SIGNATURE_STATUSES } from '../../api/inspector-types.ts';
+import { eventLabel, webhookEvents } from '../../api/webhook-events.ts';
 import { useMessageFilters } from './message-filters.ts';
-import { DecryptionBadge, DuplicateBadge, SignatureBadge } from './Verdicts.tsx';
+import { DecryptionBadge, DuplicateBadge, SignatureBadge } from '../../components/Verdicts.tsx';
 
 const signatureOptionLabels = { valid: 'Valid', invalid: 'Invalid', unknown: 'Not checked' } as const;
 const DECRYPTION_OPTIONS: Options = [
@@ -60,7 +53,7 @@ function Filters() {
         label="Event"
         value={filters.event_type}
         onChange={(v) => setFilter('event_type', v)}
-        options={[['', 'All events'], ...EVENT_TYPES.map((t) => [t, eventLabel(t)] as const)]}
+        options={[['', 'All events'], ...webhookEvents().map((e) => [e.type, e.label] as const)]}
       />
       <SelectField label="Decryption" value={filters.decrypted} onChange={(v) => setFilter('decrypted', v)} options={DECRYPTION_OPTIONS} />
       <SelectField

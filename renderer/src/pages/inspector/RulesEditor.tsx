@@ -5,7 +5,8 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { FormActions } from '../../components/FormActions.tsx';
 import { FormField, TextField } from '../../components/FormField.tsx';
 import { Panel } from '../../components/Panel.tsx';
-import { EVENT_TYPES, eventLabel, type Inbox, inboxPath } from '../../api/inspector-types.ts';
+import { type Inbox, inboxPath } from '../../api/inspector-types.ts';
+import { eventLabel, webhookEvents } from '../../api/webhook-events.ts';
 import { draftOf, emptyRule, failFirstRule, type RuleDraft, ruleOf, ruleProblems } from './rules-draft.ts';
 
 function RuleFields({
@@ -71,7 +72,7 @@ function RuleFields({
         </div>
         <p className="rule-section muted small">When (all that are given; none: every request)</p>
         <fieldset className="rule-events" aria-label={`Rule ${n} events`}>
-          {EVENT_TYPES.map((type) => (
+          {webhookEvents().map(({ type }) => (
             <label key={type} className="checkbox">
               <input
                 type="checkbox"

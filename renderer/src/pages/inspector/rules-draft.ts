@@ -1,6 +1,6 @@
 /** An inbox's answer rules as the editor's text fields hold them, and back. */
 import type { Schemas } from '../../api/types.ts';
-import { EVENT_TYPES, type EventType } from '../../api/inspector-types.ts';
+import { type EventType, webhookEvents } from '../../api/webhook-events.ts';
 
 export type InboxRule = Schemas['InboxRule'];
 type Match = InboxRule['match'];
@@ -51,7 +51,7 @@ function bodyText(body: Respond['body']): string {
 
 export function draftOf(rule: InboxRule): RuleDraft {
   const { match, respond } = rule;
-  const known = new Set<string>(EVENT_TYPES);
+  const known = new Set<string>(webhookEvents().map((event) => event.type));
   return {
     key: nextKey++,
     events: (match.event_type ?? []).filter((e): e is EventType => known.has(e)),

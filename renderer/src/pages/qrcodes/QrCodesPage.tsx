@@ -9,7 +9,7 @@ import { getQuery } from '../../api/get-query.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { QrCodesMapPanel } from '../../components/map/QrCodesMapPanel.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
-import '../imports/imports.css';
+import './qrcodes.css';
 import { QrCodeDetails } from './QrCodeDetails.tsx';
 import { QrCodeForm } from './QrCodeForm.tsx';
 

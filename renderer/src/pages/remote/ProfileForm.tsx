@@ -8,7 +8,7 @@ import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { TextField } from '../../components/FormField.tsx';
-import { type ProfileBody, type PublicProfile, saveProfileRequest, splitCredential } from './remote-api.ts';
+import { type ProfileBody, type PublicProfile, saveProfileRequest, splitCredential } from '../../api/remote-api.ts';
 
 const MASKED = '<api_secret of the remote service>';
 

@@ -1,4 +1,4 @@
-import './remote.css';
+import '../../components/remote/remote.css';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { getQuery } from '../../api/get-query.ts';
@@ -10,8 +10,8 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link } from '../../router.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
-import { profilesRequest, type PublicProfile, remoteTasksPage, removeProfileRequest } from './remote-api.ts';
-import { profilesQuery } from './profiles-query.ts';
+import { profilesRequest, type PublicProfile, remoteTasksPage, removeProfileRequest } from '../../api/remote-api.ts';
+import { profilesQuery } from '../../api/profiles-query.ts';
 import { ACTIONS_HEADING, Table } from '../../components/Table.tsx';
 import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';

@@ -1,6 +1,6 @@
-import './remote.css';
-import type { UploadFile } from '../../api/upload.ts';
+import '../../components/remote/remote.css';
 import { useQuery } from '@tanstack/react-query';
+import type { UploadFile } from '../../api/request.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
@@ -8,13 +8,13 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link, navigate } from '../../router.tsx';
 import { importKindOf, taskImportKind } from '../../api/import-api.ts';
-import { Metadata } from '../tasks/TaskPage.tsx';
+import { TaskMetadata } from '../../components/TaskMetadata.tsx';
 import { fileName, taskTypeLabel } from '../../api/task-format.ts';
-import { remoteImportRequest, remoteTaskPage, remoteTasksPage } from './remote-api.ts';
-import { profilesQuery } from './profiles-query.ts';
-import { sendRemoteImport } from './remote-send.ts';
-import { RemoteTaskResult } from './RemoteTaskResult.tsx';
-import { useRemoteTask } from './use-remote-task.ts';
+import { remoteImportRequest, remoteTaskPage, remoteTasksPage } from '../../api/remote-api.ts';
+import { profilesQuery } from '../../api/profiles-query.ts';
+import { sendRemoteImport } from '../../api/remote-send.ts';
+import { RemoteTaskResult } from '../../components/remote/RemoteTaskResult.tsx';
+import { useRemoteTask } from '../../api/use-remote-task.ts';
 import { Panel } from '../../components/Panel.tsx';
 
 /** A background task on a profile's service, followed until it ends (reachable by its address, so a reload keeps it). */
@@ -60,7 +60,7 @@ export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: strin
       />
       <ErrorNotice error={fix.error} onDismiss={fix.clearError} />
       <Panel title="Details">
-        {task ? <Metadata task={task} /> : <p className="muted">The task’s details appear once {profile} answers.</p>}
+        {task ? <TaskMetadata task={task} /> : <p className="muted">The task’s details appear once {profile} answers.</p>}
         <CurlDisclosure request={watch.request} label="Show curl (through this server)" />
       </Panel>
     </>

@@ -1,18 +1,18 @@
-import './remote.css';
+import '../../components/remote/remote.css';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { BackgroundTask } from '../../api/types.ts';
 import { useQuery } from '@tanstack/react-query';
-import { profilesQuery } from './profiles-query.ts';
+import { profilesQuery } from '../../api/profiles-query.ts';
 import { GoToEmptyState } from '../../components/EmptyState.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { ListView, RefreshButton } from '../../components/ListView.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Link, useSearchParams } from '../../router.tsx';
 import { isRunning } from '../../api/task-format.ts';
-import { TASK_COLUMNS, TaskRow } from '../tasks/TaskRow.tsx';
-import { remoteTaskListRequest, remoteTaskPage } from './remote-api.ts';
+import { TASK_COLUMNS, TaskRow } from '../../components/TaskRow.tsx';
+import { remoteTaskListRequest, remoteTaskPage } from '../../api/remote-api.ts';
 import { useRemoteListPage } from './use-remote-list-page.ts';
-import { REMOTE_POLL } from './remote-poll.ts';
+import { REMOTE_POLL } from '../../api/remote-poll.ts';
 
 /** The organization to list when the profile names none: typed here, kept in the address. */
 function OrganizationForm({ profile, value, onSubmit }: { profile: string; value: string; onSubmit(uuid: string): void }) {

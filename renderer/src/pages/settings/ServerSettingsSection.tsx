@@ -15,7 +15,7 @@ import { Panel } from '../../components/Panel.tsx';
 import { Loading } from '../../components/QueryState.tsx';
 import { TextField } from '../../components/FormField.tsx';
 import { fieldProblem } from '../../api/describe-error.ts';
-import { SandboxOnlyBadge } from '../webhooks/SandboxDiagnostics.tsx';
+import { SandboxOnlyBadge } from '../../components/SandboxOnlyBadge.tsx';
 
 const readRequest = getRequest('/api/settings', {});
 

@@ -11,7 +11,7 @@ import { type TextFilter, TextFilters, useTextFilters } from '../../components/T
 import { useLiveStore } from '../../live/live-store.ts';
 import { useSearchParams } from '../../router.tsx';
 import { isRunning, taskTypeLabel } from '../../api/task-format.ts';
-import { TASK_COLUMNS, TaskRow } from './TaskRow.tsx';
+import { TASK_COLUMNS, TaskRow } from '../../components/TaskRow.tsx';
 
 const POLL_WITHOUT_LIVE_MS = 4_000;
 const SEARCH = [

@@ -1,6 +1,5 @@
+import type { UploadFile } from '../../api/request.ts';
 import { useMemo } from 'react';
-import type { UploadFile } from '../../api/upload.ts';
-import type { BackgroundTask } from '../../api/types.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -11,53 +10,23 @@ import { ProgressBar } from '../../components/ProgressBar.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link, navigate } from '../../router.tsx';
-import { ExcludedRowsActions, useFollowedTask } from '../imports/ImportResult.tsx';
+import { ExcludedRowsActions } from '../../components/import-results/ExcludedRowsActions.tsx';
+import { useFollowedTask } from '../../live/use-followed-task.ts';
 import { DEFAULT_IMPORT_HANDLER, importRequest, mapsResults, taskImportHandler, taskImportKind } from '../../api/import-api.ts';
-import { handOverFixedFile } from '../imports/fixed-file-handover.ts';
+import { handOverFixedFile } from '../../api/fixed-file-handover.ts';
 import { ExcludedRowsTable } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { useFileColumns } from '../../components/import-results/use-file-columns.ts';
 import { RowWarnings } from '../../components/import-results/RowWarnings.tsx';
 import { DateOrdersRead } from '../../components/import-results/DateOrdersRead.tsx';
 import { type ExcludedRow, excludedRows, fileName, excludedTotal, isRunning, taskTypeLabel } from '../../api/task-format.ts';
-import { formatDateTime } from '../../components/date-time.ts';
 import { importStats } from '../../components/import-results/result-stats.ts';
-import { ImportMap } from './ImportMap.tsx';
-import { FixedFileNote } from './FixedFileNote.tsx';
+import { ImportMap } from '../../components/import-results/ImportMap.tsx';
+import { FixedFileNote } from '../../components/import-results/FixedFileNote.tsx';
 import { TaskActions } from './TaskActions.tsx';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { StatList } from '../../components/StatList.tsx';
 import { Panel } from '../../components/Panel.tsx';
-import { startedBy } from './task-row-text.ts';
-
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** Metadata keys the "Created by" line already says in words. */
-const SHOWN_AS_CREATOR = new Set(['api_key_name', 'api_key_role']);
-
-export function Metadata({ task }: { task: BackgroundTask }) {
-  const who = startedBy(task);
-  const entries: [string, string][] = [
-    ['Task uuid', task.uuid],
-    ['Worker task id', task.task_id],
-    ['Type', `${taskTypeLabel(task.task_type)} (${task.task_type})`],
-    ['Created', formatDateTime(task.created_on)],
-    ['Last update', formatDateTime(task.updated_on)],
-    ['Created by', who ? `${who} · key ${task.created_by_uuid}` : task.created_by_uuid],
-    ...Object.entries(task.metadata ?? {})
-      .filter(([k]) => !SHOWN_AS_CREATOR.has(k))
-      .map<[string, string]>(([k, v]) => [capitalize(k.replace(/_/g, ' ')), typeof v === 'string' ? v : JSON.stringify(v)]),
-  ];
-  return (
-    <dl className="facts">
-      {entries.map(([label, value]) => (
-        <div key={label} className="fact">
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
+import { TaskMetadata } from '../../components/TaskMetadata.tsx';
 
 /** An import task's excluded rows under the file's own column names (its import job says them). */
 function TaskExcludedRows({ uuid, rows }: { uuid: string; rows: ExcludedRow[] }) {
@@ -179,7 +148,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
       </Panel>
 
       <Panel title="Details">
-        <Metadata task={task} />
+        <TaskMetadata task={task} />
         <CurlDisclosure request={request} />
       </Panel>
     </>

@@ -6,8 +6,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDateTime } from '../../components/date-time.ts';
 import { AttemptView } from './AttemptView.tsx';
 import { SentRequest } from './SentRequest.tsx';
-import { webhookPath } from './webhook-controls.tsx';
-import { deliveryStatusLabels, eventLabel, formatDuration, untilText } from '../../api/webhook-format.ts';
+import { webhookPath } from '../../api/webhook-path.ts';
+import { deliveryStatusLabels, formatDuration, untilText } from '../../api/webhook-format.ts';
+import { eventLabel } from '../../api/webhook-events.ts';
 import type { Delivery, DeliveryAttempt } from '../../api/webhook-types.ts';
 import { Table } from '../../components/Table.tsx';
 

@@ -6,17 +6,13 @@ import { CreatedPanel, SecretField } from '../../components/SecretField.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
-import { eventLabel, urlHint } from '../../api/webhook-format.ts';
-import { EVENT_TYPES, type EventType, type WebhookWithSecret } from '../../api/webhook-types.ts';
+import { urlHint } from '../../api/webhook-format.ts';
+import { type EventType, serviceEventTypes, webhookEvents } from '../../api/webhook-events.ts';
+import type { WebhookWithSecret } from '../../api/webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { TextField } from '../../components/FormField.tsx';
+import { SandboxOnlyBadge } from '../../components/SandboxOnlyBadge.tsx';
 import { SandboxDiagnosticsCheckbox } from './SandboxDiagnostics.tsx';
-
-const eventHelp: Record<EventType, string> = {
-  'service_confirmation.check_in': 'A worker checked in at a QR code.',
-  'service_confirmation.check_out': 'A worker checked out, with the distance from the previous confirmation.',
-  'service_confirmation.delivery': 'A delivery was confirmed at a QR code.',
-};
 
 /** The registration answer: the only time the secret comes without asking for it. */
 export function NewWebhookPanel({ webhook, onDone }: { webhook: WebhookWithSecret; onDone(): void }) {
@@ -51,7 +47,8 @@ export function RegisterWebhookForm({
   onRegistered(webhook: WebhookWithSecret): void;
 }) {
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<EventType[]>([...EVENT_TYPES]);
+  // The service's events; the sandbox's own are opt-in.
+  const [events, setEvents] = useState<EventType[]>(serviceEventTypes);
   const [diagnostics, setDiagnostics] = useState(false);
   const registerCall = writeCall('post', '/api/webhooks/register', {
     // The service's registration body, plus the sandbox's field only when asked for.
@@ -61,7 +58,7 @@ export function RegisterWebhookForm({
   const register = useApiAction(async () => {
     const webhook = await registerCall.send();
     setUrl('');
-    setEvents([...EVENT_TYPES]);
+    setEvents(serviceEventTypes());
     setDiagnostics(false);
     onRegistered(webhook);
   });
@@ -74,7 +71,11 @@ export function RegisterWebhookForm({
 
   const toggleEvent = (event: EventType, on: boolean) => {
     register.clearError();
-    setEvents((current) => (on ? EVENT_TYPES.filter((e) => e === event || current.includes(e)) : current.filter((e) => e !== event)));
+    setEvents((current) =>
+      on
+        ? webhookEvents().flatMap((e) => (e.type === event || current.includes(e.type) ? [e.type] : []))
+        : current.filter((e) => e !== event),
+    );
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -122,11 +123,19 @@ export function RegisterWebhookForm({
       <fieldset className="fieldset" aria-describedby={eventsProblem ? 'webhook-events-problem' : undefined}>
         <legend className="field-label">Events</legend>
         <div className="checkbox-list">
-          {EVENT_TYPES.map((event) => (
+          {webhookEvents().map(({ type: event, label, description, sandbox_only }) => (
             <label key={event} className="checkbox checkbox-card">
               <input type="checkbox" checked={events.includes(event)} onChange={(e) => toggleEvent(event, e.target.checked)} />
               <span>
-                <span className="checkbox-title">{eventLabel(event)}</span>
+                <span className="checkbox-title">
+                  {label}
+                  {sandbox_only && (
+                    <>
+                      {' '}
+                      <SandboxOnlyBadge />
+                    </>
+                  )}
+                </span>
                 <code className="checkbox-code">
                   {/* Breaks after a dot, never inside a name. */}
                   {event.split('.').map((part, i) => (
@@ -140,7 +149,7 @@ export function RegisterWebhookForm({
                     </Fragment>
                   ))}
                 </code>
-                <span className="field-hint checkbox-hint">{eventHelp[event]}</span>
+                <span className="field-hint checkbox-hint">{description}</span>
               </span>
             </label>
           ))}

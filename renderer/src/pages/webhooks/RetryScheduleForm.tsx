@@ -5,7 +5,7 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { FormActions } from '../../components/FormActions.tsx';
 import { TextField } from '../../components/FormField.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
-import { webhookPath } from './webhook-controls.tsx';
+import { webhookPath } from '../../api/webhook-path.ts';
 import type { Webhook } from '../../api/webhook-types.ts';
 import { waitsOf } from '../../api/webhook-format.ts';
 

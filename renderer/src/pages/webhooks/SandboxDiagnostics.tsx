@@ -1,17 +1,9 @@
 import { type ApiRequest, call } from '../../api/client.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { webhookPath } from './webhook-controls.tsx';
+import { SandboxOnlyBadge } from '../../components/SandboxOnlyBadge.tsx';
+import { webhookPath } from '../../api/webhook-path.ts';
 import type { Webhook } from '../../api/webhook-types.ts';
-
-/** Marks what QR Sandbox adds to the service: nothing of it exists there. */
-export function SandboxOnlyBadge() {
-  return (
-    <span className="badge" title="The real service has nothing like it: do not build your app on it.">
-      QR Sandbox only
-    </span>
-  );
-}
 
 /** The webhook field sandbox_diagnostics as a checkbox (registration form and webhook page). */
 export function SandboxDiagnosticsCheckbox({

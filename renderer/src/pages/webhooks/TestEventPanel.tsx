@@ -7,8 +7,8 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Link } from '../../router.tsx';
-import { eventLabel } from '../../api/webhook-format.ts';
-import { EVENT_TYPES, type EventType, type QrCodeChoice, type SimulateResponse } from '../../api/webhook-types.ts';
+import { eventLabel, firstSimulatedEventType, type SimulatedEventType, simulatedEventTypes } from '../../api/webhook-events.ts';
+import type { QrCodeChoice, SimulateResponse } from '../../api/webhook-types.ts';
 import { SubmitButton } from '../../components/FormActions.tsx';
 import { countOf } from '../../../../common/count-words.ts';
 import { CodeBlock } from '../../components/CodeBlock.tsx';
@@ -21,7 +21,7 @@ function qrCodeLabel(qr: QrCodeChoice): string {
   return qr.location && qr.location !== name ? `${name} — ${qr.location}` : name;
 }
 
-function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventType } }) {
+function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: SimulatedEventType } }) {
   const { event, deliveries } = sent.answer;
   return (
     <section className="sent-event" aria-label="Event sent">
@@ -62,9 +62,9 @@ function SentEvent({ sent }: { sent: { answer: SimulateResponse; event: EventTyp
 /** POST /api/service-confirmations/simulate: a realistic confirmation and its event, sent to every subscribed webhook. */
 export function TestEventPanel({ organizationUuid }: { organizationUuid: string }) {
   const id = useId();
-  const [event, setEvent] = useState<EventType>('service_confirmation.check_in');
+  const [event, setEvent] = useState<SimulatedEventType>(firstSimulatedEventType);
   const [qrCode, setQrCode] = useState(ANY);
-  const [sent, setSent] = useState<{ answer: SimulateResponse; event: EventType } | null>(null);
+  const [sent, setSent] = useState<{ answer: SimulateResponse; event: SimulatedEventType } | null>(null);
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
   // The list is searched on the server, so every QR code can be found, not only the first page.
@@ -110,8 +110,8 @@ export function TestEventPanel({ organizationUuid }: { organizationUuid: string 
           <label className="field-label" htmlFor={`${id}-event`}>
             Event
           </label>
-          <select id={`${id}-event`} value={event} onChange={(e) => setEvent(e.target.value as EventType)}>
-            {EVENT_TYPES.map((t) => (
+          <select id={`${id}-event`} value={event} onChange={(e) => setEvent(e.target.value as SimulatedEventType)}>
+            {simulatedEventTypes().map((t) => (
               <option key={t} value={t}>
                 {eventLabel(t)}
               </option>

@@ -19,14 +19,15 @@ import { formatDateTime } from '../../components/date-time.ts';
 import { BulkRedeliverButton } from './BulkRedeliver.tsx';
 import { DeliveryCard } from './DeliveryLog.tsx';
 import { DeliveryChart } from './DeliveryChart.tsx';
-import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle, webhookPath } from './webhook-controls.tsx';
+import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActiveToggle } from './webhook-controls.tsx';
+import { webhookPath } from '../../api/webhook-path.ts';
 import { deliveryStatusLabels, microsToIso } from '../../api/webhook-format.ts';
 import { DELIVERY_STATUSES, type Delivery, type Webhook, type WebhookWithSecret } from '../../api/webhook-types.ts';
 import { Panel } from '../../components/Panel.tsx';
 import { ActionButton } from '../../components/FormActions.tsx';
 import { Facts } from '../../components/Facts.tsx';
 import { SecretField } from '../../components/SecretField.tsx';
-import { DisabledNotice, ExhaustedNotices } from './webhook-notices.tsx';
+import { DisabledNotice, ExhaustedNotices } from '../../components/webhook-notices.tsx';
 import { RetryScheduleForm } from './RetryScheduleForm.tsx';
 import { SandboxDiagnosticsSwitch } from './SandboxDiagnostics.tsx';
 

@@ -16,7 +16,7 @@ import { ActiveSwitch, DeleteWebhookDialog, EventBadges, ToggleFeedback, useActi
 import { microsToIso } from '../../api/webhook-format.ts';
 import type { Webhook, WebhookWithSecret } from '../../api/webhook-types.ts';
 import { Loading } from '../../components/QueryState.tsx';
-import { ExhaustedNotices } from './webhook-notices.tsx';
+import { ExhaustedNotices } from '../../components/webhook-notices.tsx';
 
 function WebhookCard({
   webhook,

@@ -3,12 +3,9 @@ import { useApiAction } from '../../api/use-api-action.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CurlDisclosure } from '../../components/CurlDisclosure.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { eventLabel } from '../../api/webhook-format.ts';
+import { eventLabel } from '../../api/webhook-events.ts';
 import type { Webhook } from '../../api/webhook-types.ts';
-
-export function webhookPath(uuid: string): string {
-  return `/api/webhooks/uuid/${encodeURIComponent(uuid)}`;
-}
+import { webhookPath } from '../../api/webhook-path.ts';
 
 /** Turning a webhook on or off (PATCH is_active); an inactive webhook gets no deliveries and its retries stop. */
 export function useActiveToggle(webhook: Webhook, onChanged: (webhook: Webhook) => void) {
