@@ -155,7 +155,7 @@ describe('import kinds stored by module path before migration 012', () => {
       assert.equal(unknown.status, 'FAILED');
       assert.match(
         unknown.error_message ?? '',
-        /Unknown import kind "parcels\/import-kind\.ts#parcelImportKind": this server imports qrcodes and appointments/,
+        /Unknown import kind "parcels\/import-kind\.ts#parcelImportKind": this server imports qrcodes, appointments and services\./,
       );
       const health = await server.request('/api/health');
       assert.equal(health.status, 200, 'the server goes on serving');

@@ -303,8 +303,8 @@ export function ImportsPage() {
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
           {otherKind && (
             <p className="field-problem">
-              The file looks like {importKindOf(looksLike).file_noun}: switch the import,
-              or confirm the kind, under “2. Check before sending” first.
+              The file looks like {importKindOf(looksLike).file_noun}: switch the import, or confirm the kind, under “2. Check before
+              sending” first.
             </p>
           )}
           {alreadySent ? (
