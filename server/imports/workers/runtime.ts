@@ -103,10 +103,11 @@ export class ImportRuntime {
       config,
       readers: input.settings.readers,
       deadlineMs: input.settings.readDeadlineMs,
-      keepReady: input.settings.startReaderEarly ? 1 : 0,
+      idleMs: input.settings.workerIdleMs,
     });
     this.pool = new WorkerPool({
       size: input.settings.workers,
+      idleMs: input.settings.workerIdleMs,
       config,
       logger: input.logger,
       onProgress: (taskUuid, progress) => {
