@@ -97,6 +97,17 @@ export class UploadReaders {
     });
   }
 
+  /** Ends the readers that have nothing to do now (an import starts: its worker needs the memory more). */
+  endIdle(): void {
+    for (const reader of this.readers) {
+      if (!reader.idle) continue;
+      clearTimeout(this.idleTimers.get(reader));
+      this.idleTimers.delete(reader);
+      this.readers.delete(reader);
+      reader.terminate();
+    }
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     for (const queue of this.waiting.values()) for (const read of queue) this.settle(read).reject(shuttingDown());
@@ -137,10 +148,13 @@ export class UploadReaders {
 
   /**
    * While reads are in progress, one more reader is started if there is room, so the next
-   * organization's read does not wait for a process to start (seconds on a busy machine).
+   * organization's read does not wait for a process to start (seconds on a busy machine). Not for
+   * an import's header read alone: it ends in milliseconds, and the import that follows it needs
+   * the memory and the CPU a spare would take.
    */
   private keepSpare(): void {
-    if (this.reading.size === 0 || this.idleReader() || this.readers.size >= this.options.readers) return;
+    if (this.idleReader() || this.readers.size >= this.options.readers) return;
+    if (![...this.reading.values()].some((read) => read.request.op !== 'layout')) return;
     this.becameIdle(this.spawn());
   }
 

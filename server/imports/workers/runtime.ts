@@ -373,6 +373,8 @@ export class ImportRuntime {
     try {
       const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
       if (task) this.running.set(job.taskUuid, task);
+      // Its header was read: the idle upload readers (100 MB or more each) make room for the import's worker.
+      this.uploadReaders.endIdle();
       const outcome = await this.pool.run(job);
       this.running.delete(job.taskUuid);
       if (outcome.state === 'completed' || outcome.state === 'rejected') await this.removeUpload(job);
