@@ -155,7 +155,9 @@ try {
 } finally {
   fs.rmSync(empty, { recursive: true, force: true });
 }
-process.stderr.write(`\n${summary.join('\n')}\nload average (1 min): ${round(loadStart)} at the start, ${round(os.loadavg()[0] ?? NaN)} at the end\n`);
+process.stderr.write(
+  `\n${summary.join('\n')}\nload average (1 min): ${round(loadStart)} at the start, ${round(os.loadavg()[0] ?? NaN)} at the end\n`,
+);
 
 console.log(
   JSON.stringify(
