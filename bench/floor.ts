@@ -8,7 +8,8 @@ import { uuid7 } from '../server/db/uuid7.ts';
 import { KnownKeys } from '../server/imports/engine/known-keys.ts';
 import { UNREFERENCED_KEYS } from '../server/qrcodes/import-writer.ts';
 import { INDEX_INSERTED_SINCE_SQL } from '../server/qrcodes/search-index.ts';
-import { configureWorkerConnection } from '../server/imports/workers/worker-connection.ts';
+import type { ImportKindId } from '../server/imports/schemas.ts';
+import { configureWorkerConnection, sizeCacheFor } from '../server/imports/workers/worker-connection.ts';
 
 /**
  * The same-stack floor of an import (issue 15): the same CSV rows parsed with papaparse and
@@ -22,12 +23,13 @@ import { configureWorkerConnection } from '../server/imports/workers/worker-conn
  */
 const BATCH_ROWS = 5000;
 
-function openLikeWorker(dbFile: string): SQLite.Database {
+function openLikeWorker(dbFile: string, kind: ImportKindId): SQLite.Database {
   const db = new SQLite(dbFile);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   configureWorkerConnection(db);
+  sizeCacheFor(db, kind);
   db.pragma('wal_autocheckpoint = 20000');
   return db;
 }
@@ -94,11 +96,12 @@ interface FloorWriter {
 async function load(
   dbFile: string,
   file: string,
+  kind: ImportKindId,
   prepare: (db: SQLite.Database) => FloorWriter,
   rowsOf: FloorRows = csvRows,
 ): Promise<{ seconds: number; rows: number }> {
   const started = performance.now();
-  const db = openLikeWorker(dbFile);
+  const db = openLikeWorker(dbFile, kind);
   const { write, endBatch } = prepare(db);
   let pending: Record<string, string>[] = [];
   let rows = 0;
@@ -142,6 +145,7 @@ export function qrCodeFloor(
   return load(
     dbFile,
     file,
+    'qrcodes',
     (db) => {
       const insert = db.prepare(
         `insert into qrcodes (uuid, organization_uuid, type, name, location, address_line_1, suburb, state, postcode, country,
@@ -215,7 +219,7 @@ function zonedTimes(start: string, minutes: number): { date: string; start: stri
  * batch's end, as the real import does.
  */
 export function appointmentFloor(dbFile: string, csvFile: string, organizationUuid: string): Promise<{ seconds: number; rows: number }> {
-  return load(dbFile, csvFile, (db) => {
+  return load(dbFile, csvFile, 'appointments', (db) => {
     const services = new Map(
       (
         db.prepare('select uuid, name from services where organization_uuid = ? and deleted_on is null').all(organizationUuid) as {

@@ -56,6 +56,14 @@ export interface ImportRequest {
   options?: Record<string, unknown>;
 }
 
+/**
+ * An import of an upload this large (about 10,000 CSV rows) ends the idle upload readers as it
+ * starts: its header was read, it runs for seconds, and its worker needs the memory more (an idle
+ * reader holds about 100 MB). A smaller import is over in about a second and leaves the reader
+ * ready for the next upload (the next import, preview or draft check would wait for a new one).
+ */
+const READERS_YIELD_BYTES = 1024 * 1024;
+
 /** A finished run's answer, or the API error it means. */
 function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string, unknown> {
   if (outcome.state === 'completed') return outcome.results;
@@ -373,8 +381,7 @@ export class ImportRuntime {
     try {
       const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
       if (task) this.running.set(job.taskUuid, task);
-      // Its header was read: the idle upload readers (100 MB or more each) make room for the import's worker.
-      this.uploadReaders.endIdle();
+      if ((this.keptUpload(job).bytes ?? 0) >= READERS_YIELD_BYTES) this.uploadReaders.endIdle();
       const outcome = await this.pool.run(job);
       this.running.delete(job.taskUuid);
       if (outcome.state === 'completed' || outcome.state === 'rejected') await this.removeUpload(job);

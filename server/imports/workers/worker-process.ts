@@ -21,6 +21,13 @@ const WORKER_SEMI_SPACE_MB = 8;
  * rows, 170 MB and 12 without pretenuring.
  */
 const WORKER_V8_FLAGS = ['--no-allocation-site-pretenuring'];
+/**
+ * glibc's malloc arenas in a worker: one per thread by default (up to 8 per core), each keeping
+ * its own freed memory. Two kept a 200,000-row QR code import's worker 18 MB smaller and an idle
+ * upload reader 23 MB (SQLite's page cache, better-sqlite3 and Node's threads all allocate
+ * there). MALLOC_ARENA_MAX set by the user wins.
+ */
+const MALLOC_ARENAS = '2';
 const STDERR_TAIL = 4096;
 /**
  * Node's cache of compiled modules for worker processes: a worker compiles the import's modules
@@ -65,6 +72,7 @@ export class WorkerProcess {
       ],
       env: {
         NODE_COMPILE_CACHE: COMPILE_CACHE,
+        MALLOC_ARENA_MAX: MALLOC_ARENAS,
         ...process.env,
         ELECTRON_RUN_AS_NODE: '1',
         QR_SANDBOX_WORKER_CONFIG: JSON.stringify(config),
