@@ -63,7 +63,7 @@ export class WorkerPool {
   warm(kind: ImportKindId): void {
     if (this.stopping) return;
     let slot = this.idleSlot();
-    if (!slot && this.starting() < this.options.size) slot = this.spawn();
+    if (!slot && this.notRetiring() < this.options.size) slot = this.spawn();
     if (!slot) return;
     slot.worker.send({ type: 'warm', kind });
     this.becameIdle(slot);
@@ -79,7 +79,8 @@ export class WorkerPool {
     for (const queued of this.queue.splice(0)) queued.finish({ state: 'stopped' });
     for (const slot of this.slots) {
       clearTimeout(slot.idleTimer);
-      slot.worker.send({ type: 'stop' });
+      // One ending for being idle was told to stop already.
+      if (!slot.retiring) slot.worker.send({ type: 'stop' });
     }
     const all = Promise.all(this.slots.map((s) => s.exited));
     let timer: NodeJS.Timeout | undefined;
@@ -98,7 +99,7 @@ export class WorkerPool {
     while (this.queue.length > 0 && !this.stopping) {
       let slot = this.idleSlot();
       if (!slot) {
-        if (this.starting() >= this.options.size) return;
+        if (this.notRetiring() >= this.options.size) return;
         slot = this.spawn();
       }
       const next = this.queue.shift();
@@ -140,7 +141,7 @@ export class WorkerPool {
   }
 
   /** Workers that count against `size`: those ending for being idle do not (they exit in milliseconds). */
-  private starting(): number {
+  private notRetiring(): number {
     return this.slots.filter((s) => !s.retiring).length;
   }
 
