@@ -14,7 +14,7 @@ import { importKindIds } from '../schemas.ts';
 import { previewImport } from '../preview/preview.ts';
 import { resolveKindLayout } from '../intake/layout.ts';
 import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
-import { configureWorkerConnection } from './worker-connection.ts';
+import { configureWorkerConnection, sizeCacheFor } from './worker-connection.ts';
 import type { FromWorker, UploadRead, UploadReadResult, ToWorker, WorkerConfig } from './worker-messages.ts';
 
 /** One import worker process: its own SQLite connection, one job at a time, stops between batches when asked. */
@@ -36,6 +36,7 @@ async function run(job: ImportJob): Promise<void> {
   let outcome: EngineOutcome;
   try {
     const [kind, geocoder] = await Promise.all([loadKind(job.kind), loadGeocoderFrom(config.geocoderModule)]);
+    sizeCacheFor(db.sqlite, job.kind);
     const env = { dataDir: config.dataDir, geocoder, kind, job, limits: config.limits, shouldStop: () => stopping };
     outcome = job.dryRun
       ? await runDryImport(env)
