@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { moduleUrl } from '../../module-url.ts';
+import { ImportInputError } from '../errors.ts';
+import type { ImportLimits } from '../limits.ts';
+import type { TextEncodingName } from '../schemas.ts';
+import type { RowHandlers } from '../sources/source.ts';
+import type { ImportJob } from '../workers/job-store.ts';
+import { type FromReadAhead, type ReadAheadData, SHARED_SLOTS, STOP, TAKEN, VALID } from './checked-wire.ts';
+import type { CheckedRow } from './row-check.ts';
+
+/**
+ * Files from this size on (about 2,000 rows) are read and checked by a thread beside the writer;
+ * for a smaller one the thread's start (its modules) costs more than it saves.
+ * QR_SANDBOX_READ_AHEAD_MIN_BYTES overrides it (0: every file; tests run the thread on small files so).
+ */
+const READ_AHEAD_MIN_BYTES = Number(process.env.QR_SANDBOX_READ_AHEAD_MIN_BYTES ?? 256 * 1024);
+
+/** Chunks as the source handed them over, with the rows the thread found valid already checked. */
+export interface CheckedRowHandlers extends RowHandlers {
+  onRows(rows: unknown[], firstIndex: number, rowNumbers: readonly number[], checked?: readonly (CheckedRow | undefined)[]): void;
+}
+
+type Arrived = FromReadAhead | { type: 'thread-error'; error: Error } | { type: 'exit'; code: number };
+
+export interface ReadAhead {
+  read(handlers: CheckedRowHandlers): Promise<void>;
+  fraction(): number;
+  encoding(): TextEncodingName | null;
+}
+
+/** Whether an import reads its file in a thread of its own: files (not a JSON body) of READ_AHEAD_MIN_BYTES or more. */
+export function readsAhead(file: string, job: ImportJob): boolean {
+  return job.format !== 'json' && fs.statSync(file).size >= READ_AHEAD_MIN_BYTES;
+}
+
+/**
+ * The rows of an upload read, decoded and checked in a thread (read-ahead-thread.ts) while the
+ * calling thread writes the previous batch: both cores work on one import. The handlers are
+ * called exactly as the source would call them, chunk by chunk in order, the rows the thread
+ * found valid with their checked row (any other row is checked again by the caller: the check is
+ * pure, so the results are the same). The thread reads at most `maxAhead` rows beyond those the
+ * handlers have taken, so memory stays bounded; it stops when a handler throws.
+ */
+export function readAhead(input: { file: string; job: ImportJob; limits: ImportLimits; skipBelow: number; maxAhead: number }): ReadAhead {
+  let fraction = 0;
+  let encoding: TextEncodingName | null = null;
+  return {
+    fraction: () => fraction,
+    encoding: () => encoding,
+    read(handlers) {
+      const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
+      const data: ReadAheadData = { ...input, shared };
+      const worker = new Worker(moduleUrl('./read-ahead-thread.ts', import.meta.url), { workerData: data });
+      const shapes: string[][] = [];
+      return new Promise<void>((resolve, reject) => {
+        let settled = false;
+        const settle = (error?: unknown) => {
+          if (settled) return;
+          settled = true;
+          Atomics.store(shared, STOP, 1);
+          Atomics.notify(shared, TAKEN);
+          void worker.terminate().then(() => (error === undefined ? resolve() : reject(error)));
+        };
+        const take = (message: Arrived) => {
+          if (message.type === 'header') handlers.onHeader(message.cells);
+          else if (message.type === 'rows') {
+            fraction = message.fraction;
+            encoding = message.encoding;
+            shapes.push(...message.shapes);
+            const { rows, tags, values, firstIndex } = message;
+            const checked = new Array<CheckedRow | undefined>(rows.length);
+            let at = 0;
+            for (let i = 0; i < rows.length; i++) {
+              if (tags[i] !== VALID) continue;
+              const raw = rows[i] as unknown[];
+              const keys = shapes[values[at++] as number] as string[];
+              const mask = values[at++] as number;
+              const row: Record<string, unknown> = {};
+              for (let k = 0; k < keys.length; k++) row[keys[k] as string] = mask & (1 << k) ? raw[values[at++] as number] : values[at++];
+              checked[i] = { index: firstIndex + i, row, raw };
+            }
+            handlers.onRows(rows, firstIndex, message.rowNumbers, checked);
+            Atomics.add(shared, TAKEN, rows.length);
+            Atomics.notify(shared, TAKEN);
+          } else if (message.type === 'end') {
+            fraction = message.fraction;
+            encoding = message.encoding;
+            settle();
+          } else if (message.type === 'thread-error') settle(message.error);
+          else if (message.type === 'exit') settle(new Error(`The import's file reader stopped unexpectedly (exit code ${message.code}).`));
+          else {
+            const error = message.input ? new ImportInputError(message.message, message.field) : new Error(message.message);
+            if (message.code !== undefined) Object.assign(error, { code: message.code });
+            settle(error);
+          }
+        };
+        // One chunk a turn of the event loop: a port delivers up to 1,000 waiting messages in one go,
+        // and the worker's other messages (a stop between batches) must get their turn.
+        const inbox: Arrived[] = [];
+        const takeNext = () => {
+          const message = inbox.shift();
+          if (message === undefined || settled) return;
+          try {
+            take(message);
+          } catch (error) {
+            settle(error);
+            return;
+          }
+          if (inbox.length > 0) setImmediate(takeNext);
+        };
+        // The thread's end comes after the chunks it sent before it.
+        const arrive = (message: Arrived) => {
+          if (inbox.push(message) === 1) setImmediate(takeNext);
+        };
+        worker.on('message', arrive);
+        worker.on('error', (error) => arrive({ type: 'thread-error', error }));
+        worker.on('exit', (code) => arrive({ type: 'exit', code }));
+      });
+    },
+  };
+}
