@@ -11,7 +11,7 @@ import { jobStatements, uploadPath, type ImportJob } from '../workers/job-store.
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from '../kind.ts';
 import type { ImportLimits } from '../limits.ts';
 import { type CheckedRow, rowChecker } from './row-check.ts';
-import { readAhead, readsAhead } from './read-ahead.ts';
+import { dropWarmReadAhead, readAhead, readsAhead } from './read-ahead.ts';
 import { type RowWarning, WARNED_COUNTER, warningResults } from './row-warnings.ts';
 import { fileLayoutOf, sheetToName } from './file-layout.ts';
 import { fileRowWarnings } from './repeated-rows.ts';
@@ -203,7 +203,9 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     ...fileRowWarnings(warn, (index) => batchRowNumbers.get(index) ?? index + 1),
   });
   // A file is read and checked by a thread beside this one, which writes (read-ahead.ts).
-  const source = readsAhead(file, job)
+  const ahead = readsAhead(file, job);
+  if (!ahead) dropWarmReadAhead();
+  const source = ahead
     ? readAhead({ file, job, limits: env.limits, skipBelow: rowsDone, maxAhead: READ_AHEAD_ROWS })
     : openSource(file, job.format, env.limits, fileLayoutOf(job.options));
   const checker = rowChecker(kind, columns, { format: job.format, organizationUuid: job.organizationUuid });

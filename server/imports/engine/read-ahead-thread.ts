@@ -13,7 +13,6 @@ import { mapHeader, withColumnAliases } from './columns.ts';
 import { fileLayoutOf } from './file-layout.ts';
 import { rowChecker } from './row-check.ts';
 
-const data = workerData as ReadAheadData;
 const port = parentPort;
 if (!port) throw new Error('read-ahead-thread.ts runs only as a worker thread');
 const post = (message: FromReadAhead) => port.postMessage(message);
@@ -24,7 +23,7 @@ class Stopped extends Error {}
 /** Mask bits for the values that are the row's own cells: the first 31 keys of a shape. */
 const MASKED_KEYS = 31;
 
-async function read(): Promise<void> {
+async function read(data: ReadAheadData): Promise<void> {
   const { job, shared, skipBelow, maxAhead } = data;
   const kind = await loadKind(job.kind);
   const columns = withColumnAliases(kind, job.options);
@@ -120,14 +119,21 @@ async function read(): Promise<void> {
   post({ type: 'end', fraction: source.fraction(), encoding: source.encoding?.() ?? null });
 }
 
-read().catch((error: unknown) => {
-  if (error instanceof Stopped) return;
-  const code = (error as { code?: unknown } | null)?.code;
-  post({
-    type: 'error',
-    input: error instanceof ImportInputError,
-    message: describeError(error),
-    field: error instanceof ImportInputError ? error.field : 'file',
-    ...(typeof code === 'string' ? { code } : {}),
+// Started ahead of its import (while the upload arrives): its modules and the kind load meanwhile.
+const { kind } = workerData as { kind: string };
+loadKind(kind).catch(() => undefined);
+
+const run = (data: ReadAheadData) =>
+  read(data).catch((error: unknown) => {
+    if (error instanceof Stopped) return;
+    const code = (error as { code?: unknown } | null)?.code;
+    post({
+      type: 'error',
+      input: error instanceof ImportInputError,
+      message: describeError(error),
+      field: error instanceof ImportInputError ? error.field : 'file',
+      ...(typeof code === 'string' ? { code } : {}),
+    });
   });
-});
+
+port.once('message', run);

@@ -29,6 +29,57 @@ export interface ReadAhead {
   encoding(): TextEncodingName | null;
 }
 
+/** How long a thread started ahead of its import waits for it (an upload refused, a job that went elsewhere) before it ends. */
+const WARM_WAIT_MS = 60_000;
+
+const THREAD_FILE = moduleUrl('./read-ahead-thread.ts', import.meta.url);
+const startThread = (kind: string) => new Worker(THREAD_FILE, { workerData: { kind } });
+
+/** The thread started ahead of the next import, if any. */
+let warm: { worker: Worker; kind: string; timer: NodeJS.Timeout } | null = null;
+
+/** Ends the thread started ahead (the import will not read ahead, or a warm thread of another kind waits). */
+export function dropWarmReadAhead(): void {
+  if (!warm) return;
+  clearTimeout(warm.timer);
+  void warm.worker.terminate();
+  warm = null;
+}
+
+/**
+ * Starts the thread of the next import while its upload arrives (the worker's `warm`): its
+ * modules load meanwhile (a few hundred milliseconds the writer would otherwise wait at the start).
+ */
+export function warmReadAhead(kind: string): void {
+  if (warm?.kind === kind) return;
+  dropWarmReadAhead();
+  const worker = startThread(kind);
+  worker.unref();
+  worker.on('error', () => undefined);
+  worker.on('exit', () => {
+    if (warm?.worker === worker) {
+      clearTimeout(warm.timer);
+      warm = null;
+    }
+  });
+  const timer = setTimeout(dropWarmReadAhead, WARM_WAIT_MS);
+  timer.unref();
+  warm = { worker, kind, timer };
+}
+
+/** The warm thread for this kind, or a new one. */
+function takeThread(kind: string): Worker {
+  if (warm?.kind === kind && warm.worker.threadId !== -1) {
+    const { worker, timer } = warm;
+    clearTimeout(timer);
+    warm = null;
+    worker.ref();
+    return worker;
+  }
+  dropWarmReadAhead();
+  return startThread(kind);
+}
+
 /** Whether an import reads its file in a thread of its own: files (not a JSON body) of READ_AHEAD_MIN_BYTES or more. */
 export function readsAhead(file: string, job: ImportJob): boolean {
   return job.format !== 'json' && fs.statSync(file).size >= READ_AHEAD_MIN_BYTES;
@@ -51,7 +102,8 @@ export function readAhead(input: { file: string; job: ImportJob; limits: ImportL
     read(handlers) {
       const shared = new Int32Array(new SharedArrayBuffer(SHARED_SLOTS * Int32Array.BYTES_PER_ELEMENT));
       const data: ReadAheadData = { ...input, shared };
-      const worker = new Worker(moduleUrl('./read-ahead-thread.ts', import.meta.url), { workerData: data });
+      const worker = takeThread(input.job.kind);
+      worker.postMessage(data);
       const shapes: string[][] = [];
       return new Promise<void>((resolve, reject) => {
         let settled = false;
