@@ -68,9 +68,10 @@ export function dropWarmReadAhead(): void {
 /**
  * Starts the thread of the next import while its upload arrives (the worker's `warm`): its
  * modules load meanwhile (a few hundred milliseconds the writer would otherwise wait at the start).
+ * Not for an upload known to be smaller than a file read ahead.
  */
-export function warmReadAhead(kind: string): void {
-  if (warm?.kind === kind) return;
+export function warmReadAhead(kind: string, uploadBytes?: number): void {
+  if (warm?.kind === kind || (uploadBytes !== undefined && uploadBytes < READ_AHEAD_MIN_BYTES)) return;
   dropWarmReadAhead();
   const worker = startThread(kind);
   worker.unref();

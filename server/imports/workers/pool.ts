@@ -53,11 +53,11 @@ export class WorkerPool {
   }
 
   /** Starts a worker ahead of a job (when none is idle) and has it load the kind, so the job starts at once. */
-  warm(kind: ImportKindId): void {
+  warm(kind: ImportKindId, uploadBytes?: number): void {
     if (this.stopping) return;
     let slot = this.slots.find((s) => !s.job);
     if (!slot && this.slots.length < this.options.size) slot = this.spawn();
-    slot?.worker.send({ type: 'warm', kind });
+    slot?.worker.send({ type: 'warm', kind, ...(uploadBytes === undefined ? {} : { uploadBytes }) });
   }
 
   /** Jobs queued or running. */

@@ -149,7 +149,7 @@ process.on('message', (message: ToWorker) => {
   if (message.type === 'run') void run(message.job);
   else if (message.type === 'read-upload') void readUpload(message.id, message.request);
   else if (message.type === 'warm') {
-    warmReadAhead(message.kind);
+    warmReadAhead(message.kind, message.uploadBytes);
     void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
   } else if (message.type === 'stop') {
     stopping = true;
