@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../../module-url.ts';
 import { ImportInputError } from '../errors.ts';
@@ -12,9 +13,23 @@ import type { CheckedRow } from './row-check.ts';
 /**
  * Files from this size on (about 2,000 rows) are read and checked by a thread beside the writer;
  * for a smaller one the thread's start (its modules) costs more than it saves.
- * QR_SANDBOX_READ_AHEAD_MIN_BYTES overrides it (0: every file; tests run the thread on small files so).
+ * QR_SANDBOX_READ_AHEAD_MIN_BYTES overrides it, and then the machine's load is not asked (0: every
+ * file; Infinity: none; tests and measurements set it).
  */
-const READ_AHEAD_MIN_BYTES = Number(process.env.QR_SANDBOX_READ_AHEAD_MIN_BYTES ?? 256 * 1024);
+const MIN_BYTES_SETTING = process.env.QR_SANDBOX_READ_AHEAD_MIN_BYTES;
+const READ_AHEAD_MIN_BYTES = Number(MIN_BYTES_SETTING ?? 256 * 1024);
+
+/**
+ * Whether a core is free for the thread: the thread's own work (its start, handing rows over) is
+ * about a tenth more CPU than one thread doing everything, which a machine with no idle core pays
+ * in wall time (200,000 QR code rows at a load average of 5 to 8 on two cores: 1.63x the floor
+ * reading ahead, 1.09-1.23x not; docs/performance.md).
+ */
+function coreFree(): boolean {
+  if (MIN_BYTES_SETTING !== undefined) return true;
+  const cores = os.availableParallelism();
+  return cores >= 2 && (os.loadavg()[0] ?? 0) < cores - 0.5;
+}
 
 /** Chunks as the source handed them over, with the rows the thread found valid already checked. */
 export interface CheckedRowHandlers extends RowHandlers {
@@ -71,7 +86,7 @@ export function dropWarmReadAhead(): void {
  * Not for an upload known to be smaller than a file read ahead.
  */
 export function warmReadAhead(kind: string, uploadBytes?: number): void {
-  if (warm?.kind === kind || (uploadBytes !== undefined && uploadBytes < READ_AHEAD_MIN_BYTES)) return;
+  if (warm?.kind === kind || (uploadBytes !== undefined && uploadBytes < READ_AHEAD_MIN_BYTES) || !coreFree()) return;
   dropWarmReadAhead();
   const worker = startThread(kind);
   worker.unref();
@@ -100,9 +115,9 @@ function takeThread(kind: string): Worker {
   return startThread(kind);
 }
 
-/** Whether an import reads its file in a thread of its own: files (not a JSON body) of READ_AHEAD_MIN_BYTES or more. */
+/** Whether an import reads its file in a thread of its own: files (not a JSON body) of READ_AHEAD_MIN_BYTES or more, when a core is free. */
 export function readsAhead(file: string, job: ImportJob): boolean {
-  return job.format !== 'json' && fs.statSync(file).size >= READ_AHEAD_MIN_BYTES;
+  return job.format !== 'json' && fs.statSync(file).size >= READ_AHEAD_MIN_BYTES && coreFree();
 }
 
 /**
