@@ -60,12 +60,12 @@ export class WorkerPool {
   }
 
   /** Starts a worker ahead of a job (when none is idle) and has it load the kind, so the job starts at once. */
-  warm(kind: ImportKindId): void {
+  warm(kind: ImportKindId, uploadBytes?: number): void {
     if (this.stopping) return;
     let slot = this.idleSlot();
     if (!slot && this.notRetiring() < this.options.size) slot = this.spawn();
     if (!slot) return;
-    slot.worker.send({ type: 'warm', kind });
+    slot.worker.send({ type: 'warm', kind, ...(uploadBytes === undefined ? {} : { uploadBytes }) });
     this.becameIdle(slot);
   }
 

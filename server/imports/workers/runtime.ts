@@ -137,9 +137,9 @@ export class ImportRuntime {
     return loadGeocoderFrom(this.settings.geocoderModule);
   }
 
-  /** Gets a worker ready for an import of this kind, and a reader for its upload, while the upload arrives. */
-  warm(kind: ImportKindId): void {
-    this.pool.warm(kind);
+  /** Gets a worker ready for an import of this kind, and a reader for its upload, while the upload arrives (of `uploadBytes`, when known). */
+  warm(kind: ImportKindId, uploadBytes?: number): void {
+    this.pool.warm(kind, uploadBytes);
     this.warmUploadReader();
   }
 

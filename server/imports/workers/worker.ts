@@ -4,6 +4,7 @@ import { type Db, openConnection } from '../../db/database.ts';
 import { checkDraftRows } from '../../import-drafts/check-rows.ts';
 import { taskUpdates } from '../../tasks/state.ts';
 import { runImport, type EngineOutcome } from '../engine/engine.ts';
+import { warmReadAhead } from '../engine/read-ahead.ts';
 import { runDryImport } from '../preview/dry-run.ts';
 import { describeError, ImportInputError } from '../errors.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -148,9 +149,10 @@ async function shutdown(): Promise<void> {
 process.on('message', (message: ToWorker) => {
   if (message.type === 'run') void run(message.job);
   else if (message.type === 'read-upload') void readUpload(message.id, message.request);
-  else if (message.type === 'warm')
+  else if (message.type === 'warm') {
+    warmReadAhead(message.kind, message.uploadBytes);
     void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
-  else if (message.type === 'stop') {
+  } else if (message.type === 'stop') {
     stopping = true;
     if (!busy) void shutdown();
   }
