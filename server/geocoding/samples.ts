@@ -1,4 +1,4 @@
-import { loadOfflineGeocoder } from './offline-geocoder.ts';
+import { loadGazetteer, type Gazetteer } from './gazetteer.ts';
 
 /** A real Australian address (suburb, state, postcode) that the offline geocoder locates exactly. */
 export interface SampleAddress {
@@ -10,14 +10,19 @@ export interface SampleAddress {
   location: string;
 }
 
-let pool: SampleAddress[] | undefined;
+/**
+ * The pool, kept only while something else holds it: the demo reads it once at the server's start,
+ * and a gazetteer kept for it would hold 70 MB of the server's memory from then on.
+ */
+let kept: WeakRef<SampleAddress[]> | undefined;
 
 /**
  * n real Australian suburbs, spread over every state: consecutive samples come from places far
  * apart in the gazetteer. When n exceeds the number of suburbs, the list cycles.
  */
 export function sampleAddresses(n: number): SampleAddress[] {
-  pool ??= buildPool();
+  const pool = kept?.deref() ?? buildPool(loadGazetteer());
+  kept = new WeakRef(pool);
   const out: SampleAddress[] = [];
   if (pool.length === 0) return out;
   // A stride coprime with the pool size visits every suburb once before repeating.
@@ -29,8 +34,7 @@ export function sampleAddresses(n: number): SampleAddress[] {
   return out;
 }
 
-function buildPool(): SampleAddress[] {
-  const g = loadOfflineGeocoder().gazetteer;
+function buildPool(g: Gazetteer): SampleAddress[] {
   const seen = new Set<string>();
   const samples: SampleAddress[] = [];
   for (let i = 0; i < g.size; i++) {

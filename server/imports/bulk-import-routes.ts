@@ -133,6 +133,13 @@ function fileForm(routes: BulkImportRoutes, withMode: boolean, workbooks: boolea
   };
 }
 
+/** The size of a request's file as far as its headers tell (a JSON body: none; a body of unknown length: undefined). */
+function uploadBytes(req: { headers: Record<string, string | string[] | undefined> }): number | undefined {
+  if (!String(req.headers['content-type'] ?? '').startsWith('multipart/')) return 0;
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) ? length : undefined;
+}
+
 function parseMode(value: unknown, quote: boolean): Mode {
   const parsed = processingModeSchema.safeParse(value === '' ? undefined : value);
   if (parsed.success) return parsed.data;
@@ -270,7 +277,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       if (bulk.emptyBodyMessage && req.headers['content-length'] === '0') {
         throw new ApiError('VALIDATION_ERROR', bulk.emptyBodyMessage, [{ path: 'body', message: 'Required' }]);
       }
-      ctx.imports.warm(kindId);
+      ctx.imports.warm(kindId, uploadBytes(req));
       const received = await receiveImport(req, res, ctx.imports, { json: true, file: true });
       const asked = query as Query;
       const started = await start(received, principal, asked, () =>
@@ -307,7 +314,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         errors: [413, 415],
       },
       async ({ query, req, res, principal }) => {
-        ctx.imports.warm(kindId);
+        ctx.imports.warm(kindId, uploadBytes(req));
         const received = await receiveImport(req, res, ctx.imports, { json: false, file: true, fileFormats: syncFile.formats });
         const started = await start(received, principal, query, () => 'sync');
         if ('dryRunAnswer' in started) return started.dryRunAnswer;

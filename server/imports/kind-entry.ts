@@ -64,6 +64,11 @@ export interface ImportKindEntry<Id extends string = string> {
   mapsResults: boolean;
   /** Where the GUI lists what it imports, and that link's words. */
   records: { guiPath: string; label: string };
+  /**
+   * An import worker's SQLite page cache for its jobs, in MB (default 8): more for a kind whose
+   * writes touch indexes at random places (docs/performance.md).
+   */
+  workerCacheMb?: number;
   /** The job options a preview of its file runs with, under the handler the request named. */
   previewOptions(handler: { slug: string; mapping: Readonly<Record<string, string>> }): Record<string, unknown>;
   /** A job's options for a background run (a retry of any import runs in the background). */

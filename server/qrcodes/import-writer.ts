@@ -26,7 +26,7 @@ interface Match {
 type RecordField = QrCodeRecordField;
 
 /** The (name, location) keys of the organization's QR codes without a reference, the soft-deleted too (qrcodes_by_name_location). */
-const UNREFERENCED_KEYS = {
+export const UNREFERENCED_KEYS = {
   select: 'select name, location from qrcodes where organization_uuid = ? and external_reference_id is null',
   count: 'select count(*) from qrcodes where organization_uuid = ? and external_reference_id is null',
 };

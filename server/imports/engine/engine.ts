@@ -10,7 +10,8 @@ import { CancelRequested, describeError, ImportInputError, StopRequested, TooMan
 import { jobStatements, uploadPath, type ImportJob } from '../workers/job-store.ts';
 import { MAX_EXCLUDED_IN_RESULTS, type ImportKind, type Tally } from '../kind.ts';
 import type { ImportLimits } from '../limits.ts';
-import { rowChecker } from './row-check.ts';
+import { type CheckedRow, rowChecker } from './row-check.ts';
+import { dropWarmReadAhead, readAhead, readsAhead } from './read-ahead.ts';
 import { type RowWarning, WARNED_COUNTER, warningResults } from './row-warnings.ts';
 import { fileLayoutOf, sheetToName } from './file-layout.ts';
 import { fileRowWarnings } from './repeated-rows.ts';
@@ -45,6 +46,9 @@ const BUSY_WAITS = 10;
  * hold about 900 rows, a workbook's hand-overs 2,000.
  */
 const MAX_ROWS_AHEAD = BATCH_ROWS;
+
+/** Rows the read-ahead thread reads and checks beyond those this thread has taken: two batches. */
+const READ_AHEAD_ROWS = 2 * BATCH_ROWS;
 
 /** progress: the live progress moved; committed: a batch committed, so the write lock is free for a moment. */
 export type EngineEvent = { type: 'progress'; progress: number; status: 'PROCESSING' } | { type: 'committed' };
@@ -198,7 +202,12 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     // writeRow notes a row's number before it writes the row
     ...fileRowWarnings(warn, (index) => batchRowNumbers.get(index) ?? index + 1),
   });
-  const source = openSource(file, job.format, env.limits, fileLayoutOf(job.options));
+  // A file is read and checked by a thread beside this one, which writes (read-ahead.ts).
+  const ahead = readsAhead(file, job);
+  if (!ahead) dropWarmReadAhead();
+  const source = ahead
+    ? readAhead({ file, job, limits: env.limits, skipBelow: rowsDone, maxAhead: READ_AHEAD_ROWS })
+    : openSource(file, job.format, env.limits, fileLayoutOf(job.options));
   const checker = rowChecker(kind, columns, { format: job.format, organizationUuid: job.organizationUuid });
   let lastIndex = rowsDone - 1;
   let lastPosted = Date.now();
@@ -215,8 +224,9 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
     excludedCount++;
   };
 
-  const writeRow = (index: number, rowNumber: number, row: unknown) => {
-    const checked = checker.check(index, row);
+  /** `ahead`: the row as the read-ahead thread checked it (undefined: check it here). */
+  const writeRow = (index: number, rowNumber: number, row: unknown, ahead: CheckedRow | undefined) => {
+    const checked = ahead ?? checker.check(index, row);
     if (!checked) return;
     if ('error' in checked) {
       exclude(index, rowNumber, checked.error, checked.echo, checked.cells);
@@ -286,7 +296,15 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
   };
 
   /** Rows handed over by the source and not yet written, in order. */
-  const queue: { rows: unknown[]; rowNumbers: readonly number[]; next: number; firstIndex: number; from: number; target: number }[] = [];
+  const queue: {
+    rows: unknown[];
+    rowNumbers: readonly number[];
+    checked: readonly (CheckedRow | undefined)[] | undefined;
+    next: number;
+    firstIndex: number;
+    from: number;
+    target: number;
+  }[] = [];
   const rowsQueued = () => queue.reduce((rows, item) => rows + item.rows.length - item.next, 0);
 
   /** BEGIN IMMEDIATE, or false at once when another connection holds the lock. */
@@ -320,7 +338,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
    */
   const drain = (final: boolean) => {
     for (let item = queue[0]; item; item = queue[0]) {
-      const { rows, rowNumbers, firstIndex } = item;
+      const { rows, rowNumbers, checked, firstIndex } = item;
       while (item.next < rows.length) {
         const index = firstIndex + item.next;
         if (index >= rowsDone) {
@@ -331,7 +349,7 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         if (index < rowsDone) continue;
         lastIndex = index;
         // A blank row keeps its index: the row checker skips it.
-        writeRow(index, rowNumbers[i] ?? index + 1, rows[i]);
+        writeRow(index, rowNumbers[i] ?? index + 1, rows[i], checked?.[i]);
         if ((i & 255) === 255) progressWithin(i + 1, rows.length, item.from, item.target);
         if (++inBatch >= BATCH_ROWS) {
           commit();
@@ -348,8 +366,8 @@ export async function runImport(env: EngineEnv): Promise<EngineOutcome> {
         checker.setMapping(mapHeader(columns, cells));
         headers = cells;
       },
-      onRows(rows, firstIndex, rowNumbers) {
-        queue.push({ rows, rowNumbers, next: 0, firstIndex, from: shown, target: percentOf(source.fraction()) });
+      onRows(rows, firstIndex, rowNumbers, checked?: readonly (CheckedRow | undefined)[]) {
+        queue.push({ rows, rowNumbers, checked, next: 0, firstIndex, from: shown, target: percentOf(source.fraction()) });
         drain(false);
       },
     });

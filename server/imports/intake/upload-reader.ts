@@ -1,7 +1,7 @@
 import { ApiError } from '../../http/errors.ts';
 import { ImportInputError } from '../errors.ts';
 import type { FromWorker, UploadRead, UploadReadResult, WorkerConfig } from '../workers/worker-messages.ts';
-import { WorkerProcess } from '../workers/worker-process.ts';
+import { READER_SEMI_SPACE_MB, WorkerProcess } from '../workers/worker-process.ts';
 
 interface Pending {
   id: number;
@@ -31,33 +31,37 @@ export class UploadReader {
   readonly exited: Promise<void>;
 
   constructor(config: WorkerConfig, handlers: { reading(reader: UploadReader): void; exit(reader: UploadReader): void }) {
-    this.worker = new WorkerProcess(config, {
-      message: (message: FromWorker) => {
-        if (message.type === 'reading' && message.id === this.current?.id) {
-          this.current.readingAt = Date.now();
-          handlers.reading(this);
-        }
-        if (message.type !== 'read' || message.id !== this.current?.id) return;
-        const pending = this.current;
-        this.current = null;
-        if (message.result) pending.resolve(message.result);
-        else if (message.error?.conflict) pending.reject(new ApiError('CONFLICT', message.error.message));
-        else
-          pending.reject(
-            message.error?.input
-              ? new ImportInputError(message.error.message, message.error.field)
-              : new Error(message.error?.message ?? 'reading the upload failed'),
-          );
+    this.worker = new WorkerProcess(
+      config,
+      {
+        message: (message: FromWorker) => {
+          if (message.type === 'reading' && message.id === this.current?.id) {
+            this.current.readingAt = Date.now();
+            handlers.reading(this);
+          }
+          if (message.type !== 'read' || message.id !== this.current?.id) return;
+          const pending = this.current;
+          this.current = null;
+          if (message.result) pending.resolve(message.result);
+          else if (message.error?.conflict) pending.reject(new ApiError('CONFLICT', message.error.message));
+          else
+            pending.reject(
+              message.error?.input
+                ? new ImportInputError(message.error.message, message.error.field)
+                : new Error(message.error?.message ?? 'reading the upload failed'),
+            );
+        },
+        exit: (reason) => {
+          this.ending = true;
+          const pending = this.current;
+          this.current = null;
+          // Only this read was in the process, so what ended it was this file.
+          pending?.reject(new ImportInputError(readerDeath(reason)));
+          handlers.exit(this);
+        },
       },
-      exit: (reason) => {
-        this.ending = true;
-        const pending = this.current;
-        this.current = null;
-        // Only this read was in the process, so what ended it was this file.
-        pending?.reject(new ImportInputError(readerDeath(reason)));
-        handlers.exit(this);
-      },
-    });
+      READER_SEMI_SPACE_MB,
+    );
     this.exited = this.worker.exited;
   }
 

@@ -3,8 +3,6 @@ import { ImportInputError } from '../errors.ts';
 import type { UploadRead, UploadReadResult, WorkerConfig } from '../workers/worker-messages.ts';
 import { UploadReader } from './upload-reader.ts';
 
-/** An idle reader beyond those kept ready ends after this long: a reader holds tens of MB (more with the geocoder loaded). */
-const READER_IDLE_MS = 30_000;
 /** A reader not ready to read this long after a read was handed to it (process start, geocoder) is ended, and the read refused. */
 const READER_START_LIMIT_MS = 60_000;
 /** The share of its deadline a read must still have to be started; one with less is refused at once. */
@@ -16,8 +14,8 @@ export interface UploadReadersOptions {
   readers: number;
   /** How long a read may take from the moment it is asked for, its wait for a reader included (serve --upload-read-seconds). */
   deadlineMs: number;
-  /** Idle readers kept ready rather than ended (0 or 1). */
-  keepReady: number;
+  /** An idle reader ends after this long (serve --worker-idle-seconds): it holds about 100 MB, 150 with the geocoder loaded. */
+  idleMs: number;
 }
 
 interface Read {
@@ -57,7 +55,7 @@ function doing(request: UploadRead): string {
  * - Isolated: a reader that dies (out of memory, a crash) fails only the read it was doing, with
  *   the reason; the next read gets a new reader.
  * - Lean at rest: readers start on demand, up to `readers` (one spare while any is reading); an
- *   idle one ends after READER_IDLE_MS, except the `keepReady` kept for the next upload.
+ *   idle one ends after `idleMs`.
  */
 export class UploadReaders {
   private readonly options: UploadReadersOptions;
@@ -97,6 +95,17 @@ export class UploadReaders {
       queue.push(read);
       this.dispatch();
     });
+  }
+
+  /** Ends the readers that have nothing to do now (an import starts: its worker needs the memory more). */
+  endIdle(): void {
+    for (const reader of this.readers) {
+      if (!reader.idle) continue;
+      clearTimeout(this.idleTimers.get(reader));
+      this.idleTimers.delete(reader);
+      this.readers.delete(reader);
+      reader.terminate();
+    }
   }
 
   async stop(): Promise<void> {
@@ -139,10 +148,13 @@ export class UploadReaders {
 
   /**
    * While reads are in progress, one more reader is started if there is room, so the next
-   * organization's read does not wait for a process to start (seconds on a busy machine).
+   * organization's read does not wait for a process to start (seconds on a busy machine). Not for
+   * an import's header read alone: it ends in milliseconds, and the import that follows it needs
+   * the memory and the CPU a spare would take.
    */
   private keepSpare(): void {
-    if (this.reading.size === 0 || this.idleReader() || this.readers.size >= this.options.readers) return;
+    if (this.idleReader() || this.readers.size >= this.options.readers) return;
+    if (![...this.reading.values()].some((read) => read.request.op !== 'layout')) return;
     this.becameIdle(this.spawn());
   }
 
@@ -265,16 +277,15 @@ export class UploadReaders {
     return reader;
   }
 
-  /** An idle reader ends after READER_IDLE_MS unless it is one of those kept ready. */
+  /** An idle reader ends after `idleMs`. */
   private becameIdle(reader: UploadReader): void {
     clearTimeout(this.idleTimers.get(reader));
     const timer = setTimeout(() => {
       this.idleTimers.delete(reader);
-      const idle = [...this.readers].filter((r) => r.idle).length;
-      if (!reader.idle || idle <= this.options.keepReady) return;
+      if (!reader.idle) return;
       this.readers.delete(reader);
       reader.terminate();
-    }, READER_IDLE_MS);
+    }, this.options.idleMs);
     timer.unref();
     this.idleTimers.set(reader, timer);
   }

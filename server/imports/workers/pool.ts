@@ -13,6 +13,10 @@ interface Slot {
   job: ImportJob | null;
   finish: ((outcome: EngineOutcome) => void) | null;
   exited: Promise<void>;
+  /** Ends the worker once it has had nothing to do for `idleMs`. */
+  idleTimer: NodeJS.Timeout | undefined;
+  /** Asked to stop for being idle: it takes no job, and another starts in its place if one comes. */
+  retiring: boolean;
 }
 
 interface Queued {
@@ -22,6 +26,8 @@ interface Queued {
 
 export interface PoolOptions {
   size: number;
+  /** A worker with no job ends after this long (serve --worker-idle-seconds); the next job starts another. */
+  idleMs: number;
   config: WorkerConfig;
   logger: Logger;
   onProgress(taskUuid: string, progress: number): void;
@@ -30,9 +36,10 @@ export interface PoolOptions {
 }
 
 /**
- * Import worker processes, started on demand up to `size`, each running one job at a time.
- * Jobs wait in a queue (their tasks are PENDING). stop() lets each worker finish its current
- * batch and close its connection; queued jobs stay PENDING in the database for the next start.
+ * Import worker processes, started on demand up to `size`, each running one job at a time, each
+ * ending after `idleMs` without a job (an idle worker holds 100 to 180 MB). Jobs wait in a queue
+ * (their tasks are PENDING). stop() lets each worker finish its current batch and close its
+ * connection; queued jobs stay PENDING in the database for the next start.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -53,11 +60,13 @@ export class WorkerPool {
   }
 
   /** Starts a worker ahead of a job (when none is idle) and has it load the kind, so the job starts at once. */
-  warm(kind: ImportKindId): void {
+  warm(kind: ImportKindId, uploadBytes?: number): void {
     if (this.stopping) return;
-    let slot = this.slots.find((s) => !s.job);
-    if (!slot && this.slots.length < this.options.size) slot = this.spawn();
-    slot?.worker.send({ type: 'warm', kind });
+    let slot = this.idleSlot();
+    if (!slot && this.notRetiring() < this.options.size) slot = this.spawn();
+    if (!slot) return;
+    slot.worker.send({ type: 'warm', kind, ...(uploadBytes === undefined ? {} : { uploadBytes }) });
+    this.becameIdle(slot);
   }
 
   /** Jobs queued or running. */
@@ -68,7 +77,11 @@ export class WorkerPool {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const queued of this.queue.splice(0)) queued.finish({ state: 'stopped' });
-    for (const slot of this.slots) slot.worker.send({ type: 'stop' });
+    for (const slot of this.slots) {
+      clearTimeout(slot.idleTimer);
+      // One ending for being idle was told to stop already.
+      if (!slot.retiring) slot.worker.send({ type: 'stop' });
+    }
     const all = Promise.all(this.slots.map((s) => s.exited));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
@@ -84,13 +97,14 @@ export class WorkerPool {
 
   private dispatch(): void {
     while (this.queue.length > 0 && !this.stopping) {
-      let slot = this.slots.find((s) => !s.job);
+      let slot = this.idleSlot();
       if (!slot) {
-        if (this.slots.length >= this.options.size) return;
+        if (this.notRetiring() >= this.options.size) return;
         slot = this.spawn();
       }
       const next = this.queue.shift();
       if (!next) return;
+      clearTimeout(slot.idleTimer);
       slot.job = next.job;
       slot.finish = next.finish;
       slot.worker.send({ type: 'run', job: next.job });
@@ -105,6 +119,7 @@ export class WorkerPool {
         else if (message.type === 'done') this.release(slot, message.outcome);
       },
       exit: (reason, outOfMemory) => {
+        clearTimeout(slot.idleTimer);
         const index = this.slots.indexOf(slot);
         if (index >= 0) this.slots.splice(index, 1);
         if (slot.job && !this.stopping) {
@@ -115,9 +130,30 @@ export class WorkerPool {
         this.dispatch();
       },
     });
-    const slot: Slot = { worker, job: null, finish: null, exited: worker.exited };
+    const slot: Slot = { worker, job: null, finish: null, exited: worker.exited, idleTimer: undefined, retiring: false };
     this.slots.push(slot);
     return slot;
+  }
+
+  /** A worker ready for a job. */
+  private idleSlot(): Slot | undefined {
+    return this.slots.find((s) => !s.job && !s.retiring);
+  }
+
+  /** Workers that count against `size`: those ending for being idle do not (they exit in milliseconds). */
+  private notRetiring(): number {
+    return this.slots.filter((s) => !s.retiring).length;
+  }
+
+  /** The worker ends (its connection closed first) unless a job comes within `idleMs`. */
+  private becameIdle(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.job || this.stopping) return;
+      slot.retiring = true;
+      slot.worker.send({ type: 'stop' });
+    }, this.options.idleMs);
+    slot.idleTimer.unref();
   }
 
   private release(slot: Slot, outcome: EngineOutcome): void {
@@ -126,6 +162,7 @@ export class WorkerPool {
     slot.finish = null;
     finish?.(outcome);
     this.dispatch();
+    if (!slot.job) this.becameIdle(slot);
   }
 
   private async crashed(slot: Slot, message: string, internal: boolean): Promise<void> {

@@ -56,6 +56,14 @@ export interface ImportRequest {
   options?: Record<string, unknown>;
 }
 
+/**
+ * An import of an upload this large (about 10,000 CSV rows) ends the idle upload readers as it
+ * starts: its header was read, it runs for seconds, and its worker needs the memory more (an idle
+ * reader holds about 100 MB). A smaller import is over in about a second and leaves the reader
+ * ready for the next upload (the next import, preview or draft check would wait for a new one).
+ */
+const READERS_YIELD_BYTES = 1024 * 1024;
+
 /** A finished run's answer, or the API error it means. */
 function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string, unknown> {
   if (outcome.state === 'completed') return outcome.results;
@@ -103,10 +111,11 @@ export class ImportRuntime {
       config,
       readers: input.settings.readers,
       deadlineMs: input.settings.readDeadlineMs,
-      keepReady: input.settings.startReaderEarly ? 1 : 0,
+      idleMs: input.settings.workerIdleMs,
     });
     this.pool = new WorkerPool({
       size: input.settings.workers,
+      idleMs: input.settings.workerIdleMs,
       config,
       logger: input.logger,
       onProgress: (taskUuid, progress) => {
@@ -128,9 +137,9 @@ export class ImportRuntime {
     return loadGeocoderFrom(this.settings.geocoderModule);
   }
 
-  /** Gets a worker ready for an import of this kind, and a reader for its upload, while the upload arrives. */
-  warm(kind: ImportKindId): void {
-    this.pool.warm(kind);
+  /** Gets a worker ready for an import of this kind, and a reader for its upload, while the upload arrives (of `uploadBytes`, when known). */
+  warm(kind: ImportKindId, uploadBytes?: number): void {
+    this.pool.warm(kind, uploadBytes);
     this.warmUploadReader();
   }
 
@@ -372,6 +381,7 @@ export class ImportRuntime {
     try {
       const task = created ?? (await findTask(this.db.kysely, job.taskUuid));
       if (task) this.running.set(job.taskUuid, task);
+      if ((this.keptUpload(job).bytes ?? 0) >= READERS_YIELD_BYTES) this.uploadReaders.endIdle();
       const outcome = await this.pool.run(job);
       this.running.delete(job.taskUuid);
       if (outcome.state === 'completed' || outcome.state === 'rejected') await this.removeUpload(job);

@@ -44,7 +44,7 @@ export type UploadReadInput<Op extends UploadRead['op']> = Omit<Extract<UploadRe
 /** warm: load a kind and the geocoder ahead of a job (sent while an upload is still arriving). */
 export type ToWorker =
   | { type: 'run'; job: ImportJob }
-  | { type: 'warm'; kind: ImportKindId }
+  | { type: 'warm'; kind: ImportKindId; uploadBytes?: number }
   | { type: 'read-upload'; id: number; request: UploadRead }
   | { type: 'stop' };
 

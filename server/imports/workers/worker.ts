@@ -4,6 +4,7 @@ import { type Db, openConnection } from '../../db/database.ts';
 import { checkDraftRows } from '../../import-drafts/check-rows.ts';
 import { taskUpdates } from '../../tasks/state.ts';
 import { runImport, type EngineOutcome } from '../engine/engine.ts';
+import { warmReadAhead } from '../engine/read-ahead.ts';
 import { runDryImport } from '../preview/dry-run.ts';
 import { describeError, ImportInputError } from '../errors.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -14,7 +15,7 @@ import { importKindIds } from '../schemas.ts';
 import { previewImport } from '../preview/preview.ts';
 import { resolveKindLayout } from '../intake/layout.ts';
 import { WalCheckpoints } from '../../db/wal/import-checkpoints.ts';
-import { configureWorkerConnection } from './worker-connection.ts';
+import { configureWorkerConnection, sizeCacheFor } from './worker-connection.ts';
 import type { FromWorker, UploadRead, UploadReadResult, ToWorker, WorkerConfig } from './worker-messages.ts';
 
 /** One import worker process: its own SQLite connection, one job at a time, stops between batches when asked. */
@@ -36,6 +37,7 @@ async function run(job: ImportJob): Promise<void> {
   let outcome: EngineOutcome;
   try {
     const [kind, geocoder] = await Promise.all([loadKind(job.kind), loadGeocoderFrom(config.geocoderModule)]);
+    sizeCacheFor(db.sqlite, job.kind);
     const env = { dataDir: config.dataDir, geocoder, kind, job, limits: config.limits, shouldStop: () => stopping };
     outcome = job.dryRun
       ? await runDryImport(env)
@@ -147,9 +149,10 @@ async function shutdown(): Promise<void> {
 process.on('message', (message: ToWorker) => {
   if (message.type === 'run') void run(message.job);
   else if (message.type === 'read-upload') void readUpload(message.id, message.request);
-  else if (message.type === 'warm')
+  else if (message.type === 'warm') {
+    warmReadAhead(message.kind, message.uploadBytes);
     void Promise.all([loadKind(message.kind), loadGeocoderFrom(config.geocoderModule)]).catch(() => undefined);
-  else if (message.type === 'stop') {
+  } else if (message.type === 'stop') {
     stopping = true;
     if (!busy) void shutdown();
   }
