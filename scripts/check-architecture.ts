@@ -1,6 +1,7 @@
 /**
  * The architecture check of npm run lint: reads every import of server/, renderer/src/, common/, main/, preload/
- * and bin/ (static imports, re-exports and import() of a literal path, type-only ones included) and fails on
+ * and bin/ (static imports, re-exports, side-effect imports such as a stylesheet's and import() of a literal path,
+ * type-only ones included) and fails on
  * - an import circle;
  * - a renderer file importing server source (the GUI is a client of the API);
  * - a common/ file (code both the server and the GUI run) importing anything outside common/;
@@ -31,7 +32,8 @@ export const KIND_FOLDERS = kindFolders(fs.readFileSync(path.join(ROOT, KIND_REG
  */
 const KNOWN: ReadonlySet<string> = new Set<string>([]);
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function sourceFiles(dir: string): string[] {
   const full = path.join(ROOT, dir);
@@ -43,15 +45,16 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** The files `text` (the source of `file`) imports by a relative path, as paths from the repository's root. */
+export function importTargets(file: string, text: string): string[] {
+  return [...text.matchAll(IMPORT)].map((match) =>
+    path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? match[2] ?? match[3] ?? '')),
+  );
+}
+
 export function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of AREAS.flatMap(sourceFiles)) {
-    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-    const targets = [...text.matchAll(IMPORT)].map((match) =>
-      path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1] ?? match[2] ?? '')),
-    );
-    graph.set(file, targets);
-  }
+  for (const file of AREAS.flatMap(sourceFiles)) graph.set(file, importTargets(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
   return graph;
 }
 

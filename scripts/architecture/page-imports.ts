@@ -2,7 +2,8 @@
  * The renderer by feature: a page folder (renderer/src/pages/<page>/) imports no other page's folder,
  * and outside the page folders only the route table (renderer/src/routes.tsx) imports a page. A piece
  * two places use belongs in components/ (UI), api/ (the API's shapes, requests and their words) or
- * live/ (what follows live events).
+ * live/ (what follows live events). Stylesheets count too (`import './x.css'`): a page's CSS is for
+ * its page; rules two places use go in renderer/src/styles.css or next to their component.
  */
 const PAGES = 'renderer/src/pages/';
 const ROUTE_TABLE = 'renderer/src/routes.tsx';
@@ -24,9 +25,11 @@ export function pageImportViolations(graph: ReadonlyMap<string, readonly string[
       const targetPage = pageOf(target);
       if (targetPage === null || targetPage === page) continue;
       found.push(
-        page === null
-          ? `${file} imports the page ${target} (only ${ROUTE_TABLE} imports pages)`
-          : `${file} imports ${target}, another page's folder (shared pieces go in renderer/src/components/, api/ or live/)`,
+        target.endsWith('.css')
+          ? `${file} imports ${target}, a page's stylesheet (shared rules go in renderer/src/styles.css or next to their component in renderer/src/components/)`
+          : page === null
+            ? `${file} imports the page ${target} (only ${ROUTE_TABLE} imports pages)`
+            : `${file} imports ${target}, another page's folder (shared pieces go in renderer/src/components/, api/ or live/)`,
       );
     }
   }

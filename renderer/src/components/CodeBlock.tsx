@@ -1,3 +1,4 @@
+import './code-block.css';
 /**
  * Preformatted text in a named figure. The text may scroll sideways or down, so it is focusable: a
  * keyboard user can scroll it (axe-core's scrollable-region-focusable).

@@ -1,3 +1,4 @@
+import './file-picker.css';
 import type { UploadFile } from '../api/request.ts';
 import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { desktopBridge } from '../desktop/bridge.ts';

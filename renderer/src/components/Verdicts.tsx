@@ -1,3 +1,4 @@
+import './verdicts.css';
 import type { Hint, SignatureStatus } from '../api/inspector-types.ts';
 
 const hintFields: Record<Hint['field'], string> = { payload: 'Payload', signature: 'Signature', secret: 'Secret' };

@@ -1,3 +1,4 @@
+import './excluded-rows-actions.css';
 import type { UploadFile } from '../../api/request.ts';
 import { type ComponentProps, type ReactNode, useState } from 'react';
 import type { ApiRequest } from '../../api/client.ts';

@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
-import '../inspector/inspector.css';
+import './decrypt.css';
 import { ApiFailure } from '../../api/client.ts';
 import { writeCall } from '../../api/write-call.ts';
 import { useApiAction } from '../../api/use-api-action.ts';
