@@ -7,7 +7,9 @@
  * - a common/ file (code both the server and the GUI run) importing anything outside common/;
  * - a capability folder importing the composition root (server/app.ts, server/server.ts): only the
  *   command line and the desktop app start the server;
- * - the import engine (server/imports/) importing an import kind, except through its registry;
+ * - the import engine (server/imports/) importing an import kind, except through its registry (the
+ *   kind folders are read from the registry: every kind it lists is covered);
+ * - a branch on an import kind by name outside its folder and the registry (architecture/kind-names.ts).
  * - a capability's logic importing the whole server context (architecture/context-imports.ts).
  * Usage: node scripts/check-architecture.ts
  */
@@ -15,14 +17,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contextImportViolations } from './architecture/context-imports.ts';
+import { KIND_REGISTRY, kindFolders, kindNameViolations, registryNames } from './architecture/kind-names.ts';
 import { pageImportViolations } from './architecture/page-imports.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const AREAS = ['server', 'renderer/src', 'common', 'main', 'preload', 'bin'];
 const COMPOSITION_ROOT = new Set(['server/app.ts', 'server/server.ts']);
 const MAY_START_THE_SERVER = ['server/cli/', 'main/', 'bin/'];
-const KIND_FOLDERS = ['server/qrcodes/', 'server/appointments/'];
-const KIND_REGISTRY = 'server/imports/kinds.ts';
+/** Every kind's folder, as the registry names them. */
+export const KIND_FOLDERS = kindFolders(fs.readFileSync(path.join(ROOT, KIND_REGISTRY), 'utf8'));
 /**
  * Imports known to break a rule. A new one fails the check; one that no longer occurs fails it
  * too, so the list only shrinks. Empty since the import-kind registry serves what the engine needs.
@@ -117,10 +120,16 @@ export function problems(found: readonly string[], known: ReadonlySet<string> = 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const found = problems([...violations(importGraph()), ...(await import('./architecture/event-names.ts')).eventNameProblems()]);
+  const found = problems([
+    ...violations(importGraph()),
+    ...(await import('./architecture/event-names.ts')).eventNameProblems(),
+    ...kindNameViolations(ROOT, await registryNames(), KIND_FOLDERS),
+  ]);
   for (const line of found) console.error(line);
   console.log(
-    found.length === 0 ? 'Architecture check: no circles, no forbidden imports.' : `Architecture check: ${found.length} problems.`,
+    found.length === 0
+      ? `Architecture check: no circles, no forbidden imports, no branch on an import kind by name (kinds: ${KIND_FOLDERS.join(', ')}).`
+      : `Architecture check: ${found.length} problems.`,
   );
   process.exit(found.length === 0 ? 0 : 1);
 }

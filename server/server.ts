@@ -168,7 +168,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     { name: 'count thread', stop: () => ctx.counts.stop() },
   ]);
   try {
-    const credentials = await ensureDemoOrganization(db.kysely, options.dataDir, options.organizationName);
+    const credentials = await ensureDemoOrganization(db, options.dataDir, options.organizationName);
     if (options.secretCodec) await encryptSavedProfiles(options.dataDir, options.secretCodec, logger);
     const built = buildApp(ctx);
     liveStreams = built.liveStreams;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_INDEX_SHADOW } from '../qrcodes/search-index.ts';
 import type { BatchWriter, ImportKind, ImportSummary, RawRecord, WriterEnv } from '../imports/kind.ts';
-import type { ImportKindId } from '../imports/schemas.ts';
 import { dateCellText } from '../imports/engine/row-check.ts';
 import {
   APPOINTMENT_FIELD_LABELS,
@@ -21,9 +20,6 @@ import type { AppointmentImportTaskResults } from './import-results.ts';
 import { recordUpsertStatement, takeUpsertedSchedules } from './store.ts';
 import { syncAnswer, syncAnswerExtras } from './sync-answer.ts';
 import { exampleRow } from './template.ts';
-
-/** This kind's id in the registry (imports/kinds.ts) and in import_jobs.kind. */
-export const APPOINTMENT_IMPORT_KIND = 'appointments' as const satisfies ImportKindId;
 
 /** Counters of an appointment import (results and task checkpoints). */
 export const APPOINTMENT_COUNTERS = {
@@ -187,7 +183,6 @@ function openWriter(env: WriterEnv): BatchWriter<RawRecord> {
  * handler's titles are known, so the engine's schema lets every record through.
  */
 export const appointmentImportKind: ImportKind<RawRecord> = {
-  taskType: () => 'APPOINTMENT_IMPORT',
   columns: APPOINTMENT_FIELDS,
   columnLabels: APPOINTMENT_FIELD_LABELS,
   synonyms: APPOINTMENT_SYNONYMS,

@@ -4,7 +4,7 @@ import { typedText } from '../text/typed-text.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { organizationRecordSchema } from '../http/record-schema.ts';
 import { sandboxOnly } from '../http/sandbox-only.ts';
-import { textEncodingSchema } from '../imports/schemas.ts';
+import { textEncodingSchema } from '../imports/text-encodings.ts';
 import { rowNumberSchema } from '../imports/engine/row-number-schema.ts';
 import { APPOINTMENT_FIELDS } from './fields.ts';
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type ServiceClient, ServiceError } from '../remote/service-client.ts';
-import { importKinds, isImportKindId } from '../imports/kinds.ts';
+import { importKindIdsInWords, importKinds, importTasks, isImportKindId } from '../imports/kinds.ts';
+import { importKindIds } from '../imports/schemas.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import { downloadErrorReport, uploadImport } from '../remote/upload-import.ts';
 import { watchTask } from '../remote/watch-task.ts';
@@ -12,9 +13,13 @@ import { connectionHelp, connectionOptions, organizationOf, resolveTarget } from
 import { createProgressPrinter, summarise } from './progress.ts';
 import { countOf } from '../../common/count-words.ts';
 
+/** Where results say how many rows were excluded (a count, else a list), and where they list them: every task type's keys. */
+const EXCLUDED_KEYS = [...new Set(importTasks.flatMap((task) => [task.excludedCount, task.excludedList]))];
+const EXCLUDED_LISTS = [...new Set(importTasks.map((task) => task.excludedList))];
+
 function excludedCount(results: Record<string, unknown> | null): number {
   if (!results) return 0;
-  for (const key of ['excluded', 'excluded_qr_codes', 'excluded_appointments']) {
+  for (const key of EXCLUDED_KEYS) {
     const value = results[key];
     if (typeof value === 'number') return value;
     if (Array.isArray(value)) return value.length;
@@ -48,7 +53,7 @@ const LISTED_ROWS = 10;
  * workbook has several; a service that sends only the index is quoted as such).
  */
 export function excludedRowLines(results: Record<string, unknown>): string {
-  const list = ['excluded_data', 'excluded_qr_codes', 'excluded_appointments'].map((key) => results[key]).find(Array.isArray) ?? [];
+  const list = EXCLUDED_LISTS.map((key) => results[key]).find(Array.isArray) ?? [];
   const sheet = typeof results.sheet === 'string' ? ` of sheet ${results.sheet}` : '';
   const lines = list.slice(0, LISTED_ROWS).map((item: unknown) => {
     const entry = (item ?? {}) as Record<string, unknown>;
@@ -63,7 +68,7 @@ export const importCommand: Command = {
   name: 'import',
   summary:
     'Send an import file (CSV, XLSX or JSON; the sandbox also reads XLS and ODS) to the sandbox or a real service, follow its task, fetch its error report.',
-  usage: 'import FILE --type qrcodes|appointments [--profile NAME] [--sync] [--org-identifier SLUG] [--dry-run]',
+  usage: `import FILE --type ${importKindIds.join('|')} [--profile NAME] [--sync] [--org-identifier SLUG] [--dry-run]`,
   allowPositionals: true,
   options: {
     type: { type: 'string' },
@@ -75,7 +80,9 @@ export const importCommand: Command = {
     ...dataDirOption,
   },
   help: {
-    type: 'qrcodes (QR code addresses) or appointments (appointment schedules)',
+    type: Object.values(importKinds)
+      .map((entry) => `${entry.id} (${entry.inASentence})`)
+      .join(', '),
     sync: 'Wait for the whole result in one answer instead of a background task',
     'org-identifier': 'Import handler (column mapping) to read the file with. Default: default',
     'dry-run': 'Check the file on the local sandbox (validation, addresses, services, times) without writing anything; not with --profile',
@@ -87,10 +94,13 @@ export const importCommand: Command = {
     const given = positionals[0];
     if (!given || positionals.length > 1) throw new StartupError('import takes one FILE.');
     const kind = String(values.type);
-    if (!isImportKindId(kind)) throw new StartupError('import needs --type qrcodes or --type appointments.');
+    if (!isImportKindId(kind)) throw new StartupError(`import needs ${importKindIdsInWords('or', '--type ')}.`);
     if (typeof values['org-identifier'] === 'string' && !importKinds[kind].usesHandlers) {
       throw new StartupError(
-        `--org-identifier names an import handler, which only --type appointments reads; the ${importKinds[kind].label} import takes none.`,
+        `--org-identifier names an import handler, which only ${Object.values(importKinds)
+          .filter((entry) => entry.usesHandlers)
+          .map((entry) => `--type ${entry.id}`)
+          .join(' and ')} reads; the ${importKinds[kind].label} import takes none.`,
       );
     }
     const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);

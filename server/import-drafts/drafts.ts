@@ -9,7 +9,7 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { matchHeader, recordFromObject, withColumnAliases } from '../imports/engine/columns.ts';
 import { fileLayoutOf, withFileLayout } from '../imports/engine/file-layout.ts';
 import { UploadLease } from '../imports/intake/upload.ts';
-import { importKinds, loadKind } from '../imports/kinds.ts';
+import { importKinds, isImportKindId, loadKind, taskTypeOf } from '../imports/kinds.ts';
 import { resolveImportHandler } from '../import-handlers/handlers.ts';
 import type { ImportKind } from '../imports/kind.ts';
 import { csvChunks } from '../imports/reports/table-download.ts';
@@ -48,8 +48,6 @@ export interface LastImport {
   excluded: number;
   message: string;
 }
-
-const isKindId = (id: string): id is ImportKindId => id === 'qrcodes' || id === 'appointments';
 
 /** Hidden drafts (ready = 0) this process is writing or removing now; any other hidden draft was left by a stopped server. */
 const busyDrafts = new Set<string>();
@@ -144,7 +142,8 @@ export async function describeDraft(ctx: AppContext, draft: DraftRecord): Promis
   return {
     uuid: current.uuid,
     organization_uuid: current.organization_uuid,
-    kind: isKindId(current.kind) ? current.kind : 'qrcodes',
+    // kindOf refused a kind this server does not import.
+    kind: current.kind as ImportKindId,
     source_task_uuid: current.source_task_uuid,
     columns: [...kind.columns],
     status: current.status,
@@ -283,7 +282,7 @@ export async function createDraft(
     const uuid = body.background_task_uuid;
     const task = await findTask(ctx.db.kysely, uuid);
     const stored = task && task.organization_uuid === principal.organizationUuid ? await findJob(ctx.db.kysely, uuid) : undefined;
-    if (!task || !stored || !isKindId(stored.kind)) throw notFound(`Import task ${uuid}`);
+    if (!task || !stored || !isImportKindId(stored.kind)) throw notFound(`Import task ${uuid}`);
     const existing = store.list(task.organization_uuid, task.uuid)[0];
     if (existing) return { draft: await describeDraft(ctx, existing), created: false };
     if (task.status === 'PENDING' || task.status === 'PROCESSING') {
@@ -361,7 +360,7 @@ async function check(ctx: AppContext, draft: DraftRecord, kind: ImportKind, rows
  * and the geocoder loaded (seconds for the shipped gazetteer), so the first edit answers as fast as the next.
  */
 export function warmChecks(ctx: AppContext, draft: DraftRecord): void {
-  if (draft.status !== 'open' || !isKindId(draft.kind)) return;
+  if (draft.status !== 'open' || !isImportKindId(draft.kind)) return;
   void ctx.imports
     .checkDraftRows({ kind: draft.kind, organizationUuid: draft.organization_uuid, options: {}, rows: [] })
     .catch(() => undefined);
@@ -686,7 +685,7 @@ export async function importFixedRows(ctx: AppContext, principal: Principal, dra
     try {
       ({ task } = await ctx.imports.submit({
         kind: draft.kind as ImportKindId,
-        taskType: kind.taskType('file'),
+        taskType: taskTypeOf(draft.kind, 'file'),
         source: 'file',
         format: 'csv',
         upload: lease,

@@ -5,7 +5,9 @@ import type { Database } from '../db/schema.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { toPage, type Page } from '../http/pagination.ts';
 import { nowIso } from '../time.ts';
+import { importKinds, isImportKindId } from '../imports/kinds.ts';
 import {
+  DEFAULT_HANDLER_KIND,
   DEFAULT_HANDLER_SLUG,
   mappingColumnProblems,
   type CreateImportHandlerBody,
@@ -50,7 +52,8 @@ export async function resolveImportHandler(
   const wanted = slug?.trim().toLowerCase() ?? '';
   if (wanted === '' || wanted === DEFAULT_HANDLER_SLUG) return { slug: DEFAULT_HANDLER_SLUG, mapping: {} };
   const row = await findHandlerBySlug(db, organizationUuid, wanted);
-  if (row && row.kind === 'appointments') return { slug: row.slug, mapping: appointmentMapping(toImportHandler(row).mapping) };
+  if (row && isImportKindId(row.kind) && importKinds[row.kind].usesHandlers)
+    return { slug: row.slug, mapping: appointmentMapping(toImportHandler(row).mapping) };
   const known = [DEFAULT_HANDLER_SLUG, ...(await handlerSlugs(db, organizationUuid))].join(', ');
   const message = `Unknown org_identifier "${slug ?? ''}". This organization's import handlers are: ${known}. Create one with POST /api/import-handlers.`;
   throw new ApiError('VALIDATION_ERROR', message, [{ path: 'org_identifier', message }]);
@@ -66,7 +69,7 @@ export async function createImportHandler(db: Kysely<Database>, body: CreateImpo
     organization_uuid: body.organization_uuid,
     name: body.name,
     slug,
-    kind: body.kind ?? 'appointments',
+    kind: body.kind ?? DEFAULT_HANDLER_KIND,
     mapping: JSON.stringify(body.mapping),
     created_on: now,
     updated_on: now,

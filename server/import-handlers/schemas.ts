@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { typedText } from '../text/typed-text.ts';
-import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import { columnKey } from '../appointments/columns.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { organizationRecordSchema } from '../http/record-schema.ts';
-import { QR_IMPORT_COLUMNS } from '../qrcodes/import-row.ts';
+import { importKinds } from '../imports/kinds.ts';
 import { type ImportKindId, importKindIds } from '../imports/schemas.ts';
 
 /** The built-in handler: the spec's own column names. */
@@ -22,11 +21,10 @@ const slug = z
     `"${DEFAULT_HANDLER_SLUG}" is built in (the spec's column names); choose another slug`,
   );
 
-/** Each kind's columns a saved mapping may name. */
-export const HANDLER_COLUMNS: Readonly<Record<ImportKindId, readonly string[]>> = {
-  appointments: APPOINTMENT_FIELDS,
-  qrcodes: QR_IMPORT_COLUMNS,
-};
+/** A handler's kind when the request names none: the kind whose files org_identifier selects (appointments, as in the service's API). */
+export const DEFAULT_HANDLER_KIND: ImportKindId = (
+  Object.values(importKinds).find((entry) => entry.usesHandlers) ?? Object.values(importKinds)[0]
+)?.id as ImportKindId;
 
 export const handlerKindSchema = z
   .enum(importKindIds)
@@ -34,14 +32,12 @@ export const handlerKindSchema = z
     "The import kind whose files it reads: appointments (the default; org_identifier selects it) or qrcodes (the GUI proposes it by the file's headers)",
   );
 
-const COLUMN_NOUNS: Readonly<Record<ImportKindId, string>> = { appointments: 'appointment fields', qrcodes: 'QR code import columns' };
-
 /** What is wrong with a mapping's columns for a kind (empty when each names one of the kind's columns). */
 export function mappingColumnProblems(kind: ImportKindId, mapping: Record<string, string>): string[] {
-  const columns = HANDLER_COLUMNS[kind];
+  const { handlerColumns: columns, handlerColumnsNoun: noun } = importKinds[kind];
   return Object.entries(mapping)
     .filter(([, column]) => !columns.includes(column))
-    .map(([title, column]) => `"${title}" maps to ${column}: it must be one of the ${COLUMN_NOUNS[kind]}: ${columns.join(', ')}`);
+    .map(([title, column]) => `"${title}" maps to ${column}: it must be one of the ${noun}: ${columns.join(', ')}`);
 }
 
 export const mappingSchema = z
@@ -78,7 +74,7 @@ export const createImportHandlerBodySchema = z
     mapping: mappingSchema,
   })
   .superRefine((body, ctx) => {
-    for (const message of mappingColumnProblems(body.kind ?? 'appointments', body.mapping))
+    for (const message of mappingColumnProblems(body.kind ?? DEFAULT_HANDLER_KIND, body.mapping))
       ctx.addIssue({ code: 'custom', path: ['mapping'], message });
   });
 export type CreateImportHandlerBody = z.infer<typeof createImportHandlerBodySchema>;

@@ -1,10 +1,12 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, ImportHandlerTable } from '../db/schema.ts';
+import type { ImportKindId } from '../imports/schemas.ts';
 import type { ImportHandler, ImportHandlerListQuery } from './schemas.ts';
 import { countedSlice, pageSlice } from '../db/counted-page.ts';
 
 export function toImportHandler(row: Selectable<ImportHandlerTable>): ImportHandler {
-  return { ...row, kind: row.kind === 'qrcodes' ? 'qrcodes' : 'appointments', mapping: JSON.parse(row.mapping) as Record<string, string> };
+  // Migration 020 gave every older row the kind it could have: appointments.
+  return { ...row, kind: row.kind as ImportKindId, mapping: JSON.parse(row.mapping) as Record<string, string> };
 }
 
 export async function insertHandler(db: Kysely<Database>, row: Insertable<ImportHandlerTable>): Promise<void> {

@@ -21,6 +21,7 @@ import { LAYOUT_FORM_PROPERTIES, parseLayoutRequest } from './intake/layout-requ
 import type { ResolvedLayout } from './intake/layout.ts';
 import { fileLayoutOf, sheetToName, withFileLayout } from './engine/file-layout.ts';
 import type { ImportKind } from './kind.ts';
+import { taskTypeOf } from './kinds.ts';
 import { sendErrorReport, templateCsv } from './reports/report.ts';
 import type { ImportSettings } from './settings.ts';
 import { DEFAULT_IMPORT_LIMITS } from './limits.ts';
@@ -220,7 +221,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       try {
         submitted = await ctx.imports.submit({
           ...request,
-          taskType: kind.taskType(received.source),
+          taskType: taskTypeOf(kindId, received.source),
           createdByUuid: principal.keyUuid,
           metadata:
             received.source === 'file'

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { Geocoder } from '../geocoding/geocoder.ts';
-import type { TaskType } from '../tasks/schemas.ts';
 import type { RawRecord } from './engine/raw-record.ts';
 
 export type { RawRecord };
@@ -74,8 +73,6 @@ export interface BatchWriter<Row> {
 }
 
 export interface ImportKind<Row = unknown> {
-  /** Task type of an import from this source. */
-  taskType(source: ImportSource): TaskType;
   /** Column names in template order. Header cells match them ignoring case, spaces and underscores. */
   columns: readonly string[];
   /** Each column in words for a field admin ({ address_line_1: 'Street address' }), shown beside the column's name. */

@@ -3,17 +3,11 @@ import { MATCH_THRESHOLD } from './engine/column-matching.ts';
 import { rowNumberSchema } from './engine/row-number-schema.ts';
 import { dateOrderReadSchema } from './engine/date-orders-read.ts';
 import { IMPORT_FORMATS } from './intake/sniff.ts';
+import { importKindIds } from './kinds.ts';
+import { textEncodingSchema } from './text-encodings.ts';
 
-/** The import kinds by their stable ids (server/imports/kinds.ts loads each): stored in import_jobs.kind, the preview's `kind` field. */
-export const importKindIds = ['qrcodes', 'appointments'] as const;
-export type ImportKindId = (typeof importKindIds)[number];
-
-/** The encodings an uploaded CSV/TSV/TXT file is read in: `encoding` in file import results, sync and dry-run answers, and the preview. */
-export const TEXT_ENCODINGS = ['utf-8', 'windows-1252', 'utf-16le', 'utf-16be'] as const;
-export type TextEncodingName = (typeof TEXT_ENCODINGS)[number];
-export const textEncodingSchema = z
-  .enum(TEXT_ENCODINGS)
-  .describe('The text encoding the uploaded CSV/TSV/TXT file was read in (ASCII-only text is utf-8); absent for XLSX and JSON');
+/** The import kinds by their stable ids (the registry, server/imports/kinds.ts): stored in import_jobs.kind, the preview's `kind` field. */
+export { importKindIds, type ImportKindId } from './kinds.ts';
 
 export const importPreviewRowSchema = z.object({
   index: z.number().int().describe('0-based data-row index, as in excluded rows'),

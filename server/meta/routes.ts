@@ -2,16 +2,44 @@ import { z } from 'zod';
 import { APPOINTMENT_FIELDS } from '../appointments/fields.ts';
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
+import type { ResultWord } from '../imports/kind-entry.ts';
 import { importKinds } from '../imports/kinds.ts';
 import { importKindIds } from '../imports/schemas.ts';
 import { taskTypeSchema } from '../tasks/schemas.ts';
 import { eventMetaSchema, eventsMeta } from '../webhook-events/meta.ts';
+
+const resultWordSchema = z.object({
+  key: z.string().describe("The results' key"),
+  label: z.string().describe('Its words after the number ("3 inserted")'),
+  always: z.boolean().describe('Shown even when 0'),
+});
+
+const importTaskMetaSchema = z
+  .object({
+    type: taskTypeSchema,
+    source: z.enum(['json', 'file', 'any']).describe('The imports that create it: a JSON array body, a file, or both'),
+    label: z.string().describe('The task type in words'),
+    counters: z.array(resultWordSchema).describe("Its results' counts in the order shown, with their words"),
+    summary: z.array(resultWordSchema).describe("The counts of a task list's one line"),
+    written: z.array(z.string()).describe('Counts of written rows: with the excluded ones, the records the import read'),
+    excluded_count: z.string().describe("The results' key of the exact number of excluded rows"),
+    excluded_list: z.string().describe("The results' key of the first excluded rows"),
+  })
+  .meta({ id: 'ImportTaskMeta' });
 
 const importKindMetaSchema = z
   .object({
     id: z.enum(importKindIds).describe("The kind, as the preview's `kind` field names it"),
     label: z.string().describe('The kind in words'),
     task_types: z.array(taskTypeSchema).describe('Task types its imports create'),
+    tasks: z.array(importTaskMetaSchema).describe('Its task types, with the words of their results'),
+    in_a_sentence: z.string().describe('The kind within a sentence ("QR code addresses")'),
+    file_noun: z.string().describe('A file of it, in words ("a QR code addresses file")'),
+    checks: z.string().describe('What a check (dry run) of its file does, in words'),
+    json_file_as_body: z.boolean().describe('A JSON file goes to upload_path as a JSON array body, not as a multipart file'),
+    maps_results: z.boolean().describe('Its results have located addresses a map can show'),
+    records_gui_path: z.string().describe('Where the GUI lists what it imports'),
+    records_label: z.string().describe('The words of a link there'),
     upload_path: z.string().describe('Where its JSON array or file is imported (POST)'),
     template_path: z.string().describe('Its CSV template (GET)'),
     error_report_path: z.string().describe("A task's excluded rows as CSV or XLSX (GET)"),
@@ -34,6 +62,8 @@ export const appMetaSchema = z
   })
   .meta({ id: 'AppMeta' });
 
+const wordOf = (word: ResultWord) => ({ key: word.key, label: word.label, always: word.always === true });
+
 /** The facts a client needs to build its forms: kinds, limits and fields of this server. */
 export function registerAppMetaRoutes(api: Api, ctx: AppContext): void {
   api.route(
@@ -52,7 +82,24 @@ export function registerAppMetaRoutes(api: Api, ctx: AppContext): void {
           return {
             id: entry.id,
             label: entry.label,
-            task_types: [...entry.taskTypes],
+            task_types: entry.tasks.map((task) => task.type),
+            tasks: entry.tasks.map((task) => ({
+              type: task.type,
+              source: task.source,
+              label: task.label,
+              counters: task.counters.map(wordOf),
+              summary: task.summary.map(wordOf),
+              written: [...task.written],
+              excluded_count: task.excludedCount,
+              excluded_list: task.excludedList,
+            })),
+            in_a_sentence: entry.inASentence,
+            file_noun: entry.fileNoun,
+            checks: entry.checks,
+            json_file_as_body: entry.jsonFileAsBody,
+            maps_results: entry.mapsResults,
+            records_gui_path: entry.records.guiPath,
+            records_label: entry.records.label,
             upload_path: entry.paths.upload,
             template_path: entry.paths.template,
             error_report_path: entry.paths.errorReport,

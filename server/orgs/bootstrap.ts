@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import { writeFileAtomic } from '../data-dir/atomic-file.ts';
-import type { Database } from '../db/schema.ts';
+import type { CatalogDb } from '../services/catalog-writes.ts';
 import { seedDemoServices } from '../services/demo.ts';
 import { StartupError } from '../startup-error.ts';
 import { CREDENTIALS_FILE } from './credentials-file.ts';
@@ -22,18 +21,19 @@ export const FIRST_ORGANIZATION_NAME = 'My Organization';
  * credential whose organization the next start creates. Later starts read the file back.
  */
 export async function ensureDemoOrganization(
-  db: Kysely<Database>,
+  db: CatalogDb,
   dataDir: string,
   name = FIRST_ORGANIZATION_NAME,
 ): Promise<OrganizationCredentials | null> {
   const file = path.join(dataDir, CREDENTIALS_FILE);
-  if ((await countOrganizations(db)) > 0) return readCredentialsIfAny(file);
+  if ((await countOrganizations(db.kysely)) > 0) return readCredentialsIfAny(file);
   const saved = readCredentials(file);
   const credentials = saved ?? newOrganizationCredentials();
   if (!saved) writeFileAtomic(file, `${JSON.stringify(credentials, null, 2)}\n`);
-  await db.transaction().execute(async (trx) => {
+  await db.kysely.transaction().execute(async (trx) => {
     await insertOrganization(trx, credentials, { name });
-    await seedDemoServices(trx, credentials.organization_uuid);
+    // Synchronous statements on the same connection, inside this transaction.
+    seedDemoServices(db, credentials.organization_uuid);
   });
   return credentials;
 }

@@ -2,22 +2,6 @@ import type { GeoResult } from '../geocoding/geocoder.ts';
 
 /** Address helpers shared by QR code records and QR code imports. */
 
-/** A spreadsheet cell as text: numbers keep their digits (800, not 800.0), dates as YYYY-MM-DD. */
-export function cellText(value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === 'string') {
-    const trimmed = value.trim();
-    return trimmed === '' ? undefined : trimmed;
-  }
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) {
-    const iso = value.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-  }
-  return undefined;
-}
-
 const POSTCODE_DIGITS: Record<string, number> = { au: 4, australia: 4, us: 5, usa: 5, 'united states': 5, it: 5, italy: 5 };
 const LONGEST_POSTCODE = Math.max(...Object.values(POSTCODE_DIGITS));
 

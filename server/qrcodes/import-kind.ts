@@ -1,9 +1,7 @@
-import type { ImportKind, ImportSummary, RawRecord } from '../imports/kind.ts';
+import type { ImportKind, ImportSummary } from '../imports/kind.ts';
 import { SEARCH_INDEX_SHADOW } from './search-index.ts';
-import type { ImportKindId } from '../imports/schemas.ts';
-import { cellText } from './address.ts';
+import { cellsAsText, echoAsText } from '../imports/engine/cell-text.ts';
 import {
-  cellsAsText,
   QR_ECHO_FIELDS,
   QR_IMPORT_COLUMN_LABELS,
   QR_IMPORT_COLUMNS,
@@ -15,18 +13,8 @@ import {
 import { openQrCodeWriter, QR_COUNTERS } from './import-writer.ts';
 import type { QrCodeFileImportResults, QrCodeJsonImportResults } from './import-results.ts';
 
-/** This kind's id in the registry (imports/kinds.ts) and in import_jobs.kind. */
-export const QR_CODE_IMPORT_KIND = 'qrcodes' as const satisfies ImportKindId;
-
-/** The row's address fields as text (a spreadsheet's number 3999 echoes as "3999"), null when absent. */
-function echo(record: RawRecord): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const field of QR_ECHO_FIELDS) {
-    const value = record[field];
-    row[field] = typeof value === 'string' ? value : (cellText(value) ?? null);
-  }
-  return row;
-}
+/** The row's address fields as text. */
+const echo = echoAsText(QR_ECHO_FIELDS);
 
 /** The task results (qrcodes/import-results.ts has their schemas): JSON imports and file imports name the counts differently (docs/api.md). */
 function results(summary: ImportSummary): QrCodeJsonImportResults | QrCodeFileImportResults {
@@ -81,7 +69,6 @@ export const QR_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 
 /** QR code addresses: JSON bulk (task IMPORT) and file imports (task QR_IMPORT). */
 export const qrCodeImportKind: ImportKind<QrImportRow> = {
-  taskType: (source) => (source === 'json' ? 'IMPORT' : 'QR_IMPORT'),
   columns: QR_IMPORT_COLUMNS,
   columnLabels: QR_IMPORT_COLUMN_LABELS,
   aliases: { external_reference_id: 'qr_code_external_reference_id', address: 'location', zip: 'postcode', postal_code: 'postcode' },

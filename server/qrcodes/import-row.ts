@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { cellText, locationFromParts, normalisePostcode } from './address.ts';
+import { cellText } from '../imports/engine/cell-text.ts';
+import { locationFromParts, normalisePostcode } from './address.ts';
 import { QR_ADDRESS_FIELDS } from './record-fields.ts';
 import type { RawRecord } from '../imports/engine/raw-record.ts';
 
@@ -51,19 +52,6 @@ export const QR_IMPORT_COLUMN_LABELS: Readonly<Record<(typeof QR_IMPORT_COLUMNS)
 export const QR_ECHO_FIELDS = ['name', 'qr_code_external_reference_id', ...QR_ADDRESS_FIELDS] as const;
 
 const text = (max: number) => z.string({ message: 'must be text' }).max(max, `must be at most ${max} characters`).optional();
-
-/**
- * Cells as trimmed text (numbers keep their digits, blanks become missing), in one pass before
- * the schema: the schema then only checks plain strings, which zod does fast.
- */
-export function cellsAsText(record: RawRecord): RawRecord {
-  const out: RawRecord = {};
-  for (const key in record) {
-    const value = record[key];
-    out[key] = typeof value === 'object' && value !== null && !(value instanceof Date) ? value : cellText(value);
-  }
-  return out;
-}
 
 const TYPE_PATTERN = /^[A-Z][A-Z0-9_]{0,39}$/;
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { importKinds } from '../imports/kinds.ts';
 import type { ImportKindId } from '../imports/schemas.ts';
 import type { TaskAccepted } from '../tasks/schemas.ts';
 import { UPLOAD_TIMEOUT_MS, type ServiceClient } from './service-client.ts';
@@ -13,29 +14,24 @@ export interface ImportRequest {
   dryRun?: boolean;
 }
 
-/** The bulk endpoint of each import kind (docs/imports.md) and where its error report is. */
-export const importEndpoints = {
-  qrcodes: { bulk: '/api/qrcodes/bulk', errors: (uuid: string) => `/api/qrcodes/bulk/${uuid}/errors` },
-  appointments: { bulk: '/api/appointment_schedule/bulk', errors: (uuid: string) => `/api/appointment_schedule/bulk/errors/${uuid}` },
-} as const satisfies Record<ImportKindId, { bulk: string; errors(uuid: string): string }>;
-
 /** A sync answer's task is named by its X-Background-Task-Uuid header (this sandbox sends it; null when the service does not). */
 export type ImportAnswer = { accepted: TaskAccepted } | { result: Record<string, unknown>; taskUuid: string | null };
 
 /**
  * Sends an import file the way a client of the real service does, with the service's fields only:
  * a multipart upload (`file`, `organization_uuid`, `processing_mode`, and `org_identifier` when one
- * is named); a QR code JSON file is sent as a JSON array body with processing_mode in the query
+ * is named); a JSON file of a kind whose entry says `jsonFileAsBody` (QR codes) is sent as a JSON array body with processing_mode in the query
  * (docs/imports.md), since that endpoint's JSON form is an array. `dry_run` (the sandbox's own) is
  * sent only to a sandbox: the CLI refuses it with a profile.
  */
 export async function uploadImport(client: ServiceClient, request: ImportRequest): Promise<ImportAnswer> {
-  const endpoint = importEndpoints[request.kind].bulk;
+  const entry = importKinds[request.kind];
+  const endpoint = entry.paths.upload;
   const extension = path.extname(request.file).toLowerCase();
   const query = new URLSearchParams({ processing_mode: request.processingMode });
   if (request.dryRun) query.set('dry_run', 'true');
   let res: Response;
-  if (request.kind === 'qrcodes' && extension === '.json') {
+  if (entry.jsonFileAsBody && extension === '.json') {
     res = await client.request(
       `${endpoint}?${query}`,
       {
@@ -61,7 +57,7 @@ export async function uploadImport(client: ServiceClient, request: ImportRequest
 
 /** Downloads a task's error report next to the input file; returns its path. */
 export async function downloadErrorReport(client: ServiceClient, kind: ImportKindId, taskUuid: string, inputFile: string): Promise<string> {
-  const res = await client.request(importEndpoints[kind].errors(taskUuid));
+  const res = await client.request(importKinds[kind].paths.errorReport.replace('{background_task_uuid}', taskUuid));
   const disposition = res.headers.get('content-disposition') ?? '';
   const type = res.headers.get('content-type') ?? '';
   const extension = /\.xlsx/i.test(disposition) || type.includes('spreadsheetml') ? '.xlsx' : '.csv';

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { createService } from './services.ts';
+import type { CatalogDb } from './catalog-writes.ts';
+import { createServiceNow } from './services.ts';
 
 /** The demo organization's service catalog; the appointment template's example row uses the first one. */
 export const DEMO_SERVICES = [
@@ -12,9 +11,10 @@ export const DEMO_SERVICES = [
   { name: 'Parcel Delivery', code: 'DLV', categories: [{ name: 'Logistics' }] },
 ] as const;
 
-export async function seedDemoServices(db: Kysely<Database>, organizationUuid: string): Promise<void> {
+/** Synchronous: the first start runs it inside the transaction that makes the organization, on that connection. */
+export function seedDemoServices(db: CatalogDb, organizationUuid: string): void {
   for (const service of DEMO_SERVICES) {
-    await createService(db, {
+    createServiceNow(db, {
       organization_uuid: organizationUuid,
       name: service.name,
       code: service.code,

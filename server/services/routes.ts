@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Api } from '../http/api.ts';
 import { resourceRoutes } from '../http/resource-routes.ts';
+import { registerServiceImportRoutes } from './bulk-routes.ts';
 import {
   createServiceBodySchema,
   serviceListQuerySchema,
@@ -11,7 +12,9 @@ import {
 } from './schemas.ts';
 import { createService, deleteService, listServices, requireService, updateService } from './services.ts';
 
+/** The catalog's routes and its import's (bulk-routes.ts). */
 export function registerServiceRoutes(api: Api, ctx: AppContext): void {
+  registerServiceImportRoutes(api, ctx);
   const db = ctx.db.kysely;
   const services = resourceRoutes(api, { path: '/api/services', tag: 'Services', params: serviceParamsSchema, item: serviceSchema });
 
@@ -21,7 +24,7 @@ export function registerServiceRoutes(api: Api, ctx: AppContext): void {
       body: createServiceBodySchema,
       errors: [409],
     },
-    (body) => createService(db, body),
+    (body) => createService(ctx.db, body),
   );
   services.list(
     { summary: 'List the service catalog of an organization, by name.', query: serviceListQuerySchema, response: servicePageSchema },
@@ -34,9 +37,9 @@ export function registerServiceRoutes(api: Api, ctx: AppContext): void {
       body: updateServiceBodySchema,
       errors: [409],
     },
-    (org, uuid, body) => updateService(db, org, uuid, body),
+    (org, uuid, body) => updateService(ctx.db, org, uuid, body),
   );
   services.remove({ summary: 'Delete a service. Existing appointments keep its name; imports stop matching it.' }, (org, uuid) =>
-    deleteService(db, org, uuid),
+    deleteService(ctx.db, org, uuid),
   );
 }

@@ -13,7 +13,7 @@ export const catalogKey = (text: string) => text.trim().toLowerCase();
 /**
  * Every write to services or service_categories moves the catalog version, in the same transaction
  * (or statement batch), so that a reader who remembers the catalog (server/confirmations/store.ts)
- * reads it again. Writers outside this file call it too (the demo reset).
+ * reads it again. The catalog's writes (catalog-writes.ts) do; so does the demo reset, which deletes it whole.
  */
 export async function moveCatalogVersion(db: Conn): Promise<void> {
   await db
@@ -23,45 +23,8 @@ export async function moveCatalogVersion(db: Conn): Promise<void> {
     .execute();
 }
 
-export async function insertService(db: Conn, row: ServiceTable): Promise<void> {
-  await db.insertInto('services').values(row).execute();
-  await moveCatalogVersion(db);
-}
-
-export async function replaceCategories(db: Conn, serviceUuid: string, categories: { uuid: string; name: string }[]): Promise<void> {
-  await moveCatalogVersion(db);
-  await db.deleteFrom('service_categories').where('service_uuid', '=', serviceUuid).execute();
-  if (categories.length === 0) return;
-  await db
-    .insertInto('service_categories')
-    .values(categories.map((c, position) => ({ uuid: c.uuid, service_uuid: serviceUuid, name: c.name, position })))
-    .execute();
-}
-
 export function findServiceRow(db: Conn, organizationUuid: string, uuid: string): Promise<ServiceTable | undefined> {
   return findLiveRow(db, 'services', organizationUuid, uuid);
-}
-
-/** A live service of the organization with this name or code key, other than `exceptUuid`. */
-export function findClash(db: Conn, organizationUuid: string, keys: { name_key?: string; code_key?: string | null }, exceptUuid?: string) {
-  return db
-    .selectFrom('services')
-    .select(['uuid', 'name', 'code', 'name_key', 'code_key'])
-    .where('organization_uuid', '=', organizationUuid)
-    .where('deleted_on', 'is', null)
-    .where((eb) =>
-      eb.or([
-        ...(keys.name_key ? [eb('name_key', '=', keys.name_key)] : []),
-        ...(keys.code_key ? [eb('code_key', '=', keys.code_key)] : []),
-      ]),
-    )
-    .$if(exceptUuid !== undefined, (qb) => qb.where('uuid', '!=', exceptUuid ?? ''))
-    .executeTakeFirst();
-}
-
-export async function updateServiceRow(db: Conn, uuid: string, set: Partial<ServiceTable>): Promise<void> {
-  await db.updateTable('services').set(set).where('uuid', '=', uuid).execute();
-  await moveCatalogVersion(db);
 }
 
 export async function listServiceRows(db: Conn, query: ServiceListQuery): Promise<{ rows: ServiceTable[]; total: number }> {

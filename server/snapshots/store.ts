@@ -141,6 +141,7 @@ export async function foreignRows(db: Kysely<Database>, organizationUuid: string
  */
 export async function restoreSnapshotRows(trx: Trx): Promise<void> {
   for (const table of SNAPSHOT_TABLES) {
+    // kind-names: a table (the QR codes' search index is kept up on restore).
     if (table.name !== 'qrcodes') {
       await restoreTable(trx, table);
       continue;

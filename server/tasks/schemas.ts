@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { searchTerm } from '../text/search-term.ts';
-import { appointmentImportTaskResultsSchema } from '../appointments/import-results.ts';
 import { organizationListQuery, pageSchema } from '../http/pagination.ts';
 import { sandboxOnly } from '../http/sandbox-only.ts';
-import { qrCodeFileImportResultsSchema, qrCodeJsonImportResultsSchema } from '../qrcodes/import-results.ts';
+import { importTasks } from '../imports/kinds.ts';
 
 export const taskStatuses = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export const taskStatusSchema = z.enum(taskStatuses);
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 
-export const taskTypes = ['IMPORT', 'QR_IMPORT', 'APPOINTMENT_IMPORT'] as const;
+/** Every import kind's task types (imports/kinds.ts). */
+export const taskTypes = importTasks.map((task) => task.type) as [string, ...string[]];
 export const taskTypeSchema = z.enum(taskTypes);
-export type TaskType = z.infer<typeof taskTypeSchema>;
+export type TaskType = string;
 
 const taskFields = {
   uuid: z.string(),
@@ -37,7 +37,7 @@ export const backgroundTaskRecordSchema = z.object({
 });
 export type BackgroundTask = z.infer<typeof backgroundTaskRecordSchema>;
 
-const taskOf = <T extends TaskType, R extends z.ZodType>(type: T, results: R, id: string, description: string) =>
+const taskOf = (type: string, results: z.ZodType, id: string, description: string) =>
   z
     .object({
       ...taskFields,
@@ -46,37 +46,20 @@ const taskOf = <T extends TaskType, R extends z.ZodType>(type: T, results: R, id
     })
     .meta({ id, description });
 
-/** docs/api.md as answered: a union on task_type, each kind with its own results. */
+/** docs/api.md as answered: a union on task_type, each import kind's task types (imports/kinds.ts) with their own results. */
 export const backgroundTaskSchema = z
-  .discriminatedUnion('task_type', [
-    taskOf(
-      'IMPORT',
-      qrCodeJsonImportResultsSchema,
-      'QrCodeJsonImportTask',
-      'A JSON bulk import of QR code addresses (POST /api/qrcodes/bulk with a JSON array)',
-    ),
-    taskOf(
-      'QR_IMPORT',
-      qrCodeFileImportResultsSchema,
-      'QrCodeFileImportTask',
-      'A file import of QR code addresses (POST /api/qrcodes/bulk or /bulk-import with a file)',
-    ),
-    taskOf(
-      'APPOINTMENT_IMPORT',
-      appointmentImportTaskResultsSchema,
-      'AppointmentImportTask',
-      'An appointment schedule import (POST /api/appointment_schedule/bulk)',
-    ),
-  ])
+  .discriminatedUnion(
+    'task_type',
+    importTasks.map((task) => taskOf(task.type, task.results, task.schemaId, task.description)) as unknown as [
+      ReturnType<typeof taskOf>,
+      ...ReturnType<typeof taskOf>[],
+    ],
+  )
   .meta({
     id: 'BackgroundTask',
     discriminator: {
       propertyName: 'task_type',
-      mapping: {
-        IMPORT: '#/components/schemas/QrCodeJsonImportTask',
-        QR_IMPORT: '#/components/schemas/QrCodeFileImportTask',
-        APPOINTMENT_IMPORT: '#/components/schemas/AppointmentImportTask',
-      },
+      mapping: Object.fromEntries(importTasks.map((task) => [task.type, `#/components/schemas/${task.schemaId}`])),
     },
   });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import { importKindIds } from '../../server/imports/kinds.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -12,7 +13,7 @@ it('GET /api/meta names the import kinds, the limits and the appointment fields 
   const response = await server.request('/api/meta');
   assert.equal(response.status, 200);
   const meta = (await response.json()) as Record<string, unknown>;
-  assert.deepEqual(meta.import_kinds, ['qrcodes', 'appointments']);
+  assert.deepEqual(meta.import_kinds, [...importKindIds]);
   assert.equal(meta.sync_row_cap, 250);
   assert.equal(typeof meta.max_upload_bytes, 'number');
   assert.deepEqual((meta.appointment_fields as string[]).slice(0, 2), ['tag_name', 'tag_number']);
@@ -37,7 +38,7 @@ it('GET /api/meta describes each import kind by what its endpoints really do', a
   };
   assert.deepEqual(
     meta.kinds.map((kind) => kind.id),
-    ['qrcodes', 'appointments'],
+    [...importKindIds],
   );
   for (const kind of meta.kinds) {
     const template = await server.request(kind.template_path);

@@ -140,7 +140,7 @@ describe('the docs pages: every shell example runs and prints what its page show
       if (waited > 60_000) assert.fail('an import of the last page never ended');
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await seedDemoServices(server.ctx.db.kysely, server.organizationUuid); // what the first start gives an organization
+    seedDemoServices(server.ctx.db, server.organizationUuid); // what the first start gives an organization
     const snapshots = (await (await server.request('/api/snapshots')).json()) as { items: { name: string }[] };
     for (const { name } of snapshots.items) await server.request(`/api/snapshots/${name}`, { method: 'DELETE' });
     const patch = { ...defaults, webhook_auto_disable_after_s: null, webhook_timeout_s: null, date_order: null };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { importKinds } from '../../server/imports/kinds.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
 import { deliver } from '../support/inboxes.ts';
@@ -45,7 +46,17 @@ interface Row {
   viewerMayWrite?: string;
 }
 
+/** Every import kind's bulk routes, from the registry: a new kind is covered without a row to add. */
+const KIND_ROUTES: Record<string, Row> = Object.fromEntries(
+  Object.values(importKinds).flatMap(({ paths }): [string, Row][] => [
+    [`POST ${paths.upload}`, { scope: 'org', call: (f) => ({ path: paths.upload, body: [{ organization_uuid: f.org }] }) }],
+    [`GET ${paths.template}`, { scope: 'own', call: () => ({ path: paths.template }) }],
+    [`GET ${paths.errorReport}`, { scope: 'org', call: (f) => ({ path: paths.errorReport.replace('{background_task_uuid}', f.task) }) }],
+  ]),
+);
+
 const ROUTES: Record<string, Row> = {
+  ...KIND_ROUTES,
   'GET /api/session': { scope: 'own', call: () => ({ path: '/api/session' }) },
   'GET /api/meta': { scope: 'own', call: () => ({ path: '/api/meta' }) },
   'POST /api/api-keys': { scope: 'own', call: () => ({ path: '/api/api-keys', body: { role: 'viewer', name: 'table' } }) },
@@ -145,10 +156,6 @@ const ROUTES: Record<string, Row> = {
     call: (f) => ({ path: `/api/qrcodes/uuid/${f.qrCode}`, body: { label: 'taken over' } }),
   },
   'DELETE /api/qrcodes/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/uuid/${f.qrCode}` }) },
-  'POST /api/qrcodes/bulk': {
-    scope: 'org',
-    call: (f) => ({ path: '/api/qrcodes/bulk', body: [{ organization_uuid: f.org, location: '3 High Street, Carlton VIC 3053' }] }),
-  },
   'POST /api/qrcodes/bulk-import': {
     scope: 'org',
     call: (f) => ({
@@ -156,8 +163,6 @@ const ROUTES: Record<string, Row> = {
       form: () => fileUpload('location\r\n"4 High Street, Carlton VIC 3053"\r\n', 'a.csv', { organization_uuid: f.org }),
     }),
   },
-  'GET /api/qrcodes/bulk/{background_task_uuid}/errors': { scope: 'org', call: (f) => ({ path: `/api/qrcodes/bulk/${f.task}/errors` }) },
-  'GET /api/qrcodes/bulk/template': { scope: 'own', call: () => ({ path: '/api/qrcodes/bulk/template' }) },
   'POST /api/imports/preview': {
     scope: 'org',
     call: (f) => ({
@@ -192,27 +197,6 @@ const ROUTES: Record<string, Row> = {
   },
   'DELETE /api/import-handlers/uuid/{uuid}': { scope: 'org', call: (f) => ({ path: `/api/import-handlers/uuid/${f.handler}` }) },
   'GET /api/appointment_schedule': { scope: 'org', call: (f) => ({ path: `/api/appointment_schedule?organization_uuid=${f.org}` }) },
-  'GET /api/appointment_schedule/bulk/template': { scope: 'own', call: () => ({ path: '/api/appointment_schedule/bulk/template' }) },
-  'POST /api/appointment_schedule/bulk': {
-    scope: 'org',
-    call: (f) => ({
-      path: '/api/appointment_schedule/bulk?processing_mode=sync',
-      body: [
-        {
-          organization_uuid: f.org,
-          tag_name: 'Site',
-          tag_number: 'T-9',
-          start_date_time: '2026-03-02 09:00',
-          location: '6 High Street, Carlton VIC 3053',
-          service: 'Table service',
-        },
-      ],
-    }),
-  },
-  'GET /api/appointment_schedule/bulk/errors/{background_task_uuid}': {
-    scope: 'org',
-    call: (f) => ({ path: `/api/appointment_schedule/bulk/errors/${f.appointmentTask}` }),
-  },
   'POST /api/live/tokens': {
     scope: 'own',
     call: () => ({ path: '/api/live/tokens', body: {} }),

@@ -127,7 +127,7 @@ describe('uploaded text files in the encodings spreadsheet tools write', () => {
   /** A fresh organization (with the demo services) per import, so each file's rows are read back alone. */
   async function organization() {
     const credentials = await createOrganization(server.ctx.db.kysely, { name: 'Encodings' });
-    await seedDemoServices(server.ctx.db.kysely, credentials.organization_uuid);
+    seedDemoServices(server.ctx.db, credentials.organization_uuid);
     const auth = bearer(credentials);
     const org = credentials.organization_uuid;
     const request = (pathname: string, init: RequestInit = {}) =>

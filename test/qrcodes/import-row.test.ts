@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cellsAsText, qrImportRowSchema, quickImportRow } from '../../server/qrcodes/import-row.ts';
+import { cellsAsText } from '../../server/imports/engine/cell-text.ts';
+import { qrImportRowSchema, quickImportRow } from '../../server/qrcodes/import-row.ts';
 
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 

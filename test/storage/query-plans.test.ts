@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { databasePath, openDatabase } from '../../server/db/database.ts';
 import { snapshotFile } from '../../server/snapshots/files.ts';
 import { openScratchConnection } from '../../server/imports/preview/scratch-db.ts';
-import { SEARCH_INDEX_SHADOW } from '../../server/qrcodes/search-index.ts';
+import { importKinds } from '../../server/imports/kinds.ts';
 import { messageWaiters } from '../../server/receiver/message-waiters.ts';
 import { createInbox, deliver, listMessages } from '../support/inboxes.ts';
 import { fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
@@ -156,6 +156,13 @@ async function userTraffic(server: TestServer): Promise<void> {
     '/api/imports/preview',
     fileUpload(appointmentCsv(10), 'visits.csv', { organization_uuid: org, kind: 'appointments', org_identifier: 'acme-export' }),
   );
+
+  // Services imports (the catalog's one write path): background, sync, dry run, error report.
+  const catalogCsv = ['name,code,categories', 'Plumbing,PLB,Water; Urgent', 'Roof Care,ROF,Outdoor', 'Cleaning,ELE,'].join('\n');
+  const servicesTask = await task(await ok('/api/services/bulk', fileUpload(catalogCsv, 'catalog.csv', { organization_uuid: org })));
+  await ok(`/api/services/bulk/${servicesTask.uuid}/errors`);
+  await ok('/api/services/bulk?processing_mode=sync', fileUpload(catalogCsv, 'catalog.csv', { organization_uuid: org }));
+  await ok('/api/services/bulk?dry_run=true', fileUpload(catalogCsv, 'catalog.csv', { organization_uuid: org }));
   const appointments = await ok(`/api/appointment_schedule?organization_uuid=${org}&per_page=5`);
   const first = (appointments.items as { qr_code_uuid: string; job_reference_id: string | null }[])[0];
   assert.ok(first, 'the imports stored appointments');
@@ -336,15 +343,17 @@ describe('query plans of every statement the server prepares', () => {
     assert.ok(statements.length > 100, `only ${statements.length} statements were collected`);
   });
 
-  it('uses an index for every statement on an organization-scoped table', () => {
+  it('uses an index for every statement on an organization-scoped table', async () => {
+    // Every kind's dry-run shadows, as the registry's kinds declare them.
+    const kinds = await Promise.all(Object.values(importKinds).map((entry) => entry.load()));
     const sqlite = new SQLite(databasePath(dataDir), { readonly: true });
     // A snapshot's statements read or write the snapshot file, attached as `snapshot` (server/snapshots/store.ts).
     sqlite.prepare('attach database ? as snapshot').run(snapshotFile(dataDir, organizationUuid, 'plans'));
     const scratch = openScratchConnection(
       dataDir,
       '00000000-0000-0000-0000-000000000000',
-      ['qrcodes', 'qr_code_tags', 'appointment_schedules'],
-      [SEARCH_INDEX_SHADOW],
+      [...new Set(kinds.flatMap((kind) => kind.writtenTables))],
+      [...new Set(kinds.flatMap((kind) => kind.shadowExtras ?? []))],
     );
     let findings: PlanFinding[];
     try {

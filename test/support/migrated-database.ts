@@ -27,7 +27,7 @@ export async function databaseAt(upTo: string) {
   const sqlite = new SQLite(databasePath(dataDir));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   await migrateUpTo(db, upTo);
-  const credentials = await ensureDemoOrganization(db, dataDir);
+  const credentials = await ensureDemoOrganization({ kysely: db, sqlite }, dataDir);
   assert.ok(credentials);
   return { sqlite, db, organizationUuid: credentials.organization_uuid };
 }

@@ -113,7 +113,7 @@ describe('the service catalog that confirmations name', () => {
 
     const other = openConnection(server.dataDir);
     try {
-      await updateService(other.kysely, server.organizationUuid, cleaning.uuid, {
+      await updateService(other, server.organizationUuid, cleaning.uuid, {
         name: 'Deep Cleaning',
         categories: [{ name: 'Hygiene' }],
       });

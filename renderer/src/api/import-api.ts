@@ -5,10 +5,12 @@ import type { BackgroundTask, CheckAnswer, ImportPreview } from './types.ts';
 import { upload } from './upload.ts';
 import { desktopBridge } from '../desktop/bridge.ts';
 import { errorReportPath } from './task-format.ts';
+import { importTaskOf } from './import-kinds.ts';
 import { DEFAULT_IMPORT_HANDLER, handlerField, importKindOf, type ImportKindName, importForm, type ProcessingMode } from './import-form.ts';
 
 export {
   DEFAULT_IMPORT_HANDLER,
+  firstImportKind,
   importKindOf,
   importKinds,
   type ImportKindName,
@@ -125,10 +127,14 @@ export function errorReportRequest(task: BackgroundTask, format: 'csv' | 'xlsx')
 }
 
 /** The import kind a task belongs to, for re-importing its fixed error report. */
-export function taskImportKind(task: BackgroundTask): ImportKindName | null {
-  if (task.task_type === 'QR_IMPORT' || task.task_type === 'IMPORT') return 'qrcodes';
-  if (task.task_type === 'APPOINTMENT_IMPORT') return 'appointments';
-  return null;
+export function taskImportKind(task: Pick<BackgroundTask, 'task_type'>): ImportKindName | null {
+  return importTaskOf(task.task_type)?.kind ?? null;
+}
+
+/** Whether a task's results have located addresses a map can show (the kind says: GET /api/meta `maps_results`). */
+export function mapsResults(task: Pick<BackgroundTask, 'task_type'>): boolean {
+  const kind = taskImportKind(task);
+  return kind !== null && importKindOf(kind).maps_results;
 }
 
 /** The import handler (org_identifier) an appointment import task ran with, from its metadata: a fixed file goes back through the same one. */

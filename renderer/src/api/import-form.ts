@@ -4,7 +4,7 @@ import { importKindOf, type ImportKindName } from './import-kinds.ts';
 import type { MultipartForm } from './request.ts';
 
 export type ProcessingMode = 'background' | 'sync';
-export { importKindOf, importKinds, type ImportKindName } from './import-kinds.ts';
+export { firstImportKind, importKindOf, importKinds, type ImportKindName } from './import-kinds.ts';
 
 /** The built-in import handler: the template's column names (no org_identifier sent). */
 export const DEFAULT_IMPORT_HANDLER = 'default';

@@ -62,8 +62,8 @@ export function remoteErrorReportRequest(profile: string, task: BackgroundTask, 
 }
 
 /**
- * The import upload to a profile's service, with the same form fields as a local import. A QR
- * code JSON file goes as a JSON array body with processing_mode in the query, as the CLI sends it
+ * The import upload to a profile's service, with the same form fields as a local import. A JSON
+ * file of a kind that sends it as a body (QR codes: `json_file_as_body`) goes as a JSON array body with processing_mode in the query, as the CLI sends it
  * (the JSON form of that endpoint is an array body).
  */
 export function remoteImportRequest(
@@ -75,7 +75,7 @@ export function remoteImportRequest(
   handler = DEFAULT_IMPORT_HANDLER,
 ): ApiRequest {
   const path = remotePath(profile, importKindOf(kind).upload_path);
-  if (kind === 'qrcodes' && /\.json$/i.test(fileName))
+  if (importKindOf(kind).json_file_as_body && /\.json$/i.test(fileName))
     return { method: 'POST', path, query: { processing_mode: mode }, jsonFileName: fileName };
   return {
     method: 'POST',

@@ -1,13 +1,9 @@
-import type { BackgroundTask, TaskType } from './types.ts';
+import { importKindOf, importTaskOf, importTasks } from './import-kinds.ts';
+import type { BackgroundTask } from './types.ts';
 
-const typeLabels: Record<TaskType, string> = {
-  IMPORT: 'QR code import (JSON)',
-  QR_IMPORT: 'QR code file import',
-  APPOINTMENT_IMPORT: 'Appointment import',
-};
-
+/** The task type in the server's words (GET /api/meta), or as it is. */
 export function taskTypeLabel(type: string): string {
-  return (typeLabels as Record<string, string>)[type] ?? type;
+  return importTaskOf(type)?.label ?? type;
 }
 
 export function isRunning(task: BackgroundTask): boolean {
@@ -39,17 +35,20 @@ export interface ExcludedRow {
   row: Record<string, unknown>;
 }
 
-const EXCLUDED_KEYS = ['excluded_data', 'excluded_qr_codes', 'excluded_appointments'] as const;
-
 export function excludedRows(task: ResultsOf): ExcludedRow[] {
   return task.results ? excludedRowsOf(task.results) : [];
 }
 
 const rowNumberOf = (entry: Record<string, unknown>): number | null => (typeof entry.row_number === 'number' ? entry.row_number : null);
 
+/** Where results list their excluded rows: every task type's key (a remote service's answer may name no task type). */
+const excludedLists = () => [...new Set(importTasks().map((task) => task.excluded_list))];
+
 /** The excluded rows of a results object, e.g. a sync import's answer (the same object at the top level). */
 export function excludedRowsOf(results: Record<string, unknown>): ExcludedRow[] {
-  const list = EXCLUDED_KEYS.map((key) => results[key]).find(Array.isArray);
+  const list = excludedLists()
+    .map((key) => results[key])
+    .find(Array.isArray);
   if (!list) return [];
   return list.map((item: unknown, position: number) => {
     const entry = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
@@ -90,15 +89,15 @@ export function warnedRows(task: ResultsOf): WarnedRow[] {
 
 /** How many rows were excluded in all: the exact count when the results have one (the list keeps the first 1,000). */
 export function excludedTotal(task: ResultsOf, listed: number): number {
-  const count = task.results?.excluded;
+  const count = task.results?.[importTaskOf(task.task_type)?.excluded_count ?? 'excluded'];
   return typeof count === 'number' ? Math.max(count, listed) : listed;
 }
 
 /** Where the full error report of this task downloads from (docs/api.md). */
 export function errorReportPath(task: BackgroundTask): string {
-  return task.task_type === 'APPOINTMENT_IMPORT'
-    ? `/api/appointment_schedule/bulk/errors/${encodeURIComponent(task.uuid)}`
-    : `/api/qrcodes/bulk/${encodeURIComponent(task.uuid)}/errors`;
+  const kind = importTaskOf(task.task_type)?.kind;
+  if (!kind) throw new Error(`No import kind of this server creates ${task.task_type} tasks, so there is no error report to download.`);
+  return importKindOf(kind).error_report_path.replace('{background_task_uuid}', encodeURIComponent(task.uuid));
 }
 
 /** Column names across the excluded rows, in first-seen order (looks at the first 200 rows). */

@@ -1,4 +1,5 @@
 import type { BackgroundTask } from './types.ts';
+import { importTaskOf } from './import-kinds.ts';
 import { fileName } from './task-format.ts';
 import { countOf } from '../../../common/count-words.ts';
 
@@ -9,34 +10,13 @@ const count = (results: Results, key: string): number | null => {
   return typeof value === 'number' ? value : null;
 };
 
-/** The counts a reader looks for first, by task type: always inserted and excluded, the rest when not zero. */
-const COUNTS: Record<string, { key: string; label: string; always?: boolean }[]> = {
-  IMPORT: [
-    { key: 'qr_code_inserted', label: 'inserted', always: true },
-    { key: 'qr_code_updated', label: 'updated' },
-    { key: 'qr_code_restored', label: 'restored' },
-    { key: 'excluded_count', label: 'excluded', always: true },
-  ],
-  QR_IMPORT: [
-    { key: 'inserted', label: 'inserted', always: true },
-    { key: 'updated', label: 'updated' },
-    { key: 'restored', label: 'restored' },
-    { key: 'excluded', label: 'excluded', always: true },
-  ],
-  APPOINTMENT_IMPORT: [
-    { key: 'inserted', label: 'inserted', always: true },
-    { key: 'updated', label: 'updated' },
-    { key: 'unchanged', label: 'unchanged' },
-    { key: 'excluded', label: 'excluded', always: true },
-  ],
-};
-
 /** "1 inserted, 2 excluded": the counts that matter in plain words; the error of a failed task. */
 export function resultPhrase(task: Pick<BackgroundTask, 'task_type' | 'status' | 'results' | 'error_message'>): string {
   if (task.status === 'FAILED') return task.error_message ?? 'Failed';
   const results = task.results;
   if (!results) return '';
-  const wanted = COUNTS[task.task_type];
+  // The counts a reader looks for first, by task type (GET /api/meta `summary`): always inserted and excluded, the rest when not zero.
+  const wanted = importTaskOf(task.task_type)?.summary;
   if (!wanted) {
     return Object.entries(results)
       .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
@@ -45,30 +25,27 @@ export function resultPhrase(task: Pick<BackgroundTask, 'task_type' | 'status' |
   }
   const parts: string[] = [];
   for (const { key, label, always } of wanted) {
-    const value = count(results, key) ?? (label === 'excluded' ? excludedListLength(results) : null);
+    const value = count(results, key) ?? (label === 'excluded' ? excludedListLength(task.task_type, results) : null);
     if (value === null || (value === 0 && !always)) continue;
     parts.push(`${value.toLocaleString()} ${label}`);
   }
   return parts.join(', ');
 }
 
-function excludedListLength(results: Results): number | null {
-  for (const key of ['excluded_qr_codes', 'excluded_data', 'excluded_appointments']) {
-    const list = results[key];
-    if (Array.isArray(list)) return list.length;
-  }
-  return null;
+function excludedListLength(taskType: string, results: Results): number | null {
+  const key = importTaskOf(taskType)?.excluded_list;
+  const list = key === undefined ? undefined : results[key];
+  return Array.isArray(list) ? list.length : null;
 }
 
 /** How many records the import read, once it has results (written or excluded). */
 export function recordCount(task: Pick<BackgroundTask, 'task_type' | 'results'>): number | null {
   const results = task.results;
   if (!results) return null;
-  const excluded = count(results, 'excluded_count') ?? count(results, 'excluded') ?? excludedListLength(results) ?? 0;
-  const sum = (keys: string[]) => keys.reduce((total, key) => total + (count(results, key) ?? 0), 0);
-  if (task.task_type === 'IMPORT') return sum(['qr_code_inserted', 'qr_code_updated', 'qr_code_restored']) + excluded;
-  if (task.task_type === 'APPOINTMENT_IMPORT') return (count(results, 'upserted') ?? sum(['inserted', 'updated', 'unchanged'])) + excluded;
-  return sum(['inserted', 'updated', 'restored']) + excluded;
+  const type = importTaskOf(task.task_type);
+  if (!type) return null;
+  const excluded = count(results, type.excluded_count) ?? excludedListLength(task.task_type, results) ?? 0;
+  return type.written.reduce((total, key) => total + (count(results, key) ?? 0), 0) + excluded;
 }
 
 /** What was imported: the file name, or e.g. "JSON body, 12 records" for an import sent as a request body. */

@@ -49,5 +49,4 @@ export function allOf<T extends string>() {
 }
 
 export const TASK_STATUSES = allOf<TaskStatus>()('PENDING', 'PROCESSING', 'COMPLETED', 'FAILED');
-export const TASK_TYPES = allOf<TaskType>()('IMPORT', 'QR_IMPORT', 'APPOINTMENT_IMPORT');
 export const ROLES = allOf<Role>()('viewer', 'editor', 'admin');

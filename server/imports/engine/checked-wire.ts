@@ -1,6 +1,6 @@
 import type { ImportJob } from '../workers/job-store.ts';
 import type { ImportLimits } from '../limits.ts';
-import type { TextEncodingName } from '../schemas.ts';
+import type { TextEncodingName } from '../text-encodings.ts';
 
 /** What the read-ahead thread is started with (read-ahead-thread.ts). */
 export interface ReadAheadData {

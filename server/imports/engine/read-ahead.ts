@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../../module-url.ts';
 import { ImportInputError } from '../errors.ts';
 import type { ImportLimits } from '../limits.ts';
-import type { TextEncodingName } from '../schemas.ts';
+import type { TextEncodingName } from '../text-encodings.ts';
 import type { RowHandlers } from '../sources/source.ts';
 import type { ImportJob } from '../workers/job-store.ts';
 import { type FromReadAhead, type ReadAheadData, SHARED_SLOTS, STOP, TAKEN, VALID } from './checked-wire.ts';

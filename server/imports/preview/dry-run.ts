@@ -1,5 +1,6 @@
 import { createPendingTask } from '../../tasks/state.ts';
 import { runImport, type EngineEnv, type EngineOutcome } from '../engine/engine.ts';
+import { taskTypeOf } from '../kinds.ts';
 import { insertJob } from '../workers/job-store.ts';
 import { openScratchConnection } from './scratch-db.ts';
 
@@ -14,7 +15,7 @@ export async function runDryImport(env: Omit<EngineEnv, 'db' | 'onEvent'>): Prom
   try {
     await createPendingTask(scratch.kysely, {
       uuid: job.taskUuid,
-      taskType: kind.taskType(job.source),
+      taskType: taskTypeOf(job.kind, job.source),
       organizationUuid: job.organizationUuid,
       createdByUuid: 'dry-run',
       metadata: null,

@@ -1,4 +1,4 @@
-import type { TextEncodingName } from '../schemas.ts';
+import type { TextEncodingName } from '../text-encodings.ts';
 
 /** What a streaming parser hands the engine: the header once, then data rows chunk by chunk, synchronously. */
 export interface RowHandlers {

@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { ImportInputError } from '../errors.ts';
-import type { TextEncodingName } from '../schemas.ts';
+import type { TextEncodingName } from '../text-encodings.ts';
 
 /** How much text after the first non-ASCII byte decides between UTF-8 and Windows-1252. */
 export const DECIDING_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Transform } from 'node:stream';
-import type { TextEncodingName } from '../schemas.ts';
+import type { TextEncodingName } from '../text-encodings.ts';
 import { DECIDING_BYTES, TextDecodeError, UploadTextDecoder } from './text-decoder.ts';
 
 /** The line (1-based) of a byte of a text file, for error messages: its line breaks are counted up to there. */

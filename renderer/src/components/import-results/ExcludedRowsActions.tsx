@@ -73,7 +73,7 @@ export function ExcludedRowsActions({
         The error report has every excluded row with its columns, <code>row_number</code> and <code>error</code>. Fix the rows in it, save
         it, and import it as it is with “Import the fixed file”: the importer ignores the <code>row_number</code> and <code>error</code>{' '}
         columns, and rows already imported are matched, not duplicated.
-        {onFixedFile && task.task_type === 'APPOINTMENT_IMPORT' && taskImportHandler(task) !== DEFAULT_IMPORT_HANDLER && (
+        {onFixedFile && taskImportHandler(task) !== DEFAULT_IMPORT_HANDLER && (
           <>
             {' '}
             The fixed file goes through the import handler <strong>{taskImportHandler(task)}</strong>, like the original, so its column

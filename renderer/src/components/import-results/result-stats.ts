@@ -1,33 +1,6 @@
 import type { Stat } from '../StatList.tsx';
+import { importTaskOf } from '../../api/import-kinds.ts';
 import { resultCounts, type ResultsOf } from '../../api/task-format.ts';
-
-/** Result keys of each import, in the order shown, with their words; `upserted` is not shown: it is new + changed + up to date. */
-const WORDS: Record<string, { key: string; label: string; always?: boolean }[]> = {
-  APPOINTMENT_IMPORT: [
-    { key: 'inserted', label: 'inserted' },
-    { key: 'updated', label: 'updated' },
-    { key: 'unchanged', label: 'already up to date' },
-    { key: 'excluded', label: 'excluded', always: true },
-    { key: 'tags_created', label: 'tags created' },
-    { key: 'warned', label: 'imported with a warning' },
-  ],
-  QR_IMPORT: [
-    { key: 'inserted', label: 'inserted' },
-    { key: 'updated', label: 'updated' },
-    { key: 'restored', label: 'restored' },
-    { key: 'excluded', label: 'excluded', always: true },
-    { key: 'tags_created', label: 'tags created' },
-    { key: 'warned', label: 'imported with a warning' },
-  ],
-  IMPORT: [
-    { key: 'qr_code_inserted', label: 'inserted' },
-    { key: 'qr_code_updated', label: 'updated' },
-    { key: 'qr_code_restored', label: 'restored' },
-    { key: 'excluded_count', label: 'excluded', always: true },
-    { key: 'qr_code_tags_created', label: 'tags created' },
-    { key: 'warned', label: 'imported with a warning' },
-  ],
-};
 
 /**
  * An import's counts said once, in words: each count that happened (and always the excluded
@@ -35,7 +8,8 @@ const WORDS: Record<string, { key: string; label: string; always?: boolean }[]> 
  */
 export function importStats(task: ResultsOf): Stat[] {
   const results = task.results;
-  const words = WORDS[task.task_type];
+  // Each task type's counts in the order shown, with their words, are the server's (GET /api/meta).
+  const words = importTaskOf(task.task_type)?.counters;
   if (!results || !words) return resultCounts(task);
   const number = (key: string) => (typeof results[key] === 'number' ? results[key] : undefined);
   const known = words.filter((w) => number(w.key) !== undefined);

@@ -1,10 +1,11 @@
-import type { CheckAnswer } from '../../api/types.ts';
 import { useMemo } from 'react';
 import type { AppointmentSchedule } from '../../api/appointment-types.ts';
 import { type Column, VirtualTable } from '../../components/VirtualTable.tsx';
 import { ExcludedRowsTable, type FileColumns } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { excludedRows, excludedTotal, type ResultsOf } from '../../api/task-format.ts';
-import type { ImportKindName } from '../../api/import-api.ts';
+import { importKindOf, type ImportKindName } from '../../api/import-api.ts';
+import { fileTaskType } from '../../api/import-kinds.ts';
+import type { CheckAnswer, TaskType } from '../../api/types.ts';
 import { importStats } from '../../components/import-results/result-stats.ts';
 import { StatList } from '../../components/StatList.tsx';
 import { RowWarnings } from '../../components/import-results/RowWarnings.tsx';
@@ -49,7 +50,7 @@ function asResults(kind: ImportKindName, fileName: string, answer: CheckAnswer):
   if (Array.isArray(upserted) && typeof results.upserted !== 'number') results.upserted = upserted.length;
   const excluded = results.excluded_appointments;
   if (Array.isArray(excluded) && typeof results.excluded !== 'number') results.excluded = excluded.length;
-  return { task_type: kind === 'appointments' ? 'APPOINTMENT_IMPORT' : 'QR_IMPORT', results, metadata: { filename: fileName } };
+  return { task_type: fileTaskType(kind) as TaskType, results, metadata: { filename: fileName } };
 }
 
 /** What an import of the file would give, from a dry run: counts, excluded rows, computed appointments, and what the check cannot know. */
@@ -76,9 +77,8 @@ export function CheckResult({
   return (
     <Panel title="Check result: nothing was imported" actions={null}>
       <p className="muted">
-        The whole file went through the import here (every row checked, addresses located
-        {kind === 'appointments' ? ', services and tags looked up, times computed' : ''}), and nothing was written. This is what “Start the
-        import” would give now.
+        The whole file went through the import here ({importKindOf(kind).checks}), and nothing was written. This is what “Start the import”
+        would give now.
       </p>
       <StatList stats={counts} label="Check counts" />
       <DateOrdersRead task={results} />

@@ -10,7 +10,7 @@ import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link } from '../../router.tsx';
 import { excludedRows, isRunning } from '../../api/task-format.ts';
-import { taskImportKind } from '../../api/import-api.ts';
+import { importKindOf, mapsResults, taskImportKind } from '../../api/import-api.ts';
 import { CompletedExcludedRows } from '../../components/import-results/ExcludedRowsActions.tsx';
 import { ImportMap } from '../../components/import-results/ImportMap.tsx';
 import { importStats } from '../../components/import-results/result-stats.ts';
@@ -81,7 +81,7 @@ export function ImportResult({
       <StatList stats={counts} label="Import counts" />
       <DateOrdersRead task={task} />
       <RowWarnings task={task} />
-      {task.status === 'COMPLETED' && taskImportKind(task) === 'qrcodes' && (
+      {task.status === 'COMPLETED' && mapsResults(task) && (
         <ImportMap task={task} excludedListed={rows.length} excludedHref="#import-excluded-rows" within />
       )}
       {task.status === 'COMPLETED' && (
@@ -102,16 +102,17 @@ export function ImportResult({
 
 /** Where to go after an import: its task, the data it wrote. */
 function NextSteps({ task }: { task: BackgroundTask }) {
-  const appointments = task.task_type === 'APPOINTMENT_IMPORT';
+  const kind = taskImportKind(task);
+  const records = kind === null ? null : importKindOf(kind);
   return (
     <nav className="next-steps" aria-label="Next steps">
       <span className="muted">Next:</span>
       <Link to={`/tasks/${task.uuid}`} className="button button-small">
         Open the task
       </Link>
-      {task.status === 'COMPLETED' && (
-        <Link to={appointments ? '/appointments' : '/qrcodes'} className="button button-small">
-          {appointments ? 'View the appointments' : 'View the QR codes'}
+      {task.status === 'COMPLETED' && records && (
+        <Link to={records.records_gui_path} className="button button-small">
+          {records.records_label}
         </Link>
       )}
     </nav>

@@ -16,6 +16,7 @@ import { sendRemoteImport } from '../../api/remote-send.ts';
 import { FileDropZone, PickFileButton } from '../../components/FilePicker.tsx';
 import {
   DEFAULT_IMPORT_HANDLER,
+  firstImportKind,
   importKindOf,
   importKinds,
   checkImport,
@@ -63,13 +64,14 @@ export function ImportsPage() {
   const syncRowCap = useAppMeta()?.sync_row_cap;
   const [state, dispatch] = useReducer(
     importsReducer,
-    { kind: 'qrcodes', handler: DEFAULT_IMPORT_HANDLER, destination: THIS_SANDBOX },
+    { kind: firstImportKind(), handler: DEFAULT_IMPORT_HANDLER, destination: THIS_SANDBOX },
     initialImportsState,
   );
   const { kind, mode, handler, file, preview, choice, uploaded, taskUuid, sentFile, checked, destination, remoteAnswer, sent } = state;
   const { otherKindAccepted, fixesTask } = state;
-  /** Only appointment imports read an import handler. */
-  const handlerFor = (k: ImportKindName) => (k === 'appointments' ? handler : DEFAULT_IMPORT_HANDLER);
+  /** Only kinds that use import handlers (appointments) read one. */
+  const usesHandlers = (k: ImportKindName) => importKindOf(k).uses_import_handlers;
+  const handlerFor = (k: ImportKindName) => (usesHandlers(k) ? handler : DEFAULT_IMPORT_HANDLER);
   /** The layout fields the check and the import send: what the preview was read with (a saved mapping's columns too). */
   const sentLayout = layoutFields(choiceToSend(choice, preview));
   const remote = destination.profile;
@@ -133,7 +135,7 @@ export function ImportsPage() {
   };
   /** A fixed error report is previewed like any file, as the kind and handler of the import it fixes; "Start the import" sends it. */
   const previewFixed = (fixed: UploadFile, k: ImportKindName, h: string, fixes: string | null) => {
-    dispatch({ type: 'fixedFileChosen', file: fixed, kind: k, handler: k === 'appointments' ? h : handler, fixesTask: fixes });
+    dispatch({ type: 'fixedFileChosen', file: fixed, kind: k, handler: usesHandlers(k) ? h : handler, fixesTask: fixes });
     sending.clearError();
     checking.clearError();
     void previewing.run(k, fixed, h, NO_CHOICE);
@@ -212,7 +214,7 @@ export function ImportsPage() {
             ))}
           </div>
         </fieldset>
-        {kind === 'appointments' && <ImportHandlerSelect organizationUuid={org} value={handler} onChange={changeHandler} />}
+        {usesHandlers(kind) && <ImportHandlerSelect organizationUuid={org} value={handler} onChange={changeHandler} />}
         <FileDropZone file={file} onFile={choose} />
         <div className="toolbar">
           <span className="muted">Not sure of the columns? Start from the template: the columns in order and one example row.</span>
@@ -283,7 +285,7 @@ export function ImportsPage() {
               </label>
             </div>
           </fieldset>
-          {kind === 'appointments' && (
+          {usesHandlers(kind) && (
             <p className="field-hint">
               Import handler: <strong>{handler}</strong> (chosen under “1. What and which file”).
             </p>
@@ -301,8 +303,8 @@ export function ImportsPage() {
           {noRemoteOrg && <p className="field-problem">Enter the organization_uuid to import into on {remote.name} first.</p>}
           {otherKind && (
             <p className="field-problem">
-              The file looks like {looksLike === 'appointments' ? 'an appointments file' : 'a QR code addresses file'}: switch the import,
-              or confirm the kind, under “2. Check before sending” first.
+              The file looks like {importKindOf(looksLike).file_noun}: switch the import, or confirm the kind, under “2. Check before
+              sending” first.
             </p>
           )}
           {alreadySent ? (

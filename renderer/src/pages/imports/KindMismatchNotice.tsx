@@ -1,14 +1,7 @@
 import { importKindOf, type ImportKindName } from '../../api/import-api.ts';
 
-/** A file of each kind, and the kind in a sentence, in words. */
-const FILE_OF: Record<ImportKindName, string> = {
-  qrcodes: 'a QR code addresses file',
-  appointments: 'an appointments file',
-};
-const IN_A_SENTENCE: Record<ImportKindName, string> = {
-  qrcodes: 'QR code addresses',
-  appointments: 'appointments',
-};
+/** A file of a kind in words, from the server (GET /api/meta). */
+const fileOf = (kind: ImportKindName) => importKindOf(kind).file_noun;
 
 /**
  * Shown when the preview says the file's columns are another kind's (`looks_like_kind`): switch
@@ -28,14 +21,14 @@ export function KindMismatchNotice({
   onSwitch(): void;
   onAccept(accepted: boolean): void;
 }) {
-  const chosen = IN_A_SENTENCE[kind];
-  const other = IN_A_SENTENCE[looksLike];
+  const chosen = importKindOf(kind).in_a_sentence;
+  const other = importKindOf(looksLike).in_a_sentence;
   return (
     <div className="notice notice-warning kind-mismatch" role="alert" aria-label="Wrong kind of file?">
       <div className="notice-body">
         <p>
-          <strong>This looks like {FILE_OF[looksLike]} — switch?</strong> Its columns are those of {other}, but it is about to be imported
-          as {chosen}, which could overwrite existing records with the wrong values. Nothing can be imported until you choose.
+          <strong>This looks like {fileOf(looksLike)} — switch?</strong> Its columns are those of {other}, but it is about to be imported as{' '}
+          {chosen}, which could overwrite existing records with the wrong values. Nothing can be imported until you choose.
         </p>
         <div className="form-actions">
           <button type="button" className="button button-primary" onClick={onSwitch}>
@@ -43,7 +36,7 @@ export function KindMismatchNotice({
           </button>
           <label className="checkbox">
             <input type="checkbox" checked={accepted} onChange={(e) => onAccept(e.target.checked)} />
-            It is {FILE_OF[kind]}: import it as {chosen}
+            It is {fileOf(kind)}: import it as {chosen}
           </label>
         </div>
       </div>

@@ -7,7 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { Link, navigate } from '../../router.tsx';
-import { taskImportKind } from '../../api/import-api.ts';
+import { importKindOf, taskImportKind } from '../../api/import-api.ts';
 import { TaskMetadata } from '../../components/TaskMetadata.tsx';
 import { fileName, taskTypeLabel } from '../../api/task-format.ts';
 import { remoteImportRequest, remoteTaskPage, remoteTasksPage } from '../../api/remote-api.ts';
@@ -23,9 +23,11 @@ export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: strin
   const baseUrl = profiles.data?.items.find((p) => p.name === profile)?.base_url;
   const watch = useRemoteTask(profile, uuid);
   const task = watch.task;
-  const kind = task ? taskImportKind(task) : null;
+  const found = task ? taskImportKind(task) : null;
+  // A fixed file goes back as the task's kind; a kind read through an import handler is not, since the remote task does not say which.
+  const kind = found !== null && !importKindOf(found).uses_import_handlers ? found : null;
   const fix = useApiAction(async (file: UploadFile) => {
-    if (!task || kind !== 'qrcodes') return;
+    if (!task || kind === null) return;
     const answer = await sendRemoteImport(profile, kind, task.organization_uuid, 'background', file, () => undefined);
     if (answer.uuid) navigate(remoteTaskPage(profile, answer.uuid));
   });
@@ -48,7 +50,7 @@ export function RemoteTaskPage({ profile, uuid }: { profile: string; uuid: strin
         profile={profile}
         baseUrl={baseUrl}
         watch={watch}
-        {...(task && kind === 'qrcodes'
+        {...(task && kind !== null
           ? {
               onFixedFile: (file: UploadFile) => void fix.run(file),
               fixing: fix.running,

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { TASK_STATUSES, TASK_TYPES } from '../../api/types.ts';
+import { importTasks } from '../../api/import-kinds.ts';
+import { TASK_STATUSES, type TaskType } from '../../api/types.ts';
 import { useListPage } from '../../api/use-list-page.ts';
 import { useSignedIn } from '../../auth/session-store.ts';
 import { GoToEmptyState, ResetEmptyState } from '../../components/EmptyState.tsx';
@@ -16,7 +17,8 @@ const POLL_WITHOUT_LIVE_MS = 4_000;
 const SEARCH = [
   { key: 'search', label: 'Search', size: 28, placeholder: 'File name, task id or error', type: 'search' },
 ] as const satisfies readonly TextFilter<'search'>[];
-const TYPE_OPTIONS: Options = [['', 'All types'], ...TASK_TYPES.map((t) => [t, taskTypeLabel(t)] as const)];
+/** Every import kind's task types, from the server (GET /api/meta, loaded before any page shows). */
+const typeOptions = (): Options => [['', 'All types'], ...importTasks().map((t) => [t.type, taskTypeLabel(t.type)] as const)];
 /** The API's statuses, and Cancelled: an import someone cancelled ends FAILED in the API, but it did not fail. */
 const CANCELLED = 'CANCELLED';
 const STATUS_OPTIONS: Options = [
@@ -43,7 +45,7 @@ export function TaskListPage() {
   const paged = useListPage('/api/background-tasks', (paging) => ({
     query: {
       organization_uuid: session.organization_uuid,
-      task_type: TASK_TYPES.find((t) => t === taskType),
+      task_type: importTasks().find((t) => t.type === taskType)?.type as TaskType | undefined,
       ...statusQuery(status),
       search: search.applied.search,
       ...paging,
@@ -84,7 +86,7 @@ export function TaskListPage() {
                 label="Task type"
                 value={taskType}
                 onChange={(v) => setParams({ task_type: v, page: null })}
-                options={TYPE_OPTIONS}
+                options={typeOptions()}
               />
               <SelectField label="Status" value={status} onChange={(v) => setParams({ status: v, page: null })} options={STATUS_OPTIONS} />
               {filtered && (

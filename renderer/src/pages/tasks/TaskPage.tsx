@@ -12,7 +12,7 @@ import { isCancelledTask } from '../../../../common/cancelled.ts';
 import { Link, navigate } from '../../router.tsx';
 import { ExcludedRowsActions } from '../../components/import-results/ExcludedRowsActions.tsx';
 import { useFollowedTask } from '../../live/use-followed-task.ts';
-import { DEFAULT_IMPORT_HANDLER, importRequest, taskImportHandler, taskImportKind } from '../../api/import-api.ts';
+import { DEFAULT_IMPORT_HANDLER, importRequest, mapsResults, taskImportHandler, taskImportKind } from '../../api/import-api.ts';
 import { handOverFixedFile } from '../../api/fixed-file-handover.ts';
 import { ExcludedRowsTable } from '../../components/import-results/ExcludedRowsTable.tsx';
 import { useFileColumns } from '../../components/import-results/use-file-columns.ts';
@@ -101,7 +101,7 @@ export function TaskPage({ uuid }: { uuid: string }) {
         <RowWarnings task={task} />
       </Panel>
 
-      {importKind === 'qrcodes' && task.status === 'COMPLETED' && <ImportMap task={task} excludedListed={rows.length} />}
+      {mapsResults(task) && task.status === 'COMPLETED' && <ImportMap task={task} excludedListed={rows.length} />}
 
       <Panel title="Excluded rows" actions={null} id="excluded-rows">
         {total > 0 && task.status !== 'PENDING' && task.status !== 'PROCESSING' && (
