@@ -1,6 +1,6 @@
 import { cellsAsText, echoAsText } from '../imports/engine/cell-text.ts';
 import type { ImportKind, ImportSummary } from '../imports/kind.ts';
-import { SERVICE_IMPORT_COLUMNS, type ServiceImportRow, serviceImportRowSchema } from './import-row.ts';
+import { quickServiceRow, SERVICE_IMPORT_COLUMNS, type ServiceImportRow, serviceImportRowSchema } from './import-row.ts';
 import type { ServiceImportResults } from './import-results.ts';
 import { openServiceWriter, SERVICE_COUNTERS } from './import-writer.ts';
 
@@ -38,6 +38,7 @@ export const serviceImportKind: ImportKind<ServiceImportRow> = {
   exampleRow: { name: 'Roof Inspection', code: 'ROF', categories: 'Maintenance; Safety' },
   prepare: cellsAsText,
   rowSchema: serviceImportRowSchema,
+  quickParse: quickServiceRow,
   echo: echoAsText(SERVICE_IMPORT_COLUMNS),
   openWriter: openServiceWriter,
   results,

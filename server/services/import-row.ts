@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { cellText } from '../imports/engine/cell-text.ts';
+import type { RawRecord } from '../imports/kind.ts';
 
 /** The columns of a services import, in template order. */
 export const SERVICE_IMPORT_COLUMNS = ['name', 'code', 'categories'] as const;
@@ -34,3 +36,32 @@ export const serviceImportRowSchema = z
   })
   .strip();
 export type ServiceImportRow = z.output<typeof serviceImportRowSchema>;
+
+/** A cell as cellsAsText reads it, or false for a value only the schema may judge (an object). */
+function quickText(value: unknown): string | undefined | false {
+  return typeof value === 'object' && value !== null && !(value instanceof Date) ? false : cellText(value);
+}
+
+/**
+ * The zod-free path of a well-formed row (ImportKind.quickParse): exactly what the schema gives
+ * for cellsAsText(record) when it accepts it; undefined for any row it might refuse, which the
+ * schema then judges and words.
+ */
+export function quickServiceRow(record: RawRecord): ServiceImportRow | undefined {
+  const name = quickText(record.name);
+  const code = quickText(record.code);
+  const cell = quickText(record.categories);
+  if (name === false || name === undefined || name.length > 200 || code === false || cell === false) return undefined;
+  if (code !== undefined && code.length > 100) return undefined;
+  const row: ServiceImportRow = { name, categories: undefined };
+  if (code !== undefined) row.code = code;
+  if (cell === undefined) return row;
+  const names = cell
+    .split(CATEGORY_SEPARATOR)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (names.length > 50 || names.some((part) => part.length > 200)) return undefined;
+  if (new Set(names.map((part) => part.toLowerCase())).size !== names.length) return undefined;
+  row.categories = names;
+  return row;
+}
