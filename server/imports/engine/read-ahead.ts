@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { moduleUrl } from '../../module-url.ts';
 import { ImportInputError } from '../errors.ts';
@@ -11,25 +10,15 @@ import { type FromReadAhead, type ReadAheadData, SHARED_SLOTS, STOP, TAKEN, VALI
 import type { CheckedRow } from './row-check.ts';
 
 /**
- * Files from this size on (about 2,000 rows) are read and checked by a thread beside the writer;
- * for a smaller one the thread's start (its modules) costs more than it saves.
- * QR_SANDBOX_READ_AHEAD_MIN_BYTES overrides it, and then the machine's load is not asked (0: every
- * file; Infinity: none; tests and measurements set it).
+ * Reading ahead is opt-in: QR_SANDBOX_READ_AHEAD_MIN_BYTES=N reads every file (not a JSON body) of
+ * N bytes or more in a thread beside the writer (0: every file). Measured on a quiet two-core
+ * machine it made no CSV faster (the writer bounds the import: QR codes 1.46x against 1.45x the
+ * floor at 200,000 rows, appointments 1.08x against 1.07x) and a workbook 5-10% faster, for 40-50 MB
+ * more in the worker: a 1,000,000-row workbook's import then peaked at 538 MB over the app's
+ * processes, above the 500 MB it must stay under (docs/performance.md).
  */
 const MIN_BYTES_SETTING = process.env.QR_SANDBOX_READ_AHEAD_MIN_BYTES;
-const READ_AHEAD_MIN_BYTES = Number(MIN_BYTES_SETTING ?? 256 * 1024);
-
-/**
- * Whether a core is free for the thread: the thread's own work (its start, handing rows over) is
- * about a tenth more CPU than one thread doing everything, which a machine with no idle core pays
- * in wall time (200,000 QR code rows at a load average of 5 to 8 on two cores: 1.63x the floor
- * reading ahead, 1.09-1.23x not; docs/performance.md).
- */
-function coreFree(): boolean {
-  if (MIN_BYTES_SETTING !== undefined) return true;
-  const cores = os.availableParallelism();
-  return cores >= 2 && (os.loadavg()[0] ?? 0) < cores - 0.5;
-}
+const READ_AHEAD_MIN_BYTES = MIN_BYTES_SETTING === undefined ? Number.POSITIVE_INFINITY : Number(MIN_BYTES_SETTING);
 
 /** Chunks as the source handed them over, with the rows the thread found valid already checked. */
 export interface CheckedRowHandlers extends RowHandlers {
@@ -86,7 +75,8 @@ export function dropWarmReadAhead(): void {
  * Not for an upload known to be smaller than a file read ahead.
  */
 export function warmReadAhead(kind: string, uploadBytes?: number): void {
-  if (warm?.kind === kind || (uploadBytes !== undefined && uploadBytes < READ_AHEAD_MIN_BYTES) || !coreFree()) return;
+  const tooSmall = uploadBytes === undefined ? READ_AHEAD_MIN_BYTES === Number.POSITIVE_INFINITY : uploadBytes < READ_AHEAD_MIN_BYTES;
+  if (warm?.kind === kind || tooSmall) return;
   dropWarmReadAhead();
   const worker = startThread(kind);
   worker.unref();
@@ -115,19 +105,9 @@ function takeThread(kind: string): Worker {
   return startThread(kind);
 }
 
-/**
- * Formats whose reading costs enough to pay for a thread: a workbook's cells are unzipped and
- * parsed from XML. A CSV's rows are cheap to read, and the writer, not the reader, bounds its
- * import: at 200,000 rows on a quiet two-core machine reading ahead made the QR code and the
- * appointment CSVs no faster (1.46x against 1.45x the floor, 1.08x against 1.07x) for 50 MB more,
- * and the QR code workbook 11% faster (docs/performance.md).
- */
-const READ_AHEAD_FORMATS: ReadonlySet<string> = new Set(['xlsx', 'xls', 'ods']);
-
-/** Whether an import reads its file in a thread of its own: workbooks of READ_AHEAD_MIN_BYTES or more, when a core is free (QR_SANDBOX_READ_AHEAD_MIN_BYTES set: any file). */
+/** Whether an import reads its file in a thread of its own: files (not a JSON body) of READ_AHEAD_MIN_BYTES or more. */
 export function readsAhead(file: string, job: ImportJob): boolean {
-  const format = MIN_BYTES_SETTING === undefined ? READ_AHEAD_FORMATS.has(job.format) : job.format !== 'json';
-  return format && fs.statSync(file).size >= READ_AHEAD_MIN_BYTES && coreFree();
+  return job.format !== 'json' && fs.statSync(file).size >= READ_AHEAD_MIN_BYTES;
 }
 
 /**
