@@ -195,7 +195,7 @@ export function ImportsPage() {
     <>
       <PageHeader
         title="Imports"
-        description="Import QR code addresses or appointments from a CSV, Excel (.xlsx, .xls), OpenDocument (.ods) or JSON file. The columns and first rows are checked before anything is sent."
+        description="Import a CSV, Excel (.xlsx, .xls), OpenDocument (.ods) or JSON file of any kind below. The columns and first rows are checked before anything is sent."
       />
       {!canImport && (
         <p className="notice notice-info">
