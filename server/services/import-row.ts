@@ -8,6 +8,23 @@ export const SERVICE_IMPORT_COLUMNS = ['name', 'code', 'categories'] as const;
 /** The categories cell: names separated by semicolons ("Maintenance; Water"). */
 export const CATEGORY_SEPARATOR = ';';
 
+/** The category names of a categories cell: split at the separator, trimmed, blanks dropped. */
+function categoryNames(cell: string): string[] {
+  return cell
+    .split(CATEGORY_SEPARATOR)
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
+/** What is wrong with a row's category names, in the row's words (none: they can be written). */
+function categoryProblems(names: readonly string[]): string[] {
+  const problems: string[] = [];
+  if (names.length > 50) problems.push('at most 50 categories');
+  if (names.some((name) => name.length > 200)) problems.push('each category at most 200 characters');
+  if (new Set(names.map((name) => name.toLowerCase())).size !== names.length) problems.push('category names must differ from each other');
+  return problems;
+}
+
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 
 /** One row of a services import (after cellsAsText): the same limits as POST /api/services. */
@@ -23,14 +40,8 @@ export const serviceImportRowSchema = z
       .optional()
       .transform((cell, ctx) => {
         if (cell === undefined) return undefined;
-        const names = cell
-          .split(CATEGORY_SEPARATOR)
-          .map((name) => name.trim())
-          .filter((name) => name !== '');
-        if (names.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 categories' });
-        if (names.some((name) => name.length > 200)) ctx.addIssue({ code: 'custom', message: 'each category at most 200 characters' });
-        if (new Set(names.map((name) => name.toLowerCase())).size !== names.length)
-          ctx.addIssue({ code: 'custom', message: 'category names must differ from each other' });
+        const names = categoryNames(cell);
+        for (const message of categoryProblems(names)) ctx.addIssue({ code: 'custom', message });
         return names;
       }),
   })
@@ -56,12 +67,8 @@ export function quickServiceRow(record: RawRecord): ServiceImportRow | undefined
   const row: ServiceImportRow = { name, categories: undefined };
   if (code !== undefined) row.code = code;
   if (cell === undefined) return row;
-  const names = cell
-    .split(CATEGORY_SEPARATOR)
-    .map((part) => part.trim())
-    .filter((part) => part !== '');
-  if (names.length > 50 || names.some((part) => part.length > 200)) return undefined;
-  if (new Set(names.map((part) => part.toLowerCase())).size !== names.length) return undefined;
+  const names = categoryNames(cell);
+  if (categoryProblems(names).length > 0) return undefined;
   row.categories = names;
   return row;
 }
