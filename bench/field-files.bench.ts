@@ -140,6 +140,8 @@ try {
         all_processes: {
           peak_mb: median.memory.peakMb,
           by_process_peak_mb: median.memory.peakByProcessMb,
+          at_peak_mb: median.memory.atPeakMb,
+          peak_at_seconds: median.memory.peakAtSeconds,
           processes: median.memory.processes,
         },
       };

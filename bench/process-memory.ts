@@ -22,6 +22,10 @@ export interface TreeMemory {
   peakMb: number;
   /** Each process's own highest resident memory over the samples, MB, by role: the first is the root. */
   peakByProcessMb: number[];
+  /** Each process's resident memory at the peak's sample, MB, in the order of peakByProcessMb (0: not alive then). */
+  atPeakMb: number[];
+  /** Seconds from the start of sampling to the peak's sample. */
+  peakAtSeconds: number;
   /** Most processes alive at one sample. */
   processes: number;
   samples: number;
@@ -38,16 +42,25 @@ export function sampleTreeMemory(pid: number, everyMs = 100): { stop(): TreeMemo
   let peak = 0;
   let processes = 0;
   let samples = 0;
+  let atPeak = new Map<number, number>();
+  let peakAt = 0;
+  const started = performance.now();
   const byPid = new Map<number, number>();
   const sample = () => {
     const pids = tree(pid);
     let sum = 0;
+    const now = new Map<number, number>();
     for (const p of pids) {
       const kb = rssKb(p);
       sum += kb;
+      now.set(p, kb);
       byPid.set(p, Math.max(byPid.get(p) ?? 0, kb));
     }
-    peak = Math.max(peak, sum);
+    if (sum > peak) {
+      peak = sum;
+      atPeak = now;
+      peakAt = performance.now() - started;
+    }
     processes = Math.max(processes, pids.length);
     samples++;
   };
@@ -57,7 +70,14 @@ export function sampleTreeMemory(pid: number, everyMs = 100): { stop(): TreeMemo
     stop() {
       clearInterval(timer);
       sample();
-      return { peakMb: mb(peak), peakByProcessMb: [...byPid.values()].map(mb), processes, samples };
+      return {
+        peakMb: mb(peak),
+        peakByProcessMb: [...byPid.values()].map(mb),
+        atPeakMb: [...byPid.keys()].map((p) => mb(atPeak.get(p) ?? 0)),
+        peakAtSeconds: Math.round(peakAt / 100) / 10,
+        processes,
+        samples,
+      };
     },
   };
 }
