@@ -5,6 +5,11 @@ import v8 from 'node:v8';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/** On Linux (glibc), unless the user set it: process.execve is there from Node 22.15. */
+function needsMallocThreshold() {
+  return process.platform === 'linux' && process.env.MALLOC_MMAP_THRESHOLD_ === undefined && typeof process.execve === 'function';
+}
+
 const isRecent = ([major, minor]) => major > 22 || (major === 22 && minor >= 18);
 const forwardedSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -36,6 +41,16 @@ if (!isRecent(process.versions.node.split('.').map(Number))) {
     );
     process.exitCode = 2;
   }
+} else if (process.argv[2] === 'serve' && needsMallocThreshold()) {
+  // glibc reads its settings once, as the process starts: the server starts again in this same
+  // process (same pid, stdio and signals) with blocks of 256 KB or more mapped on their own and
+  // given back when freed. Without it the upload buffers it frees stay in the process: 15 MB of
+  // the server during a 200,000-row import (docs/performance.md). The import workers set the same
+  // (server/imports/workers/worker-process.ts, MALLOC_MMAP_THRESHOLD).
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    ...process.env,
+    MALLOC_MMAP_THRESHOLD_: '262144',
+  });
 } else {
   // The server's young generation stays at its first size (1 MB a semi-space) instead of growing to
   // 16 MB: its garbage is a request's, small and short-lived (imports and reads of uploads run in

@@ -4,22 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
+import { childPids } from '../support/processes.ts';
 import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
-
-/** The server's child processes (its import workers and upload readers), from /proc. */
-function childPids(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === String(pid)) children.push(Number(entry));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return children;
-}
 
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
 

@@ -34,6 +34,14 @@ const WORKER_V8_FLAGS = ['--no-allocation-site-pretenuring'];
  * there). MALLOC_ARENA_MAX set by the user wins.
  */
 const MALLOC_ARENAS = '2';
+/**
+ * Blocks of 256 KB or more are mapped on their own and given back to the system when freed. By
+ * default glibc raises this threshold to the size of the largest block freed (a workbook's 1 MB
+ * chunks of unpacked XML, a CSV's read buffers), and the freed blocks then stay in the process:
+ * 11 to 13 MB of a 200,000-row import's worker (docs/performance.md). The server sets the same
+ * (bin/qr-sandbox.mjs). MALLOC_MMAP_THRESHOLD_ set by the user wins.
+ */
+const MALLOC_MMAP_THRESHOLD = '262144';
 const STDERR_TAIL = 4096;
 /**
  * Node's cache of compiled modules for worker processes: a worker compiles the import's modules
@@ -79,6 +87,7 @@ export class WorkerProcess {
       env: {
         NODE_COMPILE_CACHE: COMPILE_CACHE,
         MALLOC_ARENA_MAX: MALLOC_ARENAS,
+        MALLOC_MMAP_THRESHOLD_: MALLOC_MMAP_THRESHOLD,
         ...process.env,
         ELECTRON_RUN_AS_NODE: '1',
         QR_SANDBOX_WORKER_CONFIG: JSON.stringify(config),

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startChildServer, type ChildServer } from '../support/child-server.ts';
+import { childPids, commandLine, environment } from '../support/processes.ts';
+
+const MB = 1024 * 1024;
+const BOUNDARY = 'upload-warm-boundary';
+
+/** The server's children by role: import workers run with an 8 MB young generation, upload readers with 1 MB. */
+function children(server: ChildServer): { workers: number[]; readers: number[] } {
+  const pids = childPids(server.child.pid as number);
+  const role = (flag: string) => pids.filter((pid) => commandLine(pid).includes(flag));
+  return { workers: role('--max-semi-space-size=8'), readers: role('--max-semi-space-size=1') };
+}
+
+async function until(what: string, ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 600 && !ok(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(ok(), what);
+}
+
+/**
+ * Starts a background import of a 2 MB file named `fileName` and sends only its first 64 KB: the
+ * upload stays open, as a big file's does while it arrives. Returns a function that abandons it.
+ */
+function startUpload(server: ChildServer, fileName: string): () => void {
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="organization_uuid"\r\n\r\n${server.organizationUuid}\r\n` +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+  const url = new URL('/api/qrcodes/bulk', server.url);
+  const req = http.request(url, {
+    method: 'POST',
+    headers: {
+      authorization: server.auth,
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      'content-length': String(head.length + 2 * MB + tail.length),
+    },
+  });
+  req.on('error', () => undefined);
+  req.write(Buffer.concat([head, Buffer.alloc(64 * 1024, 'a')]));
+  return () => req.destroy();
+}
+
+describe('processes while a big upload arrives', () => {
+  let dir: string;
+  let server: ChildServer;
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-upload-warm-'));
+    server = await startChildServer(dir, ['--worker-idle-seconds', '1']);
+  });
+  after(async () => {
+    await server.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serve gives freed blocks of 256 KB or more back to the system, in the server and its workers', async () => {
+    assert.equal(environment(server.child.pid as number).MALLOC_MMAP_THRESHOLD_, '262144', 'the server process re-started itself with it');
+    const abandon = startUpload(server, 'sites.csv');
+    try {
+      await until('a worker and a reader started for the upload', () => {
+        const { workers, readers } = children(server);
+        return workers.length > 0 && readers.length > 0;
+      });
+      for (const pid of childPids(server.child.pid as number)) assert.equal(environment(pid).MALLOC_MMAP_THRESHOLD_, '262144');
+    } finally {
+      abandon();
+    }
+  });
+});
