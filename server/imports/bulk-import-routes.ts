@@ -277,8 +277,11 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       if (bulk.emptyBodyMessage && req.headers['content-length'] === '0') {
         throw new ApiError('VALIDATION_ERROR', bulk.emptyBodyMessage, [{ path: 'body', message: 'Required' }]);
       }
-      ctx.imports.warm(kindId, uploadBytes(req));
-      const received = await receiveImport(req, res, ctx.imports, { json: true, file: true });
+      const received = await receiveImport(req, res, ctx.imports, {
+        json: true,
+        file: true,
+        onStart: (fileName) => ctx.imports.warm(kindId, uploadBytes(req), fileName),
+      });
       const asked = query as Query;
       const started = await start(received, principal, asked, () =>
         parseMode(asked.processing_mode ?? received.fields.processing_mode, bulk.quoteBadMode === true),
@@ -314,8 +317,12 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         errors: [413, 415],
       },
       async ({ query, req, res, principal }) => {
-        ctx.imports.warm(kindId, uploadBytes(req));
-        const received = await receiveImport(req, res, ctx.imports, { json: false, file: true, fileFormats: syncFile.formats });
+        const received = await receiveImport(req, res, ctx.imports, {
+          json: false,
+          file: true,
+          fileFormats: syncFile.formats,
+          onStart: (fileName) => ctx.imports.warm(kindId, uploadBytes(req), fileName),
+        });
         const started = await start(received, principal, query, () => 'sync');
         if ('dryRunAnswer' in started) return started.dryRunAnswer;
         res.setHeader('X-Background-Task-Uuid', started.task.uuid);

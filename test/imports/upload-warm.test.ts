@@ -71,4 +71,25 @@ describe('processes while a big upload arrives', () => {
       abandon();
     }
   });
+
+  it('a CSV starts its import worker as it arrives; a big workbook only its reader (the worker starts after the header read)', async () => {
+    await until('the first upload left no process behind', () => childPids(server.child.pid as number).length === 0);
+    const abandonCsv = startUpload(server, 'sites.csv');
+    try {
+      // Both start in the same call as the file part begins: once the reader is there, so is the worker.
+      await until('the CSV upload started a reader', () => children(server).readers.length > 0);
+      assert.equal(children(server).workers.length, 1, 'the CSV upload started an import worker beside its reader');
+    } finally {
+      abandonCsv();
+    }
+
+    await until('the CSV upload left no process behind', () => childPids(server.child.pid as number).length === 0);
+    const abandonWorkbook = startUpload(server, 'Sites.XLSX');
+    try {
+      await until('the workbook upload started a reader', () => children(server).readers.length > 0);
+      assert.deepEqual(children(server).workers, [], 'no import worker beside the reader of a big workbook');
+    } finally {
+      abandonWorkbook();
+    }
+  });
 });

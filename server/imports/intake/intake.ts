@@ -107,6 +107,8 @@ export async function receiveImport(
     json: boolean;
     file: boolean;
     fileFormats?: ImportFormat[];
+    /** Called as the upload begins (a file: with the client's name for it; a JSON body: null), to get its readers ready meanwhile. */
+    onStart?: (fileName: string | null) => void;
   },
 ): Promise<ReceivedImport> {
   const isJson = typeis(req, ['application/json', '+json']);
@@ -139,9 +141,10 @@ export async function receiveImport(
   let fields: Record<string, string> = {};
   try {
     if (isJson) {
+      accept.onStart?.(null);
       file = await receiveBody(req, settings);
     } else {
-      const received = await receiveMultipart(req, res, settings);
+      const received = await receiveMultipart(req, res, settings, accept.onStart);
       file = received.file;
       fields = received.fields;
       if (!file) {

@@ -69,13 +69,16 @@ export function receiveMultipart(
   req: Request,
   res: Response,
   settings: ImportSettings,
+  /** Told the client's name for the file as its part begins, before its bytes arrive. */
+  onFileStart?: (originalName: string) => void,
 ): Promise<{ file: ReceivedFile | null; fields: Record<string, string> }> {
   /** The file multer writes; it leaves a file it could not finish (a full disk) behind. */
   let started: UploadLease | undefined;
   const uploader = multer({
     storage: multer.diskStorage({
       destination: path.join(settings.dataDir, UPLOADS_DIR),
-      filename: (_req, _file, done) => {
+      filename: (_req, file, done) => {
+        onFileStart?.(file.originalname);
         const name = newUploadName();
         started = new UploadLease(settings.dataDir, name);
         done(null, path.basename(name));
