@@ -428,9 +428,11 @@ describe('workbook reader: hostile workbooks (issue 38)', () => {
     assert.deepEqual(await firstSheet(file), [[1, ['onetwo', 'a <b> & c', 'inline', 'x</v>y', 42]]]);
   });
 
-  it('refuses a cell holding a NUL or a lone surrogate (from _x0000_, &#xD800; or a NUL byte), naming the cell', async () => {
+  it('refuses a cell holding a NUL or a lone surrogate (from _x0000_, &#0;, &#xD800; or a NUL byte), naming the cell', async () => {
     const cases: [string, RegExp][] = [
       ['<row r="3"><c r="B3" t="inlineStr"><is><t>a_x0000_b</t></is></c></row>', /Cell B3 of the worksheet holds a NUL character/],
+      ['<row r="3"><c r="E3" t="inlineStr"><is><t>a&#0;b</t></is></c></row>', /Cell E3 of the worksheet holds a NUL character/],
+      ['<row r="3"><c r="F3" t="str"><v>a&#x00;b</v></c></row>', /Cell F3 of the worksheet holds a NUL character/],
       ['<row r="4"><c r="C4" t="str"><v>a\u0000b</v></c></row>', /Cell C4 of the worksheet holds a NUL character/],
       [
         '<row r="5"><c r="A5" t="inlineStr"><is><t>caf&#xD800;</t></is></c></row>',

@@ -7,7 +7,8 @@ function entity(_match: string, body: string): string {
   const named = NAMED[body];
   if (named !== undefined) return named;
   const code = body.startsWith('#x') ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  // &#0; is a NUL as _x0000_ is: kept, so that the cell is refused (unstorableCharacter) rather than read without it.
+  return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
 /** A run of XML text as the text it stands for: entities resolved, line ends as XML reads them, Excel's _xHHHH_ escapes undone. */
@@ -19,7 +20,7 @@ export function xmlText(raw: string): string {
   return text;
 }
 
-/** What decoded cell text holds that stored text cannot (a NUL, a lone surrogate: from _x0000_, &#xD800; or a NUL byte), or null. */
+/** What decoded cell text holds that stored text cannot (a NUL, a lone surrogate: from _x0000_, &#0;, &#xD800; or a NUL byte), or null. */
 export function unstorableCharacter(text: string): string | null {
   if (text.includes('\u0000')) return 'a NUL character';
   if (!text.isWellFormed()) return 'a broken character (an unpaired UTF-16 surrogate)';
