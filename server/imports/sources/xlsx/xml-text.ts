@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 /** Excel's escape of a character XML cannot hold (_x000D_ for a carriage return): Excel writes upper-case hex and reads either case. */
@@ -25,6 +27,18 @@ export function unstorableCharacter(text: string): string | null {
   if (text.includes('\u0000')) return 'a NUL character';
   if (!text.isWellFormed()) return 'a broken character (an unpaired UTF-16 surrogate)';
   return null;
+}
+
+/** What a cell holds whose bytes are not UTF-8: decoded, each bad byte would be U+FFFD, stored silently. */
+export const NOT_UTF8 = 'bytes that are not UTF-8 (a character written in another encoding, or a broken one)';
+
+/**
+ * The bytes [start, end) as UTF-8 text, or null when they are not UTF-8. Only text in which
+ * decoding put a U+FFFD has its bytes checked (one written in the file, EF BF BD, is kept).
+ */
+export function utf8Text(data: Buffer, start: number, end: number): string | null {
+  const text = data.toString('utf8', start, end);
+  return text.includes('\uFFFD') && !isUtf8(data.subarray(start, end)) ? null : text;
 }
 
 /** Whether raw UTF-8 bytes are already the text they stand for (no entity, no carriage return, no _x escape, no NUL). */
