@@ -22,7 +22,7 @@ import { controlCharacterSearch, crossOrganizationProfile, foreignSnapshot } fro
 import { longPolls } from './attacks-long-polls.ts';
 import { remoteDryRun } from './attacks-remote-dry-run.ts';
 import { writeHugeCellXlsx, writeHugeSharedStringXlsx, writeNumberArray, writePoisonCsv } from './attack-files.ts';
-import { previewAndSyncImport, workbookAttackFiles } from './attacks-workbooks.ts';
+import { previewAndSyncImport, previewAndSyncImportEach, workbookAttackFiles } from './attacks-workbooks.ts';
 import { hangingReceivers } from './hanging-receivers.ts';
 import { readerFairness, writeSharedStringHeapWorkbook, writeSlowWorkbook } from './reader-fairness.ts';
 import { type HealthPoll, pollHealth } from './health-poll.ts';
@@ -549,7 +549,7 @@ async function main(): Promise<void> {
   try {
     const idle = await watch(server, () => new Promise((r) => setTimeout(r, 5000)));
     const floor = idle.watched.health.p99_ms;
-    const run = async (name: string, files: (() => string)[], work: () => Promise<unknown>) => {
+    const run = async (name: string, files: (() => unknown)[], work: () => Promise<unknown>) => {
       if (ONLY && !ONLY.some((part) => name.includes(part))) return;
       for (const file of files) file();
       process.stderr.write(`attacks: ${name}...\n`);
@@ -610,6 +610,16 @@ async function main(): Promise<void> {
     await run('xlsx38_row_999999999999999', [workbooks.farRow], () => previewAndSyncImport(server, workbooks.farRow()));
     await run('xlsx38_date_1e300', [workbooks.farDate], () => previewAndSyncImport(server, workbooks.farDate()));
     await run('xlsx38_header_3x1mb', [workbooks.longHeaders], () => previewAndSyncImport(server, workbooks.longHeaders()));
+    await run('xlsx38_cell_comments_cdata', [workbooks.commentsCdata], () =>
+      previewAndSyncImport(server, workbooks.commentsCdata(), { rows: true }),
+    );
+    await run('xlsx38_cell_nul_lone_surrogate', [workbooks.unstorable], () => previewAndSyncImportEach(server, workbooks.unstorable()));
+    await run('xlsx38_duplicate_entry_names', [workbooks.duplicateNames], () =>
+      previewAndSyncImportEach(server, workbooks.duplicateNames()),
+    );
+    await run('xlsx38_rows_out_of_order', [workbooks.rowsOutOfOrder], () =>
+      previewAndSyncImport(server, workbooks.rowsOutOfOrder(), { rows: true }),
+    );
     await run('xls39_ods_billion_cells', [workbooks.odsBillionCells], () => previewAndSyncImport(server, workbooks.odsBillionCells()));
     await run('xls39_ods_500m_spaces', [workbooks.odsSpaces], () => previewAndSyncImport(server, workbooks.odsSpaces()));
     await run('xls39_xls_looping_record', [workbooks.xlsLoop], () => previewAndSyncImport(server, workbooks.xlsLoop()));

@@ -81,7 +81,12 @@ async function exceljsWorkbook(name: string, build: (book: ExcelJS.Workbook) => 
 }
 
 /** A workbook made by hand: one sheet's XML, with optional shared strings, styles and workbook properties. */
-function handmade(name: string, parts: { sheet: string; strings?: string; styles?: string; workbookPr?: string; prefix?: string }): string {
+/** A workbook made by hand; its sheet rows and shared strings may be raw bytes (not UTF-8). */
+function handmade(
+  name: string,
+  parts: { sheet: string | Buffer; strings?: string | Buffer; styles?: string; workbookPr?: string; prefix?: string },
+): string {
+  const bytes = (...pieces: (string | Buffer)[]) => Buffer.concat(pieces.map((piece) => Buffer.from(piece)));
   const p = parts.prefix ?? '';
   const ns = p
     ? ` xmlns:${p.slice(0, -1)}="http://schemas.openxmlformats.org/spreadsheetml/2006/main"`
@@ -98,9 +103,9 @@ function handmade(name: string, parts: { sheet: string; strings?: string; styles
   const entries = [
     {
       name: 'xl/worksheets/sheet1.xml',
-      data: Buffer.from(`<?xml version="1.0"?><${p}worksheet${ns}><${p}sheetData>${parts.sheet}</${p}sheetData></${p}worksheet>`),
+      data: bytes(`<?xml version="1.0"?><${p}worksheet${ns}><${p}sheetData>`, parts.sheet, `</${p}sheetData></${p}worksheet>`),
     },
-    ...(parts.strings === undefined ? [] : [{ name: 'xl/sharedStrings.xml', data: Buffer.from(`<sst${ns}>${parts.strings}</sst>`) }]),
+    ...(parts.strings === undefined ? [] : [{ name: 'xl/sharedStrings.xml', data: bytes(`<sst${ns}>`, parts.strings, '</sst>') }]),
     ...(parts.styles === undefined ? [] : [{ name: 'xl/styles.xml', data: Buffer.from(`<styleSheet${ns}>${parts.styles}</styleSheet>`) }]),
     {
       name: 'xl/workbook.xml',
@@ -428,9 +433,11 @@ describe('workbook reader: hostile workbooks (issue 38)', () => {
     assert.deepEqual(await firstSheet(file), [[1, ['onetwo', 'a <b> & c', 'inline', 'x</v>y', 42]]]);
   });
 
-  it('refuses a cell holding a NUL or a lone surrogate (from _x0000_, &#xD800; or a NUL byte), naming the cell', async () => {
+  it('refuses a cell holding a NUL or a lone surrogate (from _x0000_, &#0;, &#xD800; or a NUL byte), naming the cell', async () => {
     const cases: [string, RegExp][] = [
       ['<row r="3"><c r="B3" t="inlineStr"><is><t>a_x0000_b</t></is></c></row>', /Cell B3 of the worksheet holds a NUL character/],
+      ['<row r="3"><c r="E3" t="inlineStr"><is><t>a&#0;b</t></is></c></row>', /Cell E3 of the worksheet holds a NUL character/],
+      ['<row r="3"><c r="F3" t="str"><v>a&#x00;b</v></c></row>', /Cell F3 of the worksheet holds a NUL character/],
       ['<row r="4"><c r="C4" t="str"><v>a\u0000b</v></c></row>', /Cell C4 of the worksheet holds a NUL character/],
       [
         '<row r="5"><c r="A5" t="inlineStr"><is><t>caf&#xD800;</t></is></c></row>',
@@ -442,6 +449,36 @@ describe('workbook reader: hostile workbooks (issue 38)', () => {
       const file = handmade('unstorable.xlsx', { sheet, strings: '<si><t>x_xD83D_y</t></si>' });
       await assert.rejects(byReader(file), message);
     }
+  });
+
+  it('refuses a cell whose bytes are not UTF-8 (a surrogate as ED A0 80, a Latin-1 é), naming the cell; a U+FFFD written as such is text', async () => {
+    const surrogate = Buffer.from([0xed, 0xa0, 0x80]);
+    const latin1 = Buffer.from([0xe9]);
+    const raw = (...pieces: (string | Buffer)[]) => Buffer.concat(pieces.map((piece) => Buffer.from(piece)));
+    const notUtf8 = (cell: string) => new RegExp(`Cell ${cell} of the worksheet holds bytes that are not UTF-8`);
+    const cases: [Buffer, Buffer | undefined, RegExp][] = [
+      [raw('<row r="2"><c r="B2" t="inlineStr"><is><t>Caf', surrogate, '</t></is></c></row>'), undefined, notUtf8('B2')],
+      [raw('<row r="3"><c r="C3" t="str"><v>Caf', latin1, '</v></c></row>'), undefined, notUtf8('C3')],
+      [raw('<row r="4"><c r="D4" t="s"><v>0</v></c></row>'), raw('<si><t>Caf', latin1, '</t></si>'), notUtf8('D4')],
+      [raw('<row r="5"><c r="E5" t="s"><v>0</v></c></row>'), raw('<si><t>A &amp; B ', surrogate, '</t></si>'), notUtf8('E5')],
+      [raw('<row r="6"><c r="F6" t="s"><v>0</v></c></row>'), raw('<si><t>', 'x'.repeat(2000), latin1, '</t></si>'), notUtf8('F6')],
+      [
+        raw('<row r="7"><c r="G7" t="s"><v>1</v></c></row>'),
+        raw('<si><t>A</t></si><si><r><t>B</t></r><r><t>', latin1, '</t></r></si>'),
+        notUtf8('G7'),
+      ],
+    ];
+    for (const [sheet, strings, message] of cases) await assert.rejects(byReader(handmade('not-utf8.xlsx', { sheet, strings })), message);
+    const unused = handmade('not-utf8-unused.xlsx', {
+      sheet: '<row r="1"><c r="A1" t="s"><v>0</v></c></row>',
+      strings: raw('<si><t>A</t></si><si><t>Caf', latin1, '</t></si>'),
+    });
+    assert.deepEqual(await firstSheet(unused), [[1, ['A']]], 'a string no cell uses is not refused');
+    const replacement = handmade('replacement-character.xlsx', {
+      sheet: '<row r="1"><c r="A1" t="inlineStr"><is><t>a\uFFFDb</t></is></c><c r="B1" t="s"><v>0</v></c></row>',
+      strings: '<si><t>c\uFFFDd</t></si>',
+    });
+    assert.deepEqual(await firstSheet(replacement), [[1, ['a\uFFFDb', 'c\uFFFDd']]]);
   });
 
   it("refuses a row past Excel's row 1,048,576, naming it, before any row is made", async () => {

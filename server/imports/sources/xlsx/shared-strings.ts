@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { spells, XmlChunks } from './xml-chunks.ts';
-import { isPlainText, unstorableCharacter, xmlText } from './xml-text.ts';
+import { isPlainText, NOT_UTF8, unstorableCharacter, utf8Text, xmlText } from './xml-text.ts';
 import { entryStream, type ZipEntry } from './zip.ts';
 
 /** A shared string this long (UTF-8 bytes) or longer is decoded once and handed to every cell that uses it. */
@@ -33,10 +33,10 @@ export class SharedStrings {
     if (!(index >= 0 && index < this.count)) return undefined;
     const start = index === 0 ? 0 : (this.ends[index - 1] as number);
     const end = this.ends[index] as number;
-    if (end - start < LONG_SHARED_STRING_BYTES) return this.bytes.toString('utf8', start, end);
+    if (end - start < LONG_SHARED_STRING_BYTES) return this.decode(index, start, end);
     const known = this.decoded.get(index);
     if (known !== undefined) return known;
-    const text = this.bytes.toString('utf8', start, end);
+    const text = this.decode(index, start, end);
     if (this.decodedBytes + (end - start) <= DECODED_SHARED_STRING_BYTES) {
       this.decoded.set(index, text);
       this.decodedBytes += end - start;
@@ -44,7 +44,15 @@ export class SharedStrings {
     return text;
   }
 
-  /** What string `index` holds that cell text cannot, or undefined. */
+  /** String `index`'s bytes as text; bytes that are not UTF-8 are found here, the first time a cell asks, and make it unstorable. */
+  private decode(index: number, start: number, end: number): string {
+    const text = utf8Text(this.bytes, start, end);
+    if (text !== null) return text;
+    this.unstorables.set(index, NOT_UTF8);
+    return '';
+  }
+
+  /** What string `index` holds that cell text cannot, or undefined (ask after get: it finds bytes that are not UTF-8). */
   unstorable(index: number): string | undefined {
     return this.unstorables.size === 0 ? undefined : this.unstorables.get(index);
   }
@@ -55,8 +63,7 @@ export class SharedStrings {
     this.endString();
   }
 
-  addText(text: string): void {
-    const unstorable = unstorableCharacter(text);
+  addText(text: string, unstorable = unstorableCharacter(text)): void {
     if (unstorable !== null) this.unstorables.set(this.count, unstorable);
     this.room(Buffer.byteLength(text));
     this.used += this.bytes.write(text, this.used);
@@ -91,6 +98,8 @@ export class SharedStringsReader extends XmlChunks {
   /** The item's text so far when it has more than one run or needs decoding; null: none yet. */
   private parts: string | null = null;
   private plain: { data: Buffer; start: number; end: number } | null = null;
+  /** Whether the item's text needed decoding and had bytes that are not UTF-8. */
+  private notUtf8 = false;
 
   constructor(expectedBytes: number) {
     super();
@@ -102,6 +111,7 @@ export class SharedStringsReader extends XmlChunks {
       this.inItem = true;
       this.parts = null;
       this.plain = null;
+      this.notUtf8 = false;
       if (selfClosing) this.endItem();
     } else if (spells(data, name, nameEnd, 'rPh')) this.inPhonetic = !selfClosing;
     else if (spells(data, name, nameEnd, 't')) this.capturing = this.inItem && !this.inPhonetic && !selfClosing;
@@ -118,20 +128,26 @@ export class SharedStringsReader extends XmlChunks {
       this.plain = { data, start, end };
       return;
     }
-    this.parts = (this.parts ?? this.takePlain()) + xmlText(data.toString('utf8', start, end));
+    this.parts = (this.parts ?? this.takePlain()) + xmlText(this.utf8(data, start, end));
   }
 
   private takePlain(): string {
     const plain = this.plain;
     this.plain = null;
-    return plain === null ? '' : plain.data.toString('utf8', plain.start, plain.end);
+    return plain === null ? '' : this.utf8(plain.data, plain.start, plain.end);
+  }
+
+  private utf8(data: Buffer, start: number, end: number): string {
+    const text = utf8Text(data, start, end);
+    if (text === null) this.notUtf8 = true;
+    return text ?? '';
   }
 
   private endItem(): void {
     if (!this.inItem) return;
     this.inItem = false;
     this.capturing = false;
-    if (this.parts !== null) this.strings.addText(this.parts);
+    if (this.parts !== null) this.strings.addText(this.parts, this.notUtf8 ? NOT_UTF8 : undefined);
     else if (this.plain !== null) this.strings.addBytes(this.plain.data, this.plain.start, this.plain.end);
     else this.strings.addText('');
     this.parts = null;

@@ -2,7 +2,7 @@ import { ImportInputError } from '../../errors.ts';
 import { DEFAULT_IMPORT_LIMITS, describeLimit } from '../../limits.ts';
 import type { SharedStrings } from './shared-strings.ts';
 import { eachAttribute, spells, XmlChunks } from './xml-chunks.ts';
-import { isPlainText, unstorableCharacter, xmlText } from './xml-text.ts';
+import { isPlainText, NOT_UTF8, unstorableCharacter, utf8Text, xmlText } from './xml-text.ts';
 import { notWorkbook } from './zip.ts';
 
 /** A spreadsheet cell as the engine sees it: text, number, boolean, Date or empty. */
@@ -228,7 +228,7 @@ export class SheetScanner extends XmlChunks {
       const before = this.value;
       const joined = before === null ? null : Buffer.concat([before.data.subarray(before.start, before.end), data.subarray(start, end)]);
       this.value = joined === null ? { data, start, end } : { data: joined, start: 0, end: joined.length };
-    } else if (this.inInline) this.inlineText = (this.inlineText ?? '') + this.cellText(data.toString('utf8', start, end));
+    } else if (this.inInline) this.inlineText = (this.inlineText ?? '') + this.cellText(this.utf8(data, start, end));
   }
 
   private openRow(data: Buffer, nameEnd: number, end: number, selfClosing: boolean): void {
@@ -328,6 +328,13 @@ export class SheetScanner extends XmlChunks {
     return text;
   }
 
+  /** The bytes as UTF-8 text, refused when they are not UTF-8. */
+  private utf8(data: Buffer, start: number, end: number): string {
+    const text = utf8Text(data, start, end);
+    if (text === null) throw this.unstorable(NOT_UTF8);
+    return text;
+  }
+
   private unstorable(what: string, column = this.column, row = this.rowNumber): ImportInputError {
     return new ImportInputError(
       `Cell ${cellName(column, row)} of the worksheet holds ${what}, which cell text cannot hold. Retype that cell in Excel and import again.`,
@@ -354,11 +361,11 @@ export class SheetScanner extends XmlChunks {
       }
       case CellType.InlineText:
       case CellType.FormulaText:
-        return isPlainText(data, start, end) ? data.toString('utf8', start, end) : this.cellText(data.toString('utf8', start, end));
+        return isPlainText(data, start, end) ? this.utf8(data, start, end) : this.cellText(this.utf8(data, start, end));
       case CellType.Boolean:
         return digits(data, start, end) > 0;
       case CellType.Error:
-        return data.toString('utf8', start, end);
+        return this.utf8(data, start, end);
       case CellType.IsoDate: {
         const text = data.toString('latin1', start, end);
         return isoDate(text) ?? text;
@@ -366,7 +373,7 @@ export class SheetScanner extends XmlChunks {
       default: {
         const whole = digits(data, start, end);
         const number = whole >= 0 ? whole : Number.parseFloat(data.toString('latin1', start, end));
-        if (Number.isNaN(number)) return data.toString('utf8', start, end);
+        if (Number.isNaN(number)) return this.utf8(data, start, end);
         if (this.context.dateStyles[this.style] !== 1) return number;
         if (!isExcelDate(number, this.context.date1904)) {
           throw new ImportInputError(

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 /** Excel's escape of a character XML cannot hold (_x000D_ for a carriage return): Excel writes upper-case hex and reads either case. */
@@ -7,7 +9,8 @@ function entity(_match: string, body: string): string {
   const named = NAMED[body];
   if (named !== undefined) return named;
   const code = body.startsWith('#x') ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  // &#0; is a NUL as _x0000_ is: kept, so that the cell is refused (unstorableCharacter) rather than read without it.
+  return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
 /** A run of XML text as the text it stands for: entities resolved, line ends as XML reads them, Excel's _xHHHH_ escapes undone. */
@@ -19,11 +22,23 @@ export function xmlText(raw: string): string {
   return text;
 }
 
-/** What decoded cell text holds that stored text cannot (a NUL, a lone surrogate: from _x0000_, &#xD800; or a NUL byte), or null. */
+/** What decoded cell text holds that stored text cannot (a NUL, a lone surrogate: from _x0000_, &#0;, &#xD800; or a NUL byte), or null. */
 export function unstorableCharacter(text: string): string | null {
   if (text.includes('\u0000')) return 'a NUL character';
   if (!text.isWellFormed()) return 'a broken character (an unpaired UTF-16 surrogate)';
   return null;
+}
+
+/** What a cell holds whose bytes are not UTF-8: decoded, each bad byte would be U+FFFD, stored silently. */
+export const NOT_UTF8 = 'bytes that are not UTF-8 (a character written in another encoding, or a broken one)';
+
+/**
+ * The bytes [start, end) as UTF-8 text, or null when they are not UTF-8. Only text in which
+ * decoding put a U+FFFD has its bytes checked (one written in the file, EF BF BD, is kept).
+ */
+export function utf8Text(data: Buffer, start: number, end: number): string | null {
+  const text = data.toString('utf8', start, end);
+  return text.includes('\uFFFD') && !isUtf8(data.subarray(start, end)) ? null : text;
 }
 
 /** Whether raw UTF-8 bytes are already the text they stand for (no entity, no carriage return, no _x escape, no NUL). */
