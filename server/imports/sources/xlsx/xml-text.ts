@@ -50,7 +50,7 @@ export function unstorableCell(where: string, what: string, advice: string): Imp
  */
 export function unstorableSheetName(position: number, what: string): ImportInputError {
   return new ImportInputError(
-    `Sheet ${position} of the workbook has a name that holds ${what}, which a sheet name cannot hold: the file is damaged or was not written by a spreadsheet program. Rename that sheet in the program that wrote the file (or export the sheet you want from it as CSV UTF-8) and import that.`,
+    `Sheet ${position} of the workbook has a name that holds ${what}, which a sheet name cannot hold: the file is damaged or was not written by a spreadsheet program. Rename that sheet in the program that wrote the file and import the file again, or export the sheet you want from it as CSV UTF-8 and import that.`,
   );
 }
 
