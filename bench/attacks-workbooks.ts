@@ -4,8 +4,8 @@
  * ratio is judged); one 1 MB shared string used by 480 cells; 300 zip entries pointing at one
  * stream that unpacks to 1 GB; a row numbered 999999999999999; a date cell of 1e300; a header row
  * of three 1 MB cells; comments and CDATA inside cells; a NUL or a lone surrogate in cell text, six
- * ways; the sheet's entry listed twice (as it is, in other case, with backslashes); rows out of
- * order. Issue 39's .xls and .ods: a 1 KB .ods whose repeats stand for 10^9 cells, an .ods cell of
+ * ways, and an .ods cell whose bytes are not UTF-8; the sheet's entry listed twice (as it is, in
+ * other case, with backslashes); rows out of order. Issue 39's .xls and .ods: a 1 KB .ods whose repeats stand for 10^9 cells, an .ods cell of
  * 500,000,000 spaces, a 26-byte .xls SheetJS loops on. Each file is sent to the preview and to a
  * sync import (with the rows read, where what is read is the attack); attacks.bench.ts watches
  * time, memory and /api/health meanwhile.
@@ -92,9 +92,14 @@ export function workbookAttackFiles(dir: string) {
     if (!fs.existsSync(file)) write(file);
     return file;
   };
-  /** Several files, `prefix-variant.xlsx`, made once: their paths by variant. */
+  /** Several files, `prefix-variant.xlsx` (`.ods` for a variant named ods_…), made once: their paths by variant. */
   const each = (prefix: string, writes: Record<string, (file: string) => void>) => () =>
-    Object.fromEntries(Object.entries(writes).map(([variant, write]) => [variant, once(`${prefix}-${variant}.xlsx`, write)()]));
+    Object.fromEntries(
+      Object.entries(writes).map(([variant, write]) => [
+        variant,
+        once(`${prefix}-${variant}.${variant.startsWith('ods_') ? 'ods' : 'xlsx'}`, write)(),
+      ]),
+    );
   return {
     longWord: once('workbookpr-1mb-word.xlsx', (file) =>
       writeWorkbook(file, {
@@ -164,7 +169,8 @@ export function workbookAttackFiles(dir: string) {
           '<c r="B4" t="inlineStr"><is><t>5 High Street, Bondi<!-- NSW 9999 --> NSW 2026</t></is></c></row>',
       }),
     ),
-    // A NUL or a lone surrogate, each way a file can spell one: refused naming the cell. Raw surrogate bytes are not UTF-8.
+    // A NUL or a lone surrogate, each way a file can spell one: refused naming the cell. Raw surrogate bytes are not UTF-8,
+    // nor is a Latin-1 é in an .ods (SheetJS read it as U+FFFD).
     unstorable: each('unstorable', {
       nul_escape: inlineName('De_x0000_pot'),
       nul_reference: inlineName('De&#0;pot'),
@@ -176,6 +182,16 @@ export function workbookAttackFiles(dir: string) {
           rows: `<row r="2"><c r="A2" t="s"><v>0</v></c>${LOCATION_B2}</row>`,
         }),
       surrogate_bytes: inlineName(Buffer.concat([Buffer.from('Caf'), Buffer.from([0xed, 0xa0, 0x80])])),
+      ods_latin1_bytes: (file) =>
+        fs.writeFileSync(
+          file,
+          odsBook(
+            Buffer.concat([
+              Buffer.from(odsRow(['name', 'location'])),
+              Buffer.from(odsRow(['Caf\u00e9', '1 High Street, Carlton VIC 3053']), 'latin1'),
+            ]),
+          ),
+        ),
     }),
     // The sheet listed twice, the second (an impostor) last: as it is, in other case, with backslashes.
     duplicateNames: each('duplicate', {

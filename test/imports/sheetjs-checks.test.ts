@@ -14,6 +14,7 @@ import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../../server/imports/l
 import { OdsContentScan } from '../../server/imports/sources/sheetjs/ods-content-scan.ts';
 import { readDeadlineMs } from '../../server/imports/sources/sheetjs/sheetjs-workbook.ts';
 import { checkOdsLimits } from '../../server/imports/sources/sheetjs/ods-limits.ts';
+import { Utf8ContentScan } from '../../server/imports/sources/sheetjs/utf8-content-scan.ts';
 import { checkXlsLimits } from '../../server/imports/sources/sheetjs/xls-limits.ts';
 import { odsBook, odsRow, zip } from '../fixtures/hostile/generate.ts';
 
@@ -102,6 +103,94 @@ describe('an .ods content.xml as SheetJS would expand it', () => {
   });
 });
 
+describe('an .ods content.xml that is not UTF-8', () => {
+  /** The cells content.xml (raw bytes) stands for, checked to be UTF-8 as it streams in chunks of `size` bytes. */
+  const checked = (bytes: Buffer, size: number) => {
+    const scanner = new Utf8ContentScan(new OdsContentScan(DEFAULT_IMPORT_LIMITS));
+    for (let at = 0; at < bytes.length; at += size) scanner.push(bytes.subarray(at, at + size));
+    return scanner.end();
+  };
+  const raw = (...pieces: (string | Buffer | number[])[]) =>
+    Buffer.concat(pieces.map((piece) => (Array.isArray(piece) ? Buffer.from(piece) : Buffer.from(piece))));
+  const sheets = (...tables: (string | Buffer)[][]) =>
+    raw(
+      '<office:spreadsheet>',
+      ...tables.flatMap(([name, rows]) => ['<table:table table:name="', name ?? '', '">', rows ?? '', '</table:table>']),
+      '</office:spreadsheet>',
+    );
+  const row = (...cells: (string | Buffer)[]) =>
+    raw(
+      '<table:table-row>',
+      ...cells.flatMap((text) => ['<table:table-cell office:value-type="string"><text:p>', text, '</text:p></table:table-cell>']),
+      '</table:table-row>',
+    );
+  const latin1 = [0xe9];
+  const surrogate = [0xed, 0xa0, 0x80];
+
+  it('reads characters of every length cut by any chunk, and a U+FFFD written as such', () => {
+    const book = sheets(['Sites', raw(row('Café 東京 🚚 مستودع', 'a\uFFFDb', 'R&amp;D'), row('x'))]);
+    for (const size of [book.length, 64, 7, 3, 2, 1]) assert.equal(checked(book, size), 4, `chunks of ${size}`);
+  });
+
+  it('refuses a cell whose bytes are not UTF-8, naming the cell, wherever the chunks end', () => {
+    const cases: [Buffer, RegExp][] = [
+      [sheets(['Sites', raw(row('name', 'location'), row('Depot', raw('Caf', latin1)))]), /^Cell B2 of the sheet "Sites" holds bytes/],
+      [sheets(['Sites', raw(row('a'), row('b'), row('c', 'd', raw('x', surrogate, 'y')))]), /^Cell C3 of the sheet "Sites"/],
+      // In the cell's attribute, a broken 3-byte character cut short by the next one, a character cut by the end of content.xml.
+      [
+        sheets(['R&amp;D', raw('<table:table-row><table:table-cell office:string-value="', latin1, '"/></table:table-row>')]),
+        /^Cell A1 of the sheet "R&D"/,
+      ],
+      [sheets(['Sites', row('a', raw([0xe6, 0x9d], '東'))]), /^Cell B1 of the sheet "Sites"/],
+      [
+        sheets(
+          ['First', row('a')],
+          [
+            'Second',
+            raw(
+              row('a'),
+              '<table:table-row table:number-rows-repeated="3"><table:table-cell/></table:table-row>',
+              row('b', raw('x', [0xf0, 0x9f, 0x9a])),
+            ),
+          ],
+        ),
+        /^Cell B5 of the sheet "Second"/,
+      ],
+    ];
+    for (const [book, message] of cases) {
+      for (const size of [book.length, 64, 5, 1]) {
+        assert.throws(
+          () => checked(book, size),
+          (error: Error) =>
+            error instanceof ImportInputError &&
+            message.test(error.message) &&
+            /holds bytes that are not UTF-8 .*which cell text cannot hold\. .*LibreOffice does not open it either.*CSV UTF-8/.test(
+              error.message,
+            ),
+          `${message} in chunks of ${size}`,
+        );
+      }
+    }
+  });
+
+  it('refuses a sheet name whose bytes are not UTF-8 by the sheet\u2019s position, and other such bytes by their offset', () => {
+    const name = sheets(['First', row('a')], [raw('Caf', latin1), row('b')]);
+    const outside = raw(sheets(['Sites', row('a')]), '<!-- ', latin1, ' -->');
+    const cut = raw(sheets(['Sites', row('a')]), [0xe6, 0x9d]);
+    for (const size of [name.length, 6, 1]) {
+      assert.throws(
+        () => checked(name, size),
+        /Sheet 2 of the workbook has a name that holds bytes that are not UTF-8 .*which a sheet name cannot hold/,
+      );
+      assert.throws(
+        () => checked(outside, size),
+        new RegExp(`content\\.xml has bytes that are not UTF-8 at byte ${outside.length - 5}, outside any cell`),
+      );
+      assert.throws(() => checked(cut, size), new RegExp(`not UTF-8 at byte ${cut.length - 2}, outside any cell`));
+    }
+  });
+});
+
 describe('an .ods before SheetJS reads it', () => {
   const good = odsBook(`${odsRow(['name', 'location'])}${odsRow(['Depot', '1 High Street, Carlton VIC 3053'])}`);
 
@@ -110,6 +199,14 @@ describe('an .ods before SheetJS reads it', () => {
     await assert.rejects(
       checkOdsLimits(tempFile(good), { ...DEFAULT_IMPORT_LIMITS, maxXlsOdsBytes: 600 }),
       /The \.ods workbook unpacks to more than the limit of 0 MB \(serve --max-xls-ods-mb\) for an \.ods \(passed at its part/,
+    );
+  });
+
+  it('refuses content.xml whose bytes are not UTF-8, which SheetJS would read as U+FFFD, naming the cell', async () => {
+    const latin1 = odsBook(Buffer.concat([Buffer.from(odsRow(['name', 'location'])), Buffer.from(odsRow(['Caf\u00e9', 'x']), 'latin1')]));
+    await assert.rejects(
+      checkOdsLimits(tempFile(latin1), DEFAULT_IMPORT_LIMITS),
+      /^ImportInputError: Cell A2 of the sheet "Sheet1" holds bytes that are not UTF-8/,
     );
   });
 

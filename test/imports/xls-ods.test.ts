@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
+import * as XLSX from '@e965/xlsx';
 import { odsBook, odsRow } from '../fixtures/hostile/generate.ts';
 import { addressCsv, fileUpload, startImportTestServer, waitForTask } from '../support/imports.ts';
 import { suiteServer } from '../support/suite-server.ts';
@@ -209,6 +210,68 @@ describe('.xls and .ods imports', () => {
       await server.request('/api/qrcodes/bulk', upload(fixture('password/sites-password.xls'), 'p.xls')),
       /protected with a password/,
     );
+  });
+
+  it('refuses an .ods cell holding bytes that are not UTF-8, a NUL or a lone surrogate, naming the cell (SheetJS gave U+FFFD for the bytes)', async () => {
+    const header = odsRow(['name', 'location']);
+    const withName = (name: Buffer | string) =>
+      odsBook(
+        Buffer.concat([
+          Buffer.from(`${header}<table:table-row><table:table-cell office:value-type="string"><text:p>`),
+          Buffer.from(name),
+          Buffer.from(`</text:p></table:table-cell>${odsRow(['1 High Street, Carlton VIC 3053']).slice('<table:table-row>'.length)}`),
+        ]),
+      );
+    const cases: [Buffer | string, RegExp][] = [
+      [Buffer.from('Caf\u00e9', 'latin1'), /bytes that are not UTF-8 .*LibreOffice does not open it either/],
+      [Buffer.from([0x43, 0x61, 0x66, 0xed, 0xa0, 0x80]), /bytes that are not UTF-8/],
+      ['De\u0000pot', /a NUL character/],
+      ['De&#0;pot', /a NUL character/],
+      ['De_x0000_pot', /a NUL character/],
+      ['Caf&#xD800;', /a broken character \(an unpaired UTF-16 surrogate\)/],
+    ];
+    for (const [name, what] of cases) {
+      const book = withName(name);
+      for (const res of [
+        await server.request('/api/imports/preview', upload(book, 'sites.ods', { kind: 'qrcodes' })),
+        await server.request('/api/qrcodes/bulk?processing_mode=sync', upload(book, 'sites.ods')),
+      ]) {
+        const text = await res.text();
+        assert.equal(res.status, 400, `${String(name)}: ${text}`);
+        const message = (JSON.parse(text) as { error: { message: string } }).error.message;
+        assert.match(message, /^Cell A2 of the sheet "Sheet1" holds .*, which cell text cannot hold\./);
+        assert.match(message, what);
+      }
+    }
+    assert.deepEqual(stored('Caf'), [], 'nothing stored');
+  });
+
+  it('lists an .ods sheet named R&amp;D as R&D, and refuses a sheet name SheetJS gives with a NUL, a lone surrogate or bytes that are not UTF-8', async () => {
+    const rows = `${odsRow(['name', 'location'])}${odsRow(['Depot', '1 High Street, Carlton VIC 3053'])}`;
+    const preview = (book: Buffer, name: string, fields: Record<string, string> = {}) =>
+      server.request('/api/imports/preview', upload(book, name, { kind: 'qrcodes', ...fields }));
+    const amp = await ok<Preview>(await preview(odsBook(rows, 'R&amp;D'), 'rd.ods', { sheet: 'R&D' }));
+    assert.deepEqual([amp.sheets, amp.sheet], [[{ name: 'R&D', rows: 2 }], 'R&D']);
+    const sheetNames: [Buffer, string, RegExp][] = [
+      [odsBook(rows, 'S&#0;'), 'nul.ods', /a NUL character/],
+      [odsBook(rows, 'S&#xD800;'), 'surrogate.ods', /a broken character/],
+      [odsBook(rows, Buffer.from('Caf\u00e9', 'latin1')), 'latin1.ods', /bytes that are not UTF-8/],
+    ];
+    for (const name of ['S\u0000', 'S\uD800']) {
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['name', 'location']]), 'Read me');
+      XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['name', 'location']]), name);
+      const xls = XLSX.write(book, { type: 'buffer', bookType: 'xls' }) as Buffer;
+      sheetNames.push([xls, 'names.xls', name.includes('\u0000') ? /a NUL character/ : /a broken character/]);
+    }
+    for (const [book, file, what] of sheetNames) {
+      const position = file === 'names.xls' ? 2 : 1;
+      const message = new RegExp(
+        `^Sheet ${position} of the workbook has a name that holds ${what.source}.*, which a sheet name cannot hold`,
+      );
+      await refused(await preview(book, file), message);
+      await refused(await server.request('/api/qrcodes/bulk?processing_mode=sync', upload(book, file)), message);
+    }
   });
 
   it('refuses a 26-byte .xls that sends SheetJS into a loop filling its memory, ending only the process that read it', async () => {

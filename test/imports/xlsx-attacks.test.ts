@@ -115,6 +115,24 @@ describe('hostile and real-world workbooks through the API', () => {
     await refused(await syncImport(file), message);
   });
 
+  it('refuses a sheet named with _x0000_, &#0; or &#xD800; (it reached the preview\u2019s sheets and the results), naming its position', async () => {
+    for (const [name, what] of [
+      ['De_x0000_pot', 'a NUL character'],
+      ['De&#0;pot', 'a NUL character'],
+      ['Caf&#xD800;', 'a broken character (an unpaired UTF-16 surrogate)'],
+    ]) {
+      const entries = entriesOf(HEADER + DATA);
+      const workbookPart = entries.find((e) => e.name === 'xl/workbook.xml');
+      assert.ok(workbookPart);
+      workbookPart.data = Buffer.from(workbookPart.data.toString().replace('name="Sheet1"', `name="${name}"`));
+      const message = new RegExp(
+        `^Sheet 1 of the workbook has a name that holds ${what?.replace(/[()]/g, '\\$&')}, which a sheet name cannot hold`,
+      );
+      await refused(await preview(zip(entries)), message);
+      await refused(await syncImport(zip(entries)), message);
+    }
+  });
+
   it('refuses a row numbered 999999999999999 with a 400 naming it (not an out-of-memory crash)', async () => {
     const file = workbook(`${HEADER}${DATA}<row r="999999999999999"><c r="A999999999999999"><v>1</v></c></row>`);
     await refused(await syncImport(file), /Row 999,999,999,999,999 of the worksheet is beyond row 1,048,576, the last row Excel has/);

@@ -84,7 +84,15 @@ async function exceljsWorkbook(name: string, build: (book: ExcelJS.Workbook) => 
 /** A workbook made by hand; its sheet rows and shared strings may be raw bytes (not UTF-8). */
 function handmade(
   name: string,
-  parts: { sheet: string | Buffer; strings?: string | Buffer; styles?: string; workbookPr?: string; prefix?: string },
+  parts: {
+    sheet: string | Buffer;
+    strings?: string | Buffer;
+    styles?: string;
+    workbookPr?: string;
+    prefix?: string;
+    /** The sheet's name as workbook.xml spells it (raw bytes as a Buffer). */
+    sheetName?: string | Buffer;
+  },
 ): string {
   const bytes = (...pieces: (string | Buffer)[]) => Buffer.concat(pieces.map((piece) => Buffer.from(piece)));
   const p = parts.prefix ?? '';
@@ -109,8 +117,10 @@ function handmade(
     ...(parts.styles === undefined ? [] : [{ name: 'xl/styles.xml', data: Buffer.from(`<styleSheet${ns}>${parts.styles}</styleSheet>`) }]),
     {
       name: 'xl/workbook.xml',
-      data: Buffer.from(
-        `<${p}workbook${ns} xmlns:rel="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${parts.workbookPr ?? ''}<${p}sheets><${p}sheet name="Data &amp; more" sheetId="1" rel:id="rId1"/></${p}sheets></${p}workbook>`,
+      data: bytes(
+        `<${p}workbook${ns} xmlns:rel="http://schemas.openxmlformats.org/officeDocument/2006/relationships">${parts.workbookPr ?? ''}<${p}sheets><${p}sheet name="`,
+        parts.sheetName ?? 'Data &amp; more',
+        `" sheetId="1" rel:id="rId1"/></${p}sheets></${p}workbook>`,
       ),
     },
     {
@@ -479,6 +489,36 @@ describe('workbook reader: hostile workbooks (issue 38)', () => {
       strings: '<si><t>c\uFFFDd</t></si>',
     });
     assert.deepEqual(await firstSheet(replacement), [[1, ['a\uFFFDb', 'c\uFFFDd']]]);
+  });
+
+  it('refuses a sheet name holding a NUL, a lone surrogate or bytes that are not UTF-8, naming the sheet by its position', () => {
+    const cases: [string | Buffer, RegExp][] = [
+      ['De_x0000_pot', /a NUL character/],
+      ['De&#0;pot', /a NUL character/],
+      ['Caf&#xD800;', /a broken character \(an unpaired UTF-16 surrogate\)/],
+      ['_xD83D_', /a broken character/],
+      [Buffer.from([0x43, 0x61, 0x66, 0xe9]), /bytes that are not UTF-8/],
+      [Buffer.from([0x43, 0x61, 0x66, 0xed, 0xa0, 0x80]), /bytes that are not UTF-8/],
+    ];
+    for (const [sheetName, what] of cases) {
+      const file = handmade('sheet-name.xlsx', { sheet: '<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row>', sheetName });
+      assert.throws(
+        () => Workbook.open(file),
+        (error: Error) =>
+          error instanceof ImportInputError &&
+          /^Sheet 1 of the workbook has a name that holds .*, which a sheet name cannot hold: the file is damaged/.test(error.message) &&
+          what.test(error.message),
+        String(sheetName),
+      );
+    }
+    const named = handmade('sheet-name-ok.xlsx', {
+      sheet: '<row r="1"><c r="A1"><v>1</v></c></row>',
+      sheetName: 'Caf\u00e9 \uFFFD &#x1F69A;',
+    });
+    assert.deepEqual(
+      Workbook.open(named).sheets.map((sheet) => sheet.name),
+      ['Caf\u00e9 \uFFFD \u{1F69A}'],
+    );
   });
 
   it("refuses a row past Excel's row 1,048,576, naming it, before any row is made", async () => {

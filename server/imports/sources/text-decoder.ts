@@ -40,7 +40,7 @@ export class TextDecodeError extends ImportInputError {
 }
 
 /** Where a trailing incomplete UTF-8 sequence starts (the length when the bytes end on a whole character). */
-function completeUtf8Length(bytes: Uint8Array): number {
+export function completeUtf8Length(bytes: Uint8Array): number {
   const end = bytes.length;
   for (let i = end - 1; i >= Math.max(0, end - 3); i--) {
     const byte = bytes[i]!;

@@ -1,10 +1,14 @@
 import { ImportInputError } from '../../errors.ts';
 import { describeLimit, type ImportLimits } from '../../limits.ts';
 import { cellName, MAX_SHEET_ROWS } from '../xlsx/sheet-scanner.ts';
+import { NOT_UTF8, unstorableCell, unstorableSheetName, xmlEntities } from '../xlsx/xml-text.ts';
 
 /** The longest tag carried from one chunk to the next; a longer one refuses the file. */
 const MAX_TAG_CHARS = 8 * 1024 * 1024;
 const ATTRIBUTE = /([^\s=/]+)\s*=\s*"([^"]*)"/g;
+/** The attribute whose value a tag cut short is in. */
+const OPEN_ATTRIBUTE = /([^\s=/]+)\s*=\s*"[^"]*$/;
+const DAMAGED = 'The file is damaged or was not written by a spreadsheet program (LibreOffice does not open it either)';
 
 function localName(name: string): string {
   return name.slice(name.lastIndexOf(':') + 1);
@@ -41,6 +45,8 @@ export class OdsContentScan {
   /** The end of the last chunk that may begin or end a comment. */
   private commentCarry = '';
   private inComment = false;
+  /** The sheets begun (<table:table> tags), and the name of the last. */
+  private sheets = 0;
   private sheet = '';
   /** The current row's first row index (0-based) and how many rows it stands for. */
   private row = 0;
@@ -132,7 +138,8 @@ export class OdsContentScan {
     }
     switch (name) {
       case 'table': {
-        this.sheet = attributes(body).get('name') ?? '';
+        this.sheets++;
+        this.sheet = xmlEntities(attributes(body).get('name') ?? '');
         this.row = 0;
         this.rowRepeat = 1;
         this.column = 0;
@@ -202,6 +209,32 @@ export class OdsContentScan {
         `The .ods workbook holds more cells with a value (its repeated cells counted each time) than the limit of ${describeLimit(this.limits, 'maxXlsOdsCells')} for an .ods: it is read whole, into memory. Save it as Excel Workbook (.xlsx) or CSV, which are read as they stream, and upload that.`,
       );
     }
+  }
+
+  /**
+   * The refusal of bytes that are not UTF-8 found just after those pushed (byte `at` of
+   * content.xml), named by where they are: a cell's text or attributes, a sheet's name, or else
+   * the byte.
+   */
+  notUtf8(at: number): ImportInputError {
+    if (this.tagCarry !== '') {
+      const tag = localName(/^<\/?([^\s/>]*)/.exec(this.tagCarry)?.[1] ?? '');
+      const attribute = localName(OPEN_ATTRIBUTE.exec(this.tagCarry)?.[1] ?? '');
+      if (tag === 'table' && attribute === 'name') return unstorableSheetName(this.sheets + 1, NOT_UTF8);
+      if (tag === 'table-cell' || tag === 'covered-table-cell') return this.cellNotUtf8(this.column);
+    }
+    if (this.cell) return this.cellNotUtf8(this.cell.column);
+    return new ImportInputError(
+      `The file could not be read as an OpenDocument spreadsheet (.ods): its content.xml has bytes that are not UTF-8 at byte ${at.toLocaleString('en-US')}, outside any cell. ${DAMAGED}: export the data from the program that wrote it as CSV UTF-8, and import that.`,
+    );
+  }
+
+  private cellNotUtf8(column: number): ImportInputError {
+    return unstorableCell(
+      `Cell ${cellName(column + 1, this.row + 1)} of the sheet "${this.sheet}"`,
+      NOT_UTF8,
+      `${DAMAGED}: correct that cell in the program that wrote the file, or export the data from it as CSV UTF-8, and import that.`,
+    );
   }
 
   private refuse(why: string): ImportInputError {

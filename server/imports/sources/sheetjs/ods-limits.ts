@@ -4,6 +4,7 @@ import { centralDirectory, NotWorkbookError, readEntry, type ZipEntry } from '..
 import { checkEntry } from '../zip-limits.ts';
 import { OdsContentScan } from './ods-content-scan.ts';
 import { unreadable } from './unreadable.ts';
+import { Utf8ContentScan } from './utf8-content-scan.ts';
 
 const MANIFEST_BYTES = 4 * 1024 * 1024;
 
@@ -23,8 +24,9 @@ function reworded(error: unknown): unknown {
  * against the workbook limits (each part's size and compression ratio, the longest text between
  * tags) and all of them together against serve --max-xls-ods-mb (SheetJS unpacks every entry);
  * no password (the manifest names encryption); and content.xml's repeated cells and spaces as
- * SheetJS would expand them (OdsContentScan). Nothing is kept but one chunk at a time. Answers
- * the cells with a value it holds.
+ * SheetJS would expand them (OdsContentScan), and that it is UTF-8 (SheetJS would read other bytes
+ * as U+FFFD; LibreOffice does not open such a file). Nothing is kept but one chunk at a time.
+ * Answers the cells with a value it holds.
  */
 export async function checkOdsLimits(file: string, limits: ImportLimits): Promise<number> {
   try {
@@ -36,7 +38,7 @@ export async function checkOdsLimits(file: string, limits: ImportLimits): Promis
     let total = 0;
     let cells = 0;
     for (const entry of entries) {
-      const scan = entry.name === 'content.xml' ? new OdsContentScan(limits) : undefined;
+      const scan = entry.name === 'content.xml' ? new Utf8ContentScan(new OdsContentScan(limits)) : undefined;
       let unpacked = total;
       // Counted as it unpacks: the read stops at the limit, not at the end of a large part.
       const observer = {
@@ -47,7 +49,7 @@ export async function checkOdsLimits(file: string, limits: ImportLimits): Promis
         },
       };
       total += await checkEntry(file, entry, limits, total, observer);
-      if (scan) cells = scan.cells;
+      if (scan) cells = scan.end();
     }
     return cells;
   } catch (error) {

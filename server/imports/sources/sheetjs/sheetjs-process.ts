@@ -10,7 +10,7 @@ import { describeError, ImportInputError } from '../../errors.ts';
 import { describeLimit, type ImportLimits } from '../../limits.ts';
 import { type Cell, cellName, excelDate, isExcelDate, MAX_SHEET_ROWS, type XlsxRow } from '../xlsx/sheet-scanner.ts';
 import { isDateFormat } from '../xlsx/workbook.ts';
-import { unstorableCharacter } from '../xlsx/xml-text.ts';
+import { unstorableCell, unstorableCharacter, unstorableSheetName, xmlEntities } from '../xlsx/xml-text.ts';
 import { loadSheetJs } from './load.ts';
 
 export interface SheetJsRequest {
@@ -108,9 +108,7 @@ class SheetRows {
           );
         }
         const unstorable = unstorableCharacter(text);
-        if (unstorable !== null) {
-          throw new ImportInputError(`${where()} holds ${unstorable}, which cell text cannot hold. Retype that cell and import again.`);
-        }
+        if (unstorable !== null) throw unstorableCell(where(), unstorable, 'Retype that cell and import again.');
         return text;
       }
       case 'b':
@@ -157,12 +155,24 @@ async function readBook(data: SheetJsRequest): Promise<SheetJsAnswer> {
   // SheetJS reads any zip it knows (an .xlsx, an .xlsb): the sniff found an OpenDocument file, and so must SheetJS.
   if (data.format === 'ods' && book.bookType !== 'ods') return { error: 'its content is not an OpenDocument spreadsheet', input: false };
   const date1904 = Boolean(book.Workbook?.WBProps?.date1904);
-  const sheets = book.SheetNames.map((name, i) => ({
-    name,
+  const names = book.SheetNames.map((key, i) => sheetName(key, i + 1, data.format));
+  const sheets = book.SheetNames.map((key, i) => ({
+    name: names[i] as string,
     hidden: Boolean(book.Workbook?.Sheets?.[i]?.Hidden),
-    rows: new SheetRows(name, data.limits, date1904).read(book.Sheets[name]),
+    rows: new SheetRows(names[i] as string, data.limits, date1904).read(book.Sheets[key]),
   }));
   return { sheets };
+}
+
+/**
+ * A sheet's name as its program shows it, refused when it holds what stored text cannot (an .xls
+ * holds any UTF-16). SheetJS leaves an .ods name as its XML spells it ("R&amp;D"): resolved here.
+ */
+function sheetName(key: string, position: number, format: SheetJsRequest['format']): string {
+  const name = format === 'ods' ? xmlEntities(key) : key;
+  const unstorable = unstorableCharacter(name);
+  if (unstorable !== null) throw unstorableSheetName(position, unstorable);
+  return name;
 }
 
 process.once('message', (request: SheetJsRequest) => {

@@ -1,10 +1,14 @@
 import { eachAttribute, XmlChunks } from './xml-chunks.ts';
-import { xmlText } from './xml-text.ts';
+import { utf8Text, xmlText } from './xml-text.ts';
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** A tag of a small part: its name without prefix, its attributes by their names as written, and the wanted tag it sits in. */
 export interface PartTag {
   name: string;
   attributes: Map<string, string>;
+  /** The attributes whose bytes are not UTF-8 (decoded with U+FFFD in `attributes`). */
+  notUtf8: ReadonlySet<string>;
   /** The nearest enclosing tag among the wanted names (cellXfs around an xf), or null. */
   inside: string | null;
 }
@@ -25,10 +29,14 @@ class TagCollector extends XmlChunks {
     const tag = data.toString('latin1', name, nameEnd);
     if (!this.wanted.has(tag)) return;
     const attributes = new Map<string, string>();
+    let notUtf8 = NONE;
     eachAttribute(data, nameEnd, selfClosing ? end - 1 : end, (key, keyEnd, value, valueEnd) => {
-      attributes.set(data.toString('utf8', key, keyEnd), xmlText(data.toString('utf8', value, valueEnd)));
+      const name = data.toString('utf8', key, keyEnd);
+      const text = utf8Text(data, value, valueEnd);
+      if (text === null) notUtf8 = new Set([...notUtf8, name]);
+      attributes.set(name, xmlText(text ?? data.toString('utf8', value, valueEnd)));
     });
-    this.tags.push({ name: tag, attributes, inside: this.within.at(-1) ?? null });
+    this.tags.push({ name: tag, attributes, notUtf8, inside: this.within.at(-1) ?? null });
     if (!selfClosing) this.within.push(tag);
   }
 

@@ -2,7 +2,7 @@ import { ImportInputError } from '../../errors.ts';
 import { DEFAULT_IMPORT_LIMITS, describeLimit } from '../../limits.ts';
 import type { SharedStrings } from './shared-strings.ts';
 import { eachAttribute, spells, XmlChunks } from './xml-chunks.ts';
-import { isPlainText, NOT_UTF8, unstorableCharacter, utf8Text, xmlText } from './xml-text.ts';
+import { isPlainText, NOT_UTF8, unstorableCell, unstorableCharacter, utf8Text, xmlText } from './xml-text.ts';
 import { notWorkbook } from './zip.ts';
 
 /** A spreadsheet cell as the engine sees it: text, number, boolean, Date or empty. */
@@ -336,9 +336,7 @@ export class SheetScanner extends XmlChunks {
   }
 
   private unstorable(what: string, column = this.column, row = this.rowNumber): ImportInputError {
-    return new ImportInputError(
-      `Cell ${cellName(column, row)} of the worksheet holds ${what}, which cell text cannot hold. Retype that cell in Excel and import again.`,
-    );
+    return unstorableCell(`Cell ${cellName(column, row)} of the worksheet`, what, 'Retype that cell in Excel and import again.');
   }
 
   private cellValue(): Cell {

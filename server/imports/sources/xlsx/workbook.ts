@@ -3,6 +3,7 @@ import { DEFAULT_IMPORT_LIMITS } from '../../limits.ts';
 import { SharedStringsPart } from './shared-strings.ts';
 import { SheetScanner, type SheetContext, type XlsxRow } from './sheet-scanner.ts';
 import { type PartTag, partTags } from './part-tags.ts';
+import { NOT_UTF8, unstorableCharacter, unstorableSheetName } from './xml-text.ts';
 import { centralDirectory, entryStream, notWorkbook, readEntry, type ZipEntry } from './zip.ts';
 
 /** A worksheet of the workbook: its name, position among the sheets (1-based), visibility and zip part. */
@@ -72,8 +73,11 @@ export class Workbook {
       const rel = rels.get(relationshipId(sheet));
       if (!rel || !rel.type.endsWith('/worksheet')) continue;
       const state = sheet.get('state');
+      const name = sheet.get('name') ?? `Sheet${this.sheets.length + 1}`;
+      const unstorable = tag.notUtf8.has('name') ? NOT_UTF8 : unstorableCharacter(name);
+      if (unstorable !== null) throw unstorableSheetName(this.sheets.length + 1, unstorable);
       this.sheets.push({
-        name: sheet.get('name') ?? `Sheet${this.sheets.length + 1}`,
+        name,
         position: this.sheets.length + 1,
         hidden: state === 'hidden' || state === 'veryHidden',
         part: rel.target,

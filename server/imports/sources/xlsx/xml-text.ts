@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { ImportInputError } from '../../errors.ts';
 
 const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -13,11 +14,16 @@ function entity(_match: string, body: string): string {
   return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
+/** XML's entity and character references resolved (`R&amp;D`, `&#233;`). */
+export function xmlEntities(raw: string): string {
+  return raw.includes('&') ? raw.replace(ENTITY, entity) : raw;
+}
+
 /** A run of XML text as the text it stands for: entities resolved, line ends as XML reads them, Excel's _xHHHH_ escapes undone. */
 export function xmlText(raw: string): string {
   let text = raw;
   if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
-  if (text.includes('&')) text = text.replace(ENTITY, entity);
+  text = xmlEntities(text);
   if (text.includes('_x')) text = text.replace(EXCEL_ESCAPE, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
   return text;
 }
@@ -31,6 +37,22 @@ export function unstorableCharacter(text: string): string | null {
 
 /** What a cell holds whose bytes are not UTF-8: decoded, each bad byte would be U+FFFD, stored silently. */
 export const NOT_UTF8 = 'bytes that are not UTF-8 (a character written in another encoding, or a broken one)';
+
+/** A cell refused for what its text holds (unstorableCharacter's answer, or NOT_UTF8); `where`: "Cell A2 of the worksheet". */
+export function unstorableCell(where: string, what: string, advice: string): ImportInputError {
+  return new ImportInputError(`${where} holds ${what}, which cell text cannot hold. ${advice}`);
+}
+
+/**
+ * A workbook refused for what a sheet's name holds (unstorableCharacter's answer, or NOT_UTF8): no
+ * spreadsheet program writes one, and the name would reach the preview, the results and the
+ * stored import as U+FFFD or not at all. `position`: the sheet's among those the preview lists.
+ */
+export function unstorableSheetName(position: number, what: string): ImportInputError {
+  return new ImportInputError(
+    `Sheet ${position} of the workbook has a name that holds ${what}, which a sheet name cannot hold: the file is damaged or was not written by a spreadsheet program. Rename that sheet in the program that wrote the file and import the file again, or export the sheet you want from it as CSV UTF-8 and import that.`,
+  );
+}
 
 /**
  * The bytes [start, end) as UTF-8 text, or null when they are not UTF-8. Only text in which
