@@ -36,9 +36,7 @@ export function describeGazetteer(g: Gazetteer): GeocoderAbout {
     time_zones: new Set(g.zone.subarray(0, g.size)).size,
     countries: GAZETTEER_COUNTRIES.map((code) => {
       const index = g.countries.get(code);
-      let places = 0;
-      for (const list of index?.byPostcode.values() ?? []) places += list.length;
-      return { code, name: COUNTRY_DISPLAY_NAMES[code], places, postcodes: index?.byPostcode.size ?? 0 };
+      return { code, name: COUNTRY_DISPLAY_NAMES[code], places: index?.byPostcode.placeCount ?? 0, postcodes: index?.byPostcode.size ?? 0 };
     }),
     sources: SOURCES,
     precisions: PRECISIONS.map((precision) => ({ precision, meaning: PRECISION_MEANINGS[precision] })),

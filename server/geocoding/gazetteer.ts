@@ -4,12 +4,50 @@ import { countryCode, type GazetteerCountry } from './countries.ts';
 import { GAZETTEER_FILE } from './gazetteer-format.ts';
 import { nameKey } from './normalize.ts';
 
+/**
+ * Places by a key. Nine keys in ten name one place: that place is kept as a number, not a list of
+ * one (a list costs about 56 bytes: 6 MB over the gazetteer's 130,000 keys).
+ */
+export class PlaceIndex {
+  private readonly places = new Map<string, number | number[]>();
+
+  /** The key's places in the order they were added (a new array for a key of one place: the caller may keep it). */
+  get(key: string): number[] | undefined {
+    const found = this.places.get(key);
+    return typeof found === 'number' ? [found] : found;
+  }
+
+  has(key: string): boolean {
+    return this.places.has(key);
+  }
+
+  get size(): number {
+    return this.places.size;
+  }
+
+  /** Places of all keys together, a place counted once a key. */
+  get placeCount(): number {
+    let count = 0;
+    for (const found of this.places.values()) count += typeof found === 'number' ? 1 : found.length;
+    return count;
+  }
+
+  /** Adds the place to the key's list; `once`: unless the list has it already. */
+  add(key: string, place: number, once = false): void {
+    const found = this.places.get(key);
+    if (found === undefined) this.places.set(key, place);
+    else if (typeof found === 'number') {
+      if (!(once && found === place)) this.places.set(key, [found, place]);
+    } else if (!(once && found.includes(place))) found.push(place);
+  }
+}
+
 /** Indexes of one country's places. */
 export interface CountryIndex {
   /** Postcode as the gazetteer writes it -> places, in name order. */
-  byPostcode: Map<string, number[]>;
+  byPostcode: PlaceIndex;
   /** nameKey(place name or alias) -> places, in postcode order. */
-  byName: Map<string, number[]>;
+  byName: PlaceIndex;
   /** nameKey(state code or name) -> the state codes it stands for. */
   stateCodes: Map<string, string[]>;
 }
@@ -48,6 +86,8 @@ export function parseGazetteer(text: string): Gazetteer {
   };
   let country: GazetteerCountry | undefined;
   let index: CountryIndex | undefined;
+  // A few hundred distinct states for 100,000 places: one string each (3 MB of copies otherwise).
+  const stateNames = new Map<string, string>();
   // Place lines are read field by field with indexOf: splitting 100,000 lines into arrays
   // doubles the load time in garbage collection.
   let at = 0;
@@ -90,19 +130,23 @@ export function parseGazetteer(text: string): Gazetteer {
     g.country.push(country);
     g.postcode.push(postcode);
     g.name.push(name);
-    g.state.push(text.slice(t2 + 1, t3));
+    const state = text.slice(t2 + 1, t3);
+    const shared = stateNames.get(state);
+    if (shared === undefined) stateNames.set(state, state);
+    g.state.push(shared ?? state);
     g.latitude[i] = decimal(text, t3 + 1, t4);
     g.longitude[i] = decimal(text, t4 + 1, t5);
     g.zone[i] = decimal(text, t5 + 1, t6);
-    push(index.byPostcode, postcode, i);
+    // Each place line is read once, so its first keys cannot repeat the place; an alias may.
+    index.byPostcode.add(postcode, i);
     if (t6 === eol) {
-      push(index.byName, name.toLowerCase(), i);
+      index.byName.add(name.toLowerCase(), i);
       continue;
     }
     let t7 = text.indexOf('\t', t6 + 1);
     if (t7 < 0 || t7 > eol) t7 = eol;
-    push(index.byName, t7 > t6 + 1 ? text.slice(t6 + 1, t7) : name.toLowerCase(), i);
-    if (t7 < eol) for (const alias of text.slice(t7 + 1, eol).split('|')) addTo(index.byName, alias, i);
+    index.byName.add(t7 > t6 + 1 ? text.slice(t6 + 1, t7) : name.toLowerCase(), i);
+    if (t7 < eol) for (const alias of text.slice(t7 + 1, eol).split('|')) index.byName.add(alias, i, true);
   }
   return g;
 }
@@ -148,17 +192,10 @@ function decimal(text: string, from: number, to: number): number {
 function countryIndex(g: Gazetteer, country: GazetteerCountry): CountryIndex {
   let index = g.countries.get(country);
   if (!index) {
-    index = { byPostcode: new Map(), byName: new Map(), stateCodes: new Map() };
+    index = { byPostcode: new PlaceIndex(), byName: new PlaceIndex(), stateCodes: new Map() };
     g.countries.set(country, index);
   }
   return index;
-}
-
-/** Each place line is read once, so its first key cannot repeat the place. */
-function push(map: Map<string, number[]>, key: string, value: number): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 function addTo<T>(map: Map<string, T[]>, key: string, value: T): void {
