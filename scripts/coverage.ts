@@ -58,7 +58,7 @@ const run = spawnSync(
   process.execPath,
   [
     '--test',
-    `--test-concurrency=${process.env.QR_SANDBOX_TEST_CONCURRENCY ?? 2}`,
+    `--test-concurrency=${process.env.QR_SANDBOX_TEST_CONCURRENCY ?? 3}`,
     '--experimental-test-coverage',
     '--test-coverage-include=server/**',
     '--test-coverage-include=renderer/src/**',
