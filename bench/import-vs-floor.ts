@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { copyDataDir, databaseFileOf } from './big-org.ts';
-import { childPids, peakRssMbOf, treeCpuSeconds } from './proc-stat.ts';
+import { childPids } from '../test/support/processes.ts';
+import { peakRssMbOf, treeCpuSeconds } from './proc-stat.ts';
 import { sampleTreeMemory, type TreeMemory } from './process-memory.ts';
 import { importAndPoll, round, startChildServer } from './support.ts';
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { childPids } from '../test/support/processes.ts';
 
 /** Linux /proc readings of the benchmarks' processes (clock ticks of 1/100 s). */
 
@@ -17,20 +18,6 @@ export function processCpuSeconds(pid: number | undefined): number {
   } catch {
     return NaN;
   }
-}
-
-/** Child processes of a process: the server's import workers. */
-export function childPids(pid: number | undefined): number[] {
-  const children: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (statFields(Number(entry))[1] === String(pid)) children.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return children;
 }
 
 /**

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { childPids } from './proc-stat.ts';
+import { childPids } from '../test/support/processes.ts';
 
 /** Resident memory of one process now, in kB (0 when it is gone). */
 function rssKb(pid: number): number {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
+import { eventually } from '../support/eventually.ts';
 import { childPids } from '../support/processes.ts';
 import { TINY_SUBURBS } from '../support/tiny-geocoder.ts';
 
@@ -46,9 +47,8 @@ describe('idle import workers and upload readers end (serve --worker-idle-second
     assert.equal(first.inserted, 50);
     const used = childPids(serverPid);
     assert.ok(used.length > 0, 'the import ran in a worker process');
-    // Bounded wait: each ends one idle second after its last work.
-    for (let i = 0; i < 300 && used.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(used.filter(alive), [], 'the idle worker and reader processes ended');
+    // Each ends one idle second after its last work.
+    await eventually(() => !used.some(alive), 'the idle worker and reader processes ended', 15_000);
     assert.deepEqual(childPids(serverPid), []);
 
     const second = await importCsv(server, sites(50, 50));

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startChildServer, type ChildServer } from '../support/child-server.ts';
+import { eventually } from '../support/eventually.ts';
 import { childPids, commandLine, environment } from '../support/processes.ts';
 
 const MB = 1024 * 1024;
@@ -17,10 +18,8 @@ function children(server: ChildServer): { workers: number[]; readers: number[] }
   return { workers: role('--max-semi-space-size=8'), readers: role('--max-semi-space-size=1') };
 }
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  for (let i = 0; i < 600 && !ok(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.ok(ok(), what);
-}
+/** Bounded: a process start on a loaded machine takes seconds. */
+const WAIT_MS = 30_000;
 
 /**
  * Starts a background import of a 2 MB file named `fileName` and sends only its first 64 KB: the
@@ -62,10 +61,14 @@ describe('processes while a big upload arrives', () => {
     assert.equal(environment(server.child.pid as number).MALLOC_MMAP_THRESHOLD_, '262144', 'the server process re-started itself with it');
     const abandon = startUpload(server, 'sites.csv');
     try {
-      await until('a worker and a reader started for the upload', () => {
-        const { workers, readers } = children(server);
-        return workers.length > 0 && readers.length > 0;
-      });
+      await eventually(
+        () => {
+          const { workers, readers } = children(server);
+          return workers.length > 0 && readers.length > 0;
+        },
+        'a worker and a reader started for the upload',
+        WAIT_MS,
+      );
       for (const pid of childPids(server.child.pid as number)) assert.equal(environment(pid).MALLOC_MMAP_THRESHOLD_, '262144');
     } finally {
       abandon();
@@ -73,20 +76,20 @@ describe('processes while a big upload arrives', () => {
   });
 
   it('a CSV starts its import worker as it arrives; a big workbook only its reader (the worker starts after the header read)', async () => {
-    await until('the first upload left no process behind', () => childPids(server.child.pid as number).length === 0);
+    await eventually(() => childPids(server.child.pid as number).length === 0, 'the first upload left no process behind', WAIT_MS);
     const abandonCsv = startUpload(server, 'sites.csv');
     try {
       // Both start in the same call as the file part begins: once the reader is there, so is the worker.
-      await until('the CSV upload started a reader', () => children(server).readers.length > 0);
+      await eventually(() => children(server).readers.length > 0, 'the CSV upload started a reader', WAIT_MS);
       assert.equal(children(server).workers.length, 1, 'the CSV upload started an import worker beside its reader');
     } finally {
       abandonCsv();
     }
 
-    await until('the CSV upload left no process behind', () => childPids(server.child.pid as number).length === 0);
+    await eventually(() => childPids(server.child.pid as number).length === 0, 'the CSV upload left no process behind', WAIT_MS);
     const abandonWorkbook = startUpload(server, 'Sites.XLSX');
     try {
-      await until('the workbook upload started a reader', () => children(server).readers.length > 0);
+      await eventually(() => children(server).readers.length > 0, 'the workbook upload started a reader', WAIT_MS);
       assert.deepEqual(children(server).workers, [], 'no import worker beside the reader of a big workbook');
     } finally {
       abandonWorkbook();

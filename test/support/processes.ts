@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 /** A process's children (a server's import workers and upload readers), from /proc. */
-export function childPids(pid: number): number[] {
+export function childPids(pid: number | undefined): number[] {
   const children: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
