@@ -1,4 +1,4 @@
-import { openDatabase } from '../db/database.ts';
+import { openDatabase } from '../db/open-database.ts';
 import { createOrganization, DEFAULT_TIMEZONE } from '../orgs/organizations.ts';
 import { StartupError } from '../startup-error.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';

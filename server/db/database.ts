@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -6,16 +5,12 @@ import {
   Kysely,
   SqliteAdapter,
   SqliteDialect,
-  sql,
   type DatabaseConnection,
   type DialectAdapter,
   type Driver,
   type SqliteDatabase,
 } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
-import { ensurePrivateFile, tightenFile } from '../data-dir/private-files.ts';
 import { StartupError } from '../startup-error.ts';
-import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 
 export const DATABASE_FILE = 'qr-sandbox.db';
@@ -29,7 +24,6 @@ export interface Db {
   close(): Promise<void>;
 }
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
@@ -62,7 +56,7 @@ export const SERVER_WRITE_WAIT_MS = 60_000;
  * loop, and import workers hold the lock for whole batches): a statement that finds the lock
  * taken fails at once, having done nothing, and waitingForLock tries it again on a timer.
  */
-const SERVER_BUSY_TIMEOUT_MS = 0;
+export const SERVER_BUSY_TIMEOUT_MS = 0;
 
 export const isBusy = (error: unknown) => (error as { code?: string } | null)?.code?.startsWith('SQLITE_BUSY') === true;
 
@@ -171,45 +165,12 @@ class ImmediateTransactionDialect extends SqliteDialect {
   }
 }
 
-function createKysely(sqlite: SQLite.Database): Kysely<Database> {
+export function createKysely(sqlite: SQLite.Database): Kysely<Database> {
   return new Kysely<Database>({ dialect: new ImmediateTransactionDialect(sqlite) });
 }
 
 export function databasePath(dataDir: string): string {
   return path.join(dataDir, DATABASE_FILE);
-}
-
-/** Opens (creating if needed) the data dir's database, in WAL mode, with every migration applied. */
-export async function openDatabase(dataDir: string): Promise<Db> {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = databasePath(dataDir);
-  // SQLite gives the -wal and -shm files the mode of the database file, so that one is made 0600 first.
-  ensurePrivateFile(file);
-  const sqlite = openSqlite(file);
-  for (const extra of ['-wal', '-shm']) tightenFile(`${file}${extra}`);
-  const kysely = createKysely(sqlite);
-  let closed = false;
-  const db: Db = {
-    kysely,
-    sqlite,
-    file,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await kysely.destroy();
-    },
-  };
-  db.sqlite.pragma(`busy_timeout = ${SERVER_BUSY_TIMEOUT_MS}`);
-  // Not on every commit of this (the server's) connection: during a big import the WAL is large, and a
-  // checkpoint in a request would stall the event loop. Import workers and the server's timer checkpoint instead.
-  db.sqlite.pragma('wal_autocheckpoint = 0');
-  try {
-    await migrate(db);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return db;
 }
 
 /**
@@ -223,7 +184,7 @@ export function openConnection(dataDir: string, options: { readonly?: boolean } 
   return { kysely, sqlite, file, close: () => kysely.destroy() };
 }
 
-function openSqlite(file: string, readonly = false): SQLite.Database {
+export function openSqlite(file: string, readonly = false): SQLite.Database {
   let sqlite: SQLite.Database;
   try {
     sqlite = new SQLite(file, { readonly, fileMustExist: readonly });
@@ -240,33 +201,6 @@ function openSqlite(file: string, readonly = false): SQLite.Database {
   return sqlite;
 }
 
-async function migrate(db: Db): Promise<void> {
-  const applied = await appliedMigrations(db);
-  const unknown = applied.filter((name) => !(name in migrations));
-  if (unknown.length > 0) {
-    throw new StartupError(
-      `${db.file} was written by a newer version of QR Sandbox (it has migration ${unknown.join(', ')}, ` +
-        'which this version does not know). Upgrade QR Sandbox or use another --data-dir.',
-    );
-  }
-  // Capabilities land in any order and own separate tables, so a later-numbered one may already be applied.
-  const migrator = new Migrator({ db: db.kysely, provider, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new StartupError(`Could not upgrade ${db.file}: migration ${failed} failed (${describe(error)}).`);
-  }
-}
-
-async function appliedMigrations(db: Db): Promise<string[]> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(
-    db.kysely,
-  );
-  if (tables.rows.length === 0) return [];
-  const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
-  return rows.rows.map((r) => r.name);
-}
-
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

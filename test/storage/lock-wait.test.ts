@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { databasePath, lockReleased, openDatabase, waitingForLock } from '../../server/db/database.ts';
+import { databasePath, lockReleased, waitingForLock } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/open-database.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 
 const freshDir = suiteTempDirs();

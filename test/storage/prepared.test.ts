@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Db, openDatabase } from '../../server/db/database.ts';
+import { type Db } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/open-database.ts';
 import { param, prepare } from '../../server/db/prepared.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 

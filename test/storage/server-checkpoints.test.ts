@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import pino from 'pino';
-import { databasePath, openDatabase } from '../../server/db/database.ts';
+import { databasePath } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/open-database.ts';
 import { INBOX_WAL_BUDGET_BYTES, ServerCheckpoints } from '../../server/db/wal/server-checkpoints.ts';
 
 describe('server WAL checkpoints', async () => {

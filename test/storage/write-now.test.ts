@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { databasePath, type Db, lockReleased, openDatabase } from '../../server/db/database.ts';
+import { databasePath, type Db, lockReleased } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/open-database.ts';
 import { writeNow } from '../../server/db/write-now.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 

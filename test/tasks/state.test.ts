@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { type Db, openDatabase } from '../../server/db/database.ts';
+import { type Db } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/open-database.ts';
 import type { TaskStatus } from '../../server/tasks/schemas.ts';
 import { createPendingTask, failTask, taskUpdates } from '../../server/tasks/state.ts';
 import { tempDataDir } from '../support/server.ts';

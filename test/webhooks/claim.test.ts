@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { openDatabase } from '../../server/db/database.ts';
+import { openDatabase } from '../../server/db/open-database.ts';
 import { createOrganization } from '../../server/orgs/organizations.ts';
 import { claimDueDeliveries } from '../../server/webhooks/dispatch-store.ts';
 import { queueEvent } from '../../server/webhooks/outbox.ts';
