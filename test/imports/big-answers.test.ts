@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { UploadReader } from '../../server/imports/intake/upload-reader.ts';
 import { UPLOADS_DIR } from '../../server/imports/settings.ts';
 import { eventually } from '../support/eventually.ts';
 import { fileUpload, startImportTestServer } from '../support/imports.ts';
@@ -104,5 +105,34 @@ describe('big answers', () => {
     aborted.abort();
     await eventually(() => answerFiles(streamed).length === 0, 'the answer file is removed');
     assert.equal((await streamed.request('/api/health')).status, 200);
+  });
+
+  it('removes the answer file of a reader that dies or is stopped mid-answer, once its process has ended', async () => {
+    const { dataDir, geocoderModule, limits, bigAnswerBytes } = streamed.ctx.imports.settings;
+    const upload = path.join(dataDir, UPLOADS_DIR, 'big.csv');
+    fs.writeFileSync(upload, csv);
+    for (const end of ['dies', 'is stopped'] as const) {
+      const reader = new UploadReader({ dataDir, geocoderModule, limits, bigAnswerBytes }, { reading: () => {}, exit: () => {} });
+      const answerFile = path.join(dataDir, UPLOADS_DIR, `${end === 'dies' ? 'died' : 'stopped'}.answer.json`);
+      const read = reader.read({
+        op: 'preview',
+        file: upload,
+        format: 'csv',
+        kind: 'qrcodes',
+        organizationUuid: streamed.organizationUuid,
+        options: {},
+        position: {},
+        savedMappings: [],
+        answerFile,
+      });
+      // What a process killed while writing its answer leaves.
+      fs.writeFileSync(answerFile, '{"rows":[{"values":{"location":"yyy');
+      if (end === 'dies') reader.terminate();
+      else reader.abandon(new Error('the deadline passed'));
+      await assert.rejects(read);
+      await reader.exited;
+      await eventually(() => !fs.existsSync(answerFile), `the answer file of a reader that ${end} is removed`);
+    }
+    fs.rmSync(upload);
   });
 });
