@@ -8,6 +8,7 @@ import { FailedAuthThrottle } from '../auth/throttle.ts';
 import type { AppContext } from '../context.ts';
 import { brokenTextProblems } from './broken-text.ts';
 import { ApiError, invalidFields, validationError } from './errors.ts';
+import { JsonFile, sendJsonFile } from './json-file.ts';
 import { JsonText } from './json-text.ts';
 import { ensureExpress } from './lazy-express.ts';
 import { verifyUtf8Body } from './utf8-body.ts';
@@ -142,12 +143,16 @@ export class Api {
     const handler: RequestHandler = async (req, res, next) => {
       try {
         const result = await run(req, res);
-        if (res.headersSent) return;
+        if (res.headersSent) {
+          if (result instanceof JsonFile) await result.discard();
+          return;
+        }
         const status = spec.status ?? 200;
         if (status === 204) {
           res.statusCode = 204;
           res.end();
-        } else sendJson(res, status, result);
+        } else if (result instanceof JsonFile) await sendJsonFile(res, status, result, { etag: false });
+        else sendJson(res, status, result);
       } catch (error) {
         next(error);
       }

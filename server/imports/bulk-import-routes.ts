@@ -2,7 +2,9 @@ import { SANDBOX_EXTENSION, sandboxOnly } from '../http/sandbox-only.ts';
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
+import type { Response } from 'express';
 import type { Api } from '../http/api.ts';
+import { JsonFile, sendJsonFile } from '../http/json-file.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { type BackgroundTask, taskAcceptedSchema } from '../tasks/schemas.ts';
 import { findTask } from '../tasks/store.ts';
@@ -107,6 +109,13 @@ export interface BulkImportRoutes {
 }
 
 const dryRunQuery = sandboxOnly(z.string().describe(DRY_RUN_DESCRIPTION)).optional();
+
+/** A 200 with res.json, or a big answer streamed from its file as res.json would send it (with the ETag). */
+function sendAnswer(res: Response, answer: unknown): Promise<void> {
+  if (answer instanceof JsonFile) return sendJsonFile(res, 200, answer, { etag: true });
+  res.status(200).json(answer);
+  return Promise.resolve();
+}
 
 const textOf = (text: Text, settings: ImportSettings) => (typeof text === 'string' ? text : text(settings));
 
@@ -215,6 +224,7 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         organizationUuid: organization,
         mode,
         ...(options ? { options } : {}),
+        answerAsIs: !prepared.answer,
       };
       if (dryRun) return { dryRunAnswer: await ctx.imports.dryRun(request) };
       let submitted: Awaited<ReturnType<typeof ctx.imports.submit>>;
@@ -240,7 +250,9 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
       }
       const { task, results } = submitted;
       if (!results) return { task };
-      return { task, answer: prepared.answer ? await prepared.answer(task, results) : results };
+      if (!prepared.answer) return { task, answer: results };
+      // Asked for as an object (answerAsIs false): the kind makes its own answer from it.
+      return { task, answer: await prepared.answer(task, results as Record<string, unknown>) };
     } finally {
       await upload.release();
     }
@@ -287,13 +299,13 @@ export function registerBulkImportRoutes(api: Api, ctx: AppContext, routes: Bulk
         parseMode(asked.processing_mode ?? received.fields.processing_mode, bulk.quoteBadMode === true),
       );
       if ('dryRunAnswer' in started) {
-        res.status(200).json(started.dryRunAnswer);
+        await sendAnswer(res, started.dryRunAnswer);
         return;
       }
       const { task, answer } = started;
       res.setHeader('X-Background-Task-Uuid', task.uuid);
       if (answer !== undefined) {
-        res.status(200).json(answer);
+        await sendAnswer(res, answer);
         return;
       }
       res.status(202).json({ message: bulk.startedMessage, task_id: task.task_id, background_task_uuid: task.uuid, status: 'processing' });

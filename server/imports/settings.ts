@@ -9,6 +9,8 @@ export const DEFAULT_UPLOAD_READ_SECONDS = 10;
 /** An import worker or upload reader process with nothing to do ends after this long (serve --worker-idle-seconds). */
 export const DEFAULT_WORKER_IDLE_SECONDS = 30;
 export const UPLOADS_DIR = 'uploads';
+/** A preview's or sync import's answer of 1 MB of JSON or more is serialised by its worker and streamed from a file (http/json-file.ts). */
+export const DEFAULT_BIG_ANSWER_BYTES = 1024 * 1024;
 
 export interface ImportSettings {
   dataDir: string;
@@ -30,6 +32,8 @@ export interface ImportSettings {
    * about half a second, while the next upload arrives.
    */
   workerIdleMs: number;
+  /** Answers of a preview, sync import or dry run this big (JSON characters) or bigger pass through a file, not the server's thread. */
+  bigAnswerBytes: number;
   /** Cell, row, column, workbook, excluded-row and worker memory limits (limits.ts). */
   limits: ImportLimits;
   /**
@@ -52,6 +56,7 @@ export function defaultImportSettings(dataDir: string, overrides: Partial<Import
     readers: DEFAULT_UPLOAD_READERS,
     readDeadlineMs: DEFAULT_UPLOAD_READ_SECONDS * 1000,
     workerIdleMs: DEFAULT_WORKER_IDLE_SECONDS * 1000,
+    bigAnswerBytes: DEFAULT_BIG_ANSWER_BYTES,
     ...overrides,
     limits: { ...DEFAULT_IMPORT_LIMITS, ...overrides.limits },
   };

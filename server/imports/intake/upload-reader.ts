@@ -1,13 +1,20 @@
+import fs from 'node:fs';
 import { ApiError } from '../../http/errors.ts';
+import { JsonFile } from '../../http/json-file.ts';
 import { ImportInputError } from '../errors.ts';
 import type { FromWorker, UploadRead, UploadReadResult, WorkerConfig } from '../workers/worker-messages.ts';
 import { READER_SEMI_SPACE_MB, WorkerProcess } from '../workers/worker-process.ts';
 
+/** What a read gives: its result, or a big preview written to a file (the caller sends or discards it). */
+export type ReadAnswer = UploadReadResult | JsonFile;
+
 interface Pending {
   id: number;
+  /** Where the read may write its answer (a preview's `answerFile`). */
+  answerFile?: string;
   /** When the worker began on the file itself (its kind and geocoder loaded). */
   readingAt?: number;
-  resolve(result: UploadReadResult): void;
+  resolve(result: ReadAnswer): void;
   reject(error: Error): void;
 }
 
@@ -26,6 +33,8 @@ export class UploadReader {
   private current: Pending | null = null;
   private nextId = 1;
   private ending = false;
+  /** Answer files of reads abandoned while the process may still write them: removed once it has ended. */
+  private readonly strayAnswers: string[] = [];
   /** The organization whose upload it read last. */
   lastOrganization: string | undefined;
   readonly exited: Promise<void>;
@@ -42,7 +51,8 @@ export class UploadReader {
           if (message.type !== 'read' || message.id !== this.current?.id) return;
           const pending = this.current;
           this.current = null;
-          if (message.result) pending.resolve(message.result);
+          if (message.answer) pending.resolve(new JsonFile(message.answer));
+          else if (message.result) pending.resolve(message.result);
           else if (message.error?.conflict) pending.reject(new ApiError('CONFLICT', message.error.message));
           else
             pending.reject(
@@ -55,6 +65,9 @@ export class UploadReader {
           this.ending = true;
           const pending = this.current;
           this.current = null;
+          for (const file of [...this.strayAnswers, pending?.answerFile]) {
+            if (file) void fs.promises.rm(file, { force: true }).catch(() => undefined);
+          }
           // Only this read was in the process, so what ended it was this file.
           pending?.reject(new ImportInputError(readerDeath(reason)));
           handlers.exit(this);
@@ -75,11 +88,11 @@ export class UploadReader {
     return this.current === null && !this.ending;
   }
 
-  read(request: UploadRead): Promise<UploadReadResult> {
+  read(request: UploadRead): Promise<ReadAnswer> {
     if (!this.idle) throw new Error('an upload reader reads one upload at a time, and none once it is ending');
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.current = { id, resolve, reject };
+      this.current = { id, ...('answerFile' in request ? { answerFile: request.answerFile } : {}), resolve, reject };
       this.worker.send({ type: 'read-upload', id, request });
     });
   }
@@ -88,6 +101,7 @@ export class UploadReader {
   abandon(error: Error): void {
     const pending = this.current;
     this.current = null;
+    if (pending?.answerFile) this.strayAnswers.push(pending.answerFile);
     pending?.reject(error);
     this.terminate();
   }

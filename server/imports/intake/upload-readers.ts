@@ -1,7 +1,7 @@
 import { ApiError } from '../../http/errors.ts';
 import { ImportInputError } from '../errors.ts';
-import type { UploadRead, UploadReadResult, WorkerConfig } from '../workers/worker-messages.ts';
-import { UploadReader } from './upload-reader.ts';
+import type { UploadRead, WorkerConfig } from '../workers/worker-messages.ts';
+import { type ReadAnswer, UploadReader } from './upload-reader.ts';
 
 /** A reader not ready to read this long after a read was handed to it (process start, geocoder) is ended, and the read refused. */
 const READER_START_LIMIT_MS = 60_000;
@@ -28,7 +28,7 @@ interface Read {
   reader?: UploadReader;
   /** When it was handed to its reader. */
   handedAt?: number;
-  resolve(result: UploadReadResult): void;
+  resolve(result: ReadAnswer): void;
   reject(error: Error): void;
 }
 
@@ -77,7 +77,7 @@ export class UploadReaders {
     this.becameIdle(this.spawn());
   }
 
-  run(request: UploadRead): Promise<UploadReadResult> {
+  run(request: UploadRead): Promise<ReadAnswer> {
     if (this.stopping) return Promise.reject(shuttingDown());
     const organization = request.organizationUuid;
     return new Promise((resolve, reject) => {

@@ -23,6 +23,8 @@ export interface ImportJob {
   options: Record<string, unknown>;
   /** Runs on a scratch connection (dry-run.ts) and is never stored. */
   dryRun?: boolean;
+  /** A request waits to send its results as they are (sync, dry run): big results are written here (http/json-file-writer.ts). Never stored. */
+  answerFile?: string;
   /** Runs started and not ended cleanly, as stored (read at start to decide whether to resume). */
   attempts?: number;
   /** The task that retried this failed one (it owns the upload now), as stored. */

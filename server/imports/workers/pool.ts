@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import type { Logger } from 'pino';
 import { lockReleased } from '../../db/database.ts';
+import { JsonFile } from '../../http/json-file.ts';
 import type { EngineOutcome } from '../engine/engine.ts';
 import type { ImportJob } from './job-store.ts';
 import type { ImportKindId } from '../schemas.ts';
@@ -8,10 +10,13 @@ import { WorkerProcess } from './worker-process.ts';
 
 const STOP_TIMEOUT_MS = 30_000;
 
+/** How a job ended: a job with an `answerFile` may have its results there, for the caller to send or discard. */
+export type PoolOutcome = EngineOutcome | { state: 'completed'; results: JsonFile };
+
 interface Slot {
   worker: WorkerProcess;
   job: ImportJob | null;
-  finish: ((outcome: EngineOutcome) => void) | null;
+  finish: ((outcome: PoolOutcome) => void) | null;
   exited: Promise<void>;
   /** Ends the worker once it has had nothing to do for `idleMs`. */
   idleTimer: NodeJS.Timeout | undefined;
@@ -21,7 +26,7 @@ interface Slot {
 
 interface Queued {
   job: ImportJob;
-  finish: (outcome: EngineOutcome) => void;
+  finish: (outcome: PoolOutcome) => void;
 }
 
 export interface PoolOptions {
@@ -51,7 +56,7 @@ export class WorkerPool {
     this.options = options;
   }
 
-  run(job: ImportJob): Promise<EngineOutcome> {
+  run(job: ImportJob): Promise<PoolOutcome> {
     if (this.stopping) return Promise.resolve({ state: 'stopped' });
     return new Promise((finish) => {
       this.queue.push({ job, finish });
@@ -116,12 +121,15 @@ export class WorkerPool {
       message: (message: FromWorker) => {
         if (message.type === 'progress') this.options.onProgress(message.taskUuid, message.progress);
         else if (message.type === 'committed') lockReleased();
-        else if (message.type === 'done') this.release(slot, message.outcome);
+        else if (message.type === 'done')
+          this.release(slot, 'answer' in message ? { state: 'completed', results: new JsonFile(message.answer) } : message.outcome);
       },
       exit: (reason, outOfMemory) => {
         clearTimeout(slot.idleTimer);
         const index = this.slots.indexOf(slot);
         if (index >= 0) this.slots.splice(index, 1);
+        // The process is gone, so whatever it wrote of its answer stays as it is: removed.
+        if (slot.job?.answerFile) void fs.promises.rm(slot.job.answerFile, { force: true }).catch(() => undefined);
         if (slot.job && !this.stopping) {
           this.options.logger.error({ task: slot.job.taskUuid, reason }, 'import worker died');
           // Out of memory is the file's doing (a sync import answers 400); any other death is ours (500).
@@ -156,7 +164,7 @@ export class WorkerPool {
     slot.idleTimer.unref();
   }
 
-  private release(slot: Slot, outcome: EngineOutcome): void {
+  private release(slot: Slot, outcome: PoolOutcome): void {
     const finish = slot.finish;
     slot.job = null;
     slot.finish = null;

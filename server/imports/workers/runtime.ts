@@ -7,6 +7,7 @@ import type { DraftCheckResult } from '../../import-drafts/check-rows.ts';
 import type { Geocoder } from '../../geocoding/geocoder.ts';
 import { ensurePrivateDir } from '../../data-dir/private-files.ts';
 import { ApiError } from '../../http/errors.ts';
+import type { JsonFile } from '../../http/json-file.ts';
 import type { LiveBus } from '../../live/bus.ts';
 import { findKeyNameByUuid } from '../../auth/store.ts';
 import { publishTaskCreated, publishTaskFinished, publishTaskProgress } from '../../tasks/lifecycle.ts';
@@ -15,7 +16,6 @@ import { cancelledMessage } from '../engine/engine.ts';
 import { importKinds, isImportKindId } from '../kinds.ts';
 import { findTask } from '../../tasks/store.ts';
 import type { BackgroundTask, TaskType } from '../../tasks/schemas.ts';
-import type { EngineOutcome } from '../engine/engine.ts';
 import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import {
   deleteJobAndTask,
@@ -34,7 +34,7 @@ import {
 import type { ImportSource } from '../kind.ts';
 import { UploadReaders } from '../intake/upload-readers.ts';
 import type { ResolvedLayout } from '../intake/layout.ts';
-import { WorkerPool } from './pool.ts';
+import { type PoolOutcome, WorkerPool } from './pool.ts';
 import type { ImportKindId, ImportPreview } from '../schemas.ts';
 import { UPLOADS_DIR, type ImportSettings } from '../settings.ts';
 import type { ImportFormat } from '../intake/sniff.ts';
@@ -54,7 +54,12 @@ export interface ImportRequest {
   mode: 'background' | 'sync';
   /** Passed to the kind's writer and results; `columnAliases` ({ header: column }) adds header names for this import. */
   options?: Record<string, unknown>;
+  /** Sync: the caller sends the results as they are, so big ones may come as a file (JsonFile). */
+  answerAsIs?: boolean;
 }
+
+/** Results as a route sends them: an object, or big ones as the worker wrote them (http/json-file.ts). */
+export type ImportAnswer = Record<string, unknown> | JsonFile;
 
 /**
  * An import of an upload this large (about 10,000 CSV rows) ends the idle upload readers as it
@@ -70,7 +75,7 @@ function isWorkbookName(fileName: string | null | undefined): boolean {
 }
 
 /** A finished run's answer, or the API error it means. */
-function answerOf(outcome: EngineOutcome, afterShutdown: string): Record<string, unknown> {
+function answerOf(outcome: PoolOutcome, afterShutdown: string): ImportAnswer {
   if (outcome.state === 'completed') return outcome.results;
   if (outcome.state === 'rejected') {
     throw new ApiError('VALIDATION_ERROR', outcome.message, [{ path: 'processing_mode', message: outcome.message }]);
@@ -111,6 +116,7 @@ export class ImportRuntime {
       dataDir: input.settings.dataDir,
       geocoderModule: input.settings.geocoderModule,
       limits: input.settings.limits,
+      bigAnswerBytes: input.settings.bigAnswerBytes,
     };
     this.uploadReaders = new UploadReaders({
       config,
@@ -165,8 +171,8 @@ export class ImportRuntime {
   }
 
   /** The first rows of an upload as the import would read them (preview.ts), read by an upload reader. */
-  async preview(input: UploadReadInput<'preview'>): Promise<ImportPreview> {
-    return (await this.uploadReaders.run({ op: 'preview', ...input })) as ImportPreview;
+  async preview(input: Omit<UploadReadInput<'preview'>, 'answerFile'>): Promise<ImportPreview | JsonFile> {
+    return (await this.uploadReaders.run({ op: 'preview', ...input, answerFile: this.answerFile() })) as ImportPreview | JsonFile;
   }
 
   /** A draft's rows checked as their import would check them (import-drafts/check-rows.ts), by an upload reader. */
@@ -221,8 +227,8 @@ export class ImportRuntime {
    * over the sync cap or cannot be read). The upload's lease passes to the job as the job row
    * commits: from then on the job owns the file (see execute) and the caller's release() leaves it.
    */
-  async submit(request: ImportRequest): Promise<{ task: BackgroundTask; results?: Record<string, unknown> }> {
-    const job = this.jobFor(request);
+  async submit(request: ImportRequest): Promise<{ task: BackgroundTask; results?: ImportAnswer }> {
+    const job = { ...this.jobFor(request), ...(request.mode === 'sync' && request.answerAsIs ? { answerFile: this.answerFile() } : {}) };
     const startedBy = await findKeyNameByUuid(this.db.kysely, request.createdByUuid);
     const metadata = startedBy ? { ...request.metadata, api_key_name: startedBy.name, api_key_role: startedBy.role } : request.metadata;
     const task = await this.db.kysely.transaction().execute(async (trx) => {
@@ -255,8 +261,8 @@ export class ImportRuntime {
    * Runs the import in a worker without writing anything (dry-run.ts) and answers what it would
    * give in the request's mode; errors as submit() gives them. The caller keeps the upload's lease.
    */
-  async dryRun(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Promise<Record<string, unknown>> {
-    const job: ImportJob = { ...this.jobFor(request), taskUuid: randomUUID(), dryRun: true };
+  async dryRun(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Promise<ImportAnswer> {
+    const job: ImportJob = { ...this.jobFor(request), taskUuid: randomUUID(), dryRun: true, answerFile: this.answerFile() };
     return answerOf(await this.pool.run(job), 'run the check again');
   }
 
@@ -370,6 +376,14 @@ export class ImportRuntime {
       .catch((err: unknown) => this.logger.warn({ err, task: job.taskUuid }, 'could not remove an upload'));
   }
 
+  /**
+   * Where a worker writes a big answer for a request waiting on it: beside the uploads, so that one
+   * a crash of the server left is removed at the next start (recover()).
+   */
+  private answerFile(): string {
+    return path.join(this.uploadsDir, `${randomUUID()}.answer.json`);
+  }
+
   private jobFor(request: Omit<ImportRequest, 'taskType' | 'createdByUuid' | 'metadata'>): Omit<ImportJob, 'taskUuid'> {
     return {
       kind: request.kind,
@@ -387,7 +401,7 @@ export class ImportRuntime {
    * COMPLETED or the sync import was refused. A FAILED task (a crashed worker's too) keeps it for
    * a retry (KEPT_UPLOAD_DAYS, or until discarded); a stopped job keeps it, to resume at the next start.
    */
-  private async execute(job: ImportJob, created?: BackgroundTask): Promise<EngineOutcome> {
+  private async execute(job: ImportJob, created?: BackgroundTask): Promise<PoolOutcome> {
     this.handling.add(job.taskUuid);
     try {
       const task = created ?? (await findTask(this.db.kysely, job.taskUuid));

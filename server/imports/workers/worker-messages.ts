@@ -1,4 +1,5 @@
 import type { DraftCheckRequest, DraftCheckResult } from '../../import-drafts/check-rows.ts';
+import type { WrittenJson } from '../../http/json-file-writer.ts';
 import type { EngineOutcome } from '../engine/engine.ts';
 import type { ImportJob } from './job-store.ts';
 import type { ImportLimits } from '../limits.ts';
@@ -11,6 +12,8 @@ export interface WorkerConfig {
   dataDir: string;
   geocoderModule: string;
   limits: ImportLimits;
+  /** An answer this big (JSON characters) or bigger comes as a file (ImportJob's and a preview's `answerFile`). */
+  bigAnswerBytes: number;
 }
 
 /** Reading an upload before any task starts, in a worker process: where its table is and how its header reads, or its first rows. */
@@ -33,6 +36,8 @@ export type UploadRead =
       options: Record<string, unknown>;
       position: LayoutPosition;
       savedMappings: SavedMapping[];
+      /** Where to write the preview when it is big (http/json-file-writer.ts): the server streams it from there. */
+      answerFile: string;
     }
   | DraftCheckRequest;
 
@@ -54,7 +59,16 @@ export type FromWorker =
   /** A batch committed: the server's writes waiting for the lock try again now (db/database.ts lockReleased). */
   | { type: 'committed' }
   | { type: 'done'; taskUuid: string; outcome: EngineOutcome }
+  /** Completed, its results written to the job's `answerFile`. */
+  | { type: 'done'; taskUuid: string; answer: WrittenJson }
   /** An upload read has its kind and geocoder loaded and begins on the file (or the rows). */
   | { type: 'reading'; id: number }
-  | { type: 'read'; id: number; result?: UploadReadResult; error?: { message: string; input: boolean; conflict?: boolean; field?: string } }
+  /** `answer`: the result written to the request's `answerFile`. */
+  | {
+      type: 'read';
+      id: number;
+      result?: UploadReadResult;
+      answer?: WrittenJson;
+      error?: { message: string; input: boolean; conflict?: boolean; field?: string };
+    }
   | { type: 'stopped' };

@@ -8,6 +8,7 @@ import { warmReadAhead } from '../engine/read-ahead.ts';
 import { runDryImport } from '../preview/dry-run.ts';
 import { describeError, ImportInputError } from '../errors.ts';
 import { ApiError } from '../../http/errors.ts';
+import { writeJsonFile } from '../../http/json-file-writer.ts';
 import { loadGeocoderFrom } from '../engine/geocoder-source.ts';
 import type { ImportJob } from './job-store.ts';
 import { loadKind } from '../kinds.ts';
@@ -70,8 +71,12 @@ async function run(job: ImportJob): Promise<void> {
     outcome = diskFull ? { state: 'failed', message, internal: false, diskFull: true } : { state: 'failed', message, internal: true };
   }
   if (!job.dryRun) checkpoints.atImportEnd();
+  const answer =
+    job.answerFile && outcome.state === 'completed'
+      ? await writeJsonFile(outcome.results, job.answerFile, config.bigAnswerBytes)
+      : undefined;
   busy = false;
-  post({ type: 'done', taskUuid: job.taskUuid, outcome });
+  post(answer ? { type: 'done', taskUuid: job.taskUuid, answer } : { type: 'done', taskUuid: job.taskUuid, outcome });
   if (stopping) await shutdown();
 }
 
@@ -126,7 +131,8 @@ async function readUpload(id: number, request: UploadRead): Promise<void> {
         geocoder: geocoder ?? (await loadGeocoderFrom(config.geocoderModule)),
       });
     }
-    post({ type: 'read', id, result });
+    const answer = request.op === 'preview' ? await writeJsonFile(result, request.answerFile, config.bigAnswerBytes) : undefined;
+    post(answer ? { type: 'read', id, answer } : { type: 'read', id, result });
   } catch (error) {
     const conflict = error instanceof ApiError && error.code === 'CONFLICT';
     const field = error instanceof ImportInputError ? error.field : undefined;
