@@ -14,6 +14,11 @@ const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
   .sort();
+// Servers started by the benchmarks run their import workers as `npm run serve` does: from the bundle.
+const bundled = spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/build-worker.ts', import.meta.url)), '--if-stale'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (bundled.status !== 0) process.exit(1);
 const summary: Record<string, Record<string, boolean>> = {};
 let failed = false;
 for (const file of files) {

@@ -72,7 +72,8 @@ const run = spawnSync(
     `--test-reporter-destination=${LCOV}`,
     ...(files.length > 0 ? files : ['test/**/*.test.ts']),
   ],
-  { cwd: ROOT, stdio: 'inherit' },
+  // Import workers run the sources, whose lines coverage counts, even when a serve left a fresh bundle (dist/worker/).
+  { cwd: ROOT, stdio: 'inherit', env: { ...process.env, QR_SANDBOX_WORKER_BUNDLE: '0' } },
 );
 
 if (!fs.existsSync(LCOV)) {

@@ -1,6 +1,7 @@
 import { DEMO_EVENT_INTERVAL_MS } from '../demo/event-stream.ts';
 import { startDemoMode, type DemoMode } from '../demo/demo-mode.ts';
 import { startServer, DEFAULT_HOST, DEFAULT_PORT } from '../server.ts';
+import { freshWorkerBundle } from '../imports/workers/worker-bundle.ts';
 import { StartupError } from '../startup-error.ts';
 import { APP_VERSION } from '../version.ts';
 import { dataDirHelp, dataDirOption, resolveDataDir, type Command } from './command.ts';
@@ -235,6 +236,7 @@ export const serveCommand: Command = {
             DEFAULT_WORKER_IDLE_SECONDS) * 1000,
         limits: { ...DEFAULT_IMPORT_LIMITS, ...parseImportLimits(values) },
         startReaderEarly: true,
+        workerEntry: freshWorkerBundle() ?? undefined,
       },
       connections: parseConnectionLimits(values),
       ...(values.demo ? { organizationName: DEMO_ORGANIZATION_NAME } : {}),

@@ -34,6 +34,8 @@ export interface ImportSettings {
   workerIdleMs: number;
   /** Answers of a preview, sync import or dry run this big (JSON characters) or bigger pass through a file, not the server's thread. */
   bigAnswerBytes: number;
+  /** The file import workers and upload readers run: the bundle (workers/worker-bundle.ts; serve) or, when absent, the sources. */
+  workerEntry?: string;
   /** Cell, row, column, workbook, excluded-row and worker memory limits (limits.ts). */
   limits: ImportLimits;
   /**

@@ -117,6 +117,7 @@ export class ImportRuntime {
       geocoderModule: input.settings.geocoderModule,
       limits: input.settings.limits,
       bigAnswerBytes: input.settings.bigAnswerBytes,
+      entry: input.settings.workerEntry,
     };
     this.uploadReaders = new UploadReaders({
       config,

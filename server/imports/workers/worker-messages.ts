@@ -14,6 +14,8 @@ export interface WorkerConfig {
   limits: ImportLimits;
   /** An answer this big (JSON characters) or bigger comes as a file (ImportJob's and a preview's `answerFile`). */
   bigAnswerBytes: number;
+  /** The file the process runs: the bundle (worker-bundle.ts) or, when absent, the sources' worker.ts. */
+  entry?: string;
 }
 
 /** Reading an upload before any task starts, in a worker process: where its table is and how its header reads, or its first rows. */

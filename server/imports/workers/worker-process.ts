@@ -82,7 +82,7 @@ export class WorkerProcess {
   ) {
     this.config = config;
     killAllOnExit();
-    this.child = fork(WORKER_FILE, [], {
+    this.child = fork(config.entry ?? WORKER_FILE, [], {
       execArgv: [`--max-old-space-size=${config.limits.workerMemoryMb}`, `--max-semi-space-size=${semiSpaceMb}`, ...WORKER_V8_FLAGS],
       env: {
         NODE_COMPILE_CACHE: COMPILE_CACHE,
