@@ -5,13 +5,14 @@
  * end, or fill its memory as it loops: the process is ended at its deadline, and running out of
  * memory ends only it (which V8 cannot promise of a thread).
  */
-import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
+import type { CellObject, ParsingOptions, WorkBook, WorkSheet } from '@e965/xlsx';
 import { describeError, ImportInputError } from '../../errors.ts';
 import { describeLimit, type ImportLimits } from '../../limits.ts';
 import { type Cell, cellName, excelDate, isExcelDate, MAX_SHEET_ROWS, type XlsxRow } from '../xlsx/sheet-scanner.ts';
 import { isDateFormat } from '../xlsx/workbook.ts';
 import { unstorableCell, unstorableCharacter, unstorableSheetName, xmlEntities } from '../xlsx/xml-text.ts';
 import { loadSheetJs } from './load.ts';
+import { odsLiteralText } from './ods-literal-text.ts';
 
 export interface SheetJsRequest {
   bytes: Uint8Array;
@@ -133,21 +134,49 @@ class SheetRows {
   }
 }
 
+const READ_OPTIONS: ParsingOptions = {
+  type: 'buffer',
+  dense: true,
+  cellDates: false,
+  cellNF: true,
+  cellText: false,
+  cellFormula: false,
+  cellHTML: false,
+  cellStyles: false,
+  bookVBA: false,
+};
+
+/** The zip entry SheetJS unpacked (CFB.read) and SheetJS's reader of an unpacked zip, which its types do not declare. */
+interface ZipEntry {
+  content?: unknown;
+}
+interface Unpacked {
+  FullPaths: string[];
+  FileIndex: ZipEntry[];
+}
+type ParseZip = (zip: Unpacked, options: ParsingOptions) => WorkBook;
+
+/**
+ * An .ods read as SheetJS.read reads it (unpacked, then parse_zip), with its content.xml's cell
+ * text kept literal in between (ods-literal-text.ts). Every entry SheetJS could take for
+ * content.xml (it matches the name in any case) is changed.
+ */
+function readOds(XLSX: Awaited<ReturnType<typeof loadSheetJs>>, bytes: Uint8Array): WorkBook {
+  const zip = XLSX.CFB.read(bytes, { type: 'buffer' }) as Unpacked;
+  zip.FullPaths.forEach((path, i) => {
+    const entry = zip.FileIndex[i];
+    if (path.replace(/^Root Entry\//, '').toLowerCase() === 'content.xml' && entry && Buffer.isBuffer(entry.content)) {
+      entry.content = odsLiteralText(entry.content);
+    }
+  });
+  return (XLSX as unknown as { parse_zip: ParseZip }).parse_zip(zip, READ_OPTIONS);
+}
+
 async function readBook(data: SheetJsRequest): Promise<SheetJsAnswer> {
   const XLSX = await loadSheetJs();
   let book: WorkBook;
   try {
-    book = XLSX.read(data.bytes, {
-      type: 'buffer',
-      dense: true,
-      cellDates: false,
-      cellNF: true,
-      cellText: false,
-      cellFormula: false,
-      cellHTML: false,
-      cellStyles: false,
-      bookVBA: false,
-    });
+    book = data.format === 'ods' ? readOds(XLSX, data.bytes) : XLSX.read(data.bytes, READ_OPTIONS);
   } catch (error) {
     const message = describeError(error);
     return { error: message, input: false, password: /password-protected/i.test(message) };
