@@ -12,7 +12,7 @@ import { type Cell, cellName, excelDate, isExcelDate, MAX_SHEET_ROWS, type XlsxR
 import { isDateFormat } from '../xlsx/workbook.ts';
 import { unstorableCell, unstorableCharacter, unstorableSheetName, xmlEntities } from '../xlsx/xml-text.ts';
 import { loadSheetJs } from './load.ts';
-import { odsLiteralText } from './ods-literal-text.ts';
+import { readOds } from './read-ods.ts';
 
 export interface SheetJsRequest {
   bytes: Uint8Array;
@@ -146,37 +146,11 @@ const READ_OPTIONS: ParsingOptions = {
   bookVBA: false,
 };
 
-/** The zip entry SheetJS unpacked (CFB.read) and SheetJS's reader of an unpacked zip, which its types do not declare. */
-interface ZipEntry {
-  content?: unknown;
-}
-interface Unpacked {
-  FullPaths: string[];
-  FileIndex: ZipEntry[];
-}
-type ParseZip = (zip: Unpacked, options: ParsingOptions) => WorkBook;
-
-/**
- * An .ods read as SheetJS.read reads it (unpacked, then parse_zip), with its content.xml's cell
- * text kept literal in between (ods-literal-text.ts). Every entry SheetJS could take for
- * content.xml (it matches the name in any case) is changed.
- */
-function readOds(XLSX: Awaited<ReturnType<typeof loadSheetJs>>, bytes: Uint8Array): WorkBook {
-  const zip = XLSX.CFB.read(bytes, { type: 'buffer' }) as Unpacked;
-  zip.FullPaths.forEach((path, i) => {
-    const entry = zip.FileIndex[i];
-    if (path.replace(/^Root Entry\//, '').toLowerCase() === 'content.xml' && entry && Buffer.isBuffer(entry.content)) {
-      entry.content = odsLiteralText(entry.content);
-    }
-  });
-  return (XLSX as unknown as { parse_zip: ParseZip }).parse_zip(zip, READ_OPTIONS);
-}
-
 async function readBook(data: SheetJsRequest): Promise<SheetJsAnswer> {
   const XLSX = await loadSheetJs();
   let book: WorkBook;
   try {
-    book = data.format === 'ods' ? readOds(XLSX, data.bytes) : XLSX.read(data.bytes, READ_OPTIONS);
+    book = data.format === 'ods' ? readOds(XLSX, data.bytes, READ_OPTIONS) : XLSX.read(data.bytes, READ_OPTIONS);
   } catch (error) {
     const message = describeError(error);
     return { error: message, input: false, password: /password-protected/i.test(message) };
