@@ -3,11 +3,11 @@
  * cell text too, after it resolves the XML's entities; OpenDocument has no such escape, and
  * LibreOffice shows `_x0041_` as the seven characters typed. So before SheetJS reads content.xml,
  * every underscore in cell text that could begin one (`_`, or a character reference SheetJS reads
- * as `_`, followed by `x` and four hex digits and `_`, or by a tag, comment or entity that could
- * hide them) is written `_x005F_`, Excel's escape of an underscore: SheetJS undoes it to the
- * underscore, and the cell reads as its XML says, entities resolved. Cell text is what SheetJS
- * unescapes: the text inside `<text:p>` and the value of an `office:string-value` attribute;
- * nothing else (sheet and style names, number formats) is changed.
+ * as `_`, followed by `x` and four hex digits and `_`, or by a tag, comment or character
+ * reference that could hide them) is written `_x005F_`, Excel's escape of an underscore: SheetJS
+ * undoes it to the underscore, and the cell reads as its XML says, entities resolved. Cell text is
+ * what SheetJS unescapes: the text inside `<text:p>` and the value of an `office:string-value`
+ * attribute; nothing else (sheet and style names, number formats) is changed.
  */
 
 const LT = 0x3c;
@@ -16,11 +16,12 @@ const AMP = 0x26;
 const QUOTE = 0x22;
 const SLASH = 0x2f;
 const BANG = 0x21;
+const HASH = 0x23;
 const COLON = 0x3a;
 const UNDERSCORE = 0x5f;
 const ESCAPED_UNDERSCORE = Buffer.from('_x005F_');
 /** What content.xml holds when some cell text may need this: without any of them, it is read as it is. */
-const SIGNS = ['_x', '_X', '_&', '_<', '&#'];
+const SIGNS = ['_x', '_X', '_<', '&#'];
 /** An attribute of a tag, as SheetJS reads one (double quotes only), with its value's place. */
 const ATTRIBUTE = /([^\s=/<>"]+)\s*=\s*"([^"]*)"/dg;
 
@@ -178,7 +179,7 @@ class LiteralText {
    */
   private underscoreReferenceEnd(amp: number, end: number): number {
     const { content } = this;
-    if (content[amp + 1] !== 0x23) return amp;
+    if (content[amp + 1] !== HASH) return amp;
     let i = amp + 2;
     const hex = content[i] === 0x78;
     if (hex || content[i] === 0x58) i++;
@@ -195,12 +196,13 @@ class LiteralText {
     return value === UNDERSCORE ? i + 1 : amp;
   }
 
-  /** Whether the bytes from `at` may read, in SheetJS, as `xHHHH_` (x in either case): they do, or a tag or an entity comes first that could hide them. */
+  /** Whether the bytes from `at` may read, in SheetJS, as `xHHHH_` (x in either case): they do, or a tag, comment or character reference comes first that could hide them. */
   private mayBeginEscape(at: number): boolean {
     for (let k = 0; k < 6; k++) {
       const byte = this.content[at + k];
       if (byte === undefined) return false;
-      if (byte === LT || byte === AMP) return true;
+      // A tag or comment vanishes from the text, and a character reference may be any character (a named entity is none of these).
+      if (byte === LT || (byte === AMP && this.content[at + k + 1] === HASH)) return true;
       const fits = k === 0 ? byte === 0x78 || byte === 0x58 : k === 5 ? byte === UNDERSCORE : isHex(byte);
       if (!fits) return false;
     }
