@@ -5,13 +5,14 @@
  * end, or fill its memory as it loops: the process is ended at its deadline, and running out of
  * memory ends only it (which V8 cannot promise of a thread).
  */
-import type { CellObject, WorkBook, WorkSheet } from '@e965/xlsx';
+import type { CellObject, ParsingOptions, WorkBook, WorkSheet } from '@e965/xlsx';
 import { describeError, ImportInputError } from '../../errors.ts';
 import { describeLimit, type ImportLimits } from '../../limits.ts';
 import { type Cell, cellName, excelDate, isExcelDate, MAX_SHEET_ROWS, type XlsxRow } from '../xlsx/sheet-scanner.ts';
 import { isDateFormat } from '../xlsx/workbook.ts';
 import { unstorableCell, unstorableCharacter, unstorableSheetName, xmlEntities } from '../xlsx/xml-text.ts';
 import { loadSheetJs } from './load.ts';
+import { readOds } from './read-ods.ts';
 
 export interface SheetJsRequest {
   bytes: Uint8Array;
@@ -133,21 +134,23 @@ class SheetRows {
   }
 }
 
+const READ_OPTIONS: ParsingOptions = {
+  type: 'buffer',
+  dense: true,
+  cellDates: false,
+  cellNF: true,
+  cellText: false,
+  cellFormula: false,
+  cellHTML: false,
+  cellStyles: false,
+  bookVBA: false,
+};
+
 async function readBook(data: SheetJsRequest): Promise<SheetJsAnswer> {
   const XLSX = await loadSheetJs();
   let book: WorkBook;
   try {
-    book = XLSX.read(data.bytes, {
-      type: 'buffer',
-      dense: true,
-      cellDates: false,
-      cellNF: true,
-      cellText: false,
-      cellFormula: false,
-      cellHTML: false,
-      cellStyles: false,
-      bookVBA: false,
-    });
+    book = data.format === 'ods' ? readOds(XLSX, data.bytes, READ_OPTIONS) : XLSX.read(data.bytes, READ_OPTIONS);
   } catch (error) {
     const message = describeError(error);
     return { error: message, input: false, password: /password-protected/i.test(message) };
