@@ -1,6 +1,7 @@
 /** Electron entry point (package.json "main" points at its compiled form, dist/app/main/main.js). */
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
+import { builtWorkerBundle } from '../server/imports/workers/worker-bundle.ts';
 import { startServer } from '../server/server.ts';
 import { runDesktopApp } from './desktop-app.ts';
 import type { DesktopElectron } from './electron-api.ts';
@@ -13,7 +14,7 @@ const desktop = runDesktopApp({
   cwd: process.cwd(),
   platform: process.platform,
   preloadPath: fileURLToPath(new URL('../preload/preload.cjs', import.meta.url)),
-  startServer: (options) => startServer({ ...options, imports: { startReaderEarly: true } }),
+  startServer: (options) => startServer({ ...options, imports: { startReaderEarly: true, workerEntry: builtWorkerBundle() } }),
   log: (message) => process.stderr.write(`${message}\n`),
 });
 

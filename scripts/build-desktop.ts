@@ -4,6 +4,8 @@
  *   main/, preload/, server/   compiled by tsc (tsconfig.desktop.json; .ts -> .js, .cts -> .cjs,
  *                              relative imports rewritten to .js)
  *   server/** other files      copied as they are (data files the server reads next to its code)
+ *   dist/worker/               the compiled import worker bundled into one file (scripts/build-worker.ts),
+ *                              which import workers and upload readers run (main/main.ts)
  *   package.json               name, version, "type": "module" (server/version.ts reads ../package.json)
  *                              and "main", so `electron dist/app` runs it too
  *   dist/renderer/             the built GUI (npm run build:renderer), which server/http/gui.ts finds
@@ -16,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWorkerBundle } from './build-worker.ts';
 
 export const rootDir = fileURLToPath(new URL('../', import.meta.url));
 export const appDir = path.join(rootDir, 'dist', 'app');
@@ -46,7 +49,7 @@ export interface BuildOptions {
   log?: (line: string) => void;
 }
 
-export function buildDesktop(options: BuildOptions = {}): void {
+export async function buildDesktop(options: BuildOptions = {}): Promise<void> {
   const outDir = options.outDir ?? appDir;
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   if (fs.existsSync(rendererBuildScript)) run(process.execPath, [rendererBuildScript, '--if-stale']);
@@ -54,6 +57,11 @@ export function buildDesktop(options: BuildOptions = {}): void {
   const tsc = path.join(rootDir, 'node_modules', 'typescript', 'bin', 'tsc');
   run(process.execPath, [tsc, '-p', path.join(rootDir, 'tsconfig.desktop.json'), '--outDir', outDir]);
   copyAssets(path.join(rootDir, 'server'), path.join(outDir, 'server'));
+  // Import workers start from one file (server/imports/workers/worker-bundle.ts), bundled from the compiled code.
+  await buildWorkerBundle({
+    entry: path.join(outDir, 'server', 'imports', 'workers', 'worker.js'),
+    outDir: path.join(outDir, 'dist', 'worker'),
+  });
   const pkg = JSON.parse(fs.readFileSync(path.join(rootDir, 'package.json'), 'utf8')) as { name: string; version: string };
   fs.writeFileSync(
     path.join(outDir, 'package.json'),
@@ -69,7 +77,7 @@ export function buildDesktop(options: BuildOptions = {}): void {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    buildDesktop();
+    await buildDesktop();
   } catch (error) {
     process.stderr.write(`Desktop build failed: ${(error as Error).message}\n`);
     process.exitCode = 1;

@@ -31,15 +31,19 @@ const sourceUrls = {
   },
 };
 
-/** Builds into a fresh folder and swaps it in, so a worker starting meanwhile never loads half a build. */
-export async function buildWorkerBundle(outDir = WORKER_BUNDLE_DIR): Promise<void> {
+/**
+ * Builds into a fresh folder and swaps it in, so a worker starting meanwhile never loads half a
+ * build. The desktop build (scripts/build-desktop.ts) bundles its compiled worker.js instead.
+ */
+export async function buildWorkerBundle(options: { entry?: string; outDir?: string } = {}): Promise<void> {
+  const { entry = ENTRY, outDir = WORKER_BUNDLE_DIR } = options;
   const fingerprint = workerSourceFingerprint();
   const { build } = await import('rolldown');
   const staging = `${outDir}.building-${process.pid}`;
   const previous = `${outDir}.previous-${process.pid}`;
   try {
     await build({
-      input: { worker: ENTRY },
+      input: { worker: entry },
       platform: 'node',
       // The native addon loads from node_modules as it is.
       external: [/^better-sqlite3$/, /^node:/],

@@ -36,7 +36,7 @@ describe('desktop app in Electron', { skip }, () => {
 
   before(async () => {
     if (!('path' in binary)) return;
-    buildDesktop({ outDir: appDir, log: () => {} });
+    await buildDesktop({ outDir: appDir, log: () => {} });
     const { _electron } = await import('playwright-core');
     app = await _electron.launch({ executablePath: binary.path, args: [appDir, '--data-dir', dataDir], cwd: tempRoot });
     page = await app.firstWindow();

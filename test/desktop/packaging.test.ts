@@ -15,6 +15,8 @@ import { appDir, buildDesktop, rootDir } from '../../scripts/build-desktop.ts';
 import type * as DesktopAppModule from '../../main/desktop-app.ts';
 import type * as ModuleUrlModule from '../../server/module-url.ts';
 import type * as ServerModule from '../../server/server.ts';
+import type * as WorkerBundleModule from '../../server/imports/workers/worker-bundle.ts';
+import { childPids, commandLine } from '../support/processes.ts';
 import type { DesktopConnection, QrSandboxDesktopApi } from '../../preload/api.ts';
 import { FakeElectron } from './support/fake-electron.ts';
 import { loadSandboxedPreload } from './support/sandboxed-preload.ts';
@@ -73,6 +75,42 @@ describe('desktop build (dist/app)', () => {
     const resolved = compiled.moduleUrl('./server.ts', base);
     assert.equal(resolved.href, pathToFileURL(path.join(appDir, 'server', 'server.js')).href);
     assert.ok(fs.existsSync(resolved));
+  });
+
+  it('import workers run the bundle built from the compiled code, and an import through them stores its rows', async () => {
+    const bundle = (await import(
+      pathToFileURL(path.join(appDir, 'server', 'imports', 'workers', 'worker-bundle.js')).href
+    )) as typeof WorkerBundleModule;
+    const entry = bundle.builtWorkerBundle();
+    assert.equal(entry, path.join(appDir, 'dist', 'worker', 'worker.mjs'));
+    const server = (await import(pathToFileURL(path.join(appDir, 'server', 'server.js')).href)) as typeof ServerModule;
+    const running = await server.startServer({
+      dataDir: fs.mkdtempSync(path.join(tempRoot, 'bundle-data-')),
+      port: 0,
+      logLevel: 'warn',
+      imports: { workerEntry: entry },
+    });
+    try {
+      const credentials = running.credentials;
+      assert.ok(credentials);
+      const auth = `Bearer ${credentials.api_key}:${credentials.api_secret}`;
+      const form = new FormData();
+      form.set('organization_uuid', credentials.organization_uuid);
+      form.set('processing_mode', 'sync');
+      form.set('file', new Blob(['name,location\nDepot,"1 Acacia Street, Australian National University ACT 0200"\n']), 'sites.csv');
+      const answer = await fetch(`${running.url}/api/qrcodes/bulk`, { method: 'POST', headers: { authorization: auth }, body: form });
+      assert.equal(answer.status, 200, await answer.clone().text());
+      assert.equal(((await answer.json()) as { inserted: number }).inserted, 1);
+      const workers = childPids(process.pid).filter((pid) => commandLine(pid).includes(path.join(appDir, 'dist', 'worker')));
+      assert.ok(workers.length > 0, 'the import worker runs dist/app/dist/worker/worker.mjs');
+      const list = await fetch(`${running.url}/api/qrcodes?organization_uuid=${credentials.organization_uuid}`, {
+        headers: { authorization: auth },
+      });
+      const [stored] = ((await list.json()) as { items: { name: string; state: string; postcode: string }[] }).items;
+      assert.deepEqual([stored?.name, stored?.state, stored?.postcode], ['Depot', 'ACT', '0200'], 'located by the gazetteer in dist/app/');
+    } finally {
+      await running.close();
+    }
   });
 
   it('the compiled preload runs in the sandbox', () => {

@@ -48,7 +48,7 @@ describe('the import worker bundle (dist/worker/)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qr-worker-bundle-'));
     // The bundle loads better-sqlite3 from node_modules above it, as dist/worker/ does in the repository.
     fs.symlinkSync(path.join(REPOSITORY_DIR, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-    await buildWorkerBundle(path.join(dir, 'worker'));
+    await buildWorkerBundle({ outDir: path.join(dir, 'worker') });
     entry = path.join(dir, 'worker', 'worker.mjs');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));

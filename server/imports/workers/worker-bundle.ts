@@ -53,3 +53,9 @@ export function freshWorkerBundle(options: { rootDir?: string; bundleDir?: strin
     return null;
   }
 }
+
+/** The bundle's entry when there is one, unchecked: in the desktop build (dist/app/), which is built as a whole. */
+export function builtWorkerBundle(): string | undefined {
+  const entry = path.join(WORKER_BUNDLE_DIR, WORKER_BUNDLE_ENTRY);
+  return fs.existsSync(entry) ? entry : undefined;
+}
