@@ -101,7 +101,7 @@ describe('desktop build (dist/app)', () => {
       const answer = await fetch(`${running.url}/api/qrcodes/bulk`, { method: 'POST', headers: { authorization: auth }, body: form });
       assert.equal(answer.status, 200, await answer.clone().text());
       assert.equal(((await answer.json()) as { inserted: number }).inserted, 1);
-      const workers = childPids(process.pid).filter((pid) => commandLine(pid).includes(path.join(appDir, 'dist', 'worker')));
+      const workers = childPids(process.pid).filter((pid) => commandLine(pid).includes(entry));
       assert.ok(workers.length > 0, 'the import worker runs dist/app/dist/worker/worker.mjs');
       const list = await fetch(`${running.url}/api/qrcodes?organization_uuid=${credentials.organization_uuid}`, {
         headers: { authorization: auth },
