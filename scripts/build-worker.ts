@@ -26,7 +26,8 @@ const ENTRY = path.join(REPOSITORY_DIR, 'server', 'imports', 'workers', 'worker.
 const sourceUrls = {
   name: 'source-urls',
   transform(code: string, id: string) {
-    if (!code.includes('import.meta.url')) return null;
+    // A virtual module (rolldown's runtime, id "\0…") has no source file: it keeps the chunk's URL.
+    if (id.startsWith('\0') || !code.includes('import.meta.url')) return null;
     return { code: code.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(id).href)), map: null };
   },
 };
