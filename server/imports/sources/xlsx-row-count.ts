@@ -1,6 +1,4 @@
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
+import { LT, GT, SLASH } from './xml-bytes.ts';
 
 /** Whether the byte ends a tag's name: space, `>` or `/`. */
 const endsName = (byte: number | undefined) => byte === undefined || byte <= 0x20 || byte === GT || byte === SLASH;

@@ -5,11 +5,10 @@ import { ImportInputError } from '../errors.ts';
 import { describeLimit, type ImportLimits } from '../limits.ts';
 import { SheetRowCounter } from './xlsx-row-count.ts';
 import { centralDirectory, compressedStream, notWorkbook, type ZipEntry } from './xlsx/zip.ts';
+import { LT, GT } from './xml-bytes.ts';
 
 /** The ratio is judged once an entry has given this much: tiny entries compress far better than any sheet. */
 const RATIO_FLOOR_BYTES = 1024 * 1024;
-const LT = 0x3c;
-const GT = 0x3e;
 
 /**
  * The length of the run of bytes without `<` or `>` (text between tags) at the end of `chunk`,

@@ -1,3 +1,4 @@
+import { LT, GT, AMP, QUOTE, SLASH, BANG, HASH, COLON, UNDERSCORE } from '../xml-bytes.ts';
 /**
  * SheetJS undoes Excel's `_xHHHH_` escapes (`_x0041_` for "A", `_x0000_` for a NUL) in an .ods's
  * cell text too, after it resolves the XML's entities; OpenDocument has no such escape, and
@@ -10,15 +11,6 @@
  * attribute; nothing else (sheet and style names, number formats) is changed.
  */
 
-const LT = 0x3c;
-const GT = 0x3e;
-const AMP = 0x26;
-const QUOTE = 0x22;
-const SLASH = 0x2f;
-const BANG = 0x21;
-const HASH = 0x23;
-const COLON = 0x3a;
-const UNDERSCORE = 0x5f;
 const ESCAPED_UNDERSCORE = Buffer.from('_x005F_');
 /** What content.xml holds when some cell text may need this: without any of them, it is read as it is. */
 const SIGNS = ['_x', '_X', '_<', '&#'];

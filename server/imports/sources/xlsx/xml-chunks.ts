@@ -1,13 +1,5 @@
 import { notWorkbook } from './zip.ts';
-
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
-const COLON = 0x3a;
-const BANG = 0x21;
-const EQUALS = 0x3d;
-const QUOTE = 0x22;
-const APOSTROPHE = 0x27;
+import { LT, GT, SLASH, COLON, BANG, EQUALS, QUOTE, APOSTROPHE } from '../xml-bytes.ts';
 
 /** The longest tag, comment or CDATA section read (one is carried whole from chunk to chunk). */
 export const MAX_MARKUP_BYTES = 8 * 1024 * 1024;
