@@ -6,16 +6,10 @@
  *   node scripts/build-worker.ts --if-stale    build only when the sources changed since the last build
  *   ... --warn-only                            a failed build prints a warning and exits 0 (the workers then run the sources)
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  freshWorkerBundle,
-  REPOSITORY_DIR,
-  WORKER_BUNDLE_DIR,
-  WORKER_BUNDLE_STAMP,
-  workerSourceFingerprint,
-} from '../server/imports/workers/worker-bundle.ts';
+import { swapInBuild } from '../server/build-stamp.ts';
+import { freshWorkerBundle, REPOSITORY_DIR, WORKER_BUNDLE_DIR, workerSourceFingerprint } from '../server/imports/workers/worker-bundle.ts';
 
 const ENTRY = path.join(REPOSITORY_DIR, 'server', 'imports', 'workers', 'worker.ts');
 
@@ -40,9 +34,7 @@ export async function buildWorkerBundle(options: { entry?: string; outDir?: stri
   const { entry = ENTRY, outDir = WORKER_BUNDLE_DIR } = options;
   const fingerprint = workerSourceFingerprint();
   const { build } = await import('rolldown');
-  const staging = `${outDir}.building-${process.pid}`;
-  const previous = `${outDir}.previous-${process.pid}`;
-  try {
+  await swapInBuild(outDir, fingerprint, async (staging) => {
     await build({
       input: { worker: entry },
       platform: 'node',
@@ -52,13 +44,7 @@ export async function buildWorkerBundle(options: { entry?: string; outDir?: stri
       output: { dir: staging, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
       logLevel: 'warn',
     });
-    fs.writeFileSync(path.join(staging, WORKER_BUNDLE_STAMP), `${fingerprint}\n`);
-    if (fs.existsSync(outDir)) fs.renameSync(outDir, previous);
-    fs.renameSync(staging, outDir);
-  } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
-    fs.rmSync(previous, { recursive: true, force: true });
-  }
+  });
 }
 
 async function main(args: string[]): Promise<number> {

@@ -4,40 +4,26 @@
  *   node renderer/scripts/build.ts --if-stale    build only when the sources changed since the last build
  *   ... --warn-only                              a failed build prints a warning and exits 0 (npm run serve: the API still starts)
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildStamp, filesFingerprint, listFiles, swapInBuild } from '../../server/build-stamp.ts';
 
 const rootDir = fileURLToPath(new URL('../../', import.meta.url));
 export const rendererDistDir = path.join(rootDir, 'dist', 'renderer');
-const STAMP_FILE = '.build-stamp';
 const INPUTS = ['renderer/src', 'renderer/public', 'renderer/index.html', 'renderer/vite.config.ts', 'package-lock.json'];
-
-function listFiles(entry: string): string[] {
-  const stat = fs.statSync(entry, { throwIfNoEntry: false });
-  if (!stat) return [];
-  if (!stat.isDirectory()) return [entry];
-  return fs
-    .readdirSync(entry)
-    .sort()
-    .flatMap((name) => listFiles(path.join(entry, name)));
-}
 
 /** Changes when any input file is added, removed, or touched. */
 export function sourceFingerprint(): string {
-  const hash = createHash('sha256');
-  for (const file of INPUTS.flatMap((input) => listFiles(path.join(rootDir, input)))) {
-    const stat = fs.statSync(file);
-    hash.update(`${path.relative(rootDir, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
-  }
-  return hash.digest('hex');
+  return filesFingerprint(
+    rootDir,
+    INPUTS.flatMap((input) => listFiles(path.join(rootDir, input))),
+  );
 }
 
 export function isBuildFresh(): boolean {
   try {
-    const stamp = fs.readFileSync(path.join(rendererDistDir, STAMP_FILE), 'utf8').trim();
-    return stamp === sourceFingerprint() && fs.existsSync(path.join(rendererDistDir, 'index.html'));
+    return buildStamp(rendererDistDir) === sourceFingerprint() && fs.existsSync(path.join(rendererDistDir, 'index.html'));
   } catch {
     return false;
   }
@@ -48,17 +34,9 @@ export async function buildRenderer(): Promise<void> {
   const fingerprint = sourceFingerprint();
   const { build } = await import('vite');
   const { default: config } = await import('../vite.config.ts');
-  const staging = `${rendererDistDir}.building-${process.pid}`;
-  const previous = `${rendererDistDir}.previous-${process.pid}`;
-  try {
+  await swapInBuild(rendererDistDir, fingerprint, async (staging) => {
     await build({ ...config, configFile: false, build: { ...config.build, outDir: staging } });
-    fs.writeFileSync(path.join(staging, STAMP_FILE), `${fingerprint}\n`);
-    if (fs.existsSync(rendererDistDir)) fs.renameSync(rendererDistDir, previous);
-    fs.renameSync(staging, rendererDistDir);
-  } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
-    fs.rmSync(previous, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function ensureRendererBuild(options: { quiet?: boolean } = {}): Promise<void> {

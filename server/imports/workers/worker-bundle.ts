@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildStamp, filesFingerprint, listFiles } from '../../build-stamp.ts';
 
 /**
  * Import workers and upload readers can run from one bundled file (dist/worker/, built by
@@ -14,31 +14,18 @@ import { fileURLToPath } from 'node:url';
 export const REPOSITORY_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 export const WORKER_BUNDLE_DIR = path.join(REPOSITORY_DIR, 'dist', 'worker');
 export const WORKER_BUNDLE_ENTRY = 'worker.mjs';
-export const WORKER_BUNDLE_STAMP = '.build-stamp';
 /** QR_SANDBOX_WORKER_BUNDLE=0: run the sources even when the bundle is fresh (coverage runs: the bundle's lines are not the sources'). */
 const BUNDLE_SETTING = 'QR_SANDBOX_WORKER_BUNDLE';
 
 const SOURCE = /\.(c|m)?ts$/;
 
-function sourceFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => {
-      const at = path.join(dir, entry.name);
-      if (entry.isDirectory()) return sourceFiles(at);
-      return entry.isFile() && SOURCE.test(entry.name) ? [at] : [];
-    });
-}
-
 /** Changes when a source file under server/ or the installed packages (package-lock.json) change: names, sizes and times. */
 export function workerSourceFingerprint(rootDir = REPOSITORY_DIR): string {
-  const hash = createHash('sha256');
-  for (const file of [...sourceFiles(path.join(rootDir, 'server')), path.join(rootDir, 'package-lock.json')]) {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    hash.update(`${path.relative(rootDir, file)}\0${stat?.size ?? -1}\0${stat?.mtimeMs ?? -1}\n`);
-  }
-  return hash.digest('hex');
+  const files = [
+    ...listFiles(path.join(rootDir, 'server'), (name) => SOURCE.test(name)),
+    ...listFiles(path.join(rootDir, 'package-lock.json')),
+  ];
+  return filesFingerprint(rootDir, files);
 }
 
 /** The bundle's entry when it was built from the sources as they are now (and not turned off), else null. */
@@ -47,8 +34,7 @@ export function freshWorkerBundle(options: { rootDir?: string; bundleDir?: strin
   const bundleDir = options.bundleDir ?? WORKER_BUNDLE_DIR;
   const entry = path.join(bundleDir, WORKER_BUNDLE_ENTRY);
   try {
-    const stamp = fs.readFileSync(path.join(bundleDir, WORKER_BUNDLE_STAMP), 'utf8').trim();
-    return stamp === workerSourceFingerprint(options.rootDir) && fs.existsSync(entry) ? entry : null;
+    return buildStamp(bundleDir) === workerSourceFingerprint(options.rootDir) && fs.existsSync(entry) ? entry : null;
   } catch {
     return null;
   }
