@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { swapInBuild } from '../server/build-stamp.ts';
+import { swapInBuild } from '../common/build-stamp.ts';
 import { freshWorkerBundle, REPOSITORY_DIR, WORKER_BUNDLE_DIR, workerSourceFingerprint } from '../server/imports/workers/worker-bundle.ts';
 
 const ENTRY = path.join(REPOSITORY_DIR, 'server', 'imports', 'workers', 'worker.ts');

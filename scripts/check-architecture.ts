@@ -4,7 +4,7 @@
  * type-only ones included) and fails on
  * - an import circle;
  * - a renderer file importing server source (the GUI is a client of the API);
- * - a common/ file (code both the server and the GUI run) importing anything outside common/;
+ * - a common/ file (code two sides run: the server, the GUI, the builds) importing anything outside common/;
  * - a capability folder importing the composition root (server/app.ts, server/server.ts): only the
  *   command line and the desktop app start the server;
  * - the import engine (server/imports/) importing an import kind, except through its registry (the

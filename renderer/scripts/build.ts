@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildStamp, filesFingerprint, listFiles, swapInBuild } from '../../server/build-stamp.ts';
+import { buildStamp, filesFingerprint, listFiles, swapInBuild } from '../../common/build-stamp.ts';
 
 const rootDir = fileURLToPath(new URL('../../', import.meta.url));
 export const rendererDistDir = path.join(rootDir, 'dist', 'renderer');

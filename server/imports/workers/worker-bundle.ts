@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildStamp, filesFingerprint, listFiles } from '../../build-stamp.ts';
+import { buildStamp, filesFingerprint, listFiles } from '../../../common/build-stamp.ts';
 
 /**
  * Import workers and upload readers can run from one bundled file (dist/worker/, built by
