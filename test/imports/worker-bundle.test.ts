@@ -76,6 +76,10 @@ describe('the import worker bundle (dist/worker/)', () => {
     const changed = workerSourceFingerprint(root);
     fs.writeFileSync(path.join(root, 'server', 'imports', 'new.ts'), '');
     assert.notEqual(workerSourceFingerprint(root), changed, 'a new source');
+    const added = workerSourceFingerprint(root);
+    fs.mkdirSync(path.join(root, 'common'));
+    fs.writeFileSync(path.join(root, 'common', 'shared.ts'), 'export const b = 2;\n');
+    assert.notEqual(workerSourceFingerprint(root), added, 'a source under common/, which server/ imports');
   });
 
   it('imports what the sources import: the same results, QR codes and appointments, from the bundle’s processes', async () => {

@@ -19,10 +19,13 @@ const BUNDLE_SETTING = 'QR_SANDBOX_WORKER_BUNDLE';
 
 const SOURCE = /\.(c|m)?ts$/;
 
-/** Changes when a source file under server/ or the installed packages (package-lock.json) change: names, sizes and times. */
+/** The folders of the code a worker runs (server/ imports common/). */
+const SOURCE_DIRS = ['server', 'common'];
+
+/** Changes when a source file under server/ or common/, or the installed packages (package-lock.json), change: names, sizes and times. */
 export function workerSourceFingerprint(rootDir = REPOSITORY_DIR): string {
   const files = [
-    ...listFiles(path.join(rootDir, 'server'), (name) => SOURCE.test(name)),
+    ...SOURCE_DIRS.flatMap((dir) => listFiles(path.join(rootDir, dir), (name) => SOURCE.test(name))),
     ...listFiles(path.join(rootDir, 'package-lock.json')),
   ];
   return filesFingerprint(rootDir, files);
