@@ -58,6 +58,100 @@ export function prepare<P extends string>(
   };
 }
 
+/** A value a variant binds rather than writes into its SQL. */
+const BOUND = Symbol('bound');
+/** The longest text written into a variant's SQL: longer ones are bound (a repeated value is short). */
+const LONGEST_LITERAL = 100;
+
+/** Which params of a statement with variants are written in when they repeat. */
+export interface RepeatedParams<P extends string> {
+  /** Written in as their value: few distinct values (a QR code's type, state, country, time zone). */
+  values?: readonly P[];
+  /** Written in only when null: usually empty, and distinct when given (a label). */
+  nulls?: readonly P[];
+  /** Beyond this many variants a new set of values is bound. */
+  maxVariants?: number;
+}
+
+/**
+ * `prepare()` for a statement run for many rows that repeat some of its values: one statement for
+ * each set of those values, made on first use, with them written into its SQL as literals. Binding
+ * a text costs better-sqlite3 about 0.2 µs a run (a UTF-8 copy, then SQLite's own copy), a QR code
+ * row's type, state, country, precision and time zone a microsecond together. Stores exactly what
+ * the bound statement stores.
+ */
+export function prepareRepeated<P extends string>(
+  sqlite: SQLite.Database,
+  query: Compilable,
+  fixed: Readonly<Record<string, SqlLiteral>>,
+  repeated: RepeatedParams<P>,
+): Prepared<P> {
+  const valueParams = repeated.values ?? [];
+  const params = [...valueParams, ...(repeated.nulls ?? [])];
+  if (params.length === 0) return prepare<P>(sqlite, query, fixed);
+  const maxVariants = repeated.maxVariants ?? 64;
+  const keyOf = (args: Record<P, unknown>, k: number): unknown => {
+    const name = params[k] as P;
+    const value = args[name];
+    if (value === null || value === undefined) return null;
+    if (k >= valueParams.length || typeof value !== 'string') return BOUND;
+    return value.length <= LONGEST_LITERAL && !value.includes('\u0000') ? value : BOUND;
+  };
+  // One level of maps a param, keyed by its value or BOUND: no key string is built per row.
+  const root = new Map<unknown, unknown>();
+  let variants = 0;
+  const make = (keys: readonly unknown[]): Prepared<P> => {
+    const literals: Record<string, SqlLiteral> = { ...fixed };
+    keys.forEach((key, k) => {
+      if (key !== BOUND) literals[params[k] as string] = key as SqlLiteral;
+    });
+    variants++;
+    return prepare<P>(sqlite, query, literals);
+  };
+  const allBound = (): Prepared<P> =>
+    variant(
+      params.map(() => BOUND),
+      true,
+    );
+  const variant = (keys: readonly unknown[], force = false): Prepared<P> => {
+    let level = root;
+    for (let k = 0; k < keys.length - 1; k++) {
+      let next = level.get(keys[k]) as Map<unknown, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(keys[k], next);
+      }
+      level = next;
+    }
+    const last = keys[keys.length - 1];
+    let statement = level.get(last) as Prepared<P> | undefined;
+    if (!statement) {
+      if (variants >= maxVariants && !force) return allBound();
+      statement = make(keys);
+      level.set(last, statement);
+    }
+    return statement;
+  };
+  const keys: unknown[] = new Array(params.length);
+  const pick = (args: Record<P, unknown>): Prepared<P> => {
+    let node: unknown = root;
+    for (let k = 0; k < params.length; k++) {
+      keys[k] = keyOf(args, k);
+      node = (node as Map<unknown, unknown>).get(keys[k]);
+      if (node === undefined) {
+        for (let rest = k + 1; rest < params.length; rest++) keys[rest] = keyOf(args, rest);
+        return variant(keys);
+      }
+    }
+    return node as Prepared<P>;
+  };
+  return {
+    run: (args) => pick(args).run(args),
+    get: <R>(args: Record<P, unknown>) => pick(args).get<R>(args),
+    all: <R>(args: Record<P, unknown>) => pick(args).all<R>(args),
+  };
+}
+
 /** The SQL with each `?` of a fixed param replaced by its value as a literal. */
 function withLiterals(sql: string, names: readonly string[], fixed: Readonly<Record<string, SqlLiteral>>): string {
   if (!names.some((name) => Object.hasOwn(fixed, name))) return sql;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { param, prepare, type Prepared } from '../db/prepared.ts';
+import { param, prepare, prepareRepeated, type RepeatedParams } from '../db/prepared.ts';
 import { uuid7 } from '../db/uuid7.ts';
 import type { GeoResult } from '../geocoding/geocoder.ts';
 import type { BatchWriter, WriterEnv } from '../imports/kind.ts';
@@ -31,9 +31,15 @@ export const UNREFERENCED_KEYS = {
   count: 'select count(*) from qrcodes where organization_uuid = ? and external_reference_id is null',
 };
 
-/** Fields most import files leave empty. */
-const OPTIONAL_FIELDS = ['label', 'data', 'qr_code_name'] as const satisfies readonly RecordField[];
-type OptionalField = (typeof OPTIONAL_FIELDS)[number];
+/**
+ * Written into the row statements' SQL when they repeat (server/db/prepared.ts): most files give
+ * every row the same type and leave label, data and QR code name empty, and the geocoder gives a
+ * few states, countries, precisions and time zones.
+ */
+const REPEATED: RepeatedParams<RecordField> = {
+  values: ['type', 'state', 'country', 'precision', 'timezone_name'],
+  nulls: ['label', 'data', 'qr_code_name'],
+};
 
 /**
  * Writes QR code import rows with statements compiled once. Identity within the organization:
@@ -78,29 +84,17 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
     created_on: param('now'),
     updated_on: param('now'),
   });
-  const insert = prepare<RecordField | 'uuid'>(db.sqlite, insertQuery, fixed);
+  const insert = prepareRepeated<RecordField | 'uuid'>(db.sqlite, insertQuery, fixed, REPEATED);
   /** New rows with a reference are the common case: insert, and look up only when the reference exists. */
-  const newReferenceQuery = insertQuery.onConflict((oc) =>
-    oc.columns(['organization_uuid', 'external_reference_id']).where('external_reference_id', 'is not', null).doNothing(),
+  const insertNewReference = prepareRepeated<RecordField | 'uuid'>(
+    db.sqlite,
+    insertQuery.onConflict((oc) =>
+      oc.columns(['organization_uuid', 'external_reference_id']).where('external_reference_id', 'is not', null).doNothing(),
+    ),
+    fixed,
+    REPEATED,
   );
-  /**
-   * That insert once for each set of optional fields a row leaves empty, written into its SQL as
-   * null: most files leave them all empty, and binding three nulls per row cost 0.1 to 0.2 s a
-   * million rows. At most 2^3 statements, made on first use.
-   */
-  const newReferenceInserts = new Map<number, Prepared<RecordField | 'uuid'>>();
-  const insertNewReference = (row: typeof values) => {
-    let empty = 0;
-    for (let i = 0; i < OPTIONAL_FIELDS.length; i++) if (row[OPTIONAL_FIELDS[i] as OptionalField] === null) empty |= 1 << i;
-    let statement = newReferenceInserts.get(empty);
-    if (!statement) {
-      const nulls = Object.fromEntries(OPTIONAL_FIELDS.filter((_, i) => empty & (1 << i)).map((field) => [field, null]));
-      statement = prepare<RecordField | 'uuid'>(db.sqlite, newReferenceQuery, { ...fixed, ...nulls });
-      newReferenceInserts.set(empty, statement);
-    }
-    return statement.run(row);
-  };
-  const update = prepare<RecordField | 'uuid' | 'deleted'>(
+  const update = prepareRepeated<RecordField | 'uuid' | 'deleted'>(
     db.sqlite,
     k
       .updateTable('qrcodes')
@@ -113,6 +107,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       })
       .where('uuid', '=', param('uuid')),
     fixed,
+    REPEATED,
   );
   // New rows get rowids above every existing one: the batch's new rows are those from its first insert's rowid on.
   const indexInsertedSince = db.sqlite.prepare<[number | bigint]>(INDEX_INSERTED_SINCE_SQL);
@@ -212,7 +207,7 @@ export function openQrCodeWriter(env: WriterEnv): BatchWriter<QrImportRow> {
       const values = record(row, name, external, located);
       if (external && !hasTag) {
         values.uuid = uuid7();
-        const inserted = insertNewReference(values);
+        const inserted = insertNewReference.run(values);
         if (inserted.changes === 1) {
           indexed(inserted);
           tally(QR_COUNTERS.inserted);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Db } from '../../server/db/database.ts';
 import { openDatabase } from '../../server/db/open-database.ts';
-import { param, prepare } from '../../server/db/prepared.ts';
+import { param, prepare, prepareRepeated } from '../../server/db/prepared.ts';
 import { suiteTempDirs } from '../support/suite-server.ts';
 
 const freshDir = suiteTempDirs();
@@ -50,5 +50,59 @@ describe('prepare(): statements compiled once, with fixed values written into th
 
   it('refuses a fixed text with NUL, which a literal would cut short', () => {
     assert.throws(() => insertOrganization({ zone: 'UTC', now: 'a\u0000b' }), /NUL/);
+  });
+});
+
+describe('prepareRepeated(): repeated values written into variants of a statement', () => {
+  let db: Db;
+  before(async () => {
+    db = await openDatabase(freshDir());
+  });
+  after(() => db.close());
+
+  type Param = 'uuid' | 'name' | 'zone' | 'now';
+  const insert = () =>
+    db.kysely.insertInto('organizations').values({
+      uuid: param('uuid'),
+      name: param('name'),
+      default_timezone: param('zone'),
+      created_on: param('now'),
+    });
+  const stored = (prefix: string) =>
+    db.sqlite
+      .prepare(
+        "select substr(uuid, instr(uuid, ':') + 1) as n, name, default_timezone, typeof(default_timezone) as t, created_on from organizations where uuid like ? order by uuid",
+      )
+      .all(`${prefix}:%`);
+
+  it('stores exactly what the bound statement stores, whatever the values', () => {
+    const zones = ["Australia/O'Quote", 'UTC', 'UTC', 'a?b', 'x'.repeat(101), 'a\u0000b', '', 'UTC', "it's ?"];
+    const names = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    const repeated = prepareRepeated<Param>(db.sqlite, insert(), {}, { values: ['zone'], nulls: ['now'], maxVariants: 3 });
+    const bound = prepare<Param>(db.sqlite, insert());
+    zones.forEach((zone, i) => {
+      const args = { name: names[i], zone, now: i % 3 === 0 ? 'a time' : 'another' };
+      repeated.run({ uuid: `variant:${i}`, ...args });
+      bound.run({ uuid: `bound:${i}`, ...args });
+    });
+    const variantRows = stored('variant');
+    assert.equal(variantRows.length, zones.length);
+    assert.deepEqual(variantRows, stored('bound'));
+    assert.equal((variantRows[5] as { default_timezone: string }).default_timezone, 'a\u0000b');
+  });
+
+  it('writes in a null of a "nulls" param and binds a value given', () => {
+    const statement = prepareRepeated<Param>(
+      db.sqlite,
+      db.kysely.selectFrom('organizations').select('name').where('uuid', '=', param('uuid')).where('name', 'is not', param('zone')),
+      {},
+      { nulls: ['zone'] },
+    );
+    db.sqlite
+      .prepare("insert into organizations (uuid, name, default_timezone, created_on) values ('nulls:1', 'Named', 'UTC', 'now')")
+      .run();
+    assert.deepEqual(statement.get({ uuid: 'nulls:1', zone: null }), { name: 'Named' });
+    assert.equal(statement.get({ uuid: 'nulls:1', zone: 'Named' }), undefined);
+    assert.deepEqual(statement.all({ uuid: 'nulls:1', zone: 'Other' }), [{ name: 'Named' }]);
   });
 });
