@@ -92,7 +92,7 @@ describe('prepareRepeated(): repeated values written into variants of a statemen
   });
 
   it('writes in a null of a "nulls" param and binds a value given', () => {
-    const statement = prepareRepeated<Param>(
+    const statement = prepareRepeated<'uuid' | 'zone'>(
       db.sqlite,
       db.kysely.selectFrom('organizations').select('name').where('uuid', '=', param('uuid')).where('name', 'is not', param('zone')),
       {},
