@@ -30,7 +30,8 @@ export async function writeApiTypes(outFile: string): Promise<void> {
     const documentFile = path.join(dir, 'openapi.json');
     fs.writeFileSync(documentFile, await openApiDocument(path.join(dir, 'data')));
     const types = execFileSync(process.execPath, [OPENAPI_TYPESCRIPT, documentFile], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    fs.writeFileSync(outFile, types);
+    // Unchanged types leave the file alone: a rewrite would make the GUI's build stale (renderer/scripts/build.ts), and the next serve rebuild it.
+    if (!fs.existsSync(outFile) || fs.readFileSync(outFile, 'utf8') !== types) fs.writeFileSync(outFile, types);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
