@@ -7,6 +7,15 @@ import { suiteTempDirs } from '../support/suite-server.ts';
 
 const freshDir = suiteTempDirs();
 
+/** An organization's insert with every value a param: uuid, name, zone (its time zone) and now. */
+const organizationInsert = (db: Db) =>
+  db.kysely.insertInto('organizations').values({
+    uuid: param('uuid'),
+    name: param('name'),
+    default_timezone: param('zone'),
+    created_on: param('now'),
+  });
+
 describe('prepare(): statements compiled once, with fixed values written into their SQL', () => {
   let db: Db;
   before(async () => {
@@ -14,15 +23,8 @@ describe('prepare(): statements compiled once, with fixed values written into th
   });
   after(() => db.close());
 
-  const organizationInsert = () =>
-    db.kysely.insertInto('organizations').values({
-      uuid: param('uuid'),
-      name: param('name'),
-      default_timezone: param('zone'),
-      created_on: param('now'),
-    });
   const insertOrganization = (fixed: Record<string, string | number | null>) =>
-    prepare<'uuid' | 'name'>(db.sqlite, organizationInsert(), fixed);
+    prepare<'uuid' | 'name'>(db.sqlite, organizationInsert(db), fixed);
   const readOrganization = (uuid: string) =>
     db.sqlite.prepare('select name, default_timezone, created_on from organizations where uuid = ?').get(uuid);
 
@@ -30,7 +32,7 @@ describe('prepare(): statements compiled once, with fixed values written into th
     const zone = "Australia/O'Quote";
     const now = "2026-11-26T00:00:00.000Z'; drop table organizations; --";
     insertOrganization({ zone, now }).run({ uuid: 'fixed-1', name: 'Fixed' });
-    prepare<'uuid' | 'name' | 'zone' | 'now'>(db.sqlite, organizationInsert()).run({ uuid: 'bound-1', name: 'Bound', zone, now });
+    prepare<'uuid' | 'name' | 'zone' | 'now'>(db.sqlite, organizationInsert(db)).run({ uuid: 'bound-1', name: 'Bound', zone, now });
     assert.deepEqual(readOrganization('fixed-1'), { name: 'Fixed', default_timezone: zone, created_on: now });
     assert.deepEqual(readOrganization('bound-1'), { name: 'Bound', default_timezone: zone, created_on: now });
   });
@@ -61,13 +63,6 @@ describe('prepareRepeated(): repeated values written into variants of a statemen
   after(() => db.close());
 
   type Param = 'uuid' | 'name' | 'zone' | 'now';
-  const insert = () =>
-    db.kysely.insertInto('organizations').values({
-      uuid: param('uuid'),
-      name: param('name'),
-      default_timezone: param('zone'),
-      created_on: param('now'),
-    });
   const stored = (prefix: string) =>
     db.sqlite
       .prepare(
@@ -78,8 +73,8 @@ describe('prepareRepeated(): repeated values written into variants of a statemen
   it('stores exactly what the bound statement stores, whatever the values', () => {
     const zones = ["Australia/O'Quote", 'UTC', 'UTC', 'a?b', 'x'.repeat(101), 'a\u0000b', '', 'UTC', "it's ?"];
     const names = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-    const repeated = prepareRepeated<Param>(db.sqlite, insert(), {}, { values: ['zone'], nulls: ['now'], maxVariants: 3 });
-    const bound = prepare<Param>(db.sqlite, insert());
+    const repeated = prepareRepeated<Param>(db.sqlite, organizationInsert(db), {}, { values: ['zone'], nulls: ['now'], maxVariants: 3 });
+    const bound = prepare<Param>(db.sqlite, organizationInsert(db));
     zones.forEach((zone, i) => {
       const args = { name: names[i], zone, now: i % 3 === 0 ? 'a time' : 'another' };
       repeated.run({ uuid: `variant:${i}`, ...args });
