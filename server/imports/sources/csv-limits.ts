@@ -5,6 +5,12 @@ const QUOTE = 0x22;
 const CR = 0x0d;
 const LF = 0x0a;
 
+/** Where `search` next occurs in `text` from `from`, or the text's length when it does not. */
+function indexFrom(text: string, search: string, from: number): number {
+  const at = text.indexOf(search, from);
+  return at === -1 ? text.length : at;
+}
+
 /**
  * Checks CSV text as it streams, before the parser sees it: no field longer than the cell limit,
  * no record (quoted line breaks included) longer than the line limit, no record with more fields
@@ -32,8 +38,60 @@ export class CsvLimitScanner {
   }
 
   push(chunk: string): void {
+    const { maxCellChars, maxLineChars, maxColumns } = this.limits;
+    // A record on one line (no line break in a quoted cell, no lone CR) of no more characters than
+    // a cell may hold is measured by native searches, a cell at a time; any other is read a
+    // character at a time.
+    const plainMax = Math.min(maxCellChars, maxLineChars, maxColumns - 1);
+    let nextLf = -1;
+    let nextCr = -1;
+    let i = 0;
+    while (i < chunk.length) {
+      if (this.atRecordStart()) {
+        if (this.lastWasCr && chunk.charCodeAt(i) === LF) {
+          this.lastWasCr = false;
+          i++;
+          continue;
+        }
+        if (nextLf < i) nextLf = indexFrom(chunk, '\n', i);
+        if (nextCr < i) nextCr = indexFrom(chunk, '\r', i);
+        const end = nextCr === nextLf - 1 ? nextCr : nextLf;
+        if (nextLf < chunk.length && nextCr >= end && end - i <= plainMax && this.cellsEndBefore(chunk, i, end)) {
+          this.line++;
+          this.lastWasCr = false;
+          i = nextLf + 1;
+          continue;
+        }
+      }
+      i = this.scanRecord(chunk, i);
+    }
+  }
+
+  /** Whether every quoted cell of the record from `from` closes before `end` (its line break). */
+  private cellsEndBefore(chunk: string, from: number, end: number): boolean {
+    const delimiter = String.fromCharCode(this.delimiter);
+    let at = from;
+    for (;;) {
+      if (chunk.charCodeAt(at) === QUOTE) {
+        let close = chunk.indexOf('"', at + 1);
+        while (close !== -1 && close < end && chunk.charCodeAt(close + 1) === QUOTE) close = chunk.indexOf('"', close + 2);
+        if (close === -1 || close >= end) return false;
+        at = close + 1;
+      }
+      const next = chunk.indexOf(delimiter, at);
+      if (next === -1 || next >= end) return true;
+      at = next + 1;
+    }
+  }
+
+  private atRecordStart(): boolean {
+    return !this.quoted && this.record === 0 && this.fields === 1 && this.atFieldStart;
+  }
+
+  /** Reads characters from `from` to the end of the record (or of the chunk); answers where it stopped. */
+  private scanRecord(chunk: string, from: number): number {
     const { maxCellChars, maxLineChars } = this.limits;
-    for (let i = 0; i < chunk.length; i++) {
+    for (let i = from; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
       if (this.quoted) {
         if (this.quoteSeen) {
@@ -56,7 +114,7 @@ export class CsvLimitScanner {
         this.record = 0;
         this.fields = 1;
         this.atFieldStart = true;
-        continue;
+        return i + 1;
       }
       this.lastWasCr = false;
       this.record++;
@@ -78,6 +136,7 @@ export class CsvLimitScanner {
       }
       if (this.field > maxCellChars || this.record > maxLineChars) this.refuse();
     }
+    return chunk.length;
   }
 
   /**
