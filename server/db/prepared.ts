@@ -90,34 +90,39 @@ export function prepareRepeated<P extends string>(
   const params = [...valueParams, ...(repeated.nulls ?? [])];
   if (params.length === 0) return prepare<P>(sqlite, query, fixed);
   const maxVariants = repeated.maxVariants ?? 64;
-  // A variant is keyed by each param's value (a text, or null) or BOUND, one level of maps a param: no key is built per row.
-  const valueKey = (value: unknown) => (typeof value === 'string' ? value : value === null || value === undefined ? null : BOUND);
+  // A variant is keyed by each param's literal (a short text, or null) or BOUND, one level of maps a
+  // param: no key is built per row, and the maps hold only the variants made.
+  const valueKey = (value: unknown) =>
+    typeof value === 'string'
+      ? value.length <= LONGEST_LITERAL && !value.includes('\u0000')
+        ? value
+        : BOUND
+      : value === null || value === undefined
+        ? null
+        : BOUND;
   const nullKey = (value: unknown) => (value === null || value === undefined ? null : BOUND);
   const keyOf = (args: Record<P, unknown>, k: number) => (k < valueParams.length ? valueKey : nullKey)(args[params[k] as P]);
   const root = new Map<unknown, unknown>();
+  const bound = prepare<P>(sqlite, query, fixed);
   let variants = 0;
-  const variant = (keys: readonly unknown[]): Prepared<P> => {
+  /** A row whose set of values has no variant yet: one is made and filed, up to maxVariants; past them the row is bound. */
+  const miss = (args: Record<P, unknown>): Prepared<P> => {
+    if (variants >= maxVariants) return bound;
+    const keys = params.map((_, k) => keyOf(args, k));
+    const literals: Record<string, SqlLiteral> = { ...fixed };
+    keys.forEach((key, k) => {
+      if (key !== BOUND) literals[params[k] as string] = key as SqlLiteral;
+    });
+    const statement = prepare<P>(sqlite, query, literals);
+    variants++;
     let level = root;
     for (const key of keys.slice(0, -1)) {
       if (!level.has(key)) level.set(key, new Map());
       level = level.get(key) as Map<unknown, unknown>;
     }
-    const last = keys[keys.length - 1];
-    let statement = level.get(last) as Prepared<P> | undefined;
-    if (!statement) {
-      if (variants >= maxVariants && keys.some((key) => key !== BOUND)) return variant(params.map(() => BOUND));
-      const literals: Record<string, SqlLiteral> = { ...fixed };
-      keys.forEach((key, k) => {
-        const literal = key === null || (typeof key === 'string' && key.length <= LONGEST_LITERAL && !key.includes('\u0000'));
-        if (literal) literals[params[k] as string] = key;
-      });
-      statement = prepare<P>(sqlite, query, literals);
-      variants++;
-      level.set(last, statement);
-    }
+    level.set(keys[keys.length - 1], statement);
     return statement;
   };
-  const miss = (args: Record<P, unknown>) => variant(params.map((_, k) => keyOf(args, k)));
   // Compiled to plain property reads V8 caches, as binder() is: a loop reading by a changing key cost 0.3 µs a row.
   const steps = params.map(
     (name, k) =>

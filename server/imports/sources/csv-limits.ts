@@ -19,6 +19,7 @@ function indexFrom(text: string, search: string, from: number): number {
  */
 export class CsvLimitScanner {
   private readonly delimiter: number;
+  private readonly delimiterText: string;
   private readonly limits: ImportLimits;
   private quoted = false;
   private quoteSeen = false;
@@ -34,6 +35,7 @@ export class CsvLimitScanner {
 
   constructor(delimiter: string, limits: ImportLimits) {
     this.delimiter = delimiter.charCodeAt(0);
+    this.delimiterText = delimiter.charAt(0);
     this.limits = limits;
   }
 
@@ -69,7 +71,6 @@ export class CsvLimitScanner {
 
   /** Whether every quoted cell of the record from `from` closes before `end` (its line break). */
   private cellsEndBefore(chunk: string, from: number, end: number): boolean {
-    const delimiter = String.fromCharCode(this.delimiter);
     let at = from;
     for (;;) {
       if (chunk.charCodeAt(at) === QUOTE) {
@@ -78,7 +79,7 @@ export class CsvLimitScanner {
         if (close === -1 || close >= end) return false;
         at = close + 1;
       }
-      const next = chunk.indexOf(delimiter, at);
+      const next = chunk.indexOf(this.delimiterText, at);
       if (next === -1 || next >= end) return true;
       at = next + 1;
     }
